@@ -1,0 +1,249 @@
+package idp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/web"
+)
+
+// Paths of the provider's endpoints (DESIGN 2).
+const (
+	PathAuthorize  = "/oauth/v2/authorize"
+	PathToken      = "/oauth/v2/token"
+	PathKeys       = "/oauth/v2/keys"
+	PathUserinfo   = "/oidc/v1/userinfo"
+	PathRevoke     = "/oauth/v2/revoke"
+	PathIntrospect = "/oauth/v2/introspect"
+	PathEndSession = "/oidc/v1/end_session"
+	PathLogin      = "/ui/login"
+)
+
+// Config tunes the provider. Zero durations take the defaults of withDefaults.
+type Config struct {
+	Issuer               string
+	AdminOrgID           string
+	AccessTokenLifetime  time.Duration
+	IDTokenLifetime      time.Duration
+	RefreshTokenLifetime time.Duration
+	CodeLifetime         time.Duration
+	LoginTimeout         time.Duration
+	SessionLifetime      time.Duration
+	KeyRotation          time.Duration
+	KeyPublishAhead      time.Duration
+	MaxFailedLogins      int
+	LockoutDuration      time.Duration
+	Password             PasswordParams
+	Now                  func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&c.AccessTokenLifetime, 15*time.Minute)
+	def(&c.IDTokenLifetime, time.Hour)
+	def(&c.RefreshTokenLifetime, 30*24*time.Hour)
+	def(&c.CodeLifetime, 2*time.Minute)
+	def(&c.LoginTimeout, 30*time.Minute)
+	def(&c.SessionLifetime, 12*time.Hour)
+	def(&c.KeyRotation, 30*24*time.Hour)
+	def(&c.KeyPublishAhead, time.Hour)
+	def(&c.LockoutDuration, 15*time.Minute)
+	if c.MaxFailedLogins == 0 {
+		c.MaxFailedLogins = 5
+	}
+	if c.Password == (PasswordParams{}) {
+		c.Password = DefaultPasswordParams
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Provider is the identity provider.
+type Provider struct {
+	cfg       Config
+	store     *store.Store
+	keys      *keyManager
+	op        *op.Provider
+	pages     *template.Template
+	dummyHash string // verified against when no user matches, so both cost the same
+	secure    bool   // cookies get Secure when the issuer is https
+}
+
+// New builds the provider and loads (or creates) its signing keys.
+func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
+	cfg = cfg.withDefaults()
+	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://")}
+	p.keys = &keyManager{store: st, now: p.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
+		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
+	if err := p.keys.load(ctx); err != nil {
+		return nil, fmt.Errorf("idp signing keys: %w", err)
+	}
+	var err error
+	if p.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
+		return nil, err
+	}
+	if p.pages, err = template.ParseFS(web.FS, "idp/*.html"); err != nil {
+		return nil, err
+	}
+	var cryptoKey [32]byte
+	if _, err := rand.Read(cryptoKey[:]); err != nil {
+		return nil, err
+	}
+	opts := []op.Option{
+		op.WithCustomEndpoints(op.NewEndpoint(PathAuthorize), op.NewEndpoint(PathToken), op.NewEndpoint(PathUserinfo),
+			op.NewEndpoint(PathRevoke), op.NewEndpoint(PathEndSession), op.NewEndpoint(PathKeys)),
+		op.WithCustomIntrospectionEndpoint(op.NewEndpoint(PathIntrospect)),
+	}
+	if !p.secure {
+		opts = append(opts, op.WithAllowInsecure())
+	}
+	p.op, err = op.NewProvider(&op.Config{
+		CryptoKey:             cryptoKey, // only seals codes; codes are looked up by hash, so per-process keys are fine
+		CodeMethodS256:        true,
+		GrantTypeRefreshToken: true,
+		SupportedScopes:       []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
+		SupportedClaims:       append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
+	}, storage{p}, op.StaticIssuer(cfg.Issuer), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *Provider) now() time.Time { return p.cfg.Now() }
+
+// Handler serves the OIDC endpoints and the hosted login UI.
+func (p *Provider) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(limitBody(64 << 10))
+	r.Group(func(r chi.Router) {
+		r.Use(p.loadSession)
+		r.Get(PathLogin, p.loginPage)
+		r.Post(PathLogin, p.loginSubmit)
+		r.Handle(PathAuthorize, p.op)
+		r.Handle(PathAuthorize+"/*", p.op)
+	})
+	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		http.ServeFileFS(w, r, web.FS, "idp/style.css")
+	})
+	r.Handle("/*", p.op)
+	return r
+}
+
+// RotateKeys makes a new signing key active now; older keys stay published.
+func (p *Provider) RotateKeys(ctx context.Context) error { return p.keys.rotate(ctx) }
+
+// Maintain deletes expired rows and rotates keys when due, every interval, until ctx ends.
+func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := p.store.DeleteExpired(ctx, p.now()); err != nil {
+				slog.ErrorContext(ctx, "idp maintenance", "err", err)
+			}
+			if err := p.keys.load(ctx); err != nil {
+				slog.ErrorContext(ctx, "idp key rotation", "err", err)
+			}
+		}
+	}
+}
+
+func (p *Provider) client(ctx context.Context, clientID string) (op.Client, error) {
+	app, err := p.store.ApplicationByClientID(ctx, clientID)
+	if err != nil {
+		return nil, err
+	}
+	return &client{
+		app:      app,
+		loginURL: func(id string) string { return p.cfg.Issuer + PathLogin + "?authRequestID=" + id },
+		devMode:  !p.secure,
+		idTTL:    p.cfg.IDTokenLifetime,
+	}, nil
+}
+
+// fillUserinfo sets the claims of a user for the granted scopes (R5.7-claims).
+func (p *Provider) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID string, scopes []string) error {
+	u, err := p.store.User(ctx, userID)
+	if err != nil {
+		return err
+	}
+	info.Subject = u.ID
+	if hasScope(scopes, oidc.ScopeEmail) {
+		info.Email, info.EmailVerified = u.Email, oidc.Bool(u.EmailVerified)
+	}
+	if hasScope(scopes, oidc.ScopeProfile) {
+		info.Name = u.Name
+	}
+	info.AppendClaims(ClaimResourceOwnerID, u.OrgID)
+	if hasScope(scopes, ScopeResourceOwner) {
+		if org, err := p.store.Organization(ctx, u.OrgID); err == nil {
+			info.AppendClaims(ClaimResourceOwnerName, org.Name)
+		}
+	}
+	return nil
+}
+
+// sessionSatisfies reports whether a browser session may answer a login
+// transaction without asking the user: same organization as the org scope,
+// same address as login_hint, and within max_age.
+func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a *store.AuthRequest) bool {
+	u, err := p.store.User(ctx, sess.UserID)
+	if err != nil {
+		return false
+	}
+	if org := orgScope(a.Scopes); org != "" && u.OrgID != org {
+		return false
+	}
+	if a.LoginHint != "" && platform.NormalizeEmail(a.LoginHint) != u.Email {
+		return false
+	}
+	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
+		return false
+	}
+	return true
+}
+
+func randomToken() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func limitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > n {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,60 @@
+package idp
+
+import "strings"
+
+// Scopes with a meaning at this provider (DESIGN 2).
+const (
+	ScopeOrgPrefix     = "urn:idp:iam:org:id:"     // + orgId: login limited to that organization
+	ScopeOrgIDPPrefix  = "urn:idp:iam:org:idp:id:" // + idpId: straight to that external provider
+	ScopeResourceOwner = "urn:idp:iam:user:resourceowner"
+
+	ClaimResourceOwnerID   = "urn:idp:iam:user:resourceowner:id"
+	ClaimResourceOwnerName = "urn:idp:iam:user:resourceowner:name"
+)
+
+// orgScope returns the organization a scope list limits the login to, or "".
+func orgScope(scopes []string) string {
+	for _, s := range scopes {
+		if id, ok := strings.CutPrefix(s, ScopeOrgPrefix); ok {
+			return id
+		}
+	}
+	return ""
+}
+
+// allowedScope reports whether a scope may be requested at all. Unknown
+// scopes are dropped by the library; these are kept.
+func allowedScope(s string) bool {
+	switch s {
+	case "openid", "profile", "email", "offline_access", ScopeResourceOwner:
+		return true
+	}
+	if id, ok := strings.CutPrefix(s, ScopeOrgPrefix); ok {
+		return validID(id)
+	}
+	if id, ok := strings.CutPrefix(s, ScopeOrgIDPPrefix); ok {
+		return validID(id)
+	}
+	return false
+}
+
+func validID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func hasScope(scopes []string, s string) bool {
+	for _, x := range scopes {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,342 @@
+package idp
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/google/uuid"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// storage implements op.Storage over the platform store. It is where the
+// provider's own rules live: PKCE S256 for every client, prompt=none from the
+// browser session, single-use codes and refresh-token rotation with reuse
+// detection.
+type storage struct{ p *Provider }
+
+var (
+	_ op.Storage                   = storage{}
+	_ op.CanSetUserinfoFromRequest = storage{}
+)
+
+func (s storage) now() time.Time { return s.p.now().UTC() }
+
+// CreateAuthRequest refuses requests without an S256 challenge (R5.1-pkce) and
+// answers prompt=none from the browser session (R5.2-silent).
+func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, _ string) (op.AuthRequest, error) {
+	if req.CodeChallenge == "" {
+		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge is required (PKCE with S256)")
+	}
+	if req.CodeChallengeMethod != oidc.CodeChallengeMethodS256 {
+		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge_method must be S256")
+	}
+	if len(req.CodeChallenge) < 43 || len(req.CodeChallenge) > 128 {
+		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge is malformed")
+	}
+	if req.ResponseType != oidc.ResponseTypeCode {
+		return nil, oidc.ErrInvalidRequest().WithDescription("only response_type=code is supported")
+	}
+	if len(req.State) > 2048 || len(req.Nonce) > 2048 || len(req.LoginHint) > 320 {
+		return nil, oidc.ErrInvalidRequest().WithDescription("state, nonce or login_hint is too long")
+	}
+	now := s.now()
+	a := &store.AuthRequest{
+		ID: uuid.NewString(), ClientID: req.ClientID, RedirectURI: req.RedirectURI, Scopes: req.Scopes,
+		State: req.State, Nonce: req.Nonce, ResponseType: string(req.ResponseType), ResponseMode: string(req.ResponseMode),
+		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
+		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.p.cfg.LoginTimeout),
+	}
+	if req.MaxAge != nil {
+		v := int64(*req.MaxAge)
+		a.MaxAge = &v
+	}
+	if slices.Contains(req.Prompt, oidc.PromptNone) {
+		sess := sessionFromContext(ctx)
+		if sess == nil || !s.p.sessionSatisfies(ctx, sess, a) {
+			return nil, oidc.ErrLoginRequired()
+		}
+		a.UserID, a.AuthTime, a.AMR, a.Done = sess.UserID, sess.AuthTime, sess.AMR, true
+	}
+	if err := s.p.store.CreateAuthRequest(ctx, a); err != nil {
+		return nil, err
+	}
+	return authRequest{a}, nil
+}
+
+func (s storage) AuthRequestByID(ctx context.Context, id string) (op.AuthRequest, error) {
+	a, err := s.p.store.AuthRequest(ctx, id, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return authRequest{a}, nil
+}
+
+// AuthRequestByCode redeems a code at most once. A second presentation is a
+// replay: everything the first exchange issued is revoked.
+func (s storage) AuthRequestByCode(ctx context.Context, code string) (op.AuthRequest, error) {
+	a, err := s.p.store.AuthRequestByCodeHash(ctx, hashSecret(code), s.now())
+	if err != nil {
+		return nil, err
+	}
+	won, err := s.p.store.MarkAuthRequestExchanged(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if !won {
+		slog.WarnContext(ctx, "authorization code replayed; revoking its tokens", "client_id", a.ClientID, "auth_request", a.ID)
+		if err := s.p.store.RevokeFamily(ctx, a.ID); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("code already used")
+	}
+	return authRequest{a}, nil
+}
+
+func (s storage) SaveAuthCode(ctx context.Context, id, code string) error {
+	return s.p.store.SaveAuthCode(ctx, id, hashSecret(code), s.now().Add(s.p.cfg.CodeLifetime))
+}
+
+// DeleteAuthRequest keeps an exchanged request until it expires, so that a
+// replayed code is recognised; unexchanged ones are simply left to expire.
+func (s storage) DeleteAuthRequest(context.Context, string) error { return nil }
+
+func (s storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
+	t := s.newAccessToken(req, familyOf(req))
+	if err := s.p.store.CreateAccessToken(ctx, t); err != nil {
+		return "", time.Time{}, err
+	}
+	return t.ID, t.ExpiresAt, nil
+}
+
+func (s storage) newAccessToken(req op.TokenRequest, family string) *store.AccessToken {
+	now := s.now()
+	return &store.AccessToken{
+		ID: uuid.NewString(), FamilyID: family, ClientID: clientOf(req), UserID: req.GetSubject(),
+		Scopes: req.GetScopes(), Audience: req.GetAudience(), CreatedAt: now, ExpiresAt: now.Add(s.p.cfg.AccessTokenLifetime),
+	}
+}
+
+// CreateAccessAndRefreshTokens issues an access token and a new refresh token
+// in the request's family; when refreshing, the presented token is used up in
+// the same transaction (D-refresh-reuse).
+func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
+	family := familyOf(req)
+	at := s.newAccessToken(req, family)
+	refresh := randomToken()
+	now := s.now()
+	rt := &store.RefreshToken{
+		TokenHash: hashSecret(refresh), FamilyID: family, ClientID: at.ClientID, UserID: at.UserID,
+		Scopes: req.GetScopes(), Audience: req.GetAudience(), AccessTokenID: at.ID, CreatedAt: now,
+		ExpiresAt: now.Add(s.p.cfg.RefreshTokenLifetime),
+	}
+	switch r := req.(type) {
+	case authRequest:
+		rt.AMR, rt.AuthTime = r.AMR, r.AuthTime
+	case *refreshRequest:
+		// the original scopes stay the ceiling for later refreshes
+		rt.AMR, rt.AuthTime, rt.Scopes = r.AMR, r.AuthTime, r.RefreshToken.Scopes
+	}
+	reused := false
+	err := s.p.store.InTx(ctx, func(tx *store.Store) error {
+		if current != "" {
+			ok, err := tx.UseRefreshToken(ctx, hashSecret(current))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				reused = true
+				return errRefreshReused
+			}
+		}
+		if err := tx.CreateAccessToken(ctx, at); err != nil {
+			return err
+		}
+		return tx.CreateRefreshToken(ctx, rt)
+	})
+	if reused {
+		s.revokeReused(ctx, family)
+		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("refresh token already used")
+	}
+	if err != nil {
+		return "", "", time.Time{}, err
+	}
+	return at.ID, refresh, at.ExpiresAt, nil
+}
+
+var errRefreshReused = errors.New("refresh token reused")
+
+func (s storage) revokeReused(ctx context.Context, family string) {
+	slog.WarnContext(ctx, "refresh token reused; revoking its family", "family", family)
+	if err := s.p.store.RevokeFamily(ctx, family); err != nil {
+		slog.ErrorContext(ctx, "revoke token family", "family", family, "err", err)
+	}
+}
+
+// TokenRequestByRefreshToken returns the grant behind a refresh token. A used
+// or revoked token revokes its whole family (D-refresh-reuse).
+func (s storage) TokenRequestByRefreshToken(ctx context.Context, token string) (op.RefreshTokenRequest, error) {
+	rt, err := s.p.store.RefreshToken(ctx, hashSecret(token), s.now())
+	if err != nil {
+		return nil, op.ErrInvalidRefreshToken
+	}
+	if rt.Used || rt.Revoked {
+		s.revokeReused(ctx, rt.FamilyID)
+		return nil, op.ErrInvalidRefreshToken
+	}
+	return &refreshRequest{RefreshToken: rt, scopes: rt.Scopes}, nil
+}
+
+// TerminateSession ends the user's browser sessions (end_session).
+func (s storage) TerminateSession(ctx context.Context, userID, _ string) error {
+	return s.p.store.DeleteUserSessions(ctx, userID)
+}
+
+// RevokeToken revokes an access token (by JWT id) or a refresh token (RFC 7009).
+// Unknown tokens are not an error.
+func (s storage) RevokeToken(ctx context.Context, tokenOrID, _ string, clientID string) *oidc.Error {
+	if rt, err := s.p.store.RefreshToken(ctx, hashSecret(tokenOrID), s.now()); err == nil {
+		if rt.ClientID != clientID {
+			return oidc.ErrInvalidClient().WithDescription("token was not issued to this client")
+		}
+		if err := s.p.store.RevokeFamily(ctx, rt.FamilyID); err != nil {
+			return oidc.ErrServerError()
+		}
+		return nil
+	}
+	if at, err := s.p.store.ActiveAccessToken(ctx, tokenOrID, s.now()); err == nil {
+		if at.ClientID != clientID {
+			return oidc.ErrInvalidClient().WithDescription("token was not issued to this client")
+		}
+		if _, err := s.p.store.RevokeAccessToken(ctx, at.ID); err != nil {
+			return oidc.ErrServerError()
+		}
+	}
+	return nil
+}
+
+func (s storage) GetRefreshTokenInfo(ctx context.Context, clientID, token string) (string, string, error) {
+	rt, err := s.p.store.RefreshToken(ctx, hashSecret(token), s.now())
+	if err != nil || rt.ClientID != clientID {
+		return "", "", op.ErrInvalidRefreshToken
+	}
+	return rt.UserID, token, nil
+}
+
+func (s storage) SigningKey(ctx context.Context) (op.SigningKey, error) {
+	return s.p.keys.SigningKey(ctx)
+}
+func (s storage) KeySet(ctx context.Context) ([]op.Key, error) { return s.p.keys.KeySet(ctx) }
+func (s storage) SignatureAlgorithms(context.Context) ([]jose.SignatureAlgorithm, error) {
+	return []jose.SignatureAlgorithm{jose.RS256}, nil
+}
+
+func (s storage) GetClientByClientID(ctx context.Context, clientID string) (op.Client, error) {
+	return s.p.client(ctx, clientID)
+}
+
+// AuthorizeClientIDSecret checks a service client's secret in constant time.
+func (s storage) AuthorizeClientIDSecret(ctx context.Context, clientID, secret string) error {
+	app, err := s.p.store.ApplicationByClientID(ctx, clientID)
+	if err != nil || app.Kind != platform.AppService {
+		return oidc.ErrInvalidClient()
+	}
+	if subtle.ConstantTimeCompare([]byte(hashSecret(secret)), []byte(app.SecretHash)) != 1 {
+		return oidc.ErrInvalidClient()
+	}
+	return nil
+}
+
+// SetUserinfoFromScopes is superseded by SetUserinfoFromRequest.
+func (s storage) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string, string, []string) error {
+	return nil
+}
+
+// SetUserinfoFromRequest fills the id_token claims.
+func (s storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
+	return s.p.fillUserinfo(ctx, info, req.GetSubject(), scopes)
+}
+
+// SetUserinfoFromToken answers the userinfo endpoint for an active access token.
+func (s storage) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo, tokenID, subject, _ string) error {
+	t, err := s.p.store.ActiveAccessToken(ctx, tokenID, s.now())
+	if err != nil || t.UserID != subject {
+		return errors.New("access token is not active")
+	}
+	return s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes)
+}
+
+// SetIntrospectionFromToken answers introspection (RFC 7662).
+func (s storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.IntrospectionResponse, tokenID, subject, clientID string) error {
+	t, err := s.p.store.ActiveAccessToken(ctx, tokenID, s.now())
+	if err != nil || t.UserID != subject {
+		return errors.New("access token is not active")
+	}
+	info := new(oidc.UserInfo)
+	if err := s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes); err != nil {
+		return err
+	}
+	resp.SetUserInfo(info)
+	resp.Scope = t.Scopes
+	resp.ClientID = t.ClientID
+	resp.Audience = t.Audience
+	resp.Expiration = oidc.FromTime(t.ExpiresAt)
+	resp.IssuedAt = oidc.FromTime(t.CreatedAt)
+	resp.TokenType = oidc.BearerToken
+	resp.Active = true
+	return nil
+}
+
+// GetPrivateClaimsFromScopes adds the home organization to JWT access tokens.
+func (s storage) GetPrivateClaimsFromScopes(ctx context.Context, userID, _ string, _ []string) (map[string]any, error) {
+	u, err := s.p.store.User(ctx, userID)
+	if err != nil {
+		return nil, nil // client_credentials tokens have no user
+	}
+	return map[string]any{ClaimResourceOwnerID: u.OrgID}, nil
+}
+
+func (s storage) GetKeyByIDAndClientID(context.Context, string, string) (*jose.JSONWebKey, error) {
+	return nil, errors.New("jwt profile is not supported")
+}
+
+func (s storage) ValidateJWTProfileScopes(context.Context, string, []string) ([]string, error) {
+	return nil, errors.New("jwt profile is not supported")
+}
+
+func (s storage) Health(ctx context.Context) error { return s.p.store.Ping(ctx) }
+
+func familyOf(req op.TokenRequest) string {
+	switch r := req.(type) {
+	case authRequest:
+		return r.ID
+	case *refreshRequest:
+		return r.FamilyID
+	}
+	return uuid.NewString()
+}
+
+func clientOf(req op.TokenRequest) string {
+	if r, ok := req.(interface{ GetClientID() string }); ok {
+		return r.GetClientID()
+	}
+	return ""
+}
+
+// hashSecret is how codes, refresh tokens, client secrets and session ids are
+// kept at rest: SHA-256, base64url. They are random 256-bit values, so a fast
+// hash is enough; a leaked table gives nothing usable.
+func hashSecret(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}

@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// CreateOrganization inserts an organization. ECONFLICT when the id exists.
+func (s *Store) CreateOrganization(ctx context.Context, o *platform.Organization) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)`,
+		o.ID, o.Name, o.CreatedAt.UTC())
+	return wrap(err, "organization")
+}
+
+// Organization returns one organization. ENOTFOUND when missing.
+func (s *Store) Organization(ctx context.Context, id string) (*platform.Organization, error) {
+	var o platform.Organization
+	err := s.db.QueryRow(ctx, `SELECT id, name, created_at FROM organizations WHERE id = $1`, id).
+		Scan(&o.ID, &o.Name, &o.CreatedAt)
+	return &o, wrap(err, "organization")
+}
+
+// Organizations lists every organization by name.
+func (s *Store) Organizations(ctx context.Context) ([]*platform.Organization, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, name, created_at FROM organizations ORDER BY name, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*platform.Organization
+	for rows.Next() {
+		var o platform.Organization
+		if err := rows.Scan(&o.ID, &o.Name, &o.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, &o)
+	}
+	return out, rows.Err()
+}
+
+const userColumns = `id, org_id, email, email_verified, name, password_hash, failed_logins, locked_until, created_at, updated_at`
+
+func scanUser(r Row) (*platform.User, error) {
+	var u platform.User
+	var locked sql.NullTime
+	err := r.Scan(&u.ID, &u.OrgID, &u.Email, &u.EmailVerified, &u.Name, &u.PasswordHash,
+		&u.FailedLogins, &locked, &u.CreatedAt, &u.UpdatedAt)
+	if locked.Valid {
+		u.LockedUntil = locked.Time
+	}
+	return &u, err
+}
+
+// CreateUser inserts a user; the e-mail is normalized. ECONFLICT when the
+// organization already has that address.
+func (s *Store) CreateUser(ctx context.Context, u *platform.User) error {
+	u.Email = platform.NormalizeEmail(u.Email)
+	_, err := s.db.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		u.ID, u.OrgID, u.Email, u.EmailVerified, u.Name, u.PasswordHash, u.FailedLogins,
+		nullTime(u.LockedUntil), u.CreatedAt.UTC(), u.UpdatedAt.UTC())
+	return wrap(err, "user")
+}
+
+// User returns one user by id. ENOTFOUND when missing.
+func (s *Store) User(ctx context.Context, id string) (*platform.User, error) {
+	u, err := scanUser(s.db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+	return u, wrap(err, "user")
+}
+
+// UsersByEmail returns the users with this address, optionally within one
+// organization (orgID != ""), ordered by organization.
+func (s *Store) UsersByEmail(ctx context.Context, email, orgID string) ([]*platform.User, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+userColumns+` FROM users
+		WHERE email = $1 AND ($2 = '' OR org_id = $2) ORDER BY org_id`, platform.NormalizeEmail(email), orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*platform.User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// RecordLoginFailure counts a failed attempt and locks the account until
+// lockUntil once the count reaches maxFailures. It returns the new count.
+func (s *Store) RecordLoginFailure(ctx context.Context, userID string, maxFailures int, lockUntil time.Time) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `UPDATE users SET failed_logins = failed_logins + 1,
+		locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END
+		WHERE id = $1 RETURNING failed_logins`, userID, maxFailures, lockUntil.UTC()).Scan(&n)
+	return n, wrap(err, "user")
+}
+
+// ResetLoginFailures clears the failure count and any lock after a success.
+func (s *Store) ResetLoginFailures(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `UPDATE users SET failed_logins = 0, locked_until = NULL
+		WHERE id = $1 AND (failed_logins <> 0 OR locked_until IS NOT NULL)`, userID)
+	return err
+}
+
+// SetPassword replaces a user's password hash.
+func (s *Store) SetPassword(ctx context.Context, userID, hash string) error {
+	n, err := s.db.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1`,
+		userID, hash, time.Now().UTC())
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "user")
+}
+
+const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, created_at`
+
+func scanApp(r Row) (*platform.Application, error) {
+	var a platform.Application
+	var redirects, logouts string
+	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.CreatedAt); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
+		return nil, fmt.Errorf("application %s redirect_uris: %w", a.AppID, err)
+	}
+	if err := json.Unmarshal([]byte(logouts), &a.PostLogoutRedirectURIs); err != nil {
+		return nil, fmt.Errorf("application %s post_logout_redirect_uris: %w", a.AppID, err)
+	}
+	return &a, nil
+}
+
+// CreateApplication validates and inserts an application. ECONFLICT when the
+// client id or app id is taken.
+func (s *Store) CreateApplication(ctx context.Context, a *platform.Application) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
+		a.SecretHash, a.CreatedAt.UTC())
+	return wrap(err, "application")
+}
+
+// ApplicationByClientID returns the application with this client id. ENOTFOUND when missing.
+func (s *Store) ApplicationByClientID(ctx context.Context, clientID string) (*platform.Application, error) {
+	a, err := scanApp(s.db.QueryRow(ctx, `SELECT `+appColumns+` FROM applications WHERE client_id = $1`, clientID))
+	return a, wrap(err, "application")
+}
+
+func jsonList(v []string) string {
+	if v == nil {
+		v = []string{}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}
+
+// wrap turns store sentinels into coded platform errors naming the noun.
+func wrap(err error, noun string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNoRows):
+		return platform.Errorf(platform.ENOTFOUND, "%s not found", noun)
+	case errors.Is(err, ErrUnique):
+		return platform.Errorf(platform.ECONFLICT, "%s already exists", noun)
+	default:
+		return err
+	}
+}

@@ -1,0 +1,323 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// SigningKey is a stored RS256 key. A key is published in the JWKS from its
+// creation, used for signing from NotBefore, and kept until ExpiresAt so tokens
+// signed with it keep verifying.
+type SigningKey struct {
+	ID         string
+	Algorithm  string
+	PrivateKey []byte // PKCS#8 DER
+	CreatedAt  time.Time
+	NotBefore  time.Time
+	ExpiresAt  time.Time
+}
+
+// CreateSigningKey stores a key.
+func (s *Store) CreateSigningKey(ctx context.Context, k *SigningKey) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO signing_keys (id, algorithm, private_key, created_at, not_before, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, k.ID, k.Algorithm, k.PrivateKey, k.CreatedAt.UTC(), k.NotBefore.UTC(), k.ExpiresAt.UTC())
+	return wrap(err, "signing key")
+}
+
+// SigningKeys returns the keys not yet expired at now, newest first.
+func (s *Store) SigningKeys(ctx context.Context, now time.Time) ([]*SigningKey, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, algorithm, private_key, created_at, not_before, expires_at
+		FROM signing_keys WHERE expires_at > $1 ORDER BY not_before DESC, id`, now.UTC())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*SigningKey
+	for rows.Next() {
+		var k SigningKey
+		if err := rows.Scan(&k.ID, &k.Algorithm, &k.PrivateKey, &k.CreatedAt, &k.NotBefore, &k.ExpiresAt); err != nil {
+			return nil, err
+		}
+		out = append(out, &k)
+	}
+	return out, rows.Err()
+}
+
+// AuthRequest is a stored login transaction of the authorization endpoint.
+type AuthRequest struct {
+	ID                  string
+	ClientID            string
+	RedirectURI         string
+	Scopes              []string
+	State               string
+	Nonce               string
+	ResponseType        string
+	ResponseMode        string
+	CodeChallenge       string
+	CodeChallengeMethod string
+	Prompt              []string
+	MaxAge              *int64
+	LoginHint           string
+	UserID              string
+	AuthTime            time.Time
+	AMR                 []string
+	Done                bool
+	Exchanged           bool
+	CreatedAt           time.Time
+	ExpiresAt           time.Time
+}
+
+const authRequestColumns = `id, client_id, redirect_uri, scopes, state, nonce, response_type, response_mode,
+	code_challenge, code_challenge_method, prompt, max_age, login_hint, user_id, auth_time, amr, done, exchanged,
+	created_at, expires_at`
+
+// CreateAuthRequest stores a new login transaction.
+func (s *Store) CreateAuthRequest(ctx context.Context, a *AuthRequest) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO auth_requests (`+authRequestColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		a.ID, a.ClientID, a.RedirectURI, joinList(a.Scopes), a.State, a.Nonce, a.ResponseType, a.ResponseMode,
+		a.CodeChallenge, a.CodeChallengeMethod, joinList(a.Prompt), a.MaxAge, a.LoginHint, a.UserID,
+		nullTime(a.AuthTime), joinList(a.AMR), a.Done, a.Exchanged, a.CreatedAt.UTC(), a.ExpiresAt.UTC())
+	return wrap(err, "auth request")
+}
+
+func scanAuthRequest(r Row) (*AuthRequest, error) {
+	var a AuthRequest
+	var scopes, prompt, amr string
+	var maxAge sql.NullInt64
+	var authTime sql.NullTime
+	err := r.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &scopes, &a.State, &a.Nonce, &a.ResponseType, &a.ResponseMode,
+		&a.CodeChallenge, &a.CodeChallengeMethod, &prompt, &maxAge, &a.LoginHint, &a.UserID, &authTime, &amr,
+		&a.Done, &a.Exchanged, &a.CreatedAt, &a.ExpiresAt)
+	if err != nil {
+		return nil, err
+	}
+	a.Scopes, a.Prompt, a.AMR = splitList(scopes), splitList(prompt), splitList(amr)
+	if maxAge.Valid {
+		a.MaxAge = &maxAge.Int64
+	}
+	if authTime.Valid {
+		a.AuthTime = authTime.Time
+	}
+	return &a, nil
+}
+
+// AuthRequest returns an unexpired login transaction. ENOTFOUND otherwise.
+func (s *Store) AuthRequest(ctx context.Context, id string, now time.Time) (*AuthRequest, error) {
+	a, err := scanAuthRequest(s.db.QueryRow(ctx, `SELECT `+authRequestColumns+`
+		FROM auth_requests WHERE id = $1 AND expires_at > $2`, id, now.UTC()))
+	return a, wrap(err, "auth request")
+}
+
+// AuthRequestByCodeHash returns the transaction a code was issued for, even
+// when the code was already exchanged (the caller decides what replay means).
+func (s *Store) AuthRequestByCodeHash(ctx context.Context, codeHash string, now time.Time) (*AuthRequest, error) {
+	a, err := scanAuthRequest(s.db.QueryRow(ctx, `SELECT `+authRequestColumns+`
+		FROM auth_requests WHERE code_hash = $1 AND expires_at > $2`, codeHash, now.UTC()))
+	return a, wrap(err, "auth request")
+}
+
+// CompleteAuthRequest records the authenticated user of a transaction.
+func (s *Store) CompleteAuthRequest(ctx context.Context, id, userID string, authTime time.Time, amr []string) error {
+	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET user_id = $2, auth_time = $3, amr = $4, done = TRUE
+		WHERE id = $1 AND NOT done`, id, userID, authTime.UTC(), joinList(amr))
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "auth request")
+}
+
+// SaveAuthCode attaches the hash of the issued code to a completed transaction
+// and shortens its life to the code's lifetime.
+func (s *Store) SaveAuthCode(ctx context.Context, id, codeHash string, expiresAt time.Time) error {
+	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET code_hash = $2, expires_at = $3
+		WHERE id = $1 AND done AND code_hash IS NULL`, id, codeHash, expiresAt.UTC())
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "auth request")
+}
+
+// MarkAuthRequestExchanged records that the code was redeemed. It reports false
+// when another exchange won the race, so a code is redeemed at most once.
+func (s *Store) MarkAuthRequestExchanged(ctx context.Context, id string) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET exchanged = TRUE WHERE id = $1 AND NOT exchanged`, id)
+	return n == 1, err
+}
+
+// DeleteExpired removes transactions, tokens and sessions past their expiry.
+func (s *Store) DeleteExpired(ctx context.Context, now time.Time) error {
+	for _, q := range []string{
+		`DELETE FROM auth_requests WHERE expires_at <= $1`,
+		`DELETE FROM access_tokens WHERE expires_at <= $1`,
+		`DELETE FROM refresh_tokens WHERE expires_at <= $1`,
+		`DELETE FROM idp_sessions WHERE expires_at <= $1`,
+		`DELETE FROM signing_keys WHERE expires_at <= $1`,
+	} {
+		if _, err := s.db.Exec(ctx, q, now.UTC()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AccessToken is the record of an issued access token (its JWT id).
+type AccessToken struct {
+	ID        string
+	FamilyID  string
+	ClientID  string
+	UserID    string
+	Scopes    []string
+	Audience  []string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Revoked   bool
+}
+
+// CreateAccessToken stores an issued access token.
+func (s *Store) CreateAccessToken(ctx context.Context, t *AccessToken) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, t.ID, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes),
+		joinList(t.Audience), t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Revoked)
+	return wrap(err, "access token")
+}
+
+// ActiveAccessToken returns an unexpired, unrevoked access token. ENOTFOUND otherwise.
+func (s *Store) ActiveAccessToken(ctx context.Context, id string, now time.Time) (*AccessToken, error) {
+	var t AccessToken
+	var scopes, aud string
+	err := s.db.QueryRow(ctx, `SELECT id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked
+		FROM access_tokens WHERE id = $1 AND expires_at > $2 AND NOT revoked`, id, now.UTC()).
+		Scan(&t.ID, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &t.CreatedAt, &t.ExpiresAt, &t.Revoked)
+	if err != nil {
+		return nil, wrap(err, "access token")
+	}
+	t.Scopes, t.Audience = splitList(scopes), splitList(aud)
+	return &t, nil
+}
+
+// RevokeAccessToken revokes one access token.
+func (s *Store) RevokeAccessToken(ctx context.Context, id string) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE access_tokens SET revoked = TRUE WHERE id = $1 AND NOT revoked`, id)
+	return n > 0, err
+}
+
+// RevokeFamily revokes every access and refresh token of a token family.
+func (s *Store) RevokeFamily(ctx context.Context, familyID string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `UPDATE access_tokens SET revoked = TRUE WHERE family_id = $1`, familyID); err != nil {
+			return err
+		}
+		_, err := tx.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1`, familyID)
+		return err
+	})
+}
+
+// RefreshToken is the record of an issued refresh token, keyed by its hash.
+type RefreshToken struct {
+	TokenHash     string
+	FamilyID      string
+	ClientID      string
+	UserID        string
+	Scopes        []string
+	Audience      []string
+	AMR           []string
+	AuthTime      time.Time
+	AccessTokenID string
+	CreatedAt     time.Time
+	ExpiresAt     time.Time
+	Used          bool
+	Revoked       bool
+}
+
+// CreateRefreshToken stores an issued refresh token.
+func (s *Store) CreateRefreshToken(ctx context.Context, t *RefreshToken) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience, amr,
+		auth_time, access_token_id, created_at, expires_at, used, revoked)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		t.TokenHash, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), joinList(t.AMR),
+		t.AuthTime.UTC(), t.AccessTokenID, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Used, t.Revoked)
+	return wrap(err, "refresh token")
+}
+
+// RefreshToken returns an unexpired refresh token by hash, used or not. ENOTFOUND otherwise.
+func (s *Store) RefreshToken(ctx context.Context, tokenHash string, now time.Time) (*RefreshToken, error) {
+	var t RefreshToken
+	var scopes, aud, amr string
+	err := s.db.QueryRow(ctx, `SELECT token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time,
+		access_token_id, created_at, expires_at, used, revoked FROM refresh_tokens WHERE token_hash = $1 AND expires_at > $2`,
+		tokenHash, now.UTC()).Scan(&t.TokenHash, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &amr, &t.AuthTime,
+		&t.AccessTokenID, &t.CreatedAt, &t.ExpiresAt, &t.Used, &t.Revoked)
+	if err != nil {
+		return nil, wrap(err, "refresh token")
+	}
+	t.Scopes, t.Audience, t.AMR = splitList(scopes), splitList(aud), splitList(amr)
+	return &t, nil
+}
+
+// UseRefreshToken marks a refresh token as rotated. It reports false when the
+// token was already used or revoked, which the caller treats as reuse.
+func (s *Store) UseRefreshToken(ctx context.Context, tokenHash string) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE refresh_tokens SET used = TRUE WHERE token_hash = $1 AND NOT used AND NOT revoked`, tokenHash)
+	return n == 1, err
+}
+
+// RevokeRefreshToken revokes one refresh token by hash.
+func (s *Store) RevokeRefreshToken(ctx context.Context, tokenHash string) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE token_hash = $1 AND NOT revoked`, tokenHash)
+	return n > 0, err
+}
+
+// Session is the identity provider's own browser session.
+type Session struct {
+	IDHash    string
+	UserID    string
+	AuthTime  time.Time
+	AMR       []string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// CreateSession stores a browser session.
+func (s *Store) CreateSession(ctx context.Context, ss *Session) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (id_hash, user_id, auth_time, amr, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC())
+	return wrap(err, "session")
+}
+
+// Session returns an unexpired session by the hash of its cookie. ENOTFOUND otherwise.
+func (s *Store) Session(ctx context.Context, idHash string, now time.Time) (*Session, error) {
+	var ss Session
+	var amr string
+	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at FROM idp_sessions
+		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC()).
+		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt)
+	if err != nil {
+		return nil, wrap(err, "session")
+	}
+	ss.AMR = splitList(amr)
+	return &ss, nil
+}
+
+// DeleteSession ends one browser session.
+func (s *Store) DeleteSession(ctx context.Context, idHash string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE id_hash = $1`, idHash)
+	return err
+}
+
+// DeleteUserSessions ends every browser session of a user.
+func (s *Store) DeleteUserSessions(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE user_id = $1`, userID)
+	return err
+}
+
+func joinList(v []string) string { return strings.Join(v, " ") }
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Fields(s)
+}

@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Migrate applies, in order and each in its own transaction, every migration in
+// fsys that the database has not seen. Migrations are forward only.
+func (s *Store) Migrate(ctx context.Context, fsys fs.FS) (applied []string, err error) {
+	if _, err := s.db.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+		return nil, fmt.Errorf("create schema_migrations: %w", err)
+	}
+	names, err := fs.Glob(fsys, "*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
+		if err != nil {
+			return nil, fmt.Errorf("migration %s: name must start with a number", name)
+		}
+		body, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		err = s.InTx(ctx, func(tx *Store) error {
+			if s.Dialect() == Postgres { // one migrator at a time across replicas
+				if _, err := tx.db.Exec(ctx, `SELECT pg_advisory_xact_lock(727001)`); err != nil {
+					return err
+				}
+			}
+			var n int
+			if err := tx.db.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			for _, stmt := range splitStatements(s.rewriteDDL(string(body))) {
+				if _, err := tx.db.Exec(ctx, stmt); err != nil {
+					return fmt.Errorf("%w\n%s", err, stmt)
+				}
+			}
+			if _, err := tx.db.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+				version, name, time.Now().UTC()); err != nil {
+				return err
+			}
+			applied = append(applied, name)
+			return nil
+		})
+		if err != nil {
+			return applied, fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return applied, nil
+}
+
+func (s *Store) rewriteDDL(sql string) string {
+	if s.Dialect() != SQLite {
+		return sql
+	}
+	return strings.NewReplacer("TIMESTAMPTZ", "TIMESTAMP", "BYTEA", "BLOB").Replace(sql)
+}
+
+// splitStatements splits a migration at semicolons that end a line, dropping
+// comment-only lines. Migrations keep one statement per terminated line.
+func splitStatements(sql string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(sql, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "--") {
+			continue
+		}
+		cur.WriteString(line)
+		cur.WriteByte('\n')
+		if strings.HasSuffix(trimmed, ";") {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+	}
+	if strings.TrimSpace(cur.String()) != "" {
+		out = append(out, cur.String())
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+// Package sqlite adapts embedded SQLite (modernc.org/sqlite, pure Go) to store.Conn.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/platform/platform/internal/store"
+)
+
+// Conn is a database/sql-backed store.Conn over one SQLite file.
+type Conn struct {
+	DB *sql.DB
+	q  querier
+}
+
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+var _ store.Conn = (*Conn)(nil)
+
+// Open opens (creating when needed) the database file at path, or an in-memory
+// database for ":memory:". WAL mode lets readers run beside the one writer;
+// transactions take the write lock up front so they never deadlock.
+func Open(ctx context.Context, path string) (*Conn, error) {
+	dsn := "file:" + path
+	if path == ":memory:" {
+		dsn = "file::memory:?mode=memory&cache=shared"
+	} else if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("sqlite: %w", err)
+		}
+	}
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	dsn += sep + "_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	db.SetMaxOpenConns(8)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	return &Conn{DB: db, q: db}, nil
+}
+
+func (c *Conn) Dialect() string                { return store.SQLite }
+func (c *Conn) Ping(ctx context.Context) error { return c.DB.PingContext(ctx) }
+func (c *Conn) Close()                         { c.DB.Close() }
+
+func (c *Conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := c.q.ExecContext(ctx, rewrite(query), args...)
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	return res.RowsAffected()
+}
+
+func (c *Conn) Query(ctx context.Context, query string, args ...any) (store.Rows, error) {
+	rows, err := c.q.QueryContext(ctx, rewrite(query), args...)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return sqlRows{rows}, nil
+}
+
+func (c *Conn) QueryRow(ctx context.Context, query string, args ...any) store.Row {
+	return sqlRow{c.q.QueryRowContext(ctx, rewrite(query), args...)}
+}
+
+// InTx runs fn in an immediate (write-locking) transaction.
+func (c *Conn) InTx(ctx context.Context, fn func(store.DB) error) error {
+	tx, err := c.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err)
+	}
+	if err := fn(&Conn{DB: c.DB, q: tx}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return mapErr(tx.Commit())
+}
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close()                 { r.Rows.Close() }
+func (r sqlRows) Err() error             { return mapErr(r.Rows.Err()) }
+func (r sqlRows) Scan(dest ...any) error { return mapErr(r.Rows.Scan(dest...)) }
+
+type sqlRow struct{ row *sql.Row }
+
+func (r sqlRow) Scan(dest ...any) error { return mapErr(r.row.Scan(dest...)) }
+
+func mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNoRows
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return fmt.Errorf("%w: %s", store.ErrUnique, se.Error())
+		}
+	}
+	return err
+}
+
+// rewrite turns $N placeholders into SQLite's ?N outside quoted text.
+func rewrite(query string) string {
+	var b strings.Builder
+	b.Grow(len(query))
+	var quote byte
+	for i := 0; i < len(query); i++ {
+		ch := query[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+		case ch == '$' && i+1 < len(query) && query[i+1] >= '0' && query[i+1] <= '9':
+			ch = '?'
+		}
+		b.WriteByte(ch)
+	}
+	return b.String()
+}

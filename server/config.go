@@ -1,0 +1,189 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Roles a process can run (DESIGN 1).
+const (
+	RoleAll     = "all"
+	RoleIDP     = "idp"
+	RoleConsole = "console"
+	RoleTenant  = "tenant"
+)
+
+// Config is the whole configuration of a process, read from environment
+// variables by ConfigFromEnv and checked by Validate. The README lists every
+// variable.
+type Config struct {
+	Role             string // ROLE: all | idp | console | tenant
+	DatabaseURL      string // DATABASE_URL: postgres://… or sqlite:path
+	IssuerURL        string // ISSUER_URL: the identity provider's public URL
+	ConsoleURL       string // CONSOLE_URL
+	InstanceURL      string // INSTANCE_URL: the tenant web app and data API
+	IDPAddr          string // IDP_ADDR: listen address of the idp role
+	ConsoleAddr      string // CONSOLE_ADDR
+	TenantAddr       string // TENANT_ADDR
+	AdminOrgID       string // ADMIN_ORG_ID: the administrator organization
+	ConsoleClientID  string // CONSOLE_CLIENT_ID: the console portal application
+	InstanceClientID string // INSTANCE_CLIENT_ID: the demo instance's application
+	LogLevel         string // LOG_LEVEL: debug | info | warn | error
+	LogFormat        string // LOG_FORMAT: text | json
+	SeedDemo         bool   // SEED_DEMO: seed demo data on first start
+}
+
+// DefaultConfig is what `go run ./server` uses on a fresh machine.
+func DefaultConfig() Config {
+	return Config{
+		Role:             RoleAll,
+		DatabaseURL:      "sqlite:./data/platform.db",
+		IssuerURL:        "http://localhost:8080",
+		ConsoleURL:       "http://localhost:8081",
+		InstanceURL:      "http://localhost:8082",
+		IDPAddr:          ":8080",
+		ConsoleAddr:      ":8081",
+		TenantAddr:       ":8082",
+		AdminOrgID:       DemoAdminOrgID,
+		ConsoleClientID:  "console-portal",
+		InstanceClientID: "instance-demo",
+		LogLevel:         "info",
+		LogFormat:        "text",
+		SeedDemo:         true,
+	}
+}
+
+// ConfigFromEnv starts from DefaultConfig and applies the environment. Outside
+// the all-in-one role the defaults lean to production: JSON logs, no demo data.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	c := DefaultConfig()
+	var problems []string
+	str := func(name string, dst *string) {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			*dst = v
+		}
+	}
+	str("ROLE", &c.Role)
+	if c.Role != RoleAll {
+		c.LogFormat, c.SeedDemo = "json", false
+	}
+	str("DATABASE_URL", &c.DatabaseURL)
+	str("ISSUER_URL", &c.IssuerURL)
+	str("CONSOLE_URL", &c.ConsoleURL)
+	str("INSTANCE_URL", &c.InstanceURL)
+	str("IDP_ADDR", &c.IDPAddr)
+	str("CONSOLE_ADDR", &c.ConsoleAddr)
+	str("TENANT_ADDR", &c.TenantAddr)
+	str("ADMIN_ORG_ID", &c.AdminOrgID)
+	str("CONSOLE_CLIENT_ID", &c.ConsoleClientID)
+	str("INSTANCE_CLIENT_ID", &c.InstanceClientID)
+	str("LOG_LEVEL", &c.LogLevel)
+	str("LOG_FORMAT", &c.LogFormat)
+	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			problems = append(problems, "SEED_DEMO must be true or false")
+		}
+		c.SeedDemo = b
+	}
+	if err := c.Validate(); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if len(problems) > 0 {
+		return c, errors.New(strings.Join(problems, "\n"))
+	}
+	return c, nil
+}
+
+// Validate reports every problem at once, one per line.
+func (c Config) Validate() error {
+	var p []string
+	switch c.Role {
+	case RoleAll, RoleIDP, RoleConsole, RoleTenant:
+	default:
+		p = append(p, fmt.Sprintf("ROLE %q is not one of all, idp, console, tenant", c.Role))
+	}
+	if _, _, err := c.Database(); err != nil {
+		p = append(p, err.Error())
+	}
+	for _, u := range []struct{ name, v string }{{"ISSUER_URL", c.IssuerURL}, {"CONSOLE_URL", c.ConsoleURL}, {"INSTANCE_URL", c.InstanceURL}} {
+		if msg := checkBaseURL(u.v); msg != "" {
+			p = append(p, u.name+" "+msg)
+		}
+	}
+	for _, a := range []struct{ name, v string }{{"IDP_ADDR", c.IDPAddr}, {"CONSOLE_ADDR", c.ConsoleAddr}, {"TENANT_ADDR", c.TenantAddr}} {
+		if _, port, err := net.SplitHostPort(a.v); err != nil || port == "" {
+			p = append(p, fmt.Sprintf("%s %q is not a host:port listen address", a.name, a.v))
+		}
+	}
+	if c.Role == RoleAll && (c.IDPAddr == c.ConsoleAddr || c.IDPAddr == c.TenantAddr || c.ConsoleAddr == c.TenantAddr) {
+		p = append(p, "IDP_ADDR, CONSOLE_ADDR and TENANT_ADDR must differ when ROLE=all")
+	}
+	if strings.TrimSpace(c.AdminOrgID) == "" {
+		p = append(p, "ADMIN_ORG_ID is required")
+	}
+	if c.ConsoleClientID == "" {
+		p = append(p, "CONSOLE_CLIENT_ID is required")
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		p = append(p, fmt.Sprintf("LOG_LEVEL %q is not one of debug, info, warn, error", c.LogLevel))
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		p = append(p, fmt.Sprintf("LOG_FORMAT %q is not text or json", c.LogFormat))
+	}
+	if len(p) > 0 {
+		return errors.New(strings.Join(p, "\n"))
+	}
+	return nil
+}
+
+// Database returns the driver ("postgres" or "sqlite") and its data source.
+func (c Config) Database() (driver, dsn string, err error) {
+	switch {
+	case strings.HasPrefix(c.DatabaseURL, "postgres://"), strings.HasPrefix(c.DatabaseURL, "postgresql://"):
+		return "postgres", c.DatabaseURL, nil
+	case strings.HasPrefix(c.DatabaseURL, "sqlite:"):
+		path := strings.TrimPrefix(c.DatabaseURL, "sqlite:")
+		if path == "" {
+			return "", "", errors.New("DATABASE_URL sqlite: needs a file path (sqlite:./data/platform.db) or sqlite::memory:")
+		}
+		return "sqlite", path, nil
+	default:
+		return "", "", fmt.Errorf("DATABASE_URL must start with postgres:// or sqlite: (got %q)", redactURL(c.DatabaseURL))
+	}
+}
+
+func checkBaseURL(s string) string {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Host == "":
+		return fmt.Sprintf("%q is not an absolute URL", s)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Sprintf("%q must be http or https", s)
+	case u.Scheme == "http" && u.Hostname() != "localhost" && u.Hostname() != "127.0.0.1":
+		return fmt.Sprintf("%q must be https (plain http is allowed for localhost only)", s)
+	case u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "":
+		return fmt.Sprintf("%q must be a bare origin without path, query or fragment", s)
+	case strings.HasSuffix(s, "/"):
+		return fmt.Sprintf("%q must not end with a slash", s)
+	}
+	return ""
+}
+
+// redactURL hides a password in a database URL for messages and logs.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

@@ -1,0 +1,266 @@
+// Command server runs the platform: the identity provider, the console and the
+// tenant backend, all in one process (ROLE=all, the default) or one role each.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/store/postgres"
+	"github.com/platform/platform/internal/store/sqlite"
+	"github.com/platform/platform/migrations"
+)
+
+func main() {
+	role := flag.String("role", "", "role to run: all, idp, console or tenant (overrides ROLE)")
+	flag.Parse()
+	getenv := os.Getenv
+	if *role != "" {
+		getenv = func(k string) string {
+			if k == "ROLE" {
+				return *role
+			}
+			return os.Getenv(k)
+		}
+	}
+	cfg, err := ConfigFromEnv(getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "configuration problems:\n%s\n", indent(err.Error()))
+		os.Exit(2)
+	}
+	slog.SetDefault(newLogger(os.Stderr, cfg))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m := NewMain(cfg)
+	if err := m.Run(ctx); err != nil {
+		slog.Error("start-up failed", "err", err)
+		m.Close()
+		os.Exit(1)
+	}
+	m.PrintBanner(os.Stdout)
+	<-ctx.Done()
+	slog.Info("shutting down")
+	if err := m.Close(); err != nil {
+		slog.Error("shutdown", "err", err)
+		os.Exit(1)
+	}
+}
+
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
+
+func newLogger(w io.Writer, cfg Config) *slog.Logger {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: lvl}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// Main is one running process: its store, its roles and their HTTP servers.
+type Main struct {
+	Config Config
+	Store  *store.Store
+	IDP    *idp.Provider
+
+	// Listeners, when set before Run, are used instead of listening on the
+	// configured addresses (tests pass listeners on port 0).
+	Listeners map[string]net.Listener
+
+	registry *prometheus.Registry
+	servers  []*http.Server
+	cancel   context.CancelFunc
+	done     chan struct{}
+}
+
+// NewMain returns a Main for cfg.
+func NewMain(cfg Config) *Main {
+	return &Main{Config: cfg, Listeners: map[string]net.Listener{}, done: make(chan struct{})}
+}
+
+func (m *Main) runs(role string) bool { return m.Config.Role == RoleAll || m.Config.Role == role }
+
+// Run opens and migrates the database, seeds demo data when configured, builds
+// the roles and starts serving. It returns once every listener is open.
+func (m *Main) Run(ctx context.Context) error {
+	if err := m.Config.Validate(); err != nil {
+		return err
+	}
+	st, err := OpenStore(ctx, m.Config.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	m.Store = st
+	applied, err := st.Migrate(ctx, migrations.FS)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		slog.Info("database migrated", "dialect", st.Dialect(), "applied", applied)
+	}
+	if m.Config.SeedDemo {
+		if err := SeedDemo(ctx, st, m.Config); err != nil {
+			return fmt.Errorf("seed demo data: %w", err)
+		}
+	}
+	m.registry = prometheus.NewRegistry()
+	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := httpapi.NewMetrics(m.registry)
+
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	m.cancel = cancel
+	handlers := map[string]http.Handler{}
+	if m.runs(RoleIDP) {
+		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID}, st)
+		if err != nil {
+			return err
+		}
+		go m.IDP.Maintain(bg, time.Minute)
+		handlers[RoleIDP] = m.IDP.Handler()
+	}
+	if m.runs(RoleConsole) {
+		handlers[RoleConsole] = http.NotFoundHandler()
+	}
+	if m.runs(RoleTenant) {
+		handlers[RoleTenant] = http.NotFoundHandler()
+	}
+	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
+		h, ok := handlers[role]
+		if !ok {
+			continue
+		}
+		if err := m.serve(role, m.router(role, h, metrics)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
+	r := chi.NewRouter()
+	r.Use(httpapi.WithRequestID, metrics.Observe(role))
+	httpapi.MountOps(r, m.Store.Ping, m.registry)
+	r.Mount("/", h)
+	return r
+}
+
+func (m *Main) addr(role string) string {
+	switch role {
+	case RoleIDP:
+		return m.Config.IDPAddr
+	case RoleConsole:
+		return m.Config.ConsoleAddr
+	default:
+		return m.Config.TenantAddr
+	}
+}
+
+func (m *Main) serve(role string, h http.Handler) error {
+	ln := m.Listeners[role]
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", m.addr(role)); err != nil {
+			return fmt.Errorf("%s: %w", role, err)
+		}
+		m.Listeners[role] = ln
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+	}
+	m.servers = append(m.servers, srv)
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("server stopped", "role", role, "err", err)
+		}
+	}()
+	slog.Info("listening", "role", role, "addr", ln.Addr().String())
+	return nil
+}
+
+// Close stops accepting requests, lets running ones finish (up to 20 s) and
+// closes the database.
+func (m *Main) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var errs []error
+	for _, srv := range m.servers {
+		errs = append(errs, srv.Shutdown(ctx))
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	if m.Store != nil {
+		m.Store.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// OpenStore opens the database named by a DATABASE_URL.
+func OpenStore(ctx context.Context, databaseURL string) (*store.Store, error) {
+	driver, dsn, err := Config{DatabaseURL: databaseURL}.Database()
+	if err != nil {
+		return nil, err
+	}
+	var conn store.Conn
+	if driver == "postgres" {
+		conn, err = postgres.Open(ctx, dsn)
+	} else {
+		conn, err = sqlite.Open(ctx, dsn)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return store.New(conn), nil
+}
+
+// PrintBanner tells a person where everything is.
+func (m *Main) PrintBanner(w io.Writer) {
+	c := m.Config
+	fmt.Fprintf(w, "\nPlatform is running (role %s, database %s)\n\n", c.Role, redactURL(c.DatabaseURL))
+	if m.runs(RoleIDP) {
+		fmt.Fprintf(w, "  Identity provider   %s   (discovery: %s/.well-known/openid-configuration)\n", c.IssuerURL, c.IssuerURL)
+	}
+	if m.runs(RoleConsole) {
+		fmt.Fprintf(w, "  Console             %s/\n", c.ConsoleURL)
+	}
+	if m.runs(RoleTenant) {
+		fmt.Fprintf(w, "  Tenant web app      %s/\n", c.InstanceURL)
+	}
+	fmt.Fprintf(w, "  Health and metrics  /healthz  /readyz  /metrics on each address\n")
+	if c.SeedDemo {
+		fmt.Fprintf(w, "\nDemo log-ins (password for all: %s)\n", DemoPassword)
+		for _, u := range demoUsers {
+			if u.note == "" {
+				continue
+			}
+			fmt.Fprintf(w, "  %-28s %s\n", u.email, u.note)
+		}
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Demo data ids are fixed so the printed log-ins and the docs stay true.
+const (
+	DemoAdminOrgID  = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e01"
+	DemoAcmeOrgID   = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e02"
+	DemoGlobexOrgID = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e03"
+	DemoPassword    = "demo-Passw0rd!"
+)
+
+type demoUser struct {
+	id, org, email, name, note string
+}
+
+var demoUsers = []demoUser{
+	{"2b7e4d10-0000-4000-8000-000000000001", DemoAdminOrgID, "admin@platform.example", "Ada Admin", "internal user (administrator organization)"},
+	{"2b7e4d10-0000-4000-8000-000000000002", DemoAcmeOrgID, "alice@acme.example", "Alice Anders", "customer user, Acme Construction"},
+	{"2b7e4d10-0000-4000-8000-000000000003", DemoAcmeOrgID, "bob@acme.example", "Bob Brandt", "customer user, Acme Construction"},
+	{"2b7e4d10-0000-4000-8000-000000000004", DemoGlobexOrgID, "carol@globex.example", "Carol Chen", "customer user, Globex Engineering"},
+	{"2b7e4d10-0000-4000-8000-000000000005", DemoAcmeOrgID, "dana@partner.example", "Dana Diaz", "customer user in two organizations"},
+	{"2b7e4d10-0000-4000-8000-000000000006", DemoGlobexOrgID, "dana@partner.example", "Dana Diaz", ""},
+}
+
+// SeedDemo fills an empty database with the demo organizations, users and
+// applications. It does nothing when the administrator organization exists.
+func SeedDemo(ctx context.Context, st *store.Store, cfg Config) error {
+	if _, err := st.Organization(ctx, cfg.AdminOrgID); err == nil {
+		return nil
+	} else if platform.ErrorCode(err) != platform.ENOTFOUND {
+		return err
+	}
+	hash, err := idp.HashPassword(DemoPassword, idp.DefaultPasswordParams)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	return st.InTx(ctx, func(tx *store.Store) error {
+		for _, o := range []platform.Organization{
+			{ID: cfg.AdminOrgID, Name: "Platform Operations"},
+			{ID: DemoAcmeOrgID, Name: "Acme Construction"},
+			{ID: DemoGlobexOrgID, Name: "Globex Engineering"},
+		} {
+			o.CreatedAt = now
+			if err := tx.CreateOrganization(ctx, &o); err != nil {
+				return err
+			}
+		}
+		for _, u := range demoUsers {
+			org := u.org
+			if org == DemoAdminOrgID {
+				org = cfg.AdminOrgID
+			}
+			if err := tx.CreateUser(ctx, &platform.User{ID: u.id, OrgID: org, Email: u.email, EmailVerified: true,
+				Name: u.name, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}); err != nil {
+				return err
+			}
+		}
+		apps := []platform.Application{
+			{AppID: "5c0e8a52-0000-4000-8000-000000000001", ClientID: cfg.ConsoleClientID, Name: "Console portal",
+				Kind: platform.AppPublic, RedirectURIs: []string{cfg.ConsoleURL + "/callback"},
+				PostLogoutRedirectURIs: []string{cfg.ConsoleURL + "/"}},
+			{AppID: "5c0e8a52-0000-4000-8000-000000000002", ClientID: cfg.InstanceClientID, Name: "Demo instance",
+				Kind: platform.AppPublic, RedirectURIs: []string{cfg.InstanceURL + "/auth/callback", cfg.InstanceURL + "/3/auth/callback"},
+				PostLogoutRedirectURIs: []string{cfg.InstanceURL + "/"}},
+		}
+		for _, a := range apps {
+			a.CreatedAt = now
+			if err := tx.CreateApplication(ctx, &a); err != nil {
+				return errors.Join(errors.New("application "+a.ClientID), err)
+			}
+		}
+		return nil
+	})
+}
