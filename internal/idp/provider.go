@@ -30,6 +30,7 @@ const (
 	PathIntrospect = "/oauth/v2/introspect"
 	PathEndSession = "/oidc/v1/end_session"
 	PathLogin      = "/ui/login"
+	PathLoggedOut  = "/ui/logged-out"
 )
 
 // Config tunes the provider. Zero durations take the defaults of withDefaults.
@@ -117,11 +118,12 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		opts = append(opts, op.WithAllowInsecure())
 	}
 	p.op, err = op.NewProvider(&op.Config{
-		CryptoKey:             cryptoKey, // only seals codes; codes are looked up by hash, so per-process keys are fine
-		CodeMethodS256:        true,
-		GrantTypeRefreshToken: true,
-		SupportedScopes:       []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
-		SupportedClaims:       append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
+		CryptoKey:                cryptoKey, // only seals codes; codes are looked up by hash, so per-process keys are fine
+		CodeMethodS256:           true,
+		DefaultLogoutRedirectURI: PathLoggedOut,
+		GrantTypeRefreshToken:    true,
+		SupportedScopes:          []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
+		SupportedClaims:          append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
 	}, storage{p}, op.StaticIssuer(cfg.Issuer), opts...)
 	if err != nil {
 		return nil, err
@@ -141,6 +143,10 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathLogin, p.loginSubmit)
 		r.Handle(PathAuthorize, p.op)
 		r.Handle(PathAuthorize+"/*", p.op)
+	})
+	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: p.secure})
+		p.renderError(w, http.StatusOK, "You are signed out", "You can close this window.")
 	})
 	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")

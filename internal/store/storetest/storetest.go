@@ -1,0 +1,91 @@
+// Package storetest opens throwaway databases for tests and holds the store
+// conformance suite that PostgreSQL and SQLite both pass.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/store/postgres"
+	"github.com/platform/platform/internal/store/sqlite"
+	"github.com/platform/platform/migrations"
+)
+
+// EnvPostgres names the variable holding a PostgreSQL server URL for tests.
+// When set, New uses a fresh database on that server; otherwise SQLite.
+const EnvPostgres = "TEST_DATABASE_URL"
+
+// New returns a migrated store on the test database of this run: PostgreSQL
+// when TEST_DATABASE_URL is set, SQLite otherwise.
+func New(t testing.TB) *store.Store {
+	t.Helper()
+	if u := os.Getenv(EnvPostgres); u != "" {
+		return NewPostgres(t, u)
+	}
+	return NewSQLite(t)
+}
+
+// NewSQLite returns a migrated store on a new SQLite file in t's temp dir.
+func NewSQLite(t testing.TB) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return migrate(t, store.New(conn))
+}
+
+// NewPostgres creates a throwaway database on the server at serverURL, returns
+// a migrated store on it and drops it when the test ends.
+func NewPostgres(t testing.TB, serverURL string) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", EnvPostgres, err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "platform_test_" + hex.EncodeToString(b)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		admin.Close(ctx)
+		t.Fatalf("create database: %v", err)
+	}
+	u, _ := url.Parse(serverURL)
+	u.Path = "/" + name
+	conn, err := postgres.Open(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(conn)
+	t.Cleanup(func() {
+		st.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("drop database %s: %v", name, err)
+		}
+		admin.Close(ctx)
+	})
+	return migrate(t, st)
+}
+
+func migrate(t testing.TB, st *store.Store) *store.Store {
+	t.Helper()
+	if _, err := st.Migrate(context.Background(), migrations.FS); err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st
+}

@@ -1,0 +1,330 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/migrations"
+)
+
+// Run runs the conformance suite against stores made by newStore.
+func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, *store.Store)
+	}{
+		{"MigrateTwice", testMigrateTwice},
+		{"Organizations", testOrganizations},
+		{"Users", testUsers},
+		{"Lockout", testLockout},
+		{"Applications", testApplications},
+		{"AuthRequestLifecycle", testAuthRequest},
+		{"CodeExchangedOnce", testCodeExchangedOnce},
+		{"RefreshFamily", testRefreshFamily},
+		{"Sessions", testSessions},
+		{"SigningKeys", testSigningKeys},
+		{"TxRollback", testTxRollback},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+	}
+}
+
+var ctx = context.Background()
+
+// ts is a fixed instant at microsecond precision, which both databases keep.
+var ts = time.Date(2026, 3, 4, 5, 6, 7, 123456000, time.UTC)
+
+func mustOrg(t *testing.T, st *store.Store, id string) {
+	t.Helper()
+	if err := st.CreateOrganization(ctx, &platform.Organization{ID: id, Name: "Org " + id, CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustUser(t *testing.T, st *store.Store, id, org, email string) *platform.User {
+	t.Helper()
+	u := &platform.User{ID: id, OrgID: org, Email: email, EmailVerified: true, Name: "User " + id,
+		PasswordHash: "$argon2id$x", CreatedAt: ts, UpdatedAt: ts}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := platform.ErrorCode(err); got != code {
+		t.Fatalf("error code = %q (%v), want %q", got, err, code)
+	}
+}
+
+func testMigrateTwice(t *testing.T, st *store.Store) {
+	applied, err := st.Migrate(ctx, migrations.FS)
+	if err != nil || len(applied) != 0 {
+		t.Fatalf("second migrate applied %v, err %v; want nothing", applied, err)
+	}
+}
+
+func testOrganizations(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "b")
+	mustOrg(t, st, "a")
+	got, err := st.Organization(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&platform.Organization{ID: "a", Name: "Org a", CreatedAt: ts}, got); diff != "" {
+		t.Errorf("organization (-want +got):\n%s", diff)
+	}
+	_, err = st.Organization(ctx, "missing")
+	wantCode(t, err, platform.ENOTFOUND)
+	wantCode(t, st.CreateOrganization(ctx, &platform.Organization{ID: "a", Name: "dup", CreatedAt: ts}), platform.ECONFLICT)
+	all, err := st.Organizations(ctx)
+	if err != nil || len(all) != 2 || all[0].ID != "a" {
+		t.Fatalf("organizations = %v, %v", all, err)
+	}
+}
+
+func testUsers(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "o1")
+	mustOrg(t, st, "o2")
+	want := mustUser(t, st, "u1", "o1", " Same@Example.COM ")
+	mustUser(t, st, "u2", "o2", "same@example.com")
+	got, err := st.User(ctx, "u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("user (-want +got):\n%s", diff)
+	}
+	if got.Email != "same@example.com" {
+		t.Errorf("email stored as %q, want normalized", got.Email)
+	}
+	both, err := st.UsersByEmail(ctx, "SAME@example.com", "")
+	if err != nil || len(both) != 2 {
+		t.Fatalf("UsersByEmail all orgs = %d users, %v; want 2", len(both), err)
+	}
+	one, err := st.UsersByEmail(ctx, "same@example.com", "o2")
+	if err != nil || len(one) != 1 || one[0].ID != "u2" {
+		t.Fatalf("UsersByEmail in o2 = %v, %v", one, err)
+	}
+	wantCode(t, st.CreateUser(ctx, &platform.User{ID: "u3", OrgID: "o1", Email: "same@example.com", Name: "x",
+		CreatedAt: ts, UpdatedAt: ts}), platform.ECONFLICT)
+	_, err = st.User(ctx, "nope")
+	wantCode(t, err, platform.ENOTFOUND)
+}
+
+func testLockout(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "o")
+	mustUser(t, st, "u", "o", "u@example.com")
+	until := ts.Add(15 * time.Minute)
+	for i := 1; i <= 3; i++ {
+		n, err := st.RecordLoginFailure(ctx, "u", 3, until)
+		if err != nil || n != i {
+			t.Fatalf("failure %d: count %d, %v", i, n, err)
+		}
+	}
+	u, _ := st.User(ctx, "u")
+	if !u.LockedUntil.Equal(until) {
+		t.Fatalf("locked until %v, want %v", u.LockedUntil, until)
+	}
+	if err := st.ResetLoginFailures(ctx, "u"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ = st.User(ctx, "u")
+	if u.FailedLogins != 0 || !u.LockedUntil.IsZero() {
+		t.Fatalf("after reset: %d failures, locked until %v", u.FailedLogins, u.LockedUntil)
+	}
+}
+
+func testApplications(t *testing.T, st *store.Store) {
+	app := &platform.Application{AppID: "app1", ClientID: "client1", Name: "App", Kind: platform.AppPublic,
+		RedirectURIs: []string{"https://a.example/cb", "https://a.example/3/cb"}, PostLogoutRedirectURIs: []string{},
+		CreatedAt: ts}
+	if err := st.CreateApplication(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.ApplicationByClientID(ctx, "client1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(app, got); diff != "" {
+		t.Errorf("application (-want +got):\n%s", diff)
+	}
+	dup := *app
+	dup.AppID = "app2"
+	wantCode(t, st.CreateApplication(ctx, &dup), platform.ECONFLICT)
+	bad := &platform.Application{AppID: "app3", ClientID: "c3", Name: "Bad", Kind: platform.AppPublic,
+		RedirectURIs: []string{"javascript:alert(1)"}, CreatedAt: ts}
+	wantCode(t, st.CreateApplication(ctx, bad), platform.EINVALID)
+	_, err = st.ApplicationByClientID(ctx, "c3")
+	wantCode(t, err, platform.ENOTFOUND)
+}
+
+func newAuthRequest(id string) *store.AuthRequest {
+	age := int64(300)
+	return &store.AuthRequest{ID: id, ClientID: "c", RedirectURI: "https://a.example/cb",
+		Scopes: []string{"openid", "email"}, State: "st", Nonce: "n", ResponseType: "code",
+		CodeChallenge: "challenge", CodeChallengeMethod: "S256", Prompt: []string{"login"}, MaxAge: &age,
+		LoginHint: "u@example.com", CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+}
+
+func testAuthRequest(t *testing.T, st *store.Store) {
+	a := newAuthRequest("ar1")
+	if err := st.CreateAuthRequest(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.AuthRequest(ctx, "ar1", ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a, got); diff != "" {
+		t.Errorf("auth request (-want +got):\n%s", diff)
+	}
+	_, err = st.AuthRequest(ctx, "ar1", ts.Add(2*time.Hour))
+	wantCode(t, err, platform.ENOTFOUND)
+	wantCode(t, st.SaveAuthCode(ctx, "ar1", "h", ts.Add(time.Minute)), platform.ENOTFOUND) // not done yet
+	if err := st.CompleteAuthRequest(ctx, "ar1", "u1", ts, []string{"pwd"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.CompleteAuthRequest(ctx, "ar1", "u2", ts, nil), platform.ENOTFOUND) // only once
+	if err := st.SaveAuthCode(ctx, "ar1", "codehash", ts.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = st.AuthRequestByCodeHash(ctx, "codehash", ts)
+	if err != nil || got.UserID != "u1" || !got.Done || got.AMR[0] != "pwd" {
+		t.Fatalf("by code = %+v, %v", got, err)
+	}
+	_, err = st.AuthRequestByCodeHash(ctx, "codehash", ts.Add(2*time.Minute))
+	wantCode(t, err, platform.ENOTFOUND)
+	if err := st.DeleteExpired(ctx, ts.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.AuthRequest(ctx, "ar1", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+}
+
+func testCodeExchangedOnce(t *testing.T, st *store.Store) {
+	if err := st.CreateAuthRequest(ctx, newAuthRequest("ar")); err != nil {
+		t.Fatal(err)
+	}
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := st.MarkAuthRequestExchanged(ctx, "ar")
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				wins.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Fatalf("%d concurrent exchanges won, want exactly 1", wins.Load())
+	}
+}
+
+func testRefreshFamily(t *testing.T, st *store.Store) {
+	at := &store.AccessToken{ID: "at1", FamilyID: "fam", ClientID: "c", UserID: "u", Scopes: []string{"openid"},
+		Audience: []string{"c"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	if err := st.CreateAccessToken(ctx, at); err != nil {
+		t.Fatal(err)
+	}
+	rt := &store.RefreshToken{TokenHash: "rh1", FamilyID: "fam", ClientID: "c", UserID: "u",
+		Scopes: []string{"openid", "offline_access"}, Audience: []string{"c"}, AMR: []string{"pwd"}, AuthTime: ts,
+		AccessTokenID: "at1", CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	if err := st.CreateRefreshToken(ctx, rt); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.RefreshToken(ctx, "rh1", ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rt, got); diff != "" {
+		t.Errorf("refresh token (-want +got):\n%s", diff)
+	}
+	if ok, err := st.UseRefreshToken(ctx, "rh1"); !ok || err != nil {
+		t.Fatalf("first use = %v, %v", ok, err)
+	}
+	if ok, _ := st.UseRefreshToken(ctx, "rh1"); ok {
+		t.Fatal("a refresh token was used twice")
+	}
+	if err := st.RevokeFamily(ctx, "fam"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.ActiveAccessToken(ctx, "at1", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+	got, _ = st.RefreshToken(ctx, "rh1", ts)
+	if !got.Revoked {
+		t.Fatal("refresh token not revoked with its family")
+	}
+}
+
+func testSessions(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "o")
+	mustUser(t, st, "u", "o", "u@example.com")
+	s := &store.Session{IDHash: "sh", UserID: "u", AuthTime: ts, AMR: []string{"pwd", "otp"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	if err := st.CreateSession(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Session(ctx, "sh", ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(s, got); diff != "" {
+		t.Errorf("session (-want +got):\n%s", diff)
+	}
+	_, err = st.Session(ctx, "sh", ts.Add(time.Hour))
+	wantCode(t, err, platform.ENOTFOUND)
+	if err := st.DeleteUserSessions(ctx, "u"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Session(ctx, "sh", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+}
+
+func testSigningKeys(t *testing.T, st *store.Store) {
+	for i, nb := range []time.Time{ts, ts.Add(time.Hour)} {
+		k := &store.SigningKey{ID: string(rune('a' + i)), Algorithm: "RS256", PrivateKey: []byte{1, 2, byte(i)},
+			CreatedAt: ts, NotBefore: nb, ExpiresAt: nb.Add(2 * time.Hour)}
+		if err := st.CreateSigningKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys, err := st.SigningKeys(ctx, ts)
+	if err != nil || len(keys) != 2 || keys[0].ID != "b" || keys[1].PrivateKey[2] != 0 {
+		t.Fatalf("keys = %v, %v; want b then a", keys, err)
+	}
+	keys, _ = st.SigningKeys(ctx, ts.Add(150*time.Minute))
+	if len(keys) != 1 || keys[0].ID != "b" {
+		t.Fatalf("after a expired: %v", keys)
+	}
+}
+
+func testTxRollback(t *testing.T, st *store.Store) {
+	boom := errors.New("boom")
+	err := st.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateOrganization(ctx, &platform.Organization{ID: "tx", Name: "tx", CreatedAt: ts}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("InTx error = %v", err)
+	}
+	_, err = st.Organization(ctx, "tx")
+	wantCode(t, err, platform.ENOTFOUND)
+}
