@@ -33,6 +33,7 @@ type Config struct {
 	AdminOrgID       string // ADMIN_ORG_ID: the administrator organization
 	ConsoleClientID  string // CONSOLE_CLIENT_ID: the console portal application
 	InstanceClientID string // INSTANCE_CLIENT_ID: the demo instance's application
+	SigningAlgorithm string // SIGNING_ALGORITHM: RS256 | ES256
 	LogLevel         string // LOG_LEVEL: debug | info | warn | error
 	LogFormat        string // LOG_FORMAT: text | json
 	SeedDemo         bool   // SEED_DEMO: seed demo data on first start
@@ -52,6 +53,7 @@ func DefaultConfig() Config {
 		AdminOrgID:       DemoAdminOrgID,
 		ConsoleClientID:  "console-portal",
 		InstanceClientID: "instance-demo",
+		SigningAlgorithm: "RS256",
 		LogLevel:         "info",
 		LogFormat:        "text",
 		SeedDemo:         true,
@@ -82,6 +84,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("ADMIN_ORG_ID", &c.AdminOrgID)
 	str("CONSOLE_CLIENT_ID", &c.ConsoleClientID)
 	str("INSTANCE_CLIENT_ID", &c.InstanceClientID)
+	str("SIGNING_ALGORITHM", &c.SigningAlgorithm)
 	str("LOG_LEVEL", &c.LogLevel)
 	str("LOG_FORMAT", &c.LogFormat)
 	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
@@ -129,6 +132,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsoleClientID == "" {
 		p = append(p, "CONSOLE_CLIENT_ID is required")
+	}
+	if c.SigningAlgorithm != "RS256" && c.SigningAlgorithm != "ES256" {
+		p = append(p, fmt.Sprintf("SIGNING_ALGORITHM %q is not RS256 or ES256", c.SigningAlgorithm))
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {

@@ -131,7 +131,8 @@ func (m *Main) Run(ctx context.Context) error {
 	m.cancel = cancel
 	handlers := map[string]http.Handler{}
 	if m.runs(RoleIDP) {
-		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID}, st)
+		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID,
+			SigningAlgorithm: m.Config.SigningAlgorithm}, st)
 		if err != nil {
 			return err
 		}

@@ -306,9 +306,16 @@ func TestAttackOversizedBody(t *testing.T) {
 	}
 }
 
-// Signing keys rotate without breaking tokens in flight.
+// Signing keys rotate without breaking tokens in flight, and a change of
+// algorithm (RS256 to ES256) keeps the old keys published as well.
 func TestKeyRotation(t *testing.T) {
-	ti := mustIDP(t)
+	t.Run("RS256", func(t *testing.T) { testKeyRotation(t, mustIDP(t)) })
+	t.Run("ES256", func(t *testing.T) {
+		testKeyRotation(t, mustIDP(t, func(c *Config) { c.SigningAlgorithm = "ES256" }))
+	})
+}
+
+func testKeyRotation(t *testing.T, ti *testIDP) {
 	r := ti.rp()
 	before, _ := ti.loginTokens(r, alice)
 	if err := ti.p.RotateKeys(context.Background()); err != nil {

@@ -9,11 +9,11 @@ import (
 	"flag"
 	"io"
 	"log/slog"
-	"os"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -57,14 +57,18 @@ type testClock struct{ offset time.Duration }
 func (c *testClock) now() time.Time { return time.Now().Add(c.offset) }
 
 // mustIDP starts a provider on a loopback port with the fixtures seeded.
-func mustIDP(t *testing.T) *testIDP {
+func mustIDP(t *testing.T, opts ...func(*Config)) *testIDP {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.New(t)
 	srv := httptest.NewUnstartedServer(nil)
 	issuer := "http://" + srv.Listener.Addr().String()
 	clock := &testClock{}
-	p, err := New(ctx, Config{Issuer: issuer, AdminOrgID: orgA, Password: fastHash, Now: clock.now}, st)
+	cfg := Config{Issuer: issuer, AdminOrgID: orgA, Password: fastHash, Now: clock.now}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	p, err := New(ctx, cfg, st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,9 @@ package idp
 
 import (
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -17,12 +20,13 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// keyManager keeps the RS256 signing keys. The database is the source of
+// keyManager keeps the signing keys (RS256 by default, ES256 when configured). The database is the source of
 // truth, so every replica signs with the same key; a key is published in the
 // JWKS PublishAhead before it signs anything, and stays published until every
 // token it signed has expired.
 type keyManager struct {
 	store        *store.Store
+	alg          jose.SignatureAlgorithm
 	now          func() time.Time
 	rotateEvery  time.Duration
 	publishAhead time.Duration
@@ -30,30 +34,31 @@ type keyManager struct {
 	reloadEvery  time.Duration
 
 	mu       sync.RWMutex
-	keys     []*rsaKey // newest NotBefore first
+	keys     []*key // newest NotBefore first
 	loadedAt time.Time
 }
 
-type rsaKey struct {
+type key struct {
 	id        string
-	priv      *rsa.PrivateKey
+	alg       jose.SignatureAlgorithm
+	priv      crypto.Signer
 	notBefore time.Time
 	expiresAt time.Time
 }
 
 // op.SigningKey and op.Key.
-func (k *rsaKey) SignatureAlgorithm() jose.SignatureAlgorithm { return jose.RS256 }
-func (k *rsaKey) Algorithm() jose.SignatureAlgorithm          { return jose.RS256 }
-func (k *rsaKey) ID() string                                  { return k.id }
-func (k *rsaKey) Use() string                                 { return "sig" }
+func (k *key) SignatureAlgorithm() jose.SignatureAlgorithm { return k.alg }
+func (k *key) Algorithm() jose.SignatureAlgorithm          { return k.alg }
+func (k *key) ID() string                                  { return k.id }
+func (k *key) Use() string                                 { return "sig" }
 
-type signingKey struct{ *rsaKey }
+type signingKey struct{ *key }
 
 func (k signingKey) Key() any { return k.priv }
 
-type publicKey struct{ *rsaKey }
+type publicKey struct{ *key }
 
-func (k publicKey) Key() any { return &k.priv.PublicKey }
+func (k publicKey) Key() any { return k.priv.Public() }
 
 var (
 	_ op.SigningKey = signingKey{}
@@ -67,10 +72,11 @@ func (m *keyManager) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(stored) == 0 || !stored[0].NotBefore.Add(m.rotateEvery-m.publishAhead).After(now) {
+	newest := m.newest(stored)
+	if newest == nil || !newest.NotBefore.Add(m.rotateEvery-m.publishAhead).After(now) {
 		notBefore := now.Add(m.publishAhead)
-		if len(stored) == 0 {
-			notBefore = now // nothing to sign with yet: usable at once
+		if newest == nil {
+			notBefore = now // nothing to sign with in this algorithm yet: usable at once
 		}
 		if err := m.create(ctx, now, notBefore); err != nil {
 			return err
@@ -79,17 +85,18 @@ func (m *keyManager) load(ctx context.Context) error {
 			return err
 		}
 	}
-	keys := make([]*rsaKey, 0, len(stored))
+	keys := make([]*key, 0, len(stored))
 	for _, sk := range stored {
 		priv, err := x509.ParsePKCS8PrivateKey(sk.PrivateKey)
 		if err != nil {
 			return fmt.Errorf("signing key %s: %w", sk.ID, err)
 		}
-		rk, ok := priv.(*rsa.PrivateKey)
+		signer, ok := priv.(crypto.Signer)
 		if !ok {
-			return fmt.Errorf("signing key %s: not RSA", sk.ID)
+			return fmt.Errorf("signing key %s: not a signing key", sk.ID)
 		}
-		keys = append(keys, &rsaKey{id: sk.ID, priv: rk, notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
+		keys = append(keys, &key{id: sk.ID, alg: jose.SignatureAlgorithm(sk.Algorithm), priv: signer,
+			notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
 	}
 	m.mu.Lock()
 	m.keys, m.loadedAt = keys, now
@@ -97,8 +104,27 @@ func (m *keyManager) load(ctx context.Context) error {
 	return nil
 }
 
+// newest returns the stored key of the configured algorithm with the latest NotBefore.
+func (m *keyManager) newest(stored []*store.SigningKey) *store.SigningKey {
+	for _, k := range stored {
+		if k.Algorithm == string(m.alg) {
+			return k
+		}
+	}
+	return nil
+}
+
 func (m *keyManager) create(ctx context.Context, now, notBefore time.Time) error {
-	priv, err := rsa.GenerateKey(rand.Reader, 2048)
+	var priv crypto.Signer
+	var err error
+	switch m.alg {
+	case jose.RS256:
+		priv, err = rsa.GenerateKey(rand.Reader, 2048)
+	case jose.ES256:
+		priv, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	default:
+		err = fmt.Errorf("signing algorithm %s is not supported", m.alg)
+	}
 	if err != nil {
 		return err
 	}
@@ -107,7 +133,7 @@ func (m *keyManager) create(ctx context.Context, now, notBefore time.Time) error
 		return err
 	}
 	return m.store.CreateSigningKey(ctx, &store.SigningKey{
-		ID: uuid.NewString(), Algorithm: string(jose.RS256), PrivateKey: der, CreatedAt: now,
+		ID: uuid.NewString(), Algorithm: string(m.alg), PrivateKey: der, CreatedAt: now,
 		NotBefore: notBefore, ExpiresAt: notBefore.Add(m.rotateEvery + m.publishAhead + m.keepAfter),
 	})
 }
@@ -121,7 +147,7 @@ func (m *keyManager) rotate(ctx context.Context) error {
 	return m.load(ctx)
 }
 
-func (m *keyManager) current(ctx context.Context) ([]*rsaKey, error) {
+func (m *keyManager) current(ctx context.Context) ([]*key, error) {
 	m.mu.RLock()
 	keys, loadedAt := m.keys, m.loadedAt
 	m.mu.RUnlock()
@@ -139,7 +165,7 @@ func (m *keyManager) current(ctx context.Context) ([]*rsaKey, error) {
 	return keys, nil
 }
 
-// SigningKey returns the newest key whose NotBefore has passed.
+// SigningKey returns the newest key of the configured algorithm whose NotBefore has passed.
 func (m *keyManager) SigningKey(ctx context.Context) (op.SigningKey, error) {
 	keys, err := m.current(ctx)
 	if err != nil {
@@ -147,7 +173,7 @@ func (m *keyManager) SigningKey(ctx context.Context) (op.SigningKey, error) {
 	}
 	now := m.now()
 	for _, k := range keys {
-		if !k.notBefore.After(now) {
+		if k.alg == m.alg && !k.notBefore.After(now) {
 			return signingKey{k}, nil
 		}
 	}

@@ -238,7 +238,7 @@ func (s storage) SigningKey(ctx context.Context) (op.SigningKey, error) {
 }
 func (s storage) KeySet(ctx context.Context) ([]op.Key, error) { return s.p.keys.KeySet(ctx) }
 func (s storage) SignatureAlgorithms(context.Context) ([]jose.SignatureAlgorithm, error) {
-	return []jose.SignatureAlgorithm{jose.RS256}, nil
+	return []jose.SignatureAlgorithm{s.p.keys.alg}, nil
 }
 
 func (s storage) GetClientByClientID(ctx context.Context, clientID string) (op.Client, error) {

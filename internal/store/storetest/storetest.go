@@ -45,9 +45,40 @@ func NewSQLite(t testing.TB) *store.Store {
 	return migrate(t, store.New(conn))
 }
 
-// NewPostgres creates a throwaway database on the server at serverURL, returns
-// a migrated store on it and drops it when the test ends.
+// NewPostgres returns a migrated store on a throwaway database on the server
+// at serverURL, dropped when the test ends.
 func NewPostgres(t testing.TB, serverURL string) *store.Store {
+	t.Helper()
+	conn, err := postgres.Open(context.Background(), newPostgresDatabase(t, serverURL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return migrate(t, store.New(conn))
+}
+
+func migrate(t testing.TB, st *store.Store) *store.Store {
+	t.Helper()
+	if _, err := st.Migrate(context.Background(), migrations.FS); err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st
+}
+
+// NewDatabaseURL returns a DATABASE_URL for a fresh, empty database of this
+// run's kind (a throwaway PostgreSQL database or a new SQLite file), removed
+// when the test ends.
+func NewDatabaseURL(t testing.TB) string {
+	t.Helper()
+	serverURL := os.Getenv(EnvPostgres)
+	if serverURL == "" {
+		return "sqlite:" + filepath.Join(t.TempDir(), "platform.db")
+	}
+	return newPostgresDatabase(t, serverURL)
+}
+
+func newPostgresDatabase(t testing.TB, serverURL string) string {
 	t.Helper()
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, serverURL)
@@ -61,15 +92,7 @@ func NewPostgres(t testing.TB, serverURL string) *store.Store {
 		admin.Close(ctx)
 		t.Fatalf("create database: %v", err)
 	}
-	u, _ := url.Parse(serverURL)
-	u.Path = "/" + name
-	conn, err := postgres.Open(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := store.New(conn)
 	t.Cleanup(func() {
-		st.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
@@ -77,15 +100,7 @@ func NewPostgres(t testing.TB, serverURL string) *store.Store {
 		}
 		admin.Close(ctx)
 	})
-	return migrate(t, st)
-}
-
-func migrate(t testing.TB, st *store.Store) *store.Store {
-	t.Helper()
-	if _, err := st.Migrate(context.Background(), migrations.FS); err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	return st
+	u, _ := url.Parse(serverURL)
+	u.Path = "/" + name
+	return u.String()
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConfigFromEnv(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    func(Config) bool
+		wantErr []string // every one must appear in the error
+	}{
+		{name: "OKDefaults", env: nil, want: func(c Config) bool {
+			return c.Role == RoleAll && c.DatabaseURL == "sqlite:./data/platform.db" && c.SeedDemo && c.LogFormat == "text"
+		}},
+		{name: "OKProductionRole", env: map[string]string{"ROLE": "idp", "DATABASE_URL": "postgres://u:p@db/platform",
+			"ISSUER_URL": "https://id.example.com"}, want: func(c Config) bool {
+			return c.Role == RoleIDP && c.LogFormat == "json" && !c.SeedDemo && c.IssuerURL == "https://id.example.com"
+		}},
+		{name: "OKOverrides", env: map[string]string{"SEED_DEMO": "false", "LOG_LEVEL": "debug", "LOG_FORMAT": "json",
+			"IDP_ADDR": "127.0.0.1:9000"}, want: func(c Config) bool {
+			return !c.SeedDemo && c.LogLevel == "debug" && c.LogFormat == "json" && c.IDPAddr == "127.0.0.1:9000"
+		}},
+		{name: "ErrRole", env: map[string]string{"ROLE": "web"}, wantErr: []string{`ROLE "web"`}},
+		{name: "ErrDatabase", env: map[string]string{"DATABASE_URL": "mysql://x"}, wantErr: []string{"DATABASE_URL must start with"}},
+		{name: "ErrEmptySQLitePath", env: map[string]string{"DATABASE_URL": "sqlite:"}, wantErr: []string{"needs a file path"}},
+		{name: "ErrHTTPIssuerOutsideLocalhost", env: map[string]string{"ISSUER_URL": "http://id.example.com"},
+			wantErr: []string{"ISSUER_URL", "must be https"}},
+		{name: "ErrURLWithPath", env: map[string]string{"CONSOLE_URL": "https://c.example.com/app"}, wantErr: []string{"CONSOLE_URL", "bare origin"}},
+		{name: "ErrRelativeURL", env: map[string]string{"INSTANCE_URL": "tenant.example.com"}, wantErr: []string{"INSTANCE_URL", "not an absolute URL"}},
+		{name: "ErrAddr", env: map[string]string{"TENANT_ADDR": "8082"}, wantErr: []string{"TENANT_ADDR"}},
+		{name: "ErrSameAddrs", env: map[string]string{"CONSOLE_ADDR": ":8080"}, wantErr: []string{"must differ"}},
+		{name: "ErrSigningAlgorithm", env: map[string]string{"SIGNING_ALGORITHM": "HS256"}, wantErr: []string{"SIGNING_ALGORITHM"}},
+		{name: "ErrLogLevel", env: map[string]string{"LOG_LEVEL": "loud"}, wantErr: []string{"LOG_LEVEL"}},
+		{name: "ErrLogFormat", env: map[string]string{"LOG_FORMAT": "xml"}, wantErr: []string{"LOG_FORMAT"}},
+		{name: "ErrSeedDemo", env: map[string]string{"SEED_DEMO": "maybe"}, wantErr: []string{"SEED_DEMO"}},
+		{name: "ErrEveryProblemAtOnce", env: map[string]string{"ROLE": "x", "DATABASE_URL": "x", "LOG_FORMAT": "x", "ISSUER_URL": "x"},
+			wantErr: []string{"ROLE", "DATABASE_URL", "LOG_FORMAT", "ISSUER_URL"}},
+		{name: "ErrPasswordNotEchoed", env: map[string]string{"DATABASE_URL": "mysql://user:s3cret@db/x"}, wantErr: []string{"DATABASE_URL"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ConfigFromEnv(func(k string) string { return tc.env[k] })
+			if len(tc.wantErr) == 0 {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				if !tc.want(c) {
+					t.Fatalf("config = %+v", c)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("error echoes a password: %q", err)
+			}
+		})
+	}
+}

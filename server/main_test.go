@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+
+	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/store/storetest"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if !testing.Verbose() {
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	os.Exit(m.Run())
+}
+
+// MustRunMain starts the all-in-one platform on loopback ports with a fresh
+// database and demo data, and stops it when the test ends.
+func MustRunMain(t *testing.T) *Main {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.DatabaseURL = storetest.NewDatabaseURL(t)
+	m := NewMain(cfg)
+	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Listeners[role] = ln
+		u := "http://" + ln.Addr().String()
+		switch role {
+		case RoleIDP:
+			m.Config.IssuerURL = u
+		case RoleConsole:
+			m.Config.ConsoleURL = u
+		case RoleTenant:
+			m.Config.InstanceURL = u
+		}
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func get(t *testing.T, u string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// Every role answers /healthz, /readyz (checks the database) and /metrics.
+func TestOpsEndpoints(t *testing.T) {
+	m := MustRunMain(t)
+	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
+		if code, body := get(t, base+"/healthz"); code != 200 || !strings.Contains(body, `"ok"`) {
+			t.Errorf("%s/healthz = %d %s", base, code, body)
+		}
+		if code, body := get(t, base+"/readyz"); code != 200 || !strings.Contains(body, `"ready"`) {
+			t.Errorf("%s/readyz = %d %s", base, code, body)
+		}
+	}
+	code, body := get(t, m.Config.IssuerURL+"/metrics")
+	if code != 200 || !strings.Contains(body, `http_requests_total{role="idp",route="/healthz",status="200"}`) {
+		t.Fatalf("metrics = %d, missing the request counter:\n%.2000s", code, body)
+	}
+	m.Store.Close() // the database goes away: ready no more, healthy still
+	if code, _ := get(t, m.Config.IssuerURL+"/readyz"); code != http.StatusServiceUnavailable {
+		t.Fatalf("readyz with the database closed = %d, want 503", code)
+	}
+	if code, _ := get(t, m.Config.IssuerURL+"/healthz"); code != 200 {
+		t.Fatalf("healthz with the database closed = %d", code)
+	}
+}
+
+// A demo user logs in through a real relying party with the seeded console
+// portal application, and the id_token verifies against the JWKS.
+// spec: R2.5-console-app, R4.4-callbacks
+func TestDemoLogin(t *testing.T) {
+	m := MustRunMain(t)
+	ctx := context.Background()
+	prov, err := gooidc.NewProvider(ctx, m.Config.IssuerURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redirect := m.Config.ConsoleURL + "/callback"
+	cfg := oauth2.Config{ClientID: m.Config.ConsoleClientID, Endpoint: prov.Endpoint(), RedirectURL: redirect,
+		Scopes: []string{"openid", "profile", "email", idp.ScopeResourceOwner, idp.ScopeOrgPrefix + DemoAcmeOrgID}}
+	verifier, state, nonce := oauth2.GenerateVerifier(), "state-1", "nonce-1"
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
+		if strings.HasPrefix(r.URL.String(), redirect) {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}}
+	resp, err := c.Get(cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), gooidc.Nonce(nonce),
+		oauth2.SetAuthURLParam("login_hint", "alice@acme.example")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	form := url.Values{"email": {"alice@acme.example"}, "password": {DemoPassword}}
+	for _, mm := range regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
+		form.Set(mm[1], mm[2])
+	}
+	resp, err = c.PostForm(m.Config.IssuerURL+idp.PathLogin, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if loc.Query().Get("state") != state || loc.Query().Get("code") == "" {
+		t.Fatalf("callback = %v", loc)
+	}
+	tok, err := cfg.Exchange(ctx, loc.Query().Get("code"), oauth2.VerifierOption(verifier))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idt, err := prov.Verifier(&gooidc.Config{ClientID: cfg.ClientID}).Verify(ctx, tok.Extra("id_token").(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var claims map[string]any
+	_ = idt.Claims(&claims)
+	if claims["email"] != "alice@acme.example" || claims[idp.ClaimResourceOwnerID] != DemoAcmeOrgID || idt.Nonce != nonce {
+		t.Fatalf("claims = %v", claims)
+	}
+}
+
+// The seeded instance application registers both callback paths.
+// spec: R9-callbacks, R2.5-instance-app
+func TestDemoInstanceApplication(t *testing.T) {
+	m := MustRunMain(t)
+	app, err := m.Store.ApplicationByClientID(context.Background(), m.Config.InstanceClientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{m.Config.InstanceURL + "/auth/callback", m.Config.InstanceURL + "/3/auth/callback"}
+	if strings.Join(app.RedirectURIs, " ") != strings.Join(want, " ") {
+		t.Fatalf("redirect URIs = %v, want %v", app.RedirectURIs, want)
+	}
+}
+
+// The binary starts with no setup, prints its URLs, and stops cleanly on SIGTERM.
+func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	ports := freePorts(t, 3)
+	dir := t.TempDir()
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+storetest.NewDatabaseURL(t),
+		fmt.Sprintf("IDP_ADDR=127.0.0.1:%d", ports[0]), fmt.Sprintf("ISSUER_URL=http://127.0.0.1:%d", ports[0]),
+		fmt.Sprintf("CONSOLE_ADDR=127.0.0.1:%d", ports[1]), fmt.Sprintf("CONSOLE_URL=http://127.0.0.1:%d", ports[1]),
+		fmt.Sprintf("TENANT_ADDR=127.0.0.1:%d", ports[2]), fmt.Sprintf("INSTANCE_URL=http://127.0.0.1:%d", ports[2]))
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	banner := make(chan string, 1)
+	go func() {
+		var b strings.Builder
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			b.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "Demo log-ins") {
+				banner <- b.String()
+			}
+		}
+	}()
+	select {
+	case out := <-banner:
+		if !strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d", ports[0])) {
+			t.Fatalf("banner lacks the issuer URL:\n%s", out)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no start-up banner within 60 s")
+	}
+	if code, _ := get(t, fmt.Sprintf("http://127.0.0.1:%d/readyz", ports[1])); code != 200 {
+		t.Fatalf("readyz = %d", code)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("did not stop within 30 s of SIGTERM")
+	}
+}
+
+// A bad configuration stops the binary with every problem listed.
+func TestBinaryRefusesBadConfig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	cmd := exec.Command("go", "run", ".")
+	cmd.Env = append(os.Environ(), "ROLE=nope", "LOG_FORMAT=xml")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 && ee.ExitCode() != 2 {
+		t.Fatalf("exit = %v, want a failure\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "ROLE") || !strings.Contains(string(out), "LOG_FORMAT") {
+		t.Fatalf("output does not list both problems:\n%s", out)
+	}
+}
+
+func freePorts(t *testing.T, n int) []int {
+	var ports []int
+	var lns []net.Listener
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	for _, ln := range lns {
+		ln.Close()
+	}
+	return ports
+}
