@@ -44,7 +44,7 @@ const (
 var fastHash = PasswordParams{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
 
 type testIDP struct {
-	t      *testing.T
+	t      testing.TB
 	p      *Provider
 	st     *store.Store
 	srv    *httptest.Server
@@ -57,7 +57,7 @@ type testClock struct{ offset time.Duration }
 func (c *testClock) now() time.Time { return time.Now().Add(c.offset) }
 
 // mustIDP starts a provider on a loopback port with the fixtures seeded.
-func mustIDP(t *testing.T, opts ...func(*Config)) *testIDP {
+func mustIDP(t testing.TB, opts ...func(*Config)) *testIDP {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.New(t)
@@ -82,7 +82,7 @@ func mustIDP(t *testing.T, opts ...func(*Config)) *testIDP {
 
 func (ti *testIDP) seed() {
 	ctx, now := context.Background(), time.Now().UTC()
-	hash, err := HashPassword(goodPass, fastHash)
+	hash, err := HashPassword(goodPass, ti.p.cfg.Password)
 	if err != nil {
 		ti.t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func (ti *testIDP) seed() {
 
 // browser is an HTTP client with cookies that stops at the client's redirect URI.
 type browser struct {
-	t      *testing.T
+	t      testing.TB
 	client *http.Client
 }
 
@@ -163,7 +163,7 @@ func (b *browser) submitLogin(issuer, page, email, password string) (*http.Respo
 }
 
 // callback returns the query of a redirect to the client, or fails.
-func callback(t *testing.T, resp *http.Response) url.Values {
+func callback(t testing.TB, resp *http.Response) url.Values {
 	t.Helper()
 	loc := resp.Header.Get("Location")
 	if !strings.HasPrefix(loc, appRedirect) {

@@ -143,7 +143,7 @@ func (p *Provider) now() time.Time { return p.cfg.Now() }
 // Handler serves the OIDC endpoints and the hosted login UI.
 func (p *Provider) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(limitBody(64 << 10))
+	r.Use(limitBody(64<<10), withRequestCache)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
 		r.Get(PathLogin, p.loginPage)
@@ -186,7 +186,7 @@ func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 }
 
 func (p *Provider) client(ctx context.Context, clientID string) (op.Client, error) {
-	app, err := p.store.ApplicationByClientID(ctx, clientID)
+	app, err := p.application(ctx, clientID)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (p *Provider) client(ctx context.Context, clientID string) (op.Client, erro
 
 // fillUserinfo sets the claims of a user for the granted scopes (R5.7-claims).
 func (p *Provider) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID string, scopes []string) error {
-	u, err := p.store.User(ctx, userID)
+	u, err := p.user(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (p *Provider) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID
 // transaction without asking the user: same organization as the org scope,
 // same address as login_hint, and within max_age.
 func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a *store.AuthRequest) bool {
-	u, err := p.store.User(ctx, sess.UserID)
+	u, err := p.user(ctx, sess.UserID)
 	if err != nil {
 		return false
 	}

@@ -147,34 +147,20 @@ func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenR
 		// the original scopes stay the ceiling for later refreshes
 		rt.AMR, rt.AuthTime, rt.Scopes = r.AMR, r.AuthTime, r.RefreshToken.Scopes
 	}
-	reused := false
-	err := s.p.store.InTx(ctx, func(tx *store.Store) error {
-		if current != "" {
-			ok, err := tx.UseRefreshToken(ctx, hashSecret(current))
-			if err != nil {
-				return err
-			}
-			if !ok {
-				reused = true
-				return errRefreshReused
-			}
-		}
-		if err := tx.CreateAccessToken(ctx, at); err != nil {
-			return err
-		}
-		return tx.CreateRefreshToken(ctx, rt)
-	})
-	if reused {
-		s.revokeReused(ctx, family)
-		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("refresh token already used")
+	used := ""
+	if current != "" {
+		used = hashSecret(current)
 	}
+	ok, err := s.p.store.IssueTokens(ctx, used, at, rt)
 	if err != nil {
 		return "", "", time.Time{}, err
 	}
+	if !ok {
+		s.revokeReused(ctx, family)
+		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("refresh token already used")
+	}
 	return at.ID, refresh, at.ExpiresAt, nil
 }
-
-var errRefreshReused = errors.New("refresh token reused")
 
 func (s storage) revokeReused(ctx context.Context, family string) {
 	slog.WarnContext(ctx, "refresh token reused; revoking its family", "family", family)
@@ -247,7 +233,7 @@ func (s storage) GetClientByClientID(ctx context.Context, clientID string) (op.C
 
 // AuthorizeClientIDSecret checks a service client's secret in constant time.
 func (s storage) AuthorizeClientIDSecret(ctx context.Context, clientID, secret string) error {
-	app, err := s.p.store.ApplicationByClientID(ctx, clientID)
+	app, err := s.p.application(ctx, clientID)
 	if err != nil || app.Kind != platform.AppService {
 		return oidc.ErrInvalidClient()
 	}
@@ -299,7 +285,7 @@ func (s storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.Intro
 
 // GetPrivateClaimsFromScopes adds the home organization to JWT access tokens.
 func (s storage) GetPrivateClaimsFromScopes(ctx context.Context, userID, _ string, _ []string) (map[string]any, error) {
-	u, err := s.p.store.User(ctx, userID)
+	u, err := s.p.user(ctx, userID)
 	if err != nil {
 		return nil, nil // client_credentials tokens have no user
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"time"
 )
@@ -240,6 +241,54 @@ func (s *Store) CreateRefreshToken(ctx context.Context, t *RefreshToken) error {
 		t.TokenHash, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), joinList(t.AMR),
 		t.AuthTime.UTC(), t.AccessTokenID, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Used, t.Revoked)
 	return wrap(err, "refresh token")
+}
+
+// IssueTokens stores a new access token and refresh token. When usedHash is
+// set, that refresh token is used up in the same atomic step, and IssueTokens
+// reports false (storing nothing) when it was already used or revoked. On
+// PostgreSQL this is one statement, so a refresh grant costs one round trip.
+func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToken, rt *RefreshToken) (bool, error) {
+	atArgs := []any{at.ID, at.FamilyID, at.ClientID, at.UserID, joinList(at.Scopes), joinList(at.Audience),
+		at.CreatedAt.UTC(), at.ExpiresAt.UTC()}
+	rtArgs := []any{rt.TokenHash, rt.FamilyID, rt.ClientID, rt.UserID, joinList(rt.Scopes), joinList(rt.Audience),
+		joinList(rt.AMR), rt.AuthTime.UTC(), rt.AccessTokenID, rt.CreatedAt.UTC(), rt.ExpiresAt.UTC()}
+	if s.Dialect() == Postgres {
+		args := append(append([]any{usedHash}, atArgs...), rtArgs...)
+		var one int
+		err := s.db.QueryRow(ctx, `WITH used AS (
+				UPDATE refresh_tokens SET used = TRUE
+				WHERE $1 <> '' AND token_hash = $1 AND NOT used AND NOT revoked RETURNING 1
+			), ok AS (
+				SELECT 1 AS one FROM used UNION ALL SELECT 1 WHERE $1 = ''
+			), a AS (
+				INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at)
+				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz FROM ok RETURNING 1
+			)
+			INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time,
+				access_token_id, created_at, expires_at)
+			SELECT $10, $11, $12, $13, $14, $15, $16, $17::timestamptz, $18, $19::timestamptz, $20::timestamptz FROM ok
+			RETURNING 1`, args...).Scan(&one)
+		if errors.Is(err, ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, wrap(err, "refresh token")
+	}
+	ok := true
+	err := s.InTx(ctx, func(tx *Store) error {
+		if usedHash != "" {
+			if ok, _ = tx.UseRefreshToken(ctx, usedHash); !ok {
+				return nil
+			}
+		}
+		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience,
+			created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, atArgs...); err != nil {
+			return err
+		}
+		_, err := tx.db.Exec(ctx, `INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience,
+			amr, auth_time, access_token_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, rtArgs...)
+		return err
+	})
+	return ok, wrap(err, "refresh token")
 }
 
 // RefreshToken returns an unexpired refresh token by hash, used or not. ENOTFOUND otherwise.

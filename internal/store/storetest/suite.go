@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"AuthRequestLifecycle", testAuthRequest},
 		{"CodeExchangedOnce", testCodeExchangedOnce},
 		{"RefreshFamily", testRefreshFamily},
+		{"IssueTokensRotation", testIssueTokens},
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
 		{"TxRollback", testTxRollback},
@@ -327,4 +328,46 @@ func testTxRollback(t *testing.T, st *store.Store) {
 	}
 	_, err = st.Organization(ctx, "tx")
 	wantCode(t, err, platform.ENOTFOUND)
+}
+
+func testIssueTokens(t *testing.T, st *store.Store) {
+	mk := func(n string) (*store.AccessToken, *store.RefreshToken) {
+		return &store.AccessToken{ID: "at" + n, FamilyID: "fam", ClientID: "c", UserID: "u", Scopes: []string{"openid"},
+				Audience: []string{"c"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)},
+			&store.RefreshToken{TokenHash: "rt" + n, FamilyID: "fam", ClientID: "c", UserID: "u",
+				Scopes: []string{"openid", "offline_access"}, Audience: []string{"c"}, AMR: []string{"pwd"}, AuthTime: ts,
+				AccessTokenID: "at" + n, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	}
+	at, rt := mk("1")
+	if ok, err := st.IssueTokens(ctx, "", at, rt); !ok || err != nil {
+		t.Fatalf("first issue = %v, %v", ok, err)
+	}
+	at2, rt2 := mk("2")
+	if ok, err := st.IssueTokens(ctx, "rt1", at2, rt2); !ok || err != nil {
+		t.Fatalf("rotation = %v, %v", ok, err)
+	}
+	got, err := st.RefreshToken(ctx, "rt2", ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rt2, got); diff != "" {
+		t.Errorf("rotated refresh token (-want +got):\n%s", diff)
+	}
+	if _, err := st.ActiveAccessToken(ctx, "at2", ts); err != nil {
+		t.Fatalf("rotated access token: %v", err)
+	}
+	// presenting rt1 again: nothing is stored
+	at3, rt3 := mk("3")
+	if ok, err := st.IssueTokens(ctx, "rt1", at3, rt3); ok || err != nil {
+		t.Fatalf("reuse = %v, %v; want false, nil", ok, err)
+	}
+	_, err = st.RefreshToken(ctx, "rt3", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+	_, err = st.ActiveAccessToken(ctx, "at3", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+	// an unknown token: nothing stored either
+	at4, rt4 := mk("4")
+	if ok, _ := st.IssueTokens(ctx, "nope", at4, rt4); ok {
+		t.Fatal("rotation of an unknown refresh token succeeded")
+	}
 }

@@ -1,0 +1,123 @@
+package idp
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+)
+
+// Benchmarks run with -cpu 1 measure CPU per operation of the whole provider
+// (HTTP, storage, signing) in one process; see docs/benchmarks.md.
+//
+//	go test ./internal/idp -run '^$' -bench . -cpu 1 -benchtime 3s
+
+// BenchmarkPasswordHash is one argon2id verification with production parameters.
+func BenchmarkPasswordHash(b *testing.B) {
+	hash, err := HashPassword(goodPass, DefaultPasswordParams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	for b.Loop() {
+		if ok, _ := VerifyPassword(goodPass, hash); !ok {
+			b.Fatal("mismatch")
+		}
+	}
+	cpu.report(b)
+}
+
+// cpuMeter reports the process's CPU time (user + system) per operation, which
+// leaves out a PostgreSQL server's own work, next to the wall-clock ns/op.
+type cpuMeter struct{ start time.Duration }
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func startCPU(b *testing.B) *cpuMeter {
+	b.ResetTimer()
+	return &cpuMeter{start: processCPU()}
+}
+
+func (c *cpuMeter) report(b *testing.B) {
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-c.start)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// BenchmarkPasswordLogin is a whole login with production argon2id parameters:
+// authorize → login page → form post → callback → code exchange with PKCE.
+func BenchmarkPasswordLogin(b *testing.B) {
+	for _, alg := range []string{"RS256", "ES256"} {
+		b.Run(alg, func(b *testing.B) {
+			ti := mustIDP(b, func(c *Config) { c.Password, c.SigningAlgorithm = DefaultPasswordParams, alg })
+			r := ti.rp()
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			for b.Loop() {
+				f := newFlow()
+				code := ti.login(ti.browser(), r, f, alice, goodPass)
+				if _, err := r.exchange(f, code); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.report(b)
+		})
+	}
+}
+
+// BenchmarkRefreshGrant is one refresh_token grant (rotation: a new access
+// token, id_token and refresh token) per operation.
+func BenchmarkRefreshGrant(b *testing.B) {
+	for _, alg := range []string{"RS256", "ES256"} {
+		b.Run(alg, func(b *testing.B) {
+			ti := mustIDP(b, func(c *Config) { c.SigningAlgorithm = alg })
+			r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
+			tok, _ := ti.loginTokens(r, alice)
+			rt := tok.RefreshToken
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			for b.Loop() {
+				next, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: rt}).Token()
+				if err != nil {
+					b.Fatal(err)
+				}
+				rt = next.RefreshToken
+			}
+			cpu.report(b)
+		})
+	}
+}
+
+// BenchmarkVerifyIDToken is id_token verification by a relying party
+// (go-oidc) with the JWKS cached.
+func BenchmarkVerifyIDToken(b *testing.B) {
+	for _, alg := range []string{"RS256", "ES256"} {
+		b.Run(alg, func(b *testing.B) {
+			ti := mustIDP(b, func(c *Config) { c.SigningAlgorithm = alg })
+			r := ti.rp()
+			tok, _ := ti.loginTokens(r, alice)
+			raw := tok.Extra("id_token").(string)
+			ctx := context.Background()
+			if _, err := r.verifier.Verify(ctx, raw); err != nil { // fills the key cache
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := r.verifier.Verify(ctx, raw); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
+}
