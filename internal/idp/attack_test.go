@@ -133,6 +133,9 @@ func TestAttackRedirectAndClient(t *testing.T) {
 			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" {
 				t.Fatalf("got %d Location=%q; want 400 with no redirect", resp.StatusCode, resp.Header.Get("Location"))
 			}
+			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+				t.Fatalf("error shown as %q, want the provider's HTML error page", ct)
+			}
 		})
 	}
 	t.Run("TokenRedirectMismatch", func(t *testing.T) {

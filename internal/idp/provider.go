@@ -148,8 +148,8 @@ func (p *Provider) Handler() http.Handler {
 		r.Use(p.loadSession)
 		r.Get(PathLogin, p.loginPage)
 		r.Post(PathLogin, p.loginSubmit)
-		r.Handle(PathAuthorize, p.op)
-		r.Handle(PathAuthorize+"/*", p.op)
+		r.With(p.errorPages).Handle(PathAuthorize, p.op)
+		r.With(p.errorPages).Handle(PathAuthorize+"/*", p.op)
 	})
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: p.secure})
