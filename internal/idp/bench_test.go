@@ -121,3 +121,33 @@ func BenchmarkVerifyIDToken(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRefreshGrantParallel is the load run: GOMAXPROCS clients each
+// rotate their own refresh-token chain against one provider.
+func BenchmarkRefreshGrantParallel(b *testing.B) {
+	for _, alg := range []string{"RS256", "ES256"} {
+		b.Run(alg, func(b *testing.B) {
+			ti := mustIDP(b, func(c *Config) { c.SigningAlgorithm = alg })
+			r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
+			chains := make(chan string, 64)
+			for range cap(chains) {
+				tok, _ := ti.loginTokens(r, alice)
+				chains <- tok.RefreshToken
+			}
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			b.RunParallel(func(pb *testing.PB) {
+				rt := <-chains
+				for pb.Next() {
+					next, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: rt}).Token()
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					rt = next.RefreshToken
+				}
+			})
+			cpu.report(b)
+		})
+	}
+}
