@@ -1,11 +1,14 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -34,6 +37,7 @@ type Config struct {
 	ConsoleClientID  string // CONSOLE_CLIENT_ID: the console portal application
 	InstanceClientID string // INSTANCE_CLIENT_ID: the demo instance's application
 	SigningAlgorithm string // SIGNING_ALGORITHM: RS256 | ES256
+	SecretsKey       string // SECRETS_KEY: base64 of 32 random bytes; seals secrets at rest
 	LogLevel         string // LOG_LEVEL: debug | info | warn | error
 	LogFormat        string // LOG_FORMAT: text | json
 	SeedDemo         bool   // SEED_DEMO: seed demo data on first start
@@ -85,6 +89,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("CONSOLE_CLIENT_ID", &c.ConsoleClientID)
 	str("INSTANCE_CLIENT_ID", &c.InstanceClientID)
 	str("SIGNING_ALGORITHM", &c.SigningAlgorithm)
+	str("SECRETS_KEY", &c.SecretsKey)
 	str("LOG_LEVEL", &c.LogLevel)
 	str("LOG_FORMAT", &c.LogFormat)
 	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
@@ -135,6 +140,13 @@ func (c Config) Validate() error {
 	}
 	if c.SigningAlgorithm != "RS256" && c.SigningAlgorithm != "ES256" {
 		p = append(p, fmt.Sprintf("SIGNING_ALGORITHM %q is not RS256 or ES256", c.SigningAlgorithm))
+	}
+	if c.SecretsKey == "" && c.Role != RoleAll {
+		p = append(p, "SECRETS_KEY is required outside ROLE=all (base64 of 32 random bytes: openssl rand -base64 32)")
+	} else if c.SecretsKey != "" {
+		if k, err := base64.StdEncoding.DecodeString(c.SecretsKey); err != nil || len(k) != 32 {
+			p = append(p, "SECRETS_KEY must be the base64 encoding of exactly 32 bytes")
+		}
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -192,4 +204,33 @@ func redactURL(s string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	}
 	return u.String()
+}
+
+// secretsKey returns the key that seals secrets at rest. The all-in-one role
+// without SECRETS_KEY keeps a generated key in ./data/secrets.key so that a
+// restart can still open what it sealed.
+func (c Config) secretsKey() ([]byte, error) {
+	if c.SecretsKey != "" {
+		return base64.StdEncoding.DecodeString(c.SecretsKey)
+	}
+	const path = "data/secrets.key"
+	if b, err := os.ReadFile(path); err == nil {
+		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(b)))
+		if err != nil || len(k) != 32 {
+			return nil, fmt.Errorf("%s is not a base64 32-byte key", path)
+		}
+		return k, nil
+	}
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll("data", 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, []byte(base64.StdEncoding.EncodeToString(k)+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	slog.Warn("generated a secrets key for this development database; set SECRETS_KEY in production", "file", path)
+	return k, nil
 }

@@ -15,8 +15,11 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "OKDefaults", env: nil, want: func(c Config) bool {
 			return c.Role == RoleAll && c.DatabaseURL == "sqlite:./data/platform.db" && c.SeedDemo && c.LogFormat == "text"
 		}},
+		{name: "ErrSecretsKeyRequired", env: map[string]string{"ROLE": "idp"}, wantErr: []string{"SECRETS_KEY is required"}},
+		{name: "ErrSecretsKeyLength", env: map[string]string{"SECRETS_KEY": "c2hvcnQ="}, wantErr: []string{"exactly 32 bytes"}},
 		{name: "OKProductionRole", env: map[string]string{"ROLE": "idp", "DATABASE_URL": "postgres://u:p@db/platform",
-			"ISSUER_URL": "https://id.example.com"}, want: func(c Config) bool {
+			"SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"ISSUER_URL":  "https://id.example.com"}, want: func(c Config) bool {
 			return c.Role == RoleIDP && c.LogFormat == "json" && !c.SeedDemo && c.IssuerURL == "https://id.example.com"
 		}},
 		{name: "OKOverrides", env: map[string]string{"SEED_DEMO": "false", "LOG_LEVEL": "debug", "LOG_FORMAT": "json",

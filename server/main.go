@@ -131,8 +131,12 @@ func (m *Main) Run(ctx context.Context) error {
 	m.cancel = cancel
 	handlers := map[string]http.Handler{}
 	if m.runs(RoleIDP) {
+		key, err := m.Config.secretsKey()
+		if err != nil {
+			return err
+		}
 		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID,
-			SigningAlgorithm: m.Config.SigningAlgorithm}, st)
+			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key}, st)
 		if err != nil {
 			return err
 		}

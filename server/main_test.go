@@ -41,6 +41,7 @@ func MustRunMain(t *testing.T) *Main {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DatabaseURL = storetest.NewDatabaseURL(t)
+	cfg.SecretsKey = testSecretsKey
 	m := NewMain(cfg)
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -64,6 +65,8 @@ func MustRunMain(t *testing.T) *Main {
 	t.Cleanup(func() { m.Close() })
 	return m
 }
+
+const testSecretsKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes, tests only
 
 func get(t *testing.T, u string) (int, string) {
 	t.Helper()

@@ -19,7 +19,7 @@ func (p *Provider) errorPages(next http.Handler) http.Handler {
 			if msg == "" || len(msg) > 500 {
 				msg = "The request could not be processed."
 			}
-			p.renderError(w, ew.status, "This sign-in request is not valid", msg+" Go back to the application and try again.")
+			p.renderError(w, r, ew.status, "This sign-in request is not valid", msg+" Go back to the application and try again.")
 		}
 	})
 }

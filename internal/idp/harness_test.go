@@ -64,7 +64,7 @@ func mustIDP(t testing.TB, opts ...func(*Config)) *testIDP {
 	srv := httptest.NewUnstartedServer(nil)
 	issuer := "http://" + srv.Listener.Addr().String()
 	clock := &testClock{}
-	cfg := Config{Issuer: issuer, AdminOrgID: orgA, Password: fastHash, Now: clock.now}
+	cfg := Config{Issuer: issuer, AdminOrgID: orgA, Password: fastHash, Now: clock.now, SecretsKey: randomBytes(32)}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,12 @@ const (
 	PathEndSession = "/oidc/v1/end_session"
 	PathLogin      = "/ui/login"
 	PathLoggedOut  = "/ui/logged-out"
+
+	PathLoginOTP      = "/ui/login/otp"
+	PathLoginMFASetup = "/ui/login/mfa-setup"
+	PathSSOStart      = "/ui/sso/start"
+	PathSSOCallback   = "/ui/sso/callback"
+	PathAccountMFA    = "/ui/account/mfa"
 )
 
 // Config tunes the provider. Zero durations take the defaults of withDefaults.
@@ -49,6 +56,8 @@ type Config struct {
 	MaxFailedLogins      int
 	LockoutDuration      time.Duration
 	Password             PasswordParams
+	// SecretsKey (32 bytes) seals external client secrets and TOTP seeds.
+	SecretsKey []byte
 	// SigningAlgorithm is RS256 (default, widest client support) or ES256
 	// (about fifty times cheaper to sign; see docs/benchmarks.md).
 	SigningAlgorithm string
@@ -92,6 +101,8 @@ type Provider struct {
 	keys      *keyManager
 	op        *op.Provider
 	pages     *template.Template
+	sealer    *sealer
+	sso       *ssoClients
 	dummyHash string // verified against when no user matches, so both cost the same
 	secure    bool   // cookies get Secure when the issuer is https
 }
@@ -106,6 +117,10 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		return nil, fmt.Errorf("idp signing keys: %w", err)
 	}
 	var err error
+	if p.sealer, err = newSealer(cfg.SecretsKey); err != nil {
+		return nil, err
+	}
+	p.sso = newSSOClients()
 	if p.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
 		return nil, err
 	}
@@ -148,12 +163,18 @@ func (p *Provider) Handler() http.Handler {
 		r.Use(p.loadSession)
 		r.Get(PathLogin, p.loginPage)
 		r.Post(PathLogin, p.loginSubmit)
+		r.Post(PathLoginOTP, p.otpSubmit)
+		r.Post(PathLoginMFASetup, p.mfaSetupSubmit)
+		r.Get(PathSSOStart, p.ssoStart)
+		r.Get(PathSSOCallback, p.ssoCallback)
+		r.Get(PathAccountMFA, p.accountMFA)
+		r.Post(PathAccountMFA, p.accountMFASubmit)
 		r.With(p.errorPages).Handle(PathAuthorize, p.op)
 		r.With(p.errorPages).Handle(PathAuthorize+"/*", p.op)
 	})
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: p.secure})
-		p.renderError(w, http.StatusOK, "You are signed out", "You can close this window.")
+		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
 	})
 	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
@@ -236,6 +257,12 @@ func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a 
 	}
 	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
 		return false
+	}
+	if !slices.Contains(sess.AMR, "mfa") {
+		policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+		if err != nil || policy.MFAForced {
+			return false // a session without a second factor does not satisfy a policy that forces one
+		}
 	}
 	return true
 }

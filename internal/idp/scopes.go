@@ -58,3 +58,13 @@ func hasScope(scopes []string, s string) bool {
 	}
 	return false
 }
+
+// idpScope returns the external provider a scope list sends the user to, or "".
+func idpScope(scopes []string) string {
+	for _, s := range scopes {
+		if id, ok := strings.CutPrefix(s, ScopeOrgIDPPrefix); ok {
+			return id
+		}
+	}
+	return ""
+}

@@ -47,7 +47,9 @@ type Application struct {
 	RedirectURIs           []string
 	PostLogoutRedirectURIs []string
 	SecretHash             string
-	CreatedAt              time.Time
+	// Management lets a service application call the management API.
+	Management bool
+	CreatedAt  time.Time
 }
 
 // NormalizeEmail trims and lower-cases an address for storage and look-up.

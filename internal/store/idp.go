@@ -155,6 +155,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) error {
 		`DELETE FROM access_tokens WHERE expires_at <= $1`,
 		`DELETE FROM refresh_tokens WHERE expires_at <= $1`,
 		`DELETE FROM idp_sessions WHERE expires_at <= $1`,
+		`DELETE FROM sso_states WHERE expires_at <= $1`,
 		`DELETE FROM signing_keys WHERE expires_at <= $1`,
 	} {
 		if _, err := s.db.Exec(ctx, q, now.UTC()); err != nil {

@@ -1,0 +1,109 @@
+package idp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"image/png"
+	"net/http"
+	"net/url"
+
+	"github.com/pquerna/otp"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// currentEnrolment shows an unconfirmed factor again (after a wrong code).
+func (p *Provider) currentEnrolment(ctx context.Context, u *platform.User) (*totpEnrolment, error) {
+	f, err := p.store.TOTP(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := p.sealer.open(f.SecretSealed, "totp:"+u.ID)
+	if err != nil {
+		return nil, err
+	}
+	issuer := p.totpIssuer()
+	q := url.Values{"secret": {string(secret)}, "issuer": {issuer}, "period": {"30"}, "digits": {"6"}, "algorithm": {"SHA1"}}
+	key, err := otp.NewKeyFromURL("otpauth://totp/" + url.PathEscape(issuer+":"+u.Email) + "?" + q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	img, err := key.Image(240, 240)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return &totpEnrolment{Secret: string(secret), QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
+}
+
+type accountView struct {
+	Email   string
+	Enabled bool
+}
+
+// accountMFA lets a signed-in user turn on two-step verification.
+func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u, ok := p.sessionUser(w, r)
+	if !ok {
+		return
+	}
+	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
+		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
+		return
+	}
+	enrol, err := p.beginTOTP(ctx, u.ID, u.Email)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.renderSetup(w, http.StatusOK, PathAccountMFA, "", enrol, "")
+}
+
+// accountMFASubmit confirms the enrolment with a first code and shows the
+// recovery codes once.
+func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
+		return
+	}
+	u, ok := p.sessionUser(w, r)
+	if !ok {
+		return
+	}
+	if err := p.checkSecondFactor(ctx, u, r.PostForm.Get("code"), false); err != nil {
+		if !errors.Is(err, errBadCode) {
+			p.internalError(w, r, err)
+			return
+		}
+		enrol, err := p.currentEnrolment(ctx, u)
+		if err != nil {
+			p.internalError(w, r, err)
+			return
+		}
+		p.renderSetup(w, http.StatusUnauthorized, PathAccountMFA, "", enrol, msgCodeFailed)
+		return
+	}
+	codes, err := p.newRecoveryCodes(ctx, u.ID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes, ContinueURL: PathAccountMFA})
+}
+
+func (p *Provider) sessionUser(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
+	if s := sessionFromContext(r.Context()); s != nil {
+		if u, err := p.user(r.Context(), s.UserID); err == nil {
+			return u, true
+		}
+	}
+	p.renderError(w, r, http.StatusUnauthorized, "Sign in first", "Sign in to an application, then come back to this page.")
+	return nil, false
+}
