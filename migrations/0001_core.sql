@@ -24,7 +24,7 @@ CREATE TABLE applications (
     app_id                    TEXT PRIMARY KEY,
     client_id                 TEXT NOT NULL UNIQUE,
     name                      TEXT NOT NULL,
-    kind                      TEXT NOT NULL CHECK (kind IN ('public', 'service')),
+    kind                      TEXT NOT NULL CHECK (kind IN ('public', 'web', 'service')),
     redirect_uris             TEXT NOT NULL DEFAULT '[]',
     post_logout_redirect_uris TEXT NOT NULL DEFAULT '[]',
     secret_hash               TEXT NOT NULL DEFAULT '',

@@ -118,11 +118,6 @@ func (m *Main) Run(ctx context.Context) error {
 	if len(applied) > 0 {
 		slog.Info("database migrated", "dialect", st.Dialect(), "applied", applied)
 	}
-	if m.Config.SeedDemo {
-		if err := SeedDemo(ctx, st, m.Config); err != nil {
-			return fmt.Errorf("seed demo data: %w", err)
-		}
-	}
 	m.registry = prometheus.NewRegistry()
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := httpapi.NewMetrics(m.registry)
@@ -141,6 +136,13 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		go m.IDP.Maintain(bg, time.Minute)
+	}
+	if m.Config.SeedDemo {
+		if err := SeedDemo(ctx, st, m.Config, m.IDP); err != nil {
+			return fmt.Errorf("seed demo data: %w", err)
+		}
+	}
+	if m.IDP != nil {
 		handlers[RoleIDP] = m.IDP.Handler()
 	}
 	if m.runs(RoleConsole) {
@@ -258,6 +260,9 @@ func (m *Main) PrintBanner(w io.Writer) {
 		fmt.Fprintf(w, "  Tenant web app      %s/\n", c.InstanceURL)
 	}
 	fmt.Fprintf(w, "  Health and metrics  /healthz  /readyz  /metrics on each address\n")
+	if m.runs(RoleIDP) {
+		fmt.Fprintf(w, "  Two-step set-up     %s%s (after signing in)\n", c.IssuerURL, idp.PathAccountMFA)
+	}
 	if c.SeedDemo {
 		fmt.Fprintf(w, "\nDemo log-ins (password for all: %s)\n", DemoPassword)
 		for _, u := range demoUsers {

@@ -266,3 +266,62 @@ func freePorts(t *testing.T, n int) []int {
 	}
 	return ports
 }
+
+// The demo's SSO-only organization (Initech) sends its users to its
+// directory without a login page of its own; the user who comes back is a
+// user of Initech.
+// spec: R5.4-skip
+func TestDemoSSOOrganization(t *testing.T) {
+	m := MustRunMain(t)
+	ctx := context.Background()
+	prov, err := gooidc.NewProvider(ctx, m.Config.IssuerURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redirect := m.Config.ConsoleURL + "/callback"
+	cfg := oauth2.Config{ClientID: m.Config.ConsoleClientID, Endpoint: prov.Endpoint(), RedirectURL: redirect,
+		Scopes: []string{"openid", "email", idp.ScopeOrgPrefix + DemoInitechOrgID, idp.ScopeOrgIDPPrefix + DemoInitechIDPID}}
+	verifier := oauth2.GenerateVerifier()
+	jar, _ := cookiejar.New(nil)
+	var seen []string
+	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
+		seen = append(seen, r.URL.String())
+		if strings.HasPrefix(r.URL.String(), redirect) {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}}
+	resp, err := c.Get(cfg.AuthCodeURL("st", oauth2.S256ChallengeOption(verifier)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	// the page shown is the directory's sign-in, reached through an authorize request of the federation client
+	if !strings.Contains(strings.Join(seen, " "), "client_id="+demoDirClientID) {
+		t.Fatalf("not sent to the directory: %v", seen)
+	}
+	form := url.Values{"email": {"peter@initech.example"}, "password": {DemoPassword}}
+	for _, mm := range regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
+		form.Set(mm[1], mm[2])
+	}
+	resp, err = c.PostForm(m.Config.IssuerURL+idp.PathLogin, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	tok, err := cfg.Exchange(ctx, loc.Query().Get("code"), oauth2.VerifierOption(verifier))
+	if err != nil {
+		t.Fatalf("exchange: %v (callback %v)", err, loc)
+	}
+	idt, err := prov.Verifier(&gooidc.Config{ClientID: cfg.ClientID}).Verify(ctx, tok.Extra("id_token").(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var claims map[string]any
+	_ = idt.Claims(&claims)
+	if claims[idp.ClaimResourceOwnerID] != DemoInitechOrgID || claims["email"] != "peter@initech.example" {
+		t.Fatalf("claims = %v, want a user of Initech", claims)
+	}
+}

@@ -12,10 +12,14 @@ import (
 
 // Demo data ids are fixed so the printed log-ins and the docs stay true.
 const (
-	DemoAdminOrgID  = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e01"
-	DemoAcmeOrgID   = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e02"
-	DemoGlobexOrgID = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e03"
-	DemoPassword    = "demo-Passw0rd!"
+	DemoAdminOrgID   = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e01"
+	DemoAcmeOrgID    = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e02"
+	DemoGlobexOrgID  = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e03"
+	DemoDirOrgID     = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e04" // Initech's own directory, the SSO provider
+	DemoInitechOrgID = "8d2f1c3e-4b5a-4c6d-9e7f-0a1b2c3d4e05" // signs in only through that directory
+	DemoInitechIDPID = "3a9d6c1b-0000-4000-8000-000000000001"
+	demoDirClientID  = "initech-directory"
+	DemoPassword     = "demo-Passw0rd!"
 )
 
 type demoUser struct {
@@ -26,14 +30,17 @@ var demoUsers = []demoUser{
 	{"2b7e4d10-0000-4000-8000-000000000001", DemoAdminOrgID, "admin@platform.example", "Ada Admin", "internal user (administrator organization)"},
 	{"2b7e4d10-0000-4000-8000-000000000002", DemoAcmeOrgID, "alice@acme.example", "Alice Anders", "customer user, Acme Construction"},
 	{"2b7e4d10-0000-4000-8000-000000000003", DemoAcmeOrgID, "bob@acme.example", "Bob Brandt", "customer user, Acme Construction"},
-	{"2b7e4d10-0000-4000-8000-000000000004", DemoGlobexOrgID, "carol@globex.example", "Carol Chen", "customer user, Globex Engineering"},
+	{"2b7e4d10-0000-4000-8000-000000000004", DemoGlobexOrgID, "carol@globex.example", "Carol Chen", "customer user, Globex Engineering (two-step verification forced: enrol at first sign-in)"},
 	{"2b7e4d10-0000-4000-8000-000000000005", DemoAcmeOrgID, "dana@partner.example", "Dana Diaz", "customer user in two organizations"},
 	{"2b7e4d10-0000-4000-8000-000000000006", DemoGlobexOrgID, "dana@partner.example", "Dana Diaz", ""},
+	{"2b7e4d10-0000-4000-8000-000000000007", DemoDirOrgID, "peter@initech.example", "Peter Gibbons", "Initech (SSO only): choose Initech, sign in at the Initech Directory"},
 }
 
-// SeedDemo fills an empty database with the demo organizations, users and
-// applications. It does nothing when the administrator organization exists.
-func SeedDemo(ctx context.Context, st *store.Store, cfg Config) error {
+// SeedDemo fills an empty database with the demo organizations, users,
+// policies and applications. It does nothing when the administrator
+// organization exists. With prov (the idp role runs here) it also registers
+// Initech's external provider, which seals a secret.
+func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provider) error {
 	if _, err := st.Organization(ctx, cfg.AdminOrgID); err == nil {
 		return nil
 	} else if platform.ErrorCode(err) != platform.ENOTFOUND {
@@ -44,11 +51,13 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config) error {
 		return err
 	}
 	now := time.Now().UTC()
-	return st.InTx(ctx, func(tx *store.Store) error {
+	err = st.InTx(ctx, func(tx *store.Store) error {
 		for _, o := range []platform.Organization{
 			{ID: cfg.AdminOrgID, Name: "Platform Operations"},
 			{ID: DemoAcmeOrgID, Name: "Acme Construction"},
 			{ID: DemoGlobexOrgID, Name: "Globex Engineering"},
+			{ID: DemoDirOrgID, Name: "Initech Directory"},
+			{ID: DemoInitechOrgID, Name: "Initech"},
 		} {
 			o.CreatedAt = now
 			if err := tx.CreateOrganization(ctx, &o); err != nil {
@@ -79,6 +88,32 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config) error {
 				return errors.Join(errors.New("application "+a.ClientID), err)
 			}
 		}
-		return nil
+		globex := platform.DefaultLoginPolicy(DemoGlobexOrgID)
+		globex.MFAForced, globex.UpdatedAt = true, now
+		return tx.PutLoginPolicy(ctx, globex)
 	})
+	if err != nil || prov == nil {
+		return err
+	}
+	return seedDemoSSO(ctx, st, cfg, prov, now)
+}
+
+// seedDemoSSO makes Initech an SSO-only organization whose external provider
+// is Initech's directory: an organization on this same identity provider,
+// reached as any external OpenID provider would be.
+func seedDemoSSO(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provider, now time.Time) error {
+	secret := idp.NewSecret()
+	if err := st.CreateApplication(ctx, &platform.Application{AppID: "5c0e8a52-0000-4000-8000-000000000003",
+		ClientID: demoDirClientID, Name: "Initech Directory federation", Kind: platform.AppWeb,
+		RedirectURIs: []string{cfg.IssuerURL + idp.PathSSOCallback}, SecretHash: idp.HashSecret(secret), CreatedAt: now}); err != nil {
+		return err
+	}
+	if err := prov.RegisterExternalIDP(ctx, &platform.ExternalIDP{ID: DemoInitechIDPID, OrgID: DemoInitechOrgID,
+		Name: "Initech Directory", Issuer: cfg.IssuerURL, ClientID: demoDirClientID,
+		Scopes: []string{"openid", "profile", "email", idp.ScopeOrgPrefix + DemoDirOrgID}, CreatedAt: now}, secret, false); err != nil {
+		return err
+	}
+	initech := platform.DefaultLoginPolicy(DemoInitechOrgID)
+	initech.PasswordAllowed, initech.SSOAllowed, initech.SSOCreateUsers, initech.UpdatedAt = false, true, true, now
+	return st.PutLoginPolicy(ctx, initech)
 }

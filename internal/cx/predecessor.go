@@ -73,9 +73,15 @@ func (e *PredecessorError) Error() string {
 // ends like a type ("AHU-1FS"). An empty or blank s has no predecessors.
 // Errors are *PredecessorError.
 func ParsePredecessors(s string, known func(id string) bool) ([]Predecessor, error) {
-	return appendPredecessors(nil, s, known)
+	ps, err := appendPredecessors(nil, s, known)
+	if err != nil {
+		return nil, err
+	}
+	return ps, nil
 }
 
+// appendPredecessors appends the items of s to dst; on error, dst holds the
+// items before the bad one.
 func appendPredecessors(dst []Predecessor, s string, known func(id string) bool) ([]Predecessor, error) {
 	if strings.TrimSpace(s) == "" {
 		return dst, nil

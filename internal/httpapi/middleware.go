@@ -22,9 +22,14 @@ func RequestID(ctx context.Context) string {
 }
 
 // WithRequestID gives every request an id (kept from a well-formed incoming
-// X-Request-ID) and echoes it in the response.
+// X-Request-ID) and echoes it in the response. An id already in the context
+// is kept, so handlers may apply it again.
 func WithRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if RequestID(r.Context()) != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
 		id := r.Header.Get("X-Request-ID")
 		if !wellFormedID(id) {
 			b := make([]byte, 12)

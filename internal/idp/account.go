@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"html/template"
 	"image/png"
 	"net/http"
 	"net/url"
@@ -38,7 +39,7 @@ func (p *Provider) currentEnrolment(ctx context.Context, u *platform.User) (*tot
 	if err := png.Encode(&buf, img); err != nil {
 		return nil, err
 	}
-	return &totpEnrolment{Secret: string(secret), QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
+	return &totpEnrolment{Secret: string(secret), QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
 }
 
 type accountView struct {

@@ -40,17 +40,17 @@ func (c *client) RestrictAdditionalAccessTokenScopes() func([]string) []string {
 }
 
 func (c *client) ApplicationType() op.ApplicationType {
-	if c.app.Kind == platform.AppService {
-		return op.ApplicationTypeWeb
+	if c.app.Kind == platform.AppPublic {
+		return op.ApplicationTypeUserAgent
 	}
-	return op.ApplicationTypeUserAgent
+	return op.ApplicationTypeWeb
 }
 
 func (c *client) AuthMethod() oidc.AuthMethod {
-	if c.app.Kind == platform.AppService {
-		return oidc.AuthMethodBasic
+	if c.app.Kind == platform.AppPublic {
+		return oidc.AuthMethodNone
 	}
-	return oidc.AuthMethodNone
+	return oidc.AuthMethodBasic
 }
 
 func (c *client) ResponseTypes() []oidc.ResponseType {
@@ -60,6 +60,8 @@ func (c *client) ResponseTypes() []oidc.ResponseType {
 	return []oidc.ResponseType{oidc.ResponseTypeCode}
 }
 
+// GrantTypes: public and web applications use the code flow (PKCE S256
+// always) and refresh tokens; service applications only client_credentials.
 func (c *client) GrantTypes() []oidc.GrantType {
 	if c.app.Kind == platform.AppService {
 		return []oidc.GrantType{oidc.GrantTypeClientCredentials}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"html/template"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -267,7 +268,7 @@ func (p *Provider) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes,
-		ContinueURL: op.AuthCallbackURL(p.op)(ctx, a.ID)})
+		ContinueURL: p.callbackURL(ctx, a.ID)})
 }
 
 type recoveryView struct {
@@ -386,7 +387,12 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 }
 
 func (p *Provider) toCallback(w http.ResponseWriter, r *http.Request, id string) {
-	http.Redirect(w, r, op.AuthCallbackURL(p.op)(r.Context(), id), http.StatusFound)
+	http.Redirect(w, r, p.callbackURL(r.Context(), id), http.StatusFound)
+}
+
+// callbackURL is where the op library turns a finished login into a code.
+func (p *Provider) callbackURL(ctx context.Context, authRequestID string) string {
+	return op.AuthCallbackURL(p.op)(op.ContextWithIssuer(ctx, p.cfg.Issuer), authRequestID)
 }
 
 // newCSRF sets the CSRF cookie a page's forms must echo.
@@ -418,7 +424,7 @@ type setupView struct {
 	CSRF          string
 	Error         string
 	Secret        string
-	QR            string
+	QR            template.URL
 }
 
 func (p *Provider) renderSetup(w http.ResponseWriter, status int, action, authRequestID string, e *totpEnrolment, msg string) {

@@ -17,6 +17,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -158,7 +159,7 @@ func (p *Provider) now() time.Time { return p.cfg.Now() }
 // Handler serves the OIDC endpoints and the hosted login UI.
 func (p *Provider) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(limitBody(64<<10), withRequestCache)
+	r.Use(httpapi.WithRequestID, limitBody(64<<10), withRequestCache)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
 		r.Get(PathLogin, p.loginPage)
@@ -172,6 +173,7 @@ func (p *Provider) Handler() http.Handler {
 		r.With(p.errorPages).Handle(PathAuthorize, p.op)
 		r.With(p.errorPages).Handle(PathAuthorize+"/*", p.op)
 	})
+	r.Mount(PathManagement, p.managementRoutes())
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: p.secure})
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")

@@ -34,7 +34,9 @@ func newSSOClients() *ssoClients {
 	return &ssoClients{http: &http.Client{Timeout: 10 * time.Second}, m: map[string]cachedProvider{}}
 }
 
-func (c *ssoClients) ctx(ctx context.Context) context.Context { return gooidc.ClientContext(ctx, c.http) }
+func (c *ssoClients) ctx(ctx context.Context) context.Context {
+	return gooidc.ClientContext(ctx, c.http)
+}
 
 func (c *ssoClients) provider(ctx context.Context, issuer string) (*gooidc.Provider, error) {
 	c.mu.Lock()

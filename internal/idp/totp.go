@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"html/template"
 	"image/png"
 	"strings"
 	"time"
@@ -24,8 +25,8 @@ const (
 
 // totpEnrolment is what the enrolment page shows.
 type totpEnrolment struct {
-	Secret string // base32, for typing into an authenticator
-	QR     string // data: URI of a PNG QR code of the otpauth:// URL
+	Secret string       // base32, for typing into an authenticator
+	QR     template.URL // data: URI of a PNG QR code of the otpauth:// URL (built here, so trusted)
 }
 
 // beginTOTP creates (or restarts) an unconfirmed TOTP factor for a user.
@@ -47,7 +48,7 @@ func (p *Provider) beginTOTP(ctx context.Context, userID, email string) (*totpEn
 	if err := png.Encode(&buf, img); err != nil {
 		return nil, err
 	}
-	return &totpEnrolment{Secret: key.Secret(), QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
+	return &totpEnrolment{Secret: key.Secret(), QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
 }
 
 func (p *Provider) totpIssuer() string {

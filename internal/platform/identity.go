@@ -33,6 +33,7 @@ type User struct {
 // Application kinds.
 const (
 	AppPublic  = "public"  // browser or native app: no secret, PKCE S256 required
+	AppWeb     = "web"     // server-side app: code flow with a hashed secret, PKCE S256 required too
 	AppService = "service" // machine client: client_credentials with a hashed secret
 )
 
@@ -79,12 +80,16 @@ func (a *Application) Validate() error {
 		if len(a.RedirectURIs) == 0 {
 			problems = append(problems, "a public application needs at least one redirect URI")
 		}
+	case AppWeb:
+		if len(a.RedirectURIs) == 0 || a.SecretHash == "" {
+			problems = append(problems, "a web application needs a redirect URI and a secret")
+		}
 	case AppService:
 		if a.SecretHash == "" {
 			problems = append(problems, "a service application needs a secret")
 		}
 	default:
-		problems = append(problems, "kind must be public or service")
+		problems = append(problems, "kind must be public, web or service")
 	}
 	for _, u := range append(append([]string{}, a.RedirectURIs...), a.PostLogoutRedirectURIs...) {
 		if !validRedirectURI(u) {

@@ -1,0 +1,489 @@
+package idp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
+)
+
+// PathManagement is the prefix of the management API (docs/idp-management-api.md).
+const PathManagement = "/management/v1"
+
+// managementRoutes serves the API the console uses to register applications,
+// read organizations with their policies and providers, and manage users. A
+// caller authenticates with an access token of a service application that is
+// allowed to manage (client_credentials).
+func (p *Provider) managementRoutes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(p.requireServiceClient)
+	r.Get("/organizations", p.mgmtListOrganizations)
+	r.Get("/organizations/{orgID}", p.mgmtGetOrganization)
+	r.Put("/organizations/{orgID}/login-policy", p.mgmtPutPolicy)
+	r.Post("/organizations/{orgID}/identity-providers", p.mgmtCreateIDP)
+	r.Delete("/identity-providers/{idpID}", p.mgmtDeleteIDP)
+	r.Post("/applications", p.mgmtCreateApp)
+	r.Get("/applications/{appID}", p.mgmtGetApp)
+	r.Put("/applications/{appID}", p.mgmtUpdateApp)
+	r.Delete("/applications/{appID}", p.mgmtDeleteApp)
+	r.Post("/applications/{appID}/rotate", p.mgmtRotateApp)
+	r.Post("/users", p.mgmtCreateUser)
+	r.Get("/users", p.mgmtFindUsers)
+	return r
+}
+
+func (p *Provider) requireServiceClient(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || raw == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="management"`)
+			httpapi.WriteError(w, r, platform.Errorf(platform.EUNAUTHORIZED, "a bearer token of a service application is required"))
+			return
+		}
+		ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)
+		claims, err := op.VerifyAccessToken[*oidc.AccessTokenClaims](ctx, raw, p.op.AccessTokenVerifier(ctx))
+		if err == nil {
+			_, err = p.store.ActiveAccessToken(r.Context(), claims.JWTID, p.now())
+		}
+		var app *platform.Application
+		if err == nil {
+			app, err = p.application(r.Context(), claims.Subject)
+		}
+		if err != nil || app.Kind != platform.AppService {
+			slog.DebugContext(r.Context(), "management token refused", "err", err)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="management", error="invalid_token"`)
+			httpapi.WriteError(w, r, platform.Errorf(platform.EUNAUTHORIZED, "the access token is not valid"))
+			return
+		}
+		if !app.Management {
+			httpapi.WriteError(w, r, platform.Errorf(platform.EFORBIDDEN, "this application may not use the management API"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// decodeJSON reads a JSON body strictly: unknown fields and trailing data are errors.
+func decodeJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return platform.Errorf(platform.ETOOLARGE, "request body is too large")
+		}
+		return platform.Errorf(platform.EINVALID, "invalid JSON body: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return platform.Errorf(platform.EINVALID, "invalid JSON body: unexpected data after the object")
+	}
+	return nil
+}
+
+type orgView struct {
+	ID                string                `json:"id"`
+	Name              string                `json:"name"`
+	LoginPolicy       *platform.LoginPolicy `json:"loginPolicy"`
+	IdentityProviders []idpView             `json:"identityProviders"`
+}
+
+type idpView struct {
+	ID       string   `json:"id"`
+	OrgID    string   `json:"orgId"`
+	Name     string   `json:"name"`
+	Issuer   string   `json:"issuer"`
+	ClientID string   `json:"clientId"`
+	Scopes   []string `json:"scopes"`
+}
+
+func newIDPView(x *platform.ExternalIDP) idpView {
+	scopes := x.Scopes
+	if scopes == nil {
+		scopes = []string{}
+	}
+	return idpView{ID: x.ID, OrgID: x.OrgID, Name: x.Name, Issuer: x.Issuer, ClientID: x.ClientID, Scopes: scopes}
+}
+
+func (p *Provider) orgView(ctx context.Context, o *platform.Organization, idps []*platform.ExternalIDP) (orgView, error) {
+	policy, err := p.store.LoginPolicy(ctx, o.ID)
+	if err != nil {
+		return orgView{}, err
+	}
+	v := orgView{ID: o.ID, Name: o.Name, LoginPolicy: policy, IdentityProviders: []idpView{}}
+	for _, x := range idps {
+		if x.OrgID == o.ID {
+			v.IdentityProviders = append(v.IdentityProviders, newIDPView(x))
+		}
+	}
+	return v, nil
+}
+
+func (p *Provider) mgmtListOrganizations(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	orgs, err := p.store.Organizations(ctx)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	idps, err := p.store.ExternalIDPs(ctx, "")
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	out := make([]orgView, 0, len(orgs))
+	for _, o := range orgs {
+		v, err := p.orgView(ctx, o, idps)
+		if err != nil {
+			httpapi.WriteError(w, r, err)
+			return
+		}
+		out = append(out, v)
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"organizations": out})
+}
+
+func (p *Provider) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	o, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	idps, err := p.store.ExternalIDPs(ctx, o.ID)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	v, err := p.orgView(ctx, o, idps)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, v)
+}
+
+func (p *Provider) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	orgID := chi.URLParam(r, "orgID")
+	var in platform.LoginPolicy
+	if err := decodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	in.OrgID, in.UpdatedAt = orgID, p.now()
+	if _, err := p.store.Organization(ctx, orgID); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	idps, err := p.store.ExternalIDPs(ctx, orgID)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	if err := in.Validate(len(idps)); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	if err := p.store.PutLoginPolicy(ctx, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, in)
+}
+
+// RegisterExternalIDP stores an external provider with its client secret
+// sealed. With checkDiscovery it first reads the issuer's discovery document,
+// so a misconfigured provider is refused up front (EINVALID).
+func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
+	if err := x.Validate(); err != nil {
+		return err
+	}
+	if checkDiscovery {
+		if _, err := p.sso.provider(ctx, x.Issuer); err != nil {
+			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %v", err)
+		}
+	}
+	x.SecretSealed = p.sealer.seal([]byte(secret), "idp-secret:"+x.ID)
+	return p.store.CreateExternalIDP(ctx, x)
+}
+
+type createIDPRequest struct {
+	Name         string   `json:"name"`
+	Issuer       string   `json:"issuer"`
+	ClientID     string   `json:"clientId"`
+	ClientSecret string   `json:"clientSecret"`
+	Scopes       []string `json:"scopes"`
+}
+
+// mgmtCreateIDP registers an external provider after checking that its
+// discovery document answers, so a misconfigured provider is refused up front.
+func (p *Provider) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var in createIDPRequest
+	if err := decodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	org, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	if in.ClientSecret == "" {
+		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "clientSecret is required"))
+		return
+	}
+	x := &platform.ExternalIDP{ID: uuid.NewString(), OrgID: org.ID, Name: strings.TrimSpace(in.Name),
+		Issuer: strings.TrimSpace(in.Issuer), ClientID: in.ClientID, Scopes: in.Scopes, CreatedAt: p.now()}
+	if err := p.RegisterExternalIDP(ctx, x, in.ClientSecret, true); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, newIDPView(x))
+}
+
+func (p *Provider) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	x, err := p.store.ExternalIDP(ctx, chi.URLParam(r, "idpID"))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	idps, err := p.store.ExternalIDPs(ctx, x.OrgID)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	if err := policy.Validate(len(idps) - 1); err != nil {
+		httpapi.WriteError(w, r, platform.Errorf(platform.ECONFLICT,
+			"the organization signs in only through external providers; allow passwords before removing the last one"))
+		return
+	}
+	if err := p.store.DeleteExternalIDP(ctx, x.ID); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type appRequest struct {
+	Name                   string   `json:"name"`
+	ClientID               string   `json:"clientId"`
+	RedirectURIs           []string `json:"redirectUris"`
+	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
+}
+
+type appView struct {
+	AppID                  string    `json:"appId"`
+	ClientID               string    `json:"clientId"`
+	Name                   string    `json:"name"`
+	Kind                   string    `json:"kind"`
+	RedirectURIs           []string  `json:"redirectUris"`
+	PostLogoutRedirectURIs []string  `json:"postLogoutRedirectUris"`
+	CreatedAt              time.Time `json:"createdAt"`
+}
+
+func newAppView(a *platform.Application) appView {
+	v := appView{AppID: a.AppID, ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, RedirectURIs: a.RedirectURIs,
+		PostLogoutRedirectURIs: a.PostLogoutRedirectURIs, CreatedAt: a.CreatedAt}
+	if v.RedirectURIs == nil {
+		v.RedirectURIs = []string{}
+	}
+	if v.PostLogoutRedirectURIs == nil {
+		v.PostLogoutRedirectURIs = []string{}
+	}
+	return v
+}
+
+// mgmtCreateApp registers a public application (PKCE S256, no secret).
+func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
+	var in appRequest
+	if err := decodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	a := &platform.Application{AppID: uuid.NewString(), ClientID: in.ClientID, Name: strings.TrimSpace(in.Name),
+		Kind: platform.AppPublic, RedirectURIs: in.RedirectURIs, PostLogoutRedirectURIs: in.PostLogoutRedirectURIs,
+		CreatedAt: p.now().UTC().Truncate(time.Microsecond)}
+	if a.ClientID == "" {
+		a.ClientID = newClientID()
+	}
+	if err := p.store.CreateApplication(r.Context(), a); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, newAppView(a))
+}
+
+func newClientID() string { return "app-" + strings.ToLower(randomToken()[:22]) }
+
+func (p *Provider) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
+	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
+}
+
+func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
+	var in appRequest
+	if err := decodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	if a.Kind != platform.AppPublic {
+		httpapi.WriteError(w, r, platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here"))
+		return
+	}
+	a.Name, a.RedirectURIs, a.PostLogoutRedirectURIs = strings.TrimSpace(in.Name), in.RedirectURIs, in.PostLogoutRedirectURIs
+	if in.ClientID != "" {
+		a.ClientID = in.ClientID
+	}
+	if err := p.store.UpdateApplication(r.Context(), a); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
+}
+
+func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
+	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
+	if err == nil && a.Kind != platform.AppPublic {
+		err = platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here")
+	}
+	if err == nil {
+		err = p.store.DeleteApplication(r.Context(), a.AppID)
+	}
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// mgmtRotateApp gives an application a new client id; the old one stops
+// working at once. The app id stays, so the console's idpAppId stays valid.
+func (p *Provider) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
+	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
+	if err == nil && a.Kind != platform.AppPublic {
+		err = platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here")
+	}
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	a.ClientID = newClientID()
+	if err := p.store.UpdateApplication(r.Context(), a); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
+}
+
+type userRequest struct {
+	OrgID         string `json:"orgId"`
+	Email         string `json:"email"`
+	Name          string `json:"name"`
+	Password      string `json:"password"`
+	EmailVerified bool   `json:"emailVerified"`
+}
+
+type userView struct {
+	ID            string `json:"id"`
+	OrgID         string `json:"orgId"`
+	Email         string `json:"email"`
+	EmailVerified bool   `json:"emailVerified"`
+	Name          string `json:"name"`
+}
+
+func newUserView(u *platform.User) userView {
+	return userView{ID: u.ID, OrgID: u.OrgID, Email: u.Email, EmailVerified: u.EmailVerified, Name: u.Name}
+}
+
+// mgmtCreateUser creates a user, with a password when one is given (checked
+// against the organization's password rules).
+func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var in userRequest
+	if err := decodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	email := platform.NormalizeEmail(in.Email)
+	var problems []string
+	if !platform.ValidEmail(email) {
+		problems = append(problems, "email must be an e-mail address")
+	}
+	if strings.TrimSpace(in.Name) == "" || len(in.Name) > 200 {
+		problems = append(problems, "name is required (at most 200 characters)")
+	}
+	if len(problems) > 0 {
+		httpapi.WriteError(w, r, &platform.Error{Code: platform.EINVALID, Message: "invalid user", Details: problems})
+		return
+	}
+	policy, err := p.store.LoginPolicy(ctx, in.OrgID)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	now := p.now().UTC().Truncate(time.Microsecond)
+	u := &platform.User{ID: uuid.NewString(), OrgID: in.OrgID, Email: email, EmailVerified: in.EmailVerified,
+		Name: strings.TrimSpace(in.Name), CreatedAt: now, UpdatedAt: now}
+	if in.Password != "" {
+		if err := CheckPassword(policy, in.Password, email); err != nil {
+			httpapi.WriteError(w, r, err)
+			return
+		}
+		if u.PasswordHash, err = HashPassword(in.Password, p.cfg.Password); err != nil {
+			httpapi.WriteError(w, r, err)
+			return
+		}
+	}
+	if err := p.store.CreateUser(ctx, u); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, newUserView(u))
+}
+
+// mgmtFindUsers finds the users with an address, in every organization.
+func (p *Provider) mgmtFindUsers(w http.ResponseWriter, r *http.Request) {
+	email := platform.NormalizeEmail(r.URL.Query().Get("email"))
+	if !platform.ValidEmail(email) {
+		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "query parameter email must be an e-mail address"))
+		return
+	}
+	users, err := p.store.UsersByEmail(r.Context(), email, r.URL.Query().Get("orgId"))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	out := make([]userView, 0, len(users))
+	for _, u := range users {
+		out = append(out, newUserView(u))
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"users": out})
+}
