@@ -1,0 +1,68 @@
+package authz
+
+// specRows is the capability matrix of SPEC 5.7, one line per row: the roles
+// of the "Full access" column and of the "Read only" column. The notes
+// "(scope)", "(assigned)" and "(own customer only)" are not access levels:
+// Decide applies them through the caller's scope.
+//
+// Where SPEC 4.6 calls the infrastructure routes "reachable by platform_admin
+// and infra_ops", the matrix is the finer rule and wins: infra_ops holds
+// releases, instances, the database URI, system workers and discrepancies,
+// but not plans and meters (finance_admin's), internal users or user
+// attributes (platform_admin's).
+var specRows = [...]struct {
+	action     Action
+	full, read []Role
+}{
+	{CreateCustomer, []Role{PlatformAdmin}, nil},
+	{DeleteCustomer, []Role{PlatformAdmin, Owner}, nil},
+	{CreateTenant, []Role{PlatformAdmin, AccountManager, QAAdmin}, nil},
+	{DeleteTenant, []Role{PlatformAdmin, AccountManager, QAAdmin}, nil},
+	{TransferTenant, []Role{PlatformAdmin}, nil},
+	{ManageTenant, []Role{PlatformAdmin, AccountManager, QAAdmin, Owner, Admin}, []Role{ComplianceAdmin, Reader, Billing, Viewer}},
+	{TriggerMigration, []Role{PlatformAdmin, InfraOps, AccountManager, QAAdmin}, nil},
+	{ManageCustomerUser, []Role{PlatformAdmin, AccountManager, QAAdmin, Owner, Admin}, []Role{ComplianceAdmin, Reader}},
+	{SuspendUser, []Role{PlatformAdmin, AccountManager, QAAdmin, Owner, Admin}, nil},
+	{TransferOwnership, []Role{PlatformAdmin, Owner}, nil},
+	{TransferHomeOrg, []Role{PlatformAdmin}, nil},
+	{ManageCustomerConfig, []Role{PlatformAdmin, AccountManager, Owner, Admin}, nil},
+	{ViewBilling, []Role{PlatformAdmin, AccountManager, FinanceAdmin, Owner, Admin, Billing}, []Role{ComplianceAdmin, Reader}},
+	{ManageBilling, []Role{PlatformAdmin, AccountManager, FinanceAdmin, Owner, Admin, Billing}, nil},
+	{ViewBilledUnits, []Role{PlatformAdmin, AccountManager, FinanceAdmin, Owner, Admin, Billing}, []Role{ComplianceAdmin, Reader}},
+	{ViewUsageUnits, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin, Reader, Owner, Admin, Billing, Viewer, Member}, nil},
+	{ManageCatalog, []Role{PlatformAdmin, FinanceAdmin}, []Role{ComplianceAdmin, Reader}},
+	{ManageReleases, []Role{PlatformAdmin, InfraOps}, []Role{ComplianceAdmin, Reader}},
+	{ManageInstances, []Role{PlatformAdmin, InfraOps}, []Role{Reader}},
+	{ResolveDatabaseURI, []Role{PlatformAdmin, InfraOps}, nil},
+	{ManageSystemWorkers, []Role{PlatformAdmin, InfraOps}, []Role{ComplianceAdmin, Reader}},
+	{ManageInternalUsers, []Role{PlatformAdmin}, []Role{ComplianceAdmin, Reader}},
+	{ManageUserAttributes, []Role{PlatformAdmin}, nil},
+	{ViewAuditLog, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin}, []Role{Reader, Owner, Admin, Billing, Viewer}},
+	{ManageDiscrepancies, []Role{PlatformAdmin, InfraOps}, []Role{ComplianceAdmin, Reader}},
+}
+
+// SpecMatrix returns the capability matrix of SPEC 5.7 as catalog entries,
+// by matrix row, full-access roles before read-only ones. The migration
+// 0003_authz.sql seeds role_permissions with exactly these rows.
+func SpecMatrix() []Entry {
+	var out []Entry
+	for _, row := range specRows {
+		for _, r := range row.full {
+			out = append(out, Entry{Role: r, Action: row.action, Access: AccessFull})
+		}
+		for _, r := range row.read {
+			out = append(out, Entry{Role: r, Action: row.action, Access: AccessRead})
+		}
+	}
+	return out
+}
+
+// SpecCatalog compiles SpecMatrix. It panics if the matrix broke an invariant,
+// which the package's tests rule out.
+func SpecCatalog() *Catalog {
+	c, err := NewCatalog(SpecMatrix())
+	if err != nil {
+		panic(err)
+	}
+	return c
+}

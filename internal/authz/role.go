@@ -1,0 +1,120 @@
+package authz
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Role is one of the fixed roles of SPEC 5.7. Roles live in code; only the
+// catalog of what each role may do is data (R5.7-catalog). The zero Role is
+// invalid, so a zero Principal holds no permission.
+type Role uint8
+
+// Internal roles (users of the administrator organization).
+const (
+	PlatformAdmin  Role = iota + 1
+	AccountManager      // customer-scoped by grants
+	QAAdmin             // customer- and instance-scoped by grants
+	InfraOps            // formerly ops_engineer
+	FinanceAdmin
+	ComplianceAdmin
+	Reader
+)
+
+// Portal roles (users of a customer organization).
+const (
+	Owner Role = iota + Reader + 1
+	Admin
+	Billing
+	Viewer
+	Member
+)
+
+// numRoles sizes the catalog's arrays; index 0 is the invalid Role.
+const numRoles = int(Member) + 1
+
+// legacyInfraOps is the old name of infra_ops, accepted by ParseRole only.
+const legacyInfraOps = "ops_engineer"
+
+var roleNames = [numRoles]string{
+	PlatformAdmin:   "platform_admin",
+	AccountManager:  "account_manager",
+	QAAdmin:         "qa_admin",
+	InfraOps:        "infra_ops",
+	FinanceAdmin:    "finance_admin",
+	ComplianceAdmin: "compliance_admin",
+	Reader:          "reader",
+	Owner:           "owner",
+	Admin:           "admin",
+	Billing:         "billing",
+	Viewer:          "viewer",
+	Member:          "member",
+}
+
+// ErrUnknownRole is wrapped by ParseRole's error for a name that is not a role.
+var ErrUnknownRole = errors.New("unknown role")
+
+// ParseRole returns the role named s. The legacy name ops_engineer is read as
+// infra_ops; any other unknown name is an error wrapping ErrUnknownRole.
+func ParseRole(s string) (Role, error) {
+	if s == legacyInfraOps {
+		return InfraOps, nil
+	}
+	for r := PlatformAdmin; int(r) < numRoles; r++ {
+		if roleNames[r] == s {
+			return r, nil
+		}
+	}
+	return 0, fmt.Errorf("authz: %w %q", ErrUnknownRole, s)
+}
+
+// Roles returns every role, internal roles first, in declaration order.
+func Roles() []Role {
+	out := make([]Role, 0, numRoles-1)
+	for r := PlatformAdmin; int(r) < numRoles; r++ {
+		out = append(out, r)
+	}
+	return out
+}
+
+// String returns the role's name as stored and sent on the wire.
+func (r Role) String() string {
+	if !r.valid() {
+		return fmt.Sprintf("Role(%d)", uint8(r))
+	}
+	return roleNames[r]
+}
+
+// Internal reports whether r is a role of the administrator organization.
+func (r Role) Internal() bool { return r >= PlatformAdmin && r <= Reader }
+
+// Portal reports whether r is a role of a customer's user.
+func (r Role) Portal() bool { return r >= Owner && r <= Member }
+
+// Scoped reports whether r is an internal role restricted by grants
+// (account_manager, qa_admin): its scope is strict (R5.7-strict).
+func (r Role) Scoped() bool { return r == AccountManager || r == QAAdmin }
+
+// InstanceScoped reports whether r is also restricted by instance grants,
+// combined with the customer grants by AND (R5.7-and).
+func (r Role) InstanceScoped() bool { return r == QAAdmin }
+
+func (r Role) valid() bool { return r >= PlatformAdmin && int(r) < numRoles }
+
+// MarshalText encodes the role as its name.
+func (r Role) MarshalText() ([]byte, error) {
+	if !r.valid() {
+		return nil, fmt.Errorf("authz: %w %d", ErrUnknownRole, uint8(r))
+	}
+	return []byte(roleNames[r]), nil
+}
+
+// UnmarshalText decodes a role name as ParseRole does.
+func (r *Role) UnmarshalText(b []byte) error {
+	v, err := ParseRole(string(b))
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}

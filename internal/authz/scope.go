@@ -1,0 +1,148 @@
+package authz
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Principal is the caller as the console's own data knows it, loaded once per
+// request (roles are never taken from token claims).
+type Principal struct {
+	UserID string
+	Role   Role
+	// CustomerID is the home customer of a portal user; empty for internal users.
+	CustomerID string
+	// CustomerGrants and InstanceGrants are the ids granted to the user (R2.6-resolver).
+	CustomerGrants []string
+	InstanceGrants []string
+	// FocusCustomerID is the customer of focus mode, a temporary one-customer
+	// lens an internal user turns on; empty when off.
+	FocusCustomerID string
+	// Subscriptions are the user's notification subscriptions. They grant
+	// nothing: neither ResolveScope nor Decide reads them (R6-subscription).
+	Subscriptions []Subscription
+}
+
+// Mode is how a scope answers an id outside it.
+type Mode uint8
+
+// Scope modes.
+const (
+	// Unscoped: no customer restriction (platform_admin and the other
+	// unscoped internal roles without focus mode).
+	Unscoped Mode = iota
+	// Strict: grants of account_manager and qa_admin; an id outside answers 403 (R5.7-strict).
+	Strict
+	// Soft: focus mode, alone or intersected with grants; an id outside answers 404 (R5.7-soft).
+	Soft
+	// Own: a portal user's home customer; another customer's id answers 404,
+	// so a customer user cannot learn that another customer's resource exists.
+	Own
+)
+
+var modeNames = [...]string{Unscoped: "unscoped", Strict: "strict", Soft: "soft", Own: "own"}
+
+// String returns unscoped, strict, soft or own.
+func (m Mode) String() string {
+	if int(m) >= len(modeNames) {
+		return fmt.Sprintf("Mode(%d)", uint8(m))
+	}
+	return modeNames[m]
+}
+
+// MarshalText encodes the mode as its name.
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// Scope sources (R2.6-source). An empty Source means unscoped, or a portal
+// user's own customer, which comes from no grant.
+const (
+	SourceAccountManager = "account_manager" // the user's own grants
+	SourceFocusMode      = "focus_mode"      // focus mode of an unscoped internal role
+	SourceIntersection   = "intersection"    // focus mode of a scoped role: grants ∩ focus
+	// Reserved for partner spaces and groups; nothing resolves to them yet.
+	SourceGroupMembership = "group_membership"
+	SourceSpaceGrant      = "space_grant"
+)
+
+// Scope is the customer (and for qa_admin, instance) scope of one request.
+// CustomerIDs and InstanceIDs are sorted and free of duplicates; Decide
+// searches them, so build a Scope with ResolveScope. Lists are filtered with
+// the same ids in SQL.
+type Scope struct {
+	Source      string
+	CustomerIDs []string
+	InstanceIDs []string
+	Mode        Mode
+}
+
+// ResolveScope returns the scope of p:
+//   - account_manager: Source account_manager, Strict, its customer grants;
+//   - qa_admin: Source account_manager (its direct grants, as for an account
+//     manager), Strict, its customer grants and its instance grants, which
+//     Decide combines with AND;
+//   - platform_admin, infra_ops, finance_admin, compliance_admin, reader:
+//     unscoped (the zero Scope);
+//   - focus mode on an unscoped internal role: Source focus_mode, Soft, the focus customer;
+//   - focus mode on a scoped role: Source intersection, Soft, its customer
+//     grants ∩ {focus customer} (possibly none), instance grants unchanged;
+//   - portal roles: Mode Own, their home customer; focus mode does not apply.
+//
+// A scoped role with no grants gets an empty Strict scope, which allows no
+// customer: only the Mode tells unscoped from scoped.
+func ResolveScope(p Principal) Scope {
+	switch {
+	case p.Role.Portal():
+		var ids []string
+		if p.CustomerID != "" {
+			ids = []string{p.CustomerID}
+		}
+		return Scope{CustomerIDs: ids, Mode: Own}
+	case p.Role.Scoped():
+		sc := Scope{Source: SourceAccountManager, CustomerIDs: sortedSet(p.CustomerGrants), Mode: Strict}
+		if p.Role.InstanceScoped() {
+			sc.InstanceIDs = sortedSet(p.InstanceGrants)
+		}
+		if p.FocusCustomerID != "" {
+			sc.Source, sc.Mode = SourceIntersection, Soft
+			if sc.HasCustomer(p.FocusCustomerID) {
+				sc.CustomerIDs = []string{p.FocusCustomerID}
+			} else {
+				sc.CustomerIDs = nil
+			}
+		}
+		return sc
+	case p.Role.Internal() && p.FocusCustomerID != "":
+		return Scope{Source: SourceFocusMode, CustomerIDs: []string{p.FocusCustomerID}, Mode: Soft}
+	}
+	return Scope{}
+}
+
+// HasCustomer reports whether id is one of the scope's customers (it does not
+// look at Mode: an unscoped scope has none).
+func (s *Scope) HasCustomer(id string) bool {
+	_, ok := slices.BinarySearch(s.CustomerIDs, id)
+	return ok
+}
+
+// HasInstance reports whether id is one of the scope's instances.
+func (s *Scope) HasInstance(id string) bool {
+	_, ok := slices.BinarySearch(s.InstanceIDs, id)
+	return ok
+}
+
+// sortedSet returns a sorted copy of ids without duplicates or empty ids.
+func sortedSet(ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if id != "" {
+			out = append(out, id)
+		}
+	}
+	if !slices.IsSorted(out) { // the store lists grants in order; sort only when it did not
+		slices.Sort(out)
+	}
+	return slices.Compact(out)
+}
