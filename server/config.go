@@ -38,6 +38,7 @@ type Config struct {
 	InstanceClientID string // INSTANCE_CLIENT_ID: the demo instance's application
 	SigningAlgorithm string // SIGNING_ALGORITHM: RS256 | ES256
 	SecretsKey       string // SECRETS_KEY: base64 of 32 random bytes; seals secrets at rest
+	ResolveRateLimit int    // RESOLVE_RATE_LIMIT: resolve-org requests per minute per client address (0: off)
 	LogLevel         string // LOG_LEVEL: debug | info | warn | error
 	LogFormat        string // LOG_FORMAT: text | json
 	SeedDemo         bool   // SEED_DEMO: seed demo data on first start
@@ -58,6 +59,7 @@ func DefaultConfig() Config {
 		ConsoleClientID:  "console-portal",
 		InstanceClientID: "instance-demo",
 		SigningAlgorithm: "RS256",
+		ResolveRateLimit: 30,
 		LogLevel:         "info",
 		LogFormat:        "text",
 		SeedDemo:         true,
@@ -98,6 +100,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			problems = append(problems, "SEED_DEMO must be true or false")
 		}
 		c.SeedDemo = b
+	}
+	if v := strings.TrimSpace(getenv("RESOLVE_RATE_LIMIT")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			problems = append(problems, "RESOLVE_RATE_LIMIT must be a whole number, 0 or more")
+		}
+		c.ResolveRateLimit = n
 	}
 	if err := c.Validate(); err != nil {
 		problems = append(problems, err.Error())

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/platform/platform/internal/console"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/store"
@@ -146,7 +147,13 @@ func (m *Main) Run(ctx context.Context) error {
 		handlers[RoleIDP] = m.IDP.Handler()
 	}
 	if m.runs(RoleConsole) {
-		handlers[RoleConsole] = http.NotFoundHandler()
+		con, err := console.New(console.Config{Issuer: m.Config.IssuerURL, ConsoleURL: m.Config.ConsoleURL,
+			ClientID: m.Config.ConsoleClientID, AdminOrgID: m.Config.AdminOrgID, ResolveLimit: m.Config.ResolveRateLimit}, st)
+		if err != nil {
+			return err
+		}
+		go con.Maintain(bg, time.Minute)
+		handlers[RoleConsole] = con.Handler()
 	}
 	if m.runs(RoleTenant) {
 		handlers[RoleTenant] = http.NotFoundHandler()

@@ -90,7 +90,10 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 		}
 		globex := platform.DefaultLoginPolicy(DemoGlobexOrgID)
 		globex.MFAForced, globex.UpdatedAt = true, now
-		return tx.PutLoginPolicy(ctx, globex)
+		if err := tx.PutLoginPolicy(ctx, globex); err != nil {
+			return err
+		}
+		return seedConsole(ctx, tx, cfg, now)
 	})
 	if err != nil || prov == nil {
 		return err
@@ -116,4 +119,51 @@ func seedDemoSSO(ctx context.Context, st *store.Store, cfg Config, prov *idp.Pro
 	initech := platform.DefaultLoginPolicy(DemoInitechOrgID)
 	initech.PasswordAllowed, initech.SSOAllowed, initech.SSOCreateUsers, initech.UpdatedAt = false, true, true, now
 	return st.PutLoginPolicy(ctx, initech)
+}
+
+// Demo customers and instance.
+const (
+	DemoAcmeCustomerID    = "c0ffee00-0000-4000-8000-000000000001"
+	DemoGlobexCustomerID  = "c0ffee00-0000-4000-8000-000000000002"
+	DemoInitechCustomerID = "c0ffee00-0000-4000-8000-000000000003"
+	DemoInstanceID        = "1d57a9c0-0000-4000-8000-000000000001"
+)
+
+// demoRoles are the console roles of the demo users.
+var demoRoles = []platform.ConsoleUser{
+	{UserID: "2b7e4d10-0000-4000-8000-000000000001", Role: "platform_admin"},
+	{UserID: "2b7e4d10-0000-4000-8000-000000000002", Role: "owner", CustomerID: DemoAcmeCustomerID},
+	{UserID: "2b7e4d10-0000-4000-8000-000000000003", Role: "member", CustomerID: DemoAcmeCustomerID},
+	{UserID: "2b7e4d10-0000-4000-8000-000000000004", Role: "admin", CustomerID: DemoGlobexCustomerID},
+	{UserID: "2b7e4d10-0000-4000-8000-000000000005", Role: "viewer", CustomerID: DemoAcmeCustomerID},
+	{UserID: "2b7e4d10-0000-4000-8000-000000000006", Role: "billing", CustomerID: DemoGlobexCustomerID},
+}
+
+// seedConsole adds the console's own data: customers for the customer
+// organizations (Initech found by its e-mail domain, for SSO), console roles,
+// and the demo instance with its connection to the instance application.
+func seedConsole(ctx context.Context, tx *store.Store, cfg Config, now time.Time) error {
+	for _, c := range []platform.Customer{
+		{ID: DemoAcmeCustomerID, Name: "Acme Construction", OrgID: DemoAcmeOrgID},
+		{ID: DemoGlobexCustomerID, Name: "Globex Engineering", OrgID: DemoGlobexOrgID},
+		{ID: DemoInitechCustomerID, Name: "Initech", OrgID: DemoInitechOrgID},
+	} {
+		c.CreatedAt = now
+		if err := tx.CreateCustomer(ctx, &c); err != nil {
+			return err
+		}
+	}
+	if err := tx.AddCustomerDomain(ctx, "initech.example", DemoInitechCustomerID); err != nil {
+		return err
+	}
+	for _, u := range demoRoles {
+		u.CreatedAt = now
+		if err := tx.PutConsoleUser(ctx, &u); err != nil {
+			return err
+		}
+	}
+	return tx.CreateInstance(ctx,
+		&platform.Instance{ID: DemoInstanceID, CustomerID: DemoAcmeCustomerID, Name: "Acme production", URL: cfg.InstanceURL, CreatedAt: now},
+		&platform.InstanceConnection{InstanceID: DemoInstanceID, OIDCClientID: cfg.InstanceClientID,
+			OIDCRedirectURI: cfg.InstanceURL + "/auth/callback", IDPAppID: "5c0e8a52-0000-4000-8000-000000000002", UpdatedAt: now})
 }

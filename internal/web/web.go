@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds every page asset, one folder per role.
 //
-//go:embed idp
+//go:embed idp console
 var FS embed.FS

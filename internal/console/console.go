@@ -1,0 +1,84 @@
+package console
+
+import (
+	"context"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"time"
+
+	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/web"
+)
+
+// Config configures the console (SPEC 5.6).
+type Config struct {
+	Issuer     string // the identity provider
+	ConsoleURL string
+	ClientID   string // the console portal application
+	AdminOrgID string
+	// ResolveLimit is how many resolve-org requests one client address may
+	// make per minute (0 turns the limit off).
+	ResolveLimit int
+}
+
+// Console serves the console role.
+type Console struct {
+	cfg      Config
+	store    *store.Store
+	verifier *gooidc.IDTokenVerifier
+	pages    *template.Template
+}
+
+// New builds the console. Access tokens are verified locally against the
+// identity provider's JWKS, fetched on first use and cached (D-api-auth).
+func New(cfg Config, st *store.Store) (*Console, error) {
+	pages, err := template.ParseFS(web.FS, "console/*.html")
+	if err != nil {
+		return nil, err
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	keys := gooidc.NewRemoteKeySet(gooidc.ClientContext(context.Background(), client), cfg.Issuer+"/oauth/v2/keys")
+	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
+		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}})
+	return &Console{cfg: cfg, store: st, verifier: verifier, pages: pages}, nil
+}
+
+// Handler serves the gateway pages and the console API.
+func (c *Console) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(httpapi.LimitBody(1 << 20))
+	r.Get("/", c.gatewayPage)
+	r.Get("/callback", c.staticPage("callback.html"))
+	r.Get("/dashboard", c.staticPage("dashboard.html"))
+	r.Get("/portal", c.staticPage("portal.html"))
+	r.Get("/static/{file}", c.static)
+	r.Route("/api/v1", func(r chi.Router) {
+		r.With(httpapi.RateLimitByAddress(c.store, "resolve-org", c.cfg.ResolveLimit, time.Minute)).
+			Post("/login/resolve-org", c.handleResolveOrg)
+		r.Get("/login/resolve-client", c.handleResolveClient)
+		r.Post("/login/authorize", c.handleAuthorize)
+		r.With(c.requireBearer).Get("/auth/me", c.handleMe)
+	})
+	return r
+}
+
+// Maintain drops finished rate-limit windows every interval until ctx ends.
+func (c *Console) Maintain(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if err := c.store.DeleteOldRateCounters(ctx, now.Add(-time.Hour)); err != nil {
+				slog.ErrorContext(ctx, "console maintenance", "err", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package console
+
+import (
+	"log/slog"
+	"net/http"
+	"path"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/platform/platform/internal/web"
+)
+
+// gatewayView is what the gateway page needs to run either flow.
+type gatewayView struct {
+	Flow            string // console or tenant
+	Refused         string // set when a tenant-app request is refused
+	Issuer          string
+	ConsoleClientID string
+	ClientID        string
+	RedirectURI     string
+	Scope           string
+	CodeChallenge   string
+	State           string
+	Nonce           string
+}
+
+const maxGatewayQuery = 4096
+
+// gatewayPage is the login gateway at {console_url}/. With client_id or
+// redirect_uri in the query it is the tenant-app flow: the request must be
+// complete (S256 challenge, state, nonce) and its client and redirect URI
+// registered (resolve-client), or the page refuses it and offers no sign-in
+// (R5.3-refuse, R4.1-rc-never). Unknown parameters are ignored.
+func (c *Console) gatewayPage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v := gatewayView{Flow: "console", Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID}
+	if q.Has("client_id") || q.Has("redirect_uri") {
+		v.Flow = "tenant"
+		v.ClientID, v.RedirectURI, v.Scope = q.Get("client_id"), q.Get("redirect_uri"), q.Get("scope")
+		v.CodeChallenge, v.State, v.Nonce = q.Get("code_challenge"), q.Get("state"), q.Get("nonce")
+		switch {
+		case len(r.URL.RawQuery) > maxGatewayQuery:
+			v.Refused = "The sign-in request is too long."
+		case v.ClientID == "" || v.RedirectURI == "":
+			v.Refused = "The sign-in request is missing client_id or redirect_uri."
+		case q.Get("code_challenge_method") != "S256" || !validChallenge(v.CodeChallenge):
+			v.Refused = "The sign-in request must use PKCE with code_challenge_method=S256."
+		case !validOpaque(v.State) || !validOpaque(v.Nonce):
+			v.Refused = "The sign-in request is missing state or nonce."
+		default:
+			valid, _, err := c.ResolveClient(r.Context(), v.ClientID, v.RedirectURI)
+			if err != nil {
+				slog.ErrorContext(r.Context(), "resolve-client", "err", err)
+				v.Refused = "Sign-in is not available right now. Please try again."
+			} else if !valid {
+				v.Refused = "This application is not registered for sign-in here."
+			}
+		}
+		if v.Refused != "" { // nothing of the request is echoed into the page
+			v = gatewayView{Flow: "tenant", Refused: v.Refused}
+		}
+	}
+	status := http.StatusOK
+	if v.Refused != "" {
+		status = http.StatusBadRequest
+	}
+	c.render(w, status, "gateway.html", v)
+}
+
+func (c *Console) staticPage(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c.render(w, http.StatusOK, name, gatewayView{Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID})
+	}
+}
+
+func (c *Console) static(w http.ResponseWriter, r *http.Request) {
+	name := path.Base(chi.URLParam(r, "file"))
+	switch path.Ext(name) {
+	case ".js", ".css":
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeFileFS(w, r, web.FS, "console/"+name)
+}
+
+func (c *Console) render(w http.ResponseWriter, status int, name string, data any) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
+		"connect-src 'self' "+c.cfg.Issuer+"; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.WriteHeader(status)
+	if err := c.pages.ExecuteTemplate(w, name, data); err != nil {
+		slog.Error("render page", "page", name, "err", err)
+	}
+}

@@ -1,0 +1,124 @@
+package console
+
+import (
+	"context"
+	"strings"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// Resolve-org types (SPEC 4.1).
+const (
+	TypeInternal = "internal"
+	TypeCustomer = "customer"
+	TypeNotFound = "not_found"
+)
+
+// ResolveOrgResponse is the body of POST /api/v1/login/resolve-org (D-resolve-org).
+type ResolveOrgResponse struct {
+	Type        string       `json:"type"`
+	Orgs        []OrgRef     `json:"orgs"`
+	AuthMethods []OrgMethods `json:"authMethods"`
+}
+
+// OrgRef names an organization.
+type OrgRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// OrgMethods are the sign-in methods of one organization.
+type OrgMethods struct {
+	OrgID   string   `json:"orgId"`
+	Methods []Method `json:"methods"`
+}
+
+// Method is password, or sso with the external provider's id and name.
+type Method struct {
+	Type  string `json:"type"`
+	IDPID string `json:"idpId,omitempty"`
+	Name  string `json:"name,omitempty"`
+}
+
+// ResolveOrg says who an e-mail address belongs to: an internal
+// administrator, the customer organizations it may sign in to with their
+// methods, or nobody. Its cost does not depend on whether the address is
+// known (the same statements run). EINVALID for a malformed address.
+func (c *Console) ResolveOrg(ctx context.Context, email string) (*ResolveOrgResponse, error) {
+	email = platform.NormalizeEmail(email)
+	if !platform.ValidEmail(email) {
+		return nil, platform.Errorf(platform.EINVALID, "email must be an e-mail address")
+	}
+	ms, err := c.store.OrgMemberships(ctx, email, c.cfg.AdminOrgID)
+	if err != nil {
+		return nil, err
+	}
+	resp := &ResolveOrgResponse{Type: TypeNotFound, Orgs: []OrgRef{}, AuthMethods: []OrgMethods{}}
+	for _, m := range ms {
+		if m.Internal && m.UserExists {
+			return &ResolveOrgResponse{Type: TypeInternal, Orgs: []OrgRef{}, AuthMethods: []OrgMethods{}}, nil
+		}
+	}
+	for _, m := range ms {
+		if m.CustomerID == "" {
+			continue // not a customer organization (e.g. a directory behind SSO)
+		}
+		var methods []Method
+		if m.PasswordAllowed && m.UserExists {
+			methods = append(methods, Method{Type: "password"})
+		}
+		if m.SSOAllowed {
+			for _, p := range m.Providers {
+				methods = append(methods, Method{Type: "sso", IDPID: p.ID, Name: p.Name})
+			}
+		}
+		if len(methods) == 0 {
+			continue
+		}
+		resp.Type = TypeCustomer
+		resp.Orgs = append(resp.Orgs, OrgRef{ID: m.OrgID, Name: m.OrgName})
+		resp.AuthMethods = append(resp.AuthMethods, OrgMethods{OrgID: m.OrgID, Methods: methods})
+	}
+	return resp, nil
+}
+
+// ResolveClient applies SPEC 4.1 rules 1 to 4: the client must be an
+// instance connection, its stored redirect URI non-empty, and redirectURI
+// either that URI or its /3/auth/callback twin. It returns the registered
+// URIs when valid.
+func (c *Console) ResolveClient(ctx context.Context, clientID, redirectURI string) (bool, []string, error) {
+	if clientID == "" || redirectURI == "" || len(clientID) > 256 || len(redirectURI) > 2048 {
+		return false, nil, nil
+	}
+	conn, err := c.store.ConnectionByClientID(ctx, clientID)
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return false, nil, nil // rule 1
+	}
+	if err != nil {
+		return false, nil, err
+	}
+	registered := RegisteredRedirects(conn.OIDCRedirectURI)
+	if len(registered) == 0 {
+		return false, nil, nil // rule 2, legacy records (R9-legacy)
+	}
+	for _, r := range registered {
+		if r == redirectURI {
+			return true, registered, nil // rule 4
+		}
+	}
+	return false, nil, nil // rule 3
+}
+
+// RegisteredRedirects are the redirect URIs an instance connection accepts:
+// the stored one and, for {instance}/auth/callback, {instance}/3/auth/callback
+// (SPEC 2.5 and 9.2).
+func RegisteredRedirects(stored string) []string {
+	if stored == "" {
+		return nil
+	}
+	out := []string{stored}
+	if base, ok := strings.CutSuffix(stored, "/auth/callback"); ok && !strings.HasSuffix(base, "/3") {
+		out = append(out, base+"/3/auth/callback")
+	}
+	return out
+}

@@ -1,0 +1,175 @@
+// The console's pages: the login gateway, the OAuth callback, and the
+// dashboard / customer portal. PKCE verifier, state and nonce of the
+// console's own flow live in sessionStorage; a tenant app's are only passed
+// through (SPEC 5.1 to 5.3).
+
+const $ = (id) => document.getElementById(id);
+const store = window.sessionStorage;
+const GENERIC = "We could not sign you in with this e-mail address. Check it, or contact your administrator.";
+
+function b64url(bytes) {
+  let s = "";
+  for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function random() { return b64url(crypto.getRandomValues(new Uint8Array(32))); }
+async function s256(v) { return b64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(v))); }
+
+function showError(msg) {
+  const el = $("error");
+  el.textContent = msg;
+  el.hidden = false;
+  el.focus?.();
+}
+
+async function postJSON(url, body) {
+  const resp = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await resp.json().catch(() => ({}));
+  return { ok: resp.ok, status: resp.status, data };
+}
+
+function errorText(data, fallback) {
+  return (data && data.error && data.error.detail && data.error.detail[0]) || fallback;
+}
+
+// Starts the console's own flow: a fresh verifier, state and nonce.
+async function consolePKCE() {
+  const verifier = random(), state = random(), nonce = random();
+  store.setItem("pkce_verifier", verifier);
+  store.setItem("oauth_state", state);
+  store.setItem("oauth_nonce", nonce);
+  return { codeChallenge: await s256(verifier), state, nonce };
+}
+
+async function go(req) {
+  $("busy") && ($("busy").hidden = false);
+  const { ok, data } = await postJSON("/api/v1/login/authorize", req);
+  if (!ok || !data.url) {
+    $("busy") && ($("busy").hidden = true);
+    showError(errorText(data, GENERIC));
+    return;
+  }
+  window.location.assign(data.url);
+}
+
+function choices(listId, items, onPick) {
+  const list = $(listId);
+  list.replaceChildren();
+  for (const item of items) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = item.label;
+    b.addEventListener("click", () => onPick(item));
+    list.append(b);
+  }
+}
+
+async function gateway() {
+  const main = $("gateway");
+  if (!main || !$("email-step")) return;
+  const d = main.dataset;
+  const tenant = d.flow === "tenant";
+  $("email-step").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("error").hidden = true;
+    const email = $("email").value.trim();
+    if (!email || !email.includes("@")) { showError("Enter your e-mail address."); return; }
+    const { ok, data } = await postJSON("/api/v1/login/resolve-org", { email });
+    if (!ok) { showError(errorText(data, GENERIC)); return; }
+    const base = { email, flow: tenant ? "tenant" : "console" };
+    if (tenant) Object.assign(base, { clientId: d.clientId, redirectUri: d.redirectUri, scope: d.scope,
+      codeChallenge: d.codeChallenge, state: d.state, nonce: d.nonce });
+    const start = async (extra) => go(Object.assign({}, base, extra, tenant ? {} : await consolePKCE()));
+    if (data.type === "not_found" || (data.type === "internal" && tenant)) { showError(GENERIC); return; }
+    if (data.type === "internal") { await start({}); return; }
+    const pickMethod = async (org) => {
+      const methods = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
+      const pick = (m) => start({ orgId: org.id, method: m.type, idpId: m.idpId || "" });
+      if (methods.length === 1) { await pick(methods[0]); return; }
+      $("email-step").hidden = true; $("org-step").hidden = true; $("method-step").hidden = false;
+      choices("method-list", methods.map((m) => ({ label: m.type === "sso" ? "Sign in with " + m.name : "Sign in with password", m })), (it) => pick(it.m));
+    };
+    if (data.orgs.length === 1) { await pickMethod(data.orgs[0]); return; }
+    $("email-step").hidden = true; $("org-step").hidden = false;
+    choices("org-list", data.orgs.map((o) => ({ label: o.name, o })), (it) => pickMethod(it.o));
+  });
+}
+
+function decodeJWT(token) {
+  const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(decodeURIComponent(escape(atob(part))));
+}
+
+async function fetchMe(token) {
+  const resp = await fetch("/api/v1/auth/me", { headers: { Authorization: "Bearer " + token } });
+  return { ok: resp.ok, status: resp.status, data: await resp.json().catch(() => ({})) };
+}
+
+async function callback() {
+  const main = $("callback");
+  if (!main) return;
+  const d = main.dataset;
+  const q = new URLSearchParams(window.location.search);
+  const fail = (msg) => { showError(msg); $("restart").hidden = false; };
+  const expected = store.getItem("oauth_state");
+  store.removeItem("oauth_state");
+  if (!expected || q.get("state") !== expected) { fail("This sign-in could not be verified (state mismatch). Start again."); return; }
+  if (q.get("error")) {
+    if (q.get("error") === "login_required") { window.location.replace("/"); return; }
+    fail("Sign-in was not completed."); return;
+  }
+  const body = new URLSearchParams({ grant_type: "authorization_code", code: q.get("code") || "",
+    code_verifier: store.getItem("pkce_verifier") || "", client_id: d.consoleClient,
+    redirect_uri: window.location.origin + "/callback" });
+  store.removeItem("pkce_verifier");
+  const resp = await fetch(d.issuer + "/oauth/v2/token", { method: "POST", body });
+  const tok = await resp.json().catch(() => ({}));
+  if (!resp.ok || !tok.id_token) { fail("Sign-in could not be completed."); return; }
+  const nonce = store.getItem("oauth_nonce");
+  store.removeItem("oauth_nonce");
+  if (!nonce || decodeJWT(tok.id_token).nonce !== nonce) { fail("This sign-in could not be verified (nonce mismatch). Start again."); return; }
+  store.setItem("access_token", tok.access_token);
+  store.setItem("id_token", tok.id_token);
+  const me = await fetchMe(tok.access_token);
+  if (!me.ok) { fail(errorText(me.data, "This account has no access to the console.")); return; }
+  window.location.replace(me.data.customerId ? "/portal" : "/dashboard");
+}
+
+async function app() {
+  const main = $("app");
+  if (!main) return;
+  const token = store.getItem("access_token");
+  if (!token) {
+    // silent re-authentication once from the provider's session (R5.2-silent)
+    if (store.getItem("silent_tried")) { store.removeItem("silent_tried"); window.location.replace("/"); return; }
+    store.setItem("silent_tried", "1");
+    await go(Object.assign({ flow: "console-silent" }, await consolePKCE()));
+    return;
+  }
+  store.removeItem("silent_tried");
+  const me = await fetchMe(token);
+  if (me.status === 401) { store.removeItem("access_token"); window.location.reload(); return; }
+  if (!me.ok) { showError(errorText(me.data, "Could not load your profile.")); return; }
+  const page = document.body.dataset.page;
+  if (page === "dashboard" && me.data.customerId) { window.location.replace("/portal"); return; }
+  if (page === "portal" && !me.data.customerId) { window.location.replace("/dashboard"); return; }
+  $("who").textContent = me.data.email;
+  $("me-name").textContent = me.data.name;
+  $("me-email").textContent = me.data.email;
+  $("me-role").textContent = me.data.role;
+  $("me-customer").textContent = me.data.customerName || "—";
+  $("profile").hidden = false;
+  $("sign-out").addEventListener("click", () => {
+    const idToken = store.getItem("id_token") || "";
+    store.clear();
+    const u = new URL(main.dataset.issuer + "/oidc/v1/end_session");
+    if (idToken) u.searchParams.set("id_token_hint", idToken);
+    u.searchParams.set("client_id", main.dataset.consoleClient);
+    u.searchParams.set("post_logout_redirect_uri", window.location.origin + "/");
+    window.location.assign(u.toString());
+  });
+}
+
+gateway();
+callback();
+app();
