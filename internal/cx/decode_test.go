@@ -37,8 +37,9 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"NestedArray", `{"scheduleId":"s","data":[{"ID":"A","Name":"a"},{"ID":"B","Predecessors":["A"]}]}`, Limits{}, CodeInvalidRequest, `data[1], key "Predecessors": the value must be a string, not an array`},
 		{"UnknownKeyNumber", `{"scheduleId":"s","data":[{"ID":"A","Name":"a","Cost":12.5}]}`, Limits{}, CodeInvalidRequest, `key "Cost"`},
 		{"DuplicateKey", `{"scheduleId":"s","data":[{"ID":"A","Name":"a","ID":"B"}]}`, Limits{}, CodeInvalidRequest, `data[0] has the key "ID" twice`},
-		{"DeepNesting", deep, Limits{}, CodeInvalidRequest, "nested more than"},
-		{"DeepNestingInRow", `{"scheduleId":"s","data":[{"ID":` + strings.Repeat("[", 100_000) + `]}]}`, Limits{}, CodeInvalidRequest, "not an array"},
+		{"DeepNesting", deep, Limits{}, CodeInvalidRequest, "nested too deeply"},
+		{"DeepNestingInRow", `{"scheduleId":"s","data":[{"ID":` + strings.Repeat("[", 100_000) + `]}]}`, Limits{}, CodeInvalidRequest, "nested too deeply"},
+		{"EscapedKeyAndValue", `{"scheduleId":"s","data":[{"\u0049D":"A","Name":"a\"b\"","ParentID":5}]}`, Limits{}, CodeInvalidRequest, `data[0], key "ParentID": the value must be a string, not a number`},
 		{"InvalidUTF8", "{\"scheduleId\":\"s\",\"data\":[{\"ID\":\"A\xff\",\"Name\":\"a\"}]}", Limits{}, CodeInvalidRequest, "not valid UTF-8"},
 		{"CutRune", "{\"scheduleId\":\"s\",\"data\":[{\"ID\":\"A\",\"Name\":\"a\xe2\x82\"}]}", Limits{}, CodeInvalidRequest, "not valid UTF-8"},
 		{"ScheduleIDMissing", `{"data":[{"ID":"A","Name":"a"}]}`, Limits{}, CodeScheduleIDRequired, "scheduleId is required"},
@@ -66,7 +67,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 func TestDecodeRequest(t *testing.T) {
 	body := `{"comment": {"any": ["thing", 1, null]}, "data": [
 		{"ID": "A", "Name": "Pump ✓", "PM Email Address": "pm@example.com", "parentId": "X", "Colour": "red"},
-		{"Name": "B", "ID": "B", "createdAt": "2024-01-31", "Colour": "blue", "Size": "L", "id": "b"}
+		{"Na\u006de" : "B \"2\" \u00e9\/", "ID":"B","createdAt":"2024-01-31", "Colour": "blue", "Size": "L", "id": "b"}
 	], "scheduleId": "S-1"}`
 	got, err := DecodeRequest(iotest.OneByteReader(strings.NewReader(body)), Limits{})
 	if err != nil {
@@ -76,7 +77,7 @@ func TestDecodeRequest(t *testing.T) {
 		ScheduleID: "S-1",
 		Rows: []Row{
 			{ID: "A", Name: "Pump ✓", PMEmail: "pm@example.com"},
-			{ID: "B", Name: "B", CreatedAt: "2024-01-31"},
+			{ID: "B", Name: `B "2" é/`, CreatedAt: "2024-01-31"},
 		},
 		FieldIssues: []Issue{
 			{Index: 0, RowID: "A", Field: "parentId", Code: CodeFieldNameMismatch, Value: "X"},
@@ -148,4 +149,31 @@ func TestUTF8Reader(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spec: D-cx
+func FuzzDecodeRequest(f *testing.F) {
+	for _, seed := range []string{
+		`{"scheduleId":"s","data":[{"ID":"A","Name":"a","parentId":"x","Colour":"red"}]}`,
+		`{"scheduleId":"s","x":[{"y":[]}],"data":[{"\u0049D":"A\n","Name":"a"},{}]}`,
+		`{"scheduleId":"s","data":[{"ID":1}]}`,
+		`{"data":[]}`,
+		`[]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := DecodeRequest(bytes.NewReader(body), Limits{MaxRows: 50})
+		if err != nil {
+			var re *RequestError
+			if !errors.As(err, &re) {
+				t.Fatalf("error %v is not a *RequestError", err)
+			}
+			return
+		}
+		if len(req.Rows) == 0 || strings.TrimSpace(req.ScheduleID) == "" {
+			t.Fatalf("accepted a request without rows or schedule: %+v", req)
+		}
+		Validate(req, nil)
+	})
 }

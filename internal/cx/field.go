@@ -29,15 +29,11 @@ func (v *validator) checkFields() {
 		if strings.TrimSpace(r.Name) == "" {
 			v.errorf(i, r.ID, FieldName, CodeNameRequired, r.Name, "Name is required")
 		}
-		for f := 1; f < len(Fields); f++ {
-			s := *r.ptr(f)
-			max := MaxFieldLength
-			if f == FieldIndex(FieldPredecessors) {
-				max = MaxPredecessorsLength
-			}
-			if len(s) > max && utf8.RuneCountInString(s) > max {
-				v.errorf(i, r.ID, Fields[f], CodeTooLong, s, "%s is %d characters long; the most allowed is %d",
-					Fields[f], utf8.RuneCountInString(s), max)
+		for f, name := range Fields {
+			s, max := *r.ptr(f), maxLength(name)
+			if len(s) > max && utf8.RuneCountInString(s) > max { // len is a quick upper bound of the runes
+				v.errorf(i, r.ID, name, CodeTooLong, s, "%s is %d characters long; the most allowed is %d",
+					name, utf8.RuneCountInString(s), max)
 			}
 		}
 		createdOK := v.checkDate(i, r, FieldCreatedAt, r.CreatedAt)
@@ -63,6 +59,17 @@ func (v *validator) checkFields() {
 	}
 }
 
+// maxLength is the most runes a field may hold.
+func maxLength(field string) int {
+	switch field {
+	case FieldID:
+		return MaxIDLength
+	case FieldPredecessors:
+		return MaxPredecessorsLength
+	}
+	return MaxFieldLength
+}
+
 func (v *validator) checkID(i int, r *Row) {
 	switch {
 	case strings.TrimSpace(r.ID) == "":
@@ -71,10 +78,6 @@ func (v *validator) checkID(i int, r *Row) {
 		v.errorf(i, r.ID, FieldID, CodeIDInvalid, r.ID, "the ID must not contain a comma or a semicolon, which separate Predecessors")
 	case strings.TrimSpace(r.ID) != r.ID:
 		v.errorf(i, r.ID, FieldID, CodeIDInvalid, r.ID, "the ID must not begin or end with spaces")
-	}
-	if len(r.ID) > MaxIDLength && utf8.RuneCountInString(r.ID) > MaxIDLength {
-		v.errorf(i, r.ID, FieldID, CodeTooLong, r.ID, "the ID is %d characters long; the most allowed is %d",
-			utf8.RuneCountInString(r.ID), MaxIDLength)
 	}
 }
 

@@ -30,6 +30,10 @@ type Request struct {
 	FieldIssues []Issue
 }
 
+// rowChunk is the most rows allocated at a time; the chunks are joined once
+// at the end, which allocates far less than growing one slice.
+const rowChunk = 4096
+
 // maxUnknownKeys bounds the distinct unknown keys that get a warning.
 const maxUnknownKeys = 100
 
@@ -37,7 +41,10 @@ const maxUnknownKeys = 100
 // and the spreadsheet reader both use it, so a key means the same in a JSON
 // body and in a header row.
 type Builder struct {
-	req     Request
+	req     Request // Rows is filled in by Request
+	done    [][]Row // full chunks of rows
+	rows    []Row   // the current chunk; its last row is the current row
+	n       int     // rows so far
 	max     int
 	unknown map[string]bool
 	set     uint32 // bit i: Fields[i] was set in the current row
@@ -56,10 +63,17 @@ func (b *Builder) SetScheduleID(id string) { b.req.ScheduleID = id }
 // StartRow begins a new row. It returns a ROWS_LIMIT *RequestError as soon
 // as the row limit is passed.
 func (b *Builder) StartRow() error {
-	if len(b.req.Rows) >= b.max {
+	if b.n >= b.max {
 		return requestErrorf(CodeRowsLimit, "an upload holds at most %d rows", b.max)
 	}
-	b.req.Rows = append(b.req.Rows, Row{})
+	if len(b.rows) == cap(b.rows) {
+		if b.rows != nil {
+			b.done = append(b.done, b.rows)
+		}
+		b.rows = make([]Row, 0, min(max(16, 2*cap(b.rows)), rowChunk, b.max))
+	}
+	b.rows = append(b.rows, Row{})
+	b.n++
 	b.set = 0
 	b.issueAt, b.warnAt = len(b.req.FieldIssues), len(b.req.Warnings)
 	return nil
@@ -70,8 +84,7 @@ func (b *Builder) StartRow() error {
 // error and any other key an UNKNOWN_FIELD warning (once per key). A key
 // given twice in one row is an INVALID_REQUEST *RequestError.
 func (b *Builder) Set(key, value string) error {
-	index := len(b.req.Rows) - 1
-	row := &b.req.Rows[index]
+	index, row := b.n-1, &b.rows[len(b.rows)-1]
 	field, exact := MatchField(key)
 	switch {
 	case exact:
@@ -97,8 +110,10 @@ func (b *Builder) Set(key, value string) error {
 // EndRow finishes the current row: the issues it raised get the row's ID
 // and their messages, which name the row.
 func (b *Builder) EndRow() {
-	index := len(b.req.Rows) - 1
-	id := b.req.Rows[index].ID
+	if len(b.req.FieldIssues) == b.issueAt && len(b.req.Warnings) == b.warnAt {
+		return
+	}
+	index, id := b.n-1, b.rows[len(b.rows)-1].ID
 	name := rowName(index, id)
 	for i := range b.req.FieldIssues[b.issueAt:] {
 		is := &b.req.FieldIssues[b.issueAt+i]
@@ -120,8 +135,15 @@ func (b *Builder) Request() (*Request, error) {
 	if strings.TrimSpace(b.req.ScheduleID) == "" {
 		return nil, requestErrorf(CodeScheduleIDRequired, "scheduleId is required")
 	}
-	if len(b.req.Rows) == 0 {
+	if b.n == 0 {
 		return nil, requestErrorf(CodeDataEmpty, "data must hold at least one row")
+	}
+	if b.req.Rows == nil {
+		b.req.Rows = make([]Row, 0, b.n)
+		for _, c := range append(b.done, b.rows) {
+			b.req.Rows = append(b.req.Rows, c...)
+		}
+		b.done, b.rows = nil, nil
 	}
 	return &b.req, nil
 }

@@ -1,6 +1,8 @@
 package cx
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,6 +26,23 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDecodeRequest decodes the JSON body of the 100k-row schedule.
+func BenchmarkDecodeRequest(b *testing.B) {
+	body, err := json.Marshal(map[string]any{"scheduleId": "bench", "data": benchRows(100_000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("rows=100k", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			if _, err := DecodeRequest(bytes.NewReader(body), Limits{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func short(n int) string {

@@ -1,0 +1,247 @@
+package sheet
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/platform/platform/internal/cx"
+)
+
+var update = flag.Bool("update", false, "rewrite the sample spreadsheets under ../testdata/")
+
+var (
+	sampleXLSX = filepath.Join("..", "testdata", "schedule-sample.xlsx")
+	sampleCSV  = filepath.Join("..", "testdata", "schedule-sample.csv")
+)
+
+// Cells of the sample schedule. A date is a time.Time, written to the
+// workbook as a date cell; an int is a number cell; the rest is text. The
+// header has a column that differs only in case (building) and an unknown
+// one (Colour); row 4 is blank.
+var (
+	sampleHeader = []string{"ID", "Name", "ParentID", "Predecessors", "ParentChildDependency", "PM Email Address",
+		"Parent milestone", "Milestone", "createdAt", "updatedAt", "building", "Colour"}
+	jan15       = time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	feb1        = time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)
+	sampleCells = [][]any{
+		{"BLDG-1", "Building 1", "", "", "None", "pm@example.com", "", "", jan15, "2024-02-01", "B1", "red"},
+		{"AHU-1", "Air handling unit 1", "BLDG-1", "PUMP-1 SS+2d", "TopDown", "pm@example.com", "Start-up", "Functional test", jan15, feb1, "B1", ""},
+		{"PUMP-1", "Chilled water pump", "BLDG-1", "", "", "Pat <pat@example.com>", "", "", "2024-01-15", "", "B1", ""},
+		{"", "", "", "", "", "", "", "", "", "", "", ""},
+		{"FAN-1", "Supply fan", "AHU-1", "AHU-1", "", "", "Start-up", "", jan15, "2023-12-31", "", ""},
+		{3, "Three", "", "FAN-1 FS+1d", "", "", "", "", "", "", "", ""},
+		{"CHL-1", "Chiller", "", "CHL-2", "", "", "", "", "2024-02-30", "", "", ""},
+		{"CHL-2", "", "", "CHL-1", "Sideways", "", "", "", "", "", "", ""},
+	}
+)
+
+// cellText is a cell as a spreadsheet shows it, dates as YYYY-MM-DD.
+func cellText(c any) string {
+	switch c := c.(type) {
+	case time.Time:
+		return c.Format(time.DateOnly)
+	case int:
+		return strconv.Itoa(c)
+	}
+	return c.(string)
+}
+
+// writeSamples writes the sample workbook and CSV file. In the workbook,
+// the date cells get three different number formats, one of them none at
+// all (a bare serial number), so the reader's date conversion is exercised.
+func writeSamples(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	const sheet = "Sheet1"
+	ddmmyyyy := "dd/mm/yyyy"
+	styleDMY, err := f.NewStyle(&excelize.Style{CustomNumFmt: &ddmmyyyy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSheetRow(sheet, "A1", &sampleHeader); err != nil {
+		t.Fatal(err)
+	}
+	dates := 0
+	for i, cells := range sampleCells {
+		for j, c := range cells {
+			ref, _ := excelize.CoordinatesToCellName(j+1, i+2)
+			if s, ok := c.(string); ok && s == "" {
+				continue
+			}
+			if err := f.SetCellValue(sheet, ref, c); err != nil {
+				t.Fatal(err)
+			}
+			if d, ok := c.(time.Time); ok {
+				switch dates++; dates % 3 {
+				case 1:
+					err = f.SetCellStyle(sheet, ref, ref, styleDMY)
+				case 2:
+					// a bare serial number: days since 1899-12-30, no date format
+					serial := int(d.Sub(time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)).Hours() / 24)
+					if err = f.SetCellValue(sheet, ref, serial); err == nil {
+						err = f.SetCellStyle(sheet, ref, ref, 0)
+					}
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	var xlsx bytes.Buffer
+	if err := f.Write(&xlsx); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sampleXLSX, xlsx.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var b strings.Builder
+	b.WriteString("\ufeff" + strings.Join(sampleHeader, ",") + "\r\n")
+	for _, cells := range sampleCells {
+		for j, c := range cells {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			s := cellText(c)
+			if strings.ContainsAny(s, ",\"\r\n") {
+				s = `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+			}
+			b.WriteString(s)
+		}
+		b.WriteString("\r\n")
+	}
+	if err := os.WriteFile(sampleCSV, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sampleJSON is the upload body with the same rows as the sample files:
+// every header key in every row, blank rows left out.
+func sampleJSON(t *testing.T) []byte {
+	var data []map[string]string
+	for _, cells := range sampleCells {
+		row := map[string]string{}
+		blank := true
+		for j, c := range cells {
+			row[sampleHeader[j]] = cellText(c)
+			blank = blank && cellText(c) == ""
+		}
+		if !blank {
+			data = append(data, row)
+		}
+	}
+	b, err := json.Marshal(map[string]any{"scheduleId": "SCH-1", "data": data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The sample rows give the same report through JSON, CSV and XLSX.
+//
+// spec: R4.5-cx-same
+func TestSameReportAsJSON(t *testing.T) {
+	if *update {
+		writeSamples(t)
+	}
+	existing := []cx.Row{{ID: "BLDG-1", Name: "Building 1", ParentChildDependency: "None", PMEmail: "pm@example.com", CreatedAt: "2024-01-15", UpdatedAt: "2024-02-01"}}
+	fromJSON, err := cx.DecodeRequest(bytes.NewReader(sampleJSON(t)), cx.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cx.Validate(fromJSON, existing)
+	if len(want.Errors) < 5 || len(want.Warnings) != 1 {
+		t.Fatalf("the sample should give several errors and one warning: %+v", want)
+	}
+	for _, path := range []string{sampleCSV, sampleXLSX} {
+		t.Run(filepath.Ext(path), func(t *testing.T) {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			defer f.Close()
+			req, err := Read(f, filepath.Base(path), "SCH-1", cx.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(fromJSON.Rows, req.Rows); diff != "" {
+				t.Errorf("rows (-json +sheet):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, cx.Validate(req, existing)); diff != "" {
+				t.Errorf("report (-json +sheet):\n%s", diff)
+			}
+		})
+	}
+}
+
+// spec: R4.5-cx-required, R4.5-cx-same
+func TestReadErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		filename string
+		body     string
+		limits   cx.Limits
+		wantCode string
+		wantIn   string
+	}{
+		{"UnknownExtension", "schedule.xls", "ID,Name\nA,a\n", cx.Limits{}, cx.CodeInvalidRequest, `"schedule.xls" is not a spreadsheet`},
+		{"NoExtension", "schedule", "ID,Name\nA,a\n", cx.Limits{}, cx.CodeInvalidRequest, "send a .xlsx or .csv file"},
+		{"MissingIDColumn", "s.csv", "Name,ParentID\na,\n", cx.Limits{}, cx.CodeSheetHeaderMissing, "no ID column"},
+		{"MissingNameColumn", "s.csv", "ID,ParentID\nA,\n", cx.Limits{}, cx.CodeSheetHeaderMissing, "no Name column"},
+		{"CaseOnlyHeader", "s.CSV", "id,Name\nA,a\n", cx.Limits{}, cx.CodeSheetHeaderMissing, `no ID column (it has "id"; column names are case-sensitive)`},
+		{"EmptyFile", "s.csv", "", cx.Limits{}, cx.CodeSheetHeaderMissing, "empty"},
+		{"HeaderOnly", "s.csv", "ID,Name\n,\n", cx.Limits{}, cx.CodeDataEmpty, "at least one row"},
+		{"DuplicateColumn", "s.csv", "ID,Name,ID\nA,a,B\n", cx.Limits{}, cx.CodeInvalidRequest, `"ID" appears twice`},
+		{"InvalidUTF8", "s.csv", "ID,Name\nA,caf\xe9\n", cx.Limits{}, cx.CodeInvalidRequest, "UTF-8"},
+		{"BrokenQuote", "s.csv", "ID,Name\nA,\"a\n", cx.Limits{}, cx.CodeInvalidRequest, "cannot be read at line"},
+		{"RowsLimit", "s.csv", "ID,Name\nA,a\nB,b\nC,c\n", cx.Limits{MaxRows: 2}, cx.CodeRowsLimit, "at most 2 rows"},
+		{"NotAWorkbook", "s.xlsx", "ID,Name\nA,a\n", cx.Limits{}, cx.CodeInvalidRequest, "not a readable .xlsx"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := Read(strings.NewReader(tc.body), tc.filename, "S", tc.limits)
+			var re *cx.RequestError
+			if !errors.As(err, &re) {
+				t.Fatalf("Read = %+v, %v; want a *cx.RequestError", req, err)
+			}
+			if re.Code != tc.wantCode || !strings.Contains(re.Message, tc.wantIn) {
+				t.Errorf("error = %s %q; want %s with %q", re.Code, re.Message, tc.wantCode, tc.wantIn)
+			}
+		})
+	}
+}
+
+// spec: R4.5-cx-same
+func TestReadCSV(t *testing.T) {
+	body := "\ufeffID,Name,Predecessors,Colour,,\r\n" +
+		"A,Pump,,red,,\r\n" +
+		",,,,,\r\n" +
+		"B,\"Fan, supply\",A,,,stray\r\n" +
+		"C,Short row\r\n"
+	got, err := Read(strings.NewReader(body), "upload.csv", "S", cx.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &cx.Request{
+		ScheduleID: "S",
+		Rows:       []cx.Row{{ID: "A", Name: "Pump"}, {ID: "B", Name: "Fan, supply", Predecessors: "A"}, {ID: "C", Name: "Short row"}},
+		Warnings: []cx.Issue{
+			{Index: 0, RowID: "A", Field: "Colour", Code: cx.CodeUnknownField, Message: `row 1 (ID A): "Colour" is not a known key; its values were ignored in every row`},
+			{Index: 1, RowID: "B", Code: cx.CodeUnknownField, Message: "row 2: column 6 has values but no header; they were ignored"},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Read (-want +got):\n%s", diff)
+	}
+}
