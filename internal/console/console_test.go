@@ -47,6 +47,15 @@ type testConsole struct {
 
 func mustConsole(t *testing.T, limit int) *testConsole {
 	t.Helper()
+	tc := newTestConsole(t, limit)
+	tc.t = t
+	return tc
+}
+
+func mustConsoleTB(b testing.TB) *testConsole { return newTestConsole(b, 0) }
+
+func newTestConsole(t testing.TB, limit int) *testConsole {
+	t.Helper()
 	st := storetest.New(t)
 	seed(t, st)
 	c, err := New(Config{Issuer: testIssuer, ConsoleURL: "https://console.example", ClientID: "console-portal",
@@ -56,7 +65,7 @@ func mustConsole(t *testing.T, limit int) *testConsole {
 	}
 	srv := httptest.NewServer(c.Handler())
 	t.Cleanup(srv.Close)
-	return &testConsole{t: t, c: c, st: st, srv: srv}
+	return &testConsole{c: c, st: st, srv: srv}
 }
 
 func seed(t testing.TB, st *store.Store) {
@@ -120,13 +129,15 @@ func (tc *testConsole) post(path string, body any) (*http.Response, map[string]a
 
 func (tc *testConsole) resolveOrg(email string) ResolveOrgResponse {
 	tc.t.Helper()
-	resp, _ := tc.post("/api/v1/login/resolve-org", map[string]string{"email": email})
-	if resp.StatusCode != http.StatusOK {
-		tc.t.Fatalf("resolve-org %s = %d", email, resp.StatusCode)
+	r, err := http.Post(tc.srv.URL+"/api/v1/login/resolve-org", "application/json", strings.NewReader(`{"email":"`+email+`"}`))
+	if err != nil {
+		tc.t.Fatal(err)
 	}
-	r, _ := http.Post(tc.srv.URL+"/api/v1/login/resolve-org", "application/json", strings.NewReader(`{"email":"`+email+`"}`))
 	defer r.Body.Close()
 	var out ResolveOrgResponse
+	if r.StatusCode != http.StatusOK {
+		tc.t.Fatalf("resolve-org %s = %d", email, r.StatusCode)
+	}
 	if err := json.NewDecoder(r.Body).Decode(&out); err != nil {
 		tc.t.Fatal(err)
 	}

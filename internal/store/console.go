@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strconv"
 	"strings"
 	"time"
 
@@ -82,27 +81,29 @@ func (s *Store) ConnectionByClientID(ctx context.Context, clientID string) (*pla
 	return &c, wrap(err, "instance connection")
 }
 
-// OrgMemberships answers resolve-org in two statements whatever the address:
+// OrgMemberships answers resolve-org in one statement whatever the address:
 // the organizations where a user with this address exists, plus the customer
 // organizations that claim its domain, each with its login policy (defaults
-// when unset) and, when SSO is allowed, its external providers.
+// when unset) and, when SSO is allowed, its external providers (one row per
+// provider). Known and unknown addresses run the same plan.
 func (s *Store) OrgMemberships(ctx context.Context, email, adminOrgID string) ([]platform.OrgMembership, error) {
 	email = platform.NormalizeEmail(email)
 	domain := email[strings.LastIndexByte(email, '@')+1:]
 	rows, err := s.db.Query(ctx, `
 		SELECT o.id, o.name, COALESCE(c.id, ''), m.user_exists,
-			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE)
+			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE), COALESCE(x.id, ''), COALESCE(x.name, '')
 		FROM (
 			SELECT org_id, MAX(user_exists) AS user_exists FROM (
 				SELECT org_id, 1 AS user_exists FROM users WHERE email = $1
 				UNION ALL
 				SELECT c2.org_id, 0 FROM customer_domains d JOIN customers c2 ON c2.id = d.customer_id WHERE d.domain = $2
-			) x GROUP BY org_id
+			) found GROUP BY org_id
 		) m
 		JOIN organizations o ON o.id = m.org_id
 		LEFT JOIN customers c ON c.org_id = o.id
 		LEFT JOIN login_policies p ON p.org_id = o.id
-		ORDER BY o.name, o.id`, email, domain)
+		LEFT JOIN external_idps x ON x.org_id = o.id AND p.sso_allowed
+		ORDER BY o.name, o.id, x.name, x.id`, email, domain)
 	if err != nil {
 		return nil, err
 	}
@@ -111,49 +112,22 @@ func (s *Store) OrgMemberships(ctx context.Context, email, adminOrgID string) ([
 	for rows.Next() {
 		var m platform.OrgMembership
 		var exists int
-		if err := rows.Scan(&m.OrgID, &m.OrgName, &m.CustomerID, &exists, &m.PasswordAllowed, &m.SSOAllowed); err != nil {
+		var ref platform.ProviderRef
+		if err := rows.Scan(&m.OrgID, &m.OrgName, &m.CustomerID, &exists, &m.PasswordAllowed, &m.SSOAllowed,
+			&ref.ID, &ref.Name); err != nil {
 			return nil, err
+		}
+		if n := len(out); n > 0 && out[n-1].OrgID == m.OrgID {
+			out[n-1].Providers = append(out[n-1].Providers, ref)
+			continue
 		}
 		m.UserExists, m.Internal = exists == 1, m.OrgID == adminOrgID
+		if ref.ID != "" {
+			m.Providers = []platform.ProviderRef{ref}
+		}
 		out = append(out, m)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	// providers of every SSO organization found, in one statement
-	var ids []any
-	var marks []string
-	for _, m := range out {
-		if m.SSOAllowed {
-			ids = append(ids, m.OrgID)
-			marks = append(marks, "$"+strconv.Itoa(len(ids)))
-		}
-	}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	prow, err := s.db.Query(ctx, `SELECT org_id, id, name FROM external_idps WHERE org_id IN (`+strings.Join(marks, ", ")+`)
-		ORDER BY name, id`, ids...)
-	if err != nil {
-		return nil, err
-	}
-	defer prow.Close()
-	byOrg := map[string][]platform.ProviderRef{}
-	for prow.Next() {
-		var org string
-		var ref platform.ProviderRef
-		if err := prow.Scan(&org, &ref.ID, &ref.Name); err != nil {
-			return nil, err
-		}
-		byOrg[org] = append(byOrg[org], ref)
-	}
-	for i := range out {
-		out[i].Providers = byOrg[out[i].OrgID]
-	}
-	return out, prow.Err()
+	return out, rows.Err()
 }
 
 // Allow counts one hit for key in the current fixed window and reports
