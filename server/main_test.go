@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -103,19 +104,17 @@ func TestOpsEndpoints(t *testing.T) {
 	}
 }
 
-// A demo user logs in through a real relying party with the seeded console
-// portal application, and the id_token verifies against the JWKS.
-// spec: R2.5-console-app, R4.4-callbacks
-func TestDemoLogin(t *testing.T) {
-	m := MustRunMain(t)
+// demoLogin runs a whole code + PKCE login of a demo user for a client and
+// returns its tokens and the id_token's claims.
+func demoLogin(t *testing.T, m *Main, clientID, redirect, email string, scopes ...string) (*oauth2.Token, map[string]any) {
+	t.Helper()
 	ctx := context.Background()
 	prov, err := gooidc.NewProvider(ctx, m.Config.IssuerURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	redirect := m.Config.ConsoleURL + "/callback"
-	cfg := oauth2.Config{ClientID: m.Config.ConsoleClientID, Endpoint: prov.Endpoint(), RedirectURL: redirect,
-		Scopes: []string{"openid", "profile", "email", idp.ScopeResourceOwner, idp.ScopeOrgPrefix + DemoAcmeOrgID}}
+	cfg := oauth2.Config{ClientID: clientID, Endpoint: prov.Endpoint(), RedirectURL: redirect,
+		Scopes: append([]string{"openid", "profile", "email"}, scopes...)}
 	verifier, state, nonce := oauth2.GenerateVerifier(), "state-1", "nonce-1"
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
@@ -125,13 +124,13 @@ func TestDemoLogin(t *testing.T) {
 		return nil
 	}}
 	resp, err := c.Get(cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), gooidc.Nonce(nonce),
-		oauth2.SetAuthURLParam("login_hint", "alice@acme.example")))
+		oauth2.SetAuthURLParam("login_hint", email)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	form := url.Values{"email": {"alice@acme.example"}, "password": {DemoPassword}}
+	form := url.Values{"email": {email}, "password": {DemoPassword}}
 	for _, mm := range regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
 		form.Set(mm[1], mm[2])
 	}
@@ -152,10 +151,69 @@ func TestDemoLogin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if idt.Nonce != nonce {
+		t.Fatalf("nonce %q", idt.Nonce)
+	}
 	var claims map[string]any
 	_ = idt.Claims(&claims)
-	if claims["email"] != "alice@acme.example" || claims[idp.ClaimResourceOwnerID] != DemoAcmeOrgID || idt.Nonce != nonce {
+	return tok, claims
+}
+
+// A demo user logs in through a real relying party with the seeded console
+// portal application, and the id_token verifies against the JWKS.
+// spec: R2.5-console-app, R4.4-callbacks
+func TestDemoLogin(t *testing.T) {
+	m := MustRunMain(t)
+	_, claims := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example",
+		idp.ScopeResourceOwner, idp.ScopeOrgPrefix+DemoAcmeOrgID)
+	if claims["email"] != "alice@acme.example" || claims[idp.ClaimResourceOwnerID] != DemoAcmeOrgID {
 		t.Fatalf("claims = %v", claims)
+	}
+}
+
+func me(t *testing.T, m *Main, token string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, m.Config.ConsoleURL+"/api/v1/auth/me", nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]any{}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// GET /api/v1/auth/me answers the role and customer from the console's own
+// data for a console access token, and nothing for anything else.
+// spec: R4.1-me, R5.7-claims
+func TestAuthMe(t *testing.T) {
+	m := MustRunMain(t)
+	tok, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
+	code, body := me(t, m, tok.AccessToken)
+	if code != 200 || body["role"] != "owner" || body["customerId"] != DemoAcmeCustomerID || body["email"] != "alice@acme.example" {
+		t.Fatalf("me = %d %v", code, body)
+	}
+	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
+	if code, body := me(t, m, admin.AccessToken); code != 200 || body["role"] != "platform_admin" || body["customerId"] != nil {
+		t.Fatalf("me (internal) = %d %v", code, body)
+	}
+	parts := strings.Split(tok.AccessToken, ".")
+	instance, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
+	for name, token := range map[string]string{
+		"ErrNoToken":          "",
+		"ErrGarbage":          "abc",
+		"ErrTamperedSignature": parts[0] + "." + parts[1] + "." + strings.Repeat("A", len(parts[2])),
+		"ErrOtherAudience":    instance.AccessToken,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if code, body := me(t, m, token); code != http.StatusUnauthorized || body["code"] != float64(401) {
+				t.Fatalf("me = %d %v, want 401", code, body)
+			}
+		})
 	}
 }
 
