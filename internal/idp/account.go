@@ -21,7 +21,7 @@ func (p *Provider) currentEnrolment(ctx context.Context, u *platform.User) (*tot
 	if err != nil {
 		return nil, err
 	}
-	secret, err := p.sealer.open(f.SecretSealed, "totp:"+u.ID)
+	secret, err := p.sealer.Open(f.SecretSealed, "totp:"+u.ID)
 	if err != nil {
 		return nil, err
 	}

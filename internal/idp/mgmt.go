@@ -215,7 +215,7 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %v", err)
 		}
 	}
-	x.SecretSealed = p.sealer.seal([]byte(secret), "idp-secret:"+x.ID)
+	x.SecretSealed = p.sealer.Seal([]byte(secret), "idp-secret:"+x.ID)
 	return p.store.CreateExternalIDP(ctx, x)
 }
 

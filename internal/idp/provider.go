@@ -19,6 +19,7 @@ import (
 
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
 )
@@ -102,7 +103,7 @@ type Provider struct {
 	keys      *keyManager
 	op        *op.Provider
 	pages     *template.Template
-	sealer    *sealer
+	sealer    *secrets.Sealer
 	sso       *ssoClients
 	dummyHash string // verified against when no user matches, so both cost the same
 	secure    bool   // cookies get Secure when the issuer is https
@@ -118,7 +119,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		return nil, fmt.Errorf("idp signing keys: %w", err)
 	}
 	var err error
-	if p.sealer, err = newSealer(cfg.SecretsKey); err != nil {
+	if p.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
 		return nil, err
 	}
 	p.sso = newSSOClients()

@@ -57,7 +57,7 @@ func (c *ssoClients) provider(ctx context.Context, issuer string) (*gooidc.Provi
 
 // oauthConfig is this provider as a relying party of an external one.
 func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *gooidc.Provider) (*oauth2.Config, error) {
-	secret, err := p.sealer.open(x.SecretSealed, "idp-secret:"+x.ID)
+	secret, err := p.sealer.Open(x.SecretSealed, "idp-secret:"+x.ID)
 	if err != nil {
 		return nil, fmt.Errorf("open client secret of %s: %w", x.ID, err)
 	}

@@ -37,7 +37,7 @@ func (p *Provider) beginTOTP(ctx context.Context, userID, email string) (*totpEn
 		return nil, err
 	}
 	if err := p.store.PutTOTP(ctx, &store.TOTPFactor{UserID: userID,
-		SecretSealed: p.sealer.seal([]byte(key.Secret()), "totp:"+userID), CreatedAt: p.now()}); err != nil {
+		SecretSealed: p.sealer.Seal([]byte(key.Secret()), "totp:"+userID), CreatedAt: p.now()}); err != nil {
 		return nil, err
 	}
 	img, err := key.Image(240, 240)
@@ -65,7 +65,7 @@ func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
 	if err != nil {
 		return errBadCode
 	}
-	secret, err := p.sealer.open(f.SecretSealed, "totp:"+userID)
+	secret, err := p.sealer.Open(f.SecretSealed, "totp:"+userID)
 	if err != nil {
 		return fmt.Errorf("open totp secret: %w", err)
 	}
