@@ -27,6 +27,7 @@ import (
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
+	"github.com/platform/platform/internal/tenant"
 	"github.com/platform/platform/migrations"
 )
 
@@ -87,6 +88,9 @@ type Main struct {
 	// Listeners, when set before Run, are used instead of listening on the
 	// configured addresses (tests pass listeners on port 0).
 	Listeners map[string]net.Listener
+	// WrapRole, when set before Run, wraps each role's handler (tests observe
+	// what a role receives).
+	WrapRole func(role string, h http.Handler) http.Handler
 
 	registry *prometheus.Registry
 	servers  []*http.Server
@@ -156,12 +160,27 @@ func (m *Main) Run(ctx context.Context) error {
 		handlers[RoleConsole] = con.Handler()
 	}
 	if m.runs(RoleTenant) {
-		handlers[RoleTenant] = http.NotFoundHandler()
+		key, err := m.Config.secretsKey()
+		if err != nil {
+			return err
+		}
+		ten, err := tenant.New(tenant.Config{Issuer: m.Config.IssuerURL, ConsoleURL: m.Config.ConsoleURL,
+			InstanceURL: m.Config.InstanceURL, ClientID: m.Config.InstanceClientID, SecretsKey: key}, st)
+		if err != nil {
+			return err
+		}
+		go ten.Maintain(bg, time.Minute)
+		r := chi.NewRouter()
+		ten.Routes(r)
+		handlers[RoleTenant] = r
 	}
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
 		h, ok := handlers[role]
 		if !ok {
 			continue
+		}
+		if m.WrapRole != nil {
+			h = m.WrapRole(role, h)
 		}
 		if err := m.serve(role, m.router(role, h, metrics)); err != nil {
 			return err

@@ -204,10 +204,10 @@ func TestAuthMe(t *testing.T) {
 	parts := strings.Split(tok.AccessToken, ".")
 	instance, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
 	for name, token := range map[string]string{
-		"ErrNoToken":          "",
-		"ErrGarbage":          "abc",
+		"ErrNoToken":           "",
+		"ErrGarbage":           "abc",
 		"ErrTamperedSignature": parts[0] + "." + parts[1] + "." + strings.Repeat("A", len(parts[2])),
-		"ErrOtherAudience":    instance.AccessToken,
+		"ErrOtherAudience":     instance.AccessToken,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if code, body := me(t, m, token); code != http.StatusUnauthorized || body["code"] != float64(401) {

@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds every page asset, one folder per role.
 //
-//go:embed idp console
+//go:embed idp console tenant
 var FS embed.FS

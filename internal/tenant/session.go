@@ -1,0 +1,248 @@
+package tenant
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// SessionCookie names the tenant backend's session cookie (each role has its
+// own name: cookies are shared across ports on one host).
+const SessionCookie = "tenant_session"
+
+// ConfigResponse is GET /auth/config (R4.2-config).
+type ConfigResponse struct {
+	LoginURL    string `json:"loginUrl"`
+	Issuer      string `json:"issuer"`
+	ClientID    string `json:"clientId"`
+	RedirectURI string `json:"redirectUri"`
+	Scope       string `json:"scope"`
+}
+
+func (t *Tenant) handleConfig(w http.ResponseWriter, r *http.Request) {
+	httpapi.WriteJSON(w, http.StatusOK, ConfigResponse{LoginURL: t.cfg.ConsoleURL + "/", Issuer: t.cfg.Issuer,
+		ClientID: t.cfg.ClientID, RedirectURI: t.redirectURI(), Scope: Scope})
+}
+
+// CallbackRequest is what the web app posts after its code exchange.
+type CallbackRequest struct {
+	IDToken      string `json:"id_token"`
+	AccessToken  string `json:"access_token"`
+	RefreshToken string `json:"refresh_token"`
+	Nonce        string `json:"nonce"`
+	ExpiresIn    int    `json:"expires_in"`
+}
+
+// User is the signed-in user as the web app sees it.
+type User struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	OrgID string `json:"orgId"`
+}
+
+type idClaims struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	OrgID string `json:"urn:idp:iam:user:resourceowner:id"`
+}
+
+// handleCallback makes a session from the identity provider's tokens
+// (R4.2-callback): the id_token's signature (JWKS), issuer, audience (this
+// instance's client), expiry and nonce are checked, and the access token's
+// hash when the token carries one. Any failure creates no session.
+func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+		// a form post from another site cannot log a browser in with someone else's tokens
+		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "the body must be application/json"))
+		return
+	}
+	var in CallbackRequest
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(&in); err != nil {
+		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "invalid JSON body"))
+		return
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "invalid JSON body: unexpected data after the object"))
+		return
+	}
+	user, tokenExp, err := t.verify(r.Context(), in)
+	if err != nil {
+		slog.InfoContext(r.Context(), "session refused", "reason", err)
+		httpapi.WriteError(w, r, platform.Errorf(platform.EUNAUTHORIZED, "the tokens are not valid for this application"))
+		return
+	}
+	id := randomID()
+	now := t.cfg.Now()
+	ts := &store.TenantSession{IDHash: hashID(id), UserID: user.ID, ClientID: t.cfg.ClientID, Email: user.Email,
+		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, TokenExpiresAt: tokenExp, CreatedAt: now,
+		ExpiresAt: now.Add(t.cfg.SessionLifetime)}
+	if in.RefreshToken != "" {
+		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), "tenant-refresh:"+ts.IDHash)
+	}
+	if err := t.store.CreateTenantSession(r.Context(), ts); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	t.setCookie(w, id, ts.ExpiresAt)
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user": user})
+}
+
+func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Time, error) {
+	if in.IDToken == "" || len(in.IDToken) > 16<<10 {
+		return nil, time.Time{}, errors.New("id_token missing or too large")
+	}
+	idt, err := t.verifier.Verify(ctx, in.IDToken)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if in.Nonce == "" || idt.Nonce != in.Nonce {
+		return nil, time.Time{}, errors.New("nonce mismatch")
+	}
+	if in.AccessToken != "" && idt.AccessTokenHash != "" {
+		if err := idt.VerifyAccessToken(in.AccessToken); err != nil {
+			return nil, time.Time{}, fmt.Errorf("access token hash: %w", err)
+		}
+	}
+	var c idClaims
+	if err := idt.Claims(&c); err != nil {
+		return nil, time.Time{}, err
+	}
+	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID}, idt.Expiry, nil
+}
+
+func (t *Tenant) setCookie(w http.ResponseWriter, id string, expires time.Time) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: id, Path: "/", HttpOnly: true, Secure: t.secure,
+		SameSite: http.SameSiteLaxMode, Expires: expires})
+}
+
+// Session returns the request's live session, refreshing its tokens with the
+// refresh token once they have expired (which extends the session). ENOTFOUND
+// (as EUNAUTHORIZED) when there is none.
+func (t *Tenant) Session(ctx context.Context, r *http.Request) (*store.TenantSession, error) {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil || len(c.Value) > 128 {
+		return nil, platform.Errorf(platform.EUNAUTHORIZED, "not signed in")
+	}
+	now := t.cfg.Now()
+	ts, err := t.store.TenantSession(ctx, hashID(c.Value), now)
+	if err != nil {
+		if platform.ErrorCode(err) == platform.ENOTFOUND {
+			return nil, platform.Errorf(platform.EUNAUTHORIZED, "not signed in")
+		}
+		return nil, err
+	}
+	if now.Before(ts.TokenExpiresAt) {
+		return ts, nil
+	}
+	if len(ts.RefreshSealed) == 0 {
+		_ = t.store.DeleteTenantSession(ctx, ts.IDHash)
+		return nil, platform.Errorf(platform.EUNAUTHORIZED, "the session has expired")
+	}
+	if err := t.refresh(ctx, ts); err != nil {
+		slog.InfoContext(ctx, "session refresh failed; ending the session", "err", err)
+		_ = t.store.DeleteTenantSession(ctx, ts.IDHash)
+		return nil, platform.Errorf(platform.EUNAUTHORIZED, "the session has expired")
+	}
+	return ts, nil
+}
+
+// refresh exchanges the session's refresh token (rotated by the provider).
+func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
+	rt, err := t.sealer.Open(ts.RefreshSealed, "tenant-refresh:"+ts.IDHash)
+	if err != nil {
+		return err
+	}
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {string(rt)}, "client_id": {t.cfg.ClientID}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.cfg.Issuer+"/oauth/v2/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := t.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("token endpoint answered %d", resp.StatusCode)
+	}
+	var tok struct {
+		IDToken      string `json:"id_token"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&tok); err != nil {
+		return err
+	}
+	idt, err := t.verifier.Verify(ctx, tok.IDToken)
+	if err != nil {
+		return err
+	}
+	if idt.Subject != ts.UserID {
+		return errors.New("refreshed id_token is for another user")
+	}
+	sealed := t.sealer.Seal([]byte(tok.RefreshToken), "tenant-refresh:"+ts.IDHash)
+	exp := t.cfg.Now().Add(t.cfg.SessionLifetime)
+	if err := t.store.RenewTenantSession(ctx, ts.IDHash, tok.IDToken, sealed, idt.Expiry, exp); err != nil {
+		return err
+	}
+	ts.IDToken, ts.RefreshSealed, ts.TokenExpiresAt, ts.ExpiresAt = tok.IDToken, sealed, idt.Expiry, exp
+	return nil
+}
+
+func (t *Tenant) handleSession(w http.ResponseWriter, r *http.Request) {
+	ts, err := t.Session(r.Context(), r)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user": User{ID: ts.UserID, Email: ts.Email, Name: ts.Name, OrgID: ts.OrgID},
+		"expiresAt": ts.ExpiresAt.UTC().Format(time.RFC3339)})
+}
+
+// handleLogout ends the session and tells the app where to end the
+// provider's session (end_session with the id_token as hint).
+func (t *Tenant) handleLogout(w http.ResponseWriter, r *http.Request) {
+	end := url.Values{"client_id": {t.cfg.ClientID}, "post_logout_redirect_uri": {t.cfg.InstanceURL + "/"}}
+	if c, err := r.Cookie(SessionCookie); err == nil && len(c.Value) <= 128 {
+		if ts, err := t.store.TenantSession(r.Context(), hashID(c.Value), t.cfg.Now()); err == nil {
+			end.Set("id_token_hint", ts.IDToken)
+		}
+		if err := t.store.DeleteTenantSession(r.Context(), hashID(c.Value)); err != nil {
+			httpapi.WriteError(w, r, err)
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: t.secure,
+		SameSite: http.SameSiteLaxMode})
+	httpapi.WriteJSON(w, http.StatusOK, map[string]string{"endSessionUrl": t.cfg.Issuer + "/oidc/v1/end_session?" + end.Encode()})
+}
+
+func randomID() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func hashID(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}

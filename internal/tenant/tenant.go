@@ -1,0 +1,138 @@
+package tenant
+
+import (
+	"context"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/secrets"
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/web"
+)
+
+// Config configures the tenant backend (SPEC 5.6).
+type Config struct {
+	Issuer      string
+	ConsoleURL  string // the login gateway the web app sends users to
+	InstanceURL string // where this instance is served
+	ClientID    string // the instance application at the identity provider
+	SecretsKey  []byte
+	// SessionLifetime is how long a session lives without a refresh (12 h by default).
+	SessionLifetime time.Duration
+	Now             func() time.Time
+}
+
+// Tenant serves the tenant role.
+type Tenant struct {
+	cfg      Config
+	store    *store.Store
+	verifier *gooidc.IDTokenVerifier
+	sealer   *secrets.Sealer
+	http     *http.Client
+	pages    *template.Template
+	secure   bool
+}
+
+// Scope the web app asks for (SPEC 5.3 step 1): no urn:idp:iam: scope.
+const Scope = "openid profile email offline_access"
+
+// New builds the tenant backend. id_tokens are verified against the
+// identity provider's JWKS, fetched on first use and cached.
+func New(cfg Config, st *store.Store) (*Tenant, error) {
+	if cfg.SessionLifetime == 0 {
+		cfg.SessionLifetime = 12 * time.Hour
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	sealer, err := secrets.New(cfg.SecretsKey)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := template.ParseFS(web.FS, "tenant/*.html")
+	if err != nil {
+		return nil, err
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	keys := gooidc.NewRemoteKeySet(gooidc.ClientContext(context.Background(), client), cfg.Issuer+"/oauth/v2/keys")
+	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
+		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}, Now: cfg.Now})
+	return &Tenant{cfg: cfg, store: st, verifier: verifier, sealer: sealer, http: client, pages: pages,
+		secure: strings.HasPrefix(cfg.InstanceURL, "https://")}, nil
+}
+
+func (t *Tenant) redirectURI() string { return t.cfg.InstanceURL + "/auth/callback" }
+
+// Routes mounts the backend and the web app on r.
+func (t *Tenant) Routes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(httpapi.LimitBody(64 << 10))
+		r.Get("/auth/config", t.handleConfig)
+		r.Post("/auth/idp/callback", t.handleCallback)
+		r.Get("/auth/session", t.handleSession)
+		r.Post("/auth/logout", t.handleLogout)
+	})
+	for _, p := range []string{"/", "/3/", "/auth/callback", "/3/auth/callback", "/projects"} {
+		name := "app.html"
+		if strings.HasSuffix(p, "/auth/callback") {
+			name = "callback.html"
+		}
+		r.Get(p, t.page(name))
+	}
+	r.Get("/static/{file}", t.static)
+}
+
+// Maintain removes expired sessions every interval until ctx ends.
+func (t *Tenant) Maintain(ctx context.Context, interval time.Duration) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if err := t.store.DeleteExpiredTenantSessions(ctx, t.cfg.Now()); err != nil {
+				slog.ErrorContext(ctx, "tenant maintenance", "err", err)
+			}
+		}
+	}
+}
+
+type pageView struct {
+	Issuer string
+}
+
+func (t *Tenant) page(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
+			"connect-src 'self' "+t.cfg.Issuer+"; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		if err := t.pages.ExecuteTemplate(w, name, pageView{Issuer: t.cfg.Issuer}); err != nil {
+			slog.Error("render page", "page", name, "err", err)
+		}
+	}
+}
+
+func (t *Tenant) static(w http.ResponseWriter, r *http.Request) {
+	name := path.Base(chi.URLParam(r, "file"))
+	switch path.Ext(name) {
+	case ".js", ".css":
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeFileFS(w, r, web.FS, "tenant/"+name)
+}

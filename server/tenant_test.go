@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"crypto"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"strings"
+	"testing"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/platform/platform/internal/tenant"
+)
+
+func postJSON(t *testing.T, c *http.Client, url string, body any) (*http.Response, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	resp, err := c.Post(url, "application/json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]any{}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp, out
+}
+
+func getJSON(t *testing.T, c *http.Client, url string) (int, map[string]any) {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]any{}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// spec: R4.2-config
+func TestTenantConfig(t *testing.T) {
+	m := MustRunMain(t)
+	code, cfg := getJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/config")
+	want := map[string]any{"loginUrl": m.Config.ConsoleURL + "/", "issuer": m.Config.IssuerURL, "clientId": m.Config.InstanceClientID,
+		"redirectUri": m.Config.InstanceURL + "/auth/callback", "scope": "openid profile email offline_access"}
+	if code != 200 || len(cfg) != len(want) {
+		t.Fatalf("config = %d %v", code, cfg)
+	}
+	for k, v := range want {
+		if cfg[k] != v {
+			t.Errorf("%s = %v, want %v", k, cfg[k], v)
+		}
+	}
+	if strings.Contains(cfg["scope"].(string), "urn:idp:iam:") {
+		t.Error("the web app must not ask for urn:idp:iam: scopes")
+	}
+}
+
+// A valid id_token of this instance makes a session (HttpOnly, SameSite=Lax
+// cookie); the session reads back, survives nothing tampered, and logout ends it.
+// spec: R4.2-callback, R1-backend
+func TestTenantSession(t *testing.T) {
+	m := MustRunMain(t)
+	tok, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example", "offline_access")
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, body := postJSON(t, c, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{
+		IDToken: tok.Extra("id_token").(string), AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Nonce: "nonce-1"})
+	if resp.StatusCode != 200 || body["user"].(map[string]any)["email"] != "bob@acme.example" {
+		t.Fatalf("callback = %d %v", resp.StatusCode, body)
+	}
+	setCookie := resp.Header.Get("Set-Cookie")
+	if !strings.Contains(setCookie, "tenant_session=") || !strings.Contains(setCookie, "HttpOnly") || !strings.Contains(setCookie, "SameSite=Lax") {
+		t.Fatalf("cookie %q", setCookie)
+	}
+	if code, s := getJSON(t, c, m.Config.InstanceURL+"/auth/session"); code != 200 || s["user"].(map[string]any)["id"] == "" {
+		t.Fatalf("session = %d %v", code, s)
+	}
+	// a tampered cookie is no session
+	tampered := &http.Client{Jar: func() http.CookieJar {
+		j, _ := cookiejar.New(nil)
+		return j
+	}()}
+	req, _ := http.NewRequest(http.MethodGet, m.Config.InstanceURL+"/auth/session", nil)
+	req.Header.Set("Cookie", "tenant_session="+strings.Repeat("A", 43))
+	if r, _ := tampered.Do(req); r.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("tampered cookie answered %d", r.StatusCode)
+	}
+	resp, out := postJSON(t, c, m.Config.InstanceURL+"/auth/logout", nil)
+	if resp.StatusCode != 200 || !strings.Contains(out["endSessionUrl"].(string), "/oidc/v1/end_session?") ||
+		!strings.Contains(out["endSessionUrl"].(string), "id_token_hint=") {
+		t.Fatalf("logout = %d %v", resp.StatusCode, out)
+	}
+	if code, _ := getJSON(t, c, m.Config.InstanceURL+"/auth/session"); code != http.StatusUnauthorized {
+		t.Fatalf("session after logout = %d", code)
+	}
+}
+
+// An expired session token is renewed with the refresh token, which keeps
+// the session alive.
+func TestTenantSessionRefresh(t *testing.T) {
+	m := MustRunMain(t)
+	tok, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example", "offline_access")
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	postJSON(t, c, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{IDToken: tok.Extra("id_token").(string),
+		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Nonce: "nonce-1"})
+	if _, err := m.Store.Conn().Exec(context.Background(), `UPDATE tenant_sessions SET token_expires_at = $1`, time.Now().Add(-time.Minute).UTC()); err != nil {
+		t.Fatal(err)
+	}
+	if code, s := getJSON(t, c, m.Config.InstanceURL+"/auth/session"); code != 200 {
+		t.Fatalf("session after token expiry = %d %v", code, s)
+	}
+	var exp time.Time
+	if err := m.Store.Conn().QueryRow(context.Background(), `SELECT token_expires_at FROM tenant_sessions`).Scan(&exp); err != nil || !exp.After(time.Now()) {
+		t.Fatalf("tokens not renewed: %v %v", exp, err)
+	}
+}
+
+// signWithProviderKey signs claims with the identity provider's own current
+// key, so that only the claim under test is wrong.
+func signWithProviderKey(t *testing.T, m *Main, claims map[string]any) string {
+	t.Helper()
+	keys, err := m.Store.SigningKeys(context.Background(), time.Now())
+	if err != nil || len(keys) == 0 {
+		t.Fatal(err)
+	}
+	priv, err := x509.ParsePKCS8PrivateKey(keys[0].PrivateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(keys[0].Algorithm), Key: jose.JSONWebKey{Key: priv.(crypto.Signer), KeyID: keys[0].ID}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(claims)
+	sig, err := signer.Sign(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := sig.CompactSerialize()
+	return raw
+}
+
+// No session for a token that is wrong in any way.
+// spec: R4.2-callback
+func TestTenantCallbackAttacks(t *testing.T) {
+	m := MustRunMain(t)
+	good, claims := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
+	console, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "bob@acme.example")
+	now := time.Now().Unix()
+	base := func() map[string]any {
+		return map[string]any{"iss": m.Config.IssuerURL, "sub": claims["sub"], "aud": m.Config.InstanceClientID,
+			"exp": now + 600, "iat": now, "nonce": "nonce-1", "email": "bob@acme.example"}
+	}
+	with := func(k string, v any) string {
+		c := base()
+		c[k] = v
+		return signWithProviderKey(t, m, c)
+	}
+	parts := strings.Split(good.Extra("id_token").(string), ".")
+	keys, _ := m.Store.SigningKeys(context.Background(), time.Now())
+	pubDER, _ := x509.ParsePKCS8PrivateKey(keys[0].PrivateKey)
+	pub, _ := x509.MarshalPKIXPublicKey(pubDER.(crypto.Signer).Public())
+	hs, _ := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: pub}, nil)
+	payload, _ := json.Marshal(base())
+	hsSig, _ := hs.Sign(payload)
+	hsRaw, _ := hsSig.CompactSerialize()
+	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none"}`)) + "." + base64.RawURLEncoding.EncodeToString(payload) + "."
+
+	for name, req := range map[string]tenant.CallbackRequest{
+		"ErrWrongNonce":          {IDToken: good.Extra("id_token").(string), Nonce: "other"},
+		"ErrMissingNonce":        {IDToken: good.Extra("id_token").(string)},
+		"ErrConsoleAudience":     {IDToken: console.Extra("id_token").(string), Nonce: "nonce-1"},
+		"ErrOtherInstanceClient": {IDToken: with("aud", "instance-other"), Nonce: "nonce-1"},
+		"ErrWrongIssuer":         {IDToken: with("iss", "https://evil.example"), Nonce: "nonce-1"},
+		"ErrExpired":             {IDToken: with("exp", now-60), Nonce: "nonce-1"},
+		"ErrAlgNone":             {IDToken: none, Nonce: "nonce-1"},
+		"ErrHS256WithPublicKey":  {IDToken: hsRaw, Nonce: "nonce-1"},
+		"ErrTamperedPayload":     {IDToken: parts[0] + "." + base64.RawURLEncoding.EncodeToString(payload) + "." + parts[2], Nonce: "nonce-1"},
+		"ErrWrongAccessToken":    {IDToken: good.Extra("id_token").(string), AccessToken: console.AccessToken, Nonce: "nonce-1"},
+		"ErrEmpty":               {},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback", req)
+			if resp.StatusCode != http.StatusUnauthorized || strings.Contains(resp.Header.Get("Set-Cookie"), "tenant_session=") {
+				t.Fatalf("got %d %v (cookie %q), want 401 and no session", resp.StatusCode, body, resp.Header.Get("Set-Cookie"))
+			}
+		})
+	}
+	t.Run("OKSignedByProvider", func(t *testing.T) { // the forging helper itself is sound
+		resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{IDToken: with("email", "bob@acme.example"), Nonce: "nonce-1"})
+		if resp.StatusCode != 200 {
+			t.Fatalf("got %d %v", resp.StatusCode, body)
+		}
+	})
+	t.Run("ErrFormPost", func(t *testing.T) {
+		resp, err := http.Post(m.Config.InstanceURL+"/auth/idp/callback", "application/x-www-form-urlencoded",
+			strings.NewReader("id_token="+good.Extra("id_token").(string)+"&nonce=nonce-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("form post answered %d", resp.StatusCode)
+		}
+	})
+	var n int
+	if err := m.Store.Conn().QueryRow(context.Background(), `SELECT COUNT(*) FROM tenant_sessions`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d sessions stored, want only the one valid callback's", n)
+	}
+}
