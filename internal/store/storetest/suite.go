@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
 		{"TxRollback", testTxRollback},
+		{"Data", testData},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })

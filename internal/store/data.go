@@ -1,0 +1,547 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/cx"
+	"github.com/platform/platform/internal/platform"
+)
+
+// Tenant is one tenant of a customer.
+type Tenant struct {
+	ID         string
+	CustomerID string
+	Name       string
+	CreatedAt  time.Time
+}
+
+// Project is a project of a tenant.
+type Project struct {
+	ID        string
+	TenantID  string
+	Name      string
+	CreatedAt time.Time
+}
+
+// Field types of a master.
+const (
+	FieldNumber      = "number"
+	FieldString      = "string"
+	FieldBoolean     = "boolean"
+	FieldDate        = "date"
+	FieldStringArray = "string_array"
+)
+
+// MasterField defines one key of a master's records' customFields.
+type MasterField struct {
+	Key  string `json:"key"`
+	Type string `json:"type"`
+}
+
+// Master is a named kind of master record of one tenant, with the fields its
+// records carry.
+type Master struct {
+	ID        string
+	TenantID  string
+	Name      string
+	Fields    []MasterField
+	CreatedAt time.Time
+}
+
+// Field returns the definition of key, and false when the master has none.
+func (m *Master) Field(key string) (MasterField, bool) {
+	for _, f := range m.Fields {
+		if f.Key == key {
+			return f, true
+		}
+	}
+	return MasterField{}, false
+}
+
+// MasterRecord is one record of a master. ParentID is empty for a record
+// without parent; CustomFields is a JSON object.
+type MasterRecord struct {
+	ID           string
+	MasterID     string
+	TenantID     string
+	ProjectID    string
+	ParentID     string
+	Slug         string
+	RefID        string
+	CustomFields json.RawMessage
+	CreatedBy    string
+	CreatedAt    time.Time
+	IsDeleted    bool
+}
+
+// Schedule is a cx schedule of a tenant; CustomerID is its tenant's customer.
+type Schedule struct {
+	ID         string
+	TenantID   string
+	ProjectID  string
+	Name       string
+	CreatedAt  time.Time
+	CustomerID string
+}
+
+var fieldKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_ -]{0,63}$`)
+
+// CreateTenant stores a tenant. ECONFLICT when the id is taken.
+func (s *Store) CreateTenant(ctx context.Context, t *Tenant) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, name, created_at) VALUES ($1, $2, $3, $4)`,
+		t.ID, t.CustomerID, t.Name, t.CreatedAt.UTC())
+	return wrap(err, "tenant")
+}
+
+// Tenant returns one tenant. ENOTFOUND when missing.
+func (s *Store) Tenant(ctx context.Context, id string) (*Tenant, error) {
+	var t Tenant
+	err := s.db.QueryRow(ctx, `SELECT id, customer_id, name, created_at FROM tenants WHERE id = $1`, id).
+		Scan(&t.ID, &t.CustomerID, &t.Name, &t.CreatedAt)
+	return &t, wrap(err, "tenant")
+}
+
+// CreateProject stores a project. ECONFLICT when the id is taken.
+func (s *Store) CreateProject(ctx context.Context, p *Project) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO projects (id, tenant_id, name, created_at) VALUES ($1, $2, $3, $4)`,
+		p.ID, p.TenantID, p.Name, p.CreatedAt.UTC())
+	return wrap(err, "project")
+}
+
+// CreateMaster stores a master. EINVALID for a field key that is not 1 to 64
+// letters, digits, '_', '-' or spaces, a key given twice, or an unknown type;
+// ECONFLICT when the tenant has a master of that name.
+func (s *Store) CreateMaster(ctx context.Context, m *Master) error {
+	seen := map[string]bool{}
+	for _, f := range m.Fields {
+		if !fieldKey.MatchString(f.Key) || seen[f.Key] {
+			return platform.Errorf(platform.EINVALID, "master %s: field key %q is invalid or repeated", m.Name, f.Key)
+		}
+		seen[f.Key] = true
+		switch f.Type {
+		case FieldNumber, FieldString, FieldBoolean, FieldDate, FieldStringArray:
+		default:
+			return platform.Errorf(platform.EINVALID, "master %s: field %q has unknown type %q", m.Name, f.Key, f.Type)
+		}
+	}
+	fields, err := json.Marshal(append([]MasterField{}, m.Fields...))
+	if err != nil {
+		return err
+	}
+	_, err = s.db.Exec(ctx, `INSERT INTO masters (id, tenant_id, name, fields, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		m.ID, m.TenantID, m.Name, string(fields), m.CreatedAt.UTC())
+	return wrap(err, "master")
+}
+
+// TenantFilter selects tenants: one tenant when TenantID is set, and only
+// tenants of CustomerIDs unless AllCustomers.
+type TenantFilter struct {
+	TenantID     string
+	CustomerIDs  []string
+	AllCustomers bool
+}
+
+// MastersByName returns the masters called name among the tenants f selects,
+// ordered by tenant. An empty result is no error.
+func (s *Store) MastersByName(ctx context.Context, name string, f TenantFilter) ([]Master, error) {
+	if !f.AllCustomers && len(f.CustomerIDs) == 0 {
+		return nil, nil
+	}
+	q := `SELECT m.id, m.tenant_id, m.name, m.fields, m.created_at FROM masters m JOIN tenants t ON t.id = m.tenant_id WHERE m.name = $1`
+	args := []any{name}
+	if f.TenantID != "" {
+		args = append(args, f.TenantID)
+		q += ` AND m.tenant_id = $` + strconv.Itoa(len(args))
+	}
+	if !f.AllCustomers {
+		q += ` AND t.customer_id IN (` + placeholders(&args, f.CustomerIDs) + `)`
+	}
+	rows, err := s.db.Query(ctx, q+` ORDER BY m.tenant_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Master
+	for rows.Next() {
+		var m Master
+		var fields string
+		if err := rows.Scan(&m.ID, &m.TenantID, &m.Name, &fields, &m.CreatedAt); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(fields), &m.Fields); err != nil {
+			return nil, fmt.Errorf("master %s: fields: %w", m.ID, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// recordColumns are the columns of master_records in MasterRecord's order.
+var recordColumns = []string{"id", "master_id", "tenant_id", "project_id", "parent_id", "slug", "ref_id",
+	"custom_fields", "created_by", "created_at", "is_deleted"}
+
+// InsertMasterRecords stores records in one transaction: with COPY on
+// PostgreSQL, in batched INSERTs on SQLite. An empty CustomFields is stored
+// as {}. ECONFLICT when an id is taken.
+func (s *Store) InsertMasterRecords(ctx context.Context, recs []MasterRecord) error {
+	values := make([][]any, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		custom := string(r.CustomFields)
+		if custom == "" {
+			custom = "{}"
+		}
+		values[i] = []any{r.ID, r.MasterID, r.TenantID, r.ProjectID, nullString(r.ParentID), r.Slug, r.RefID,
+			custom, r.CreatedBy, r.CreatedAt.UTC(), r.IsDeleted}
+	}
+	return s.InTx(ctx, func(tx *Store) error {
+		return wrap(tx.bulkInsert(ctx, "master_records", recordColumns, values, ""), "master record")
+	})
+}
+
+// copier is the bulk-load capability of the PostgreSQL adapter.
+type copier interface {
+	CopyFrom(ctx context.Context, table string, columns []string, rows [][]any) (int64, error)
+}
+
+// copyThreshold is the row count from which PostgreSQL loads with COPY.
+const copyThreshold = 500
+
+// bulkInsert inserts rows into table, with COPY on PostgreSQL for large
+// loads and multi-row INSERTs otherwise; suffix (ON CONFLICT …) is appended
+// to each INSERT. COPY is used only without suffix. Call it in a transaction.
+func (s *Store) bulkInsert(ctx context.Context, table string, columns []string, rows [][]any, suffix string) error {
+	if c, ok := s.db.(copier); ok && suffix == "" && len(rows) >= copyThreshold {
+		_, err := c.CopyFrom(ctx, table, columns, rows)
+		return err
+	}
+	batch := max(1, 4000/len(columns)) // well under both databases' parameter limits
+	head := `INSERT INTO ` + table + ` (` + strings.Join(columns, ", ") + `) VALUES `
+	for start := 0; start < len(rows); start += batch {
+		chunk := rows[start:min(start+batch, len(rows))]
+		var b strings.Builder
+		b.WriteString(head)
+		args := make([]any, 0, len(chunk)*len(columns))
+		for i, row := range chunk {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for j, v := range row {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				args = append(args, v)
+				b.WriteString("$" + strconv.Itoa(len(args)))
+			}
+			b.WriteByte(')')
+		}
+		b.WriteString(suffix)
+		if _, err := s.db.Exec(ctx, b.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Sort fields of a master-record listing.
+const (
+	SortCreatedAt = "createdAt"
+	SortSlug      = "slug"
+	SortRefID     = "refId"
+	SortCustom    = "customFields"
+)
+
+// RecordSort orders a listing by one field, then by id in the same direction.
+// For SortCustom, Key and Type name the custom field; records without a
+// value of that type come last in both directions, and string arrays sort by
+// their first element.
+type RecordSort struct {
+	Field string
+	Key   string
+	Type  string
+	Desc  bool
+}
+
+// RecordQuery selects a page of master records of the masters MasterIDs.
+// ParentID selects the children of one record; RootsOnly those without parent.
+type RecordQuery struct {
+	MasterIDs      []string
+	ProjectID      string
+	ParentID       string
+	RootsOnly      bool
+	IncludeDeleted bool
+	Sort           RecordSort
+	Limit, Offset  int
+}
+
+// RecordPage is a page of records and the number of all records the query
+// selects, read in one statement and so from one snapshot.
+type RecordPage struct {
+	Records []MasterRecord
+	Total   int
+}
+
+// ListMasterRecords returns one page of records and the exact total.
+// EINVALID for an unknown sort field.
+func (s *Store) ListMasterRecords(ctx context.Context, q RecordQuery) (*RecordPage, error) {
+	if len(q.MasterIDs) == 0 {
+		return &RecordPage{Records: []MasterRecord{}}, nil
+	}
+	var args []any
+	where := `master_id IN (` + placeholders(&args, q.MasterIDs) + `)`
+	if len(q.MasterIDs) == 1 {
+		where = `master_id = $1`
+	}
+	if !q.IncludeDeleted {
+		where += ` AND is_deleted = FALSE`
+	}
+	if q.ProjectID != "" {
+		args = append(args, q.ProjectID)
+		where += ` AND project_id = $` + strconv.Itoa(len(args))
+	}
+	switch {
+	case q.RootsOnly:
+		where += ` AND parent_id IS NULL`
+	case q.ParentID != "":
+		args = append(args, q.ParentID)
+		where += ` AND parent_id = $` + strconv.Itoa(len(args))
+	}
+	key, nullsLast, err := s.sortKey(q.Sort, &args)
+	if err != nil {
+		return nil, err
+	}
+	dir := ""
+	if q.Sort.Desc {
+		dir = " DESC"
+	}
+	order := func(k, id string) string {
+		o := k + dir + ", " + id + dir
+		if nullsLast {
+			o = "(" + k + " IS NULL), " + o
+		}
+		return o
+	}
+	args = append(args, q.Limit, q.Offset)
+	sqlText := `WITH page AS (
+			SELECT id, ` + key + ` AS k FROM master_records WHERE ` + where + `
+			ORDER BY ` + order(key, "id") + ` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args)) + `
+		), total AS (SELECT COUNT(*) AS n FROM master_records WHERE ` + where + `)
+		SELECT total.n, r.id, r.master_id, r.tenant_id, r.project_id, r.parent_id, r.slug, r.ref_id, r.custom_fields,
+			r.created_by, r.created_at, r.is_deleted
+		FROM total LEFT JOIN page ON TRUE LEFT JOIN master_records r ON r.id = page.id
+		ORDER BY ` + order("page.k", "page.id")
+	rows, err := s.db.Query(ctx, sqlText, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := &RecordPage{Records: make([]MasterRecord, 0, q.Limit)}
+	for rows.Next() {
+		var id, master, tenant, project, parent, slug, ref, custom, by sql.NullString
+		var at sql.NullTime
+		var deleted sql.NullBool
+		if err := rows.Scan(&out.Total, &id, &master, &tenant, &project, &parent, &slug, &ref, &custom, &by, &at, &deleted); err != nil {
+			return nil, err
+		}
+		if !id.Valid { // no record on this page
+			continue
+		}
+		out.Records = append(out.Records, MasterRecord{ID: id.String, MasterID: master.String, TenantID: tenant.String,
+			ProjectID: project.String, ParentID: parent.String, Slug: slug.String, RefID: ref.String,
+			CustomFields: json.RawMessage(custom.String), CreatedBy: by.String, CreatedAt: at.Time.UTC(), IsDeleted: deleted.Bool})
+	}
+	return out, rows.Err()
+}
+
+// sortKey returns the SQL expression a listing sorts by and whether it may
+// be NULL. Text sorts by bytes on both databases.
+func (s *Store) sortKey(srt RecordSort, args *[]any) (string, bool, error) {
+	collate := ""
+	if s.Dialect() == Postgres {
+		collate = ` COLLATE "C"`
+	}
+	switch srt.Field {
+	case "", SortCreatedAt:
+		return "created_at", false, nil
+	case SortSlug:
+		return "slug" + collate, false, nil
+	case SortRefID:
+		return "ref_id" + collate, false, nil
+	case SortCustom:
+	default:
+		return "", false, platform.Errorf(platform.EINVALID, "cannot sort by %q", srt.Field)
+	}
+	if !fieldKey.MatchString(srt.Key) {
+		return "", false, platform.Errorf(platform.EINVALID, "cannot sort by custom field %q", srt.Key)
+	}
+	if s.Dialect() == Postgres {
+		*args = append(*args, srt.Key)
+		k := `CAST($` + strconv.Itoa(len(*args)) + ` AS TEXT)`
+		v := `(custom_fields::jsonb -> ` + k + `)`
+		switch srt.Type {
+		case FieldNumber:
+			return `(CASE WHEN jsonb_typeof(` + v + `) = 'number' THEN (` + v + ` #>> '{}')::numeric END)`, true, nil
+		case FieldBoolean:
+			return `(CASE WHEN jsonb_typeof(` + v + `) = 'boolean' THEN (` + v + ` #>> '{}')::boolean END)`, true, nil
+		case FieldStringArray:
+			return `(CASE WHEN jsonb_typeof(` + v + `) = 'array' THEN (` + v + ` ->> 0) END)` + collate, true, nil
+		default:
+			return `(CASE WHEN jsonb_typeof(` + v + `) = 'string' THEN (` + v + ` #>> '{}') END)` + collate, true, nil
+		}
+	}
+	path := `$."` + srt.Key + `"`
+	*args = append(*args, path)
+	p := `$` + strconv.Itoa(len(*args))
+	switch srt.Type {
+	case FieldNumber:
+		return `(CASE WHEN json_type(custom_fields, ` + p + `) IN ('integer', 'real') THEN json_extract(custom_fields, ` + p + `) END)`, true, nil
+	case FieldBoolean:
+		return `(CASE WHEN json_type(custom_fields, ` + p + `) IN ('true', 'false') THEN json_extract(custom_fields, ` + p + `) END)`, true, nil
+	case FieldStringArray:
+		*args = append(*args, path+"[0]")
+		p0 := `$` + strconv.Itoa(len(*args))
+		return `(CASE WHEN json_type(custom_fields, ` + p + `) = 'array' AND json_type(custom_fields, ` + p0 + `) = 'text' THEN json_extract(custom_fields, ` + p0 + `) END)`, true, nil
+	default:
+		return `(CASE WHEN json_type(custom_fields, ` + p + `) = 'text' THEN json_extract(custom_fields, ` + p + `) END)`, true, nil
+	}
+}
+
+// CreateSchedule stores a schedule. ECONFLICT when the id is taken.
+func (s *Store) CreateSchedule(ctx context.Context, sc *Schedule) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO schedules (id, tenant_id, project_id, name, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		sc.ID, sc.TenantID, sc.ProjectID, sc.Name, sc.CreatedAt.UTC())
+	return wrap(err, "schedule")
+}
+
+// Schedule returns a schedule with its tenant's customer. ENOTFOUND.
+func (s *Store) Schedule(ctx context.Context, id string) (*Schedule, error) {
+	var sc Schedule
+	err := s.db.QueryRow(ctx, `SELECT s.id, s.tenant_id, s.project_id, s.name, s.created_at, t.customer_id
+		FROM schedules s JOIN tenants t ON t.id = s.tenant_id WHERE s.id = $1`, id).
+		Scan(&sc.ID, &sc.TenantID, &sc.ProjectID, &sc.Name, &sc.CreatedAt, &sc.CustomerID)
+	return &sc, wrap(err, "schedule")
+}
+
+// LockSchedule holds the schedule's rows against other writers until the
+// transaction ends (SQLite transactions hold the write lock already). Call
+// it in a transaction. ENOTFOUND.
+func (s *Store) LockSchedule(ctx context.Context, id string) error {
+	q := `SELECT id FROM schedules WHERE id = $1`
+	if s.Dialect() == Postgres {
+		q += ` FOR UPDATE`
+	}
+	var got string
+	return wrap(s.db.QueryRow(ctx, q, id).Scan(&got), "schedule")
+}
+
+// ScheduleRows returns every row stored in a schedule, ordered by row id.
+func (s *Store) ScheduleRows(ctx context.Context, scheduleID string) ([]cx.Row, error) {
+	rows, err := s.db.Query(ctx, `SELECT fields FROM schedule_rows WHERE schedule_id = $1 ORDER BY row_id`, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []cx.Row{}
+	var fields []byte
+	for rows.Next() {
+		if err := rows.Scan(&fields); err != nil {
+			return nil, err
+		}
+		var r cx.Row
+		if err := json.Unmarshal(fields, &r); err != nil {
+			return nil, fmt.Errorf("schedule %s: row: %w", scheduleID, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// UpsertScheduleRows stores rows in a schedule, replacing stored rows with
+// the same ID, all in one transaction: on PostgreSQL large sets are copied
+// into a temporary table and merged with one INSERT … ON CONFLICT, other
+// sets go in batched multi-row upserts. IDs must be distinct.
+func (s *Store) UpsertScheduleRows(ctx context.Context, scheduleID string, rows []cx.Row, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	values := make([][]any, len(rows))
+	for i := range rows {
+		b, err := json.Marshal(&rows[i])
+		if err != nil {
+			return err
+		}
+		values[i] = []any{rows[i].ID, string(b)}
+	}
+	now = now.UTC()
+	const upsert = ` ON CONFLICT (schedule_id, row_id) DO UPDATE SET fields = excluded.fields, updated_at = excluded.updated_at`
+	return s.InTx(ctx, func(tx *Store) error {
+		if c, ok := tx.db.(copier); ok && len(rows) >= copyThreshold {
+			if _, err := tx.db.Exec(ctx, `CREATE TEMP TABLE schedule_rows_in (row_id TEXT NOT NULL, fields TEXT NOT NULL) ON COMMIT DROP`); err != nil {
+				return err
+			}
+			if _, err := c.CopyFrom(ctx, "schedule_rows_in", []string{"row_id", "fields"}, values); err != nil {
+				return err
+			}
+			_, err := tx.db.Exec(ctx, `INSERT INTO schedule_rows (schedule_id, row_id, fields, updated_at)
+				SELECT $1, row_id, fields, $2 FROM schedule_rows_in`+upsert, scheduleID, now)
+			return err
+		}
+		for i := range values {
+			values[i] = []any{scheduleID, values[i][0], values[i][1], now}
+		}
+		return tx.bulkInsert(ctx, "schedule_rows", []string{"schedule_id", "row_id", "fields", "updated_at"}, values, upsert)
+	})
+}
+
+// IdempotencyRecord is the first answer given to a caller's request with an
+// Idempotency-Key.
+type IdempotencyRecord struct {
+	Caller      string
+	Key         string
+	RequestHash string
+	Status      int
+	Body        []byte
+	CreatedAt   time.Time
+}
+
+// IdempotencyRecord returns the answer kept for a caller's key. ENOTFOUND.
+func (s *Store) IdempotencyRecord(ctx context.Context, caller, key string) (*IdempotencyRecord, error) {
+	r := IdempotencyRecord{Caller: caller, Key: key}
+	err := s.db.QueryRow(ctx, `SELECT request_hash, status, body, created_at FROM idempotency WHERE caller = $1 AND key = $2`,
+		caller, key).Scan(&r.RequestHash, &r.Status, &r.Body, &r.CreatedAt)
+	return &r, wrap(err, "idempotency record")
+}
+
+// PutIdempotencyRecord keeps an answer. ECONFLICT when the caller's key is
+// taken; on PostgreSQL that also ends a running transaction.
+func (s *Store) PutIdempotencyRecord(ctx context.Context, r *IdempotencyRecord) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO idempotency (caller, key, request_hash, status, body, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, r.Caller, r.Key, r.RequestHash, r.Status, r.Body, r.CreatedAt.UTC())
+	return wrap(err, "idempotency record")
+}
+
+// DeleteIdempotencyRecords removes answers kept since before t.
+func (s *Store) DeleteIdempotencyRecords(ctx context.Context, before time.Time) (int64, error) {
+	return s.db.Exec(ctx, `DELETE FROM idempotency WHERE created_at < $1`, before.UTC())
+}
+
+// placeholders appends vals to args and returns their placeholders, comma separated.
+func placeholders(args *[]any, vals []string) string {
+	var b strings.Builder
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		*args = append(*args, v)
+		b.WriteString("$" + strconv.Itoa(len(*args)))
+	}
+	return b.String()
+}

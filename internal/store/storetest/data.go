@@ -1,0 +1,292 @@
+package storetest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/internal/cx"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// testData covers the tenant data of the data API: masters, listing,
+// schedule rows and idempotency records.
+func testData(t *testing.T, st *store.Store) {
+	mustDataTenant(t, st, "cust-a", "ten-a")
+	mustDataTenant(t, st, "cust-b", "ten-b")
+	t.Run("Masters", func(t *testing.T) { testDataMasters(t, st) })
+	t.Run("Listing", func(t *testing.T) { testDataListing(t, st) })
+	t.Run("ScheduleRows", func(t *testing.T) { testDataScheduleRows(t, st) })
+	t.Run("Idempotency", func(t *testing.T) { testDataIdempotency(t, st) })
+}
+
+func mustDataTenant(t *testing.T, st *store.Store, customer, tenant string) {
+	t.Helper()
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: customer, Name: customer, OrgID: "org-" + customer, CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateTenant(ctx, &store.Tenant{ID: tenant, CustomerID: customer, Name: tenant, CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testDataMasters(t *testing.T, st *store.Store) {
+	fields := []store.MasterField{{Key: "floors", Type: store.FieldNumber}, {Key: "tags", Type: store.FieldStringArray}}
+	for _, m := range []store.Master{
+		{ID: "m-a", TenantID: "ten-a", Name: "Building", Fields: fields, CreatedAt: ts},
+		{ID: "m-b", TenantID: "ten-b", Name: "Building", CreatedAt: ts},
+		{ID: "m-c", TenantID: "ten-a", Name: "System", CreatedAt: ts},
+	} {
+		if err := st.CreateMaster(ctx, &m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := st.CreateMaster(ctx, &store.Master{ID: "m-d", TenantID: "ten-a", Name: "Building", CreatedAt: ts})
+	wantCode(t, err, platform.ECONFLICT)
+	err = st.CreateMaster(ctx, &store.Master{ID: "m-e", TenantID: "ten-a", Name: "X", CreatedAt: ts,
+		Fields: []store.MasterField{{Key: "a", Type: "money"}}})
+	wantCode(t, err, platform.EINVALID)
+	err = st.CreateMaster(ctx, &store.Master{ID: "m-e", TenantID: "ten-a", Name: "X", CreatedAt: ts,
+		Fields: []store.MasterField{{Key: `a"b`, Type: store.FieldString}}})
+	wantCode(t, err, platform.EINVALID)
+
+	ids := func(f store.TenantFilter) []string {
+		t.Helper()
+		ms, err := st.MastersByName(ctx, "Building", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		f    store.TenantFilter
+		want []string
+	}{
+		{"All", store.TenantFilter{AllCustomers: true}, []string{"m-a", "m-b"}},
+		{"OneCustomer", store.TenantFilter{CustomerIDs: []string{"cust-b"}}, []string{"m-b"}},
+		{"TwoCustomers", store.TenantFilter{CustomerIDs: []string{"cust-a", "cust-b"}}, []string{"m-a", "m-b"}},
+		{"Tenant", store.TenantFilter{TenantID: "ten-a", AllCustomers: true}, []string{"m-a"}},
+		{"TenantOutOfScope", store.TenantFilter{TenantID: "ten-a", CustomerIDs: []string{"cust-b"}}, nil},
+		{"NoScope", store.TenantFilter{}, nil},
+	} {
+		if got := ids(tc.f); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: masters = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	ms, _ := st.MastersByName(ctx, "Building", store.TenantFilter{TenantID: "ten-a", AllCustomers: true})
+	if diff := cmp.Diff(fields, ms[0].Fields); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+}
+
+func testDataListing(t *testing.T, st *store.Store) {
+	if err := st.CreateMaster(ctx, &store.Master{ID: "lm", TenantID: "ten-a", Name: "Listing", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	// r0 … r9, one second apart; r3 deleted; r4 and r5 children of r0;
+	// r6 … r9 in project p2; numbers descend so that sorts differ.
+	var recs []store.MasterRecord
+	for i := range 10 {
+		r := store.MasterRecord{ID: fmt.Sprintf("r%d", i), MasterID: "lm", TenantID: "ten-a", ProjectID: "p1",
+			Slug: fmt.Sprintf("s-%d", (i*7)%10), RefID: fmt.Sprintf("REF-%02d", 10-i), CreatedBy: "u",
+			CreatedAt: ts.Add(time.Duration(i) * time.Second).Truncate(time.Millisecond), IsDeleted: i == 3}
+		if i == 4 || i == 5 {
+			r.ParentID = "r0"
+		}
+		if i >= 6 {
+			r.ProjectID = "p2"
+		}
+		custom := map[string]any{"n": 100 - i*3, "flag": i%2 == 0, "name": string(rune('j' - i)), "tags": []string{string(rune('a' + i%3))}}
+		if i == 2 { // no values: sorts last in both directions
+			custom = map[string]any{"n": "not a number"}
+		}
+		r.CustomFields, _ = json.Marshal(custom)
+		recs = append(recs, r)
+	}
+	if err := st.InsertMasterRecords(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+	err := st.InsertMasterRecords(ctx, recs[:1])
+	wantCode(t, err, platform.ECONFLICT)
+
+	list := func(q store.RecordQuery) ([]string, int) {
+		t.Helper()
+		q.MasterIDs = []string{"lm"}
+		if q.Limit == 0 {
+			q.Limit = 50
+		}
+		page, err := st.ListMasterRecords(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := []string{}
+		for _, r := range page.Records {
+			ids = append(ids, r.ID)
+		}
+		return ids, page.Total
+	}
+	custom := func(key, typ string, desc bool) store.RecordSort {
+		return store.RecordSort{Field: store.SortCustom, Key: key, Type: typ, Desc: desc}
+	}
+	for _, tc := range []struct {
+		name  string
+		q     store.RecordQuery
+		want  []string
+		total int
+	}{
+		{"Default", store.RecordQuery{}, []string{"r0", "r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9"}, 9},
+		{"IncludeDeleted", store.RecordQuery{IncludeDeleted: true}, []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"}, 10},
+		{"Page2", store.RecordQuery{Limit: 4, Offset: 4}, []string{"r5", "r6", "r7", "r8"}, 9},
+		{"PastTheEnd", store.RecordQuery{Limit: 4, Offset: 40}, []string{}, 9},
+		{"CreatedAtDesc", store.RecordQuery{Limit: 3, Sort: store.RecordSort{Field: store.SortCreatedAt, Desc: true}}, []string{"r9", "r8", "r7"}, 9},
+		{"Project", store.RecordQuery{ProjectID: "p2"}, []string{"r6", "r7", "r8", "r9"}, 4},
+		{"Parent", store.RecordQuery{ParentID: "r0"}, []string{"r4", "r5"}, 2},
+		{"Roots", store.RecordQuery{RootsOnly: true, ProjectID: "p1"}, []string{"r0", "r1", "r2"}, 3},
+		{"Slug", store.RecordQuery{Sort: store.RecordSort{Field: store.SortSlug}}, []string{"r0", "r6", "r9", "r2", "r5", "r8", "r1", "r4", "r7"}, 9},
+		{"RefIDDesc", store.RecordQuery{Limit: 3, Sort: store.RecordSort{Field: store.SortRefID, Desc: true}}, []string{"r0", "r1", "r2"}, 9},
+		{"Number", store.RecordQuery{Limit: 3, Sort: custom("n", store.FieldNumber, false)}, []string{"r9", "r8", "r7"}, 9},
+		{"NumberDescNullsLast", store.RecordQuery{Sort: custom("n", store.FieldNumber, true)}, []string{"r0", "r1", "r4", "r5", "r6", "r7", "r8", "r9", "r2"}, 9},
+		{"String", store.RecordQuery{Sort: custom("name", store.FieldString, false)}, []string{"r9", "r8", "r7", "r6", "r5", "r4", "r1", "r0", "r2"}, 9},
+		{"Boolean", store.RecordQuery{Sort: custom("flag", store.FieldBoolean, false)}, []string{"r1", "r5", "r7", "r9", "r0", "r4", "r6", "r8", "r2"}, 9},
+		{"StringArray", store.RecordQuery{Sort: custom("tags", store.FieldStringArray, false)}, []string{"r0", "r6", "r9", "r1", "r4", "r7", "r5", "r8", "r2"}, 9},
+		{"UnknownKey", store.RecordQuery{Sort: custom("zzz", store.FieldString, false)}, []string{"r0", "r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9"}, 9},
+	} {
+		got, total := list(tc.q)
+		if !slices.Equal(got, tc.want) || total != tc.total {
+			t.Errorf("%s: got %v (total %d), want %v (total %d)", tc.name, got, total, tc.want, tc.total)
+		}
+	}
+
+	page, err := st.ListMasterRecords(ctx, store.RecordQuery{MasterIDs: []string{"lm"}, ParentID: "r0", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recs[4]
+	want.CustomFields = nil
+	got := page.Records[0]
+	var gotCustom, wantCustom map[string]any
+	_ = json.Unmarshal(got.CustomFields, &gotCustom)
+	_ = json.Unmarshal(recs[4].CustomFields, &wantCustom)
+	got.CustomFields = nil
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("record (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantCustom, gotCustom); diff != "" {
+		t.Errorf("custom fields (-want +got):\n%s", diff)
+	}
+
+	_, err = st.ListMasterRecords(ctx, store.RecordQuery{MasterIDs: []string{"lm"}, Limit: 1, Sort: store.RecordSort{Field: "name"}})
+	wantCode(t, err, platform.EINVALID)
+	_, err = st.ListMasterRecords(ctx, store.RecordQuery{MasterIDs: []string{"lm"}, Limit: 1, Sort: custom(`x"); DROP`, store.FieldString, false)})
+	wantCode(t, err, platform.EINVALID)
+	page, err = st.ListMasterRecords(ctx, store.RecordQuery{MasterIDs: []string{"lm", "m-a"}, Limit: 2})
+	if err != nil || page.Total != 9 || len(page.Records) != 2 {
+		t.Fatalf("two masters: %+v, %v", page, err)
+	}
+}
+
+func testDataScheduleRows(t *testing.T, st *store.Store) {
+	for _, id := range []string{"sch-1", "sch-2"} {
+		if err := st.CreateSchedule(ctx, &store.Schedule{ID: id, TenantID: "ten-b", Name: "Plan " + id, CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := st.Schedule(ctx, "sch-1")
+	if err != nil || sc.CustomerID != "cust-b" || sc.TenantID != "ten-b" || sc.Name != "Plan sch-1" {
+		t.Fatalf("Schedule = %+v, %v", sc, err)
+	}
+	_, err = st.Schedule(ctx, "nope")
+	wantCode(t, err, platform.ENOTFOUND)
+
+	load := func(id string) []cx.Row {
+		t.Helper()
+		rows, err := st.ScheduleRows(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	if got := load("sch-1"); len(got) != 0 {
+		t.Fatalf("new schedule has rows %v", got)
+	}
+	// Small sets go in batched upserts, large ones (PostgreSQL) through COPY.
+	for _, n := range []int{3, 1200} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			id := "sch-1"
+			if n > 3 {
+				id = "sch-2"
+			}
+			var rows []cx.Row
+			for i := range n {
+				rows = append(rows, cx.Row{ID: fmt.Sprintf("R-%05d", i), Name: "Row", PMEmail: "pm@example.com", CreatedAt: "2026-01-02"})
+			}
+			if err := st.UpsertScheduleRows(ctx, id, rows, ts); err != nil {
+				t.Fatal(err)
+			}
+			rows[0].Name, rows[n-1].ParentID = "Renamed", rows[0].ID
+			rows = append(rows, cx.Row{ID: "Z-new", Name: "New"})
+			if err := st.UpsertScheduleRows(ctx, id, []cx.Row{rows[0], rows[n-1], rows[n]}, ts); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(rows, load(id)); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			boom := errors.New("boom")
+			err := st.InTx(ctx, func(tx *store.Store) error {
+				if err := tx.LockSchedule(ctx, id); err != nil {
+					return err
+				}
+				if err := tx.UpsertScheduleRows(ctx, id, []cx.Row{{ID: rows[0].ID, Name: "Lost"}}, ts); err != nil {
+					return err
+				}
+				return boom
+			})
+			if !errors.Is(err, boom) {
+				t.Fatalf("InTx = %v", err)
+			}
+			if diff := cmp.Diff(rows, load(id)); diff != "" {
+				t.Errorf("after rollback (-want +got):\n%s", diff)
+			}
+		})
+	}
+	wantCode(t, st.InTx(ctx, func(tx *store.Store) error { return tx.LockSchedule(ctx, "nope") }), platform.ENOTFOUND)
+}
+
+func testDataIdempotency(t *testing.T, st *store.Store) {
+	rec := &store.IdempotencyRecord{Caller: "u1", Key: "k", RequestHash: "h1", Status: 200, Body: []byte(`{"a":1}`), CreatedAt: ts}
+	if err := st.PutIdempotencyRecord(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.PutIdempotencyRecord(ctx, rec), platform.ECONFLICT)
+	other := *rec
+	other.Caller, other.CreatedAt = "u2", ts.Add(time.Hour)
+	if err := st.PutIdempotencyRecord(ctx, &other); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.IdempotencyRecord(ctx, "u1", "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rec, got); diff != "" {
+		t.Errorf("record (-want +got):\n%s", diff)
+	}
+	_, err = st.IdempotencyRecord(ctx, "u3", "k")
+	wantCode(t, err, platform.ENOTFOUND)
+	n, err := st.DeleteIdempotencyRecords(ctx, ts.Add(time.Minute))
+	if err != nil || n != 1 {
+		t.Fatalf("deleted %d, %v; want 1", n, err)
+	}
+	_, err = st.IdempotencyRecord(ctx, "u1", "k")
+	wantCode(t, err, platform.ENOTFOUND)
+}
