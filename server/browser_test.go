@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"net/url"
+	"sync"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -283,4 +289,182 @@ func TestBrowserTenantGateway(t *testing.T) {
 			t.Fatalf("internal %q and unknown %q differ", msgInternal, msgUnknown)
 		}
 	})
+}
+
+// recorder keeps what a role received: every request's URL and body.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []string
+}
+
+func (rec *recorder) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rec.mu.Lock()
+		rec.reqs = append(rec.reqs, r.Method+" "+r.URL.String()+" "+string(body))
+		rec.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (rec *recorder) all() []string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]string(nil), rec.reqs...)
+}
+
+// mustRunRecorded starts the platform recording what the console and the
+// tenant role receive.
+func mustRunRecorded(t *testing.T) (*Main, *recorder, *recorder) {
+	console, tenantRec := &recorder{}, &recorder{}
+	m := mustRunMainWith(t, func(m *Main) {
+		m.WrapRole = func(role string, h http.Handler) http.Handler {
+			switch role {
+			case RoleConsole:
+				return console.wrap(h)
+			case RoleTenant:
+				return tenantRec.wrap(h)
+			}
+			return h
+		}
+	})
+	return m, console, tenantRec
+}
+
+func waitForPath(ctx context.Context, want string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var path string
+		for i := 0; i < 150; i++ {
+			if err := chromedp.Evaluate(`location.pathname`, &path).Do(ctx); err == nil && path == want {
+				return nil
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return fmt.Errorf("still at %q, waiting for %q", path, want)
+	})
+}
+
+func tenantCookie(ctx context.Context, t *testing.T) string {
+	t.Helper()
+	var value string
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		cookies, err := network.GetCookies().Do(ctx)
+		for _, c := range cookies {
+			if c.Name == "tenant_session" && c.HTTPOnly {
+				value = c.Value
+			}
+		}
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	return value
+}
+
+// Flow 2 end to end in Chromium: the tenant web app sends the user to the
+// console gateway, the user picks nothing (one organization, one method),
+// signs in at the identity provider, and lands on /projects with a session
+// cookie; the console never sees a code or a token.
+// spec: R5.3-flow, R5.3-direct, R5.1-no-tokens, R5.1-state, R5.1-nonce, R5.1-pkce, R1-gateway, R4.4-callbacks
+func TestBrowserTenantWebApp(t *testing.T) {
+	m, consoleRec, tenantRec := mustRunRecorded(t)
+	ctx := mustBrowser(t)
+	var name string
+	if err := chromedp.Run(ctx,
+		chromedp.Navigate(m.Config.InstanceURL+"/"),
+		chromedp.WaitVisible(`#email`, chromedp.ByID),
+		shot(t, ctx, "tenant-gateway"),
+		chromedp.SendKeys(`#email`, "bob@acme.example", chromedp.ByID),
+		chromedp.Click(`#email-step button`, chromedp.ByQuery),
+		providerPassword(DemoPassword),
+		waitForPath(ctx, "/projects"),
+		chromedp.WaitVisible(`#projects`, chromedp.ByID),
+		chromedp.Text(`#user-name`, &name, chromedp.ByID),
+		shot(t, ctx, "tenant-projects"),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if name != "Bob Brandt" || tenantCookie(ctx, t) == "" {
+		t.Fatalf("landed on /projects as %q without an HttpOnly session cookie", name)
+	}
+	assertNoTokens(t, consoleRec.all())
+	if !contains(tenantRec.all(), "GET /auth/callback?code=") {
+		t.Fatal("the provider did not send the code to the app's callback")
+	}
+
+	// spec: R5.2-silent
+	t.Run("SilentReloginAfterStorageCleared", func(t *testing.T) {
+		var path string
+		if err := chromedp.Run(ctx,
+			chromedp.Evaluate(`sessionStorage.clear()`, nil),
+			network.DeleteCookies("tenant_session").WithURL(m.Config.InstanceURL),
+			chromedp.Navigate(m.Config.InstanceURL+"/"),
+			waitForPath(ctx, "/projects"),
+			chromedp.WaitVisible(`#projects`, chromedp.ByID),
+			chromedp.Evaluate(`location.pathname`, &path)); err != nil {
+			t.Fatal(err)
+		}
+		if tenantCookie(ctx, t) == "" {
+			t.Fatal("no new session after the silent sign-in")
+		}
+	})
+	t.Run("SignOut", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Click(`#sign-out`, chromedp.ByID),
+			waitForPath(ctx, "/signed-out"),
+			chromedp.WaitVisible(`#sign-in`, chromedp.ByID)); err != nil {
+			t.Fatal(err)
+		}
+		if tenantCookie(ctx, t) != "" {
+			t.Fatal("session cookie survived sign-out")
+		}
+	})
+}
+
+// The same flow through the v3 route /3/auth/callback.
+// spec: R9-callbacks, R4.1-rc3
+func TestBrowserTenantWebAppV3(t *testing.T) {
+	m, consoleRec, tenantRec := mustRunRecorded(t)
+	ctx := mustBrowser(t)
+	if err := chromedp.Run(ctx,
+		chromedp.Navigate(m.Config.InstanceURL+"/3/"),
+		chromedp.WaitVisible(`#email`, chromedp.ByID),
+		chromedp.SendKeys(`#email`, "alice@acme.example", chromedp.ByID),
+		chromedp.Click(`#email-step button`, chromedp.ByQuery),
+		providerPassword(DemoPassword),
+		waitForPath(ctx, "/projects"),
+		chromedp.WaitVisible(`#projects`, chromedp.ByID),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if !contains(tenantRec.all(), "GET /3/auth/callback?code=") {
+		t.Fatal("the provider did not use the /3/auth/callback route")
+	}
+	assertNoTokens(t, consoleRec.all())
+}
+
+// assertNoTokens checks that the console received neither an authorization
+// code nor any token (R5.1-no-tokens).
+func assertNoTokens(t *testing.T, reqs []string) {
+	t.Helper()
+	if len(reqs) == 0 {
+		t.Fatal("the console received nothing: the flow did not go through the gateway")
+	}
+	for _, r := range reqs {
+		parts := strings.SplitN(r, " ", 3)
+		u, _ := url.Parse(parts[1])
+		if u.Query().Has("code") || strings.Contains(r, "eyJ") || strings.Contains(r, "refresh_token") ||
+			strings.Contains(r, "access_token") || strings.Contains(r, "id_token") {
+			t.Fatalf("the console received a code or token: %.200s", r)
+		}
+	}
+}
+
+func contains(reqs []string, prefix string) bool {
+	for _, r := range reqs {
+		if strings.HasPrefix(r, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,7 +38,10 @@ func TestMain(m *testing.M) {
 
 // MustRunMain starts the all-in-one platform on loopback ports with a fresh
 // database and demo data, and stops it when the test ends.
-func MustRunMain(t *testing.T) *Main {
+func MustRunMain(t *testing.T) *Main { return mustRunMainWith(t, nil) }
+
+// mustRunMainWith is MustRunMain with a chance to adjust Main before Run.
+func mustRunMainWith(t *testing.T, adjust func(*Main)) *Main {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DatabaseURL = storetest.NewDatabaseURL(t)
@@ -59,6 +62,9 @@ func MustRunMain(t *testing.T) *Main {
 		case RoleTenant:
 			m.Config.InstanceURL = u
 		}
+	}
+	if adjust != nil {
+		adjust(m)
 	}
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)

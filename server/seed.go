@@ -80,7 +80,7 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 				PostLogoutRedirectURIs: []string{cfg.ConsoleURL + "/"}},
 			{AppID: "5c0e8a52-0000-4000-8000-000000000002", ClientID: cfg.InstanceClientID, Name: "Demo instance",
 				Kind: platform.AppPublic, RedirectURIs: []string{cfg.InstanceURL + "/auth/callback", cfg.InstanceURL + "/3/auth/callback"},
-				PostLogoutRedirectURIs: []string{cfg.InstanceURL + "/"}},
+				PostLogoutRedirectURIs: []string{cfg.InstanceURL + "/signed-out"}},
 		}
 		for _, a := range apps {
 			a.CreatedAt = now

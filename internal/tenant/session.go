@@ -219,7 +219,7 @@ func (t *Tenant) handleSession(w http.ResponseWriter, r *http.Request) {
 // handleLogout ends the session and tells the app where to end the
 // provider's session (end_session with the id_token as hint).
 func (t *Tenant) handleLogout(w http.ResponseWriter, r *http.Request) {
-	end := url.Values{"client_id": {t.cfg.ClientID}, "post_logout_redirect_uri": {t.cfg.InstanceURL + "/"}}
+	end := url.Values{"client_id": {t.cfg.ClientID}, "post_logout_redirect_uri": {t.cfg.InstanceURL + "/signed-out"}}
 	if c, err := r.Cookie(SessionCookie); err == nil && len(c.Value) <= 128 {
 		if ts, err := t.store.TenantSession(r.Context(), hashID(c.Value), t.cfg.Now()); err == nil {
 			end.Set("id_token_hint", ts.IDToken)

@@ -80,7 +80,7 @@ func (t *Tenant) Routes(r chi.Router) {
 		r.Get("/auth/session", t.handleSession)
 		r.Post("/auth/logout", t.handleLogout)
 	})
-	for _, p := range []string{"/", "/3/", "/auth/callback", "/3/auth/callback", "/projects"} {
+	for _, p := range []string{"/", "/3/", "/auth/callback", "/3/auth/callback", "/projects", "/signed-out"} {
 		name := "app.html"
 		if strings.HasSuffix(p, "/auth/callback") {
 			name = "callback.html"

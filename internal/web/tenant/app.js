@@ -109,6 +109,13 @@ function tenantCard(t) {
 }
 
 async function app() {
+  if (window.location.pathname === "/signed-out") {
+    $("status").textContent = "You are signed out.";
+    const b = $("sign-in");
+    b.hidden = false;
+    b.addEventListener("click", () => signIn(false));
+    return;
+  }
   const resp = await fetch("/auth/session");
   if (resp.status === 401) {
     // the provider's session may still be alive: try a silent sign-in once per visit
