@@ -21,6 +21,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/console"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
@@ -150,6 +152,12 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.IDP != nil {
 		handlers[RoleIDP] = m.IDP.Handler()
 	}
+	var acc *access.Service
+	if m.runs(RoleConsole) || m.runs(RoleTenant) {
+		if acc, err = access.New(ctx, st); err != nil {
+			return fmt.Errorf("permission catalog: %w", err)
+		}
+	}
 	if m.runs(RoleConsole) {
 		con, err := console.New(console.Config{Issuer: m.Config.IssuerURL, ConsoleURL: m.Config.ConsoleURL,
 			ClientID: m.Config.ConsoleClientID, AdminOrgID: m.Config.AdminOrgID, ResolveLimit: m.Config.ResolveRateLimit}, st)
@@ -157,7 +165,10 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		go con.Maintain(bg, time.Minute)
-		handlers[RoleConsole] = con.Handler()
+		adm := admin.New(st, acc)
+		handlers[RoleConsole] = con.Handler(func(r chi.Router) {
+			adm.Mount(r, acc.Require(access.Bearer(con.Verifier())))
+		})
 	}
 	if m.runs(RoleTenant) {
 		key, err := m.Config.secretsKey()

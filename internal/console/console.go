@@ -48,8 +48,13 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 	return &Console{cfg: cfg, store: st, verifier: verifier, pages: pages}, nil
 }
 
-// Handler serves the gateway pages and the console API.
-func (c *Console) Handler() http.Handler {
+// Verifier verifies the identity provider's tokens issued to the console
+// portal client (D-api-auth).
+func (c *Console) Verifier() *gooidc.IDTokenVerifier { return c.verifier }
+
+// Handler serves the gateway pages and the console API; api adds routes
+// under /api/v1 (the administration API).
+func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 	r := chi.NewRouter()
 	r.Use(httpapi.LimitBody(1 << 20))
 	r.Get("/", c.gatewayPage)
@@ -63,6 +68,9 @@ func (c *Console) Handler() http.Handler {
 		r.Get("/login/resolve-client", c.handleResolveClient)
 		r.Post("/login/authorize", c.handleAuthorize)
 		r.With(c.requireBearer).Get("/auth/me", c.handleMe)
+		for _, f := range api {
+			f(r)
+		}
 	})
 	return r
 }

@@ -156,4 +156,3 @@ func nullString(s string) any {
 	}
 	return s
 }
-

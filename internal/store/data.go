@@ -528,6 +528,11 @@ func (s *Store) PutIdempotencyRecord(ctx context.Context, r *IdempotencyRecord) 
 	return wrap(err, "idempotency record")
 }
 
+// DeleteIdempotencyRecord removes the answer kept for a caller's key.
+func (s *Store) DeleteIdempotencyRecord(ctx context.Context, caller, key string) (int64, error) {
+	return s.db.Exec(ctx, `DELETE FROM idempotency WHERE caller = $1 AND key = $2`, caller, key)
+}
+
 // DeleteIdempotencyRecords removes answers kept since before t.
 func (s *Store) DeleteIdempotencyRecords(ctx context.Context, before time.Time) (int64, error) {
 	return s.db.Exec(ctx, `DELETE FROM idempotency WHERE created_at < $1`, before.UTC())

@@ -1,0 +1,261 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"time"
+
+	"github.com/platform/platform/internal/authz"
+)
+
+// Grantee types of a grant (R2.6-grant-key); only GranteeUser is written today.
+const (
+	GranteeUser  = "user"
+	GranteeGroup = "group"
+)
+
+// Grant is a customer grant or an instance grant (R2.6-grant-key,
+// R2.6-instance-grant): TargetID is the customer or the instance.
+type Grant struct {
+	GranteeType string    `json:"granteeType"`
+	GranteeID   string    `json:"granteeId"`
+	TargetID    string    `json:"-"`
+	GrantedBy   string    `json:"grantedBy,omitempty"`
+	GrantedAt   time.Time `json:"grantedAt"`
+}
+
+// grantTables names the two grant tables and their target column.
+var grantTables = map[bool][2]string{false: {"customer_grants", "customer_id"}, true: {"instance_grants", "instance_id"}}
+
+// PutGrant stores a customer grant, or an instance grant when instance is
+// true. Granting twice keeps the first record. ENOTFOUND when the customer or
+// instance does not exist.
+func (s *Store) PutGrant(ctx context.Context, instance bool, g *Grant) error {
+	t := grantTables[instance]
+	if g.GranteeType == "" {
+		g.GranteeType = GranteeUser
+	}
+	var exists bool
+	target := map[bool]string{false: "customer", true: "instance"}[instance]
+	if err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+target+`s WHERE id = $1)`, g.TargetID).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		return wrap(ErrNoRows, target)
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO `+t[0]+` (grantee_type, grantee_id, `+t[1]+`, granted_by, granted_at)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+		g.GranteeType, g.GranteeID, g.TargetID, nullString(g.GrantedBy), g.GrantedAt.UTC())
+	return wrap(err, "grant")
+}
+
+// DeleteGrant removes a user's grant. ENOTFOUND when there was none.
+func (s *Store) DeleteGrant(ctx context.Context, instance bool, granteeID, targetID string) error {
+	t := grantTables[instance]
+	n, err := s.db.Exec(ctx, `DELETE FROM `+t[0]+` WHERE grantee_type = 'user' AND grantee_id = $1 AND `+t[1]+` = $2`,
+		granteeID, targetID)
+	if err == nil && n == 0 {
+		return wrap(ErrNoRows, "grant")
+	}
+	return err
+}
+
+// Grants lists grants, by target then grantee, filtered by target and
+// grantee when those are not empty. ENOTFOUND when both are given and no
+// grant matches.
+func (s *Store) Grants(ctx context.Context, instance bool, targetID, granteeID string) ([]Grant, error) {
+	t := grantTables[instance]
+	rows, err := s.db.Query(ctx, `SELECT grantee_type, grantee_id, `+t[1]+`, granted_by, granted_at FROM `+t[0]+`
+		WHERE ($1 = '' OR `+t[1]+` = $1) AND ($2 = '' OR grantee_id = $2) ORDER BY `+t[1]+`, grantee_type, grantee_id`,
+		targetID, granteeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Grant
+	for rows.Next() {
+		var g Grant
+		var by sql.NullString
+		if err := rows.Scan(&g.GranteeType, &g.GranteeID, &g.TargetID, &by, &g.GrantedAt); err != nil {
+			return nil, err
+		}
+		g.GrantedBy = by.String
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if targetID != "" && granteeID != "" && len(out) == 0 {
+		return nil, wrap(ErrNoRows, "grant")
+	}
+	return out, nil
+}
+
+// Principal loads what authorization knows of a user in one statement: the
+// console role and home customer, the customer and instance grants (sorted),
+// the live focus mode and the notification subscriptions (R2.6-resolver).
+// ENOTFOUND when the user has no console role.
+func (s *Store) Principal(ctx context.Context, userID string, now time.Time) (*authz.Principal, string, error) {
+	rows, err := s.db.Query(ctx, `
+		SELECT 0, role, COALESCE(customer_id, '') FROM console_users WHERE user_id = $1
+		UNION ALL SELECT 1, customer_id, '' FROM customer_grants WHERE grantee_type = 'user' AND grantee_id = $1
+		UNION ALL SELECT 2, instance_id, '' FROM instance_grants WHERE grantee_type = 'user' AND grantee_id = $1
+		UNION ALL SELECT 3, customer_id, '' FROM focus_modes WHERE user_id = $1 AND expires_at > $2
+		UNION ALL SELECT 4, event_type, '' FROM notification_subscriptions WHERE user_id = $1
+		ORDER BY 1, 2`, userID, now.UTC())
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	p := &authz.Principal{UserID: userID}
+	role, found := "", false
+	for rows.Next() {
+		var kind int
+		var v, extra string
+		if err := rows.Scan(&kind, &v, &extra); err != nil {
+			return nil, "", err
+		}
+		switch kind {
+		case 0:
+			role, p.CustomerID, found = v, extra, true
+		case 1:
+			p.CustomerGrants = append(p.CustomerGrants, v)
+		case 2:
+			p.InstanceGrants = append(p.InstanceGrants, v)
+		case 3:
+			p.FocusCustomerID = v
+		case 4:
+			p.Subscriptions = append(p.Subscriptions, authz.Subscription{UserID: userID, EventType: v})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	if !found {
+		return nil, "", wrap(ErrNoRows, "console user")
+	}
+	return p, role, nil
+}
+
+// SetFocus turns focus mode on for a user until expires.
+func (s *Store) SetFocus(ctx context.Context, userID, customerID string, now, expires time.Time) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO focus_modes (user_id, customer_id, started_at, expires_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (user_id) DO UPDATE SET customer_id = EXCLUDED.customer_id, started_at = EXCLUDED.started_at,
+		expires_at = EXCLUDED.expires_at`, userID, customerID, now.UTC(), expires.UTC())
+	return wrap(err, "focus mode")
+}
+
+// ClearFocus turns focus mode off.
+func (s *Store) ClearFocus(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM focus_modes WHERE user_id = $1`, userID)
+	return err
+}
+
+// Subscribe records a notification subscription; it grants nothing (R6-subscription).
+func (s *Store) Subscribe(ctx context.Context, userID, eventType string, now time.Time) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO notification_subscriptions (user_id, event_type, created_at) VALUES ($1, $2, $3)
+		ON CONFLICT DO NOTHING`, userID, eventType, now.UTC())
+	return err
+}
+
+// Unsubscribe removes a notification subscription. ENOTFOUND when missing.
+func (s *Store) Unsubscribe(ctx context.Context, userID, eventType string) error {
+	n, err := s.db.Exec(ctx, `DELETE FROM notification_subscriptions WHERE user_id = $1 AND event_type = $2`, userID, eventType)
+	if err == nil && n == 0 {
+		return wrap(ErrNoRows, "subscription")
+	}
+	return err
+}
+
+// AuditEvent is one entry of the audit log.
+type AuditEvent struct {
+	ID         string    `json:"id"`
+	At         time.Time `json:"at"`
+	ActorID    string    `json:"actorId"`
+	CustomerID string    `json:"customerId,omitempty"`
+	Action     string    `json:"action"`
+	Resource   string    `json:"resource"`
+	Decision   string    `json:"decision"` // allowed or denied
+	Reason     string    `json:"reason"`
+	Status     int       `json:"status"`
+	RequestID  string    `json:"requestId"`
+}
+
+// AppendAudit stores an audit event.
+func (s *Store) AppendAudit(ctx context.Context, e *AuditEvent) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO audit_log (id, at, actor_id, customer_id, action, resource, decision, reason, status, request_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, e.ID, e.At.UTC(), e.ActorID, nullString(e.CustomerID),
+		e.Action, e.Resource, e.Decision, e.Reason, e.Status, e.RequestID)
+	return wrap(err, "audit event")
+}
+
+// AuditQuery selects audit events: newest first, after the cursor (the id of
+// the last event of the previous page) when set, limited to the customers
+// of the scope unless Unscoped.
+type AuditQuery struct {
+	Unscoped    bool
+	CustomerIDs []string
+	ActorID     string
+	Before      time.Time
+	BeforeID    string
+	Limit       int
+}
+
+// AuditEvents lists audit events, newest first.
+func (s *Store) AuditEvents(ctx context.Context, q AuditQuery) ([]AuditEvent, error) {
+	args := []any{q.ActorID}
+	where := `($1 = '' OR actor_id = $1)`
+	if !q.Unscoped {
+		where += ` AND customer_id IN (` + placeholders(&args, q.CustomerIDs) + `)`
+		if len(q.CustomerIDs) == 0 {
+			return nil, nil
+		}
+	}
+	if !q.Before.IsZero() {
+		args = append(args, q.Before.UTC(), q.BeforeID)
+		where += ` AND (at < $` + strconv.Itoa(len(args)-1) + ` OR (at = $` + strconv.Itoa(len(args)-1) + ` AND id < $` + strconv.Itoa(len(args)) + `))`
+	}
+	if q.Limit <= 0 || q.Limit > 1000 {
+		q.Limit = 100
+	}
+	args = append(args, q.Limit)
+	rows, err := s.db.Query(ctx, `SELECT id, at, actor_id, COALESCE(customer_id, ''), action, resource, decision, reason, status, request_id
+		FROM audit_log WHERE `+where+` ORDER BY at DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AuditEvent
+	for rows.Next() {
+		var e AuditEvent
+		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Resource, &e.Decision, &e.Reason,
+			&e.Status, &e.RequestID); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// RolePermissions reads the permission catalog table (R5.7-catalog).
+func (s *Store) RolePermissions(ctx context.Context) ([]authz.Entry, error) {
+	rows, err := s.db.Query(ctx, `SELECT role, action, access FROM role_permissions ORDER BY role, action`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []authz.Entry
+	for rows.Next() {
+		var role, action, access string
+		if err := rows.Scan(&role, &action, &access); err != nil {
+			return nil, err
+		}
+		e, err := authz.ParseEntry(role, action, access)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
