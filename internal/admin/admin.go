@@ -61,6 +61,10 @@ func (a *Admin) table() []Route {
 	var t []Route
 	for _, part := range []func() []Route{
 		a.meRoutes,
+		a.customerRoutes, a.tenantRoutes, a.instanceRoutes, a.userRoutes, a.internalUserRoutes,
+		a.grantRoutes, a.focusRoutes, a.auditRoutes, a.subscriptionRoutes,
+		a.customerConfigRoutes, a.billingRoutes, a.catalogRoutes, a.releaseRoutes, a.workerRoutes,
+		a.userAttributeRoutes, a.discrepancyRoutes,
 	} {
 		t = append(t, part()...)
 	}

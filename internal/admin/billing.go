@@ -1,0 +1,3 @@
+package admin
+
+func (a *Admin) billingRoutes() []Route { return nil }
