@@ -6,4 +6,5 @@ package tools
 
 import (
 	_ "github.com/99designs/gqlgen"
+	_ "github.com/vektra/mockery/v2"
 )
