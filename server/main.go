@@ -24,6 +24,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/console"
+	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/store"
@@ -183,6 +184,9 @@ func (m *Main) Run(ctx context.Context) error {
 		go ten.Maintain(bg, time.Minute)
 		r := chi.NewRouter()
 		ten.Routes(r)
+		dataSvc := data.New(st, acc)
+		go dataSvc.Maintain(bg, time.Hour)
+		data.NewHandler(dataSvc, m.Config.InstanceURL).Mount(r, acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier())))
 		handlers[RoleTenant] = r
 	}
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {

@@ -1,0 +1,355 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/cx"
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/tenant"
+)
+
+// CSRFHeader is the header the web app sends with every unsafe request: a
+// page of another site cannot send it without a CORS preflight, which this
+// API never grants.
+const CSRFHeader = "X-Requested-With"
+
+// Handler serves the REST routes of the data API (docs/api-data.md): thin
+// shims that parse a request, call one Service method and encode its answer.
+type Handler struct {
+	svc    *Service
+	origin string
+}
+
+// NewHandler returns the REST handler of svc for the instance served at
+// instanceURL, whose origin is the only one cookie-authenticated unsafe
+// requests may come from.
+func NewHandler(svc *Service, instanceURL string) *Handler {
+	origin := ""
+	if u, err := url.Parse(instanceURL); err == nil && u.Scheme != "" && u.Host != "" {
+		origin = u.Scheme + "://" + u.Host
+	}
+	return &Handler{svc: svc, origin: origin}
+}
+
+// Mount adds the routes under /api/v1 to r, behind the CSRF check and
+// auth (which puts the caller in the request's context).
+func (h *Handler) Mount(r chi.Router, auth func(http.Handler) http.Handler) {
+	r.Group(func(r chi.Router) {
+		r.Use(h.csrf, auth)
+		r.Get("/api/v1/master-record/{masterName}", h.listRecords)
+		r.Get("/api/v1/me/tenants", h.myTenants)
+		r.Post("/api/v1/cx/upload", h.upload)
+	})
+}
+
+// csrf refuses an unsafe request that carries the session cookie unless it
+// comes from the instance's own pages: its Origin (or, without one, its
+// Referer) is the instance's, or it carries CSRFHeader. A request with an
+// Authorization header is no browser's forgery and passes.
+func (h *Handler) csrf(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, err := r.Cookie(tenant.SessionCookie); err != nil || r.Header.Get("Authorization") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		origin := r.Header.Get("Origin")
+		if origin == "" || origin == "null" {
+			if ref, err := url.Parse(r.Header.Get("Referer")); err == nil && ref.Host != "" {
+				origin = ref.Scheme + "://" + ref.Host
+			}
+		}
+		sameOrigin := origin != "" && origin == h.origin
+		foreign := origin != "" && origin != "null" && !sameOrigin
+		if sameOrigin || (!foreign && r.Header.Get(CSRFHeader) != "") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		httpapi.WriteError(w, r, platform.Errorf(platform.EFORBIDDEN,
+			"cross-site request refused: a request signed in by cookie must come from this instance's pages (send the %s header)", CSRFHeader))
+	})
+}
+
+// listRecords is GET /api/v1/master-record/{masterName} (R4.5-list, D-master).
+func (h *Handler) listRecords(w http.ResponseWriter, r *http.Request) {
+	q, err := ParseQuery(r.URL.Query())
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	page, err := h.svc.ListMasterRecords(r.Context(), access.MustCaller(r.Context()), chi.URLParam(r, "masterName"), q)
+	var unknown *UnknownMasterError
+	switch {
+	case errors.As(err, &unknown):
+		// R7.2-master: 500 Service Exception naming the master, for legacy clients
+		httpapi.WriteErrorObject(w, r, http.StatusInternalServerError, "Service Exception", []string{unknown.Error()}, nil)
+	case err != nil:
+		httpapi.WriteError(w, r, err)
+	default:
+		httpapi.WriteJSON(w, http.StatusOK, page)
+	}
+}
+
+// queryKeys are the parameters of a listing.
+var queryKeys = []string{"page", "pageSize", "tenantID", "projectID", "parentID", "includeDeleted", "sort"}
+
+// ParseQuery reads a listing's query parameters (D-master). Unknown or
+// repeated parameters, empty values and values that are not what they
+// should be are EINVALID, each named. parentID=null selects the records
+// without a parent.
+func ParseQuery(v url.Values) (Query, error) {
+	var q Query
+	var problems []string
+	for k, vals := range v {
+		switch {
+		case !slices.Contains(queryKeys, k):
+			problems = append(problems, fmt.Sprintf("unknown parameter %q; the parameters are %s", k, strings.Join(queryKeys, ", ")))
+		case len(vals) > 1:
+			problems = append(problems, fmt.Sprintf("parameter %q is given %d times", k, len(vals)))
+		case vals[0] == "":
+			problems = append(problems, fmt.Sprintf("parameter %q is empty", k))
+		}
+	}
+	if len(problems) > 0 {
+		return q, invalid("the listing parameters are not valid", problems)
+	}
+	whole := func(name string) int {
+		s := v.Get(name)
+		if s == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || strings.HasPrefix(s, "+") {
+			problems = append(problems, fmt.Sprintf("%s must be a whole number of at least 1, not %q", name, clipValue(s)))
+			return 0
+		}
+		return n
+	}
+	q.Page, q.PageSize = whole("page"), whole("pageSize")
+	q.TenantID, q.ProjectID, q.Sort = v.Get("tenantID"), v.Get("projectID"), v.Get("sort")
+	if p := v.Get("parentID"); p == "null" {
+		q.RootsOnly = true
+	} else {
+		q.ParentID = p
+	}
+	switch s := v.Get("includeDeleted"); s {
+	case "", "false":
+	case "true":
+		q.IncludeDeleted = true
+	default:
+		problems = append(problems, fmt.Sprintf("includeDeleted must be true or false, not %q", clipValue(s)))
+	}
+	if len(problems) > 0 {
+		return q, invalid("the listing parameters are not valid", problems)
+	}
+	// range checks (pageSize over the maximum, a sort that does not parse) are the service's
+	return q, nil
+}
+
+// clipValue shortens a value quoted in a message.
+func clipValue(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// myTenants is GET /api/v1/me/tenants.
+func (h *Handler) myTenants(w http.ResponseWriter, r *http.Request) {
+	out, err := h.svc.MyTenants(r.Context(), access.MustCaller(r.Context()))
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, out)
+}
+
+// upload is POST /api/v1/cx/upload (D-cx): a JSON body, or a multipart form
+// with a .csv or .xlsx file and scheduleId (R4.5-cx-same).
+func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	c := access.MustCaller(ctx)
+	if err := h.svc.AuthorizeUpload(ctx, c); err != nil { // before reading a byte of the body
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	opts, err := uploadOptions(r)
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	if r.ContentLength > MaxUploadBytes {
+		writeUploadError(w, r, tooLarge())
+		return
+	}
+	var req *cx.Request
+	switch ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct {
+	case "application/json":
+		req, err = DecodeJSON(r.Body)
+	case "multipart/form-data":
+		req, err = decodeMultipart(r.Body, params["boundary"])
+	default:
+		httpapi.WriteErrorObject(w, r, http.StatusUnsupportedMediaType, "", []string{
+			"the body must be application/json, or multipart/form-data with a .csv or .xlsx file"}, nil)
+		return
+	}
+	if err != nil {
+		writeUploadError(w, r, err)
+		return
+	}
+	res, err := h.svc.Upload(ctx, c, req, opts)
+	if err != nil {
+		writeUploadError(w, r, err)
+		return
+	}
+	if res.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	if res.Warnings == nil {
+		res.Warnings = []cx.Issue{}
+	}
+	httpapi.WriteJSON(w, http.StatusOK, res)
+}
+
+// uploadOptions reads ?dryRun= and the Idempotency-Key header.
+func uploadOptions(r *http.Request) (UploadOptions, error) {
+	opts := UploadOptions{IdempotencyKey: r.Header.Get("Idempotency-Key")}
+	var problems []string
+	for k, vals := range r.URL.Query() {
+		if k != "dryRun" {
+			problems = append(problems, fmt.Sprintf("unknown parameter %q; the only parameter is dryRun", k))
+			continue
+		}
+		switch {
+		case len(vals) == 1 && vals[0] == "true":
+			opts.DryRun = true
+		case len(vals) == 1 && vals[0] == "false":
+		default:
+			problems = append(problems, "dryRun must be given once, as true or false")
+		}
+	}
+	if len(r.Header.Values("Idempotency-Key")) > 1 {
+		problems = append(problems, "Idempotency-Key is given more than once")
+	}
+	return opts, invalid("the upload parameters are not valid", problems)
+}
+
+// decodeMultipart reads a form with the parts scheduleId and file (the
+// spreadsheet); other parts are refused. The whole body counts against
+// MaxUploadBytes.
+func decodeMultipart(body io.Reader, boundary string) (*cx.Request, error) {
+	if boundary == "" {
+		return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "the multipart body has no boundary"}
+	}
+	lr := &limitReader{r: body, n: MaxUploadBytes}
+	mr := multipart.NewReader(lr, boundary)
+	var scheduleID, filename string
+	var file []byte
+	var seenSchedule, seenFile bool
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if lr.over {
+				return nil, tooLarge()
+			}
+			return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "the multipart body cannot be read: " + err.Error()}
+		}
+		name := part.FormName()
+		switch {
+		case name == "scheduleId" && !seenSchedule && part.FileName() == "":
+			seenSchedule = true
+			b, err := io.ReadAll(io.LimitReader(part, 1025))
+			if err == nil && len(b) > 1024 {
+				return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "scheduleId is longer than 1024 bytes"}
+			}
+			scheduleID = string(b)
+		case name == "file" && !seenFile:
+			seenFile = true
+			filename = part.FileName()
+			file, err = io.ReadAll(part)
+		default:
+			return nil, &InputError{Code: cx.CodeInvalidRequest,
+				Message: fmt.Sprintf("the form part %q is not expected; send scheduleId and file once each", name)}
+		}
+		if err != nil {
+			if lr.over {
+				return nil, tooLarge()
+			}
+			return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "the multipart body cannot be read: " + err.Error()}
+		}
+	}
+	if !seenFile {
+		return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "the form has no file part; send the spreadsheet as the part named file"}
+	}
+	if strings.TrimSpace(scheduleID) == "" {
+		return nil, &InputError{Code: cx.CodeScheduleIDRequired, Message: "scheduleId is required (a form field next to the file)"}
+	}
+	return DecodeSheet(bytes.NewReader(file), filename, scheduleID)
+}
+
+// uploadStatus is the HTTP status of a request-level upload code (D-cx).
+func uploadStatus(code string) int {
+	switch code {
+	case cx.CodeDataEmpty:
+		return http.StatusUnprocessableEntity
+	case cx.CodeRowsLimit, CodeBodyTooLarge:
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
+}
+
+// requestIssue is the one entry of errors[] of a request-level failure.
+type requestIssue struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// writeUploadError answers an upload's error: request-level failures and
+// broken rules as the 7.1 object with the structured errors beside it,
+// anything else through httpapi.WriteError.
+func writeUploadError(w http.ResponseWriter, r *http.Request, err error) {
+	var in *InputError
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &in):
+		status := uploadStatus(in.Code)
+		httpapi.WriteErrorObject(w, r, status, "", []string{in.Message},
+			map[string]any{"errors": []requestIssue{{Code: in.Code, Message: in.Message}}})
+	case errors.As(err, &verr):
+		if verr.Replayed {
+			w.Header().Set("Idempotent-Replayed", "true")
+		}
+		rep := verr.Report
+		warnings := rep.Warnings
+		if warnings == nil {
+			warnings = []cx.Issue{}
+		}
+		httpapi.WriteErrorObject(w, r, http.StatusUnprocessableEntity, "", verr.Messages(), map[string]any{
+			"scheduleId": verr.ScheduleID, "dryRun": verr.DryRun, "errors": rep.Errors, "warnings": warnings,
+			"truncated": rep.Truncated, "summary": rep.Summary,
+		})
+	default:
+		httpapi.WriteError(w, r, err)
+	}
+}

@@ -1,0 +1,52 @@
+package data
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/cx"
+	"github.com/platform/platform/internal/store"
+)
+
+// Limits of the data API (D-limits, D-master).
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 1000
+	// MaxUploadRows is the most rows one cx upload may hold.
+	MaxUploadRows = cx.DefaultMaxRows
+	// MaxUploadBytes is the largest cx upload body, JSON or multipart.
+	MaxUploadBytes = 32 << 20
+	// IdempotencyTTL is how long the first answer to an Idempotency-Key is kept.
+	IdempotencyTTL = 24 * time.Hour
+)
+
+// Service serves tenant data to authenticated callers. It is safe for
+// concurrent use.
+type Service struct {
+	store  *store.Store
+	access *access.Service
+	now    func() time.Time
+}
+
+// New returns the data service over st; acc audits the requests it refuses.
+func New(st *store.Store, acc *access.Service) *Service {
+	return &Service{store: st, access: acc, now: time.Now}
+}
+
+// Maintain removes expired idempotency records every interval until ctx ends.
+func (s *Service) Maintain(ctx context.Context, interval time.Duration) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if _, err := s.store.DeleteIdempotencyRecords(ctx, s.now().Add(-IdempotencyTTL)); err != nil {
+				slog.ErrorContext(ctx, "data maintenance", "err", err)
+			}
+		}
+	}
+}
