@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"SigningKeys", testSigningKeys},
 		{"TxRollback", testTxRollback},
 		{"Data", testData},
+		{"AdminResources", testAdminResources},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })

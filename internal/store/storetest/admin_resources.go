@@ -1,0 +1,326 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// testAdminResources covers the tables of migration 0010: customer-side
+// configuration, billing, the catalog, and the internal-infrastructure
+// records, with scope filtering of billing listings in SQL.
+func testAdminResources(t *testing.T, st *store.Store) {
+	for _, id := range []string{"cust-a", "cust-b"} {
+		if err := st.CreateCustomer(ctx, &platform.Customer{ID: id, Name: id, OrgID: "org-" + id, CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("IDPConfigs", func(t *testing.T) { testIDPConfigs(t, st) })
+	t.Run("Webhooks", func(t *testing.T) { testWebhooks(t, st) })
+	t.Run("ServiceAccounts", func(t *testing.T) { testServiceAccounts(t, st) })
+	t.Run("Billing", func(t *testing.T) { testBilling(t, st) })
+	t.Run("Infra", func(t *testing.T) { testInfraRecords(t, st) })
+}
+
+func testIDPConfigs(t *testing.T, st *store.Store) {
+	c := &store.IDPConfig{ID: "idp-1", CustomerID: "cust-a", Name: "Okta", Issuer: "https://okta.example", ClientID: "cid",
+		ClientSecretSealed: []byte{1, 2, 3}, Scopes: []string{"openid", "email"}, Enabled: true, CreatedAt: ts, UpdatedAt: ts}
+	if err := st.CreateIDPConfig(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	dup := *c
+	dup.ID = "idp-2"
+	wantCode(t, st.CreateIDPConfig(ctx, &dup), platform.ECONFLICT)
+	got, err := st.IDPConfig(ctx, "idp-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(c, got); diff != "" {
+		t.Errorf("identity provider (-want +got):\n%s", diff)
+	}
+	upd, err := st.UpdateIDPConfig(ctx, "idp-1", func(c *store.IDPConfig) error {
+		c.Enabled, c.UpdatedAt = false, ts.Add(time.Hour)
+		return nil
+	})
+	if err != nil || upd.Enabled {
+		t.Fatalf("update = %+v, %v", upd, err)
+	}
+	boom := platform.Errorf(platform.EINVALID, "no")
+	_, err = st.UpdateIDPConfig(ctx, "idp-1", func(c *store.IDPConfig) error { c.Name = "changed"; return boom })
+	wantCode(t, err, platform.EINVALID)
+	list, _ := st.IDPConfigs(ctx, "cust-a")
+	if len(list) != 1 || list[0].Name != "Okta" || list[0].Enabled {
+		t.Fatalf("after a refused update: %+v", list)
+	}
+	_, err = st.UpdateIDPConfig(ctx, "missing", func(*store.IDPConfig) error { return nil })
+	wantCode(t, err, platform.ENOTFOUND)
+	if l, _ := st.IDPConfigs(ctx, "cust-b"); len(l) != 0 {
+		t.Fatalf("cust-b sees %d identity providers", len(l))
+	}
+	if err := st.DeleteIDPConfig(ctx, "idp-1"); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.DeleteIDPConfig(ctx, "idp-1"), platform.ENOTFOUND)
+}
+
+func testWebhooks(t *testing.T, st *store.Store) {
+	w := &store.Webhook{ID: "wh-1", CustomerID: "cust-a", URL: "https://hooks.example/a", Events: []string{"*"},
+		SecretSealed: []byte{9}, Active: true, CreatedAt: ts, UpdatedAt: ts}
+	if err := st.CreateWebhook(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range []store.AuditEvent{
+		{ID: "ev-1", At: ts.Add(time.Second), ActorID: "u", CustomerID: "cust-a", Action: "manage_tenant POST", Resource: "tenants", Decision: "allowed", Reason: "allowed", Status: 201, RequestID: "r1"},
+		{ID: "ev-2", At: ts.Add(2 * time.Second), ActorID: "u", CustomerID: "cust-a", Action: "manage_tenant POST", Resource: "tenants", Decision: "denied", Reason: "x", Status: 403, RequestID: "r2"},
+		{ID: "ev-3", At: ts.Add(3 * time.Second), ActorID: "u", CustomerID: "cust-b", Action: "manage_tenant POST", Resource: "tenants", Decision: "allowed", Reason: "allowed", Status: 201, RequestID: "r3"},
+		{ID: "ev-0", At: ts.Add(-time.Second), ActorID: "u", CustomerID: "cust-a", Action: "manage_tenant POST", Resource: "tenants", Decision: "allowed", Reason: "allowed", Status: 201, RequestID: "r0"},
+	} {
+		if err := st.AppendAudit(ctx, &e); err != nil {
+			t.Fatal(i, err)
+		}
+	}
+	evs, err := st.WebhookEvents(ctx, time.Time{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// only the allowed event of cust-a after the webhook was created
+	if len(evs) != 1 || evs[0].Event.ID != "ev-1" || evs[0].WebhookID != "wh-1" || evs[0].WebhookEvent[0] != "*" {
+		t.Fatalf("webhook events = %+v", evs)
+	}
+	d := &store.WebhookDelivery{ID: "d-1", WebhookID: "wh-1", EventID: "ev-1", EventType: "manage_tenant", Payload: "{}",
+		NextAttemptAt: ts, CreatedAt: ts}
+	if ok, err := st.AddWebhookDelivery(ctx, d); !ok || err != nil {
+		t.Fatalf("add = %v, %v", ok, err)
+	}
+	d2 := *d
+	d2.ID = "d-2"
+	if ok, err := st.AddWebhookDelivery(ctx, &d2); ok || err != nil {
+		t.Fatalf("second add of the same event = %v, %v; want false, nil", ok, err)
+	}
+	due, _ := st.DueWebhookDeliveries(ctx, ts.Add(-time.Second), 10)
+	if len(due) != 0 {
+		t.Fatalf("due before its time: %v", due)
+	}
+	due, _ = st.DueWebhookDeliveries(ctx, ts, 10)
+	if len(due) != 1 {
+		t.Fatalf("due = %v", due)
+	}
+	if ok, _ := st.ClaimWebhookDelivery(ctx, "d-1", ts, ts.Add(time.Minute)); !ok {
+		t.Fatal("first claim lost")
+	}
+	if ok, _ := st.ClaimWebhookDelivery(ctx, "d-1", ts, ts.Add(time.Minute)); ok {
+		t.Fatal("a leased delivery was claimed twice")
+	}
+	at := ts.Add(time.Second)
+	d.Status, d.Attempts, d.LastStatusCode, d.DeliveredAt, d.NextAttemptAt = store.DeliveryDelivered, 1, 204, &at, at
+	if err := st.RecordWebhookAttempt(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.WebhookDelivery(ctx, "d-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(d, got); diff != "" {
+		t.Errorf("delivery (-want +got):\n%s", diff)
+	}
+	if c, _ := st.WebhookCursor(ctx, "x"); !c.IsZero() {
+		t.Fatalf("fresh cursor = %v", c)
+	}
+	_ = st.SetWebhookCursor(ctx, "x", ts.Add(time.Hour))
+	_ = st.SetWebhookCursor(ctx, "x", ts) // never back
+	if c, _ := st.WebhookCursor(ctx, "x"); !c.Equal(ts.Add(time.Hour)) {
+		t.Fatalf("cursor = %v", c)
+	}
+	if err := st.DeleteWebhook(ctx, "wh-1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.WebhookDelivery(ctx, "d-1")
+	wantCode(t, err, platform.ENOTFOUND)
+}
+
+func testServiceAccounts(t *testing.T, st *store.Store) {
+	a := &store.ServiceAccount{ID: "sa-1", CustomerID: "cust-a", Name: "ci", ClientID: "sa_1", SecretHash: "h1",
+		CreatedAt: ts, SecretRotatedAt: ts}
+	if err := st.CreateServiceAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	b := *a
+	b.ID, b.Name = "sa-2", "other"
+	wantCode(t, st.CreateServiceAccount(ctx, &b), platform.ECONFLICT) // client id taken
+	if err := st.RotateServiceAccountSecret(ctx, "sa-1", "h2", ts.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.ServiceAccount(ctx, "sa-1")
+	if got.SecretHash != "h2" || !got.SecretRotatedAt.Equal(ts.Add(time.Hour)) {
+		t.Fatalf("after rotation: %+v", got)
+	}
+	wantCode(t, st.RotateServiceAccountSecret(ctx, "nope", "h", ts), platform.ENOTFOUND)
+}
+
+func testBilling(t *testing.T, st *store.Store) {
+	m := &store.Meter{ID: "m-1", Key: "api_calls", Name: "API calls", Unit: "call", Aggregation: "sum", CreatedAt: ts, UpdatedAt: ts}
+	if err := st.CreateMeter(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	p := &store.Plan{ID: "p-1", Code: "pro", Name: "Pro", Currency: "EUR", MonthlyFeeCents: 9900, Active: true, CreatedAt: ts, UpdatedAt: ts}
+	if err := st.CreatePlan(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.CreatePlan(ctx, &store.Plan{ID: "p-2", Code: "pro", Name: "x", Currency: "EUR", CreatedAt: ts, UpdatedAt: ts}), platform.ECONFLICT)
+	for _, u := range []store.UsageRow{
+		{ID: "u1", CustomerID: "cust-a", MeterKey: "api_calls", Period: "2026-01", Units: 1.5, BilledAmountCents: 150, Currency: "EUR"},
+		{ID: "u2", CustomerID: "cust-a", MeterKey: "api_calls", Period: "2026-02", Units: 10, BilledAmountCents: 1000, Currency: "EUR"},
+		{ID: "u3", CustomerID: "cust-b", MeterKey: "api_calls", Period: "2026-02", Units: 7, BilledAmountCents: 700, Currency: "EUR"},
+		{ID: "u4", CustomerID: "cust-a", MeterKey: "api_calls", Period: "2026-02", Units: 11, BilledAmountCents: 1100, Currency: "EUR"}, // replaces u2
+	} {
+		if err := st.PutUsageRow(ctx, &u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(q store.UsageQuery) []string {
+		rows, err := st.UsageRows(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.CustomerID+"/"+r.Period+"/"+r.Unit)
+		}
+		return out
+	}
+	all := store.CustomerSet{All: true}
+	for name, tc := range map[string]struct {
+		q    store.UsageQuery
+		want []string
+	}{
+		"All":      {store.UsageQuery{Customers: all}, []string{"cust-a/2026-02/call", "cust-b/2026-02/call", "cust-a/2026-01/call"}},
+		"ScopeA":   {store.UsageQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}}, []string{"cust-a/2026-02/call", "cust-a/2026-01/call"}},
+		"NoScope":  {store.UsageQuery{Customers: store.CustomerSet{}}, nil},
+		"OutScope": {store.UsageQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}, CustomerID: "cust-b"}, nil},
+		"Period":   {store.UsageQuery{Customers: all, From: "2026-02", To: "2026-02"}, []string{"cust-a/2026-02/call", "cust-b/2026-02/call"}},
+	} {
+		if diff := cmp.Diff(tc.want, ids(tc.q)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	rows, _ := st.UsageRows(ctx, store.UsageQuery{Customers: all, CustomerID: "cust-a", From: "2026-02"})
+	if len(rows) != 1 || rows[0].Units != 11 || rows[0].BilledAmountCents != 1100 {
+		t.Fatalf("replaced usage row = %+v", rows)
+	}
+	wantCode(t, st.DeleteMeter(ctx, "m-1"), platform.ECONFLICT)
+
+	if err := st.PutBillingSetup(ctx, &store.BillingSetup{CustomerID: "cust-a", PlanID: "p-1", BillingEmail: "ap@a.example",
+		Currency: "EUR", PaymentMethod: "invoice", UpdatedAt: ts, UpdatedBy: "u"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.DeletePlan(ctx, "p-1"); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := st.BillingSetup(ctx, "cust-a")
+	if err != nil || bs.PlanID != "" || bs.BillingEmail != "ap@a.example" {
+		t.Fatalf("billing setup after its plan went = %+v, %v", bs, err)
+	}
+	_, err = st.BillingSetup(ctx, "cust-b")
+	wantCode(t, err, platform.ENOTFOUND)
+
+	for i, c := range []string{"cust-a", "cust-b", "cust-a"} {
+		inv := &store.Invoice{ID: "inv-" + string(rune('1'+i)), CustomerID: c, Number: "N-" + string(rune('1'+i)), Period: "2026-01",
+			Currency: "EUR", TotalCents: 100, Status: "open", IssuedAt: ts.Add(time.Duration(i) * time.Hour), DueAt: ts.Add(48 * time.Hour)}
+		if err := st.CreateInvoice(ctx, inv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	invs, _ := st.Invoices(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}})
+	if len(invs) != 2 || invs[0].ID != "inv-3" {
+		t.Fatalf("scoped invoices = %+v", invs)
+	}
+	if invs, _ := st.Invoices(ctx, store.BillingQuery{Customers: all, Status: "paid"}); len(invs) != 0 {
+		t.Fatalf("paid invoices = %+v", invs)
+	}
+	if err := st.CreatePayment(ctx, &store.Payment{ID: "pay-1", CustomerID: "cust-a", InvoiceID: "inv-1", AmountCents: 100,
+		Currency: "EUR", Method: "card", Status: "succeeded", ReceivedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateCredit(ctx, &store.Credit{ID: "cr-1", CustomerID: "cust-b", AmountCents: 500, Currency: "EUR",
+		Reason: "outage", IssuedBy: "u", IssuedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	pays, _ := st.Payments(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
+	creds, _ := st.Credits(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
+	if len(pays) != 0 || len(creds) != 1 || creds[0].AmountCents != 500 {
+		t.Fatalf("cust-b payments %+v credits %+v", pays, creds)
+	}
+}
+
+func testInfraRecords(t *testing.T, st *store.Store) {
+	r := &store.Release{ID: "r-1", Version: "1.2.0", Channel: "stable", Status: "draft", CreatedBy: "u", CreatedAt: ts}
+	if err := st.CreateRelease(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.CreateRelease(ctx, &store.Release{ID: "r-2", Version: "1.2.0", Channel: "stable", Status: "draft", CreatedBy: "u", CreatedAt: ts}), platform.ECONFLICT)
+	pub := ts.Add(time.Hour)
+	got, err := st.UpdateRelease(ctx, "r-1", func(r *store.Release) error { r.Status, r.PublishedAt = "published", &pub; return nil })
+	if err != nil || got.Status != "published" {
+		t.Fatalf("publish = %+v, %v", got, err)
+	}
+	if got, _ := st.Release(ctx, "r-1"); got.PublishedAt == nil || !got.PublishedAt.Equal(pub) {
+		t.Fatalf("published at = %v", got.PublishedAt)
+	}
+
+	v := &store.EnvVar{ID: "e-1", Name: "API_KEY", Secret: true, ValueSealed: []byte{7, 7}, UpdatedAt: ts, UpdatedBy: "u"}
+	if err := st.CreateEnvVar(ctx, v); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.CreateEnvVar(ctx, &store.EnvVar{ID: "e-2", Name: "API_KEY", UpdatedAt: ts, UpdatedBy: "u"}), platform.ECONFLICT)
+	gotV, _ := st.EnvVar(ctx, "e-1")
+	if diff := cmp.Diff(v, gotV); diff != "" {
+		t.Errorf("env var (-want +got):\n%s", diff)
+	}
+
+	ws, err := st.SystemWorkers(ctx)
+	if err != nil || len(ws) == 0 || ws[0].ID != "webhook-delivery" {
+		t.Fatalf("seeded workers = %+v, %v", ws, err)
+	}
+	if err := st.RecordWorkerRun(ctx, "webhook-delivery", ts, "boom"); err != nil {
+		t.Fatal(err)
+	}
+	_ = st.RecordWorkerRun(ctx, "webhook-delivery", ts, "boom")
+	w, _ := st.SystemWorker(ctx, "webhook-delivery")
+	if w.Failures != 2 || w.LastError != "boom" || w.LastRunAt == nil {
+		t.Fatalf("after two failures: %+v", w)
+	}
+	_ = st.RequestWorkerRun(ctx, "webhook-delivery", ts)
+	_ = st.RecordWorkerRun(ctx, "webhook-delivery", ts.Add(time.Minute), "")
+	w, _ = st.SystemWorker(ctx, "webhook-delivery")
+	if w.Failures != 0 || w.RunRequestedAt != nil {
+		t.Fatalf("after a good run: %+v", w)
+	}
+	wantCode(t, st.SetWorkerPaused(ctx, "nope", true), platform.ENOTFOUND)
+
+	a := &store.UserAttribute{ID: "a-1", Key: "cost_center", Label: "Cost center", Type: "enum", Options: []string{"a", "b"},
+		CreatedAt: ts, UpdatedAt: ts}
+	if err := st.CreateUserAttribute(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	gotA, _ := st.UserAttribute(ctx, "a-1")
+	if diff := cmp.Diff(a, gotA); diff != "" {
+		t.Errorf("user attribute (-want +got):\n%s", diff)
+	}
+
+	d := &store.Discrepancy{ID: "x-1", Kind: "billing", CustomerID: "cust-a", Summary: "s", Status: store.DiscrepancyOpen, DetectedAt: ts}
+	if err := st.CreateDiscrepancy(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetDiscrepancyStatus(ctx, "x-1", store.DiscrepancyResolved, &pub, "u", "fixed"); err != nil {
+		t.Fatal(err)
+	}
+	open, _ := st.Discrepancies(ctx, store.DiscrepancyOpen, 0)
+	all, _ := st.Discrepancies(ctx, "", 0)
+	if len(open) != 0 || len(all) != 1 || all[0].ResolvedBy != "u" || all[0].ResolvedAt == nil {
+		t.Fatalf("open %+v, all %+v", open, all)
+	}
+}
