@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -255,8 +257,7 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 	if err != nil {
 		return nil, err
 	}
-	err = s.each(ctx, `SELECT m.id, m.tenant_id, m.name,
-			(SELECT COUNT(*) FROM master_records r WHERE r.master_id = m.id AND r.is_deleted = FALSE)
+	err = s.each(ctx, `SELECT m.id, m.tenant_id, m.name, m.live_records
 		FROM masters m JOIN tenants t ON t.id = m.tenant_id WHERE `+cond+` ORDER BY m.name, m.id`, args, func(r Row) error {
 		var m MasterSummary
 		if err := r.Scan(&m.ID, &m.TenantID, &m.Name, &m.Records); err != nil {
@@ -307,9 +308,13 @@ var recordColumns = []string{"id", "master_id", "tenant_id", "project_id", "pare
 
 // InsertMasterRecords stores records in one transaction: with COPY on
 // PostgreSQL, in batched INSERTs on SQLite. An empty CustomFields is stored
-// as {}. ECONFLICT when an id is taken.
+// as {}. The masters' record counters and versions are updated in the same
+// transaction. ECONFLICT when an id is taken.
 func (s *Store) InsertMasterRecords(ctx context.Context, recs []MasterRecord) error {
 	values := make([][]any, len(recs))
+	type counts struct{ live, all int64 }
+	per := map[string]*counts{}
+	var order []string
 	for i := range recs {
 		r := &recs[i]
 		custom := string(r.CustomFields)
@@ -318,9 +323,30 @@ func (s *Store) InsertMasterRecords(ctx context.Context, recs []MasterRecord) er
 		}
 		values[i] = []any{r.ID, r.MasterID, r.TenantID, r.ProjectID, nullString(r.ParentID), r.Slug, r.RefID,
 			custom, r.CreatedBy, r.CreatedAt.UTC(), r.IsDeleted}
+		c := per[r.MasterID]
+		if c == nil {
+			c = &counts{}
+			per[r.MasterID] = c
+			order = append(order, r.MasterID)
+		}
+		c.all++
+		if !r.IsDeleted {
+			c.live++
+		}
 	}
 	return s.InTx(ctx, func(tx *Store) error {
-		return wrap(tx.bulkInsert(ctx, "master_records", recordColumns, values, ""), "master record")
+		if err := tx.bulkInsert(ctx, "master_records", recordColumns, values, ""); err != nil {
+			return wrap(err, "master record")
+		}
+		slices.Sort(order) // a fixed order of row locks, against deadlocks between writers
+		for _, id := range order {
+			c := per[id]
+			if _, err := tx.db.Exec(ctx, `UPDATE masters SET live_records = live_records + $2, all_records = all_records + $3,
+				records_version = records_version + 1 WHERE id = $1`, id, c.live, c.all); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -409,10 +435,180 @@ type RecordPage struct {
 
 // ListMasterRecords returns one page of records and the exact total.
 // EINVALID for an unknown sort field.
+//
+// A listing of one large master in creation order, without project or
+// parent filter, reads its total from the master's counters and seeks to its
+// page through the master's page marks, so its cost does not grow with the
+// page number; marks that are behind the records are rebuilt first. Any
+// other listing counts and skips in SQL.
 func (s *Store) ListMasterRecords(ctx context.Context, q RecordQuery) (*RecordPage, error) {
 	if len(q.MasterIDs) == 0 {
 		return &RecordPage{Records: []MasterRecord{}}, nil
 	}
+	if markable(q) {
+		for attempt := 0; attempt < 2; attempt++ {
+			page, err := s.markedPage(ctx, q)
+			if err != nil || page != nil {
+				return page, err
+			}
+		}
+	}
+	return s.scannedPage(ctx, q)
+}
+
+// Page marks: one mark every markSpacing records, kept for masters of at
+// least markThreshold records (smaller ones are quick to skip through).
+const (
+	markSpacing   = 1000
+	markThreshold = 20_000
+)
+
+// markable reports whether page marks can answer q.
+func markable(q RecordQuery) bool {
+	return len(q.MasterIDs) == 1 && q.ProjectID == "" && q.ParentID == "" && !q.RootsOnly && q.Limit > 0 &&
+		(q.Sort.Field == "" || q.Sort.Field == SortCreatedAt)
+}
+
+// markedPage answers q through the master's counters and page marks, or
+// returns nil when it cannot: the master is small, or its records changed
+// between the statements (the caller then tries again or scans).
+func (s *Store) markedPage(ctx context.Context, q RecordQuery) (*RecordPage, error) {
+	id := q.MasterIDs[0]
+	var live, all, version, marksVersion int64
+	err := s.db.QueryRow(ctx, `SELECT live_records, all_records, records_version, marks_version FROM masters WHERE id = $1`, id).
+		Scan(&live, &all, &version, &marksVersion)
+	if errors.Is(err, ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	total := live
+	if q.IncludeDeleted {
+		total = all
+	}
+	if total < markThreshold {
+		return nil, nil
+	}
+	if marksVersion != version {
+		if err := s.BuildMasterRecordMarks(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, nil // read the counters again
+	}
+	out := &RecordPage{Records: []MasterRecord{}, Total: int(total)}
+	if int64(q.Offset) >= total {
+		return out, nil
+	}
+	n := min(int64(q.Limit), total-int64(q.Offset))
+	start := int64(q.Offset) // position of the page's first record in ascending order
+	if q.Sort.Desc {
+		start = total - int64(q.Offset) - n
+	}
+	live1 := ""
+	if !q.IncludeDeleted {
+		live1 = ` AND r.is_deleted = FALSE`
+	}
+	// The mark's values go in as scalar subqueries, which the planners turn
+	// into constants of the index range: (master_id, created_at, id) >= (…).
+	rows, err := s.db.Query(ctx, `SELECT m.records_version, r.id, r.master_id, r.tenant_id, r.project_id, r.parent_id, r.slug, r.ref_id,
+			r.custom_fields, r.created_by, r.created_at, r.is_deleted
+		FROM masters m
+		LEFT JOIN (SELECT r.id, r.created_at AS k FROM master_records r
+			WHERE r.master_id = $1`+live1+` AND (r.created_at, r.id) >= (
+				(SELECT created_at FROM master_record_marks WHERE master_id = $1 AND deleted = $2 AND n = $3),
+				(SELECT record_id FROM master_record_marks WHERE master_id = $1 AND deleted = $2 AND n = $3))
+			ORDER BY r.created_at, r.id LIMIT $4 OFFSET $5) page ON TRUE
+		LEFT JOIN master_records r ON r.id = page.id
+		WHERE m.id = $1
+		ORDER BY page.k, page.id`, id, q.IncludeDeleted, start/markSpacing, n, start%markSpacing)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v int64
+		r, ok, err := scanRecord(rows, &v)
+		if err != nil {
+			return nil, err
+		}
+		if v != version {
+			return nil, nil // changed since the counters were read
+		}
+		if ok {
+			out.Records = append(out.Records, r)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if int64(len(out.Records)) != n {
+		return nil, fmt.Errorf("master %s: page marks out of step with the records", id)
+	}
+	if q.Sort.Desc {
+		slices.Reverse(out.Records)
+	}
+	return out, nil
+}
+
+// BuildMasterRecordMarks rebuilds a master's page marks unless they are
+// current, in one transaction that holds the master against writers.
+func (s *Store) BuildMasterRecordMarks(ctx context.Context, masterID string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		lock := ""
+		if tx.Dialect() == Postgres {
+			lock = ` FOR UPDATE`
+		}
+		var version, marksVersion int64
+		if err := tx.db.QueryRow(ctx, `SELECT records_version, marks_version FROM masters WHERE id = $1`+lock, masterID).
+			Scan(&version, &marksVersion); err != nil {
+			return wrap(err, "master")
+		}
+		if version == marksVersion {
+			return nil
+		}
+		if _, err := tx.db.Exec(ctx, `DELETE FROM master_record_marks WHERE master_id = $1`, masterID); err != nil {
+			return err
+		}
+		for _, deleted := range []bool{false, true} {
+			live := ` AND is_deleted = FALSE`
+			if deleted {
+				live = ""
+			}
+			if _, err := tx.db.Exec(ctx, `INSERT INTO master_record_marks (master_id, deleted, n, created_at, record_id)
+				SELECT $1, $2, rn / $3, created_at, id FROM (
+					SELECT created_at, id, ROW_NUMBER() OVER (ORDER BY created_at, id) - 1 AS rn
+					FROM master_records WHERE master_id = $1`+live+`) x
+				WHERE rn % $3 = 0`, masterID, deleted, markSpacing); err != nil {
+				return err
+			}
+		}
+		_, err := tx.db.Exec(ctx, `UPDATE masters SET marks_version = $2 WHERE id = $1`, masterID, version)
+		return err
+	})
+}
+
+// scanRecord scans a record of a listing's LEFT JOIN (after the leading
+// columns lead), reporting false when the row holds no record.
+func scanRecord(rows Rows, lead ...any) (MasterRecord, bool, error) {
+	var id, master, tenant, project, parent, slug, ref, custom, by sql.NullString
+	var at sql.NullTime
+	var deleted sql.NullBool
+	dest := append(lead, &id, &master, &tenant, &project, &parent, &slug, &ref, &custom, &by, &at, &deleted)
+	if err := rows.Scan(dest...); err != nil {
+		return MasterRecord{}, false, err
+	}
+	if !id.Valid {
+		return MasterRecord{}, false, nil
+	}
+	return MasterRecord{ID: id.String, MasterID: master.String, TenantID: tenant.String,
+		ProjectID: project.String, ParentID: parent.String, Slug: slug.String, RefID: ref.String,
+		CustomFields: json.RawMessage(custom.String), CreatedBy: by.String, CreatedAt: at.Time.UTC(), IsDeleted: deleted.Bool}, true, nil
+}
+
+// scannedPage answers q with one statement that counts every selected
+// record and skips to the page, so the page and the total come from one
+// snapshot.
+func (s *Store) scannedPage(ctx context.Context, q RecordQuery) (*RecordPage, error) {
 	var args []any
 	where := `master_id IN (` + placeholders(&args, q.MasterIDs) + `)`
 	if len(q.MasterIDs) == 1 {
@@ -463,18 +659,13 @@ func (s *Store) ListMasterRecords(ctx context.Context, q RecordQuery) (*RecordPa
 	defer rows.Close()
 	out := &RecordPage{Records: make([]MasterRecord, 0, q.Limit)}
 	for rows.Next() {
-		var id, master, tenant, project, parent, slug, ref, custom, by sql.NullString
-		var at sql.NullTime
-		var deleted sql.NullBool
-		if err := rows.Scan(&out.Total, &id, &master, &tenant, &project, &parent, &slug, &ref, &custom, &by, &at, &deleted); err != nil {
+		r, ok, err := scanRecord(rows, &out.Total)
+		if err != nil {
 			return nil, err
 		}
-		if !id.Valid { // no record on this page
-			continue
+		if ok {
+			out.Records = append(out.Records, r)
 		}
-		out.Records = append(out.Records, MasterRecord{ID: id.String, MasterID: master.String, TenantID: tenant.String,
-			ProjectID: project.String, ParentID: parent.String, Slug: slug.String, RefID: ref.String,
-			CustomFields: json.RawMessage(custom.String), CreatedBy: by.String, CreatedAt: at.Time.UTC(), IsDeleted: deleted.Bool})
 	}
 	return out, rows.Err()
 }

@@ -22,6 +22,8 @@ func testData(t *testing.T, st *store.Store) {
 	mustDataTenant(t, st, "cust-b", "ten-b")
 	t.Run("Masters", func(t *testing.T) { testDataMasters(t, st) })
 	t.Run("Listing", func(t *testing.T) { testDataListing(t, st) })
+	t.Run("ListingMarks", func(t *testing.T) { testDataListingMarks(t, st) })
+	t.Run("Summaries", func(t *testing.T) { testDataSummaries(t, st) })
 	t.Run("ScheduleRows", func(t *testing.T) { testDataScheduleRows(t, st) })
 	t.Run("Idempotency", func(t *testing.T) { testDataIdempotency(t, st) })
 }
@@ -289,4 +291,114 @@ func testDataIdempotency(t *testing.T, st *store.Store) {
 	}
 	_, err = st.IdempotencyRecord(ctx, "u1", "k")
 	wantCode(t, err, platform.ENOTFOUND)
+}
+
+// testDataListingMarks checks that a large master's listing through its
+// counters and page marks gives exactly what counting and skipping gives:
+// every page boundary around a mark, both directions, with and without
+// deleted records, ties in created_at broken by id, and after more records
+// arrive (the marks are rebuilt).
+func testDataListingMarks(t *testing.T, st *store.Store) {
+	if err := st.CreateMaster(ctx, &store.Master{ID: "big", TenantID: "ten-a", Name: "Big", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	add := func(from, n int) {
+		t.Helper()
+		recs := make([]store.MasterRecord, 0, n)
+		for i := from; i < from+n; i++ {
+			// three records share each instant; ids do not follow creation order
+			recs = append(recs, store.MasterRecord{ID: fmt.Sprintf("b-%05d", (i*7919)%100000), MasterID: "big", TenantID: "ten-a",
+				ProjectID: "p", CreatedAt: ts.Add(time.Duration(i/3) * time.Millisecond), IsDeleted: i%17 == 0})
+		}
+		if err := st.InsertMasterRecords(ctx, recs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(0, 25_000)
+	compare := func(label string) {
+		t.Helper()
+		for _, deleted := range []bool{false, true} {
+			for _, desc := range []bool{false, true} {
+				for _, off := range []int{0, 1, 998, 999, 1000, 1001, 12_345, 23_500, 23_529, 24_990, 30_000} {
+					q := store.RecordQuery{MasterIDs: []string{"big"}, IncludeDeleted: deleted, Limit: 50, Offset: off,
+						Sort: store.RecordSort{Field: store.SortCreatedAt, Desc: desc}}
+					got, err := st.ListMasterRecords(ctx, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					q.ProjectID = "p" // the same records, counted and skipped in SQL
+					want, err := st.ListMasterRecords(ctx, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.Total != want.Total || !slices.Equal(recordIDs(got.Records), recordIDs(want.Records)) {
+						t.Fatalf("%s deleted=%v desc=%v offset=%d: got %d %v, want %d %v", label, deleted, desc, off,
+							got.Total, recordIDs(got.Records), want.Total, recordIDs(want.Records))
+					}
+				}
+			}
+		}
+	}
+	compare("first load")
+	var marks int
+	if err := st.Conn().QueryRow(ctx, `SELECT COUNT(*) FROM master_record_marks WHERE master_id = 'big'`).Scan(&marks); err != nil || marks != 25+24 {
+		t.Fatalf("page marks: %d, %v; want 49 (the listing did not go through them)", marks, err)
+	}
+	add(25_000, 2_000) // later records, and ties with the last instant of the first load
+	compare("after more records")
+	sums, err := st.TenantSummaries(ctx, store.TenantFilter{TenantID: "ten-a", AllCustomers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range sums[0].Masters {
+		if m.ID == "big" && m.Records != 27_000-27_000/17-1 {
+			t.Errorf("live record counter = %d, want %d", m.Records, 27_000-27_000/17-1)
+		}
+	}
+}
+
+func recordIDs(recs []store.MasterRecord) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// testDataSummaries checks the caller's-tenants overview and its filter.
+func testDataSummaries(t *testing.T, st *store.Store) {
+	if err := st.CreateProject(ctx, &store.Project{ID: "prj-b", TenantID: "ten-b", Name: "Tower", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateSchedule(ctx, &store.Schedule{ID: "sch-b", TenantID: "ten-b", ProjectID: "prj-b", Name: "Tower plan", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.UpsertScheduleRows(ctx, "sch-b", []cx.Row{{ID: "A", Name: "a"}, {ID: "B", Name: "b"}}, ts); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.TenantSummaries(ctx, store.TenantFilter{CustomerIDs: []string{"cust-b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID != "ten-b" || len(got[0].Projects) != 1 || got[0].Projects[0].Name != "Tower" {
+		t.Fatalf("summaries = %+v", got)
+	}
+	var sched *store.ScheduleSummary
+	for i := range got[0].Schedules {
+		if got[0].Schedules[i].ID == "sch-b" {
+			sched = &got[0].Schedules[i]
+		}
+	}
+	if sched == nil || sched.Rows != 2 || sched.CustomerID != "cust-b" || sched.ProjectID != "prj-b" {
+		t.Fatalf("schedule summary = %+v", sched)
+	}
+	for _, f := range []store.TenantFilter{{}, {TenantID: "ten-a", CustomerIDs: []string{"cust-b"}}} {
+		if got, err := st.TenantSummaries(ctx, f); err != nil || len(got) != 0 {
+			t.Errorf("filter %+v: %d tenants, %v; want none", f, len(got), err)
+		}
+	}
+	all, err := st.TenantSummaries(ctx, store.TenantFilter{AllCustomers: true})
+	if err != nil || len(all) != 2 {
+		t.Fatalf("all tenants: %d, %v", len(all), err)
+	}
 }
