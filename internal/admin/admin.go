@@ -16,23 +16,32 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 )
+
+// MaxBody is the body limit of every admin route (D-limits).
+const MaxBody = 1 << 20
 
 // Admin is the console's administration API.
 type Admin struct {
 	store  *store.Store
 	access *access.Service
 	now    func() time.Time
+	svc    *Service
 	routes []Route
 }
 
-// New builds the API and its route table.
-func New(st *store.Store, acc *access.Service) *Admin {
-	a := &Admin{store: st, access: acc, now: time.Now}
+// New builds the API, its service and its route table.
+func New(st *store.Store, acc *access.Service, opts ...Option) *Admin {
+	svc := NewService(st, acc, opts...)
+	a := &Admin{store: st, access: acc, now: svc.now, svc: svc}
 	a.routes = a.table()
 	return a
 }
+
+// Service returns the service behind the routes, for other transports (GraphQL).
+func (a *Admin) Service() *Service { return a.svc }
 
 // Route is one route of the API and the decision in front of it.
 type Route struct {
@@ -75,7 +84,7 @@ func (a *Admin) table() []Route {
 // behind auth, which puts the access.Caller in the context.
 func (a *Admin) Mount(r chi.Router, auth func(http.Handler) http.Handler) {
 	r.Group(func(r chi.Router) {
-		r.Use(auth)
+		r.Use(httpapi.LimitBody(MaxBody), auth)
 		for _, rt := range a.routes {
 			r.Method(rt.Method, rt.Pattern, a.wrap(rt))
 		}

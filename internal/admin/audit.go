@@ -1,3 +1,179 @@
 package admin
 
-func (a *Admin) auditRoutes() []Route { return nil }
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+func (a *Admin) auditRoutes() []Route {
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/audit-log", Action: authz.ViewAuditLog, Handle: a.auditLog},
+		{Method: http.MethodGet, Pattern: "/email-log", Action: authz.ViewAuditLog, Handle: a.emailLog},
+	}
+}
+
+// maxLogLimit is the largest page of the audit and e-mail logs.
+const maxLogLimit = 500
+
+// LogQuery pages through the audit or e-mail log, newest first: Cursor is
+// the nextCursor of the previous page.
+type LogQuery struct {
+	ActorID string
+	Cursor  string
+	Limit   int
+}
+
+// EmailView is one e-mail the platform sent.
+type EmailView struct {
+	ID         string    `json:"id"`
+	At         time.Time `json:"at"`
+	CustomerID *string   `json:"customerId"`
+	Recipient  string    `json:"recipient"`
+	Kind       string    `json:"kind"`
+	Subject    string    `json:"subject"`
+	Status     string    `json:"status"`
+	UserID     *string   `json:"userId"`
+}
+
+// logScope returns the customers whose events the caller may read: all for
+// unscoped internal roles, the scope's customers for scoped ones and focus
+// mode, the home customer for customer roles.
+func (s *Service) logScope(ctx context.Context, c *access.Caller) (bool, []string, error) {
+	if err := s.checkRole(ctx, c, authz.ViewAuditLog, false); err != nil {
+		return false, nil, err
+	}
+	f := scopeFilter(c)
+	return f.Unscoped, f.CustomerIDs, nil
+}
+
+func logCursor(q LogQuery) (time.Time, string, int, error) {
+	if q.Limit < 0 || q.Limit > maxLogLimit {
+		return time.Time{}, "", 0, platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", maxLogLimit)
+	}
+	if q.Limit == 0 {
+		q.Limit = 100
+	}
+	if q.Cursor == "" {
+		return time.Time{}, "", q.Limit, nil
+	}
+	k, id, err := store.DecodeCursor(q.Cursor)
+	if err != nil {
+		return time.Time{}, "", 0, err
+	}
+	at, err := time.Parse(time.RFC3339Nano, k)
+	if err != nil {
+		return time.Time{}, "", 0, platform.Errorf(platform.EINVALID, "cursor is not valid")
+	}
+	return at, id, q.Limit, nil
+}
+
+// AuditLog lists audit events the caller may read, newest first (R: the
+// matrix row 'Audit log, email logs').
+func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[store.AuditEvent], error) {
+	unscoped, ids, err := s.logScope(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	before, beforeID, limit, err := logCursor(q)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := s.store.AuditEvents(ctx, store.AuditQuery{Unscoped: unscoped, CustomerIDs: ids, ActorID: q.ActorID,
+		Before: before, BeforeID: beforeID, Limit: limit + 1})
+	if err != nil {
+		return nil, err
+	}
+	next := ""
+	if len(evs) > limit {
+		evs = evs[:limit]
+		last := evs[limit-1]
+		next = store.EncodeCursor(last.At.UTC().Format(time.RFC3339Nano), last.ID)
+	}
+	return newPage(evs, next), nil
+}
+
+// EmailLog lists e-mails the platform sent that the caller may read, newest first.
+func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[EmailView], error) {
+	unscoped, ids, err := s.logScope(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	before, beforeID, limit, err := logCursor(q)
+	if err != nil {
+		return nil, err
+	}
+	es, err := s.store.EmailLog(ctx, store.EmailQuery{Unscoped: unscoped, CustomerIDs: ids, Before: before, BeforeID: beforeID,
+		Limit: limit + 1})
+	if err != nil {
+		return nil, err
+	}
+	next := ""
+	if len(es) > limit {
+		es = es[:limit]
+		last := es[limit-1]
+		next = store.EncodeCursor(last.At.UTC().Format(time.RFC3339Nano), last.ID)
+	}
+	out := make([]EmailView, 0, len(es))
+	for _, e := range es {
+		v := EmailView{ID: e.ID, At: e.At, Recipient: e.Recipient, Kind: e.Kind, Subject: e.Subject, Status: e.Status}
+		if e.CustomerID != "" {
+			cid := e.CustomerID
+			v.CustomerID = &cid
+		}
+		if e.UserID != "" {
+			uid := e.UserID
+			v.UserID = &uid
+		}
+		out = append(out, v)
+	}
+	return newPage(out, next), nil
+}
+
+// sendEmail records an e-mail in the e-mail log. No mail server is wired
+// yet: the entry's status is "queued" for the delivery worker.
+func (s *Service) sendEmail(ctx context.Context, customerID, to, userID, kind, subject string) {
+	e := &store.Email{ID: newID(), At: s.now().UTC().Truncate(time.Microsecond), CustomerID: customerID, Recipient: to,
+		Kind: kind, Subject: subject, Status: "queued", UserID: userID}
+	if err := s.store.AppendEmail(context.WithoutCancel(ctx), e); err != nil {
+		slog.ErrorContext(ctx, "e-mail log", "err", err, "kind", kind)
+	}
+}
+
+func logQuery(r *http.Request) (LogQuery, error) {
+	q := r.URL.Query()
+	lq := LogQuery{ActorID: q.Get("actorId"), Cursor: q.Get("cursor")}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxLogLimit {
+			return lq, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", maxLogLimit)
+		}
+		lq.Limit = n
+	}
+	return lq, nil
+}
+
+func (a *Admin) auditLog(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	q, err := logQuery(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.AuditLog(r.Context(), c, q)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) emailLog(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	q, err := logQuery(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.EmailLog(r.Context(), c, q)
+	return http.StatusOK, out, err
+}

@@ -1,3 +1,123 @@
 package admin
 
-func (a *Admin) focusRoutes() []Route { return nil }
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+)
+
+// Focus mode bounds (minutes).
+const (
+	DefaultFocusMinutes = 60
+	MaxFocusMinutes     = 12 * 60
+)
+
+// Focus mode is a caller's own lens; every role reaches the routes, the
+// service refuses customer roles.
+func (a *Admin) focusRoutes() []Route {
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Handle: a.getFocus},
+		{Method: http.MethodPost, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Write: true, Handle: a.enterFocus},
+		{Method: http.MethodDelete, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Write: true, Handle: a.leaveFocus},
+	}
+}
+
+// FocusInput turns focus mode on for a customer for Minutes (default 60, at most 720).
+type FocusInput struct {
+	CustomerID string `json:"customerId"`
+	Minutes    int    `json:"minutes,omitempty"`
+}
+
+// Focus is the caller's focus mode; Active false when off.
+type Focus struct {
+	Active     bool       `json:"active"`
+	CustomerID *string    `json:"customerId"`
+	StartedAt  *time.Time `json:"startedAt"`
+	ExpiresAt  *time.Time `json:"expiresAt"`
+	// Scope is the scope the caller's requests now resolve to.
+	Scope ScopeView `json:"scope"`
+}
+
+func (s *Service) focusView(ctx context.Context, userID string) (*Focus, error) {
+	c, err := s.access.Load(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	f := &Focus{Scope: ScopeView{Source: c.Scope.Source, Mode: c.Scope.Mode, CustomerIDs: nonNil(c.Scope.CustomerIDs),
+		InstanceIDs: nonNil(c.Scope.InstanceIDs)}}
+	fm, err := s.store.Focus(ctx, userID, s.now())
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return f, nil
+	} else if err != nil {
+		return nil, err
+	}
+	f.Active, f.CustomerID, f.StartedAt, f.ExpiresAt = true, &fm.CustomerID, &fm.StartedAt, &fm.ExpiresAt
+	return f, nil
+}
+
+// Focus returns the caller's focus mode.
+func (s *Service) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
+	return s.focusView(ctx, c.UserID)
+}
+
+// EnterFocus turns focus mode on: until it ends, the caller's requests see
+// only that customer, and other customers' ids answer 404 (R5.7-soft). Only
+// internal roles may; a scoped role only on a customer it is granted
+// (EFORBIDDEN otherwise). EINVALID for a missing customer or bad minutes.
+func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInput) (*Focus, error) {
+	if !c.Role.Internal() {
+		return nil, platform.Errorf(platform.EFORBIDDEN, "focus mode is for internal users")
+	}
+	if in.Minutes == 0 {
+		in.Minutes = DefaultFocusMinutes
+	}
+	if in.Minutes < 1 || in.Minutes > MaxFocusMinutes {
+		return nil, platform.Errorf(platform.EINVALID, "minutes must be between 1 and %d", MaxFocusMinutes)
+	}
+	if in.CustomerID == "" {
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	}
+	if _, err := s.store.Customer(ctx, in.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
+		if c.Role.Scoped() {
+			return nil, platform.Errorf(platform.EFORBIDDEN, "not allowed: %s", authz.ReasonCustomerOutOfScope)
+		}
+		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+	} else if err != nil {
+		return nil, err
+	}
+	if c.Role.Scoped() && !contains(c.CustomerGrants, in.CustomerID) {
+		return nil, platform.Errorf(platform.EFORBIDDEN, "not allowed: %s", authz.ReasonCustomerOutOfScope)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	if err := s.store.SetFocus(ctx, c.UserID, in.CustomerID, now, now.Add(time.Duration(in.Minutes)*time.Minute)); err != nil {
+		return nil, err
+	}
+	return s.focusView(ctx, c.UserID)
+}
+
+// LeaveFocus turns focus mode off (nothing happens when it is off).
+func (s *Service) LeaveFocus(ctx context.Context, c *access.Caller) error {
+	return s.store.ClearFocus(ctx, c.UserID)
+}
+
+func (a *Admin) getFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.Focus(r.Context(), c)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) enterFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in FocusInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.EnterFocus(r.Context(), c, in)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) leaveFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return http.StatusNoContent, nil, a.svc.LeaveFocus(r.Context(), c)
+}

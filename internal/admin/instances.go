@@ -1,3 +1,434 @@
 package admin
 
-func (a *Admin) instanceRoutes() []Route { return nil }
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Instance callback paths registered at the identity provider (R2.5-instance-app, R9-callbacks).
+const (
+	CallbackPath   = "/auth/callback"
+	CallbackPathV3 = "/3/auth/callback"
+	signedOutPath  = "/signed-out"
+)
+
+func (a *Admin) instanceRoutes() []Route {
+	t := a.instanceTarget
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/instances", Action: authz.ManageInstances, Handle: a.listInstances},
+		{Method: http.MethodPost, Pattern: "/instances", Action: authz.ManageInstances, Write: true, Handle: a.createInstance},
+		{Method: http.MethodGet, Pattern: "/instances/{id}", Action: authz.ManageInstances, Target: t, Handle: a.getInstance},
+		{Method: http.MethodPut, Pattern: "/instances/{id}", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.updateInstance},
+		{Method: http.MethodDelete, Pattern: "/instances/{id}", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.deleteInstance},
+		{Method: http.MethodGet, Pattern: "/instances/{id}/connection", Action: authz.ManageInstances, Target: t, Handle: a.getConnection},
+		{Method: http.MethodPut, Pattern: "/instances/{id}/connection", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.repairConnection},
+		{Method: http.MethodPost, Pattern: "/instances/{id}/connection/rotate", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.rotateConnection},
+		{Method: http.MethodPost, Pattern: "/instances/{id}/resolve-database-uri", Action: authz.ResolveDatabaseURI, Write: true, Target: t, Handle: a.resolveDatabaseURI},
+	}
+}
+
+// instanceTarget is the instance {id} and its customer.
+func (a *Admin) instanceTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
+	i, err := a.store.InstanceRow(ctx, id(r))
+	if err != nil {
+		return authz.Resource{}, err
+	}
+	return authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}, nil
+}
+
+// Connection is an instance's connection to the identity provider (SPEC 2.4).
+type Connection struct {
+	OIDCClientID    string    `json:"oidcClientId"`
+	OIDCRedirectURI string    `json:"oidcRedirectUri"`
+	IDPAppID        string    `json:"idpAppId"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+}
+
+// Instance is an instance as the API shows it, with its connection.
+type Instance struct {
+	ID         string     `json:"id"`
+	CustomerID string     `json:"customerId"`
+	Name       string     `json:"name"`
+	URL        string     `json:"url"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	Connection Connection `json:"connection"`
+}
+
+func newInstance(i *store.InstanceRow) *Instance {
+	return &Instance{ID: i.ID, CustomerID: i.CustomerID, Name: i.Name, URL: i.URL, CreatedAt: i.CreatedAt,
+		Connection: Connection{OIDCClientID: i.Connection.OIDCClientID, OIDCRedirectURI: i.Connection.OIDCRedirectURI,
+			IDPAppID: i.Connection.IDPAppID, UpdatedAt: i.Connection.UpdatedAt}}
+}
+
+// InstanceInput creates an instance of a customer at URL (the tenant web
+// app's address, {instance_url}). DatabaseURI is optional and write-only.
+type InstanceInput struct {
+	CustomerID  string `json:"customerId"`
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	DatabaseURI string `json:"databaseUri,omitempty"`
+}
+
+// InstanceUpdate replaces an instance's name and URL; a new URL re-registers
+// the callbacks at the identity provider.
+type InstanceUpdate struct {
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	DatabaseURI string `json:"databaseUri,omitempty"`
+}
+
+// DatabaseURI is the answer of resolve-database-uri.
+type DatabaseURI struct {
+	InstanceID  string `json:"instanceId"`
+	DatabaseURI string `json:"databaseUri"`
+}
+
+// cleanURL validates an instance URL: absolute http(s), no query or
+// fragment; a trailing slash is dropped.
+func cleanURL(raw string) (string, error) {
+	raw = strings.TrimRight(strings.TrimSpace(raw), "/")
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" ||
+		u.User != nil || len(raw) > 500 {
+		return "", platform.Errorf(platform.EINVALID, "url must be an absolute http(s) address without query or fragment")
+	}
+	return raw, nil
+}
+
+func appInput(name, base string) AppInput {
+	return AppInput{Name: name, RedirectURIs: []string{base + CallbackPath, base + CallbackPathV3},
+		PostLogoutRedirectURIs: []string{base + signedOutPath}}
+}
+
+// ListInstances lists the instances in the caller's scope.
+func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
+	if err := s.checkRole(ctx, c, authz.ManageInstances, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListInstances(ctx, scopeFilter(c), customerID, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Instance, 0, len(rows))
+	for i := range rows {
+		out = append(out, newInstance(&rows[i]))
+	}
+	return newPage(out, next), nil
+}
+
+func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.InstanceRow, error) {
+	i, err := s.store.InstanceRow(ctx, id)
+	if err != nil {
+		return nil, s.hidden(ctx, c, act, write, err)
+	}
+	if err := s.check(ctx, c, act, authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}, write); err != nil {
+		return nil, err
+	}
+	return i, nil
+}
+
+// Instance returns one instance with its connection.
+func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, false)
+	if err != nil {
+		return nil, err
+	}
+	return newInstance(i), nil
+}
+
+// InstancesByIDs returns the instances of ids in key order, nil where
+// missing or outside the caller's scope (a dataloader batch).
+func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
+	rows, err := s.store.InstancesByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	f := scopeFilter(c)
+	byID := map[string]*Instance{}
+	for i := range rows {
+		if inScope(f, rows[i].CustomerID, rows[i].ID) {
+			byID[rows[i].ID] = newInstance(&rows[i])
+		}
+	}
+	out := make([]*Instance, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out, nil
+}
+
+// CreateInstance registers the instance's application at the identity
+// provider with {url}/auth/callback and {url}/3/auth/callback, then stores
+// the instance and its connection (R2.5-instance-app). When the provider
+// fails nothing is stored; when storing fails the application is removed.
+func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
+	if err := s.checkRole(ctx, c, authz.ManageInstances, true); err != nil {
+		return nil, err
+	}
+	if in.CustomerID == "" {
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	}
+	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
+		if platform.ErrorCode(err) == platform.ENOTFOUND {
+			return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+		}
+		return nil, err
+	}
+	if err := s.check(ctx, c, authz.ManageInstances, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
+		return nil, err
+	}
+	name, err := cleanName("name", in.Name)
+	if err != nil {
+		return nil, err
+	}
+	base, err := cleanURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.DatabaseURI) > 2000 {
+		return nil, platform.Errorf(platform.EINVALID, "databaseUri must be at most 2000 characters")
+	}
+	app, err := s.apps.Create(ctx, appInput(name, base))
+	if err != nil {
+		return nil, appError(err)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	row := &store.InstanceRow{Instance: platform.Instance{ID: newID(), CustomerID: in.CustomerID, Name: name, URL: base, CreatedAt: now}}
+	row.Connection = platform.InstanceConnection{InstanceID: row.ID, OIDCClientID: app.ClientID,
+		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateInstance(ctx, &row.Instance, &row.Connection); err != nil {
+			return err
+		}
+		if in.DatabaseURI != "" {
+			return tx.SetInstanceDatabaseURI(ctx, row.ID, in.DatabaseURI)
+		}
+		return nil
+	})
+	if err != nil {
+		if derr := s.apps.Delete(context.WithoutCancel(ctx), app.AppID); derr != nil {
+			slog.ErrorContext(ctx, "instance application left behind", "app_id", app.AppID, "err", derr)
+		}
+		return nil, err
+	}
+	return newInstance(row), nil
+}
+
+// appError hides the identity provider's internal errors behind one message.
+func appError(err error) error {
+	if c := platform.ErrorCode(err); c == platform.EINVALID || c == platform.ECONFLICT {
+		return err
+	}
+	slog.Error("identity provider management API", "err", err)
+	return &platform.Error{Code: platform.EINTERNAL, Message: "the identity provider did not register the application"}
+}
+
+// UpdateInstance renames an instance and moves it to a new URL; a new URL
+// updates the application's callbacks and the stored oidcRedirectUri.
+func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	name, err := cleanName("name", in.Name)
+	if err != nil {
+		return nil, err
+	}
+	base, err := cleanURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.DatabaseURI) > 2000 {
+		return nil, platform.Errorf(platform.EINVALID, "databaseUri must be at most 2000 characters")
+	}
+	conn := i.Connection
+	if base != i.URL || name != i.Name {
+		if conn.IDPAppID != "" {
+			if _, err := s.apps.Update(ctx, conn.IDPAppID, appInput(name, base)); err != nil {
+				return nil, appError(err)
+			}
+			conn.OIDCRedirectURI, conn.UpdatedAt = base+CallbackPath, s.now()
+		}
+	}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.UpdateInstance(ctx, id, name, base); err != nil {
+			return err
+		}
+		if conn.OIDCClientID != "" {
+			if err := tx.PutConnection(ctx, &conn); err != nil {
+				return err
+			}
+		}
+		if in.DatabaseURI != "" {
+			return tx.SetInstanceDatabaseURI(ctx, id, in.DatabaseURI)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	row, err := s.store.InstanceRow(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newInstance(row), nil
+}
+
+// DeleteInstance removes the instance's application at the identity
+// provider, then the instance, its connection and grants; its tenants stay
+// without an instance.
+func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return err
+	}
+	if i.Connection.IDPAppID != "" {
+		if err := s.apps.Delete(ctx, i.Connection.IDPAppID); err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+			return appError(err)
+		}
+	}
+	return s.store.DeleteInstance(ctx, id)
+}
+
+// Connection returns an instance's connection.
+func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, false)
+	if err != nil {
+		return nil, err
+	}
+	return &newInstance(i).Connection, nil
+}
+
+// RepairConnection re-registers the instance's application with both
+// callback paths and stores oidcRedirectUri (repairs legacy connections
+// whose oidcRedirectUri is empty, R9-legacy); without an application it
+// registers a new one.
+func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	var app *App
+	if i.Connection.IDPAppID != "" {
+		app, err = s.apps.Update(ctx, i.Connection.IDPAppID, appInput(i.Name, i.URL))
+	} else {
+		app, err = s.apps.Create(ctx, appInput(i.Name, i.URL))
+	}
+	if err != nil {
+		return nil, appError(err)
+	}
+	conn := platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID, OIDCRedirectURI: i.URL + CallbackPath,
+		IDPAppID: app.AppID, UpdatedAt: s.now().UTC().Truncate(time.Microsecond)}
+	if err := s.store.PutConnection(ctx, &conn); err != nil {
+		return nil, err
+	}
+	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
+		UpdatedAt: conn.UpdatedAt}, nil
+}
+
+// RotateConnection gives the instance's application a new client id at the
+// identity provider (the old one stops working) and stores it.
+func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	if i.Connection.IDPAppID == "" {
+		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application to rotate; repair the connection first")
+	}
+	app, err := s.apps.Rotate(ctx, i.Connection.IDPAppID)
+	if err != nil {
+		return nil, appError(err)
+	}
+	conn := i.Connection
+	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.now().UTC().Truncate(time.Microsecond)
+	if err := s.store.PutConnection(ctx, &conn); err != nil {
+		return nil, err
+	}
+	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
+		UpdatedAt: conn.UpdatedAt}, nil
+}
+
+// ResolveDatabaseURI returns where the instance's database is (platform_admin
+// and infra_ops only); every call is audited.
+func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
+	if _, err := s.instanceFor(ctx, c, id, authz.ResolveDatabaseURI, true); err != nil {
+		return nil, err
+	}
+	uri, err := s.vault.DatabaseURI(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &DatabaseURI{InstanceID: id, DatabaseURI: uri}, nil
+}
+
+// ---- handlers ----
+
+func (a *Admin) listInstances(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	p, err := pageInput(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.ListInstances(r.Context(), c, r.URL.Query().Get("customerId"), p)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) createInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in InstanceInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.CreateInstance(r.Context(), c, in)
+	return http.StatusCreated, out, err
+}
+
+func (a *Admin) getInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.Instance(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) updateInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in InstanceUpdate
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.UpdateInstance(r.Context(), c, id(r), in)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) deleteInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return http.StatusNoContent, nil, a.svc.DeleteInstance(r.Context(), c, id(r))
+}
+
+func (a *Admin) getConnection(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.Connection(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) repairConnection(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.RepairConnection(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) rotateConnection(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.RotateConnection(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) resolveDatabaseURI(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.ResolveDatabaseURI(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}

@@ -1,3 +1,236 @@
 package admin
 
-func (a *Admin) internalUserRoutes() []Route { return nil }
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+func (a *Admin) internalUserRoutes() []Route {
+	t := a.internalUserTarget
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/internal-users", Action: authz.ManageInternalUsers, Handle: a.listInternalUsers},
+		{Method: http.MethodPost, Pattern: "/internal-users", Action: authz.ManageInternalUsers, Write: true, Handle: a.createInternalUser},
+		{Method: http.MethodGet, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Target: t, Handle: a.getInternalUser},
+		{Method: http.MethodPatch, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Write: true, Target: t, Handle: a.updateInternalUser},
+		{Method: http.MethodDelete, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Write: true, Target: t, Handle: a.deleteInternalUser},
+	}
+}
+
+// internalUserTarget checks that {id} is an internal user; it names no customer.
+func (a *Admin) internalUserTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
+	_, err := a.store.InternalUser(ctx, id(r))
+	return authz.Resource{}, err
+}
+
+// InternalUser is a user of the administrator organization with an internal role.
+type InternalUser struct {
+	ID          string     `json:"id"`
+	Email       string     `json:"email"`
+	Name        string     `json:"name"`
+	Role        string     `json:"role"`
+	SuspendedAt *time.Time `json:"suspendedAt"`
+	CreatedAt   time.Time  `json:"createdAt"`
+}
+
+func newInternalUser(u *store.InternalUser) *InternalUser {
+	v := &InternalUser{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, CreatedAt: u.CreatedAt}
+	if r, err := authz.ParseRole(u.Role); err == nil {
+		v.Role = r.String() // a stored ops_engineer shows as infra_ops
+	}
+	if !u.SuspendedAt.IsZero() {
+		at := u.SuspendedAt
+		v.SuspendedAt = &at
+	}
+	return v
+}
+
+// InternalUserInput creates an internal user in the administrator organization.
+type InternalUserInput struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	Role  string `json:"role"`
+}
+
+// InternalUserPatch changes an internal user; nil fields stay.
+type InternalUserPatch struct {
+	Name *string `json:"name,omitempty"`
+	Role *string `json:"role,omitempty"`
+}
+
+// internalRole parses an internal role name; ops_engineer is read as
+// infra_ops (R5.7-roles). EINVALID for anything else.
+func internalRole(s string) (authz.Role, error) {
+	r, err := authz.ParseRole(s)
+	if err != nil || !r.Internal() {
+		return 0, platform.Errorf(platform.EINVALID, "role %q is not an internal role (platform_admin, account_manager, "+
+			"qa_admin, infra_ops, finance_admin, compliance_admin, reader)", s)
+	}
+	return r, nil
+}
+
+// ListInternalUsers lists internal users (platform_admin; compliance_admin and reader read).
+func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*InternalUser], error) {
+	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListInternalUsers(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*InternalUser, 0, len(rows))
+	for i := range rows {
+		out = append(out, newInternalUser(&rows[i]))
+	}
+	return newPage(out, next), nil
+}
+
+func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.InternalUser, error) {
+	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, write); err != nil {
+		return nil, err
+	}
+	return s.store.InternalUser(ctx, id)
+}
+
+// InternalUser returns one internal user.
+func (s *Service) InternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
+	u, err := s.internalUserFor(ctx, c, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return newInternalUser(u), nil
+}
+
+// CreateInternalUser creates a user in the administrator organization with
+// an internal role (EINVALID for an unknown or portal role). The user signs
+// in once a password is set or through the organization's SSO.
+func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in InternalUserInput) (*InternalUser, error) {
+	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
+		return nil, err
+	}
+	email := platform.NormalizeEmail(in.Email)
+	var problems []string
+	if !platform.ValidEmail(email) {
+		problems = append(problems, "email must be an e-mail address")
+	}
+	name, nerr := cleanName("name", in.Name)
+	if nerr != nil {
+		problems = append(problems, platform.ErrorMessage(nerr))
+	}
+	role, rerr := internalRole(in.Role)
+	if rerr != nil {
+		problems = append(problems, platform.ErrorMessage(rerr))
+	}
+	if len(problems) > 0 {
+		return nil, &platform.Error{Code: platform.EINVALID, Message: "the internal user is not valid", Details: problems}
+	}
+	adminOrgID := s.adminOrgID
+	if adminOrgID == "" {
+		return nil, platform.Errorf(platform.EINTERNAL, "no administrator organization is configured")
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	u := &platform.User{ID: newID(), OrgID: adminOrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	err := s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CreatedAt: now})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.sendEmail(ctx, "", email, u.ID, "invitation", "You are invited to the platform console")
+	return &InternalUser{ID: u.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
+}
+
+// UpdateInternalUser renames an internal user or changes its internal role.
+func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id string, in InternalUserPatch) (*InternalUser, error) {
+	u, err := s.internalUserFor(ctx, c, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if in.Role != nil {
+		role, err := internalRole(*in.Role)
+		if err != nil {
+			return nil, err
+		}
+		if id == c.UserID && role != c.Role {
+			return nil, platform.Errorf(platform.EINVALID, "you cannot change your own role")
+		}
+		u.Role = role.String()
+	}
+	if in.Name != nil {
+		if u.Name, err = cleanName("name", *in.Name); err != nil {
+			return nil, err
+		}
+	}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.RenameUser(ctx, id, u.Name, s.now()); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newInternalUser(u), nil
+}
+
+// RemoveInternalUser takes away an internal user's role, grants and focus
+// mode and suspends the account. EINVALID for oneself.
+func (s *Service) RemoveInternalUser(ctx context.Context, c *access.Caller, id string) error {
+	if _, err := s.internalUserFor(ctx, c, id, true); err != nil {
+		return err
+	}
+	if id == c.UserID {
+		return platform.Errorf(platform.EINVALID, "you cannot remove yourself")
+	}
+	return s.store.RemoveInternalUser(ctx, id, s.now())
+}
+
+// ---- handlers ----
+
+func (a *Admin) listInternalUsers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	p, err := pageInput(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.ListInternalUsers(r.Context(), c, p)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) createInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in InternalUserInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.CreateInternalUser(r.Context(), c, in)
+	return http.StatusCreated, out, err
+}
+
+func (a *Admin) getInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.InternalUser(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) updateInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in InternalUserPatch
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.UpdateInternalUser(r.Context(), c, id(r), in)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) deleteInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return http.StatusNoContent, nil, a.svc.RemoveInternalUser(r.Context(), c, id(r))
+}

@@ -1,3 +1,343 @@
 package admin
 
-func (a *Admin) userRoutes() []Route { return nil }
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+func (a *Admin) userRoutes() []Route {
+	t := a.userTarget
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/users", Action: authz.ManageCustomerUser, Handle: a.listUsers},
+		{Method: http.MethodPost, Pattern: "/customers/{id}/users", Action: authz.ManageCustomerUser, Write: true, Target: a.customerTarget, Handle: a.inviteUser},
+		{Method: http.MethodGet, Pattern: "/users/{id}", Action: authz.ManageCustomerUser, Target: t, Handle: a.getUser},
+		{Method: http.MethodPatch, Pattern: "/users/{id}", Action: authz.ManageCustomerUser, Write: true, Target: t, Handle: a.updateUser},
+		{Method: http.MethodDelete, Pattern: "/users/{id}", Action: authz.ManageCustomerUser, Write: true, Target: t, Handle: a.deleteUser},
+		{Method: http.MethodPost, Pattern: "/users/{id}/suspend", Action: authz.SuspendUser, Write: true, Target: t, Handle: a.suspendUser},
+		{Method: http.MethodPost, Pattern: "/users/{id}/reactivate", Action: authz.SuspendUser, Write: true, Target: t, Handle: a.reactivateUser},
+		{Method: http.MethodPost, Pattern: "/users/{id}/transfer-home-org", Action: authz.TransferHomeOrg, Write: true, Target: t, Handle: a.transferHomeOrg},
+	}
+}
+
+// userTarget is the customer of the customer user {id}.
+func (a *Admin) userTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
+	u, err := a.store.CustomerUser(ctx, id(r))
+	if err != nil {
+		return authz.Resource{}, err
+	}
+	return authz.Resource{CustomerID: u.CustomerID}, nil
+}
+
+// CustomerUserView is a customer's user as the API shows it. Status is
+// invited (no password yet), active or suspended.
+type CustomerUserView struct {
+	ID          string     `json:"id"`
+	CustomerID  string     `json:"customerId"`
+	Email       string     `json:"email"`
+	Name        string     `json:"name"`
+	Role        string     `json:"role"`
+	Status      string     `json:"status"`
+	SuspendedAt *time.Time `json:"suspendedAt"`
+	CreatedAt   time.Time  `json:"createdAt"`
+}
+
+func newCustomerUser(u *store.CustomerUser) *CustomerUserView {
+	v := &CustomerUserView{ID: u.ID, CustomerID: u.CustomerID, Email: u.Email, Name: u.Name, Role: u.Role, Status: "active",
+		CreatedAt: u.CreatedAt}
+	switch {
+	case !u.SuspendedAt.IsZero():
+		at := u.SuspendedAt
+		v.Status, v.SuspendedAt = "suspended", &at
+	case !u.HasPassword:
+		v.Status = "invited"
+	}
+	return v
+}
+
+// InviteInput invites a user to a customer with a portal role other than
+// owner (ownership moves only by transfer-ownership).
+type InviteInput struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	Role  string `json:"role"`
+}
+
+// UserPatch changes a customer user; nil fields stay.
+type UserPatch struct {
+	Name *string `json:"name,omitempty"`
+	Role *string `json:"role,omitempty"`
+}
+
+// HomeOrgInput names a user's new home customer.
+type HomeOrgInput struct {
+	CustomerID string `json:"customerId"`
+}
+
+// portalRole parses a portal role a user may be given directly (not owner).
+func portalRole(s string) (authz.Role, error) {
+	r, err := authz.ParseRole(s)
+	if err != nil || !r.Portal() {
+		return 0, platform.Errorf(platform.EINVALID, "role must be one of admin, billing, viewer, member")
+	}
+	if r == authz.Owner {
+		return 0, platform.Errorf(platform.EINVALID, "ownership moves only with transfer-ownership")
+	}
+	return r, nil
+}
+
+// ListUsers lists customers' users in the caller's scope, optionally of one customer.
+func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
+	if err := s.checkRole(ctx, c, authz.ManageCustomerUser, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListCustomerUsers(ctx, scopeFilter(c), customerID, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*CustomerUserView, 0, len(rows))
+	for i := range rows {
+		out = append(out, newCustomerUser(&rows[i]))
+	}
+	return newPage(out, next), nil
+}
+
+func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerUser, error) {
+	u, err := s.store.CustomerUser(ctx, id)
+	if err != nil {
+		return nil, s.hidden(ctx, c, act, write, err)
+	}
+	if err := s.check(ctx, c, act, authz.Resource{CustomerID: u.CustomerID}, write); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// User returns one customer user.
+func (s *Service) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, false)
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(u), nil
+}
+
+// InviteUser creates a user in the customer's organization at the identity
+// provider, without a password, with a portal role, and records the
+// invitation e-mail. ECONFLICT when the organization has the address.
+func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerUser, true)
+	if err != nil {
+		return nil, err
+	}
+	email := platform.NormalizeEmail(in.Email)
+	var problems []string
+	if !platform.ValidEmail(email) {
+		problems = append(problems, "email must be an e-mail address")
+	}
+	name, nerr := cleanName("name", in.Name)
+	if nerr != nil {
+		problems = append(problems, platform.ErrorMessage(nerr))
+	}
+	role, rerr := portalRole(in.Role)
+	if in.Role == "" {
+		role, rerr = authz.Member, nil
+	}
+	if rerr != nil {
+		problems = append(problems, platform.ErrorMessage(rerr))
+	}
+	if len(problems) > 0 {
+		return nil, &platform.Error{Code: platform.EINVALID, Message: "the invitation is not valid", Details: problems}
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: cust.ID, CreatedAt: now})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.sendEmail(ctx, cust.ID, email, u.ID, "invitation", "You are invited to "+cust.Name)
+	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
+		CreatedAt: now}, nil
+}
+
+// UpdateUser renames a customer user or changes its portal role (not to or
+// from owner: that is transfer-ownership).
+func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
+	if err != nil {
+		return nil, err
+	}
+	if in.Role != nil {
+		role, err := portalRole(*in.Role)
+		if err != nil {
+			return nil, err
+		}
+		if u.Role == authz.Owner.String() {
+			return nil, platform.Errorf(platform.EINVALID, "the owner's role changes only with transfer-ownership")
+		}
+		u.Role = role.String()
+	}
+	if in.Name != nil {
+		if u.Name, err = cleanName("name", *in.Name); err != nil {
+			return nil, err
+		}
+	}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.RenameUser(ctx, id, u.Name, s.now()); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(u), nil
+}
+
+// DeleteUser removes a customer user (not the owner) from the identity provider.
+func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
+	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
+	if err != nil {
+		return err
+	}
+	if u.Role == authz.Owner.String() {
+		return platform.Errorf(platform.EINVALID, "transfer the ownership before removing the owner")
+	}
+	return s.store.DeleteUser(ctx, id)
+}
+
+// SuspendUser suspends a customer user: it can no longer sign in, its
+// sessions end and its refresh tokens are revoked. EINVALID for oneself.
+func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.SuspendUser, true)
+	if err != nil {
+		return nil, err
+	}
+	if u.ID == c.UserID {
+		return nil, platform.Errorf(platform.EINVALID, "you cannot suspend yourself")
+	}
+	if u.SuspendedAt.IsZero() {
+		u.SuspendedAt = s.now().UTC().Truncate(time.Microsecond)
+		if err := s.store.SetUserSuspended(ctx, id, u.SuspendedAt); err != nil {
+			return nil, err
+		}
+	}
+	return newCustomerUser(u), nil
+}
+
+// ReactivateUser lifts a suspension.
+func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.SuspendUser, true)
+	if err != nil {
+		return nil, err
+	}
+	if !u.SuspendedAt.IsZero() {
+		if err := s.store.SetUserSuspended(ctx, id, time.Time{}); err != nil {
+			return nil, err
+		}
+		u.SuspendedAt = time.Time{}
+	}
+	return newCustomerUser(u), nil
+}
+
+// TransferHomeOrg moves a user to another customer's organization
+// (platform_admin only, R4.6-admin-only); an owner arrives as admin.
+// EINVALID for the same customer or a missing one; ECONFLICT when the
+// destination already has a user with that address.
+func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.TransferHomeOrg, true)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case in.CustomerID == "":
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	case in.CustomerID == u.CustomerID:
+		return nil, platform.Errorf(platform.EINVALID, "the user already belongs to this customer")
+	}
+	dest, err := s.store.Customer(ctx, in.CustomerID)
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+	} else if err != nil {
+		return nil, err
+	}
+	if err := s.store.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now()); err != nil {
+		return nil, err
+	}
+	moved, err := s.store.CustomerUser(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(moved), nil
+}
+
+// ---- handlers ----
+
+func (a *Admin) listUsers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	p, err := pageInput(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.ListUsers(r.Context(), c, r.URL.Query().Get("customerId"), p)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) inviteUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in InviteInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.InviteUser(r.Context(), c, id(r), in)
+	return http.StatusCreated, out, err
+}
+
+func (a *Admin) getUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.User(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) updateUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in UserPatch
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.UpdateUser(r.Context(), c, id(r), in)
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) deleteUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return http.StatusNoContent, nil, a.svc.DeleteUser(r.Context(), c, id(r))
+}
+
+func (a *Admin) suspendUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.SuspendUser(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) reactivateUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	out, err := a.svc.ReactivateUser(r.Context(), c, id(r))
+	return http.StatusOK, out, err
+}
+
+func (a *Admin) transferHomeOrg(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in HomeOrgInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	out, err := a.svc.TransferHomeOrg(r.Context(), c, id(r), in)
+	return http.StatusOK, out, err
+}

@@ -62,6 +62,10 @@ func (a *Admin) hideMissing(ctx context.Context, c *access.Caller, rt Route, err
 	if platform.ErrorCode(err) != platform.ENOTFOUND {
 		return err
 	}
+	// A role the action is closed to gets its 403 whatever the id.
+	if acc := a.access.Catalog().Access(c.Role, rt.Action); acc == authz.AccessNone || (rt.Write && acc != authz.AccessFull) {
+		return a.access.Check(ctx, c, rt.Action, authz.Resource{}, rt.Write)
+	}
 	if c.Scope.Mode == authz.Strict {
 		// Decide on a resource no grant covers gives exactly the strict answer (403).
 		return a.access.Check(ctx, c, rt.Action, authz.Resource{CustomerID: "\x00missing"}, rt.Write)

@@ -1,0 +1,55 @@
+package admin
+
+import (
+	"context"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+//go:generate go run github.com/vektra/mockery/v2 --name Apps --inpackage --testonly --filename mock_apps_test.go --with-expecter=false --disable-version-string
+
+// App is an application registered at the identity provider.
+type App struct {
+	AppID        string
+	ClientID     string
+	RedirectURIs []string
+}
+
+// AppInput registers or updates an application: a public client with PKCE.
+type AppInput struct {
+	Name                   string
+	RedirectURIs           []string
+	PostLogoutRedirectURIs []string
+}
+
+// Apps manages instance applications at the identity provider
+// (R2.5-instance-app). HTTPApps calls the provider's management API.
+type Apps interface {
+	Create(ctx context.Context, in AppInput) (*App, error)
+	Update(ctx context.Context, appID string, in AppInput) (*App, error)
+	Delete(ctx context.Context, appID string) error
+	Rotate(ctx context.Context, appID string) (*App, error)
+}
+
+// noApps refuses: no identity provider is configured.
+type noApps struct{}
+
+var errNoApps = platform.Errorf(platform.EINTERNAL, "no identity provider management client is configured")
+
+func (noApps) Create(context.Context, AppInput) (*App, error)         { return nil, errNoApps }
+func (noApps) Update(context.Context, string, AppInput) (*App, error) { return nil, errNoApps }
+func (noApps) Delete(context.Context, string) error                   { return errNoApps }
+func (noApps) Rotate(context.Context, string) (*App, error)           { return nil, errNoApps }
+
+// Vault resolves where an instance's database is.
+type Vault interface {
+	DatabaseURI(ctx context.Context, instanceID string) (string, error)
+}
+
+// storeVault reads the URI recorded with the instance.
+type storeVault struct{ st *store.Store }
+
+func (v storeVault) DatabaseURI(ctx context.Context, instanceID string) (string, error) {
+	return v.st.InstanceDatabaseURI(ctx, instanceID)
+}

@@ -1,0 +1,211 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
+	"github.com/platform/platform/internal/store"
+)
+
+// Service holds the administration rules the REST routes and the GraphQL
+// resolvers share. Every method takes the caller, checks its permission
+// through access.Service.Check itself (DESIGN 4: the services check again,
+// so no transport can skip it) and returns coded errors: EINVALID for bad
+// input, ENOTFOUND or EFORBIDDEN for a refused or missing resource (the
+// status the scope mode asks for), ECONFLICT for a clash with stored data.
+// Lists are filtered by the caller's scope in SQL and never answer 403 for
+// scope; a role that does not hold the list's action gets EFORBIDDEN.
+type Service struct {
+	store  *store.Store
+	access *access.Service
+	apps   Apps
+	vault  Vault
+	now    func() time.Time
+	sealer *secrets.Sealer // secrets at rest of the admin resources (WithSealer)
+	// adminOrgID is the administrator organization, home of internal users.
+	adminOrgID string
+}
+
+// Option configures New and NewService.
+type Option func(*Service)
+
+// WithApps sets how instances register their application at the identity
+// provider (R2.5-instance-app). Without it, creating an instance fails.
+func WithApps(apps Apps) Option { return func(s *Service) { s.apps = apps } }
+
+// WithVault sets where instance database URIs are resolved.
+func WithVault(v Vault) Option { return func(s *Service) { s.vault = v } }
+
+// WithAdminOrg sets the administrator organization internal users are created in.
+func WithAdminOrg(orgID string) Option { return func(s *Service) { s.adminOrgID = orgID } }
+
+// WithClock sets the service's clock (tests).
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// NewService returns the administration service.
+func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
+	s := &Service{store: st, access: acc, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.apps == nil {
+		s.apps = noApps{}
+	}
+	if s.vault == nil {
+		s.vault = storeVault{st}
+	}
+	return s
+}
+
+// PageInput asks for one page of a list: at most Limit items (1 to 1000,
+// default 50) after Cursor, the nextCursor of the previous page.
+type PageInput struct {
+	Limit  int
+	Cursor string
+}
+
+// Page is one page of a list. NextCursor is nil on the last page.
+type Page[T any] struct {
+	Items      []T     `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+func newPage[T any](items []T, next string) *Page[T] {
+	p := &Page[T]{Items: items}
+	if p.Items == nil {
+		p.Items = []T{}
+	}
+	if next != "" {
+		p.NextCursor = &next
+	}
+	return p
+}
+
+func (p PageInput) query() (store.PageQuery, error) {
+	if p.Limit < 0 || p.Limit > store.MaxPageLimit {
+		return store.PageQuery{}, platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", store.MaxPageLimit)
+	}
+	if p.Cursor != "" {
+		if _, _, err := store.DecodeCursor(p.Cursor); err != nil {
+			return store.PageQuery{}, err
+		}
+	}
+	return store.PageQuery{Limit: p.Limit, Cursor: p.Cursor}, nil
+}
+
+// pageInput reads ?limit= and ?cursor=.
+func pageInput(r *http.Request) (PageInput, error) {
+	q := r.URL.Query()
+	p := PageInput{Cursor: q.Get("cursor")}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > store.MaxPageLimit {
+			return p, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", store.MaxPageLimit)
+		}
+		p.Limit = n
+	}
+	return p, nil
+}
+
+// scopeFilter is the caller's scope as a SQL filter.
+func scopeFilter(c *access.Caller) store.ScopeFilter {
+	if c.Scope.Mode == authz.Unscoped && !c.Role.Scoped() {
+		return store.ScopeFilter{Unscoped: true}
+	}
+	return store.ScopeFilter{CustomerIDs: c.Scope.CustomerIDs, InstanceScoped: c.Role.InstanceScoped(),
+		InstanceIDs: c.Scope.InstanceIDs}
+}
+
+// inScope reports whether the scope's filter lets a customer (and instance) through.
+func inScope(f store.ScopeFilter, customerID, instanceID string) bool {
+	if f.Unscoped {
+		return true
+	}
+	if !contains(f.CustomerIDs, customerID) {
+		return false
+	}
+	return !f.InstanceScoped || instanceID == "" || contains(f.InstanceIDs, instanceID)
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// check asks the access service (which audits a denial).
+func (s *Service) check(ctx context.Context, c *access.Caller, act authz.Action, res authz.Resource, write bool) error {
+	return s.access.Check(ctx, c, act, res, write)
+}
+
+// checkRole refuses a caller whose role does not hold act at all (or only
+// read for a write), whatever the resource: the answer of a list.
+func (s *Service) checkRole(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
+	acc := s.access.Catalog().Access(c.Role, act)
+	if acc == authz.AccessNone || (write && acc != authz.AccessFull) {
+		return s.check(ctx, c, act, authz.Resource{}, write)
+	}
+	return nil
+}
+
+// hidden turns a missing resource into the answer an out-of-scope one gets,
+// so a scoped caller never learns whether an id exists (R4.6-id-scope).
+func (s *Service) hidden(ctx context.Context, c *access.Caller, act authz.Action, write bool, err error) error {
+	if platform.ErrorCode(err) != platform.ENOTFOUND {
+		return err
+	}
+	if rerr := s.checkRole(ctx, c, act, write); rerr != nil {
+		return rerr
+	}
+	if c.Scope.Mode == authz.Strict {
+		return s.check(ctx, c, act, authz.Resource{CustomerID: "\x00missing"}, write)
+	}
+	return platform.Errorf(platform.ENOTFOUND, "not found")
+}
+
+func newID() string { return uuid.NewString() }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// maxSettings bounds a settings document.
+const maxSettings = 64 << 10
+
+// validSettings checks that a settings document is one JSON object.
+func validSettings(raw json.RawMessage) error {
+	if len(raw) > maxSettings {
+		return platform.Errorf(platform.EINVALID, "settings must be at most %d bytes", maxSettings)
+	}
+	var m map[string]any
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return platform.Errorf(platform.EINVALID, "settings must be a JSON object")
+	}
+	return nil
+}
+
+// cleanName validates a display name: 1 to 200 characters after trimming.
+func cleanName(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || len([]rune(s)) > 200 {
+		return "", platform.Errorf(platform.EINVALID, "%s is required (at most 200 characters)", field)
+	}
+	return s, nil
+}

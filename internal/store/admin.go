@@ -1,0 +1,991 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// ScopeFilter restricts a listing to the customers (and instances) of a
+// resolved scope, in SQL. Unscoped lists everything; otherwise only rows of
+// CustomerIDs, and when InstanceScoped also only rows whose instance is one
+// of InstanceIDs (rows without an instance pass the instance axis).
+type ScopeFilter struct {
+	Unscoped       bool
+	CustomerIDs    []string
+	InstanceScoped bool
+	InstanceIDs    []string
+}
+
+// empty reports whether the filter can match nothing.
+func (f ScopeFilter) empty() bool { return !f.Unscoped && len(f.CustomerIDs) == 0 }
+
+// where appends the filter's condition on the columns customerCol and
+// instanceCol ("" when the rows have no instance) to args.
+func (f ScopeFilter) where(args *[]any, customerCol, instanceCol string) string {
+	if f.Unscoped {
+		return "TRUE"
+	}
+	cond := customerCol + ` IN (` + placeholders(args, f.CustomerIDs) + `)`
+	if f.InstanceScoped && instanceCol != "" {
+		if len(f.InstanceIDs) == 0 {
+			cond += ` AND ` + instanceCol + ` IS NULL`
+		} else {
+			cond += ` AND (` + instanceCol + ` IS NULL OR ` + instanceCol + ` IN (` + placeholders(args, f.InstanceIDs) + `))`
+		}
+	}
+	return cond
+}
+
+// PageQuery asks for one page of a listing ordered by (name, id): at most
+// Limit rows (1..1000, default 50) after Cursor (from the previous page).
+type PageQuery struct {
+	Limit  int
+	Cursor string
+}
+
+// MaxPageLimit is the largest page a listing returns.
+const MaxPageLimit = 1000
+
+func (p PageQuery) limit() int {
+	switch {
+	case p.Limit <= 0:
+		return 50
+	case p.Limit > MaxPageLimit:
+		return MaxPageLimit
+	}
+	return p.Limit
+}
+
+// EncodeCursor returns the cursor after a row ordered by (key, id).
+func EncodeCursor(key, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(key + "\x00" + id))
+}
+
+// DecodeCursor reads a cursor of EncodeCursor. EINVALID when malformed.
+func DecodeCursor(c string) (key, id string, err error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	k, i, ok := strings.Cut(string(b), "\x00")
+	if err != nil || !ok || i == "" {
+		return "", "", platform.Errorf(platform.EINVALID, "cursor is not valid")
+	}
+	return k, i, nil
+}
+
+// keyset appends the condition "after the cursor" on (keyCol, idCol).
+func (p PageQuery) keyset(args *[]any, keyCol, idCol string) (string, error) {
+	if p.Cursor == "" {
+		return "TRUE", nil
+	}
+	k, id, err := DecodeCursor(p.Cursor)
+	if err != nil {
+		return "", err
+	}
+	*args = append(*args, k, id)
+	a, b := "$"+strconv.Itoa(len(*args)-1), "$"+strconv.Itoa(len(*args))
+	return `(` + keyCol + ` > ` + a + ` OR (` + keyCol + ` = ` + a + ` AND ` + idCol + ` > ` + b + `))`, nil
+}
+
+func limitArg(args *[]any, n int) string {
+	*args = append(*args, n+1) // one more tells whether a next page exists
+	return "$" + strconv.Itoa(len(*args))
+}
+
+func rawJSON(s string) json.RawMessage {
+	if s == "" {
+		return json.RawMessage("{}")
+	}
+	return json.RawMessage(s)
+}
+
+// ---- customers ----
+
+// CustomerRow is a customer with its settings.
+type CustomerRow struct {
+	ID        string
+	Name      string
+	OrgID     string
+	Settings  json.RawMessage
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Timestamps are read without COALESCE: SQLite returns the result of an
+// expression without the column's type, so the fallback is done here.
+const customerRowColumns = `id, name, org_id, settings, created_at, updated_at`
+
+func orTime(t sql.NullTime, def time.Time) time.Time {
+	if t.Valid {
+		return t.Time
+	}
+	return def
+}
+
+func scanCustomerRow(r Row) (*CustomerRow, error) {
+	var c CustomerRow
+	var settings string
+	var upd sql.NullTime
+	if err := r.Scan(&c.ID, &c.Name, &c.OrgID, &settings, &c.CreatedAt, &upd); err != nil {
+		return nil, err
+	}
+	c.Settings, c.UpdatedAt = rawJSON(settings), orTime(upd, c.CreatedAt)
+	return &c, nil
+}
+
+// CustomerRow returns one customer with its settings. ENOTFOUND.
+func (s *Store) CustomerRow(ctx context.Context, id string) (*CustomerRow, error) {
+	c, err := scanCustomerRow(s.db.QueryRow(ctx, `SELECT `+customerRowColumns+` FROM customers WHERE id = $1`, id))
+	return c, wrap(err, "customer")
+}
+
+// ListCustomers lists the customers within f by (name, id), one page, and
+// the cursor of the next page ("" on the last).
+func (s *Store) ListCustomers(ctx context.Context, f ScopeFilter, p PageQuery) ([]CustomerRow, string, error) {
+	if f.empty() {
+		return nil, "", nil
+	}
+	var args []any
+	cond := f.where(&args, "id", "")
+	ks, err := p.keyset(&args, "name", "id")
+	if err != nil {
+		return nil, "", err
+	}
+	n := p.limit()
+	rows, err := s.db.Query(ctx, `SELECT `+customerRowColumns+` FROM customers WHERE `+cond+` AND `+ks+
+		` ORDER BY name, id LIMIT `+limitArg(&args, n), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	var out []CustomerRow
+	for rows.Next() {
+		c, err := scanCustomerRow(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, *c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	if len(out) > n {
+		out = out[:n]
+		return out, EncodeCursor(out[n-1].Name, out[n-1].ID), nil
+	}
+	return out, "", nil
+}
+
+// CustomersByIDs returns the customers of ids that exist, in any order (a
+// batch for dataloaders).
+func (s *Store) CustomersByIDs(ctx context.Context, ids []string) ([]CustomerRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var args []any
+	rows, err := s.db.Query(ctx, `SELECT `+customerRowColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CustomerRow
+	for rows.Next() {
+		c, err := scanCustomerRow(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *c)
+	}
+	return out, rows.Err()
+}
+
+// UpdateCustomer sets a customer's name and, when settings is not nil, its
+// settings. ENOTFOUND.
+func (s *Store) UpdateCustomer(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
+	var st any
+	if settings != nil {
+		st = string(settings)
+	}
+	n, err := s.db.Exec(ctx, `UPDATE customers SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
+		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "customer")
+}
+
+// DeleteCustomer removes a customer and its organization at the identity
+// provider, with everything that hangs off them: users, console roles,
+// grants (R2.6-cascade), focus modes, instances and their connections,
+// tenants and their data. ENOTFOUND.
+func (s *Store) DeleteCustomer(ctx context.Context, id string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		var org string
+		if err := tx.db.QueryRow(ctx, `SELECT org_id FROM customers WHERE id = $1`, id).Scan(&org); err != nil {
+			return wrap(err, "customer")
+		}
+		if _, err := tx.db.Exec(ctx, `DELETE FROM customers WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err := tx.db.Exec(ctx, `DELETE FROM organizations WHERE id = $1`, org)
+		return err
+	})
+}
+
+// CustomerOwners lists the user ids holding the owner role of a customer.
+func (s *Store) CustomerOwners(ctx context.Context, customerID string) ([]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT user_id FROM console_users WHERE customer_id = $1 AND role = 'owner' ORDER BY user_id`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// TransferOwnership makes newOwnerID the only owner of a customer; the
+// previous owners become admins. One transaction.
+func (s *Store) TransferOwnership(ctx context.Context, customerID, newOwnerID string, now time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `UPDATE console_users SET role = 'admin' WHERE customer_id = $1 AND role = 'owner'
+			AND user_id <> $2`, customerID, newOwnerID); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: newOwnerID, Role: "owner", CustomerID: customerID, CreatedAt: now})
+	})
+}
+
+// ---- tenants ----
+
+// TenantRow is a tenant as the console administers it. InstanceID is empty
+// when the tenant runs on no instance.
+type TenantRow struct {
+	ID         string
+	CustomerID string
+	InstanceID string
+	Name       string
+	Settings   json.RawMessage
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+const tenantRowColumns = `id, customer_id, COALESCE(instance_id, ''), name, settings, created_at, updated_at`
+
+func scanTenantRow(r Row) (*TenantRow, error) {
+	var t TenantRow
+	var settings string
+	var upd sql.NullTime
+	if err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &settings, &t.CreatedAt, &upd); err != nil {
+		return nil, err
+	}
+	t.Settings, t.UpdatedAt = rawJSON(settings), orTime(upd, t.CreatedAt)
+	return &t, nil
+}
+
+// CreateTenantRow stores a tenant. ECONFLICT when the id is taken.
+func (s *Store) CreateTenantRow(ctx context.Context, t *TenantRow) error {
+	settings := t.Settings
+	if len(settings) == 0 {
+		settings = json.RawMessage("{}")
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, instance_id, name, settings, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $6)`, t.ID, t.CustomerID, nullString(t.InstanceID), t.Name, string(settings),
+		t.CreatedAt.UTC())
+	return wrap(err, "tenant")
+}
+
+// TenantRow returns one tenant. ENOTFOUND.
+func (s *Store) TenantRow(ctx context.Context, id string) (*TenantRow, error) {
+	t, err := scanTenantRow(s.db.QueryRow(ctx, `SELECT `+tenantRowColumns+` FROM tenants WHERE id = $1`, id))
+	return t, wrap(err, "tenant")
+}
+
+// TenantQuery selects tenants: within Scope, optionally of one customer
+// and one instance, one page by (name, id).
+type TenantQuery struct {
+	Scope      ScopeFilter
+	CustomerID string
+	InstanceID string
+	Page       PageQuery
+}
+
+// ListTenants lists tenants by (name, id), the scope applied in SQL, and
+// returns the cursor of the next page ("" on the last).
+func (s *Store) ListTenants(ctx context.Context, q TenantQuery) ([]TenantRow, string, error) {
+	if q.Scope.empty() {
+		return nil, "", nil
+	}
+	args := []any{q.CustomerID, q.InstanceID}
+	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + q.Scope.where(&args, "customer_id", "instance_id")
+	ks, err := q.Page.keyset(&args, "name", "id")
+	if err != nil {
+		return nil, "", err
+	}
+	n := q.Page.limit()
+	rows, err := s.db.Query(ctx, `SELECT `+tenantRowColumns+` FROM tenants WHERE `+cond+` AND `+ks+
+		` ORDER BY name, id LIMIT `+limitArg(&args, n), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := collectTenants(rows)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(out) > n {
+		out = out[:n]
+		return out, EncodeCursor(out[n-1].Name, out[n-1].ID), nil
+	}
+	return out, "", nil
+}
+
+func collectTenants(rows Rows) ([]TenantRow, error) {
+	defer rows.Close()
+	var out []TenantRow
+	for rows.Next() {
+		t, err := scanTenantRow(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, rows.Err()
+}
+
+// TenantsByIDs returns the tenants of ids that exist (a dataloader batch).
+func (s *Store) TenantsByIDs(ctx context.Context, ids []string) ([]TenantRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var args []any
+	rows, err := s.db.Query(ctx, `SELECT `+tenantRowColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collectTenants(rows)
+}
+
+// UpdateTenant sets a tenant's name (when not empty) and settings (when not
+// nil). ENOTFOUND.
+func (s *Store) UpdateTenant(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
+	var st any
+	if settings != nil {
+		st = string(settings)
+	}
+	n, err := s.db.Exec(ctx, `UPDATE tenants SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
+		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "tenant")
+}
+
+// MoveTenant gives a tenant another customer and instance (instanceID ""
+// for none). ENOTFOUND.
+func (s *Store) MoveTenant(ctx context.Context, id, customerID, instanceID string, now time.Time) error {
+	n, err := s.db.Exec(ctx, `UPDATE tenants SET customer_id = $2, instance_id = $3, updated_at = $4 WHERE id = $1`,
+		id, customerID, nullString(instanceID), now.UTC())
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "tenant")
+}
+
+// DeleteTenant removes a tenant and its data. ENOTFOUND.
+func (s *Store) DeleteTenant(ctx context.Context, id string) error {
+	n, err := s.db.Exec(ctx, `DELETE FROM tenants WHERE id = $1`, id)
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "tenant")
+}
+
+// TenantMember is a user's role in one tenant.
+type TenantMember struct {
+	TenantID string
+	UserID   string
+	Email    string
+	Name     string
+	Role     string
+	AddedAt  time.Time
+}
+
+// PutTenantMember adds a member or changes its role. ENOTFOUND when the
+// tenant or user does not exist.
+func (s *Store) PutTenantMember(ctx context.Context, m *TenantMember) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO tenant_members (tenant_id, user_id, role, added_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (tenant_id, user_id) DO UPDATE SET role = EXCLUDED.role`, m.TenantID, m.UserID, m.Role, m.AddedAt.UTC())
+	return wrap(err, "tenant member")
+}
+
+// DeleteTenantMember removes a member. ENOTFOUND when it was none.
+func (s *Store) DeleteTenantMember(ctx context.Context, tenantID, userID string) error {
+	n, err := s.db.Exec(ctx, `DELETE FROM tenant_members WHERE tenant_id = $1 AND user_id = $2`, tenantID, userID)
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "tenant member")
+}
+
+// TenantMembers lists a tenant's members by e-mail.
+func (s *Store) TenantMembers(ctx context.Context, tenantID string) ([]TenantMember, error) {
+	rows, err := s.db.Query(ctx, `SELECT m.tenant_id, m.user_id, u.email, u.name, m.role, m.added_at
+		FROM tenant_members m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 ORDER BY u.email, u.id`, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TenantMember
+	for rows.Next() {
+		var m TenantMember
+		if err := rows.Scan(&m.TenantID, &m.UserID, &m.Email, &m.Name, &m.Role, &m.AddedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// TenantMigration is a migration run requested on a tenant.
+type TenantMigration struct {
+	ID            string
+	TenantID      string
+	TargetVersion string
+	Status        string
+	RequestedBy   string
+	RequestedAt   time.Time
+}
+
+// CreateTenantMigration records a requested run.
+func (s *Store) CreateTenantMigration(ctx context.Context, m *TenantMigration) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO tenant_migrations (id, tenant_id, target_version, status, requested_by, requested_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, m.ID, m.TenantID, m.TargetVersion, m.Status, m.RequestedBy, m.RequestedAt.UTC())
+	return wrap(err, "tenant migration")
+}
+
+// TenantMigrations lists a tenant's runs, newest first.
+func (s *Store) TenantMigrations(ctx context.Context, tenantID string) ([]TenantMigration, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, tenant_id, target_version, status, requested_by, requested_at
+		FROM tenant_migrations WHERE tenant_id = $1 ORDER BY requested_at DESC, id DESC`, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TenantMigration
+	for rows.Next() {
+		var m TenantMigration
+		if err := rows.Scan(&m.ID, &m.TenantID, &m.TargetVersion, &m.Status, &m.RequestedBy, &m.RequestedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// ---- instances ----
+
+// InstanceRow is an instance with its connection (empty fields when it has none).
+type InstanceRow struct {
+	platform.Instance
+	Connection platform.InstanceConnection
+}
+
+const instanceRowColumns = `i.id, i.customer_id, i.name, i.url, i.created_at, COALESCE(c.oidc_client_id, ''),
+	COALESCE(c.oidc_redirect_uri, ''), COALESCE(c.idp_app_id, ''), c.updated_at`
+
+func scanInstanceRow(r Row) (*InstanceRow, error) {
+	var i InstanceRow
+	var upd sql.NullTime
+	err := r.Scan(&i.ID, &i.CustomerID, &i.Name, &i.URL, &i.CreatedAt, &i.Connection.OIDCClientID,
+		&i.Connection.OIDCRedirectURI, &i.Connection.IDPAppID, &upd)
+	i.Connection.InstanceID, i.Connection.UpdatedAt = i.ID, orTime(upd, i.CreatedAt)
+	return &i, err
+}
+
+// InstanceRow returns one instance with its connection. ENOTFOUND.
+func (s *Store) InstanceRow(ctx context.Context, id string) (*InstanceRow, error) {
+	i, err := scanInstanceRow(s.db.QueryRow(ctx, `SELECT `+instanceRowColumns+`
+		FROM instances i LEFT JOIN instance_connections c ON c.instance_id = i.id WHERE i.id = $1`, id))
+	return i, wrap(err, "instance")
+}
+
+// ListInstances lists instances within f (optionally of one customer) by (name, id).
+func (s *Store) ListInstances(ctx context.Context, f ScopeFilter, customerID string, p PageQuery) ([]InstanceRow, string, error) {
+	if f.empty() {
+		return nil, "", nil
+	}
+	args := []any{customerID}
+	cond := `($1 = '' OR i.customer_id = $1) AND ` + f.where(&args, "i.customer_id", "i.id")
+	ks, err := p.keyset(&args, "i.name", "i.id")
+	if err != nil {
+		return nil, "", err
+	}
+	n := p.limit()
+	rows, err := s.db.Query(ctx, `SELECT `+instanceRowColumns+` FROM instances i
+		LEFT JOIN instance_connections c ON c.instance_id = i.id WHERE `+cond+` AND `+ks+
+		` ORDER BY i.name, i.id LIMIT `+limitArg(&args, n), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := collectInstances(rows)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(out) > n {
+		out = out[:n]
+		return out, EncodeCursor(out[n-1].Name, out[n-1].ID), nil
+	}
+	return out, "", nil
+}
+
+func collectInstances(rows Rows) ([]InstanceRow, error) {
+	defer rows.Close()
+	var out []InstanceRow
+	for rows.Next() {
+		i, err := scanInstanceRow(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *i)
+	}
+	return out, rows.Err()
+}
+
+// InstancesByIDs returns the instances of ids that exist (a dataloader batch).
+func (s *Store) InstancesByIDs(ctx context.Context, ids []string) ([]InstanceRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var args []any
+	rows, err := s.db.Query(ctx, `SELECT `+instanceRowColumns+` FROM instances i
+		LEFT JOIN instance_connections c ON c.instance_id = i.id WHERE i.id IN (`+placeholders(&args, ids)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collectInstances(rows)
+}
+
+// UpdateInstance sets an instance's name and URL. ENOTFOUND.
+func (s *Store) UpdateInstance(ctx context.Context, id, name, url string) error {
+	n, err := s.db.Exec(ctx, `UPDATE instances SET name = $2, url = $3 WHERE id = $1`, id, name, url)
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "instance")
+}
+
+// PutConnection stores an instance's connection, replacing the previous one.
+func (s *Store) PutConnection(ctx context.Context, c *platform.InstanceConnection) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO instance_connections (instance_id, oidc_client_id, oidc_redirect_uri, idp_app_id, updated_at)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (instance_id) DO UPDATE SET oidc_client_id = EXCLUDED.oidc_client_id,
+		oidc_redirect_uri = EXCLUDED.oidc_redirect_uri, idp_app_id = EXCLUDED.idp_app_id, updated_at = EXCLUDED.updated_at`,
+		c.InstanceID, c.OIDCClientID, c.OIDCRedirectURI, c.IDPAppID, c.UpdatedAt.UTC())
+	return wrap(err, "instance connection")
+}
+
+// DeleteInstance removes an instance and its connection and grants; its
+// tenants stay, without an instance. ENOTFOUND.
+func (s *Store) DeleteInstance(ctx context.Context, id string) error {
+	n, err := s.db.Exec(ctx, `DELETE FROM instances WHERE id = $1`, id)
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "instance")
+}
+
+// ---- customer users ----
+
+// CustomerUser is a user of a customer's organization with its portal role
+// (member when none is stored).
+type CustomerUser struct {
+	ID          string
+	CustomerID  string
+	OrgID       string
+	Email       string
+	Name        string
+	Role        string
+	SuspendedAt time.Time
+	HasPassword bool
+	CreatedAt   time.Time
+}
+
+const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.role, 'member'), u.suspended_at,
+	u.password_hash <> '', u.created_at`
+
+const customerUserFrom = ` FROM users u JOIN customers c ON c.org_id = u.org_id LEFT JOIN console_users cu ON cu.user_id = u.id `
+
+func scanCustomerUser(r Row) (*CustomerUser, error) {
+	var u CustomerUser
+	var susp sql.NullTime
+	err := r.Scan(&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &susp, &u.HasPassword, &u.CreatedAt)
+	if susp.Valid {
+		u.SuspendedAt = susp.Time
+	}
+	return &u, err
+}
+
+// CustomerUser returns a user of a customer's organization. ENOTFOUND when
+// the user does not exist or belongs to no customer (internal users).
+func (s *Store) CustomerUser(ctx context.Context, id string) (*CustomerUser, error) {
+	u, err := scanCustomerUser(s.db.QueryRow(ctx, `SELECT `+customerUserColumns+customerUserFrom+`WHERE u.id = $1`, id))
+	return u, wrap(err, "user")
+}
+
+// ListCustomerUsers lists customers' users within f, optionally of one
+// customer, by (email, id).
+func (s *Store) ListCustomerUsers(ctx context.Context, f ScopeFilter, customerID string, p PageQuery) ([]CustomerUser, string, error) {
+	if f.empty() {
+		return nil, "", nil
+	}
+	args := []any{customerID}
+	cond := `($1 = '' OR c.id = $1) AND ` + f.where(&args, "c.id", "")
+	ks, err := p.keyset(&args, "u.email", "u.id")
+	if err != nil {
+		return nil, "", err
+	}
+	n := p.limit()
+	rows, err := s.db.Query(ctx, `SELECT `+customerUserColumns+customerUserFrom+`WHERE `+cond+` AND `+ks+
+		` ORDER BY u.email, u.id LIMIT `+limitArg(&args, n), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	var out []CustomerUser
+	for rows.Next() {
+		u, err := scanCustomerUser(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, *u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	if len(out) > n {
+		out = out[:n]
+		return out, EncodeCursor(out[n-1].Email, out[n-1].ID), nil
+	}
+	return out, "", nil
+}
+
+// SetUserSuspended suspends a user (at not zero) or reactivates it (zero).
+// Suspending also ends the user's sessions at the identity provider and
+// revokes its refresh tokens. ENOTFOUND.
+func (s *Store) SetUserSuspended(ctx context.Context, userID string, at time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		n, err := tx.db.Exec(ctx, `UPDATE users SET suspended_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1`,
+			userID, nullTime(at))
+		if err == nil && n == 0 {
+			err = ErrNoRows
+		}
+		if err != nil || at.IsZero() {
+			return wrap(err, "user")
+		}
+		if err := tx.DeleteUserSessions(ctx, userID); err != nil {
+			return err
+		}
+		_, err = tx.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE user_id = $1`, userID)
+		return err
+	})
+}
+
+// UserSuspended reports whether a user is suspended. ENOTFOUND.
+func (s *Store) UserSuspended(ctx context.Context, userID string) (bool, error) {
+	var susp sql.NullTime
+	err := s.db.QueryRow(ctx, `SELECT suspended_at FROM users WHERE id = $1`, userID).Scan(&susp)
+	return susp.Valid, wrap(err, "user")
+}
+
+// MoveUser moves a user to another organization and customer (home-org
+// transfer), keeping its portal role. ECONFLICT when the organization
+// already has a user with that address.
+func (s *Store) MoveUser(ctx context.Context, userID, orgID, customerID string, now time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		n, err := tx.db.Exec(ctx, `UPDATE users SET org_id = $2, updated_at = $3 WHERE id = $1`, userID, orgID, now.UTC())
+		if err == nil && n == 0 {
+			err = ErrNoRows
+		}
+		if err != nil {
+			return wrap(err, "user")
+		}
+		if _, err := tx.db.Exec(ctx, `UPDATE console_users SET customer_id = $2, role = CASE WHEN role = 'owner' THEN 'admin' ELSE role END
+			WHERE user_id = $1`, userID, customerID); err != nil {
+			return err
+		}
+		_, err = tx.db.Exec(ctx, `DELETE FROM tenant_members WHERE user_id = $1`, userID)
+		return err
+	})
+}
+
+// ---- internal users ----
+
+// InternalUser is a user of the administrator organization with an internal role.
+type InternalUser struct {
+	ID          string
+	Email       string
+	Name        string
+	Role        string
+	SuspendedAt time.Time
+	CreatedAt   time.Time
+}
+
+const internalUserQuery = `SELECT u.id, u.email, u.name, cu.role, u.suspended_at, cu.created_at
+	FROM console_users cu JOIN users u ON u.id = cu.user_id WHERE cu.customer_id IS NULL`
+
+func scanInternalUser(r Row) (*InternalUser, error) {
+	var u InternalUser
+	var susp sql.NullTime
+	err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Role, &susp, &u.CreatedAt)
+	if susp.Valid {
+		u.SuspendedAt = susp.Time
+	}
+	return &u, err
+}
+
+// InternalUser returns one internal user. ENOTFOUND.
+func (s *Store) InternalUser(ctx context.Context, id string) (*InternalUser, error) {
+	u, err := scanInternalUser(s.db.QueryRow(ctx, internalUserQuery+` AND u.id = $1`, id))
+	return u, wrap(err, "internal user")
+}
+
+// ListInternalUsers lists internal users by (email, id).
+func (s *Store) ListInternalUsers(ctx context.Context, p PageQuery) ([]InternalUser, string, error) {
+	var args []any
+	ks, err := p.keyset(&args, "u.email", "u.id")
+	if err != nil {
+		return nil, "", err
+	}
+	n := p.limit()
+	rows, err := s.db.Query(ctx, internalUserQuery+` AND `+ks+` ORDER BY u.email, u.id LIMIT `+limitArg(&args, n), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	var out []InternalUser
+	for rows.Next() {
+		u, err := scanInternalUser(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, *u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	if len(out) > n {
+		out = out[:n]
+		return out, EncodeCursor(out[n-1].Email, out[n-1].ID), nil
+	}
+	return out, "", nil
+}
+
+// RemoveInternalUser takes an internal user's role, grants and focus mode
+// away and suspends its account. ENOTFOUND.
+func (s *Store) RemoveInternalUser(ctx context.Context, id string, now time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		n, err := tx.db.Exec(ctx, `DELETE FROM console_users WHERE user_id = $1 AND customer_id IS NULL`, id)
+		if err == nil && n == 0 {
+			err = ErrNoRows
+		}
+		if err != nil {
+			return wrap(err, "internal user")
+		}
+		for _, q := range []string{
+			`DELETE FROM customer_grants WHERE grantee_type = 'user' AND grantee_id = $1`,
+			`DELETE FROM instance_grants WHERE grantee_type = 'user' AND grantee_id = $1`,
+			`DELETE FROM focus_modes WHERE user_id = $1`,
+		} {
+			if _, err := tx.db.Exec(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		return tx.SetUserSuspended(ctx, id, now)
+	})
+}
+
+// ---- grants ----
+
+// GrantsByCustomerIDs returns the customer grants of the customers of ids,
+// by customer then grantee (a dataloader batch).
+func (s *Store) GrantsByCustomerIDs(ctx context.Context, ids []string) ([]Grant, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var args []any
+	rows, err := s.db.Query(ctx, `SELECT grantee_type, grantee_id, customer_id, granted_by, granted_at FROM customer_grants
+		WHERE customer_id IN (`+placeholders(&args, ids)+`) ORDER BY customer_id, grantee_type, grantee_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Grant
+	for rows.Next() {
+		var g Grant
+		var by sql.NullString
+		if err := rows.Scan(&g.GranteeType, &g.GranteeID, &g.TargetID, &by, &g.GrantedAt); err != nil {
+			return nil, err
+		}
+		g.GrantedBy = by.String
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// FocusMode is a user's live focus mode.
+type FocusMode struct {
+	UserID     string
+	CustomerID string
+	StartedAt  time.Time
+	ExpiresAt  time.Time
+}
+
+// Focus returns a user's focus mode live at now. ENOTFOUND when off.
+func (s *Store) Focus(ctx context.Context, userID string, now time.Time) (*FocusMode, error) {
+	var f FocusMode
+	err := s.db.QueryRow(ctx, `SELECT user_id, customer_id, started_at, expires_at FROM focus_modes
+		WHERE user_id = $1 AND expires_at > $2`, userID, now.UTC()).Scan(&f.UserID, &f.CustomerID, &f.StartedAt, &f.ExpiresAt)
+	return &f, wrap(err, "focus mode")
+}
+
+// Subscriptions lists a user's notification subscriptions by event type.
+func (s *Store) Subscriptions(ctx context.Context, userID string) ([]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT event_type FROM notification_subscriptions WHERE user_id = $1 ORDER BY event_type`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var e string
+		if err := rows.Scan(&e); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ---- e-mail log ----
+
+// Email is one e-mail the platform sent.
+type Email struct {
+	ID         string
+	At         time.Time
+	CustomerID string
+	Recipient  string
+	Kind       string
+	Subject    string
+	Status     string
+	UserID     string
+}
+
+// AppendEmail records a sent e-mail.
+func (s *Store) AppendEmail(ctx context.Context, e *Email) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO email_log (id, at, customer_id, recipient, kind, subject, status, user_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.ID, e.At.UTC(), nullString(e.CustomerID), e.Recipient, e.Kind,
+		e.Subject, e.Status, nullString(e.UserID))
+	return wrap(err, "e-mail")
+}
+
+// EmailQuery selects e-mails, newest first: within the customers of the
+// scope unless Unscoped, before the cursor (Before, BeforeID) when set.
+type EmailQuery struct {
+	Unscoped    bool
+	CustomerIDs []string
+	Before      time.Time
+	BeforeID    string
+	Limit       int
+}
+
+// EmailLog lists sent e-mails, newest first.
+func (s *Store) EmailLog(ctx context.Context, q EmailQuery) ([]Email, error) {
+	var args []any
+	where := `TRUE`
+	if !q.Unscoped {
+		if len(q.CustomerIDs) == 0 {
+			return nil, nil
+		}
+		where = `customer_id IN (` + placeholders(&args, q.CustomerIDs) + `)`
+	}
+	if !q.Before.IsZero() {
+		args = append(args, q.Before.UTC(), q.BeforeID)
+		a, b := "$"+strconv.Itoa(len(args)-1), "$"+strconv.Itoa(len(args))
+		where += ` AND (at < ` + a + ` OR (at = ` + a + ` AND id < ` + b + `))`
+	}
+	if q.Limit <= 0 || q.Limit > MaxPageLimit {
+		q.Limit = 100
+	}
+	args = append(args, q.Limit)
+	rows, err := s.db.Query(ctx, `SELECT id, at, COALESCE(customer_id, ''), recipient, kind, subject, status, COALESCE(user_id, '')
+		FROM email_log WHERE `+where+` ORDER BY at DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Email
+	for rows.Next() {
+		var e Email
+		if err := rows.Scan(&e.ID, &e.At, &e.CustomerID, &e.Recipient, &e.Kind, &e.Subject, &e.Status, &e.UserID); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// SetInstanceDatabaseURI records where an instance's database is.
+func (s *Store) SetInstanceDatabaseURI(ctx context.Context, id, uri string) error {
+	n, err := s.db.Exec(ctx, `UPDATE instances SET database_uri = $2 WHERE id = $1`, id, uri)
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "instance")
+}
+
+// InstanceDatabaseURI returns where an instance's database is. ENOTFOUND
+// when the instance is missing or has none recorded.
+func (s *Store) InstanceDatabaseURI(ctx context.Context, id string) (string, error) {
+	var uri string
+	err := s.db.QueryRow(ctx, `SELECT database_uri FROM instances WHERE id = $1`, id).Scan(&uri)
+	if err == nil && uri == "" {
+		err = ErrNoRows
+	}
+	return uri, wrap(err, "database URI")
+}
+
+// RenameUser sets a user's display name. ENOTFOUND.
+func (s *Store) RenameUser(ctx context.Context, id, name string, now time.Time) error {
+	n, err := s.db.Exec(ctx, `UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, id, name, now.UTC())
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "user")
+}
+
+// DeleteUser removes a user with its console role, sessions and factors. ENOTFOUND.
+func (s *Store) DeleteUser(ctx context.Context, id string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `DELETE FROM console_users WHERE user_id = $1`, id); err != nil {
+			return err
+		}
+		if _, err := tx.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE user_id = $1`, id); err != nil {
+			return err
+		}
+		n, err := tx.db.Exec(ctx, `DELETE FROM users WHERE id = $1`, id)
+		if err == nil && n == 0 {
+			err = ErrNoRows
+		}
+		return wrap(err, "user")
+	})
+}
