@@ -36,33 +36,39 @@ type Config struct {
 	AdminOrgID       string // ADMIN_ORG_ID: the administrator organization
 	ConsoleClientID  string // CONSOLE_CLIENT_ID: the console portal application
 	InstanceClientID string // INSTANCE_CLIENT_ID: the demo instance's application
-	SigningAlgorithm string // SIGNING_ALGORITHM: RS256 | ES256
-	SecretsKey       string // SECRETS_KEY: base64 of 32 random bytes; seals secrets at rest
-	ResolveRateLimit int    // RESOLVE_RATE_LIMIT: resolve-org requests per minute per client address (0: off)
-	LogLevel         string // LOG_LEVEL: debug | info | warn | error
-	LogFormat        string // LOG_FORMAT: text | json
-	SeedDemo         bool   // SEED_DEMO: seed demo data on first start
+	// CONSOLE_SERVICE_CLIENT_ID and _SECRET: the console's service client at the
+	// identity provider's management API (registers instance applications).
+	// ROLE=all derives the secret from the secrets key when it is unset.
+	ConsoleServiceClientID     string
+	ConsoleServiceClientSecret string
+	SigningAlgorithm           string // SIGNING_ALGORITHM: RS256 | ES256
+	SecretsKey                 string // SECRETS_KEY: base64 of 32 random bytes; seals secrets at rest
+	ResolveRateLimit           int    // RESOLVE_RATE_LIMIT: resolve-org requests per minute per client address (0: off)
+	LogLevel                   string // LOG_LEVEL: debug | info | warn | error
+	LogFormat                  string // LOG_FORMAT: text | json
+	SeedDemo                   bool   // SEED_DEMO: seed demo data on first start
 }
 
 // DefaultConfig is what `go run ./server` uses on a fresh machine.
 func DefaultConfig() Config {
 	return Config{
-		Role:             RoleAll,
-		DatabaseURL:      "sqlite:./data/platform.db",
-		IssuerURL:        "http://localhost:8080",
-		ConsoleURL:       "http://localhost:8081",
-		InstanceURL:      "http://localhost:8082",
-		IDPAddr:          ":8080",
-		ConsoleAddr:      ":8081",
-		TenantAddr:       ":8082",
-		AdminOrgID:       DemoAdminOrgID,
-		ConsoleClientID:  "console-portal",
-		InstanceClientID: "instance-demo",
-		SigningAlgorithm: "RS256",
-		ResolveRateLimit: 30,
-		LogLevel:         "info",
-		LogFormat:        "text",
-		SeedDemo:         true,
+		Role:                   RoleAll,
+		DatabaseURL:            "sqlite:./data/platform.db",
+		IssuerURL:              "http://localhost:8080",
+		ConsoleURL:             "http://localhost:8081",
+		InstanceURL:            "http://localhost:8082",
+		IDPAddr:                ":8080",
+		ConsoleAddr:            ":8081",
+		TenantAddr:             ":8082",
+		AdminOrgID:             DemoAdminOrgID,
+		ConsoleClientID:        "console-portal",
+		InstanceClientID:       "instance-demo",
+		ConsoleServiceClientID: "console-service",
+		SigningAlgorithm:       "RS256",
+		ResolveRateLimit:       30,
+		LogLevel:               "info",
+		LogFormat:              "text",
+		SeedDemo:               true,
 	}
 }
 
@@ -90,6 +96,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("ADMIN_ORG_ID", &c.AdminOrgID)
 	str("CONSOLE_CLIENT_ID", &c.ConsoleClientID)
 	str("INSTANCE_CLIENT_ID", &c.InstanceClientID)
+	str("CONSOLE_SERVICE_CLIENT_ID", &c.ConsoleServiceClientID)
+	str("CONSOLE_SERVICE_CLIENT_SECRET", &c.ConsoleServiceClientSecret)
 	str("SIGNING_ALGORITHM", &c.SigningAlgorithm)
 	str("SECRETS_KEY", &c.SecretsKey)
 	str("LOG_LEVEL", &c.LogLevel)
@@ -146,6 +154,14 @@ func (c Config) Validate() error {
 	}
 	if c.ConsoleClientID == "" {
 		p = append(p, "CONSOLE_CLIENT_ID is required")
+	}
+	if c.ConsoleServiceClientID == "" {
+		p = append(p, "CONSOLE_SERVICE_CLIENT_ID is required")
+	}
+	if c.ConsoleServiceClientSecret == "" && c.Role == RoleConsole {
+		p = append(p, "CONSOLE_SERVICE_CLIENT_SECRET is required when ROLE=console (the secret of the console's service client at the identity provider)")
+	} else if c.ConsoleServiceClientSecret != "" && len(c.ConsoleServiceClientSecret) < 32 {
+		p = append(p, "CONSOLE_SERVICE_CLIENT_SECRET must be at least 32 characters")
 	}
 	if c.SigningAlgorithm != "RS256" && c.SigningAlgorithm != "ES256" {
 		p = append(p, fmt.Sprintf("SIGNING_ALGORITHM %q is not RS256 or ES256", c.SigningAlgorithm))

@@ -166,7 +166,17 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		go con.Maintain(bg, time.Minute)
-		adm := admin.New(st, acc)
+		svcSecret, err := m.Config.consoleServiceSecret()
+		if err != nil {
+			return err
+		}
+		if m.Config.SeedDemo {
+			if err := ensureServiceClient(ctx, st, m.Config.ConsoleServiceClientID, svcSecret); err != nil {
+				return fmt.Errorf("console service client: %w", err)
+			}
+		}
+		adm := admin.New(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID),
+			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)))
 		handlers[RoleConsole] = con.Handler(func(r chi.Router) {
 			adm.Mount(r, acc.Require(access.Bearer(con.Verifier())))
 		})
