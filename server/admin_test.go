@@ -3,13 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+
+	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/tenant"
 )
 
@@ -112,5 +119,70 @@ func TestInstanceCreatedThroughAPILogsIn(t *testing.T) {
 	}
 	if _, err := m.Store.ApplicationByClientID(context.Background(), clientID); err == nil {
 		t.Fatal("the old client id still exists after rotation")
+	}
+}
+
+// tryPasswordLogin runs the provider's login form for email and reports
+// whether it handed a code back to the application.
+func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) bool {
+	t.Helper()
+	prov, err := gooidc.NewProvider(context.Background(), m.Config.IssuerURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := oauth2.Config{ClientID: clientID, Endpoint: prov.Endpoint(), RedirectURL: redirect, Scopes: []string{"openid"}}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
+		if strings.HasPrefix(r.URL.String(), redirect) {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}}
+	verifier := oauth2.GenerateVerifier()
+	resp, err := c.Get(cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("login_hint", email)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	form := url.Values{"email": {email}, "password": {DemoPassword}}
+	for _, mm := range regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
+		form.Set(mm[1], mm[2])
+	}
+	resp, err = c.PostForm(m.Config.IssuerURL+idp.PathLogin, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	return loc != nil && loc.Query().Get("code") != ""
+}
+
+// A suspended user cannot sign in, its refresh token stops working, and
+// after reactivation it signs in again. The owner suspends through the API.
+func TestSuspendedUserCannotSignIn(t *testing.T) {
+	m := MustRunMain(t)
+	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
+	bob, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example", "offline_access")
+	const bobID = "2b7e4d10-0000-4000-8000-000000000003"
+	if code, body := adminCall(t, m, owner.AccessToken, http.MethodPost, "/users/"+bobID+"/suspend", nil); code != 200 ||
+		body["status"] != "suspended" {
+		t.Fatalf("suspend = %d %v", code, body)
+	}
+	if tryPasswordLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example") {
+		t.Fatal("a suspended user signed in")
+	}
+	prov, _ := gooidc.NewProvider(context.Background(), m.Config.IssuerURL)
+	cfg := oauth2.Config{ClientID: m.Config.InstanceClientID, Endpoint: prov.Endpoint()}
+	bob.Expiry = time.Now().Add(-time.Minute)
+	if _, err := cfg.TokenSource(context.Background(), bob).Token(); err == nil {
+		t.Fatal("a suspended user's refresh token still works")
+	}
+	if code, body := adminCall(t, m, owner.AccessToken, http.MethodPost, "/users/"+bobID+"/reactivate", nil); code != 200 ||
+		body["status"] != "active" {
+		t.Fatalf("reactivate = %d %v", code, body)
+	}
+	if !tryPasswordLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example") {
+		t.Fatal("a reactivated user cannot sign in")
 	}
 }

@@ -363,6 +363,11 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 		}
 		locked := u.LockedUntil.After(now)
 		if ok && !locked && u.PasswordHash != "" {
+			if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil {
+				return nil, err
+			} else if suspended { // answers like a wrong password, counts no failure
+				continue
+			}
 			if err := p.store.ResetLoginFailures(ctx, u.ID); err != nil {
 				return nil, err
 			}

@@ -32,6 +32,13 @@ func (p *Provider) user(ctx context.Context, id string) (*platform.User, error) 
 		}
 	}
 	u, err := p.store.User(ctx, id)
+	if err == nil {
+		// A suspended user is no user: no session reuse, no tokens, no userinfo.
+		var suspended bool
+		if suspended, err = p.store.UserSuspended(ctx, id); err == nil && suspended {
+			return nil, platform.Errorf(platform.ENOTFOUND, "user not found")
+		}
+	}
 	if err == nil && c != nil {
 		c.users[id] = u
 	}
