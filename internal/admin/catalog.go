@@ -1,3 +1,360 @@
 package admin
 
-func (a *Admin) catalogRoutes() []Route { return nil }
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/store"
+)
+
+// catalogRoutes: the plan and meter catalog, an internal-infrastructure
+// resource (R4.6-infra): platform_admin and finance_admin write it,
+// compliance_admin and reader read it, nobody else. Its records belong to
+// no customer, so an {id} is decided on the role alone.
+func (a *Admin) catalogRoutes() []Route {
+	const act = authz.ManageCatalog
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/plans", Action: act, Handle: a.listPlans},
+		{Method: http.MethodPost, Pattern: "/plans", Action: act, Write: true, Handle: a.createPlan},
+		{Method: http.MethodGet, Pattern: "/plans/{id}", Action: act, Handle: a.getPlan},
+		{Method: http.MethodPatch, Pattern: "/plans/{id}", Action: act, Write: true, Handle: a.updatePlan},
+		{Method: http.MethodDelete, Pattern: "/plans/{id}", Action: act, Write: true, Handle: a.deletePlan},
+		{Method: http.MethodGet, Pattern: "/meters", Action: act, Handle: a.listMeters},
+		{Method: http.MethodPost, Pattern: "/meters", Action: act, Write: true, Handle: a.createMeter},
+		{Method: http.MethodGet, Pattern: "/meters/{id}", Action: act, Handle: a.getMeter},
+		{Method: http.MethodPatch, Pattern: "/meters/{id}", Action: act, Write: true, Handle: a.updateMeter},
+		{Method: http.MethodDelete, Pattern: "/meters/{id}", Action: act, Write: true, Handle: a.deleteMeter},
+	}
+}
+
+func (a *Admin) listPlans(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.ListPlans(r.Context(), c)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) createPlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in PlanInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.CreatePlan(r.Context(), c, in)
+	return respond(http.StatusCreated, v, err)
+}
+
+func (a *Admin) getPlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.Plan(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) updatePlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in PlanPatch
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.UpdatePlan(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) deletePlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.DeletePlan(r.Context(), c, id(r)))
+}
+
+func (a *Admin) listMeters(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.ListMeters(r.Context(), c)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) createMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in MeterInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.CreateMeter(r.Context(), c, in)
+	return respond(http.StatusCreated, v, err)
+}
+
+func (a *Admin) getMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.Meter(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) updateMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in MeterPatch
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.UpdateMeter(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) deleteMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.DeleteMeter(r.Context(), c, id(r)))
+}
+
+// infra checks an internal-infrastructure action, which no customer owns.
+func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
+	return s.check(ctx, c, act, authz.Resource{}, write)
+}
+
+// PlanView is a plan as the API shows it; monthlyFee in major units.
+type PlanView struct {
+	ID          string    `json:"id"`
+	Code        string    `json:"code"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Currency    string    `json:"currency"`
+	MonthlyFee  float64   `json:"monthlyFee"`
+	Active      bool      `json:"active"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+func newPlanView(p *store.Plan) *PlanView {
+	return &PlanView{ID: p.ID, Code: p.Code, Name: p.Name, Description: p.Description, Currency: p.Currency,
+		MonthlyFee: major(p.MonthlyFeeCents), Active: p.Active, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+}
+
+// PlanInput creates a plan. Code is a lower-case key (a-z, 0-9, _), unique;
+// Active defaults to true.
+type PlanInput struct {
+	Code        string  `json:"code"`
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Currency    string  `json:"currency"`
+	MonthlyFee  float64 `json:"monthlyFee"`
+	Active      *bool   `json:"active,omitempty"`
+}
+
+// PlanPatch changes a plan; nil fields stay (the code never changes).
+type PlanPatch struct {
+	Name        *string  `json:"name,omitempty"`
+	Description *string  `json:"description,omitempty"`
+	Currency    *string  `json:"currency,omitempty"`
+	MonthlyFee  *float64 `json:"monthlyFee,omitempty"`
+	Active      *bool    `json:"active,omitempty"`
+}
+
+func catalogKey(field, v string) (string, error) {
+	if !keyRE.MatchString(v) {
+		return "", invalid("%s must start with a-z and hold only a-z, 0-9 and _ (at most 63 characters)", field)
+	}
+	return v, nil
+}
+
+// ListPlans lists the plans by code.
+func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.Plans(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*PlanView, 0, len(rows))
+	for i := range rows {
+		out = append(out, newPlanView(&rows[i]))
+	}
+	return items(out), nil
+}
+
+// CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.
+func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput) (*PlanView, error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+		return nil, err
+	}
+	now := s.stamp()
+	p := &store.Plan{ID: newID(), Active: true, CreatedAt: now, UpdatedAt: now}
+	var err error
+	if p.Code, err = catalogKey("code", in.Code); err != nil {
+		return nil, err
+	}
+	if p.Name, err = required("name", in.Name, 200); err != nil {
+		return nil, err
+	}
+	if p.Description, err = text("description", in.Description, 2000); err != nil {
+		return nil, err
+	}
+	if p.Currency, err = currency("currency", in.Currency); err != nil {
+		return nil, err
+	}
+	if p.MonthlyFeeCents, err = cents("monthlyFee", in.MonthlyFee); err != nil {
+		return nil, err
+	}
+	if in.Active != nil {
+		p.Active = *in.Active
+	}
+	if err := s.store.CreatePlan(ctx, p); err != nil {
+		return nil, err
+	}
+	return newPlanView(p), nil
+}
+
+// Plan returns one plan. ENOTFOUND.
+func (s *Service) Plan(ctx context.Context, c *access.Caller, id string) (*PlanView, error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+		return nil, err
+	}
+	p, err := s.store.Plan(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newPlanView(p), nil
+}
+
+// UpdatePlan changes a plan. EINVALID, ENOTFOUND.
+func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, in PlanPatch) (*PlanView, error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+		return nil, err
+	}
+	p, err := s.store.UpdatePlan(ctx, id, func(p *store.Plan) error {
+		var err error
+		if in.Name != nil {
+			if p.Name, err = required("name", *in.Name, 200); err != nil {
+				return err
+			}
+		}
+		if in.Description != nil {
+			if p.Description, err = text("description", *in.Description, 2000); err != nil {
+				return err
+			}
+		}
+		if in.Currency != nil {
+			if p.Currency, err = currency("currency", *in.Currency); err != nil {
+				return err
+			}
+		}
+		if in.MonthlyFee != nil {
+			if p.MonthlyFeeCents, err = cents("monthlyFee", *in.MonthlyFee); err != nil {
+				return err
+			}
+		}
+		if in.Active != nil {
+			p.Active = *in.Active
+		}
+		p.UpdatedAt = s.stamp()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newPlanView(p), nil
+}
+
+// DeletePlan removes a plan; billing setups on it keep no plan. ENOTFOUND.
+func (s *Service) DeletePlan(ctx context.Context, c *access.Caller, id string) error {
+	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+		return err
+	}
+	return s.store.DeletePlan(ctx, id)
+}
+
+// MeterInput creates a meter. Key is a lower-case key, unique; aggregation
+// is sum or max.
+type MeterInput struct {
+	Key         string `json:"key"`
+	Name        string `json:"name"`
+	Unit        string `json:"unit"`
+	Aggregation string `json:"aggregation"`
+	Description string `json:"description,omitempty"`
+}
+
+// MeterPatch changes a meter; nil fields stay (the key never changes).
+type MeterPatch struct {
+	Name        *string `json:"name,omitempty"`
+	Unit        *string `json:"unit,omitempty"`
+	Aggregation *string `json:"aggregation,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+// ListMeters lists the meters by key.
+func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[store.Meter], error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.Meters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return items(rows), nil
+}
+
+// CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.
+func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*store.Meter, error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+		return nil, err
+	}
+	now := s.stamp()
+	m := &store.Meter{ID: newID(), CreatedAt: now, UpdatedAt: now}
+	var err error
+	if m.Key, err = catalogKey("key", in.Key); err != nil {
+		return nil, err
+	}
+	if m.Name, err = required("name", in.Name, 200); err != nil {
+		return nil, err
+	}
+	if m.Unit, err = required("unit", in.Unit, 50); err != nil {
+		return nil, err
+	}
+	if m.Aggregation, err = oneOf("aggregation", in.Aggregation, "sum", "max"); err != nil {
+		return nil, err
+	}
+	if m.Description, err = text("description", in.Description, 2000); err != nil {
+		return nil, err
+	}
+	if err := s.store.CreateMeter(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Meter returns one meter. ENOTFOUND.
+func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*store.Meter, error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+		return nil, err
+	}
+	return s.store.Meter(ctx, id)
+}
+
+// UpdateMeter changes a meter. EINVALID, ENOTFOUND.
+func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*store.Meter, error) {
+	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+		return nil, err
+	}
+	return s.store.UpdateMeter(ctx, id, func(m *store.Meter) error {
+		var err error
+		if in.Name != nil {
+			if m.Name, err = required("name", *in.Name, 200); err != nil {
+				return err
+			}
+		}
+		if in.Unit != nil {
+			if m.Unit, err = required("unit", *in.Unit, 50); err != nil {
+				return err
+			}
+		}
+		if in.Aggregation != nil {
+			if m.Aggregation, err = oneOf("aggregation", *in.Aggregation, "sum", "max"); err != nil {
+				return err
+			}
+		}
+		if in.Description != nil {
+			if m.Description, err = text("description", *in.Description, 2000); err != nil {
+				return err
+			}
+		}
+		m.UpdatedAt = s.stamp()
+		return nil
+	})
+}
+
+// DeleteMeter removes a meter without recorded usage. ENOTFOUND; ECONFLICT
+// when usage was recorded on it.
+func (s *Service) DeleteMeter(ctx context.Context, c *access.Caller, id string) error {
+	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+		return err
+	}
+	return s.store.DeleteMeter(ctx, id)
+}

@@ -1,3 +1,182 @@
 package admin
 
-func (a *Admin) discrepancyRoutes() []Route { return nil }
+import (
+	"context"
+	"net/http"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// discrepancyRoutes: the discrepancies inbox, an internal-infrastructure
+// resource (R4.6-infra): platform_admin and infra_ops report and resolve
+// items, compliance_admin and reader read them. An item may concern a
+// customer; focus mode then narrows the inbox to that customer's items and
+// the platform-wide ones.
+func (a *Admin) discrepancyRoutes() []Route {
+	const act = authz.ManageDiscrepancies
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/discrepancies", Action: act, Handle: a.listDiscrepancies},
+		{Method: http.MethodPost, Pattern: "/discrepancies", Action: act, Write: true, Handle: a.reportDiscrepancy},
+		{Method: http.MethodGet, Pattern: "/discrepancies/{id}", Action: act, Handle: a.getDiscrepancy},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Action: act, Write: true, Handle: a.resolveDiscrepancy},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/reopen", Action: act, Write: true, Handle: a.reopenDiscrepancy},
+	}
+}
+
+func (a *Admin) listDiscrepancies(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	limit, err := limitParam(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.ListDiscrepancies(r.Context(), c, r.URL.Query().Get("status"), limit)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) reportDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in DiscrepancyInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.ReportDiscrepancy(r.Context(), c, in)
+	return respond(http.StatusCreated, v, err)
+}
+
+func (a *Admin) getDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.Discrepancy(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) resolveDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in ResolutionInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.ResolveDiscrepancy(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) reopenDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.ReopenDiscrepancy(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+// DiscrepancyInput reports an inbox item. Kind is a lower-case key (for
+// example billing_mismatch, instance_drift); customerId is optional and
+// must name a customer.
+type DiscrepancyInput struct {
+	Kind       string `json:"kind"`
+	CustomerID string `json:"customerId,omitempty"`
+	Resource   string `json:"resource,omitempty"`
+	Summary    string `json:"summary"`
+	Detail     string `json:"detail,omitempty"`
+}
+
+// ResolutionInput resolves an item, saying how.
+type ResolutionInput struct {
+	Resolution string `json:"resolution"`
+}
+
+// ListDiscrepancies lists inbox items of a status (open, resolved, or all
+// when empty), newest first, within the caller's scope.
+func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[store.Discrepancy], error) {
+	if err := s.infra(ctx, c, authz.ManageDiscrepancies, false); err != nil {
+		return nil, err
+	}
+	if status != "" {
+		if _, err := oneOf("status", status, store.DiscrepancyOpen, store.DiscrepancyResolved); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.store.Discrepancies(ctx, status, customerSet(c), limit)
+	if err != nil {
+		return nil, err
+	}
+	return items(rows), nil
+}
+
+// ReportDiscrepancy adds an open item. EINVALID, also for an unknown customer.
+func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*store.Discrepancy, error) {
+	if err := s.check(ctx, c, authz.ManageDiscrepancies, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
+		return nil, err
+	}
+	d := &store.Discrepancy{ID: newID(), Status: store.DiscrepancyOpen, DetectedAt: s.stamp(), CustomerID: in.CustomerID}
+	var err error
+	if d.Kind, err = catalogKey("kind", in.Kind); err != nil {
+		return nil, err
+	}
+	if d.Resource, err = text("resource", in.Resource, 500); err != nil {
+		return nil, err
+	}
+	if d.Summary, err = required("summary", in.Summary, 500); err != nil {
+		return nil, err
+	}
+	if d.Detail, err = text("detail", in.Detail, 20000); err != nil {
+		return nil, err
+	}
+	if d.CustomerID != "" {
+		if _, err := s.store.Customer(ctx, d.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
+			return nil, invalid("customerId names no customer")
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if err := s.store.CreateDiscrepancy(ctx, d); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// discrepancyFor loads an item and checks the action on its customer.
+func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.Discrepancy, error) {
+	d, err := s.store.Discrepancy(ctx, id)
+	if err := s.owned(ctx, c, authz.ManageDiscrepancies, write, d.CustomerID, err); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Discrepancy returns one item. ENOTFOUND.
+func (s *Service) Discrepancy(ctx context.Context, c *access.Caller, id string) (*store.Discrepancy, error) {
+	return s.discrepancyFor(ctx, c, id, false)
+}
+
+// ResolveDiscrepancy resolves an open item. EINVALID without a resolution;
+// ECONFLICT when already resolved.
+func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*store.Discrepancy, error) {
+	d, err := s.discrepancyFor(ctx, c, id, true)
+	if err != nil {
+		return nil, err
+	}
+	res, err := required("resolution", in.Resolution, 2000)
+	if err != nil {
+		return nil, err
+	}
+	if d.Status != store.DiscrepancyOpen {
+		return nil, platform.Errorf(platform.ECONFLICT, "the item is already resolved")
+	}
+	now := s.stamp()
+	if err := s.store.SetDiscrepancyStatus(ctx, id, store.DiscrepancyResolved, &now, c.UserID, res); err != nil {
+		return nil, err
+	}
+	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyResolved, &now, c.UserID, res
+	return d, nil
+}
+
+// ReopenDiscrepancy reopens a resolved item. ECONFLICT when it is open.
+func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*store.Discrepancy, error) {
+	d, err := s.discrepancyFor(ctx, c, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if d.Status != store.DiscrepancyResolved {
+		return nil, platform.Errorf(platform.ECONFLICT, "the item is already open")
+	}
+	if err := s.store.SetDiscrepancyStatus(ctx, id, store.DiscrepancyOpen, nil, "", ""); err != nil {
+		return nil, err
+	}
+	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyOpen, nil, "", ""
+	return d, nil
+}

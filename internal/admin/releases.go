@@ -1,3 +1,396 @@
 package admin
 
-func (a *Admin) releaseRoutes() []Route { return nil }
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// releaseRoutes: platform releases and environment variables, an
+// internal-infrastructure resource (R4.6-infra): platform_admin and
+// infra_ops write it, compliance_admin and reader read it.
+func (a *Admin) releaseRoutes() []Route {
+	const act = authz.ManageReleases
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/releases", Action: act, Handle: a.listReleases},
+		{Method: http.MethodPost, Pattern: "/releases", Action: act, Write: true, Handle: a.createRelease},
+		{Method: http.MethodGet, Pattern: "/releases/{id}", Action: act, Handle: a.getRelease},
+		{Method: http.MethodPatch, Pattern: "/releases/{id}", Action: act, Write: true, Handle: a.updateRelease},
+		{Method: http.MethodPost, Pattern: "/releases/{id}/publish", Action: act, Write: true, Handle: a.publishRelease},
+		{Method: http.MethodPost, Pattern: "/releases/{id}/withdraw", Action: act, Write: true, Handle: a.withdrawRelease},
+		{Method: http.MethodGet, Pattern: "/environment", Action: act, Handle: a.listEnvVars},
+		{Method: http.MethodPost, Pattern: "/environment", Action: act, Write: true, Handle: a.createEnvVar},
+		{Method: http.MethodGet, Pattern: "/environment/{id}", Action: act, Handle: a.getEnvVar},
+		{Method: http.MethodPatch, Pattern: "/environment/{id}", Action: act, Write: true, Handle: a.updateEnvVar},
+		{Method: http.MethodDelete, Pattern: "/environment/{id}", Action: act, Write: true, Handle: a.deleteEnvVar},
+	}
+}
+
+func (a *Admin) listReleases(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	limit, err := limitParam(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.ListReleases(r.Context(), c, limit)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) createRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in ReleaseInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.CreateRelease(r.Context(), c, in)
+	return respond(http.StatusCreated, v, err)
+}
+
+func (a *Admin) getRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.Release(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) updateRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in ReleasePatch
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.UpdateRelease(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) publishRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.PublishRelease(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) withdrawRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.WithdrawRelease(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) listEnvVars(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.ListEnvVars(r.Context(), c)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) createEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in EnvVarInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.CreateEnvVar(r.Context(), c, in)
+	return respond(http.StatusCreated, v, err)
+}
+
+func (a *Admin) getEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.EnvVar(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) updateEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in EnvVarPatch
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.UpdateEnvVar(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) deleteEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.DeleteEnvVar(r.Context(), c, id(r)))
+}
+
+// ---- releases ----
+
+// ReleaseInput creates a draft release. Version is semantic (1.2.3, with
+// an optional pre-release suffix), unique; channel is stable (default) or beta.
+type ReleaseInput struct {
+	Version string `json:"version"`
+	Channel string `json:"channel,omitempty"`
+	Notes   string `json:"notes,omitempty"`
+}
+
+// ReleasePatch changes a release's notes, or its channel while a draft.
+type ReleasePatch struct {
+	Channel *string `json:"channel,omitempty"`
+	Notes   *string `json:"notes,omitempty"`
+}
+
+var versionRE = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]{1,50})?$`)
+
+// ListReleases lists releases, newest first.
+func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[store.Release], error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.Releases(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	return items(rows), nil
+}
+
+// CreateRelease adds a draft release. EINVALID; ECONFLICT when the version exists.
+func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*store.Release, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return nil, err
+	}
+	x := &store.Release{ID: newID(), Status: "draft", CreatedBy: c.UserID, CreatedAt: s.stamp(), Channel: "stable"}
+	if !versionRE.MatchString(in.Version) {
+		return nil, invalid("version must be a semantic version such as 1.4.0")
+	}
+	x.Version = in.Version
+	var err error
+	if in.Channel != "" {
+		if x.Channel, err = oneOf("channel", in.Channel, "stable", "beta"); err != nil {
+			return nil, err
+		}
+	}
+	if x.Notes, err = text("notes", in.Notes, 20000); err != nil {
+		return nil, err
+	}
+	if err := s.store.CreateRelease(ctx, x); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// Release returns one release. ENOTFOUND.
+func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*store.Release, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+		return nil, err
+	}
+	return s.store.Release(ctx, id)
+}
+
+// UpdateRelease changes a release. EINVALID; ECONFLICT for a channel
+// change after publication.
+func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*store.Release, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return nil, err
+	}
+	return s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
+		var err error
+		if in.Channel != nil {
+			if x.Status != "draft" && *in.Channel != x.Channel {
+				return platform.Errorf(platform.ECONFLICT, "the channel of a %s release cannot change", x.Status)
+			}
+			if x.Channel, err = oneOf("channel", *in.Channel, "stable", "beta"); err != nil {
+				return err
+			}
+		}
+		if in.Notes != nil {
+			if x.Notes, err = text("notes", *in.Notes, 20000); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PublishRelease publishes a draft release. ECONFLICT when it is not a draft.
+func (s *Service) PublishRelease(ctx context.Context, c *access.Caller, id string) (*store.Release, error) {
+	return s.moveRelease(ctx, c, id, "draft", "published")
+}
+
+// WithdrawRelease withdraws a published release. ECONFLICT when it is not published.
+func (s *Service) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*store.Release, error) {
+	return s.moveRelease(ctx, c, id, "published", "withdrawn")
+}
+
+func (s *Service) moveRelease(ctx context.Context, c *access.Caller, id, from, to string) (*store.Release, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return nil, err
+	}
+	return s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
+		if x.Status != from {
+			return platform.Errorf(platform.ECONFLICT, "the release is %s; only a %s release can become %s", x.Status, from, to)
+		}
+		x.Status = to
+		if to == "published" {
+			now := s.stamp()
+			x.PublishedAt = &now
+		}
+		return nil
+	})
+}
+
+// ---- environment variables ----
+
+// EnvVarView is an environment variable as the API shows it: the value of
+// a secret one is masked.
+type EnvVarView struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Secret      bool      `json:"secret"`
+	Value       string    `json:"value"`
+	Description string    `json:"description"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	UpdatedBy   string    `json:"updatedBy"`
+}
+
+// SecretMask stands in for the value of a secret environment variable.
+const SecretMask = "********"
+
+func newEnvVarView(v *store.EnvVar) *EnvVarView {
+	out := &EnvVarView{ID: v.ID, Name: v.Name, Secret: v.Secret, Value: v.Value, Description: v.Description,
+		UpdatedAt: v.UpdatedAt, UpdatedBy: v.UpdatedBy}
+	if v.Secret {
+		out.Value = SecretMask
+	}
+	return out
+}
+
+// EnvVarInput creates a variable. Name is upper case (A-Z, 0-9, _), unique;
+// a secret value is sealed and never shown again.
+type EnvVarInput struct {
+	Name        string `json:"name"`
+	Value       string `json:"value"`
+	Secret      bool   `json:"secret,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// EnvVarPatch changes a variable; nil fields stay (the name never changes).
+// Making a secret variable non-secret needs its value.
+type EnvVarPatch struct {
+	Value       *string `json:"value,omitempty"`
+	Secret      *bool   `json:"secret,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,127}$`)
+
+const maxEnvValue = 32 << 10
+
+// setValue stores value in v, sealed when v is secret.
+func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
+	if len(value) > maxEnvValue {
+		return invalid("value must be at most %d bytes", maxEnvValue)
+	}
+	if v.Secret {
+		v.Value, v.ValueSealed = "", s.seal(value, "environment_variables", "value", v.ID)
+	} else {
+		v.Value, v.ValueSealed = value, nil
+	}
+	return nil
+}
+
+// ListEnvVars lists the variables by name.
+func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*EnvVarView], error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.EnvVars(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*EnvVarView, 0, len(rows))
+	for i := range rows {
+		out = append(out, newEnvVarView(&rows[i]))
+	}
+	return items(out), nil
+}
+
+// CreateEnvVar adds a variable. EINVALID; ECONFLICT when the name exists.
+func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarInput) (*EnvVarView, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return nil, err
+	}
+	if !envNameRE.MatchString(in.Name) {
+		return nil, invalid("name must start with A-Z and hold only A-Z, 0-9 and _ (at most 128 characters)")
+	}
+	v := &store.EnvVar{ID: newID(), Name: in.Name, Secret: in.Secret, UpdatedAt: s.stamp(), UpdatedBy: c.UserID}
+	var err error
+	if v.Description, err = text("description", in.Description, 500); err != nil {
+		return nil, err
+	}
+	if err := s.setEnvValue(v, in.Value); err != nil {
+		return nil, err
+	}
+	if err := s.store.CreateEnvVar(ctx, v); err != nil {
+		return nil, err
+	}
+	return newEnvVarView(v), nil
+}
+
+// EnvVar returns one variable, a secret value masked. ENOTFOUND.
+func (s *Service) EnvVar(ctx context.Context, c *access.Caller, id string) (*EnvVarView, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+		return nil, err
+	}
+	v, err := s.store.EnvVar(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newEnvVarView(v), nil
+}
+
+// UpdateEnvVar changes a variable. EINVALID, ENOTFOUND.
+func (s *Service) UpdateEnvVar(ctx context.Context, c *access.Caller, id string, in EnvVarPatch) (*EnvVarView, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return nil, err
+	}
+	v, err := s.store.UpdateEnvVar(ctx, id, func(v *store.EnvVar) error {
+		value, hasValue := v.Value, false
+		if in.Value != nil {
+			value, hasValue = *in.Value, true
+		}
+		if in.Secret != nil && *in.Secret != v.Secret {
+			if v.Secret && !hasValue {
+				return invalid("a secret value is never revealed; give the value to make the variable non-secret")
+			}
+			if !v.Secret && !hasValue {
+				hasValue = true // seal the plain value
+			}
+			v.Secret = *in.Secret
+		}
+		if hasValue {
+			if err := s.setEnvValue(v, value); err != nil {
+				return err
+			}
+		}
+		if in.Description != nil {
+			d, err := text("description", *in.Description, 500)
+			if err != nil {
+				return err
+			}
+			v.Description = d
+		}
+		v.UpdatedAt, v.UpdatedBy = s.stamp(), c.UserID
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newEnvVarView(v), nil
+}
+
+// DeleteEnvVar removes a variable. ENOTFOUND.
+func (s *Service) DeleteEnvVar(ctx context.Context, c *access.Caller, id string) error {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return err
+	}
+	return s.store.DeleteEnvVar(ctx, id)
+}
+
+// EnvValue returns a variable's value, a secret one opened: for the
+// platform's own use (deployments), never for an API answer.
+func (s *Service) EnvValue(ctx context.Context, c *access.Caller, id string) (string, error) {
+	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+		return "", err
+	}
+	v, err := s.store.EnvVar(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if !v.Secret {
+		return v.Value, nil
+	}
+	return s.open(v.ValueSealed, "environment_variables", "value", v.ID)
+}

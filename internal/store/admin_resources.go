@@ -1128,10 +1128,13 @@ func (s *Store) Discrepancy(ctx context.Context, id string) (*Discrepancy, error
 	return d, wrap(err, "discrepancy")
 }
 
-// Discrepancies lists inbox items of a status (all when empty), newest first.
-func (s *Store) Discrepancies(ctx context.Context, status string, limit int) ([]Discrepancy, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE ($1 = '' OR status = $1)
-		ORDER BY detected_at DESC, id DESC LIMIT $2`, status, listLimit(limit))
+// Discrepancies lists inbox items of a status (all when empty), newest
+// first: platform-wide items and those of the customers of customers.
+func (s *Store) Discrepancies(ctx context.Context, status string, customers CustomerSet, limit int) ([]Discrepancy, error) {
+	args := []any{status}
+	w := `($1 = '' OR status = $1) AND (customer_id IS NULL OR ` + customers.cond(&args, "customer_id") + `)`
+	rows, err := s.db.Query(ctx, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE `+w+`
+		ORDER BY detected_at DESC, id DESC LIMIT `+arg(&args, listLimit(limit)), args...)
 	return collectRows(rows, err, scanDiscrepancy)
 }
 

@@ -318,9 +318,24 @@ func testInfraRecords(t *testing.T, st *store.Store) {
 	if err := st.SetDiscrepancyStatus(ctx, "x-1", store.DiscrepancyResolved, &pub, "u", "fixed"); err != nil {
 		t.Fatal(err)
 	}
-	open, _ := st.Discrepancies(ctx, store.DiscrepancyOpen, 0)
-	all, _ := st.Discrepancies(ctx, "", 0)
-	if len(open) != 0 || len(all) != 1 || all[0].ResolvedBy != "u" || all[0].ResolvedAt == nil {
+	if err := st.CreateDiscrepancy(ctx, &store.Discrepancy{ID: "x-2", Kind: "drift", Summary: "platform-wide",
+		Status: store.DiscrepancyOpen, DetectedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	every := store.CustomerSet{All: true}
+	open, _ := st.Discrepancies(ctx, store.DiscrepancyOpen, every, 0)
+	all, _ := st.Discrepancies(ctx, "", every, 0)
+	if len(open) != 1 || open[0].ID != "x-2" || len(all) != 2 {
 		t.Fatalf("open %+v, all %+v", open, all)
+	}
+	x1, _ := st.Discrepancy(ctx, "x-1")
+	if x1.ResolvedBy != "u" || x1.ResolvedAt == nil || x1.Status != store.DiscrepancyResolved {
+		t.Fatalf("resolved: %+v", x1)
+	}
+	// a customer lens shows platform-wide items and that customer's
+	forB, _ := st.Discrepancies(ctx, "", store.CustomerSet{IDs: []string{"cust-b"}}, 0)
+	forA, _ := st.Discrepancies(ctx, "", store.CustomerSet{IDs: []string{"cust-a"}}, 0)
+	if len(forB) != 1 || forB[0].ID != "x-2" || len(forA) != 2 {
+		t.Fatalf("for cust-b %+v, for cust-a %+v", forB, forA)
 	}
 }
