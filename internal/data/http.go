@@ -131,19 +131,19 @@ func ParseQuery(v url.Values) (Query, error) {
 	if len(problems) > 0 {
 		return q, invalid("the listing parameters are not valid", problems)
 	}
-	whole := func(name string) int {
+	whole := func(name string, hi int, problem string) int {
 		s := v.Get(name)
 		if s == "" {
 			return 0
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || strings.HasPrefix(s, "+") {
-			problems = append(problems, fmt.Sprintf("%s must be a whole number of at least 1, not %q", name, clipValue(s)))
+		if err != nil || n < 1 || n > hi || strings.HasPrefix(s, "+") {
+			problems = append(problems, fmt.Sprintf("%s, not %q", problem, clipValue(s)))
 			return 0
 		}
 		return n
 	}
-	q.Page, q.PageSize = whole("page"), whole("pageSize")
+	q.Page, q.PageSize = whole("page", maxPage, pageProblem), whole("pageSize", MaxPageSize, pageSizeProblem)
 	q.TenantID, q.ProjectID, q.Sort = v.Get("tenantID"), v.Get("projectID"), v.Get("sort")
 	if p := v.Get("parentID"); p == "null" {
 		q.RootsOnly = true
@@ -157,11 +157,8 @@ func ParseQuery(v url.Values) (Query, error) {
 	default:
 		problems = append(problems, fmt.Sprintf("includeDeleted must be true or false, not %q", clipValue(s)))
 	}
-	if len(problems) > 0 {
-		return q, invalid("the listing parameters are not valid", problems)
-	}
-	// range checks (pageSize over the maximum, a sort that does not parse) are the service's
-	return q, nil
+	problems = append(problems, q.filterProblems()...)
+	return q, invalid("the listing parameters are not valid", problems)
 }
 
 // clipValue shortens a value quoted in a message.
@@ -319,6 +316,14 @@ func uploadStatus(code string) int {
 	return http.StatusBadRequest
 }
 
+// summaries are the 7.1 summaries of the statuses the upload answers
+// beside httpapi.WriteError, in its words.
+var summaries = map[int]string{
+	http.StatusBadRequest:            "Bad Request",
+	http.StatusRequestEntityTooLarge: "Payload Too Large",
+	http.StatusUnprocessableEntity:   "Unprocessable Entity",
+}
+
 // requestIssue is the one entry of errors[] of a request-level failure.
 type requestIssue struct {
 	Code    string `json:"code"`
@@ -334,7 +339,7 @@ func writeUploadError(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.As(err, &in):
 		status := uploadStatus(in.Code)
-		httpapi.WriteErrorObject(w, r, status, "", []string{in.Message},
+		httpapi.WriteErrorObject(w, r, status, summaries[status], []string{in.Message},
 			map[string]any{"errors": []requestIssue{{Code: in.Code, Message: in.Message}}})
 	case errors.As(err, &verr):
 		if verr.Replayed {
@@ -345,7 +350,7 @@ func writeUploadError(w http.ResponseWriter, r *http.Request, err error) {
 		if warnings == nil {
 			warnings = []cx.Issue{}
 		}
-		httpapi.WriteErrorObject(w, r, http.StatusUnprocessableEntity, "", verr.Messages(), map[string]any{
+		httpapi.WriteErrorObject(w, r, http.StatusUnprocessableEntity, summaries[http.StatusUnprocessableEntity], verr.Messages(), map[string]any{
 			"scheduleId": verr.ScheduleID, "dryRun": verr.DryRun, "errors": rep.Errors, "warnings": warnings,
 			"truncated": rep.Truncated, "summary": rep.Summary,
 		})

@@ -57,19 +57,35 @@ func (e *UnknownMasterError) Unwrap() error {
 
 // normalize fills in defaults and checks q. EINVALID names every problem.
 func (q *Query) normalize() error {
-	var problems []string
 	if q.Page == 0 {
 		q.Page = 1
 	}
 	if q.PageSize == 0 {
 		q.PageSize = DefaultPageSize
 	}
+	return invalid("the listing parameters are not valid", q.problems())
+}
+
+// problems lists what is wrong with a normalized q.
+func (q *Query) problems() []string {
+	var problems []string
 	if q.Page < 1 || q.Page > maxPage {
-		problems = append(problems, fmt.Sprintf("page must be a whole number from 1 to %d", maxPage))
+		problems = append(problems, pageProblem)
 	}
 	if q.PageSize < 1 || q.PageSize > MaxPageSize {
-		problems = append(problems, fmt.Sprintf("pageSize must be a whole number from 1 to %d", MaxPageSize))
+		problems = append(problems, pageSizeProblem)
 	}
+	return append(problems, q.filterProblems()...)
+}
+
+var (
+	pageProblem     = fmt.Sprintf("page must be a whole number from 1 to %d", maxPage)
+	pageSizeProblem = fmt.Sprintf("pageSize must be a whole number from 1 to %d", MaxPageSize)
+)
+
+// filterProblems lists what is wrong with q's filters and sort.
+func (q *Query) filterProblems() []string {
+	var problems []string
 	if q.RootsOnly && q.ParentID != "" {
 		problems = append(problems, "parentID selects either the children of one record or, as null, the records without a parent")
 	}
@@ -81,7 +97,7 @@ func (q *Query) normalize() error {
 	if _, err := parseSort(q.Sort); err != nil {
 		problems = append(problems, err.Error())
 	}
-	return invalid("the listing parameters are not valid", problems)
+	return problems
 }
 
 // invalid returns nil without problems, else EINVALID with one detail per problem.
