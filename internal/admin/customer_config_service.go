@@ -11,6 +11,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/webhook"
 )
 
 // Customer-side configuration (R4.6-customer-side): every method needs
@@ -319,7 +320,7 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 		w.Active = *in.Active
 	}
 	secret := newWebhookSecret()
-	w.SecretSealed = s.seal(secret, "webhooks", "secret", w.ID)
+	w.SecretSealed = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID))
 	if err := s.store.CreateWebhook(ctx, w); err != nil {
 		return nil, err
 	}
@@ -388,7 +389,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id 
 	}
 	secret := newWebhookSecret()
 	w, err := s.store.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
-		w.SecretSealed, w.UpdatedAt = s.seal(secret, "webhooks", "secret", w.ID), s.stamp()
+		w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID)), s.stamp()
 		return nil
 	})
 	if err != nil {

@@ -77,10 +77,12 @@ func (s *Service) owned(ctx context.Context, c *access.Caller, act authz.Action,
 	return s.check(ctx, c, act, authz.Resource{CustomerID: customerID}, write)
 }
 
-// now returns the service's clock at the precision both databases keep.
+// stamp returns the service's clock at the precision both databases keep.
 func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-func invalid(format string, args ...any) error { return platform.Errorf(platform.EINVALID, format, args...) }
+func invalid(format string, args ...any) error {
+	return platform.Errorf(platform.EINVALID, format, args...)
+}
 
 // text validates an optional free text of at most max characters.
 func text(field, v string, max int) (string, error) {

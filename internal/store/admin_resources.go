@@ -342,14 +342,16 @@ type WebhookEvent struct {
 	WebhookEvent []string
 }
 
-// WebhookEvents lists (event, webhook) pairs for audit events at or after
-// since, oldest first: allowed events of customers with active webhooks
-// created no later than the event.
-func (s *Store) WebhookEvents(ctx context.Context, since time.Time, limit int) ([]WebhookEvent, error) {
+// WebhookEvents lists (event, webhook) pairs after the pair (at, eventID,
+// webhookID) in that order, at most limit: allowed audit events of
+// customers with active webhooks created no later than the event. Start
+// with empty ids to include events at exactly at.
+func (s *Store) WebhookEvents(ctx context.Context, at time.Time, eventID, webhookID string, limit int) ([]WebhookEvent, error) {
 	rows, err := s.db.Query(ctx, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.resource, a.decision, a.reason,
 		a.status, a.request_id, w.id, w.events
 		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
-		WHERE a.decision = 'allowed' AND a.at >= $1 ORDER BY a.at, a.id, w.id LIMIT $2`, since.UTC(), listLimit(limit))
+		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
+		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, listLimit(limit))
 	return collectRows(rows, err, func(r Row) (*WebhookEvent, error) {
 		var we WebhookEvent
 		var events string

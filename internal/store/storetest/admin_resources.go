@@ -83,13 +83,31 @@ func testWebhooks(t *testing.T, st *store.Store) {
 			t.Fatal(i, err)
 		}
 	}
-	evs, err := st.WebhookEvents(ctx, time.Time{}, 10)
+	w2 := *w
+	w2.ID, w2.URL = "wh-2", "https://hooks.example/b"
+	if err := st.CreateWebhook(ctx, &w2); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := st.WebhookEvents(ctx, time.Time{}, "", "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// only the allowed event of cust-a after the webhook was created
-	if len(evs) != 1 || evs[0].Event.ID != "ev-1" || evs[0].WebhookID != "wh-1" || evs[0].WebhookEvent[0] != "*" {
+	// only the allowed event of cust-a after the webhooks were created, once per webhook
+	if len(evs) != 2 || evs[0].Event.ID != "ev-1" || evs[0].WebhookID != "wh-1" || evs[1].WebhookID != "wh-2" ||
+		evs[0].WebhookEvent[0] != "*" {
 		t.Fatalf("webhook events = %+v", evs)
+	}
+	// paging by (at, event, webhook) resumes inside an event's webhooks
+	evs, _ = st.WebhookEvents(ctx, evs[0].Event.At, "ev-1", "wh-1", 10)
+	if len(evs) != 1 || evs[0].WebhookID != "wh-2" {
+		t.Fatalf("after (ev-1, wh-1): %+v", evs)
+	}
+	evs, _ = st.WebhookEvents(ctx, ts.Add(time.Second), "", "", 10)
+	if len(evs) != 2 {
+		t.Fatalf("from the event's instant: %+v", evs)
+	}
+	if err := st.DeleteWebhook(ctx, "wh-2"); err != nil {
+		t.Fatal(err)
 	}
 	d := &store.WebhookDelivery{ID: "d-1", WebhookID: "wh-1", EventID: "ev-1", EventType: "manage_tenant", Payload: "{}",
 		NextAttemptAt: ts, CreatedAt: ts}

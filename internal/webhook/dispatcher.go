@@ -1,0 +1,381 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
+	"github.com/platform/platform/internal/store"
+)
+
+// WorkerID is the dispatcher's row in system_workers (and its cursor name).
+const WorkerID = "webhook-delivery"
+
+// AllEvents in a webhook's events subscribes it to every event.
+const AllEvents = "*"
+
+// Dispatcher turns audit events into deliveries and sends them. Several
+// replicas may run one each: deliveries are queued once per (webhook,
+// event) and leased before they are sent. Zero fields take the defaults
+// documented on them.
+type Dispatcher struct {
+	Store  *store.Store
+	Sealer *secrets.Sealer
+	// Client sends deliveries; default: 10 s timeout, no redirects, and no
+	// connections to private, loopback or link-local addresses unless
+	// AllowPrivate.
+	Client       *http.Client
+	AllowPrivate bool
+	// Now is the clock (tests set it).
+	Now func() time.Time
+	// Backoff is the wait after the n-th failed attempt (n ≥ 1); default
+	// 30 s × 2^(n-1), at most 6 h.
+	Backoff func(n int) time.Duration
+	// MaxAttempts before a delivery is given up as failed; default 10.
+	MaxAttempts int
+	// Lookback re-reads the audit log this far behind the cursor, for
+	// events another replica committed late; default 1 min.
+	Lookback time.Duration
+	// Lease is how long a claimed delivery is kept from other replicas
+	// while it is sent; default 1 min.
+	Lease time.Duration
+
+	once sync.Once
+}
+
+// Stats is what one RunOnce did.
+type Stats struct {
+	Queued, Delivered, Retried, Failed int
+}
+
+// DefaultBackoff is 30 s × 2^(n-1), at most 6 h.
+func DefaultBackoff(n int) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	if n > 15 {
+		return 6 * time.Hour
+	}
+	return min(30*time.Second<<(n-1), 6*time.Hour)
+}
+
+func (d *Dispatcher) init() {
+	d.once.Do(func() {
+		if d.Now == nil {
+			d.Now = time.Now
+		}
+		if d.Backoff == nil {
+			d.Backoff = DefaultBackoff
+		}
+		if d.MaxAttempts <= 0 {
+			d.MaxAttempts = 10
+		}
+		if d.Lookback <= 0 {
+			d.Lookback = time.Minute
+		}
+		if d.Lease <= 0 {
+			d.Lease = time.Minute
+		}
+		if d.Client == nil {
+			d.Client = NewClient(d.AllowPrivate)
+		}
+	})
+}
+
+// NewClient returns the HTTP client of deliveries: 10 s timeout, redirects
+// not followed (a 3xx is a failed attempt), and, unless allowPrivate,
+// connections refused to loopback, private and link-local addresses, so a
+// webhook URL cannot reach the platform's internal network.
+func NewClient(allowPrivate bool) *http.Client {
+	dialer := &net.Dialer{Timeout: 5 * time.Second}
+	if !allowPrivate {
+		dialer.Control = func(network, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if err != nil {
+				return err
+			}
+			ip := net.ParseIP(host)
+			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+				ip.IsUnspecified() || ip.IsMulticast() {
+				return fmt.Errorf("webhook: address %s is not allowed", host)
+			}
+			return nil
+		}
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = dialer.DialContext
+	tr.Proxy = nil
+	return &http.Client{Timeout: 10 * time.Second, Transport: tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// Event is the JSON body of a delivery.
+type Event struct {
+	ID         string    `json:"id"`
+	Type       string    `json:"type"`
+	CustomerID string    `json:"customerId"`
+	OccurredAt time.Time `json:"occurredAt"`
+	Data       EventData `json:"data"`
+}
+
+// EventData says what happened: the request that changed something.
+type EventData struct {
+	Method    string `json:"method"`
+	Resource  string `json:"resource"`
+	ActorID   string `json:"actorId"`
+	Status    int    `json:"status"`
+	RequestID string `json:"requestId"`
+}
+
+// eventOf reads an audit event: its action is "<action> <METHOD>" for an
+// admin write, the type is the action.
+func eventOf(e *store.AuditEvent) Event {
+	typ, method, _ := strings.Cut(e.Action, " ")
+	return Event{ID: e.ID, Type: typ, CustomerID: e.CustomerID, OccurredAt: e.At.UTC(),
+		Data: EventData{Method: method, Resource: e.Resource, ActorID: e.ActorID, Status: e.Status, RequestID: e.RequestID}}
+}
+
+func subscribed(events []string, typ string) bool {
+	return slices.Contains(events, AllEvents) || slices.Contains(events, typ)
+}
+
+// RunOnce queues the deliveries of events seen since the last run and
+// sends those that are due.
+func (d *Dispatcher) RunOnce(ctx context.Context) (Stats, error) {
+	d.init()
+	var st Stats
+	n, err := d.enqueue(ctx)
+	st.Queued = n
+	if err != nil {
+		return st, err
+	}
+	return d.deliver(ctx, st)
+}
+
+// enqueue reads the audit log from the cursor (less Lookback) and queues
+// one delivery per subscribed webhook and event; queuing is idempotent.
+func (d *Dispatcher) enqueue(ctx context.Context) (int, error) {
+	cursor, err := d.Store.WebhookCursor(ctx, WorkerID)
+	if err != nil {
+		return 0, err
+	}
+	at, eventID, webhookID := cursor, "", ""
+	if !at.IsZero() {
+		at = at.Add(-d.Lookback)
+	}
+	queued := 0
+	const page = 500
+	for {
+		pairs, err := d.Store.WebhookEvents(ctx, at, eventID, webhookID, page)
+		if err != nil {
+			return queued, err
+		}
+		for _, p := range pairs {
+			ev := eventOf(&p.Event)
+			if !subscribed(p.WebhookEvent, ev.Type) {
+				continue
+			}
+			body, err := json.Marshal(ev)
+			if err != nil {
+				return queued, err
+			}
+			now := d.Now().UTC()
+			ok, err := d.Store.AddWebhookDelivery(ctx, &store.WebhookDelivery{ID: newID(), WebhookID: p.WebhookID,
+				EventID: ev.ID, EventType: ev.Type, Payload: string(body), NextAttemptAt: now, CreatedAt: now})
+			if err != nil {
+				return queued, err
+			}
+			if ok {
+				queued++
+			}
+		}
+		if len(pairs) > 0 {
+			last := pairs[len(pairs)-1]
+			at, eventID, webhookID = last.Event.At, last.Event.ID, last.WebhookID
+			if err := d.Store.SetWebhookCursor(ctx, WorkerID, at); err != nil {
+				return queued, err
+			}
+		}
+		if len(pairs) < page {
+			return queued, nil
+		}
+	}
+}
+
+// deliver sends the due deliveries, four at a time.
+func (d *Dispatcher) deliver(ctx context.Context, st Stats) (Stats, error) {
+	now := d.Now()
+	due, err := d.Store.DueWebhookDeliveries(ctx, now, 200)
+	if err != nil {
+		return st, err
+	}
+	var mu sync.Mutex
+	var errs []error
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i := range due {
+		won, err := d.Store.ClaimWebhookDelivery(ctx, due[i].ID, now, now.Add(d.Lease))
+		if err != nil {
+			return st, err
+		}
+		if !won {
+			continue // another replica sends it
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(del *store.WebhookDelivery) {
+			defer func() { <-sem; wg.Done() }()
+			outcome, err := d.attempt(ctx, del)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			switch outcome {
+			case store.DeliveryDelivered:
+				st.Delivered++
+			case store.DeliveryFailed:
+				st.Failed++
+			case store.DeliveryPending:
+				st.Retried++
+			}
+		}(&due[i])
+	}
+	wg.Wait()
+	return st, errors.Join(errs...)
+}
+
+// attempt sends one delivery and records how it went: delivered on 2xx,
+// pending again after Backoff, or failed once MaxAttempts are spent.
+func (d *Dispatcher) attempt(ctx context.Context, del *store.WebhookDelivery) (string, error) {
+	code, sendErr := d.send(ctx, del)
+	if errors.Is(sendErr, errDeleted) {
+		return "", nil
+	}
+	now := d.Now().UTC()
+	del.Attempts++
+	del.LastStatusCode = code
+	del.LastError = ""
+	switch {
+	case sendErr == nil:
+		del.Status, del.DeliveredAt, del.NextAttemptAt = store.DeliveryDelivered, &now, now
+	case del.Attempts >= d.MaxAttempts || errors.Is(sendErr, errGone):
+		del.Status, del.NextAttemptAt = store.DeliveryFailed, now
+	default:
+		del.Status, del.NextAttemptAt = store.DeliveryPending, now.Add(d.Backoff(del.Attempts))
+	}
+	if sendErr != nil {
+		del.LastError = truncate(sendErr.Error(), 500)
+	}
+	if err := d.Store.RecordWebhookAttempt(context.WithoutCancel(ctx), del); err != nil {
+		return "", err
+	}
+	return del.Status, nil
+}
+
+var (
+	// errGone: the webhook was switched off; its pending deliveries fail at once.
+	errGone = errors.New("the webhook is inactive")
+	// errDeleted: the webhook was removed, and its deliveries with it.
+	errDeleted = errors.New("the webhook was deleted")
+)
+
+// send POSTs a delivery; it returns the answer's status and an error unless 2xx.
+func (d *Dispatcher) send(ctx context.Context, del *store.WebhookDelivery) (int, error) {
+	w, err := d.Store.Webhook(ctx, del.WebhookID)
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return 0, errDeleted
+	} else if err != nil {
+		return 0, err
+	}
+	if !w.Active {
+		return 0, errGone
+	}
+	secret, err := d.Sealer.Open(w.SecretSealed, SecretPurpose(w.ID))
+	if err != nil {
+		return 0, fmt.Errorf("open the webhook's secret: %w", err)
+	}
+	body := []byte(del.Payload)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "platform-webhooks/1")
+	req.Header.Set(IDHeader, del.EventID)
+	req.Header.Set(EventHeader, del.EventType)
+	req.Header.Set(SignatureHeader, Sign(string(secret), d.Now(), body))
+	resp, err := d.Client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp.StatusCode, fmt.Errorf("the receiver answered %d", resp.StatusCode)
+	}
+	return resp.StatusCode, nil
+}
+
+// Run calls RunOnce every interval until ctx ends, unless the worker is
+// paused in system_workers (a requested run goes ahead anyway), and
+// records each run there.
+func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) {
+	d.init()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		w, err := d.Store.SystemWorker(ctx, WorkerID)
+		if err != nil {
+			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
+			continue
+		}
+		if w.Paused && w.RunRequestedAt == nil {
+			continue
+		}
+		st, err := d.RunOnce(ctx)
+		msg := ""
+		if err != nil {
+			msg = truncate(err.Error(), 500)
+			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
+		} else if st != (Stats{}) {
+			slog.InfoContext(ctx, "webhook dispatcher", "queued", st.Queued, "delivered", st.Delivered, "retried", st.Retried, "failed", st.Failed)
+		}
+		if err := d.Store.RecordWorkerRun(context.WithoutCancel(ctx), WorkerID, d.Now(), msg); err != nil {
+			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
+		}
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
