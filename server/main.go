@@ -27,10 +27,12 @@ import (
 	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
 	"github.com/platform/platform/internal/tenant"
+	"github.com/platform/platform/internal/webhook"
 	"github.com/platform/platform/migrations"
 )
 
@@ -175,8 +177,18 @@ func (m *Main) Run(ctx context.Context) error {
 				return fmt.Errorf("console service client: %w", err)
 			}
 		}
-		adm := admin.New(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID),
+		key, err := m.Config.secretsKey()
+		if err != nil {
+			return err
+		}
+		sealer, err := secrets.New(key)
+		if err != nil {
+			return err
+		}
+		adm := admin.New(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
 			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)))
+		// Webhook URLs on this machine are deliverable only in the all-in-one role (development).
+		go (&webhook.Dispatcher{Store: st, Sealer: sealer, AllowPrivate: m.Config.Role == RoleAll}).Run(bg, 10*time.Second)
 		handlers[RoleConsole] = con.Handler(func(r chi.Router) {
 			adm.Mount(r, acc.Require(access.Bearer(con.Verifier())))
 		})
