@@ -12,9 +12,9 @@ import (
 // spec: R5.4-strip, R5.4-append, R5.4-standard
 func TestSanitizeScopes(t *testing.T) {
 	tests := []struct {
-		name              string
+		name                string
 		requested, org, idp string
-		want              []string
+		want                []string
 	}{
 		{"OKStandard", "openid profile email offline_access", "org1", "", []string{"openid", "profile", "email", "offline_access", scopeOrgPrefix + "org1"}},
 		{"StripPrivileged", "openid urn:idp:iam:org:id:evil urn:idp:iam:user:resourceowner urn:idp:iam:org:idp:id:x email", "org1", "",

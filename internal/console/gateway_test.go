@@ -89,7 +89,7 @@ func (tc *testConsole) authorize(req map[string]any) (int, map[string]any, url.V
 func tenantAuthorize(email, org, method, idp string) map[string]any {
 	return map[string]any{"flow": "tenant", "email": email, "orgId": org, "method": method, "idpId": idp,
 		"clientId": instanceClient, "redirectUri": instanceRedirect,
-		"scope": "openid profile email offline_access urn:idp:iam:org:id:" + globexOrg + " urn:idp:iam:user:resourceowner",
+		"scope":         "openid profile email offline_access urn:idp:iam:org:id:" + globexOrg + " urn:idp:iam:user:resourceowner",
 		"codeChallenge": challenge, "state": "tenant-state", "nonce": "tenant-nonce"}
 }
 
@@ -103,7 +103,7 @@ func TestAuthorizeTenantFlow(t *testing.T) {
 		t.Fatalf("authorize = %d %v", code, out)
 	}
 	want := url.Values{"response_type": {"code"}, "client_id": {instanceClient}, "redirect_uri": {instanceRedirect},
-		"scope": {"openid profile email offline_access urn:idp:iam:org:id:" + globexOrg + " urn:idp:iam:org:idp:id:idp-2"},
+		"scope":          {"openid profile email offline_access urn:idp:iam:org:id:" + globexOrg + " urn:idp:iam:org:idp:id:idp-2"},
 		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "state": {"tenant-state"},
 		"nonce": {"tenant-nonce"}, "login_hint": {"dana@partner.example"}}
 	if q.Encode() != want.Encode() {
@@ -117,13 +117,21 @@ func TestAuthorizeTenantFlow(t *testing.T) {
 	})
 	for name, req := range map[string]map[string]any{
 		// spec: R4.1-ro-internal, R5.5-enum
-		"ErrInternalUser":         tenantAuthorize("admin@platform.example", "", "password", ""),
-		"ErrUnknownUser":          tenantAuthorize("nobody@x.example", acmeOrg, "password", ""),
-		"ErrOrgOfSomeoneElse":     tenantAuthorize("alice@acme.example", globexOrg, "password", ""),
-		"ErrMethodNotAllowed":     tenantAuthorize("alice@acme.example", acmeOrg, "sso", "idp-2"),
-		"ErrIDPOfAnotherOrg":      tenantAuthorize("dana@partner.example", globexOrg, "sso", "idp-1"),
-		"ErrUnregisteredRedirect": func() map[string]any { r := tenantAuthorize("alice@acme.example", acmeOrg, "password", ""); r["redirectUri"] = "https://evil.example/cb"; return r }(),
-		"ErrLegacyClient":         func() map[string]any { r := tenantAuthorize("alice@acme.example", acmeOrg, "password", ""); r["clientId"] = legacyClient; return r }(),
+		"ErrInternalUser":     tenantAuthorize("admin@platform.example", "", "password", ""),
+		"ErrUnknownUser":      tenantAuthorize("nobody@x.example", acmeOrg, "password", ""),
+		"ErrOrgOfSomeoneElse": tenantAuthorize("alice@acme.example", globexOrg, "password", ""),
+		"ErrMethodNotAllowed": tenantAuthorize("alice@acme.example", acmeOrg, "sso", "idp-2"),
+		"ErrIDPOfAnotherOrg":  tenantAuthorize("dana@partner.example", globexOrg, "sso", "idp-1"),
+		"ErrUnregisteredRedirect": func() map[string]any {
+			r := tenantAuthorize("alice@acme.example", acmeOrg, "password", "")
+			r["redirectUri"] = "https://evil.example/cb"
+			return r
+		}(),
+		"ErrLegacyClient": func() map[string]any {
+			r := tenantAuthorize("alice@acme.example", acmeOrg, "password", "")
+			r["clientId"] = legacyClient
+			return r
+		}(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, out, q := tc.authorize(req)
