@@ -94,11 +94,3 @@ func (c *Console) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 }
 
 // GET /api/v1/auth/me (R4.1-me)
-func (c *Console) handleMe(w http.ResponseWriter, r *http.Request) {
-	me, err := c.Me(r.Context(), principalFrom(r.Context()))
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, me)
-}

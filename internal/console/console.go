@@ -10,6 +10,7 @@ import (
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -24,6 +25,8 @@ type Config struct {
 	// ResolveLimit is how many resolve-org requests one client address may
 	// make per minute (0 turns the limit off).
 	ResolveLimit int
+	// Access authenticates API callers; New builds one over the store when nil.
+	Access *access.Service
 }
 
 // Console serves the console role.
@@ -31,6 +34,7 @@ type Console struct {
 	cfg      Config
 	store    *store.Store
 	verifier *gooidc.IDTokenVerifier
+	access   *access.Service
 	pages    *template.Template
 }
 
@@ -45,7 +49,13 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 	keys := gooidc.NewRemoteKeySet(gooidc.ClientContext(context.Background(), client), cfg.Issuer+"/oauth/v2/keys")
 	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
 		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}})
-	return &Console{cfg: cfg, store: st, verifier: verifier, pages: pages}, nil
+	acc := cfg.Access
+	if acc == nil {
+		if acc, err = access.New(context.Background(), st); err != nil {
+			return nil, err
+		}
+	}
+	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages}, nil
 }
 
 // Verifier verifies the identity provider's tokens issued to the console
@@ -67,7 +77,7 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 			Post("/login/resolve-org", c.handleResolveOrg)
 		r.Get("/login/resolve-client", c.handleResolveClient)
 		r.Post("/login/authorize", c.handleAuthorize)
-		r.With(c.requireBearer).Get("/auth/me", c.handleMe)
+		r.With(c.access.Require(access.Bearer(c.verifier))).Get("/auth/me", c.handleMe)
 		for _, f := range api {
 			f(r)
 		}
