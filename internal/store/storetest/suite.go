@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"SigningKeys", testSigningKeys},
 		{"TxRollback", testTxRollback},
 		{"Data", testData},
+		{"Access", testAccess},
 		{"AdminResources", testAdminResources},
 	}
 	for _, tc := range tests {
