@@ -151,6 +151,9 @@ func (m *Main) Run(ctx context.Context) error {
 		if err := SeedDemo(ctx, st, m.Config, m.IDP); err != nil {
 			return fmt.Errorf("seed demo data: %w", err)
 		}
+		if err := SeedDemoData(ctx, st); err != nil {
+			return fmt.Errorf("seed demo tenant data: %w", err)
+		}
 	}
 	if m.IDP != nil {
 		handlers[RoleIDP] = m.IDP.Handler()

@@ -1,6 +1,9 @@
 // The tenant web app: it signs in through the console's login gateway with
 // its own PKCE, state and nonce (SPEC 5.3), exchanges the code itself, hands
-// the tokens to its backend for a session, and shows the user's projects.
+// the tokens to its backend for a session, and shows the user's projects
+// (projects.js).
+
+import { showProjects } from "/static/projects.js";
 
 const $ = (id) => document.getElementById(id);
 const store = window.sessionStorage;
@@ -87,27 +90,6 @@ async function callback() {
   window.location.replace("/projects");
 }
 
-function tenantCard(t) {
-  const card = document.createElement("section");
-  card.className = "tenant";
-  const h = document.createElement("h2");
-  h.textContent = t.name;
-  card.append(h);
-  const list = document.createElement("ul");
-  for (const p of t.projects || []) {
-    const li = document.createElement("li");
-    li.textContent = p.name;
-    list.append(li);
-  }
-  if (!(t.projects || []).length) {
-    const li = document.createElement("li");
-    li.textContent = "No projects yet.";
-    list.append(li);
-  }
-  card.append(list);
-  return card;
-}
-
 async function app() {
   if (window.location.pathname === "/signed-out") {
     $("status").textContent = "You are signed out.";
@@ -131,10 +113,6 @@ async function app() {
   $("who").textContent = user.email;
   $("user-name").textContent = user.name;
   $("user-email").textContent = user.email;
-  const tenants = await fetch("/api/v1/me/tenants").then((r) => (r.ok ? r.json() : { tenants: [] })).catch(() => ({ tenants: [] }));
-  const box = $("tenants");
-  box.replaceChildren(...(tenants.tenants || []).map(tenantCard));
-  if (!(tenants.tenants || []).length) box.textContent = "You have no tenants yet.";
   $("status").hidden = true;
   $("projects").hidden = false;
   const out = $("sign-out");
@@ -145,6 +123,7 @@ async function app() {
     store.clear();
     window.location.assign(data.endSessionUrl || "/");
   });
+  await showProjects();
 }
 
 if (document.body.dataset.page === "callback") callback();

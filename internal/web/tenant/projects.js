@@ -1,0 +1,231 @@
+// The /projects page: the signed-in user's tenants and projects, a table of
+// master records with paging, and the cx upload form with its validation
+// report. Every write carries the X-Requested-With header, which the data
+// API asks of requests signed in by the session cookie (CSRF).
+
+const $ = (id) => document.getElementById(id);
+const CSRF = { "X-Requested-With": "tenant-web-app" };
+
+function el(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (className) e.className = className;
+  return e;
+}
+
+function option(value, label) {
+  const o = el("option", label);
+  o.value = value;
+  return o;
+}
+
+// errorText turns a 7.1 error object into one line.
+function errorText(body, status) {
+  const detail = body && body.error && Array.isArray(body.error.detail) ? body.error.detail.join(" ") : "";
+  return detail || `The request failed (${status}).`;
+}
+
+async function getJSON(url) {
+  const resp = await fetch(url, { headers: { Accept: "application/json" } });
+  const body = await resp.json().catch(() => null);
+  if (!resp.ok) throw new Error(errorText(body, resp.status));
+  return body;
+}
+
+function tenantCard(t) {
+  const card = el("section", null, "tenant");
+  card.dataset.tenant = t.id;
+  card.append(el("h2", t.name));
+  const list = el("ul");
+  for (const p of t.projects) list.append(el("li", p.name));
+  if (!t.projects.length) list.append(el("li", "No projects yet."));
+  card.append(list);
+  const facts = [];
+  if (t.masters.length) facts.push(t.masters.map((m) => `${m.name} (${m.recordCount})`).join(", "));
+  if (t.schedules.length) facts.push(`${t.schedules.length} schedule${t.schedules.length === 1 ? "" : "s"}`);
+  if (facts.length) card.append(el("p", facts.join(" · "), "muted"));
+  return card;
+}
+
+// --- master records -------------------------------------------------------
+
+const records = { tenants: [], tenant: "", master: "", page: 1, pageSize: 25, deleted: false, seq: 0, slugs: new Map() };
+
+function fieldsText(fields) {
+  return Object.entries(fields || {})
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`)
+    .join(" · ");
+}
+
+function fillMasters() {
+  const t = records.tenants.find((x) => x.id === records.tenant);
+  const names = t ? t.masters.map((m) => m.name) : [];
+  $("master-name").replaceChildren(...names.map((n) => option(n, n)));
+  if (!names.includes(records.master)) records.master = names[0] || "";
+  $("master-name").value = records.master;
+}
+
+async function loadRecords() {
+  const seq = ++records.seq; // answers of superseded requests are dropped
+  const table = $("records-table").tBodies[0];
+  const err = $("records-error");
+  err.hidden = true;
+  if (!records.master) {
+    table.replaceChildren();
+    $("records-summary").textContent = "This tenant has no masters.";
+    $("records-prev").disabled = $("records-next").disabled = true;
+    return;
+  }
+  const q = new URLSearchParams({ tenantID: records.tenant, page: String(records.page), pageSize: String(records.pageSize) });
+  if (records.deleted) q.set("includeDeleted", "true");
+  let page;
+  try {
+    page = await getJSON(`/api/v1/master-record/${encodeURIComponent(records.master)}?${q}`);
+  } catch (e) {
+    if (seq !== records.seq) return;
+    err.textContent = e.message;
+    err.hidden = false;
+    table.replaceChildren();
+    return;
+  }
+  if (seq !== records.seq) return;
+  records.page = page.page;
+  const tenant = records.tenants.find((x) => x.id === records.tenant);
+  const projects = new Map((tenant ? tenant.projects : []).map((p) => [p.id, p.name]));
+  for (const r of page.rows) records.slugs.set(r.id, r.slug); // parents named by slug once seen on any page
+  const slugs = records.slugs;
+  table.replaceChildren(...page.rows.map((r) => {
+    const tr = el("tr", null, r.isDeleted ? "deleted" : "");
+    tr.dataset.id = r.id;
+    const slug = el("td", r.slug);
+    if (r.isDeleted) slug.append(el("span", "deleted", "badge"));
+    tr.append(slug, el("td", r.refId), el("td", r.parentID ? slugs.get(r.parentID) || r.parentID : "—"),
+      el("td", projects.get(r.projectID) || r.projectID || "—"), el("td", r.createdAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")),
+      el("td", fieldsText(r.customFields), "fields"));
+    return tr;
+  }));
+  const pages = Math.max(page.totalPages, 1);
+  $("records-summary").textContent = `${page.total} record${page.total === 1 ? "" : "s"} · page ${page.page} of ${pages}`;
+  $("records-prev").disabled = page.page <= 1;
+  $("records-next").disabled = page.page >= page.totalPages;
+}
+
+function setupRecords(tenants) {
+  records.tenants = tenants;
+  records.tenant = tenants.length ? tenants[0].id : "";
+  $("master-tenant").replaceChildren(...tenants.map((t) => option(t.id, t.name)));
+  fillMasters();
+  $("master-tenant").addEventListener("change", () => {
+    records.tenant = $("master-tenant").value;
+    records.page = 1;
+    fillMasters();
+    loadRecords();
+  });
+  $("master-name").addEventListener("change", () => { records.master = $("master-name").value; records.page = 1; loadRecords(); });
+  $("records-page-size").addEventListener("change", () => { records.pageSize = Number($("records-page-size").value); records.page = 1; loadRecords(); });
+  $("records-deleted").addEventListener("change", () => { records.deleted = $("records-deleted").checked; records.page = 1; loadRecords(); });
+  $("records-prev").addEventListener("click", () => { records.page = Math.max(1, records.page - 1); loadRecords(); });
+  $("records-next").addEventListener("click", () => { records.page += 1; loadRecords(); });
+  $("records-form").addEventListener("submit", (e) => e.preventDefault());
+  return loadRecords();
+}
+
+// --- cx upload ------------------------------------------------------------
+
+function fillSchedules(tenants) {
+  const select = $("upload-schedule");
+  const chosen = select.value;
+  const opts = [];
+  for (const t of tenants.filter((x) => x.canUpload)) {
+    for (const s of t.schedules) opts.push(option(s.id, `${t.name} · ${s.name} (${s.rowCount} rows)`));
+  }
+  select.replaceChildren(...opts);
+  if (chosen && opts.some((o) => o.value === chosen)) select.value = chosen;
+  $("upload-form").hidden = opts.length === 0;
+  $("upload-denied").hidden = opts.length !== 0;
+}
+
+function showReport(status, body, httpStatus) {
+  const result = $("upload-result");
+  const table = $("upload-errors");
+  const warnings = $("upload-warnings");
+  result.hidden = false;
+  result.dataset.status = status;
+  table.hidden = true;
+  table.tBodies[0].replaceChildren();
+  warnings.replaceChildren();
+  const msg = $("upload-message");
+  if (status === "applied" || status === "valid") {
+    const s = body.summary;
+    const counts = `${s.created} created, ${s.updated} updated, ${s.unchanged} unchanged`;
+    msg.textContent = status === "applied"
+      ? `Saved: ${s.received} rows received — ${counts}.`
+      : `Valid (dry run, nothing saved): ${s.received} rows would give ${counts}.`;
+  } else if (status === "invalid") {
+    const n = body.summary ? body.summary.errors : body.errors.length;
+    msg.textContent = `Nothing was saved: the upload breaks ${n} rule${n === 1 ? "" : "s"}` +
+      (body.truncated ? ` (the first ${body.errors.length} are listed).` : ".");
+    table.tBodies[0].replaceChildren(...body.errors.map((e) => {
+      const tr = el("tr");
+      tr.append(el("td", e.index >= 0 ? e.index + 1 : "stored"), el("td", e.rowId || "—"), el("td", e.field || "—"),
+        el("td", e.code, "code"), el("td", e.message), el("td", e.cycle ? e.cycle.join(" → ") : ""));
+      return tr;
+    }));
+    table.hidden = false;
+  } else {
+    const code = body && Array.isArray(body.errors) && body.errors[0] ? ` [${body.errors[0].code}]` : "";
+    msg.textContent = `Nothing was saved: ${errorText(body, httpStatus)}${code}`;
+  }
+  for (const w of (body && body.warnings) || []) warnings.append(el("li", `Warning: ${w.message}`, "warning"));
+}
+
+async function submitUpload(event) {
+  event.preventDefault();
+  const file = $("upload-file").files[0];
+  if (!file) return;
+  const form = new FormData();
+  form.append("scheduleId", $("upload-schedule").value);
+  form.append("file", file, file.name);
+  const dry = $("upload-dry-run").checked;
+  const button = $("upload-submit");
+  button.disabled = true;
+  $("upload-result").dataset.status = "pending";
+  try {
+    const resp = await fetch(`/api/v1/cx/upload${dry ? "?dryRun=true" : ""}`, { method: "POST", headers: CSRF, body: form });
+    const body = await resp.json().catch(() => null);
+    if (resp.ok) showReport(body.status, body, resp.status);
+    else if (resp.status === 422 && body && body.errors && body.errors.some((e) => "index" in e)) showReport("invalid", body, resp.status);
+    else showReport("error", body, resp.status);
+    if (resp.ok && body.status === "applied") {
+      const fresh = await getJSON("/api/v1/me/tenants").catch(() => null);
+      if (fresh) fillSchedules(fresh.tenants);
+    }
+  } catch (e) {
+    showReport("error", { error: { detail: [e.message] } }, 0);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function setupUpload(tenants) {
+  fillSchedules(tenants);
+  $("upload-form").addEventListener("submit", submitUpload);
+}
+
+// showProjects fills the page for the signed-in user.
+export async function showProjects() {
+  let me;
+  try {
+    me = await getJSON("/api/v1/me/tenants");
+  } catch (e) {
+    me = { user: null, tenants: [] };
+    $("records-error").textContent = `Your tenants could not be loaded: ${e.message}`;
+    $("records-error").hidden = false;
+  }
+  if (me.user) $("user-role").textContent = ` · ${me.user.role}`;
+  const box = $("tenants");
+  box.replaceChildren(...me.tenants.map(tenantCard));
+  if (!me.tenants.length) box.textContent = "You have no tenants yet.";
+  setupUpload(me.tenants);
+  await setupRecords(me.tenants);
+}
