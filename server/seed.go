@@ -93,7 +93,10 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 		if err := tx.PutLoginPolicy(ctx, globex); err != nil {
 			return err
 		}
-		return seedConsole(ctx, tx, cfg, now)
+		if err := seedConsole(ctx, tx, cfg, now); err != nil {
+			return err
+		}
+		return SeedAdminResources(ctx, tx)
 	})
 	if err != nil || prov == nil {
 		return err
