@@ -15,7 +15,8 @@ import (
 //     owning customer counts as a tenant member until tenant membership
 //     exists; an internal user the tenants of the customers in its scope
 //     (unscoped roles: every customer; account_manager, qa_admin and focus
-//     mode: Scope.CustomerIDs). Lists are filtered in SQL and never refuse.
+//     mode: Scope.CustomerIDs; qa_admin moreover only tenants on its granted
+//     instances or on none). Lists are filtered in SQL and never refuse.
 //   - upload cx data: a portal user with role owner, admin or member, on a
 //     schedule of its own customer's tenant. Viewer and billing read only;
 //     internal roles read only.
@@ -38,15 +39,11 @@ func readFilter(c *access.Caller) store.TenantFilter {
 	case c.Role.Internal() && c.Scope.Mode == authz.Unscoped:
 		return store.TenantFilter{AllCustomers: true}
 	case c.Role.Internal():
-		return store.TenantFilter{CustomerIDs: slices.Clone(c.Scope.CustomerIDs)}
+		// qa_admin: customer AND instance scope (R5.7-and)
+		return store.TenantFilter{CustomerIDs: slices.Clone(c.Scope.CustomerIDs),
+			InstanceScoped: c.Role.InstanceScoped(), InstanceIDs: slices.Clone(c.Scope.InstanceIDs)}
 	}
 	return store.TenantFilter{}
-}
-
-// mayRead reports whether c may read the data of a tenant of customerID.
-func mayRead(c *access.Caller, customerID string) bool {
-	f := readFilter(c)
-	return customerID != "" && (f.AllCustomers || slices.Contains(f.CustomerIDs, customerID))
 }
 
 // uploadRole reports whether c's role may upload cx data at all.

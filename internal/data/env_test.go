@@ -48,7 +48,7 @@ const (
 	platAdm  = "u-platform-admin"
 	acctMgr  = "u-account-manager"   // granted Acme
 	acctMgr0 = "u-account-manager-0" // no grants
-	qaAdm    = "u-qa-admin"          // granted Acme
+	qaAdm    = "u-qa-admin"          // granted Acme and its instance inst-acme-1 (not inst-acme-2)
 	readerU  = "u-reader"
 	focusU   = "u-focus"     // platform_admin in focus mode on Globex
 	nobody   = "u-no-access" // no console role, no user
@@ -137,10 +137,15 @@ func mustFixtures(t *testing.T, st *store.Store) {
 	}
 	must(st.PutGrant(ctx, false, &store.Grant{GranteeID: acctMgr, TargetID: custAcme, GrantedAt: t0}))
 	must(st.PutGrant(ctx, false, &store.Grant{GranteeID: qaAdm, TargetID: custAcme, GrantedAt: t0}))
+	for _, in := range []string{"inst-acme-1", "inst-acme-2"} {
+		must(st.CreateInstance(ctx, &platform.Instance{ID: in, CustomerID: custAcme, Name: in, URL: "https://" + in + ".example", CreatedAt: t0},
+			&platform.InstanceConnection{InstanceID: in, OIDCClientID: "client-" + in, UpdatedAt: t0}))
+	}
+	must(st.PutGrant(ctx, true, &store.Grant{GranteeID: qaAdm, TargetID: "inst-acme-1", GrantedAt: t0}))
 	must(st.SetFocus(ctx, focusU, custGlobex, time.Now(), time.Now().Add(time.Hour)))
 
-	for _, tn := range []store.Tenant{{ID: tenAcme, CustomerID: custAcme, Name: "Harbor Campus"},
-		{ID: tenAcme2, CustomerID: custAcme, Name: "Inland Depot"}, {ID: tenGlobex, CustomerID: custGlobex, Name: "Data Center North"}} {
+	for _, tn := range []store.Tenant{{ID: tenAcme, CustomerID: custAcme, InstanceID: "inst-acme-1", Name: "Harbor Campus"},
+		{ID: tenAcme2, CustomerID: custAcme, InstanceID: "inst-acme-2", Name: "Inland Depot"}, {ID: tenGlobex, CustomerID: custGlobex, Name: "Data Center North"}} {
 		tn.CreatedAt = t0
 		must(st.CreateTenant(ctx, &tn))
 	}

@@ -145,7 +145,8 @@ func TestListMasterRecordsScope(t *testing.T) {
 		{ownerA, acme}, {adminA, acme}, {memberA, acme}, {viewerA, acme}, {billingA, acme},
 		{ownerG, globex},
 		{platAdm, all}, {readerU, all},
-		{acctMgr, acme}, {qaAdm, acme},
+		{acctMgr, acme},
+		{qaAdm, []string{"HC", "HT", "HTP", "RL", "RLA"}}, // Acme's tenants on its granted instance only
 		{focusU, globex},
 	} {
 		if got := ids(e.list(t, tc.user, "Building", "")); !slices.Equal(got, tc.want) {

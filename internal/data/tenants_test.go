@@ -51,6 +51,7 @@ func TestMyTenants(t *testing.T) {
 		{platAdm, []string{tenGlobex, tenAcme, tenAcme2}, false},
 		{acctMgr, []string{tenAcme, tenAcme2}, false},
 		{acctMgr0, []string{}, false},
+		{qaAdm, []string{tenAcme}, false},
 		{focusU, []string{tenGlobex}, false},
 	} {
 		var got myTenants

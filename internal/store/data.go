@@ -16,10 +16,12 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// Tenant is one tenant of a customer.
+// Tenant is one tenant of a customer; InstanceID is the instance it runs
+// on, empty for none.
 type Tenant struct {
 	ID         string
 	CustomerID string
+	InstanceID string
 	Name       string
 	CreatedAt  time.Time
 }
@@ -97,16 +99,16 @@ var fieldKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_ -]{0,63}$`)
 
 // CreateTenant stores a tenant. ECONFLICT when the id is taken.
 func (s *Store) CreateTenant(ctx context.Context, t *Tenant) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, name, created_at) VALUES ($1, $2, $3, $4)`,
-		t.ID, t.CustomerID, t.Name, t.CreatedAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, instance_id, name, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		t.ID, t.CustomerID, nullString(t.InstanceID), t.Name, t.CreatedAt.UTC())
 	return wrap(err, "tenant")
 }
 
 // Tenant returns one tenant. ENOTFOUND when missing.
 func (s *Store) Tenant(ctx context.Context, id string) (*Tenant, error) {
 	var t Tenant
-	err := s.db.QueryRow(ctx, `SELECT id, customer_id, name, created_at FROM tenants WHERE id = $1`, id).
-		Scan(&t.ID, &t.CustomerID, &t.Name, &t.CreatedAt)
+	err := s.db.QueryRow(ctx, `SELECT id, customer_id, COALESCE(instance_id, ''), name, created_at FROM tenants WHERE id = $1`, id).
+		Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &t.CreatedAt)
 	return &t, wrap(err, "tenant")
 }
 
@@ -143,11 +145,15 @@ func (s *Store) CreateMaster(ctx context.Context, m *Master) error {
 }
 
 // TenantFilter selects tenants: one tenant when TenantID is set, and only
-// tenants of CustomerIDs unless AllCustomers.
+// tenants of CustomerIDs unless AllCustomers. With InstanceScoped, a tenant
+// on an instance must also be on one of InstanceIDs (a tenant on no
+// instance passes that axis, as the admin API's scope filter has it).
 type TenantFilter struct {
-	TenantID     string
-	CustomerIDs  []string
-	AllCustomers bool
+	TenantID       string
+	CustomerIDs    []string
+	AllCustomers   bool
+	InstanceScoped bool
+	InstanceIDs    []string
 }
 
 // MastersByName returns the masters called name among the tenants f selects,
@@ -194,6 +200,12 @@ func (f TenantFilter) where(args *[]any) (string, bool) {
 	if !f.AllCustomers {
 		cond += ` AND t.customer_id IN (` + placeholders(args, f.CustomerIDs) + `)`
 	}
+	switch {
+	case f.InstanceScoped && len(f.InstanceIDs) == 0:
+		cond += ` AND t.instance_id IS NULL`
+	case f.InstanceScoped:
+		cond += ` AND (t.instance_id IS NULL OR t.instance_id IN (` + placeholders(args, f.InstanceIDs) + `))`
+	}
 	return cond, true
 }
 
@@ -230,10 +242,11 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 	}
 	out := []TenantSummary{}
 	index := map[string]int{}
-	err := s.each(ctx, `SELECT t.id, t.customer_id, t.name, t.created_at FROM tenants t WHERE `+cond+` ORDER BY t.name, t.id`, args,
+	err := s.each(ctx, `SELECT t.id, t.customer_id, COALESCE(t.instance_id, ''), t.name, t.created_at FROM tenants t
+		WHERE `+cond+` ORDER BY t.name, t.id`, args,
 		func(r Row) error {
 			var t TenantSummary
-			if err := r.Scan(&t.ID, &t.CustomerID, &t.Name, &t.CreatedAt); err != nil {
+			if err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &t.CreatedAt); err != nil {
 				return err
 			}
 			t.Projects, t.Masters, t.Schedules = []Project{}, []MasterSummary{}, []ScheduleSummary{}
@@ -793,7 +806,11 @@ func (s *Store) UpsertScheduleRows(ctx context.Context, scheduleID string, rows 
 	const upsert = ` ON CONFLICT (schedule_id, row_id) DO UPDATE SET fields = excluded.fields, updated_at = excluded.updated_at`
 	return s.InTx(ctx, func(tx *Store) error {
 		if c, ok := tx.db.(copier); ok && len(rows) >= copyThreshold {
-			if _, err := tx.db.Exec(ctx, `CREATE TEMP TABLE schedule_rows_in (row_id TEXT NOT NULL, fields TEXT NOT NULL) ON COMMIT DROP`); err != nil {
+			// IF NOT EXISTS and the DELETE: a second call in one transaction finds the table
+			if _, err := tx.db.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS schedule_rows_in (row_id TEXT NOT NULL, fields TEXT NOT NULL) ON COMMIT DROP`); err != nil {
+				return err
+			}
+			if _, err := tx.db.Exec(ctx, `DELETE FROM schedule_rows_in`); err != nil {
 				return err
 			}
 			if _, err := c.CopyFrom(ctx, "schedule_rows_in", []string{"row_id", "fields"}, values); err != nil {

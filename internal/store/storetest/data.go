@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -263,6 +264,30 @@ func testDataScheduleRows(t *testing.T, st *store.Store) {
 		})
 	}
 	wantCode(t, st.InTx(ctx, func(tx *store.Store) error { return tx.LockSchedule(ctx, "nope") }), platform.ENOTFOUND)
+
+	// two large upserts in one transaction
+	var a, b []cx.Row
+	for i := range 600 {
+		a = append(a, cx.Row{ID: fmt.Sprintf("TX-%04d", i), Name: "first"})
+		b = append(b, cx.Row{ID: fmt.Sprintf("TX-%04d", i+300), Name: "second"})
+	}
+	if err := st.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.UpsertScheduleRows(ctx, "sch-1", a, ts); err != nil {
+			return err
+		}
+		return tx.UpsertScheduleRows(ctx, "sch-1", b, ts)
+	}); err != nil {
+		t.Fatalf("two upserts in one transaction: %v", err)
+	}
+	n := 0
+	for _, r := range load("sch-1") {
+		if strings.HasPrefix(r.ID, "TX-") {
+			n++
+		}
+	}
+	if n != 900 {
+		t.Fatalf("%d rows after two upserts, want 900", n)
+	}
 }
 
 func testDataIdempotency(t *testing.T, st *store.Store) {
