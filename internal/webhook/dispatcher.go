@@ -332,9 +332,7 @@ func (d *Dispatcher) send(ctx context.Context, del *store.WebhookDelivery) (int,
 	return resp.StatusCode, nil
 }
 
-// Run calls RunOnce every interval until ctx ends, unless the worker is
-// paused in system_workers (a requested run goes ahead anyway), and
-// records each run there.
+// Run calls Tick every interval until ctx ends.
 func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) {
 	d.init()
 	t := time.NewTicker(interval)
@@ -345,26 +343,36 @@ func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 		}
-		w, err := d.Store.SystemWorker(ctx, WorkerID)
-		if err != nil {
-			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
-			continue
-		}
-		if w.Paused && w.RunRequestedAt == nil {
-			continue
-		}
-		st, err := d.RunOnce(ctx)
-		msg := ""
-		if err != nil {
-			msg = truncate(err.Error(), 500)
-			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
-		} else if st != (Stats{}) {
-			slog.InfoContext(ctx, "webhook dispatcher", "queued", st.Queued, "delivered", st.Delivered, "retried", st.Retried, "failed", st.Failed)
-		}
-		if err := d.Store.RecordWorkerRun(context.WithoutCancel(ctx), WorkerID, d.Now(), msg); err != nil {
+		if _, err := d.Tick(ctx); err != nil {
 			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
 		}
 	}
+}
+
+// Tick is one scheduled run: RunOnce unless the worker is paused in
+// system_workers (a requested run goes ahead anyway), recorded there (time,
+// error, consecutive failures; the request cleared). It reports whether it
+// ran; the error is the run's or the record's.
+func (d *Dispatcher) Tick(ctx context.Context) (bool, error) {
+	d.init()
+	w, err := d.Store.SystemWorker(ctx, WorkerID)
+	if err != nil {
+		return false, err
+	}
+	if w.Paused && w.RunRequestedAt == nil {
+		return false, nil
+	}
+	st, runErr := d.RunOnce(ctx)
+	msg := ""
+	if runErr != nil {
+		msg = truncate(runErr.Error(), 500)
+	} else if st != (Stats{}) {
+		slog.InfoContext(ctx, "webhook dispatcher", "queued", st.Queued, "delivered", st.Delivered, "retried", st.Retried, "failed", st.Failed)
+	}
+	if err := d.Store.RecordWorkerRun(context.WithoutCancel(ctx), WorkerID, d.Now(), msg); err != nil {
+		return true, errors.Join(runErr, err)
+	}
+	return true, runErr
 }
 
 func truncate(s string, n int) string {

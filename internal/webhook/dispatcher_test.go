@@ -335,3 +335,35 @@ func TestDefaultBackoff(t *testing.T) {
 		t.Errorf("DefaultBackoff(40) = %v, want the 6h cap", got)
 	}
 }
+
+// TestTick: a paused worker does not run unless a run was requested; each
+// run is recorded in system_workers and clears the request.
+func TestTick(t *testing.T) {
+	f := newFixture(t)
+	rcv := newReceiver(t)
+	f.webhook(t, "wh-1", "acme", rcv.srv.URL, "s")
+	f.event(t, "ev-1", "acme", "manage_tenant POST", t0)
+	if err := f.st.SetWorkerPaused(ctx, WorkerID, true); err != nil {
+		t.Fatal(err)
+	}
+	if ran, err := f.d.Tick(ctx); ran || err != nil {
+		t.Fatalf("paused tick ran = %v, %v", ran, err)
+	}
+	if w, _ := f.st.SystemWorker(ctx, WorkerID); w.LastRunAt != nil || len(rcv.requests()) != 0 {
+		t.Fatalf("a paused worker ran: %+v", w)
+	}
+	if err := f.st.RequestWorkerRun(ctx, WorkerID, t0); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Add(time.Minute)
+	if ran, err := f.d.Tick(ctx); !ran || err != nil {
+		t.Fatalf("requested tick ran = %v, %v", ran, err)
+	}
+	w, _ := f.st.SystemWorker(ctx, WorkerID)
+	if w.LastRunAt == nil || !w.LastRunAt.Equal(t0.Add(time.Minute)) || w.RunRequestedAt != nil || w.Failures != 0 || len(rcv.requests()) != 1 {
+		t.Fatalf("after the requested run: %+v, %d requests", w, len(rcv.requests()))
+	}
+	if ran, _ := f.d.Tick(ctx); ran {
+		t.Fatal("the request was not cleared")
+	}
+}
