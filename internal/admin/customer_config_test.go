@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/webhook"
 )
@@ -293,5 +294,42 @@ func TestServiceAccounts(t *testing.T) {
 	}
 	if r := w.e.do(w.viewer, "POST", "/service-accounts/"+created.ID+"/rotate-secret", nil); r.Status != 403 {
 		t.Errorf("viewer rotates: %d", r.Status)
+	}
+}
+
+// TestServicesCheckAgain: called directly, as GraphQL resolvers do, the
+// services refuse what the routes refuse: no transport can skip the
+// decision (DESIGN 4).
+//
+// spec: R4.6-id-scope, R5.7-strict, R5.7-redact
+func TestServicesCheckAgain(t *testing.T) {
+	w := newConfigWorld(t)
+	ctx := context.Background()
+	svc := w.e.adm.Service()
+	am := mustCaller(t, w.e, w.am)
+	viewer := mustCaller(t, w.e, w.viewer)
+	stranger := mustCaller(t, w.e, w.stranger)
+	if _, err := svc.CreateWebhook(ctx, am, w.other, WebhookInput{URL: "https://x.example"}); platform.ErrorCode(err) != platform.EFORBIDDEN {
+		t.Errorf("account manager on another customer: %v", err)
+	}
+	if _, err := svc.CreateWebhook(ctx, stranger, w.acme, WebhookInput{URL: "https://x.example"}); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Errorf("another customer's owner: %v", err)
+	}
+	if _, err := svc.ListWebhooks(ctx, viewer, w.acme); platform.ErrorCode(err) != platform.EFORBIDDEN {
+		t.Errorf("viewer lists webhooks: %v", err)
+	}
+	if _, err := svc.CreatePlan(ctx, am, PlanInput{Code: "x", Name: "x", Currency: "EUR"}); platform.ErrorCode(err) != platform.EFORBIDDEN {
+		t.Errorf("account manager creates a plan: %v", err)
+	}
+	_, key := w.e.mustMeter()
+	w.e.mustUsage(w.acme, key, "2026-03", 3, 300)
+	w.e.mustUsage(w.other, key, "2026-03", 4, 400)
+	rows, err := svc.ListUsage(ctx, viewer, UsageFilter{})
+	if err != nil || len(rows) != 1 || rows[0].CustomerID != w.acme || rows[0].BilledAmount != nil {
+		t.Fatalf("viewer's usage = %+v, %v", rows, err)
+	}
+	rows, err = svc.ListUsage(ctx, am, UsageFilter{})
+	if err != nil || len(rows) != 1 || rows[0].BilledAmount == nil || *rows[0].BilledAmount != 3 {
+		t.Fatalf("account manager's usage = %+v, %v", rows, err)
 	}
 }
