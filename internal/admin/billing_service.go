@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -378,24 +377,24 @@ func (s *Service) BilledTotals(ctx context.Context, c *access.Caller, customerID
 	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilledUnits, false); err != nil {
 		return nil, err
 	}
-	rows, err := s.usage(ctx, c, UsageFilter{CustomerID: customerID, From: from, To: to, Limit: 1000})
+	var err error
+	if from != "" {
+		if from, err = period("from", from); err != nil {
+			return nil, err
+		}
+	}
+	if to != "" {
+		if to, err = period("to", to); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.store.BilledTotals(ctx, customerID, from, to)
 	if err != nil {
 		return nil, err
 	}
-	var out []*BilledTotal
-	index := map[[2]string]*BilledTotal{}
-	for _, u := range rows {
-		if u.BilledAmount == nil {
-			continue
-		}
-		k := [2]string{u.Period, u.Currency}
-		t := index[k]
-		if t == nil {
-			t = &BilledTotal{Period: u.Period, Currency: u.Currency}
-			index[k] = t
-			out = append(out, t)
-		}
-		t.BilledAmount = major(int64(math.Round(t.BilledAmount*100)) + int64(math.Round(*u.BilledAmount*100)))
+	out := make([]*BilledTotal, 0, len(rows))
+	for _, b := range rows {
+		out = append(out, &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)})
 	}
 	return out, nil
 }

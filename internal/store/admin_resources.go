@@ -821,6 +821,26 @@ func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, error)
 	})
 }
 
+// BilledTotal is the billed amount of a customer's usage in one period and currency.
+type BilledTotal struct {
+	Period      string
+	Currency    string
+	AmountCents int64
+}
+
+// BilledTotals sums a customer's billed usage by period (newest first) and
+// currency; periods from and to (YYYY-MM) are inclusive when set.
+func (s *Store) BilledTotals(ctx context.Context, customerID, from, to string) ([]BilledTotal, error) {
+	rows, err := s.db.Query(ctx, `SELECT period, currency, CAST(SUM(billed_amount_cents) AS BIGINT) FROM usage_rows
+		WHERE customer_id = $1 AND ($2 = '' OR period >= $2) AND ($3 = '' OR period <= $3)
+		GROUP BY period, currency ORDER BY period DESC, currency`, customerID, from, to)
+	return collectRows(rows, err, func(r Row) (*BilledTotal, error) {
+		var b BilledTotal
+		err := r.Scan(&b.Period, &b.Currency, &b.AmountCents)
+		return &b, err
+	})
+}
+
 // ---- releases and environment ----
 
 // Release is a platform release.

@@ -230,6 +230,14 @@ func testBilling(t *testing.T, st *store.Store) {
 		t.Fatalf("replaced usage row = %+v", rows)
 	}
 	wantCode(t, st.DeleteMeter(ctx, "m-1"), platform.ECONFLICT)
+	totals, err := st.BilledTotals(ctx, "cust-a", "", "")
+	want := []store.BilledTotal{{Period: "2026-02", Currency: "EUR", AmountCents: 1100}, {Period: "2026-01", Currency: "EUR", AmountCents: 150}}
+	if diff := cmp.Diff(want, totals); err != nil || diff != "" {
+		t.Errorf("billed totals (-want +got):\n%s %v", diff, err)
+	}
+	if totals, _ := st.BilledTotals(ctx, "cust-a", "2026-02", "2026-12"); len(totals) != 1 {
+		t.Errorf("billed totals from 2026-02: %+v", totals)
+	}
 
 	if err := st.PutBillingSetup(ctx, &store.BillingSetup{CustomerID: "cust-a", PlanID: "p-1", BillingEmail: "ap@a.example",
 		Currency: "EUR", PaymentMethod: "invoice", UpdatedAt: ts, UpdatedBy: "u"}); err != nil {
