@@ -84,7 +84,7 @@ type env struct {
 	svc *data.Service
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	st := storetest.New(t)
 	mustFixtures(t, st)
@@ -113,7 +113,7 @@ func newEnv(t *testing.T) *env {
 	return &env{st: st, srv: srv, svc: svc}
 }
 
-func mustFixtures(t *testing.T, st *store.Store) {
+func mustFixtures(t testing.TB, st *store.Store) {
 	t.Helper()
 	must := func(err error) {
 		t.Helper()

@@ -96,43 +96,46 @@ func projectFields(m *store.Master, raw json.RawMessage) map[string]any {
 // fieldValue decodes one custom field value of type f.Type. An error says
 // why the value does not fit.
 func fieldValue(f store.MasterField, raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
 		return nil, fmt.Errorf("field %q: not a JSON value", f.Key)
 	}
+	mismatch := fmt.Errorf("field %q: the value is not of type %s", f.Key, f.Type)
 	switch f.Type {
 	case store.FieldNumber:
-		if n, ok := v.(json.Number); ok {
-			return n, nil
+		if c := raw[0]; (c == '-' || (c >= '0' && c <= '9')) && json.Valid(raw) {
+			return json.Number(raw), nil
 		}
-	case store.FieldString:
-		if s, ok := v.(string); ok {
-			return s, nil
+	case store.FieldString, store.FieldDate:
+		var s string
+		if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+			return nil, mismatch
 		}
+		if f.Type == store.FieldDate && !isDate(s) {
+			return nil, mismatch
+		}
+		return s, nil
 	case store.FieldBoolean:
-		if b, ok := v.(bool); ok {
-			return b, nil
-		}
-	case store.FieldDate:
-		if s, ok := v.(string); ok && isDate(s) {
-			return s, nil
+		switch string(raw) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
 		}
 	case store.FieldStringArray:
-		if arr, ok := v.([]any); ok {
-			out := make([]string, 0, len(arr))
-			for _, e := range arr {
-				s, ok := e.(string)
-				if !ok {
-					return nil, fmt.Errorf("field %q: every element must be a string", f.Key)
-				}
-				out = append(out, s)
-			}
-			return out, nil
+		var elems []json.RawMessage
+		if raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+			return nil, mismatch
 		}
+		arr := make([]string, len(elems))
+		for i, e := range elems {
+			if len(e) == 0 || e[0] != '"' || json.Unmarshal(e, &arr[i]) != nil {
+				return nil, fmt.Errorf("field %q: every element must be a string", f.Key)
+			}
+		}
+		return arr, nil
 	}
-	return nil, fmt.Errorf("field %q: the value is not of type %s", f.Key, f.Type)
+	return nil, mismatch
 }
 
 // isDate reports whether s is a calendar date written YYYY-MM-DD.

@@ -145,7 +145,11 @@ func (s *Service) Upload(ctx context.Context, c *access.Caller, req *cx.Request,
 		} else {
 			res = &Result{ScheduleID: sc.ID, DryRun: opts.DryRun, Status: StatusValid, Summary: rep.Summary, Warnings: rep.Warnings}
 			if !opts.DryRun {
-				if err := tx.UpsertScheduleRows(ctx, sc.ID, changedRows(req.Rows, existing), s.now()); err != nil {
+				created, updated := changedRows(req.Rows, existing)
+				if err := tx.InsertScheduleRows(ctx, sc.ID, created, s.now()); err != nil {
+					return err
+				}
+				if err := tx.UpsertScheduleRows(ctx, sc.ID, updated, s.now()); err != nil {
 					return err
 				}
 				res.Status = StatusApplied
@@ -214,20 +218,34 @@ func checkKey(key string) error {
 	return nil
 }
 
-// changedRows returns the rows that differ from the stored row of their ID
-// or have none: the rows an upsert has to write.
-func changedRows(rows, existing []cx.Row) []cx.Row {
+// changedRows splits the rows an upsert has to write: those the schedule
+// does not hold (created) and those that differ from the stored row of
+// their ID (updated). Rows equal to the stored row are left out.
+func changedRows(rows, existing []cx.Row) (created, updated []cx.Row) {
 	stored := make(map[string]*cx.Row, len(existing))
 	for i := range existing {
 		stored[existing[i].ID] = &existing[i]
 	}
-	out := make([]cx.Row, 0, len(rows))
+	kind := make([]int8, len(rows)) // 1 created, 2 updated
+	nc, nu := 0, 0
 	for i := range rows {
-		if old, ok := stored[rows[i].ID]; !ok || *old != rows[i] {
-			out = append(out, rows[i])
+		switch old, ok := stored[rows[i].ID]; {
+		case !ok:
+			kind[i], nc = 1, nc+1
+		case *old != rows[i]:
+			kind[i], nu = 2, nu+1
 		}
 	}
-	return out
+	created, updated = make([]cx.Row, 0, nc), make([]cx.Row, 0, nu)
+	for i, k := range kind {
+		switch k {
+		case 1:
+			created = append(created, rows[i])
+		case 2:
+			updated = append(updated, rows[i])
+		}
+	}
+	return created, updated
 }
 
 // requestHash identifies an upload's content: the same rows and keys give
