@@ -33,21 +33,23 @@ func (a *Admin) billingRoutes() []Route {
 }
 
 func (a *Admin) listInvoices(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	limit, err := limitParam(r)
+	p, err := pageInput(r)
 	if err != nil {
 		return 0, nil, err
 	}
 	q := r.URL.Query()
-	v, err := a.svc.ListInvoices(r.Context(), c, InvoiceFilter{CustomerID: q.Get("customerId"), Status: q.Get("status"), Limit: limit})
+	v, err := a.svc.ListInvoices(r.Context(), c, InvoiceFilter{CustomerID: q.Get("customerId"), Status: q.Get("status"),
+		Limit: p.Limit, Cursor: p.Cursor})
 	return respond(http.StatusOK, v, err)
 }
 
 func (a *Admin) listCustomerInvoices(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	limit, err := limitParam(r)
+	p, err := pageInput(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := a.svc.ListCustomerInvoices(r.Context(), c, id(r), InvoiceFilter{Status: r.URL.Query().Get("status"), Limit: limit})
+	v, err := a.svc.ListCustomerInvoices(r.Context(), c, id(r), InvoiceFilter{Status: r.URL.Query().Get("status"),
+		Limit: p.Limit, Cursor: p.Cursor})
 	return respond(http.StatusOK, v, err)
 }
 
@@ -57,20 +59,20 @@ func (a *Admin) getInvoice(r *http.Request, c *access.Caller, _ authz.Resource) 
 }
 
 func (a *Admin) listPayments(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	limit, err := limitParam(r)
+	p, err := pageInput(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := a.svc.ListPayments(r.Context(), c, id(r), limit)
+	v, err := a.svc.ListPayments(r.Context(), c, id(r), p)
 	return respond(http.StatusOK, v, err)
 }
 
 func (a *Admin) listCredits(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	limit, err := limitParam(r)
+	p, err := pageInput(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := a.svc.ListCredits(r.Context(), c, id(r), limit)
+	v, err := a.svc.ListCredits(r.Context(), c, id(r), p)
 	return respond(http.StatusOK, v, err)
 }
 
@@ -98,10 +100,10 @@ func (a *Admin) putBillingSetup(r *http.Request, c *access.Caller, _ authz.Resou
 }
 
 func usageFilter(r *http.Request) (UsageFilter, error) {
-	limit, err := limitParam(r)
+	p, err := pageInput(r)
 	q := r.URL.Query()
 	return UsageFilter{CustomerID: q.Get("customerId"), Meter: q.Get("meter"), From: q.Get("from"), To: q.Get("to"),
-		Limit: limit}, err
+		Limit: p.Limit, Cursor: p.Cursor}, err
 }
 
 func (a *Admin) listUsage(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
@@ -110,7 +112,7 @@ func (a *Admin) listUsage(r *http.Request, c *access.Caller, _ authz.Resource) (
 		return 0, nil, err
 	}
 	v, err := a.svc.ListUsage(r.Context(), c, f)
-	return respond(http.StatusOK, items(v), err)
+	return respond(http.StatusOK, v, err)
 }
 
 func (a *Admin) listCustomerUsage(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
@@ -123,7 +125,7 @@ func (a *Admin) listCustomerUsage(r *http.Request, c *access.Caller, _ authz.Res
 	}
 	f.CustomerID = id(r)
 	v, err := a.svc.ListCustomerUsage(r.Context(), c, f)
-	return respond(http.StatusOK, items(v), err)
+	return respond(http.StatusOK, v, err)
 }
 
 func (a *Admin) billedTotals(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {

@@ -37,11 +37,13 @@ func newInvoiceView(i *store.Invoice) *InvoiceView {
 }
 
 // InvoiceFilter narrows an invoice list: a customer (within the caller's
-// scope), a status (draft, open, paid, void), at most Limit (default 100).
+// scope), a status (draft, open, paid, void); a page holds at most Limit
+// invoices (1 to 1000, default 100) after Cursor.
 type InvoiceFilter struct {
 	CustomerID string
 	Status     string
 	Limit      int
+	Cursor     string
 }
 
 // PaymentView is a payment as the API shows it; invoiceId is null for a
@@ -124,13 +126,15 @@ type Usage struct {
 }
 
 // UsageFilter narrows a usage list: a customer (within the caller's
-// scope), a meter key, periods From and To (YYYY-MM, inclusive), at most
-// Limit rows (1 to 1000, default 100).
+// scope), a meter key, periods From and To (YYYY-MM, inclusive); a page
+// holds at most Limit rows (1 to 1000, default 100) after Cursor (the
+// previous page's nextCursor).
 type UsageFilter struct {
 	CustomerID string
 	Meter      string
 	From, To   string
 	Limit      int
+	Cursor     string
 }
 
 // ListInvoices lists the invoices of the caller's customers, newest first.
@@ -159,7 +163,8 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 	if f.Limit < 0 || f.Limit > 1000 {
 		return nil, invalid("limit must be between 1 and 1000")
 	}
-	rows, err := s.store.Invoices(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: f.CustomerID, Status: f.Status, Limit: f.Limit})
+	rows, next, err := s.store.Invoices(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: f.CustomerID,
+		Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +172,7 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 	for i := range rows {
 		out = append(out, newInvoiceView(&rows[i]))
 	}
-	return items(out), nil
+	return newPage(out, next), nil
 }
 
 // Invoice returns one invoice. ENOTFOUND or EFORBIDDEN per the scope mode.
@@ -179,12 +184,13 @@ func (s *Service) Invoice(ctx context.Context, c *access.Caller, id string) (*In
 	return newInvoiceView(inv), nil
 }
 
-// ListPayments lists a customer's payments, newest first.
-func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID string, limit int) (*Page[*PaymentView], error) {
+// ListPayments lists a customer's payments, newest first, one page.
+func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
 	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.Payments(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: customerID, Limit: limit})
+	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: customerID, Limit: p.Limit,
+		Cursor: p.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -197,15 +203,16 @@ func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID
 		}
 		out = append(out, v)
 	}
-	return items(out), nil
+	return newPage(out, next), nil
 }
 
-// ListCredits lists a customer's credits, newest first.
-func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID string, limit int) (*Page[*CreditView], error) {
+// ListCredits lists a customer's credits, newest first, one page.
+func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
 	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.Credits(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: customerID, Limit: limit})
+	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: customerID, Limit: p.Limit,
+		Cursor: p.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +220,7 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 	for i := range rows {
 		out = append(out, newCreditView(&rows[i]))
 	}
-	return items(out), nil
+	return newPage(out, next), nil
 }
 
 // IssueCredit credits a customer's account (manage_billing). EINVALID.
@@ -313,7 +320,7 @@ func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, custome
 // matches nothing (lists never answer 403 for scope). billedAmount is null
 // for callers without view_billed_units (R5.7-redact). EINVALID for a bad
 // filter; EFORBIDDEN only for a role without view_usage_units.
-func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) ([]*Usage, error) {
+func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	if err := s.checkRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
 		return nil, err
 	}
@@ -322,14 +329,14 @@ func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter
 
 // ListCustomerUsage lists one customer's usage rows; the customer is
 // checked against the caller's scope (403 or 404 per the scope mode).
-func (s *Service) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) ([]*Usage, error) {
+func (s *Service) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	if _, err := s.customerFor(ctx, c, f.CustomerID, authz.ViewUsageUnits, false); err != nil {
 		return nil, err
 	}
 	return s.usage(ctx, c, f)
 }
 
-func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) ([]*Usage, error) {
+func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	var err error
 	if f.From != "" {
 		if f.From, err = period("from", f.From); err != nil {
@@ -347,8 +354,8 @@ func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) ([
 	if f.Limit < 0 || f.Limit > 1000 {
 		return nil, invalid("limit must be between 1 and 1000")
 	}
-	rows, err := s.store.UsageRows(ctx, store.UsageQuery{Customers: customerSet(c), CustomerID: f.CustomerID,
-		MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit})
+	rows, next, err := s.store.UsageRows(ctx, store.UsageQuery{Customers: customerSet(c), CustomerID: f.CustomerID,
+		MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +366,7 @@ func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) ([
 		out = append(out, &Usage{ID: u.ID, CustomerID: u.CustomerID, Meter: u.MeterKey, Unit: u.Unit, Period: u.Period,
 			Units: u.Units, BilledAmount: cat.RedactBilled(&c.Principal, &amount), Currency: u.Currency})
 	}
-	return out, nil
+	return newPage(out, next), nil
 }
 
 // BilledTotal is what a customer was billed for its usage in one period and currency.

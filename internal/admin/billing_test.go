@@ -294,3 +294,42 @@ func TestInvoices(t *testing.T) {
 		t.Errorf("filter: %d", r.Status)
 	}
 }
+
+// TestUsagePaging: ?limit= and ?cursor= walk a usage list page by page,
+// each row once; a malformed cursor is 400.
+func TestUsagePaging(t *testing.T) {
+	w := newBillingWorld(t)
+	var got []string
+	path := "/usage?limit=2"
+	for i := 0; i < 5; i++ {
+		r := w.e.do(w.callers["platform_admin"], "GET", path, nil)
+		var p struct {
+			Items      []Usage
+			NextCursor *string
+		}
+		decodeInto(t, r, &p)
+		if r.Status != 200 || len(p.Items) > 2 {
+			t.Fatalf("page %d: %d %s", i, r.Status, r.Body)
+		}
+		for _, u := range p.Items {
+			got = append(got, u.CustomerID+"/"+u.Period)
+		}
+		if p.NextCursor == nil {
+			break
+		}
+		path = "/usage?limit=2&cursor=" + *p.NextCursor
+	}
+	want := []string{w.acme + "/2026-02", w.other + "/2026-02", w.acme + "/2026-01"}
+	if w.other < w.acme {
+		want = []string{w.other + "/2026-02", w.acme + "/2026-02", w.acme + "/2026-01"}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pages (-want +got):\n%s", diff)
+	}
+	if r := w.e.do(w.callers["platform_admin"], "GET", "/usage?cursor=bm9wZQ", nil); r.Status != 400 {
+		t.Errorf("malformed cursor: %d", r.Status)
+	}
+	if r := w.e.do(w.callers["owner"], "GET", "/customers/"+w.acme+"/credits?cursor=bm9wZQ", nil); r.Status != 400 {
+		t.Errorf("malformed credits cursor: %d %s", r.Status, r.Body)
+	}
+}

@@ -324,12 +324,12 @@ func TestServicesCheckAgain(t *testing.T) {
 	_, key := w.e.mustMeter()
 	w.e.mustUsage(w.acme, key, "2026-03", 3, 300)
 	w.e.mustUsage(w.other, key, "2026-03", 4, 400)
-	rows, err := svc.ListUsage(ctx, viewer, UsageFilter{})
-	if err != nil || len(rows) != 1 || rows[0].CustomerID != w.acme || rows[0].BilledAmount != nil {
-		t.Fatalf("viewer's usage = %+v, %v", rows, err)
+	page, err := svc.ListUsage(ctx, viewer, UsageFilter{})
+	if err != nil || len(page.Items) != 1 || page.Items[0].CustomerID != w.acme || page.Items[0].BilledAmount != nil {
+		t.Fatalf("viewer's usage = %+v, %v", page, err)
 	}
-	rows, err = svc.ListUsage(ctx, am, UsageFilter{})
-	if err != nil || len(rows) != 1 || rows[0].BilledAmount == nil || *rows[0].BilledAmount != 3 {
-		t.Fatalf("account manager's usage = %+v, %v", rows, err)
+	page, err = svc.ListUsage(ctx, am, UsageFilter{})
+	if err != nil || len(page.Items) != 1 || page.Items[0].BilledAmount == nil || *page.Items[0].BilledAmount != 3 {
+		t.Fatalf("account manager's usage = %+v, %v", page, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/platform/platform/internal/platform"
@@ -43,6 +44,36 @@ func listLimit(n int) int {
 		return 1000
 	}
 	return n
+}
+
+// newestAfter appends the condition "after cursor" for a listing ordered
+// newest first by (timeCol, idCol); the cursor is newestCursor's.
+func newestAfter(args *[]any, cursor, timeCol, idCol string) (string, error) {
+	if cursor == "" {
+		return "TRUE", nil
+	}
+	k, id, err := DecodeCursor(cursor)
+	if err != nil {
+		return "", err
+	}
+	t, err := time.Parse(time.RFC3339Nano, k)
+	if err != nil {
+		return "", platform.Errorf(platform.EINVALID, "cursor is not valid")
+	}
+	a, b := arg(args, t.UTC()), arg(args, id)
+	return `(` + timeCol + ` < ` + a + ` OR (` + timeCol + ` = ` + a + ` AND ` + idCol + ` < ` + b + `))`, nil
+}
+
+func newestCursor(t time.Time, id string) string { return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id) }
+
+// cut trims rows read with a limit one higher than limit, and returns the
+// cursor after the last row kept when more rows follow.
+func cut[T any](rows []T, limit int, cursor func(*T) string) ([]T, string) {
+	if len(rows) <= limit {
+		return rows, ""
+	}
+	rows = rows[:limit]
+	return rows, cursor(&rows[limit-1])
 }
 
 func arg(args *[]any, v any) string {
@@ -659,12 +690,14 @@ func (s *Store) Invoice(ctx context.Context, id string) (*Invoice, error) {
 }
 
 // BillingQuery selects the invoices, payments or credits of the customers
-// of Customers, of CustomerID too when set, newest first, at most Limit.
+// of Customers, of CustomerID too when set, newest first: at most Limit
+// (default 100, at most 1000) after Cursor (the previous page's next cursor).
 type BillingQuery struct {
 	Customers  CustomerSet
 	CustomerID string
 	Status     string // invoices only
 	Limit      int
+	Cursor     string
 }
 
 func (q BillingQuery) where(args *[]any) string {
@@ -678,13 +711,24 @@ func (q BillingQuery) where(args *[]any) string {
 	return w
 }
 
-// Invoices lists invoices, newest first.
-func (s *Store) Invoices(ctx context.Context, q BillingQuery) ([]Invoice, error) {
+// Invoices lists one page of invoices, newest first, and the cursor of the
+// next page ("" on the last). EINVALID for a malformed cursor.
+func (s *Store) Invoices(ctx context.Context, q BillingQuery) ([]Invoice, string, error) {
 	var args []any
 	w := q.where(&args)
-	rows, err := s.db.Query(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE `+w+
-		` ORDER BY issued_at DESC, id DESC LIMIT `+arg(&args, listLimit(q.Limit)), args...)
-	return collectRows(rows, err, scanInvoice)
+	after, err := newestAfter(&args, q.Cursor, "issued_at", "id")
+	if err != nil {
+		return nil, "", err
+	}
+	limit := listLimit(q.Limit)
+	r, err := s.db.Query(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE `+w+` AND `+after+
+		` ORDER BY issued_at DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
+	rows, err := collectRows(r, err, scanInvoice)
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, limit, func(i *Invoice) string { return newestCursor(i.IssuedAt, i.ID) })
+	return out, next, nil
 }
 
 // Payment is money received from a customer, for an invoice when InvoiceID is set.
@@ -716,14 +760,24 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	return wrap(err, "payment")
 }
 
-// Payments lists payments, newest first.
-func (s *Store) Payments(ctx context.Context, q BillingQuery) ([]Payment, error) {
+// Payments lists one page of payments, newest first, and the next cursor.
+func (s *Store) Payments(ctx context.Context, q BillingQuery) ([]Payment, string, error) {
 	q.Status = ""
 	var args []any
 	w := q.where(&args)
-	rows, err := s.db.Query(ctx, `SELECT `+paymentColumns+` FROM payments WHERE `+w+
-		` ORDER BY received_at DESC, id DESC LIMIT `+arg(&args, listLimit(q.Limit)), args...)
-	return collectRows(rows, err, scanPayment)
+	after, err := newestAfter(&args, q.Cursor, "received_at", "id")
+	if err != nil {
+		return nil, "", err
+	}
+	limit := listLimit(q.Limit)
+	r, err := s.db.Query(ctx, `SELECT `+paymentColumns+` FROM payments WHERE `+w+` AND `+after+
+		` ORDER BY received_at DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
+	rows, err := collectRows(r, err, scanPayment)
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, limit, func(p *Payment) string { return newestCursor(p.ReceivedAt, p.ID) })
+	return out, next, nil
 }
 
 // Credit is an amount credited to a customer's account.
@@ -752,14 +806,24 @@ func (s *Store) CreateCredit(ctx context.Context, c *Credit) error {
 	return wrap(err, "credit")
 }
 
-// Credits lists credits, newest first.
-func (s *Store) Credits(ctx context.Context, q BillingQuery) ([]Credit, error) {
+// Credits lists one page of credits, newest first, and the next cursor.
+func (s *Store) Credits(ctx context.Context, q BillingQuery) ([]Credit, string, error) {
 	q.Status = ""
 	var args []any
 	w := q.where(&args)
-	rows, err := s.db.Query(ctx, `SELECT `+creditColumns+` FROM credits WHERE `+w+
-		` ORDER BY issued_at DESC, id DESC LIMIT `+arg(&args, listLimit(q.Limit)), args...)
-	return collectRows(rows, err, scanCredit)
+	after, err := newestAfter(&args, q.Cursor, "issued_at", "id")
+	if err != nil {
+		return nil, "", err
+	}
+	limit := listLimit(q.Limit)
+	r, err := s.db.Query(ctx, `SELECT `+creditColumns+` FROM credits WHERE `+w+` AND `+after+
+		` ORDER BY issued_at DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
+	rows, err := collectRows(r, err, scanCredit)
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, limit, func(c *Credit) string { return newestCursor(c.IssuedAt, c.ID) })
+	return out, next, nil
 }
 
 // UsageRow is a customer's metered usage of one meter in one period
@@ -786,17 +850,20 @@ func (s *Store) PutUsageRow(ctx context.Context, u *UsageRow) error {
 }
 
 // UsageQuery selects usage rows of the customers of Customers, narrowed
-// by the other fields when set; periods From and To are inclusive.
+// by the other fields when set; periods From and To are inclusive. A page
+// holds at most Limit rows (default 100, at most 1000) after Cursor.
 type UsageQuery struct {
 	Customers  CustomerSet
 	CustomerID string
 	MeterKey   string
 	From, To   string
 	Limit      int
+	Cursor     string
 }
 
-// UsageRows lists usage by period (newest first), customer and meter.
-func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
+// UsageRows lists one page of usage rows by period (newest first), customer
+// and meter, and the next cursor. EINVALID for a malformed cursor.
+func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, string, error) {
 	var args []any
 	w := q.Customers.cond(&args, "u.customer_id")
 	if q.CustomerID != "" {
@@ -811,14 +878,30 @@ func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, error)
 	if q.To != "" {
 		w += ` AND u.period <= ` + arg(&args, q.To)
 	}
-	rows, err := s.db.Query(ctx, `SELECT u.id, u.customer_id, u.meter_key, m.unit, u.period, u.units, u.billed_amount_cents,
+	if q.Cursor != "" {
+		period, rest, err := DecodeCursor(q.Cursor)
+		cust, meter, ok := strings.Cut(rest, "\x00")
+		if err != nil || !ok {
+			return nil, "", platform.Errorf(platform.EINVALID, "cursor is not valid")
+		}
+		p, c, m := arg(&args, period), arg(&args, cust), arg(&args, meter)
+		w += ` AND (u.period < ` + p + ` OR (u.period = ` + p + ` AND (u.customer_id > ` + c + ` OR (u.customer_id = ` + c +
+			` AND u.meter_key > ` + m + `))))`
+	}
+	limit := listLimit(q.Limit)
+	r, err := s.db.Query(ctx, `SELECT u.id, u.customer_id, u.meter_key, m.unit, u.period, u.units, u.billed_amount_cents,
 		u.currency FROM usage_rows u JOIN meters m ON m.meter_key = u.meter_key WHERE `+w+`
-		ORDER BY u.period DESC, u.customer_id, u.meter_key LIMIT `+arg(&args, listLimit(q.Limit)), args...)
-	return collectRows(rows, err, func(r Row) (*UsageRow, error) {
+		ORDER BY u.period DESC, u.customer_id, u.meter_key LIMIT `+arg(&args, limit+1), args...)
+	rows, err := collectRows(r, err, func(r Row) (*UsageRow, error) {
 		var u UsageRow
 		err := r.Scan(&u.ID, &u.CustomerID, &u.MeterKey, &u.Unit, &u.Period, &u.Units, &u.BilledAmountCents, &u.Currency)
 		return &u, err
 	})
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, limit, func(u *UsageRow) string { return EncodeCursor(u.Period, u.CustomerID+"\x00"+u.MeterKey) })
+	return out, next, nil
 }
 
 // BilledTotal is the billed amount of a customer's usage in one period and currency.

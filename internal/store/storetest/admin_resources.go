@@ -200,7 +200,7 @@ func testBilling(t *testing.T, st *store.Store) {
 		}
 	}
 	ids := func(q store.UsageQuery) []string {
-		rows, err := st.UsageRows(ctx, q)
+		rows, _, err := st.UsageRows(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func testBilling(t *testing.T, st *store.Store) {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
-	rows, _ := st.UsageRows(ctx, store.UsageQuery{Customers: all, CustomerID: "cust-a", From: "2026-02"})
+	rows, _, _ := st.UsageRows(ctx, store.UsageQuery{Customers: all, CustomerID: "cust-a", From: "2026-02"})
 	if len(rows) != 1 || rows[0].Units != 11 || rows[0].BilledAmountCents != 1100 {
 		t.Fatalf("replaced usage row = %+v", rows)
 	}
@@ -260,11 +260,11 @@ func testBilling(t *testing.T, st *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	invs, _ := st.Invoices(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}})
+	invs, _, _ := st.Invoices(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}})
 	if len(invs) != 2 || invs[0].ID != "inv-3" {
 		t.Fatalf("scoped invoices = %+v", invs)
 	}
-	if invs, _ := st.Invoices(ctx, store.BillingQuery{Customers: all, Status: "paid"}); len(invs) != 0 {
+	if invs, _, _ := st.Invoices(ctx, store.BillingQuery{Customers: all, Status: "paid"}); len(invs) != 0 {
 		t.Fatalf("paid invoices = %+v", invs)
 	}
 	if err := st.CreatePayment(ctx, &store.Payment{ID: "pay-1", CustomerID: "cust-a", InvoiceID: "inv-1", AmountCents: 100,
@@ -275,11 +275,56 @@ func testBilling(t *testing.T, st *store.Store) {
 		Reason: "outage", IssuedBy: "u", IssuedAt: ts}); err != nil {
 		t.Fatal(err)
 	}
-	pays, _ := st.Payments(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
-	creds, _ := st.Credits(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
+	pays, _, _ := st.Payments(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
+	creds, _, _ := st.Credits(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
 	if len(pays) != 0 || len(creds) != 1 || creds[0].AmountCents != 500 {
 		t.Fatalf("cust-b payments %+v credits %+v", pays, creds)
 	}
+
+	// paging walks every row once, in order, whatever the page size
+	walk := func(page func(cursor string) ([]string, string, error)) []string {
+		var out []string
+		cursor := ""
+		for i := 0; i < 10; i++ {
+			ids, next, err := page(cursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, ids...)
+			if next == "" {
+				return out
+			}
+			cursor = next
+		}
+		t.Fatal("paging does not end")
+		return nil
+	}
+	usagePage := func(cursor string) ([]string, string, error) {
+		rows, next, err := st.UsageRows(ctx, store.UsageQuery{Customers: all, Limit: 1, Cursor: cursor})
+		var ids []string
+		for _, r := range rows {
+			ids = append(ids, r.CustomerID+"/"+r.Period)
+		}
+		return ids, next, err
+	}
+	if diff := cmp.Diff([]string{"cust-a/2026-02", "cust-b/2026-02", "cust-a/2026-01"}, walk(usagePage)); diff != "" {
+		t.Errorf("usage pages (-want +got):\n%s", diff)
+	}
+	invoicePage := func(cursor string) ([]string, string, error) {
+		rows, next, err := st.Invoices(ctx, store.BillingQuery{Customers: all, Limit: 2, Cursor: cursor})
+		var ids []string
+		for _, r := range rows {
+			ids = append(ids, r.ID)
+		}
+		return ids, next, err
+	}
+	if diff := cmp.Diff([]string{"inv-3", "inv-2", "inv-1"}, walk(invoicePage)); diff != "" {
+		t.Errorf("invoice pages (-want +got):\n%s", diff)
+	}
+	_, _, err = st.Invoices(ctx, store.BillingQuery{Customers: all, Cursor: "garbage"})
+	wantCode(t, err, platform.EINVALID)
+	_, _, err = st.UsageRows(ctx, store.UsageQuery{Customers: all, Cursor: store.EncodeCursor("2026-01", "no-meter-part")})
+	wantCode(t, err, platform.EINVALID)
 }
 
 func testInfraRecords(t *testing.T, st *store.Store) {
