@@ -64,7 +64,9 @@ func newestAfter(args *[]any, cursor, timeCol, idCol string) (string, error) {
 	return `(` + timeCol + ` < ` + a + ` OR (` + timeCol + ` = ` + a + ` AND ` + idCol + ` < ` + b + `))`, nil
 }
 
-func newestCursor(t time.Time, id string) string { return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id) }
+func newestCursor(t time.Time, id string) string {
+	return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id)
+}
 
 // cut trims rows read with a limit one higher than limit, and returns the
 // cursor after the last row kept when more rows follow.
