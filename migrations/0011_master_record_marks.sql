@@ -21,3 +21,10 @@ CREATE TABLE master_record_marks (
     record_id  TEXT NOT NULL,
     PRIMARY KEY (master_id, deleted, n)
 );
+
+-- The project and parent listings count and skip on their indexes without
+-- visiting the table: is_deleted joins them, last, as in master_records_page.
+DROP INDEX master_records_project;
+CREATE INDEX master_records_project ON master_records (master_id, project_id, created_at, id, is_deleted);
+DROP INDEX master_records_parent;
+CREATE INDEX master_records_parent ON master_records (master_id, parent_id, created_at, id, is_deleted);
