@@ -10,8 +10,9 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// customerConfigRoutes: a customer's SSO identity providers, webhooks and
-// service accounts, open to account_manager within scope (R4.6-customer-side).
+// customerConfigRoutes: a customer's SSO settings and identity providers,
+// webhooks and service accounts, open to account_manager within scope
+// (R4.6-customer-side).
 func (a *Admin) customerConfigRoutes() []Route {
 	const act = authz.ManageCustomerConfig
 	cust := a.customerTarget
@@ -28,6 +29,8 @@ func (a *Admin) customerConfigRoutes() []Route {
 		return s.CustomerID, err
 	})
 	return []Route{
+		{Method: http.MethodGet, Pattern: "/customers/{id}/sso", Action: act, Target: cust, Handle: a.getSSOSettings},
+		{Method: http.MethodPut, Pattern: "/customers/{id}/sso", Action: act, Write: true, Target: cust, Handle: a.putSSOSettings},
 		{Method: http.MethodGet, Pattern: "/customers/{id}/identity-providers", Action: act, Target: cust, Handle: a.listIdentityProviders},
 		{Method: http.MethodPost, Pattern: "/customers/{id}/identity-providers", Action: act, Write: true, Target: cust, Handle: a.createIdentityProvider},
 		{Method: http.MethodGet, Pattern: "/identity-providers/{id}", Action: act, Target: idp, Handle: a.getIdentityProvider},
@@ -48,6 +51,20 @@ func (a *Admin) customerConfigRoutes() []Route {
 		{Method: http.MethodDelete, Pattern: "/service-accounts/{id}", Action: act, Write: true, Target: sa, Handle: a.deleteServiceAccount},
 		{Method: http.MethodPost, Pattern: "/service-accounts/{id}/rotate-secret", Action: act, Write: true, Target: sa, Handle: a.rotateServiceAccountSecret},
 	}
+}
+
+func (a *Admin) getSSOSettings(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.SSOSettings(r.Context(), c, id(r))
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *Admin) putSSOSettings(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in SSOSettingsInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.PutSSOSettings(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
 }
 
 func (a *Admin) listIdentityProviders(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {

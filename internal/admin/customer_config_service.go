@@ -10,6 +10,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/webhook"
 )
@@ -20,7 +21,19 @@ import (
 // returned, except a generated secret once, in the answer that creates or
 // rotates it.
 
-// ---- identity providers ----
+// ---- identity providers and SSO settings ----
+
+// A customer's identity providers are the external OIDC providers of its
+// organization at the identity provider: each is kept in
+// customer_idp_configs (the console's record, with its enabled flag) and,
+// while enabled, in the identity provider's external_idps under the same id,
+// written in one transaction, so SSO configured here is what sign-in uses
+// (resolve-org lists it, the identity provider redirects to it). The client
+// secret is sealed once, for the identity provider's purpose.
+
+// idpSecretPurpose is the purpose the identity provider opens external
+// client secrets with (internal/idp/sso.go, oauthConfig).
+func idpSecretPurpose(id string) string { return "idp-secret:" + id }
 
 // IdentityProvider is an external OIDC identity provider of a customer
 // (SSO) as the API shows it; the client secret never leaves the service.
@@ -55,6 +68,7 @@ type IdentityProviderInput struct {
 }
 
 // IdentityProviderPatch changes an identity provider; nil fields stay.
+// Disabling removes it from sign-in (and the identities linked to it).
 type IdentityProviderPatch struct {
 	Name         *string   `json:"name,omitempty"`
 	Issuer       *string   `json:"issuer,omitempty"`
@@ -88,6 +102,12 @@ func identityScopes(in []string) ([]string, error) {
 	return out, nil
 }
 
+// external is the identity provider's record of an enabled provider.
+func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
+	return &platform.ExternalIDP{ID: c.ID, OrgID: orgID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
+		SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, CreatedAt: c.CreatedAt}
+}
+
 // ListIdentityProviders lists a customer's identity providers.
 func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, customerID string) (*Page[*IdentityProvider], error) {
 	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false); err != nil {
@@ -104,16 +124,17 @@ func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, c
 	return items(out), nil
 }
 
-// CreateIdentityProvider adds an identity provider to a customer.
-// EINVALID; ECONFLICT when the customer has one of that name.
+// CreateIdentityProvider adds an identity provider to a customer; enabled,
+// its users can sign in with it. EINVALID; ECONFLICT when the customer has
+// one of that name.
 func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, customerID string, in IdentityProviderInput) (*IdentityProvider, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true); err != nil {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	if err != nil {
 		return nil, err
 	}
 	now := s.stamp()
 	row := &store.IDPConfig{ID: newID(), CustomerID: customerID, Enabled: true, CreatedAt: now, UpdatedAt: now}
-	var err error
-	if row.Name, err = required("name", in.Name, 200); err != nil {
+	if row.Name, err = required("name", in.Name, 100); err != nil {
 		return nil, err
 	}
 	if row.Issuer, err = endpointURL("issuer", in.Issuer); err != nil {
@@ -132,8 +153,17 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if in.Enabled != nil {
 		row.Enabled = *in.Enabled
 	}
-	row.ClientSecretSealed = s.seal(secret, "customer_idp_configs", "client_secret", row.ID)
-	if err := s.store.CreateIDPConfig(ctx, row); err != nil {
+	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateIDPConfig(ctx, row); err != nil {
+			return err
+		}
+		if row.Enabled {
+			return tx.CreateExternalIDP(ctx, external(row, cust.OrgID))
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newIdentityProvider(row), nil
@@ -158,44 +188,58 @@ func (s *Service) IdentityProvider(ctx context.Context, c *access.Caller, id str
 	return newIdentityProvider(row), nil
 }
 
-// UpdateIdentityProvider changes an identity provider. EINVALID, ECONFLICT.
+// keepsSSO refuses to take the last provider out of an SSO-only
+// organization (ECONFLICT), which would lock its users out.
+func keepsSSO(ctx context.Context, tx *store.Store, orgID, leaving string) error {
+	p, err := tx.LoginPolicy(ctx, orgID)
+	if err != nil || p.PasswordAllowed || !p.SSOAllowed {
+		return err
+	}
+	xs, err := tx.ExternalIDPs(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	if len(xs) == 1 && xs[0].ID == leaving {
+		return platform.Errorf(platform.ECONFLICT, "the customer signs in with SSO only and this is its last identity provider; allow passwords first")
+	}
+	return nil
+}
+
+// UpdateIdentityProvider changes an identity provider, and what sign-in
+// uses with it. EINVALID; ECONFLICT for a name taken, or for disabling the
+// last provider of an SSO-only customer.
 func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
-	if _, err := s.identityProviderFor(ctx, c, id, true); err != nil {
+	old, err := s.identityProviderFor(ctx, c, id, true)
+	if err != nil {
 		return nil, err
 	}
-	row, err := s.store.UpdateIDPConfig(ctx, id, func(row *store.IDPConfig) error {
-		var err error
-		if in.Name != nil {
-			if row.Name, err = required("name", *in.Name, 200); err != nil {
+	cust, err := s.store.CustomerRow(ctx, old.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	var row *store.IDPConfig
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		wasEnabled := false
+		row, err = tx.UpdateIDPConfig(ctx, id, func(row *store.IDPConfig) error {
+			wasEnabled = row.Enabled
+			return s.patchIdentityProvider(row, in)
+		})
+		switch {
+		case err != nil:
+			return err
+		case wasEnabled && row.Enabled:
+			return tx.UpdateExternalIDP(ctx, external(row, cust.OrgID))
+		case wasEnabled:
+			if err := keepsSSO(ctx, tx, cust.OrgID, id); err != nil {
 				return err
 			}
-		}
-		if in.Issuer != nil {
-			if row.Issuer, err = endpointURL("issuer", *in.Issuer); err != nil {
+			if err := tx.DeleteExternalIDP(ctx, id); platform.ErrorCode(err) != platform.ENOTFOUND {
 				return err
 			}
+			return nil
+		case row.Enabled:
+			return tx.CreateExternalIDP(ctx, external(row, cust.OrgID))
 		}
-		if in.ClientID != nil {
-			if row.ClientID, err = required("clientId", *in.ClientID, 255); err != nil {
-				return err
-			}
-		}
-		if in.ClientSecret != nil {
-			secret, err := required("clientSecret", *in.ClientSecret, 1000)
-			if err != nil {
-				return err
-			}
-			row.ClientSecretSealed = s.seal(secret, "customer_idp_configs", "client_secret", row.ID)
-		}
-		if in.Scopes != nil {
-			if row.Scopes, err = identityScopes(*in.Scopes); err != nil {
-				return err
-			}
-		}
-		if in.Enabled != nil {
-			row.Enabled = *in.Enabled
-		}
-		row.UpdatedAt = s.stamp()
 		return nil
 	})
 	if err != nil {
@@ -204,12 +248,145 @@ func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, 
 	return newIdentityProvider(row), nil
 }
 
-// DeleteIdentityProvider removes an identity provider.
+func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProviderPatch) error {
+	var err error
+	if in.Name != nil {
+		if row.Name, err = required("name", *in.Name, 100); err != nil {
+			return err
+		}
+	}
+	if in.Issuer != nil {
+		if row.Issuer, err = endpointURL("issuer", *in.Issuer); err != nil {
+			return err
+		}
+	}
+	if in.ClientID != nil {
+		if row.ClientID, err = required("clientId", *in.ClientID, 255); err != nil {
+			return err
+		}
+	}
+	if in.ClientSecret != nil {
+		secret, err := required("clientSecret", *in.ClientSecret, 1000)
+		if err != nil {
+			return err
+		}
+		row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+	}
+	if in.Scopes != nil {
+		if row.Scopes, err = identityScopes(*in.Scopes); err != nil {
+			return err
+		}
+	}
+	if in.Enabled != nil {
+		row.Enabled = *in.Enabled
+	}
+	row.UpdatedAt = s.stamp()
+	return nil
+}
+
+// DeleteIdentityProvider removes an identity provider from the customer and
+// from sign-in. ECONFLICT for the last provider of an SSO-only customer.
 func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.identityProviderFor(ctx, c, id, true); err != nil {
+	row, err := s.identityProviderFor(ctx, c, id, true)
+	if err != nil {
 		return err
 	}
-	return s.store.DeleteIDPConfig(ctx, id)
+	cust, err := s.store.CustomerRow(ctx, row.CustomerID)
+	if err != nil {
+		return err
+	}
+	return s.store.InTx(ctx, func(tx *store.Store) error {
+		if row.Enabled {
+			if err := keepsSSO(ctx, tx, cust.OrgID, id); err != nil {
+				return err
+			}
+			if err := tx.DeleteExternalIDP(ctx, id); err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+				return err
+			}
+		}
+		return tx.DeleteIDPConfig(ctx, id)
+	})
+}
+
+// SSOSettings is how a customer's users sign in: the login policy of its
+// organization at the identity provider, and how many identity providers
+// are enabled.
+type SSOSettings struct {
+	PasswordAllowed   bool `json:"passwordAllowed"`
+	SSOAllowed        bool `json:"ssoAllowed"`
+	SSOCreateUsers    bool `json:"ssoCreateUsers"`
+	MFAForced         bool `json:"mfaForced"`
+	IdentityProviders int  `json:"identityProviders"`
+}
+
+// SSOSettingsInput changes sign-in; nil fields stay. SSO only (passwords
+// off) needs an enabled identity provider.
+type SSOSettingsInput struct {
+	PasswordAllowed *bool `json:"passwordAllowed,omitempty"`
+	SSOAllowed      *bool `json:"ssoAllowed,omitempty"`
+	SSOCreateUsers  *bool `json:"ssoCreateUsers,omitempty"`
+	MFAForced       *bool `json:"mfaForced,omitempty"`
+}
+
+// SSOSettings returns how a customer's users sign in.
+func (s *Service) SSOSettings(ctx context.Context, c *access.Caller, customerID string) (*SSOSettings, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false)
+	if err != nil {
+		return nil, err
+	}
+	return ssoSettings(ctx, s.store, cust.OrgID)
+}
+
+func ssoSettings(ctx context.Context, st *store.Store, orgID string) (*SSOSettings, error) {
+	p, err := st.LoginPolicy(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := st.ExternalIDPs(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return &SSOSettings{PasswordAllowed: p.PasswordAllowed, SSOAllowed: p.SSOAllowed, SSOCreateUsers: p.SSOCreateUsers,
+		MFAForced: p.MFAForced, IdentityProviders: len(xs)}, nil
+}
+
+// PutSSOSettings changes how a customer's users sign in. EINVALID when no
+// method would remain, or SSO only without an identity provider.
+func (s *Service) PutSSOSettings(ctx context.Context, c *access.Caller, customerID string, in SSOSettingsInput) (*SSOSettings, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	if err != nil {
+		return nil, err
+	}
+	var out *SSOSettings
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		p, err := tx.LoginPolicy(ctx, cust.OrgID)
+		if err != nil {
+			return err
+		}
+		xs, err := tx.ExternalIDPs(ctx, cust.OrgID)
+		if err != nil {
+			return err
+		}
+		for _, f := range []struct {
+			in  *bool
+			out *bool
+		}{{in.PasswordAllowed, &p.PasswordAllowed}, {in.SSOAllowed, &p.SSOAllowed}, {in.SSOCreateUsers, &p.SSOCreateUsers},
+			{in.MFAForced, &p.MFAForced}} {
+			if f.in != nil {
+				*f.out = *f.in
+			}
+		}
+		if err := p.Validate(len(xs)); err != nil {
+			return err
+		}
+		p.UpdatedAt = s.stamp()
+		if err := tx.PutLoginPolicy(ctx, p); err != nil {
+			return err
+		}
+		out, err = ssoSettings(ctx, tx, cust.OrgID)
+		return err
+	})
+	return out, err
 }
 
 // ---- webhooks ----

@@ -333,3 +333,97 @@ func TestServicesCheckAgain(t *testing.T) {
 		t.Fatalf("account manager's usage = %+v, %v", page, err)
 	}
 }
+
+// TestSSOTakesEffect: an identity provider configured for a customer is the
+// identity provider's external provider of the customer's organization
+// (same id, secret sealed for it) while enabled; SSO settings are the
+// organization's login policy; an SSO-only customer keeps at least one
+// provider.
+//
+// spec: R4.6-customer-side
+func TestSSOTakesEffect(t *testing.T) {
+	sl, err := secrets.New([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newConfigWorld(t, WithSealer(sl))
+	ctx := context.Background()
+	cust, _ := w.e.st.Customer(ctx, w.acme)
+	sso := "/customers/" + w.acme + "/sso"
+	var got SSOSettings
+	decodeInto(t, w.e.do(w.owner, "GET", sso, nil), &got)
+	if got != (SSOSettings{PasswordAllowed: true}) {
+		t.Fatalf("default settings = %+v", got)
+	}
+	if r := w.e.do(w.owner, "PUT", sso, map[string]any{"passwordAllowed": false, "ssoAllowed": true}); r.Status != 400 {
+		t.Fatalf("SSO only without a provider: %d %s", r.Status, r.Body)
+	}
+	if r := w.e.do(w.owner, "PUT", sso, map[string]any{"passwordAllowed": false}); r.Status != 400 {
+		t.Fatalf("no sign-in method: %d %s", r.Status, r.Body)
+	}
+
+	r := w.e.do(w.owner, "POST", "/customers/"+w.acme+"/identity-providers",
+		map[string]any{"name": "Okta", "issuer": "https://acme.okta.example", "clientId": "0oa1", "clientSecret": "s3cret"})
+	var idp IdentityProvider
+	decodeInto(t, r, &idp)
+	xs, err := w.e.st.ExternalIDPs(ctx, cust.OrgID)
+	if err != nil || len(xs) != 1 || xs[0].ID != idp.ID || xs[0].Issuer != "https://acme.okta.example" || xs[0].ClientID != "0oa1" {
+		t.Fatalf("the identity provider's providers of the organization = %+v, %v", xs, err)
+	}
+	if secret, err := sl.Open(xs[0].SecretSealed, "idp-secret:"+idp.ID); err != nil || string(secret) != "s3cret" {
+		t.Fatalf("the identity provider cannot open the secret: %q, %v", secret, err)
+	}
+	r = w.e.do(w.am, "PUT", sso, map[string]any{"passwordAllowed": false, "ssoAllowed": true, "ssoCreateUsers": true})
+	decodeInto(t, r, &got)
+	if r.Status != 200 || got != (SSOSettings{SSOAllowed: true, SSOCreateUsers: true, IdentityProviders: 1}) {
+		t.Fatalf("SSO only: %d %s", r.Status, r.Body)
+	}
+	if p, _ := w.e.st.LoginPolicy(ctx, cust.OrgID); p.PasswordAllowed || !p.SSOAllowed {
+		t.Fatalf("login policy = %+v", p)
+	}
+	// the last provider of an SSO-only customer stays
+	if r := w.e.do(w.owner, "PATCH", "/identity-providers/"+idp.ID, map[string]any{"enabled": false}); r.Status != 409 {
+		t.Errorf("disable the last provider: %d %s", r.Status, r.Body)
+	}
+	if r := w.e.do(w.owner, "DELETE", "/identity-providers/"+idp.ID, nil); r.Status != 409 {
+		t.Errorf("delete the last provider: %d %s", r.Status, r.Body)
+	}
+	// an update reaches sign-in
+	if r := w.e.do(w.owner, "PATCH", "/identity-providers/"+idp.ID, map[string]any{"clientId": "0oa2", "clientSecret": "new"}); r.Status != 200 {
+		t.Fatalf("patch: %d %s", r.Status, r.Body)
+	}
+	x, _ := w.e.st.ExternalIDP(ctx, idp.ID)
+	if secret, err := sl.Open(x.SecretSealed, "idp-secret:"+idp.ID); x.ClientID != "0oa2" || err != nil || string(secret) != "new" {
+		t.Fatalf("after patch: %+v %q %v", x, secret, err)
+	}
+	// with passwords back, it can go: disabled, it leaves sign-in; enabled, it returns
+	if r := w.e.do(w.owner, "PUT", sso, map[string]any{"passwordAllowed": true}); r.Status != 200 {
+		t.Fatalf("passwords back: %d", r.Status)
+	}
+	if r := w.e.do(w.owner, "PATCH", "/identity-providers/"+idp.ID, map[string]any{"enabled": false}); r.Status != 200 {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	if xs, _ := w.e.st.ExternalIDPs(ctx, cust.OrgID); len(xs) != 0 {
+		t.Fatalf("a disabled provider is still used for sign-in: %+v", xs)
+	}
+	if r := w.e.do(w.owner, "PATCH", "/identity-providers/"+idp.ID, map[string]any{"enabled": true}); r.Status != 200 {
+		t.Fatalf("enable: %d %s", r.Status, r.Body)
+	}
+	if xs, _ := w.e.st.ExternalIDPs(ctx, cust.OrgID); len(xs) != 1 {
+		t.Fatalf("re-enabled provider missing: %+v", xs)
+	}
+	if r := w.e.do(w.owner, "DELETE", "/identity-providers/"+idp.ID, nil); r.Status != 204 {
+		t.Fatalf("delete: %d", r.Status)
+	}
+	if xs, _ := w.e.st.ExternalIDPs(ctx, cust.OrgID); len(xs) != 0 {
+		t.Fatalf("a deleted provider is still used for sign-in: %+v", xs)
+	}
+	for _, c := range []string{w.viewer, w.infra} {
+		if r := w.e.do(c, "GET", sso, nil); r.Status != 403 {
+			t.Errorf("GET sso: %d, want 403", r.Status)
+		}
+	}
+	if r := w.e.do(w.stranger, "PUT", sso, map[string]any{"ssoAllowed": true}); r.Status != 404 {
+		t.Errorf("another customer's owner: %d, want 404", r.Status)
+	}
+}

@@ -17,9 +17,17 @@ func (e *env) mustIDPConfig(customerID string) string {
 	e.t.Helper()
 	now := time.Now()
 	id := e.id("idp")
-	if err := e.st.CreateIDPConfig(context.Background(), &store.IDPConfig{ID: id, CustomerID: customerID, Name: "IdP " + id,
-		Issuer: "https://sso.example", ClientID: "cid", ClientSecretSealed: []byte{1}, Scopes: []string{"openid"},
-		Enabled: true, CreatedAt: now, UpdatedAt: now}); err != nil {
+	ctx := context.Background()
+	c := &store.IDPConfig{ID: id, CustomerID: customerID, Name: "IdP " + id, Issuer: "https://sso.example", ClientID: "cid",
+		ClientSecretSealed: []byte{1}, Scopes: []string{"openid"}, Enabled: true, CreatedAt: now, UpdatedAt: now}
+	cust, err := e.st.Customer(ctx, customerID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.st.CreateIDPConfig(ctx, c); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.st.CreateExternalIDP(ctx, external(c, cust.OrgID)); err != nil {
 		e.t.Fatal(err)
 	}
 	return id
@@ -163,6 +171,8 @@ func init() {
 			r.Body = map[string]any{"name": "SA " + e.id("n")}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
+		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):
+			r.Body = map[string]any{"ssoAllowed": true, "ssoCreateUsers": true}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/billing-setup"):
 			r.Body = map[string]any{"billingEmail": "ap@example.com", "currency": "EUR", "paymentMethod": "invoice"}
 		case rt.Method == "GET" && strings.HasSuffix(rt.Pattern, "/billing-setup"):

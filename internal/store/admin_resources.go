@@ -215,6 +215,16 @@ func (s *Store) DeleteIDPConfig(ctx context.Context, id string) error {
 	return s.execOne(ctx, "identity provider", `DELETE FROM customer_idp_configs WHERE id = $1`, id)
 }
 
+// UpdateExternalIDP rewrites an external provider of the identity
+// provider in place, keeping the identities linked to it. ENOTFOUND.
+func (s *Store) UpdateExternalIDP(ctx context.Context, x *platform.ExternalIDP) error {
+	if err := x.Validate(); err != nil {
+		return err
+	}
+	return s.execOne(ctx, "identity provider", `UPDATE external_idps SET name = $2, issuer = $3, client_id = $4,
+		client_secret_enc = $5, scopes = $6 WHERE id = $1`, x.ID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes))
+}
+
 // ---- webhooks ----
 
 // Webhook is a customer's subscription to its events. SecretSealed is the
