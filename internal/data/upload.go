@@ -96,8 +96,8 @@ func (s *Service) Upload(ctx context.Context, c *access.Caller, req *cx.Request,
 	}
 	sc, err := s.store.Schedule(ctx, req.ScheduleID)
 	if platform.ErrorCode(err) == platform.ENOTFOUND || (err == nil && !mayUpload(c, sc.CustomerID)) {
-		if err == nil {
-			s.auditDenied(ctx, c, actionUpload, "schedules/"+sc.ID, sc.CustomerID, 404, "schedule of another customer")
+		if err == nil { // audited without the schedule's customer, whose users must not see another's caller
+			s.auditDenied(ctx, c, actionUpload, "schedules/"+sc.ID, "", 404, "schedule of another customer")
 		}
 		return nil, platform.Errorf(platform.ENOTFOUND, "schedule %q not found", req.ScheduleID)
 	} else if err != nil {
