@@ -14,7 +14,7 @@ import (
 // BenchmarkListTenantsAccountManager lists 1,000 tenants for an account
 // manager granted 200 customers (5 tenants each) among 400 customers with
 // 2,000 tenants: one page of 1,000 through the real HTTP route, the scope
-// applied in SQL. Numbers: docs/benchmarks-admin.md.
+// applied in SQL. Numbers: docs/benchmarks.md.
 func BenchmarkListTenantsAccountManager(b *testing.B) {
 	e := newEnv(b)
 	ctx := context.Background()

@@ -24,7 +24,7 @@ import (
 	"net/http/httptest"
 )
 
-// TestLoadMasterRecords is the load run of docs/benchmarks-data.md: one
+// TestLoadMasterRecords is the load run of docs/benchmarks.md: one
 // master with 1,000,000 records, listed through HTTP at page 1, a page in
 // the middle and the last page, in both directions, with the latency
 // percentiles and the plans (EXPLAIN ANALYZE) of the statements the store
