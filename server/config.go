@@ -47,6 +47,9 @@ type Config struct {
 	LogLevel                   string // LOG_LEVEL: debug | info | warn | error
 	LogFormat                  string // LOG_FORMAT: text | json
 	SeedDemo                   bool   // SEED_DEMO: seed demo data on first start
+	// GRAPHQL_PLAYGROUND: GraphiQL on GET /graphql and introspection
+	// (D-playground): on by default for all, off for console and tenant.
+	GraphQLPlayground bool
 }
 
 // DefaultConfig is what `go run ./server` uses on a fresh machine.
@@ -69,6 +72,7 @@ func DefaultConfig() Config {
 		LogLevel:               "info",
 		LogFormat:              "text",
 		SeedDemo:               true,
+		GraphQLPlayground:      true,
 	}
 }
 
@@ -84,7 +88,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	str("ROLE", &c.Role)
 	if c.Role != RoleAll {
-		c.LogFormat, c.SeedDemo = "json", false
+		c.LogFormat, c.SeedDemo, c.GraphQLPlayground = "json", false, false
 	}
 	str("DATABASE_URL", &c.DatabaseURL)
 	str("ISSUER_URL", &c.IssuerURL)
@@ -108,6 +112,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			problems = append(problems, "SEED_DEMO must be true or false")
 		}
 		c.SeedDemo = b
+	}
+	if v := strings.TrimSpace(getenv("GRAPHQL_PLAYGROUND")); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			problems = append(problems, "GRAPHQL_PLAYGROUND must be true or false")
+		}
+		c.GraphQLPlayground = b
 	}
 	if v := strings.TrimSpace(getenv("RESOLVE_RATE_LIMIT")); v != "" {
 		n, err := strconv.Atoi(v)

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/platform/platform/graph"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/console"
@@ -192,9 +193,12 @@ func (m *Main) Run(ctx context.Context) error {
 			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)))
 		// Webhook URLs on this machine are deliverable only in the all-in-one role (development).
 		go (&webhook.Dispatcher{Store: st, Sealer: sealer, AllowPrivate: m.Config.Role == RoleAll}).Run(bg, 10*time.Second)
-		handlers[RoleConsole] = con.Handler(func(r chi.Router) {
-			adm.Mount(r, acc.Require(access.Bearer(con.Verifier())))
-		})
+		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
+		cr := chi.NewRouter()
+		cr.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm.Service()},
+			Auth: consoleAuth, Playground: m.Config.GraphQLPlayground}))
+		cr.Mount("/", con.Handler(func(r chi.Router) { adm.Mount(r, consoleAuth) }))
+		handlers[RoleConsole] = cr
 	}
 	if m.runs(RoleTenant) {
 		key, err := m.Config.secretsKey()
@@ -211,7 +215,10 @@ func (m *Main) Run(ctx context.Context) error {
 		ten.Routes(r)
 		dataSvc := data.New(st, acc)
 		go dataSvc.Maintain(bg, time.Hour)
-		data.NewHandler(dataSvc, m.Config.InstanceURL).Mount(r, acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier())))
+		tenantAuth := acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier()))
+		data.NewHandler(dataSvc, m.Config.InstanceURL).Mount(r, tenantAuth)
+		r.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Data: dataSvc},
+			Auth: tenantAuth, Playground: m.Config.GraphQLPlayground}))
 		handlers[RoleTenant] = r
 	}
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {

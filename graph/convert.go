@@ -1,0 +1,131 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/platform"
+)
+
+// caller returns the request's caller; EUNAUTHORIZED without one.
+func caller(ctx context.Context) (*access.Caller, error) {
+	if c := access.From(ctx); c != nil {
+		return c, nil
+	}
+	return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
+}
+
+// adminService returns the admin service, which the tenant role does not run.
+func (r *Resolver) adminService() (*admin.Service, error) {
+	if r.Admin == nil {
+		return nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+	}
+	return r.Admin, nil
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func num(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func flag(p *bool) bool { return p != nil && *p }
+
+// pageInput is a list's first/after as the admin service pages.
+func pageInput(first *int, after *string) (admin.PageInput, error) {
+	if first != nil && *first < 1 {
+		return admin.PageInput{}, platform.Errorf(platform.EINVALID, "first must be at least 1")
+	}
+	return admin.PageInput{Limit: num(first), Cursor: str(after)}, nil
+}
+
+// selects reports whether the current field's selection reaches path
+// (field names, through fragments), e.g. selects(ctx, "items", "customer").
+func selects(ctx context.Context, path ...string) bool {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return false
+	}
+	op := graphql.GetOperationContext(ctx)
+	set := fc.Field.Selections
+	for _, name := range path {
+		var next ast.SelectionSet
+		found := false
+		for _, f := range graphql.CollectFields(op, set, nil) {
+			if f.Name == name {
+				found = true
+				next = append(next, f.Selections...)
+			}
+		}
+		if !found {
+			return false
+		}
+		set = next
+	}
+	return true
+}
+
+// me builds the caller's permissions (D-me-permissions), as
+// GET /api/v1/me/permissions shows them.
+func (r *Resolver) me(c *access.Caller) *model.Me {
+	m := &model.Me{UserID: c.UserID, Role: c.Role.String(), Scope: scopeOf(admin.ScopeView{Source: c.Scope.Source,
+		Mode: c.Scope.Mode, CustomerIDs: c.Scope.CustomerIDs, InstanceIDs: c.Scope.InstanceIDs}),
+		Actions: []*model.ActionGrant{}}
+	if c.CustomerID != "" {
+		id := c.CustomerID
+		m.CustomerID = &id
+	}
+	cat := r.Access.Catalog()
+	for _, a := range cat.Allowed(c.Role) {
+		m.Actions = append(m.Actions, &model.ActionGrant{Action: model.Action(strings.ToUpper(a.String())),
+			Access: cat.Access(c.Role, a).String()})
+	}
+	return m
+}
+
+func scopeOf(s admin.ScopeView) *model.Scope {
+	out := &model.Scope{Source: s.Source, Mode: s.Mode.String(), CustomerIds: s.CustomerIDs, InstanceIds: s.InstanceIDs}
+	if out.CustomerIds == nil {
+		out.CustomerIds = []string{}
+	}
+	if out.InstanceIds == nil {
+		out.InstanceIds = []string{}
+	}
+	return out
+}
+
+// adminCaller returns the admin service and the request's caller.
+func (r *Resolver) adminCaller(ctx context.Context) (*admin.Service, *access.Caller, error) {
+	svc, err := r.adminService()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return svc, c, nil
+}
+
+// done answers a mutation that returns nothing but success.
+func done(err error) (*bool, error) {
+	if err != nil {
+		return nil, err
+	}
+	t := true
+	return &t, nil
+}

@@ -1,0 +1,179 @@
+package graph
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/platform/platform/graph/generated"
+	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/httpapi"
+)
+
+// Limits of the GraphQL endpoint (DESIGN 6, D-limits). Every operation is
+// checked against them before it executes.
+const (
+	// MaxBody is the largest request body.
+	MaxBody = 1 << 20
+	// MaxComplexity bounds an operation's cost: every field costs 1, and a
+	// list field costs its page size times its elements' cost.
+	MaxComplexity = 20_000
+	// MaxDepth bounds the nesting of selections.
+	MaxDepth = 12
+	// MaxAliases bounds the aliased fields of an operation.
+	MaxAliases = 30
+	// MaxTokens bounds the tokens the parser reads.
+	MaxTokens = 10_000
+)
+
+// Config configures the endpoint.
+type Config struct {
+	Resolver
+	// Playground serves GraphiQL on GET requests from browsers and turns
+	// introspection on (D-playground). The federation SDL (_service) is
+	// served either way.
+	Playground bool
+	// Endpoint is the path the playground sends queries to (default /graphql).
+	Endpoint string
+	// Auth authenticates the API's requests (access.Require); the
+	// playground page itself is served without it.
+	Auth func(http.Handler) http.Handler
+	// LoaderWait is how long a dataloader collects keys before it runs its
+	// batch (default 1ms). Lists prefetch what their elements will ask for,
+	// so their batches do not depend on it.
+	LoaderWait time.Duration
+}
+
+// NewHandler returns the /graphql handler. Operations go through
+// cfg.Auth, which puts the access.Caller in the context; the request id
+// comes from httpapi.WithRequestID in front of every role.
+func NewHandler(cfg Config) http.Handler {
+	if cfg.Endpoint == "" {
+		cfg.Endpoint = "/graphql"
+	}
+	if cfg.LoaderWait == 0 {
+		cfg.LoaderWait = time.Millisecond
+	}
+	srv := handler.New(generated.NewExecutableSchema(schemaConfig(cfg.Resolver)))
+	// POST with a JSON body, and GET for queries (the GET transport refuses
+	// mutations). No form or multipart transport: a cross-site form cannot
+	// post a query (CSRF), and the JSON content type needs a CORS preflight.
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetParserTokenLimit(MaxTokens)
+	srv.Use(introspection{on: cfg.Playground})
+	srv.Use(shapeLimit{MaxDepth: MaxDepth, MaxAliases: MaxAliases})
+	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
+	srv.SetErrorPresenter(presentError)
+	srv.SetRecoverFunc(recoverPanic)
+	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		return next(withLoaders(withDecisions(ctx), &cfg.Resolver, cfg.LoaderWait))
+	})
+
+	var play http.Handler
+	if cfg.Playground {
+		play = playgroundPage(cfg.Endpoint)
+	}
+	api := httpapi.LimitBody(MaxBody)(srv)
+	if cfg.Auth != nil {
+		api = cfg.Auth(api)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.RawQuery == "" && play != nil &&
+			strings.Contains(r.Header.Get("Accept"), "text/html") {
+			play.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodPost {
+			w.Header().Set("Allow", "GET, POST")
+			writeTransportError(w, http.StatusMethodNotAllowed, "use POST with a JSON body, or GET for queries")
+			return
+		}
+		if r.Method == http.MethodPost && !isJSON(r.Header.Get("Content-Type")) {
+			writeTransportError(w, http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+func isJSON(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+}
+
+// writeTransportError answers a request no transport takes with a GraphQL
+// error response.
+func writeTransportError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(`{"errors":[{"message":"` + msg + `","extensions":{"code":"BAD_REQUEST"}}],"data":null}`))
+}
+
+// tokenScript sends the console's access token (kept in sessionStorage by
+// the console's pages after sign-in) with the playground's requests, so a
+// developer signed in to the console explores the API as that user; the
+// tenant backend's session cookie goes along by itself.
+const tokenScript = `<script>(function(){var t=sessionStorage.getItem("access_token");if(!t)return;` +
+	`var f=window.fetch;window.fetch=function(i,o){o=o||{};var h=new Headers(o.headers||{});` +
+	`if(!h.has("Authorization"))h.set("Authorization","Bearer "+t);o.headers=h;return f.call(this,i,o);};})();</script>`
+
+// playgroundPage is gqlgen's GraphiQL page with tokenScript.
+func playgroundPage(endpoint string) http.Handler {
+	rec := httptest.NewRecorder()
+	playground.Handler("Platform GraphQL", endpoint).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, endpoint, nil))
+	page := strings.Replace(rec.Body.String(), "<head>", "<head>"+tokenScript, 1)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = io.WriteString(w, page)
+	})
+}
+
+// schemaConfig wires resolvers, directives and complexity.
+func schemaConfig(r Resolver) generated.Config {
+	res := r
+	d := &directives{access: r.Access}
+	c := generated.Config{Resolvers: &res}
+	c.Directives.Authz = d.authz
+	c.Directives.Redact = d.redact
+	setComplexity(&c.Complexity)
+	return c
+}
+
+// page returns the cost of a page of size first (or def) whose elements cost child.
+func page(first *int, def, child int) int {
+	n := def
+	if first != nil && *first > 0 {
+		n = *first
+	}
+	return 1 + n*child
+}
+
+func setComplexity(c *generated.ComplexityRoot) {
+	c.Query.Customers = func(child int, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.Tenants = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.Instances = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.Users = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.AuditLog = func(child int, _ *string, first *int, _ *string) int { return page(first, 100, child) }
+	c.Query.Usage = func(child int, _, _, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
+	c.Customer.Usage = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
+	c.Query.MasterRecords = func(child int, _ string, _, pageSize *int, _ *model.MasterRecordFilter, _ *string) int {
+		return page(pageSize, 50, child)
+	}
+	c.Query.MasterRecordConnection = func(child int, _ string, first *int, _ *string, _ *model.MasterRecordFilter, _ *string) int {
+		return page(first, 50, child)
+	}
+}

@@ -1,0 +1,124 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// shapeLimit refuses, before execution, operations nested deeper than
+// MaxDepth or using more than MaxAliases aliases (an alias bomb asks for
+// one expensive field many times under different names). Fragments count
+// where they are spread.
+type shapeLimit struct {
+	MaxDepth   int
+	MaxAliases int
+}
+
+var _ interface {
+	graphql.OperationContextMutator
+	graphql.HandlerExtension
+} = shapeLimit{}
+
+func (shapeLimit) ExtensionName() string                   { return "ShapeLimit" }
+func (shapeLimit) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (l shapeLimit) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
+	o := op.Doc.Operations.ForName(op.OperationName)
+	if o == nil {
+		return nil
+	}
+	w := walker{fragments: op.Doc.Fragments, maxDepth: l.MaxDepth, maxAliases: l.MaxAliases}
+	w.walk(o.SelectionSet, 1, 0)
+	switch {
+	case w.depthExceeded:
+		return tooComplex(fmt.Sprintf("the operation is nested deeper than %d levels", l.MaxDepth))
+	case w.aliases > l.MaxAliases:
+		return tooComplex(fmt.Sprintf("the operation uses %d aliases; at most %d are allowed", w.aliases, l.MaxAliases))
+	}
+	return nil
+}
+
+func tooComplex(msg string) *gqlerror.Error {
+	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": CodeTooComplex}}
+}
+
+type walker struct {
+	fragments     ast.FragmentDefinitionList
+	maxDepth      int
+	maxAliases    int
+	aliases       int
+	depthExceeded bool
+	steps         int
+}
+
+// walk visits a selection set at depth; spreads deeper than 32 fragments
+// (a cycle is invalid GraphQL, refused by validation already) stop it.
+func (w *walker) walk(set ast.SelectionSet, depth, spreads int) {
+	if w.depthExceeded || w.aliases > w.maxAliases || spreads > 32 {
+		return
+	}
+	w.steps++
+	if w.steps > 100_000 {
+		w.depthExceeded = true
+		return
+	}
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Alias != "" && s.Alias != s.Name {
+				w.aliases++
+			}
+			if len(s.SelectionSet) > 0 {
+				if depth+1 > w.maxDepth {
+					w.depthExceeded = true
+					return
+				}
+				w.walk(s.SelectionSet, depth+1, spreads)
+			}
+		case *ast.InlineFragment:
+			w.walk(s.SelectionSet, depth, spreads)
+		case *ast.FragmentSpread:
+			if f := w.fragments.ForName(s.Name); f != nil {
+				w.walk(f.SelectionSet, depth, spreads+1)
+			}
+		}
+	}
+}
+
+// introspection enables introspection for every operation when on
+// (D-playground), and otherwise only for an operation that asks for
+// nothing but the federation SDL (_service { sdl }), so a federation
+// router can always compose the subgraph.
+type introspection struct{ on bool }
+
+var _ interface {
+	graphql.OperationContextMutator
+	graphql.HandlerExtension
+} = introspection{}
+
+func (introspection) ExtensionName() string                   { return "IntrospectionSwitch" }
+func (introspection) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (i introspection) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
+	if i.on {
+		op.DisableIntrospection = false
+		return nil
+	}
+	op.DisableIntrospection = true
+	o := op.Doc.Operations.ForName(op.OperationName)
+	if o == nil || o.Operation != ast.Query {
+		return nil
+	}
+	for _, sel := range o.SelectionSet {
+		f, ok := sel.(*ast.Field)
+		if !ok || (f.Name != "_service" && f.Name != "__typename") {
+			return nil
+		}
+	}
+	op.DisableIntrospection = false
+	return nil
+}

@@ -1,0 +1,45 @@
+// Composes the platform subgraph with @theguild/federation-composition and
+// runs queries through Hive Gateway's runtime against the live subgraph.
+// Input (stdin, JSON): {"sdl": "...", "url": "http://127.0.0.1:port/graphql",
+//   "headers": {...}, "queries": [{"query": "...", "variables": {...}}]}
+// Output (stdout, JSON): {"supergraph": "...", "results": [<GraphQL responses>]}
+// or {"compositionErrors": ["..."]}.
+import { readFileSync } from 'node:fs';
+import { parse } from 'graphql';
+import { composeServices } from '@theguild/federation-composition';
+import { createGatewayRuntime } from '@graphql-hive/gateway';
+
+const input = JSON.parse(readFileSync(0, 'utf8'));
+const composed = composeServices([{ name: 'platform', typeDefs: parse(input.sdl), url: input.url }]);
+if (composed.errors && composed.errors.length > 0) {
+  process.stdout.write(JSON.stringify({ compositionErrors: composed.errors.map((e) => e.message) }));
+  process.exit(0);
+}
+const headers = input.headers || {};
+const gateway = createGatewayRuntime({
+  supergraph: composed.supergraphSdl,
+  logging: false,
+  // The subgraph authenticates every request: pass the client's credentials on.
+  propagateHeaders: {
+    fromClientToSubgraphs: ({ request }) => {
+      const out = {};
+      for (const name of Object.keys(headers)) {
+        const v = request.headers.get(name);
+        if (v) out[name] = v;
+      }
+      return out;
+    },
+  },
+});
+const results = [];
+for (const q of input.queries) {
+  const res = await gateway.fetch('http://gateway.local/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(q),
+  });
+  results.push(await res.json());
+}
+await gateway[Symbol.asyncDispose]?.();
+process.stdout.write(JSON.stringify({ supergraph: composed.supergraphSdl, results }));
+process.exit(0);
