@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -24,9 +25,14 @@ const (
 	CodeRateLimited     = "RATE_LIMITED"
 	CodeTooLarge        = "PAYLOAD_TOO_LARGE"
 	CodeInternal        = "INTERNAL_SERVER_ERROR"
-	// CodeTooComplex is the code of a query refused before execution for
-	// its complexity, depth, aliases or tokens.
-	CodeTooComplex = "QUERY_TOO_COMPLEX"
+	// Codes of operations refused before execution for their shape; the
+	// complexity limit answers gqlgen's COMPLEXITY_LIMIT_EXCEEDED and the
+	// token limit GRAPHQL_PARSE_FAILED.
+	CodeDepthLimit = "DEPTH_LIMIT_EXCEEDED"
+	CodeAliasLimit = "ALIAS_LIMIT_EXCEEDED"
+	// CodeIntrospectionDisabled answers __schema and __type when the
+	// playground is off (D-playground).
+	CodeIntrospectionDisabled = "INTROSPECTION_DISABLED"
 )
 
 // graphCode returns the extensions.code of a platform error code.
@@ -62,6 +68,11 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		return &out
 	}
 	out := graphql.DefaultErrorPresenter(ctx, err)
+	if strings.HasSuffix(err.Error(), "introspection disabled") {
+		out.Message = "introspection is disabled on this endpoint (GRAPHQL_PLAYGROUND)"
+		out.Extensions = withRequestID(ctx, map[string]any{"code": CodeIntrospectionDisabled})
+		return out
+	}
 	code := platform.ErrorCode(err)
 	ext := map[string]any{"code": graphCode(code)}
 	if code == platform.EINTERNAL {

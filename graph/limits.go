@@ -35,15 +35,15 @@ func (l shapeLimit) MutateOperationContext(_ context.Context, op *graphql.Operat
 	w.walk(o.SelectionSet, 1, 0)
 	switch {
 	case w.depthExceeded:
-		return tooComplex(fmt.Sprintf("the operation is nested deeper than %d levels", l.MaxDepth))
+		return refused(CodeDepthLimit, fmt.Sprintf("the operation is nested deeper than %d levels", l.MaxDepth))
 	case w.aliases > l.MaxAliases:
-		return tooComplex(fmt.Sprintf("the operation uses %d aliases; at most %d are allowed", w.aliases, l.MaxAliases))
+		return refused(CodeAliasLimit, fmt.Sprintf("the operation uses more than %d aliases", l.MaxAliases))
 	}
 	return nil
 }
 
-func tooComplex(msg string) *gqlerror.Error {
-	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": CodeTooComplex}}
+func refused(code, msg string) *gqlerror.Error {
+	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": code}}
 }
 
 type walker struct {
