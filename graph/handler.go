@@ -81,6 +81,7 @@ func NewHandler(cfg Config) http.Handler {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(MaxTokens)
 	srv.Use(introspection{on: cfg.Playground})
+	srv.Use(&strictVariables{})
 	srv.Use(shapeLimit{MaxDepth: cfg.MaxDepth, MaxAliases: MaxAliases})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.SetErrorPresenter(presentError)
@@ -112,7 +113,7 @@ func NewHandler(cfg Config) http.Handler {
 			writeTransportError(w, http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
 			return
 		}
-		api.ServeHTTP(w, r)
+		api.ServeHTTP(w, r.WithContext(withRawVariables(r.Context())))
 	})
 }
 
