@@ -10,6 +10,7 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -128,4 +129,10 @@ func done(err error) (*bool, error) {
 	}
 	t := true
 	return &t, nil
+}
+
+// holds reports whether c's role holds act at all: entity lookups, like
+// lists, answer null for what the caller may not read instead of refusing.
+func (r *Resolver) holds(c *access.Caller, act authz.Action) bool {
+	return r.Access.Catalog().Access(c.Role, act) != authz.AccessNone
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/data"
 )
 
@@ -23,6 +24,9 @@ func (r *entityResolver) FindManyCustomerByIDs(ctx context.Context, reps []*mode
 	for i, rep := range reps {
 		ids[i] = rep.ID
 	}
+	if !r.holds(c, authz.ViewUsageUnits) {
+		return make([]*admin.Customer, len(ids)), nil
+	}
 	return svc.CustomersByIDs(ctx, c, ids)
 }
 
@@ -34,6 +38,9 @@ func (r *entityResolver) FindManyInstanceByIDs(ctx context.Context, reps []*mode
 	ids := make([]string, len(reps))
 	for i, rep := range reps {
 		ids[i] = rep.ID
+	}
+	if !r.holds(c, authz.ManageInstances) {
+		return make([]*admin.Instance, len(ids)), nil
 	}
 	return svc.InstancesByIDs(ctx, c, ids)
 }
@@ -58,6 +65,9 @@ func (r *entityResolver) FindManyTenantByIDs(ctx context.Context, reps []*model.
 	ids := make([]string, len(reps))
 	for i, rep := range reps {
 		ids[i] = rep.ID
+	}
+	if !r.holds(c, authz.ManageTenant) {
+		return make([]*admin.Tenant, len(ids)), nil
 	}
 	return svc.TenantsByIDs(ctx, c, ids)
 }

@@ -1,0 +1,159 @@
+package graph_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/platform/platform/internal/authz"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestGoldenSDL: the subgraph SDL a federation router reads
+// (_service { sdl }) is testdata/subgraph.graphql; go test ./graph -update
+// rewrites it after a schema change.
+func TestGoldenSDL(t *testing.T) {
+	e := newEnv(t)
+	got := e.gql(platAdm, `{ _service { sdl } }`, nil)
+	sdl, _ := dig(got.Data, "_service", "sdl").(string)
+	if sdl == "" {
+		t.Fatalf("no SDL: %s", got.Raw)
+	}
+	path := filepath.Join("testdata", "subgraph.graphql")
+	if *update {
+		if err := os.WriteFile(path, []byte(sdl), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), sdl); diff != "" {
+		t.Errorf("SDL differs from %s (-want +got); run go test ./graph -update:\n%s", path, diff)
+	}
+	for _, entity := range []string{"Customer", "Tenant", "Instance", "MasterRecord"} {
+		if !strings.Contains(sdl, "type "+entity+` @key(fields: "id")`) {
+			t.Errorf("%s is not an entity in the SDL", entity)
+		}
+	}
+}
+
+// loadSchema parses schema/*.graphqls with the federation directives the
+// federation plugin adds.
+func loadSchema(t *testing.T) *ast.Schema {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "schema", "*.graphqls"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("schema files: %v", err)
+	}
+	srcs := []*ast.Source{{Name: "federation", BuiltIn: true, Input: `
+		directive @key(fields: String!, resolvable: Boolean = true) repeatable on OBJECT | INTERFACE
+		directive @shareable repeatable on OBJECT | FIELD_DEFINITION
+		directive @link(url: String!, import: [String!]) repeatable on SCHEMA`}}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, &ast.Source{Name: f, Input: string(b)})
+	}
+	s, gerr := gqlparser.LoadSchema(srcs...)
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	return s
+}
+
+// guardedTypes hold customer, billing or tenant data.
+var guardedTypes = []string{"Customer", "CustomerPage", "Tenant", "TenantPage", "Instance", "InstancePage", "Usage", "UsagePage",
+	"BilledTotal", "CustomerUser", "CustomerUserPage", "Grant", "AuditEvent", "AuditEventPage", "MasterRecordPage",
+	"MasterRecordConnection", "CxUploadResult"}
+
+// allowlist: fields that return guarded data without a directive, and why
+// that is safe. Keep it short.
+var allowlist = map[string]string{
+	"Tenant.customer":                  "loaded by CustomersByIDs, which drops customers outside the caller's scope",
+	"Instance.customer":                "loaded by CustomersByIDs, scope-filtered",
+	"Query.masterRecords":              "tenant data under D-data-access, filtered by readFilter in SQL; not a catalog action",
+	"Query.masterRecordConnection":     "the same listing as masterRecords",
+	"Mutation.cxUpload":                "D-data-access upload rule (owner, admin, member of the schedule's customer), checked by data.Service.Upload",
+	"Mutation.enterFocus":              "returns the caller's own focus and scope; the service refuses portal roles and customers outside grants",
+	"Mutation.leaveFocus":              "the caller's own focus",
+	"Query.focus":                      "the caller's own focus",
+	"Entity.findManyCustomerByIDs":     "federation entity batch; CustomersByIDs filters by scope",
+	"Entity.findManyTenantByIDs":       "federation entity batch; TenantsByIDs filters by scope",
+	"Entity.findManyInstanceByIDs":     "federation entity batch; InstancesByIDs filters by scope",
+	"Entity.findManyMasterRecordByIDs": "federation entity batch; RecordsByIDs filters by readFilter in SQL",
+}
+
+// TestSchemaLint: every field that returns customer, billing or tenant
+// data carries @authz or @redact, or is on the allowlist with a reason;
+// billedAmount is always redacted; the Action and Permission enums are
+// exactly the catalog's actions.
+//
+// spec: R5.7-redact
+func TestSchemaLint(t *testing.T) {
+	s := loadSchema(t)
+	var missing []string
+	for _, def := range s.Types {
+		if def.Kind != ast.Object || def.BuiltIn || strings.HasPrefix(def.Name, "_") {
+			continue
+		}
+		wrapper := strings.HasSuffix(def.Name, "Page") || strings.HasSuffix(def.Name, "Connection") || strings.HasSuffix(def.Name, "Edge")
+		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "_") {
+				continue
+			}
+			name := def.Name + "." + f.Name
+			if f.Name == "billedAmount" && f.Directives.ForName("redact") == nil {
+				t.Errorf("%s is not redacted", name)
+			}
+			if wrapper || !slices.Contains(guardedTypes, f.Type.Name()) {
+				continue // a page's items are guarded where the page is returned
+			}
+			if f.Directives.ForName("authz") != nil || f.Directives.ForName("redact") != nil {
+				continue
+			}
+			if _, ok := allowlist[name]; !ok {
+				missing = append(missing, name)
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("fields returning customer, billing or tenant data without @authz/@redact or an allowlist entry:\n  %s",
+			strings.Join(missing, "\n  "))
+	}
+	for name := range allowlist {
+		typ, field, _ := strings.Cut(name, ".")
+		if typ == "Entity" {
+			continue
+		}
+		if def := s.Types[typ]; def == nil || def.Fields.ForName(field) == nil {
+			t.Errorf("allowlist entry %s names no field", name)
+		}
+	}
+	var want []string
+	for _, a := range authz.Actions() {
+		want = append(want, strings.ToUpper(a.String()))
+	}
+	for _, enum := range []string{"Action", "Permission"} {
+		var got []string
+		for _, v := range s.Types[enum].EnumValues {
+			got = append(got, v.Name)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("enum %s differs from the catalog's actions (-want +got):\n%s", enum, diff)
+		}
+	}
+}
