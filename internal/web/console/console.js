@@ -105,6 +105,74 @@ async function fetchMe(token) {
   return { ok: resp.ok, status: resp.status, data: await resp.json().catch(() => ({})) };
 }
 
+// graphql runs one operation against the console's GraphQL API (DESIGN 6)
+// with the console's access token.
+async function graphql(token, query, variables) {
+  const resp = await fetch("/graphql", { method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+    body: JSON.stringify({ query, variables }) });
+  const body = await resp.json().catch(() => ({}));
+  return { ok: resp.ok && !body.errors, status: resp.status, data: body.data || {}, errors: body.errors || [] };
+}
+
+// The dashboard and the portal show what the caller's role may read: the
+// sections whose action it holds are asked for, the others are left out
+// (so nothing is refused and audited on every page load). Billed amounts
+// are null, shown as "—", for roles without VIEW_BILLED_UNITS.
+const DATA_QUERY = `query Dashboard($customers: Boolean!, $tenants: Boolean!, $instances: Boolean!, $usage: Boolean!) {
+  customers(first: 100) @include(if: $customers) { items { id name } }
+  tenants(first: 100) @include(if: $tenants) { items { id name customerId customer { name } instanceId } }
+  instances(first: 100) @include(if: $instances) { items { id name url customer { name } connection { oidcClientId } } }
+  usage(first: 100) @include(if: $usage) { items { customerId period meter unit units billedAmount currency } }
+}`;
+
+function fillTable(id, rows) {
+  const body = $(id).querySelector("tbody");
+  body.replaceChildren();
+  for (const cells of rows) {
+    const tr = document.createElement("tr");
+    for (const c of cells) {
+      const td = document.createElement("td");
+      if (typeof c === "number") { td.className = "num"; td.textContent = c.toLocaleString(); } else { td.textContent = c ?? "—"; }
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+}
+
+async function loadData(token) {
+  const me = await graphql(token, "{ me { role actions { action } } }");
+  if (!me.ok) { showError("Could not load your permissions."); return; }
+  const holds = new Set(me.data.me.actions.map((a) => a.action));
+  const want = { customers: holds.has("VIEW_USAGE_UNITS"), tenants: holds.has("MANAGE_TENANT"),
+    instances: holds.has("MANAGE_INSTANCES"), usage: holds.has("VIEW_USAGE_UNITS") };
+  const res = await graphql(token, DATA_QUERY, want);
+  if (!res.ok) { showError("Could not load the data: " + (res.errors[0]?.message || res.status)); return; }
+  const d = res.data;
+  const names = new Map((d.customers?.items || []).map((c) => [c.id, c.name]));
+  if (d.customers) {
+    const count = new Map();
+    for (const t of d.tenants?.items || []) count.set(t.customerId, (count.get(t.customerId) || 0) + 1);
+    fillTable("customers-table", d.customers.items.map((c) => [c.name, count.get(c.id) || 0]));
+    $("customers-section").hidden = false;
+  }
+  if (d.tenants) {
+    fillTable("tenants-table", d.tenants.items.map((t) => [t.name, t.customer?.name, t.instanceId]));
+    $("tenants-section").hidden = false;
+  }
+  if (d.instances) {
+    fillTable("instances-table", d.instances.items.map((i) => [i.name, i.customer?.name, i.url, i.connection?.oidcClientId]));
+    $("instances-section").hidden = false;
+  }
+  if (d.usage) {
+    fillTable("usage-table", d.usage.items.map((u) => [names.get(u.customerId) || u.customerId, u.period, u.meter,
+      u.units, u.billedAmount == null ? null : u.billedAmount.toLocaleString(undefined, { style: "currency", currency: u.currency })]));
+    $("usage-section").hidden = false;
+  }
+  $("data").hidden = false;
+  $("data").dataset.loaded = "true";
+}
+
 async function callback() {
   const main = $("callback");
   if (!main) return;
@@ -159,6 +227,7 @@ async function app() {
   $("me-role").textContent = me.data.role;
   $("me-customer").textContent = me.data.customerName || "—";
   $("profile").hidden = false;
+  loadData(token);
   $("sign-out").addEventListener("click", () => {
     const idToken = store.getItem("id_token") || "";
     store.clear();
