@@ -93,12 +93,12 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	if l := loadersFrom(ctx); l != nil && selects(ctx, "items", "grants") && r.Access.Catalog().Access(c.Role, authz.ManageInternalUsers) != authz.AccessNone {
+	if l := loadersFrom(ctx); l != nil && selects(ctx, "items", "grants") && r.holds(c, authz.ManageInternalUsers) {
 		ids := make([]string, len(p.Items))
 		for i, cu := range p.Items {
 			ids[i] = cu.ID
 		}
-		prefetch(ctx, l.grants, ids)
+		prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, ids)
 	}
 	return &model.CustomerPage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }

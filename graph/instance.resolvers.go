@@ -51,7 +51,7 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 		for i, in := range p.Items {
 			ids[i] = in.CustomerID
 		}
-		prefetch(ctx, l.customer, ids)
+		prefetch(ctx, l.customer, svc.CustomersByIDs, ids)
 	}
 	return &model.InstancePage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }

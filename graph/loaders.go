@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -66,9 +67,11 @@ func batch[V any](f func(context.Context, *access.Caller, []string) ([]V, error)
 	}
 }
 
-// prefetch starts one batch for keys (duplicates and blanks dropped), so
-// that the elements of a list find their values in the loader's cache.
-func prefetch[V any](ctx context.Context, l *dataloader.Loader[string, V], keys []string) {
+// prefetch runs one batch for keys (duplicates and blanks dropped) now,
+// without the loader's wait, and primes the loader with its values, so
+// that the elements of a list find them in the loader's cache.
+func prefetch[V any](ctx context.Context, l *dataloader.Loader[string, V], f func(context.Context, *access.Caller, []string) ([]V, error), keys []string) {
+	c := access.From(ctx)
 	seen := make(map[string]bool, len(keys))
 	uniq := make([]string, 0, len(keys))
 	for _, k := range keys {
@@ -77,7 +80,29 @@ func prefetch[V any](ctx context.Context, l *dataloader.Loader[string, V], keys 
 			uniq = append(uniq, k)
 		}
 	}
-	if len(uniq) > 0 {
-		l.LoadMany(ctx, uniq)
+	if c == nil || len(uniq) == 0 {
+		return
 	}
+	vals, err := f(ctx, c, uniq)
+	if err != nil || len(vals) != len(uniq) {
+		return // the elements' own loads report the error
+	}
+	for i, k := range uniq {
+		l.Prime(ctx, k, vals[i])
+	}
+}
+
+// prefetchAll runs prefetches concurrently and waits for them.
+func prefetchAll(fs ...func()) {
+	var wg sync.WaitGroup
+	for _, f := range fs {
+		if f != nil {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f()
+			}()
+		}
+	}
+	wg.Wait()
 }

@@ -53,22 +53,24 @@ func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanc
 	}
 	if l := loadersFrom(ctx); l != nil {
 		// The elements' customers, instances and the customers' grants in
-		// one batch each, however many tenants the page holds.
+		// one batch each, run together, however many tenants the page holds.
 		custIDs := make([]string, 0, len(p.Items))
 		instIDs := make([]string, 0, len(p.Items))
 		for _, t := range p.Items {
 			custIDs = append(custIDs, t.CustomerID)
 			instIDs = append(instIDs, str(t.InstanceID))
 		}
+		var customers, grants, instances func()
 		if selects(ctx, "items", "customer") {
-			prefetch(ctx, l.customer, custIDs)
-			if selects(ctx, "items", "customer", "grants") && r.Access.Catalog().Access(c.Role, authz.ManageInternalUsers) != authz.AccessNone {
-				prefetch(ctx, l.grants, custIDs)
+			customers = func() { prefetch(ctx, l.customer, svc.CustomersByIDs, custIDs) }
+			if selects(ctx, "items", "customer", "grants") && r.holds(c, authz.ManageInternalUsers) {
+				grants = func() { prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, custIDs) }
 			}
 		}
-		if selects(ctx, "items", "instance") && r.Access.Catalog().Access(c.Role, authz.ManageInstances) != authz.AccessNone {
-			prefetch(ctx, l.instance, instIDs)
+		if selects(ctx, "items", "instance") && r.holds(c, authz.ManageInstances) {
+			instances = func() { prefetch(ctx, l.instance, svc.InstancesByIDs, instIDs) }
 		}
+		prefetchAll(customers, grants, instances)
 	}
 	return &model.TenantPage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }
