@@ -153,3 +153,24 @@ func TestStandardErrors(t *testing.T) {
 		t.Errorf("_service sdl not served: %s", got.Raw)
 	}
 }
+
+// TestPlayground: with the playground on (D-playground), a browser's GET
+// gets GraphiQL without credentials and introspection answers; with it off
+// (the default of production roles) neither does.
+// spec: D-playground
+func TestPlayground(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		e := newEnv(t, func(c *graph.Config) { c.Playground = on })
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/graphql", nil)
+		req.Header.Set("Accept", "text/html")
+		got := e.send("", req)
+		page := got.Status == 200 && strings.Contains(string(got.Raw), "GraphiQL")
+		if page != on {
+			t.Errorf("playground %v: GET answered %d %.100s", on, got.Status, got.Raw)
+		}
+		intro := e.gql(platAdm, `{ __schema { queryType { name } } }`, nil)
+		if (dig(intro.Data, "__schema", "queryType", "name") == "Query") != on {
+			t.Errorf("playground %v: introspection %s", on, intro.Raw)
+		}
+	}
+}
