@@ -23,7 +23,7 @@ import (
 //
 //	GRAPHQL_LOAD=1 TEST_DATABASE_URL=postgres://… go test ./graph -run TestLoadTenantsPage -v
 //
-// and copy the figures to docs/benchmarks-graphql.md.
+// and copy the figures to docs/benchmarks.md.
 func TestLoadTenantsPage(t *testing.T) {
 	if os.Getenv("GRAPHQL_LOAD") == "" {
 		t.Skip("set GRAPHQL_LOAD=1 to run the load measurement")
