@@ -69,6 +69,28 @@ func newestCursor(t time.Time, id string) string {
 }
 
 // cut trims rows read with a limit one higher than limit, and returns the
+
+// newestPage runs a billing list: selectFrom filtered by q, newest first by
+// timeCol then id, one page after q.Cursor, and the next page's cursor.
+func newestPage[T any](ctx context.Context, s *Store, q BillingQuery, selectFrom, timeCol string,
+	scan func(Row) (*T, error), key func(*T) string) ([]T, string, error) {
+	var args []any
+	w := q.where(&args)
+	after, err := newestAfter(&args, q.Cursor, timeCol, "id")
+	if err != nil {
+		return nil, "", err
+	}
+	limit := listLimit(q.Limit)
+	r, err := s.db.Query(ctx, selectFrom+` WHERE `+w+` AND `+after+
+		` ORDER BY `+timeCol+` DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
+	rows, err := collectRows(r, err, scan)
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, limit, key)
+	return out, next, nil
+}
+
 // cursor after the last row kept when more rows follow.
 func cut[T any](rows []T, limit int, cursor func(*T) string) ([]T, string) {
 	if len(rows) <= limit {
@@ -726,21 +748,8 @@ func (q BillingQuery) where(args *[]any) string {
 // Invoices lists one page of invoices, newest first, and the cursor of the
 // next page ("" on the last). EINVALID for a malformed cursor.
 func (s *Store) Invoices(ctx context.Context, q BillingQuery) ([]Invoice, string, error) {
-	var args []any
-	w := q.where(&args)
-	after, err := newestAfter(&args, q.Cursor, "issued_at", "id")
-	if err != nil {
-		return nil, "", err
-	}
-	limit := listLimit(q.Limit)
-	r, err := s.db.Query(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE `+w+` AND `+after+
-		` ORDER BY issued_at DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
-	rows, err := collectRows(r, err, scanInvoice)
-	if err != nil {
-		return nil, "", err
-	}
-	out, next := cut(rows, limit, func(i *Invoice) string { return newestCursor(i.IssuedAt, i.ID) })
-	return out, next, nil
+	return newestPage(ctx, s, q, `SELECT `+invoiceColumns+` FROM invoices`, "issued_at", scanInvoice,
+		func(i *Invoice) string { return newestCursor(i.IssuedAt, i.ID) })
 }
 
 // Payment is money received from a customer, for an invoice when InvoiceID is set.
@@ -774,22 +783,9 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 
 // Payments lists one page of payments, newest first, and the next cursor.
 func (s *Store) Payments(ctx context.Context, q BillingQuery) ([]Payment, string, error) {
-	q.Status = ""
-	var args []any
-	w := q.where(&args)
-	after, err := newestAfter(&args, q.Cursor, "received_at", "id")
-	if err != nil {
-		return nil, "", err
-	}
-	limit := listLimit(q.Limit)
-	r, err := s.db.Query(ctx, `SELECT `+paymentColumns+` FROM payments WHERE `+w+` AND `+after+
-		` ORDER BY received_at DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
-	rows, err := collectRows(r, err, scanPayment)
-	if err != nil {
-		return nil, "", err
-	}
-	out, next := cut(rows, limit, func(p *Payment) string { return newestCursor(p.ReceivedAt, p.ID) })
-	return out, next, nil
+	q.Status = "" // no status column
+	return newestPage(ctx, s, q, `SELECT `+paymentColumns+` FROM payments`, "received_at", scanPayment,
+		func(p *Payment) string { return newestCursor(p.ReceivedAt, p.ID) })
 }
 
 // Credit is an amount credited to a customer's account.
@@ -820,22 +816,9 @@ func (s *Store) CreateCredit(ctx context.Context, c *Credit) error {
 
 // Credits lists one page of credits, newest first, and the next cursor.
 func (s *Store) Credits(ctx context.Context, q BillingQuery) ([]Credit, string, error) {
-	q.Status = ""
-	var args []any
-	w := q.where(&args)
-	after, err := newestAfter(&args, q.Cursor, "issued_at", "id")
-	if err != nil {
-		return nil, "", err
-	}
-	limit := listLimit(q.Limit)
-	r, err := s.db.Query(ctx, `SELECT `+creditColumns+` FROM credits WHERE `+w+` AND `+after+
-		` ORDER BY issued_at DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
-	rows, err := collectRows(r, err, scanCredit)
-	if err != nil {
-		return nil, "", err
-	}
-	out, next := cut(rows, limit, func(c *Credit) string { return newestCursor(c.IssuedAt, c.ID) })
-	return out, next, nil
+	q.Status = "" // no status column
+	return newestPage(ctx, s, q, `SELECT `+creditColumns+` FROM credits`, "issued_at", scanCredit,
+		func(c *Credit) string { return newestCursor(c.IssuedAt, c.ID) })
 }
 
 // UsageRow is a customer's metered usage of one meter in one period
