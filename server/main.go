@@ -328,6 +328,9 @@ func (m *Main) PrintBanner(w io.Writer) {
 	}
 	if m.runs(RoleConsole) {
 		fmt.Fprintf(w, "  Console             %s/\n", c.ConsoleURL)
+		if c.GraphQLPlayground {
+			fmt.Fprintf(w, "  GraphQL playground  %s/graphql   (sign in at the console first; it sends your token)\n", c.ConsoleURL)
+		}
 	}
 	if m.runs(RoleTenant) {
 		fmt.Fprintf(w, "  Tenant web app      %s/\n", c.InstanceURL)
