@@ -44,6 +44,7 @@ type Config struct {
 	SigningAlgorithm           string // SIGNING_ALGORITHM: RS256 | ES256
 	SecretsKey                 string // SECRETS_KEY: base64 of 32 random bytes; seals secrets at rest
 	ResolveRateLimit           int    // RESOLVE_RATE_LIMIT: resolve-org requests per minute per client address (0: off)
+	LoginRateLimit             int    // LOGIN_RATE_LIMIT: sign-in form posts per minute per client address (0: off)
 	LogLevel                   string // LOG_LEVEL: debug | info | warn | error
 	LogFormat                  string // LOG_FORMAT: text | json
 	SeedDemo                   bool   // SEED_DEMO: seed demo data on first start
@@ -69,6 +70,7 @@ func DefaultConfig() Config {
 		ConsoleServiceClientID: "console-service",
 		SigningAlgorithm:       "RS256",
 		ResolveRateLimit:       30,
+		LoginRateLimit:         30,
 		LogLevel:               "info",
 		LogFormat:              "text",
 		SeedDemo:               true,
@@ -120,12 +122,14 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		c.GraphQLPlayground = b
 	}
-	if v := strings.TrimSpace(getenv("RESOLVE_RATE_LIMIT")); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			problems = append(problems, "RESOLVE_RATE_LIMIT must be a whole number, 0 or more")
+	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit} {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				problems = append(problems, name+" must be a whole number, 0 or more")
+			}
+			*dst = n
 		}
-		c.ResolveRateLimit = n
 	}
 	if err := c.Validate(); err != nil {
 		problems = append(problems, err.Error())

@@ -76,7 +76,10 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 		r.With(httpapi.RateLimitByAddress(c.store, "resolve-org", c.cfg.ResolveLimit, time.Minute)).
 			Post("/login/resolve-org", c.handleResolveOrg)
 		r.Get("/login/resolve-client", c.handleResolveClient)
-		r.Post("/login/authorize", c.handleAuthorize)
+		// The tenant flow's answers differ for internal and other addresses, so
+		// this route is limited like resolve-org, under its own counter.
+		r.With(httpapi.RateLimitByAddress(c.store, "login-authorize", c.cfg.ResolveLimit, time.Minute)).
+			Post("/login/authorize", c.handleAuthorize)
 		r.With(c.access.Require(access.Bearer(c.verifier))).Get("/auth/me", c.handleMe)
 		for _, f := range api {
 			f(r)

@@ -260,3 +260,28 @@ func TestResolveClient(t *testing.T) {
 		})
 	}
 }
+
+// The tenant flow's authorize step answers differently for internal and
+// customer addresses, so it is rate limited per client address like
+// resolve-org: beyond the limit 429 with Retry-After, whatever the address.
+// attack: authorize-enumeration-oracle
+func TestAttackAuthorizeRateLimit(t *testing.T) {
+	tc := mustConsole(t, 3)
+	for i := 1; i <= 4; i++ {
+		email := "admin@platform.example"
+		if i%2 == 0 {
+			email = "nobody@acme.example"
+		}
+		code, out, _ := tc.authorize(tenantAuthorize(email, acmeOrg, "password", ""))
+		if i <= 3 && code == http.StatusTooManyRequests {
+			t.Fatalf("request %d already limited", i)
+		}
+		if i == 4 && (code != http.StatusTooManyRequests || out["code"] != float64(429)) {
+			t.Fatalf("request over the limit answered %d %v", code, out)
+		}
+	}
+	// resolve-org counts apart: its limit is untouched
+	if resp, _ := tc.post("/api/v1/login/resolve-org", map[string]string{"email": "alice@acme.example"}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("resolve-org after the authorize limit answered %d", resp.StatusCode)
+	}
+}

@@ -17,6 +17,16 @@ type Counter interface {
 	Allow(ctx context.Context, key string, limit int, window time.Duration, now time.Time) (bool, time.Time, error)
 }
 
+// ClientIP is the address a request comes from, as every per-address limit
+// counts it.
+func ClientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
 // RateLimitByAddress allows limit requests per window from one client
 // address to the wrapped routes; beyond it answers 429 with Retry-After. When
 // the counter fails, the request is let through and the failure logged: a
@@ -28,12 +38,8 @@ func RateLimitByAddress(c Counter, name string, limit int, window time.Duration)
 				next.ServeHTTP(w, r)
 				return
 			}
-			host, _, err := net.SplitHostPort(r.RemoteAddr)
-			if err != nil {
-				host = r.RemoteAddr
-			}
 			now := time.Now()
-			ok, reset, err := c.Allow(r.Context(), name+":"+host, limit, window, now)
+			ok, reset, err := c.Allow(r.Context(), name+":"+ClientIP(r), limit, window, now)
 			if err != nil {
 				slog.ErrorContext(r.Context(), "rate limit counter", "err", err)
 				next.ServeHTTP(w, r)

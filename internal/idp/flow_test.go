@@ -181,9 +181,13 @@ func TestPromptNone(t *testing.T) {
 		// log out via end_session with the id_token hint, in the same browser
 		b2 := ti.browser()
 		ti.login(b2, r, newFlow(), alice, goodPass)
-		resp, _ := b2.get(ti.issuer + PathEndSession + "?id_token_hint=" + url.QueryEscape(tok.Extra("id_token").(string)))
-		if resp.StatusCode >= 400 {
-			t.Fatalf("end_session answered %d", resp.StatusCode)
+		resp, page := b2.get(ti.issuer + PathEndSession + "?id_token_hint=" + url.QueryEscape(tok.Extra("id_token").(string)))
+		if resp.StatusCode != http.StatusOK || !strings.Contains(page, `<script>`+autoSubmit+`</script>`) {
+			t.Fatalf("end_session with a valid hint answered %d without the self-submitting confirmation:\n%.500s", resp.StatusCode, page)
+		}
+		resp, _ = b2.submitForm(ti.issuer+PathEndSession, page) // what the page's script does
+		if resp.StatusCode >= 400 || resp.Request.URL.Path != PathLoggedOut {
+			t.Fatalf("end_session confirmation answered %d at %s", resp.StatusCode, resp.Request.URL)
 		}
 		f := newFlow()
 		resp, _ = b2.get(r.authURL(f, oauth2.SetAuthURLParam("prompt", "none")))

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"flag"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -147,6 +148,25 @@ func (b *browser) post(u string, form url.Values) (*http.Response, string) {
 }
 
 var hiddenField = regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`)
+
+var anyHidden = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)"`)
+
+// submitForm posts every hidden field of the (first) form on page to action,
+// as a browser does when the form is submitted, and follows redirects.
+func (b *browser) submitForm(action, page string, extra ...string) (*http.Response, string) {
+	b.t.Helper()
+	form := url.Values{}
+	for _, m := range anyHidden.FindAllStringSubmatch(page, -1) {
+		form.Set(m[1], html.UnescapeString(m[2]))
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		form.Set(extra[i], extra[i+1])
+	}
+	if len(form) == 0 {
+		b.t.Fatalf("no form on page:\n%.500s", page)
+	}
+	return b.post(action, form)
+}
 
 // submitLogin posts the login form on page (as a browser would) and returns
 // the response after redirects.

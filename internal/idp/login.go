@@ -38,6 +38,8 @@ type providerLink struct {
 type loginView struct {
 	AuthRequestID   string
 	Email           string
+	EmailLocked     bool   // the address is fixed (an account proving itself for a link)
+	Notice          string // why the form is shown, when it is not the first step
 	Error           string
 	CSRF            string
 	PasswordAllowed bool
@@ -54,6 +56,15 @@ type errorView struct {
 // allows; without an org scope, password sign-in for any organization.
 func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (loginView, error) {
 	v := loginView{AuthRequestID: a.ID, PasswordAllowed: true}
+	if a.LinkIDPID != "" { // an account proving itself for a link: its own password, nothing else
+		x, err := p.store.ExternalIDP(ctx, a.LinkIDPID)
+		if err != nil {
+			return v, err
+		}
+		v.EmailLocked = true
+		v.Notice = "An account with this e-mail address already exists. Sign in to it once with its password to link it to " +
+			x.Name + "; after that, " + x.Name + " signs you in."
+	}
 	org := orgScope(a.Scopes)
 	if org == "" {
 		return v, nil
@@ -66,7 +77,7 @@ func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (logi
 		return v, err
 	}
 	v.PasswordAllowed = policy.PasswordAllowed
-	if policy.SSOAllowed {
+	if policy.SSOAllowed && a.LinkIDPID == "" {
 		idps, err := p.store.ExternalIDPs(ctx, org)
 		if err != nil {
 			return v, err
@@ -85,9 +96,8 @@ func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (logi
 // satisfies the request.
 func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, err := p.store.AuthRequest(ctx, r.URL.Query().Get("authRequestID"), p.now())
-	if err != nil {
-		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
+	a, ok := p.transaction(w, r, r.URL.Query().Get("authRequestID"), true)
+	if !ok {
 		return
 	}
 	if a.Done {
@@ -117,6 +127,11 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Email = a.LoginHint
+	if v.Email == "" && a.HintUserID != "" { // id_token_hint of another user: the form for that user
+		if u, err := p.user(ctx, a.HintUserID); err == nil {
+			v.Email = u.Email
+		}
+	}
 	p.renderLogin(w, http.StatusOK, v, "")
 }
 
@@ -125,7 +140,7 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.formRequest(w, r)
-	if !ok {
+	if !ok || !p.allowAttempt(w, r) {
 		return
 	}
 	v, err := p.loginOptions(ctx, a)
@@ -154,6 +169,15 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderLogin(w, http.StatusUnauthorized, v, msgLoginFailed)
 		return
 	}
+	p.afterFirstFactor(w, r, a, user, []string{"pwd"}, false)
+}
+
+// afterFirstFactor finishes a login whose first factor (amr) passed, or
+// asks for the second one: when the user has one, or the organization forces
+// MFA, unless the first factor already satisfied MFA (a federated login from
+// a provider that enforces it, D-federated-mfa).
+func (p *Provider) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, user *platform.User, amr []string, mfaDone bool) {
+	ctx := r.Context()
 	policy, err := p.store.LoginPolicy(ctx, user.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
@@ -161,11 +185,11 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	factor, ferr := p.store.TOTP(ctx, user.ID)
 	hasTOTP := ferr == nil && factor.Confirmed
-	if !hasTOTP && !policy.MFAForced {
-		p.finishLogin(w, r, a, user.ID, []string{"pwd"})
+	if mfaDone || (!hasTOTP && !policy.MFAForced) {
+		p.finishLogin(w, r, a, user.ID, amr)
 		return
 	}
-	if err := p.store.SetPendingUser(ctx, a.ID, user.ID); err != nil {
+	if err := p.store.SetPendingUser(ctx, a.ID, user.ID, amr); err != nil {
 		p.internalError(w, r, err)
 		return
 	}
@@ -192,12 +216,7 @@ func (p *Provider) formRequest(w http.ResponseWriter, r *http.Request) (*store.A
 		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Go back to the application and start again.")
 		return nil, false
 	}
-	a, err := p.store.AuthRequest(r.Context(), r.PostForm.Get("authRequestID"), p.now())
-	if err != nil || a.Done {
-		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
-		return nil, false
-	}
-	return a, true
+	return p.transaction(w, r, r.PostForm.Get("authRequestID"), false)
 }
 
 func (p *Provider) validCSRF(r *http.Request) bool {
@@ -209,7 +228,7 @@ func (p *Provider) validCSRF(r *http.Request) bool {
 func (p *Provider) otpSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.formRequest(w, r)
-	if !ok {
+	if !ok || !p.allowAttempt(w, r) {
 		return
 	}
 	user, ok := p.pendingUser(w, r, a)
@@ -226,14 +245,23 @@ func (p *Provider) otpSubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderOTP(w, http.StatusUnauthorized, a.ID, msgCodeFailed)
 		return
 	}
-	p.finishLogin(w, r, a, user.ID, []string{"pwd", "otp", "mfa"})
+	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
+}
+
+// withSecondFactor is the amr of a login whose first factor was first and
+// whose second was a one-time code.
+func withSecondFactor(first []string) []string {
+	if len(first) == 0 {
+		first = []string{"pwd"}
+	}
+	return append(slices.Clone(first), "otp", "mfa")
 }
 
 // mfaSetupSubmit confirms an enrolment forced by policy during a login.
 func (p *Provider) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.formRequest(w, r)
-	if !ok {
+	if !ok || !p.allowAttempt(w, r) {
 		return
 	}
 	user, ok := p.pendingUser(w, r, a)
@@ -258,13 +286,8 @@ func (p *Provider) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	amr := []string{"pwd", "otp", "mfa"}
-	if _, err := p.startSession(w, r, user.ID, amr); err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	if err := p.store.CompleteAuthRequest(ctx, a.ID, user.ID, p.now(), amr); err != nil {
-		p.internalError(w, r, err)
+	amr := withSecondFactor(a.PendingAMR)
+	if !p.completeLogin(w, r, a, user.ID, amr) {
 		return
 	}
 	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes,
@@ -278,9 +301,8 @@ type recoveryView struct {
 
 // pendingUser returns the user who passed the password step of a login.
 func (p *Provider) pendingUser(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) (*platform.User, bool) {
-	id, err := p.store.PendingUser(r.Context(), a.ID)
-	if err == nil && id != "" {
-		if u, err := p.user(r.Context(), id); err == nil {
+	if a.PendingUserID != "" {
+		if u, err := p.user(r.Context(), a.PendingUserID); err == nil {
 			return u, true
 		}
 	}
@@ -295,24 +317,24 @@ func (p *Provider) checkSecondFactor(ctx context.Context, u *platform.User, code
 	if err != nil {
 		return err
 	}
-	fresh, err := p.store.User(ctx, u.ID) // the lock state now, not at the start of the request
+	if len(code) > 64 {
+		return errBadCode
+	}
+	// The attempt is counted before the code is checked, so concurrent
+	// guesses cannot overtake the lockout (see checkPassword).
+	now := p.now()
+	_, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts,
+		now.Add(time.Duration(policy.LockoutSeconds)*time.Second), now)
 	if err != nil {
 		return err
 	}
-	if fresh.LockedUntil.After(p.now()) || len(code) > 64 {
+	if !reserved {
 		return errBadCode
 	}
 	if recovery {
 		err = p.useRecoveryCode(ctx, u.ID, code)
 	} else {
 		err = p.checkTOTP(ctx, u.ID, code)
-	}
-	if errors.Is(err, errBadCode) {
-		if _, ferr := p.store.RecordLoginFailure(ctx, u.ID, policy.LockoutMaxAttempts,
-			p.now().Add(time.Duration(policy.LockoutSeconds)*time.Second)); ferr != nil {
-			return ferr
-		}
-		return errBadCode
 	}
 	if err != nil {
 		return err
@@ -323,72 +345,34 @@ func (p *Provider) checkSecondFactor(ctx context.Context, u *platform.User, code
 // finishLogin starts the browser session, completes the login transaction
 // and hands back to the op library, which issues the code.
 func (p *Provider) finishLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) {
-	if _, err := p.startSession(w, r, userID, amr); err != nil {
-		p.internalError(w, r, err)
-		return
+	if p.completeLogin(w, r, a, userID, amr) {
+		p.toCallback(w, r, a.ID)
 	}
-	if err := p.store.CompleteAuthRequest(r.Context(), a.ID, userID, p.now(), amr); err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	slog.InfoContext(r.Context(), "login succeeded", "user_id", userID, "client_id", a.ClientID, "amr", strings.Join(amr, " "))
-	p.toCallback(w, r, a.ID)
 }
 
-var errLoginFailed = errors.New("login failed")
-
-// checkPassword finds the account for an address (within orgID when set) and
-// verifies the password. Unknown addresses cost one hash like known ones; a
-// locked account answers like a wrong password (D-lockout). Lockout limits
-// come from the user's organization's policy.
-func (p *Provider) checkPassword(ctx context.Context, email, password, orgID string) (*platform.User, error) {
-	users, err := p.store.UsersByEmail(ctx, email, orgID)
-	if err != nil {
-		return nil, err
+// completeLogin stores an external identity waiting for this user's proof
+// (D-linking), starts the browser session and completes the transaction. It
+// answers the error itself and reports false on failure.
+func (p *Provider) completeLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) bool {
+	ctx := r.Context()
+	if a.LinkIDPID != "" && a.LinkUserID == userID {
+		err := p.store.LinkExternalIdentity(ctx, a.LinkIDPID, a.LinkSubject, userID, p.now())
+		if err != nil && platform.ErrorCode(err) != platform.ECONFLICT {
+			p.internalError(w, r, err)
+			return false
+		}
+		slog.InfoContext(ctx, "external identity linked after the account's own sign-in", "user_id", userID, "idp_id", a.LinkIDPID)
 	}
-	if len(users) == 0 {
-		_, _ = VerifyPassword(password, p.dummyHash)
-		return nil, errLoginFailed
+	if _, err := p.startSession(w, r, userID, amr); err != nil {
+		p.internalError(w, r, err)
+		return false
 	}
-	now := p.now()
-	for _, u := range users {
-		hash := u.PasswordHash
-		if hash == "" {
-			hash = p.dummyHash
-		}
-		ok, err := VerifyPassword(password, hash)
-		if err != nil {
-			slog.ErrorContext(ctx, "stored password hash is malformed", "user_id", u.ID)
-			ok = false
-		}
-		locked := u.LockedUntil.After(now)
-		if ok && !locked && u.PasswordHash != "" {
-			if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil {
-				return nil, err
-			} else if suspended { // answers like a wrong password, counts no failure
-				continue
-			}
-			if err := p.store.ResetLoginFailures(ctx, u.ID); err != nil {
-				return nil, err
-			}
-			return u, nil
-		}
-		if !locked {
-			policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-			if err != nil {
-				return nil, err
-			}
-			until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
-			n, err := p.store.RecordLoginFailure(ctx, u.ID, policy.LockoutMaxAttempts, until)
-			if err != nil {
-				return nil, err
-			}
-			if n == policy.LockoutMaxAttempts {
-				slog.WarnContext(ctx, "account locked after failed logins", "user_id", u.ID, "until", until)
-			}
-		}
+	if err := p.store.CompleteAuthRequest(ctx, a.ID, userID, p.now(), amr); err != nil {
+		p.internalError(w, r, err)
+		return false
 	}
-	return nil, errLoginFailed
+	slog.InfoContext(ctx, "login succeeded", "user_id", userID, "client_id", a.ClientID, "amr", strings.Join(amr, " "))
+	return true
 }
 
 func (p *Provider) toCallback(w http.ResponseWriter, r *http.Request, id string) {
@@ -403,7 +387,7 @@ func (p *Provider) callbackURL(ctx context.Context, authRequestID string) string
 // newCSRF sets the CSRF cookie a page's forms must echo.
 func (p *Provider) newCSRF(w http.ResponseWriter) string {
 	csrf := randomToken()
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: csrf, Path: "/ui/", HttpOnly: true, Secure: p.secure,
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: csrf, Path: "/", HttpOnly: true, Secure: p.secure,
 		SameSite: http.SameSiteStrictMode, MaxAge: int((30 * time.Minute).Seconds())})
 	return csrf
 }
@@ -447,11 +431,21 @@ func (p *Provider) internalError(w http.ResponseWriter, r *http.Request, err err
 }
 
 func (p *Provider) render(w http.ResponseWriter, status int, name string, data any) {
+	p.renderPage(w, status, name, data, false)
+}
+
+// renderPage renders a page; script allows the one inline script of the
+// provider's pages (autoSubmit) by its hash, nothing else.
+func (p *Provider) renderPage(w http.ResponseWriter, status int, name string, data any, script bool) {
+	csp := "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
+	if script {
+		csp += "; script-src " + autoSubmitHash
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", csp)
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
 	if err := p.pages.ExecuteTemplate(w, name, data); err != nil {

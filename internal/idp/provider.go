@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -57,7 +58,10 @@ type Config struct {
 	KeyPublishAhead      time.Duration
 	MaxFailedLogins      int
 	LockoutDuration      time.Duration
-	Password             PasswordParams
+	// LoginRateLimit is the number of sign-in form posts (password, code,
+	// account link) allowed per client address and minute; 0 turns it off.
+	LoginRateLimit int
+	Password       PasswordParams
 	// SecretsKey (32 bytes) seals external client secrets and TOTP seeds.
 	SecretsKey []byte
 	// SigningAlgorithm is RS256 (default, widest client support) or ES256
@@ -105,8 +109,10 @@ type Provider struct {
 	pages     *template.Template
 	sealer    *secrets.Sealer
 	sso       *ssoClients
-	dummyHash string // verified against when no user matches, so both cost the same
-	secure    bool   // cookies get Secure when the issuer is https
+	dummyHash string                // verified against when no user matches, so both cost the same
+	secure    bool                  // cookies get Secure when the issuer is https
+	hashes    *atomic.Int64         // when set (tests), counts password verifications
+	hashGate  func(password string) // when set (tests), runs inside each verification
 }
 
 // New builds the provider and loads (or creates) its signing keys.
@@ -171,12 +177,19 @@ func (p *Provider) Handler() http.Handler {
 		r.Get(PathSSOCallback, p.ssoCallback)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
-		r.With(p.errorPages).Handle(PathAuthorize, p.op)
-		r.With(p.errorPages).Handle(PathAuthorize+"/*", p.op)
+		r.With(p.errorPages, p.bindBrowser).Handle(PathAuthorize, p.op)
+		// The step that issues the code answers only the browser that holds
+		// the transaction, whatever the method (D-login-binding).
+		r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
+		r.Get(PathEndSession, p.endSessionPage)
+		r.Post(PathEndSession, p.endSessionSubmit)
 	})
 	r.Mount(PathManagement, p.managementRoutes())
+	r.Get(DiscoveryPath, p.discovery)
+	r.Handle(PathToken, p.supportedGrants(p.op))
+	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
-		http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: p.secure})
+		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
 	})
 	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
@@ -245,9 +258,13 @@ func (p *Provider) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID
 }
 
 // sessionSatisfies reports whether a browser session may answer a login
-// transaction without asking the user: same organization as the org scope,
-// same address as login_hint, and within max_age.
+// transaction without asking the user: the user of the id_token_hint, same
+// organization as the org scope, same address as login_hint, and within
+// max_age.
 func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a *store.AuthRequest) bool {
+	if a.HintUserID != "" && a.HintUserID != sess.UserID {
+		return false // OIDC Core 3.1.2.2: the session must be the hinted user's
+	}
 	u, err := p.user(ctx, sess.UserID)
 	if err != nil {
 		return false

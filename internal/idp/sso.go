@@ -2,10 +2,12 @@ package idp
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,11 +71,12 @@ func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *gooidc.Provider) (
 		RedirectURL: p.cfg.Issuer + PathSSOCallback, Scopes: scopes}, nil
 }
 
-// ssoStart sends the user of a login to an external provider.
+// ssoStart sends the user of a login to an external provider. Only the
+// browser that started the login may (D-login-binding), so discovery of an
+// external provider is never triggered by a bare link.
 func (p *Provider) ssoStart(w http.ResponseWriter, r *http.Request) {
-	a, err := p.store.AuthRequest(r.Context(), r.URL.Query().Get("authRequestID"), p.now())
-	if err != nil || a.Done {
-		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
+	a, ok := p.transaction(w, r, r.URL.Query().Get("authRequestID"), false)
+	if !ok {
 		return
 	}
 	p.redirectToIDP(w, r, a, r.URL.Query().Get("idp"))
@@ -82,6 +85,10 @@ func (p *Provider) ssoStart(w http.ResponseWriter, r *http.Request) {
 // redirectToIDP starts an external login with PKCE, state and nonce of its own.
 func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, idpID string) {
 	ctx := r.Context()
+	if idpID == "" || len(idpID) > 64 {
+		p.ssoError(w, r, errors.New("no identity provider named"))
+		return
+	}
 	x, err := p.store.ExternalIDP(ctx, idpID)
 	if err != nil {
 		p.ssoError(w, r, fmt.Errorf("identity provider %q: %w", idpID, err))
@@ -98,7 +105,7 @@ func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 	}
 	prov, err := p.sso.provider(ctx, x.Issuer)
 	if err != nil {
-		p.ssoError(w, r, err)
+		p.ssoError(w, r, upstream("discovery", x, err))
 		return
 	}
 	cfg, err := p.oauthConfig(x, prov)
@@ -120,24 +127,31 @@ func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 	http.Redirect(w, r, cfg.AuthCodeURL(state, opts...), http.StatusFound)
 }
 
-// ssoCallback finishes an external login: the state is taken once, the code
+// ssoCallback finishes an external login: the state is taken once, the
+// login transaction must belong to this browser (so a callback link cannot
+// sign a victim in to someone else's account, D-login-binding), the code is
 // exchanged with the verifier, the id_token verified and its nonce checked,
-// then the external identity is linked to a user of the organization.
+// then the external identity is resolved to a local user (D-linking) and
+// the organization's second factor asked for unless the provider enforces
+// MFA (D-federated-mfa).
 func (p *Provider) ssoCallback(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
+	if len(q.Get("state")) > 128 {
+		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
+		return
+	}
 	st, err := p.store.TakeSSOState(ctx, hashSecret(q.Get("state")), p.now())
 	if err != nil {
 		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
 		return
 	}
-	a, err := p.store.AuthRequest(ctx, st.AuthRequestID, p.now())
-	if err != nil || a.Done {
-		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
+	a, ok := p.transaction(w, r, st.AuthRequestID, false)
+	if !ok {
 		return
 	}
 	if e := q.Get("error"); e != "" {
-		p.ssoError(w, r, fmt.Errorf("external provider answered %s: %s", e, q.Get("error_description")))
+		p.ssoError(w, r, fmt.Errorf("external provider answered error %q", oauthCode(e)))
 		return
 	}
 	x, err := p.store.ExternalIDP(ctx, st.IDPID)
@@ -145,12 +159,56 @@ func (p *Provider) ssoCallback(w http.ResponseWriter, r *http.Request) {
 		p.ssoError(w, r, err)
 		return
 	}
-	userID, amr, err := p.externalUser(ctx, x, st, q.Get("code"))
+	ext, err := p.externalIdentity(ctx, x, st, q.Get("code"))
 	if err != nil {
 		p.ssoError(w, r, err)
 		return
 	}
-	p.finishLogin(w, r, a, userID, amr)
+	userID, err := p.store.LinkedUser(ctx, x.ID, ext.Subject)
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		var proof *platform.User
+		userID, proof, err = p.resolveUnlinked(ctx, a, x, ext)
+		if err == nil && proof != nil {
+			p.askAccountProof(w, r, a, x, proof)
+			return
+		}
+	}
+	if err != nil {
+		p.ssoError(w, r, err)
+		return
+	}
+	u, err := p.user(ctx, userID)
+	if err != nil {
+		p.ssoError(w, r, fmt.Errorf("linked user %s: %w", userID, err))
+		return
+	}
+	amr, mfa := []string{"fed"}, x.MFAEnforced && amrShowsMFA(ext.AMR)
+	if mfa {
+		amr = append(amr, "mfa")
+	}
+	p.afterFirstFactor(w, r, a, u, amr, mfa)
+}
+
+// amrShowsMFA reports whether an external login's amr (RFC 8176) allows it
+// to count as multi-factor: an absent amr leaves it to the organization's
+// word; a present one must name MFA or a second factor.
+func amrShowsMFA(amr []string) bool {
+	if amr == nil {
+		return true
+	}
+	for _, m := range amr {
+		switch m {
+		case "mfa", "otp", "hwk", "swk", "sms", "sc", "pop", "fpt", "face", "iris", "retina", "vbm":
+			return true
+		}
+	}
+	return false
+}
+
+// externalIdentity is what an external login proved.
+type externalIdentity struct {
+	Subject string
+	externalClaims
 }
 
 type externalClaims struct {
@@ -163,77 +221,100 @@ type externalClaims struct {
 var (
 	errUnverifiedLink = errors.New("external e-mail is not verified; it is never linked to an existing account")
 	errNoAccount      = errors.New("no account matches the external identity and the organization does not create accounts")
+	errNoProof        = errors.New("the account cannot prove itself: its organization allows no password sign-in or it has no password")
 )
 
-func (p *Provider) externalUser(ctx context.Context, x *platform.ExternalIDP, st *store.SSOState, code string) (string, []string, error) {
+// externalIdentity exchanges the code of an external login and verifies its
+// id_token (signature, issuer, audience, expiry, nonce).
+func (p *Provider) externalIdentity(ctx context.Context, x *platform.ExternalIDP, st *store.SSOState, code string) (*externalIdentity, error) {
 	prov, err := p.sso.provider(ctx, x.Issuer)
 	if err != nil {
-		return "", nil, err
+		return nil, upstream("discovery", x, err)
 	}
 	cfg, err := p.oauthConfig(x, prov)
 	if err != nil {
-		return "", nil, err
+		return nil, err
+	}
+	if code == "" || len(code) > 2048 {
+		return nil, fmt.Errorf("callback from %s carries no usable code", x.ID)
 	}
 	tok, err := cfg.Exchange(p.sso.ctx(ctx), code, oauth2.VerifierOption(st.CodeVerifier))
 	if err != nil {
-		return "", nil, fmt.Errorf("code exchange with %s: %w", x.Issuer, err)
+		return nil, upstream("code exchange", x, err)
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	idt, err := prov.Verifier(&gooidc.Config{ClientID: x.ClientID}).Verify(p.sso.ctx(ctx), raw)
 	if err != nil {
-		return "", nil, fmt.Errorf("id_token from %s: %w", x.Issuer, err)
+		return nil, upstream("id_token verification", x, err)
 	}
-	if idt.Nonce != st.Nonce {
-		return "", nil, fmt.Errorf("id_token from %s: nonce mismatch", x.Issuer)
+	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(st.Nonce)) != 1 {
+		return nil, fmt.Errorf("id_token from %s: nonce mismatch", x.ID)
 	}
-	var c externalClaims
-	if err := idt.Claims(&c); err != nil {
-		return "", nil, err
+	ext := &externalIdentity{Subject: idt.Subject}
+	if err := idt.Claims(&ext.externalClaims); err != nil {
+		return nil, fmt.Errorf("id_token claims from %s: %w", x.ID, err)
 	}
-	if c.Email == "" {
+	if ext.Email == "" {
 		if info, err := prov.UserInfo(p.sso.ctx(ctx), oauth2.StaticTokenSource(tok)); err == nil && info.Subject == idt.Subject {
-			c.Email, c.EmailVerified = info.Email, &info.EmailVerified
-			_ = info.Claims(&c)
+			ext.Email, ext.EmailVerified = info.Email, &info.EmailVerified
+			if ext.Name == "" {
+				var c externalClaims
+				if info.Claims(&c) == nil {
+					ext.Name = c.Name
+				}
+			}
 		}
 	}
-	amr := []string{"fed"}
-	userID, err := p.linkExternal(ctx, x, idt.Subject, c)
-	return userID, amr, err
+	return ext, nil
 }
 
-// linkExternal finds or creates the local user of an external identity: an
-// existing link, else the organization's user with the same verified
-// address, else a new user when the organization allows it.
-func (p *Provider) linkExternal(ctx context.Context, x *platform.ExternalIDP, subject string, c externalClaims) (string, error) {
-	if uid, err := p.store.LinkedUser(ctx, x.ID, subject); err == nil {
-		return uid, nil
-	} else if platform.ErrorCode(err) != platform.ENOTFOUND {
-		return "", err
-	}
-	email := platform.NormalizeEmail(c.Email)
+// resolveUnlinked finds the local user of an external identity seen for
+// the first time (D-linking). An existing account with the same verified
+// address is linked at once only when a platform_admin trusts the provider
+// for linking and the address is on a domain the customer verified;
+// otherwise the account must prove itself first: resolveUnlinked records the
+// pending link and returns that user as proof, and the link is stored when
+// the user signs in with their own credentials (completeLogin). Without an
+// account, one is created when the organization allows it.
+func (p *Provider) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x *platform.ExternalIDP, ext *externalIdentity) (string, *platform.User, error) {
+	email := platform.NormalizeEmail(ext.Email)
 	if !platform.ValidEmail(email) {
-		return "", fmt.Errorf("external identity %s has no usable e-mail address", subject)
+		return "", nil, fmt.Errorf("external identity from %s has no usable e-mail address", x.ID)
 	}
-	verified := c.EmailVerified != nil && *c.EmailVerified
+	verified := ext.EmailVerified != nil && *ext.EmailVerified
 	users, err := p.store.UsersByEmail(ctx, email, x.OrgID)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	now := p.now()
 	if len(users) == 1 {
+		u := users[0]
 		if !verified {
-			return "", errUnverifiedLink
+			return "", nil, errUnverifiedLink
 		}
-		return users[0].ID, p.store.LinkExternalIdentity(ctx, x.ID, subject, users[0].ID, now)
+		if x.LinkTrusted {
+			ok, err := p.store.OrgDomainVerified(ctx, x.OrgID, email[strings.LastIndexByte(email, '@')+1:])
+			if err != nil {
+				return "", nil, err
+			}
+			if ok {
+				slog.InfoContext(ctx, "external identity linked by a trusted provider", "user_id", u.ID, "idp_id", x.ID)
+				return u.ID, nil, p.store.LinkExternalIdentity(ctx, x.ID, ext.Subject, u.ID, now)
+			}
+		}
+		if err := p.store.SetPendingLink(ctx, a.ID, x.ID, ext.Subject, u.ID); err != nil {
+			return "", nil, err
+		}
+		return "", u, nil
 	}
 	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if !policy.SSOCreateUsers {
-		return "", errNoAccount
+		return "", nil, errNoAccount
 	}
-	name := c.Name
+	name := ext.Name
 	if name == "" {
 		name = email
 	}
@@ -243,18 +324,37 @@ func (p *Provider) linkExternal(ctx context.Context, x *platform.ExternalIDP, su
 		if err := tx.CreateUser(ctx, u); err != nil {
 			return err
 		}
-		return tx.LinkExternalIdentity(ctx, x.ID, subject, u.ID, now)
+		return tx.LinkExternalIdentity(ctx, x.ID, ext.Subject, u.ID, now)
 	})
 	if err == nil {
 		slog.InfoContext(ctx, "user created from external identity", "user_id", u.ID, "idp_id", x.ID)
 	}
-	return u.ID, err
+	return u.ID, nil, err
 }
 
-// ssoError logs an external-login failure in full and shows the user a
-// generic page with the request id to quote.
+// askAccountProof shows the sign-in form for the existing account an
+// external identity matched: signing in with the account's own password (and
+// second factor) links the two (D-linking, Keycloak's "first broker login").
+func (p *Provider) askAccountProof(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, x *platform.ExternalIDP, u *platform.User) {
+	a.LinkIDPID, a.LinkSubject, a.LinkUserID = x.ID, "", u.ID
+	v, err := p.loginOptions(r.Context(), a)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if !v.PasswordAllowed || u.PasswordHash == "" {
+		p.ssoError(w, r, errNoProof)
+		return
+	}
+	v.Email = u.Email
+	p.renderLogin(w, http.StatusOK, v, "")
+}
+
+// ssoError logs an external-login failure and shows the user a generic page
+// with the request id to quote. What an external provider answered is logged
+// only as upstream describes it: never a response body.
 func (p *Provider) ssoError(w http.ResponseWriter, r *http.Request, err error) {
-	slog.ErrorContext(r.Context(), "external login failed", "err", err)
+	slog.ErrorContext(r.Context(), "external login failed", "err", err.Error())
 	p.renderError(w, r, http.StatusBadGateway, "Sign-in with your organization's provider failed",
 		"Please try again. If it keeps failing, contact your administrator and quote the reference below.")
 }

@@ -78,11 +78,24 @@ func ssoOnly(createUsers bool) platform.LoginPolicy {
 
 var extForm = regexp.MustCompile(`name="id" value="([^"]+)"`)
 
+// ssoLoginBrowser is ssoLogin that also returns the browser, for the steps
+// that follow on our pages.
+func (ti *testIDP) ssoLoginBrowser(t *testing.T, ext *externalOP, authURL string) (*browser, *http.Response, string) {
+	t.Helper()
+	b := ti.browser()
+	resp, body, _ := ti.ssoLoginWith(t, b, ext, authURL)
+	return b, resp, body
+}
+
 // ssoLogin follows an authorize request through the external provider's
 // login form and returns the final response and every URL the browser saw.
 func (ti *testIDP) ssoLogin(t *testing.T, ext *externalOP, authURL string) (*http.Response, string, []string) {
 	t.Helper()
-	b := ti.browser()
+	return ti.ssoLoginWith(t, ti.browser(), ext, authURL)
+}
+
+func (ti *testIDP) ssoLoginWith(t *testing.T, b *browser, ext *externalOP, authURL string) (*http.Response, string, []string) {
+	t.Helper()
 	var seen []string
 	next := b.client.CheckRedirect
 	b.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
@@ -183,26 +196,119 @@ func TestSSOEndToEnd(t *testing.T) {
 	})
 }
 
-// An existing user with the same verified address is linked, not duplicated.
-func TestSSOLinksVerifiedEmail(t *testing.T) {
-	ti := mustIDP(t)
+// passwordAndSSO lets an organization's users sign in either way.
+func passwordAndSSO() platform.LoginPolicy {
+	p := ssoOnly(false)
+	p.PasswordAllowed = true
+	return p
+}
+
+// mustExistingUser adds a user of org B with the external provider's
+// verified address and a password of its own.
+func (ti *testIDP) mustExistingUser(t *testing.T, id string) {
+	t.Helper()
 	now := time.Now()
-	if err := ti.st.CreateUser(context.Background(), &platform.User{ID: "user-ext", OrgID: orgB, Email: extEmail,
-		EmailVerified: true, Name: "Existing", CreatedAt: now, UpdatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	ext := startExternalOP(t, ti.issuer, nil)
-	idpID := ti.mustSSOOrg(t, ext, ssoOnly(false))
-	r := ti.rp()
-	f := newFlow()
-	resp, _, _ := ti.ssoLogin(t, ext, r.authURL(f, oauth2.SetAuthURLParam("scope", "openid "+ScopeOrgPrefix+orgB+" "+ScopeOrgIDPPrefix+idpID)))
-	tok, err := r.exchange(f, callback(t, resp).Get("code"))
+	hash, err := HashPassword(goodPass, ti.p.cfg.Password)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idt, _ := r.verifier.Verify(r.ctx, tok.Extra("id_token").(string))
-	if idt.Subject != "user-ext" {
-		t.Fatalf("sub = %q, want the existing user", idt.Subject)
+	if err := ti.st.CreateUser(context.Background(), &platform.User{ID: id, OrgID: orgB, Email: extEmail,
+		EmailVerified: true, Name: "Existing", PasswordHash: hash, CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An external identity whose address matches an existing account is linked
+// only after that account proves itself with its own password (D-linking);
+// after that the provider signs the user in directly.
+func TestSSOLinkAfterAccountProof(t *testing.T) {
+	ti := mustIDP(t)
+	ti.mustExistingUser(t, "user-ext")
+	ext := startExternalOP(t, ti.issuer, nil)
+	idpID := ti.mustSSOOrg(t, ext, passwordAndSSO())
+	r := ti.rp()
+	scope := "openid " + ScopeOrgPrefix + orgB + " " + ScopeOrgIDPPrefix + idpID
+
+	b, resp, page := ti.ssoLoginBrowser(t, ext, r.authURL(newFlow(), oauth2.SetAuthURLParam("scope", scope)))
+	if resp.StatusCode != http.StatusOK || !strings.Contains(page, "link it to Example SSO") ||
+		!strings.Contains(page, `value="`+extEmail+`"`) || !strings.Contains(page, "readonly") {
+		t.Fatalf("first SSO login for an existing account did not ask for its password: %d\n%.800s", resp.StatusCode, page)
+	}
+	if _, err := ti.st.LinkedUser(context.Background(), idpID, "id1"); err == nil {
+		t.Fatal("linked before the account proved itself")
+	}
+	t.Run("ErrWrongPassword", func(t *testing.T) {
+		resp, body := b.submitForm(ti.issuer+PathLogin, page, "email", extEmail, "password", "wrong password")
+		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "link it to Example SSO") {
+			t.Fatalf("wrong password answered %d", resp.StatusCode)
+		}
+		if _, err := ti.st.LinkedUser(context.Background(), idpID, "id1"); err == nil {
+			t.Fatal("linked after a wrong password")
+		}
+		page = body
+	})
+	resp, _ = b.submitForm(ti.issuer+PathLogin, page, "email", extEmail, "password", goodPass)
+	if q := callback(t, resp); q.Get("code") == "" {
+		t.Fatalf("proof of the account did not finish the login: %v", q)
+	}
+	if uid, err := ti.st.LinkedUser(context.Background(), idpID, "id1"); err != nil || uid != "user-ext" {
+		t.Fatalf("link after the proof = %q, %v", uid, err)
+	}
+	t.Run("NextLoginDirect", func(t *testing.T) {
+		f := newFlow()
+		resp, _, _ := ti.ssoLogin(t, ext, r.authURL(f, oauth2.SetAuthURLParam("scope", scope)))
+		tok, err := r.exchange(f, callback(t, resp).Get("code"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if idt, _ := r.verifier.Verify(r.ctx, tok.Extra("id_token").(string)); idt.Subject != "user-ext" {
+			t.Fatalf("linked login signed in %q", idt.Subject)
+		}
+	})
+}
+
+// A provider a platform_admin trusts for linking links an existing account
+// at once, but only for an address on a domain its customer verified.
+func TestSSOTrustedProviderLinksVerifiedDomain(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		domain string
+		linked bool
+	}{{"VerifiedDomain", "zitadel.ch", true}, {"ErrOtherDomain", "other.example", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ti := mustIDP(t)
+			ctx := context.Background()
+			ti.mustExistingUser(t, "user-ext")
+			if err := ti.st.CreateCustomer(ctx, &platform.Customer{ID: "cust-b", Name: "B", OrgID: orgB, CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			if err := ti.st.AddCustomerDomain(ctx, tc.domain, "cust-b"); err != nil {
+				t.Fatal(err)
+			}
+			ext := startExternalOP(t, ti.issuer, nil)
+			idpID := ti.mustSSOOrg(t, ext, passwordAndSSO())
+			x, _ := ti.st.ExternalIDP(ctx, idpID)
+			x.LinkTrusted = true
+			if err := ti.st.UpdateExternalIDP(ctx, x); err != nil {
+				t.Fatal(err)
+			}
+			r := ti.rp()
+			f := newFlow()
+			resp, body, _ := ti.ssoLogin(t, ext, r.authURL(f, oauth2.SetAuthURLParam("scope", "openid "+ScopeOrgPrefix+orgB+" "+ScopeOrgIDPPrefix+idpID)))
+			if !tc.linked {
+				if resp.StatusCode != http.StatusOK || !strings.Contains(body, "link it to Example SSO") {
+					t.Fatalf("trusted provider outside the verified domains: %d, want the proof form", resp.StatusCode)
+				}
+				return
+			}
+			tok, err := r.exchange(f, callback(t, resp).Get("code"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if idt, _ := r.verifier.Verify(r.ctx, tok.Extra("id_token").(string)); idt.Subject != "user-ext" {
+				t.Fatalf("sub = %q, want the existing user", idt.Subject)
+			}
+		})
 	}
 }
 
@@ -291,7 +397,7 @@ func TestSSOStateReplayAndErrors(t *testing.T) {
 		if state == "" || ext.Query().Get("code_challenge_method") != "S256" || ext.Query().Get("nonce") == "" {
 			t.Fatalf("external authorize request lacks state, PKCE or nonce: %s", ext)
 		}
-		resp2, body := ti.browser().get(ti.issuer + PathSSOCallback + "?error=access_denied&state=" + url.QueryEscape(state))
+		resp2, body := b.get(ti.issuer + PathSSOCallback + "?error=access_denied&state=" + url.QueryEscape(state))
 		if resp2.StatusCode != http.StatusBadGateway || !strings.Contains(body, "Reference:") {
 			t.Fatalf("provider error answered %d", resp2.StatusCode)
 		}

@@ -32,9 +32,11 @@ var (
 
 func (s storage) now() time.Time { return s.p.now().UTC() }
 
-// CreateAuthRequest refuses requests without an S256 challenge (R5.1-pkce) and
-// answers prompt=none from the browser session (R5.2-silent).
-func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, _ string) (op.AuthRequest, error) {
+// CreateAuthRequest refuses requests without an S256 challenge (R5.1-pkce),
+// binds the transaction to the browser that sent it (D-login-binding) and
+// answers prompt=none from the browser session (R5.2-silent). hintUserID is
+// the subject of a valid id_token_hint: only that user's session answers.
+func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, hintUserID string) (op.AuthRequest, error) {
 	if req.CodeChallenge == "" {
 		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge is required (PKCE with S256)")
 	}
@@ -50,8 +52,12 @@ func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, _
 	if len(req.State) > 2048 || len(req.Nonce) > 2048 || len(req.LoginHint) > 320 {
 		return nil, oidc.ErrInvalidRequest().WithDescription("state, nonce or login_hint is too long")
 	}
+	binding := bindingFromContext(ctx)
+	if binding == "" {
+		return nil, oidc.ErrServerError().WithDescription("login transactions start at the authorize endpoint")
+	}
 	now := s.now()
-	a := &store.AuthRequest{
+	a := &store.AuthRequest{BindingHash: binding, HintUserID: hintUserID,
 		ID: uuid.NewString(), ClientID: req.ClientID, RedirectURI: req.RedirectURI, Scopes: req.Scopes,
 		State: req.State, Nonce: req.Nonce, ResponseType: string(req.ResponseType), ResponseMode: string(req.ResponseMode),
 		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
@@ -183,10 +189,11 @@ func (s storage) TokenRequestByRefreshToken(ctx context.Context, token string) (
 	return &refreshRequest{RefreshToken: rt, scopes: rt.Scopes}, nil
 }
 
-// TerminateSession ends the user's browser sessions (end_session).
-func (s storage) TerminateSession(ctx context.Context, userID, _ string) error {
-	return s.p.store.DeleteUserSessions(ctx, userID)
-}
+// TerminateSession does nothing: end_session ends the browser's own session
+// in endSessionSubmit, after the user confirmed with a POST, before the op
+// library calls this. A request that reaches here by GET had no session to
+// end, and an id_token_hint never ends the sessions of other browsers.
+func (s storage) TerminateSession(context.Context, string, string) error { return nil }
 
 // RevokeToken revokes an access token (by JWT id) or a refresh token (RFC 7009).
 // Unknown tokens are not an error.

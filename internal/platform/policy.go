@@ -55,14 +55,23 @@ func (p *LoginPolicy) Validate(providers int) error {
 // ExternalIDP is an external OpenID provider an organization lets its users
 // sign in with. The client secret is kept sealed; SecretSealed holds it.
 type ExternalIDP struct {
-	ID           string    `json:"id"`
-	OrgID        string    `json:"orgId"`
-	Name         string    `json:"name"`
-	Issuer       string    `json:"issuer"`
-	ClientID     string    `json:"clientId"`
-	SecretSealed []byte    `json:"-"`
-	Scopes       []string  `json:"scopes"`
-	CreatedAt    time.Time `json:"createdAt"`
+	ID           string   `json:"id"`
+	OrgID        string   `json:"orgId"`
+	Name         string   `json:"name"`
+	Issuer       string   `json:"issuer"`
+	ClientID     string   `json:"clientId"`
+	SecretSealed []byte   `json:"-"`
+	Scopes       []string `json:"scopes"`
+	// LinkTrusted: a platform_admin trusts this provider to vouch for
+	// addresses on the customer's verified domains, so its identities link to
+	// existing accounts with those addresses without the account's proof
+	// (D-linking).
+	LinkTrusted bool `json:"linkTrusted"`
+	// MFAEnforced: the organization says this provider enforces MFA, so its
+	// logins satisfy forced MFA when its amr does not say otherwise
+	// (D-federated-mfa).
+	MFAEnforced bool      `json:"mfaEnforced"`
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 // Validate checks a provider before it is stored.

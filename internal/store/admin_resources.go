@@ -175,17 +175,23 @@ type IDPConfig struct {
 	ClientSecretSealed []byte
 	Scopes             []string
 	Enabled            bool
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// LinkTrusted: a platform_admin trusts the provider to link accounts on
+	// the customer's verified domains (D-linking).
+	LinkTrusted bool
+	// MFAEnforced: the customer says the provider enforces MFA (D-federated-mfa).
+	MFAEnforced bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
-const idpConfigColumns = `id, customer_id, name, issuer, client_id, client_secret_sealed, scopes, enabled, created_at, updated_at`
+const idpConfigColumns = `id, customer_id, name, issuer, client_id, client_secret_sealed, scopes, enabled, created_at, updated_at,
+	link_trusted, mfa_enforced`
 
 func scanIDPConfig(r Row) (*IDPConfig, error) {
 	var c IDPConfig
 	var scopes string
 	err := r.Scan(&c.ID, &c.CustomerID, &c.Name, &c.Issuer, &c.ClientID, &c.ClientSecretSealed, &scopes, &c.Enabled,
-		&c.CreatedAt, &c.UpdatedAt)
+		&c.CreatedAt, &c.UpdatedAt, &c.LinkTrusted, &c.MFAEnforced)
 	c.Scopes = decodeList(scopes)
 	return &c, err
 }
@@ -194,8 +200,8 @@ func scanIDPConfig(r Row) (*IDPConfig, error) {
 // already has one of that name.
 func (s *Store) CreateIDPConfig(ctx context.Context, c *IDPConfig) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO customer_idp_configs (`+idpConfigColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, c.ID, c.CustomerID, c.Name, c.Issuer, c.ClientID,
-		c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.CreatedAt.UTC(), c.UpdatedAt.UTC())
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, c.ID, c.CustomerID, c.Name, c.Issuer, c.ClientID,
+		c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.CreatedAt.UTC(), c.UpdatedAt.UTC(), c.LinkTrusted, c.MFAEnforced)
 	return wrap(err, "identity provider")
 }
 
@@ -226,8 +232,10 @@ func (s *Store) UpdateIDPConfig(ctx context.Context, id string, fn func(*IDPConf
 		}
 		out = c
 		return tx.execOne(ctx, "identity provider", `UPDATE customer_idp_configs SET name = $2, issuer = $3, client_id = $4,
-			client_secret_sealed = $5, scopes = $6, enabled = $7, updated_at = $8 WHERE id = $1`,
-			id, c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.UpdatedAt.UTC())
+			client_secret_sealed = $5, scopes = $6, enabled = $7, updated_at = $8, link_trusted = $9, mfa_enforced = $10
+			WHERE id = $1`,
+			id, c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.UpdatedAt.UTC(),
+			c.LinkTrusted, c.MFAEnforced)
 	})
 	return out, err
 }
@@ -244,7 +252,8 @@ func (s *Store) UpdateExternalIDP(ctx context.Context, x *platform.ExternalIDP) 
 		return err
 	}
 	return s.execOne(ctx, "identity provider", `UPDATE external_idps SET name = $2, issuer = $3, client_id = $4,
-		client_secret_enc = $5, scopes = $6 WHERE id = $1`, x.ID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes))
+		client_secret_enc = $5, scopes = $6, link_trusted = $7, mfa_enforced = $8 WHERE id = $1`,
+		x.ID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes), x.LinkTrusted, x.MFAEnforced)
 }
 
 // ---- webhooks ----

@@ -32,6 +32,16 @@ func (s *Store) CustomerByOrg(ctx context.Context, orgID string) (*platform.Cust
 	return &c, wrap(err, "customer")
 }
 
+// OrgDomainVerified reports whether domain is an e-mail domain recorded for
+// the customer whose organization is orgID. Domains are recorded by a
+// platform_admin (customer creation), so a recorded domain is a verified one.
+func (s *Store) OrgDomainVerified(ctx context.Context, orgID, domain string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM customer_domains d JOIN customers c ON c.id = d.customer_id
+		WHERE c.org_id = $1 AND d.domain = $2)`, orgID, strings.ToLower(domain)).Scan(&ok)
+	return ok, err
+}
+
 // AddCustomerDomain lets a customer's users be found by e-mail domain (for
 // SSO organizations whose users are created at first sign-in).
 func (s *Store) AddCustomerDomain(ctx context.Context, domain, customerID string) error {

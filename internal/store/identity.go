@@ -93,6 +93,26 @@ func (s *Store) UsersByEmail(ctx context.Context, email, orgID string) ([]*platf
 	return out, rows.Err()
 }
 
+// ReserveLoginAttempt counts an attempt before its credential is checked, so
+// concurrent attempts cannot overtake the lockout: it answers false, counting
+// nothing, while the account is locked at now; otherwise it counts the
+// attempt (restarting the count after an expired lock), locks the account
+// until lockUntil when the count reaches maxAttempts, and returns the count.
+// A successful attempt clears the count with ResetLoginFailures.
+func (s *Store) ReserveLoginAttempt(ctx context.Context, userID string, maxAttempts int, lockUntil, now time.Time) (int, bool, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `UPDATE users SET
+		failed_logins = CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END,
+		locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END) >= $2
+			THEN $3 ELSE NULL END
+		WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $4)
+		RETURNING failed_logins`, userID, maxAttempts, lockUntil.UTC(), now.UTC()).Scan(&n)
+	if errors.Is(err, ErrNoRows) {
+		return 0, false, nil
+	}
+	return n, err == nil, wrap(err, "user")
+}
+
 // RecordLoginFailure counts a failed attempt and locks the account until
 // lockUntil once the count reaches maxFailures. It returns the new count.
 func (s *Store) RecordLoginFailure(ctx context.Context, userID string, maxFailures int, lockUntil time.Time) (int, error) {

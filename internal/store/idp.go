@@ -68,34 +68,50 @@ type AuthRequest struct {
 	Exchanged           bool
 	CreatedAt           time.Time
 	ExpiresAt           time.Time
+	// BindingHash is the hash of the browser's login cookie (D-login-binding).
+	BindingHash string
+	// HintUserID is the subject of the request's id_token_hint.
+	HintUserID string
+	// PendingUserID passed the first factor; PendingAMR says how.
+	PendingUserID string
+	PendingAMR    []string
+	// LinkIDPID and LinkSubject name an external identity that is linked to
+	// LinkUserID once that user signs in with their own credentials (D-linking).
+	LinkIDPID   string
+	LinkSubject string
+	LinkUserID  string
 }
 
 const authRequestColumns = `id, client_id, redirect_uri, scopes, state, nonce, response_type, response_mode,
 	code_challenge, code_challenge_method, prompt, max_age, login_hint, user_id, auth_time, amr, done, exchanged,
-	created_at, expires_at`
+	created_at, expires_at, binding_hash, hint_user_id, pending_user_id, pending_amr, link_idp_id, link_subject,
+	link_user_id`
 
 // CreateAuthRequest stores a new login transaction.
 func (s *Store) CreateAuthRequest(ctx context.Context, a *AuthRequest) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO auth_requests (`+authRequestColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+		$21, $22, $23, $24, $25, $26, $27)`,
 		a.ID, a.ClientID, a.RedirectURI, joinList(a.Scopes), a.State, a.Nonce, a.ResponseType, a.ResponseMode,
 		a.CodeChallenge, a.CodeChallengeMethod, joinList(a.Prompt), a.MaxAge, a.LoginHint, a.UserID,
-		nullTime(a.AuthTime), joinList(a.AMR), a.Done, a.Exchanged, a.CreatedAt.UTC(), a.ExpiresAt.UTC())
+		nullTime(a.AuthTime), joinList(a.AMR), a.Done, a.Exchanged, a.CreatedAt.UTC(), a.ExpiresAt.UTC(),
+		a.BindingHash, a.HintUserID, a.PendingUserID, joinList(a.PendingAMR), a.LinkIDPID, a.LinkSubject, a.LinkUserID)
 	return wrap(err, "auth request")
 }
 
 func scanAuthRequest(r Row) (*AuthRequest, error) {
 	var a AuthRequest
-	var scopes, prompt, amr string
+	var scopes, prompt, amr, pendingAMR string
 	var maxAge sql.NullInt64
 	var authTime sql.NullTime
 	err := r.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &scopes, &a.State, &a.Nonce, &a.ResponseType, &a.ResponseMode,
 		&a.CodeChallenge, &a.CodeChallengeMethod, &prompt, &maxAge, &a.LoginHint, &a.UserID, &authTime, &amr,
-		&a.Done, &a.Exchanged, &a.CreatedAt, &a.ExpiresAt)
+		&a.Done, &a.Exchanged, &a.CreatedAt, &a.ExpiresAt, &a.BindingHash, &a.HintUserID, &a.PendingUserID,
+		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID)
 	if err != nil {
 		return nil, err
 	}
-	a.Scopes, a.Prompt, a.AMR = splitList(scopes), splitList(prompt), splitList(amr)
+	a.Scopes, a.Prompt, a.AMR, a.PendingAMR = splitList(scopes), splitList(prompt), splitList(amr), splitList(pendingAMR)
 	if maxAge.Valid {
 		a.MaxAge = &maxAge.Int64
 	}

@@ -39,12 +39,13 @@ func (s *Store) PutLoginPolicy(ctx context.Context, p *platform.LoginPolicy) err
 	return wrap(err, "login policy")
 }
 
-const idpColumns = `id, org_id, name, issuer, client_id, client_secret_enc, scopes, created_at`
+const idpColumns = `id, org_id, name, issuer, client_id, client_secret_enc, scopes, created_at, link_trusted, mfa_enforced`
 
 func scanIDP(r Row) (*platform.ExternalIDP, error) {
 	var x platform.ExternalIDP
 	var scopes string
-	err := r.Scan(&x.ID, &x.OrgID, &x.Name, &x.Issuer, &x.ClientID, &x.SecretSealed, &scopes, &x.CreatedAt)
+	err := r.Scan(&x.ID, &x.OrgID, &x.Name, &x.Issuer, &x.ClientID, &x.SecretSealed, &scopes, &x.CreatedAt,
+		&x.LinkTrusted, &x.MFAEnforced)
 	x.Scopes = splitList(scopes)
 	return &x, err
 }
@@ -54,8 +55,9 @@ func (s *Store) CreateExternalIDP(ctx context.Context, x *platform.ExternalIDP) 
 	if err := x.Validate(); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO external_idps (`+idpColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		x.ID, x.OrgID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes), x.CreatedAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO external_idps (`+idpColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		x.ID, x.OrgID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes), x.CreatedAt.UTC(),
+		x.LinkTrusted, x.MFAEnforced)
 	return wrap(err, "identity provider")
 }
 
@@ -198,19 +200,24 @@ func (s *Store) UseRecoveryCode(ctx context.Context, userID, hash string) (bool,
 	return n == 1, err
 }
 
-// SetPendingUser records who passed the password step of a login that still
-// needs a second factor.
-func (s *Store) SetPendingUser(ctx context.Context, authRequestID, userID string) error {
-	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET pending_user_id = $2 WHERE id = $1 AND NOT done`, authRequestID, userID)
+// SetPendingUser records who passed the first factor of a login that still
+// needs a second one, and how (amr).
+func (s *Store) SetPendingUser(ctx context.Context, authRequestID, userID string, amr []string) error {
+	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET pending_user_id = $2, pending_amr = $3 WHERE id = $1 AND NOT done`,
+		authRequestID, userID, joinList(amr))
 	if err == nil && n == 0 {
 		err = ErrNoRows
 	}
 	return wrap(err, "auth request")
 }
 
-// PendingUser returns the user waiting for a second factor in a login, or "".
-func (s *Store) PendingUser(ctx context.Context, authRequestID string) (string, error) {
-	var u string
-	err := s.db.QueryRow(ctx, `SELECT pending_user_id FROM auth_requests WHERE id = $1 AND NOT done`, authRequestID).Scan(&u)
-	return u, wrap(err, "auth request")
+// SetPendingLink records an external identity that waits for the proof of
+// the local account userID (D-linking). ENOTFOUND when the login is over.
+func (s *Store) SetPendingLink(ctx context.Context, authRequestID, idpID, subject, userID string) error {
+	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET link_idp_id = $2, link_subject = $3, link_user_id = $4
+		WHERE id = $1 AND NOT done`, authRequestID, idpID, subject, userID)
+	if err == nil && n == 0 {
+		err = ErrNoRows
+	}
+	return wrap(err, "auth request")
 }

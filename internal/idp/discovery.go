@@ -1,0 +1,121 @@
+package idp
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/platform/platform/internal/httpapi"
+)
+
+// DiscoveryPath is where the provider's metadata is served (OpenID Connect
+// Discovery 1.0).
+const DiscoveryPath = "/.well-known/openid-configuration"
+
+// supportedGrantTypes are the grants the token endpoint serves; any other
+// grant_type is refused before the op library sees it.
+var supportedGrantTypes = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken, oidc.GrantTypeClientCredentials}
+
+// claimsSupported are the claims the provider's tokens and userinfo carry.
+var claimsSupported = []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "azp",
+	"name", "email", "email_verified", ClaimResourceOwnerID, ClaimResourceOwnerName}
+
+// discovery serves the metadata of what works, and nothing else: the op
+// library's document without the implicit and hybrid response types, the
+// device, jwt-bearer and token-exchange grants, request objects, session
+// iframes and client authentication methods the provider does not accept.
+func (p *Provider) discovery(w http.ResponseWriter, r *http.Request) {
+	ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)
+	d := op.CreateDiscoveryConfig(ctx, p.op, storage{p})
+	d.ResponseTypesSupported = []string{string(oidc.ResponseTypeCode)}
+	d.ResponseModesSupported = []string{string(oidc.ResponseModeQuery)}
+	d.GrantTypesSupported = slices.Clone(supportedGrantTypes)
+	d.DeviceAuthorizationEndpoint = ""
+	d.CheckSessionIframe = ""
+	d.RequestParameterSupported = false
+	d.RequestObjectSigningAlgValuesSupported = nil
+	d.CodeChallengeMethodsSupported = []oidc.CodeChallengeMethod{oidc.CodeChallengeMethodS256}
+	d.TokenEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic}
+	d.TokenEndpointAuthSigningAlgValuesSupported = nil
+	d.RevocationEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic}
+	d.RevocationEndpointAuthSigningAlgValuesSupported = nil
+	d.IntrospectionEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodBasic}
+	d.IntrospectionEndpointAuthSigningAlgValuesSupported = nil
+	d.ClaimsSupported = slices.Clone(claimsSupported)
+	d.ClaimsParameterSupported = false
+	d.RequestURIParameterSupported = false
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	httpapi.WriteJSON(w, http.StatusOK, d)
+}
+
+// supportedGrants refuses, with RFC 6749's unsupported_grant_type, every
+// grant the provider does not offer.
+func (p *Provider) supportedGrants(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if err := r.ParseForm(); err != nil {
+				oauthError(w, http.StatusBadRequest, "invalid_request", "the form could not be read")
+				return
+			}
+			if !slices.Contains(supportedGrantTypes, oidc.GrantType(r.PostForm.Get("grant_type"))) {
+				oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type is not supported")
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func oauthError(w http.ResponseWriter, status int, code, desc string) {
+	w.Header().Set("Cache-Control", "no-store")
+	httpapi.WriteJSON(w, status, map[string]string{"error": code, "error_description": desc})
+}
+
+// bearerChallenge gives a refused bearer request RFC 6750's answer: 401
+// with WWW-Authenticate (error="invalid_token" when a token was sent), and
+// an OAuth error body. The op library answers a missing or invalid token
+// with plain text and an inactive one with 403.
+func (p *Provider) bearerChallenge(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cw := &challengeCapture{ResponseWriter: w}
+		next.ServeHTTP(cw, r)
+		if !cw.captured {
+			return
+		}
+		challenge := `Bearer realm="` + p.cfg.Issuer + `"`
+		code, desc := "invalid_request", "a bearer access token is required"
+		if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") || r.FormValue("access_token") != "" {
+			code, desc = "invalid_token", "the access token is not valid"
+			challenge += `, error="invalid_token"`
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
+		oauthError(w, http.StatusUnauthorized, code, desc)
+	})
+}
+
+// challengeCapture holds back a 401 or 403 answer for bearerChallenge.
+type challengeCapture struct {
+	http.ResponseWriter
+	captured bool
+}
+
+func (c *challengeCapture) WriteHeader(code int) {
+	if code == http.StatusUnauthorized || code == http.StatusForbidden {
+		c.captured = true
+		for _, h := range []string{"Content-Type", "X-Content-Type-Options", "Content-Length"} {
+			c.Header().Del(h)
+		}
+		return
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *challengeCapture) Write(b []byte) (int, error) {
+	if c.captured {
+		return len(b), nil
+	}
+	return c.ResponseWriter.Write(b)
+}

@@ -1,0 +1,127 @@
+package idp
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// Twenty wrong passwords posted at once, then the right one while they are
+// still being checked: the right one is refused, because every attempt is
+// counted before its hash is checked and the account locked after five.
+// attack: lockout-race
+func TestAttackLockoutRace(t *testing.T) {
+	ti := mustIDP(t)
+	r := ti.rp()
+	release := make(chan struct{})
+	ti.p.hashes = new(atomic.Int64)
+	ti.p.hashGate = func(password string) {
+		if password != goodPass {
+			<-release // the wrong guesses stay in flight
+		}
+	}
+	b := ti.browser()
+	_, page := b.get(r.authURL(newFlow()))
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.submitLogin(ti.issuer, page, alice, "guess "+string(rune('a'+i)))
+		}()
+	}
+	for ti.p.hashes.Load() < 20 { // every guess is inside its one hash
+		time.Sleep(time.Millisecond)
+	}
+	resp, body := b.submitLogin(ti.issuer, page, alice, goodPass)
+	close(release)
+	wg.Wait()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, msgLoginFailed) {
+		t.Fatalf("the right password after 20 concurrent guesses answered %d at %s", resp.StatusCode, resp.Request.URL)
+	}
+	u, _ := ti.st.User(context.Background(), userAlice)
+	if !u.LockedUntil.After(time.Now()) || u.FailedLogins != 5 {
+		t.Fatalf("after 20 concurrent guesses: %d failures counted, locked until %v; want 5 and locked", u.FailedLogins, u.LockedUntil)
+	}
+	if n := ti.p.hashes.Load(); n != 21 {
+		t.Fatalf("%d hashes for 21 attempts, want one each", n)
+	}
+}
+
+// Every sign-in attempt costs exactly one password hash, whatever the
+// address: unknown, one account, accounts in two organizations, locked. The
+// cost of an attempt tells nothing about the address (no timing in the test:
+// the hashes are counted).
+// attack: login-timing-enumeration
+func TestAttackOneHashPerAttempt(t *testing.T) {
+	ti := mustIDP(t)
+	now := time.Now()
+	hash, _ := HashPassword(goodPass, ti.p.cfg.Password)
+	if err := ti.st.CreateUser(context.Background(), &platform.User{ID: "alice-b", OrgID: orgB, Email: alice,
+		EmailVerified: true, PasswordHash: hash, CreatedAt: now.Add(time.Hour), UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ti.st.CreateUser(context.Background(), &platform.User{ID: "locked", OrgID: orgB, Email: "locked@b.example",
+		EmailVerified: true, PasswordHash: hash, LockedUntil: now.Add(time.Hour), FailedLogins: 5, CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	r := ti.rp()
+	ti.p.hashes = new(atomic.Int64)
+	for _, tc := range []struct{ name, email, password string }{
+		{"Unknown", "nobody@a.example", goodPass},
+		{"OneAccountWrong", bob, "wrong password"},
+		{"OneAccountRight", bob, goodPass},
+		{"TwoOrganizations", alice, "wrong password"},
+		{"Locked", "locked@b.example", goodPass},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := ti.browser()
+			_, page := b.get(r.authURL(newFlow(), oauth2.SetAuthURLParam("prompt", "login")))
+			before := ti.p.hashes.Load()
+			b.submitLogin(ti.issuer, page, tc.email, tc.password)
+			if n := ti.p.hashes.Load() - before; n != 1 {
+				t.Fatalf("%d password hashes for one attempt, want 1", n)
+			}
+		})
+	}
+	t.Run("TwoOrganizationsSignsInTheAdminAccount", func(t *testing.T) {
+		// without an org scope the administrator organization's account is the one
+		tok, _ := ti.loginTokens(r, alice)
+		if idt, _ := r.verifier.Verify(r.ctx, tok.Extra("id_token").(string)); idt.Subject != userAlice {
+			t.Fatalf("signed in %q", idt.Subject)
+		}
+	})
+}
+
+// The sign-in form is rate limited per client address: beyond the limit
+// the form answers 429 with Retry-After and checks no password.
+// attack: login-form-flood
+func TestAttackLoginRateLimit(t *testing.T) {
+	ti := mustIDP(t, func(c *Config) { c.LoginRateLimit = 3 })
+	r := ti.rp()
+	ti.p.hashes = new(atomic.Int64)
+	b := ti.browser()
+	_, page := b.get(r.authURL(newFlow()))
+	for i := range 3 {
+		resp, body := b.submitLogin(ti.issuer, page, "nobody@a.example", "guess")
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("attempt %d answered %d", i+1, resp.StatusCode)
+		}
+		page = body
+	}
+	resp, _ := b.submitLogin(ti.issuer, page, alice, goodPass)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("fourth attempt in a minute answered %d (Retry-After %q)", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if n := ti.p.hashes.Load(); n != 3 {
+		t.Fatalf("%d hashes, want 3: a refused attempt checks no password", n)
+	}
+}
