@@ -204,6 +204,7 @@ func TestResolveOrgBadInput(t *testing.T) {
 }
 
 // The rate limit per client address answers 429 with Retry-After.
+// attack: resolve-org-flood
 func TestResolveOrgRateLimit(t *testing.T) {
 	tc := mustConsole(t, 3)
 	for i := 1; i <= 4; i++ {

@@ -40,6 +40,7 @@ func baseAuthorize() url.Values {
 // PKCE S256 is required for every client: plain and missing challenges are
 // refused at the authorize endpoint.
 // spec: R5.1-pkce
+// attack: pkce-downgrade
 func TestAttackPKCE(t *testing.T) {
 	ti := mustIDP(t)
 	for name, mutate := range map[string]func(url.Values){
@@ -69,6 +70,7 @@ func TestAttackPKCE(t *testing.T) {
 
 // A code exchanged with the wrong verifier, or none, gives no tokens.
 // spec: R5.1-pkce
+// attack: code-without-verifier
 func TestAttackWrongVerifier(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp()
@@ -89,6 +91,7 @@ func TestAttackWrongVerifier(t *testing.T) {
 }
 
 // A second exchange of a code fails and revokes what the first one issued.
+// attack: code-replay
 func TestAttackCodeReplay(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
@@ -114,6 +117,7 @@ func TestAttackCodeReplay(t *testing.T) {
 
 // Redirect URIs match exactly; a mismatch or an unknown client is answered on
 // the provider's own page, never redirected (no open redirect).
+// attack: open-redirect
 func TestAttackRedirectAndClient(t *testing.T) {
 	ti := mustIDP(t)
 	for name, mutate := range map[string]func(url.Values){
@@ -150,6 +154,7 @@ func TestAttackRedirectAndClient(t *testing.T) {
 }
 
 // A refresh cannot widen the granted scopes.
+// attack: refresh-scope-escalation
 func TestAttackRefreshScopeEscalation(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
@@ -178,6 +183,7 @@ func TestAttackRefreshScopeEscalation(t *testing.T) {
 
 // Presenting an already-used refresh token revokes the whole family.
 // spec: D-refresh-reuse
+// attack: refresh-token-reuse
 func TestAttackRefreshReuse(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
@@ -210,6 +216,7 @@ func TestAttackRefreshReuse(t *testing.T) {
 
 // Tokens with alg=none, or HS256-signed with the provider's public key, or
 // signed by another key, do not verify against the provider's JWKS.
+// attack: forged-tokens
 func TestAttackForgedTokens(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp()
@@ -258,6 +265,7 @@ func TestAttackForgedTokens(t *testing.T) {
 // After five failed attempts the account is locked: even the right password
 // is answered with the same message as a wrong one, until the lock ends.
 // spec: D-lockout
+// attack: password-guessing
 func TestAttackLockout(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp()
@@ -284,6 +292,7 @@ func TestAttackLockout(t *testing.T) {
 }
 
 // The login form is bound to the browser that opened it (login CSRF).
+// attack: login-form-csrf
 func TestAttackLoginCSRF(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp()
@@ -296,6 +305,7 @@ func TestAttackLoginCSRF(t *testing.T) {
 }
 
 // Oversized bodies are refused before they are read.
+// attack: oversized-body
 func TestAttackOversizedBody(t *testing.T) {
 	ti := mustIDP(t)
 	big := strings.NewReader("grant_type=authorization_code&code=" + strings.Repeat("a", 100<<10))

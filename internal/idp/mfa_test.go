@@ -189,6 +189,7 @@ func TestForcedMFA(t *testing.T) {
 
 // Failed codes count toward the lockout: after five, even a right code fails.
 // spec: D-lockout
+// attack: code-guessing
 func TestTOTPLockout(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp()

@@ -61,6 +61,7 @@ func (m *mgmt) do(method, path string, body any) (int, map[string]any) {
 
 // The management API refuses callers without a service token, with a user's
 // token, or with a service that may not manage.
+// attack: management-api-without-service-token
 func TestManagementAuthentication(t *testing.T) {
 	ti := mustIDP(t)
 	for name, header := range map[string]string{"NoToken": "", "Garbage": "Bearer abc.def.ghi", "Basic": "Basic eDp5"} {

@@ -314,6 +314,7 @@ func TestSSOTrustedProviderLinksVerifiedDomain(t *testing.T) {
 
 // An unverified external address never links to an existing account, and
 // without account creation nothing is created either.
+// attack: unverified-external-email-link
 func TestSSOUnverifiedEmailNeverLinks(t *testing.T) {
 	ti := mustIDP(t)
 	now := time.Now()
@@ -343,6 +344,7 @@ func TestSSOUnverifiedEmailNeverLinks(t *testing.T) {
 // The external state is single use and must match: a replayed or invented
 // state is refused and changes nothing; an error from the provider shows the
 // generic page.
+// attack: sso-state-replay
 func TestSSOStateReplayAndErrors(t *testing.T) {
 	ti := mustIDP(t)
 	ext := startExternalOP(t, ti.issuer, nil)
