@@ -25,6 +25,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Organizations", testOrganizations},
 		{"Users", testUsers},
 		{"Lockout", testLockout},
+		{"LoginAttemptReservation", testReserveLoginAttempt},
+		{"CustomerDomains", testCustomerDomains},
 		{"Applications", testApplications},
 		{"AuthRequestLifecycle", testAuthRequest},
 		{"CodeExchangedOnce", testCodeExchangedOnce},
@@ -149,6 +151,69 @@ func testLockout(t *testing.T, st *store.Store) {
 	}
 }
 
+// testReserveLoginAttempt: attempts are counted before they are checked,
+// atomically, so concurrent attempts never exceed the limit; a locked
+// account counts nothing; an expired lock starts the count again.
+func testReserveLoginAttempt(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "o")
+	mustUser(t, st, "u", "o", "u@example.com")
+	until := ts.Add(15 * time.Minute)
+	var reserved atomic.Int32
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until, ts); err != nil {
+				t.Error(err)
+			} else if ok {
+				reserved.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := reserved.Load(); n != 3 {
+		t.Fatalf("%d of 12 concurrent attempts reserved, want 3", n)
+	}
+	u, _ := st.User(ctx, "u")
+	if u.FailedLogins != 3 || !u.LockedUntil.Equal(until) {
+		t.Fatalf("after the limit: %d counted, locked until %v", u.FailedLogins, u.LockedUntil)
+	}
+	if _, ok, _ := st.ReserveLoginAttempt(ctx, "u", 3, until, until.Add(-time.Second)); ok {
+		t.Fatal("a locked account reserved an attempt")
+	}
+	n, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until.Add(time.Hour), until.Add(time.Second))
+	if err != nil || !ok || n != 1 {
+		t.Fatalf("after the lock expired: count %d, reserved %v, %v; want a fresh count of 1", n, ok, err)
+	}
+	u, _ = st.User(ctx, "u")
+	if !u.LockedUntil.IsZero() {
+		t.Fatalf("a fresh count keeps the old lock until %v", u.LockedUntil)
+	}
+	if _, ok, err := st.ReserveLoginAttempt(ctx, "nobody", 3, until, ts); ok || err != nil {
+		t.Fatalf("unknown user: reserved %v, %v", ok, err)
+	}
+}
+
+func testCustomerDomains(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "o")
+	mustOrg(t, st, "other")
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c", Name: "C", OrgID: "o", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddCustomerDomain(ctx, "Example.COM", "c"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		org, domain string
+		want        bool
+	}{{"o", "example.com", true}, {"o", "EXAMPLE.com", true}, {"o", "other.example", false}, {"other", "example.com", false}} {
+		if got, err := st.OrgDomainVerified(ctx, tc.org, tc.domain); err != nil || got != tc.want {
+			t.Errorf("OrgDomainVerified(%s, %s) = %v, %v; want %v", tc.org, tc.domain, got, err, tc.want)
+		}
+	}
+}
+
 func testApplications(t *testing.T, st *store.Store) {
 	app := &platform.Application{AppID: "app1", ClientID: "client1", Name: "App", Kind: platform.AppPublic,
 		RedirectURIs: []string{"https://a.example/cb", "https://a.example/3/cb"}, PostLogoutRedirectURIs: []string{},
@@ -178,7 +243,8 @@ func newAuthRequest(id string) *store.AuthRequest {
 	return &store.AuthRequest{ID: id, ClientID: "c", RedirectURI: "https://a.example/cb",
 		Scopes: []string{"openid", "email"}, State: "st", Nonce: "n", ResponseType: "code",
 		CodeChallenge: "challenge", CodeChallengeMethod: "S256", Prompt: []string{"login"}, MaxAge: &age,
-		LoginHint: "u@example.com", CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+		LoginHint: "u@example.com", CreatedAt: ts, ExpiresAt: ts.Add(time.Hour), BindingHash: "binding-" + id,
+		HintUserID: "hinted"}
 }
 
 func testAuthRequest(t *testing.T, st *store.Store) {
@@ -195,6 +261,17 @@ func testAuthRequest(t *testing.T, st *store.Store) {
 	}
 	_, err = st.AuthRequest(ctx, "ar1", ts.Add(2*time.Hour))
 	wantCode(t, err, platform.ENOTFOUND)
+	if err := st.SetPendingUser(ctx, "ar1", "u1", []string{"fed"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetPendingLink(ctx, "ar1", "idp-1", "ext-sub", "u1"); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = st.AuthRequest(ctx, "ar1", ts)
+	if got.PendingUserID != "u1" || !cmp.Equal(got.PendingAMR, []string{"fed"}) || got.LinkIDPID != "idp-1" ||
+		got.LinkSubject != "ext-sub" || got.LinkUserID != "u1" {
+		t.Fatalf("pending user and link = %+v", got)
+	}
 	wantCode(t, st.SaveAuthCode(ctx, "ar1", "h", ts.Add(time.Minute)), platform.ENOTFOUND) // not done yet
 	if err := st.CompleteAuthRequest(ctx, "ar1", "u1", ts, []string{"pwd"}); err != nil {
 		t.Fatal(err)
