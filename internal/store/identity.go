@@ -98,13 +98,15 @@ func (s *Store) UsersByEmail(ctx context.Context, email, orgID string) ([]*platf
 // nothing, while the account is locked at now; otherwise it counts the
 // attempt (restarting the count after an expired lock), locks the account
 // until lockUntil when the count reaches maxAttempts, and returns the count.
-// A successful attempt clears the count with ResetLoginFailures.
+// A successful attempt clears the count with ResetLoginFailures. (NULLIF of
+// the column with itself is a NULL of the column's type, which PostgreSQL
+// needs to type $3.)
 func (s *Store) ReserveLoginAttempt(ctx context.Context, userID string, maxAttempts int, lockUntil, now time.Time) (int, bool, error) {
 	var n int
 	err := s.db.QueryRow(ctx, `UPDATE users SET
 		failed_logins = CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END,
 		locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END) >= $2
-			THEN $3 ELSE NULL END
+			THEN $3 ELSE NULLIF(locked_until, locked_until) END
 		WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $4)
 		RETURNING failed_logins`, userID, maxAttempts, lockUntil.UTC(), now.UTC()).Scan(&n)
 	if errors.Is(err, ErrNoRows) {
