@@ -98,6 +98,8 @@ func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 	var loc string
 	if err := chromedp.Run(ctx,
 		chromedp.WaitVisible(`#profile`, chromedp.ByID),
+		// the content, not only the element: the role is filled in from /api/v1/auth/me
+		chromedp.Poll(`document.getElementById("me-role").textContent.trim() !== ""`, nil),
 		chromedp.Text(`#me-role`, &role, chromedp.ByID),
 		chromedp.Text(`#me-customer`, &customer, chromedp.ByID),
 		chromedp.Location(&loc),

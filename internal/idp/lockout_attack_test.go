@@ -31,15 +31,26 @@ func TestAttackLockoutRace(t *testing.T) {
 	b := ti.browser()
 	_, page := b.get(r.authURL(newFlow()))
 	var wg sync.WaitGroup
+	var done atomic.Int32
+	stuck := make(chan struct{}) // closed when every guess answered without reaching its hash
 	for i := range 20 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			b.submitLogin(ti.issuer, page, alice, "guess "+string(rune('a'+i)))
+			if done.Add(1) == 20 {
+				close(stuck)
+			}
 		}()
 	}
 	for ti.p.hashes.Load() < 20 { // every guess is inside its one hash
-		time.Sleep(time.Millisecond)
+		select {
+		case <-time.After(time.Millisecond):
+		case <-stuck:
+			close(release)
+			wg.Wait()
+			t.Fatalf("only %d of 20 guesses reached their hash", ti.p.hashes.Load())
+		}
 	}
 	resp, body := b.submitLogin(ti.issuer, page, alice, goodPass)
 	close(release)
