@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-// TestEgressAllowInForce: EGRESS_ALLOW reaches the console's webhook URL
+// TestAttackEgressAllowInForce: EGRESS_ALLOW reaches the console's webhook URL
 // check: with only 127.0.0.1 allowed, a webhook on 127.0.0.1 is accepted
 // and one on ::1 or 127.0.0.2 (allowed by the all-in-one default, so not
 // refused by a default) is not.
 //
 // attack: egress-config-in-force
-func TestEgressAllowInForce(t *testing.T) {
+func TestAttackEgressAllowInForce(t *testing.T) {
 	m := mustRunMainWith(t, func(m *Main) { m.Config.EgressAllow = "127.0.0.1" })
 	alice, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	rcv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))

@@ -134,13 +134,13 @@ func TestWebhooks(t *testing.T) {
 // on 127.0.0.1.
 var loopback = egress.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}
 
-// TestWebhookURLEgress: a webhook URL the egress policy refuses (loopback,
+// TestAttackWebhookURLInternal: a webhook URL the egress policy refuses (loopback,
 // cloud metadata, private networks, their IPv4-mapped spellings) is
 // refused when it is set, on create and on update; the same localhost URL
 // is accepted where the policy allows loopback (the all-in-one role).
 //
 // attack: webhook-url-internal
-func TestWebhookURLEgress(t *testing.T) {
+func TestAttackWebhookURLInternal(t *testing.T) {
 	w := newConfigWorld(t)
 	path := "/customers/" + w.acme + "/webhooks"
 	for _, u := range []string{"http://localhost:9000/hook", "http://127.0.0.1:8081/api/v1/customers", "https://169.254.169.254/latest/meta-data/",

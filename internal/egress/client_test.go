@@ -78,12 +78,12 @@ func mustRefused(t *testing.T, err error, tg *target) {
 	}
 }
 
-// TestLoopbackRefused: the zero Policy does not connect to a server on
+// TestAttackLoopback: the zero Policy does not connect to a server on
 // 127.0.0.1 or ::1; the same request goes through once Allow names
 // loopback, so the refusal is the policy's and not a broken client.
 //
 // attack: ssrf-loopback
-func TestLoopbackRefused(t *testing.T) {
+func TestAttackLoopback(t *testing.T) {
 	for _, addr := range []string{"127.0.0.1:0", "[::1]:0"} {
 		t.Run(addr, func(t *testing.T) {
 			tg := mustTarget(t, addr, nil)
@@ -100,13 +100,13 @@ func TestLoopbackRefused(t *testing.T) {
 	}
 }
 
-// TestNameResolvingToLoopbackRefused: a public-looking name that resolves
+// TestAttackNameResolvesToInternal: a public-looking name that resolves
 // to loopback (or to the metadata address) is refused at connect time, and
 // by CheckURL; with loopback allowed the same name reaches the server, so
 // the name did resolve.
 //
 // attack: ssrf-dns-to-internal
-func TestNameResolvingToLoopbackRefused(t *testing.T) {
+func TestAttackNameResolvesToInternal(t *testing.T) {
 	tg := mustTarget(t, "127.0.0.1:0", nil)
 	_, port, _ := net.SplitHostPort(tg.Listener.Addr().String())
 	dns := mustFakeDNS(t)
@@ -133,12 +133,12 @@ func TestNameResolvingToLoopbackRefused(t *testing.T) {
 	}
 }
 
-// TestDNSRebinding: a name that answers a public address to CheckURL and
+// TestAttackDNSRebinding: a name that answers a public address to CheckURL and
 // loopback to the request is refused, because the address checked is the
 // one the socket connects to.
 //
 // attack: ssrf-dns-rebinding
-func TestDNSRebinding(t *testing.T) {
+func TestAttackDNSRebinding(t *testing.T) {
 	tg := mustTarget(t, "127.0.0.1:0", nil)
 	_, port, _ := net.SplitHostPort(tg.Listener.Addr().String())
 	dns := mustFakeDNS(t)
@@ -152,13 +152,13 @@ func TestDNSRebinding(t *testing.T) {
 	mustRefused(t, err, tg)
 }
 
-// TestAddressSpellings: other spellings of loopback and the unspecified
+// TestAttackAddressSpellings: other spellings of loopback and the unspecified
 // address (IPv4-mapped IPv6, decimal, hexadecimal, octal, short forms)
 // never reach a loopback server, even when the client allows loopback
 // for the unspecified address, which Linux connects to this host.
 //
 // attack: ssrf-address-spelling
-func TestAddressSpellings(t *testing.T) {
+func TestAttackAddressSpellings(t *testing.T) {
 	tg := mustTarget(t, "127.0.0.1:0", nil)
 	_, port, _ := net.SplitHostPort(tg.Listener.Addr().String())
 	dns := mustFakeDNS(t) // knows no names: numeric forms a resolver would read as names fail
@@ -188,13 +188,13 @@ func TestAddressSpellings(t *testing.T) {
 	}
 }
 
-// TestRedirectNotFollowed: an allowed server redirecting to a forbidden
+// TestAttackRedirect: an allowed server redirecting to a forbidden
 // address does not get the client there: Do answers the 302 with
 // ErrRedirect. Even a caller that turns redirects back on cannot reach the
 // forbidden address, because the dial checks it.
 //
 // attack: ssrf-redirect
-func TestRedirectNotFollowed(t *testing.T) {
+func TestAttackRedirect(t *testing.T) {
 	forbidden := mustTarget(t, "127.0.0.1:0", nil)
 	var origin *target
 	origin = mustTarget(t, "127.0.0.2:0", func(w http.ResponseWriter, r *http.Request) {
@@ -226,12 +226,12 @@ func TestRedirectNotFollowed(t *testing.T) {
 	mustRefused(t, err, forbidden)
 }
 
-// TestBodyCapped: a body of MaxBody bytes reads whole; one byte more fails
+// TestAttackOversizedBody: a body of MaxBody bytes reads whole; one byte more fails
 // with ErrTooLarge, with or without Content-Length, and a gzip body is
 // capped after decompression.
 //
 // attack: oversized-body
-func TestBodyCapped(t *testing.T) {
+func TestAttackOversizedBody(t *testing.T) {
 	const max = 1000
 	tg := mustTarget(t, "127.0.0.1:0", func(w http.ResponseWriter, r *http.Request) {
 		n := max
@@ -272,11 +272,11 @@ func TestBodyCapped(t *testing.T) {
 	}
 }
 
-// TestNoProxyFromEnvironment: HTTPS_PROXY and HTTP_PROXY are ignored; a
+// TestAttackEnvironmentProxy: HTTPS_PROXY and HTTP_PROXY are ignored; a
 // proxy would connect on the client's behalf, past the address check.
 //
 // attack: ssrf-env-proxy
-func TestNoProxyFromEnvironment(t *testing.T) {
+func TestAttackEnvironmentProxy(t *testing.T) {
 	proxy := mustTarget(t, "127.0.0.1:0", nil)
 	t.Setenv("HTTP_PROXY", proxy.URL)
 	t.Setenv("HTTPS_PROXY", proxy.URL)

@@ -35,13 +35,13 @@ func fetch(c *http.Client, u string) error {
 	return nil
 }
 
-// TestDescribeHidesBodies: whatever a failing request answered (an error
+// TestAttackBodyInLogs: whatever a failing request answered (an error
 // page, a body over the cap, a redirect's page) and whatever the caller
 // wrapped into the error, Describe gives a fixed phrase without it, and
 // without the address a refused request tried.
 //
 // attack: body-in-logs
-func TestDescribeHidesBodies(t *testing.T) {
+func TestAttackBodyInLogs(t *testing.T) {
 	tg := mustTarget(t, "127.0.0.1:0", func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/big":

@@ -10,12 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestCheckURL: only http and https, no credentials, and every address of
+// TestAttackConfiguredURL: only http and https, no credentials, and every address of
 // the host permitted; a name that does not resolve is the resolver's
 // error, not a refusal.
 //
 // attack: ssrf-configured-url
-func TestCheckURL(t *testing.T) {
+func TestAttackConfiguredURL(t *testing.T) {
 	dns := mustFakeDNS(t)
 	dns.set("hooks.example.com", addrs("93.184.216.34", "2606:2800:220:1::1"))
 	dns.set("internal.example.com", addrs("93.184.216.34", "fd00::5"))

@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// TestAddressRanges: every special-purpose range is refused by the zero
+// TestAttackAddressRanges: every special-purpose range is refused by the zero
 // Policy, in IPv4, IPv6 and IPv4-mapped IPv6 forms, and public unicast
 // addresses are not.
 //
 // attack: ssrf-address-ranges
-func TestAddressRanges(t *testing.T) {
+func TestAttackAddressRanges(t *testing.T) {
 	tests := []struct {
 		addr   string
 		reason string // "" for permitted

@@ -300,12 +300,12 @@ func TestRouting(t *testing.T) {
 	}
 }
 
-// TestPrivateAddressesRefused: under the default egress policy a webhook
+// TestAttackWebhookToLoopback: under the default egress policy a webhook
 // URL on loopback gets no request; the attempt is a failure whose record
 // says the policy refused it, without the address.
 //
 // attack: webhook-ssrf-loopback
-func TestPrivateAddressesRefused(t *testing.T) {
+func TestAttackWebhookToLoopback(t *testing.T) {
 	f := newFixture(t)
 	f.d.Egress = egress.Policy{}
 	rcv := newReceiver(t)
@@ -322,12 +322,12 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	}
 }
 
-// TestRedirectNotFollowed: a receiver answering a redirect to another
+// TestAttackWebhookRedirect: a receiver answering a redirect to another
 // address does not send the delivery there; the attempt fails with the
 // 3xx status recorded.
 //
 // attack: webhook-ssrf-redirect
-func TestRedirectNotFollowed(t *testing.T) {
+func TestAttackWebhookRedirect(t *testing.T) {
 	f := newFixture(t)
 	internal := newReceiver(t)
 	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -349,11 +349,11 @@ func TestRedirectNotFollowed(t *testing.T) {
 	}
 }
 
-// TestAnswerBodyNotKept: what a receiver answers, on failure or success,
+// TestAttackWebhookAnswerKept: what a receiver answers, on failure or success,
 // is not kept in the delivery record the customer's administrators read.
 //
 // attack: webhook-body-in-record
-func TestAnswerBodyNotKept(t *testing.T) {
+func TestAttackWebhookAnswerKept(t *testing.T) {
 	const secret = "SECRET-ANSWER aws_secret_access_key=abc"
 	f := newFixture(t)
 	status := http.StatusInternalServerError
