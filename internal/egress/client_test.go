@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 var ctx = context.Background()
@@ -304,7 +305,7 @@ func TestTimeout(t *testing.T) {
 		}
 	})
 	defer close(release)
-	_, _, err := get(Policy{Allow: allow("127.0.0.1/32"), Timeout: 50e6}.Client(), tg.URL)
+	_, _, err := get(Policy{Allow: allow("127.0.0.1/32"), Timeout: 50 * time.Millisecond}.Client(), tg.URL)
 	if err == nil || Describe(err) != "timeout" {
 		t.Fatalf("err = %v (%q), want a timeout", err, Describe(err))
 	}
