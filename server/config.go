@@ -11,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/platform/platform/internal/egress"
 )
 
 // Roles a process can run (DESIGN 1).
@@ -51,7 +53,15 @@ type Config struct {
 	// GRAPHQL_PLAYGROUND: GraphiQL on GET /graphql and introspection
 	// (D-playground): on by default for all, off for console and tenant.
 	GraphQLPlayground bool
+	// EGRESS_ALLOW: comma-separated CIDRs (or IPs) outbound requests
+	// (webhooks, external SSO) may reach although they are internal
+	// (D-egress); loopback for all, none for the other roles.
+	EgressAllow string
 }
+
+// devEgressAllow is the all-in-one role's EGRESS_ALLOW: its demo calls
+// itself on loopback.
+const devEgressAllow = "127.0.0.0/8,::1/128"
 
 // DefaultConfig is what `go run ./server` uses on a fresh machine.
 func DefaultConfig() Config {
@@ -75,6 +85,7 @@ func DefaultConfig() Config {
 		LogFormat:              "text",
 		SeedDemo:               true,
 		GraphQLPlayground:      true,
+		EgressAllow:            devEgressAllow,
 	}
 }
 
@@ -90,7 +101,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	str("ROLE", &c.Role)
 	if c.Role != RoleAll {
-		c.LogFormat, c.SeedDemo, c.GraphQLPlayground = "json", false, false
+		c.LogFormat, c.SeedDemo, c.GraphQLPlayground, c.EgressAllow = "json", false, false, ""
 	}
 	str("DATABASE_URL", &c.DatabaseURL)
 	str("ISSUER_URL", &c.IssuerURL)
@@ -108,6 +119,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("SECRETS_KEY", &c.SecretsKey)
 	str("LOG_LEVEL", &c.LogLevel)
 	str("LOG_FORMAT", &c.LogFormat)
+	str("EGRESS_ALLOW", &c.EgressAllow)
 	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -195,10 +207,21 @@ func (c Config) Validate() error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		p = append(p, fmt.Sprintf("LOG_FORMAT %q is not text or json", c.LogFormat))
 	}
+	if _, err := egress.ParseAllow(c.EgressAllow); err != nil {
+		p = append(p, "EGRESS_ALLOW "+err.Error())
+	}
 	if len(p) > 0 {
 		return errors.New(strings.Join(p, "\n"))
 	}
 	return nil
+}
+
+// Egress is the policy of outbound requests to addresses customers
+// configure (webhooks, external SSO): EGRESS_ALLOW's networks, the
+// package's default body cap and timeout. Call it after Validate.
+func (c Config) Egress() egress.Policy {
+	allow, _ := egress.ParseAllow(c.EgressAllow)
+	return egress.Policy{Allow: allow}
 }
 
 // Database returns the driver ("postgres" or "sqlite") and its data source.

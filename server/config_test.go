@@ -13,14 +13,21 @@ func TestConfigFromEnv(t *testing.T) {
 		wantErr []string // every one must appear in the error
 	}{
 		{name: "OKDefaults", env: nil, want: func(c Config) bool {
-			return c.Role == RoleAll && c.DatabaseURL == "sqlite:./data/platform.db" && c.SeedDemo && c.LogFormat == "text"
+			return c.Role == RoleAll && c.DatabaseURL == "sqlite:./data/platform.db" && c.SeedDemo && c.LogFormat == "text" &&
+				c.EgressAllow == "127.0.0.0/8,::1/128" && len(c.Egress().Allow) == 2
 		}},
 		{name: "ErrSecretsKeyRequired", env: map[string]string{"ROLE": "idp"}, wantErr: []string{"SECRETS_KEY is required"}},
 		{name: "ErrSecretsKeyLength", env: map[string]string{"SECRETS_KEY": "c2hvcnQ="}, wantErr: []string{"exactly 32 bytes"}},
 		{name: "OKProductionRole", env: map[string]string{"ROLE": "idp", "DATABASE_URL": "postgres://u:p@db/platform",
 			"SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
 			"ISSUER_URL":  "https://id.example.com"}, want: func(c Config) bool {
-			return c.Role == RoleIDP && c.LogFormat == "json" && !c.SeedDemo && c.IssuerURL == "https://id.example.com"
+			return c.Role == RoleIDP && c.LogFormat == "json" && !c.SeedDemo && c.IssuerURL == "https://id.example.com" &&
+				c.EgressAllow == "" && len(c.Egress().Allow) == 0
+		}},
+		{name: "OKEgressAllow", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32), "EGRESS_ALLOW": "10.20.0.0/16, 192.168.5.1"}, want: func(c Config) bool {
+			a := c.Egress().Allow
+			return len(a) == 2 && a[0].String() == "10.20.0.0/16" && a[1].String() == "192.168.5.1/32"
 		}},
 		{name: "OKOverrides", env: map[string]string{"SEED_DEMO": "false", "LOG_LEVEL": "debug", "LOG_FORMAT": "json",
 			"IDP_ADDR": "127.0.0.1:9000"}, want: func(c Config) bool {
@@ -38,9 +45,11 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "ErrSigningAlgorithm", env: map[string]string{"SIGNING_ALGORITHM": "HS256"}, wantErr: []string{"SIGNING_ALGORITHM"}},
 		{name: "ErrLogLevel", env: map[string]string{"LOG_LEVEL": "loud"}, wantErr: []string{"LOG_LEVEL"}},
 		{name: "ErrLogFormat", env: map[string]string{"LOG_FORMAT": "xml"}, wantErr: []string{"LOG_FORMAT"}},
+		{name: "ErrEgressAllow", env: map[string]string{"EGRESS_ALLOW": "10.0.0.1/8,nope"},
+			wantErr: []string{"EGRESS_ALLOW", `"10.0.0.1/8"`, "10.0.0.0/8?", `"nope"`}},
 		{name: "ErrSeedDemo", env: map[string]string{"SEED_DEMO": "maybe"}, wantErr: []string{"SEED_DEMO"}},
-		{name: "ErrEveryProblemAtOnce", env: map[string]string{"ROLE": "x", "DATABASE_URL": "x", "LOG_FORMAT": "x", "ISSUER_URL": "x"},
-			wantErr: []string{"ROLE", "DATABASE_URL", "LOG_FORMAT", "ISSUER_URL"}},
+		{name: "ErrEveryProblemAtOnce", env: map[string]string{"ROLE": "x", "DATABASE_URL": "x", "LOG_FORMAT": "x", "ISSUER_URL": "x",
+			"EGRESS_ALLOW": "x"}, wantErr: []string{"ROLE", "DATABASE_URL", "LOG_FORMAT", "ISSUER_URL", "EGRESS_ALLOW"}},
 		{name: "ErrPasswordNotEchoed", env: map[string]string{"DATABASE_URL": "mysql://user:s3cret@db/x"}, wantErr: []string{"DATABASE_URL"}},
 	}
 	for _, tc := range tests {

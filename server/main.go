@@ -189,10 +189,13 @@ func (m *Main) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		// Webhook URLs are checked against the egress policy when they are
+		// set and at every delivery (D-egress).
+		egressPolicy := m.Config.Egress()
 		adm := admin.New(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
-			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)))
-		// Webhook URLs on this machine are deliverable only in the all-in-one role (development).
-		go (&webhook.Dispatcher{Store: st, Sealer: sealer, AllowPrivate: m.Config.Role == RoleAll}).Run(bg, 10*time.Second)
+			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)),
+			admin.WithEgress(egressPolicy))
+		go (&webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}).Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
 		cr.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm.Service()},

@@ -36,7 +36,7 @@ func TestSecurityPageListsEveryAttack(t *testing.T) {
 		}
 		for _, m := range attackTag.FindAllStringSubmatch(string(src), -1) {
 			found++
-			if !strings.Contains(string(page), "`"+m[2]+"`") || !strings.Contains(string(page), "(`"+m[1]+"`)") {
+			if !strings.Contains(string(page), "`"+m[2]+"`") || !strings.Contains(string(page), "(`"+m[1]+"`") {
 				t.Errorf("%s: %s (attack: %s) is not listed in docs/security.md", path, m[2], m[1])
 			}
 		}

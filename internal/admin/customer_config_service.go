@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"regexp"
 	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/webhook"
@@ -457,6 +459,20 @@ func webhookEvents(in []string) ([]string, error) {
 	return out, nil
 }
 
+// webhookURL validates a webhook URL: endpointURL's rules, and no address
+// the egress policy refuses. A name that does not resolve yet is accepted;
+// every delivery checks the address it connects to.
+func (s *Service) webhookURL(ctx context.Context, raw string) (string, error) {
+	u, err := endpointURL("url", raw)
+	if err != nil {
+		return "", err
+	}
+	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
+		return "", invalid("url must reach a public address; the platform's egress policy refuses this one")
+	}
+	return u, nil
+}
+
 func newWebhookSecret() string { return "whsec_" + randomHex(32) }
 
 // ListWebhooks lists a customer's webhooks.
@@ -484,7 +500,7 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 	now := s.stamp()
 	w := &store.Webhook{ID: newID(), CustomerID: customerID, Active: true, CreatedAt: now, UpdatedAt: now}
 	var err error
-	if w.URL, err = endpointURL("url", in.URL); err != nil {
+	if w.URL, err = s.webhookURL(ctx, in.URL); err != nil {
 		return nil, err
 	}
 	if w.Description, err = text("description", in.Description, 500); err != nil {
@@ -526,12 +542,17 @@ func (s *Service) UpdateWebhook(ctx context.Context, c *access.Caller, id string
 	if _, err := s.webhookFor(ctx, c, id, true); err != nil {
 		return nil, err
 	}
+	var newURL string
+	if in.URL != nil { // checked before the transaction: it may look the name up
+		var err error
+		if newURL, err = s.webhookURL(ctx, *in.URL); err != nil {
+			return nil, err
+		}
+	}
 	w, err := s.store.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
 		var err error
 		if in.URL != nil {
-			if w.URL, err = endpointURL("url", *in.URL); err != nil {
-				return err
-			}
+			w.URL = newURL
 		}
 		if in.Description != nil {
 			if w.Description, err = text("description", *in.Description, 500); err != nil {

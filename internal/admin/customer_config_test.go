@@ -8,12 +8,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/webhook"
@@ -82,9 +84,6 @@ func TestWebhooks(t *testing.T) {
 	if !strings.HasPrefix(created.Secret, "whsec_") || created.CustomerID != w.acme || !created.Active {
 		t.Fatalf("created = %s", r.Body)
 	}
-	if r := w.e.do(w.am, "POST", path, map[string]any{"url": "http://localhost:9000/hook"}); r.Status != 201 {
-		t.Errorf("http on localhost: %d %s", r.Status, r.Body)
-	}
 	get := w.e.do(w.owner, "GET", "/webhooks/"+created.ID, nil)
 	if get.Status != 200 || strings.Contains(string(get.Body), created.Secret) || strings.Contains(string(get.Body), "secret\"") {
 		t.Fatalf("GET shows the secret: %s", get.Body)
@@ -131,6 +130,46 @@ func TestWebhooks(t *testing.T) {
 	}
 }
 
+// loopback is the all-in-one role's egress policy: test receivers listen
+// on 127.0.0.1.
+var loopback = egress.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}
+
+// TestAttackWebhookURLInternal: a webhook URL the egress policy refuses (loopback,
+// cloud metadata, private networks, their IPv4-mapped spellings) is
+// refused when it is set, on create and on update; the same localhost URL
+// is accepted where the policy allows loopback (the all-in-one role).
+//
+// attack: webhook-url-internal
+func TestAttackWebhookURLInternal(t *testing.T) {
+	w := newConfigWorld(t)
+	path := "/customers/" + w.acme + "/webhooks"
+	for _, u := range []string{"http://localhost:9000/hook", "http://127.0.0.1:8081/api/v1/customers", "https://169.254.169.254/latest/meta-data/",
+		"https://10.0.0.7/in", "https://[::ffff:127.0.0.1]/in", "https://[fd00::1]/in", "https://[64:ff9b::a9fe:a9fe]/in"} {
+		if r := w.e.do(w.owner, "POST", path, map[string]any{"url": u}); r.Status != 400 || !strings.Contains(string(r.Body), "egress policy") {
+			t.Errorf("POST %s = %d, want 400 from the egress policy: %s", u, r.Status, r.Body)
+		}
+	}
+	r := w.e.do(w.owner, "POST", path, map[string]any{"url": "https://hooks.example/in"})
+	var created WebhookView
+	decodeInto(t, r, &created)
+	if r.Status != 201 {
+		t.Fatalf("public name: %d %s", r.Status, r.Body)
+	}
+	if r := w.e.do(w.owner, "PATCH", "/webhooks/"+created.ID, map[string]any{"url": "https://169.254.169.254/"}); r.Status != 400 {
+		t.Errorf("PATCH to the metadata address: %d %s", r.Status, r.Body)
+	}
+	var got WebhookView
+	decodeInto(t, w.e.do(w.owner, "GET", "/webhooks/"+created.ID, nil), &got)
+	if got.URL != "https://hooks.example/in" {
+		t.Errorf("a refused PATCH changed the URL to %s", got.URL)
+	}
+
+	dev := newConfigWorld(t, WithEgress(loopback))
+	if r := dev.e.do(dev.owner, "POST", "/customers/"+dev.acme+"/webhooks", map[string]any{"url": "http://localhost:9000/hook"}); r.Status != 201 {
+		t.Errorf("http on localhost with loopback allowed: %d %s", r.Status, r.Body)
+	}
+}
+
 // TestWebhookDeliveredEndToEnd: a webhook created through the API receives
 // its customer's events, signed with the secret the API answered once.
 //
@@ -140,7 +179,7 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newConfigWorld(t, WithSealer(sl))
+	w := newConfigWorld(t, WithSealer(sl), WithEgress(loopback))
 	var mu sync.Mutex
 	var got []*http.Request
 	var bodies [][]byte
@@ -167,7 +206,7 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 		map[string]any{"billingEmail": "ap@other.example", "currency": "EUR", "paymentMethod": "invoice"}); r.Status != 200 {
 		t.Fatalf("billing setup: %d %s", r.Status, r.Body)
 	}
-	d := &webhook.Dispatcher{Store: w.e.st, Sealer: sl, AllowPrivate: true}
+	d := &webhook.Dispatcher{Store: w.e.st, Sealer: sl, Egress: loopback}
 	st, err := d.RunOnce(context.Background())
 	if err != nil {
 		t.Fatal(err)

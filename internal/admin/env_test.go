@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -55,7 +58,7 @@ func newEnv(t testing.TB, opts ...Option) *env {
 	if err := st.CreateOrganization(ctx, &platform.Organization{ID: e.adminOrg, Name: "Platform", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	opts = append([]Option{WithApps(e.apps), WithAdminOrg(e.adminOrg)}, opts...)
+	opts = append([]Option{WithApps(e.apps), WithAdminOrg(e.adminOrg), WithEgress(egress.Policy{Resolver: noDNS})}, opts...)
 	e.adm = New(st, acc, opts...)
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID)
@@ -64,6 +67,13 @@ func newEnv(t testing.TB, opts ...Option) *env {
 	t.Cleanup(e.srv.Close)
 	return e
 }
+
+// noDNS resolves from /etc/hosts only (localhost), so the webhook URL
+// check never asks a DNS server in tests: other names do not resolve,
+// which the check accepts.
+var noDNS = &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+	return nil, errors.New("no DNS in tests")
+}}
 
 func (e *env) id(prefix string) string { return fmt.Sprintf("%s-%d", prefix, e.seq.Add(1)) }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -29,6 +30,11 @@ import (
 // Without it a key made at start is used, which a restart loses: fine for
 // tests, wrong for production (server.Main always sets one).
 func WithSealer(sl *secrets.Sealer) Option { return func(s *Service) { s.sealer = sl } }
+
+// WithEgress sets the outbound policy a webhook URL is checked against
+// when it is set (D-egress); the default, the zero Policy, refuses every
+// internal address. Deliveries check each connection again.
+func WithEgress(p egress.Policy) Option { return func(s *Service) { s.egress = p } }
 
 var (
 	ephemeralOnce   sync.Once

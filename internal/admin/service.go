@@ -14,6 +14,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -34,6 +35,7 @@ type Service struct {
 	vault  Vault
 	now    func() time.Time
 	sealer *secrets.Sealer // secrets at rest of the admin resources (WithSealer)
+	egress egress.Policy   // where webhook URLs may point (WithEgress)
 	// adminOrgID is the administrator organization, home of internal users.
 	adminOrgID string
 }

@@ -10,14 +10,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -36,11 +35,10 @@ const AllEvents = "*"
 type Dispatcher struct {
 	Store  *store.Store
 	Sealer *secrets.Sealer
-	// Client sends deliveries; default: 10 s timeout, no redirects, and no
-	// connections to private, loopback or link-local addresses unless
-	// AllowPrivate.
-	Client       *http.Client
-	AllowPrivate bool
+	// Egress is the outbound policy deliveries are sent under (D-egress):
+	// internal addresses refused unless its Allow names them, redirects
+	// not followed (a 3xx is a failed attempt).
+	Egress egress.Policy
 	// Now is the clock (tests set it).
 	Now func() time.Time
 	// Backoff is the wait after the n-th failed attempt (n ≥ 1); default
@@ -55,7 +53,8 @@ type Dispatcher struct {
 	// while it is sent; default 1 min.
 	Lease time.Duration
 
-	once sync.Once
+	once   sync.Once
+	client *http.Client
 }
 
 // Stats is what one RunOnce did.
@@ -91,37 +90,8 @@ func (d *Dispatcher) init() {
 		if d.Lease <= 0 {
 			d.Lease = time.Minute
 		}
-		if d.Client == nil {
-			d.Client = NewClient(d.AllowPrivate)
-		}
+		d.client = d.Egress.Client()
 	})
-}
-
-// NewClient returns the HTTP client of deliveries: 10 s timeout, redirects
-// not followed (a 3xx is a failed attempt), and, unless allowPrivate,
-// connections refused to loopback, private and link-local addresses, so a
-// webhook URL cannot reach the platform's internal network.
-func NewClient(allowPrivate bool) *http.Client {
-	dialer := &net.Dialer{Timeout: 5 * time.Second}
-	if !allowPrivate {
-		dialer.Control = func(network, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip := net.ParseIP(host)
-			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-				ip.IsUnspecified() || ip.IsMulticast() {
-				return fmt.Errorf("webhook: address %s is not allowed", host)
-			}
-			return nil
-		}
-	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.DialContext = dialer.DialContext
-	tr.Proxy = nil
-	return &http.Client{Timeout: 10 * time.Second, Transport: tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // Event is the JSON body of a delivery.
@@ -261,7 +231,10 @@ func (d *Dispatcher) deliver(ctx context.Context, st Stats) (Stats, error) {
 }
 
 // attempt sends one delivery and records how it went: delivered on 2xx,
-// pending again after Backoff, or failed once MaxAttempts are spent.
+// pending again after Backoff, or failed once MaxAttempts are spent. The
+// record keeps the answer's status and a short error ("the receiver
+// answered 503", "refused by the egress policy", "timeout", …), never the
+// answer's body.
 func (d *Dispatcher) attempt(ctx context.Context, del *store.WebhookDelivery) (string, error) {
 	code, sendErr := d.send(ctx, del)
 	if errors.Is(sendErr, errDeleted) {
@@ -320,17 +293,32 @@ func (d *Dispatcher) send(ctx context.Context, del *store.WebhookDelivery) (int,
 	req.Header.Set(IDHeader, del.EventID)
 	req.Header.Set(EventHeader, del.EventType)
 	req.Header.Set(SignatureHeader, Sign(string(secret), d.Now(), body))
-	resp, err := d.Client.Do(req)
+	resp, err := d.client.Do(req)
 	if err != nil {
-		return 0, err
+		code := 0
+		if resp != nil { // a redirect, not followed; its body is closed
+			code = resp.StatusCode
+		}
+		return code, sendError{err}
 	}
 	defer resp.Body.Close()
+	// The answer's body is read (to reuse the connection) and dropped:
+	// neither the delivery record nor a log keeps it.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp.StatusCode, fmt.Errorf("the receiver answered %d", resp.StatusCode)
 	}
 	return resp.StatusCode, nil
 }
+
+// sendError is a request that got no usable answer; its text is
+// egress.Describe's phrase, so the delivery record (which the customer's
+// administrators read) shows neither the address tried nor anything the
+// receiver sent.
+type sendError struct{ err error }
+
+func (e sendError) Error() string { return egress.Describe(e.err) }
+func (e sendError) Unwrap() error { return e.err }
 
 // Run calls Tick every interval until ctx ends.
 func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) {

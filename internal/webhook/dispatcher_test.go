@@ -3,16 +3,20 @@ package webhook
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -20,6 +24,10 @@ import (
 )
 
 var ctx = context.Background()
+
+// loopback lets deliveries reach the test receivers: they listen on
+// 127.0.0.1, which the egress policy refuses unless allowed.
+var loopback = egress.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
 
 // t0 is the fake clock's start, at microsecond precision (both databases keep it).
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -91,7 +99,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	c := &clock{now: t0}
 	f := &fixture{st: st, sealer: sl, clock: c}
-	f.d = &Dispatcher{Store: st, Sealer: sl, Now: c.Now, AllowPrivate: true, MaxAttempts: 4,
+	f.d = &Dispatcher{Store: st, Sealer: sl, Now: c.Now, Egress: loopback, MaxAttempts: 4,
 		Backoff: func(n int) time.Duration { return time.Duration(1<<(n-1)) * time.Minute }}
 	return f
 }
@@ -292,11 +300,14 @@ func TestRouting(t *testing.T) {
 	}
 }
 
-// TestPrivateAddressesRefused: the default client does not connect to
-// loopback addresses, so a webhook URL cannot reach internal services.
-func TestPrivateAddressesRefused(t *testing.T) {
+// TestAttackWebhookToLoopback: under the default egress policy a webhook
+// URL on loopback gets no request; the attempt is a failure whose record
+// says the policy refused it, without the address.
+//
+// attack: webhook-ssrf-loopback
+func TestAttackWebhookToLoopback(t *testing.T) {
 	f := newFixture(t)
-	f.d.AllowPrivate, f.d.Client = false, NewClient(false)
+	f.d.Egress = egress.Policy{}
 	rcv := newReceiver(t)
 	f.webhook(t, "wh-1", "acme", rcv.srv.URL, "s")
 	f.event(t, "ev-1", "acme", "manage_tenant POST", t0)
@@ -306,8 +317,75 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	if n := len(rcv.requests()); n != 0 {
 		t.Fatalf("a loopback receiver got %d requests", n)
 	}
-	if d := f.delivery(t, "wh-1"); d.LastError == "" || d.LastStatusCode != 0 {
+	if d := f.delivery(t, "wh-1"); d.LastError != "refused by the egress policy" || d.LastStatusCode != 0 {
 		t.Fatalf("delivery = %+v", d)
+	}
+}
+
+// TestAttackWebhookRedirect: a receiver answering a redirect to another
+// address does not send the delivery there; the attempt fails with the
+// 3xx status recorded.
+//
+// attack: webhook-ssrf-redirect
+func TestAttackWebhookRedirect(t *testing.T) {
+	f := newFixture(t)
+	internal := newReceiver(t)
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, internal.srv.URL+"/admin", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirector.Close)
+	f.webhook(t, "wh-1", "acme", redirector.URL, "s")
+	f.event(t, "ev-1", "acme", "manage_tenant POST", t0)
+	if st := f.run(t); st != (Stats{Queued: 1, Retried: 1}) {
+		t.Fatalf("run = %+v", st)
+	}
+	if n := len(internal.requests()); n != 0 {
+		t.Fatalf("the redirect target got %d requests", n)
+	}
+	d := f.delivery(t, "wh-1")
+	if d.Status != store.DeliveryPending || d.LastStatusCode != http.StatusTemporaryRedirect ||
+		d.LastError != "redirect not followed (refused by the egress policy)" {
+		t.Fatalf("delivery = %+v", d)
+	}
+}
+
+// TestAttackWebhookAnswerKept: what a receiver answers, on failure or success,
+// is not kept in the delivery record the customer's administrators read.
+//
+// attack: webhook-body-in-record
+func TestAttackWebhookAnswerKept(t *testing.T) {
+	const secret = "SECRET-ANSWER aws_secret_access_key=abc"
+	f := newFixture(t)
+	status := http.StatusInternalServerError
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.WriteHeader(status)
+		fmt.Fprint(w, strings.Repeat(secret, 10000)) // also past the 64 KiB the dispatcher reads
+	}))
+	t.Cleanup(srv.Close)
+	f.webhook(t, "wh-1", "acme", srv.URL, "s")
+	f.event(t, "ev-1", "acme", "manage_tenant POST", t0)
+	f.run(t)
+	d := f.delivery(t, "wh-1")
+	if d.LastError != "the receiver answered 500" || d.LastStatusCode != 500 {
+		t.Fatalf("after the failure: %+v", d)
+	}
+	mu.Lock()
+	status = http.StatusOK
+	mu.Unlock()
+	f.clock.Add(time.Hour)
+	if st := f.run(t); st != (Stats{Delivered: 1}) {
+		t.Fatalf("second run = %+v", st)
+	}
+	ds, err := f.st.WebhookDeliveries(ctx, "wh-1", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(ds)
+	if strings.Contains(string(b), "SECRET") {
+		t.Fatalf("a delivery record keeps the answer: %s", b)
 	}
 }
 
