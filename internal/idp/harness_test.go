@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"regexp"
@@ -23,6 +24,7 @@ import (
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/storetest"
@@ -65,7 +67,9 @@ func mustIDP(t testing.TB, opts ...func(*Config)) *testIDP {
 	srv := httptest.NewUnstartedServer(nil)
 	issuer := "http://" + srv.Listener.Addr().String()
 	clock := &testClock{}
-	cfg := Config{Issuer: issuer, AdminOrgID: orgA, Password: fastHash, Now: clock.now, SecretsKey: randomBytes(32)}
+	// the external providers of the tests listen on 127.0.0.1; nothing else internal is reachable
+	cfg := Config{Issuer: issuer, AdminOrgID: orgA, Password: fastHash, Now: clock.now, SecretsKey: randomBytes(32),
+		Egress: egress.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}}
 	for _, o := range opts {
 		o(&cfg)
 	}

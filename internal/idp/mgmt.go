@@ -212,7 +212,8 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 	}
 	if checkDiscovery {
 		if _, err := p.sso.provider(ctx, x.Issuer); err != nil {
-			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %v", err)
+			// what the issuer answered stays out of the message (it is not ours to relay)
+			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %s", describeUpstream(err))
 		}
 	}
 	x.SecretSealed = p.sealer.Seal([]byte(secret), "idp-secret:"+x.ID)

@@ -18,6 +18,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
@@ -64,6 +65,10 @@ type Config struct {
 	Password       PasswordParams
 	// SecretsKey (32 bytes) seals external client secrets and TOTP seeds.
 	SecretsKey []byte
+	// Egress is the policy of the provider's requests to external identity
+	// providers (discovery, JWKS, token, userinfo): by default every
+	// internal address is refused (D-egress).
+	Egress egress.Policy
 	// SigningAlgorithm is RS256 (default, widest client support) or ES256
 	// (about fifty times cheaper to sign; see docs/benchmarks.md).
 	SigningAlgorithm string
@@ -128,7 +133,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	if p.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
 		return nil, err
 	}
-	p.sso = newSSOClients()
+	p.sso = newSSOClients(cfg.Egress.Client())
 	if p.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
 		return nil, err
 	}

@@ -20,7 +20,8 @@ import (
 )
 
 // ssoClients caches the discovery documents of external providers (derived
-// data, safe to lose) for a few minutes.
+// data, safe to lose) for a few minutes. Every request to an external
+// provider goes through one client of the egress policy.
 type ssoClients struct {
 	http *http.Client
 	mu   sync.Mutex
@@ -32,8 +33,8 @@ type cachedProvider struct {
 	fetched time.Time
 }
 
-func newSSOClients() *ssoClients {
-	return &ssoClients{http: &http.Client{Timeout: 10 * time.Second}, m: map[string]cachedProvider{}}
+func newSSOClients(client *http.Client) *ssoClients {
+	return &ssoClients{http: client, m: map[string]cachedProvider{}}
 }
 
 func (c *ssoClients) ctx(ctx context.Context) context.Context {

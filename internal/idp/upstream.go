@@ -1,15 +1,15 @@
 package idp
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
 	"regexp"
+	"strings"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -36,9 +36,6 @@ func upstream(stage string, x *platform.ExternalIDP, err error) error {
 func describeUpstream(err error) string {
 	var re *oauth2.RetrieveError
 	var expired *gooidc.TokenExpiredError
-	var netErr net.Error
-	var opErr *net.OpError
-	var dnsErr *net.DNSError
 	switch {
 	case errors.As(err, &re):
 		kind := "the provider refused"
@@ -51,14 +48,12 @@ func describeUpstream(err error) string {
 		return kind
 	case errors.As(err, &expired):
 		return "the id_token has expired"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
-		return "timed out"
-	case errors.As(err, &dnsErr):
-		return "the provider's host name does not resolve"
-	case errors.As(err, &opErr):
-		return "could not connect to the provider"
+	case !errors.Is(err, egress.ErrBlocked) && strings.Contains(err.Error(), "egress: "):
+		// go-oidc formats the key set's error with %v, losing the chain; the
+		// egress package's own words are still in the text
+		return egress.Describe(egress.ErrBlocked)
 	}
-	return "unexpected answer from the provider"
+	return egress.Describe(err)
 }
 
 var oauthCodeRE = regexp.MustCompile(`^[a-z_]{1,64}$`)
