@@ -40,18 +40,22 @@ var demoUsers = []demoUser{
 // policies and applications. It does nothing when the administrator
 // organization exists. With prov (the idp role runs here) it also registers
 // Initech's external provider, which seals a secret.
+//
+// Replicas starting at once on an empty database seed it once: the check and
+// the seeding run under one lock, and the provider registration that follows
+// takes a registration that another replica made as done.
 func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provider) error {
-	if _, err := st.Organization(ctx, cfg.AdminOrgID); err == nil {
-		return nil
-	} else if platform.ErrorCode(err) != platform.ENOTFOUND {
-		return err
-	}
 	hash, err := idp.HashPassword(DemoPassword, idp.DefaultPasswordParams)
 	if err != nil {
 		return err
 	}
 	now := time.Now().UTC()
-	err = st.InTx(ctx, func(tx *store.Store) error {
+	err = st.Locked(ctx, store.LockSeed, func(tx *store.Store) error {
+		if _, err := tx.Organization(ctx, cfg.AdminOrgID); err == nil {
+			return nil // seeded before
+		} else if platform.ErrorCode(err) != platform.ENOTFOUND {
+			return err
+		}
 		for _, o := range []platform.Organization{
 			{ID: cfg.AdminOrgID, Name: "Platform Operations"},
 			{ID: DemoAcmeOrgID, Name: "Acme Construction"},
@@ -108,10 +112,16 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 // is Initech's directory: an organization on this same identity provider,
 // reached as any external OpenID provider would be.
 func seedDemoSSO(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provider, now time.Time) error {
+	if _, err := st.ExternalIDP(ctx, DemoInitechIDPID); err == nil {
+		return nil // registered before
+	}
 	secret := idp.NewSecret()
-	if err := st.CreateApplication(ctx, &platform.Application{AppID: "5c0e8a52-0000-4000-8000-000000000003",
+	err := st.CreateApplication(ctx, &platform.Application{AppID: "5c0e8a52-0000-4000-8000-000000000003",
 		ClientID: demoDirClientID, Name: "Initech Directory federation", Kind: platform.AppWeb,
-		RedirectURIs: []string{cfg.IssuerURL + idp.PathSSOCallback}, SecretHash: idp.HashSecret(secret), CreatedAt: now}); err != nil {
+		RedirectURIs: []string{cfg.IssuerURL + idp.PathSSOCallback}, SecretHash: idp.HashSecret(secret), CreatedAt: now})
+	if platform.ErrorCode(err) == platform.ECONFLICT {
+		return nil // another replica is registering it
+	} else if err != nil {
 		return err
 	}
 	if err := prov.RegisterExternalIDP(ctx, &platform.ExternalIDP{ID: DemoInitechIDPID, OrgID: DemoInitechOrgID,

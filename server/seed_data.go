@@ -135,19 +135,19 @@ func demoID(parts ...string) string {
 // masters, master records and schedules. It does nothing when Acme's demo
 // tenant exists or the demo customers do not, so it is safe on every start.
 func SeedDemoData(ctx context.Context, st *store.Store) error {
-	if _, err := st.Tenant(ctx, DemoAcmeTenantID); err == nil {
-		return nil
-	} else if platform.ErrorCode(err) != platform.ENOTFOUND {
-		return err
-	}
-	for _, id := range []string{DemoAcmeCustomerID, DemoGlobexCustomerID} {
-		if _, err := st.Customer(ctx, id); platform.ErrorCode(err) == platform.ENOTFOUND {
-			return nil
-		} else if err != nil {
+	return st.Locked(ctx, store.LockSeed, func(tx *store.Store) error {
+		if _, err := tx.Tenant(ctx, DemoAcmeTenantID); err == nil {
+			return nil // seeded before
+		} else if platform.ErrorCode(err) != platform.ENOTFOUND {
 			return err
 		}
-	}
-	return st.InTx(ctx, func(tx *store.Store) error {
+		for _, id := range []string{DemoAcmeCustomerID, DemoGlobexCustomerID} {
+			if _, err := tx.Customer(ctx, id); platform.ErrorCode(err) == platform.ENOTFOUND {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
 		for _, t := range demoTenants() {
 			if err := seedDemoTenant(ctx, tx, t, demoEpoch); err != nil {
 				return fmt.Errorf("tenant %s: %w", t.name, err)

@@ -39,19 +39,21 @@ const consoleServiceAppID = "5c0e8a52-0000-4000-8000-000000000004"
 // ensureServiceClient registers the console's service client (allowed to
 // use the management API) with the hash of secret, or refreshes its hash.
 func ensureServiceClient(ctx context.Context, st *store.Store, clientID, secret string) error {
-	a, err := st.ApplicationByClientID(ctx, clientID)
-	switch {
-	case platform.ErrorCode(err) == platform.ENOTFOUND:
-	case err != nil:
-		return err
-	case a.SecretHash == idp.HashSecret(secret) && a.Management && a.Kind == platform.AppService:
-		return nil
-	default: // the secret changed: register the client again
-		if err := st.DeleteApplication(ctx, a.AppID); err != nil {
+	return st.Locked(ctx, store.LockSeed, func(tx *store.Store) error { // replicas starting at once register it once
+		a, err := tx.ApplicationByClientID(ctx, clientID)
+		switch {
+		case platform.ErrorCode(err) == platform.ENOTFOUND:
+		case err != nil:
 			return err
+		case a.SecretHash == idp.HashSecret(secret) && a.Management && a.Kind == platform.AppService:
+			return nil
+		default: // the secret changed: register the client again
+			if err := tx.DeleteApplication(ctx, a.AppID); err != nil {
+				return err
+			}
 		}
-	}
-	return st.CreateApplication(ctx, &platform.Application{AppID: consoleServiceAppID, ClientID: clientID,
-		Name: "Console service client", Kind: platform.AppService, SecretHash: idp.HashSecret(secret), Management: true,
-		CreatedAt: time.Now().UTC().Truncate(time.Microsecond)})
+		return tx.CreateApplication(ctx, &platform.Application{AppID: consoleServiceAppID, ClientID: clientID,
+			Name: "Console service client", Kind: platform.AppService, SecretHash: idp.HashSecret(secret), Management: true,
+			CreatedAt: time.Now().UTC().Truncate(time.Microsecond)})
+	})
 }

@@ -66,19 +66,28 @@ var (
 )
 
 // load reads the keys from the database, creating or rotating when due.
+// Creation happens under a lock and after a second look, so replicas that
+// find no key (or a key due for rotation) at the same moment create exactly
+// one, and every replica signs with a key the others publish.
 func (m *keyManager) load(ctx context.Context) error {
 	now := m.now()
 	stored, err := m.store.SigningKeys(ctx, now)
 	if err != nil {
 		return err
 	}
-	newest := m.newest(stored)
-	if newest == nil || !newest.NotBefore.Add(m.rotateEvery-m.publishAhead).After(now) {
-		notBefore := now.Add(m.publishAhead)
-		if newest == nil {
-			notBefore = now // nothing to sign with in this algorithm yet: usable at once
-		}
-		if err := m.create(ctx, now, notBefore); err != nil {
+	if m.due(stored, now) {
+		err := m.store.Locked(ctx, store.LockSigningKeys, func(tx *store.Store) error {
+			again, err := tx.SigningKeys(ctx, now)
+			if err != nil || !m.due(again, now) {
+				return err // another replica created it meanwhile
+			}
+			notBefore := now.Add(m.publishAhead)
+			if m.newest(again) == nil {
+				notBefore = now // nothing to sign with in this algorithm yet: usable at once
+			}
+			return m.create(ctx, tx, now, notBefore)
+		})
+		if err != nil {
 			return err
 		}
 		if stored, err = m.store.SigningKeys(ctx, now); err != nil {
@@ -104,6 +113,13 @@ func (m *keyManager) load(ctx context.Context) error {
 	return nil
 }
 
+// due reports whether a key must be created: none of the configured
+// algorithm, or the newest one is due for rotation.
+func (m *keyManager) due(stored []*store.SigningKey, now time.Time) bool {
+	newest := m.newest(stored)
+	return newest == nil || !newest.NotBefore.Add(m.rotateEvery-m.publishAhead).After(now)
+}
+
 // newest returns the stored key of the configured algorithm with the latest NotBefore.
 func (m *keyManager) newest(stored []*store.SigningKey) *store.SigningKey {
 	for _, k := range stored {
@@ -114,7 +130,7 @@ func (m *keyManager) newest(stored []*store.SigningKey) *store.SigningKey {
 	return nil
 }
 
-func (m *keyManager) create(ctx context.Context, now, notBefore time.Time) error {
+func (m *keyManager) create(ctx context.Context, st *store.Store, now, notBefore time.Time) error {
 	var priv crypto.Signer
 	var err error
 	switch m.alg {
@@ -132,7 +148,7 @@ func (m *keyManager) create(ctx context.Context, now, notBefore time.Time) error
 	if err != nil {
 		return err
 	}
-	return m.store.CreateSigningKey(ctx, &store.SigningKey{
+	return st.CreateSigningKey(ctx, &store.SigningKey{
 		ID: uuid.NewString(), Algorithm: string(m.alg), PrivateKey: der, CreatedAt: now,
 		NotBefore: notBefore, ExpiresAt: notBefore.Add(m.rotateEvery + m.publishAhead + m.keepAfter),
 	})
@@ -141,7 +157,7 @@ func (m *keyManager) create(ctx context.Context, now, notBefore time.Time) error
 // rotate creates a key that signs from now on; the previous ones stay published.
 func (m *keyManager) rotate(ctx context.Context) error {
 	now := m.now()
-	if err := m.create(ctx, now, now); err != nil {
+	if err := m.create(ctx, m.store, now, now); err != nil {
 		return err
 	}
 	return m.load(ctx)

@@ -75,3 +75,26 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	}
 	return s.conn.InTx(ctx, func(tx DB) error { return fn(&Store{conn: s.conn, db: tx}) })
 }
+
+// Locks that serialize start-up work across replicas (Locked).
+const (
+	LockMigrate     int64 = 727001
+	LockSigningKeys int64 = 727002
+	LockSeed        int64 = 727003
+)
+
+// Locked runs fn in one transaction that holds the named lock until it ends,
+// so replicas starting at once do one-time work (migrations, the first
+// signing key, demo data) one after another and each sees what the one
+// before it did. On PostgreSQL the lock is a transaction-level advisory
+// lock; a SQLite transaction already holds the database's write lock.
+func (s *Store) Locked(ctx context.Context, lock int64, fn func(tx *Store) error) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if tx.Dialect() == Postgres {
+			if _, err := tx.db.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lock); err != nil {
+				return err
+			}
+		}
+		return fn(tx)
+	})
+}

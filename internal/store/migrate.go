@@ -12,9 +12,16 @@ import (
 
 // Migrate applies, in order and each in its own transaction, every migration in
 // fsys that the database has not seen. Migrations are forward only.
+// Every step, the creation of schema_migrations included, runs under
+// LockMigrate, so replicas that start at once on an empty database migrate
+// one after another.
 func (s *Store) Migrate(ctx context.Context, fsys fs.FS) (applied []string, err error) {
-	if _, err := s.db.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+	err = s.Locked(ctx, LockMigrate, func(tx *Store) error {
+		_, err := tx.db.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	names, err := fs.Glob(fsys, "*.sql")
@@ -31,12 +38,7 @@ func (s *Store) Migrate(ctx context.Context, fsys fs.FS) (applied []string, err 
 		if err != nil {
 			return nil, err
 		}
-		err = s.InTx(ctx, func(tx *Store) error {
-			if s.Dialect() == Postgres { // one migrator at a time across replicas
-				if _, err := tx.db.Exec(ctx, `SELECT pg_advisory_xact_lock(727001)`); err != nil {
-					return err
-				}
-			}
+		err = s.Locked(ctx, LockMigrate, func(tx *Store) error {
 			var n int
 			if err := tx.db.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil {
 				return err
