@@ -2,13 +2,15 @@ package cx
 
 // Request-level error codes, carried by *RequestError. The HTTP layer maps
 // them to statuses: INVALID_REQUEST and SCHEDULE_ID_REQUIRED 400,
-// SHEET_HEADER_MISSING 400, DATA_EMPTY 422, ROWS_LIMIT 413.
+// SHEET_HEADER_MISSING 400, DATA_EMPTY 422, ROWS_LIMIT and SHEET_TOO_LARGE
+// 413.
 const (
 	CodeInvalidRequest     = "INVALID_REQUEST"
 	CodeScheduleIDRequired = "SCHEDULE_ID_REQUIRED"
 	CodeDataEmpty          = "DATA_EMPTY"
 	CodeRowsLimit          = "ROWS_LIMIT"
 	CodeSheetHeaderMissing = "SHEET_HEADER_MISSING"
+	CodeSheetTooLarge      = "SHEET_TOO_LARGE" // a workbook that unpacks beyond the limits
 )
 
 // Codes of errors about one field of one row.

@@ -310,7 +310,7 @@ func uploadStatus(code string) int {
 	switch code {
 	case cx.CodeDataEmpty:
 		return http.StatusUnprocessableEntity
-	case cx.CodeRowsLimit, CodeBodyTooLarge:
+	case cx.CodeRowsLimit, cx.CodeSheetTooLarge, CodeBodyTooLarge:
 		return http.StatusRequestEntityTooLarge
 	}
 	return http.StatusBadRequest

@@ -30,7 +30,7 @@ func (e *InputError) Error() string { return e.Code + ": " + e.Message }
 // Unwrap gives the error its platform code.
 func (e *InputError) Unwrap() error {
 	code := platform.EINVALID
-	if e.Code == cx.CodeRowsLimit || e.Code == CodeBodyTooLarge {
+	if e.Code == cx.CodeRowsLimit || e.Code == cx.CodeSheetTooLarge || e.Code == CodeBodyTooLarge {
 		code = platform.ETOOLARGE
 	}
 	return platform.Errorf(code, "%s", e.Message)

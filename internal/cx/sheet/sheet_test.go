@@ -1,10 +1,13 @@
 package sheet
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -243,5 +246,70 @@ func TestReadCSV(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Read (-want +got):\n%s", diff)
+	}
+}
+
+// zipBomb is a workbook of a few hundred kilobytes whose worksheet unpacks to
+// unpacked bytes of rows, or, with entries > 0, a workbook of that many
+// tiny files.
+func zipBomb(t *testing.T, unpacked int64, entries int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	write := func(name, body string) {
+		w, err := z.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`)
+	write("xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`)
+	write("xl/_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`)
+	for i := range entries {
+		write(fmt.Sprintf("xl/media/pad%d.xml", i), "<a/>")
+	}
+	w, err := z.Create("xl/worksheets/sheet1.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	row := []byte(strings.Repeat(`<row><c t="inlineStr"><is><t>AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA</t></is></c></row>`, 1024))
+	for n := int64(0); n < unpacked; n += int64(len(row)) {
+		if _, err := w.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	io.WriteString(w, `</sheetData></worksheet>`)
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A small workbook that unpacks far beyond the limit, or holds thousands of
+// files, is refused from its zip directory with SHEET_TOO_LARGE, before any
+// of it is unpacked.
+// attack: xlsx-zip-bomb
+func TestAttackXLSXZipBomb(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		unpacked int64
+		entries  int
+	}{{"Unpacked", 400 << 20, 0}, {"Entries", 0, 5000}} {
+		t.Run(tc.name, func(t *testing.T) {
+			bomb := zipBomb(t, tc.unpacked, tc.entries)
+			if len(bomb) > 4<<20 {
+				t.Fatalf("the bomb is %d bytes; it should be small", len(bomb))
+			}
+			_, err := Read(bytes.NewReader(bomb), "bomb.xlsx", "SCH-1", cx.Limits{MaxRows: 100000})
+			var re *cx.RequestError
+			if !errors.As(err, &re) || re.Code != cx.CodeSheetTooLarge {
+				t.Fatalf("a %d-byte workbook that unpacks to %d MiB (%d files): %v, want SHEET_TOO_LARGE",
+					len(bomb), tc.unpacked>>20, tc.entries, err)
+			}
+		})
 	}
 }

@@ -1,6 +1,9 @@
 package sheet
 
 import (
+	"archive/zip"
+	"bytes"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -11,22 +14,42 @@ import (
 	"github.com/platform/platform/internal/cx"
 )
 
-// maxUnzipped bounds the unpacked size of a workbook, against zip bombs.
-const maxUnzipped = 512 << 20
+// Limits of a workbook, checked from its zip directory before anything is
+// unpacked (Go's zip reader refuses entries that unpack beyond what the
+// directory says), so a small file that unpacks to gigabytes (a zip bomb) is
+// refused at once and at small memory. A workbook of the largest upload
+// (100,000 rows) unpacks to well under maxUnzipped.
+const (
+	maxUnzipped   = 192 << 20
+	maxZipEntries = 1000
+	// maxXMLInMemory: a worksheet or string table larger than this is
+	// unpacked to a temporary file and read from there as a stream.
+	maxXMLInMemory = 8 << 20
+)
 
 type xlsxSource struct {
 	f        *excelize.File
-	sheet    string
-	rows     *excelize.Rows
-	row      int   // 1-based number of the current row
-	dateCols []int // columns of createdAt and updatedAt, once the header is read
+	rows     *excelize.Rows // the cells as displayed
+	raw      *excelize.Rows // the same rows, raw values (for date cells)
+	row      int            // 1-based number of the current row
+	dateCols []int          // columns of createdAt and updatedAt, once the header is read
 	date1904 bool
 	header   bool
 }
 
-// openXLSX opens the first sheet of a workbook.
+// openXLSX opens the first sheet of a workbook. Its rows are read as two
+// streams in step, shown and raw values: a cell's type is never looked up,
+// which would load the whole worksheet.
 func openXLSX(r io.Reader) (*xlsxSource, error) {
-	f, err := excelize.OpenReader(r, excelize.Options{UnzipSizeLimit: maxUnzipped})
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkZip(data); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: maxUnzipped,
+		UnzipXMLSizeLimit: maxXMLInMemory})
 	if err != nil {
 		return nil, invalidf("the file is not a readable .xlsx workbook: %v", err)
 	}
@@ -35,16 +58,40 @@ func openXLSX(r io.Reader) (*xlsxSource, error) {
 		f.Close()
 		return nil, invalidf("the workbook has no sheet")
 	}
-	rows, err := f.Rows(sheets[0])
+	s := &xlsxSource{f: f}
+	if s.rows, err = f.Rows(sheets[0]); err == nil {
+		s.raw, err = f.Rows(sheets[0])
+	}
 	if err != nil {
-		f.Close()
+		s.Close()
 		return nil, invalidf("the first sheet cannot be read: %v", err)
 	}
-	s := &xlsxSource{f: f, sheet: sheets[0], rows: rows}
 	if props, err := f.GetWorkbookProps(); err == nil && props.Date1904 != nil {
 		s.date1904 = *props.Date1904
 	}
 	return s, nil
+}
+
+// checkZip refuses a workbook whose directory has too many entries or
+// promises more unpacked bytes than maxUnzipped.
+func checkZip(data []byte) error {
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return invalidf("the file is not a readable .xlsx workbook (not a zip archive)")
+	}
+	if len(z.File) > maxZipEntries {
+		return &cx.RequestError{Code: cx.CodeSheetTooLarge,
+			Message: fmt.Sprintf("the workbook holds %d files; a workbook holds at most %d", len(z.File), maxZipEntries)}
+	}
+	var total uint64
+	for _, f := range z.File {
+		total += f.UncompressedSize64
+		if total > maxUnzipped {
+			return &cx.RequestError{Code: cx.CodeSheetTooLarge,
+				Message: fmt.Sprintf("the workbook unpacks to more than %d MiB; save it as .csv or split it", maxUnzipped>>20)}
+		}
+	}
+	return nil
 }
 
 // Next returns the cells of the next row as displayed, except that a date
@@ -56,8 +103,13 @@ func (s *xlsxSource) Next() ([]string, error) {
 		}
 		return nil, io.EOF
 	}
+	s.raw.Next()
 	s.row++
 	cells, err := s.rows.Columns()
+	if err != nil {
+		return nil, invalidf("row %d of the first sheet cannot be read: %v", s.row, err)
+	}
+	raw, err := s.raw.Columns(excelize.Options{RawCellValue: true})
 	if err != nil {
 		return nil, invalidf("row %d of the first sheet cannot be read: %v", s.row, err)
 	}
@@ -73,45 +125,30 @@ func (s *xlsxSource) Next() ([]string, error) {
 		return cells, nil
 	}
 	for _, j := range s.dateCols {
-		if j < len(cells) && cells[j] != "" && !looksLikeDate(cells[j]) {
-			cells[j] = s.isoDate(j, cells[j])
+		if j < len(cells) && j < len(raw) && cells[j] != "" && !looksLikeDate(cells[j]) {
+			cells[j] = s.isoDate(cells[j], raw[j])
 		}
 	}
 	return cells, nil
 }
 
 // isoDate returns a date cell's value as YYYY-MM-DD, or shown unchanged
-// when the cell does not hold a date (validation will report it).
-func (s *xlsxSource) isoDate(col int, shown string) string {
-	ref, err := excelize.CoordinatesToCellName(col+1, s.row)
+// when the cell does not hold a date (validation will report it). In a date
+// column a number is a date serial, whatever its format (a bare serial
+// included), and an ISO 8601 date-time stored as such is its date.
+func (s *xlsxSource) isoDate(shown, raw string) string {
+	if len(raw) >= 10 && looksLikeDate(raw[:10]) {
+		return raw[:10]
+	}
+	serial, err := strconv.ParseFloat(raw, 64)
 	if err != nil {
 		return shown
 	}
-	typ, err := s.f.GetCellType(s.sheet, ref)
+	t, err := excelize.ExcelDateToTime(serial, s.date1904)
 	if err != nil {
 		return shown
 	}
-	raw, err := s.f.GetCellValue(s.sheet, ref, excelize.Options{RawCellValue: true})
-	if err != nil {
-		return shown
-	}
-	switch typ {
-	case excelize.CellTypeUnset, excelize.CellTypeNumber, excelize.CellTypeFormula:
-		serial, err := strconv.ParseFloat(raw, 64)
-		if err != nil {
-			return shown
-		}
-		t, err := excelize.ExcelDateToTime(serial, s.date1904)
-		if err != nil {
-			return shown
-		}
-		return t.Format(time.DateOnly)
-	case excelize.CellTypeDate: // an ISO 8601 date-time stored as such
-		if len(raw) >= 10 && looksLikeDate(raw[:10]) {
-			return raw[:10]
-		}
-	}
-	return shown
+	return t.Format(time.DateOnly)
 }
 
 // looksLikeDate reports whether s has the shape YYYY-MM-DD.
@@ -132,6 +169,10 @@ func looksLikeDate(s string) bool {
 }
 
 func (s *xlsxSource) Close() error {
-	s.rows.Close()
+	for _, r := range []*excelize.Rows{s.rows, s.raw} {
+		if r != nil {
+			r.Close()
+		}
+	}
 	return s.f.Close()
 }
