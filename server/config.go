@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/platform/platform/internal/egress"
+	"github.com/platform/platform/internal/httpapi"
 )
 
 // Roles a process can run (DESIGN 1).
@@ -57,6 +59,10 @@ type Config struct {
 	// (webhooks, external SSO) may reach although they are internal
 	// (D-egress); loopback for all, none for the other roles.
 	EgressAllow string
+	// TRUSTED_PROXIES: comma-separated CIDRs (or IPs) of the load balancers
+	// and proxies in front of this process; only through them do
+	// X-Forwarded-For and Forwarded name the client (D-trusted-proxies).
+	TrustedProxies string
 }
 
 // devEgressAllow is the all-in-one role's EGRESS_ALLOW: its demo calls
@@ -120,6 +126,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("LOG_LEVEL", &c.LogLevel)
 	str("LOG_FORMAT", &c.LogFormat)
 	str("EGRESS_ALLOW", &c.EgressAllow)
+	str("TRUSTED_PROXIES", &c.TrustedProxies)
 	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -210,6 +217,9 @@ func (c Config) Validate() error {
 	if _, err := egress.ParseAllow(c.EgressAllow); err != nil {
 		p = append(p, "EGRESS_ALLOW "+err.Error())
 	}
+	if _, err := httpapi.ParsePrefixes(c.TrustedProxies); err != nil {
+		p = append(p, "TRUSTED_PROXIES: "+strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
 	if len(p) > 0 {
 		return errors.New(strings.Join(p, "\n"))
 	}
@@ -222,6 +232,12 @@ func (c Config) Validate() error {
 func (c Config) Egress() egress.Policy {
 	allow, _ := egress.ParseAllow(c.EgressAllow)
 	return egress.Policy{Allow: allow}
+}
+
+// Proxies are the trusted proxies of TRUSTED_PROXIES. Call it after Validate.
+func (c Config) Proxies() []netip.Prefix {
+	p, _ := httpapi.ParsePrefixes(c.TrustedProxies)
+	return p
 }
 
 // Database returns the driver ("postgres" or "sqlite") and its data source.

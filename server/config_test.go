@@ -47,6 +47,14 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "ErrLogFormat", env: map[string]string{"LOG_FORMAT": "xml"}, wantErr: []string{"LOG_FORMAT"}},
 		{name: "ErrEgressAllow", env: map[string]string{"EGRESS_ALLOW": "10.0.0.1/8,nope"},
 			wantErr: []string{"EGRESS_ALLOW", `"10.0.0.1/8"`, "10.0.0.0/8?", `"nope"`}},
+		{name: "OKTrustedProxies", env: map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7", "LOGIN_RATE_LIMIT": "0"},
+			want: func(c Config) bool {
+				p := c.Proxies()
+				return len(p) == 2 && p[1].String() == "192.0.2.7/32" && c.LoginRateLimit == 0
+			}},
+		{name: "ErrTrustedProxies", env: map[string]string{"TRUSTED_PROXIES": "10.0.0.1/8,lb"},
+			wantErr: []string{"TRUSTED_PROXIES", "10.0.0.0/8?", `"lb"`}},
+		{name: "ErrLoginRateLimit", env: map[string]string{"LOGIN_RATE_LIMIT": "-1"}, wantErr: []string{"LOGIN_RATE_LIMIT"}},
 		{name: "ErrSeedDemo", env: map[string]string{"SEED_DEMO": "maybe"}, wantErr: []string{"SEED_DEMO"}},
 		{name: "ErrEveryProblemAtOnce", env: map[string]string{"ROLE": "x", "DATABASE_URL": "x", "LOG_FORMAT": "x", "ISSUER_URL": "x",
 			"EGRESS_ALLOW": "x"}, wantErr: []string{"ROLE", "DATABASE_URL", "LOG_FORMAT", "ISSUER_URL", "EGRESS_ALLOW"}},

@@ -241,7 +241,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.WithRequestID, metrics.Observe(role))
+	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role))
 	httpapi.MountOps(r, m.Store.Ping, m.registry)
 	r.Mount("/", h)
 	return r

@@ -129,7 +129,7 @@ func (m *Metrics) Observe(role string) func(http.Handler) http.Handler {
 				slog.LogAttrs(r.Context(), slog.LevelInfo, "http",
 					slog.String("role", role), slog.String("method", r.Method), slog.String("path", r.URL.Path),
 					slog.Int("status", status), slog.Int("bytes", sw.bytes), slog.Duration("duration", d),
-					slog.String("request_id", RequestID(r.Context())))
+					slog.String("client", ClientIP(r)), slog.String("request_id", RequestID(r.Context())))
 			}()
 			next.ServeHTTP(sw, r)
 		})

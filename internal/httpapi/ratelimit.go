@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -15,16 +14,6 @@ import (
 // the database so that every replica shares the counts.
 type Counter interface {
 	Allow(ctx context.Context, key string, limit int, window time.Duration, now time.Time) (bool, time.Time, error)
-}
-
-// ClientIP is the address a request comes from, as every per-address limit
-// counts it.
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // RateLimitByAddress allows limit requests per window from one client
