@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
@@ -63,7 +64,20 @@ type Config struct {
 	// and proxies in front of this process; only through them do
 	// X-Forwarded-For and Forwarded name the client (D-trusted-proxies).
 	TrustedProxies string
+	// DB_MAX_CONNS, DB_ACQUIRE_TIMEOUT, DB_STATEMENT_TIMEOUT: the
+	// PostgreSQL pool of this process and its waits (D-deadlines).
+	DBMaxConns         int
+	DBAcquireTimeout   time.Duration
+	DBStatementTimeout time.Duration
+	// REQUEST_TIMEOUT, UPLOAD_TIMEOUT: the deadline of a request, and of a
+	// cx upload; past it the database work stops and the request answers 503.
+	RequestTimeout time.Duration
+	UploadTimeout  time.Duration
 }
+
+// dbMaxConns is DB_MAX_CONNS's default per role: the all-in-one serves every
+// role from one pool; the data API's uploads hold connections longest.
+var dbMaxConns = map[string]int{RoleAll: 20, RoleIDP: 10, RoleConsole: 10, RoleTenant: 20}
 
 // devEgressAllow is the all-in-one role's EGRESS_ALLOW: its demo calls
 // itself on loopback.
@@ -92,6 +106,11 @@ func DefaultConfig() Config {
 		SeedDemo:               true,
 		GraphQLPlayground:      true,
 		EgressAllow:            devEgressAllow,
+		DBMaxConns:             dbMaxConns[RoleAll],
+		DBAcquireTimeout:       2 * time.Second,
+		DBStatementTimeout:     30 * time.Second,
+		RequestTimeout:         10 * time.Second,
+		UploadTimeout:          2 * time.Minute,
 	}
 }
 
@@ -106,6 +125,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	str("ROLE", &c.Role)
+	if n, ok := dbMaxConns[c.Role]; ok {
+		c.DBMaxConns = n
+	}
 	if c.Role != RoleAll {
 		c.LogFormat, c.SeedDemo, c.GraphQLPlayground, c.EgressAllow = "json", false, false, ""
 	}
@@ -141,7 +163,18 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		c.GraphQLPlayground = b
 	}
-	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit} {
+	for name, dst := range map[string]*time.Duration{"DB_ACQUIRE_TIMEOUT": &c.DBAcquireTimeout,
+		"DB_STATEMENT_TIMEOUT": &c.DBStatementTimeout, "REQUEST_TIMEOUT": &c.RequestTimeout, "UPLOAD_TIMEOUT": &c.UploadTimeout} {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				problems = append(problems, name+" must be a positive duration such as 5s or 2m")
+			}
+			*dst = d
+		}
+	}
+	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
+		"DB_MAX_CONNS": &c.DBMaxConns} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -216,6 +249,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := egress.ParseAllow(c.EgressAllow); err != nil {
 		p = append(p, "EGRESS_ALLOW "+err.Error())
+	}
+	if c.DBMaxConns < 1 {
+		p = append(p, "DB_MAX_CONNS must be at least 1")
 	}
 	if _, err := httpapi.ParsePrefixes(c.TrustedProxies); err != nil {
 		p = append(p, "TRUSTED_PROXIES: "+strings.ReplaceAll(err.Error(), "\n", "; "))

@@ -117,7 +117,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.Config.Validate(); err != nil {
 		return err
 	}
-	st, err := OpenStore(ctx, m.Config.DatabaseURL)
+	st, err := OpenStore(ctx, m.Config)
 	if err != nil {
 		return err
 	}
@@ -241,10 +241,20 @@ func (m *Main) Run(ctx context.Context) error {
 
 func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role))
+	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
+		httpapi.Deadline(m.requestTimeout))
 	httpapi.MountOps(r, m.Store.Ping, m.registry)
 	r.Mount("/", h)
 	return r
+}
+
+// requestTimeout is a request's deadline: UPLOAD_TIMEOUT for cx uploads,
+// REQUEST_TIMEOUT for everything else.
+func (m *Main) requestTimeout(r *http.Request) time.Duration {
+	if r.Method == http.MethodPost && r.URL.Path == "/api/v1/cx/upload" {
+		return m.Config.UploadTimeout
+	}
+	return m.Config.RequestTimeout
 }
 
 func (m *Main) addr(role string) string {
@@ -304,15 +314,16 @@ func (m *Main) Close() error {
 	return errors.Join(errs...)
 }
 
-// OpenStore opens the database named by a DATABASE_URL.
-func OpenStore(ctx context.Context, databaseURL string) (*store.Store, error) {
-	driver, dsn, err := Config{DatabaseURL: databaseURL}.Database()
+// OpenStore opens the database of cfg (DATABASE_URL) with its pool budget.
+func OpenStore(ctx context.Context, cfg Config) (*store.Store, error) {
+	driver, dsn, err := cfg.Database()
 	if err != nil {
 		return nil, err
 	}
 	var conn store.Conn
 	if driver == "postgres" {
-		conn, err = postgres.Open(ctx, dsn)
+		conn, err = postgres.Open(ctx, dsn, postgres.Options{MaxConns: int32(cfg.DBMaxConns),
+			AcquireTimeout: cfg.DBAcquireTimeout, StatementTimeout: cfg.DBStatementTimeout})
 	} else {
 		conn, err = sqlite.Open(ctx, dsn)
 	}

@@ -44,6 +44,8 @@ func Status(code string) int {
 		return http.StatusTooManyRequests
 	case platform.ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
+	case platform.EUNAVAILABLE:
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}
@@ -59,7 +61,12 @@ var summaries = map[int]string{
 	http.StatusUnprocessableEntity:   "Unprocessable Entity",
 	http.StatusTooManyRequests:       "Too Many Requests",
 	http.StatusInternalServerError:   "Service Exception",
+	http.StatusServiceUnavailable:    "Service Unavailable",
 }
+
+// RetryAfterUnavailable is the Retry-After of a 503: the database was down
+// or too busy to answer within the request's time.
+const RetryAfterUnavailable = "2"
 
 // WriteError answers err as the 7.1 object. Internal errors are logged with
 // the request id and reach the caller only as a generic message.
@@ -71,6 +78,10 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &pe) {
 		detail = append(detail, pe.Message)
 		detail = append(detail, pe.Details...)
+		if status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", RetryAfterUnavailable)
+			slog.WarnContext(r.Context(), "service unavailable", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
+		}
 	} else {
 		slog.ErrorContext(r.Context(), "internal error", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
 		detail = []string{"Internal error; quote the request id when reporting it."}

@@ -155,3 +155,16 @@ func LimitBody(n int64) func(http.Handler) http.Handler {
 		})
 	}
 }
+
+// Deadline gives each request the time timeout(r) allows; database work
+// still running then is cancelled and the request answers 503
+// (D-deadlines).
+func Deadline(timeout func(*http.Request) time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), timeout(r))
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}

@@ -15,6 +15,7 @@ const (
 	EUNAUTHORIZED = "unauthorized"
 	ELIMIT        = "limit"
 	ETOOLARGE     = "too_large"
+	EUNAVAILABLE  = "unavailable" // a dependency (the database) is down or too busy: try again soon
 	EINTERNAL     = "internal"
 )
 
@@ -31,6 +32,12 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message)
 // Errorf returns an *Error with the given code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unavailable returns an EUNAVAILABLE error with message msg that keeps
+// cause for the log and for errors.Is.
+func Unavailable(msg string, cause error) error {
+	return fmt.Errorf("%w: %w", Errorf(EUNAVAILABLE, "%s", msg), cause)
 }
 
 // ErrorCode returns the code of err, EINTERNAL for errors that carry none and

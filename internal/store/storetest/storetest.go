@@ -49,7 +49,7 @@ func NewSQLite(t testing.TB) *store.Store {
 // at serverURL, dropped when the test ends.
 func NewPostgres(t testing.TB, serverURL string) *store.Store {
 	t.Helper()
-	conn, err := postgres.Open(context.Background(), newPostgresDatabase(t, serverURL))
+	conn, err := postgres.Open(context.Background(), newPostgresDatabase(t, serverURL), postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
