@@ -46,6 +46,7 @@ func mustRunMainWith(t *testing.T, adjust func(*Main)) *Main {
 	cfg := DefaultConfig()
 	cfg.DatabaseURL = storetest.NewDatabaseURL(t)
 	cfg.SecretsKey = testSecretsKey
+	cfg.MetricsAddr = "127.0.0.1:0" // a free loopback port: tests run side by side
 	m := NewMain(cfg)
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -86,7 +87,14 @@ func get(t *testing.T, u string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// Every role answers /healthz, /readyz (checks the database) and /metrics.
+// metricsURL is where m serves /metrics.
+func metricsURL(m *Main) string {
+	return "http://" + m.Listeners[ListenerMetrics].Addr().String() + "/metrics"
+}
+
+// Every role answers /healthz and /readyz (checks the database); /metrics is
+// served on the metrics listener only, with every role's counters, and on
+// none of the public listeners (D-metrics).
 func TestOpsEndpoints(t *testing.T) {
 	m := MustRunMain(t)
 	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
@@ -97,9 +105,14 @@ func TestOpsEndpoints(t *testing.T) {
 			t.Errorf("%s/readyz = %d %s", base, code, body)
 		}
 	}
-	code, body := get(t, m.Config.IssuerURL+"/metrics")
-	if code != 200 || !strings.Contains(body, `http_requests_total{role="idp",route="/healthz",status="200"}`) {
-		t.Fatalf("metrics = %d, missing the request counter:\n%.2000s", code, body)
+	code, body := get(t, metricsURL(m))
+	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
+		if want := `http_requests_total{role="` + role + `",route="/healthz",status="200"}`; code != 200 || !strings.Contains(body, want) {
+			t.Fatalf("metrics = %d, missing %s:\n%.2000s", code, want, body)
+		}
+	}
+	if host, _, _ := net.SplitHostPort(m.Listeners[ListenerMetrics].Addr().String()); host != "127.0.0.1" {
+		t.Errorf("metrics listen on %s, want loopback", host)
 	}
 	m.Store.Close() // the database goes away: ready no more, healthy still
 	if code, _ := get(t, m.Config.IssuerURL+"/readyz"); code != http.StatusServiceUnavailable {
@@ -191,6 +204,31 @@ func me(t *testing.T, m *Main, token string) (int, map[string]any) {
 	out := map[string]any{}
 	_ = json.NewDecoder(resp.Body).Decode(&out)
 	return resp.StatusCode, out
+}
+
+// /metrics is not on any public listener: it shows every role's routes and
+// the process's internals. The metrics listener serves nothing else.
+//
+// attack: public-metrics
+func TestAttackMetricsNotPublic(t *testing.T) {
+	m := MustRunMain(t)
+	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
+		for _, path := range []string{"/metrics", "/metrics/", "/api/v1/metrics"} {
+			code, body := get(t, base+path)
+			if code == 200 || strings.Contains(body, "http_requests_total") || strings.Contains(body, "go_goroutines") {
+				t.Errorf("%s%s = %d and shows metrics: %.200s", base, path, code, body)
+			}
+		}
+	}
+	metricsBase := strings.TrimSuffix(metricsURL(m), "/metrics")
+	for _, path := range []string{"/healthz", "/api/v1/auth/me", "/"} {
+		if code, _ := get(t, metricsBase+path); code != http.StatusNotFound {
+			t.Errorf("metrics listener %s = %d, want 404", path, code)
+		}
+	}
+	if code, body := get(t, metricsURL(m)); code != 200 || !strings.Contains(body, "go_goroutines") {
+		t.Fatalf("metrics listener /metrics = %d", code)
+	}
 }
 
 // GET /api/v1/auth/me answers the role and customer from the console's own
