@@ -132,7 +132,7 @@ func mapsEqual(a, b map[string]int) bool {
 // Removing a customer removes its grants; the resolver returns the granted
 // customers, with Source account_manager, and focus mode turns it into
 // intersection; an empty source means unscoped.
-// spec: R2.6-cascade, R2.6-resolver, R2.6-source, R2.6-grant-key, R2.6-instance-grant
+// spec: R2.6-cascade, R2.6-resolver, R2.6-source
 func TestGrantsThroughAPI(t *testing.T) {
 	e := newEnv(t)
 	pa := e.mustUser(authz.PlatformAdmin, "")
@@ -171,6 +171,63 @@ func TestGrantsThroughAPI(t *testing.T) {
 	}
 	if ids := e.do(am, "GET", "/me/permissions", nil).json(t)["scope"].(map[string]any)["customerIds"].([]any); len(ids) != 1 || ids[0] != b {
 		t.Fatalf("resolver after removal = %v", ids)
+	}
+}
+
+// Instance grants have the customer grants' shape with an instance in place
+// of the customer: a QA admin granted a customer and one of its instances
+// reaches that instance's tenants and not the other instance's (403, strict),
+// the grant lists with granteeType user, grantedBy and grantedAt, granting
+// twice keeps the first, and removing it takes the instance away again.
+// spec: R2.6-instance-grant, R5.7-and
+func TestInstanceGrantsThroughAPI(t *testing.T) {
+	e := newEnv(t)
+	pa := e.mustUser(authz.PlatformAdmin, "")
+	qa := e.mustUser(authz.QAAdmin, "")
+	cust := e.mustCustomer()
+	inst1, inst2 := e.mustInstance(cust), e.mustInstance(cust)
+	ten1, ten2 := e.mustTenant(cust, inst1), e.mustTenant(cust, inst2)
+	if r := e.do(pa, "POST", "/grants", map[string]any{"userId": qa, "customerId": cust}); r.Status != 201 {
+		t.Fatalf("customer grant = %d %s", r.Status, r.Body)
+	}
+	// the customer alone: no instance yet, so only tenants on no instance
+	if r := e.do(qa, "GET", "/tenants/"+ten1, nil); r.Status != 403 {
+		t.Fatalf("tenant on an ungranted instance = %d, want 403", r.Status)
+	}
+	first := e.do(pa, "POST", "/grants", map[string]any{"userId": qa, "instanceId": inst1})
+	if first.Status != 201 {
+		t.Fatalf("instance grant = %d %s", first.Status, first.Body)
+	}
+	g := first.json(t)
+	if g["granteeType"] != "user" || g["granteeId"] != qa || g["instanceId"] != inst1 || g["customerId"] != nil ||
+		g["grantedBy"] != pa || g["grantedAt"] == nil {
+		t.Fatalf("instance grant = %v", g)
+	}
+	if again := e.do(pa, "POST", "/grants", map[string]any{"userId": qa, "instanceId": inst1}).json(t); again["grantedAt"] != g["grantedAt"] {
+		t.Errorf("granting twice replaced the first grant: %v, then %v", g["grantedAt"], again["grantedAt"])
+	}
+	list := e.do(pa, "GET", "/grants?instanceId="+inst1, nil).json(t)["items"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["instanceId"] != inst1 {
+		t.Fatalf("instance grants = %v", list)
+	}
+	sc := e.do(qa, "GET", "/me/permissions", nil).json(t)["scope"].(map[string]any)
+	if ids, _ := sc["instanceIds"].([]any); len(ids) != 1 || ids[0] != inst1 {
+		t.Fatalf("scope = %v", sc)
+	}
+	if r := e.do(qa, "GET", "/tenants/"+ten1, nil); r.Status != 200 {
+		t.Fatalf("tenant on the granted instance = %d %s", r.Status, r.Body)
+	}
+	if r := e.do(qa, "GET", "/tenants/"+ten2, nil); r.Status != 403 {
+		t.Fatalf("tenant on the other instance = %d, want 403", r.Status)
+	}
+	if r := e.do(pa, "DELETE", "/instances/"+inst1+"/grants/"+qa, nil); r.Status != 204 {
+		t.Fatalf("remove instance grant = %d %s", r.Status, r.Body)
+	}
+	if r := e.do(qa, "GET", "/tenants/"+ten1, nil); r.Status != 403 {
+		t.Fatalf("tenant after the instance grant went = %d, want 403", r.Status)
+	}
+	if r := e.do(pa, "DELETE", "/instances/"+inst1+"/grants/"+qa, nil); r.Status != 404 {
+		t.Fatalf("removing it twice = %d, want 404", r.Status)
 	}
 }
 

@@ -40,7 +40,7 @@ func testAccess(t *testing.T, st *store.Store) {
 		}
 	})
 
-	// spec: R2.6-grant-key, R2.6-instance-grant, R2.6-resolver
+	// spec: R2.6-instance-grant, R2.6-resolver
 	t.Run("Grants", func(t *testing.T) {
 		for _, c := range []string{"cust-2", "cust-1", "cust-1"} { // granting twice keeps one grant
 			if err := st.PutGrant(ctx, false, &store.Grant{GranteeID: "qa", TargetID: c, GrantedBy: "admin", GrantedAt: ts}); err != nil {
