@@ -150,7 +150,7 @@ func TestTokenVerifier(t *testing.T) {
 // An id_token is no access token: the same signature, issuer and audience,
 // but typ JWT (and no grant_id). Neither is a token without typ.
 //
-// attack: id-token-as-bearer
+// attack: id-token-as-access-token
 func TestAttackTokenVerifierRefusesIDToken(t *testing.T) {
 	tk := newTestKeys(t)
 	v := NewTokenVerifier(testIssuer, testAudience, NewKeySet(tk.srv.URL, nil))
