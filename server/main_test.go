@@ -284,7 +284,7 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	ports := freePorts(t, 3)
+	ports := freePorts(t, 4)
 	dir := t.TempDir()
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
@@ -292,7 +292,8 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 		"DATABASE_URL="+storetest.NewDatabaseURL(t),
 		fmt.Sprintf("IDP_ADDR=127.0.0.1:%d", ports[0]), fmt.Sprintf("ISSUER_URL=http://127.0.0.1:%d", ports[0]),
 		fmt.Sprintf("CONSOLE_ADDR=127.0.0.1:%d", ports[1]), fmt.Sprintf("CONSOLE_URL=http://127.0.0.1:%d", ports[1]),
-		fmt.Sprintf("TENANT_ADDR=127.0.0.1:%d", ports[2]), fmt.Sprintf("INSTANCE_URL=http://127.0.0.1:%d", ports[2]))
+		fmt.Sprintf("TENANT_ADDR=127.0.0.1:%d", ports[2]), fmt.Sprintf("INSTANCE_URL=http://127.0.0.1:%d", ports[2]),
+		fmt.Sprintf("METRICS_ADDR=127.0.0.1:%d", ports[3]))
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
@@ -312,14 +313,18 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 	}()
 	select {
 	case out := <-banner:
-		if !strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d", ports[0])) {
-			t.Fatalf("banner lacks the issuer URL:\n%s", out)
+		if !strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d", ports[0])) ||
+			!strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[3])) {
+			t.Fatalf("banner lacks the issuer or the metrics URL:\n%s", out)
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("no start-up banner within 60 s")
 	}
 	if code, _ := get(t, fmt.Sprintf("http://127.0.0.1:%d/readyz", ports[1])); code != 200 {
 		t.Fatalf("readyz = %d", code)
+	}
+	if code, body := get(t, fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[3])); code != 200 || !strings.Contains(body, "http_requests_total") {
+		t.Fatalf("metrics on METRICS_ADDR = %d", code)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
