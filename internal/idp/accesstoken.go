@@ -28,11 +28,8 @@ import (
 // (userinfo, introspection, revocation) falls back from Decrypt to verifying
 // the JWT against the key set, which gives it the jti.
 
-// Access-token header type and claims.
-const (
-	typeAccessToken = "at+jwt"
-	claimGrantID    = "grant_id"
-)
+// typeAccessToken is the access token's header type (RFC 9068 section 2.1).
+const typeAccessToken = "at+jwt"
 
 // accessTokenClaims are the claims of an access token.
 type accessTokenClaims struct {
