@@ -213,6 +213,32 @@ func TestPasswordChangeEndsCredentials(t *testing.T) {
 	wantAllowed(t, apis(t, m, m.Config.ConsoleURL, signIn(t, m, "bob@acme.example")))
 }
 
+// Revoking a refresh token at the provider (RFC 7009) revokes its grant:
+// the access tokens of that grant stop working at the console at once,
+// while the user's other grants (the instance's, the session) go on.
+// attack: revoked-grant-still-accepted
+func TestRevocationEndsAPIAccess(t *testing.T) {
+	m := MustRunMain(t)
+	bob := signIn(t, m, "bob@acme.example")
+	resp, err := http.PostForm(m.Config.IssuerURL+"/oauth/v2/revoke", map[string][]string{
+		"token": {bob.console.RefreshToken}, "client_id": {m.Config.ConsoleClientID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("revoke = %d", resp.StatusCode)
+	}
+	answers := apis(t, m, m.Config.ConsoleURL, bob)
+	for name, a := range answers {
+		if strings.HasPrefix(name, "console ") {
+			wantRefused(t, name, a)
+		} else if a.status != 200 {
+			t.Errorf("%s = %d after revoking another grant, want 200", name, a.status)
+		}
+	}
+}
+
 // Reusing a rotated refresh token revokes its family at the provider, and
 // with it the grant: the family's access tokens, the old and the one the
 // refresh issued, and the session made from the family, are refused at the
