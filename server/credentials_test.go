@@ -217,7 +217,7 @@ func TestPasswordChangeEndsCredentials(t *testing.T) {
 // the access tokens of that grant stop working at the console at once,
 // while the user's other grants (the instance's, the session) go on.
 // attack: revoked-grant-still-accepted
-func TestRevocationEndsAPIAccess(t *testing.T) {
+func TestAttackRevokedGrantAtAPIs(t *testing.T) {
 	m := MustRunMain(t)
 	bob := signIn(t, m, "bob@acme.example")
 	resp, err := http.PostForm(m.Config.IssuerURL+"/oauth/v2/revoke", map[string][]string{
