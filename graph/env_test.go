@@ -57,10 +57,20 @@ const (
 )
 
 // testUserHeader names the caller: the real access.Require loads the
-// principal from the store; only the token check is replaced.
+// principal from the store; only the token check is replaced (the user
+// signs in with a grant of its own, storetest.Logins).
 const testUserHeader = "X-Test-User"
 
-func headerAuth(r *http.Request) (string, error) { return r.Header.Get(testUserHeader), nil }
+// headerAuth is the test's authenticator over logins.
+func headerAuth(logins *storetest.Logins) access.Authenticator {
+	return func(r *http.Request) (access.Identity, error) {
+		id := r.Header.Get(testUserHeader)
+		if id == "" {
+			return access.Identity{}, nil
+		}
+		return access.Identity{UserID: id, GrantID: logins.Grant(id)}, nil
+	}
+}
 
 // env is the GraphQL endpoint and the REST routes over one real store
 // (SQLite, or PostgreSQL with TEST_DATABASE_URL), served through HTTP.
@@ -85,7 +95,7 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	}
 	adm := admin.New(st, acc, admin.WithAdminOrg(adminOrg))
 	dataSvc := data.New(st, acc)
-	auth := acc.Require(headerAuth)
+	auth := acc.Require(headerAuth(storetest.NewLogins(t, base))) // signing in is no statement of the request
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID)
 	cfg := graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm.Service(), Data: dataSvc}, Auth: auth}

@@ -113,7 +113,7 @@ func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 // Flow 1 end to end in Chromium: a customer user with a password lands on
 // the customer portal, an internal user on the dashboard, an unknown address
 // sees the generic error.
-// spec: R5.2-flow, R1-gateway, R4.1-ro-password, R4.1-me, R7.2-generic, R5.1-state, R5.1-nonce
+// spec: R5.2-flow, R1-gateway, R4.1-ro-password, R4.1-me, R7.2-generic
 func TestBrowserConsoleLogin(t *testing.T) {
 	m := MustRunMain(t)
 	base := m.Config.ConsoleURL + "/"
@@ -224,7 +224,7 @@ func TestBrowserConsoleLogin(t *testing.T) {
 // Flow 2 at the console: a tenant-app request is taken through the gateway
 // and the provider straight to the app's callback with the app's state; an
 // unregistered redirect URI is refused.
-// spec: R5.3-refuse, R5.3-direct, R4.1-rc-never, R5.1-nonce
+// spec: R5.3-refuse, R5.3-direct, R4.1-rc-never
 func TestBrowserTenantGateway(t *testing.T) {
 	m := MustRunMain(t)
 	q := url.Values{"client_id": {m.Config.InstanceClientID}, "redirect_uri": {m.Config.InstanceURL + "/auth/callback"},
@@ -368,7 +368,7 @@ func tenantCookie(ctx context.Context, t *testing.T) string {
 // console gateway, the user picks nothing (one organization, one method),
 // signs in at the identity provider, and lands on /projects with a session
 // cookie; the console never sees a code or a token.
-// spec: R5.3-flow, R5.3-direct, R5.1-no-tokens, R5.1-state, R5.1-nonce, R5.1-pkce, R1-gateway, R4.4-callbacks
+// spec: R5.3-flow, R5.3-direct, R5.1-no-tokens, R5.1-pkce, R1-gateway, R4.4-callbacks
 func TestBrowserTenantWebApp(t *testing.T) {
 	m, consoleRec, tenantRec := mustRunRecorded(t)
 	ctx := mustBrowser(t)

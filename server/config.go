@@ -30,14 +30,17 @@ const (
 // variables by ConfigFromEnv and checked by Validate. The README lists every
 // variable.
 type Config struct {
-	Role             string // ROLE: all | idp | console | tenant
-	DatabaseURL      string // DATABASE_URL: postgres://… or sqlite:path
-	IssuerURL        string // ISSUER_URL: the identity provider's public URL
-	ConsoleURL       string // CONSOLE_URL
-	InstanceURL      string // INSTANCE_URL: the tenant web app and data API
-	IDPAddr          string // IDP_ADDR: listen address of the idp role
-	ConsoleAddr      string // CONSOLE_ADDR
-	TenantAddr       string // TENANT_ADDR
+	Role        string // ROLE: all | idp | console | tenant
+	DatabaseURL string // DATABASE_URL: postgres://… or sqlite:path
+	IssuerURL   string // ISSUER_URL: the identity provider's public URL
+	ConsoleURL  string // CONSOLE_URL
+	InstanceURL string // INSTANCE_URL: the tenant web app and data API
+	IDPAddr     string // IDP_ADDR: listen address of the idp role
+	ConsoleAddr string // CONSOLE_ADDR
+	TenantAddr  string // TENANT_ADDR
+	// METRICS_ADDR: listen address of /metrics, for every role of the
+	// process; loopback by default and never a public listener (D-metrics).
+	MetricsAddr      string
 	AdminOrgID       string // ADMIN_ORG_ID: the administrator organization
 	ConsoleClientID  string // CONSOLE_CLIENT_ID: the console portal application
 	InstanceClientID string // INSTANCE_CLIENT_ID: the demo instance's application
@@ -94,6 +97,7 @@ func DefaultConfig() Config {
 		IDPAddr:                ":8080",
 		ConsoleAddr:            ":8081",
 		TenantAddr:             ":8082",
+		MetricsAddr:            "127.0.0.1:9090",
 		AdminOrgID:             DemoAdminOrgID,
 		ConsoleClientID:        "console-portal",
 		InstanceClientID:       "instance-demo",
@@ -138,6 +142,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("IDP_ADDR", &c.IDPAddr)
 	str("CONSOLE_ADDR", &c.ConsoleAddr)
 	str("TENANT_ADDR", &c.TenantAddr)
+	str("METRICS_ADDR", &c.MetricsAddr)
 	str("ADMIN_ORG_ID", &c.AdminOrgID)
 	str("CONSOLE_CLIENT_ID", &c.ConsoleClientID)
 	str("INSTANCE_CLIENT_ID", &c.InstanceClientID)
@@ -208,13 +213,23 @@ func (c Config) Validate() error {
 			p = append(p, u.name+" "+msg)
 		}
 	}
-	for _, a := range []struct{ name, v string }{{"IDP_ADDR", c.IDPAddr}, {"CONSOLE_ADDR", c.ConsoleAddr}, {"TENANT_ADDR", c.TenantAddr}} {
+	for _, a := range []struct{ name, v string }{{"IDP_ADDR", c.IDPAddr}, {"CONSOLE_ADDR", c.ConsoleAddr}, {"TENANT_ADDR", c.TenantAddr},
+		{"METRICS_ADDR", c.MetricsAddr}} {
 		if _, port, err := net.SplitHostPort(a.v); err != nil || port == "" {
 			p = append(p, fmt.Sprintf("%s %q is not a host:port listen address", a.name, a.v))
 		}
 	}
 	if c.Role == RoleAll && (c.IDPAddr == c.ConsoleAddr || c.IDPAddr == c.TenantAddr || c.ConsoleAddr == c.TenantAddr) {
 		p = append(p, "IDP_ADDR, CONSOLE_ADDR and TENANT_ADDR must differ when ROLE=all")
+	}
+	for _, a := range []struct {
+		name, v string
+		used    bool
+	}{{"IDP_ADDR", c.IDPAddr, c.Role == RoleAll || c.Role == RoleIDP}, {"CONSOLE_ADDR", c.ConsoleAddr, c.Role == RoleAll || c.Role == RoleConsole},
+		{"TENANT_ADDR", c.TenantAddr, c.Role == RoleAll || c.Role == RoleTenant}} {
+		if a.used && a.v == c.MetricsAddr {
+			p = append(p, fmt.Sprintf("METRICS_ADDR must differ from %s: metrics are not served on a public listener", a.name))
+		}
 	}
 	if strings.TrimSpace(c.AdminOrgID) == "" {
 		p = append(p, "ADMIN_ORG_ID is required")

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -14,8 +15,14 @@ func TestConfigFromEnv(t *testing.T) {
 	}{
 		{name: "OKDefaults", env: nil, want: func(c Config) bool {
 			return c.Role == RoleAll && c.DatabaseURL == "sqlite:./data/platform.db" && c.SeedDemo && c.LogFormat == "text" &&
-				c.EgressAllow == "127.0.0.0/8,::1/128" && len(c.Egress().Allow) == 2
+				c.EgressAllow == "127.0.0.0/8,::1/128" && len(c.Egress().Allow) == 2 && c.MetricsAddr == "127.0.0.1:9090" &&
+				c.DBMaxConns == 20 && c.RequestTimeout == 10*time.Second && c.UploadTimeout == 2*time.Minute
 		}},
+		{name: "OKMetricsLoopbackInProduction", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32)}, want: func(c Config) bool { return c.MetricsAddr == "127.0.0.1:9090" }},
+		{name: "OKMetricsAddr", env: map[string]string{"METRICS_ADDR": "10.0.0.5:9100"}, want: func(c Config) bool { return c.MetricsAddr == "10.0.0.5:9100" }},
+		{name: "ErrMetricsAddr", env: map[string]string{"METRICS_ADDR": "9090"}, wantErr: []string{"METRICS_ADDR"}},
+		{name: "ErrMetricsOnPublicListener", env: map[string]string{"METRICS_ADDR": ":8081"}, wantErr: []string{"METRICS_ADDR must differ from CONSOLE_ADDR"}},
 		{name: "ErrSecretsKeyRequired", env: map[string]string{"ROLE": "idp"}, wantErr: []string{"SECRETS_KEY is required"}},
 		{name: "ErrSecretsKeyLength", env: map[string]string{"SECRETS_KEY": "c2hvcnQ="}, wantErr: []string{"exactly 32 bytes"}},
 		{name: "OKProductionRole", env: map[string]string{"ROLE": "idp", "DATABASE_URL": "postgres://u:p@db/platform",

@@ -92,7 +92,8 @@ type Main struct {
 	IDP    *idp.Provider
 
 	// Listeners, when set before Run, are used instead of listening on the
-	// configured addresses (tests pass listeners on port 0).
+	// configured addresses (tests pass listeners on port 0), by role and
+	// ListenerMetrics.
 	Listeners map[string]net.Listener
 	// WrapRole, when set before Run, wraps each role's handler (tests observe
 	// what a role receives).
@@ -236,14 +237,18 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return m.serve(ListenerMetrics, httpapi.MetricsHandler(m.registry))
 }
+
+// ListenerMetrics names the listener of /metrics in Main.Listeners: its own,
+// on METRICS_ADDR, never a public one (D-metrics).
+const ListenerMetrics = "metrics"
 
 func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
 		httpapi.Deadline(m.requestTimeout))
-	httpapi.MountOps(r, m.Store.Ping, m.registry)
+	httpapi.MountOps(r, m.Store.Ping)
 	r.Mount("/", h)
 	return r
 }
@@ -257,12 +262,14 @@ func (m *Main) requestTimeout(r *http.Request) time.Duration {
 	return m.Config.RequestTimeout
 }
 
-func (m *Main) addr(role string) string {
-	switch role {
+func (m *Main) addr(name string) string {
+	switch name {
 	case RoleIDP:
 		return m.Config.IDPAddr
 	case RoleConsole:
 		return m.Config.ConsoleAddr
+	case ListenerMetrics:
+		return m.Config.MetricsAddr
 	default:
 		return m.Config.TenantAddr
 	}
@@ -333,6 +340,14 @@ func OpenStore(ctx context.Context, cfg Config) (*store.Store, error) {
 	return store.New(conn), nil
 }
 
+// metricsAddr is where the metrics listener listens.
+func (m *Main) metricsAddr() string {
+	if ln := m.Listeners[ListenerMetrics]; ln != nil {
+		return ln.Addr().String()
+	}
+	return m.Config.MetricsAddr
+}
+
 // PrintBanner tells a person where everything is.
 func (m *Main) PrintBanner(w io.Writer) {
 	c := m.Config
@@ -349,7 +364,8 @@ func (m *Main) PrintBanner(w io.Writer) {
 	if m.runs(RoleTenant) {
 		fmt.Fprintf(w, "  Tenant web app      %s/\n", c.InstanceURL)
 	}
-	fmt.Fprintf(w, "  Health and metrics  /healthz  /readyz  /metrics on each address\n")
+	fmt.Fprintf(w, "  Health              /healthz  /readyz on each address\n")
+	fmt.Fprintf(w, "  Metrics             http://%s/metrics   (this machine only unless METRICS_ADDR says otherwise)\n", m.metricsAddr())
 	if m.runs(RoleIDP) {
 		fmt.Fprintf(w, "  Two-step set-up     %s%s (after signing in)\n", c.IssuerURL, idp.PathAccountMFA)
 	}

@@ -46,6 +46,7 @@ func mustRunMainWith(t *testing.T, adjust func(*Main)) *Main {
 	cfg := DefaultConfig()
 	cfg.DatabaseURL = storetest.NewDatabaseURL(t)
 	cfg.SecretsKey = testSecretsKey
+	cfg.MetricsAddr = "127.0.0.1:0" // a free loopback port: tests run side by side
 	m := NewMain(cfg)
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -86,7 +87,14 @@ func get(t *testing.T, u string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// Every role answers /healthz, /readyz (checks the database) and /metrics.
+// metricsURL is where m serves /metrics.
+func metricsURL(m *Main) string {
+	return "http://" + m.Listeners[ListenerMetrics].Addr().String() + "/metrics"
+}
+
+// Every role answers /healthz and /readyz (checks the database); /metrics is
+// served on the metrics listener only, with every role's counters, and on
+// none of the public listeners (D-metrics).
 func TestOpsEndpoints(t *testing.T) {
 	m := MustRunMain(t)
 	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
@@ -97,9 +105,14 @@ func TestOpsEndpoints(t *testing.T) {
 			t.Errorf("%s/readyz = %d %s", base, code, body)
 		}
 	}
-	code, body := get(t, m.Config.IssuerURL+"/metrics")
-	if code != 200 || !strings.Contains(body, `http_requests_total{role="idp",route="/healthz",status="200"}`) {
-		t.Fatalf("metrics = %d, missing the request counter:\n%.2000s", code, body)
+	code, body := get(t, metricsURL(m))
+	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
+		if want := `http_requests_total{role="` + role + `",route="/healthz",status="200"}`; code != 200 || !strings.Contains(body, want) {
+			t.Fatalf("metrics = %d, missing %s:\n%.2000s", code, want, body)
+		}
+	}
+	if host, _, _ := net.SplitHostPort(m.Listeners[ListenerMetrics].Addr().String()); host != "127.0.0.1" {
+		t.Errorf("metrics listen on %s, want loopback", host)
 	}
 	m.Store.Close() // the database goes away: ready no more, healthy still
 	if code, _ := get(t, m.Config.IssuerURL+"/readyz"); code != http.StatusServiceUnavailable {
@@ -193,6 +206,31 @@ func me(t *testing.T, m *Main, token string) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
+// /metrics is not on any public listener: it shows every role's routes and
+// the process's internals. The metrics listener serves nothing else.
+//
+// attack: public-metrics
+func TestAttackMetricsNotPublic(t *testing.T) {
+	m := MustRunMain(t)
+	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
+		for _, path := range []string{"/metrics", "/metrics/", "/api/v1/metrics"} {
+			code, body := get(t, base+path)
+			if code == 200 || strings.Contains(body, "http_requests_total") || strings.Contains(body, "go_goroutines") {
+				t.Errorf("%s%s = %d and shows metrics: %.200s", base, path, code, body)
+			}
+		}
+	}
+	metricsBase := strings.TrimSuffix(metricsURL(m), "/metrics")
+	for _, path := range []string{"/healthz", "/api/v1/auth/me", "/"} {
+		if code, _ := get(t, metricsBase+path); code != http.StatusNotFound {
+			t.Errorf("metrics listener %s = %d, want 404", path, code)
+		}
+	}
+	if code, body := get(t, metricsURL(m)); code != 200 || !strings.Contains(body, "go_goroutines") {
+		t.Fatalf("metrics listener /metrics = %d", code)
+	}
+}
+
 // GET /api/v1/auth/me answers the role and customer from the console's own
 // data for a console access token, and nothing for anything else.
 // spec: R4.1-me, R5.7-claims
@@ -246,7 +284,7 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	ports := freePorts(t, 3)
+	ports := freePorts(t, 4)
 	dir := t.TempDir()
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
@@ -254,7 +292,8 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 		"DATABASE_URL="+storetest.NewDatabaseURL(t),
 		fmt.Sprintf("IDP_ADDR=127.0.0.1:%d", ports[0]), fmt.Sprintf("ISSUER_URL=http://127.0.0.1:%d", ports[0]),
 		fmt.Sprintf("CONSOLE_ADDR=127.0.0.1:%d", ports[1]), fmt.Sprintf("CONSOLE_URL=http://127.0.0.1:%d", ports[1]),
-		fmt.Sprintf("TENANT_ADDR=127.0.0.1:%d", ports[2]), fmt.Sprintf("INSTANCE_URL=http://127.0.0.1:%d", ports[2]))
+		fmt.Sprintf("TENANT_ADDR=127.0.0.1:%d", ports[2]), fmt.Sprintf("INSTANCE_URL=http://127.0.0.1:%d", ports[2]),
+		fmt.Sprintf("METRICS_ADDR=127.0.0.1:%d", ports[3]))
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
@@ -274,14 +313,18 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 	}()
 	select {
 	case out := <-banner:
-		if !strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d", ports[0])) {
-			t.Fatalf("banner lacks the issuer URL:\n%s", out)
+		if !strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d", ports[0])) ||
+			!strings.Contains(out, fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[3])) {
+			t.Fatalf("banner lacks the issuer or the metrics URL:\n%s", out)
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("no start-up banner within 60 s")
 	}
 	if code, _ := get(t, fmt.Sprintf("http://127.0.0.1:%d/readyz", ports[1])); code != 200 {
 		t.Fatalf("readyz = %d", code)
+	}
+	if code, body := get(t, fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[3])); code != 200 || !strings.Contains(body, "http_requests_total") {
+		t.Fatalf("metrics on METRICS_ADDR = %d", code)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

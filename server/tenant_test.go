@@ -123,6 +123,20 @@ func TestTenantSessionRefresh(t *testing.T) {
 	}
 }
 
+// jwtClaims decodes a JWT's claims (no verification).
+func jwtClaims(t *testing.T, raw string) map[string]any {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(strings.Split(raw, ".")[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // signWithProviderKey signs claims with the identity provider's own current
 // key, so that only the claim under test is wrong.
 func signWithProviderKey(t *testing.T, m *Main, claims map[string]any) string {
@@ -148,8 +162,11 @@ func signWithProviderKey(t *testing.T, m *Main, claims map[string]any) string {
 	return raw
 }
 
-// No session for a token that is wrong in any way.
+// No session for a token that is wrong in any way: the id_token (signature,
+// issuer, audience, expiry, nonce) and the access token (its type, audience,
+// user and grant) are both checked.
 // spec: R4.2-callback
+// attack: forged-tenant-callback
 func TestTenantCallbackAttacks(t *testing.T) {
 	m := MustRunMain(t)
 	good, claims := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
@@ -174,18 +191,26 @@ func TestTenantCallbackAttacks(t *testing.T) {
 	hsRaw, _ := hsSig.CompactSerialize()
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none"}`)) + "." + base64.RawURLEncoding.EncodeToString(payload) + "."
 
+	alice, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "alice@acme.example")
+	revoked, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
+	if err := m.Store.RevokeFamily(context.Background(), jwtClaims(t, revoked.AccessToken)["grant_id"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	idt, at := good.Extra("id_token").(string), good.AccessToken
 	for name, req := range map[string]tenant.CallbackRequest{
-		"ErrWrongNonce":          {IDToken: good.Extra("id_token").(string), Nonce: "other"},
-		"ErrMissingNonce":        {IDToken: good.Extra("id_token").(string)},
-		"ErrConsoleAudience":     {IDToken: console.Extra("id_token").(string), Nonce: "nonce-1"},
-		"ErrOtherInstanceClient": {IDToken: with("aud", "instance-other"), Nonce: "nonce-1"},
-		"ErrWrongIssuer":         {IDToken: with("iss", "https://evil.example"), Nonce: "nonce-1"},
-		"ErrExpired":             {IDToken: with("exp", now-60), Nonce: "nonce-1"},
-		"ErrAlgNone":             {IDToken: none, Nonce: "nonce-1"},
-		"ErrHS256WithPublicKey":  {IDToken: hsRaw, Nonce: "nonce-1"},
-		"ErrTamperedPayload":     {IDToken: parts[0] + "." + base64.RawURLEncoding.EncodeToString(payload) + "." + parts[2], Nonce: "nonce-1"},
-		"ErrWrongAccessToken":    {IDToken: good.Extra("id_token").(string), AccessToken: console.AccessToken, Nonce: "nonce-1"},
-		"ErrEmpty":               {},
+		"ErrWrongNonce":              {IDToken: idt, AccessToken: at, Nonce: "other"},
+		"ErrConsoleAudience":         {IDToken: console.Extra("id_token").(string), AccessToken: at, Nonce: "nonce-1"},
+		"ErrOtherInstanceClient":     {IDToken: with("aud", "instance-other"), AccessToken: at, Nonce: "nonce-1"},
+		"ErrWrongIssuer":             {IDToken: with("iss", "https://evil.example"), AccessToken: at, Nonce: "nonce-1"},
+		"ErrExpired":                 {IDToken: with("exp", now-60), AccessToken: at, Nonce: "nonce-1"},
+		"ErrAlgNone":                 {IDToken: none, AccessToken: at, Nonce: "nonce-1"},
+		"ErrHS256WithPublicKey":      {IDToken: hsRaw, AccessToken: at, Nonce: "nonce-1"},
+		"ErrTamperedPayload":         {IDToken: parts[0] + "." + base64.RawURLEncoding.EncodeToString(payload) + "." + parts[2], AccessToken: at, Nonce: "nonce-1"},
+		"ErrWrongAccessToken":        {IDToken: idt, AccessToken: console.AccessToken, Nonce: "nonce-1"},
+		"ErrIDTokenAsAccessToken":    {IDToken: idt, AccessToken: idt, Nonce: "nonce-1"},
+		"ErrAccessTokenAsIDToken":    {IDToken: at, AccessToken: at, Nonce: "nonce-1"},
+		"ErrAnotherUsersAccessToken": {IDToken: with("email", "bob@acme.example"), AccessToken: alice.AccessToken, Nonce: "nonce-1"},
+		"ErrRevokedGrant":            {IDToken: revoked.Extra("id_token").(string), AccessToken: revoked.AccessToken, Nonce: "nonce-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback", req)
@@ -194,8 +219,33 @@ func TestTenantCallbackAttacks(t *testing.T) {
 			}
 		})
 	}
+	// A missing field is named (400), not a bare 401; all of them at once.
+	for name, tc := range map[string]struct {
+		req  tenant.CallbackRequest
+		want []string
+	}{
+		"ErrMissingNonce":       {tenant.CallbackRequest{IDToken: idt, AccessToken: at}, []string{"nonce is required"}},
+		"ErrMissingAccessToken": {tenant.CallbackRequest{IDToken: idt, Nonce: "nonce-1"}, []string{"access_token is required"}},
+		"ErrEmpty":              {tenant.CallbackRequest{}, []string{"id_token is required", "access_token is required", "nonce is required"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback", tc.req)
+			e, _ := body["error"].(map[string]any)
+			detail, _ := e["detail"].([]any)
+			if resp.StatusCode != http.StatusBadRequest || body["code"] != float64(400) || len(detail) != len(tc.want)+1 ||
+				strings.Contains(resp.Header.Get("Set-Cookie"), "tenant_session=") {
+				t.Fatalf("got %d %v, want 400 naming %v", resp.StatusCode, body, tc.want)
+			}
+			for i, w := range tc.want { // after the summary line, one line per missing field
+				if detail[i+1] != w {
+					t.Errorf("detail[%d] = %v, want %q", i+1, detail[i+1], w)
+				}
+			}
+		})
+	}
 	t.Run("OKSignedByProvider", func(t *testing.T) { // the forging helper itself is sound
-		resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{IDToken: with("email", "bob@acme.example"), Nonce: "nonce-1"})
+		resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{
+			IDToken: with("email", "bob@acme.example"), AccessToken: at, Nonce: "nonce-1"})
 		if resp.StatusCode != 200 {
 			t.Fatalf("got %d %v", resp.StatusCode, body)
 		}

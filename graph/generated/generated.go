@@ -1922,7 +1922,7 @@ Batched entity resolution (gqlgen's federation plugin; not part of the served SD
 """
 directive @entityResolver(multi: Boolean) on OBJECT
 
-"An action of the capability matrix (SPEC 5.7)."
+"An action of the capability matrix (SPEC 5.7), or of the data API (D-data-access)."
 enum Action {
   CREATE_CUSTOMER
   DELETE_CUSTOMER
@@ -1949,6 +1949,8 @@ enum Action {
   MANAGE_USER_ATTRIBUTES
   VIEW_AUDIT_LOG
   MANAGE_DISCREPANCIES
+  READ_TENANT_DATA
+  UPLOAD_CX_DATA
 }
 
 "A permission a role holds: an action of the capability matrix, at read or full access."
@@ -1978,6 +1980,8 @@ enum Permission {
   MANAGE_USER_ATTRIBUTES
   VIEW_AUDIT_LOG
   MANAGE_DISCREPANCIES
+  READ_TENANT_DATA
+  UPLOAD_CX_DATA
 }
 
 "An RFC 3339 time, UTC."

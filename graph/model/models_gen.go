@@ -197,7 +197,7 @@ type UsagePage struct {
 	NextCursor *string        `json:"nextCursor,omitempty"`
 }
 
-// An action of the capability matrix (SPEC 5.7).
+// An action of the capability matrix (SPEC 5.7), or of the data API (D-data-access).
 type Action string
 
 const (
@@ -226,6 +226,8 @@ const (
 	ActionManageUserAttributes Action = "MANAGE_USER_ATTRIBUTES"
 	ActionViewAuditLog         Action = "VIEW_AUDIT_LOG"
 	ActionManageDiscrepancies  Action = "MANAGE_DISCREPANCIES"
+	ActionReadTenantData       Action = "READ_TENANT_DATA"
+	ActionUploadCxData         Action = "UPLOAD_CX_DATA"
 )
 
 var AllAction = []Action{
@@ -254,11 +256,13 @@ var AllAction = []Action{
 	ActionManageUserAttributes,
 	ActionViewAuditLog,
 	ActionManageDiscrepancies,
+	ActionReadTenantData,
+	ActionUploadCxData,
 }
 
 func (e Action) IsValid() bool {
 	switch e {
-	case ActionCreateCustomer, ActionDeleteCustomer, ActionCreateTenant, ActionDeleteTenant, ActionTransferTenant, ActionManageTenant, ActionTriggerMigration, ActionManageCustomerUser, ActionSuspendUser, ActionTransferOwnership, ActionTransferHomeOrg, ActionManageCustomerConfig, ActionViewBilling, ActionManageBilling, ActionViewBilledUnits, ActionViewUsageUnits, ActionManageCatalog, ActionManageReleases, ActionManageInstances, ActionResolveDatabaseURI, ActionManageSystemWorkers, ActionManageInternalUsers, ActionManageUserAttributes, ActionViewAuditLog, ActionManageDiscrepancies:
+	case ActionCreateCustomer, ActionDeleteCustomer, ActionCreateTenant, ActionDeleteTenant, ActionTransferTenant, ActionManageTenant, ActionTriggerMigration, ActionManageCustomerUser, ActionSuspendUser, ActionTransferOwnership, ActionTransferHomeOrg, ActionManageCustomerConfig, ActionViewBilling, ActionManageBilling, ActionViewBilledUnits, ActionViewUsageUnits, ActionManageCatalog, ActionManageReleases, ActionManageInstances, ActionResolveDatabaseURI, ActionManageSystemWorkers, ActionManageInternalUsers, ActionManageUserAttributes, ActionViewAuditLog, ActionManageDiscrepancies, ActionReadTenantData, ActionUploadCxData:
 		return true
 	}
 	return false
@@ -328,6 +332,8 @@ const (
 	PermissionManageUserAttributes Permission = "MANAGE_USER_ATTRIBUTES"
 	PermissionViewAuditLog         Permission = "VIEW_AUDIT_LOG"
 	PermissionManageDiscrepancies  Permission = "MANAGE_DISCREPANCIES"
+	PermissionReadTenantData       Permission = "READ_TENANT_DATA"
+	PermissionUploadCxData         Permission = "UPLOAD_CX_DATA"
 )
 
 var AllPermission = []Permission{
@@ -356,11 +362,13 @@ var AllPermission = []Permission{
 	PermissionManageUserAttributes,
 	PermissionViewAuditLog,
 	PermissionManageDiscrepancies,
+	PermissionReadTenantData,
+	PermissionUploadCxData,
 }
 
 func (e Permission) IsValid() bool {
 	switch e {
-	case PermissionCreateCustomer, PermissionDeleteCustomer, PermissionCreateTenant, PermissionDeleteTenant, PermissionTransferTenant, PermissionManageTenant, PermissionTriggerMigration, PermissionManageCustomerUser, PermissionSuspendUser, PermissionTransferOwnership, PermissionTransferHomeOrg, PermissionManageCustomerConfig, PermissionViewBilling, PermissionManageBilling, PermissionViewBilledUnits, PermissionViewUsageUnits, PermissionManageCatalog, PermissionManageReleases, PermissionManageInstances, PermissionResolveDatabaseURI, PermissionManageSystemWorkers, PermissionManageInternalUsers, PermissionManageUserAttributes, PermissionViewAuditLog, PermissionManageDiscrepancies:
+	case PermissionCreateCustomer, PermissionDeleteCustomer, PermissionCreateTenant, PermissionDeleteTenant, PermissionTransferTenant, PermissionManageTenant, PermissionTriggerMigration, PermissionManageCustomerUser, PermissionSuspendUser, PermissionTransferOwnership, PermissionTransferHomeOrg, PermissionManageCustomerConfig, PermissionViewBilling, PermissionManageBilling, PermissionViewBilledUnits, PermissionViewUsageUnits, PermissionManageCatalog, PermissionManageReleases, PermissionManageInstances, PermissionResolveDatabaseURI, PermissionManageSystemWorkers, PermissionManageInternalUsers, PermissionManageUserAttributes, PermissionViewAuditLog, PermissionManageDiscrepancies, PermissionReadTenantData, PermissionUploadCxData:
 		return true
 	}
 	return false

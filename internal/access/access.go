@@ -27,7 +27,12 @@ const DefaultPortalRole = authz.Member
 type Caller struct {
 	authz.Principal
 	Scope authz.Scope
+	// GrantID is the grant the request's credentials come from.
+	GrantID string
 }
+
+// Identity returns the credentials the caller was loaded with.
+func (c *Caller) Identity() Identity { return Identity{UserID: c.UserID, GrantID: c.GrantID} }
 
 // Service loads callers and checks their requests. It is safe for
 // concurrent use.
@@ -53,43 +58,31 @@ func New(ctx context.Context, st *store.Store) (*Service, error) {
 // Catalog returns the compiled permission catalog.
 func (s *Service) Catalog() *authz.Catalog { return s.catalog }
 
-// Load returns the caller userID is. A user without a console role who lives
-// in a customer's organization is that customer's member (DefaultPortalRole);
+// Load returns the caller id names. The one statement behind it
+// (store.Principal) also checks that the credentials still hold:
+// EUNAUTHORIZED for a suspended or deleted user or a revoked grant
+// (D-credentials-follow). A user without a console role who lives in a
+// customer's organization is that customer's member (DefaultPortalRole);
 // anyone else without a role is EFORBIDDEN.
-func (s *Service) Load(ctx context.Context, userID string) (*Caller, error) {
-	p, role, err := s.store.Principal(ctx, userID, s.now())
-	switch {
-	case platform.ErrorCode(err) == platform.ENOTFOUND:
-		p, err = s.defaultPrincipal(ctx, userID)
-		if err != nil {
-			return nil, err
-		}
-	case err != nil:
+func (s *Service) Load(ctx context.Context, id Identity) (*Caller, error) {
+	p, role, err := s.store.Principal(ctx, id.UserID, id.GrantID, s.now())
+	if err != nil {
 		return nil, err
-	default:
-		if p.Role, err = authz.ParseRole(role); err != nil {
-			return nil, platform.Errorf(platform.EFORBIDDEN, "this account has no access")
-		}
 	}
-	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p)}, nil
+	switch {
+	case role != "":
+		if p.Role, err = authz.ParseRole(role); err != nil {
+			return nil, errNoAccess
+		}
+	case p.CustomerID != "":
+		p.Role = DefaultPortalRole
+	default:
+		return nil, errNoAccess
+	}
+	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID}, nil
 }
 
-func (s *Service) defaultPrincipal(ctx context.Context, userID string) (*authz.Principal, error) {
-	noAccess := platform.Errorf(platform.EFORBIDDEN, "this account has no access")
-	u, err := s.store.User(ctx, userID)
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		return nil, noAccess
-	} else if err != nil {
-		return nil, err
-	}
-	cust, err := s.store.CustomerByOrg(ctx, u.OrgID)
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		return nil, noAccess
-	} else if err != nil {
-		return nil, err
-	}
-	return &authz.Principal{UserID: userID, Role: DefaultPortalRole, CustomerID: cust.ID}, nil
-}
+var errNoAccess = platform.Errorf(platform.EFORBIDDEN, "this account has no access")
 
 // Check asks the authorization core whether c may perform a on r (write asks
 // for full access). A denial is written to the audit log and returned as the
@@ -100,7 +93,44 @@ func (s *Service) Check(ctx context.Context, c *Caller, a authz.Action, r authz.
 	if d.Allowed {
 		return nil
 	}
-	s.Audit(ctx, c, a.String(), resourceName(r), r.CustomerID, d)
+	customerID := r.CustomerID
+	if d.Reason == authz.ReasonOtherCustomer {
+		// audited without the other customer, whose users must not see another's caller
+		customerID = ""
+	}
+	s.Audit(ctx, c, a.String(), resourceName(r), customerID, d)
+	return decisionError(d)
+}
+
+// CheckMissing answers for a resource of action a that does not exist
+// (err, from loading it, is ENOTFOUND) exactly what an existing one outside
+// c's scope would get (authz.Catalog.DecideMissing), so that no caller learns
+// whether an id exists (R4.6-id-scope); a 403 is audited. Any other err is
+// returned as it is.
+func (s *Service) CheckMissing(ctx context.Context, c *Caller, a authz.Action, write bool, err error) error {
+	if platform.ErrorCode(err) != platform.ENOTFOUND {
+		return err
+	}
+	d := s.catalog.DecideMissing(&c.Principal, &c.Scope, a, write)
+	if d.Status != 404 {
+		s.Audit(ctx, c, a.String(), "", "", d)
+	}
+	return decisionError(d)
+}
+
+// CheckRole refuses a caller whose role does not hold a at all (or only
+// read for a write), whatever the resource: the answer of a list, which the
+// scope filters and never refuses otherwise. The refusal is audited.
+func (s *Service) CheckRole(ctx context.Context, c *Caller, a authz.Action, write bool) error {
+	acc := s.catalog.Access(c.Role, a)
+	if acc == authz.AccessNone || (write && acc != authz.AccessFull) {
+		return s.Check(ctx, c, a, authz.Resource{}, write)
+	}
+	return nil
+}
+
+// decisionError is the coded error of a denied decision.
+func decisionError(d authz.Decision) error {
 	if d.Status == 404 {
 		return platform.Errorf(platform.ENOTFOUND, "not found")
 	}

@@ -17,7 +17,10 @@ import (
 
 var ctx = context.Background()
 
-func newService(t *testing.T) (*access.Service, *store.Store) {
+// signedIn are the identities of the fixture users (user id → a live grant).
+type signedIn map[string]access.Identity
+
+func newService(t *testing.T) (*access.Service, *store.Store, signedIn) {
 	t.Helper()
 	st := storetest.New(t)
 	now := time.Now().UTC().Truncate(time.Microsecond)
@@ -29,10 +32,12 @@ func newService(t *testing.T) (*access.Service, *store.Store) {
 	}
 	must(st.CreateOrganization(ctx, &platform.Organization{ID: "org-acme", Name: "Acme", CreatedAt: now}))
 	must(st.CreateOrganization(ctx, &platform.Organization{ID: "org-other", Name: "Other", CreatedAt: now}))
+	must(st.CreateOrganization(ctx, &platform.Organization{ID: "org-admin", Name: "Platform", CreatedAt: now}))
 	must(st.CreateCustomer(ctx, &platform.Customer{ID: "acme", Name: "Acme", OrgID: "org-acme", CreatedAt: now}))
 	for _, u := range []*platform.User{
 		{ID: "u-plain", OrgID: "org-acme", Email: "plain@acme.example", CreatedAt: now, UpdatedAt: now},
 		{ID: "u-stranger", OrgID: "org-other", Email: "s@other.example", CreatedAt: now, UpdatedAt: now},
+		{ID: "u-am", OrgID: "org-admin", Email: "am@platform.example", CreatedAt: now, UpdatedAt: now},
 	} {
 		must(st.CreateUser(ctx, u))
 	}
@@ -40,14 +45,18 @@ func newService(t *testing.T) (*access.Service, *store.Store) {
 	must(st.PutGrant(ctx, false, &store.Grant{GranteeID: "u-am", TargetID: "acme", GrantedAt: now}))
 	acc, err := access.New(ctx, st)
 	must(err)
-	return acc, st
+	ids := signedIn{}
+	for _, u := range []string{"u-plain", "u-stranger", "u-am"} {
+		ids[u] = access.Identity{UserID: u, GrantID: storetest.MustGrant(t, st, u)}
+	}
+	return acc, st, ids
 }
 
 // spec: R5.7-claims
 func TestLoad(t *testing.T) {
-	acc, _ := newService(t)
+	acc, st, ids := newService(t)
 	t.Run("DefaultPortalRoleForCustomerOrgUser", func(t *testing.T) {
-		c, err := acc.Load(ctx, "u-plain")
+		c, err := acc.Load(ctx, ids["u-plain"])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +65,7 @@ func TestLoad(t *testing.T) {
 		}
 	})
 	t.Run("ScopedRoleWithGrants", func(t *testing.T) {
-		c, err := acc.Load(ctx, "u-am")
+		c, err := acc.Load(ctx, ids["u-am"])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,21 +73,43 @@ func TestLoad(t *testing.T) {
 			t.Errorf("caller = %+v", c)
 		}
 	})
-	for _, id := range []string{"u-stranger", "no-such-user"} {
-		t.Run("ErrNoAccess/"+id, func(t *testing.T) {
-			_, err := acc.Load(ctx, id)
-			if platform.ErrorCode(err) != platform.EFORBIDDEN {
-				t.Errorf("err = %v, want forbidden", err)
+	t.Run("ErrNoAccess", func(t *testing.T) {
+		_, err := acc.Load(ctx, ids["u-stranger"])
+		if platform.ErrorCode(err) != platform.EFORBIDDEN {
+			t.Errorf("err = %v, want forbidden", err)
+		}
+	})
+	// Credentials that no longer hold are refused as credentials (401), not
+	// as a lack of access.
+	for name, id := range map[string]access.Identity{
+		"NoSuchUser":    {UserID: "no-such-user", GrantID: ids["u-am"].GrantID},
+		"NoGrant":       {UserID: "u-am"},
+		"ForeignGrant":  {UserID: "u-am", GrantID: ids["u-plain"].GrantID},
+		"UnknownGrant":  {UserID: "u-am", GrantID: "grant-made-up"},
+		"NoUserNoGrant": {},
+	} {
+		t.Run("ErrCredentials/"+name, func(t *testing.T) {
+			if _, err := acc.Load(ctx, id); platform.ErrorCode(err) != platform.EUNAUTHORIZED {
+				t.Errorf("err = %v, want unauthorized", err)
 			}
 		})
 	}
+	t.Run("ErrSuspended", func(t *testing.T) {
+		if err := st.SetUserSuspended(ctx, "u-plain", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := acc.Load(ctx, ids["u-plain"]); platform.ErrorCode(err) != platform.EUNAUTHORIZED {
+			t.Errorf("err = %v, want unauthorized", err)
+		}
+	})
 }
 
 func TestRequire(t *testing.T) {
-	acc, _ := newService(t)
-	fixed := func(id string, err error) access.Authenticator {
-		return func(*http.Request) (string, error) { return id, err }
+	acc, _, ids := newService(t)
+	fixed := func(id access.Identity, err error) access.Authenticator {
+		return func(*http.Request) (access.Identity, error) { return id, err }
 	}
+	none := access.Identity{}
 	h := func(auths ...access.Authenticator) http.Handler {
 		return acc.Require(auths...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			_ = json.NewEncoder(w).Encode(access.MustCaller(r.Context()).Role)
@@ -89,10 +120,11 @@ func TestRequire(t *testing.T) {
 		h      http.Handler
 		status int
 	}{
-		{"NoCredentials", h(fixed("", nil)), http.StatusUnauthorized},
-		{"BadCredentialsStopTheChain", h(fixed("", platform.Errorf(platform.EUNAUTHORIZED, "bad")), fixed("u-am", nil)), http.StatusUnauthorized},
-		{"SecondAuthenticatorFinds", h(fixed("", nil), fixed("u-am", nil)), http.StatusOK},
-		{"UserWithoutAccess", h(fixed("u-stranger", nil)), http.StatusForbidden},
+		{"NoCredentials", h(fixed(none, nil)), http.StatusUnauthorized},
+		{"BadCredentialsStopTheChain", h(fixed(none, platform.Errorf(platform.EUNAUTHORIZED, "bad")), fixed(ids["u-am"], nil)), http.StatusUnauthorized},
+		{"SecondAuthenticatorFinds", h(fixed(none, nil), fixed(ids["u-am"], nil)), http.StatusOK},
+		{"UserWithoutAccess", h(fixed(ids["u-stranger"], nil)), http.StatusForbidden},
+		{"RevokedGrant", h(fixed(access.Identity{UserID: "u-am", GrantID: "grant-made-up"}, nil)), http.StatusUnauthorized},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,8 +143,8 @@ func TestRequire(t *testing.T) {
 // A denial is answered with the status of the scope mode and written to the audit log.
 // spec: R5.7-strict
 func TestCheckAuditsDenial(t *testing.T) {
-	acc, st := newService(t)
-	c, err := acc.Load(ctx, "u-am")
+	acc, st, ids := newService(t)
+	c, err := acc.Load(ctx, ids["u-am"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +155,7 @@ func TestCheckAuditsDenial(t *testing.T) {
 	if platform.ErrorCode(err) != platform.EFORBIDDEN {
 		t.Fatalf("out of scope: %v, want forbidden", err)
 	}
-	events, err := st.AuditEvents(ctx, store.AuditQuery{Unscoped: true})
+	events, err := st.AuditEvents(ctx, store.AuditQuery{Scope: authz.Filter{All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

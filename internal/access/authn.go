@@ -2,52 +2,83 @@ package access
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 
-	gooidc "github.com/coreos/go-oidc/v3/oidc"
-
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
 
-// Authenticator finds the user a request comes from. It answers "" and nil
-// when the request carries none of its credentials (the next authenticator
-// is asked), and an error when it carries them but they do not hold.
-type Authenticator func(r *http.Request) (userID string, err error)
+// Identity is who a request's credentials name: the user, and the grant
+// they come from (an access token's grant_id, or the grant that created a
+// tenant session). Load refuses it once the user is suspended or gone or
+// the grant revoked (D-credentials-follow).
+type Identity struct {
+	UserID  string
+	GrantID string
+}
 
-// Bearer authenticates "Authorization: Bearer <access token>" of the
-// identity provider, verified locally (signature against the cached JWKS,
-// issuer, audience, expiry) (D-api-auth).
-func Bearer(v *gooidc.IDTokenVerifier) Authenticator {
-	return func(r *http.Request) (string, error) {
+// Authenticator finds the identity a request comes from. It answers the
+// zero Identity and nil when the request carries none of its credentials
+// (the next authenticator is asked), and an error when it carries them but
+// they do not hold.
+type Authenticator func(r *http.Request) (Identity, error)
+
+// maxBearer bounds the length of a bearer token.
+const maxBearer = 8192
+
+// Bearer authenticates "Authorization: Bearer <access token>": an RFC 9068
+// access token of the identity provider for v's audience, verified locally
+// (signature against the cached JWKS, typ at+jwt, issuer, audience, expiry)
+// (D-api-auth, D-token-typ). An id_token, or a token of another audience,
+// does not verify. Nothing of the token is logged.
+func Bearer(v *TokenVerifier) Authenticator {
+	return func(r *http.Request) (Identity, error) {
 		h := r.Header.Get("Authorization")
 		if h == "" {
-			return "", nil
+			return Identity{}, nil
 		}
 		raw, ok := strings.CutPrefix(h, "Bearer ")
-		if !ok || raw == "" || len(raw) > 8192 {
-			return "", platform.Errorf(platform.EUNAUTHORIZED, "a bearer access token is required")
+		if !ok || raw == "" || len(raw) > maxBearer {
+			return Identity{}, errInvalidToken("a bearer access token is required")
 		}
 		tok, err := v.Verify(r.Context(), raw)
 		if err != nil {
-			return "", platform.Errorf(platform.EUNAUTHORIZED, "the access token is not valid")
+			if !IsTokenError(err) { // the key set could not be read: say so, never the token
+				slog.ErrorContext(r.Context(), "access token not verified", "err", err)
+			}
+			return Identity{}, errInvalidToken("the access token is not valid")
 		}
-		return tok.Subject, nil
+		return Identity{UserID: tok.Subject, GrantID: tok.GrantID}, nil
 	}
+}
+
+// invalidToken marks an EUNAUTHORIZED error whose credentials were presented
+// and refused, as opposed to missing (RFC 6750: error="invalid_token").
+type invalidToken struct{ err *platform.Error }
+
+func (e invalidToken) Error() string { return e.err.Error() }
+func (e invalidToken) Unwrap() error { return e.err }
+
+func errInvalidToken(msg string) error {
+	return invalidToken{platform.Errorf(platform.EUNAUTHORIZED, "%s", msg)}
 }
 
 // Require authenticates each request with the first authenticator that
 // finds credentials, loads its caller and puts it in the request's context.
-// No credentials, or credentials that do not hold: 401 with the 7.1 error
-// object. A user without access: 403.
+// No credentials, credentials that do not hold, or credentials of a
+// suspended or deleted user or a revoked grant: 401 with the 7.1 error object
+// and WWW-Authenticate. A user without access: 403.
 func (s *Service) Require(auths ...Authenticator) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c, err := s.authenticate(r, auths)
 			if err != nil {
 				if platform.ErrorCode(err) == platform.EUNAUTHORIZED {
-					w.Header().Set("WWW-Authenticate", `Bearer realm="api"`)
+					w.Header().Set("WWW-Authenticate", wwwAuthenticate(err))
 				}
 				httpapi.WriteError(w, r, err)
 				return
@@ -57,14 +88,23 @@ func (s *Service) Require(auths ...Authenticator) func(http.Handler) http.Handle
 	}
 }
 
+// wwwAuthenticate is the challenge of a 401 (RFC 6750 section 3).
+func wwwAuthenticate(err error) string {
+	var inv invalidToken
+	if errors.As(err, &inv) || errors.Is(err, store.ErrCredentialsEnded) {
+		return `Bearer realm="api", error="invalid_token"`
+	}
+	return `Bearer realm="api"`
+}
+
 func (s *Service) authenticate(r *http.Request, auths []Authenticator) (*Caller, error) {
 	for _, a := range auths {
-		userID, err := a(r)
+		id, err := a(r)
 		if err != nil {
 			return nil, err
 		}
-		if userID != "" {
-			return s.Load(r.Context(), userID)
+		if id.UserID != "" {
+			return s.Load(r.Context(), id)
 		}
 	}
 	return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")

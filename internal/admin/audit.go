@@ -46,12 +46,11 @@ type EmailView struct {
 // logScope returns the customers whose events the caller may read: all for
 // unscoped internal roles, the scope's customers for scoped ones and focus
 // mode, the home customer for customer roles.
-func (s *Service) logScope(ctx context.Context, c *access.Caller) (bool, []string, error) {
-	if err := s.checkRole(ctx, c, authz.ViewAuditLog, false); err != nil {
-		return false, nil, err
+func (s *Service) logScope(ctx context.Context, c *access.Caller) (authz.Filter, error) {
+	if err := s.access.CheckRole(ctx, c, authz.ViewAuditLog, false); err != nil {
+		return authz.Filter{}, err
 	}
-	f := scopeFilter(c)
-	return f.Unscoped, f.CustomerIDs, nil
+	return c.Scope.Filter(), nil
 }
 
 func logCursor(q LogQuery) (time.Time, string, int, error) {
@@ -78,7 +77,7 @@ func logCursor(q LogQuery) (time.Time, string, int, error) {
 // AuditLog lists audit events the caller may read, newest first (R: the
 // matrix row 'Audit log, email logs').
 func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[store.AuditEvent], error) {
-	unscoped, ids, err := s.logScope(ctx, c)
+	scope, err := s.logScope(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +85,7 @@ func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	if err != nil {
 		return nil, err
 	}
-	evs, err := s.store.AuditEvents(ctx, store.AuditQuery{Unscoped: unscoped, CustomerIDs: ids, ActorID: q.ActorID,
+	evs, err := s.store.AuditEvents(ctx, store.AuditQuery{Scope: scope, ActorID: q.ActorID,
 		Before: before, BeforeID: beforeID, Limit: limit + 1})
 	if err != nil {
 		return nil, err
@@ -102,7 +101,7 @@ func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 
 // EmailLog lists e-mails the platform sent that the caller may read, newest first.
 func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[EmailView], error) {
-	unscoped, ids, err := s.logScope(ctx, c)
+	scope, err := s.logScope(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +109,7 @@ func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	if err != nil {
 		return nil, err
 	}
-	es, err := s.store.EmailLog(ctx, store.EmailQuery{Unscoped: unscoped, CustomerIDs: ids, Before: before, BeforeID: beforeID,
+	es, err := s.store.EmailLog(ctx, store.EmailQuery{Scope: scope, Before: before, BeforeID: beforeID,
 		Limit: limit + 1})
 	if err != nil {
 		return nil, err

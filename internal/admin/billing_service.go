@@ -139,7 +139,7 @@ type UsageFilter struct {
 
 // ListInvoices lists the invoices of the caller's customers, newest first.
 func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
-	if err := s.checkRole(ctx, c, authz.ViewBilling, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ViewBilling, false); err != nil {
 		return nil, err
 	}
 	return s.invoices(ctx, c, f)
@@ -163,7 +163,7 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 	if f.Limit < 0 || f.Limit > 1000 {
 		return nil, invalid("limit must be between 1 and 1000")
 	}
-	rows, next, err := s.store.Invoices(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: f.CustomerID,
+	rows, next, err := s.store.Invoices(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
 		Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
 	if err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID
 	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: customerID, Limit: p.Limit,
+	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
 		Cursor: p.Cursor})
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: customerSet(c), CustomerID: customerID, Limit: p.Limit,
+	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
 		Cursor: p.Cursor})
 	if err != nil {
 		return nil, err
@@ -321,7 +321,7 @@ func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, custome
 // for callers without view_billed_units (R5.7-redact). EINVALID for a bad
 // filter; EFORBIDDEN only for a role without view_usage_units.
 func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
-	if err := s.checkRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
 		return nil, err
 	}
 	return s.usage(ctx, c, f)
@@ -354,7 +354,7 @@ func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*
 	if f.Limit < 0 || f.Limit > 1000 {
 		return nil, invalid("limit must be between 1 and 1000")
 	}
-	rows, next, err := s.store.UsageRows(ctx, store.UsageQuery{Customers: customerSet(c), CustomerID: f.CustomerID,
+	rows, next, err := s.store.UsageRows(ctx, store.UsageQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
 		MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})
 	if err != nil {
 		return nil, err

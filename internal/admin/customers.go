@@ -72,14 +72,14 @@ type OwnershipInput struct {
 // ListCustomers lists the customers in the caller's scope (every role may
 // read its customers).
 func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
-	if err := s.checkRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListCustomers(ctx, scopeFilter(c), q)
+	rows, next, err := s.store.ListCustomers(ctx, c.Scope.Filter(), q)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*C
 func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerRow, error) {
 	row, err := s.store.CustomerRow(ctx, id)
 	if err != nil {
-		return nil, s.hidden(ctx, c, act, write, err)
+		return nil, s.access.CheckMissing(ctx, c, act, write, err)
 	}
 	if err := s.check(ctx, c, act, authz.Resource{CustomerID: row.ID}, write); err != nil {
 		return nil, err
@@ -119,10 +119,9 @@ func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []st
 	if err != nil {
 		return nil, err
 	}
-	f := scopeFilter(c)
 	byID := map[string]*Customer{}
 	for i := range rows {
-		if inScope(f, rows[i].ID, "") {
+		if c.Scope.Allows(rows[i].ID, "") {
 			byID[rows[i].ID] = newCustomer(&rows[i])
 		}
 	}

@@ -90,7 +90,7 @@ func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, statu
 			return nil, err
 		}
 	}
-	rows, err := s.store.Discrepancies(ctx, status, customerSet(c), limit)
+	rows, err := s.store.Discrepancies(ctx, status, c.Scope.Filter(), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -28,10 +28,18 @@ import (
 )
 
 // testUserHeader names the caller in tests: the real access.Require loads
-// the principal from the store, only the token check is replaced.
+// the principal from the store, only the token check is replaced (the user
+// signs in with a grant of its own, storetest.Logins).
 const testUserHeader = "X-Test-User"
 
-func headerAuth(r *http.Request) (string, error) { return r.Header.Get(testUserHeader), nil }
+// auth is the test's authenticator: the user the header names, with its grant.
+func (e *env) auth(r *http.Request) (access.Identity, error) {
+	id := r.Header.Get(testUserHeader)
+	if id == "" {
+		return access.Identity{}, nil
+	}
+	return access.Identity{UserID: id, GrantID: e.logins.Grant(id)}, nil
+}
 
 // env is the admin API over a real store (SQLite, or PostgreSQL with
 // TEST_DATABASE_URL), served by httptest through the real route table.
@@ -44,6 +52,7 @@ type env struct {
 	apps     *fakeApps
 	adminOrg string
 	seq      atomic.Int64
+	logins   *storetest.Logins
 }
 
 func newEnv(t testing.TB, opts ...Option) *env {
@@ -54,7 +63,7 @@ func newEnv(t testing.TB, opts ...Option) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, st: st, acc: acc, apps: newFakeApps(), adminOrg: "admin-org"}
+	e := &env{t: t, st: st, acc: acc, apps: newFakeApps(), adminOrg: "admin-org", logins: storetest.NewLogins(t, st)}
 	if err := st.CreateOrganization(ctx, &platform.Organization{ID: e.adminOrg, Name: "Platform", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +71,7 @@ func newEnv(t testing.TB, opts ...Option) *env {
 	e.adm = New(st, acc, opts...)
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID)
-	r.Route("/api/v1", func(r chi.Router) { e.adm.Mount(r, acc.Require(headerAuth)) })
+	r.Route("/api/v1", func(r chi.Router) { e.adm.Mount(r, acc.Require(e.auth)) })
 	e.srv = httptest.NewServer(r)
 	t.Cleanup(e.srv.Close)
 	return e

@@ -42,11 +42,12 @@ type Focus struct {
 	Scope ScopeView `json:"scope"`
 }
 
-func (s *Service) focusView(ctx context.Context, userID string) (*Focus, error) {
-	c, err := s.access.Load(ctx, userID)
+func (s *Service) focusView(ctx context.Context, caller *access.Caller) (*Focus, error) {
+	c, err := s.access.Load(ctx, caller.Identity()) // the scope as the caller's next request resolves it
 	if err != nil {
 		return nil, err
 	}
+	userID := c.UserID
 	f := &Focus{Scope: ScopeView{Source: c.Scope.Source, Mode: c.Scope.Mode, CustomerIDs: nonNil(c.Scope.CustomerIDs),
 		InstanceIDs: nonNil(c.Scope.InstanceIDs)}}
 	fm, err := s.store.Focus(ctx, userID, s.now())
@@ -61,7 +62,7 @@ func (s *Service) focusView(ctx context.Context, userID string) (*Focus, error) 
 
 // Focus returns the caller's focus mode.
 func (s *Service) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
-	return s.focusView(ctx, c.UserID)
+	return s.focusView(ctx, c)
 }
 
 // EnterFocus turns focus mode on: until it ends, the caller's requests see
@@ -89,14 +90,14 @@ func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInpu
 	} else if err != nil {
 		return nil, err
 	}
-	if c.Role.Scoped() && !contains(c.CustomerGrants, in.CustomerID) {
+	if !c.MayFocus(in.CustomerID) {
 		return nil, platform.Errorf(platform.EFORBIDDEN, "not allowed: %s", authz.ReasonCustomerOutOfScope)
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	if err := s.store.SetFocus(ctx, c.UserID, in.CustomerID, now, now.Add(time.Duration(in.Minutes)*time.Minute)); err != nil {
 		return nil, err
 	}
-	return s.focusView(ctx, c.UserID)
+	return s.focusView(ctx, c)
 }
 
 // LeaveFocus turns focus mode off (nothing happens when it is off).

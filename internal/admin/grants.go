@@ -98,7 +98,7 @@ func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilte
 // GrantsByCustomerIDs returns each customer's grants, in key order (a
 // dataloader batch); callers that may not read grants get EFORBIDDEN.
 func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*GrantView, error) {
-	if err := s.checkRole(ctx, c, authz.ManageInternalUsers, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ManageInternalUsers, false); err != nil {
 		return nil, err
 	}
 	gs, err := s.store.GrantsByCustomerIDs(ctx, ids)

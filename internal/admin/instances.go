@@ -111,14 +111,14 @@ func appInput(name, base string) AppInput {
 
 // ListInstances lists the instances in the caller's scope.
 func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
-	if err := s.checkRole(ctx, c, authz.ManageInstances, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, false); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListInstances(ctx, scopeFilter(c), customerID, q)
+	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerI
 func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.InstanceRow, error) {
 	i, err := s.store.InstanceRow(ctx, id)
 	if err != nil {
-		return nil, s.hidden(ctx, c, act, write, err)
+		return nil, s.access.CheckMissing(ctx, c, act, write, err)
 	}
 	if err := s.check(ctx, c, act, authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}, write); err != nil {
 		return nil, err
@@ -156,10 +156,9 @@ func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []st
 	if err != nil {
 		return nil, err
 	}
-	f := scopeFilter(c)
 	byID := map[string]*Instance{}
 	for i := range rows {
-		if inScope(f, rows[i].CustomerID, rows[i].ID) {
+		if c.Scope.Allows(rows[i].CustomerID, rows[i].ID) {
 			byID[rows[i].ID] = newInstance(&rows[i])
 		}
 	}
@@ -175,7 +174,7 @@ func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []st
 // the instance and its connection (R2.5-instance-app). When the provider
 // fails nothing is stored; when storing fails the application is removed.
 func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
-	if err := s.checkRole(ctx, c, authz.ManageInstances, true); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, true); err != nil {
 		return nil, err
 	}
 	if in.CustomerID == "" {

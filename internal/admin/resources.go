@@ -18,7 +18,6 @@ import (
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
-	"github.com/platform/platform/internal/store"
 )
 
 // What the services of the customer-side configuration, billing and the
@@ -68,17 +67,11 @@ func (s *Service) open(sealed []byte, table, column, id string) (string, error) 
 	return string(b), nil
 }
 
-// customerSet is the caller's scope as the customers a listing may show.
-func customerSet(c *access.Caller) store.CustomerSet {
-	f := scopeFilter(c)
-	return store.CustomerSet{All: f.Unscoped, IDs: f.CustomerIDs}
-}
-
 // owned checks act on a loaded resource of customerID; a load that failed
 // with ENOTFOUND answers as an out-of-scope resource would (R4.6-id-scope).
 func (s *Service) owned(ctx context.Context, c *access.Caller, act authz.Action, write bool, customerID string, loadErr error) error {
 	if loadErr != nil {
-		return s.hidden(ctx, c, act, write, loadErr)
+		return s.access.CheckMissing(ctx, c, act, write, loadErr)
 	}
 	return s.check(ctx, c, act, authz.Resource{CustomerID: customerID}, write)
 }

@@ -132,7 +132,7 @@ func TestEnvironmentSecrets(t *testing.T) {
 
 func mustCaller(t *testing.T, e *env, userID string) *access.Caller {
 	t.Helper()
-	c, err := e.acc.Load(context.Background(), userID)
+	c, err := e.acc.Load(context.Background(), access.Identity{UserID: userID, GrantID: e.logins.Grant(userID)})
 	if err != nil {
 		t.Fatal(err)
 	}

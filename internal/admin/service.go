@@ -121,63 +121,9 @@ func pageInput(r *http.Request) (PageInput, error) {
 	return p, nil
 }
 
-// scopeFilter is the caller's scope as a SQL filter.
-func scopeFilter(c *access.Caller) store.ScopeFilter {
-	if c.Scope.Mode == authz.Unscoped && !c.Role.Scoped() {
-		return store.ScopeFilter{Unscoped: true}
-	}
-	return store.ScopeFilter{CustomerIDs: c.Scope.CustomerIDs, InstanceScoped: c.Role.InstanceScoped(),
-		InstanceIDs: c.Scope.InstanceIDs}
-}
-
-// inScope reports whether the scope's filter lets a customer (and instance) through.
-func inScope(f store.ScopeFilter, customerID, instanceID string) bool {
-	if f.Unscoped {
-		return true
-	}
-	if !contains(f.CustomerIDs, customerID) {
-		return false
-	}
-	return !f.InstanceScoped || instanceID == "" || contains(f.InstanceIDs, instanceID)
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
-}
-
 // check asks the access service (which audits a denial).
 func (s *Service) check(ctx context.Context, c *access.Caller, act authz.Action, res authz.Resource, write bool) error {
 	return s.access.Check(ctx, c, act, res, write)
-}
-
-// checkRole refuses a caller whose role does not hold act at all (or only
-// read for a write), whatever the resource: the answer of a list.
-func (s *Service) checkRole(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
-	acc := s.access.Catalog().Access(c.Role, act)
-	if acc == authz.AccessNone || (write && acc != authz.AccessFull) {
-		return s.check(ctx, c, act, authz.Resource{}, write)
-	}
-	return nil
-}
-
-// hidden turns a missing resource into the answer an out-of-scope one gets,
-// so a scoped caller never learns whether an id exists (R4.6-id-scope).
-func (s *Service) hidden(ctx context.Context, c *access.Caller, act authz.Action, write bool, err error) error {
-	if platform.ErrorCode(err) != platform.ENOTFOUND {
-		return err
-	}
-	if rerr := s.checkRole(ctx, c, act, write); rerr != nil {
-		return rerr
-	}
-	if c.Scope.Mode == authz.Strict {
-		return s.check(ctx, c, act, authz.Resource{CustomerID: "\x00missing"}, write)
-	}
-	return platform.Errorf(platform.ENOTFOUND, "not found")
 }
 
 func newID() string { return uuid.NewString() }

@@ -122,14 +122,14 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 
 // ListTenants lists the tenants in the caller's scope, the scope applied in SQL.
 func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	if err := s.checkRole(ctx, c, authz.ManageTenant, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ManageTenant, false); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListTenants(ctx, store.TenantQuery{Scope: scopeFilter(c), CustomerID: f.CustomerID,
+	rows, next, err := s.store.ListTenants(ctx, store.TenantQuery{Scope: c.Scope.Filter(), CustomerID: f.CustomerID,
 		InstanceID: f.InstanceID, Page: q})
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFil
 func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.TenantRow, error) {
 	t, err := s.store.TenantRow(ctx, id)
 	if err != nil {
-		return nil, s.hidden(ctx, c, act, write, err)
+		return nil, s.access.CheckMissing(ctx, c, act, write, err)
 	}
 	if err := s.check(ctx, c, act, authz.Resource{CustomerID: t.CustomerID, InstanceID: t.InstanceID}, write); err != nil {
 		return nil, err
@@ -169,10 +169,9 @@ func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []stri
 	if err != nil {
 		return nil, err
 	}
-	f := scopeFilter(c)
 	byID := map[string]*Tenant{}
 	for i := range rows {
-		if inScope(f, rows[i].CustomerID, rows[i].InstanceID) {
+		if c.Scope.Allows(rows[i].CustomerID, rows[i].InstanceID) {
 			byID[rows[i].ID] = newTenant(&rows[i])
 		}
 	}
@@ -186,14 +185,14 @@ func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []stri
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
 // set (an instance of that customer). No portal role may (R5.7-no-tenant).
 func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
-	if err := s.checkRole(ctx, c, authz.CreateTenant, true); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.CreateTenant, true); err != nil {
 		return nil, err
 	}
 	if in.CustomerID == "" {
 		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
 	}
 	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
-		return nil, s.hidden(ctx, c, authz.CreateTenant, true, err)
+		return nil, s.access.CheckMissing(ctx, c, authz.CreateTenant, true, err)
 	}
 	if in.InstanceID != "" {
 		inst, err := s.store.InstanceRow(ctx, in.InstanceID)

@@ -93,14 +93,14 @@ func portalRole(s string) (authz.Role, error) {
 
 // ListUsers lists customers' users in the caller's scope, optionally of one customer.
 func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
-	if err := s.checkRole(ctx, c, authz.ManageCustomerUser, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, authz.ManageCustomerUser, false); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListCustomerUsers(ctx, scopeFilter(c), customerID, q)
+	rows, next, err := s.store.ListCustomerUsers(ctx, c.Scope.Filter(), customerID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +114,26 @@ func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID st
 func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerUser, error) {
 	u, err := s.store.CustomerUser(ctx, id)
 	if err != nil {
-		return nil, s.hidden(ctx, c, act, write, err)
+		return nil, s.access.CheckMissing(ctx, c, act, write, err)
 	}
 	if err := s.check(ctx, c, act, authz.Resource{CustomerID: u.CustomerID}, write); err != nil {
 		return nil, err
+	}
+	return u, nil
+}
+
+// ownerFor is userFor for suspending, reactivating or deleting a user: the
+// customer's owner only platform_admin may (D-owner-protect), everyone else
+// gets EFORBIDDEN (audited).
+func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, act authz.Action) (*store.CustomerUser, error) {
+	u, err := s.userFor(ctx, c, id, act, true)
+	if err != nil {
+		return nil, err
+	}
+	if u.Role == authz.Owner.String() {
+		if err := s.check(ctx, c, act, authz.Resource{CustomerID: u.CustomerID, Owner: true}, true); err != nil {
+			return nil, err
+		}
 	}
 	return u, nil
 }
@@ -208,22 +224,23 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 	return newCustomerUser(u), nil
 }
 
-// DeleteUser removes a customer user (not the owner) from the identity provider.
+// DeleteUser removes a customer user from the identity provider; every
+// token and session of the user ends with it. Only platform_admin removes
+// the customer's owner (D-owner-protect): EFORBIDDEN for anyone else.
 func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
-	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
-	if err != nil {
+	if _, err := s.ownerFor(ctx, c, id, authz.ManageCustomerUser); err != nil {
 		return err
-	}
-	if u.Role == authz.Owner.String() {
-		return platform.Errorf(platform.EINVALID, "transfer the ownership before removing the owner")
 	}
 	return s.store.DeleteUser(ctx, id)
 }
 
-// SuspendUser suspends a customer user: it can no longer sign in, its
-// sessions end and its refresh tokens are revoked. EINVALID for oneself.
+// SuspendUser suspends a customer user: it can no longer sign in, and
+// everything it is signed in with ends at once, on every API and replica
+// (its grants are revoked, D-credentials-follow). Only platform_admin
+// suspends the customer's owner (D-owner-protect): EFORBIDDEN for anyone
+// else. EINVALID for oneself.
 func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.SuspendUser, true)
+	u, err := s.ownerFor(ctx, c, id, authz.SuspendUser)
 	if err != nil {
 		return nil, err
 	}
@@ -239,9 +256,11 @@ func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) 
 	return newCustomerUser(u), nil
 }
 
-// ReactivateUser lifts a suspension.
+// ReactivateUser lifts a suspension; the user signs in again (nothing it
+// was signed in with before comes back). The owner only platform_admin
+// reactivates (D-owner-protect).
 func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.SuspendUser, true)
+	u, err := s.ownerFor(ctx, c, id, authz.SuspendUser)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func (a *Admin) wrap(rt Route) http.Handler {
 			var err error
 			res, err = rt.Target(r.Context(), r)
 			if err != nil {
-				httpapi.WriteError(w, r, a.hideMissing(r.Context(), c, rt, err))
+				httpapi.WriteError(w, r, a.access.CheckMissing(r.Context(), c, rt.Action, rt.Write, err))
 				return
 			}
 		}
@@ -54,23 +54,6 @@ func (a *Admin) wrap(rt Route) http.Handler {
 		}
 		httpapi.WriteJSON(w, status, body)
 	})
-}
-
-// hideMissing turns a missing target into the answer an out-of-scope one
-// gets, for callers who must not learn whether it exists.
-func (a *Admin) hideMissing(ctx context.Context, c *access.Caller, rt Route, err error) error {
-	if platform.ErrorCode(err) != platform.ENOTFOUND {
-		return err
-	}
-	// A role the action is closed to gets its 403 whatever the id.
-	if acc := a.access.Catalog().Access(c.Role, rt.Action); acc == authz.AccessNone || (rt.Write && acc != authz.AccessFull) {
-		return a.access.Check(ctx, c, rt.Action, authz.Resource{}, rt.Write)
-	}
-	if c.Scope.Mode == authz.Strict {
-		// Decide on a resource no grant covers gives exactly the strict answer (403).
-		return a.access.Check(ctx, c, rt.Action, authz.Resource{CustomerID: "\x00missing"}, rt.Write)
-	}
-	return platform.Errorf(platform.ENOTFOUND, "not found")
 }
 
 // Check decides again inside a handler, once the request's body names the

@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Action is one row of the capability matrix of SPEC 5.7. The zero Action is
+// Action is one row of the capability matrix of SPEC 5.7, or one of the data
+// API's actions (D-data-access), which the catalog holds the same way. The zero Action is
 // invalid. Names are stable: they are stored in role_permissions and sent on
 // the wire.
 type Action uint8
@@ -37,10 +38,12 @@ const (
 	ManageUserAttributes // user attribute definitions
 	ViewAuditLog         // audit log, e-mail logs
 	ManageDiscrepancies  // discrepancies inbox
+	ReadTenantData       // the data API: master records, schedules, the caller's tenants (D-data-access)
+	UploadCxData         // the data API: cx upload into a tenant's schedule (D-data-access)
 )
 
 // numActions sizes the catalog's arrays; index 0 is the invalid Action.
-const numActions = int(ManageDiscrepancies) + 1
+const numActions = int(UploadCxData) + 1
 
 // actionInfo is what Decide and NewCatalog know about an action beyond the catalog.
 type actionInfo struct {
@@ -55,6 +58,9 @@ type actionInfo struct {
 	// needsCustomer: meaningless without a customer; scoped and portal roles
 	// are refused when the resource names none.
 	needsCustomer bool
+	// customerOnly: the customer's own work; never an internal role's
+	// (D-data-access: internal roles read tenant data, they never upload it).
+	customerOnly bool
 }
 
 var actions = [numActions]actionInfo{
@@ -83,6 +89,8 @@ var actions = [numActions]actionInfo{
 	ManageUserAttributes: {name: "manage_user_attributes", infra: true},
 	ViewAuditLog:         {name: "view_audit_log"},
 	ManageDiscrepancies:  {name: "manage_discrepancies", infra: true},
+	ReadTenantData:       {name: "read_tenant_data"},
+	UploadCxData:         {name: "upload_cx_data", needsCustomer: true, customerOnly: true},
 }
 
 // ErrUnknownAction is wrapped by ParseAction's error for a name that is not an action.
@@ -124,6 +132,10 @@ func (a Action) Infra() bool { return a.valid() && actions[a].infra }
 // AdminOnly reports whether a is one of the three platform_admin-only actions:
 // create customer, cross-customer tenant transfer, cross-customer home-org transfer.
 func (a Action) AdminOnly() bool { return a.valid() && actions[a].adminOnly }
+
+// CustomerOnly reports whether a is the customer's own work, which no
+// internal role may hold (uploading cx data, D-data-access).
+func (a Action) CustomerOnly() bool { return a.valid() && actions[a].customerOnly }
 
 // TenantLifecycle reports whether a creates, deletes or transfers a tenant.
 func (a Action) TenantLifecycle() bool { return a.valid() && actions[a].tenantLifecycle }

@@ -14,7 +14,7 @@ func TestParseAction(t *testing.T) {
 		"transfer_home_org", "manage_customer_config", "view_billing", "manage_billing", "view_billed_units",
 		"view_usage_units", "manage_catalog", "manage_releases", "manage_instances", "resolve_database_uri",
 		"manage_system_workers", "manage_internal_users", "manage_user_attributes", "view_audit_log",
-		"manage_discrepancies",
+		"manage_discrepancies", "read_tenant_data", "upload_cx_data",
 	}
 	var got []string
 	for _, a := range Actions() {

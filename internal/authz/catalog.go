@@ -74,7 +74,8 @@ type Catalog struct {
 //   - only platform_admin and owner hold transfer_ownership (R4.6-owner-transfer);
 //   - no portal role holds an internal-infrastructure action (R5.7-no-infra);
 //   - no scoped internal role (account_manager, qa_admin) holds one either (R4.6-infra, R5.7-am);
-//   - no portal role creates, deletes or transfers a tenant (R5.7-no-tenant).
+//   - no portal role creates, deletes or transfers a tenant (R5.7-no-tenant);
+//   - no internal role uploads cx data (D-data-access).
 //
 // Every problem is reported, joined into one error.
 func NewCatalog(entries []Entry) (*Catalog, error) {
@@ -128,6 +129,8 @@ func forbidden(r Role, a Action) string {
 		return ReasonInfra
 	case info.tenantLifecycle && r.Portal():
 		return ReasonPortalTenant
+	case info.customerOnly && !r.Portal():
+		return ReasonCustomerOnly
 	}
 	return ""
 }

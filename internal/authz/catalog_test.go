@@ -97,16 +97,33 @@ func TestSpecMatrixNotes(t *testing.T) {
 			t.Errorf("Access(%s, view_usage_units) = %s, want full", r, got)
 		}
 	}
-	// member appears nowhere else.
-	if diff := cmp.Diff([]Action{ViewUsageUnits}, c.Allowed(Member)); diff != "" {
+	// member appears nowhere else in the spec's matrix; of the data API's
+	// actions (D-data-access) it reads tenant data and uploads cx data.
+	if diff := cmp.Diff([]Action{ViewUsageUnits, ReadTenantData, UploadCxData}, c.Allowed(Member)); diff != "" {
 		t.Errorf("Allowed(member) (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(Actions(), c.Allowed(PlatformAdmin)); diff != "" {
-		t.Errorf("platform_admin must hold every action (-want +got):\n%s", diff)
-	}
 	for _, a := range Actions() {
-		if got := c.Access(PlatformAdmin, a); got != AccessFull {
-			t.Errorf("Access(platform_admin, %s) = %s, want full", a, got)
+		want := AccessFull
+		switch a {
+		case ReadTenantData:
+			want = AccessRead // reading is all there is to it
+		case UploadCxData:
+			want = AccessNone // cx data is the customer's own work
+		}
+		if got := c.Access(PlatformAdmin, a); got != want {
+			t.Errorf("Access(platform_admin, %s) = %s, want %s", a, got, want)
+		}
+	}
+	for _, r := range Roles() {
+		if got := c.Access(r, ReadTenantData); got != AccessRead {
+			t.Errorf("Access(%s, read_tenant_data) = %s, want read", r, got)
+		}
+		want := AccessNone
+		if r == Owner || r == Admin || r == Member {
+			want = AccessFull
+		}
+		if got := c.Access(r, UploadCxData); got != want {
+			t.Errorf("Access(%s, upload_cx_data) = %s, want %s", r, got, want)
 		}
 	}
 	if diff := cmp.Diff(SpecMatrix(), c.Entries(), cmp.Transformer("sort", sortEntries)); diff != "" {
@@ -125,15 +142,47 @@ func sortEntries(in []Entry) []Entry {
 	return out
 }
 
-var migrationRow = regexp.MustCompile(`^\s*\('([a-z_]+)', '([a-z_]+)', '(full|read)'\)([,;])$`)
-
-// spec: R5.7-catalog
-func TestMigrationSeedsSpecMatrix(t *testing.T) {
-	body, err := os.ReadFile("../../migrations/0003_authz.sql")
+// migrationRows reads the one role_permissions INSERT of a migration: one
+// row per line, the statement ending with the last line of the file.
+func migrationRows(t *testing.T, name string) [][3]string {
+	t.Helper()
+	body, err := os.ReadFile("../../migrations/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sql := string(body)
+	const insert = "INSERT INTO role_permissions (role, action, access) VALUES\n"
+	i := strings.Index(sql, insert)
+	if i < 0 || strings.Count(sql, "INSERT") != 1 {
+		t.Fatalf("%s must hold one %q", name, insert)
+	}
+	var got [][3]string
+	lines := strings.Split(strings.TrimRight(sql[i+len(insert):], "\n"), "\n")
+	for n, line := range lines {
+		m := migrationRow.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%s row %d: cannot read %q", name, n+1, line)
+		}
+		if last := n == len(lines)-1; last != (m[4] == ";") {
+			t.Fatalf("%s row %d: %q: only the last row ends the statement", name, n+1, line)
+		}
+		got = append(got, [3]string{m[1], m[2], m[3]})
+	}
+	return got
+}
+
+var migrationRow = regexp.MustCompile(`^\s*\('([a-z_]+)', '([a-z_]+)', '(full|read)'\)([,;])$`)
+
+// The migrations that seed role_permissions: the table and the spec's
+// matrix, then the data API's actions.
+var catalogMigrations = []string{"0003_authz.sql", "0013_access_path.sql"}
+
+// spec: R5.7-catalog
+func TestMigrationSeedsSpecMatrix(t *testing.T) {
+	body, err := os.ReadFile("../../migrations/" + catalogMigrations[0])
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{
 		"CREATE TABLE role_permissions (",
 		"role   TEXT NOT NULL,",
@@ -141,26 +190,13 @@ func TestMigrationSeedsSpecMatrix(t *testing.T) {
 		"access TEXT NOT NULL CHECK (access IN ('full', 'read')),",
 		"PRIMARY KEY (role, action)",
 	} {
-		if !strings.Contains(sql, want) {
+		if !strings.Contains(string(body), want) {
 			t.Errorf("migration lacks %q", want)
 		}
 	}
-	const insert = "INSERT INTO role_permissions (role, action, access) VALUES\n"
-	i := strings.Index(sql, insert)
-	if i < 0 || strings.Count(sql, "INSERT") != 1 {
-		t.Fatalf("migration must hold one %q", insert)
-	}
 	var got [][3]string
-	lines := strings.Split(strings.TrimRight(sql[i+len(insert):], "\n"), "\n")
-	for n, line := range lines {
-		m := migrationRow.FindStringSubmatch(line)
-		if m == nil {
-			t.Fatalf("migration row %d: cannot read %q", n+1, line)
-		}
-		if last := n == len(lines)-1; last != (m[4] == ";") {
-			t.Fatalf("migration row %d: %q: only the last row ends the statement", n+1, line)
-		}
-		got = append(got, [3]string{m[1], m[2], m[3]})
+	for _, name := range catalogMigrations {
+		got = append(got, migrationRows(t, name)...)
 	}
 	var want [][3]string
 	for _, e := range SpecMatrix() {
@@ -215,6 +251,8 @@ func TestNewCatalogRejects(t *testing.T) {
 		{"ErrQAAdminPlans", Entry{QAAdmin, ManageCatalog, AccessRead}, ErrInvariant},
 		{"ErrOwnerCreatesTenant", Entry{Owner, CreateTenant, AccessFull}, ErrInvariant},
 		{"ErrAdminDeletesTenant", Entry{Admin, DeleteTenant, AccessFull}, ErrInvariant},
+		{"ErrPlatformAdminUploadsCx", Entry{PlatformAdmin, UploadCxData, AccessFull}, ErrInvariant},
+		{"ErrAccountManagerUploadsCx", Entry{AccountManager, UploadCxData, AccessFull}, ErrInvariant},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,10 @@ package authz
 type Resource struct {
 	CustomerID string
 	InstanceID string
+	// Owner marks the resource as the owner account of its customer, for
+	// a request that suspends, reactivates or deletes it: only
+	// platform_admin may (D-owner-protect).
+	Owner bool
 }
 
 // Decision is the answer of Decide. Status is 200 when allowed, 403 when
@@ -38,6 +42,9 @@ const (
 	ReasonNoScope            = "scope not resolved"
 	ReasonCustomerOutOfScope = "customer outside scope"
 	ReasonInstanceOutOfScope = "instance outside scope"
+	ReasonCustomerOnly       = "only the customer's own users may"
+	ReasonOwnerProtected     = "only platform_admin may suspend or delete a customer's owner"
+	ReasonMissing            = "resource does not exist"
 )
 
 const (
@@ -58,7 +65,8 @@ const (
 //  3. scope: a portal user only on its home customer (404 otherwise); a scoped
 //     role needs a resolved scope (403 without); a customer, or for qa_admin an
 //     instance, outside the scope answers 403 when Strict and 404 when Soft
-//     (R5.7-strict, R5.7-soft, R5.7-and, R7.2-status).
+//     (R5.7-strict, R5.7-soft, R5.7-and, R7.2-status);
+//  4. the customer's owner account: only platform_admin (D-owner-protect), 403.
 //
 // A role the action is closed to gets 403 whatever the resource, so the
 // answer never depends on whether a resource exists. Decide does not allocate.
@@ -94,13 +102,13 @@ func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bo
 		case r.CustomerID != "" && r.CustomerID != p.CustomerID:
 			return deny(statusNotFound, ReasonOtherCustomer)
 		}
-		return allow(access)
+		return owner(role, r, access)
 	}
 	if sc == nil || sc.Mode == Unscoped {
 		if role.Scoped() {
 			return deny(statusForbidden, ReasonNoScope)
 		}
-		return allow(access)
+		return owner(role, r, access)
 	}
 	outside := statusNotFound
 	if sc.Mode == Strict {
@@ -114,7 +122,52 @@ func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bo
 	case r.InstanceID != "" && role.InstanceScoped() && !sc.HasInstance(r.InstanceID):
 		return deny(outside, ReasonInstanceOutOfScope)
 	}
+	return owner(role, r, access)
+}
+
+// owner is the last step of Decide, once the scope holds the resource (so
+// that a caller outside it never learns who the owner is).
+func owner(role Role, r Resource, access Access) Decision {
+	if r.Owner && role != PlatformAdmin {
+		return deny(statusForbidden, ReasonOwnerProtected)
+	}
 	return allow(access)
+}
+
+// DecideMissing is the answer for a resource that does not exist: exactly
+// what the caller would get for an existing one outside its scope, so that
+// no caller learns whether an id exists (R4.6-id-scope). A role the action
+// is closed to gets its 403 (as for any id); a strict scope answers 403; every
+// other caller 404 (ReasonMissing). It never allows.
+func (c *Catalog) DecideMissing(p *Principal, sc *Scope, a Action, write bool) Decision {
+	switch {
+	case p == nil:
+		return deny(statusForbidden, ReasonNoPrincipal)
+	case c == nil:
+		return deny(statusForbidden, ReasonNoCatalog)
+	case !p.Role.valid():
+		return deny(statusForbidden, ReasonUnknownRole)
+	case !a.valid():
+		return deny(statusForbidden, ReasonUnknownAction)
+	}
+	if reason := forbidden(p.Role, a); reason != "" {
+		return deny(statusForbidden, reason)
+	}
+	switch access := c.access[p.Role][a]; {
+	case access == AccessNone:
+		return deny(statusForbidden, ReasonNoAccess)
+	case write && access != AccessFull:
+		return deny(statusForbidden, ReasonReadOnly)
+	}
+	switch {
+	case p.Role.Portal():
+		return deny(statusNotFound, ReasonMissing)
+	case sc != nil && sc.Mode == Strict:
+		return deny(statusForbidden, ReasonCustomerOutOfScope)
+	case p.Role.Scoped() && (sc == nil || sc.Mode == Unscoped):
+		return deny(statusForbidden, ReasonNoScope)
+	}
+	return deny(statusNotFound, ReasonMissing)
 }
 
 func allow(x Access) Decision {

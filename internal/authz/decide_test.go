@@ -332,3 +332,102 @@ func TestDecideAllocs(t *testing.T) {
 		}
 	}
 }
+
+// A resource that does not exist answers what one outside the scope would:
+// 403 to a role that does not hold the action and to a strict scope, 404
+// otherwise; never allowed.
+//
+// spec: R4.6-id-scope, R7.2-status
+func TestDecideMissing(t *testing.T) {
+	c := MustSpecCatalog(t)
+	for _, r := range Roles() {
+		for _, focus := range []string{"", "c1"} {
+			p := inScope(r)
+			p.FocusCustomerID = focus
+			sc := ResolveScope(p)
+			for _, a := range Actions() {
+				for _, write := range []bool{false, true} {
+					got := c.DecideMissing(&p, &sc, a, write)
+					outside := c.Decide(&p, &sc, a, Resource{CustomerID: "c-outside", InstanceID: "i-outside"}, write)
+					switch {
+					case got.Allowed:
+						t.Fatalf("%s %s: a missing resource was allowed", r, a)
+					case outside.Allowed && sc.Mode == Unscoped:
+						// unscoped: every existing id is in scope; a missing one is 404
+						if got.Status != 404 {
+							t.Errorf("%s %s write=%v: %+v, want 404", r, a, write, got)
+						}
+					case got.Status != outside.Status:
+						t.Errorf("%s (focus %q) %s write=%v: missing %+v, outside %+v", r, focus, a, write, got, outside)
+					}
+				}
+			}
+		}
+	}
+	if d := c.DecideMissing(nil, nil, ViewBilling, false); d.Allowed || d.Status != 403 {
+		t.Errorf("no principal: %+v", d)
+	}
+}
+
+// Only platform_admin suspends, reactivates or deletes a customer's owner;
+// everyone else who could act on the user gets 403, and a caller outside the
+// scope gets the scope's answer (it does not learn who the owner is).
+//
+// spec: R5.7-matrix
+func TestDecideOwnerProtected(t *testing.T) {
+	c := MustSpecCatalog(t)
+	owner := Resource{CustomerID: "c1", Owner: true}
+	for _, r := range Roles() {
+		for _, a := range []Action{SuspendUser, ManageCustomerUser} {
+			p := inScope(r)
+			plain := decide(c, p, a, Resource{CustomerID: "c1"}, true)
+			got := decide(c, p, a, owner, true)
+			switch {
+			case r == PlatformAdmin:
+				if !got.Allowed {
+					t.Errorf("platform_admin %s on the owner: %+v", a, got)
+				}
+			case !plain.Allowed:
+				if diff := cmp.Diff(plain, got); diff != "" {
+					t.Errorf("%s %s: refused either way, with the same answer (-plain +owner):\n%s", r, a, diff)
+				}
+			default:
+				if diff := cmp.Diff(denied(ReasonOwnerProtected), got); diff != "" {
+					t.Errorf("%s %s on the owner (-want +got):\n%s", r, a, diff)
+				}
+			}
+		}
+	}
+	// outside the scope, the scope answers
+	if diff := cmp.Diff(notFound(ReasonOtherCustomer), decide(c, inScope(Admin), SuspendUser, Resource{CustomerID: "c2", Owner: true}, true)); diff != "" {
+		t.Errorf("admin of another customer (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(denied(ReasonCustomerOutOfScope), decide(c, inScope(AccountManager), SuspendUser, Resource{CustomerID: "c9", Owner: true}, true)); diff != "" {
+		t.Errorf("account_manager out of scope (-want +got):\n%s", diff)
+	}
+}
+
+// No internal role uploads cx data, whatever the catalog says; the
+// customer's owner, admin and member do, on their own customer only.
+//
+// spec: R5.7-no-infra
+func TestDecideUploadCustomerOnly(t *testing.T) {
+	for _, c := range []*Catalog{MustSpecCatalog(t), permissive()} {
+		for _, r := range Roles() {
+			got := decide(c, inScope(r), UploadCxData, inC1, true)
+			switch {
+			case !r.Portal():
+				if diff := cmp.Diff(denied(ReasonCustomerOnly), got); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", r, diff)
+				}
+			case c.Access(r, UploadCxData) == AccessFull:
+				if !got.Allowed {
+					t.Errorf("%s: %+v", r, got)
+				}
+				if other := decide(c, inScope(r), UploadCxData, Resource{CustomerID: "c2"}, true); other.Status != 404 {
+					t.Errorf("%s into another customer: %+v, want 404", r, other)
+				}
+			}
+		}
+	}
+}

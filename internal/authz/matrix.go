@@ -39,11 +39,19 @@ var specRows = [...]struct {
 	{ManageUserAttributes, []Role{PlatformAdmin}, nil},
 	{ViewAuditLog, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin}, []Role{Reader, Owner, Admin, Billing, Viewer}},
 	{ManageDiscrepancies, []Role{PlatformAdmin, InfraOps}, []Role{ComplianceAdmin, Reader}},
+	// The data API's actions (D-data-access, docs/decisions.md), not rows of
+	// SPEC 5.7: every role reads tenant data within its scope (a portal role
+	// its own customer's tenants); the customer's owner, admin and member
+	// upload cx data, nobody else.
+	{ReadTenantData, nil, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin, Reader,
+		Owner, Admin, Billing, Viewer, Member}},
+	{UploadCxData, []Role{Owner, Admin, Member}, nil},
 }
 
-// SpecMatrix returns the capability matrix of SPEC 5.7 as catalog entries,
-// by matrix row, full-access roles before read-only ones. The migration
-// 0003_authz.sql seeds role_permissions with exactly these rows.
+// SpecMatrix returns the capability matrix of SPEC 5.7, followed by the
+// data API's rows (D-data-access), as catalog entries, by matrix row,
+// full-access roles before read-only ones. The migrations 0003_authz.sql
+// and 0013_access_path.sql seed role_permissions with exactly these rows.
 func SpecMatrix() []Entry {
 	var out []Entry
 	for _, row := range specRows {

@@ -18,9 +18,6 @@ type Principal struct {
 	// FocusCustomerID is the customer of focus mode, a temporary one-customer
 	// lens an internal user turns on; empty when off.
 	FocusCustomerID string
-	// Subscriptions are the user's notification subscriptions. They grant
-	// nothing: neither ResolveScope nor Decide reads them (R6-subscription).
-	Subscriptions []Subscription
 }
 
 // Mode is how a scope answers an id outside it.
@@ -67,12 +64,15 @@ const (
 // Scope is the customer (and for qa_admin, instance) scope of one request.
 // CustomerIDs and InstanceIDs are sorted and free of duplicates; Decide
 // searches them, so build a Scope with ResolveScope. Lists are filtered with
-// the same ids in SQL.
+// the same ids in SQL (Filter).
 type Scope struct {
 	Source      string
 	CustomerIDs []string
 	InstanceIDs []string
-	Mode        Mode
+	// InstanceScoped: the instance axis applies (qa_admin), ANDed with the
+	// customer axis (R5.7-and); InstanceIDs may then be empty (no instance).
+	InstanceScoped bool
+	Mode           Mode
 }
 
 // ResolveScope returns the scope of p:
@@ -100,7 +100,7 @@ func ResolveScope(p Principal) Scope {
 	case p.Role.Scoped():
 		sc := Scope{Source: SourceAccountManager, CustomerIDs: sortedSet(p.CustomerGrants), Mode: Strict}
 		if p.Role.InstanceScoped() {
-			sc.InstanceIDs = sortedSet(p.InstanceGrants)
+			sc.InstanceIDs, sc.InstanceScoped = sortedSet(p.InstanceGrants), true
 		}
 		if p.FocusCustomerID != "" {
 			sc.Source, sc.Mode = SourceIntersection, Soft
@@ -115,6 +115,58 @@ func ResolveScope(p Principal) Scope {
 		return Scope{Source: SourceFocusMode, CustomerIDs: []string{p.FocusCustomerID}, Mode: Soft}
 	}
 	return Scope{}
+}
+
+// Allows reports whether the scope lets through a resource of customerID
+// on instanceID ("" when it is on no instance): every resource when
+// unscoped; otherwise one of the scope's customers and, when the instance
+// axis applies, on one of its instances or on none (R5.7-and). It is the
+// row rule Filter states for SQL; Decide adds the 403/404 of the mode.
+func (s *Scope) Allows(customerID, instanceID string) bool {
+	if s.Mode == Unscoped {
+		return true
+	}
+	if !s.HasCustomer(customerID) {
+		return false
+	}
+	return !s.InstanceScoped || instanceID == "" || s.HasInstance(instanceID)
+}
+
+// Filter is a scope as the condition of a listing, which the store renders
+// in SQL (one function, store.scopeCondition): every row when All;
+// otherwise rows of CustomerIDs (none when empty) and, with
+// InstanceScoped, rows on one of InstanceIDs or on no instance. The zero
+// Filter lets nothing through.
+type Filter struct {
+	All            bool
+	CustomerIDs    []string
+	InstanceScoped bool
+	InstanceIDs    []string
+}
+
+// Filter returns the scope as a listing condition: rows exactly where
+// Allows is true.
+func (s *Scope) Filter() Filter {
+	if s.Mode == Unscoped {
+		return Filter{All: true}
+	}
+	return Filter{CustomerIDs: s.CustomerIDs, InstanceScoped: s.InstanceScoped, InstanceIDs: s.InstanceIDs}
+}
+
+// Empty reports whether f can let no row through.
+func (f Filter) Empty() bool { return !f.All && len(f.CustomerIDs) == 0 }
+
+// MayFocus reports whether p may turn focus mode on for customerID: an
+// internal role may; a scoped one only on a customer it is granted
+// (whatever lens it is looking through now); a portal role never.
+func (p *Principal) MayFocus(customerID string) bool {
+	switch {
+	case !p.Role.Internal() || customerID == "":
+		return false
+	case p.Role.Scoped():
+		return slices.Contains(p.CustomerGrants, customerID)
+	}
+	return true
 }
 
 // HasCustomer reports whether id is one of the scope's customers (it does not

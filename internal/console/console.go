@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/access"
@@ -33,22 +32,22 @@ type Config struct {
 type Console struct {
 	cfg      Config
 	store    *store.Store
-	verifier *gooidc.IDTokenVerifier
+	verifier *access.TokenVerifier
 	access   *access.Service
 	pages    *template.Template
 }
 
 // New builds the console. Access tokens are verified locally against the
-// identity provider's JWKS, fetched on first use and cached (D-api-auth).
+// identity provider's JWKS, fetched on first use and cached (D-api-auth); the
+// console's API accepts only access tokens (typ at+jwt) issued to the console
+// portal client (D-token-typ).
 func New(cfg Config, st *store.Store) (*Console, error) {
 	pages, err := template.ParseFS(web.FS, "console/*.html")
 	if err != nil {
 		return nil, err
 	}
-	client := &http.Client{Timeout: 10 * time.Second}
-	keys := gooidc.NewRemoteKeySet(gooidc.ClientContext(context.Background(), client), cfg.Issuer+"/oauth/v2/keys")
-	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
-		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}})
+	keys := access.NewKeySet(cfg.Issuer+"/oauth/v2/keys", &http.Client{Timeout: 10 * time.Second})
+	verifier := access.NewTokenVerifier(cfg.Issuer, cfg.ClientID, keys)
 	acc := cfg.Access
 	if acc == nil {
 		if acc, err = access.New(context.Background(), st); err != nil {
@@ -58,9 +57,9 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages}, nil
 }
 
-// Verifier verifies the identity provider's tokens issued to the console
-// portal client (D-api-auth).
-func (c *Console) Verifier() *gooidc.IDTokenVerifier { return c.verifier }
+// Verifier verifies the identity provider's access tokens issued to the
+// console portal client (D-api-auth, D-token-typ).
+func (c *Console) Verifier() *access.TokenVerifier { return c.verifier }
 
 // Handler serves the gateway pages and the console API; api adds routes
 // under /api/v1 (the administration API).

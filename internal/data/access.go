@@ -2,67 +2,36 @@ package data
 
 import (
 	"context"
-	"slices"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
-// Who may do what with tenant data (D-data-access; docs/decisions.md):
-//   - read (listings, the caller's tenants): a portal user the tenants of its
-//     own customer, whatever its portal role, since every portal user of the
-//     owning customer counts as a tenant member until tenant membership
-//     exists; an internal user the tenants of the customers in its scope
-//     (unscoped roles: every customer; account_manager, qa_admin and focus
-//     mode: Scope.CustomerIDs; qa_admin moreover only tenants on its granted
-//     instances or on none). Lists are filtered in SQL and never refuse.
-//   - upload cx data: a portal user with role owner, admin or member, on a
-//     schedule of its own customer's tenant. Viewer and billing read only;
-//     internal roles read only.
+// Who may do what with tenant data (D-data-access; docs/decisions.md) is
+// the catalog's, like every other action: authz.ReadTenantData (every role,
+// within its scope: a portal user the tenants of its own customer, an
+// internal role the tenants of the customers, and for qa_admin the
+// instances, of its scope) and authz.UploadCxData (the customer's owner,
+// admin and member, into its own customer's schedules). Lists are filtered
+// in SQL by the caller's scope and never refuse for scope; an upload is
+// decided by access.Check on the schedule's customer.
 
-// Audit names of the data API's actions.
-const (
-	actionUpload = "cx_upload"
-)
-
-// readFilter selects the tenants c may read.
-func readFilter(c *access.Caller) store.TenantFilter {
-	switch {
-	case c == nil:
-		return store.TenantFilter{}
-	case c.Role.Portal():
-		if c.CustomerID == "" {
-			return store.TenantFilter{}
-		}
-		return store.TenantFilter{CustomerIDs: []string{c.CustomerID}}
-	case c.Role.Internal() && c.Scope.Mode == authz.Unscoped:
-		return store.TenantFilter{AllCustomers: true}
-	case c.Role.Internal():
-		// qa_admin: customer AND instance scope (R5.7-and)
-		return store.TenantFilter{CustomerIDs: slices.Clone(c.Scope.CustomerIDs),
-			InstanceScoped: c.Role.InstanceScoped(), InstanceIDs: slices.Clone(c.Scope.InstanceIDs)}
+// readable returns the tenants c may read, or EFORBIDDEN (audited) when
+// its role does not read tenant data at all.
+func (s *Service) readable(ctx context.Context, c *access.Caller, tenantID string) (store.TenantFilter, error) {
+	if err := s.access.CheckRole(ctx, c, authz.ReadTenantData, false); err != nil {
+		return store.TenantFilter{}, err
 	}
-	return store.TenantFilter{}
+	return store.TenantFilter{TenantID: tenantID, Scope: c.Scope.Filter()}, nil
 }
 
-// uploadRole reports whether c's role may upload cx data at all.
-func uploadRole(c *access.Caller) bool {
-	switch c.Role {
-	case authz.Owner, authz.Admin, authz.Member:
-		return c.CustomerID != ""
-	}
-	return false
-}
+// errUploadRole is the answer to a role that does not upload cx data.
+var errUploadRole = platform.Errorf(platform.EFORBIDDEN, "your role may not upload cx data; owner, admin and member may")
 
-// mayUpload reports whether c may upload into a schedule of a tenant of customerID.
-func mayUpload(c *access.Caller, customerID string) bool {
-	return uploadRole(c) && customerID == c.CustomerID
-}
-
-// auditDenied writes a refused request to the audit log.
-func (s *Service) auditDenied(ctx context.Context, c *access.Caller, action, resource, customerID string, status int, reason string) {
-	if s.access != nil && c != nil {
-		s.access.Audit(ctx, c, action, resource, customerID, authz.Decision{Status: status, Reason: reason})
-	}
+// mayUpload reports whether c may upload into a schedule of customerID,
+// without auditing (what the caller's tenant list shows).
+func (s *Service) mayUpload(c *access.Caller, customerID string) bool {
+	return s.access.Access(c, authz.UploadCxData, authz.Resource{CustomerID: customerID}) == authz.AccessFull
 }

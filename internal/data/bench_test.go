@@ -57,10 +57,7 @@ func BenchmarkUpload(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	caller, err := acc.Load(ctx, ownerA)
-	if err != nil {
-		b.Fatal(err)
-	}
+	caller := e.caller(b, acc, ownerA)
 	const n = 100_000
 	first, second := benchRows(n, "Task"), benchRows(n, "Renamed task")
 	sched := 0

@@ -51,7 +51,7 @@ const (
 	qaAdm    = "u-qa-admin"          // granted Acme and its instance inst-acme-1 (not inst-acme-2)
 	readerU  = "u-reader"
 	focusU   = "u-focus"     // platform_admin in focus mode on Globex
-	nobody   = "u-no-access" // no console role, no user
+	nobody   = "u-no-access" // a user of the administrator organization without a console role
 )
 
 const (
@@ -79,9 +79,10 @@ var storedRows = []cx.Row{
 // cookie whose value is the user id; the authenticators are the test's,
 // everything after them (loading the caller, scope, decisions) is real.
 type env struct {
-	st  *store.Store
-	srv *httptest.Server
-	svc *data.Service
+	st     *store.Store
+	srv    *httptest.Server
+	svc    *data.Service
+	logins *storetest.Logins
 }
 
 func newEnv(t testing.TB) *env {
@@ -98,20 +99,41 @@ func newEnv(t testing.TB) *env {
 	srv := httptest.NewUnstartedServer(r)
 	srv.Start()
 	t.Cleanup(srv.Close)
-	cookieAuth := func(r *http.Request) (string, error) {
+	logins := storetest.NewLogins(t, st)
+	signIn := func(id string) access.Identity {
+		if id == "" {
+			return access.Identity{}
+		}
+		return access.Identity{UserID: id, GrantID: logins.Grant(id)}
+	}
+	cookieAuth := func(r *http.Request) (access.Identity, error) {
 		c, err := r.Cookie(tenant.SessionCookie)
 		if err != nil {
-			return "", nil
+			return access.Identity{}, nil
 		}
-		return c.Value, nil
+		return signIn(c.Value), nil
 	}
-	bearerAuth := func(r *http.Request) (string, error) {
+	bearerAuth := func(r *http.Request) (access.Identity, error) {
 		id, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		return id, nil
+		return signIn(id), nil
 	}
 	data.NewHandler(svc, srv.URL).Mount(r, acc.Require(cookieAuth, bearerAuth))
-	return &env{st: st, srv: srv, svc: svc}
+	return &env{st: st, srv: srv, svc: svc, logins: logins}
 }
+
+// caller loads a fixture user as the API would.
+func (e *env) caller(t testing.TB, acc *access.Service, userID string) *access.Caller {
+	t.Helper()
+	c, err := acc.Load(ctx, access.Identity{UserID: userID, GrantID: e.logins.Grant(userID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// fixtureOrgs are the organizations of the fixture users: the customers'
+// and the administrator organization.
+var fixtureOrgs = map[string]string{custAcme: "org-acme", custGlobex: "org-globex", "": "org-platform"}
 
 func mustFixtures(t testing.TB, st *store.Store) {
 	t.Helper()
@@ -121,10 +143,15 @@ func mustFixtures(t testing.TB, st *store.Store) {
 			t.Fatal(err)
 		}
 	}
+	for _, org := range []string{"org-acme", "org-globex", "org-platform"} {
+		must(st.CreateOrganization(ctx, &platform.Organization{ID: org, Name: org, CreatedAt: t0}))
+	}
 	for _, c := range []platform.Customer{{ID: custAcme, Name: "Acme", OrgID: "org-acme"}, {ID: custGlobex, Name: "Globex", OrgID: "org-globex"}} {
 		c.CreatedAt = t0
 		must(st.CreateCustomer(ctx, &c))
 	}
+	must(st.CreateUser(ctx, &platform.User{ID: nobody, OrgID: "org-platform", Email: nobody + "@platform.example", Name: nobody,
+		CreatedAt: t0, UpdatedAt: t0}))
 	for _, u := range []platform.ConsoleUser{
 		{UserID: ownerA, Role: "owner", CustomerID: custAcme}, {UserID: adminA, Role: "admin", CustomerID: custAcme},
 		{UserID: memberA, Role: "member", CustomerID: custAcme}, {UserID: viewerA, Role: "viewer", CustomerID: custAcme},
@@ -133,6 +160,8 @@ func mustFixtures(t testing.TB, st *store.Store) {
 		{UserID: qaAdm, Role: "qa_admin"}, {UserID: readerU, Role: "reader"}, {UserID: focusU, Role: "platform_admin"},
 	} {
 		u.CreatedAt = t0
+		must(st.CreateUser(ctx, &platform.User{ID: u.UserID, OrgID: fixtureOrgs[u.CustomerID], Email: u.UserID + "@example.com",
+			Name: u.UserID, CreatedAt: t0, UpdatedAt: t0}))
 		must(st.PutConsoleUser(ctx, &u))
 	}
 	must(st.PutGrant(ctx, false, &store.Grant{GranteeID: acctMgr, TargetID: custAcme, GrantedAt: t0}))

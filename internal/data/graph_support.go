@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/store"
 )
 
 // IsEntity marks Record as an Apollo Federation entity (MasterRecord) of
@@ -15,7 +17,11 @@ func (Record) IsEntity() {}
 // (D-data-access): the GraphQL subgraph's batched entity resolver. One SQL
 // statement.
 func (s *Service) RecordsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Record, error) {
-	recs, masters, err := s.store.MasterRecordsByIDs(ctx, ids, readFilter(c))
+	out := make([]*Record, len(ids))
+	if s.access.Catalog().Access(c.Role, authz.ReadTenantData) == authz.AccessNone {
+		return out, nil // a role that reads no tenant data resolves no record
+	}
+	recs, masters, err := s.store.MasterRecordsByIDs(ctx, ids, store.TenantFilter{Scope: c.Scope.Filter()})
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +32,6 @@ func (s *Service) RecordsByIDs(ctx context.Context, c *access.Caller, ids []stri
 			ParentID: r.ParentID, Slug: r.Slug, RefID: r.RefID, TenantID: r.TenantID, ProjectID: r.ProjectID,
 			CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, IsDeleted: r.IsDeleted}
 	}
-	out := make([]*Record, len(ids))
 	for i, id := range ids {
 		out[i] = byID[id]
 	}

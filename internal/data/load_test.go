@@ -47,8 +47,11 @@ func TestLoadMasterRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	must(st.CreateOrganization(ctx, &platform.Organization{ID: "org-acme", Name: "Acme", CreatedAt: t0}))
 	must(st.CreateCustomer(ctx, &platform.Customer{ID: custAcme, Name: "Acme", OrgID: "org-acme", CreatedAt: t0}))
+	must(st.CreateUser(ctx, &platform.User{ID: ownerA, OrgID: "org-acme", Email: "owner@acme.example", Name: "Owner", CreatedAt: t0, UpdatedAt: t0}))
 	must(st.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: ownerA, Role: "owner", CustomerID: custAcme, CreatedAt: t0}))
+	owner := access.Identity{UserID: ownerA, GrantID: storetest.MustGrant(t, st, ownerA)}
 	must(st.CreateTenant(ctx, &store.Tenant{ID: tenAcme, CustomerID: custAcme, Name: "Harbor Campus", CreatedAt: t0}))
 	must(st.CreateMaster(ctx, &store.Master{ID: "m-load", TenantID: tenAcme, Name: "Asset", CreatedAt: t0,
 		Fields: []store.MasterField{{Key: "floor", Type: store.FieldNumber}, {Key: "tag", Type: store.FieldString},
@@ -90,7 +93,7 @@ func TestLoadMasterRecords(t *testing.T) {
 	r.Use(httpapi.WithRequestID)
 	srv := httptest.NewServer(r)
 	defer srv.Close()
-	data.NewHandler(svc, srv.URL).Mount(r, acc.Require(func(*http.Request) (string, error) { return ownerA, nil }))
+	data.NewHandler(svc, srv.URL).Mount(r, acc.Require(func(*http.Request) (access.Identity, error) { return owner, nil }))
 
 	live := n - n/100
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}

@@ -139,13 +139,16 @@ func parseSort(s string) (store.RecordSort, error) {
 // name among the tenants c may read (D-master, D-data-access). The scope is
 // applied in SQL; records of tenants outside it never count. Errors:
 // EINVALID for bad parameters, *UnknownMasterError (ENOTFOUND) when no
-// readable tenant (of q.TenantID, when given) has the master.
+// readable tenant (of q.TenantID, when given) has the master; EFORBIDDEN
+// for a role that does not read tenant data.
 func (s *Service) ListMasterRecords(ctx context.Context, c *access.Caller, name string, q Query) (*Page, error) {
 	if err := q.normalize(); err != nil {
 		return nil, err
 	}
-	f := readFilter(c)
-	f.TenantID = q.TenantID
+	f, err := s.readable(ctx, c, q.TenantID)
+	if err != nil {
+		return nil, err
+	}
 	masters, err := s.store.MastersByName(ctx, name, f)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,9 @@ type Service struct {
 	now    func() time.Time
 }
 
-// New returns the data service over st; acc audits the requests it refuses.
+// New returns the data service over st; acc decides who may read and
+// upload what (the catalog's read_tenant_data and upload_cx_data) and
+// audits what it refuses.
 func New(st *store.Store, acc *access.Service) *Service {
 	return &Service{store: st, access: acc, now: time.Now}
 }

@@ -59,14 +59,18 @@ func (s *Service) MyTenants(ctx context.Context, c *access.Caller) (*MyTenants, 
 	if c == nil {
 		return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
 	}
-	sums, err := s.store.TenantSummaries(ctx, readFilter(c))
+	f, err := s.readable(ctx, c, "")
+	if err != nil {
+		return nil, err
+	}
+	sums, err := s.store.TenantSummaries(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	out := &MyTenants{User: Me{UserID: c.UserID, Role: c.Role.String(), CustomerID: c.CustomerID},
 		Tenants: make([]TenantView, 0, len(sums))}
 	for _, t := range sums {
-		v := TenantView{ID: t.ID, Name: t.Name, CustomerID: t.CustomerID, CanUpload: mayUpload(c, t.CustomerID),
+		v := TenantView{ID: t.ID, Name: t.Name, CustomerID: t.CustomerID, CanUpload: s.mayUpload(c, t.CustomerID),
 			Projects: make([]ProjectView, 0, len(t.Projects)), Masters: make([]MasterView, 0, len(t.Masters)),
 			Schedules: make([]ScheduleView, 0, len(t.Schedules))}
 		for _, p := range t.Projects {

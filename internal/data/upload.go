@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -95,12 +96,17 @@ func (s *Service) Upload(ctx context.Context, c *access.Caller, req *cx.Request,
 		return nil, err
 	}
 	sc, err := s.store.Schedule(ctx, req.ScheduleID)
-	if platform.ErrorCode(err) == platform.ENOTFOUND || (err == nil && !mayUpload(c, sc.CustomerID)) {
-		if err == nil { // audited without the schedule's customer, whose users must not see another's caller
-			s.auditDenied(ctx, c, actionUpload, "schedules/"+sc.ID, "", 404, "schedule of another customer")
-		}
+	if err == nil {
+		// another customer's schedule answers as a missing one (audited without that customer)
+		err = s.access.Check(ctx, c, authz.UploadCxData, authz.Resource{CustomerID: sc.CustomerID}, true)
+	}
+	switch platform.ErrorCode(err) {
+	case "":
+	case platform.ENOTFOUND:
 		return nil, platform.Errorf(platform.ENOTFOUND, "schedule %q not found", req.ScheduleID)
-	} else if err != nil {
+	case platform.EFORBIDDEN:
+		return nil, errUploadRole
+	default:
 		return nil, err
 	}
 
@@ -179,14 +185,16 @@ func (s *Service) Upload(ctx context.Context, c *access.Caller, req *cx.Request,
 }
 
 // AuthorizeUpload checks, before anything is read, that c's role may upload
-// cx data at all: EFORBIDDEN (audited) when not. Upload checks again, with
-// the schedule.
+// cx data at all (authz.UploadCxData): EFORBIDDEN (audited) when not.
+// Upload checks again, with the schedule's customer.
 func (s *Service) AuthorizeUpload(ctx context.Context, c *access.Caller) error {
-	if c != nil && uploadRole(c) {
-		return nil
+	if c == nil {
+		return platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
 	}
-	s.auditDenied(ctx, c, actionUpload, "schedules", "", 403, "role may not upload cx data")
-	return platform.Errorf(platform.EFORBIDDEN, "your role may not upload cx data; owner, admin and member may")
+	if err := s.access.CheckRole(ctx, c, authz.UploadCxData, true); err != nil {
+		return errUploadRole
+	}
+	return nil
 }
 
 // checkRequest refuses what the decoders refuse, for callers that build a

@@ -10,9 +10,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// MountOps adds /healthz (the process runs), /readyz (its dependencies answer)
-// and /metrics (Prometheus) to r.
-func MountOps(r chi.Router, ready func(context.Context) error, gatherer prometheus.Gatherer) {
+// MountOps adds /healthz (the process runs) and /readyz (its dependencies
+// answer) to r. Metrics are not among them: they go on their own listener
+// (MetricsHandler, D-metrics).
+func MountOps(r chi.Router, ready func(context.Context) error) {
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -25,5 +26,13 @@ func MountOps(r chi.Router, ready func(context.Context) error, gatherer promethe
 		}
 		WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
+}
+
+// MetricsHandler serves GET /metrics (Prometheus) and nothing else: the
+// handler of the metrics listener (METRICS_ADDR, loopback by default), which
+// is never one of the public ones (D-metrics).
+func MetricsHandler(gatherer prometheus.Gatherer) http.Handler {
+	r := chi.NewRouter()
 	r.Handle("/metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{}))
+	return r
 }

@@ -11,7 +11,9 @@ import (
 
 // client adapts an application to op.Client. Every public client is a
 // user-agent client with no secret, JWT access tokens and PKCE required
-// (enforced in CreateAuthRequest and at the token endpoint).
+// (enforced in CreateAuthRequest and at the token endpoint). The access
+// tokens are RFC 9068 JWTs the storage signs itself (accesstoken.go), which
+// the library handles as bearer tokens.
 type client struct {
 	app      *platform.Application
 	loginURL func(authRequestID string) string
@@ -25,7 +27,7 @@ func (c *client) GetID() string                        { return c.app.ClientID }
 func (c *client) RedirectURIs() []string               { return c.app.RedirectURIs }
 func (c *client) PostLogoutRedirectURIs() []string     { return c.app.PostLogoutRedirectURIs }
 func (c *client) LoginURL(id string) string            { return c.loginURL(id) }
-func (c *client) AccessTokenType() op.AccessTokenType  { return op.AccessTokenTypeJWT }
+func (c *client) AccessTokenType() op.AccessTokenType  { return op.AccessTokenTypeBearer }
 func (c *client) IDTokenLifetime() time.Duration       { return c.idTTL }
 func (c *client) DevMode() bool                        { return c.devMode }
 func (c *client) IsScopeAllowed(s string) bool         { return allowedScope(s) }

@@ -148,6 +148,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		op.WithCustomEndpoints(op.NewEndpoint(PathAuthorize), op.NewEndpoint(PathToken), op.NewEndpoint(PathUserinfo),
 			op.NewEndpoint(PathRevoke), op.NewEndpoint(PathEndSession), op.NewEndpoint(PathKeys)),
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint(PathIntrospect)),
+		op.WithCrypto(newTokenCrypto(cryptoKey)), // access tokens are RFC 9068 JWTs (accesstoken.go)
 	}
 	if !p.secure {
 		opts = append(opts, op.WithAllowInsecure())

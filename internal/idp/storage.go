@@ -117,12 +117,18 @@ func (s storage) SaveAuthCode(ctx context.Context, id, code string) error {
 // replayed code is recognised; unexchanged ones are simply left to expire.
 func (s storage) DeleteAuthRequest(context.Context, string) error { return nil }
 
+// CreateAccessToken stores an access token (and opens its grant) and
+// returns it signed (see accesstoken.go: the library takes it as the token's id).
 func (s storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
 	t := s.newAccessToken(req, familyOf(req))
 	if err := s.p.store.CreateAccessToken(ctx, t); err != nil {
 		return "", time.Time{}, err
 	}
-	return t.ID, t.ExpiresAt, nil
+	jwt, err := s.signAccessToken(ctx, req, t)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return jwt, t.ExpiresAt, nil
 }
 
 func (s storage) newAccessToken(req op.TokenRequest, family string) *store.AccessToken {
@@ -130,6 +136,7 @@ func (s storage) newAccessToken(req op.TokenRequest, family string) *store.Acces
 	return &store.AccessToken{
 		ID: uuid.NewString(), FamilyID: family, ClientID: clientOf(req), UserID: req.GetSubject(),
 		Scopes: req.GetScopes(), Audience: req.GetAudience(), CreatedAt: now, ExpiresAt: now.Add(s.p.cfg.AccessTokenLifetime),
+		GrantExpiresAt: now.Add(s.p.grantLifetime()),
 	}
 }
 
@@ -165,7 +172,11 @@ func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenR
 		s.revokeReused(ctx, family)
 		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("refresh token already used")
 	}
-	return at.ID, refresh, at.ExpiresAt, nil
+	jwt, err := s.signAccessToken(ctx, req, at)
+	if err != nil {
+		return "", "", time.Time{}, err
+	}
+	return jwt, refresh, at.ExpiresAt, nil
 }
 
 func (s storage) revokeReused(ctx context.Context, family string) {

@@ -9,39 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
-
-// ScopeFilter restricts a listing to the customers (and instances) of a
-// resolved scope, in SQL. Unscoped lists everything; otherwise only rows of
-// CustomerIDs, and when InstanceScoped also only rows whose instance is one
-// of InstanceIDs (rows without an instance pass the instance axis).
-type ScopeFilter struct {
-	Unscoped       bool
-	CustomerIDs    []string
-	InstanceScoped bool
-	InstanceIDs    []string
-}
-
-// empty reports whether the filter can match nothing.
-func (f ScopeFilter) empty() bool { return !f.Unscoped && len(f.CustomerIDs) == 0 }
-
-// where appends the filter's condition on the columns customerCol and
-// instanceCol ("" when the rows have no instance) to args.
-func (f ScopeFilter) where(args *[]any, customerCol, instanceCol string) string {
-	if f.Unscoped {
-		return "TRUE"
-	}
-	cond := customerCol + ` IN (` + placeholders(args, f.CustomerIDs) + `)`
-	if f.InstanceScoped && instanceCol != "" {
-		if len(f.InstanceIDs) == 0 {
-			cond += ` AND ` + instanceCol + ` IS NULL`
-		} else {
-			cond += ` AND (` + instanceCol + ` IS NULL OR ` + instanceCol + ` IN (` + placeholders(args, f.InstanceIDs) + `))`
-		}
-	}
-	return cond
-}
 
 // PageQuery asks for one page of a listing ordered by (name, id): at most
 // Limit rows (1..1000, default 50) after Cursor (from the previous page).
@@ -146,12 +116,12 @@ func (s *Store) CustomerRow(ctx context.Context, id string) (*CustomerRow, error
 
 // ListCustomers lists the customers within f by (name, id), one page, and
 // the cursor of the next page ("" on the last).
-func (s *Store) ListCustomers(ctx context.Context, f ScopeFilter, p PageQuery) ([]CustomerRow, string, error) {
-	if f.empty() {
+func (s *Store) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery) ([]CustomerRow, string, error) {
+	if f.Empty() {
 		return nil, "", nil
 	}
 	var args []any
-	cond := f.where(&args, "id", "")
+	cond := scopeCondition(&args, f, "id", "")
 	ks, err := p.keyset(&args, "name", "id")
 	if err != nil {
 		return nil, "", err
@@ -315,7 +285,7 @@ func (s *Store) TenantRow(ctx context.Context, id string) (*TenantRow, error) {
 // TenantQuery selects tenants: within Scope, optionally of one customer
 // and one instance, one page by (name, id).
 type TenantQuery struct {
-	Scope      ScopeFilter
+	Scope      authz.Filter
 	CustomerID string
 	InstanceID string
 	Page       PageQuery
@@ -324,11 +294,11 @@ type TenantQuery struct {
 // ListTenants lists tenants by (name, id), the scope applied in SQL, and
 // returns the cursor of the next page ("" on the last).
 func (s *Store) ListTenants(ctx context.Context, q TenantQuery) ([]TenantRow, string, error) {
-	if q.Scope.empty() {
+	if q.Scope.Empty() {
 		return nil, "", nil
 	}
 	args := []any{q.CustomerID, q.InstanceID}
-	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + q.Scope.where(&args, "customer_id", "instance_id")
+	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id")
 	ks, err := q.Page.keyset(&args, "name", "id")
 	if err != nil {
 		return nil, "", err
@@ -521,12 +491,12 @@ func (s *Store) InstanceRow(ctx context.Context, id string) (*InstanceRow, error
 }
 
 // ListInstances lists instances within f (optionally of one customer) by (name, id).
-func (s *Store) ListInstances(ctx context.Context, f ScopeFilter, customerID string, p PageQuery) ([]InstanceRow, string, error) {
-	if f.empty() {
+func (s *Store) ListInstances(ctx context.Context, f authz.Filter, customerID string, p PageQuery) ([]InstanceRow, string, error) {
+	if f.Empty() {
 		return nil, "", nil
 	}
 	args := []any{customerID}
-	cond := `($1 = '' OR i.customer_id = $1) AND ` + f.where(&args, "i.customer_id", "i.id")
+	cond := `($1 = '' OR i.customer_id = $1) AND ` + scopeCondition(&args, f, "i.customer_id", "i.id")
 	ks, err := p.keyset(&args, "i.name", "i.id")
 	if err != nil {
 		return nil, "", err
@@ -644,12 +614,12 @@ func (s *Store) CustomerUser(ctx context.Context, id string) (*CustomerUser, err
 
 // ListCustomerUsers lists customers' users within f, optionally of one
 // customer, by (email, id).
-func (s *Store) ListCustomerUsers(ctx context.Context, f ScopeFilter, customerID string, p PageQuery) ([]CustomerUser, string, error) {
-	if f.empty() {
+func (s *Store) ListCustomerUsers(ctx context.Context, f authz.Filter, customerID string, p PageQuery) ([]CustomerUser, string, error) {
+	if f.Empty() {
 		return nil, "", nil
 	}
 	args := []any{customerID}
-	cond := `($1 = '' OR c.id = $1) AND ` + f.where(&args, "c.id", "")
+	cond := `($1 = '' OR c.id = $1) AND ` + scopeCondition(&args, f, "c.id", "")
 	ks, err := p.keyset(&args, "u.email", "u.id")
 	if err != nil {
 		return nil, "", err
@@ -680,8 +650,8 @@ func (s *Store) ListCustomerUsers(ctx context.Context, f ScopeFilter, customerID
 }
 
 // SetUserSuspended suspends a user (at not zero) or reactivates it (zero).
-// Suspending also ends the user's sessions at the identity provider and
-// revokes its refresh tokens. ENOTFOUND.
+// Suspending also ends everything the user is signed in with
+// (EndUserCredentials): a reactivated user signs in again. ENOTFOUND.
 func (s *Store) SetUserSuspended(ctx context.Context, userID string, at time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
 		n, err := tx.db.Exec(ctx, `UPDATE users SET suspended_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1`,
@@ -692,11 +662,7 @@ func (s *Store) SetUserSuspended(ctx context.Context, userID string, at time.Tim
 		if err != nil || at.IsZero() {
 			return wrap(err, "user")
 		}
-		if err := tx.DeleteUserSessions(ctx, userID); err != nil {
-			return err
-		}
-		_, err = tx.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE user_id = $1`, userID)
-		return err
+		return tx.EndUserCredentials(ctx, userID, at)
 	})
 }
 
@@ -823,8 +789,9 @@ func (s *Store) GrantsByCustomerIDs(ctx context.Context, ids []string) ([]Grant,
 		return nil, nil
 	}
 	var args []any
+	cond := scopeCondition(&args, authz.Filter{CustomerIDs: ids}, "customer_id", "") // the customers asked for
 	rows, err := s.db.Query(ctx, `SELECT grantee_type, grantee_id, customer_id, granted_by, granted_at FROM customer_grants
-		WHERE customer_id IN (`+placeholders(&args, ids)+`) ORDER BY customer_id, grantee_type, grantee_id`, args...)
+		WHERE `+cond+` ORDER BY customer_id, grantee_type, grantee_id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -898,26 +865,22 @@ func (s *Store) AppendEmail(ctx context.Context, e *Email) error {
 	return wrap(err, "e-mail")
 }
 
-// EmailQuery selects e-mails, newest first: within the customers of the
-// scope unless Unscoped, before the cursor (Before, BeforeID) when set.
+// EmailQuery selects e-mails, newest first: within Scope, before the
+// cursor (Before, BeforeID) when set.
 type EmailQuery struct {
-	Unscoped    bool
-	CustomerIDs []string
-	Before      time.Time
-	BeforeID    string
-	Limit       int
+	Scope    authz.Filter
+	Before   time.Time
+	BeforeID string
+	Limit    int
 }
 
 // EmailLog lists sent e-mails, newest first.
 func (s *Store) EmailLog(ctx context.Context, q EmailQuery) ([]Email, error) {
-	var args []any
-	where := `TRUE`
-	if !q.Unscoped {
-		if len(q.CustomerIDs) == 0 {
-			return nil, nil
-		}
-		where = `customer_id IN (` + placeholders(&args, q.CustomerIDs) + `)`
+	if q.Scope.Empty() {
+		return nil, nil
 	}
+	var args []any
+	where := scopeCondition(&args, q.Scope, "customer_id", "")
 	if !q.Before.IsZero() {
 		args = append(args, q.Before.UTC(), q.BeforeID)
 		a, b := "$"+strconv.Itoa(len(args)-1), "$"+strconv.Itoa(len(args))
@@ -979,7 +942,7 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 		if _, err := tx.db.Exec(ctx, `DELETE FROM console_users WHERE user_id = $1`, id); err != nil {
 			return err
 		}
-		if _, err := tx.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE user_id = $1`, id); err != nil {
+		if err := tx.EndUserCredentials(ctx, id, time.Now()); err != nil {
 			return err
 		}
 		n, err := tx.db.Exec(ctx, `DELETE FROM users WHERE id = $1`, id)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -16,24 +17,6 @@ import (
 // customer-side configuration, billing, and the internal-infrastructure
 // records. Services in internal/admin validate input and check
 // authorization; these methods only read and write rows.
-
-// CustomerSet limits a listing to customers: All lists every customer's
-// rows, otherwise only those of IDs (none when IDs is empty).
-type CustomerSet struct {
-	All bool
-	IDs []string
-}
-
-// cond appends the set's condition on col to args.
-func (c CustomerSet) cond(args *[]any, col string) string {
-	if c.All {
-		return "TRUE"
-	}
-	if len(c.IDs) == 0 {
-		return "FALSE"
-	}
-	return col + ` IN (` + placeholders(args, c.IDs) + `)`
-}
 
 // listLimit bounds a listing: default 100, at most 1000.
 func listLimit(n int) int {
@@ -736,7 +719,7 @@ func (s *Store) Invoice(ctx context.Context, id string) (*Invoice, error) {
 // of Customers, of CustomerID too when set, newest first: at most Limit
 // (default 100, at most 1000) after Cursor (the previous page's next cursor).
 type BillingQuery struct {
-	Customers  CustomerSet
+	Customers  authz.Filter
 	CustomerID string
 	Status     string // invoices only
 	Limit      int
@@ -744,7 +727,7 @@ type BillingQuery struct {
 }
 
 func (q BillingQuery) where(args *[]any) string {
-	w := q.Customers.cond(args, "customer_id")
+	w := scopeCondition(args, q.Customers, "customer_id", "")
 	if q.CustomerID != "" {
 		w += ` AND customer_id = ` + arg(args, q.CustomerID)
 	}
@@ -857,7 +840,7 @@ func (s *Store) PutUsageRow(ctx context.Context, u *UsageRow) error {
 // by the other fields when set; periods From and To are inclusive. A page
 // holds at most Limit rows (default 100, at most 1000) after Cursor.
 type UsageQuery struct {
-	Customers  CustomerSet
+	Customers  authz.Filter
 	CustomerID string
 	MeterKey   string
 	From, To   string
@@ -869,7 +852,7 @@ type UsageQuery struct {
 // and meter, and the next cursor. EINVALID for a malformed cursor.
 func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, string, error) {
 	var args []any
-	w := q.Customers.cond(&args, "u.customer_id")
+	w := scopeCondition(&args, q.Customers, "u.customer_id", "")
 	if q.CustomerID != "" {
 		w += ` AND u.customer_id = ` + arg(&args, q.CustomerID)
 	}
@@ -1239,9 +1222,9 @@ func (s *Store) Discrepancy(ctx context.Context, id string) (*Discrepancy, error
 
 // Discrepancies lists inbox items of a status (all when empty), newest
 // first: platform-wide items and those of the customers of customers.
-func (s *Store) Discrepancies(ctx context.Context, status string, customers CustomerSet, limit int) ([]Discrepancy, error) {
+func (s *Store) Discrepancies(ctx context.Context, status string, customers authz.Filter, limit int) ([]Discrepancy, error) {
 	args := []any{status}
-	w := `($1 = '' OR status = $1) AND (customer_id IS NULL OR ` + customers.cond(&args, "customer_id") + `)`
+	w := `($1 = '' OR status = $1) AND (customer_id IS NULL OR ` + scopeCondition(&args, customers, "customer_id", "") + `)`
 	rows, err := s.db.Query(ctx, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE `+w+`
 		ORDER BY detected_at DESC, id DESC LIMIT `+arg(&args, listLimit(limit)), args...)
 	return collectRows(rows, err, scanDiscrepancy)

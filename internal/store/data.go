@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/platform"
 )
@@ -144,16 +145,11 @@ func (s *Store) CreateMaster(ctx context.Context, m *Master) error {
 	return wrap(err, "master")
 }
 
-// TenantFilter selects tenants: one tenant when TenantID is set, and only
-// tenants of CustomerIDs unless AllCustomers. With InstanceScoped, a tenant
-// on an instance must also be on one of InstanceIDs (a tenant on no
-// instance passes that axis, as the admin API's scope filter has it).
+// TenantFilter selects tenants: those within Scope (the caller's, from
+// authz.Scope.Filter), only TenantID when it is set.
 type TenantFilter struct {
-	TenantID       string
-	CustomerIDs    []string
-	AllCustomers   bool
-	InstanceScoped bool
-	InstanceIDs    []string
+	TenantID string
+	Scope    authz.Filter
 }
 
 // MastersByName returns the masters called name among the tenants f selects,
@@ -189,22 +185,12 @@ func (s *Store) MastersByName(ctx context.Context, name string, f TenantFilter) 
 // where returns the SQL condition on tenants aliased t that f selects, with
 // its arguments appended to args; false when f selects no tenant at all.
 func (f TenantFilter) where(args *[]any) (string, bool) {
-	if !f.AllCustomers && len(f.CustomerIDs) == 0 {
+	if f.Scope.Empty() {
 		return "", false
 	}
-	cond := "TRUE"
+	cond := scopeCondition(args, f.Scope, "t.customer_id", "t.instance_id")
 	if f.TenantID != "" {
-		*args = append(*args, f.TenantID)
-		cond += ` AND t.id = $` + strconv.Itoa(len(*args))
-	}
-	if !f.AllCustomers {
-		cond += ` AND t.customer_id IN (` + placeholders(args, f.CustomerIDs) + `)`
-	}
-	switch {
-	case f.InstanceScoped && len(f.InstanceIDs) == 0:
-		cond += ` AND t.instance_id IS NULL`
-	case f.InstanceScoped:
-		cond += ` AND (t.instance_id IS NULL OR t.instance_id IN (` + placeholders(args, f.InstanceIDs) + `))`
+		cond += ` AND t.id = ` + arg(args, f.TenantID)
 	}
 	return cond, true
 }

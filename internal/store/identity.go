@@ -132,14 +132,21 @@ func (s *Store) ResetLoginFailures(ctx context.Context, userID string) error {
 	return err
 }
 
-// SetPassword replaces a user's password hash.
+// SetPassword replaces a user's password hash and, in the same transaction,
+// ends everything the user was signed in with (EndUserCredentials): after a
+// reset no token or session issued before it is accepted (D-reset). ENOTFOUND.
 func (s *Store) SetPassword(ctx context.Context, userID, hash string) error {
-	n, err := s.db.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1`,
-		userID, hash, time.Now().UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "user")
+	now := time.Now().UTC()
+	return s.InTx(ctx, func(tx *Store) error {
+		n, err := tx.db.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1`, userID, hash, now)
+		if err == nil && n == 0 {
+			err = ErrNoRows
+		}
+		if err != nil {
+			return wrap(err, "user")
+		}
+		return tx.EndUserCredentials(ctx, userID, now)
+	})
 }
 
 const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at`

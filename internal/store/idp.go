@@ -173,6 +173,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) error {
 		`DELETE FROM idp_sessions WHERE expires_at <= $1`,
 		`DELETE FROM sso_states WHERE expires_at <= $1`,
 		`DELETE FROM signing_keys WHERE expires_at <= $1`,
+		`DELETE FROM token_grants WHERE expires_at <= $1`,
 	} {
 		if _, err := s.db.Exec(ctx, q, now.UTC()); err != nil {
 			return err
@@ -181,7 +182,8 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) error {
 	return nil
 }
 
-// AccessToken is the record of an issued access token (its JWT id).
+// AccessToken is the record of an issued access token (its JWT id). Its
+// family is its grant (TokenGrant).
 type AccessToken struct {
 	ID        string
 	FamilyID  string
@@ -192,14 +194,32 @@ type AccessToken struct {
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	Revoked   bool
+	// GrantExpiresAt is how long the grant must live at least for this
+	// token (a session made from its id_token may outlive the access token);
+	// zero means ExpiresAt.
+	GrantExpiresAt time.Time
 }
 
-// CreateAccessToken stores an issued access token.
+// grantExpiry is when t's grant may end at the earliest.
+func (t *AccessToken) grantExpiry() time.Time {
+	if t.GrantExpiresAt.After(t.ExpiresAt) {
+		return t.GrantExpiresAt.UTC()
+	}
+	return t.ExpiresAt.UTC()
+}
+
+// CreateAccessToken stores an issued access token and records (or extends)
+// its grant, in one transaction.
 func (s *Store) CreateAccessToken(ctx context.Context, t *AccessToken) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, t.ID, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes),
-		joinList(t.Audience), t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Revoked)
-	return wrap(err, "access token")
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, openGrant, t.FamilyID, t.UserID, t.ClientID, t.CreatedAt.UTC(), t.grantExpiry()); err != nil {
+			return wrap(err, "grant")
+		}
+		_, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, t.ID, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes),
+			joinList(t.Audience), t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Revoked)
+		return wrap(err, "access token")
+	})
 }
 
 // ActiveAccessToken returns an unexpired, unrevoked access token. ENOTFOUND otherwise.
@@ -220,17 +240,6 @@ func (s *Store) ActiveAccessToken(ctx context.Context, id string, now time.Time)
 func (s *Store) RevokeAccessToken(ctx context.Context, id string) (bool, error) {
 	n, err := s.db.Exec(ctx, `UPDATE access_tokens SET revoked = TRUE WHERE id = $1 AND NOT revoked`, id)
 	return n > 0, err
-}
-
-// RevokeFamily revokes every access and refresh token of a token family.
-func (s *Store) RevokeFamily(ctx context.Context, familyID string) error {
-	return s.InTx(ctx, func(tx *Store) error {
-		if _, err := tx.db.Exec(ctx, `UPDATE access_tokens SET revoked = TRUE WHERE family_id = $1`, familyID); err != nil {
-			return err
-		}
-		_, err := tx.db.Exec(ctx, `UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1`, familyID)
-		return err
-	})
 }
 
 // RefreshToken is the record of an issued refresh token, keyed by its hash.
@@ -260,17 +269,22 @@ func (s *Store) CreateRefreshToken(ctx context.Context, t *RefreshToken) error {
 	return wrap(err, "refresh token")
 }
 
-// IssueTokens stores a new access token and refresh token. When usedHash is
-// set, that refresh token is used up in the same atomic step, and IssueTokens
-// reports false (storing nothing) when it was already used or revoked. On
-// PostgreSQL this is one statement, so a refresh grant costs one round trip.
+// IssueTokens stores a new access token and refresh token and records (or
+// extends) their grant. When usedHash is set, that refresh token is used up
+// in the same atomic step, and IssueTokens reports false (storing nothing)
+// when it was already used or revoked. On PostgreSQL this is one statement,
+// so a refresh grant costs one round trip.
 func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToken, rt *RefreshToken) (bool, error) {
 	atArgs := []any{at.ID, at.FamilyID, at.ClientID, at.UserID, joinList(at.Scopes), joinList(at.Audience),
 		at.CreatedAt.UTC(), at.ExpiresAt.UTC()}
 	rtArgs := []any{rt.TokenHash, rt.FamilyID, rt.ClientID, rt.UserID, joinList(rt.Scopes), joinList(rt.Audience),
 		joinList(rt.AMR), rt.AuthTime.UTC(), rt.AccessTokenID, rt.CreatedAt.UTC(), rt.ExpiresAt.UTC()}
+	grantExpires := at.grantExpiry()
+	if rt.ExpiresAt.After(grantExpires) {
+		grantExpires = rt.ExpiresAt.UTC()
+	}
 	if s.Dialect() == Postgres {
-		args := append(append([]any{usedHash}, atArgs...), rtArgs...)
+		args := append(append(append([]any{usedHash}, atArgs...), rtArgs...), grantExpires)
 		var one int
 		err := s.db.QueryRow(ctx, `WITH used AS (
 				UPDATE refresh_tokens SET used = TRUE
@@ -280,6 +294,12 @@ func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToke
 			), a AS (
 				INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at)
 				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz FROM ok RETURNING 1
+			), g AS (
+				INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at)
+				SELECT $3, $5, $4, $8::timestamptz, $21::timestamptz FROM ok
+				ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
+					THEN EXCLUDED.expires_at ELSE token_grants.expires_at END
+				RETURNING 1
 			)
 			INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time,
 				access_token_id, created_at, expires_at)
@@ -296,6 +316,9 @@ func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToke
 			if ok, _ = tx.UseRefreshToken(ctx, usedHash); !ok {
 				return nil
 			}
+		}
+		if _, err := tx.db.Exec(ctx, openGrant, at.FamilyID, at.UserID, at.ClientID, at.CreatedAt.UTC(), grantExpires); err != nil {
+			return err
 		}
 		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience,
 			created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, atArgs...); err != nil {

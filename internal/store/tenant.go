@@ -7,36 +7,41 @@ import (
 
 // TenantSession is a signed-in browser of the tenant web app.
 type TenantSession struct {
-	IDHash         string
-	UserID         string
-	ClientID       string
-	Email          string
-	Name           string
-	OrgID          string
-	IDToken        string
+	IDHash   string
+	UserID   string
+	ClientID string
+	Email    string
+	Name     string
+	OrgID    string
+	IDToken  string
+	// GrantID is the grant whose tokens made the session; the session
+	// ends with it (D-credentials-follow).
+	GrantID        string
 	RefreshSealed  []byte
 	TokenExpiresAt time.Time
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
 }
 
-const tenantSessionColumns = `id_hash, user_id, client_id, email, name, org_id, id_token, refresh_sealed,
+const tenantSessionColumns = `id_hash, user_id, client_id, email, name, org_id, id_token, grant_id, refresh_sealed,
 	token_expires_at, created_at, expires_at`
 
 // CreateTenantSession stores a session.
 func (s *Store) CreateTenantSession(ctx context.Context, ts *TenantSession) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO tenant_sessions (`+tenantSessionColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
-		ts.OrgID, ts.IDToken, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC())
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
+		ts.OrgID, ts.IDToken, ts.GrantID, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC())
 	return wrap(err, "session")
 }
 
-// TenantSession returns a live session by the hash of its cookie. ENOTFOUND otherwise.
+// TenantSession returns a live session by the hash of its cookie: unexpired,
+// and of a grant that was not revoked. ENOTFOUND otherwise.
 func (s *Store) TenantSession(ctx context.Context, idHash string, now time.Time) (*TenantSession, error) {
 	var ts TenantSession
-	err := s.db.QueryRow(ctx, `SELECT `+tenantSessionColumns+` FROM tenant_sessions WHERE id_hash = $1 AND expires_at > $2`,
+	err := s.db.QueryRow(ctx, `SELECT `+tenantSessionColumns+` FROM tenant_sessions WHERE id_hash = $1 AND expires_at > $2
+		AND EXISTS (SELECT 1 FROM token_grants g WHERE g.id = tenant_sessions.grant_id AND g.revoked_at IS NULL)`,
 		idHash, now.UTC()).Scan(&ts.IDHash, &ts.UserID, &ts.ClientID, &ts.Email, &ts.Name, &ts.OrgID, &ts.IDToken,
-		&ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt)
+		&ts.GrantID, &ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt)
 	return &ts, wrap(err, "session")
 }
 

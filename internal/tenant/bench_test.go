@@ -14,8 +14,8 @@ import (
 )
 
 // BenchmarkSessionCheck is the tenant backend's per-request session check:
-// an authenticated GET /auth/session with the session cookie, through the
-// router, against the real store.
+// an authenticated GET /auth/session with the session cookie (the session
+// and its grant, one statement), through the router, against the real store.
 //
 //	go test ./internal/tenant -run '^$' -bench SessionCheck -cpu 1,2
 func BenchmarkSessionCheck(b *testing.B) {
@@ -28,7 +28,7 @@ func BenchmarkSessionCheck(b *testing.B) {
 	now := time.Now()
 	id := randomID()
 	if err := st.CreateTenantSession(context.Background(), &store.TenantSession{IDHash: hashID(id), UserID: "u1",
-		ClientID: "instance", Email: "u@example.com", Name: "U", OrgID: "o", IDToken: "x",
+		ClientID: "instance", Email: "u@example.com", Name: "U", OrgID: "o", IDToken: "x", GrantID: storetest.MustGrant(b, st, "u1"),
 		TokenExpiresAt: now.Add(time.Hour), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -40,7 +41,8 @@ func (t *Tenant) handleConfig(w http.ResponseWriter, r *http.Request) {
 		ClientID: t.cfg.ClientID, RedirectURI: t.redirectURI(), Scope: Scope})
 }
 
-// CallbackRequest is what the web app posts after its code exchange.
+// CallbackRequest is what the web app posts after its code exchange:
+// id_token, access_token and nonce are required, refresh_token optional.
 type CallbackRequest struct {
 	IDToken      string `json:"id_token"`
 	AccessToken  string `json:"access_token"`
@@ -65,8 +67,11 @@ type idClaims struct {
 
 // handleCallback makes a session from the identity provider's tokens
 // (R4.2-callback): the id_token's signature (JWKS), issuer, audience (this
-// instance's client), expiry and nonce are checked, and the access token's
-// hash when the token carries one. Any failure creates no session.
+// instance's client), expiry and nonce are checked; the access token must be
+// one (typ at+jwt) of this instance's client for the same user, match the
+// id_token's at_hash when it carries one, and name a live grant: the session
+// belongs to that grant and ends with it (D-credentials-follow). A missing
+// field answers 400 naming it; any other failure 401. Nothing is stored then.
 func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
 		// a form post from another site cannot log a browser in with someone else's tokens
@@ -83,7 +88,11 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "invalid JSON body: unexpected data after the object"))
 		return
 	}
-	user, tokenExp, err := t.verify(r.Context(), in)
+	if err := in.check(); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	user, tokenExp, grantID, err := t.verify(r.Context(), in)
 	if err != nil {
 		slog.InfoContext(r.Context(), "session refused", "reason", err)
 		httpapi.WriteError(w, r, platform.Errorf(platform.EUNAUTHORIZED, "the tokens are not valid for this application"))
@@ -92,7 +101,7 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 	id := randomID()
 	now := t.cfg.Now()
 	ts := &store.TenantSession{IDHash: hashID(id), UserID: user.ID, ClientID: t.cfg.ClientID, Email: user.Email,
-		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, TokenExpiresAt: tokenExp, CreatedAt: now,
+		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, GrantID: grantID, TokenExpiresAt: tokenExp, CreatedAt: now,
 		ExpiresAt: now.Add(t.cfg.SessionLifetime)}
 	if in.RefreshToken != "" {
 		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), "tenant-refresh:"+ts.IDHash)
@@ -105,27 +114,68 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user": user})
 }
 
-func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Time, error) {
-	if in.IDToken == "" || len(in.IDToken) > 16<<10 {
-		return nil, time.Time{}, errors.New("id_token missing or too large")
+// check reports every required field the request lacks, at once.
+func (in *CallbackRequest) check() error {
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"id_token", in.IDToken}, {"access_token", in.AccessToken}, {"nonce", in.Nonce}} {
+		if f.v == "" {
+			missing = append(missing, f.name+" is required")
+		}
 	}
+	if len(missing) > 0 {
+		return &platform.Error{Code: platform.EINVALID, Message: "the request body lacks required fields", Details: missing}
+	}
+	if len(in.IDToken) > 16<<10 || len(in.AccessToken) > 16<<10 || len(in.RefreshToken) > 4<<10 || len(in.Nonce) > 2048 {
+		return platform.Errorf(platform.EINVALID, "a token or the nonce is too large")
+	}
+	return nil
+}
+
+// verify checks the callback's tokens and returns the user, when its
+// id_token expires, and the grant the tokens come from. Errors never carry
+// the tokens.
+func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Time, string, error) {
 	idt, err := t.verifier.Verify(ctx, in.IDToken)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, time.Time{}, "", fmt.Errorf("id_token: %w", err)
 	}
-	if in.Nonce == "" || idt.Nonce != in.Nonce {
-		return nil, time.Time{}, errors.New("nonce mismatch")
+	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(in.Nonce)) != 1 {
+		return nil, time.Time{}, "", errors.New("nonce mismatch")
 	}
-	if in.AccessToken != "" && idt.AccessTokenHash != "" {
+	at, err := t.access.Verify(ctx, in.AccessToken)
+	if err != nil {
+		return nil, time.Time{}, "", err
+	}
+	if at.Subject != idt.Subject {
+		return nil, time.Time{}, "", errors.New("the access token is another user's")
+	}
+	if idt.AccessTokenHash != "" {
 		if err := idt.VerifyAccessToken(in.AccessToken); err != nil {
-			return nil, time.Time{}, fmt.Errorf("access token hash: %w", err)
+			return nil, time.Time{}, "", fmt.Errorf("access token hash: %w", err)
 		}
+	}
+	if err := t.liveGrant(ctx, at.GrantID, at.Subject); err != nil {
+		return nil, time.Time{}, "", err
 	}
 	var c idClaims
 	if err := idt.Claims(&c); err != nil {
-		return nil, time.Time{}, err
+		return nil, time.Time{}, "", err
 	}
-	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID}, idt.Expiry, nil
+	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID}, idt.Expiry, at.GrantID, nil
+}
+
+// liveGrant refuses a grant that is unknown, revoked or another user's.
+func (t *Tenant) liveGrant(ctx context.Context, grantID, userID string) error {
+	g, err := t.store.TokenGrant(ctx, grantID)
+	switch {
+	case err != nil:
+		return fmt.Errorf("grant: %w", err)
+	case !g.RevokedAt.IsZero():
+		return errors.New("the grant is revoked")
+	case g.UserID != userID:
+		return errors.New("the grant is another user's")
+	}
+	return nil
 }
 
 func (t *Tenant) setCookie(w http.ResponseWriter, id string, expires time.Time) {
@@ -186,6 +236,7 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	}
 	var tok struct {
 		IDToken      string `json:"id_token"`
+		AccessToken  string `json:"access_token"`
 		RefreshToken string `json:"refresh_token"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&tok); err != nil {
@@ -197,6 +248,13 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	}
 	if idt.Subject != ts.UserID {
 		return errors.New("refreshed id_token is for another user")
+	}
+	at, err := t.access.Verify(ctx, tok.AccessToken)
+	if err != nil {
+		return err
+	}
+	if at.Subject != ts.UserID || at.GrantID != ts.GrantID {
+		return errors.New("refreshed tokens are of another grant")
 	}
 	sealed := t.sealer.Seal([]byte(tok.RefreshToken), "tenant-refresh:"+ts.IDHash)
 	exp := t.cfg.Now().Add(t.cfg.SessionLifetime)
@@ -250,20 +308,22 @@ func hashID(id string) string {
 
 // Authenticator authenticates requests by the session cookie, for the data
 // API on the tenant role: no cookie asks the next authenticator; a cookie
-// that is not a live session is EUNAUTHORIZED.
-func (t *Tenant) Authenticator() func(r *http.Request) (string, error) {
-	return func(r *http.Request) (string, error) {
+// that is not a live session (or whose grant is revoked) is EUNAUTHORIZED.
+// The identity carries the session's grant, which access.Service.Load checks
+// again with the user on every request.
+func (t *Tenant) Authenticator() access.Authenticator {
+	return func(r *http.Request) (access.Identity, error) {
 		if _, err := r.Cookie(SessionCookie); err != nil {
-			return "", nil
+			return access.Identity{}, nil
 		}
 		ts, err := t.Session(r.Context(), r)
 		if err != nil {
-			return "", err
+			return access.Identity{}, err
 		}
-		return ts.UserID, nil
+		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID}, nil
 	}
 }
 
-// Verifier verifies the identity provider's tokens issued to the instance
-// client (for bearer access to the data API).
-func (t *Tenant) Verifier() *gooidc.IDTokenVerifier { return t.verifier }
+// Verifier verifies the identity provider's access tokens issued to the
+// instance client (bearer access to the data API, D-token-typ).
+func (t *Tenant) Verifier() *access.TokenVerifier { return t.access }

@@ -12,6 +12,7 @@ import (
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -34,7 +35,8 @@ type Config struct {
 type Tenant struct {
 	cfg      Config
 	store    *store.Store
-	verifier *gooidc.IDTokenVerifier
+	verifier *gooidc.IDTokenVerifier // id_tokens of the instance client
+	access   *access.TokenVerifier   // access tokens of the instance client
 	sealer   *secrets.Sealer
 	http     *http.Client
 	pages    *template.Template
@@ -44,8 +46,9 @@ type Tenant struct {
 // Scope the web app asks for (SPEC 5.3 step 1): no urn:idp:iam: scope.
 const Scope = "openid profile email offline_access"
 
-// New builds the tenant backend. id_tokens are verified against the
-// identity provider's JWKS, fetched on first use and cached.
+// New builds the tenant backend. id_tokens and access tokens are verified
+// against the identity provider's JWKS, fetched on first use and cached, and
+// fetched again for an unknown key at most once per access.MinRefetch.
 func New(cfg Config, st *store.Store) (*Tenant, error) {
 	if cfg.SessionLifetime == 0 {
 		cfg.SessionLifetime = 12 * time.Hour
@@ -62,11 +65,11 @@ func New(cfg Config, st *store.Store) (*Tenant, error) {
 		return nil, err
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
-	keys := gooidc.NewRemoteKeySet(gooidc.ClientContext(context.Background(), client), cfg.Issuer+"/oauth/v2/keys")
+	keys := access.NewKeySet(cfg.Issuer+"/oauth/v2/keys", client)
 	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
 		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}, Now: cfg.Now})
-	return &Tenant{cfg: cfg, store: st, verifier: verifier, sealer: sealer, http: client, pages: pages,
-		secure: strings.HasPrefix(cfg.InstanceURL, "https://")}, nil
+	return &Tenant{cfg: cfg, store: st, verifier: verifier, access: access.NewTokenVerifier(cfg.Issuer, cfg.ClientID, keys),
+		sealer: sealer, http: client, pages: pages, secure: strings.HasPrefix(cfg.InstanceURL, "https://")}, nil
 }
 
 func (t *Tenant) redirectURI() string { return t.cfg.InstanceURL + "/auth/callback" }

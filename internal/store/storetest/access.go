@@ -25,16 +25,22 @@ func testAccess(t *testing.T, st *store.Store) {
 		&platform.InstanceConnection{InstanceID: "inst-1", OIDCClientID: "client-inst-1", UpdatedAt: ts}); err != nil {
 		t.Fatal(err)
 	}
+	mustOrg(t, st, "org-admin")
+	mustUser(t, st, "qa", "org-admin", "qa@platform.example")
 	if err := st.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: "qa", Role: "qa_admin", CreatedAt: ts}); err != nil {
 		t.Fatal(err)
 	}
+	grant := MustGrant(t, st, "qa")
 
 	t.Run("PrincipalWithoutRole", func(t *testing.T) {
-		_, _, err := st.Principal(ctx, "nobody", ts)
-		wantCode(t, err, platform.ENOTFOUND)
+		mustUser(t, st, "nobody", "org-admin", "nobody@platform.example")
+		p, role, err := st.Principal(ctx, "nobody", MustGrant(t, st, "nobody"), ts)
+		if err != nil || role != "" || p.CustomerID != "" {
+			t.Errorf("principal = %q %+v, %v; want no role, no customer", role, p, err)
+		}
 	})
 
-	// spec: R2.6-grant-key, R2.6-instance-grant, R2.6-resolver
+	// spec: R2.6-instance-grant, R2.6-resolver
 	t.Run("Grants", func(t *testing.T) {
 		for _, c := range []string{"cust-2", "cust-1", "cust-1"} { // granting twice keeps one grant
 			if err := st.PutGrant(ctx, false, &store.Grant{GranteeID: "qa", TargetID: c, GrantedBy: "admin", GrantedAt: ts}); err != nil {
@@ -59,7 +65,7 @@ func testAccess(t *testing.T, st *store.Store) {
 			t.Errorf("grants (-want +got):\n%s", diff)
 		}
 
-		p, role, err := st.Principal(ctx, "qa", ts)
+		p, role, err := st.Principal(ctx, "qa", grant, ts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,21 +75,36 @@ func testAccess(t *testing.T, st *store.Store) {
 		}
 	})
 
+	// A subscription is stored, and the principal is the same with it as
+	// without: the statement that loads the caller does not read it.
+	// spec: R6-subscription
 	t.Run("FocusAndSubscriptions", func(t *testing.T) {
 		if err := st.SetFocus(ctx, "qa", "cust-2", ts, ts.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.Subscribe(ctx, "qa", "worker.failed", ts); err != nil {
-			t.Fatal(err)
-		}
-		p, _, err := st.Principal(ctx, "qa", ts.Add(time.Minute))
+		before, _, err := st.Principal(ctx, "qa", grant, ts.Add(time.Minute))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.FocusCustomerID != "cust-2" || len(p.Subscriptions) != 1 || p.Subscriptions[0].EventType != "worker.failed" {
+		for _, ev := range []string{"worker.failed", "cust-3", "qa_admin"} {
+			if err := st.Subscribe(ctx, "qa", ev, ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if evs, err := st.Subscriptions(ctx, "qa"); err != nil || len(evs) != 3 {
+			t.Fatalf("subscriptions = %v, %v", evs, err)
+		}
+		p, _, err := st.Principal(ctx, "qa", grant, ts.Add(time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.FocusCustomerID != "cust-2" {
 			t.Errorf("principal = %+v", p)
 		}
-		p, _, _ = st.Principal(ctx, "qa", ts.Add(2*time.Hour)) // focus expired
+		if diff := cmp.Diff(before, p); diff != "" {
+			t.Errorf("principal changed by subscriptions (-before +after):\n%s", diff)
+		}
+		p, _, _ = st.Principal(ctx, "qa", grant, ts.Add(2*time.Hour)) // focus expired
 		if p.FocusCustomerID != "" {
 			t.Errorf("expired focus still applies: %q", p.FocusCustomerID)
 		}
@@ -98,7 +119,7 @@ func testAccess(t *testing.T, st *store.Store) {
 		if _, err := st.Conn().Exec(ctx, `DELETE FROM customers WHERE id = $1`, "cust-1"); err != nil {
 			t.Fatal(err)
 		}
-		p, _, err := st.Principal(ctx, "qa", ts)
+		p, _, err := st.Principal(ctx, "qa", grant, ts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,16 +152,16 @@ func testAccess(t *testing.T, st *store.Store) {
 			}
 			return out
 		}
-		if got := ids(store.AuditQuery{Unscoped: true}); !slices.Equal(got, []string{"c", "b", "a"}) {
+		if got := ids(store.AuditQuery{Scope: authz.Filter{All: true}}); !slices.Equal(got, []string{"c", "b", "a"}) {
 			t.Errorf("unscoped = %v", got)
 		}
-		if got := ids(store.AuditQuery{CustomerIDs: []string{"cust-2"}}); !slices.Equal(got, []string{"a"}) {
+		if got := ids(store.AuditQuery{Scope: authz.Filter{CustomerIDs: []string{"cust-2"}}}); !slices.Equal(got, []string{"a"}) {
 			t.Errorf("scoped to cust-2 = %v", got)
 		}
 		if got := ids(store.AuditQuery{}); len(got) != 0 {
 			t.Errorf("empty scope sees %v", got)
 		}
-		if got := ids(store.AuditQuery{Unscoped: true, Before: ts.Add(2 * time.Second), BeforeID: "c", Limit: 1}); !slices.Equal(got, []string{"b"}) {
+		if got := ids(store.AuditQuery{Scope: authz.Filter{All: true}, Before: ts.Add(2 * time.Second), BeforeID: "c", Limit: 1}); !slices.Equal(got, []string{"b"}) {
 			t.Errorf("page after c = %v", got)
 		}
 	})

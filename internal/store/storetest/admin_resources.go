@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -210,15 +211,15 @@ func testBilling(t *testing.T, st *store.Store) {
 		}
 		return out
 	}
-	all := store.CustomerSet{All: true}
+	all := authz.Filter{All: true}
 	for name, tc := range map[string]struct {
 		q    store.UsageQuery
 		want []string
 	}{
 		"All":      {store.UsageQuery{Customers: all}, []string{"cust-a/2026-02/call", "cust-b/2026-02/call", "cust-a/2026-01/call"}},
-		"ScopeA":   {store.UsageQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}}, []string{"cust-a/2026-02/call", "cust-a/2026-01/call"}},
-		"NoScope":  {store.UsageQuery{Customers: store.CustomerSet{}}, nil},
-		"OutScope": {store.UsageQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}, CustomerID: "cust-b"}, nil},
+		"ScopeA":   {store.UsageQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-a"}}}, []string{"cust-a/2026-02/call", "cust-a/2026-01/call"}},
+		"NoScope":  {store.UsageQuery{Customers: authz.Filter{}}, nil},
+		"OutScope": {store.UsageQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-a"}}, CustomerID: "cust-b"}, nil},
 		"Period":   {store.UsageQuery{Customers: all, From: "2026-02", To: "2026-02"}, []string{"cust-a/2026-02/call", "cust-b/2026-02/call"}},
 	} {
 		if diff := cmp.Diff(tc.want, ids(tc.q)); diff != "" {
@@ -260,7 +261,7 @@ func testBilling(t *testing.T, st *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	invs, _, _ := st.Invoices(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-a"}}})
+	invs, _, _ := st.Invoices(ctx, store.BillingQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-a"}}})
 	if len(invs) != 2 || invs[0].ID != "inv-3" {
 		t.Fatalf("scoped invoices = %+v", invs)
 	}
@@ -275,8 +276,8 @@ func testBilling(t *testing.T, st *store.Store) {
 		Reason: "outage", IssuedBy: "u", IssuedAt: ts}); err != nil {
 		t.Fatal(err)
 	}
-	pays, _, _ := st.Payments(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
-	creds, _, _ := st.Credits(ctx, store.BillingQuery{Customers: store.CustomerSet{IDs: []string{"cust-b"}}})
+	pays, _, _ := st.Payments(ctx, store.BillingQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-b"}}})
+	creds, _, _ := st.Credits(ctx, store.BillingQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-b"}}})
 	if len(pays) != 0 || len(creds) != 1 || creds[0].AmountCents != 500 {
 		t.Fatalf("cust-b payments %+v credits %+v", pays, creds)
 	}
@@ -393,7 +394,7 @@ func testInfraRecords(t *testing.T, st *store.Store) {
 		Status: store.DiscrepancyOpen, DetectedAt: ts}); err != nil {
 		t.Fatal(err)
 	}
-	every := store.CustomerSet{All: true}
+	every := authz.Filter{All: true}
 	open, _ := st.Discrepancies(ctx, store.DiscrepancyOpen, every, 0)
 	all, _ := st.Discrepancies(ctx, "", every, 0)
 	if len(open) != 1 || open[0].ID != "x-2" || len(all) != 2 {
@@ -404,8 +405,8 @@ func testInfraRecords(t *testing.T, st *store.Store) {
 		t.Fatalf("resolved: %+v", x1)
 	}
 	// a customer lens shows platform-wide items and that customer's
-	forB, _ := st.Discrepancies(ctx, "", store.CustomerSet{IDs: []string{"cust-b"}}, 0)
-	forA, _ := st.Discrepancies(ctx, "", store.CustomerSet{IDs: []string{"cust-a"}}, 0)
+	forB, _ := st.Discrepancies(ctx, "", authz.Filter{CustomerIDs: []string{"cust-b"}}, 0)
+	forA, _ := st.Discrepancies(ctx, "", authz.Filter{CustomerIDs: []string{"cust-a"}}, 0)
 	if len(forB) != 1 || forB[0].ID != "x-2" || len(forA) != 2 {
 		t.Fatalf("for cust-b %+v, for cust-a %+v", forB, forA)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -76,18 +77,18 @@ func testDataMasters(t *testing.T, st *store.Store) {
 		f    store.TenantFilter
 		want []string
 	}{
-		{"All", store.TenantFilter{AllCustomers: true}, []string{"m-a", "m-b"}},
-		{"OneCustomer", store.TenantFilter{CustomerIDs: []string{"cust-b"}}, []string{"m-b"}},
-		{"TwoCustomers", store.TenantFilter{CustomerIDs: []string{"cust-a", "cust-b"}}, []string{"m-a", "m-b"}},
-		{"Tenant", store.TenantFilter{TenantID: "ten-a", AllCustomers: true}, []string{"m-a"}},
-		{"TenantOutOfScope", store.TenantFilter{TenantID: "ten-a", CustomerIDs: []string{"cust-b"}}, nil},
+		{"All", store.TenantFilter{Scope: authz.Filter{All: true}}, []string{"m-a", "m-b"}},
+		{"OneCustomer", store.TenantFilter{Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}, []string{"m-b"}},
+		{"TwoCustomers", store.TenantFilter{Scope: authz.Filter{CustomerIDs: []string{"cust-a", "cust-b"}}}, []string{"m-a", "m-b"}},
+		{"Tenant", store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}}, []string{"m-a"}},
+		{"TenantOutOfScope", store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}, nil},
 		{"NoScope", store.TenantFilter{}, nil},
 	} {
 		if got := ids(tc.f); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: masters = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	ms, _ := st.MastersByName(ctx, "Building", store.TenantFilter{TenantID: "ten-a", AllCustomers: true})
+	ms, _ := st.MastersByName(ctx, "Building", store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}})
 	if diff := cmp.Diff(fields, ms[0].Fields); diff != "" {
 		t.Errorf("fields (-want +got):\n%s", diff)
 	}
@@ -371,7 +372,7 @@ func testDataListingMarks(t *testing.T, st *store.Store) {
 	}
 	add(25_000, 2_000) // later records, and ties with the last instant of the first load
 	compare("after more records")
-	sums, err := st.TenantSummaries(ctx, store.TenantFilter{TenantID: "ten-a", AllCustomers: true})
+	sums, err := st.TenantSummaries(ctx, store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +402,7 @@ func testDataSummaries(t *testing.T, st *store.Store) {
 	if err := st.UpsertScheduleRows(ctx, "sch-b", []cx.Row{{ID: "A", Name: "a"}, {ID: "B", Name: "b"}}, ts); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.TenantSummaries(ctx, store.TenantFilter{CustomerIDs: []string{"cust-b"}})
+	got, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,12 +418,12 @@ func testDataSummaries(t *testing.T, st *store.Store) {
 	if sched == nil || sched.Rows != 2 || sched.CustomerID != "cust-b" || sched.ProjectID != "prj-b" {
 		t.Fatalf("schedule summary = %+v", sched)
 	}
-	for _, f := range []store.TenantFilter{{}, {TenantID: "ten-a", CustomerIDs: []string{"cust-b"}}} {
+	for _, f := range []store.TenantFilter{{}, {TenantID: "ten-a", Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}} {
 		if got, err := st.TenantSummaries(ctx, f); err != nil || len(got) != 0 {
 			t.Errorf("filter %+v: %d tenants, %v; want none", f, len(got), err)
 		}
 	}
-	all, err := st.TenantSummaries(ctx, store.TenantFilter{AllCustomers: true})
+	all, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{All: true}})
 	if err != nil || len(all) != 2 {
 		t.Fatalf("all tenants: %d, %v", len(all), err)
 	}

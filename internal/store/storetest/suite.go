@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"TxRollback", testTxRollback},
 		{"Data", testData},
 		{"Access", testAccess},
+		{"Credentials", testCredentials},
 		{"AdminResources", testAdminResources},
 	}
 	for _, tc := range tests {

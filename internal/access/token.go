@@ -1,0 +1,120 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+)
+
+// TypeAccessToken is the "typ" header of the identity provider's access
+// tokens (RFC 9068 section 2.1, D-token-typ). An id_token carries "JWT".
+const TypeAccessToken = "at+jwt"
+
+// ClaimGrantID names the grant an access token comes from (its token
+// family at the identity provider).
+const ClaimGrantID = "grant_id"
+
+// tokenLeeway is the clock skew tolerated on exp, nbf and iat.
+const tokenLeeway = 30 * time.Second
+
+// signingAlgorithms are the algorithms the identity provider signs with.
+var signingAlgorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256}
+
+// AccessToken is what an API needs of a verified access token.
+type AccessToken struct {
+	ID       string // jti
+	Subject  string // the user
+	GrantID  string // the grant (token family) it comes from
+	ClientID string
+	Expiry   time.Time
+}
+
+// TokenVerifier verifies the identity provider's access tokens for one
+// audience (D-token-typ): a JWT with typ at+jwt, signed by a key of the
+// provider's JWKS (RS256 or ES256), of the issuer, for the audience,
+// unexpired, with sub, jti, client_id and grant_id. An id_token, a token
+// of another audience or of another issuer does not verify.
+type TokenVerifier struct {
+	issuer   string
+	audience string
+	keys     *KeySet
+	now      func() time.Time
+}
+
+// NewTokenVerifier returns a verifier of access tokens issued by issuer for
+// audience (the client id the API belongs to), checked against keys.
+func NewTokenVerifier(issuer, audience string, keys *KeySet) *TokenVerifier {
+	return &TokenVerifier{issuer: issuer, audience: audience, keys: keys, now: time.Now}
+}
+
+// errToken is every verification failure; the reason stays in the process
+// (and never carries the token).
+type errToken struct{ reason string }
+
+func (e *errToken) Error() string { return "access token refused: " + e.reason }
+
+func refuse(format string, args ...any) error { return &errToken{reason: fmt.Sprintf(format, args...)} }
+
+// Verify checks raw and returns what it says. Its error names the reason
+// (never the token's contents).
+func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, error) {
+	tok, err := jwt.ParseSigned(raw, signingAlgorithms)
+	if err != nil {
+		return nil, refuse("not a signed JWT of an accepted algorithm")
+	}
+	if len(tok.Headers) != 1 {
+		return nil, refuse("one signature expected")
+	}
+	h := tok.Headers[0]
+	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
+	if !strings.EqualFold(typ, TypeAccessToken) && !strings.EqualFold(typ, "application/"+TypeAccessToken) {
+		return nil, refuse("typ %q is not %s", clip(typ), TypeAccessToken)
+	}
+	key, err := v.keys.Key(ctx, h.KeyID)
+	if err != nil {
+		return nil, err
+	}
+	if key.Algorithm != "" && key.Algorithm != h.Algorithm {
+		return nil, refuse("key %s is not for %s", clip(h.KeyID), clip(h.Algorithm))
+	}
+	var std jwt.Claims
+	var own struct {
+		ClientID string `json:"client_id"`
+		GrantID  string `json:"grant_id"`
+	}
+	if err := tok.Claims(key.Key, &std, &own); err != nil {
+		return nil, refuse("signature does not verify")
+	}
+	switch {
+	case std.Expiry == nil || std.IssuedAt == nil:
+		return nil, refuse("exp and iat are required")
+	case std.Subject == "" || std.ID == "" || own.ClientID == "" || own.GrantID == "":
+		return nil, refuse("sub, jti, client_id and grant_id are required")
+	}
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: v.now()},
+		tokenLeeway); err != nil {
+		return nil, refuse("%v", err)
+	}
+	return &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
+		Expiry: std.Expiry.Time()}, nil
+}
+
+// IsTokenError reports whether err is a refused token (as opposed to the
+// key set being unreachable).
+func IsTokenError(err error) bool {
+	var e *errToken
+	return errors.As(err, &e)
+}
+
+// clip shortens a value taken from a token before it goes into a message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// TokenGrant is what one authorization produced (migration 0013): every token
+// issued from one authorization code, its family of access and rotated
+// refresh tokens, or from one client_credentials request. Access tokens
+// carry its id (the grant_id claim) and tenant sessions keep it; Principal
+// refuses a revoked grant, so revoking it ends API access at once on every
+// replica (D-credentials-follow).
+type TokenGrant struct {
+	ID        string
+	UserID    string
+	ClientID  string
+	CreatedAt time.Time
+	// ExpiresAt is when no token or session of the grant is left; the row
+	// is deleted then.
+	ExpiresAt time.Time
+	// RevokedAt is zero while the grant holds.
+	RevokedAt time.Time
+}
+
+// openGrant records the grant of an issued token, or extends it to
+// expiresAt. A revoked grant stays revoked.
+const openGrant = `INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+	ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
+		THEN EXCLUDED.expires_at ELSE token_grants.expires_at END`
+
+// TokenGrant returns a grant, revoked or not. ENOTFOUND.
+func (s *Store) TokenGrant(ctx context.Context, id string) (*TokenGrant, error) {
+	var g TokenGrant
+	var revoked sql.NullTime
+	err := s.db.QueryRow(ctx, `SELECT id, user_id, client_id, created_at, expires_at, revoked_at FROM token_grants WHERE id = $1`, id).
+		Scan(&g.ID, &g.UserID, &g.ClientID, &g.CreatedAt, &g.ExpiresAt, &revoked)
+	if revoked.Valid {
+		g.RevokedAt = revoked.Time
+	}
+	return &g, wrap(err, "grant")
+}
+
+// RevokeFamily revokes a token family: its grant (so no API accepts its
+// access tokens any more), every access and refresh token of it, and the
+// tenant sessions it created.
+func (s *Store) RevokeFamily(ctx context.Context, familyID string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`,
+			familyID, time.Now().UTC()); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`UPDATE access_tokens SET revoked = TRUE WHERE family_id = $1`,
+			`UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1`,
+			`DELETE FROM tenant_sessions WHERE grant_id = $1`,
+		} {
+			if _, err := tx.db.Exec(ctx, q, familyID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// EndUserCredentials ends everything a user is signed in with: every grant
+// (so no API accepts the user's access tokens any more), its access and
+// refresh tokens, the identity provider's browser sessions and the tenant
+// sessions. Suspension, deletion and a password change call it in their
+// transaction (D-credentials-follow, D-reset).
+func (s *Store) EndUserCredentials(ctx context.Context, userID string, now time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
+			userID, now.UTC()); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`UPDATE access_tokens SET revoked = TRUE
+				WHERE family_id IN (SELECT id FROM token_grants WHERE user_id = $1) AND NOT revoked`,
+			`UPDATE refresh_tokens SET revoked = TRUE WHERE user_id = $1 AND NOT revoked`,
+			`DELETE FROM idp_sessions WHERE user_id = $1`,
+			`DELETE FROM tenant_sessions WHERE user_id = $1`,
+		} {
+			if _, err := tx.db.Exec(ctx, q, userID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
