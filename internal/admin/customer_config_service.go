@@ -40,22 +40,28 @@ func idpSecretPurpose(id string) string { return "idp-secret:" + id }
 // IdentityProvider is an external OIDC identity provider of a customer
 // (SSO) as the API shows it; the client secret never leaves the service.
 type IdentityProvider struct {
-	ID              string    `json:"id"`
-	CustomerID      string    `json:"customerId"`
-	Name            string    `json:"name"`
-	Issuer          string    `json:"issuer"`
-	ClientID        string    `json:"clientId"`
-	ClientSecretSet bool      `json:"clientSecretSet"`
-	Scopes          []string  `json:"scopes"`
-	Enabled         bool      `json:"enabled"`
-	CreatedAt       time.Time `json:"createdAt"`
-	UpdatedAt       time.Time `json:"updatedAt"`
+	ID              string   `json:"id"`
+	CustomerID      string   `json:"customerId"`
+	Name            string   `json:"name"`
+	Issuer          string   `json:"issuer"`
+	ClientID        string   `json:"clientId"`
+	ClientSecretSet bool     `json:"clientSecretSet"`
+	Scopes          []string `json:"scopes"`
+	Enabled         bool     `json:"enabled"`
+	// LinkTrusted: a platform_admin trusts the provider to link existing
+	// accounts on the customer's domains (D-linking).
+	LinkTrusted bool `json:"linkTrusted"`
+	// MFAEnforced: the customer says the provider enforces MFA itself
+	// (D-federated-mfa).
+	MFAEnforced bool      `json:"mfaEnforced"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 func newIdentityProvider(c *store.IDPConfig) *IdentityProvider {
 	return &IdentityProvider{ID: c.ID, CustomerID: c.CustomerID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
-		ClientSecretSet: len(c.ClientSecretSealed) > 0, Scopes: c.Scopes, Enabled: c.Enabled, CreatedAt: c.CreatedAt,
-		UpdatedAt: c.UpdatedAt}
+		ClientSecretSet: len(c.ClientSecretSealed) > 0, Scopes: c.Scopes, Enabled: c.Enabled, LinkTrusted: c.LinkTrusted,
+		MFAEnforced: c.MFAEnforced, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
 // IdentityProviderInput creates an identity provider. Scopes default to
@@ -67,10 +73,16 @@ type IdentityProviderInput struct {
 	ClientSecret string   `json:"clientSecret"`
 	Scopes       []string `json:"scopes,omitempty"`
 	Enabled      *bool    `json:"enabled,omitempty"`
+	// LinkTrusted true needs trust_identity_provider (platform_admin).
+	LinkTrusted *bool `json:"linkTrusted,omitempty"`
+	MFAEnforced *bool `json:"mfaEnforced,omitempty"`
 }
 
 // IdentityProviderPatch changes an identity provider; nil fields stay.
-// Disabling removes it from sign-in (and the identities linked to it).
+// Disabling removes it from sign-in (and the identities linked to it). A new
+// issuer is another provider: the identities linked to the old one are
+// unlinked and the provider's linking trust ends, unless the same request
+// trusts it again (D-linking).
 type IdentityProviderPatch struct {
 	Name         *string   `json:"name,omitempty"`
 	Issuer       *string   `json:"issuer,omitempty"`
@@ -78,6 +90,17 @@ type IdentityProviderPatch struct {
 	ClientSecret *string   `json:"clientSecret,omitempty"`
 	Scopes       *[]string `json:"scopes,omitempty"`
 	Enabled      *bool     `json:"enabled,omitempty"`
+	LinkTrusted  *bool     `json:"linkTrusted,omitempty"`
+	MFAEnforced  *bool     `json:"mfaEnforced,omitempty"`
+}
+
+// checkTrust refuses, unless c holds trust_identity_provider, a request
+// that would make a provider trusted for linking.
+func (s *Service) checkTrust(ctx context.Context, c *access.Caller, customerID string, trusted *bool) error {
+	if trusted == nil || !*trusted {
+		return nil
+	}
+	return s.access.Check(ctx, c, authz.TrustIdentityProvider, authz.Resource{CustomerID: customerID}, true)
 }
 
 var scopeRE = regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]{1,100}$`) // RFC 6749 scope-token
@@ -107,7 +130,8 @@ func identityScopes(in []string) ([]string, error) {
 // external is the identity provider's record of an enabled provider.
 func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
 	return &platform.ExternalIDP{ID: c.ID, OrgID: orgID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
-		SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, CreatedAt: c.CreatedAt}
+		SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, LinkTrusted: c.LinkTrusted, MFAEnforced: c.MFAEnforced,
+		CreatedAt: c.CreatedAt}
 }
 
 // ListIdentityProviders lists a customer's identity providers.
@@ -134,8 +158,12 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkTrust(ctx, c, customerID, in.LinkTrusted); err != nil {
+		return nil, err
+	}
 	now := s.stamp()
-	row := &store.IDPConfig{ID: newID(), CustomerID: customerID, Enabled: true, CreatedAt: now, UpdatedAt: now}
+	row := &store.IDPConfig{ID: newID(), CustomerID: customerID, Enabled: true, CreatedAt: now, UpdatedAt: now,
+		LinkTrusted: in.LinkTrusted != nil && *in.LinkTrusted, MFAEnforced: in.MFAEnforced != nil && *in.MFAEnforced}
 	if row.Name, err = required("name", in.Name, 100); err != nil {
 		return nil, err
 	}
@@ -215,17 +243,24 @@ func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkTrust(ctx, c, old.CustomerID, in.LinkTrusted); err != nil {
+		return nil, err
+	}
 	cust, err := s.store.CustomerRow(ctx, old.CustomerID)
 	if err != nil {
 		return nil, err
 	}
 	var row *store.IDPConfig
 	err = s.store.InTx(ctx, func(tx *store.Store) error {
-		wasEnabled := false
+		wasEnabled, oldIssuer := false, ""
 		row, err = tx.UpdateIDPConfig(ctx, id, func(row *store.IDPConfig) error {
-			wasEnabled = row.Enabled
+			wasEnabled, oldIssuer = row.Enabled, row.Issuer
 			return s.patchIdentityProvider(row, in)
 		})
+		if err == nil && row.Issuer != oldIssuer {
+			// another issuer's subjects are not this one's: nothing stays linked
+			err = tx.DeleteExternalIdentities(ctx, id)
+		}
 		switch {
 		case err != nil:
 			return err
@@ -252,6 +287,7 @@ func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, 
 
 func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProviderPatch) error {
 	var err error
+	prevIssuer := row.Issuer
 	if in.Name != nil {
 		if row.Name, err = required("name", *in.Name, 100); err != nil {
 			return err
@@ -281,6 +317,15 @@ func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProvide
 	}
 	if in.Enabled != nil {
 		row.Enabled = *in.Enabled
+	}
+	if row.Issuer != prevIssuer && in.LinkTrusted == nil {
+		row.LinkTrusted = false // the trust was in the old issuer
+	}
+	if in.LinkTrusted != nil {
+		row.LinkTrusted = *in.LinkTrusted
+	}
+	if in.MFAEnforced != nil {
+		row.MFAEnforced = *in.MFAEnforced
 	}
 	row.UpdatedAt = s.stamp()
 	return nil

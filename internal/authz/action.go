@@ -40,10 +40,14 @@ const (
 	ManageDiscrepancies  // discrepancies inbox
 	ReadTenantData       // the data API: master records, schedules, the caller's tenants (D-data-access)
 	UploadCxData         // the data API: cx upload into a tenant's schedule (D-data-access)
+	// TrustIdentityProvider marks a customer's identity provider trusted to
+	// link existing accounts on the customer's domains (D-linking);
+	// platform_admin only.
+	TrustIdentityProvider
 )
 
 // numActions sizes the catalog's arrays; index 0 is the invalid Action.
-const numActions = int(UploadCxData) + 1
+const numActions = int(TrustIdentityProvider) + 1
 
 // actionInfo is what Decide and NewCatalog know about an action beyond the catalog.
 type actionInfo struct {
@@ -64,33 +68,34 @@ type actionInfo struct {
 }
 
 var actions = [numActions]actionInfo{
-	CreateCustomer:       {name: "create_customer", adminOnly: true},
-	DeleteCustomer:       {name: "delete_customer", needsCustomer: true},
-	CreateTenant:         {name: "create_tenant", tenantLifecycle: true},
-	DeleteTenant:         {name: "delete_tenant", tenantLifecycle: true},
-	TransferTenant:       {name: "transfer_tenant", tenantLifecycle: true, adminOnly: true},
-	ManageTenant:         {name: "manage_tenant"},
-	TriggerMigration:     {name: "trigger_migration"},
-	ManageCustomerUser:   {name: "manage_customer_user"},
-	SuspendUser:          {name: "suspend_user"},
-	TransferOwnership:    {name: "transfer_ownership", needsCustomer: true},
-	TransferHomeOrg:      {name: "transfer_home_org", adminOnly: true},
-	ManageCustomerConfig: {name: "manage_customer_config"},
-	ViewBilling:          {name: "view_billing"},
-	ManageBilling:        {name: "manage_billing"},
-	ViewBilledUnits:      {name: "view_billed_units"},
-	ViewUsageUnits:       {name: "view_usage_units"},
-	ManageCatalog:        {name: "manage_catalog", infra: true},
-	ManageReleases:       {name: "manage_releases", infra: true},
-	ManageInstances:      {name: "manage_instances", infra: true},
-	ResolveDatabaseURI:   {name: "resolve_database_uri", infra: true},
-	ManageSystemWorkers:  {name: "manage_system_workers", infra: true},
-	ManageInternalUsers:  {name: "manage_internal_users", infra: true},
-	ManageUserAttributes: {name: "manage_user_attributes", infra: true},
-	ViewAuditLog:         {name: "view_audit_log"},
-	ManageDiscrepancies:  {name: "manage_discrepancies", infra: true},
-	ReadTenantData:       {name: "read_tenant_data"},
-	UploadCxData:         {name: "upload_cx_data", needsCustomer: true, customerOnly: true},
+	CreateCustomer:        {name: "create_customer", adminOnly: true},
+	DeleteCustomer:        {name: "delete_customer", needsCustomer: true},
+	CreateTenant:          {name: "create_tenant", tenantLifecycle: true},
+	DeleteTenant:          {name: "delete_tenant", tenantLifecycle: true},
+	TransferTenant:        {name: "transfer_tenant", tenantLifecycle: true, adminOnly: true},
+	ManageTenant:          {name: "manage_tenant"},
+	TriggerMigration:      {name: "trigger_migration"},
+	ManageCustomerUser:    {name: "manage_customer_user"},
+	SuspendUser:           {name: "suspend_user"},
+	TransferOwnership:     {name: "transfer_ownership", needsCustomer: true},
+	TransferHomeOrg:       {name: "transfer_home_org", adminOnly: true},
+	ManageCustomerConfig:  {name: "manage_customer_config"},
+	ViewBilling:           {name: "view_billing"},
+	ManageBilling:         {name: "manage_billing"},
+	ViewBilledUnits:       {name: "view_billed_units"},
+	ViewUsageUnits:        {name: "view_usage_units"},
+	ManageCatalog:         {name: "manage_catalog", infra: true},
+	ManageReleases:        {name: "manage_releases", infra: true},
+	ManageInstances:       {name: "manage_instances", infra: true},
+	ResolveDatabaseURI:    {name: "resolve_database_uri", infra: true},
+	ManageSystemWorkers:   {name: "manage_system_workers", infra: true},
+	ManageInternalUsers:   {name: "manage_internal_users", infra: true},
+	ManageUserAttributes:  {name: "manage_user_attributes", infra: true},
+	ViewAuditLog:          {name: "view_audit_log"},
+	ManageDiscrepancies:   {name: "manage_discrepancies", infra: true},
+	ReadTenantData:        {name: "read_tenant_data"},
+	UploadCxData:          {name: "upload_cx_data", needsCustomer: true, customerOnly: true},
+	TrustIdentityProvider: {name: "trust_identity_provider", adminOnly: true},
 }
 
 // ErrUnknownAction is wrapped by ParseAction's error for a name that is not an action.

@@ -14,7 +14,7 @@ func TestParseAction(t *testing.T) {
 		"transfer_home_org", "manage_customer_config", "view_billing", "manage_billing", "view_billed_units",
 		"view_usage_units", "manage_catalog", "manage_releases", "manage_instances", "resolve_database_uri",
 		"manage_system_workers", "manage_internal_users", "manage_user_attributes", "view_audit_log",
-		"manage_discrepancies", "read_tenant_data", "upload_cx_data",
+		"manage_discrepancies", "read_tenant_data", "upload_cx_data", "trust_identity_provider",
 	}
 	var got []string
 	for _, a := range Actions() {
@@ -56,7 +56,8 @@ func TestActionKinds(t *testing.T) {
 	if diff := cmp.Diff(wantInfra, infra); diff != "" {
 		t.Errorf("infra actions (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Action{CreateCustomer, TransferTenant, TransferHomeOrg}, adminOnly); diff != "" {
+	// D-linking: trusting a provider to link existing accounts is platform_admin's too
+	if diff := cmp.Diff([]Action{CreateCustomer, TransferTenant, TransferHomeOrg, TrustIdentityProvider}, adminOnly); diff != "" {
 		t.Errorf("platform_admin-only actions (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]Action{CreateTenant, DeleteTenant, TransferTenant}, tenant); diff != "" {

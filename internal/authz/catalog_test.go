@@ -175,7 +175,7 @@ var migrationRow = regexp.MustCompile(`^\s*\('([a-z_]+)', '([a-z_]+)', '(full|re
 
 // The migrations that seed role_permissions: the table and the spec's
 // matrix, then the data API's actions.
-var catalogMigrations = []string{"0003_authz.sql", "0013_access_path.sql"}
+var catalogMigrations = []string{"0003_authz.sql", "0013_access_path.sql", "0014_trust_identity_provider.sql"}
 
 // spec: R5.7-catalog
 func TestMigrationSeedsSpecMatrix(t *testing.T) {

@@ -46,12 +46,17 @@ var specRows = [...]struct {
 	{ReadTenantData, nil, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin, Reader,
 		Owner, Admin, Billing, Viewer, Member}},
 	{UploadCxData, []Role{Owner, Admin, Member}, nil},
+	// Trusting an external provider to link existing accounts (D-linking,
+	// docs/decisions.md) is platform_admin's alone: a customer who could
+	// trust its own provider could take over its own owner's account.
+	{TrustIdentityProvider, []Role{PlatformAdmin}, nil},
 }
 
 // SpecMatrix returns the capability matrix of SPEC 5.7, followed by the
 // data API's rows (D-data-access), as catalog entries, by matrix row,
 // full-access roles before read-only ones. The migrations 0003_authz.sql
-// and 0013_access_path.sql seed role_permissions with exactly these rows.
+// 0013_access_path.sql and 0014_trust_identity_provider.sql seed
+// role_permissions with exactly these rows.
 func SpecMatrix() []Entry {
 	var out []Entry
 	for _, row := range specRows {

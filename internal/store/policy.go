@@ -110,6 +110,13 @@ func (s *Store) LinkExternalIdentity(ctx context.Context, idpID, subject, userID
 	return wrap(err, "external identity")
 }
 
+// DeleteExternalIdentities unlinks every identity of a provider (its issuer
+// changed: its subjects belong to someone else now).
+func (s *Store) DeleteExternalIdentities(ctx context.Context, idpID string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM external_identities WHERE idp_id = $1`, idpID)
+	return err
+}
+
 // SSOState is one login handed to an external provider.
 type SSOState struct {
 	StateHash     string
