@@ -24,7 +24,9 @@ const (
 	CodeConflict        = "CONFLICT"
 	CodeRateLimited     = "RATE_LIMITED"
 	CodeTooLarge        = "PAYLOAD_TOO_LARGE"
-	CodeInternal        = "INTERNAL_SERVER_ERROR"
+	// CodeUnavailable: the database was down or too busy; retry shortly.
+	CodeUnavailable = "SERVICE_UNAVAILABLE"
+	CodeInternal    = "INTERNAL_SERVER_ERROR"
 	// Codes of operations refused before execution for their shape; the
 	// complexity limit answers gqlgen's COMPLEXITY_LIMIT_EXCEEDED and the
 	// token limit GRAPHQL_PARSE_FAILED.
@@ -52,6 +54,8 @@ func graphCode(code string) string {
 		return CodeRateLimited
 	case platform.ETOOLARGE:
 		return CodeTooLarge
+	case platform.EUNAVAILABLE:
+		return CodeUnavailable
 	}
 	return CodeInternal
 }
@@ -75,6 +79,9 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	}
 	code := platform.ErrorCode(err)
 	ext := map[string]any{"code": graphCode(code)}
+	if code == platform.EUNAVAILABLE {
+		slog.WarnContext(ctx, "graphql: service unavailable", "err", err, "path", out.Path.String(), "request_id", httpapi.RequestID(ctx))
+	}
 	if code == platform.EINTERNAL {
 		slog.ErrorContext(ctx, "graphql", "err", err, "path", out.Path.String(), "request_id", httpapi.RequestID(ctx))
 		out.Message = "internal error"
