@@ -76,6 +76,9 @@ type Config struct {
 	// cx upload; past it the database work stops and the request answers 503.
 	RequestTimeout time.Duration
 	UploadTimeout  time.Duration
+	// REFRESH_REUSE_GRACE: a used refresh token presented again this soon by
+	// the same public client gets the same successor (D-refresh-grace); 0: off.
+	RefreshReuseGrace time.Duration
 }
 
 // dbMaxConns is DB_MAX_CONNS's default per role: the all-in-one serves every
@@ -115,6 +118,7 @@ func DefaultConfig() Config {
 		DBStatementTimeout:     30 * time.Second,
 		RequestTimeout:         10 * time.Second,
 		UploadTimeout:          2 * time.Minute,
+		RefreshReuseGrace:      10 * time.Second,
 	}
 }
 
@@ -169,10 +173,11 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.GraphQLPlayground = b
 	}
 	for name, dst := range map[string]*time.Duration{"DB_ACQUIRE_TIMEOUT": &c.DBAcquireTimeout,
-		"DB_STATEMENT_TIMEOUT": &c.DBStatementTimeout, "REQUEST_TIMEOUT": &c.RequestTimeout, "UPLOAD_TIMEOUT": &c.UploadTimeout} {
+		"DB_STATEMENT_TIMEOUT": &c.DBStatementTimeout, "REQUEST_TIMEOUT": &c.RequestTimeout, "UPLOAD_TIMEOUT": &c.UploadTimeout,
+		"REFRESH_REUSE_GRACE": &c.RefreshReuseGrace} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
+			if err != nil || d < 0 || (d == 0 && name != "REFRESH_REUSE_GRACE") {
 				problems = append(problems, name+" must be a positive duration such as 5s or 2m")
 			}
 			*dst = d

@@ -143,7 +143,8 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID,
-			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit, Egress: m.Config.Egress()}, st)
+			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit, Egress: m.Config.Egress(),
+			RefreshReuseGrace: m.Config.RefreshReuseGrace}, st)
 		if err != nil {
 			return err
 		}

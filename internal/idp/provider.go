@@ -62,7 +62,11 @@ type Config struct {
 	// LoginRateLimit is the number of sign-in form posts (password, code,
 	// account link) allowed per client address and minute; 0 turns it off.
 	LoginRateLimit int
-	Password       PasswordParams
+	// RefreshReuseGrace is how long after a rotation the same public client
+	// may present the used refresh token again and get the same answer
+	// (D-refresh-grace); 0 turns it off: any reuse revokes the family.
+	RefreshReuseGrace time.Duration
+	Password          PasswordParams
 	// SecretsKey (32 bytes) seals external client secrets and TOTP seeds.
 	SecretsKey []byte
 	// Egress is the policy of the provider's requests to external identity
@@ -192,7 +196,7 @@ func (p *Provider) Handler() http.Handler {
 	})
 	r.Mount(PathManagement, p.managementRoutes())
 	r.Get(DiscoveryPath, p.discovery)
-	r.Handle(PathToken, p.supportedGrants(p.op))
+	r.Handle(PathToken, p.supportedGrants(p.refreshGrace(p.op)))
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).
@@ -219,6 +223,9 @@ func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 			if err := p.store.DeleteExpired(ctx, p.now()); err != nil {
+				slog.ErrorContext(ctx, "idp maintenance", "err", err)
+			}
+			if err := p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)); err != nil {
 				slog.ErrorContext(ctx, "idp maintenance", "err", err)
 			}
 			if err := p.keys.load(ctx); err != nil {

@@ -410,3 +410,29 @@ func splitList(s string) []string {
 	}
 	return strings.Fields(s)
 }
+
+// SetRefreshSuccessor keeps the sealed answer of a rotation on the refresh
+// token it used up, with the time of the rotation (D-refresh-grace).
+func (s *Store) SetRefreshSuccessor(ctx context.Context, tokenHash string, usedAt time.Time, sealed []byte) error {
+	_, err := s.db.Exec(ctx, `UPDATE refresh_tokens SET used_at = $2, successor_sealed = $3 WHERE token_hash = $1 AND used`,
+		tokenHash, usedAt.UTC(), sealed)
+	return err
+}
+
+// RefreshSuccessor returns the sealed answer of a used refresh token's
+// rotation and its time. ENOTFOUND while there is none (the rotation is
+// still running, failed, or was forgotten).
+func (s *Store) RefreshSuccessor(ctx context.Context, tokenHash string) ([]byte, time.Time, error) {
+	var sealed []byte
+	var usedAt time.Time
+	err := s.db.QueryRow(ctx, `SELECT successor_sealed, used_at FROM refresh_tokens
+		WHERE token_hash = $1 AND used AND NOT revoked AND successor_sealed IS NOT NULL`, tokenHash).Scan(&sealed, &usedAt)
+	return sealed, usedAt, wrap(err, "refresh successor")
+}
+
+// ForgetRefreshSuccessors drops the kept answers of rotations before before.
+func (s *Store) ForgetRefreshSuccessors(ctx context.Context, before time.Time) error {
+	_, err := s.db.Exec(ctx, `UPDATE refresh_tokens SET successor_sealed = NULL
+		WHERE successor_sealed IS NOT NULL AND used_at < $1`, before.UTC())
+	return err
+}

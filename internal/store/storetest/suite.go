@@ -344,6 +344,25 @@ func testRefreshFamily(t *testing.T, st *store.Store) {
 	if ok, _ := st.UseRefreshToken(ctx, "rh1"); ok {
 		t.Fatal("a refresh token was used twice")
 	}
+	// the kept answer of the rotation (D-refresh-grace)
+	if _, _, err := st.RefreshSuccessor(ctx, "rh1"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("successor before it was kept: %v", err)
+	}
+	if err := st.SetRefreshSuccessor(ctx, "rh1", ts, []byte("sealed answer")); err != nil {
+		t.Fatal(err)
+	}
+	if sealed, usedAt, err := st.RefreshSuccessor(ctx, "rh1"); err != nil || string(sealed) != "sealed answer" || !usedAt.Equal(ts) {
+		t.Fatalf("successor = %q at %v, %v", sealed, usedAt, err)
+	}
+	if err := st.ForgetRefreshSuccessors(ctx, ts.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.RefreshSuccessor(ctx, "rh1"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("successor after it was forgotten: %v", err)
+	}
+	if err := st.SetRefreshSuccessor(ctx, "rh1", ts, []byte("sealed answer")); err != nil {
+		t.Fatal(err)
+	}
 	if err := st.RevokeFamily(ctx, "fam"); err != nil {
 		t.Fatal(err)
 	}
@@ -352,6 +371,9 @@ func testRefreshFamily(t *testing.T, st *store.Store) {
 	got, _ = st.RefreshToken(ctx, "rh1", ts)
 	if !got.Revoked {
 		t.Fatal("refresh token not revoked with its family")
+	}
+	if _, _, err := st.RefreshSuccessor(ctx, "rh1"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("a revoked family's kept answer is still handed out: %v", err)
 	}
 }
 
