@@ -1951,6 +1951,7 @@ enum Action {
   MANAGE_DISCREPANCIES
   READ_TENANT_DATA
   UPLOAD_CX_DATA
+  TRUST_IDENTITY_PROVIDER
 }
 
 "A permission a role holds: an action of the capability matrix, at read or full access."
@@ -1982,6 +1983,7 @@ enum Permission {
   MANAGE_DISCREPANCIES
   READ_TENANT_DATA
   UPLOAD_CX_DATA
+  TRUST_IDENTITY_PROVIDER
 }
 
 "An RFC 3339 time, UTC."

@@ -201,33 +201,34 @@ type UsagePage struct {
 type Action string
 
 const (
-	ActionCreateCustomer       Action = "CREATE_CUSTOMER"
-	ActionDeleteCustomer       Action = "DELETE_CUSTOMER"
-	ActionCreateTenant         Action = "CREATE_TENANT"
-	ActionDeleteTenant         Action = "DELETE_TENANT"
-	ActionTransferTenant       Action = "TRANSFER_TENANT"
-	ActionManageTenant         Action = "MANAGE_TENANT"
-	ActionTriggerMigration     Action = "TRIGGER_MIGRATION"
-	ActionManageCustomerUser   Action = "MANAGE_CUSTOMER_USER"
-	ActionSuspendUser          Action = "SUSPEND_USER"
-	ActionTransferOwnership    Action = "TRANSFER_OWNERSHIP"
-	ActionTransferHomeOrg      Action = "TRANSFER_HOME_ORG"
-	ActionManageCustomerConfig Action = "MANAGE_CUSTOMER_CONFIG"
-	ActionViewBilling          Action = "VIEW_BILLING"
-	ActionManageBilling        Action = "MANAGE_BILLING"
-	ActionViewBilledUnits      Action = "VIEW_BILLED_UNITS"
-	ActionViewUsageUnits       Action = "VIEW_USAGE_UNITS"
-	ActionManageCatalog        Action = "MANAGE_CATALOG"
-	ActionManageReleases       Action = "MANAGE_RELEASES"
-	ActionManageInstances      Action = "MANAGE_INSTANCES"
-	ActionResolveDatabaseURI   Action = "RESOLVE_DATABASE_URI"
-	ActionManageSystemWorkers  Action = "MANAGE_SYSTEM_WORKERS"
-	ActionManageInternalUsers  Action = "MANAGE_INTERNAL_USERS"
-	ActionManageUserAttributes Action = "MANAGE_USER_ATTRIBUTES"
-	ActionViewAuditLog         Action = "VIEW_AUDIT_LOG"
-	ActionManageDiscrepancies  Action = "MANAGE_DISCREPANCIES"
-	ActionReadTenantData       Action = "READ_TENANT_DATA"
-	ActionUploadCxData         Action = "UPLOAD_CX_DATA"
+	ActionCreateCustomer        Action = "CREATE_CUSTOMER"
+	ActionDeleteCustomer        Action = "DELETE_CUSTOMER"
+	ActionCreateTenant          Action = "CREATE_TENANT"
+	ActionDeleteTenant          Action = "DELETE_TENANT"
+	ActionTransferTenant        Action = "TRANSFER_TENANT"
+	ActionManageTenant          Action = "MANAGE_TENANT"
+	ActionTriggerMigration      Action = "TRIGGER_MIGRATION"
+	ActionManageCustomerUser    Action = "MANAGE_CUSTOMER_USER"
+	ActionSuspendUser           Action = "SUSPEND_USER"
+	ActionTransferOwnership     Action = "TRANSFER_OWNERSHIP"
+	ActionTransferHomeOrg       Action = "TRANSFER_HOME_ORG"
+	ActionManageCustomerConfig  Action = "MANAGE_CUSTOMER_CONFIG"
+	ActionViewBilling           Action = "VIEW_BILLING"
+	ActionManageBilling         Action = "MANAGE_BILLING"
+	ActionViewBilledUnits       Action = "VIEW_BILLED_UNITS"
+	ActionViewUsageUnits        Action = "VIEW_USAGE_UNITS"
+	ActionManageCatalog         Action = "MANAGE_CATALOG"
+	ActionManageReleases        Action = "MANAGE_RELEASES"
+	ActionManageInstances       Action = "MANAGE_INSTANCES"
+	ActionResolveDatabaseURI    Action = "RESOLVE_DATABASE_URI"
+	ActionManageSystemWorkers   Action = "MANAGE_SYSTEM_WORKERS"
+	ActionManageInternalUsers   Action = "MANAGE_INTERNAL_USERS"
+	ActionManageUserAttributes  Action = "MANAGE_USER_ATTRIBUTES"
+	ActionViewAuditLog          Action = "VIEW_AUDIT_LOG"
+	ActionManageDiscrepancies   Action = "MANAGE_DISCREPANCIES"
+	ActionReadTenantData        Action = "READ_TENANT_DATA"
+	ActionUploadCxData          Action = "UPLOAD_CX_DATA"
+	ActionTrustIdentityProvider Action = "TRUST_IDENTITY_PROVIDER"
 )
 
 var AllAction = []Action{
@@ -258,11 +259,12 @@ var AllAction = []Action{
 	ActionManageDiscrepancies,
 	ActionReadTenantData,
 	ActionUploadCxData,
+	ActionTrustIdentityProvider,
 }
 
 func (e Action) IsValid() bool {
 	switch e {
-	case ActionCreateCustomer, ActionDeleteCustomer, ActionCreateTenant, ActionDeleteTenant, ActionTransferTenant, ActionManageTenant, ActionTriggerMigration, ActionManageCustomerUser, ActionSuspendUser, ActionTransferOwnership, ActionTransferHomeOrg, ActionManageCustomerConfig, ActionViewBilling, ActionManageBilling, ActionViewBilledUnits, ActionViewUsageUnits, ActionManageCatalog, ActionManageReleases, ActionManageInstances, ActionResolveDatabaseURI, ActionManageSystemWorkers, ActionManageInternalUsers, ActionManageUserAttributes, ActionViewAuditLog, ActionManageDiscrepancies, ActionReadTenantData, ActionUploadCxData:
+	case ActionCreateCustomer, ActionDeleteCustomer, ActionCreateTenant, ActionDeleteTenant, ActionTransferTenant, ActionManageTenant, ActionTriggerMigration, ActionManageCustomerUser, ActionSuspendUser, ActionTransferOwnership, ActionTransferHomeOrg, ActionManageCustomerConfig, ActionViewBilling, ActionManageBilling, ActionViewBilledUnits, ActionViewUsageUnits, ActionManageCatalog, ActionManageReleases, ActionManageInstances, ActionResolveDatabaseURI, ActionManageSystemWorkers, ActionManageInternalUsers, ActionManageUserAttributes, ActionViewAuditLog, ActionManageDiscrepancies, ActionReadTenantData, ActionUploadCxData, ActionTrustIdentityProvider:
 		return true
 	}
 	return false
@@ -307,33 +309,34 @@ func (e Action) MarshalJSON() ([]byte, error) {
 type Permission string
 
 const (
-	PermissionCreateCustomer       Permission = "CREATE_CUSTOMER"
-	PermissionDeleteCustomer       Permission = "DELETE_CUSTOMER"
-	PermissionCreateTenant         Permission = "CREATE_TENANT"
-	PermissionDeleteTenant         Permission = "DELETE_TENANT"
-	PermissionTransferTenant       Permission = "TRANSFER_TENANT"
-	PermissionManageTenant         Permission = "MANAGE_TENANT"
-	PermissionTriggerMigration     Permission = "TRIGGER_MIGRATION"
-	PermissionManageCustomerUser   Permission = "MANAGE_CUSTOMER_USER"
-	PermissionSuspendUser          Permission = "SUSPEND_USER"
-	PermissionTransferOwnership    Permission = "TRANSFER_OWNERSHIP"
-	PermissionTransferHomeOrg      Permission = "TRANSFER_HOME_ORG"
-	PermissionManageCustomerConfig Permission = "MANAGE_CUSTOMER_CONFIG"
-	PermissionViewBilling          Permission = "VIEW_BILLING"
-	PermissionManageBilling        Permission = "MANAGE_BILLING"
-	PermissionViewBilledUnits      Permission = "VIEW_BILLED_UNITS"
-	PermissionViewUsageUnits       Permission = "VIEW_USAGE_UNITS"
-	PermissionManageCatalog        Permission = "MANAGE_CATALOG"
-	PermissionManageReleases       Permission = "MANAGE_RELEASES"
-	PermissionManageInstances      Permission = "MANAGE_INSTANCES"
-	PermissionResolveDatabaseURI   Permission = "RESOLVE_DATABASE_URI"
-	PermissionManageSystemWorkers  Permission = "MANAGE_SYSTEM_WORKERS"
-	PermissionManageInternalUsers  Permission = "MANAGE_INTERNAL_USERS"
-	PermissionManageUserAttributes Permission = "MANAGE_USER_ATTRIBUTES"
-	PermissionViewAuditLog         Permission = "VIEW_AUDIT_LOG"
-	PermissionManageDiscrepancies  Permission = "MANAGE_DISCREPANCIES"
-	PermissionReadTenantData       Permission = "READ_TENANT_DATA"
-	PermissionUploadCxData         Permission = "UPLOAD_CX_DATA"
+	PermissionCreateCustomer        Permission = "CREATE_CUSTOMER"
+	PermissionDeleteCustomer        Permission = "DELETE_CUSTOMER"
+	PermissionCreateTenant          Permission = "CREATE_TENANT"
+	PermissionDeleteTenant          Permission = "DELETE_TENANT"
+	PermissionTransferTenant        Permission = "TRANSFER_TENANT"
+	PermissionManageTenant          Permission = "MANAGE_TENANT"
+	PermissionTriggerMigration      Permission = "TRIGGER_MIGRATION"
+	PermissionManageCustomerUser    Permission = "MANAGE_CUSTOMER_USER"
+	PermissionSuspendUser           Permission = "SUSPEND_USER"
+	PermissionTransferOwnership     Permission = "TRANSFER_OWNERSHIP"
+	PermissionTransferHomeOrg       Permission = "TRANSFER_HOME_ORG"
+	PermissionManageCustomerConfig  Permission = "MANAGE_CUSTOMER_CONFIG"
+	PermissionViewBilling           Permission = "VIEW_BILLING"
+	PermissionManageBilling         Permission = "MANAGE_BILLING"
+	PermissionViewBilledUnits       Permission = "VIEW_BILLED_UNITS"
+	PermissionViewUsageUnits        Permission = "VIEW_USAGE_UNITS"
+	PermissionManageCatalog         Permission = "MANAGE_CATALOG"
+	PermissionManageReleases        Permission = "MANAGE_RELEASES"
+	PermissionManageInstances       Permission = "MANAGE_INSTANCES"
+	PermissionResolveDatabaseURI    Permission = "RESOLVE_DATABASE_URI"
+	PermissionManageSystemWorkers   Permission = "MANAGE_SYSTEM_WORKERS"
+	PermissionManageInternalUsers   Permission = "MANAGE_INTERNAL_USERS"
+	PermissionManageUserAttributes  Permission = "MANAGE_USER_ATTRIBUTES"
+	PermissionViewAuditLog          Permission = "VIEW_AUDIT_LOG"
+	PermissionManageDiscrepancies   Permission = "MANAGE_DISCREPANCIES"
+	PermissionReadTenantData        Permission = "READ_TENANT_DATA"
+	PermissionUploadCxData          Permission = "UPLOAD_CX_DATA"
+	PermissionTrustIdentityProvider Permission = "TRUST_IDENTITY_PROVIDER"
 )
 
 var AllPermission = []Permission{
@@ -364,11 +367,12 @@ var AllPermission = []Permission{
 	PermissionManageDiscrepancies,
 	PermissionReadTenantData,
 	PermissionUploadCxData,
+	PermissionTrustIdentityProvider,
 }
 
 func (e Permission) IsValid() bool {
 	switch e {
-	case PermissionCreateCustomer, PermissionDeleteCustomer, PermissionCreateTenant, PermissionDeleteTenant, PermissionTransferTenant, PermissionManageTenant, PermissionTriggerMigration, PermissionManageCustomerUser, PermissionSuspendUser, PermissionTransferOwnership, PermissionTransferHomeOrg, PermissionManageCustomerConfig, PermissionViewBilling, PermissionManageBilling, PermissionViewBilledUnits, PermissionViewUsageUnits, PermissionManageCatalog, PermissionManageReleases, PermissionManageInstances, PermissionResolveDatabaseURI, PermissionManageSystemWorkers, PermissionManageInternalUsers, PermissionManageUserAttributes, PermissionViewAuditLog, PermissionManageDiscrepancies, PermissionReadTenantData, PermissionUploadCxData:
+	case PermissionCreateCustomer, PermissionDeleteCustomer, PermissionCreateTenant, PermissionDeleteTenant, PermissionTransferTenant, PermissionManageTenant, PermissionTriggerMigration, PermissionManageCustomerUser, PermissionSuspendUser, PermissionTransferOwnership, PermissionTransferHomeOrg, PermissionManageCustomerConfig, PermissionViewBilling, PermissionManageBilling, PermissionViewBilledUnits, PermissionViewUsageUnits, PermissionManageCatalog, PermissionManageReleases, PermissionManageInstances, PermissionResolveDatabaseURI, PermissionManageSystemWorkers, PermissionManageInternalUsers, PermissionManageUserAttributes, PermissionViewAuditLog, PermissionManageDiscrepancies, PermissionReadTenantData, PermissionUploadCxData, PermissionTrustIdentityProvider:
 		return true
 	}
 	return false

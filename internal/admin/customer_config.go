@@ -36,6 +36,9 @@ func (a *Admin) customerConfigRoutes() []Route {
 		{Method: http.MethodGet, Pattern: "/identity-providers/{id}", Action: act, Target: idp, Handle: a.getIdentityProvider},
 		{Method: http.MethodPatch, Pattern: "/identity-providers/{id}", Action: act, Write: true, Target: idp, Handle: a.updateIdentityProvider},
 		{Method: http.MethodDelete, Pattern: "/identity-providers/{id}", Action: act, Write: true, Target: idp, Handle: a.deleteIdentityProvider},
+		// platform_admin's trust in a provider to link accounts (D-linking)
+		{Method: http.MethodPut, Pattern: "/identity-providers/{id}/trust", Action: authz.TrustIdentityProvider, Write: true,
+			Target: idp, Handle: a.putIdentityProviderTrust},
 
 		{Method: http.MethodGet, Pattern: "/customers/{id}/webhooks", Action: act, Target: cust, Handle: a.listWebhooks},
 		{Method: http.MethodPost, Pattern: "/customers/{id}/webhooks", Action: act, Write: true, Target: cust, Handle: a.createWebhook},
@@ -92,6 +95,21 @@ func (a *Admin) updateIdentityProvider(r *http.Request, c *access.Caller, _ auth
 		return 0, nil, err
 	}
 	v, err := a.svc.UpdateIdentityProvider(r.Context(), c, id(r), in)
+	return respond(http.StatusOK, v, err)
+}
+
+// putIdentityProviderTrust takes {"linkTrusted": true|false}.
+func (a *Admin) putIdentityProviderTrust(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in struct {
+		LinkTrusted *bool `json:"linkTrusted"`
+	}
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	if in.LinkTrusted == nil {
+		return 0, nil, invalid("linkTrusted is required (true or false)")
+	}
+	v, err := a.svc.UpdateIdentityProvider(r.Context(), c, id(r), IdentityProviderPatch{LinkTrusted: in.LinkTrusted})
 	return respond(http.StatusOK, v, err)
 }
 

@@ -181,7 +181,11 @@ func init() {
 		return r
 	})
 	registerFixture("identity_provider", func(t *testing.T, w *World, rt routeRow) Request {
-		return Request{Params: params("id", w.env.mustIDPConfig(w.CustomerID)), Body: bodyFor(rt, map[string]any{"enabled": false})}
+		body := map[string]any{"enabled": false}
+		if strings.HasSuffix(rt.Pattern, "/trust") {
+			body = map[string]any{"linkTrusted": true}
+		}
+		return Request{Params: params("id", w.env.mustIDPConfig(w.CustomerID)), Body: bodyFor(rt, body)}
 	})
 	registerFixture("webhook", func(t *testing.T, w *World, rt routeRow) Request {
 		r := Request{Params: params("id", w.env.mustWebhook(w.CustomerID, "https://hooks.example/in"))}
