@@ -1,7 +1,10 @@
 package graph
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -72,7 +75,7 @@ func NewHandler(cfg Config) http.Handler {
 	if cfg.LoaderWait == 0 {
 		cfg.LoaderWait = time.Millisecond
 	}
-	srv := handler.New(generated.NewExecutableSchema(schemaConfig(cfg.Resolver)))
+	srv := handler.New(pricedEntities{generated.NewExecutableSchema(schemaConfig(cfg.Resolver))})
 	// POST with a JSON body, and GET for queries (the GET transport refuses
 	// mutations). No form or multipart transport: a cross-site form cannot
 	// post a query (CSRF), and the JSON content type needs a CORS preflight.
@@ -83,6 +86,7 @@ func NewHandler(cfg Config) http.Handler {
 	srv.Use(introspection{on: cfg.Playground})
 	srv.Use(&strictVariables{})
 	srv.Use(shapeLimit{MaxDepth: cfg.MaxDepth, MaxAliases: MaxAliases})
+	srv.Use(entitiesLimit{})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
@@ -106,12 +110,26 @@ func NewHandler(cfg Config) http.Handler {
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodPost {
 			w.Header().Set("Allow", "GET, POST")
-			writeTransportError(w, http.StatusMethodNotAllowed, "use POST with a JSON body, or GET for queries")
+			writeTransportError(w, http.StatusMethodNotAllowed, "BAD_REQUEST", "use POST with a JSON body, or GET for queries")
 			return
 		}
 		if r.Method == http.MethodPost && !isJSON(r.Header.Get("Content-Type")) {
-			writeTransportError(w, http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
+			writeTransportError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "the body must be JSON (Content-Type: application/json)")
 			return
+		}
+		if r.Method == http.MethodPost {
+			// Read the body here, within MaxBody, whatever its framing: a chunked
+			// body has no Content-Length for LimitBody to refuse up front.
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeTransportError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody))
+				return
+			} else if err != nil {
+				writeTransportError(w, http.StatusBadRequest, "BAD_REQUEST", "the body could not be read")
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		api.ServeHTTP(w, r.WithContext(withRawVariables(r.Context())))
 	})
@@ -124,10 +142,10 @@ func isJSON(ct string) bool {
 
 // writeTransportError answers a request no transport takes with a GraphQL
 // error response.
-func writeTransportError(w http.ResponseWriter, status int, msg string) {
+func writeTransportError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write([]byte(`{"errors":[{"message":"` + msg + `","extensions":{"code":"BAD_REQUEST"}}],"data":null}`))
+	_, _ = w.Write([]byte(`{"errors":[{"message":"` + msg + `","extensions":{"code":"` + code + `"}}],"data":null}`))
 }
 
 // tokenScript sends the console's access token (kept in sessionStorage by

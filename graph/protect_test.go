@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -171,6 +172,71 @@ func TestPlayground(t *testing.T) {
 		intro := e.gql(platAdm, `{ __schema { queryType { name } } }`, nil)
 		if (dig(intro.Data, "__schema", "queryType", "name") == "Query") != on {
 			t.Errorf("playground %v: introspection %s", on, intro.Raw)
+		}
+	}
+}
+
+// An _entities call is priced per representation and capped: thousands of
+// representations (a 19 MB answer from one small request) are refused
+// before any resolver runs, and so is a smaller batch whose total cost
+// passes the complexity limit. A federation router's usual batch passes.
+// attack: entities-flood
+func TestAttackEntitiesFlood(t *testing.T) {
+	e := newEnv(t)
+	reps := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = map[string]any{"__typename": "Customer", "id": fmt.Sprintf("c-%d", i)}
+		}
+		return out
+	}
+	const q = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Customer { id name usage(first: 100) { items { id units } } } } }`
+	for _, tc := range []struct {
+		name  string
+		n     int
+		query string
+		code  string
+	}{
+		{"Flood", 14_000, `query($r: [_Any!]!) { _entities(representations: $r) { __typename } }`, graph.CodeEntitiesLimit},
+		{"PricedPerRepresentation", 500, q, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"OK/RouterBatch", 50, `query($r: [_Any!]!) { _entities(representations: $r) { ... on Customer { id name } } }`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.queries.Load()
+			got := e.gql(platAdm, tc.query, map[string]any{"r": reps(tc.n)})
+			ran := e.queries.Load() - before
+			if tc.code == "" {
+				if len(got.Errors) > 0 {
+					t.Fatalf("refused: %.300s", got.Raw)
+				}
+				return
+			}
+			if len(got.Errors) != 1 || got.Errors[0].code() != tc.code || got.Data != nil {
+				t.Fatalf("%d representations: %d %.300s, want %s", tc.n, got.Status, got.Raw, tc.code)
+			}
+			if ran > 1 {
+				t.Errorf("%d SQL statements ran for a refused operation", ran)
+			}
+		})
+	}
+}
+
+// A body over the limit is refused with 413 whatever its framing: with a
+// Content-Length, and chunked (no length known up front).
+// attack: graphql-chunked-body
+func TestAttackGraphQLChunkedBody(t *testing.T) {
+	e := newEnv(t)
+	big := `{"query": "{ me { userId } }", "variables": {"x": "` + strings.Repeat("a", 2<<20) + `"}}`
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(big)
+		if chunked {
+			body = struct{ io.Reader }{strings.NewReader(big)} // hides the length: sent chunked
+		}
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/graphql", body)
+		req.Header.Set("Content-Type", "application/json")
+		got := e.send(platAdm, req)
+		if got.Status != http.StatusRequestEntityTooLarge || len(got.Errors) != 1 || got.Errors[0].code() != graph.CodeTooLarge {
+			t.Errorf("2 MiB body (chunked %v): %d %.200s, want 413 %s", chunked, got.Status, got.Raw, graph.CodeTooLarge)
 		}
 	}
 }
