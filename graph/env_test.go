@@ -107,7 +107,7 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	dataRouter := chi.NewRouter()
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
-	data.NewHandler(dataSvc, srv.URL).Mount(dataRouter, auth)
+	data.NewHandler(dataSvc, srv.URL, 0).Mount(dataRouter, auth)
 	r.Mount("/data", dataRouter)
 	return &env{t: t, st: st, queries: cc.n, srv: srv, adm: adm}
 }

@@ -76,6 +76,14 @@ type Config struct {
 	// cx upload; past it the database work stops and the request answers 503.
 	RequestTimeout time.Duration
 	UploadTimeout  time.Duration
+	// DRAIN_DELAY: how long readiness answers 503 after SIGTERM before the
+	// listeners close (D-drain); SHUTDOWN_GRACE: how long running requests
+	// get after that.
+	DrainDelay    time.Duration
+	ShutdownGrace time.Duration
+	// UPLOAD_CONCURRENCY: cx uploads one replica runs at once; more wait
+	// briefly, then answer 503 with Retry-After (D-admission).
+	UploadConcurrency int
 	// REFRESH_REUSE_GRACE: a used refresh token presented again this soon by
 	// the same public client gets the same successor (D-refresh-grace); 0: off.
 	RefreshReuseGrace time.Duration
@@ -119,6 +127,8 @@ func DefaultConfig() Config {
 		RequestTimeout:         10 * time.Second,
 		UploadTimeout:          2 * time.Minute,
 		RefreshReuseGrace:      10 * time.Second,
+		UploadConcurrency:      4,
+		ShutdownGrace:          20 * time.Second,
 	}
 }
 
@@ -137,6 +147,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.DBMaxConns = n
 	}
 	if c.Role != RoleAll {
+		// behind a load balancer: readiness turns 503 for 5 s before the listeners close
+		c.DrainDelay = 5 * time.Second
 		c.LogFormat, c.SeedDemo, c.GraphQLPlayground, c.EgressAllow = "json", false, false, ""
 	}
 	str("DATABASE_URL", &c.DatabaseURL)
@@ -174,17 +186,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	for name, dst := range map[string]*time.Duration{"DB_ACQUIRE_TIMEOUT": &c.DBAcquireTimeout,
 		"DB_STATEMENT_TIMEOUT": &c.DBStatementTimeout, "REQUEST_TIMEOUT": &c.RequestTimeout, "UPLOAD_TIMEOUT": &c.UploadTimeout,
-		"REFRESH_REUSE_GRACE": &c.RefreshReuseGrace} {
+		"REFRESH_REUSE_GRACE": &c.RefreshReuseGrace, "DRAIN_DELAY": &c.DrainDelay, "SHUTDOWN_GRACE": &c.ShutdownGrace} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 || (d == 0 && name != "REFRESH_REUSE_GRACE") {
+			if err != nil || d < 0 || (d == 0 && name != "REFRESH_REUSE_GRACE" && name != "DRAIN_DELAY") {
 				problems = append(problems, name+" must be a positive duration such as 5s or 2m")
 			}
 			*dst = d
 		}
 	}
 	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
-		"DB_MAX_CONNS": &c.DBMaxConns} {
+		"DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -272,6 +284,9 @@ func (c Config) Validate() error {
 	}
 	if c.DBMaxConns < 1 {
 		p = append(p, "DB_MAX_CONNS must be at least 1")
+	}
+	if c.UploadConcurrency < 1 {
+		p = append(p, "UPLOAD_CONCURRENCY must be at least 1")
 	}
 	if _, err := httpapi.ParsePrefixes(c.TrustedProxies); err != nil {
 		p = append(p, "TRUSTED_PROXIES: "+strings.ReplaceAll(err.Error(), "\n", "; "))

@@ -59,6 +59,17 @@ func TestConfigFromEnv(t *testing.T) {
 				p := c.Proxies()
 				return len(p) == 2 && p[1].String() == "192.0.2.7/32" && c.LoginRateLimit == 0
 			}},
+		{name: "OKDrainDefaults", env: map[string]string{"ROLE": "tenant", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
+			want: func(c Config) bool {
+				return c.DrainDelay == 5*time.Second && c.ShutdownGrace == 20*time.Second && c.DBMaxConns == 20 && c.UploadConcurrency == 4
+			}},
+		{name: "OKDurations", env: map[string]string{"DRAIN_DELAY": "0", "SHUTDOWN_GRACE": "3s", "REFRESH_REUSE_GRACE": "0",
+			"UPLOAD_CONCURRENCY": "2", "DB_MAX_CONNS": "7"}, want: func(c Config) bool {
+			return c.DrainDelay == 0 && c.ShutdownGrace == 3*time.Second && c.RefreshReuseGrace == 0 && c.UploadConcurrency == 2 &&
+				c.DBMaxConns == 7
+		}},
+		{name: "ErrDurations", env: map[string]string{"SHUTDOWN_GRACE": "soon", "REQUEST_TIMEOUT": "0", "UPLOAD_CONCURRENCY": "0"},
+			wantErr: []string{"SHUTDOWN_GRACE", "REQUEST_TIMEOUT", "UPLOAD_CONCURRENCY"}},
 		{name: "ErrTrustedProxies", env: map[string]string{"TRUSTED_PROXIES": "10.0.0.1/8,lb"},
 			wantErr: []string{"TRUSTED_PROXIES", "10.0.0.0/8?", `"lb"`}},
 		{name: "ErrLoginRateLimit", env: map[string]string{"LOGIN_RATE_LIMIT": "-1"}, wantErr: []string{"LOGIN_RATE_LIMIT"}},

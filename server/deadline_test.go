@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/storetest"
 )
 
@@ -79,5 +82,90 @@ func TestDeadlineHeldLock(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("after the lock is released resolve-org answered %d", resp.StatusCode)
+	}
+}
+
+// waitForLockWaiters waits until n backends of the database of dbURL
+// wait on a lock.
+func waitForLockWaiters(t *testing.T, dbURL string, n int) {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, os.Getenv(storetest.EnvPostgres))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	for range 1000 {
+		var waiting int
+		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
+			name).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("fewer than %d requests reached the lock", n)
+}
+
+// readyz tells a busy pool from an unreachable database: with every
+// connection held by requests waiting on a lock it answers "database pool
+// busy" (and database requests answer 503 at once); with the database
+// refusing connections it answers "database unreachable".
+// spec: D-deadlines
+func TestReadinessReasons(t *testing.T) {
+	if os.Getenv(storetest.EnvPostgres) == "" {
+		t.Skip("needs PostgreSQL; set " + storetest.EnvPostgres)
+	}
+	m := mustRunMainWith(t, func(m *Main) {
+		m.Config.DBMaxConns, m.Config.DBAcquireTimeout, m.Config.RequestTimeout = 2, 300*time.Millisecond, time.Minute
+	})
+	if code, reason := readyReason(t, m.Config.ConsoleURL); code != http.StatusOK {
+		t.Fatalf("readyz before: %d %q", code, reason)
+	}
+	release := mustLockTable(t, m, "users")
+	held := []<-chan int{resolveOrgAsync(m.Config.ConsoleURL), resolveOrgAsync(m.Config.ConsoleURL)}
+	waitForLockWaiters(t, m.Config.DatabaseURL, 2) // both connections held by requests waiting on the lock
+	if code, reason := readyReason(t, m.Config.ConsoleURL); code != http.StatusServiceUnavailable || reason != "database pool busy" {
+		t.Fatalf("readyz with the pool held: %d %q", code, reason)
+	}
+	if code := <-resolveOrgAsync(m.Config.ConsoleURL); code != http.StatusServiceUnavailable {
+		t.Fatalf("a request with the pool held: %d", code)
+	}
+	release()
+	for _, h := range held {
+		if code := <-h; code != http.StatusOK {
+			t.Fatalf("a request that waited on the lock: %d", code)
+		}
+	}
+	// the database stops taking connections
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, os.Getenv(storetest.EnvPostgres))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := m.Store.Conn().(*postgres.Conn).Pool.Config().ConnConfig.Database
+	if _, err := admin.Exec(ctx, "ALTER DATABASE "+name+" ALLOW_CONNECTIONS false"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = admin.Exec(ctx, "ALTER DATABASE "+name+" ALLOW_CONNECTIONS true") })
+	if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
+		t.Fatal(err)
+	}
+	if code, reason := readyReasonEventually(t, m.Config.ConsoleURL, "database unreachable"); code != http.StatusServiceUnavailable {
+		t.Fatalf("readyz with the database refusing connections: %d %q", code, reason)
+	}
+	if _, err := admin.Exec(ctx, "ALTER DATABASE "+name+" ALLOW_CONNECTIONS true"); err != nil {
+		t.Fatal(err)
+	}
+	if code, reason := readyReasonEventually(t, m.Config.ConsoleURL, ""); code != http.StatusOK {
+		t.Fatalf("readyz after the database came back: %d %q", code, reason)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -66,7 +68,17 @@ func main() {
 	}
 	m.PrintBanner(os.Stdout)
 	<-ctx.Done()
-	slog.Info("shutting down")
+	stop() // a second signal now ends the drain early, a third the default way
+	second := make(chan struct{})
+	go func() {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		<-sig
+		close(second)
+		signal.Stop(sig)
+	}()
+	m.Drain(cfg.DrainDelay, second)
+	slog.Info("shutting down", "grace", cfg.ShutdownGrace)
 	if err := m.Close(); err != nil {
 		slog.Error("shutdown", "err", err)
 		os.Exit(1)
@@ -103,6 +115,7 @@ type Main struct {
 	servers  []*http.Server
 	cancel   context.CancelFunc
 	done     chan struct{}
+	draining atomic.Bool
 }
 
 // NewMain returns a Main for cfg.
@@ -221,7 +234,7 @@ func (m *Main) Run(ctx context.Context) error {
 		dataSvc := data.New(st, acc)
 		go dataSvc.Maintain(bg, time.Hour)
 		tenantAuth := acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier()))
-		data.NewHandler(dataSvc, m.Config.InstanceURL).Mount(r, tenantAuth)
+		data.NewHandler(dataSvc, m.Config.InstanceURL, m.Config.UploadConcurrency).Mount(r, tenantAuth)
 		r.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Data: dataSvc},
 			Auth: tenantAuth, Playground: m.Config.GraphQLPlayground}))
 		handlers[RoleTenant] = r
@@ -249,7 +262,7 @@ func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) htt
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
 		httpapi.Deadline(m.requestTimeout))
-	httpapi.MountOps(r, m.Store.Ping)
+	httpapi.MountOps(r, m.ready)
 	r.Mount("/", h)
 	return r
 }
@@ -304,15 +317,70 @@ func (m *Main) serve(role string, h http.Handler) error {
 	return nil
 }
 
-// Close stops accepting requests, lets running ones finish (up to 20 s) and
-// closes the database.
+// ready is the readiness of /readyz: not while draining, nor while the
+// database is unreachable or its pool stays busy.
+func (m *Main) ready(ctx context.Context) error {
+	if m.draining.Load() {
+		return httpapi.NotReady("draining")
+	}
+	err := m.Store.Ping(ctx)
+	switch {
+	case err == nil:
+		return nil
+	case postgres.IsPoolBusy(err):
+		return httpapi.NotReady("database pool busy")
+	}
+	return httpapi.NotReady("database unreachable")
+}
+
+// Drain turns readiness to 503 ("draining") and waits delay, so a load
+// balancer stops sending requests before the listeners close (D-drain). The
+// process keeps serving meanwhile. skip ends the wait early (a second
+// signal).
+func (m *Main) Drain(delay time.Duration, skip <-chan struct{}) {
+	m.draining.Store(true)
+	if delay <= 0 {
+		return
+	}
+	slog.Info("draining: readiness answers 503 before the listeners close", "for", delay)
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-skip:
+	}
+}
+
+// Close stops accepting requests, lets running ones finish within
+// SHUTDOWN_GRACE, cuts off any still running then (their database work is
+// cancelled with their connections), and closes the database. Cutting off
+// is logged, not an error: the process has stopped as configured.
 func (m *Main) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	m.draining.Store(true)
+	grace := m.Config.ShutdownGrace
+	if grace <= 0 {
+		grace = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	var errs []error
+	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for _, srv := range m.servers {
-		errs = append(errs, srv.Shutdown(ctx))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := srv.Shutdown(ctx)
+			if errors.Is(err, context.DeadlineExceeded) {
+				slog.Warn("requests still running after the shutdown grace are cut off", "grace", grace)
+				err = srv.Close()
+			}
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}()
 	}
+	wg.Wait()
 	if m.cancel != nil {
 		m.cancel()
 	}

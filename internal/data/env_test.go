@@ -79,13 +79,16 @@ var storedRows = []cx.Row{
 // cookie whose value is the user id; the authenticators are the test's,
 // everything after them (loading the caller, scope, decisions) is real.
 type env struct {
-	st     *store.Store
-	srv    *httptest.Server
-	svc    *data.Service
-	logins *storetest.Logins
+	st      *store.Store
+	srv     *httptest.Server
+	svc     *data.Service
+	handler *data.Handler
+	logins  *storetest.Logins
 }
 
-func newEnv(t testing.TB) *env {
+// newEnv builds the env; uploadConcurrency, when given, bounds the uploads
+// the handler runs at once (default data.DefaultUploadConcurrency).
+func newEnv(t testing.TB, uploadConcurrency ...int) *env {
 	t.Helper()
 	st := storetest.New(t)
 	mustFixtures(t, st)
@@ -117,8 +120,13 @@ func newEnv(t testing.TB) *env {
 		id, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		return signIn(id), nil
 	}
-	data.NewHandler(svc, srv.URL).Mount(r, acc.Require(cookieAuth, bearerAuth))
-	return &env{st: st, srv: srv, svc: svc, logins: logins}
+	concurrency := 0
+	if len(uploadConcurrency) > 0 {
+		concurrency = uploadConcurrency[0]
+	}
+	h := data.NewHandler(svc, srv.URL, concurrency)
+	h.Mount(r, acc.Require(cookieAuth, bearerAuth))
+	return &env{st: st, srv: srv, svc: svc, handler: h, logins: logins}
 }
 
 // caller loads a fixture user as the API would.

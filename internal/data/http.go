@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -30,19 +31,51 @@ const CSRFHeader = "X-Requested-With"
 // Handler serves the REST routes of the data API (docs/api-data.md): thin
 // shims that parse a request, call one Service method and encode its answer.
 type Handler struct {
-	svc    *Service
-	origin string
+	svc     *Service
+	origin  string
+	uploads chan struct{} // one token per upload running on this replica (D-admission)
 }
+
+// DefaultUploadConcurrency is how many uploads one replica runs at once
+// unless NewHandler is told otherwise.
+const DefaultUploadConcurrency = 4
+
+// uploadQueueWait is how long an upload waits for a free slot before it is
+// answered 503 with Retry-After.
+const uploadQueueWait = 2 * time.Second
 
 // NewHandler returns the REST handler of svc for the instance served at
 // instanceURL, whose origin is the only one cookie-authenticated unsafe
-// requests may come from.
-func NewHandler(svc *Service, instanceURL string) *Handler {
+// requests may come from. concurrency bounds the uploads this replica runs
+// at once (0: DefaultUploadConcurrency): an upload holds up to a few hundred
+// megabytes while it is decoded and validated.
+func NewHandler(svc *Service, instanceURL string, concurrency int) *Handler {
 	origin := ""
 	if u, err := url.Parse(instanceURL); err == nil && u.Scheme != "" && u.Host != "" {
 		origin = u.Scheme + "://" + u.Host
 	}
-	return &Handler{svc: svc, origin: origin}
+	if concurrency <= 0 {
+		concurrency = DefaultUploadConcurrency
+	}
+	return &Handler{svc: svc, origin: origin, uploads: make(chan struct{}, concurrency)}
+}
+
+// admitUpload takes one of the replica's upload slots, waiting briefly for
+// one; when none frees up it answers 503 with Retry-After and reports false.
+// The body is not read before a slot is held.
+func (h *Handler) admitUpload(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	t := time.NewTimer(uploadQueueWait)
+	defer t.Stop()
+	select {
+	case h.uploads <- struct{}{}:
+		return func() { <-h.uploads }, true
+	case <-t.C:
+	case <-r.Context().Done():
+	}
+	w.Header().Set("Retry-After", "5")
+	httpapi.WriteError(w, r, platform.Errorf(platform.EUNAVAILABLE,
+		"this server is running as many uploads as it can; try again in a few seconds"))
+	return nil, false
 }
 
 // Mount adds the routes under /api/v1 to r, behind the CSRF check and
@@ -197,6 +230,11 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		writeUploadError(w, r, tooLarge())
 		return
 	}
+	release, ok := h.admitUpload(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	var req *cx.Request
 	switch ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct {
 	case "application/json":

@@ -93,7 +93,7 @@ func TestLoadMasterRecords(t *testing.T) {
 	r.Use(httpapi.WithRequestID)
 	srv := httptest.NewServer(r)
 	defer srv.Close()
-	data.NewHandler(svc, srv.URL).Mount(r, acc.Require(func(*http.Request) (access.Identity, error) { return owner, nil }))
+	data.NewHandler(svc, srv.URL, 0).Mount(r, acc.Require(func(*http.Request) (access.Identity, error) { return owner, nil }))
 
 	live := n - n/100
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}

@@ -79,7 +79,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		detail = append(detail, pe.Message)
 		detail = append(detail, pe.Details...)
 		if status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", RetryAfterUnavailable)
+			if w.Header().Get("Retry-After") == "" {
+				w.Header().Set("Retry-After", RetryAfterUnavailable)
+			}
 			slog.WarnContext(r.Context(), "service unavailable", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
 		}
 	} else {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -21,12 +22,24 @@ func MountOps(r chi.Router, ready func(context.Context) error) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := ready(ctx); err != nil {
-			WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database"})
+			reason := "database unreachable"
+			var nr NotReady
+			if errors.As(err, &nr) {
+				reason = string(nr)
+			}
+			w.Header().Set("Cache-Control", "no-store")
+			WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
 			return
 		}
 		WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
 }
+
+// NotReady is a readiness failure that names its reason: "draining" (the
+// process is stopping), "database pool busy", "database unreachable".
+type NotReady string
+
+func (n NotReady) Error() string { return "not ready: " + string(n) }
 
 // MetricsHandler serves GET /metrics (Prometheus) and nothing else: the
 // handler of the metrics listener (METRICS_ADDR, loopback by default), which
