@@ -62,6 +62,16 @@ func (p *process) URL(i int) string { return fmt.Sprintf("http://127.0.0.1:%d", 
 // It waits for the start-up banner.
 func startProcess(t *testing.T, dbURL string, env ...string) *process {
 	t.Helper()
+	p := launchProcess(t, dbURL, env...)
+	if err := p.waitStarted(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// launchProcess starts the server like startProcess without waiting for it.
+func launchProcess(t *testing.T, dbURL string, env ...string) *process {
+	t.Helper()
 	p := &process{t: t, ports: freePorts(t, 4), banner: make(chan string, 1), exited: make(chan error, 1), logs: &syncBuffer{}}
 	p.cmd = exec.Command(serverBinary(t))
 	p.cmd.Dir = t.TempDir()
@@ -100,15 +110,21 @@ func startProcess(t *testing.T, dbURL string, env ...string) *process {
 		_, _ = io.Copy(io.Discard, stdout)
 	}()
 	go func() { p.exited <- p.cmd.Wait() }()
+	return p
+}
+
+// waitStarted waits for the start-up banner, which is printed once every
+// listener is open.
+func (p *process) waitStarted() error {
 	select {
 	case <-p.banner:
+		return nil
 	case err := <-p.exited:
 		p.exited <- err
-		t.Fatalf("the server exited at start: %v\n%s", err, p.logs.String())
+		return fmt.Errorf("the server exited at start: %v\n%s", err, p.logs.String())
 	case <-time.After(90 * time.Second):
-		t.Fatalf("no start-up banner within 90 s\n%s", p.logs.String())
+		return fmt.Errorf("no start-up banner within 90 s\n%s", p.logs.String())
 	}
-	return p
 }
 
 // wait waits for the process to exit (at most limit) and returns its exit
