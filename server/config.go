@@ -81,6 +81,8 @@ type Config struct {
 	// get after that.
 	DrainDelay    time.Duration
 	ShutdownGrace time.Duration
+	// MAX_CONNECTIONS: open connections each listener admits at once.
+	MaxConnections int
 	// UPLOAD_CONCURRENCY: cx uploads one replica runs at once; more wait
 	// briefly, then answer 503 with Retry-After (D-admission).
 	UploadConcurrency int
@@ -128,6 +130,7 @@ func DefaultConfig() Config {
 		UploadTimeout:          2 * time.Minute,
 		RefreshReuseGrace:      10 * time.Second,
 		UploadConcurrency:      4,
+		MaxConnections:         4096,
 		ShutdownGrace:          20 * time.Second,
 	}
 }
@@ -196,7 +199,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
-		"DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency} {
+		"DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency, "MAX_CONNECTIONS": &c.MaxConnections} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -284,6 +287,9 @@ func (c Config) Validate() error {
 	}
 	if c.DBMaxConns < 1 {
 		p = append(p, "DB_MAX_CONNS must be at least 1")
+	}
+	if c.MaxConnections < 1 {
+		p = append(p, "MAX_CONNECTIONS must be at least 1")
 	}
 	if c.UploadConcurrency < 1 {
 		p = append(p, "UPLOAD_CONCURRENCY must be at least 1")

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -167,5 +169,30 @@ func TestReadinessReasons(t *testing.T) {
 	}
 	if code, reason := readyReasonEventually(t, m.Config.ConsoleURL, ""); code != http.StatusOK {
 		t.Fatalf("readyz after the database came back: %d %q", code, reason)
+	}
+}
+
+// A client that sends its body slowly (slowloris) holds its connection no
+// longer than the request's deadline: the server stops reading, answers
+// and closes, instead of waiting for the body for minutes.
+// attack: slow-body
+func TestAttackSlowBody(t *testing.T) {
+	m := mustRunMainWith(t, func(m *Main) { m.Config.RequestTimeout = time.Second })
+	conn, err := net.Dial("tcp", strings.TrimPrefix(m.Config.ConsoleURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "POST /api/v1/login/resolve-org HTTP/1.1\r\nHost: console\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"email\":"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(time.Minute)) // a safety net; the server's deadline is what is tested
+	answer, err := io.ReadAll(conn)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatal("the server was still waiting for the body after a minute")
+	}
+	if strings.HasPrefix(string(answer), "HTTP/1.1 200") {
+		t.Fatalf("a request whose body never came answered 200:\n%s", answer)
 	}
 }

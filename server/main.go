@@ -22,6 +22,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"golang.org/x/net/netutil"
 
 	"github.com/platform/platform/graph"
 	"github.com/platform/platform/internal/access"
@@ -298,11 +299,13 @@ func (m *Main) serve(role string, h http.Handler) error {
 		}
 		m.Listeners[role] = ln
 	}
+	// Each request's read and write deadlines are its REQUEST_TIMEOUT or
+	// UPLOAD_TIMEOUT (httpapi.Deadline); the listener admits at most
+	// MAX_CONNECTIONS connections at once, the rest wait in the backlog.
+	ln = netutil.LimitListener(ln, m.Config.MaxConnections)
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
-		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),

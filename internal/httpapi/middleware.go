@@ -156,13 +156,19 @@ func LimitBody(n int64) func(http.Handler) http.Handler {
 	}
 }
 
-// Deadline gives each request the time timeout(r) allows; database work
-// still running then is cancelled and the request answers 503
+// Deadline gives each request the time timeout(r) allows: database work
+// still running then is cancelled and the request answers 503, and the
+// connection's read and write deadlines follow, so a client sending its body
+// slowly holds the connection no longer than the request may take
 // (D-deadlines).
 func Deadline(timeout func(*http.Request) time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(r.Context(), timeout(r))
+			d := timeout(r)
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Now().Add(d))
+			_ = rc.SetWriteDeadline(time.Now().Add(d + 5*time.Second)) // room to write the 503
+			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
