@@ -29,7 +29,7 @@ func TestColdStartReplicas(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.DatabaseURL, cfg.SecretsKey = dbURL, testSecretsKey
 			m := NewMain(cfg)
-			for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
+			for _, role := range []string{RoleIDP, RoleConsole, RoleTenant, ListenerMetrics} {
 				ln, err := net.Listen("tcp", "127.0.0.1:0")
 				if err != nil {
 					t.Fatal(err)
