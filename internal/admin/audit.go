@@ -53,25 +53,12 @@ func (s *Service) logScope(ctx context.Context, c *access.Caller) (authz.Filter,
 	return c.Scope.Filter(), nil
 }
 
-func logCursor(q LogQuery) (time.Time, string, int, error) {
+// logLimit checks a page size of the audit and e-mail logs.
+func logLimit(q LogQuery) error {
 	if q.Limit < 0 || q.Limit > maxLogLimit {
-		return time.Time{}, "", 0, platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", maxLogLimit)
+		return platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", maxLogLimit)
 	}
-	if q.Limit == 0 {
-		q.Limit = 100
-	}
-	if q.Cursor == "" {
-		return time.Time{}, "", q.Limit, nil
-	}
-	k, id, err := store.DecodeCursor(q.Cursor)
-	if err != nil {
-		return time.Time{}, "", 0, err
-	}
-	at, err := time.Parse(time.RFC3339Nano, k)
-	if err != nil {
-		return time.Time{}, "", 0, platform.Errorf(platform.EINVALID, "cursor is not valid")
-	}
-	return at, id, q.Limit, nil
+	return nil
 }
 
 // AuditLog lists audit events the caller may read, newest first (R: the
@@ -81,20 +68,12 @@ func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	if err != nil {
 		return nil, err
 	}
-	before, beforeID, limit, err := logCursor(q)
-	if err != nil {
+	if err := logLimit(q); err != nil {
 		return nil, err
 	}
-	evs, err := s.store.AuditEvents(ctx, store.AuditQuery{Scope: scope, ActorID: q.ActorID,
-		Before: before, BeforeID: beforeID, Limit: limit + 1})
+	evs, next, err := s.store.AuditEvents(ctx, store.AuditQuery{Scope: scope, ActorID: q.ActorID, Limit: q.Limit, Cursor: q.Cursor})
 	if err != nil {
 		return nil, err
-	}
-	next := ""
-	if len(evs) > limit {
-		evs = evs[:limit]
-		last := evs[limit-1]
-		next = store.EncodeCursor(last.At.UTC().Format(time.RFC3339Nano), last.ID)
 	}
 	return newPage(evs, next), nil
 }
@@ -105,20 +84,12 @@ func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	if err != nil {
 		return nil, err
 	}
-	before, beforeID, limit, err := logCursor(q)
-	if err != nil {
+	if err := logLimit(q); err != nil {
 		return nil, err
 	}
-	es, err := s.store.EmailLog(ctx, store.EmailQuery{Scope: scope, Before: before, BeforeID: beforeID,
-		Limit: limit + 1})
+	es, next, err := s.store.EmailLog(ctx, store.EmailQuery{Scope: scope, Limit: q.Limit, Cursor: q.Cursor})
 	if err != nil {
 		return nil, err
-	}
-	next := ""
-	if len(es) > limit {
-		es = es[:limit]
-		last := es[limit-1]
-		next = store.EncodeCursor(last.At.UTC().Format(time.RFC3339Nano), last.ID)
 	}
 	out := make([]EmailView, 0, len(es))
 	for _, e := range es {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/platform/platform/internal/authz"
@@ -55,12 +54,8 @@ func (s *Store) PutGrant(ctx context.Context, instance bool, g *Grant) error {
 // DeleteGrant removes a user's grant. ENOTFOUND when there was none.
 func (s *Store) DeleteGrant(ctx context.Context, instance bool, granteeID, targetID string) error {
 	t := grantTables[instance]
-	n, err := s.db.Exec(ctx, `DELETE FROM `+t[0]+` WHERE grantee_type = 'user' AND grantee_id = $1 AND `+t[1]+` = $2`,
+	return s.execOne(ctx, "grant", `DELETE FROM `+t[0]+` WHERE grantee_type = 'user' AND grantee_id = $1 AND `+t[1]+` = $2`,
 		granteeID, targetID)
-	if err == nil && n == 0 {
-		return wrap(ErrNoRows, "grant")
-	}
-	return err
 }
 
 // Grants lists grants, by target then grantee, filtered by target and
@@ -68,30 +63,25 @@ func (s *Store) DeleteGrant(ctx context.Context, instance bool, granteeID, targe
 // grant matches.
 func (s *Store) Grants(ctx context.Context, instance bool, targetID, granteeID string) ([]Grant, error) {
 	t := grantTables[instance]
-	rows, err := s.db.Query(ctx, `SELECT grantee_type, grantee_id, `+t[1]+`, granted_by, granted_at FROM `+t[0]+`
+	out, err := queryAll(ctx, s.db, scanGrant, `SELECT grantee_type, grantee_id, `+t[1]+`, granted_by, granted_at FROM `+t[0]+`
 		WHERE ($1 = '' OR `+t[1]+` = $1) AND ($2 = '' OR grantee_id = $2) ORDER BY `+t[1]+`, grantee_type, grantee_id`,
 		targetID, granteeID)
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Grant
-	for rows.Next() {
-		var g Grant
-		var by sql.NullString
-		if err := rows.Scan(&g.GranteeType, &g.GranteeID, &g.TargetID, &by, &g.GrantedAt); err != nil {
-			return nil, err
-		}
-		g.GrantedBy = by.String
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if targetID != "" && granteeID != "" && len(out) == 0 {
 		return nil, wrap(ErrNoRows, "grant")
 	}
 	return out, nil
+}
+
+// scanGrant scans (grantee_type, grantee_id, target, granted_by, granted_at).
+func scanGrant(r Row) (Grant, error) {
+	var g Grant
+	var by sql.NullString
+	err := r.Scan(&g.GranteeType, &g.GranteeID, &g.TargetID, &by, &g.GrantedAt)
+	g.GrantedBy = by.String
+	return g, err
 }
 
 // Principal loads, in one statement, what authorization knows of the caller
@@ -179,11 +169,7 @@ func (s *Store) Subscribe(ctx context.Context, userID, eventType string, now tim
 
 // Unsubscribe removes a notification subscription. ENOTFOUND when missing.
 func (s *Store) Unsubscribe(ctx context.Context, userID, eventType string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM notification_subscriptions WHERE user_id = $1 AND event_type = $2`, userID, eventType)
-	if err == nil && n == 0 {
-		return wrap(ErrNoRows, "subscription")
-	}
-	return err
+	return s.execOne(ctx, "subscription", `DELETE FROM notification_subscriptions WHERE user_id = $1 AND event_type = $2`, userID, eventType)
 }
 
 // AuditEvent is one entry of the audit log.
@@ -208,68 +194,41 @@ func (s *Store) AppendAudit(ctx context.Context, e *AuditEvent) error {
 	return wrap(err, "audit event")
 }
 
-// AuditQuery selects audit events: newest first, after the cursor (the id of
-// the last event of the previous page) when set, within Scope (events of no
-// customer only when it lets everything through).
+// AuditQuery selects audit events, newest first: of ActorID when set,
+// within Scope (events of no customer only when it lets everything
+// through), one page of at most Limit (default 100, at most 1000) after
+// Cursor (the previous page's next cursor).
 type AuditQuery struct {
-	Scope    authz.Filter
-	ActorID  string
-	Before   time.Time
-	BeforeID string
-	Limit    int
+	Scope   authz.Filter
+	ActorID string
+	Limit   int
+	Cursor  string
 }
 
-// AuditEvents lists audit events, newest first.
-func (s *Store) AuditEvents(ctx context.Context, q AuditQuery) ([]AuditEvent, error) {
-	if q.Scope.Empty() {
-		return nil, nil
+// AuditEvents lists one page of audit events, newest first, and the cursor
+// of the next page ("" on the last). EINVALID for a malformed cursor.
+func (s *Store) AuditEvents(ctx context.Context, q AuditQuery) ([]AuditEvent, string, error) {
+	if err := checkNewestCursor(q.Cursor); err != nil || q.Scope.Empty() {
+		return nil, "", err
 	}
 	args := []any{q.ActorID}
-	where := `($1 = '' OR actor_id = $1) AND ` + scopeCondition(&args, q.Scope, "customer_id", "")
-	if !q.Before.IsZero() {
-		args = append(args, q.Before.UTC(), q.BeforeID)
-		where += ` AND (at < $` + strconv.Itoa(len(args)-1) + ` OR (at = $` + strconv.Itoa(len(args)-1) + ` AND id < $` + strconv.Itoa(len(args)) + `))`
-	}
-	if q.Limit <= 0 || q.Limit > 1000 {
-		q.Limit = 100
-	}
-	args = append(args, q.Limit)
-	rows, err := s.db.Query(ctx, `SELECT id, at, actor_id, COALESCE(customer_id, ''), action, resource, decision, reason, status, request_id
-		FROM audit_log WHERE `+where+` ORDER BY at DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []AuditEvent
-	for rows.Next() {
-		var e AuditEvent
-		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Resource, &e.Decision, &e.Reason,
-			&e.Status, &e.RequestID); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	cond := `($1 = '' OR actor_id = $1) AND ` + scopeCondition(&args, q.Scope, "customer_id", "")
+	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT id, at, actor_id, COALESCE(customer_id, ''), action, resource, decision,
+		reason, status, request_id FROM audit_log`, cond, args, "at",
+		func(r Row) (AuditEvent, error) {
+			var e AuditEvent
+			err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Resource, &e.Decision, &e.Reason, &e.Status, &e.RequestID)
+			return e, err
+		}, func(e *AuditEvent) (time.Time, string) { return e.At, e.ID })
 }
 
 // RolePermissions reads the permission catalog table (R5.7-catalog).
 func (s *Store) RolePermissions(ctx context.Context) ([]authz.Entry, error) {
-	rows, err := s.db.Query(ctx, `SELECT role, action, access FROM role_permissions ORDER BY role, action`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []authz.Entry
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(r Row) (authz.Entry, error) {
 		var role, action, access string
-		if err := rows.Scan(&role, &action, &access); err != nil {
-			return nil, err
+		if err := r.Scan(&role, &action, &access); err != nil {
+			return authz.Entry{}, err
 		}
-		e, err := authz.ParseEntry(role, action, access)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		return authz.ParseEntry(role, action, access)
+	}, `SELECT role, action, access FROM role_permissions ORDER BY role, action`)
 }

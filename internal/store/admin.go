@@ -3,76 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"encoding/json"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
-
-// PageQuery asks for one page of a listing ordered by (name, id): at most
-// Limit rows (1..1000, default 50) after Cursor (from the previous page).
-type PageQuery struct {
-	Limit  int
-	Cursor string
-}
-
-// MaxPageLimit is the largest page a listing returns.
-const MaxPageLimit = 1000
-
-func (p PageQuery) limit() int {
-	switch {
-	case p.Limit <= 0:
-		return 50
-	case p.Limit > MaxPageLimit:
-		return MaxPageLimit
-	}
-	return p.Limit
-}
-
-// EncodeCursor returns the cursor after a row ordered by (key, id).
-func EncodeCursor(key, id string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(key + "\x00" + id))
-}
-
-// DecodeCursor reads a cursor of EncodeCursor. EINVALID when malformed.
-func DecodeCursor(c string) (key, id string, err error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	k, i, ok := strings.Cut(string(b), "\x00")
-	if err != nil || !ok || i == "" {
-		return "", "", platform.Errorf(platform.EINVALID, "cursor is not valid")
-	}
-	return k, i, nil
-}
-
-// keyset appends the condition "after the cursor" on (keyCol, idCol).
-func (p PageQuery) keyset(args *[]any, keyCol, idCol string) (string, error) {
-	if p.Cursor == "" {
-		return "TRUE", nil
-	}
-	k, id, err := DecodeCursor(p.Cursor)
-	if err != nil {
-		return "", err
-	}
-	*args = append(*args, k, id)
-	a, b := "$"+strconv.Itoa(len(*args)-1), "$"+strconv.Itoa(len(*args))
-	return `(` + keyCol + ` > ` + a + ` OR (` + keyCol + ` = ` + a + ` AND ` + idCol + ` > ` + b + `))`, nil
-}
-
-func limitArg(args *[]any, n int) string {
-	*args = append(*args, n+1) // one more tells whether a next page exists
-	return "$" + strconv.Itoa(len(*args))
-}
-
-func rawJSON(s string) json.RawMessage {
-	if s == "" {
-		return json.RawMessage("{}")
-	}
-	return json.RawMessage(s)
-}
 
 // ---- customers ----
 
@@ -86,32 +22,20 @@ type CustomerRow struct {
 	UpdatedAt time.Time
 }
 
-// Timestamps are read without COALESCE: SQLite returns the result of an
-// expression without the column's type, so the fallback is done here.
 const customerRowColumns = `id, name, org_id, settings, created_at, updated_at`
 
-func orTime(t sql.NullTime, def time.Time) time.Time {
-	if t.Valid {
-		return t.Time
-	}
-	return def
-}
-
-func scanCustomerRow(r Row) (*CustomerRow, error) {
+func scanCustomerRow(r Row) (CustomerRow, error) {
 	var c CustomerRow
 	var settings string
 	var upd sql.NullTime
-	if err := r.Scan(&c.ID, &c.Name, &c.OrgID, &settings, &c.CreatedAt, &upd); err != nil {
-		return nil, err
-	}
+	err := r.Scan(&c.ID, &c.Name, &c.OrgID, &settings, &c.CreatedAt, &upd)
 	c.Settings, c.UpdatedAt = rawJSON(settings), orTime(upd, c.CreatedAt)
-	return &c, nil
+	return c, err
 }
 
 // CustomerRow returns one customer with its settings. ENOTFOUND.
 func (s *Store) CustomerRow(ctx context.Context, id string) (*CustomerRow, error) {
-	c, err := scanCustomerRow(s.db.QueryRow(ctx, `SELECT `+customerRowColumns+` FROM customers WHERE id = $1`, id))
-	return c, wrap(err, "customer")
+	return queryOne(ctx, s.db, "customer", scanCustomerRow, `SELECT `+customerRowColumns+` FROM customers WHERE id = $1`, id)
 }
 
 // ListCustomers lists the customers within f by (name, id), one page, and
@@ -122,33 +46,8 @@ func (s *Store) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery) 
 	}
 	var args []any
 	cond := scopeCondition(&args, f, "id", "")
-	ks, err := p.keyset(&args, "name", "id")
-	if err != nil {
-		return nil, "", err
-	}
-	n := p.limit()
-	rows, err := s.db.Query(ctx, `SELECT `+customerRowColumns+` FROM customers WHERE `+cond+` AND `+ks+
-		` ORDER BY name, id LIMIT `+limitArg(&args, n), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	defer rows.Close()
-	var out []CustomerRow
-	for rows.Next() {
-		c, err := scanCustomerRow(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, *c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", err
-	}
-	if len(out) > n {
-		out = out[:n]
-		return out, EncodeCursor(out[n-1].Name, out[n-1].ID), nil
-	}
-	return out, "", nil
+	return keysetPage(ctx, s, p, `SELECT `+customerRowColumns+` FROM customers`, cond, args, "name", "id", scanCustomerRow,
+		func(c *CustomerRow) (string, string) { return c.Name, c.ID })
 }
 
 // CustomersByIDs returns the customers of ids that exist, in any order (a
@@ -158,20 +57,7 @@ func (s *Store) CustomersByIDs(ctx context.Context, ids []string) ([]CustomerRow
 		return nil, nil
 	}
 	var args []any
-	rows, err := s.db.Query(ctx, `SELECT `+customerRowColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []CustomerRow
-	for rows.Next() {
-		c, err := scanCustomerRow(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, scanCustomerRow, `SELECT `+customerRowColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
 // UpdateCustomer sets a customer's name and, when settings is not nil, its
@@ -181,12 +67,8 @@ func (s *Store) UpdateCustomer(ctx context.Context, id, name string, settings js
 	if settings != nil {
 		st = string(settings)
 	}
-	n, err := s.db.Exec(ctx, `UPDATE customers SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
+	return s.execOne(ctx, "customer", `UPDATE customers SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
 		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "customer")
 }
 
 // DeleteCustomer removes a customer and its organization at the identity
@@ -209,20 +91,14 @@ func (s *Store) DeleteCustomer(ctx context.Context, id string) error {
 
 // CustomerOwners lists the user ids holding the owner role of a customer.
 func (s *Store) CustomerOwners(ctx context.Context, customerID string) ([]string, error) {
-	rows, err := s.db.Query(ctx, `SELECT user_id FROM console_users WHERE customer_id = $1 AND role = 'owner' ORDER BY user_id`, customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, scanString, `SELECT user_id FROM console_users WHERE customer_id = $1 AND role = 'owner' ORDER BY user_id`, customerID)
+}
+
+// scanString scans a row of one text column.
+func scanString(r Row) (string, error) {
+	var v string
+	err := r.Scan(&v)
+	return v, err
 }
 
 // TransferOwnership makes newOwnerID the only owner of a customer; the
@@ -253,15 +129,13 @@ type TenantRow struct {
 
 const tenantRowColumns = `id, customer_id, COALESCE(instance_id, ''), name, settings, created_at, updated_at`
 
-func scanTenantRow(r Row) (*TenantRow, error) {
+func scanTenantRow(r Row) (TenantRow, error) {
 	var t TenantRow
 	var settings string
 	var upd sql.NullTime
-	if err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &settings, &t.CreatedAt, &upd); err != nil {
-		return nil, err
-	}
+	err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &settings, &t.CreatedAt, &upd)
 	t.Settings, t.UpdatedAt = rawJSON(settings), orTime(upd, t.CreatedAt)
-	return &t, nil
+	return t, err
 }
 
 // CreateTenantRow stores a tenant. ECONFLICT when the id is taken.
@@ -278,8 +152,7 @@ func (s *Store) CreateTenantRow(ctx context.Context, t *TenantRow) error {
 
 // TenantRow returns one tenant. ENOTFOUND.
 func (s *Store) TenantRow(ctx context.Context, id string) (*TenantRow, error) {
-	t, err := scanTenantRow(s.db.QueryRow(ctx, `SELECT `+tenantRowColumns+` FROM tenants WHERE id = $1`, id))
-	return t, wrap(err, "tenant")
+	return queryOne(ctx, s.db, "tenant", scanTenantRow, `SELECT `+tenantRowColumns+` FROM tenants WHERE id = $1`, id)
 }
 
 // TenantQuery selects tenants: within Scope, optionally of one customer
@@ -299,38 +172,8 @@ func (s *Store) ListTenants(ctx context.Context, q TenantQuery) ([]TenantRow, st
 	}
 	args := []any{q.CustomerID, q.InstanceID}
 	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id")
-	ks, err := q.Page.keyset(&args, "name", "id")
-	if err != nil {
-		return nil, "", err
-	}
-	n := q.Page.limit()
-	rows, err := s.db.Query(ctx, `SELECT `+tenantRowColumns+` FROM tenants WHERE `+cond+` AND `+ks+
-		` ORDER BY name, id LIMIT `+limitArg(&args, n), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	out, err := collectTenants(rows)
-	if err != nil {
-		return nil, "", err
-	}
-	if len(out) > n {
-		out = out[:n]
-		return out, EncodeCursor(out[n-1].Name, out[n-1].ID), nil
-	}
-	return out, "", nil
-}
-
-func collectTenants(rows Rows) ([]TenantRow, error) {
-	defer rows.Close()
-	var out []TenantRow
-	for rows.Next() {
-		t, err := scanTenantRow(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *t)
-	}
-	return out, rows.Err()
+	return keysetPage(ctx, s, q.Page, `SELECT `+tenantRowColumns+` FROM tenants`, cond, args, "name", "id", scanTenantRow,
+		func(t *TenantRow) (string, string) { return t.Name, t.ID })
 }
 
 // TenantsByIDs returns the tenants of ids that exist (a dataloader batch).
@@ -339,11 +182,7 @@ func (s *Store) TenantsByIDs(ctx context.Context, ids []string) ([]TenantRow, er
 		return nil, nil
 	}
 	var args []any
-	rows, err := s.db.Query(ctx, `SELECT `+tenantRowColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	return collectTenants(rows)
+	return queryAll(ctx, s.db, scanTenantRow, `SELECT `+tenantRowColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
 // UpdateTenant sets a tenant's name (when not empty) and settings (when not
@@ -353,32 +192,20 @@ func (s *Store) UpdateTenant(ctx context.Context, id, name string, settings json
 	if settings != nil {
 		st = string(settings)
 	}
-	n, err := s.db.Exec(ctx, `UPDATE tenants SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
+	return s.execOne(ctx, "tenant", `UPDATE tenants SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
 		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "tenant")
 }
 
 // MoveTenant gives a tenant another customer and instance (instanceID ""
 // for none). ENOTFOUND.
 func (s *Store) MoveTenant(ctx context.Context, id, customerID, instanceID string, now time.Time) error {
-	n, err := s.db.Exec(ctx, `UPDATE tenants SET customer_id = $2, instance_id = $3, updated_at = $4 WHERE id = $1`,
+	return s.execOne(ctx, "tenant", `UPDATE tenants SET customer_id = $2, instance_id = $3, updated_at = $4 WHERE id = $1`,
 		id, customerID, nullString(instanceID), now.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "tenant")
 }
 
 // DeleteTenant removes a tenant and its data. ENOTFOUND.
 func (s *Store) DeleteTenant(ctx context.Context, id string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM tenants WHERE id = $1`, id)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "tenant")
+	return s.execOne(ctx, "tenant", `DELETE FROM tenants WHERE id = $1`, id)
 }
 
 // TenantMember is a user's role in one tenant.
@@ -401,30 +228,17 @@ func (s *Store) PutTenantMember(ctx context.Context, m *TenantMember) error {
 
 // DeleteTenantMember removes a member. ENOTFOUND when it was none.
 func (s *Store) DeleteTenantMember(ctx context.Context, tenantID, userID string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM tenant_members WHERE tenant_id = $1 AND user_id = $2`, tenantID, userID)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "tenant member")
+	return s.execOne(ctx, "tenant member", `DELETE FROM tenant_members WHERE tenant_id = $1 AND user_id = $2`, tenantID, userID)
 }
 
 // TenantMembers lists a tenant's members by e-mail.
 func (s *Store) TenantMembers(ctx context.Context, tenantID string) ([]TenantMember, error) {
-	rows, err := s.db.Query(ctx, `SELECT m.tenant_id, m.user_id, u.email, u.name, m.role, m.added_at
-		FROM tenant_members m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 ORDER BY u.email, u.id`, tenantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []TenantMember
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(r Row) (TenantMember, error) {
 		var m TenantMember
-		if err := rows.Scan(&m.TenantID, &m.UserID, &m.Email, &m.Name, &m.Role, &m.AddedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		err := r.Scan(&m.TenantID, &m.UserID, &m.Email, &m.Name, &m.Role, &m.AddedAt)
+		return m, err
+	}, `SELECT m.tenant_id, m.user_id, u.email, u.name, m.role, m.added_at
+		FROM tenant_members m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 ORDER BY u.email, u.id`, tenantID)
 }
 
 // TenantMigration is a migration run requested on a tenant.
@@ -446,21 +260,12 @@ func (s *Store) CreateTenantMigration(ctx context.Context, m *TenantMigration) e
 
 // TenantMigrations lists a tenant's runs, newest first.
 func (s *Store) TenantMigrations(ctx context.Context, tenantID string) ([]TenantMigration, error) {
-	rows, err := s.db.Query(ctx, `SELECT id, tenant_id, target_version, status, requested_by, requested_at
-		FROM tenant_migrations WHERE tenant_id = $1 ORDER BY requested_at DESC, id DESC`, tenantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []TenantMigration
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(r Row) (TenantMigration, error) {
 		var m TenantMigration
-		if err := rows.Scan(&m.ID, &m.TenantID, &m.TargetVersion, &m.Status, &m.RequestedBy, &m.RequestedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		err := r.Scan(&m.ID, &m.TenantID, &m.TargetVersion, &m.Status, &m.RequestedBy, &m.RequestedAt)
+		return m, err
+	}, `SELECT id, tenant_id, target_version, status, requested_by, requested_at
+		FROM tenant_migrations WHERE tenant_id = $1 ORDER BY requested_at DESC, id DESC`, tenantID)
 }
 
 // ---- instances ----
@@ -474,20 +279,21 @@ type InstanceRow struct {
 const instanceRowColumns = `i.id, i.customer_id, i.name, i.url, i.created_at, COALESCE(c.oidc_client_id, ''),
 	COALESCE(c.oidc_redirect_uri, ''), COALESCE(c.idp_app_id, ''), c.updated_at`
 
-func scanInstanceRow(r Row) (*InstanceRow, error) {
+func scanInstanceRow(r Row) (InstanceRow, error) {
 	var i InstanceRow
 	var upd sql.NullTime
 	err := r.Scan(&i.ID, &i.CustomerID, &i.Name, &i.URL, &i.CreatedAt, &i.Connection.OIDCClientID,
 		&i.Connection.OIDCRedirectURI, &i.Connection.IDPAppID, &upd)
 	i.Connection.InstanceID, i.Connection.UpdatedAt = i.ID, orTime(upd, i.CreatedAt)
-	return &i, err
+	return i, err
 }
+
+// instanceRowFrom is where an instance and its connection are read from.
+const instanceRowFrom = ` FROM instances i LEFT JOIN instance_connections c ON c.instance_id = i.id`
 
 // InstanceRow returns one instance with its connection. ENOTFOUND.
 func (s *Store) InstanceRow(ctx context.Context, id string) (*InstanceRow, error) {
-	i, err := scanInstanceRow(s.db.QueryRow(ctx, `SELECT `+instanceRowColumns+`
-		FROM instances i LEFT JOIN instance_connections c ON c.instance_id = i.id WHERE i.id = $1`, id))
-	return i, wrap(err, "instance")
+	return queryOne(ctx, s.db, "instance", scanInstanceRow, `SELECT `+instanceRowColumns+instanceRowFrom+` WHERE i.id = $1`, id)
 }
 
 // ListInstances lists instances within f (optionally of one customer) by (name, id).
@@ -497,39 +303,8 @@ func (s *Store) ListInstances(ctx context.Context, f authz.Filter, customerID st
 	}
 	args := []any{customerID}
 	cond := `($1 = '' OR i.customer_id = $1) AND ` + scopeCondition(&args, f, "i.customer_id", "i.id")
-	ks, err := p.keyset(&args, "i.name", "i.id")
-	if err != nil {
-		return nil, "", err
-	}
-	n := p.limit()
-	rows, err := s.db.Query(ctx, `SELECT `+instanceRowColumns+` FROM instances i
-		LEFT JOIN instance_connections c ON c.instance_id = i.id WHERE `+cond+` AND `+ks+
-		` ORDER BY i.name, i.id LIMIT `+limitArg(&args, n), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	out, err := collectInstances(rows)
-	if err != nil {
-		return nil, "", err
-	}
-	if len(out) > n {
-		out = out[:n]
-		return out, EncodeCursor(out[n-1].Name, out[n-1].ID), nil
-	}
-	return out, "", nil
-}
-
-func collectInstances(rows Rows) ([]InstanceRow, error) {
-	defer rows.Close()
-	var out []InstanceRow
-	for rows.Next() {
-		i, err := scanInstanceRow(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *i)
-	}
-	return out, rows.Err()
+	return keysetPage(ctx, s, p, `SELECT `+instanceRowColumns+instanceRowFrom, cond, args, "i.name", "i.id", scanInstanceRow,
+		func(i *InstanceRow) (string, string) { return i.Name, i.ID })
 }
 
 // InstancesByIDs returns the instances of ids that exist (a dataloader batch).
@@ -538,21 +313,12 @@ func (s *Store) InstancesByIDs(ctx context.Context, ids []string) ([]InstanceRow
 		return nil, nil
 	}
 	var args []any
-	rows, err := s.db.Query(ctx, `SELECT `+instanceRowColumns+` FROM instances i
-		LEFT JOIN instance_connections c ON c.instance_id = i.id WHERE i.id IN (`+placeholders(&args, ids)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	return collectInstances(rows)
+	return queryAll(ctx, s.db, scanInstanceRow, `SELECT `+instanceRowColumns+instanceRowFrom+` WHERE i.id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
 // UpdateInstance sets an instance's name and URL. ENOTFOUND.
 func (s *Store) UpdateInstance(ctx context.Context, id, name, url string) error {
-	n, err := s.db.Exec(ctx, `UPDATE instances SET name = $2, url = $3 WHERE id = $1`, id, name, url)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "instance")
+	return s.execOne(ctx, "instance", `UPDATE instances SET name = $2, url = $3 WHERE id = $1`, id, name, url)
 }
 
 // PutConnection stores an instance's connection, replacing the previous one.
@@ -567,11 +333,7 @@ func (s *Store) PutConnection(ctx context.Context, c *platform.InstanceConnectio
 // DeleteInstance removes an instance and its connection and grants; its
 // tenants stay, without an instance. ENOTFOUND.
 func (s *Store) DeleteInstance(ctx context.Context, id string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM instances WHERE id = $1`, id)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "instance")
+	return s.execOne(ctx, "instance", `DELETE FROM instances WHERE id = $1`, id)
 }
 
 // ---- customer users ----
@@ -595,21 +357,20 @@ const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.
 
 const customerUserFrom = ` FROM users u JOIN customers c ON c.org_id = u.org_id LEFT JOIN console_users cu ON cu.user_id = u.id `
 
-func scanCustomerUser(r Row) (*CustomerUser, error) {
+func scanCustomerUser(r Row) (CustomerUser, error) {
 	var u CustomerUser
 	var susp sql.NullTime
 	err := r.Scan(&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &susp, &u.HasPassword, &u.CreatedAt)
 	if susp.Valid {
 		u.SuspendedAt = susp.Time
 	}
-	return &u, err
+	return u, err
 }
 
 // CustomerUser returns a user of a customer's organization. ENOTFOUND when
 // the user does not exist or belongs to no customer (internal users).
 func (s *Store) CustomerUser(ctx context.Context, id string) (*CustomerUser, error) {
-	u, err := scanCustomerUser(s.db.QueryRow(ctx, `SELECT `+customerUserColumns+customerUserFrom+`WHERE u.id = $1`, id))
-	return u, wrap(err, "user")
+	return queryOne(ctx, s.db, "user", scanCustomerUser, `SELECT `+customerUserColumns+customerUserFrom+`WHERE u.id = $1`, id)
 }
 
 // ListCustomerUsers lists customers' users within f, optionally of one
@@ -620,33 +381,8 @@ func (s *Store) ListCustomerUsers(ctx context.Context, f authz.Filter, customerI
 	}
 	args := []any{customerID}
 	cond := `($1 = '' OR c.id = $1) AND ` + scopeCondition(&args, f, "c.id", "")
-	ks, err := p.keyset(&args, "u.email", "u.id")
-	if err != nil {
-		return nil, "", err
-	}
-	n := p.limit()
-	rows, err := s.db.Query(ctx, `SELECT `+customerUserColumns+customerUserFrom+`WHERE `+cond+` AND `+ks+
-		` ORDER BY u.email, u.id LIMIT `+limitArg(&args, n), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	defer rows.Close()
-	var out []CustomerUser
-	for rows.Next() {
-		u, err := scanCustomerUser(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, *u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", err
-	}
-	if len(out) > n {
-		out = out[:n]
-		return out, EncodeCursor(out[n-1].Email, out[n-1].ID), nil
-	}
-	return out, "", nil
+	return keysetPage(ctx, s, p, `SELECT `+customerUserColumns+customerUserFrom, cond, args, "u.email", "u.id", scanCustomerUser,
+		func(u *CustomerUser) (string, string) { return u.Email, u.ID })
 }
 
 // SetUserSuspended suspends a user (at not zero) or reactivates it (zero).
@@ -654,13 +390,10 @@ func (s *Store) ListCustomerUsers(ctx context.Context, f authz.Filter, customerI
 // (EndUserCredentials): a reactivated user signs in again. ENOTFOUND.
 func (s *Store) SetUserSuspended(ctx context.Context, userID string, at time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
-		n, err := tx.db.Exec(ctx, `UPDATE users SET suspended_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1`,
+		err := tx.execOne(ctx, "user", `UPDATE users SET suspended_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1`,
 			userID, nullTime(at))
-		if err == nil && n == 0 {
-			err = ErrNoRows
-		}
 		if err != nil || at.IsZero() {
-			return wrap(err, "user")
+			return err
 		}
 		return tx.EndUserCredentials(ctx, userID, at)
 	})
@@ -678,12 +411,9 @@ func (s *Store) UserSuspended(ctx context.Context, userID string) (bool, error) 
 // already has a user with that address.
 func (s *Store) MoveUser(ctx context.Context, userID, orgID, customerID string, now time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
-		n, err := tx.db.Exec(ctx, `UPDATE users SET org_id = $2, updated_at = $3 WHERE id = $1`, userID, orgID, now.UTC())
-		if err == nil && n == 0 {
-			err = ErrNoRows
-		}
+		err := tx.execOne(ctx, "user", `UPDATE users SET org_id = $2, updated_at = $3 WHERE id = $1`, userID, orgID, now.UTC())
 		if err != nil {
-			return wrap(err, "user")
+			return err
 		}
 		if _, err := tx.db.Exec(ctx, `UPDATE console_users SET customer_id = $2, role = CASE WHEN role = 'owner' THEN 'admin' ELSE role END
 			WHERE user_id = $1`, userID, customerID); err != nil {
@@ -707,65 +437,36 @@ type InternalUser struct {
 }
 
 const internalUserQuery = `SELECT u.id, u.email, u.name, cu.role, u.suspended_at, cu.created_at
-	FROM console_users cu JOIN users u ON u.id = cu.user_id WHERE cu.customer_id IS NULL`
+	FROM console_users cu JOIN users u ON u.id = cu.user_id`
 
-func scanInternalUser(r Row) (*InternalUser, error) {
+func scanInternalUser(r Row) (InternalUser, error) {
 	var u InternalUser
 	var susp sql.NullTime
 	err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Role, &susp, &u.CreatedAt)
 	if susp.Valid {
 		u.SuspendedAt = susp.Time
 	}
-	return &u, err
+	return u, err
 }
 
 // InternalUser returns one internal user. ENOTFOUND.
 func (s *Store) InternalUser(ctx context.Context, id string) (*InternalUser, error) {
-	u, err := scanInternalUser(s.db.QueryRow(ctx, internalUserQuery+` AND u.id = $1`, id))
-	return u, wrap(err, "internal user")
+	return queryOne(ctx, s.db, "internal user", scanInternalUser, internalUserQuery+` WHERE cu.customer_id IS NULL AND u.id = $1`, id)
 }
 
 // ListInternalUsers lists internal users by (email, id).
 func (s *Store) ListInternalUsers(ctx context.Context, p PageQuery) ([]InternalUser, string, error) {
-	var args []any
-	ks, err := p.keyset(&args, "u.email", "u.id")
-	if err != nil {
-		return nil, "", err
-	}
-	n := p.limit()
-	rows, err := s.db.Query(ctx, internalUserQuery+` AND `+ks+` ORDER BY u.email, u.id LIMIT `+limitArg(&args, n), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	defer rows.Close()
-	var out []InternalUser
-	for rows.Next() {
-		u, err := scanInternalUser(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, *u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", err
-	}
-	if len(out) > n {
-		out = out[:n]
-		return out, EncodeCursor(out[n-1].Email, out[n-1].ID), nil
-	}
-	return out, "", nil
+	return keysetPage(ctx, s, p, internalUserQuery, `cu.customer_id IS NULL`, nil, "u.email", "u.id", scanInternalUser,
+		func(u *InternalUser) (string, string) { return u.Email, u.ID })
 }
 
 // RemoveInternalUser takes an internal user's role, grants and focus mode
 // away and suspends its account. ENOTFOUND.
 func (s *Store) RemoveInternalUser(ctx context.Context, id string, now time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
-		n, err := tx.db.Exec(ctx, `DELETE FROM console_users WHERE user_id = $1 AND customer_id IS NULL`, id)
-		if err == nil && n == 0 {
-			err = ErrNoRows
-		}
+		err := tx.execOne(ctx, "internal user", `DELETE FROM console_users WHERE user_id = $1 AND customer_id IS NULL`, id)
 		if err != nil {
-			return wrap(err, "internal user")
+			return err
 		}
 		for _, q := range []string{
 			`DELETE FROM customer_grants WHERE grantee_type = 'user' AND grantee_id = $1`,
@@ -790,23 +491,8 @@ func (s *Store) GrantsByCustomerIDs(ctx context.Context, ids []string) ([]Grant,
 	}
 	var args []any
 	cond := scopeCondition(&args, authz.Filter{CustomerIDs: ids}, "customer_id", "") // the customers asked for
-	rows, err := s.db.Query(ctx, `SELECT grantee_type, grantee_id, customer_id, granted_by, granted_at FROM customer_grants
+	return queryAll(ctx, s.db, scanGrant, `SELECT grantee_type, grantee_id, customer_id, granted_by, granted_at FROM customer_grants
 		WHERE `+cond+` ORDER BY customer_id, grantee_type, grantee_id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Grant
-	for rows.Next() {
-		var g Grant
-		var by sql.NullString
-		if err := rows.Scan(&g.GranteeType, &g.GranteeID, &g.TargetID, &by, &g.GrantedAt); err != nil {
-			return nil, err
-		}
-		g.GrantedBy = by.String
-		out = append(out, g)
-	}
-	return out, rows.Err()
 }
 
 // FocusMode is a user's live focus mode.
@@ -827,20 +513,7 @@ func (s *Store) Focus(ctx context.Context, userID string, now time.Time) (*Focus
 
 // Subscriptions lists a user's notification subscriptions by event type.
 func (s *Store) Subscriptions(ctx context.Context, userID string) ([]string, error) {
-	rows, err := s.db.Query(ctx, `SELECT event_type FROM notification_subscriptions WHERE user_id = $1 ORDER BY event_type`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var e string
-		if err := rows.Scan(&e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, scanString, `SELECT event_type FROM notification_subscriptions WHERE user_id = $1 ORDER BY event_type`, userID)
 }
 
 // ---- e-mail log ----
@@ -865,55 +538,35 @@ func (s *Store) AppendEmail(ctx context.Context, e *Email) error {
 	return wrap(err, "e-mail")
 }
 
-// EmailQuery selects e-mails, newest first: within Scope, before the
-// cursor (Before, BeforeID) when set.
+// EmailQuery selects e-mails, newest first: within Scope, one page of at
+// most Limit (default 100, at most 1000) after Cursor (the previous page's
+// next cursor).
 type EmailQuery struct {
-	Scope    authz.Filter
-	Before   time.Time
-	BeforeID string
-	Limit    int
+	Scope  authz.Filter
+	Limit  int
+	Cursor string
 }
 
-// EmailLog lists sent e-mails, newest first.
-func (s *Store) EmailLog(ctx context.Context, q EmailQuery) ([]Email, error) {
-	if q.Scope.Empty() {
-		return nil, nil
+// EmailLog lists one page of sent e-mails, newest first, and the cursor of
+// the next page ("" on the last). EINVALID for a malformed cursor.
+func (s *Store) EmailLog(ctx context.Context, q EmailQuery) ([]Email, string, error) {
+	if err := checkNewestCursor(q.Cursor); err != nil || q.Scope.Empty() {
+		return nil, "", err
 	}
 	var args []any
-	where := scopeCondition(&args, q.Scope, "customer_id", "")
-	if !q.Before.IsZero() {
-		args = append(args, q.Before.UTC(), q.BeforeID)
-		a, b := "$"+strconv.Itoa(len(args)-1), "$"+strconv.Itoa(len(args))
-		where += ` AND (at < ` + a + ` OR (at = ` + a + ` AND id < ` + b + `))`
-	}
-	if q.Limit <= 0 || q.Limit > MaxPageLimit {
-		q.Limit = 100
-	}
-	args = append(args, q.Limit)
-	rows, err := s.db.Query(ctx, `SELECT id, at, COALESCE(customer_id, ''), recipient, kind, subject, status, COALESCE(user_id, '')
-		FROM email_log WHERE `+where+` ORDER BY at DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Email
-	for rows.Next() {
-		var e Email
-		if err := rows.Scan(&e.ID, &e.At, &e.CustomerID, &e.Recipient, &e.Kind, &e.Subject, &e.Status, &e.UserID); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	cond := scopeCondition(&args, q.Scope, "customer_id", "")
+	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT id, at, COALESCE(customer_id, ''), recipient, kind, subject, status,
+		COALESCE(user_id, '') FROM email_log`, cond, args, "at",
+		func(r Row) (Email, error) {
+			var e Email
+			err := r.Scan(&e.ID, &e.At, &e.CustomerID, &e.Recipient, &e.Kind, &e.Subject, &e.Status, &e.UserID)
+			return e, err
+		}, func(e *Email) (time.Time, string) { return e.At, e.ID })
 }
 
 // SetInstanceDatabaseURI records where an instance's database is.
 func (s *Store) SetInstanceDatabaseURI(ctx context.Context, id, uri string) error {
-	n, err := s.db.Exec(ctx, `UPDATE instances SET database_uri = $2 WHERE id = $1`, id, uri)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "instance")
+	return s.execOne(ctx, "instance", `UPDATE instances SET database_uri = $2 WHERE id = $1`, id, uri)
 }
 
 // InstanceDatabaseURI returns where an instance's database is. ENOTFOUND
@@ -929,11 +582,7 @@ func (s *Store) InstanceDatabaseURI(ctx context.Context, id string) (string, err
 
 // RenameUser sets a user's display name. ENOTFOUND.
 func (s *Store) RenameUser(ctx context.Context, id, name string, now time.Time) error {
-	n, err := s.db.Exec(ctx, `UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, id, name, now.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "user")
+	return s.execOne(ctx, "user", `UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, id, name, now.UTC())
 }
 
 // DeleteUser removes a user with its console role, sessions and factors. ENOTFOUND.
@@ -945,10 +594,6 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 		if err := tx.EndUserCredentials(ctx, id, time.Now()); err != nil {
 			return err
 		}
-		n, err := tx.db.Exec(ctx, `DELETE FROM users WHERE id = $1`, id)
-		if err == nil && n == 0 {
-			err = ErrNoRows
-		}
-		return wrap(err, "user")
+		return tx.execOne(ctx, "user", `DELETE FROM users WHERE id = $1`, id)
 	})
 }

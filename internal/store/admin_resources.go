@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,132 +16,7 @@ import (
 // records. Services in internal/admin validate input and check
 // authorization; these methods only read and write rows.
 
-// listLimit bounds a listing: default 100, at most 1000.
-func listLimit(n int) int {
-	switch {
-	case n <= 0:
-		return 100
-	case n > 1000:
-		return 1000
-	}
-	return n
-}
-
-// newestAfter appends the condition "after cursor" for a listing ordered
-// newest first by (timeCol, idCol); the cursor is newestCursor's.
-func newestAfter(args *[]any, cursor, timeCol, idCol string) (string, error) {
-	if cursor == "" {
-		return "TRUE", nil
-	}
-	k, id, err := DecodeCursor(cursor)
-	if err != nil {
-		return "", err
-	}
-	t, err := time.Parse(time.RFC3339Nano, k)
-	if err != nil {
-		return "", platform.Errorf(platform.EINVALID, "cursor is not valid")
-	}
-	a, b := arg(args, t.UTC()), arg(args, id)
-	return `(` + timeCol + ` < ` + a + ` OR (` + timeCol + ` = ` + a + ` AND ` + idCol + ` < ` + b + `))`, nil
-}
-
-func newestCursor(t time.Time, id string) string {
-	return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id)
-}
-
 // cut trims rows read with a limit one higher than limit, and returns the
-
-// newestPage runs a billing list: selectFrom filtered by q, newest first by
-// timeCol then id, one page after q.Cursor, and the next page's cursor.
-func newestPage[T any](ctx context.Context, s *Store, q BillingQuery, selectFrom, timeCol string,
-	scan func(Row) (*T, error), key func(*T) string) ([]T, string, error) {
-	var args []any
-	w := q.where(&args)
-	after, err := newestAfter(&args, q.Cursor, timeCol, "id")
-	if err != nil {
-		return nil, "", err
-	}
-	limit := listLimit(q.Limit)
-	r, err := s.db.Query(ctx, selectFrom+` WHERE `+w+` AND `+after+
-		` ORDER BY `+timeCol+` DESC, id DESC LIMIT `+arg(&args, limit+1), args...)
-	rows, err := collectRows(r, err, scan)
-	if err != nil {
-		return nil, "", err
-	}
-	out, next := cut(rows, limit, key)
-	return out, next, nil
-}
-
-// cursor after the last row kept when more rows follow.
-func cut[T any](rows []T, limit int, cursor func(*T) string) ([]T, string) {
-	if len(rows) <= limit {
-		return rows, ""
-	}
-	rows = rows[:limit]
-	return rows, cursor(&rows[limit-1])
-}
-
-func arg(args *[]any, v any) string {
-	*args = append(*args, v)
-	return "$" + strconv.Itoa(len(*args))
-}
-
-// collectRows scans every row of a query with scan.
-func collectRows[T any](rows Rows, err error, scan func(Row) (*T, error)) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *v)
-	}
-	return out, rows.Err()
-}
-
-// exec runs a write that must touch one row: ENOTFOUND naming noun otherwise.
-func (s *Store) execOne(ctx context.Context, noun, q string, args ...any) error {
-	n, err := s.db.Exec(ctx, q, args...)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, noun)
-}
-
-func (s *Store) forUpdate() string {
-	if s.Dialect() == Postgres {
-		return " FOR UPDATE"
-	}
-	return "" // SQLite transactions take the write lock when they begin
-}
-
-func timePtr(t sql.NullTime) *time.Time {
-	if !t.Valid {
-		return nil
-	}
-	v := t.Time.UTC()
-	return &v
-}
-
-func nullTimePtr(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.UTC()
-}
-
-func decodeList(s string) []string {
-	var v []string
-	_ = json.Unmarshal([]byte(s), &v)
-	if v == nil {
-		v = []string{}
-	}
-	return v
-}
 
 // ---- external identity providers of a customer (SSO) ----
 
@@ -170,13 +43,13 @@ type IDPConfig struct {
 const idpConfigColumns = `id, customer_id, name, issuer, client_id, client_secret_sealed, scopes, enabled, created_at, updated_at,
 	link_trusted, mfa_enforced`
 
-func scanIDPConfig(r Row) (*IDPConfig, error) {
+func scanIDPConfig(r Row) (IDPConfig, error) {
 	var c IDPConfig
 	var scopes string
 	err := r.Scan(&c.ID, &c.CustomerID, &c.Name, &c.Issuer, &c.ClientID, &c.ClientSecretSealed, &scopes, &c.Enabled,
 		&c.CreatedAt, &c.UpdatedAt, &c.LinkTrusted, &c.MFAEnforced)
 	c.Scopes = decodeList(scopes)
-	return &c, err
+	return c, err
 }
 
 // CreateIDPConfig stores an identity provider. ECONFLICT when the customer
@@ -190,37 +63,26 @@ func (s *Store) CreateIDPConfig(ctx context.Context, c *IDPConfig) error {
 
 // IDPConfig returns one identity provider. ENOTFOUND.
 func (s *Store) IDPConfig(ctx context.Context, id string) (*IDPConfig, error) {
-	c, err := scanIDPConfig(s.db.QueryRow(ctx, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE id = $1`, id))
-	return c, wrap(err, "identity provider")
+	return queryOne(ctx, s.db, "identity provider", scanIDPConfig, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE id = $1`, id)
 }
 
 // IDPConfigs lists a customer's identity providers by name.
 func (s *Store) IDPConfigs(ctx context.Context, customerID string) ([]IDPConfig, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE customer_id = $1
+	return queryAll(ctx, s.db, scanIDPConfig, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE customer_id = $1
 		ORDER BY name, id`, customerID)
-	return collectRows(rows, err, scanIDPConfig)
 }
 
 // UpdateIDPConfig runs fn on the stored identity provider in a transaction
 // and saves what fn leaves. ENOTFOUND; ECONFLICT on a name already taken.
 func (s *Store) UpdateIDPConfig(ctx context.Context, id string, fn func(*IDPConfig) error) (*IDPConfig, error) {
-	var out *IDPConfig
-	err := s.InTx(ctx, func(tx *Store) error {
-		c, err := scanIDPConfig(tx.db.QueryRow(ctx, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "identity provider")
-		}
-		if err := fn(c); err != nil {
-			return err
-		}
-		out = c
-		return tx.execOne(ctx, "identity provider", `UPDATE customer_idp_configs SET name = $2, issuer = $3, client_id = $4,
-			client_secret_sealed = $5, scopes = $6, enabled = $7, updated_at = $8, link_trusted = $9, mfa_enforced = $10
-			WHERE id = $1`,
-			id, c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.UpdatedAt.UTC(),
-			c.LinkTrusted, c.MFAEnforced)
-	})
-	return out, err
+	return update(ctx, s, "identity provider", scanIDPConfig, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE id = $1`, id, fn,
+		func(tx *Store, c *IDPConfig) error {
+			return tx.execOne(ctx, "identity provider", `UPDATE customer_idp_configs SET name = $2, issuer = $3, client_id = $4,
+				client_secret_sealed = $5, scopes = $6, enabled = $7, updated_at = $8, link_trusted = $9, mfa_enforced = $10
+				WHERE id = $1`,
+				id, c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.UpdatedAt.UTC(),
+				c.LinkTrusted, c.MFAEnforced)
+		})
 }
 
 // DeleteIDPConfig removes an identity provider. ENOTFOUND.
@@ -257,12 +119,12 @@ type Webhook struct {
 
 const webhookColumns = `id, customer_id, url, description, events, secret_sealed, active, created_at, updated_at`
 
-func scanWebhook(r Row) (*Webhook, error) {
+func scanWebhook(r Row) (Webhook, error) {
 	var w Webhook
 	var events string
 	err := r.Scan(&w.ID, &w.CustomerID, &w.URL, &w.Description, &events, &w.SecretSealed, &w.Active, &w.CreatedAt, &w.UpdatedAt)
 	w.Events = decodeList(events)
-	return &w, err
+	return w, err
 }
 
 // CreateWebhook stores a webhook.
@@ -274,34 +136,23 @@ func (s *Store) CreateWebhook(ctx context.Context, w *Webhook) error {
 
 // Webhook returns one webhook. ENOTFOUND.
 func (s *Store) Webhook(ctx context.Context, id string) (*Webhook, error) {
-	w, err := scanWebhook(s.db.QueryRow(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id))
-	return w, wrap(err, "webhook")
+	return queryOne(ctx, s.db, "webhook", scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id)
 }
 
 // Webhooks lists a customer's webhooks, oldest first.
 func (s *Store) Webhooks(ctx context.Context, customerID string) ([]Webhook, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE customer_id = $1 ORDER BY created_at, id`, customerID)
-	return collectRows(rows, err, scanWebhook)
+	return queryAll(ctx, s.db, scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE customer_id = $1 ORDER BY created_at, id`, customerID)
 }
 
 // UpdateWebhook runs fn on the stored webhook in a transaction and saves
 // what fn leaves. ENOTFOUND.
 func (s *Store) UpdateWebhook(ctx context.Context, id string, fn func(*Webhook) error) (*Webhook, error) {
-	var out *Webhook
-	err := s.InTx(ctx, func(tx *Store) error {
-		w, err := scanWebhook(tx.db.QueryRow(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "webhook")
-		}
-		if err := fn(w); err != nil {
-			return err
-		}
-		out = w
-		return tx.execOne(ctx, "webhook", `UPDATE webhooks SET url = $2, description = $3, events = $4, secret_sealed = $5,
-			active = $6, updated_at = $7 WHERE id = $1`, id, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active,
-			w.UpdatedAt.UTC())
-	})
-	return out, err
+	return update(ctx, s, "webhook", scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id, fn,
+		func(tx *Store, w *Webhook) error {
+			return tx.execOne(ctx, "webhook", `UPDATE webhooks SET url = $2, description = $3, events = $4, secret_sealed = $5,
+				active = $6, updated_at = $7 WHERE id = $1`, id, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active,
+				w.UpdatedAt.UTC())
+		})
 }
 
 // DeleteWebhook removes a webhook and its deliveries. ENOTFOUND.
@@ -335,13 +186,13 @@ type WebhookDelivery struct {
 const deliveryColumns = `id, webhook_id, event_id, event_type, payload, status, attempts, next_attempt_at, last_status_code,
 	last_error, created_at, delivered_at`
 
-func scanDelivery(r Row) (*WebhookDelivery, error) {
+func scanDelivery(r Row) (WebhookDelivery, error) {
 	var d WebhookDelivery
 	var delivered sql.NullTime
 	err := r.Scan(&d.ID, &d.WebhookID, &d.EventID, &d.EventType, &d.Payload, &d.Status, &d.Attempts, &d.NextAttemptAt,
 		&d.LastStatusCode, &d.LastError, &d.CreatedAt, &delivered)
 	d.DeliveredAt = timePtr(delivered)
-	return &d, err
+	return d, err
 }
 
 // AddWebhookDelivery queues a delivery; a webhook gets each event once, so
@@ -355,23 +206,20 @@ func (s *Store) AddWebhookDelivery(ctx context.Context, d *WebhookDelivery) (boo
 
 // WebhookDeliveries lists a webhook's deliveries, newest first.
 func (s *Store) WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]WebhookDelivery, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = $1
+	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = $1
 		ORDER BY created_at DESC, id DESC LIMIT $2`, webhookID, listLimit(limit))
-	return collectRows(rows, err, scanDelivery)
 }
 
 // WebhookDelivery returns one delivery. ENOTFOUND.
 func (s *Store) WebhookDelivery(ctx context.Context, id string) (*WebhookDelivery, error) {
-	d, err := scanDelivery(s.db.QueryRow(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = $1`, id))
-	return d, wrap(err, "webhook delivery")
+	return queryOne(ctx, s.db, "webhook delivery", scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = $1`, id)
 }
 
 // DueWebhookDeliveries lists pending deliveries whose next attempt is due
 // at now, oldest due first.
 func (s *Store) DueWebhookDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries
+	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries
 		WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), listLimit(limit))
-	return collectRows(rows, err, scanDelivery)
 }
 
 // ClaimWebhookDelivery leases a due delivery until leaseUntil, so one
@@ -404,20 +252,19 @@ type WebhookEvent struct {
 // customers with active webhooks created no later than the event. Start
 // with empty ids to include events at exactly at.
 func (s *Store) WebhookEvents(ctx context.Context, at time.Time, eventID, webhookID string, limit int) ([]WebhookEvent, error) {
-	rows, err := s.db.Query(ctx, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.resource, a.decision, a.reason,
-		a.status, a.request_id, w.id, w.events
-		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
-		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
-		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, listLimit(limit))
-	return collectRows(rows, err, func(r Row) (*WebhookEvent, error) {
+	return queryAll(ctx, s.db, func(r Row) (WebhookEvent, error) {
 		var we WebhookEvent
 		var events string
 		e := &we.Event
 		err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Resource, &e.Decision, &e.Reason, &e.Status,
 			&e.RequestID, &we.WebhookID, &events)
 		we.WebhookEvent = decodeList(events)
-		return &we, err
-	})
+		return we, err
+	}, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.resource, a.decision, a.reason,
+		a.status, a.request_id, w.id, w.events
+		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
+		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
+		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, listLimit(limit))
 }
 
 // WebhookCursor returns how far the dispatcher named name has read the
@@ -455,10 +302,10 @@ type ServiceAccount struct {
 
 const serviceAccountColumns = `id, customer_id, name, description, client_id, secret_hash, created_at, secret_rotated_at`
 
-func scanServiceAccount(r Row) (*ServiceAccount, error) {
+func scanServiceAccount(r Row) (ServiceAccount, error) {
 	var a ServiceAccount
 	err := r.Scan(&a.ID, &a.CustomerID, &a.Name, &a.Description, &a.ClientID, &a.SecretHash, &a.CreatedAt, &a.SecretRotatedAt)
-	return &a, err
+	return a, err
 }
 
 // CreateServiceAccount stores a service account. ECONFLICT when the
@@ -471,15 +318,13 @@ func (s *Store) CreateServiceAccount(ctx context.Context, a *ServiceAccount) err
 
 // ServiceAccount returns one service account. ENOTFOUND.
 func (s *Store) ServiceAccount(ctx context.Context, id string) (*ServiceAccount, error) {
-	a, err := scanServiceAccount(s.db.QueryRow(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts WHERE id = $1`, id))
-	return a, wrap(err, "service account")
+	return queryOne(ctx, s.db, "service account", scanServiceAccount, `SELECT `+serviceAccountColumns+` FROM service_accounts WHERE id = $1`, id)
 }
 
 // ServiceAccounts lists a customer's service accounts by name.
 func (s *Store) ServiceAccounts(ctx context.Context, customerID string) ([]ServiceAccount, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts WHERE customer_id = $1
+	return queryAll(ctx, s.db, scanServiceAccount, `SELECT `+serviceAccountColumns+` FROM service_accounts WHERE customer_id = $1
 		ORDER BY name, id`, customerID)
-	return collectRows(rows, err, scanServiceAccount)
 }
 
 // RotateServiceAccountSecret replaces the secret's hash. ENOTFOUND.
@@ -510,10 +355,10 @@ type Plan struct {
 
 const planColumns = `id, code, name, description, currency, monthly_fee_cents, active, created_at, updated_at`
 
-func scanPlan(r Row) (*Plan, error) {
+func scanPlan(r Row) (Plan, error) {
 	var p Plan
 	err := r.Scan(&p.ID, &p.Code, &p.Name, &p.Description, &p.Currency, &p.MonthlyFeeCents, &p.Active, &p.CreatedAt, &p.UpdatedAt)
-	return &p, err
+	return p, err
 }
 
 // CreatePlan stores a plan. ECONFLICT when the code is taken.
@@ -525,34 +370,23 @@ func (s *Store) CreatePlan(ctx context.Context, p *Plan) error {
 
 // Plan returns one plan. ENOTFOUND.
 func (s *Store) Plan(ctx context.Context, id string) (*Plan, error) {
-	p, err := scanPlan(s.db.QueryRow(ctx, `SELECT `+planColumns+` FROM plans WHERE id = $1`, id))
-	return p, wrap(err, "plan")
+	return queryOne(ctx, s.db, "plan", scanPlan, `SELECT `+planColumns+` FROM plans WHERE id = $1`, id)
 }
 
 // Plans lists the plans by code.
 func (s *Store) Plans(ctx context.Context) ([]Plan, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+planColumns+` FROM plans ORDER BY code, id`)
-	return collectRows(rows, err, scanPlan)
+	return queryAll(ctx, s.db, scanPlan, `SELECT `+planColumns+` FROM plans ORDER BY code, id`)
 }
 
 // UpdatePlan runs fn on the stored plan in a transaction and saves what fn
 // leaves. ENOTFOUND.
 func (s *Store) UpdatePlan(ctx context.Context, id string, fn func(*Plan) error) (*Plan, error) {
-	var out *Plan
-	err := s.InTx(ctx, func(tx *Store) error {
-		p, err := scanPlan(tx.db.QueryRow(ctx, `SELECT `+planColumns+` FROM plans WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "plan")
-		}
-		if err := fn(p); err != nil {
-			return err
-		}
-		out = p
-		return tx.execOne(ctx, "plan", `UPDATE plans SET name = $2, description = $3, currency = $4, monthly_fee_cents = $5,
-			active = $6, updated_at = $7 WHERE id = $1`, id, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active,
-			p.UpdatedAt.UTC())
-	})
-	return out, err
+	return update(ctx, s, "plan", scanPlan, `SELECT `+planColumns+` FROM plans WHERE id = $1`, id, fn,
+		func(tx *Store, p *Plan) error {
+			return tx.execOne(ctx, "plan", `UPDATE plans SET name = $2, description = $3, currency = $4, monthly_fee_cents = $5,
+				active = $6, updated_at = $7 WHERE id = $1`, id, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active,
+				p.UpdatedAt.UTC())
+		})
 }
 
 // DeletePlan removes a plan; billing setups on it are left without one. ENOTFOUND.
@@ -574,10 +408,10 @@ type Meter struct {
 
 const meterColumns = `id, meter_key, name, unit, aggregation, description, created_at, updated_at`
 
-func scanMeter(r Row) (*Meter, error) {
+func scanMeter(r Row) (Meter, error) {
 	var m Meter
 	err := r.Scan(&m.ID, &m.Key, &m.Name, &m.Unit, &m.Aggregation, &m.Description, &m.CreatedAt, &m.UpdatedAt)
-	return &m, err
+	return m, err
 }
 
 // CreateMeter stores a meter. ECONFLICT when the key is taken.
@@ -589,39 +423,27 @@ func (s *Store) CreateMeter(ctx context.Context, m *Meter) error {
 
 // Meter returns one meter. ENOTFOUND.
 func (s *Store) Meter(ctx context.Context, id string) (*Meter, error) {
-	m, err := scanMeter(s.db.QueryRow(ctx, `SELECT `+meterColumns+` FROM meters WHERE id = $1`, id))
-	return m, wrap(err, "meter")
+	return queryOne(ctx, s.db, "meter", scanMeter, `SELECT `+meterColumns+` FROM meters WHERE id = $1`, id)
 }
 
 // MeterByKey returns the meter with key. ENOTFOUND.
 func (s *Store) MeterByKey(ctx context.Context, key string) (*Meter, error) {
-	m, err := scanMeter(s.db.QueryRow(ctx, `SELECT `+meterColumns+` FROM meters WHERE meter_key = $1`, key))
-	return m, wrap(err, "meter")
+	return queryOne(ctx, s.db, "meter", scanMeter, `SELECT `+meterColumns+` FROM meters WHERE meter_key = $1`, key)
 }
 
 // Meters lists the meters by key.
 func (s *Store) Meters(ctx context.Context) ([]Meter, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+meterColumns+` FROM meters ORDER BY meter_key, id`)
-	return collectRows(rows, err, scanMeter)
+	return queryAll(ctx, s.db, scanMeter, `SELECT `+meterColumns+` FROM meters ORDER BY meter_key, id`)
 }
 
 // UpdateMeter runs fn on the stored meter in a transaction and saves what
 // fn leaves (the key never changes). ENOTFOUND.
 func (s *Store) UpdateMeter(ctx context.Context, id string, fn func(*Meter) error) (*Meter, error) {
-	var out *Meter
-	err := s.InTx(ctx, func(tx *Store) error {
-		m, err := scanMeter(tx.db.QueryRow(ctx, `SELECT `+meterColumns+` FROM meters WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "meter")
-		}
-		if err := fn(m); err != nil {
-			return err
-		}
-		out = m
-		return tx.execOne(ctx, "meter", `UPDATE meters SET name = $2, unit = $3, aggregation = $4, description = $5,
-			updated_at = $6 WHERE id = $1`, id, m.Name, m.Unit, m.Aggregation, m.Description, m.UpdatedAt.UTC())
-	})
-	return out, err
+	return update(ctx, s, "meter", scanMeter, `SELECT `+meterColumns+` FROM meters WHERE id = $1`, id, fn,
+		func(tx *Store, m *Meter) error {
+			return tx.execOne(ctx, "meter", `UPDATE meters SET name = $2, unit = $3, aggregation = $4, description = $5,
+				updated_at = $6 WHERE id = $1`, id, m.Name, m.Unit, m.Aggregation, m.Description, m.UpdatedAt.UTC())
+		})
 }
 
 // DeleteMeter removes a meter that no usage row refers to. ENOTFOUND;
@@ -671,14 +493,15 @@ func (s *Store) PutBillingSetup(ctx context.Context, b *BillingSetup) error {
 
 // BillingSetup returns a customer's billing setup. ENOTFOUND when it has none.
 func (s *Store) BillingSetup(ctx context.Context, customerID string) (*BillingSetup, error) {
-	var b BillingSetup
-	var plan sql.NullString
-	err := s.db.QueryRow(ctx, `SELECT customer_id, plan_id, billing_email, company_name, address, country, tax_id, currency,
-		payment_method, updated_at, updated_by FROM billing_setups WHERE customer_id = $1`, customerID).
-		Scan(&b.CustomerID, &plan, &b.BillingEmail, &b.CompanyName, &b.Address, &b.Country, &b.TaxID, &b.Currency,
+	return queryOne(ctx, s.db, "billing setup", func(r Row) (BillingSetup, error) {
+		var b BillingSetup
+		var plan sql.NullString
+		err := r.Scan(&b.CustomerID, &plan, &b.BillingEmail, &b.CompanyName, &b.Address, &b.Country, &b.TaxID, &b.Currency,
 			&b.PaymentMethod, &b.UpdatedAt, &b.UpdatedBy)
-	b.PlanID = plan.String
-	return &b, wrap(err, "billing setup")
+		b.PlanID = plan.String
+		return b, err
+	}, `SELECT customer_id, plan_id, billing_email, company_name, address, country, tax_id, currency,
+		payment_method, updated_at, updated_by FROM billing_setups WHERE customer_id = $1`, customerID)
 }
 
 // Invoice is a bill sent to a customer for one period (YYYY-MM).
@@ -696,10 +519,10 @@ type Invoice struct {
 
 const invoiceColumns = `id, customer_id, number, period, currency, total_cents, status, issued_at, due_at`
 
-func scanInvoice(r Row) (*Invoice, error) {
+func scanInvoice(r Row) (Invoice, error) {
 	var i Invoice
 	err := r.Scan(&i.ID, &i.CustomerID, &i.Number, &i.Period, &i.Currency, &i.TotalCents, &i.Status, &i.IssuedAt, &i.DueAt)
-	return &i, err
+	return i, err
 }
 
 // CreateInvoice stores an invoice. ECONFLICT when the number is taken.
@@ -711,8 +534,7 @@ func (s *Store) CreateInvoice(ctx context.Context, i *Invoice) error {
 
 // Invoice returns one invoice. ENOTFOUND.
 func (s *Store) Invoice(ctx context.Context, id string) (*Invoice, error) {
-	i, err := scanInvoice(s.db.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, id))
-	return i, wrap(err, "invoice")
+	return queryOne(ctx, s.db, "invoice", scanInvoice, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, id)
 }
 
 // BillingQuery selects the invoices, payments or credits of the customers
@@ -726,22 +548,24 @@ type BillingQuery struct {
 	Cursor     string
 }
 
-func (q BillingQuery) where(args *[]any) string {
-	w := scopeCondition(args, q.Customers, "customer_id", "")
+func (q BillingQuery) where() (string, []any) {
+	var args []any
+	w := scopeCondition(&args, q.Customers, "customer_id", "")
 	if q.CustomerID != "" {
-		w += ` AND customer_id = ` + arg(args, q.CustomerID)
+		w += ` AND customer_id = ` + arg(&args, q.CustomerID)
 	}
 	if q.Status != "" {
-		w += ` AND status = ` + arg(args, q.Status)
+		w += ` AND status = ` + arg(&args, q.Status)
 	}
-	return w
+	return w, args
 }
 
 // Invoices lists one page of invoices, newest first, and the cursor of the
 // next page ("" on the last). EINVALID for a malformed cursor.
 func (s *Store) Invoices(ctx context.Context, q BillingQuery) ([]Invoice, string, error) {
-	return newestPage(ctx, s, q, `SELECT `+invoiceColumns+` FROM invoices`, "issued_at", scanInvoice,
-		func(i *Invoice) string { return newestCursor(i.IssuedAt, i.ID) })
+	cond, args := q.where()
+	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT `+invoiceColumns+` FROM invoices`, cond, args, "issued_at", scanInvoice,
+		func(i *Invoice) (time.Time, string) { return i.IssuedAt, i.ID })
 }
 
 // Payment is money received from a customer, for an invoice when InvoiceID is set.
@@ -758,12 +582,12 @@ type Payment struct {
 
 const paymentColumns = `id, customer_id, invoice_id, amount_cents, currency, method, status, received_at`
 
-func scanPayment(r Row) (*Payment, error) {
+func scanPayment(r Row) (Payment, error) {
 	var p Payment
 	var inv sql.NullString
 	err := r.Scan(&p.ID, &p.CustomerID, &inv, &p.AmountCents, &p.Currency, &p.Method, &p.Status, &p.ReceivedAt)
 	p.InvoiceID = inv.String
-	return &p, err
+	return p, err
 }
 
 // CreatePayment stores a payment.
@@ -776,8 +600,9 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 // Payments lists one page of payments, newest first, and the next cursor.
 func (s *Store) Payments(ctx context.Context, q BillingQuery) ([]Payment, string, error) {
 	q.Status = "" // no status column
-	return newestPage(ctx, s, q, `SELECT `+paymentColumns+` FROM payments`, "received_at", scanPayment,
-		func(p *Payment) string { return newestCursor(p.ReceivedAt, p.ID) })
+	cond, args := q.where()
+	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT `+paymentColumns+` FROM payments`, cond, args, "received_at", scanPayment,
+		func(p *Payment) (time.Time, string) { return p.ReceivedAt, p.ID })
 }
 
 // Credit is an amount credited to a customer's account.
@@ -793,10 +618,10 @@ type Credit struct {
 
 const creditColumns = `id, customer_id, amount_cents, currency, reason, issued_by, issued_at`
 
-func scanCredit(r Row) (*Credit, error) {
+func scanCredit(r Row) (Credit, error) {
 	var c Credit
 	err := r.Scan(&c.ID, &c.CustomerID, &c.AmountCents, &c.Currency, &c.Reason, &c.IssuedBy, &c.IssuedAt)
-	return &c, err
+	return c, err
 }
 
 // CreateCredit stores a credit.
@@ -809,8 +634,9 @@ func (s *Store) CreateCredit(ctx context.Context, c *Credit) error {
 // Credits lists one page of credits, newest first, and the next cursor.
 func (s *Store) Credits(ctx context.Context, q BillingQuery) ([]Credit, string, error) {
 	q.Status = "" // no status column
-	return newestPage(ctx, s, q, `SELECT `+creditColumns+` FROM credits`, "issued_at", scanCredit,
-		func(c *Credit) string { return newestCursor(c.IssuedAt, c.ID) })
+	cond, args := q.where()
+	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT `+creditColumns+` FROM credits`, cond, args, "issued_at", scanCredit,
+		func(c *Credit) (time.Time, string) { return c.IssuedAt, c.ID })
 }
 
 // UsageRow is a customer's metered usage of one meter in one period
@@ -876,14 +702,13 @@ func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, string
 			` AND u.meter_key > ` + m + `))))`
 	}
 	limit := listLimit(q.Limit)
-	r, err := s.db.Query(ctx, `SELECT u.id, u.customer_id, u.meter_key, m.unit, u.period, u.units, u.billed_amount_cents,
-		u.currency FROM usage_rows u JOIN meters m ON m.meter_key = u.meter_key WHERE `+w+`
-		ORDER BY u.period DESC, u.customer_id, u.meter_key LIMIT `+arg(&args, limit+1), args...)
-	rows, err := collectRows(r, err, func(r Row) (*UsageRow, error) {
+	rows, err := queryAll(ctx, s.db, func(r Row) (UsageRow, error) {
 		var u UsageRow
 		err := r.Scan(&u.ID, &u.CustomerID, &u.MeterKey, &u.Unit, &u.Period, &u.Units, &u.BilledAmountCents, &u.Currency)
-		return &u, err
-	})
+		return u, err
+	}, `SELECT u.id, u.customer_id, u.meter_key, m.unit, u.period, u.units, u.billed_amount_cents,
+		u.currency FROM usage_rows u JOIN meters m ON m.meter_key = u.meter_key WHERE `+w+`
+		ORDER BY u.period DESC, u.customer_id, u.meter_key LIMIT `+arg(&args, limit+1), args...)
 	if err != nil {
 		return nil, "", err
 	}
@@ -901,14 +726,13 @@ type BilledTotal struct {
 // BilledTotals sums a customer's billed usage by period (newest first) and
 // currency; periods from and to (YYYY-MM) are inclusive when set.
 func (s *Store) BilledTotals(ctx context.Context, customerID, from, to string) ([]BilledTotal, error) {
-	rows, err := s.db.Query(ctx, `SELECT period, currency, CAST(SUM(billed_amount_cents) AS BIGINT) FROM usage_rows
-		WHERE customer_id = $1 AND ($2 = '' OR period >= $2) AND ($3 = '' OR period <= $3)
-		GROUP BY period, currency ORDER BY period DESC, currency`, customerID, from, to)
-	return collectRows(rows, err, func(r Row) (*BilledTotal, error) {
+	return queryAll(ctx, s.db, func(r Row) (BilledTotal, error) {
 		var b BilledTotal
 		err := r.Scan(&b.Period, &b.Currency, &b.AmountCents)
-		return &b, err
-	})
+		return b, err
+	}, `SELECT period, currency, CAST(SUM(billed_amount_cents) AS BIGINT) FROM usage_rows
+		WHERE customer_id = $1 AND ($2 = '' OR period >= $2) AND ($3 = '' OR period <= $3)
+		GROUP BY period, currency ORDER BY period DESC, currency`, customerID, from, to)
 }
 
 // ---- releases and environment ----
@@ -927,12 +751,12 @@ type Release struct {
 
 const releaseColumns = `id, version, channel, notes, status, created_by, created_at, published_at`
 
-func scanRelease(r Row) (*Release, error) {
+func scanRelease(r Row) (Release, error) {
 	var x Release
 	var pub sql.NullTime
 	err := r.Scan(&x.ID, &x.Version, &x.Channel, &x.Notes, &x.Status, &x.CreatedBy, &x.CreatedAt, &pub)
 	x.PublishedAt = timePtr(pub)
-	return &x, err
+	return x, err
 }
 
 // CreateRelease stores a release. ECONFLICT when the version exists.
@@ -944,33 +768,22 @@ func (s *Store) CreateRelease(ctx context.Context, x *Release) error {
 
 // Release returns one release. ENOTFOUND.
 func (s *Store) Release(ctx context.Context, id string) (*Release, error) {
-	x, err := scanRelease(s.db.QueryRow(ctx, `SELECT `+releaseColumns+` FROM releases WHERE id = $1`, id))
-	return x, wrap(err, "release")
+	return queryOne(ctx, s.db, "release", scanRelease, `SELECT `+releaseColumns+` FROM releases WHERE id = $1`, id)
 }
 
 // Releases lists releases, newest first.
 func (s *Store) Releases(ctx context.Context, limit int) ([]Release, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+releaseColumns+` FROM releases ORDER BY created_at DESC, id DESC LIMIT $1`, listLimit(limit))
-	return collectRows(rows, err, scanRelease)
+	return queryAll(ctx, s.db, scanRelease, `SELECT `+releaseColumns+` FROM releases ORDER BY created_at DESC, id DESC LIMIT $1`, listLimit(limit))
 }
 
 // UpdateRelease runs fn on the stored release in a transaction and saves
 // what fn leaves. ENOTFOUND.
 func (s *Store) UpdateRelease(ctx context.Context, id string, fn func(*Release) error) (*Release, error) {
-	var out *Release
-	err := s.InTx(ctx, func(tx *Store) error {
-		x, err := scanRelease(tx.db.QueryRow(ctx, `SELECT `+releaseColumns+` FROM releases WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "release")
-		}
-		if err := fn(x); err != nil {
-			return err
-		}
-		out = x
-		return tx.execOne(ctx, "release", `UPDATE releases SET channel = $2, notes = $3, status = $4, published_at = $5
-			WHERE id = $1`, id, x.Channel, x.Notes, x.Status, nullTimePtr(x.PublishedAt))
-	})
-	return out, err
+	return update(ctx, s, "release", scanRelease, `SELECT `+releaseColumns+` FROM releases WHERE id = $1`, id, fn,
+		func(tx *Store, x *Release) error {
+			return tx.execOne(ctx, "release", `UPDATE releases SET channel = $2, notes = $3, status = $4, published_at = $5
+				WHERE id = $1`, id, x.Channel, x.Notes, x.Status, nullTimePtr(x.PublishedAt))
+		})
 }
 
 // EnvVar is a platform environment variable. A secret one keeps its value
@@ -988,10 +801,10 @@ type EnvVar struct {
 
 const envVarColumns = `id, name, secret, value, value_sealed, description, updated_at, updated_by`
 
-func scanEnvVar(r Row) (*EnvVar, error) {
+func scanEnvVar(r Row) (EnvVar, error) {
 	var v EnvVar
 	err := r.Scan(&v.ID, &v.Name, &v.Secret, &v.Value, &v.ValueSealed, &v.Description, &v.UpdatedAt, &v.UpdatedBy)
-	return &v, err
+	return v, err
 }
 
 // CreateEnvVar stores a variable. ECONFLICT when the name exists.
@@ -1003,34 +816,23 @@ func (s *Store) CreateEnvVar(ctx context.Context, v *EnvVar) error {
 
 // EnvVar returns one variable. ENOTFOUND.
 func (s *Store) EnvVar(ctx context.Context, id string) (*EnvVar, error) {
-	v, err := scanEnvVar(s.db.QueryRow(ctx, `SELECT `+envVarColumns+` FROM environment_variables WHERE id = $1`, id))
-	return v, wrap(err, "environment variable")
+	return queryOne(ctx, s.db, "environment variable", scanEnvVar, `SELECT `+envVarColumns+` FROM environment_variables WHERE id = $1`, id)
 }
 
 // EnvVars lists the variables by name.
 func (s *Store) EnvVars(ctx context.Context) ([]EnvVar, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+envVarColumns+` FROM environment_variables ORDER BY name`)
-	return collectRows(rows, err, scanEnvVar)
+	return queryAll(ctx, s.db, scanEnvVar, `SELECT `+envVarColumns+` FROM environment_variables ORDER BY name`)
 }
 
 // UpdateEnvVar runs fn on the stored variable in a transaction and saves
 // what fn leaves (the name never changes). ENOTFOUND.
 func (s *Store) UpdateEnvVar(ctx context.Context, id string, fn func(*EnvVar) error) (*EnvVar, error) {
-	var out *EnvVar
-	err := s.InTx(ctx, func(tx *Store) error {
-		v, err := scanEnvVar(tx.db.QueryRow(ctx, `SELECT `+envVarColumns+` FROM environment_variables WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "environment variable")
-		}
-		if err := fn(v); err != nil {
-			return err
-		}
-		out = v
-		return tx.execOne(ctx, "environment variable", `UPDATE environment_variables SET secret = $2, value = $3,
-			value_sealed = $4, description = $5, updated_at = $6, updated_by = $7 WHERE id = $1`,
-			id, v.Secret, v.Value, v.ValueSealed, v.Description, v.UpdatedAt.UTC(), v.UpdatedBy)
-	})
-	return out, err
+	return update(ctx, s, "environment variable", scanEnvVar, `SELECT `+envVarColumns+` FROM environment_variables WHERE id = $1`, id, fn,
+		func(tx *Store, v *EnvVar) error {
+			return tx.execOne(ctx, "environment variable", `UPDATE environment_variables SET secret = $2, value = $3,
+				value_sealed = $4, description = $5, updated_at = $6, updated_by = $7 WHERE id = $1`,
+				id, v.Secret, v.Value, v.ValueSealed, v.Description, v.UpdatedAt.UTC(), v.UpdatedBy)
+		})
 }
 
 // DeleteEnvVar removes a variable. ENOTFOUND.
@@ -1055,12 +857,12 @@ type SystemWorker struct {
 
 const workerColumns = `id, name, description, interval_seconds, paused, last_run_at, last_error, failures, run_requested_at`
 
-func scanWorker(r Row) (*SystemWorker, error) {
+func scanWorker(r Row) (SystemWorker, error) {
 	var w SystemWorker
 	var last, req sql.NullTime
 	err := r.Scan(&w.ID, &w.Name, &w.Description, &w.IntervalSeconds, &w.Paused, &last, &w.LastError, &w.Failures, &req)
 	w.LastRunAt, w.RunRequestedAt = timePtr(last), timePtr(req)
-	return &w, err
+	return w, err
 }
 
 // PutSystemWorker registers a worker, keeping the run record of one
@@ -1074,14 +876,12 @@ func (s *Store) PutSystemWorker(ctx context.Context, w *SystemWorker) error {
 
 // SystemWorker returns one worker. ENOTFOUND.
 func (s *Store) SystemWorker(ctx context.Context, id string) (*SystemWorker, error) {
-	w, err := scanWorker(s.db.QueryRow(ctx, `SELECT `+workerColumns+` FROM system_workers WHERE id = $1`, id))
-	return w, wrap(err, "system worker")
+	return queryOne(ctx, s.db, "system worker", scanWorker, `SELECT `+workerColumns+` FROM system_workers WHERE id = $1`, id)
 }
 
 // SystemWorkers lists the workers by id.
 func (s *Store) SystemWorkers(ctx context.Context) ([]SystemWorker, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+workerColumns+` FROM system_workers ORDER BY id`)
-	return collectRows(rows, err, scanWorker)
+	return queryAll(ctx, s.db, scanWorker, `SELECT `+workerColumns+` FROM system_workers ORDER BY id`)
 }
 
 // SetWorkerPaused pauses or resumes a worker. ENOTFOUND.
@@ -1117,12 +917,12 @@ type UserAttribute struct {
 
 const userAttributeColumns = `id, attribute_key, label, type, options, required, created_at, updated_at`
 
-func scanUserAttribute(r Row) (*UserAttribute, error) {
+func scanUserAttribute(r Row) (UserAttribute, error) {
 	var a UserAttribute
 	var opts string
 	err := r.Scan(&a.ID, &a.Key, &a.Label, &a.Type, &opts, &a.Required, &a.CreatedAt, &a.UpdatedAt)
 	a.Options = decodeList(opts)
-	return &a, err
+	return a, err
 }
 
 // CreateUserAttribute stores a definition. ECONFLICT when the key exists.
@@ -1135,34 +935,23 @@ func (s *Store) CreateUserAttribute(ctx context.Context, a *UserAttribute) error
 
 // UserAttribute returns one definition. ENOTFOUND.
 func (s *Store) UserAttribute(ctx context.Context, id string) (*UserAttribute, error) {
-	a, err := scanUserAttribute(s.db.QueryRow(ctx, `SELECT `+userAttributeColumns+` FROM user_attribute_definitions WHERE id = $1`, id))
-	return a, wrap(err, "user attribute")
+	return queryOne(ctx, s.db, "user attribute", scanUserAttribute, `SELECT `+userAttributeColumns+` FROM user_attribute_definitions WHERE id = $1`, id)
 }
 
 // UserAttributes lists the definitions by key.
 func (s *Store) UserAttributes(ctx context.Context) ([]UserAttribute, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+userAttributeColumns+` FROM user_attribute_definitions ORDER BY attribute_key`)
-	return collectRows(rows, err, scanUserAttribute)
+	return queryAll(ctx, s.db, scanUserAttribute, `SELECT `+userAttributeColumns+` FROM user_attribute_definitions ORDER BY attribute_key`)
 }
 
 // UpdateUserAttribute runs fn on the stored definition in a transaction and
 // saves what fn leaves (the key never changes). ENOTFOUND.
 func (s *Store) UpdateUserAttribute(ctx context.Context, id string, fn func(*UserAttribute) error) (*UserAttribute, error) {
-	var out *UserAttribute
-	err := s.InTx(ctx, func(tx *Store) error {
-		a, err := scanUserAttribute(tx.db.QueryRow(ctx, `SELECT `+userAttributeColumns+` FROM user_attribute_definitions
-			WHERE id = $1`+tx.forUpdate(), id))
-		if err != nil {
-			return wrap(err, "user attribute")
-		}
-		if err := fn(a); err != nil {
-			return err
-		}
-		out = a
-		return tx.execOne(ctx, "user attribute", `UPDATE user_attribute_definitions SET label = $2, type = $3, options = $4,
-			required = $5, updated_at = $6 WHERE id = $1`, id, a.Label, a.Type, jsonList(a.Options), a.Required, a.UpdatedAt.UTC())
-	})
-	return out, err
+	return update(ctx, s, "user attribute", scanUserAttribute, `SELECT `+userAttributeColumns+` FROM user_attribute_definitions
+		WHERE id = $1`, id, fn,
+		func(tx *Store, a *UserAttribute) error {
+			return tx.execOne(ctx, "user attribute", `UPDATE user_attribute_definitions SET label = $2, type = $3, options = $4,
+				required = $5, updated_at = $6 WHERE id = $1`, id, a.Label, a.Type, jsonList(a.Options), a.Required, a.UpdatedAt.UTC())
+		})
 }
 
 // DeleteUserAttribute removes a definition. ENOTFOUND.
@@ -1196,13 +985,13 @@ type Discrepancy struct {
 const discrepancyColumns = `id, kind, COALESCE(customer_id, ''), resource, summary, detail, status, detected_at, resolved_at,
 	resolved_by, resolution`
 
-func scanDiscrepancy(r Row) (*Discrepancy, error) {
+func scanDiscrepancy(r Row) (Discrepancy, error) {
 	var d Discrepancy
 	var res sql.NullTime
 	err := r.Scan(&d.ID, &d.Kind, &d.CustomerID, &d.Resource, &d.Summary, &d.Detail, &d.Status, &d.DetectedAt, &res,
 		&d.ResolvedBy, &d.Resolution)
 	d.ResolvedAt = timePtr(res)
-	return &d, err
+	return d, err
 }
 
 // CreateDiscrepancy stores an inbox item.
@@ -1216,8 +1005,7 @@ func (s *Store) CreateDiscrepancy(ctx context.Context, d *Discrepancy) error {
 
 // Discrepancy returns one inbox item. ENOTFOUND.
 func (s *Store) Discrepancy(ctx context.Context, id string) (*Discrepancy, error) {
-	d, err := scanDiscrepancy(s.db.QueryRow(ctx, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE id = $1`, id))
-	return d, wrap(err, "discrepancy")
+	return queryOne(ctx, s.db, "discrepancy", scanDiscrepancy, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE id = $1`, id)
 }
 
 // Discrepancies lists inbox items of a status (all when empty), newest
@@ -1225,9 +1013,8 @@ func (s *Store) Discrepancy(ctx context.Context, id string) (*Discrepancy, error
 func (s *Store) Discrepancies(ctx context.Context, status string, customers authz.Filter, limit int) ([]Discrepancy, error) {
 	args := []any{status}
 	w := `($1 = '' OR status = $1) AND (customer_id IS NULL OR ` + scopeCondition(&args, customers, "customer_id", "") + `)`
-	rows, err := s.db.Query(ctx, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE `+w+`
+	return queryAll(ctx, s.db, scanDiscrepancy, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE `+w+`
 		ORDER BY detected_at DESC, id DESC LIMIT `+arg(&args, listLimit(limit)), args...)
-	return collectRows(rows, err, scanDiscrepancy)
 }
 
 // SetDiscrepancyStatus resolves (resolvedAt set) or reopens (nil) an item.

@@ -159,10 +159,3 @@ func (s *Store) DeleteOldRateCounters(ctx context.Context, before time.Time) err
 	_, err := s.db.Exec(ctx, `DELETE FROM rate_counters WHERE window_start < $1`, before.Unix())
 	return err
 }
-
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}

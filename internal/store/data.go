@@ -160,26 +160,18 @@ func (s *Store) MastersByName(ctx context.Context, name string, f TenantFilter) 
 	if !ok {
 		return nil, nil
 	}
-	q := `SELECT m.id, m.tenant_id, m.name, m.fields, m.created_at FROM masters m JOIN tenants t ON t.id = m.tenant_id
-		WHERE m.name = $1 AND ` + cond
-	rows, err := s.db.Query(ctx, q+` ORDER BY m.tenant_id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Master
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(r Row) (Master, error) {
 		var m Master
 		var fields string
-		if err := rows.Scan(&m.ID, &m.TenantID, &m.Name, &fields, &m.CreatedAt); err != nil {
-			return nil, err
+		if err := r.Scan(&m.ID, &m.TenantID, &m.Name, &fields, &m.CreatedAt); err != nil {
+			return m, err
 		}
 		if err := json.Unmarshal([]byte(fields), &m.Fields); err != nil {
-			return nil, fmt.Errorf("master %s: fields: %w", m.ID, err)
+			return m, fmt.Errorf("master %s: fields: %w", m.ID, err)
 		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, nil
+	}, `SELECT m.id, m.tenant_id, m.name, m.fields, m.created_at FROM masters m JOIN tenants t ON t.id = m.tenant_id
+		WHERE m.name = $1 AND `+cond+` ORDER BY m.tenant_id`, args...)
 }
 
 // where returns the SQL condition on tenants aliased t that f selects, with
@@ -284,21 +276,6 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 		return nil, err
 	}
 	return out, nil
-}
-
-// each runs a query and calls fn for every row.
-func (s *Store) each(ctx context.Context, query string, args []any, fn func(Row) error) error {
-	rows, err := s.db.Query(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 // recordColumns are the columns of master_records in MasterRecord's order.
@@ -752,24 +729,17 @@ func (s *Store) LockSchedule(ctx context.Context, id string) error {
 
 // ScheduleRows returns every row stored in a schedule, ordered by row id.
 func (s *Store) ScheduleRows(ctx context.Context, scheduleID string) ([]cx.Row, error) {
-	rows, err := s.db.Query(ctx, `SELECT fields FROM schedule_rows WHERE schedule_id = $1 ORDER BY row_id`, scheduleID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []cx.Row{}
-	var fields []byte
-	for rows.Next() {
-		if err := rows.Scan(&fields); err != nil {
-			return nil, err
+	return queryAll(ctx, s.db, func(r Row) (cx.Row, error) {
+		var row cx.Row
+		var fields []byte
+		if err := r.Scan(&fields); err != nil {
+			return row, err
 		}
-		var r cx.Row
-		if err := json.Unmarshal(fields, &r); err != nil {
-			return nil, fmt.Errorf("schedule %s: row: %w", scheduleID, err)
+		if err := json.Unmarshal(fields, &row); err != nil {
+			return row, fmt.Errorf("schedule %s: row: %w", scheduleID, err)
 		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return row, nil
+	}, `SELECT fields FROM schedule_rows WHERE schedule_id = $1 ORDER BY row_id`, scheduleID)
 }
 
 // UpsertScheduleRows stores rows in a schedule, replacing stored rows with
@@ -870,17 +840,4 @@ func (s *Store) DeleteIdempotencyRecord(ctx context.Context, caller, key string)
 // DeleteIdempotencyRecords removes answers kept since before t.
 func (s *Store) DeleteIdempotencyRecords(ctx context.Context, before time.Time) (int64, error) {
 	return s.db.Exec(ctx, `DELETE FROM idempotency WHERE created_at < $1`, before.UTC())
-}
-
-// placeholders appends vals to args and returns their placeholders, comma separated.
-func placeholders(args *[]any, vals []string) string {
-	var b strings.Builder
-	for i, v := range vals {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		*args = append(*args, v)
-		b.WriteString("$" + strconv.Itoa(len(*args)))
-	}
-	return b.String()
 }

@@ -28,20 +28,11 @@ func (s *Store) Organization(ctx context.Context, id string) (*platform.Organiza
 
 // Organizations lists every organization by name.
 func (s *Store) Organizations(ctx context.Context) ([]*platform.Organization, error) {
-	rows, err := s.db.Query(ctx, `SELECT id, name, created_at FROM organizations ORDER BY name, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*platform.Organization
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(r Row) (*platform.Organization, error) {
 		var o platform.Organization
-		if err := rows.Scan(&o.ID, &o.Name, &o.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, &o)
-	}
-	return out, rows.Err()
+		err := r.Scan(&o.ID, &o.Name, &o.CreatedAt)
+		return &o, err
+	}, `SELECT id, name, created_at FROM organizations ORDER BY name, id`)
 }
 
 const userColumns = `id, org_id, email, email_verified, name, password_hash, failed_logins, locked_until, created_at, updated_at`
@@ -76,21 +67,8 @@ func (s *Store) User(ctx context.Context, id string) (*platform.User, error) {
 // UsersByEmail returns the users with this address, optionally within one
 // organization (orgID != ""), ordered by organization.
 func (s *Store) UsersByEmail(ctx context.Context, email, orgID string) ([]*platform.User, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+userColumns+` FROM users
+	return queryAll(ctx, s.db, scanUser, `SELECT `+userColumns+` FROM users
 		WHERE email = $1 AND ($2 = '' OR org_id = $2) ORDER BY org_id`, platform.NormalizeEmail(email), orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*platform.User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
 }
 
 // ReserveLoginAttempt counts an attempt before its credential is checked, so
@@ -138,12 +116,9 @@ func (s *Store) ResetLoginFailures(ctx context.Context, userID string) error {
 func (s *Store) SetPassword(ctx context.Context, userID, hash string) error {
 	now := time.Now().UTC()
 	return s.InTx(ctx, func(tx *Store) error {
-		n, err := tx.db.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1`, userID, hash, now)
-		if err == nil && n == 0 {
-			err = ErrNoRows
-		}
+		err := tx.execOne(ctx, "user", `UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1`, userID, hash, now)
 		if err != nil {
-			return wrap(err, "user")
+			return err
 		}
 		return tx.EndUserCredentials(ctx, userID, now)
 	})
@@ -192,20 +167,7 @@ func (s *Store) ApplicationByAppID(ctx context.Context, appID string) (*platform
 
 // Applications lists every application by name.
 func (s *Store) Applications(ctx context.Context) ([]*platform.Application, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+appColumns+` FROM applications ORDER BY name, app_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*platform.Application
-	for rows.Next() {
-		a, err := scanApp(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM applications ORDER BY name, app_id`)
 }
 
 // UpdateApplication replaces the mutable fields (name, client id, redirect
@@ -214,49 +176,12 @@ func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) 
 	if err := a.Validate(); err != nil {
 		return err
 	}
-	n, err := s.db.Exec(ctx, `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
+	return s.execOne(ctx, "application", `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
 		post_logout_redirect_uris = $5 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
 		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs))
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "application")
 }
 
 // DeleteApplication removes an application. ENOTFOUND when missing.
 func (s *Store) DeleteApplication(ctx context.Context, appID string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM applications WHERE app_id = $1`, appID)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "application")
-}
-
-func jsonList(v []string) string {
-	if v == nil {
-		v = []string{}
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func nullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UTC()
-}
-
-// wrap turns store sentinels into coded platform errors naming the noun.
-func wrap(err error, noun string) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrNoRows):
-		return platform.Errorf(platform.ENOTFOUND, "%s not found", noun)
-	case errors.Is(err, ErrUnique):
-		return platform.Errorf(platform.ECONFLICT, "%s already exists", noun)
-	default:
-		return err
-	}
+	return s.execOne(ctx, "application", `DELETE FROM applications WHERE app_id = $1`, appID)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 )
 
@@ -29,21 +28,12 @@ func (s *Store) CreateSigningKey(ctx context.Context, k *SigningKey) error {
 
 // SigningKeys returns the keys not yet expired at now, newest first.
 func (s *Store) SigningKeys(ctx context.Context, now time.Time) ([]*SigningKey, error) {
-	rows, err := s.db.Query(ctx, `SELECT id, algorithm, private_key, created_at, not_before, expires_at
-		FROM signing_keys WHERE expires_at > $1 ORDER BY not_before DESC, id`, now.UTC())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*SigningKey
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(r Row) (*SigningKey, error) {
 		var k SigningKey
-		if err := rows.Scan(&k.ID, &k.Algorithm, &k.PrivateKey, &k.CreatedAt, &k.NotBefore, &k.ExpiresAt); err != nil {
-			return nil, err
-		}
-		out = append(out, &k)
-	}
-	return out, rows.Err()
+		err := r.Scan(&k.ID, &k.Algorithm, &k.PrivateKey, &k.CreatedAt, &k.NotBefore, &k.ExpiresAt)
+		return &k, err
+	}, `SELECT id, algorithm, private_key, created_at, not_before, expires_at
+		FROM signing_keys WHERE expires_at > $1 ORDER BY not_before DESC, id`, now.UTC())
 }
 
 // AuthRequest is a stored login transaction of the authorization endpoint.
@@ -138,23 +128,15 @@ func (s *Store) AuthRequestByCodeHash(ctx context.Context, codeHash string, now 
 
 // CompleteAuthRequest records the authenticated user of a transaction.
 func (s *Store) CompleteAuthRequest(ctx context.Context, id, userID string, authTime time.Time, amr []string) error {
-	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET user_id = $2, auth_time = $3, amr = $4, done = TRUE
+	return s.execOne(ctx, "auth request", `UPDATE auth_requests SET user_id = $2, auth_time = $3, amr = $4, done = TRUE
 		WHERE id = $1 AND NOT done`, id, userID, authTime.UTC(), joinList(amr))
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "auth request")
 }
 
 // SaveAuthCode attaches the hash of the issued code to a completed transaction
 // and shortens its life to the code's lifetime.
 func (s *Store) SaveAuthCode(ctx context.Context, id, codeHash string, expiresAt time.Time) error {
-	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET code_hash = $2, expires_at = $3
+	return s.execOne(ctx, "auth request", `UPDATE auth_requests SET code_hash = $2, expires_at = $3
 		WHERE id = $1 AND done AND code_hash IS NULL`, id, codeHash, expiresAt.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "auth request")
 }
 
 // MarkAuthRequestExchanged records that the code was redeemed. It reports false
@@ -400,15 +382,6 @@ func (s *Store) DeleteSession(ctx context.Context, idHash string) error {
 func (s *Store) DeleteUserSessions(ctx context.Context, userID string) error {
 	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE user_id = $1`, userID)
 	return err
-}
-
-func joinList(v []string) string { return strings.Join(v, " ") }
-
-func splitList(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Fields(s)
 }
 
 // SetRefreshSuccessor keeps the sealed answer of a rotation on the refresh

@@ -69,30 +69,13 @@ func (s *Store) ExternalIDP(ctx context.Context, id string) (*platform.ExternalI
 
 // ExternalIDPs lists an organization's providers, or every provider for orgID "".
 func (s *Store) ExternalIDPs(ctx context.Context, orgID string) ([]*platform.ExternalIDP, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+idpColumns+` FROM external_idps WHERE $1 = '' OR org_id = $1
+	return queryAll(ctx, s.db, scanIDP, `SELECT `+idpColumns+` FROM external_idps WHERE $1 = '' OR org_id = $1
 		ORDER BY org_id, name, id`, orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*platform.ExternalIDP
-	for rows.Next() {
-		x, err := scanIDP(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
-	return out, rows.Err()
 }
 
 // DeleteExternalIDP removes a provider and its linked identities. ENOTFOUND.
 func (s *Store) DeleteExternalIDP(ctx context.Context, id string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM external_idps WHERE id = $1`, id)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "identity provider")
+	return s.execOne(ctx, "identity provider", `DELETE FROM external_idps WHERE id = $1`, id)
 }
 
 // LinkedUser returns the user linked to an external identity. ENOTFOUND.
@@ -210,21 +193,13 @@ func (s *Store) UseRecoveryCode(ctx context.Context, userID, hash string) (bool,
 // SetPendingUser records who passed the first factor of a login that still
 // needs a second one, and how (amr).
 func (s *Store) SetPendingUser(ctx context.Context, authRequestID, userID string, amr []string) error {
-	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET pending_user_id = $2, pending_amr = $3 WHERE id = $1 AND NOT done`,
+	return s.execOne(ctx, "auth request", `UPDATE auth_requests SET pending_user_id = $2, pending_amr = $3 WHERE id = $1 AND NOT done`,
 		authRequestID, userID, joinList(amr))
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "auth request")
 }
 
 // SetPendingLink records an external identity that waits for the proof of
 // the local account userID (D-linking). ENOTFOUND when the login is over.
 func (s *Store) SetPendingLink(ctx context.Context, authRequestID, idpID, subject, userID string) error {
-	n, err := s.db.Exec(ctx, `UPDATE auth_requests SET link_idp_id = $2, link_subject = $3, link_user_id = $4
+	return s.execOne(ctx, "auth request", `UPDATE auth_requests SET link_idp_id = $2, link_subject = $3, link_user_id = $4
 		WHERE id = $1 AND NOT done`, authRequestID, idpID, subject, userID)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "auth request")
 }

@@ -47,12 +47,8 @@ func (s *Store) TenantSession(ctx context.Context, idHash string, now time.Time)
 
 // RenewTenantSession records refreshed tokens and extends the session.
 func (s *Store) RenewTenantSession(ctx context.Context, idHash, idToken string, refreshSealed []byte, tokenExpiresAt, expiresAt time.Time) error {
-	n, err := s.db.Exec(ctx, `UPDATE tenant_sessions SET id_token = $2, refresh_sealed = $3, token_expires_at = $4, expires_at = $5
+	return s.execOne(ctx, "session", `UPDATE tenant_sessions SET id_token = $2, refresh_sealed = $3, token_expires_at = $4, expires_at = $5
 		WHERE id_hash = $1`, idHash, idToken, refreshSealed, tokenExpiresAt.UTC(), expiresAt.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "session")
 }
 
 // DeleteTenantSession ends a session.
