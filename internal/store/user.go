@@ -3,37 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/platform/platform/internal/platform"
 )
-
-// CreateOrganization inserts an organization. ECONFLICT when the id exists.
-func (s *Store) CreateOrganization(ctx context.Context, o *platform.Organization) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)`,
-		o.ID, o.Name, o.CreatedAt.UTC())
-	return wrap(err, "organization")
-}
-
-// Organization returns one organization. ENOTFOUND when missing.
-func (s *Store) Organization(ctx context.Context, id string) (*platform.Organization, error) {
-	var o platform.Organization
-	err := s.db.QueryRow(ctx, `SELECT id, name, created_at FROM organizations WHERE id = $1`, id).
-		Scan(&o.ID, &o.Name, &o.CreatedAt)
-	return &o, wrap(err, "organization")
-}
-
-// Organizations lists every organization by name.
-func (s *Store) Organizations(ctx context.Context) ([]*platform.Organization, error) {
-	return queryAll(ctx, s.db, func(r Row) (*platform.Organization, error) {
-		var o platform.Organization
-		err := r.Scan(&o.ID, &o.Name, &o.CreatedAt)
-		return &o, err
-	}, `SELECT id, name, created_at FROM organizations ORDER BY name, id`)
-}
 
 const userColumns = `id, org_id, email, email_verified, name, password_hash, failed_logins, locked_until, created_at, updated_at`
 
@@ -69,6 +43,11 @@ func (s *Store) User(ctx context.Context, id string) (*platform.User, error) {
 func (s *Store) UsersByEmail(ctx context.Context, email, orgID string) ([]*platform.User, error) {
 	return queryAll(ctx, s.db, scanUser, `SELECT `+userColumns+` FROM users
 		WHERE email = $1 AND ($2 = '' OR org_id = $2) ORDER BY org_id`, platform.NormalizeEmail(email), orgID)
+}
+
+// RenameUser sets a user's display name. ENOTFOUND.
+func (s *Store) RenameUser(ctx context.Context, id, name string, now time.Time) error {
+	return s.execOne(ctx, "user", `UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, id, name, now.UTC())
 }
 
 // ReserveLoginAttempt counts an attempt before its credential is checked, so
@@ -124,64 +103,36 @@ func (s *Store) SetPassword(ctx context.Context, userID, hash string) error {
 	})
 }
 
-const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at`
-
-func scanApp(r Row) (*platform.Application, error) {
-	var a platform.Application
-	var redirects, logouts string
-	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt); err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
-		return nil, fmt.Errorf("application %s redirect_uris: %w", a.AppID, err)
-	}
-	if err := json.Unmarshal([]byte(logouts), &a.PostLogoutRedirectURIs); err != nil {
-		return nil, fmt.Errorf("application %s post_logout_redirect_uris: %w", a.AppID, err)
-	}
-	return &a, nil
+// SetUserSuspended suspends a user (at not zero) or reactivates it (zero).
+// Suspending also ends everything the user is signed in with
+// (EndUserCredentials): a reactivated user signs in again. ENOTFOUND.
+func (s *Store) SetUserSuspended(ctx context.Context, userID string, at time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		err := tx.execOne(ctx, "user", `UPDATE users SET suspended_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1`,
+			userID, nullTime(at))
+		if err != nil || at.IsZero() {
+			return err
+		}
+		return tx.EndUserCredentials(ctx, userID, at)
+	})
 }
 
-// CreateApplication validates and inserts an application. ECONFLICT when the
-// client id or app id is taken.
-func (s *Store) CreateApplication(ctx context.Context, a *platform.Application) error {
-	if err := a.Validate(); err != nil {
-		return err
-	}
-	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
-		a.SecretHash, a.Management, a.CreatedAt.UTC())
-	return wrap(err, "application")
+// UserSuspended reports whether a user is suspended. ENOTFOUND.
+func (s *Store) UserSuspended(ctx context.Context, userID string) (bool, error) {
+	var susp sql.NullTime
+	err := s.db.QueryRow(ctx, `SELECT suspended_at FROM users WHERE id = $1`, userID).Scan(&susp)
+	return susp.Valid, wrap(err, "user")
 }
 
-// ApplicationByClientID returns the application with this client id. ENOTFOUND when missing.
-func (s *Store) ApplicationByClientID(ctx context.Context, clientID string) (*platform.Application, error) {
-	a, err := scanApp(s.db.QueryRow(ctx, `SELECT `+appColumns+` FROM applications WHERE client_id = $1`, clientID))
-	return a, wrap(err, "application")
-}
-
-// ApplicationByAppID returns the application with this app id. ENOTFOUND when missing.
-func (s *Store) ApplicationByAppID(ctx context.Context, appID string) (*platform.Application, error) {
-	a, err := scanApp(s.db.QueryRow(ctx, `SELECT `+appColumns+` FROM applications WHERE app_id = $1`, appID))
-	return a, wrap(err, "application")
-}
-
-// Applications lists every application by name.
-func (s *Store) Applications(ctx context.Context) ([]*platform.Application, error) {
-	return queryAll(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM applications ORDER BY name, app_id`)
-}
-
-// UpdateApplication replaces the mutable fields (name, client id, redirect
-// URIs) of an application. ENOTFOUND, EINVALID, ECONFLICT.
-func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) error {
-	if err := a.Validate(); err != nil {
-		return err
-	}
-	return s.execOne(ctx, "application", `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
-		post_logout_redirect_uris = $5 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
-		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs))
-}
-
-// DeleteApplication removes an application. ENOTFOUND when missing.
-func (s *Store) DeleteApplication(ctx context.Context, appID string) error {
-	return s.execOne(ctx, "application", `DELETE FROM applications WHERE app_id = $1`, appID)
+// DeleteUser removes a user with its console role, sessions and factors. ENOTFOUND.
+func (s *Store) DeleteUser(ctx context.Context, id string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `DELETE FROM console_users WHERE user_id = $1`, id); err != nil {
+			return err
+		}
+		if err := tx.EndUserCredentials(ctx, id, time.Now()); err != nil {
+			return err
+		}
+		return tx.execOne(ctx, "user", `DELETE FROM users WHERE id = $1`, id)
+	})
 }
