@@ -29,7 +29,7 @@ func BenchmarkListTenantsAccountManager(b *testing.B) {
 				}
 			}
 			for j := 0; j < 5; j++ {
-				if err := tx.CreateTenantRow(ctx, &store.TenantRow{ID: fmt.Sprintf("t-%03d-%d", i, j), CustomerID: c,
+				if err := tx.CreateTenant(ctx, &store.Tenant{ID: fmt.Sprintf("t-%03d-%d", i, j), CustomerID: c,
 					Name: fmt.Sprintf("Tenant %03d-%d", i, j), CreatedAt: now}); err != nil {
 					return err
 				}

@@ -246,7 +246,7 @@ func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if err := s.checkTrust(ctx, c, old.CustomerID, in.LinkTrusted); err != nil {
 		return nil, err
 	}
-	cust, err := s.store.CustomerRow(ctx, old.CustomerID)
+	cust, err := s.store.Customer(ctx, old.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +338,7 @@ func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, 
 	if err != nil {
 		return err
 	}
-	cust, err := s.store.CustomerRow(ctx, row.CustomerID)
+	cust, err := s.store.Customer(ctx, row.CustomerID)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ type Customer struct {
 	UpdatedAt time.Time       `json:"updatedAt"`
 }
 
-func newCustomer(c *store.CustomerRow) *Customer {
+func newCustomer(c *platform.Customer) *Customer {
 	return &Customer{ID: c.ID, Name: c.Name, OrgID: c.OrgID, Settings: c.Settings, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
@@ -101,8 +101,8 @@ func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*C
 
 // customerFor loads a customer and checks act on it; a missing one answers
 // as an out-of-scope one would.
-func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerRow, error) {
-	row, err := s.store.CustomerRow(ctx, id)
+func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*platform.Customer, error) {
+	row, err := s.store.Customer(ctx, id)
 	if err != nil {
 		return nil, s.access.CheckMissing(ctx, c, act, write, err)
 	}
@@ -158,12 +158,12 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 		domains = append(domains, d)
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
-	row := &store.CustomerRow{ID: newID(), Name: name, OrgID: newID(), Settings: settings, CreatedAt: now, UpdatedAt: now}
+	row := &platform.Customer{ID: newID(), Name: name, OrgID: newID(), Settings: settings, CreatedAt: now, UpdatedAt: now}
 	err = s.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateOrganization(ctx, &platform.Organization{ID: row.OrgID, Name: name, CreatedAt: now}); err != nil {
 			return err
 		}
-		if err := tx.CreateCustomer(ctx, &platform.Customer{ID: row.ID, Name: name, OrgID: row.OrgID, CreatedAt: now}); err != nil {
+		if err := tx.CreateCustomer(ctx, row); err != nil {
 			return err
 		}
 		for _, d := range domains {
@@ -171,7 +171,7 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 				return err
 			}
 		}
-		return tx.UpdateCustomer(ctx, row.ID, "", settings, now)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -194,7 +194,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id strin
 	if err := s.store.UpdateCustomer(ctx, id, name, nil, s.now()); err != nil {
 		return nil, err
 	}
-	row, err := s.store.CustomerRow(ctx, id)
+	row, err := s.store.Customer(ctx, id)
 	if err != nil {
 		return nil, err
 	}

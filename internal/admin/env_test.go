@@ -166,7 +166,7 @@ func (e *env) mustFocus(userID, customerID string) {
 func (e *env) mustTenant(customerID, instanceID string) string {
 	e.t.Helper()
 	id := e.id("tenant")
-	if err := e.st.CreateTenantRow(context.Background(), &store.TenantRow{ID: id, CustomerID: customerID,
+	if err := e.st.CreateTenant(context.Background(), &store.Tenant{ID: id, CustomerID: customerID,
 		InstanceID: instanceID, Name: "Tenant " + id, CreatedAt: time.Now()}); err != nil {
 		e.t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func (a *Admin) tenantRoutes() []Route {
 
 // tenantTarget is the customer and instance of the tenant {id}.
 func (a *Admin) tenantTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
-	t, err := a.store.TenantRow(ctx, id(r))
+	t, err := a.store.Tenant(ctx, id(r))
 	if err != nil {
 		return authz.Resource{}, err
 	}
@@ -54,7 +54,7 @@ type Tenant struct {
 	UpdatedAt  time.Time       `json:"updatedAt"`
 }
 
-func newTenant(t *store.TenantRow) *Tenant {
+func newTenant(t *store.Tenant) *Tenant {
 	v := &Tenant{ID: t.ID, CustomerID: t.CustomerID, Name: t.Name, Settings: t.Settings, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	if t.InstanceID != "" {
 		iid := t.InstanceID
@@ -142,8 +142,8 @@ func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFil
 }
 
 // tenantFor loads a tenant and checks act on it.
-func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.TenantRow, error) {
-	t, err := s.store.TenantRow(ctx, id)
+func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.Tenant, error) {
+	t, err := s.store.Tenant(ctx, id)
 	if err != nil {
 		return nil, s.access.CheckMissing(ctx, c, act, write, err)
 	}
@@ -224,9 +224,9 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 		return nil, err
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
-	t := &store.TenantRow{ID: newID(), CustomerID: in.CustomerID, InstanceID: in.InstanceID, Name: name, Settings: settings,
+	t := &store.Tenant{ID: newID(), CustomerID: in.CustomerID, InstanceID: in.InstanceID, Name: name, Settings: settings,
 		CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateTenantRow(ctx, t); err != nil {
+	if err := s.store.CreateTenant(ctx, t); err != nil {
 		return nil, err
 	}
 	return newTenant(t), nil
@@ -247,7 +247,7 @@ func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string,
 	if err := s.store.UpdateTenant(ctx, id, name, nil, s.now()); err != nil {
 		return nil, err
 	}
-	t, err := s.store.TenantRow(ctx, id)
+	t, err := s.store.Tenant(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +363,7 @@ func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id strin
 	if err := s.store.MoveTenant(ctx, id, in.CustomerID, in.InstanceID, s.now()); err != nil {
 		return nil, err
 	}
-	moved, err := s.store.TenantRow(ctx, id)
+	moved, err := s.store.Tenant(ctx, id)
 	if err != nil {
 		return nil, err
 	}

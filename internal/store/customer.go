@@ -11,43 +11,36 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// CreateCustomer stores a customer. ECONFLICT when the id or organization is taken.
+// CreateCustomer stores a customer; an empty Settings is stored as {}.
+// ECONFLICT when the id or organization is taken.
 func (s *Store) CreateCustomer(ctx context.Context, c *platform.Customer) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO customers (id, name, org_id, created_at) VALUES ($1, $2, $3, $4)`,
-		c.ID, c.Name, c.OrgID, c.CreatedAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO customers (id, name, org_id, settings, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $5)`, c.ID, c.Name, c.OrgID, settingsText(c.Settings), c.CreatedAt.UTC())
 	return wrap(err, "customer")
 }
 
-// Customer returns one customer. ENOTFOUND when missing.
+// settingsText is a settings column: a JSON object, {} when empty.
+func settingsText(settings json.RawMessage) string {
+	if len(settings) == 0 {
+		return "{}"
+	}
+	return string(settings)
+}
+
+// Customer returns one customer with its settings. ENOTFOUND when missing.
 func (s *Store) Customer(ctx context.Context, id string) (*platform.Customer, error) {
-	var c platform.Customer
-	err := s.db.QueryRow(ctx, `SELECT id, name, org_id, created_at FROM customers WHERE id = $1`, id).
-		Scan(&c.ID, &c.Name, &c.OrgID, &c.CreatedAt)
-	return &c, wrap(err, "customer")
+	return queryOne(ctx, s.db, "customer", scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id)
 }
 
 // CustomerByOrg returns the customer whose organization is orgID. ENOTFOUND.
 func (s *Store) CustomerByOrg(ctx context.Context, orgID string) (*platform.Customer, error) {
+	return queryOne(ctx, s.db, "customer", scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE org_id = $1`, orgID)
+}
+
+const customerColumns = `id, name, org_id, settings, created_at, updated_at`
+
+func scanCustomer(r Row) (platform.Customer, error) {
 	var c platform.Customer
-	err := s.db.QueryRow(ctx, `SELECT id, name, org_id, created_at FROM customers WHERE org_id = $1`, orgID).
-		Scan(&c.ID, &c.Name, &c.OrgID, &c.CreatedAt)
-	return &c, wrap(err, "customer")
-}
-
-// CustomerRow is a customer with its settings.
-type CustomerRow struct {
-	ID        string
-	Name      string
-	OrgID     string
-	Settings  json.RawMessage
-	CreatedAt time.Time
-	UpdatedAt time.Time
-}
-
-const customerRowColumns = `id, name, org_id, settings, created_at, updated_at`
-
-func scanCustomerRow(r Row) (CustomerRow, error) {
-	var c CustomerRow
 	var settings string
 	var upd sql.NullTime
 	err := r.Scan(&c.ID, &c.Name, &c.OrgID, &settings, &c.CreatedAt, &upd)
@@ -55,31 +48,26 @@ func scanCustomerRow(r Row) (CustomerRow, error) {
 	return c, err
 }
 
-// CustomerRow returns one customer with its settings. ENOTFOUND.
-func (s *Store) CustomerRow(ctx context.Context, id string) (*CustomerRow, error) {
-	return queryOne(ctx, s.db, "customer", scanCustomerRow, `SELECT `+customerRowColumns+` FROM customers WHERE id = $1`, id)
-}
-
 // ListCustomers lists the customers within f by (name, id), one page, and
 // the cursor of the next page ("" on the last).
-func (s *Store) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery) ([]CustomerRow, string, error) {
+func (s *Store) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery) ([]platform.Customer, string, error) {
 	if f.Empty() {
 		return nil, "", nil
 	}
 	var args []any
 	cond := scopeCondition(&args, f, "id", "")
-	return keysetPage(ctx, s, p, `SELECT `+customerRowColumns+` FROM customers`, cond, args, "name", "id", scanCustomerRow,
-		func(c *CustomerRow) (string, string) { return c.Name, c.ID })
+	return keysetPage(ctx, s, p, `SELECT `+customerColumns+` FROM customers`, cond, args, "name", "id", scanCustomer,
+		func(c *platform.Customer) (string, string) { return c.Name, c.ID })
 }
 
 // CustomersByIDs returns the customers of ids that exist, in any order (a
 // batch for dataloaders).
-func (s *Store) CustomersByIDs(ctx context.Context, ids []string) ([]CustomerRow, error) {
+func (s *Store) CustomersByIDs(ctx context.Context, ids []string) ([]platform.Customer, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	var args []any
-	return queryAll(ctx, s.db, scanCustomerRow, `SELECT `+customerRowColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
+	return queryAll(ctx, s.db, scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
 // UpdateCustomer sets a customer's name and, when settings is not nil, its

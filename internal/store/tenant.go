@@ -16,62 +16,34 @@ type Tenant struct {
 	CustomerID string
 	InstanceID string
 	Name       string
-	CreatedAt  time.Time
-}
-
-// CreateTenant stores a tenant. ECONFLICT when the id is taken.
-func (s *Store) CreateTenant(ctx context.Context, t *Tenant) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, instance_id, name, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		t.ID, t.CustomerID, nullString(t.InstanceID), t.Name, t.CreatedAt.UTC())
-	return wrap(err, "tenant")
-}
-
-// Tenant returns one tenant. ENOTFOUND when missing.
-func (s *Store) Tenant(ctx context.Context, id string) (*Tenant, error) {
-	var t Tenant
-	err := s.db.QueryRow(ctx, `SELECT id, customer_id, COALESCE(instance_id, ''), name, created_at FROM tenants WHERE id = $1`, id).
-		Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &t.CreatedAt)
-	return &t, wrap(err, "tenant")
-}
-
-// TenantRow is a tenant as the console administers it. InstanceID is empty
-// when the tenant runs on no instance.
-type TenantRow struct {
-	ID         string
-	CustomerID string
-	InstanceID string
-	Name       string
 	Settings   json.RawMessage
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 }
 
-const tenantRowColumns = `id, customer_id, COALESCE(instance_id, ''), name, settings, created_at, updated_at`
+// CreateTenant stores a tenant; an empty Settings is stored as {}.
+// ECONFLICT when the id is taken.
+func (s *Store) CreateTenant(ctx context.Context, t *Tenant) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, instance_id, name, settings, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $6)`, t.ID, t.CustomerID, nullString(t.InstanceID), t.Name, settingsText(t.Settings),
+		t.CreatedAt.UTC())
+	return wrap(err, "tenant")
+}
 
-func scanTenantRow(r Row) (TenantRow, error) {
-	var t TenantRow
+// Tenant returns one tenant. ENOTFOUND when missing.
+func (s *Store) Tenant(ctx context.Context, id string) (*Tenant, error) {
+	return queryOne(ctx, s.db, "tenant", scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, id)
+}
+
+const tenantColumns = `id, customer_id, COALESCE(instance_id, ''), name, settings, created_at, updated_at`
+
+func scanTenant(r Row) (Tenant, error) {
+	var t Tenant
 	var settings string
 	var upd sql.NullTime
 	err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &settings, &t.CreatedAt, &upd)
 	t.Settings, t.UpdatedAt = rawJSON(settings), orTime(upd, t.CreatedAt)
 	return t, err
-}
-
-// CreateTenantRow stores a tenant. ECONFLICT when the id is taken.
-func (s *Store) CreateTenantRow(ctx context.Context, t *TenantRow) error {
-	settings := t.Settings
-	if len(settings) == 0 {
-		settings = json.RawMessage("{}")
-	}
-	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, instance_id, name, settings, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $6)`, t.ID, t.CustomerID, nullString(t.InstanceID), t.Name, string(settings),
-		t.CreatedAt.UTC())
-	return wrap(err, "tenant")
-}
-
-// TenantRow returns one tenant. ENOTFOUND.
-func (s *Store) TenantRow(ctx context.Context, id string) (*TenantRow, error) {
-	return queryOne(ctx, s.db, "tenant", scanTenantRow, `SELECT `+tenantRowColumns+` FROM tenants WHERE id = $1`, id)
 }
 
 // TenantQuery selects tenants: within Scope, optionally of one customer
@@ -85,23 +57,23 @@ type TenantQuery struct {
 
 // ListTenants lists tenants by (name, id), the scope applied in SQL, and
 // returns the cursor of the next page ("" on the last).
-func (s *Store) ListTenants(ctx context.Context, q TenantQuery) ([]TenantRow, string, error) {
+func (s *Store) ListTenants(ctx context.Context, q TenantQuery) ([]Tenant, string, error) {
 	if q.Scope.Empty() {
 		return nil, "", nil
 	}
 	args := []any{q.CustomerID, q.InstanceID}
 	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id")
-	return keysetPage(ctx, s, q.Page, `SELECT `+tenantRowColumns+` FROM tenants`, cond, args, "name", "id", scanTenantRow,
-		func(t *TenantRow) (string, string) { return t.Name, t.ID })
+	return keysetPage(ctx, s, q.Page, `SELECT `+tenantColumns+` FROM tenants`, cond, args, "name", "id", scanTenant,
+		func(t *Tenant) (string, string) { return t.Name, t.ID })
 }
 
 // TenantsByIDs returns the tenants of ids that exist (a dataloader batch).
-func (s *Store) TenantsByIDs(ctx context.Context, ids []string) ([]TenantRow, error) {
+func (s *Store) TenantsByIDs(ctx context.Context, ids []string) ([]Tenant, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	var args []any
-	return queryAll(ctx, s.db, scanTenantRow, `SELECT `+tenantRowColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
+	return queryAll(ctx, s.db, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
 // UpdateTenant sets a tenant's name (when not empty) and settings (when not
