@@ -61,9 +61,30 @@ func logLimit(q LogQuery) error {
 	return nil
 }
 
+// AuditEvent is one entry of the audit log as the API and GraphQL show it:
+// a denied decision or an admin write; customerId is empty for events of
+// no customer.
+type AuditEvent struct {
+	ID         string    `json:"id"`
+	At         time.Time `json:"at"`
+	ActorID    string    `json:"actorId"`
+	CustomerID string    `json:"customerId,omitempty"`
+	Action     string    `json:"action"`
+	Resource   string    `json:"resource"`
+	Decision   string    `json:"decision"` // allowed or denied
+	Reason     string    `json:"reason"`
+	Status     int       `json:"status"`
+	RequestID  string    `json:"requestId"`
+}
+
+func newAuditEvent(e *store.AuditEvent) *AuditEvent {
+	return &AuditEvent{ID: e.ID, At: e.At, ActorID: e.ActorID, CustomerID: e.CustomerID, Action: e.Action,
+		Resource: e.Resource, Decision: e.Decision, Reason: e.Reason, Status: e.Status, RequestID: e.RequestID}
+}
+
 // AuditLog lists audit events the caller may read, newest first (R: the
 // matrix row 'Audit log, email logs').
-func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[store.AuditEvent], error) {
+func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[*AuditEvent], error) {
 	scope, err := s.logScope(ctx, c)
 	if err != nil {
 		return nil, err
@@ -75,7 +96,7 @@ func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	if err != nil {
 		return nil, err
 	}
-	return newPage(evs, next), nil
+	return newPage(views(evs, newAuditEvent), next), nil
 }
 
 // EmailLog lists e-mails the platform sent that the caller may read, newest first.

@@ -269,8 +269,25 @@ type MeterPatch struct {
 	Description *string `json:"description,omitempty"`
 }
 
+// MeterView is a meter as the API shows it.
+type MeterView struct {
+	ID          string    `json:"id"`
+	Key         string    `json:"key"`
+	Name        string    `json:"name"`
+	Unit        string    `json:"unit"`
+	Aggregation string    `json:"aggregation"`
+	Description string    `json:"description"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+func newMeterView(m *store.Meter) *MeterView {
+	return &MeterView{ID: m.ID, Key: m.Key, Name: m.Name, Unit: m.Unit, Aggregation: m.Aggregation,
+		Description: m.Description, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+}
+
 // ListMeters lists the meters by key.
-func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[store.Meter], error) {
+func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
 		return nil, err
 	}
@@ -278,11 +295,11 @@ func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[store
 	if err != nil {
 		return nil, err
 	}
-	return items(rows), nil
+	return items(views(rows, newMeterView)), nil
 }
 
 // CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.
-func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*store.Meter, error) {
+func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
 		return nil, err
 	}
@@ -307,23 +324,23 @@ func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInp
 	if err := s.store.CreateMeter(ctx, m); err != nil {
 		return nil, err
 	}
-	return m, nil
+	return newMeterView(m), nil
 }
 
 // Meter returns one meter. ENOTFOUND.
-func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*store.Meter, error) {
+func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
 		return nil, err
 	}
-	return s.store.Meter(ctx, id)
+	return viewing(newMeterView)(s.store.Meter(ctx, id))
 }
 
 // UpdateMeter changes a meter. EINVALID, ENOTFOUND.
-func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*store.Meter, error) {
+func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
 		return nil, err
 	}
-	return s.store.UpdateMeter(ctx, id, func(m *store.Meter) error {
+	return viewing(newMeterView)(s.store.UpdateMeter(ctx, id, func(m *store.Meter) error {
 		var err error
 		if in.Name != nil {
 			if m.Name, err = required("name", *in.Name, 200); err != nil {
@@ -347,7 +364,7 @@ func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, 
 		}
 		m.UpdatedAt = s.stamp()
 		return nil
-	})
+	}))
 }
 
 // DeleteMeter removes a meter without recorded usage. ENOTFOUND; ECONFLICT

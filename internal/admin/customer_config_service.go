@@ -649,8 +649,30 @@ func (s *Service) DeleteWebhook(ctx context.Context, c *access.Caller, id string
 	return s.store.DeleteWebhook(ctx, id)
 }
 
+// WebhookDeliveryView is one event on its way to a webhook, as the API
+// shows it (without the payload); deliveredAt is null until delivered.
+type WebhookDeliveryView struct {
+	ID             string     `json:"id"`
+	WebhookID      string     `json:"webhookId"`
+	EventID        string     `json:"eventId"`
+	EventType      string     `json:"eventType"`
+	Status         string     `json:"status"`
+	Attempts       int        `json:"attempts"`
+	NextAttemptAt  time.Time  `json:"nextAttemptAt"`
+	LastStatusCode int        `json:"lastStatusCode"`
+	LastError      string     `json:"lastError"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	DeliveredAt    *time.Time `json:"deliveredAt"`
+}
+
+func newWebhookDeliveryView(d *store.WebhookDelivery) *WebhookDeliveryView {
+	return &WebhookDeliveryView{ID: d.ID, WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
+		Attempts: d.Attempts, NextAttemptAt: d.NextAttemptAt, LastStatusCode: d.LastStatusCode, LastError: d.LastError,
+		CreatedAt: d.CreatedAt, DeliveredAt: d.DeliveredAt}
+}
+
 // ListWebhookDeliveries lists a webhook's latest deliveries, newest first.
-func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[store.WebhookDelivery], error) {
+func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[*WebhookDeliveryView], error) {
 	if _, err := s.webhookFor(ctx, c, id, false); err != nil {
 		return nil, err
 	}
@@ -658,7 +680,7 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, i
 	if err != nil {
 		return nil, err
 	}
-	return items(rows), nil
+	return items(views(rows, newWebhookDeliveryView)), nil
 }
 
 // ---- service accounts ----

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
@@ -79,9 +80,32 @@ type ResolutionInput struct {
 	Resolution string `json:"resolution"`
 }
 
+// DiscrepancyView is an item of the discrepancies inbox as the API shows
+// it; customerId is empty for a platform-wide item, resolvedAt null while
+// it is open.
+type DiscrepancyView struct {
+	ID         string     `json:"id"`
+	Kind       string     `json:"kind"`
+	CustomerID string     `json:"customerId"`
+	Resource   string     `json:"resource"`
+	Summary    string     `json:"summary"`
+	Detail     string     `json:"detail"`
+	Status     string     `json:"status"`
+	DetectedAt time.Time  `json:"detectedAt"`
+	ResolvedAt *time.Time `json:"resolvedAt"`
+	ResolvedBy string     `json:"resolvedBy"`
+	Resolution string     `json:"resolution"`
+}
+
+func newDiscrepancyView(d *store.Discrepancy) *DiscrepancyView {
+	return &DiscrepancyView{ID: d.ID, Kind: d.Kind, CustomerID: d.CustomerID, Resource: d.Resource, Summary: d.Summary,
+		Detail: d.Detail, Status: d.Status, DetectedAt: d.DetectedAt, ResolvedAt: d.ResolvedAt, ResolvedBy: d.ResolvedBy,
+		Resolution: d.Resolution}
+}
+
 // ListDiscrepancies lists inbox items of a status (open, resolved, or all
 // when empty), newest first, within the caller's scope.
-func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[store.Discrepancy], error) {
+func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[*DiscrepancyView], error) {
 	if err := s.infra(ctx, c, authz.ManageDiscrepancies, false); err != nil {
 		return nil, err
 	}
@@ -94,11 +118,11 @@ func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, statu
 	if err != nil {
 		return nil, err
 	}
-	return items(rows), nil
+	return items(views(rows, newDiscrepancyView)), nil
 }
 
 // ReportDiscrepancy adds an open item. EINVALID, also for an unknown customer.
-func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*store.Discrepancy, error) {
+func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*DiscrepancyView, error) {
 	if err := s.check(ctx, c, authz.ManageDiscrepancies, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
 		return nil, err
 	}
@@ -126,7 +150,7 @@ func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in Di
 	if err := s.store.CreateDiscrepancy(ctx, d); err != nil {
 		return nil, err
 	}
-	return d, nil
+	return newDiscrepancyView(d), nil
 }
 
 // discrepancyFor loads an item and checks the action on its customer.
@@ -139,13 +163,13 @@ func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id strin
 }
 
 // Discrepancy returns one item. ENOTFOUND.
-func (s *Service) Discrepancy(ctx context.Context, c *access.Caller, id string) (*store.Discrepancy, error) {
-	return s.discrepancyFor(ctx, c, id, false)
+func (s *Service) Discrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
+	return viewing(newDiscrepancyView)(s.discrepancyFor(ctx, c, id, false))
 }
 
 // ResolveDiscrepancy resolves an open item. EINVALID without a resolution;
 // ECONFLICT when already resolved.
-func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*store.Discrepancy, error) {
+func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*DiscrepancyView, error) {
 	d, err := s.discrepancyFor(ctx, c, id, true)
 	if err != nil {
 		return nil, err
@@ -162,11 +186,11 @@ func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id s
 		return nil, err
 	}
 	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyResolved, &now, c.UserID, res
-	return d, nil
+	return newDiscrepancyView(d), nil
 }
 
 // ReopenDiscrepancy reopens a resolved item. ECONFLICT when it is open.
-func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*store.Discrepancy, error) {
+func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
 	d, err := s.discrepancyFor(ctx, c, id, true)
 	if err != nil {
 		return nil, err
@@ -178,5 +202,5 @@ func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id st
 		return nil, err
 	}
 	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyOpen, nil, "", ""
-	return d, nil
+	return newDiscrepancyView(d), nil
 }

@@ -124,8 +124,26 @@ type ReleasePatch struct {
 
 var versionRE = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]{1,50})?$`)
 
+// ReleaseView is a platform release as the API shows it; publishedAt is
+// null until it is published.
+type ReleaseView struct {
+	ID          string     `json:"id"`
+	Version     string     `json:"version"`
+	Channel     string     `json:"channel"`
+	Notes       string     `json:"notes"`
+	Status      string     `json:"status"`
+	CreatedBy   string     `json:"createdBy"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	PublishedAt *time.Time `json:"publishedAt"`
+}
+
+func newReleaseView(x *store.Release) *ReleaseView {
+	return &ReleaseView{ID: x.ID, Version: x.Version, Channel: x.Channel, Notes: x.Notes, Status: x.Status,
+		CreatedBy: x.CreatedBy, CreatedAt: x.CreatedAt, PublishedAt: x.PublishedAt}
+}
+
 // ListReleases lists releases, newest first.
-func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[store.Release], error) {
+func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[*ReleaseView], error) {
 	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
 		return nil, err
 	}
@@ -133,11 +151,11 @@ func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int)
 	if err != nil {
 		return nil, err
 	}
-	return items(rows), nil
+	return items(views(rows, newReleaseView)), nil
 }
 
 // CreateRelease adds a draft release. EINVALID; ECONFLICT when the version exists.
-func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*store.Release, error) {
+func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
 		return nil, err
 	}
@@ -158,24 +176,24 @@ func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in Releas
 	if err := s.store.CreateRelease(ctx, x); err != nil {
 		return nil, err
 	}
-	return x, nil
+	return newReleaseView(x), nil
 }
 
 // Release returns one release. ENOTFOUND.
-func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*store.Release, error) {
+func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
 		return nil, err
 	}
-	return s.store.Release(ctx, id)
+	return viewing(newReleaseView)(s.store.Release(ctx, id))
 }
 
 // UpdateRelease changes a release. EINVALID; ECONFLICT for a channel
 // change after publication.
-func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*store.Release, error) {
+func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
 		return nil, err
 	}
-	return s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
+	return viewing(newReleaseView)(s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
 		var err error
 		if in.Channel != nil {
 			if x.Status != "draft" && *in.Channel != x.Channel {
@@ -191,24 +209,24 @@ func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 // PublishRelease publishes a draft release. ECONFLICT when it is not a draft.
-func (s *Service) PublishRelease(ctx context.Context, c *access.Caller, id string) (*store.Release, error) {
+func (s *Service) PublishRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
 	return s.moveRelease(ctx, c, id, "draft", "published")
 }
 
 // WithdrawRelease withdraws a published release. ECONFLICT when it is not published.
-func (s *Service) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*store.Release, error) {
+func (s *Service) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
 	return s.moveRelease(ctx, c, id, "published", "withdrawn")
 }
 
-func (s *Service) moveRelease(ctx context.Context, c *access.Caller, id, from, to string) (*store.Release, error) {
+func (s *Service) moveRelease(ctx context.Context, c *access.Caller, id, from, to string) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
 		return nil, err
 	}
-	return s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
+	return viewing(newReleaseView)(s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
 		if x.Status != from {
 			return platform.Errorf(platform.ECONFLICT, "the release is %s; only a %s release can become %s", x.Status, from, to)
 		}
@@ -218,7 +236,7 @@ func (s *Service) moveRelease(ctx context.Context, c *access.Caller, id, from, t
 			x.PublishedAt = &now
 		}
 		return nil
-	})
+	}))
 }
 
 // ---- environment variables ----

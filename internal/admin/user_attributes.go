@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
@@ -101,8 +102,26 @@ func attributeOptions(typ string, opts []string) ([]string, error) {
 
 var attributeTypes = []string{"string", "number", "boolean", "date", "enum"}
 
+// UserAttributeView is the definition of a custom user attribute as the
+// API shows it.
+type UserAttributeView struct {
+	ID        string    `json:"id"`
+	Key       string    `json:"key"`
+	Label     string    `json:"label"`
+	Type      string    `json:"type"`
+	Options   []string  `json:"options"`
+	Required  bool      `json:"required"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+func newUserAttributeView(a *store.UserAttribute) *UserAttributeView {
+	return &UserAttributeView{ID: a.ID, Key: a.Key, Label: a.Label, Type: a.Type, Options: a.Options, Required: a.Required,
+		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
+}
+
 // ListUserAttributes lists the definitions by key.
-func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[store.UserAttribute], error) {
+func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[*UserAttributeView], error) {
 	if err := s.infra(ctx, c, authz.ManageUserAttributes, false); err != nil {
 		return nil, err
 	}
@@ -110,11 +129,11 @@ func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Pa
 	if err != nil {
 		return nil, err
 	}
-	return items(rows), nil
+	return items(views(rows, newUserAttributeView)), nil
 }
 
 // CreateUserAttribute adds a definition. EINVALID; ECONFLICT when the key exists.
-func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*store.UserAttribute, error) {
+func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*UserAttributeView, error) {
 	if err := s.infra(ctx, c, authz.ManageUserAttributes, true); err != nil {
 		return nil, err
 	}
@@ -136,23 +155,23 @@ func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in 
 	if err := s.store.CreateUserAttribute(ctx, a); err != nil {
 		return nil, err
 	}
-	return a, nil
+	return newUserAttributeView(a), nil
 }
 
 // UserAttribute returns one definition. ENOTFOUND.
-func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string) (*store.UserAttribute, error) {
+func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string) (*UserAttributeView, error) {
 	if err := s.infra(ctx, c, authz.ManageUserAttributes, false); err != nil {
 		return nil, err
 	}
-	return s.store.UserAttribute(ctx, id)
+	return viewing(newUserAttributeView)(s.store.UserAttribute(ctx, id))
 }
 
 // UpdateUserAttribute changes a definition. EINVALID, ENOTFOUND.
-func (s *Service) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*store.UserAttribute, error) {
+func (s *Service) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*UserAttributeView, error) {
 	if err := s.infra(ctx, c, authz.ManageUserAttributes, true); err != nil {
 		return nil, err
 	}
-	return s.store.UpdateUserAttribute(ctx, id, func(a *store.UserAttribute) error {
+	return viewing(newUserAttributeView)(s.store.UpdateUserAttribute(ctx, id, func(a *store.UserAttribute) error {
 		var err error
 		if in.Label != nil {
 			if a.Label, err = required("label", *in.Label, 200); err != nil {
@@ -179,7 +198,7 @@ func (s *Service) UpdateUserAttribute(ctx context.Context, c *access.Caller, id 
 		}
 		a.UpdatedAt = s.stamp()
 		return nil
-	})
+	}))
 }
 
 // DeleteUserAttribute removes a definition. ENOTFOUND.

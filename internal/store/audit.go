@@ -9,16 +9,16 @@ import (
 
 // AuditEvent is one entry of the audit log.
 type AuditEvent struct {
-	ID         string    `json:"id"`
-	At         time.Time `json:"at"`
-	ActorID    string    `json:"actorId"`
-	CustomerID string    `json:"customerId,omitempty"`
-	Action     string    `json:"action"`
-	Resource   string    `json:"resource"`
-	Decision   string    `json:"decision"` // allowed or denied
-	Reason     string    `json:"reason"`
-	Status     int       `json:"status"`
-	RequestID  string    `json:"requestId"`
+	ID         string
+	At         time.Time
+	ActorID    string
+	CustomerID string
+	Action     string
+	Resource   string
+	Decision   string // allowed or denied
+	Reason     string
+	Status     int
+	RequestID  string
 }
 
 // AppendAudit stores an audit event.

@@ -9,15 +9,15 @@ import (
 
 // Plan is a price plan of the catalog.
 type Plan struct {
-	ID              string    `json:"id"`
-	Code            string    `json:"code"`
-	Name            string    `json:"name"`
-	Description     string    `json:"description"`
-	Currency        string    `json:"currency"`
-	MonthlyFeeCents int64     `json:"-"`
-	Active          bool      `json:"active"`
-	CreatedAt       time.Time `json:"createdAt"`
-	UpdatedAt       time.Time `json:"updatedAt"`
+	ID              string
+	Code            string
+	Name            string
+	Description     string
+	Currency        string
+	MonthlyFeeCents int64
+	Active          bool
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 }
 
 const planColumns = `id, code, name, description, currency, monthly_fee_cents, active, created_at, updated_at`
@@ -63,14 +63,14 @@ func (s *Store) DeletePlan(ctx context.Context, id string) error {
 
 // Meter is a usage meter of the catalog.
 type Meter struct {
-	ID          string    `json:"id"`
-	Key         string    `json:"key"`
-	Name        string    `json:"name"`
-	Unit        string    `json:"unit"`
-	Aggregation string    `json:"aggregation"`
-	Description string    `json:"description"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	ID          string
+	Key         string
+	Name        string
+	Unit        string
+	Aggregation string
+	Description string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 const meterColumns = `id, meter_key, name, unit, aggregation, description, created_at, updated_at`

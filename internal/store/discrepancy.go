@@ -16,17 +16,17 @@ const (
 
 // Discrepancy is an item of the discrepancies inbox.
 type Discrepancy struct {
-	ID         string     `json:"id"`
-	Kind       string     `json:"kind"`
-	CustomerID string     `json:"customerId"`
-	Resource   string     `json:"resource"`
-	Summary    string     `json:"summary"`
-	Detail     string     `json:"detail"`
-	Status     string     `json:"status"`
-	DetectedAt time.Time  `json:"detectedAt"`
-	ResolvedAt *time.Time `json:"resolvedAt"`
-	ResolvedBy string     `json:"resolvedBy"`
-	Resolution string     `json:"resolution"`
+	ID         string
+	Kind       string
+	CustomerID string
+	Resource   string
+	Summary    string
+	Detail     string
+	Status     string
+	DetectedAt time.Time
+	ResolvedAt *time.Time
+	ResolvedBy string
+	Resolution string
 }
 
 const discrepancyColumns = `id, kind, COALESCE(customer_id, ''), resource, summary, detail, status, detected_at, resolved_at,

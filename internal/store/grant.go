@@ -17,11 +17,11 @@ const (
 // Grant is a customer grant or an instance grant (R2.6-grant-key,
 // R2.6-instance-grant): TargetID is the customer or the instance.
 type Grant struct {
-	GranteeType string    `json:"granteeType"`
-	GranteeID   string    `json:"granteeId"`
-	TargetID    string    `json:"-"`
-	GrantedBy   string    `json:"grantedBy,omitempty"`
-	GrantedAt   time.Time `json:"grantedAt"`
+	GranteeType string
+	GranteeID   string
+	TargetID    string
+	GrantedBy   string
+	GrantedAt   time.Time
 }
 
 // grantTables names the two grant tables and their target column.

@@ -21,8 +21,8 @@ const (
 
 // MasterField defines one key of a master's records' customFields.
 type MasterField struct {
-	Key  string `json:"key"`
-	Type string `json:"type"`
+	Key  string
+	Type string
 }
 
 // Master is a named kind of master record of one tenant, with the fields its
@@ -63,13 +63,37 @@ func (s *Store) CreateMaster(ctx context.Context, m *Master) error {
 			return platform.Errorf(platform.EINVALID, "master %s: field %q has unknown type %q", m.Name, f.Key, f.Type)
 		}
 	}
-	fields, err := json.Marshal(append([]MasterField{}, m.Fields...))
+	fields, err := encodeFields(m.Fields)
 	if err != nil {
 		return err
 	}
 	_, err = s.db.Exec(ctx, `INSERT INTO masters (id, tenant_id, name, fields, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		m.ID, m.TenantID, m.Name, string(fields), m.CreatedAt.UTC())
+		m.ID, m.TenantID, m.Name, fields, m.CreatedAt.UTC())
 	return wrap(err, "master")
+}
+
+// encodeFields writes the masters.fields column: a JSON array of
+// {"key": …, "type": …} objects.
+func encodeFields(fs []MasterField) (string, error) {
+	out := make([]map[string]string, len(fs))
+	for i, f := range fs {
+		out[i] = map[string]string{"key": f.Key, "type": f.Type}
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
+}
+
+// decodeFields reads what encodeFields wrote.
+func decodeFields(m *Master, column string) error {
+	var raw []map[string]string
+	if err := json.Unmarshal([]byte(column), &raw); err != nil {
+		return fmt.Errorf("master %s: fields: %w", m.ID, err)
+	}
+	m.Fields = make([]MasterField, 0, len(raw))
+	for _, f := range raw {
+		m.Fields = append(m.Fields, MasterField{Key: f["key"], Type: f["type"]})
+	}
+	return nil
 }
 
 // MastersByName returns the masters called name among the tenants f selects,
@@ -86,10 +110,7 @@ func (s *Store) MastersByName(ctx context.Context, name string, f TenantFilter) 
 		if err := r.Scan(&m.ID, &m.TenantID, &m.Name, &fields, &m.CreatedAt); err != nil {
 			return m, err
 		}
-		if err := json.Unmarshal([]byte(fields), &m.Fields); err != nil {
-			return m, fmt.Errorf("master %s: fields: %w", m.ID, err)
-		}
-		return m, nil
+		return m, decodeFields(&m, fields)
 	}, `SELECT m.id, m.tenant_id, m.name, m.fields, m.created_at FROM masters m JOIN tenants t ON t.id = m.tenant_id
 		WHERE m.name = $1 AND `+cond+` ORDER BY m.tenant_id`, args...)
 }

@@ -441,8 +441,8 @@ func (s *Store) MasterRecordsByIDs(ctx context.Context, ids []string, f TenantFi
 			continue
 		}
 		if _, seen := masters[m.ID]; !seen {
-			if err := json.Unmarshal([]byte(fields), &m.Fields); err != nil {
-				return nil, nil, fmt.Errorf("master %s: fields: %w", m.ID, err)
+			if err := decodeFields(&m, fields); err != nil {
+				return nil, nil, err
 			}
 			masters[m.ID] = &m
 		}

@@ -8,14 +8,14 @@ import (
 
 // Release is a platform release.
 type Release struct {
-	ID          string     `json:"id"`
-	Version     string     `json:"version"`
-	Channel     string     `json:"channel"`
-	Notes       string     `json:"notes"`
-	Status      string     `json:"status"`
-	CreatedBy   string     `json:"createdBy"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	PublishedAt *time.Time `json:"publishedAt"`
+	ID          string
+	Version     string
+	Channel     string
+	Notes       string
+	Status      string
+	CreatedBy   string
+	CreatedAt   time.Time
+	PublishedAt *time.Time
 }
 
 const releaseColumns = `id, version, channel, notes, status, created_by, created_at, published_at`

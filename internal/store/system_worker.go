@@ -8,15 +8,15 @@ import (
 
 // SystemWorker is a background worker of the platform and its run record.
 type SystemWorker struct {
-	ID              string     `json:"id"`
-	Name            string     `json:"name"`
-	Description     string     `json:"description"`
-	IntervalSeconds int        `json:"intervalSeconds"`
-	Paused          bool       `json:"paused"`
-	LastRunAt       *time.Time `json:"lastRunAt"`
-	LastError       string     `json:"lastError"`
-	Failures        int        `json:"failures"`
-	RunRequestedAt  *time.Time `json:"runRequestedAt"`
+	ID              string
+	Name            string
+	Description     string
+	IntervalSeconds int
+	Paused          bool
+	LastRunAt       *time.Time
+	LastError       string
+	Failures        int
+	RunRequestedAt  *time.Time
 }
 
 const workerColumns = `id, name, description, interval_seconds, paused, last_run_at, last_error, failures, run_requested_at`

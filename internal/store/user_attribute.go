@@ -7,14 +7,14 @@ import (
 
 // UserAttribute defines a custom attribute of users.
 type UserAttribute struct {
-	ID        string    `json:"id"`
-	Key       string    `json:"key"`
-	Label     string    `json:"label"`
-	Type      string    `json:"type"`
-	Options   []string  `json:"options"`
-	Required  bool      `json:"required"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	ID        string
+	Key       string
+	Label     string
+	Type      string
+	Options   []string
+	Required  bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 const userAttributeColumns = `id, attribute_key, label, type, options, required, created_at, updated_at`

@@ -73,18 +73,18 @@ const (
 
 // WebhookDelivery is one event on its way to one webhook.
 type WebhookDelivery struct {
-	ID             string     `json:"id"`
-	WebhookID      string     `json:"webhookId"`
-	EventID        string     `json:"eventId"`
-	EventType      string     `json:"eventType"`
-	Payload        string     `json:"-"`
-	Status         string     `json:"status"`
-	Attempts       int        `json:"attempts"`
-	NextAttemptAt  time.Time  `json:"nextAttemptAt"`
-	LastStatusCode int        `json:"lastStatusCode"`
-	LastError      string     `json:"lastError"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	DeliveredAt    *time.Time `json:"deliveredAt"`
+	ID             string
+	WebhookID      string
+	EventID        string
+	EventType      string
+	Payload        string
+	Status         string
+	Attempts       int
+	NextAttemptAt  time.Time
+	LastStatusCode int
+	LastError      string
+	CreatedAt      time.Time
+	DeliveredAt    *time.Time
 }
 
 const deliveryColumns = `id, webhook_id, event_id, event_type, payload, status, attempts, next_attempt_at, last_status_code,
