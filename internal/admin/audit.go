@@ -3,8 +3,6 @@ package admin
 import (
 	"context"
 	"log/slog"
-	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -13,15 +11,8 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-func (a *Admin) auditRoutes() []Route {
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/audit-log", Action: authz.ViewAuditLog, Handle: a.auditLog},
-		{Method: http.MethodGet, Pattern: "/email-log", Action: authz.ViewAuditLog, Handle: a.emailLog},
-	}
-}
-
-// maxLogLimit is the largest page of the audit and e-mail logs.
-const maxLogLimit = 500
+// MaxLogLimit is the largest page of the audit and e-mail logs.
+const MaxLogLimit = 500
 
 // LogQuery pages through the audit or e-mail log, newest first: Cursor is
 // the nextCursor of the previous page.
@@ -55,8 +46,8 @@ func (s *Service) logScope(ctx context.Context, c *access.Caller) (authz.Filter,
 
 // logLimit checks a page size of the audit and e-mail logs.
 func logLimit(q LogQuery) error {
-	if q.Limit < 0 || q.Limit > maxLogLimit {
-		return platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", maxLogLimit)
+	if q.Limit < 0 || q.Limit > MaxLogLimit {
+		return platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", MaxLogLimit)
 	}
 	return nil
 }
@@ -136,35 +127,4 @@ func (s *Service) sendEmail(ctx context.Context, customerID, to, userID, kind, s
 	if err := s.store.AppendEmail(context.WithoutCancel(ctx), e); err != nil {
 		slog.ErrorContext(ctx, "e-mail log", "err", err, "kind", kind)
 	}
-}
-
-func logQuery(r *http.Request) (LogQuery, error) {
-	q := r.URL.Query()
-	lq := LogQuery{ActorID: q.Get("actorId"), Cursor: q.Get("cursor")}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > maxLogLimit {
-			return lq, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", maxLogLimit)
-		}
-		lq.Limit = n
-	}
-	return lq, nil
-}
-
-func (a *Admin) auditLog(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q, err := logQuery(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.AuditLog(r.Context(), c, q)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) emailLog(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q, err := logQuery(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.EmailLog(r.Context(), c, q)
-	return http.StatusOK, out, err
 }

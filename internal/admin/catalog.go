@@ -2,97 +2,12 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
-
-// catalogRoutes: the plan and meter catalog, an internal-infrastructure
-// resource (R4.6-infra): platform_admin and finance_admin write it,
-// compliance_admin and reader read it, nobody else. Its records belong to
-// no customer, so an {id} is decided on the role alone.
-func (a *Admin) catalogRoutes() []Route {
-	const act = authz.ManageCatalog
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/plans", Action: act, Handle: a.listPlans},
-		{Method: http.MethodPost, Pattern: "/plans", Action: act, Write: true, Handle: a.createPlan},
-		{Method: http.MethodGet, Pattern: "/plans/{id}", Action: act, Handle: a.getPlan},
-		{Method: http.MethodPatch, Pattern: "/plans/{id}", Action: act, Write: true, Handle: a.updatePlan},
-		{Method: http.MethodDelete, Pattern: "/plans/{id}", Action: act, Write: true, Handle: a.deletePlan},
-		{Method: http.MethodGet, Pattern: "/meters", Action: act, Handle: a.listMeters},
-		{Method: http.MethodPost, Pattern: "/meters", Action: act, Write: true, Handle: a.createMeter},
-		{Method: http.MethodGet, Pattern: "/meters/{id}", Action: act, Handle: a.getMeter},
-		{Method: http.MethodPatch, Pattern: "/meters/{id}", Action: act, Write: true, Handle: a.updateMeter},
-		{Method: http.MethodDelete, Pattern: "/meters/{id}", Action: act, Write: true, Handle: a.deleteMeter},
-	}
-}
-
-func (a *Admin) listPlans(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListPlans(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createPlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in PlanInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreatePlan(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getPlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.Plan(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updatePlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in PlanPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdatePlan(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) deletePlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeletePlan(r.Context(), c, id(r)))
-}
-
-func (a *Admin) listMeters(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListMeters(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in MeterInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreateMeter(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.Meter(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updateMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in MeterPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdateMeter(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) deleteMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteMeter(r.Context(), c, id(r)))
-}
 
 // infra checks an internal-infrastructure action, which no customer owns.
 func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
@@ -157,7 +72,7 @@ func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanV
 	for i := range rows {
 		out = append(out, newPlanView(&rows[i]))
 	}
-	return items(out), nil
+	return WholePage(out), nil
 }
 
 // CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.
@@ -295,7 +210,7 @@ func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*Mete
 	if err != nil {
 		return nil, err
 	}
-	return items(views(rows, newMeterView)), nil
+	return WholePage(views(rows, newMeterView)), nil
 }
 
 // CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.

@@ -94,6 +94,21 @@ type IdentityProviderPatch struct {
 	MFAEnforced  *bool     `json:"mfaEnforced,omitempty"`
 }
 
+// TrustInput sets whether a provider is trusted to link accounts; LinkTrusted is required.
+type TrustInput struct {
+	LinkTrusted *bool `json:"linkTrusted"`
+}
+
+// TrustIdentityProvider marks a provider trusted for linking accounts on the
+// customer's domains, or not (D-linking; trust_identity_provider, which only
+// platform_admin holds). EINVALID without linkTrusted.
+func (s *Service) TrustIdentityProvider(ctx context.Context, c *access.Caller, id string, in TrustInput) (*IdentityProvider, error) {
+	if in.LinkTrusted == nil {
+		return nil, invalid("linkTrusted is required (true or false)")
+	}
+	return s.UpdateIdentityProvider(ctx, c, id, IdentityProviderPatch{LinkTrusted: in.LinkTrusted})
+}
+
 // checkTrust refuses, unless c holds trust_identity_provider, a request
 // that would make a provider trusted for linking.
 func (s *Service) checkTrust(ctx context.Context, c *access.Caller, customerID string, trusted *bool) error {
@@ -147,7 +162,7 @@ func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, c
 	for i := range rows {
 		out = append(out, newIdentityProvider(&rows[i]))
 	}
-	return items(out), nil
+	return WholePage(out), nil
 }
 
 // CreateIdentityProvider adds an identity provider to a customer; enabled,
@@ -533,7 +548,7 @@ func (s *Service) ListWebhooks(ctx context.Context, c *access.Caller, customerID
 	for i := range rows {
 		out = append(out, newWebhookView(&rows[i]))
 	}
-	return items(out), nil
+	return WholePage(out), nil
 }
 
 // CreateWebhook subscribes a URL to a customer's events and answers its
@@ -680,7 +695,7 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, i
 	if err != nil {
 		return nil, err
 	}
-	return items(views(rows, newWebhookDeliveryView)), nil
+	return WholePage(views(rows, newWebhookDeliveryView)), nil
 }
 
 // ---- service accounts ----
@@ -735,7 +750,7 @@ func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, cus
 	for i := range rows {
 		out = append(out, newServiceAccountView(&rows[i]))
 	}
-	return items(out), nil
+	return WholePage(out), nil
 }
 
 // CreateServiceAccount creates a service account and answers its client

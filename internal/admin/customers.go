@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"time"
 
@@ -12,29 +11,6 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-func (a *Admin) customerRoutes() []Route {
-	t := a.customerTarget
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/customers", Action: authz.ViewUsageUnits, Handle: a.listCustomers},
-		{Method: http.MethodPost, Pattern: "/customers", Action: authz.CreateCustomer, Write: true, Handle: a.createCustomer},
-		{Method: http.MethodGet, Pattern: "/customers/{id}", Action: authz.ViewUsageUnits, Target: t, Handle: a.getCustomer},
-		{Method: http.MethodPatch, Pattern: "/customers/{id}", Action: authz.ManageCustomerConfig, Write: true, Target: t, Handle: a.updateCustomer},
-		{Method: http.MethodDelete, Pattern: "/customers/{id}", Action: authz.DeleteCustomer, Write: true, Target: t, Handle: a.deleteCustomer},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/settings", Action: authz.ManageCustomerConfig, Target: t, Handle: a.getCustomerSettings},
-		{Method: http.MethodPut, Pattern: "/customers/{id}/settings", Action: authz.ManageCustomerConfig, Write: true, Target: t, Handle: a.putCustomerSettings},
-		{Method: http.MethodPost, Pattern: "/customers/{id}/transfer-ownership", Action: authz.TransferOwnership, Write: true, Target: t, Handle: a.transferOwnership},
-	}
-}
-
-// customerTarget is the customer of {id}. ENOTFOUND when missing.
-func (a *Admin) customerTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
-	c, err := a.store.Customer(ctx, id(r))
-	if err != nil {
-		return authz.Resource{}, err
-	}
-	return authz.Resource{CustomerID: c.ID}, nil
-}
 
 // Customer is a customer as the API shows it.
 type Customer struct {
@@ -265,62 +241,3 @@ func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id st
 }
 
 // ---- handlers ----
-
-func (a *Admin) listCustomers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.ListCustomers(r.Context(), c, p)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) createCustomer(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in CustomerInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.CreateCustomer(r.Context(), c, in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) getCustomer(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.Customer(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) updateCustomer(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in CustomerPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.UpdateCustomer(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) deleteCustomer(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.DeleteCustomer(r.Context(), c, id(r))
-}
-
-func (a *Admin) getCustomerSettings(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.CustomerSettings(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) putCustomerSettings(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in json.RawMessage
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.PutCustomerSettings(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) transferOwnership(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in OwnershipInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.TransferOwnership(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -10,59 +9,6 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-// discrepancyRoutes: the discrepancies inbox, an internal-infrastructure
-// resource (R4.6-infra): platform_admin and infra_ops report and resolve
-// items, compliance_admin and reader read them. An item may concern a
-// customer; focus mode then narrows the inbox to that customer's items and
-// the platform-wide ones.
-func (a *Admin) discrepancyRoutes() []Route {
-	const act = authz.ManageDiscrepancies
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/discrepancies", Action: act, Handle: a.listDiscrepancies},
-		{Method: http.MethodPost, Pattern: "/discrepancies", Action: act, Write: true, Handle: a.reportDiscrepancy},
-		{Method: http.MethodGet, Pattern: "/discrepancies/{id}", Action: act, Handle: a.getDiscrepancy},
-		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Action: act, Write: true, Handle: a.resolveDiscrepancy},
-		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/reopen", Action: act, Write: true, Handle: a.reopenDiscrepancy},
-	}
-}
-
-func (a *Admin) listDiscrepancies(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	limit, err := limitParam(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.ListDiscrepancies(r.Context(), c, r.URL.Query().Get("status"), limit)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) reportDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in DiscrepancyInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.ReportDiscrepancy(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.Discrepancy(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) resolveDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in ResolutionInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.ResolveDiscrepancy(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) reopenDiscrepancy(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ReopenDiscrepancy(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
 
 // DiscrepancyInput reports an inbox item. Kind is a lower-case key (for
 // example billing_mismatch, instance_drift); customerId is optional and
@@ -118,7 +64,7 @@ func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, statu
 	if err != nil {
 		return nil, err
 	}
-	return items(views(rows, newDiscrepancyView)), nil
+	return WholePage(views(rows, newDiscrepancyView)), nil
 }
 
 // ReportDiscrepancy adds an open item. EINVALID, also for an unknown customer.

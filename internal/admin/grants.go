@@ -2,30 +2,13 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-// Grants give account managers and QA admins their customers and instances
-// (SPEC 2.6). Managing them is managing internal users: platform_admin, with
-// compliance_admin and reader reading.
-func (a *Admin) grantRoutes() []Route {
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/grants", Action: authz.ManageInternalUsers, Handle: a.listGrants},
-		{Method: http.MethodPost, Pattern: "/grants", Action: authz.ManageInternalUsers, Write: true, Handle: a.createGrant},
-		{Method: http.MethodDelete, Pattern: "/customers/{id}/grants/{userId}", Action: authz.ManageInternalUsers, Write: true,
-			Target: a.customerTarget, Handle: a.deleteCustomerGrant},
-		{Method: http.MethodDelete, Pattern: "/instances/{id}/grants/{userId}", Action: authz.ManageInternalUsers, Write: true,
-			Target: a.instanceTarget, Handle: a.deleteInstanceGrant},
-	}
-}
 
 // GrantView is a customer grant or an instance grant (R2.6-grant-key,
 // R2.6-instance-grant): exactly one of customerId and instanceId is set.
@@ -163,27 +146,3 @@ func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bo
 }
 
 // ---- handlers ----
-
-func (a *Admin) listGrants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q := r.URL.Query()
-	out, err := a.svc.ListGrants(r.Context(), c, GrantFilter{UserID: q.Get("userId"), CustomerID: q.Get("customerId"),
-		InstanceID: q.Get("instanceId")})
-	return http.StatusOK, map[string]any{"items": out}, err
-}
-
-func (a *Admin) createGrant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in GrantInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.CreateGrant(r.Context(), c, in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) deleteCustomerGrant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, false, id(r), chi.URLParam(r, "userId"))
-}
-
-func (a *Admin) deleteInstanceGrant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, true, id(r), chi.URLParam(r, "userId"))
-}

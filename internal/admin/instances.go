@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -20,30 +19,6 @@ const (
 	CallbackPathV3 = "/3/auth/callback"
 	signedOutPath  = "/signed-out"
 )
-
-func (a *Admin) instanceRoutes() []Route {
-	t := a.instanceTarget
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/instances", Action: authz.ManageInstances, Handle: a.listInstances},
-		{Method: http.MethodPost, Pattern: "/instances", Action: authz.ManageInstances, Write: true, Handle: a.createInstance},
-		{Method: http.MethodGet, Pattern: "/instances/{id}", Action: authz.ManageInstances, Target: t, Handle: a.getInstance},
-		{Method: http.MethodPut, Pattern: "/instances/{id}", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.updateInstance},
-		{Method: http.MethodDelete, Pattern: "/instances/{id}", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.deleteInstance},
-		{Method: http.MethodGet, Pattern: "/instances/{id}/connection", Action: authz.ManageInstances, Target: t, Handle: a.getConnection},
-		{Method: http.MethodPut, Pattern: "/instances/{id}/connection", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.repairConnection},
-		{Method: http.MethodPost, Pattern: "/instances/{id}/connection/rotate", Action: authz.ManageInstances, Write: true, Target: t, Handle: a.rotateConnection},
-		{Method: http.MethodPost, Pattern: "/instances/{id}/resolve-database-uri", Action: authz.ResolveDatabaseURI, Write: true, Target: t, Handle: a.resolveDatabaseURI},
-	}
-}
-
-// instanceTarget is the instance {id} and its customer.
-func (a *Admin) instanceTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
-	i, err := a.store.InstanceRow(ctx, id(r))
-	if err != nil {
-		return authz.Resource{}, err
-	}
-	return authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}, nil
-}
 
 // Connection is an instance's connection to the identity provider (SPEC 2.4).
 type Connection struct {
@@ -375,59 +350,3 @@ func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id s
 }
 
 // ---- handlers ----
-
-func (a *Admin) listInstances(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.ListInstances(r.Context(), c, r.URL.Query().Get("customerId"), p)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) createInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in InstanceInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.CreateInstance(r.Context(), c, in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) getInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.Instance(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) updateInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in InstanceUpdate
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.UpdateInstance(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) deleteInstance(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.DeleteInstance(r.Context(), c, id(r))
-}
-
-func (a *Admin) getConnection(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.Connection(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) repairConnection(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.RepairConnection(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) rotateConnection(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.RotateConnection(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) resolveDatabaseURI(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.ResolveDatabaseURI(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -10,23 +9,6 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-func (a *Admin) internalUserRoutes() []Route {
-	t := a.internalUserTarget
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/internal-users", Action: authz.ManageInternalUsers, Handle: a.listInternalUsers},
-		{Method: http.MethodPost, Pattern: "/internal-users", Action: authz.ManageInternalUsers, Write: true, Handle: a.createInternalUser},
-		{Method: http.MethodGet, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Target: t, Handle: a.getInternalUser},
-		{Method: http.MethodPatch, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Write: true, Target: t, Handle: a.updateInternalUser},
-		{Method: http.MethodDelete, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Write: true, Target: t, Handle: a.deleteInternalUser},
-	}
-}
-
-// internalUserTarget checks that {id} is an internal user; it names no customer.
-func (a *Admin) internalUserTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
-	_, err := a.store.InternalUser(ctx, id(r))
-	return authz.Resource{}, err
-}
 
 // InternalUser is a user of the administrator organization with an internal role.
 type InternalUser struct {
@@ -198,39 +180,3 @@ func (s *Service) RemoveInternalUser(ctx context.Context, c *access.Caller, id s
 }
 
 // ---- handlers ----
-
-func (a *Admin) listInternalUsers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.ListInternalUsers(r.Context(), c, p)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) createInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in InternalUserInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.CreateInternalUser(r.Context(), c, in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) getInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.InternalUser(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) updateInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in InternalUserPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.UpdateInternalUser(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) deleteInternalUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.RemoveInternalUser(r.Context(), c, id(r))
-}

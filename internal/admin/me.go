@@ -1,18 +1,9 @@
 package admin
 
 import (
-	"net/http"
-
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 )
-
-func (a *Admin) meRoutes() []Route {
-	return []Route{
-		// Every caller may read its own permissions; the action is the one every role holds.
-		{Method: http.MethodGet, Pattern: "/me/permissions", Action: authz.ViewUsageUnits, Handle: a.mePermissions},
-	}
-}
 
 // Permissions is the body of GET /api/v1/me/permissions (D-me-permissions).
 type Permissions struct {
@@ -38,11 +29,9 @@ type ActionGrant struct {
 	Access authz.Access `json:"access"`
 }
 
-func (a *Admin) mePermissions(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusOK, a.permissions(c), nil
-}
-
-func (a *Admin) permissions(c *access.Caller) *Permissions {
+// Permissions returns what the caller may do: its role, customer, scope and
+// every action it holds with its access (D-me-permissions).
+func (s *Service) Permissions(c *access.Caller) *Permissions {
 	p := &Permissions{UserID: c.UserID, Role: c.Role,
 		Scope: ScopeView{Source: c.Scope.Source, Mode: c.Scope.Mode, CustomerIDs: nonNil(c.Scope.CustomerIDs),
 			InstanceIDs: nonNil(c.Scope.InstanceIDs)}}
@@ -50,7 +39,7 @@ func (a *Admin) permissions(c *access.Caller) *Permissions {
 		id := c.CustomerID
 		p.CustomerID = &id
 	}
-	cat := a.access.Catalog()
+	cat := s.access.Catalog()
 	for _, act := range cat.Allowed(c.Role) {
 		p.Actions = append(p.Actions, ActionGrant{Action: act, Access: cat.Access(c.Role, act)})
 	}

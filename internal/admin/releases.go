@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"regexp"
 	"time"
 
@@ -11,100 +10,6 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-// releaseRoutes: platform releases and environment variables, an
-// internal-infrastructure resource (R4.6-infra): platform_admin and
-// infra_ops write it, compliance_admin and reader read it.
-func (a *Admin) releaseRoutes() []Route {
-	const act = authz.ManageReleases
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/releases", Action: act, Handle: a.listReleases},
-		{Method: http.MethodPost, Pattern: "/releases", Action: act, Write: true, Handle: a.createRelease},
-		{Method: http.MethodGet, Pattern: "/releases/{id}", Action: act, Handle: a.getRelease},
-		{Method: http.MethodPatch, Pattern: "/releases/{id}", Action: act, Write: true, Handle: a.updateRelease},
-		{Method: http.MethodPost, Pattern: "/releases/{id}/publish", Action: act, Write: true, Handle: a.publishRelease},
-		{Method: http.MethodPost, Pattern: "/releases/{id}/withdraw", Action: act, Write: true, Handle: a.withdrawRelease},
-		{Method: http.MethodGet, Pattern: "/environment", Action: act, Handle: a.listEnvVars},
-		{Method: http.MethodPost, Pattern: "/environment", Action: act, Write: true, Handle: a.createEnvVar},
-		{Method: http.MethodGet, Pattern: "/environment/{id}", Action: act, Handle: a.getEnvVar},
-		{Method: http.MethodPatch, Pattern: "/environment/{id}", Action: act, Write: true, Handle: a.updateEnvVar},
-		{Method: http.MethodDelete, Pattern: "/environment/{id}", Action: act, Write: true, Handle: a.deleteEnvVar},
-	}
-}
-
-func (a *Admin) listReleases(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	limit, err := limitParam(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.ListReleases(r.Context(), c, limit)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in ReleaseInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreateRelease(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.Release(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updateRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in ReleasePatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdateRelease(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) publishRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.PublishRelease(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) withdrawRelease(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.WithdrawRelease(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) listEnvVars(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListEnvVars(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in EnvVarInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreateEnvVar(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.EnvVar(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updateEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in EnvVarPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdateEnvVar(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) deleteEnvVar(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteEnvVar(r.Context(), c, id(r)))
-}
 
 // ---- releases ----
 
@@ -151,7 +56,7 @@ func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int)
 	if err != nil {
 		return nil, err
 	}
-	return items(views(rows, newReleaseView)), nil
+	return WholePage(views(rows, newReleaseView)), nil
 }
 
 // CreateRelease adds a draft release. EINVALID; ECONFLICT when the version exists.
@@ -312,7 +217,7 @@ func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*Env
 	for i := range rows {
 		out = append(out, newEnvVarView(&rows[i]))
 	}
-	return items(out), nil
+	return WholePage(out), nil
 }
 
 // CreateEnvVar adds a variable. EINVALID; ECONFLICT when the name exists.

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math"
 	"net"
-	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -182,25 +181,5 @@ func oneOf(field, v string, allowed ...string) (string, error) {
 	return "", invalid("%s must be one of %s", field, strings.Join(allowed, ", "))
 }
 
-// items is a whole list as the API answers it: the page envelope without a next page.
-func items[T any](v []T) *Page[T] { return newPage(v, "") }
-
-// ownerTarget is a route Target naming the customer that owns the {id}
-// load finds (ENOTFOUND when it finds none).
-func ownerTarget(load func(ctx context.Context, id string) (customerID string, err error)) func(context.Context, *http.Request) (authz.Resource, error) {
-	return func(ctx context.Context, r *http.Request) (authz.Resource, error) {
-		cust, err := load(ctx, id(r))
-		if err != nil {
-			return authz.Resource{}, err
-		}
-		return authz.Resource{CustomerID: cust}, nil
-	}
-}
-
-// respond is a handler's answer: status and v, or err. A nil v answers no content.
-func respond(status int, v any, err error) (int, any, error) {
-	if err != nil {
-		return 0, nil, err
-	}
-	return status, v, nil
-}
+// WholePage is a whole list as the API answers it: the page envelope without a next page.
+func WholePage[T any](v []T) *Page[T] { return newPage(v, "") }

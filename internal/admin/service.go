@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +76,9 @@ type PageInput struct {
 	Cursor string
 }
 
+// MaxPageLimit is the largest page a list answers.
+const MaxPageLimit = store.MaxPageLimit
+
 // Page is one page of a list. NextCursor is nil on the last page.
 type Page[T any] struct {
 	Items      []T     `json:"items"`
@@ -105,20 +106,6 @@ func (p PageInput) query() (store.PageQuery, error) {
 		}
 	}
 	return store.PageQuery{Limit: p.Limit, Cursor: p.Cursor}, nil
-}
-
-// pageInput reads ?limit= and ?cursor=.
-func pageInput(r *http.Request) (PageInput, error) {
-	q := r.URL.Query()
-	p := PageInput{Cursor: q.Get("cursor")}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > store.MaxPageLimit {
-			return p, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", store.MaxPageLimit)
-		}
-		p.Limit = n
-	}
-	return p, nil
 }
 
 // check asks the access service (which audits a denial).

@@ -2,26 +2,12 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"regexp"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
-
-// Subscriptions are the caller's own; every role may hold them, and they
-// grant nothing (R6-subscription).
-func (a *Admin) subscriptionRoutes() []Route {
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Handle: a.listSubscriptions},
-		{Method: http.MethodPost, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Write: true, Handle: a.subscribe},
-		{Method: http.MethodDelete, Pattern: "/me/subscriptions/{eventType}", Action: authz.ViewUsageUnits, Write: true, Handle: a.unsubscribe},
-	}
-}
 
 // eventTypePattern: dotted lower-case words, e.g. worker.failed.
 var eventTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*){0,7}$`)
@@ -74,22 +60,4 @@ func (s *Service) Unsubscribe(ctx context.Context, c *access.Caller, eventType s
 		return err
 	}
 	return s.store.Unsubscribe(ctx, c.UserID, eventType)
-}
-
-func (a *Admin) listSubscriptions(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.Subscriptions(r.Context(), c)
-	return http.StatusOK, map[string]any{"items": out}, err
-}
-
-func (a *Admin) subscribe(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in SubscriptionInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.Subscribe(r.Context(), c, in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) unsubscribe(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.Unsubscribe(r.Context(), c, chi.URLParam(r, "eventType"))
 }

@@ -3,45 +3,14 @@ package admin
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"time"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-func (a *Admin) tenantRoutes() []Route {
-	t := a.tenantTarget
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/tenants", Action: authz.ManageTenant, Handle: a.listTenants},
-		{Method: http.MethodPost, Pattern: "/tenants", Action: authz.CreateTenant, Write: true, Handle: a.createTenant},
-		{Method: http.MethodGet, Pattern: "/tenants/{id}", Action: authz.ManageTenant, Target: t, Handle: a.getTenant},
-		{Method: http.MethodPatch, Pattern: "/tenants/{id}", Action: authz.ManageTenant, Write: true, Target: t, Handle: a.updateTenant},
-		{Method: http.MethodDelete, Pattern: "/tenants/{id}", Action: authz.DeleteTenant, Write: true, Target: t, Handle: a.deleteTenant},
-		{Method: http.MethodGet, Pattern: "/tenants/{id}/settings", Action: authz.ManageTenant, Target: t, Handle: a.getTenantSettings},
-		{Method: http.MethodPut, Pattern: "/tenants/{id}/settings", Action: authz.ManageTenant, Write: true, Target: t, Handle: a.putTenantSettings},
-		{Method: http.MethodGet, Pattern: "/tenants/{id}/members", Action: authz.ManageTenant, Target: t, Handle: a.listTenantMembers},
-		{Method: http.MethodPut, Pattern: "/tenants/{id}/members/{userId}", Action: authz.ManageTenant, Write: true, Target: t, Handle: a.putTenantMember},
-		{Method: http.MethodDelete, Pattern: "/tenants/{id}/members/{userId}", Action: authz.ManageTenant, Write: true, Target: t, Handle: a.deleteTenantMember},
-		{Method: http.MethodPost, Pattern: "/tenants/{id}/transfer", Action: authz.TransferTenant, Write: true, Target: t, Handle: a.transferTenant},
-		{Method: http.MethodGet, Pattern: "/tenants/{id}/migrations", Action: authz.TriggerMigration, Target: t, Handle: a.listTenantMigrations},
-		{Method: http.MethodPost, Pattern: "/tenants/{id}/migrations", Action: authz.TriggerMigration, Write: true, Target: t, Handle: a.triggerMigration},
-	}
-}
-
-// tenantTarget is the customer and instance of the tenant {id}.
-func (a *Admin) tenantTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
-	t, err := a.store.Tenant(ctx, id(r))
-	if err != nil {
-		return authz.Resource{}, err
-	}
-	return authz.Resource{CustomerID: t.CustomerID, InstanceID: t.InstanceID}, nil
-}
 
 // Tenant is a tenant as the API shows it; instanceId is null when it runs on none.
 type Tenant struct {
@@ -412,95 +381,3 @@ func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id str
 }
 
 // ---- handlers ----
-
-func (a *Admin) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	q := r.URL.Query()
-	out, err := a.svc.ListTenants(r.Context(), c, TenantFilter{CustomerID: q.Get("customerId"), InstanceID: q.Get("instanceId")}, p)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) createTenant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in TenantInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.CreateTenant(r.Context(), c, in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) getTenant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.Tenant(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) updateTenant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in TenantPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.UpdateTenant(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) deleteTenant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.DeleteTenant(r.Context(), c, id(r))
-}
-
-func (a *Admin) getTenantSettings(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.TenantSettings(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) putTenantSettings(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in json.RawMessage
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.PutTenantSettings(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) listTenantMembers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.TenantMembers(r.Context(), c, id(r))
-	return http.StatusOK, map[string]any{"items": out}, err
-}
-
-func (a *Admin) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in MemberInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.PutTenantMember(r.Context(), c, id(r), chi.URLParam(r, "userId"), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), chi.URLParam(r, "userId"))
-}
-
-func (a *Admin) transferTenant(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in TransferInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.TransferTenant(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) listTenantMigrations(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.TenantMigrations(r.Context(), c, id(r))
-	return http.StatusOK, map[string]any{"items": out}, err
-}
-
-func (a *Admin) triggerMigration(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in MigrationInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.TriggerMigration(r.Context(), c, id(r), in)
-	return http.StatusAccepted, out, err
-}

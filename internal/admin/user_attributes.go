@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"time"
 
@@ -10,51 +9,6 @@ import (
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
-
-// userAttributeRoutes: definitions of custom user attributes, an
-// internal-infrastructure resource (R4.6-infra) of platform_admin alone.
-func (a *Admin) userAttributeRoutes() []Route {
-	const act = authz.ManageUserAttributes
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/user-attributes", Action: act, Handle: a.listUserAttributes},
-		{Method: http.MethodPost, Pattern: "/user-attributes", Action: act, Write: true, Handle: a.createUserAttribute},
-		{Method: http.MethodGet, Pattern: "/user-attributes/{id}", Action: act, Handle: a.getUserAttribute},
-		{Method: http.MethodPatch, Pattern: "/user-attributes/{id}", Action: act, Write: true, Handle: a.updateUserAttribute},
-		{Method: http.MethodDelete, Pattern: "/user-attributes/{id}", Action: act, Write: true, Handle: a.deleteUserAttribute},
-	}
-}
-
-func (a *Admin) listUserAttributes(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListUserAttributes(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createUserAttribute(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in UserAttributeInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreateUserAttribute(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getUserAttribute(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.UserAttribute(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updateUserAttribute(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in UserAttributePatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdateUserAttribute(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) deleteUserAttribute(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteUserAttribute(r.Context(), c, id(r)))
-}
 
 // UserAttributeInput defines an attribute. Key is a lower-case key, unique;
 // type is string, number, boolean, date or enum; options (1 to 100
@@ -129,7 +83,7 @@ func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Pa
 	if err != nil {
 		return nil, err
 	}
-	return items(views(rows, newUserAttributeView)), nil
+	return WholePage(views(rows, newUserAttributeView)), nil
 }
 
 // CreateUserAttribute adds a definition. EINVALID; ECONFLICT when the key exists.

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -10,29 +9,6 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
-
-func (a *Admin) userRoutes() []Route {
-	t := a.userTarget
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/users", Action: authz.ManageCustomerUser, Handle: a.listUsers},
-		{Method: http.MethodPost, Pattern: "/customers/{id}/users", Action: authz.ManageCustomerUser, Write: true, Target: a.customerTarget, Handle: a.inviteUser},
-		{Method: http.MethodGet, Pattern: "/users/{id}", Action: authz.ManageCustomerUser, Target: t, Handle: a.getUser},
-		{Method: http.MethodPatch, Pattern: "/users/{id}", Action: authz.ManageCustomerUser, Write: true, Target: t, Handle: a.updateUser},
-		{Method: http.MethodDelete, Pattern: "/users/{id}", Action: authz.ManageCustomerUser, Write: true, Target: t, Handle: a.deleteUser},
-		{Method: http.MethodPost, Pattern: "/users/{id}/suspend", Action: authz.SuspendUser, Write: true, Target: t, Handle: a.suspendUser},
-		{Method: http.MethodPost, Pattern: "/users/{id}/reactivate", Action: authz.SuspendUser, Write: true, Target: t, Handle: a.reactivateUser},
-		{Method: http.MethodPost, Pattern: "/users/{id}/transfer-home-org", Action: authz.TransferHomeOrg, Write: true, Target: t, Handle: a.transferHomeOrg},
-	}
-}
-
-// userTarget is the customer of the customer user {id}.
-func (a *Admin) userTarget(ctx context.Context, r *http.Request) (authz.Resource, error) {
-	u, err := a.store.CustomerUser(ctx, id(r))
-	if err != nil {
-		return authz.Resource{}, err
-	}
-	return authz.Resource{CustomerID: u.CustomerID}, nil
-}
 
 // CustomerUserView is a customer's user as the API shows it. Status is
 // invited (no password yet), active or suspended.
@@ -305,58 +281,3 @@ func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id stri
 }
 
 // ---- handlers ----
-
-func (a *Admin) listUsers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.ListUsers(r.Context(), c, r.URL.Query().Get("customerId"), p)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) inviteUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in InviteInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.InviteUser(r.Context(), c, id(r), in)
-	return http.StatusCreated, out, err
-}
-
-func (a *Admin) getUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.User(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) updateUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in UserPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.UpdateUser(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) deleteUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.DeleteUser(r.Context(), c, id(r))
-}
-
-func (a *Admin) suspendUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.SuspendUser(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) reactivateUser(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.ReactivateUser(r.Context(), c, id(r))
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) transferHomeOrg(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in HomeOrgInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.TransferHomeOrg(r.Context(), c, id(r), in)
-	return http.StatusOK, out, err
-}

@@ -2,52 +2,12 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
-
-// workerRoutes: the platform's background workers and how their runs went,
-// an internal-infrastructure resource (R4.6-infra): platform_admin and
-// infra_ops run, pause and resume them, compliance_admin and reader read.
-func (a *Admin) workerRoutes() []Route {
-	const act = authz.ManageSystemWorkers
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/system-workers", Action: act, Handle: a.listWorkers},
-		{Method: http.MethodGet, Pattern: "/system-workers/{id}", Action: act, Handle: a.getWorker},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/run", Action: act, Write: true, Handle: a.runWorker},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/pause", Action: act, Write: true, Handle: a.pauseWorker},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/resume", Action: act, Write: true, Handle: a.resumeWorker},
-	}
-}
-
-func (a *Admin) listWorkers(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListSystemWorkers(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) getWorker(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.SystemWorker(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) runWorker(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.RunSystemWorker(r.Context(), c, id(r))
-	return respond(http.StatusAccepted, v, err)
-}
-
-func (a *Admin) pauseWorker(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.PauseSystemWorker(r.Context(), c, id(r), true)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) resumeWorker(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.PauseSystemWorker(r.Context(), c, id(r), false)
-	return respond(http.StatusOK, v, err)
-}
 
 // SystemWorkerView is a background worker and how its runs went, as the API
 // shows it; lastRunAt and runRequestedAt are null when there is none.
@@ -77,7 +37,7 @@ func (s *Service) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Pag
 	if err != nil {
 		return nil, err
 	}
-	return items(views(rows, newSystemWorkerView)), nil
+	return WholePage(views(rows, newSystemWorkerView)), nil
 }
 
 // SystemWorker returns one worker. ENOTFOUND.

@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"encoding/json"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
 // usageBody decodes a usage list answer.
-func usageBody(t *testing.T, r response) []Usage {
+func usageBody(t *testing.T, r response) []admin.Usage {
 	t.Helper()
-	var p struct{ Items []Usage }
+	var p struct{ Items []admin.Usage }
 	if err := json.Unmarshal(r.Body, &p); err != nil {
 		t.Fatalf("usage answer: %v: %s", err, r.Body)
 	}
@@ -99,7 +100,7 @@ func TestUsageRedaction(t *testing.T) {
 // spec: R4.6-id-scope, R5.7-strict, R5.7-soft, R7.2-status
 func TestUsageScope(t *testing.T) {
 	w := newBillingWorld(t)
-	customersOf := func(rows []Usage) []string {
+	customersOf := func(rows []admin.Usage) []string {
 		var out []string
 		for _, r := range rows {
 			out = append(out, r.CustomerID+"/"+r.Period)
@@ -157,11 +158,11 @@ func TestUsageScope(t *testing.T) {
 func TestBilledTotals(t *testing.T) {
 	w := newBillingWorld(t)
 	r := w.e.do(w.callers["billing"], "GET", "/customers/"+w.acme+"/usage/billed-totals", nil)
-	var p struct{ Items []BilledTotal }
+	var p struct{ Items []admin.BilledTotal }
 	if err := json.Unmarshal(r.Body, &p); r.Status != 200 || err != nil {
 		t.Fatalf("billing role: %d %s", r.Status, r.Body)
 	}
-	want := []BilledTotal{{Period: "2026-02", Currency: "EUR", BilledAmount: 2}, {Period: "2026-01", Currency: "EUR", BilledAmount: 240.1}}
+	want := []admin.BilledTotal{{Period: "2026-02", Currency: "EUR", BilledAmount: 2}, {Period: "2026-01", Currency: "EUR", BilledAmount: 240.1}}
 	if diff := cmp.Diff(want, p.Items); diff != "" {
 		t.Errorf("totals (-want +got):\n%s", diff)
 	}
@@ -208,7 +209,7 @@ func TestCredits(t *testing.T) {
 		}
 	}
 	r := w.e.do(w.callers["reader"], "GET", path, nil)
-	var p struct{ Items []CreditView }
+	var p struct{ Items []admin.CreditView }
 	_ = json.Unmarshal(r.Body, &p)
 	if r.Status != 200 || len(p.Items) != 3 || p.Items[0].Amount != 12.5 {
 		t.Fatalf("reader lists credits: %d %s", r.Status, r.Body)
@@ -256,7 +257,7 @@ func TestBillingSetup(t *testing.T) {
 		t.Errorf("viewer reads the billing setup: %d", r.Status)
 	}
 	r = w.e.do(w.callers["owner"], "GET", path, nil)
-	var got BillingSetupView
+	var got admin.BillingSetupView
 	if err := json.Unmarshal(r.Body, &got); err != nil || got.PlanID == nil || *got.PlanID != plan || got.PaymentMethod != "card" ||
 		got.UpdatedBy != w.callers["billing"] {
 		t.Fatalf("setup = %s", r.Body)
@@ -282,7 +283,7 @@ func TestInvoices(t *testing.T) {
 		}
 	}
 	r := w.e.do(w.callers["account_manager"], "GET", "/invoices", nil)
-	var p struct{ Items []InvoiceView }
+	var p struct{ Items []admin.InvoiceView }
 	_ = json.Unmarshal(r.Body, &p)
 	if len(p.Items) != 1 || p.Items[0].ID != mine || p.Items[0].Total != 123.45 {
 		t.Fatalf("account manager's invoices: %s", r.Body)
@@ -304,7 +305,7 @@ func TestUsagePaging(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		r := w.e.do(w.callers["platform_admin"], "GET", path, nil)
 		var p struct {
-			Items      []Usage
+			Items      []admin.Usage
 			NextCursor *string
 		}
 		decodeInto(t, r, &p)

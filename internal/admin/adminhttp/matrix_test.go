@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"encoding/csv"
@@ -23,7 +23,7 @@ import (
 //     full, read or none;
 //   - the scope rules of SPEC 5.7 written out below (expectedStatus);
 //   - testdata/expected.csv: the two combined for every role × scope ×
-//     action, generated with `go test ./internal/admin -run TestMatrixTable
+//     action, generated with `go test ./internal/admin/adminhttp -run TestMatrixTable
 //     -update` and checked in, so a reviewer reads the answers as a table;
 //   - testdata/routes.csv: every route with its action, whether it writes,
 //     the fixture that builds a request for it (fixtures_test.go) and what
@@ -91,7 +91,7 @@ func expectedStatus(role authz.Role, scope, access string, write bool) int {
 // specMatrix reads internal/authz/testdata/matrix.csv: role → action → access.
 func specMatrix(t testing.TB) map[string]map[string]string {
 	t.Helper()
-	rows := readCSV(t, filepath.Join("..", "authz", "testdata", "matrix.csv"))
+	rows := readCSV(t, filepath.Join("..", "..", "authz", "testdata", "matrix.csv"))
 	m := map[string]map[string]string{}
 	for _, r := range rows[1:] {
 		if m[r[0]] == nil {
@@ -143,7 +143,7 @@ const expectedHeader = `# Expected answer of the admin API for every role × sco
 # the situation's customer (and instance). access is the matrix cell (full,
 # read, none); read and write are the statuses of a reading and of a writing
 # request. Generated from internal/authz/testdata/matrix.csv and the scope
-# rules in matrix_test.go: go test ./internal/admin -run TestMatrixTable -update
+# rules in matrix_test.go: go test ./internal/admin/adminhttp -run TestMatrixTable -update
 `
 
 // TestMatrixTable keeps testdata/expected.csv equal to what the spec's matrix

@@ -1,9 +1,11 @@
-package admin
+package adminhttp
 
 import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/platform/platform/internal/admin"
 )
 
 // Linking trust in an identity provider is platform_admin's to give
@@ -28,7 +30,7 @@ func TestAttackCustomerTrustsOwnProvider(t *testing.T) {
 		}
 	}
 	r := w.e.do(w.owner, "POST", path, body)
-	var idp IdentityProvider
+	var idp admin.IdentityProvider
 	decodeInto(t, r, &idp)
 	if r.Status != 201 || idp.LinkTrusted || !idp.MFAEnforced {
 		t.Fatalf("create by the owner: %d %+v", r.Status, idp)

@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
@@ -28,7 +29,7 @@ type configWorld struct {
 	owner, viewer, am, admin, infra, stranger string
 }
 
-func newConfigWorld(t *testing.T, opts ...Option) *configWorld {
+func newConfigWorld(t *testing.T, opts ...admin.Option) *configWorld {
 	e := newEnv(t, opts...)
 	w := &configWorld{e: e, acme: e.mustCustomer(), other: e.mustCustomer()}
 	w.owner, w.viewer = e.mustUser(authz.Owner, w.acme), e.mustUser(authz.Viewer, w.acme)
@@ -66,7 +67,7 @@ func TestWebhooks(t *testing.T) {
 			t.Errorf("POST %v = %d, want 400: %s", body, r.Status, r.Body)
 		}
 	}
-	var list Page[WebhookView]
+	var list admin.Page[admin.WebhookView]
 	decodeInto(t, w.e.do(w.owner, "GET", path, nil), &list)
 	if len(list.Items) != 0 {
 		t.Fatalf("refused creates left webhooks: %+v", list.Items)
@@ -77,7 +78,7 @@ func TestWebhooks(t *testing.T) {
 		t.Fatalf("account manager in scope: %d %s", r.Status, r.Body)
 	}
 	var created struct {
-		WebhookView
+		admin.WebhookView
 		Secret string `json:"secret"`
 	}
 	decodeInto(t, r, &created)
@@ -98,7 +99,7 @@ func TestWebhooks(t *testing.T) {
 		t.Errorf("PATCH to plain http: %d", r.Status)
 	}
 	upd := w.e.do(w.owner, "PATCH", "/webhooks/"+created.ID, map[string]any{"active": false, "description": "paused"})
-	var v WebhookView
+	var v admin.WebhookView
 	decodeInto(t, upd, &v)
 	if upd.Status != 200 || v.Active || v.Description != "paused" || len(v.Events) != 2 {
 		t.Fatalf("PATCH: %d %s", upd.Status, upd.Body)
@@ -150,7 +151,7 @@ func TestAttackWebhookURLInternal(t *testing.T) {
 		}
 	}
 	r := w.e.do(w.owner, "POST", path, map[string]any{"url": "https://hooks.example/in"})
-	var created WebhookView
+	var created admin.WebhookView
 	decodeInto(t, r, &created)
 	if r.Status != 201 {
 		t.Fatalf("public name: %d %s", r.Status, r.Body)
@@ -158,13 +159,13 @@ func TestAttackWebhookURLInternal(t *testing.T) {
 	if r := w.e.do(w.owner, "PATCH", "/webhooks/"+created.ID, map[string]any{"url": "https://169.254.169.254/"}); r.Status != 400 {
 		t.Errorf("PATCH to the metadata address: %d %s", r.Status, r.Body)
 	}
-	var got WebhookView
+	var got admin.WebhookView
 	decodeInto(t, w.e.do(w.owner, "GET", "/webhooks/"+created.ID, nil), &got)
 	if got.URL != "https://hooks.example/in" {
 		t.Errorf("a refused PATCH changed the URL to %s", got.URL)
 	}
 
-	dev := newConfigWorld(t, WithEgress(loopback))
+	dev := newConfigWorld(t, admin.WithEgress(loopback))
 	if r := dev.e.do(dev.owner, "POST", "/customers/"+dev.acme+"/webhooks", map[string]any{"url": "http://localhost:9000/hook"}); r.Status != 201 {
 		t.Errorf("http on localhost with loopback allowed: %d %s", r.Status, r.Body)
 	}
@@ -179,7 +180,7 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newConfigWorld(t, WithSealer(sl), WithEgress(loopback))
+	w := newConfigWorld(t, admin.WithSealer(sl), admin.WithEgress(loopback))
 	var mu sync.Mutex
 	var got []*http.Request
 	var bodies [][]byte
@@ -230,7 +231,7 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 		ev.Data.Resource != "customers/"+w.acme+"/billing-setup" {
 		t.Fatalf("event = %+v", ev)
 	}
-	var deliveries Page[map[string]any]
+	var deliveries admin.Page[map[string]any]
 	decodeInto(t, w.e.do(w.owner, "GET", "/webhooks/"+created.ID+"/deliveries", nil), &deliveries)
 	if len(deliveries.Items) != 1 || deliveries.Items[0]["status"] != "delivered" {
 		t.Fatalf("deliveries = %+v", deliveries.Items)
@@ -268,7 +269,7 @@ func TestIdentityProviders(t *testing.T) {
 	if r.Status != 201 || strings.Contains(string(r.Body), "very-secret-value") {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
-	var idp IdentityProvider
+	var idp admin.IdentityProvider
 	decodeInto(t, r, &idp)
 	if !idp.ClientSecretSet || !idp.Enabled || strings.Join(idp.Scopes, " ") != "openid profile email" {
 		t.Fatalf("created = %+v", idp)
@@ -344,30 +345,30 @@ func TestServiceAccounts(t *testing.T) {
 func TestServicesCheckAgain(t *testing.T) {
 	w := newConfigWorld(t)
 	ctx := context.Background()
-	svc := w.e.adm.Service()
+	svc := w.e.svc
 	am := mustCaller(t, w.e, w.am)
 	viewer := mustCaller(t, w.e, w.viewer)
 	stranger := mustCaller(t, w.e, w.stranger)
-	if _, err := svc.CreateWebhook(ctx, am, w.other, WebhookInput{URL: "https://x.example"}); platform.ErrorCode(err) != platform.EFORBIDDEN {
+	if _, err := svc.CreateWebhook(ctx, am, w.other, admin.WebhookInput{URL: "https://x.example"}); platform.ErrorCode(err) != platform.EFORBIDDEN {
 		t.Errorf("account manager on another customer: %v", err)
 	}
-	if _, err := svc.CreateWebhook(ctx, stranger, w.acme, WebhookInput{URL: "https://x.example"}); platform.ErrorCode(err) != platform.ENOTFOUND {
+	if _, err := svc.CreateWebhook(ctx, stranger, w.acme, admin.WebhookInput{URL: "https://x.example"}); platform.ErrorCode(err) != platform.ENOTFOUND {
 		t.Errorf("another customer's owner: %v", err)
 	}
 	if _, err := svc.ListWebhooks(ctx, viewer, w.acme); platform.ErrorCode(err) != platform.EFORBIDDEN {
 		t.Errorf("viewer lists webhooks: %v", err)
 	}
-	if _, err := svc.CreatePlan(ctx, am, PlanInput{Code: "x", Name: "x", Currency: "EUR"}); platform.ErrorCode(err) != platform.EFORBIDDEN {
+	if _, err := svc.CreatePlan(ctx, am, admin.PlanInput{Code: "x", Name: "x", Currency: "EUR"}); platform.ErrorCode(err) != platform.EFORBIDDEN {
 		t.Errorf("account manager creates a plan: %v", err)
 	}
 	_, key := w.e.mustMeter()
 	w.e.mustUsage(w.acme, key, "2026-03", 3, 300)
 	w.e.mustUsage(w.other, key, "2026-03", 4, 400)
-	page, err := svc.ListUsage(ctx, viewer, UsageFilter{})
+	page, err := svc.ListUsage(ctx, viewer, admin.UsageFilter{})
 	if err != nil || len(page.Items) != 1 || page.Items[0].CustomerID != w.acme || page.Items[0].BilledAmount != nil {
 		t.Fatalf("viewer's usage = %+v, %v", page, err)
 	}
-	page, err = svc.ListUsage(ctx, am, UsageFilter{})
+	page, err = svc.ListUsage(ctx, am, admin.UsageFilter{})
 	if err != nil || len(page.Items) != 1 || page.Items[0].BilledAmount == nil || *page.Items[0].BilledAmount != 3 {
 		t.Fatalf("account manager's usage = %+v, %v", page, err)
 	}
@@ -385,13 +386,13 @@ func TestSSOTakesEffect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newConfigWorld(t, WithSealer(sl))
+	w := newConfigWorld(t, admin.WithSealer(sl))
 	ctx := context.Background()
 	cust, _ := w.e.st.Customer(ctx, w.acme)
 	sso := "/customers/" + w.acme + "/sso"
-	var got SSOSettings
+	var got admin.SSOSettings
 	decodeInto(t, w.e.do(w.owner, "GET", sso, nil), &got)
-	if got != (SSOSettings{PasswordAllowed: true}) {
+	if got != (admin.SSOSettings{PasswordAllowed: true}) {
 		t.Fatalf("default settings = %+v", got)
 	}
 	if r := w.e.do(w.owner, "PUT", sso, map[string]any{"passwordAllowed": false, "ssoAllowed": true}); r.Status != 400 {
@@ -403,7 +404,7 @@ func TestSSOTakesEffect(t *testing.T) {
 
 	r := w.e.do(w.owner, "POST", "/customers/"+w.acme+"/identity-providers",
 		map[string]any{"name": "Okta", "issuer": "https://acme.okta.example", "clientId": "0oa1", "clientSecret": "s3cret"})
-	var idp IdentityProvider
+	var idp admin.IdentityProvider
 	decodeInto(t, r, &idp)
 	xs, err := w.e.st.ExternalIDPs(ctx, cust.OrgID)
 	if err != nil || len(xs) != 1 || xs[0].ID != idp.ID || xs[0].Issuer != "https://acme.okta.example" || xs[0].ClientID != "0oa1" {
@@ -414,7 +415,7 @@ func TestSSOTakesEffect(t *testing.T) {
 	}
 	r = w.e.do(w.am, "PUT", sso, map[string]any{"passwordAllowed": false, "ssoAllowed": true, "ssoCreateUsers": true})
 	decodeInto(t, r, &got)
-	if r.Status != 200 || got != (SSOSettings{SSOAllowed: true, SSOCreateUsers: true, IdentityProviders: 1}) {
+	if r.Status != 200 || got != (admin.SSOSettings{SSOAllowed: true, SSOCreateUsers: true, IdentityProviders: 1}) {
 		t.Fatalf("SSO only: %d %s", r.Status, r.Body)
 	}
 	if p, _ := w.e.st.LoginPolicy(ctx, cust.OrgID); p.PasswordAllowed || !p.SSOAllowed {

@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/mock"
 
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
@@ -29,11 +30,11 @@ func count(t *testing.T, e *env, table string) int {
 // spec: R2.5-instance-app
 func TestCreateInstanceProviderFails(t *testing.T) {
 	apps := new(MockApps)
-	apps.On("Create", mock.Anything, mock.MatchedBy(func(in AppInput) bool {
+	apps.On("Create", mock.Anything, mock.MatchedBy(func(in admin.AppInput) bool {
 		return len(in.RedirectURIs) == 2 && strings.HasSuffix(in.RedirectURIs[0], "/auth/callback") &&
 			strings.HasSuffix(in.RedirectURIs[1], "/3/auth/callback")
 	})).Return(nil, errors.New("connection refused"))
-	e := newEnv(t, WithApps(apps))
+	e := newEnv(t, admin.WithApps(apps))
 	pa := e.mustUser(authz.PlatformAdmin, "")
 	cust := e.mustCustomer()
 	before, conns := count(t, e, "instances"), count(t, e, "instance_connections")

@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
@@ -93,9 +94,9 @@ func TestEnvironmentSecrets(t *testing.T) {
 		}
 	}
 	r := e.do(ops, "POST", "/environment", map[string]any{"name": "DB_PASSWORD", "value": "hunter2", "secret": true})
-	var v EnvVarView
+	var v admin.EnvVarView
 	decodeInto(t, r, &v)
-	if r.Status != 201 || v.Value != SecretMask || strings.Contains(string(r.Body), "hunter2") {
+	if r.Status != 201 || v.Value != admin.SecretMask || strings.Contains(string(r.Body), "hunter2") {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
 	if r := e.do(ops, "POST", "/environment", map[string]any{"name": "DB_PASSWORD", "value": "x"}); r.Status != 409 {
@@ -118,14 +119,14 @@ func TestEnvironmentSecrets(t *testing.T) {
 	if r.Status != 200 || v.Value != "public" || v.Secret {
 		t.Fatalf("un-secret: %d %s", r.Status, r.Body)
 	}
-	got, err := e.adm.Service().EnvValue(context.Background(), mustCaller(t, e, ops), v.ID)
+	got, err := e.svc.EnvValue(context.Background(), mustCaller(t, e, ops), v.ID)
 	if err != nil || got != "public" {
 		t.Fatalf("EnvValue = %q, %v", got, err)
 	}
 	r = e.do(ops, "PATCH", "/environment/"+v.ID, map[string]any{"secret": true})
 	decodeInto(t, r, &v)
-	got, err = e.adm.Service().EnvValue(context.Background(), mustCaller(t, e, ops), v.ID)
-	if r.Status != 200 || v.Value != SecretMask || err != nil || got != "public" {
+	got, err = e.svc.EnvValue(context.Background(), mustCaller(t, e, ops), v.ID)
+	if r.Status != 200 || v.Value != admin.SecretMask || err != nil || got != "public" {
 		t.Fatalf("re-secret: %d %s; opened %q, %v", r.Status, r.Body, got, err)
 	}
 }
@@ -233,7 +234,7 @@ func TestWorkersAndDiscrepancies(t *testing.T) {
 			t.Errorf("step %d %s: %d, want %d: %s", i, s.path, r.Status, s.want, r.Body)
 		}
 	}
-	var open Page[map[string]any]
+	var open admin.Page[map[string]any]
 	decodeInto(t, e.do(c["reader"], "GET", "/discrepancies?status=open", nil), &open)
 	if len(open.Items) != 1 {
 		t.Fatalf("open items: %+v", open.Items)
@@ -247,7 +248,7 @@ func TestWorkersAndDiscrepancies(t *testing.T) {
 	if r := e.do(focused, "GET", "/discrepancies/"+d.ID, nil); r.Status != 404 {
 		t.Errorf("focused elsewhere: %d, want 404", r.Status)
 	}
-	var lens Page[map[string]any]
+	var lens admin.Page[map[string]any]
 	decodeInto(t, e.do(focused, "GET", "/discrepancies", nil), &lens)
 	if len(lens.Items) != 0 {
 		t.Errorf("focused elsewhere lists %d items", len(lens.Items))

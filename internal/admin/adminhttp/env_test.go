@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
@@ -47,7 +48,8 @@ type env struct {
 	t        testing.TB
 	st       *store.Store
 	acc      *access.Service
-	adm      *Admin
+	svc      *admin.Service
+	adm      *API
 	srv      *httptest.Server
 	apps     *fakeApps
 	adminOrg string
@@ -55,7 +57,7 @@ type env struct {
 	logins   *storetest.Logins
 }
 
-func newEnv(t testing.TB, opts ...Option) *env {
+func newEnv(t testing.TB, opts ...admin.Option) *env {
 	t.Helper()
 	st := storetest.New(t)
 	ctx := context.Background()
@@ -67,8 +69,9 @@ func newEnv(t testing.TB, opts ...Option) *env {
 	if err := st.CreateOrganization(ctx, &platform.Organization{ID: e.adminOrg, Name: "Platform", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	opts = append([]Option{WithApps(e.apps), WithAdminOrg(e.adminOrg), WithEgress(egress.Policy{Resolver: noDNS})}, opts...)
-	e.adm = New(st, acc, opts...)
+	opts = append([]admin.Option{admin.WithApps(e.apps), admin.WithAdminOrg(e.adminOrg), admin.WithEgress(egress.Policy{Resolver: noDNS})}, opts...)
+	e.svc = admin.NewService(st, acc, opts...)
+	e.adm = New(e.svc, acc)
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID)
 	r.Route("/api/v1", func(r chi.Router) { e.adm.Mount(r, acc.Require(e.auth)) })
@@ -109,7 +112,7 @@ func (e *env) mustInstance(customerID string) string {
 	url := "https://" + id + ".example"
 	if err := e.st.CreateInstance(context.Background(),
 		&platform.Instance{ID: id, CustomerID: customerID, Name: "Instance " + id, URL: url, CreatedAt: now},
-		&platform.InstanceConnection{InstanceID: id, OIDCClientID: "client-" + id, OIDCRedirectURI: url + CallbackPath,
+		&platform.InstanceConnection{InstanceID: id, OIDCClientID: "client-" + id, OIDCRedirectURI: url + admin.CallbackPath,
 			IDPAppID: "app-" + id, UpdatedAt: now}); err != nil {
 		e.t.Fatal(err)
 	}
@@ -228,28 +231,28 @@ func (e *env) do(userID, method, path string, body any) response {
 // fakeApps is an identity provider's application registry in memory.
 type fakeApps struct {
 	mu   sync.Mutex
-	apps map[string]*App
+	apps map[string]*admin.App
 	n    int
 }
 
-func newFakeApps() *fakeApps { return &fakeApps{apps: map[string]*App{}} }
+func newFakeApps() *fakeApps { return &fakeApps{apps: map[string]*admin.App{}} }
 
-func (f *fakeApps) Create(_ context.Context, in AppInput) (*App, error) {
+func (f *fakeApps) Create(_ context.Context, in admin.AppInput) (*admin.App, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n++
-	a := &App{AppID: fmt.Sprintf("app-%d", f.n), ClientID: fmt.Sprintf("client-%d", f.n), RedirectURIs: in.RedirectURIs}
+	a := &admin.App{AppID: fmt.Sprintf("app-%d", f.n), ClientID: fmt.Sprintf("client-%d", f.n), RedirectURIs: in.RedirectURIs}
 	f.apps[a.AppID] = a
 	cp := *a
 	return &cp, nil
 }
 
-func (f *fakeApps) Update(_ context.Context, appID string, in AppInput) (*App, error) {
+func (f *fakeApps) Update(_ context.Context, appID string, in admin.AppInput) (*admin.App, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	a, ok := f.apps[appID]
 	if !ok {
-		a = &App{AppID: appID, ClientID: "client-" + appID}
+		a = &admin.App{AppID: appID, ClientID: "client-" + appID}
 		f.apps[appID] = a
 	}
 	a.RedirectURIs = in.RedirectURIs
@@ -264,13 +267,13 @@ func (f *fakeApps) Delete(_ context.Context, appID string) error {
 	return nil
 }
 
-func (f *fakeApps) Rotate(_ context.Context, appID string) (*App, error) {
+func (f *fakeApps) Rotate(_ context.Context, appID string) (*admin.App, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n++
 	a, ok := f.apps[appID]
 	if !ok {
-		a = &App{AppID: appID}
+		a = &admin.App{AppID: appID}
 		f.apps[appID] = a
 	}
 	a.ClientID = fmt.Sprintf("client-%d", f.n)
@@ -278,4 +281,4 @@ func (f *fakeApps) Rotate(_ context.Context, appID string) (*App, error) {
 	return &cp, nil
 }
 
-var _ Apps = (*fakeApps)(nil)
+var _ admin.Apps = (*fakeApps)(nil)

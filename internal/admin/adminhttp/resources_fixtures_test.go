@@ -1,4 +1,4 @@
-package admin
+package adminhttp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -27,7 +28,8 @@ func (e *env) mustIDPConfig(customerID string) string {
 	if err := e.st.CreateIDPConfig(ctx, c); err != nil {
 		e.t.Fatal(err)
 	}
-	if err := e.st.CreateExternalIDP(ctx, external(c, cust.OrgID)); err != nil {
+	if err := e.st.CreateExternalIDP(ctx, &platform.ExternalIDP{ID: c.ID, OrgID: cust.OrgID, Name: c.Name, Issuer: c.Issuer,
+		ClientID: c.ClientID, SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, CreatedAt: c.CreatedAt}); err != nil {
 		e.t.Fatal(err)
 	}
 	return id
