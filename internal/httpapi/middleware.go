@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/platform/platform/internal/platform"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 type requestIDKey struct{}
