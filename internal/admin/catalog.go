@@ -9,11 +9,6 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// infra checks an internal-infrastructure action, which no customer owns.
-func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
-	return s.check(ctx, c, act, authz.Resource{}, write)
-}
-
 // PlanView is a plan as the API shows it; monthlyFee in major units.
 type PlanView struct {
 	ID          string    `json:"id"`
@@ -50,13 +45,6 @@ type PlanPatch struct {
 	Currency    *string  `json:"currency,omitempty"`
 	MonthlyFee  *float64 `json:"monthlyFee,omitempty"`
 	Active      *bool    `json:"active,omitempty"`
-}
-
-func catalogKey(field, v string) (string, error) {
-	if !keyRE.MatchString(v) {
-		return "", invalid("%s must start with a-z and hold only a-z, 0-9 and _ (at most 63 characters)", field)
-	}
-	return v, nil
 }
 
 // ListPlans lists the plans by code.

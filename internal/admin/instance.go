@@ -348,5 +348,3 @@ func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id s
 	}
 	return &DatabaseURI{InstanceID: id, DatabaseURI: uri}, nil
 }
-
-// ---- handlers ----

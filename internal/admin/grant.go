@@ -144,5 +144,3 @@ func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bo
 	}
 	return s.store.DeleteGrant(ctx, instance, userID, targetID)
 }
-
-// ---- handlers ----

@@ -279,5 +279,3 @@ func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id stri
 	}
 	return newCustomerUser(moved), nil
 }
-
-// ---- handlers ----

@@ -1,82 +1,17 @@
 package admin
 
 import (
-	"context"
-	"crypto/rand"
-	"log/slog"
+	"encoding/json"
 	"math"
 	"net"
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
-	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/secrets"
 )
 
-// What the services of the customer-side configuration, billing and the
-// internal-infrastructure resources share: sealing of secrets, the scope
-// as a customer set, and input checks.
-
-// WithSealer sets the sealer of secrets kept at rest (identity-provider
-// client secrets, webhook signing secrets, secret environment variables).
-// Without it a key made at start is used, which a restart loses: fine for
-// tests, wrong for production (server.Main always sets one).
-func WithSealer(sl *secrets.Sealer) Option { return func(s *Service) { s.sealer = sl } }
-
-// WithEgress sets the outbound policy a webhook URL is checked against
-// when it is set (D-egress); the default, the zero Policy, refuses every
-// internal address. Deliveries check each connection again.
-func WithEgress(p egress.Policy) Option { return func(s *Service) { s.egress = p } }
-
-var (
-	ephemeralOnce   sync.Once
-	ephemeralSealer *secrets.Sealer
-)
-
-func (s *Service) secrets() *secrets.Sealer {
-	if s.sealer != nil {
-		return s.sealer
-	}
-	ephemeralOnce.Do(func() {
-		key := make([]byte, 32)
-		_, _ = rand.Read(key)
-		ephemeralSealer, _ = secrets.New(key)
-		slog.Warn("admin: no secrets key configured; secrets sealed now cannot be opened after a restart")
-	})
-	return ephemeralSealer
-}
-
-// seal seals a secret for one column of one row.
-func (s *Service) seal(value, table, column, id string) []byte {
-	return s.secrets().Seal([]byte(value), table+"."+column+":"+id)
-}
-
-// open opens what seal sealed.
-func (s *Service) open(sealed []byte, table, column, id string) (string, error) {
-	b, err := s.secrets().Open(sealed, table+"."+column+":"+id)
-	if err != nil {
-		return "", platform.Errorf(platform.EINTERNAL, "a sealed secret of %s cannot be opened", table)
-	}
-	return string(b), nil
-}
-
-// owned checks act on a loaded resource of customerID; a load that failed
-// with ENOTFOUND answers as an out-of-scope resource would (R4.6-id-scope).
-func (s *Service) owned(ctx context.Context, c *access.Caller, act authz.Action, write bool, customerID string, loadErr error) error {
-	if loadErr != nil {
-		return s.access.CheckMissing(ctx, c, act, write, loadErr)
-	}
-	return s.check(ctx, c, act, authz.Resource{CustomerID: customerID}, write)
-}
-
-// stamp returns the service's clock at the precision both databases keep.
-func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+// Input checks the services share; each answers EINVALID with a message naming the field.
 
 func invalid(format string, args ...any) error {
 	return platform.Errorf(platform.EINVALID, format, args...)
@@ -98,6 +33,37 @@ func required(field, v string, max int) (string, error) {
 		err = invalid("%s is required", field)
 	}
 	return v, err
+}
+
+// cleanName validates a display name: 1 to 200 characters after trimming.
+func cleanName(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || len([]rune(s)) > 200 {
+		return "", platform.Errorf(platform.EINVALID, "%s is required (at most 200 characters)", field)
+	}
+	return s, nil
+}
+
+// maxSettings bounds a settings document.
+const maxSettings = 64 << 10
+
+// validSettings checks that a settings document is one JSON object.
+func validSettings(raw json.RawMessage) error {
+	if len(raw) > maxSettings {
+		return platform.Errorf(platform.EINVALID, "settings must be at most %d bytes", maxSettings)
+	}
+	var m map[string]any
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return platform.Errorf(platform.EINVALID, "settings must be a JSON object")
+	}
+	return nil
+}
+
+func catalogKey(field, v string) (string, error) {
+	if !keyRE.MatchString(v) {
+		return "", invalid("%s must start with a-z and hold only a-z, 0-9 and _ (at most 63 characters)", field)
+	}
+	return v, nil
 }
 
 // localHost reports whether host is this machine (http is allowed there).
@@ -180,6 +146,3 @@ func oneOf(field, v string, allowed ...string) (string, error) {
 	}
 	return "", invalid("%s must be one of %s", field, strings.Join(allowed, ", "))
 }
-
-// WholePage is a whole list as the API answers it: the page envelope without a next page.
-func WholePage[T any](v []T) *Page[T] { return newPage(v, "") }

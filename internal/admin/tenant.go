@@ -379,5 +379,3 @@ func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id str
 	}
 	return out, nil
 }
-
-// ---- handlers ----

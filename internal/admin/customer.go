@@ -239,5 +239,3 @@ func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id st
 	u.Role = authz.Owner.String()
 	return newCustomerUser(u), nil
 }
-
-// ---- handlers ----

@@ -178,5 +178,3 @@ func (s *Service) RemoveInternalUser(ctx context.Context, c *access.Caller, id s
 	}
 	return s.store.RemoveInternalUser(ctx, id, s.now())
 }
-
-// ---- handlers ----
