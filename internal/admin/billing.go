@@ -143,20 +143,12 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*InvoiceView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newInvoiceView(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newInvoiceView), next), nil
 }
 
 // Invoice returns one invoice. ENOTFOUND or EFORBIDDEN per the scope mode.
 func (s *Service) Invoice(ctx context.Context, c *access.Caller, id string) (*InvoiceView, error) {
-	inv, err := s.store.Invoice(ctx, id)
-	if err := s.owned(ctx, c, authz.ViewBilling, false, inv.CustomerID, err); err != nil {
-		return nil, err
-	}
-	return newInvoiceView(inv), nil
+	return viewing(newInvoiceView)(decided(ctx, s, c, authz.ViewBilling, false, invoiceResource)(s.store.Invoice(ctx, id)))
 }
 
 // ListPayments lists a customer's payments, newest first, one page.
@@ -191,11 +183,7 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*CreditView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newCreditView(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newCreditView), next), nil
 }
 
 // IssueCredit credits a customer's account (manage_billing). EINVALID.

@@ -56,11 +56,7 @@ func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanV
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*PlanView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newPlanView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return WholePage(views(rows, newPlanView)), nil
 }
 
 // CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.

@@ -59,11 +59,7 @@ func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInp
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Customer, 0, len(rows))
-	for i := range rows {
-		out = append(out, newCustomer(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newCustomer), next), nil
 }
 
 // Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
@@ -78,14 +74,7 @@ func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*C
 // customerFor loads a customer and checks act on it; a missing one answers
 // as an out-of-scope one would.
 func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*platform.Customer, error) {
-	row, err := s.store.Customer(ctx, id)
-	if err != nil {
-		return nil, s.access.CheckMissing(ctx, c, act, write, err)
-	}
-	if err := s.check(ctx, c, act, authz.Resource{CustomerID: row.ID}, write); err != nil {
-		return nil, err
-	}
-	return row, nil
+	return decided(ctx, s, c, act, write, customerResource)(s.store.Customer(ctx, id))
 }
 
 // CustomersByIDs returns the customers of ids in key order, nil where a
@@ -95,17 +84,7 @@ func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []st
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*Customer{}
-	for i := range rows {
-		if c.Scope.Allows(rows[i].ID, "") {
-			byID[rows[i].ID] = newCustomer(&rows[i])
-		}
-	}
-	out := make([]*Customer, len(ids))
-	for i, id := range ids {
-		out[i] = byID[id]
-	}
-	return out, nil
+	return inKeyOrder(c, ids, rows, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer), nil
 }
 
 // CreateCustomer creates a customer and its organization at the identity

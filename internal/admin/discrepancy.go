@@ -101,11 +101,7 @@ func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in Di
 
 // discrepancyFor loads an item and checks the action on its customer.
 func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.Discrepancy, error) {
-	d, err := s.store.Discrepancy(ctx, id)
-	if err := s.owned(ctx, c, authz.ManageDiscrepancies, write, d.CustomerID, err); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return decided(ctx, s, c, authz.ManageDiscrepancies, write, discrepancyResource)(s.store.Discrepancy(ctx, id))
 }
 
 // Discrepancy returns one item. ENOTFOUND.

@@ -77,11 +77,7 @@ func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*Env
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*EnvVarView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newEnvVarView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return WholePage(views(rows, newEnvVarView)), nil
 }
 
 // CreateEnvVar adds a variable. EINVALID; ECONFLICT when the name exists.

@@ -151,11 +151,7 @@ func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, c
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*IdentityProvider, 0, len(rows))
-	for i := range rows {
-		out = append(out, newIdentityProvider(&rows[i]))
-	}
-	return WholePage(out), nil
+	return WholePage(views(rows, newIdentityProvider)), nil
 }
 
 // CreateIdentityProvider adds an identity provider to a customer; enabled,
@@ -209,11 +205,7 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 
 // identityProviderFor loads an identity provider and checks act on it.
 func (s *Service) identityProviderFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.IDPConfig, error) {
-	row, err := s.store.IDPConfig(ctx, id)
-	if err := s.owned(ctx, c, authz.ManageCustomerConfig, write, row.CustomerID, err); err != nil {
-		return nil, err
-	}
-	return row, nil
+	return decided(ctx, s, c, authz.ManageCustomerConfig, write, identityProviderResource)(s.store.IDPConfig(ctx, id))
 }
 
 // IdentityProvider returns one identity provider. ENOTFOUND or EFORBIDDEN

@@ -97,22 +97,11 @@ func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerI
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Instance, 0, len(rows))
-	for i := range rows {
-		out = append(out, newInstance(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newInstance), next), nil
 }
 
 func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.InstanceRow, error) {
-	i, err := s.store.InstanceRow(ctx, id)
-	if err != nil {
-		return nil, s.access.CheckMissing(ctx, c, act, write, err)
-	}
-	if err := s.check(ctx, c, act, authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}, write); err != nil {
-		return nil, err
-	}
-	return i, nil
+	return decided(ctx, s, c, act, write, instanceResource)(s.store.InstanceRow(ctx, id))
 }
 
 // Instance returns one instance with its connection.
@@ -131,17 +120,7 @@ func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []st
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*Instance{}
-	for i := range rows {
-		if c.Scope.Allows(rows[i].CustomerID, rows[i].ID) {
-			byID[rows[i].ID] = newInstance(&rows[i])
-		}
-	}
-	out := make([]*Instance, len(ids))
-	for i, id := range ids {
-		out[i] = byID[id]
-	}
-	return out, nil
+	return inKeyOrder(c, ids, rows, func(i *store.InstanceRow) string { return i.ID }, instanceResource, newInstance), nil
 }
 
 // CreateInstance registers the instance's application at the identity

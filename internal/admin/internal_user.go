@@ -69,11 +69,7 @@ func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p Pag
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*InternalUser, 0, len(rows))
-	for i := range rows {
-		out = append(out, newInternalUser(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newInternalUser), next), nil
 }
 
 func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.InternalUser, error) {

@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -65,4 +67,22 @@ func viewing[R, V any](view func(*R) *V) func(*R, error) (*V, error) {
 		}
 		return view(row), nil
 	}
+}
+
+// inKeyOrder answers the views of the rows a dataloader batch loaded, in
+// the order of its keys: nil where a row is missing or outside the caller's
+// scope.
+func inKeyOrder[R, V any](c *access.Caller, keys []string, rows []R, key func(*R) string, resource func(*R) authz.Resource,
+	view func(*R) *V) []*V {
+	byKey := map[string]*V{}
+	for i := range rows {
+		if res := resource(&rows[i]); c.Scope.Allows(res.CustomerID, res.InstanceID) {
+			byKey[key(&rows[i])] = view(&rows[i])
+		}
+	}
+	out := make([]*V, len(keys))
+	for i, k := range keys {
+		out[i] = byKey[k]
+	}
+	return out
 }

@@ -90,15 +90,6 @@ func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action,
 	return s.check(ctx, c, act, authz.Resource{}, write)
 }
 
-// owned checks act on a loaded resource of customerID; a load that failed
-// with ENOTFOUND answers as an out-of-scope resource would (R4.6-id-scope).
-func (s *Service) owned(ctx context.Context, c *access.Caller, act authz.Action, write bool, customerID string, loadErr error) error {
-	if loadErr != nil {
-		return s.access.CheckMissing(ctx, c, act, write, loadErr)
-	}
-	return s.check(ctx, c, act, authz.Resource{CustomerID: customerID}, write)
-}
-
 // stamp returns the service's clock at the precision both databases keep.
 func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 

@@ -61,11 +61,7 @@ func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, cus
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*ServiceAccountView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newServiceAccountView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return WholePage(views(rows, newServiceAccountView)), nil
 }
 
 // CreateServiceAccount creates a service account and answers its client
@@ -93,11 +89,7 @@ func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, cu
 }
 
 func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.ServiceAccount, error) {
-	a, err := s.store.ServiceAccount(ctx, id)
-	if err := s.owned(ctx, c, authz.ManageCustomerConfig, write, a.CustomerID, err); err != nil {
-		return nil, err
-	}
-	return a, nil
+	return decided(ctx, s, c, authz.ManageCustomerConfig, write, serviceAccountResource)(s.store.ServiceAccount(ctx, id))
 }
 
 // ServiceAccount returns one service account.

@@ -103,23 +103,12 @@ func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFil
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Tenant, 0, len(rows))
-	for i := range rows {
-		out = append(out, newTenant(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newTenant), next), nil
 }
 
 // tenantFor loads a tenant and checks act on it.
 func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.Tenant, error) {
-	t, err := s.store.Tenant(ctx, id)
-	if err != nil {
-		return nil, s.access.CheckMissing(ctx, c, act, write, err)
-	}
-	if err := s.check(ctx, c, act, authz.Resource{CustomerID: t.CustomerID, InstanceID: t.InstanceID}, write); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return decided(ctx, s, c, act, write, tenantResource)(s.store.Tenant(ctx, id))
 }
 
 // Tenant returns one tenant.
@@ -138,17 +127,7 @@ func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []stri
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*Tenant{}
-	for i := range rows {
-		if c.Scope.Allows(rows[i].CustomerID, rows[i].InstanceID) {
-			byID[rows[i].ID] = newTenant(&rows[i])
-		}
-	}
-	out := make([]*Tenant, len(ids))
-	for i, id := range ids {
-		out[i] = byID[id]
-	}
-	return out, nil
+	return inKeyOrder(c, ids, rows, func(t *store.Tenant) string { return t.ID }, tenantResource, newTenant), nil
 }
 
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
@@ -373,9 +352,5 @@ func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id str
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*TenantMigration, 0, len(rows))
-	for i := range rows {
-		out = append(out, newMigration(&rows[i]))
-	}
-	return out, nil
+	return views(rows, newMigration), nil
 }

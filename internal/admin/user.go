@@ -80,22 +80,11 @@ func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID st
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*CustomerUserView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newCustomerUser(&rows[i]))
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newCustomerUser), next), nil
 }
 
 func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerUser, error) {
-	u, err := s.store.CustomerUser(ctx, id)
-	if err != nil {
-		return nil, s.access.CheckMissing(ctx, c, act, write, err)
-	}
-	if err := s.check(ctx, c, act, authz.Resource{CustomerID: u.CustomerID}, write); err != nil {
-		return nil, err
-	}
-	return u, nil
+	return decided(ctx, s, c, act, write, customerUserResource)(s.store.CustomerUser(ctx, id))
 }
 
 // ownerFor is userFor for suspending, reactivating or deleting a user: the

@@ -108,11 +108,7 @@ func (s *Service) ListWebhooks(ctx context.Context, c *access.Caller, customerID
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*WebhookView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newWebhookView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return WholePage(views(rows, newWebhookView)), nil
 }
 
 // CreateWebhook subscribes a URL to a customer's events and answers its
@@ -145,11 +141,7 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 }
 
 func (s *Service) webhookFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.Webhook, error) {
-	w, err := s.store.Webhook(ctx, id)
-	if err := s.owned(ctx, c, authz.ManageCustomerConfig, write, w.CustomerID, err); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return decided(ctx, s, c, authz.ManageCustomerConfig, write, webhookResource)(s.store.Webhook(ctx, id))
 }
 
 // Webhook returns one webhook. ENOTFOUND or EFORBIDDEN per the scope mode.
