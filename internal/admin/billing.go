@@ -59,6 +59,11 @@ type PaymentView struct {
 	ReceivedAt time.Time `json:"receivedAt"`
 }
 
+func newPaymentView(p *store.Payment) *PaymentView {
+	return &PaymentView{ID: p.ID, CustomerID: p.CustomerID, InvoiceID: orNull(p.InvoiceID), Amount: major(p.AmountCents),
+		Currency: p.Currency, Method: p.Method, Status: p.Status, ReceivedAt: p.ReceivedAt}
+}
+
 // CreditView is a credit as the API shows it.
 type CreditView struct {
 	ID         string    `json:"id"`
@@ -161,16 +166,7 @@ func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*PaymentView, 0, len(rows))
-	for _, p := range rows {
-		v := &PaymentView{ID: p.ID, CustomerID: p.CustomerID, Amount: major(p.AmountCents), Currency: p.Currency,
-			Method: p.Method, Status: p.Status, ReceivedAt: p.ReceivedAt}
-		if p.InvoiceID != "" {
-			v.InvoiceID = &p.InvoiceID
-		}
-		out = append(out, v)
-	}
-	return newPage(out, next), nil
+	return newPage(views(rows, newPaymentView), next), nil
 }
 
 // ListCredits lists a customer's credits, newest first, one page.
@@ -212,13 +208,9 @@ func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID 
 }
 
 func newBillingSetupView(b *store.BillingSetup) *BillingSetupView {
-	v := &BillingSetupView{CustomerID: b.CustomerID, BillingEmail: b.BillingEmail, CompanyName: b.CompanyName,
-		Address: b.Address, Country: b.Country, TaxID: b.TaxID, Currency: b.Currency, PaymentMethod: b.PaymentMethod,
-		UpdatedAt: b.UpdatedAt, UpdatedBy: b.UpdatedBy}
-	if b.PlanID != "" {
-		v.PlanID = &b.PlanID
-	}
-	return v
+	return &BillingSetupView{CustomerID: b.CustomerID, PlanID: orNull(b.PlanID), BillingEmail: b.BillingEmail,
+		CompanyName: b.CompanyName, Address: b.Address, Country: b.Country, TaxID: b.TaxID, Currency: b.Currency,
+		PaymentMethod: b.PaymentMethod, UpdatedAt: b.UpdatedAt, UpdatedBy: b.UpdatedBy}
 }
 
 // BillingSetup returns a customer's billing setup. ENOTFOUND when it has none.

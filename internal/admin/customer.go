@@ -64,11 +64,7 @@ func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInp
 
 // Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
 func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
-	row, err := s.customerFor(ctx, c, id, authz.ViewUsageUnits, false)
-	if err != nil {
-		return nil, err
-	}
-	return newCustomer(row), nil
+	return viewing(newCustomer)(s.customerFor(ctx, c, id, authz.ViewUsageUnits, false))
 }
 
 // customerFor loads a customer and checks act on it; a missing one answers
@@ -80,11 +76,7 @@ func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, 
 // CustomersByIDs returns the customers of ids in key order, nil where a
 // customer does not exist or is outside the caller's scope (a dataloader batch).
 func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
-	rows, err := s.store.CustomersByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	return inKeyOrder(c, ids, rows, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer), nil
+	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids))
 }
 
 // CreateCustomer creates a customer and its organization at the identity
@@ -97,11 +89,8 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 	if err != nil {
 		return nil, err
 	}
-	settings := in.Settings
-	if settings == nil {
-		settings = json.RawMessage("{}")
-	}
-	if err := validSettings(settings); err != nil {
+	settings, err := newSettings(in.Settings)
+	if err != nil {
 		return nil, err
 	}
 	var domains []string
@@ -139,21 +128,10 @@ func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id strin
 	if _, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, true); err != nil {
 		return nil, err
 	}
-	name := ""
-	if in.Name != nil {
-		var err error
-		if name, err = cleanName("name", *in.Name); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.store.UpdateCustomer(ctx, id, name, nil, s.now()); err != nil {
+	if err := s.rename(ctx, id, in.Name, s.store.UpdateCustomer); err != nil {
 		return nil, err
 	}
-	row, err := s.store.Customer(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newCustomer(row), nil
+	return viewing(newCustomer)(s.store.Customer(ctx, id))
 }
 
 // DeleteCustomer removes a customer with its organization, users, grants
@@ -179,13 +157,7 @@ func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id 
 	if _, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, true); err != nil {
 		return nil, err
 	}
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateCustomer(ctx, id, "", settings, s.now()); err != nil {
-		return nil, err
-	}
-	return settings, nil
+	return s.putSettings(ctx, id, settings, s.store.UpdateCustomer)
 }
 
 // TransferOwnership makes another user of the same customer its owner; the

@@ -37,14 +37,7 @@ func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	out := make([]EmailView, 0, len(es))
 	for _, e := range es {
 		v := EmailView{ID: e.ID, At: e.At, Recipient: e.Recipient, Kind: e.Kind, Subject: e.Subject, Status: e.Status}
-		if e.CustomerID != "" {
-			cid := e.CustomerID
-			v.CustomerID = &cid
-		}
-		if e.UserID != "" {
-			uid := e.UserID
-			v.UserID = &uid
-		}
+		v.CustomerID, v.UserID = orNull(e.CustomerID), orNull(e.UserID)
 		out = append(out, v)
 	}
 	return newPage(out, next), nil

@@ -29,10 +29,7 @@ func newGrant(g store.Grant, instance bool) *GrantView {
 	} else {
 		v.CustomerID = &t
 	}
-	if g.GrantedBy != "" {
-		by := g.GrantedBy
-		v.GrantedBy = &by
-	}
+	v.GrantedBy = orNull(g.GrantedBy)
 	return v
 }
 

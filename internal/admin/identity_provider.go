@@ -211,11 +211,7 @@ func (s *Service) identityProviderFor(ctx context.Context, c *access.Caller, id 
 // IdentityProvider returns one identity provider. ENOTFOUND or EFORBIDDEN
 // per the scope mode.
 func (s *Service) IdentityProvider(ctx context.Context, c *access.Caller, id string) (*IdentityProvider, error) {
-	row, err := s.identityProviderFor(ctx, c, id, false)
-	if err != nil {
-		return nil, err
-	}
-	return newIdentityProvider(row), nil
+	return viewing(newIdentityProvider)(s.identityProviderFor(ctx, c, id, false))
 }
 
 // keepsSSO refuses to take the last provider out of an SSO-only

@@ -79,6 +79,23 @@ func cleanURL(raw string) (string, error) {
 	return raw, nil
 }
 
+// instanceFields checks an instance's name, URL and database URI, and
+// answers the name and URL cleaned. EINVALID.
+func instanceFields(name, url, databaseURI string) (string, string, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return "", "", err
+	}
+	base, err := cleanURL(url)
+	if err != nil {
+		return "", "", err
+	}
+	if len(databaseURI) > 2000 {
+		return "", "", platform.Errorf(platform.EINVALID, "databaseUri must be at most 2000 characters")
+	}
+	return name, base, nil
+}
+
 func appInput(name, base string) AppInput {
 	return AppInput{Name: name, RedirectURIs: []string{base + CallbackPath, base + CallbackPathV3},
 		PostLogoutRedirectURIs: []string{base + signedOutPath}}
@@ -106,21 +123,13 @@ func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, 
 
 // Instance returns one instance with its connection.
 func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, false)
-	if err != nil {
-		return nil, err
-	}
-	return newInstance(i), nil
+	return viewing(newInstance)(s.instanceFor(ctx, c, id, authz.ManageInstances, false))
 }
 
 // InstancesByIDs returns the instances of ids in key order, nil where
 // missing or outside the caller's scope (a dataloader batch).
 func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
-	rows, err := s.store.InstancesByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	return inKeyOrder(c, ids, rows, func(i *store.InstanceRow) string { return i.ID }, instanceResource, newInstance), nil
+	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, newInstance)(s.store.InstancesByIDs(ctx, ids))
 }
 
 // CreateInstance registers the instance's application at the identity
@@ -143,16 +152,9 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 	if err := s.check(ctx, c, authz.ManageInstances, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
 		return nil, err
 	}
-	name, err := cleanName("name", in.Name)
+	name, base, err := instanceFields(in.Name, in.URL, in.DatabaseURI)
 	if err != nil {
 		return nil, err
-	}
-	base, err := cleanURL(in.URL)
-	if err != nil {
-		return nil, err
-	}
-	if len(in.DatabaseURI) > 2000 {
-		return nil, platform.Errorf(platform.EINVALID, "databaseUri must be at most 2000 characters")
 	}
 	app, err := s.apps.Create(ctx, appInput(name, base))
 	if err != nil {
@@ -196,16 +198,9 @@ func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id strin
 	if err != nil {
 		return nil, err
 	}
-	name, err := cleanName("name", in.Name)
+	name, base, err := instanceFields(in.Name, in.URL, in.DatabaseURI)
 	if err != nil {
 		return nil, err
-	}
-	base, err := cleanURL(in.URL)
-	if err != nil {
-		return nil, err
-	}
-	if len(in.DatabaseURI) > 2000 {
-		return nil, platform.Errorf(platform.EINVALID, "databaseUri must be at most 2000 characters")
 	}
 	conn := i.Connection
 	if base != i.URL || name != i.Name {

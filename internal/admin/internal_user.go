@@ -21,13 +21,10 @@ type InternalUser struct {
 }
 
 func newInternalUser(u *store.InternalUser) *InternalUser {
-	v := &InternalUser{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, CreatedAt: u.CreatedAt}
+	v := &InternalUser{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, SuspendedAt: timeOrNull(u.SuspendedAt),
+		CreatedAt: u.CreatedAt}
 	if r, err := authz.ParseRole(u.Role); err == nil {
 		v.Role = r.String() // a stored ops_engineer shows as infra_ops
-	}
-	if !u.SuspendedAt.IsZero() {
-		at := u.SuspendedAt
-		v.SuspendedAt = &at
 	}
 	return v
 }
@@ -81,11 +78,7 @@ func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id stri
 
 // InternalUser returns one internal user.
 func (s *Service) InternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, false)
-	if err != nil {
-		return nil, err
-	}
-	return newInternalUser(u), nil
+	return viewing(newInternalUser)(s.internalUserFor(ctx, c, id, false))
 }
 
 // CreateInternalUser creates a user in the administrator organization with
@@ -95,21 +88,10 @@ func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in I
 	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
 		return nil, err
 	}
-	email := platform.NormalizeEmail(in.Email)
-	var problems []string
-	if !platform.ValidEmail(email) {
-		problems = append(problems, "email must be an e-mail address")
-	}
-	name, nerr := cleanName("name", in.Name)
-	if nerr != nil {
-		problems = append(problems, platform.ErrorMessage(nerr))
-	}
 	role, rerr := internalRole(in.Role)
-	if rerr != nil {
-		problems = append(problems, platform.ErrorMessage(rerr))
-	}
-	if len(problems) > 0 {
-		return nil, &platform.Error{Code: platform.EINVALID, Message: "the internal user is not valid", Details: problems}
+	email, name, err := userInput("the internal user is not valid", in.Email, in.Name, rerr)
+	if err != nil {
+		return nil, err
 	}
 	adminOrgID := s.adminOrgID
 	if adminOrgID == "" {
@@ -117,16 +99,9 @@ func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in I
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: newID(), OrgID: adminOrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	err := s.store.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.CreateUser(ctx, u); err != nil {
-			return err
-		}
-		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CreatedAt: now})
-	})
-	if err != nil {
+	if err := s.invite(ctx, u, role, "", "You are invited to the platform console"); err != nil {
 		return nil, err
 	}
-	s.sendEmail(ctx, "", email, u.ID, "invitation", "You are invited to the platform console")
 	return &InternalUser{ID: u.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
 }
 
@@ -151,13 +126,7 @@ func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id s
 			return nil, err
 		}
 	}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.RenameUser(ctx, id, u.Name, s.now()); err != nil {
-			return err
-		}
-		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt})
-	})
-	if err != nil {
+	if err := s.saveUser(ctx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt}); err != nil {
 		return nil, err
 	}
 	return newInternalUser(u), nil

@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"time"
+
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
@@ -71,8 +73,18 @@ func viewing[R, V any](view func(*R) *V) func(*R, error) (*V, error) {
 
 // inKeyOrder answers the views of the rows a dataloader batch loaded, in
 // the order of its keys: nil where a row is missing or outside the caller's
-// scope.
-func inKeyOrder[R, V any](c *access.Caller, keys []string, rows []R, key func(*R) string, resource func(*R) authz.Resource,
+// scope. A load error passes through.
+func inKeyOrder[R, V any](c *access.Caller, keys []string, key func(*R) string, resource func(*R) authz.Resource,
+	view func(*R) *V) func([]R, error) ([]*V, error) {
+	return func(rows []R, err error) ([]*V, error) {
+		if err != nil {
+			return nil, err
+		}
+		return byKeys(c, keys, rows, key, resource, view), nil
+	}
+}
+
+func byKeys[R, V any](c *access.Caller, keys []string, rows []R, key func(*R) string, resource func(*R) authz.Resource,
 	view func(*R) *V) []*V {
 	byKey := map[string]*V{}
 	for i := range rows {
@@ -85,4 +97,20 @@ func inKeyOrder[R, V any](c *access.Caller, keys []string, rows []R, key func(*R
 		out[i] = byKey[k]
 	}
 	return out
+}
+
+// orNull is s for an optional field of a view, nil (null) when s is empty.
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// timeOrNull is t for an optional field of a view, nil (null) when t is zero.
+func timeOrNull(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }

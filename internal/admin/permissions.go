@@ -35,10 +35,7 @@ func (s *Service) Permissions(c *access.Caller) *Permissions {
 	p := &Permissions{UserID: c.UserID, Role: c.Role,
 		Scope: ScopeView{Source: c.Scope.Source, Mode: c.Scope.Mode, CustomerIDs: nonNil(c.Scope.CustomerIDs),
 			InstanceIDs: nonNil(c.Scope.InstanceIDs)}}
-	if c.CustomerID != "" {
-		id := c.CustomerID
-		p.CustomerID = &id
-	}
+	p.CustomerID = orNull(c.CustomerID)
 	cat := s.access.Catalog()
 	for _, act := range cat.Allowed(c.Role) {
 		p.Actions = append(p.Actions, ActionGrant{Action: act, Access: cat.Access(c.Role, act)})

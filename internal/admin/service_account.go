@@ -94,11 +94,7 @@ func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id st
 
 // ServiceAccount returns one service account.
 func (s *Service) ServiceAccount(ctx context.Context, c *access.Caller, id string) (*ServiceAccountView, error) {
-	a, err := s.serviceAccountFor(ctx, c, id, false)
-	if err != nil {
-		return nil, err
-	}
-	return newServiceAccountView(a), nil
+	return viewing(newServiceAccountView)(s.serviceAccountFor(ctx, c, id, false))
 }
 
 // RotateServiceAccountSecret replaces a service account's secret and

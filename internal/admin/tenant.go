@@ -24,12 +24,8 @@ type Tenant struct {
 }
 
 func newTenant(t *store.Tenant) *Tenant {
-	v := &Tenant{ID: t.ID, CustomerID: t.CustomerID, Name: t.Name, Settings: t.Settings, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
-	if t.InstanceID != "" {
-		iid := t.InstanceID
-		v.InstanceID = &iid
-	}
-	return v
+	return &Tenant{ID: t.ID, CustomerID: t.CustomerID, InstanceID: orNull(t.InstanceID), Name: t.Name, Settings: t.Settings,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }
 
 // TenantInput creates a tenant of a customer, optionally on one of its instances.
@@ -113,21 +109,13 @@ func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, ac
 
 // Tenant returns one tenant.
 func (s *Service) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
-	t, err := s.tenantFor(ctx, c, id, authz.ManageTenant, false)
-	if err != nil {
-		return nil, err
-	}
-	return newTenant(t), nil
+	return viewing(newTenant)(s.tenantFor(ctx, c, id, authz.ManageTenant, false))
 }
 
 // TenantsByIDs returns the tenants of ids in key order, nil where missing
 // or outside the caller's scope (a dataloader batch).
 func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Tenant, error) {
-	rows, err := s.store.TenantsByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	return inKeyOrder(c, ids, rows, func(t *store.Tenant) string { return t.ID }, tenantResource, newTenant), nil
+	return inKeyOrder(c, ids, func(t *store.Tenant) string { return t.ID }, tenantResource, newTenant)(s.store.TenantsByIDs(ctx, ids))
 }
 
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
@@ -164,11 +152,8 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 	if err != nil {
 		return nil, err
 	}
-	settings := in.Settings
-	if settings == nil {
-		settings = json.RawMessage("{}")
-	}
-	if err := validSettings(settings); err != nil {
+	settings, err := newSettings(in.Settings)
+	if err != nil {
 		return nil, err
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
@@ -185,21 +170,10 @@ func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string,
 	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
 		return nil, err
 	}
-	name := ""
-	if in.Name != nil {
-		var err error
-		if name, err = cleanName("name", *in.Name); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.store.UpdateTenant(ctx, id, name, nil, s.now()); err != nil {
+	if err := s.rename(ctx, id, in.Name, s.store.UpdateTenant); err != nil {
 		return nil, err
 	}
-	t, err := s.store.Tenant(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newTenant(t), nil
+	return viewing(newTenant)(s.store.Tenant(ctx, id))
 }
 
 // DeleteTenant removes a tenant and its data (R5.7-no-tenant: no portal role).
@@ -224,13 +198,7 @@ func (s *Service) PutTenantSettings(ctx context.Context, c *access.Caller, id st
 	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
 		return nil, err
 	}
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateTenant(ctx, id, "", settings, s.now()); err != nil {
-		return nil, err
-	}
-	return settings, nil
+	return s.putSettings(ctx, id, settings, s.store.UpdateTenant)
 }
 
 // TenantMembers lists a tenant's members.

@@ -28,8 +28,7 @@ func newCustomerUser(u *store.CustomerUser) *CustomerUserView {
 		CreatedAt: u.CreatedAt}
 	switch {
 	case !u.SuspendedAt.IsZero():
-		at := u.SuspendedAt
-		v.Status, v.SuspendedAt = "suspended", &at
+		v.Status, v.SuspendedAt = "suspended", timeOrNull(u.SuspendedAt)
 	case !u.HasPassword:
 		v.Status = "invited"
 	}
@@ -105,11 +104,7 @@ func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, act
 
 // User returns one customer user.
 func (s *Service) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, false)
-	if err != nil {
-		return nil, err
-	}
-	return newCustomerUser(u), nil
+	return viewing(newCustomerUser)(s.userFor(ctx, c, id, authz.ManageCustomerUser, false))
 }
 
 // InviteUser creates a user in the customer's organization at the identity
@@ -120,37 +115,19 @@ func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID s
 	if err != nil {
 		return nil, err
 	}
-	email := platform.NormalizeEmail(in.Email)
-	var problems []string
-	if !platform.ValidEmail(email) {
-		problems = append(problems, "email must be an e-mail address")
-	}
-	name, nerr := cleanName("name", in.Name)
-	if nerr != nil {
-		problems = append(problems, platform.ErrorMessage(nerr))
-	}
 	role, rerr := portalRole(in.Role)
 	if in.Role == "" {
 		role, rerr = authz.Member, nil
 	}
-	if rerr != nil {
-		problems = append(problems, platform.ErrorMessage(rerr))
-	}
-	if len(problems) > 0 {
-		return nil, &platform.Error{Code: platform.EINVALID, Message: "the invitation is not valid", Details: problems}
-	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.CreateUser(ctx, u); err != nil {
-			return err
-		}
-		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: cust.ID, CreatedAt: now})
-	})
+	email, name, err := userInput("the invitation is not valid", in.Email, in.Name, rerr)
 	if err != nil {
 		return nil, err
 	}
-	s.sendEmail(ctx, cust.ID, email, u.ID, "invitation", "You are invited to "+cust.Name)
+	now := s.now().UTC().Truncate(time.Microsecond)
+	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	if err := s.invite(ctx, u, role, cust.ID, "You are invited to "+cust.Name); err != nil {
+		return nil, err
+	}
 	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
 		CreatedAt: now}, nil
 }
@@ -177,12 +154,7 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 			return nil, err
 		}
 	}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.RenameUser(ctx, id, u.Name, s.now()); err != nil {
-			return err
-		}
-		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
-	})
+	err = s.saveUser(ctx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"encoding/json"
 	"math"
 	"net"
 	"net/url"
@@ -42,21 +41,6 @@ func cleanName(field, s string) (string, error) {
 		return "", platform.Errorf(platform.EINVALID, "%s is required (at most 200 characters)", field)
 	}
 	return s, nil
-}
-
-// maxSettings bounds a settings document.
-const maxSettings = 64 << 10
-
-// validSettings checks that a settings document is one JSON object.
-func validSettings(raw json.RawMessage) error {
-	if len(raw) > maxSettings {
-		return platform.Errorf(platform.EINVALID, "settings must be at most %d bytes", maxSettings)
-	}
-	var m map[string]any
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
-		return platform.Errorf(platform.EINVALID, "settings must be a JSON object")
-	}
-	return nil
 }
 
 func catalogKey(field, v string) (string, error) {

@@ -146,11 +146,7 @@ func (s *Service) webhookFor(ctx context.Context, c *access.Caller, id string, w
 
 // Webhook returns one webhook. ENOTFOUND or EFORBIDDEN per the scope mode.
 func (s *Service) Webhook(ctx context.Context, c *access.Caller, id string) (*WebhookView, error) {
-	w, err := s.webhookFor(ctx, c, id, false)
-	if err != nil {
-		return nil, err
-	}
-	return newWebhookView(w), nil
+	return viewing(newWebhookView)(s.webhookFor(ctx, c, id, false))
 }
 
 // UpdateWebhook changes a webhook. EINVALID.

@@ -92,7 +92,10 @@ type BillingQuery struct {
 	Cursor     string
 }
 
-func (q BillingQuery) where() (string, []any) {
+// billingPage runs one page of a billing list, selectFrom narrowed by q,
+// newest first by timeCol.
+func billingPage[T any](ctx context.Context, s *Store, q BillingQuery, selectFrom, timeCol string, scan func(Row) (T, error),
+	at func(*T) (time.Time, string)) ([]T, string, error) {
 	var args []any
 	w := scopeCondition(&args, q.Customers, "customer_id", "")
 	if q.CustomerID != "" {
@@ -101,14 +104,13 @@ func (q BillingQuery) where() (string, []any) {
 	if q.Status != "" {
 		w += ` AND status = ` + arg(&args, q.Status)
 	}
-	return w, args
+	return newestPage(ctx, s, q.Cursor, q.Limit, selectFrom, w, args, timeCol, scan, at)
 }
 
 // Invoices lists one page of invoices, newest first, and the cursor of the
 // next page ("" on the last). EINVALID for a malformed cursor.
 func (s *Store) Invoices(ctx context.Context, q BillingQuery) ([]Invoice, string, error) {
-	cond, args := q.where()
-	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT `+invoiceColumns+` FROM invoices`, cond, args, "issued_at", scanInvoice,
+	return billingPage(ctx, s, q, `SELECT `+invoiceColumns+` FROM invoices`, "issued_at", scanInvoice,
 		func(i *Invoice) (time.Time, string) { return i.IssuedAt, i.ID })
 }
 
@@ -144,8 +146,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 // Payments lists one page of payments, newest first, and the next cursor.
 func (s *Store) Payments(ctx context.Context, q BillingQuery) ([]Payment, string, error) {
 	q.Status = "" // no status column
-	cond, args := q.where()
-	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT `+paymentColumns+` FROM payments`, cond, args, "received_at", scanPayment,
+	return billingPage(ctx, s, q, `SELECT `+paymentColumns+` FROM payments`, "received_at", scanPayment,
 		func(p *Payment) (time.Time, string) { return p.ReceivedAt, p.ID })
 }
 
@@ -178,7 +179,6 @@ func (s *Store) CreateCredit(ctx context.Context, c *Credit) error {
 // Credits lists one page of credits, newest first, and the next cursor.
 func (s *Store) Credits(ctx context.Context, q BillingQuery) ([]Credit, string, error) {
 	q.Status = "" // no status column
-	cond, args := q.where()
-	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT `+creditColumns+` FROM credits`, cond, args, "issued_at", scanCredit,
+	return billingPage(ctx, s, q, `SELECT `+creditColumns+` FROM credits`, "issued_at", scanCredit,
 		func(c *Credit) (time.Time, string) { return c.IssuedAt, c.ID })
 }

@@ -19,7 +19,8 @@ func (a *API) discrepancyRoutes() []Route {
 		{Method: http.MethodGet, Pattern: "/discrepancies", Action: act, Handle: a.listDiscrepancies},
 		{Method: http.MethodPost, Pattern: "/discrepancies", Action: act, Write: true, Handle: withBody(http.StatusCreated, s.ReportDiscrepancy)},
 		{Method: http.MethodGet, Pattern: "/discrepancies/{id}", Action: act, Handle: byID(http.StatusOK, s.Discrepancy)},
-		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Action: act, Write: true, Handle: byIDWithBody(http.StatusOK, s.ResolveDiscrepancy)},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Action: act, Write: true,
+			Handle: byIDWithBody(http.StatusOK, s.ResolveDiscrepancy)},
 		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/reopen", Action: act, Write: true, Handle: byID(http.StatusOK, s.ReopenDiscrepancy)},
 	}
 }

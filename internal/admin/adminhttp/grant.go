@@ -15,7 +15,8 @@ func (a *API) grantRoutes() []Route {
 	s := a.svc
 	return []Route{
 		{Method: http.MethodGet, Pattern: "/grants", Action: authz.ManageInternalUsers, Handle: a.listGrants},
-		{Method: http.MethodPost, Pattern: "/grants", Action: authz.ManageInternalUsers, Write: true, Handle: withBody(http.StatusCreated, s.CreateGrant)},
+		{Method: http.MethodPost, Pattern: "/grants", Action: authz.ManageInternalUsers, Write: true,
+			Handle: withBody(http.StatusCreated, s.CreateGrant)},
 		{Method: http.MethodDelete, Pattern: "/customers/{id}/grants/{userId}", Action: authz.ManageInternalUsers, Write: true,
 			Target: s.CustomerResource, Handle: a.deleteGrant(false)},
 		{Method: http.MethodDelete, Pattern: "/instances/{id}/grants/{userId}", Action: authz.ManageInternalUsers, Write: true,

@@ -12,10 +12,14 @@ func (a *API) serviceAccountRoutes() []Route {
 	const act = authz.ManageCustomerConfig
 	s, cust, sa := a.svc, a.svc.CustomerResource, a.svc.ServiceAccountResource
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/customers/{id}/service-accounts", Action: act, Target: cust, Handle: byID(http.StatusOK, s.ListServiceAccounts)},
-		{Method: http.MethodPost, Pattern: "/customers/{id}/service-accounts", Action: act, Write: true, Target: cust, Handle: byIDWithBody(http.StatusCreated, s.CreateServiceAccount)},
+		{Method: http.MethodGet, Pattern: "/customers/{id}/service-accounts", Action: act, Target: cust,
+			Handle: byID(http.StatusOK, s.ListServiceAccounts)},
+		{Method: http.MethodPost, Pattern: "/customers/{id}/service-accounts", Action: act, Write: true, Target: cust,
+			Handle: byIDWithBody(http.StatusCreated, s.CreateServiceAccount)},
 		{Method: http.MethodGet, Pattern: "/service-accounts/{id}", Action: act, Target: sa, Handle: byID(http.StatusOK, s.ServiceAccount)},
-		{Method: http.MethodDelete, Pattern: "/service-accounts/{id}", Action: act, Write: true, Target: sa, Handle: deleteByID(s.DeleteServiceAccount)},
-		{Method: http.MethodPost, Pattern: "/service-accounts/{id}/rotate-secret", Action: act, Write: true, Target: sa, Handle: byID(http.StatusOK, s.RotateServiceAccountSecret)},
+		{Method: http.MethodDelete, Pattern: "/service-accounts/{id}", Action: act, Write: true, Target: sa,
+			Handle: deleteByID(s.DeleteServiceAccount)},
+		{Method: http.MethodPost, Pattern: "/service-accounts/{id}/rotate-secret", Action: act, Write: true, Target: sa,
+			Handle: byID(http.StatusOK, s.RotateServiceAccountSecret)},
 	}
 }

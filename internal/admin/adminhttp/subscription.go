@@ -13,7 +13,8 @@ func (a *API) subscriptionRoutes() []Route {
 	s := a.svc
 	return []Route{
 		{Method: http.MethodGet, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Handle: a.listSubscriptions},
-		{Method: http.MethodPost, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Write: true, Handle: withBody(http.StatusCreated, s.Subscribe)},
+		{Method: http.MethodPost, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Write: true,
+			Handle: withBody(http.StatusCreated, s.Subscribe)},
 		{Method: http.MethodDelete, Pattern: "/me/subscriptions/{eventType}", Action: authz.ViewUsageUnits, Write: true, Handle: a.unsubscribe},
 	}
 }

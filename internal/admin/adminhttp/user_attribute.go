@@ -15,7 +15,8 @@ func (a *API) userAttributeRoutes() []Route {
 		{Method: http.MethodGet, Pattern: "/user-attributes", Action: act, Handle: ofCaller(http.StatusOK, s.ListUserAttributes)},
 		{Method: http.MethodPost, Pattern: "/user-attributes", Action: act, Write: true, Handle: withBody(http.StatusCreated, s.CreateUserAttribute)},
 		{Method: http.MethodGet, Pattern: "/user-attributes/{id}", Action: act, Handle: byID(http.StatusOK, s.UserAttribute)},
-		{Method: http.MethodPatch, Pattern: "/user-attributes/{id}", Action: act, Write: true, Handle: byIDWithBody(http.StatusOK, s.UpdateUserAttribute)},
+		{Method: http.MethodPatch, Pattern: "/user-attributes/{id}", Action: act, Write: true,
+			Handle: byIDWithBody(http.StatusOK, s.UpdateUserAttribute)},
 		{Method: http.MethodDelete, Pattern: "/user-attributes/{id}", Action: act, Write: true, Handle: deleteByID(s.DeleteUserAttribute)},
 	}
 }

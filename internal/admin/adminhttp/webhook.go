@@ -14,11 +14,14 @@ func (a *API) webhookRoutes() []Route {
 	s, cust, hook := a.svc, a.svc.CustomerResource, a.svc.WebhookResource
 	return []Route{
 		{Method: http.MethodGet, Pattern: "/customers/{id}/webhooks", Action: act, Target: cust, Handle: byID(http.StatusOK, s.ListWebhooks)},
-		{Method: http.MethodPost, Pattern: "/customers/{id}/webhooks", Action: act, Write: true, Target: cust, Handle: byIDWithBody(http.StatusCreated, s.CreateWebhook)},
+		{Method: http.MethodPost, Pattern: "/customers/{id}/webhooks", Action: act, Write: true, Target: cust,
+			Handle: byIDWithBody(http.StatusCreated, s.CreateWebhook)},
 		{Method: http.MethodGet, Pattern: "/webhooks/{id}", Action: act, Target: hook, Handle: byID(http.StatusOK, s.Webhook)},
-		{Method: http.MethodPatch, Pattern: "/webhooks/{id}", Action: act, Write: true, Target: hook, Handle: byIDWithBody(http.StatusOK, s.UpdateWebhook)},
+		{Method: http.MethodPatch, Pattern: "/webhooks/{id}", Action: act, Write: true, Target: hook,
+			Handle: byIDWithBody(http.StatusOK, s.UpdateWebhook)},
 		{Method: http.MethodDelete, Pattern: "/webhooks/{id}", Action: act, Write: true, Target: hook, Handle: deleteByID(s.DeleteWebhook)},
-		{Method: http.MethodPost, Pattern: "/webhooks/{id}/rotate-secret", Action: act, Write: true, Target: hook, Handle: byID(http.StatusOK, s.RotateWebhookSecret)},
+		{Method: http.MethodPost, Pattern: "/webhooks/{id}/rotate-secret", Action: act, Write: true, Target: hook,
+			Handle: byID(http.StatusOK, s.RotateWebhookSecret)},
 		{Method: http.MethodGet, Pattern: "/webhooks/{id}/deliveries", Action: act, Target: hook, Handle: a.listWebhookDeliveries},
 	}
 }

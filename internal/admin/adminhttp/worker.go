@@ -16,7 +16,8 @@ func (a *API) workerRoutes() []Route {
 	return []Route{
 		{Method: http.MethodGet, Pattern: "/system-workers", Action: act, Handle: ofCaller(http.StatusOK, s.ListSystemWorkers)},
 		{Method: http.MethodGet, Pattern: "/system-workers/{id}", Action: act, Handle: byID(http.StatusOK, s.SystemWorker)},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/run", Action: act, Write: true, Handle: byID(http.StatusAccepted, s.RunSystemWorker)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/run", Action: act, Write: true,
+			Handle: byID(http.StatusAccepted, s.RunSystemWorker)},
 		{Method: http.MethodPost, Pattern: "/system-workers/{id}/pause", Action: act, Write: true, Handle: a.pauseWorker(true)},
 		{Method: http.MethodPost, Pattern: "/system-workers/{id}/resume", Action: act, Write: true, Handle: a.pauseWorker(false)},
 	}
