@@ -70,14 +70,20 @@ func (s *Store) CustomersByIDs(ctx context.Context, ids []string) ([]platform.Cu
 	return queryAll(ctx, s.db, scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
-// UpdateCustomer sets a customer's name and, when settings is not nil, its
-// settings. ENOTFOUND.
+// UpdateCustomer sets a customer's name (when not empty) and settings (when
+// not nil). ENOTFOUND.
 func (s *Store) UpdateCustomer(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
+	return s.updateNamed(ctx, "customers", "customer", id, name, settings, now)
+}
+
+// updateNamed sets the name (when not empty) and settings (when not nil) of
+// the row id of table, a customer or a tenant. ENOTFOUND naming noun.
+func (s *Store) updateNamed(ctx context.Context, table, noun, id, name string, settings json.RawMessage, now time.Time) error {
 	var st any
 	if settings != nil {
 		st = string(settings)
 	}
-	return s.execOne(ctx, "customer", `UPDATE customers SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
+	return s.execOne(ctx, noun, `UPDATE `+table+` SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
 		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
 }
 

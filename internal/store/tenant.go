@@ -79,12 +79,7 @@ func (s *Store) TenantsByIDs(ctx context.Context, ids []string) ([]Tenant, error
 // UpdateTenant sets a tenant's name (when not empty) and settings (when not
 // nil). ENOTFOUND.
 func (s *Store) UpdateTenant(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
-	var st any
-	if settings != nil {
-		st = string(settings)
-	}
-	return s.execOne(ctx, "tenant", `UPDATE tenants SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
-		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
+	return s.updateNamed(ctx, "tenants", "tenant", id, name, settings, now)
 }
 
 // MoveTenant gives a tenant another customer and instance (instanceID ""

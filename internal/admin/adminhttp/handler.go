@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
@@ -108,6 +106,3 @@ func pagedBy[T any](key func(*http.Request) string, call func(context.Context, *
 		return respond(http.StatusOK, v, err)
 	}
 }
-
-// param is the route's {name}.
-func param(r *http.Request, name string) string { return chi.URLParam(r, name) }

@@ -38,6 +38,9 @@ func decode(r *http.Request, v any) error {
 // id is the route's {id}.
 func id(r *http.Request) string { return chi.URLParam(r, "id") }
 
+// param is the route's {name}.
+func param(r *http.Request, name string) string { return chi.URLParam(r, name) }
+
 // pageInput reads ?limit= and ?cursor=.
 func pageInput(r *http.Request) (admin.PageInput, error) {
 	n, err := limitQuery(r, admin.MaxPageLimit)
