@@ -11,7 +11,6 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/store"
 )
 
 func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error) {
@@ -26,9 +25,5 @@ func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *in
 	if err != nil {
 		return nil, err
 	}
-	items := make([]*store.AuditEvent, len(p.Items))
-	for i := range p.Items {
-		items[i] = &p.Items[i]
-	}
-	return &model.AuditEventPage{Items: items, NextCursor: p.NextCursor}, nil
+	return &model.AuditEventPage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }

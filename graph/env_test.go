@@ -16,6 +16,7 @@ import (
 	"github.com/platform/platform/graph"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/admin/adminhttp"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
@@ -79,7 +80,7 @@ type env struct {
 	st      *store.Store
 	queries *atomic.Int64 // SQL statements run through st
 	srv     *httptest.Server
-	adm     *admin.Admin
+	adm     *admin.Service
 }
 
 // newEnv builds the env; opts change the GraphQL endpoint's configuration.
@@ -93,17 +94,17 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adm := admin.New(st, acc, admin.WithAdminOrg(adminOrg))
+	adm := admin.NewService(st, acc, admin.WithAdminOrg(adminOrg))
 	dataSvc := data.New(st, acc)
 	auth := acc.Require(headerAuth(storetest.NewLogins(t, base))) // signing in is no statement of the request
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID)
-	cfg := graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm.Service(), Data: dataSvc}, Auth: auth}
+	cfg := graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm, Data: dataSvc}, Auth: auth}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	r.Handle("/graphql", graph.NewHandler(cfg))
-	r.Route("/api/v1", func(r chi.Router) { adm.Mount(r, auth) })
+	r.Route("/api/v1", func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, auth) })
 	dataRouter := chi.NewRouter()
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)

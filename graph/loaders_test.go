@@ -29,7 +29,7 @@ func (e *env) mustTenants(n int) {
 				}
 			}
 		}
-		if err := e.st.CreateTenantRow(ctx, &store.TenantRow{ID: fmt.Sprintf("ten-bulk-%03d", i), CustomerID: cust,
+		if err := e.st.CreateTenant(ctx, &store.Tenant{ID: fmt.Sprintf("ten-bulk-%03d", i), CustomerID: cust,
 			Name: fmt.Sprintf("Bulk %03d", i), CreatedAt: t0.Add(time.Duration(i) * time.Second)}); err != nil {
 			e.t.Fatal(err)
 		}

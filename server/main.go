@@ -27,6 +27,7 @@ import (
 	"github.com/platform/platform/graph"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/admin/adminhttp"
 	"github.com/platform/platform/internal/console"
 	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
@@ -208,15 +209,15 @@ func (m *Main) Run(ctx context.Context) error {
 		// Webhook URLs are checked against the egress policy when they are
 		// set and at every delivery (D-egress).
 		egressPolicy := m.Config.Egress()
-		adm := admin.New(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
+		adm := admin.NewService(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
 			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)),
 			admin.WithEgress(egressPolicy))
 		go (&webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}).Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
-		cr.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm.Service()},
+		cr.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm},
 			Auth: consoleAuth, Playground: m.Config.GraphQLPlayground}))
-		cr.Mount("/", con.Handler(func(r chi.Router) { adm.Mount(r, consoleAuth) }))
+		cr.Mount("/", con.Handler(func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, consoleAuth) }))
 		handlers[RoleConsole] = cr
 	}
 	if m.runs(RoleTenant) {

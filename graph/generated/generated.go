@@ -20,7 +20,6 @@ import (
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/data"
-	"github.com/platform/platform/internal/store"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -3820,7 +3819,7 @@ func (ec *executionContext) fieldContext_ActionGrant_access(_ context.Context, f
 	return graphql.NewScalarFieldContext("ActionGrant", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3843,7 +3842,7 @@ func (ec *executionContext) fieldContext_AuditEvent_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
 }
 
-func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3866,7 +3865,7 @@ func (ec *executionContext) fieldContext_AuditEvent_at(_ context.Context, field 
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Time")
 }
 
-func (ec *executionContext) _AuditEvent_actorId(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_actorId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3889,7 +3888,7 @@ func (ec *executionContext) fieldContext_AuditEvent_actorId(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
 }
 
-func (ec *executionContext) _AuditEvent_customerId(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3912,7 +3911,7 @@ func (ec *executionContext) fieldContext_AuditEvent_customerId(_ context.Context
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
 }
 
-func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3935,7 +3934,7 @@ func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3958,7 +3957,7 @@ func (ec *executionContext) fieldContext_AuditEvent_resource(_ context.Context, 
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_decision(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_decision(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3981,7 +3980,7 @@ func (ec *executionContext) fieldContext_AuditEvent_decision(_ context.Context, 
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_reason(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_reason(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4004,7 +4003,7 @@ func (ec *executionContext) fieldContext_AuditEvent_reason(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_status(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_status(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4027,7 +4026,7 @@ func (ec *executionContext) fieldContext_AuditEvent_status(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
 }
 
-func (ec *executionContext) _AuditEvent_requestId(ctx context.Context, field graphql.CollectedField, obj *store.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_requestId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4062,8 +4061,8 @@ func (ec *executionContext) _AuditEventPage_items(ctx context.Context, field gra
 			return obj.Items, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*store.AuditEvent) graphql.Marshaler {
-			return ec.marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋstoreᚐAuditEventᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.AuditEvent) graphql.Marshaler {
+			return ec.marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEventᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11227,7 +11226,7 @@ func (ec *executionContext) _ActionGrant(ctx context.Context, sel ast.SelectionS
 
 var auditEventImplementors = []string{"AuditEvent"}
 
-func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *store.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *admin.AuditEvent) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -13417,11 +13416,11 @@ func (ec *executionContext) marshalNActionGrant2ᚖgithubᚗcomᚋplatformᚋpla
 	return ec._ActionGrant(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋstoreᚐAuditEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*store.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.AuditEvent) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋstoreᚐAuditEvent(ctx, sel, v[i])
+		return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEvent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13433,7 +13432,7 @@ func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋp
 	return ret
 }
 
-func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋstoreᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v *store.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v *admin.AuditEvent) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuditEvent!")
 		return graphql.Null

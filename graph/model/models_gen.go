@@ -12,7 +12,6 @@ import (
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/data"
-	"github.com/platform/platform/internal/store"
 )
 
 type ActionGrant struct {
@@ -22,7 +21,7 @@ type ActionGrant struct {
 }
 
 type AuditEventPage struct {
-	Items      []*store.AuditEvent `json:"items"`
+	Items      []*admin.AuditEvent `json:"items"`
 	NextCursor *string             `json:"nextCursor,omitempty"`
 }
 

@@ -155,7 +155,7 @@ func TestCheckAuditsDenial(t *testing.T) {
 	if platform.ErrorCode(err) != platform.EFORBIDDEN {
 		t.Fatalf("out of scope: %v, want forbidden", err)
 	}
-	events, err := st.AuditEvents(ctx, store.AuditQuery{Scope: authz.Filter{All: true}})
+	events, _, err := st.AuditEvents(ctx, store.AuditQuery{Scope: authz.Filter{All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-//go:generate go run github.com/vektra/mockery/v2 --name Apps --inpackage --testonly --filename mock_apps_test.go --with-expecter=false --disable-version-string
-
 // App is an application registered at the identity provider.
 type App struct {
 	AppID        string

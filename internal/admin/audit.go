@@ -2,9 +2,6 @@ package admin
 
 import (
 	"context"
-	"log/slog"
-	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -13,15 +10,8 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-func (a *Admin) auditRoutes() []Route {
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/audit-log", Action: authz.ViewAuditLog, Handle: a.auditLog},
-		{Method: http.MethodGet, Pattern: "/email-log", Action: authz.ViewAuditLog, Handle: a.emailLog},
-	}
-}
-
-// maxLogLimit is the largest page of the audit and e-mail logs.
-const maxLogLimit = 500
+// MaxLogLimit is the largest page of the audit and e-mail logs.
+const MaxLogLimit = 500
 
 // LogQuery pages through the audit or e-mail log, newest first: Cursor is
 // the nextCursor of the previous page.
@@ -29,18 +19,6 @@ type LogQuery struct {
 	ActorID string
 	Cursor  string
 	Limit   int
-}
-
-// EmailView is one e-mail the platform sent.
-type EmailView struct {
-	ID         string    `json:"id"`
-	At         time.Time `json:"at"`
-	CustomerID *string   `json:"customerId"`
-	Recipient  string    `json:"recipient"`
-	Kind       string    `json:"kind"`
-	Subject    string    `json:"subject"`
-	Status     string    `json:"status"`
-	UserID     *string   `json:"userId"`
 }
 
 // logScope returns the customers whose events the caller may read: all for
@@ -53,126 +31,48 @@ func (s *Service) logScope(ctx context.Context, c *access.Caller) (authz.Filter,
 	return c.Scope.Filter(), nil
 }
 
-func logCursor(q LogQuery) (time.Time, string, int, error) {
-	if q.Limit < 0 || q.Limit > maxLogLimit {
-		return time.Time{}, "", 0, platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", maxLogLimit)
+// logLimit checks a page size of the audit and e-mail logs.
+func logLimit(q LogQuery) error {
+	if q.Limit < 0 || q.Limit > MaxLogLimit {
+		return platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", MaxLogLimit)
 	}
-	if q.Limit == 0 {
-		q.Limit = 100
-	}
-	if q.Cursor == "" {
-		return time.Time{}, "", q.Limit, nil
-	}
-	k, id, err := store.DecodeCursor(q.Cursor)
-	if err != nil {
-		return time.Time{}, "", 0, err
-	}
-	at, err := time.Parse(time.RFC3339Nano, k)
-	if err != nil {
-		return time.Time{}, "", 0, platform.Errorf(platform.EINVALID, "cursor is not valid")
-	}
-	return at, id, q.Limit, nil
+	return nil
+}
+
+// AuditEvent is one entry of the audit log as the API and GraphQL show it:
+// a denied decision or an admin write; customerId is empty for events of
+// no customer.
+type AuditEvent struct {
+	ID         string    `json:"id"`
+	At         time.Time `json:"at"`
+	ActorID    string    `json:"actorId"`
+	CustomerID string    `json:"customerId,omitempty"`
+	Action     string    `json:"action"`
+	Resource   string    `json:"resource"`
+	Decision   string    `json:"decision"` // allowed or denied
+	Reason     string    `json:"reason"`
+	Status     int       `json:"status"`
+	RequestID  string    `json:"requestId"`
+}
+
+func newAuditEvent(e *store.AuditEvent) *AuditEvent {
+	return &AuditEvent{ID: e.ID, At: e.At, ActorID: e.ActorID, CustomerID: e.CustomerID, Action: e.Action,
+		Resource: e.Resource, Decision: e.Decision, Reason: e.Reason, Status: e.Status, RequestID: e.RequestID}
 }
 
 // AuditLog lists audit events the caller may read, newest first (R: the
 // matrix row 'Audit log, email logs').
-func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[store.AuditEvent], error) {
+func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[*AuditEvent], error) {
 	scope, err := s.logScope(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	before, beforeID, limit, err := logCursor(q)
+	if err := logLimit(q); err != nil {
+		return nil, err
+	}
+	evs, next, err := s.store.AuditEvents(ctx, store.AuditQuery{Scope: scope, ActorID: q.ActorID, Limit: q.Limit, Cursor: q.Cursor})
 	if err != nil {
 		return nil, err
 	}
-	evs, err := s.store.AuditEvents(ctx, store.AuditQuery{Scope: scope, ActorID: q.ActorID,
-		Before: before, BeforeID: beforeID, Limit: limit + 1})
-	if err != nil {
-		return nil, err
-	}
-	next := ""
-	if len(evs) > limit {
-		evs = evs[:limit]
-		last := evs[limit-1]
-		next = store.EncodeCursor(last.At.UTC().Format(time.RFC3339Nano), last.ID)
-	}
-	return newPage(evs, next), nil
-}
-
-// EmailLog lists e-mails the platform sent that the caller may read, newest first.
-func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[EmailView], error) {
-	scope, err := s.logScope(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	before, beforeID, limit, err := logCursor(q)
-	if err != nil {
-		return nil, err
-	}
-	es, err := s.store.EmailLog(ctx, store.EmailQuery{Scope: scope, Before: before, BeforeID: beforeID,
-		Limit: limit + 1})
-	if err != nil {
-		return nil, err
-	}
-	next := ""
-	if len(es) > limit {
-		es = es[:limit]
-		last := es[limit-1]
-		next = store.EncodeCursor(last.At.UTC().Format(time.RFC3339Nano), last.ID)
-	}
-	out := make([]EmailView, 0, len(es))
-	for _, e := range es {
-		v := EmailView{ID: e.ID, At: e.At, Recipient: e.Recipient, Kind: e.Kind, Subject: e.Subject, Status: e.Status}
-		if e.CustomerID != "" {
-			cid := e.CustomerID
-			v.CustomerID = &cid
-		}
-		if e.UserID != "" {
-			uid := e.UserID
-			v.UserID = &uid
-		}
-		out = append(out, v)
-	}
-	return newPage(out, next), nil
-}
-
-// sendEmail records an e-mail in the e-mail log. No mail server is wired
-// yet: the entry's status is "queued" for the delivery worker.
-func (s *Service) sendEmail(ctx context.Context, customerID, to, userID, kind, subject string) {
-	e := &store.Email{ID: newID(), At: s.now().UTC().Truncate(time.Microsecond), CustomerID: customerID, Recipient: to,
-		Kind: kind, Subject: subject, Status: "queued", UserID: userID}
-	if err := s.store.AppendEmail(context.WithoutCancel(ctx), e); err != nil {
-		slog.ErrorContext(ctx, "e-mail log", "err", err, "kind", kind)
-	}
-}
-
-func logQuery(r *http.Request) (LogQuery, error) {
-	q := r.URL.Query()
-	lq := LogQuery{ActorID: q.Get("actorId"), Cursor: q.Get("cursor")}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > maxLogLimit {
-			return lq, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", maxLogLimit)
-		}
-		lq.Limit = n
-	}
-	return lq, nil
-}
-
-func (a *Admin) auditLog(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q, err := logQuery(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.AuditLog(r.Context(), c, q)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) emailLog(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q, err := logQuery(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.EmailLog(r.Context(), c, q)
-	return http.StatusOK, out, err
+	return newPage(views(evs, newAuditEvent), next), nil
 }

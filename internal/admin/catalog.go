@@ -2,102 +2,12 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
-
-// catalogRoutes: the plan and meter catalog, an internal-infrastructure
-// resource (R4.6-infra): platform_admin and finance_admin write it,
-// compliance_admin and reader read it, nobody else. Its records belong to
-// no customer, so an {id} is decided on the role alone.
-func (a *Admin) catalogRoutes() []Route {
-	const act = authz.ManageCatalog
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/plans", Action: act, Handle: a.listPlans},
-		{Method: http.MethodPost, Pattern: "/plans", Action: act, Write: true, Handle: a.createPlan},
-		{Method: http.MethodGet, Pattern: "/plans/{id}", Action: act, Handle: a.getPlan},
-		{Method: http.MethodPatch, Pattern: "/plans/{id}", Action: act, Write: true, Handle: a.updatePlan},
-		{Method: http.MethodDelete, Pattern: "/plans/{id}", Action: act, Write: true, Handle: a.deletePlan},
-		{Method: http.MethodGet, Pattern: "/meters", Action: act, Handle: a.listMeters},
-		{Method: http.MethodPost, Pattern: "/meters", Action: act, Write: true, Handle: a.createMeter},
-		{Method: http.MethodGet, Pattern: "/meters/{id}", Action: act, Handle: a.getMeter},
-		{Method: http.MethodPatch, Pattern: "/meters/{id}", Action: act, Write: true, Handle: a.updateMeter},
-		{Method: http.MethodDelete, Pattern: "/meters/{id}", Action: act, Write: true, Handle: a.deleteMeter},
-	}
-}
-
-func (a *Admin) listPlans(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListPlans(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createPlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in PlanInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreatePlan(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getPlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.Plan(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updatePlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in PlanPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdatePlan(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) deletePlan(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeletePlan(r.Context(), c, id(r)))
-}
-
-func (a *Admin) listMeters(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.ListMeters(r.Context(), c)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) createMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in MeterInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.CreateMeter(r.Context(), c, in)
-	return respond(http.StatusCreated, v, err)
-}
-
-func (a *Admin) getMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.Meter(r.Context(), c, id(r))
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) updateMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in MeterPatch
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.UpdateMeter(r.Context(), c, id(r), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *Admin) deleteMeter(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteMeter(r.Context(), c, id(r)))
-}
-
-// infra checks an internal-infrastructure action, which no customer owns.
-func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
-	return s.check(ctx, c, act, authz.Resource{}, write)
-}
 
 // PlanView is a plan as the API shows it; monthlyFee in major units.
 type PlanView struct {
@@ -137,13 +47,6 @@ type PlanPatch struct {
 	Active      *bool    `json:"active,omitempty"`
 }
 
-func catalogKey(field, v string) (string, error) {
-	if !keyRE.MatchString(v) {
-		return "", invalid("%s must start with a-z and hold only a-z, 0-9 and _ (at most 63 characters)", field)
-	}
-	return v, nil
-}
-
 // ListPlans lists the plans by code.
 func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
@@ -153,11 +56,7 @@ func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanV
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*PlanView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newPlanView(&rows[i]))
-	}
-	return items(out), nil
+	return WholePage(views(rows, newPlanView)), nil
 }
 
 // CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.
@@ -269,8 +168,25 @@ type MeterPatch struct {
 	Description *string `json:"description,omitempty"`
 }
 
+// MeterView is a meter as the API shows it.
+type MeterView struct {
+	ID          string    `json:"id"`
+	Key         string    `json:"key"`
+	Name        string    `json:"name"`
+	Unit        string    `json:"unit"`
+	Aggregation string    `json:"aggregation"`
+	Description string    `json:"description"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+func newMeterView(m *store.Meter) *MeterView {
+	return &MeterView{ID: m.ID, Key: m.Key, Name: m.Name, Unit: m.Unit, Aggregation: m.Aggregation,
+		Description: m.Description, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+}
+
 // ListMeters lists the meters by key.
-func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[store.Meter], error) {
+func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
 		return nil, err
 	}
@@ -278,11 +194,11 @@ func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[store
 	if err != nil {
 		return nil, err
 	}
-	return items(rows), nil
+	return WholePage(views(rows, newMeterView)), nil
 }
 
 // CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.
-func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*store.Meter, error) {
+func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
 		return nil, err
 	}
@@ -307,23 +223,23 @@ func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInp
 	if err := s.store.CreateMeter(ctx, m); err != nil {
 		return nil, err
 	}
-	return m, nil
+	return newMeterView(m), nil
 }
 
 // Meter returns one meter. ENOTFOUND.
-func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*store.Meter, error) {
+func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
 		return nil, err
 	}
-	return s.store.Meter(ctx, id)
+	return viewing(newMeterView)(s.store.Meter(ctx, id))
 }
 
 // UpdateMeter changes a meter. EINVALID, ENOTFOUND.
-func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*store.Meter, error) {
+func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
 	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
 		return nil, err
 	}
-	return s.store.UpdateMeter(ctx, id, func(m *store.Meter) error {
+	return viewing(newMeterView)(s.store.UpdateMeter(ctx, id, func(m *store.Meter) error {
 		var err error
 		if in.Name != nil {
 			if m.Name, err = required("name", *in.Name, 200); err != nil {
@@ -347,7 +263,7 @@ func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, 
 		}
 		m.UpdatedAt = s.stamp()
 		return nil
-	})
+	}))
 }
 
 // DeleteMeter removes a meter without recorded usage. ENOTFOUND; ECONFLICT

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -15,16 +14,6 @@ const (
 	DefaultFocusMinutes = 60
 	MaxFocusMinutes     = 12 * 60
 )
-
-// Focus mode is a caller's own lens; every role reaches the routes, the
-// service refuses customer roles.
-func (a *Admin) focusRoutes() []Route {
-	return []Route{
-		{Method: http.MethodGet, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Handle: a.getFocus},
-		{Method: http.MethodPost, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Write: true, Handle: a.enterFocus},
-		{Method: http.MethodDelete, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Write: true, Handle: a.leaveFocus},
-	}
-}
 
 // FocusInput turns focus mode on for a customer for Minutes (default 60, at most 720).
 type FocusInput struct {
@@ -103,22 +92,4 @@ func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInpu
 // LeaveFocus turns focus mode off (nothing happens when it is off).
 func (s *Service) LeaveFocus(ctx context.Context, c *access.Caller) error {
 	return s.store.ClearFocus(ctx, c.UserID)
-}
-
-func (a *Admin) getFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	out, err := a.svc.Focus(r.Context(), c)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) enterFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	var in FocusInput
-	if err := decode(r, &in); err != nil {
-		return 0, nil, err
-	}
-	out, err := a.svc.EnterFocus(r.Context(), c, in)
-	return http.StatusOK, out, err
-}
-
-func (a *Admin) leaveFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusNoContent, nil, a.svc.LeaveFocus(r.Context(), c)
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"net/http"
-	"strconv"
-	"strings"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -56,6 +54,17 @@ func WithAdminOrg(orgID string) Option { return func(s *Service) { s.adminOrgID 
 // WithClock sets the service's clock (tests).
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
+// WithSealer sets the sealer of secrets kept at rest (identity-provider
+// client secrets, webhook signing secrets, secret environment variables).
+// Without it a key made at start is used, which a restart loses: fine for
+// tests, wrong for production (server.Main always sets one).
+func WithSealer(sl *secrets.Sealer) Option { return func(s *Service) { s.sealer = sl } }
+
+// WithEgress sets the outbound policy a webhook URL is checked against
+// when it is set (D-egress); the default, the zero Policy, refuses every
+// internal address. Deliveries check each connection again.
+func WithEgress(p egress.Policy) Option { return func(s *Service) { s.egress = p } }
+
 // NewService returns the administration service.
 func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 	s := &Service{store: st, access: acc, now: time.Now}
@@ -71,60 +80,18 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 	return s
 }
 
-// PageInput asks for one page of a list: at most Limit items (1 to 1000,
-// default 50) after Cursor, the nextCursor of the previous page.
-type PageInput struct {
-	Limit  int
-	Cursor string
-}
-
-// Page is one page of a list. NextCursor is nil on the last page.
-type Page[T any] struct {
-	Items      []T     `json:"items"`
-	NextCursor *string `json:"nextCursor"`
-}
-
-func newPage[T any](items []T, next string) *Page[T] {
-	p := &Page[T]{Items: items}
-	if p.Items == nil {
-		p.Items = []T{}
-	}
-	if next != "" {
-		p.NextCursor = &next
-	}
-	return p
-}
-
-func (p PageInput) query() (store.PageQuery, error) {
-	if p.Limit < 0 || p.Limit > store.MaxPageLimit {
-		return store.PageQuery{}, platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", store.MaxPageLimit)
-	}
-	if p.Cursor != "" {
-		if _, _, err := store.DecodeCursor(p.Cursor); err != nil {
-			return store.PageQuery{}, err
-		}
-	}
-	return store.PageQuery{Limit: p.Limit, Cursor: p.Cursor}, nil
-}
-
-// pageInput reads ?limit= and ?cursor=.
-func pageInput(r *http.Request) (PageInput, error) {
-	q := r.URL.Query()
-	p := PageInput{Cursor: q.Get("cursor")}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > store.MaxPageLimit {
-			return p, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", store.MaxPageLimit)
-		}
-		p.Limit = n
-	}
-	return p, nil
-}
-
 // check asks the access service (which audits a denial).
 func (s *Service) check(ctx context.Context, c *access.Caller, act authz.Action, res authz.Resource, write bool) error {
 	return s.access.Check(ctx, c, act, res, write)
 }
+
+// infra checks an internal-infrastructure action, which no customer owns.
+func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
+	return s.check(ctx, c, act, authz.Resource{}, write)
+}
+
+// stamp returns the service's clock at the precision both databases keep.
+func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
 func newID() string { return uuid.NewString() }
 
@@ -134,26 +101,34 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// maxSettings bounds a settings document.
-const maxSettings = 64 << 10
+var (
+	ephemeralOnce   sync.Once
+	ephemeralSealer *secrets.Sealer
+)
 
-// validSettings checks that a settings document is one JSON object.
-func validSettings(raw json.RawMessage) error {
-	if len(raw) > maxSettings {
-		return platform.Errorf(platform.EINVALID, "settings must be at most %d bytes", maxSettings)
+func (s *Service) secrets() *secrets.Sealer {
+	if s.sealer != nil {
+		return s.sealer
 	}
-	var m map[string]any
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
-		return platform.Errorf(platform.EINVALID, "settings must be a JSON object")
-	}
-	return nil
+	ephemeralOnce.Do(func() {
+		key := make([]byte, 32)
+		_, _ = rand.Read(key)
+		ephemeralSealer, _ = secrets.New(key)
+		slog.Warn("admin: no secrets key configured; secrets sealed now cannot be opened after a restart")
+	})
+	return ephemeralSealer
 }
 
-// cleanName validates a display name: 1 to 200 characters after trimming.
-func cleanName(field, s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || len([]rune(s)) > 200 {
-		return "", platform.Errorf(platform.EINVALID, "%s is required (at most 200 characters)", field)
+// seal seals a secret for one column of one row.
+func (s *Service) seal(value, table, column, id string) []byte {
+	return s.secrets().Seal([]byte(value), table+"."+column+":"+id)
+}
+
+// open opens what seal sealed.
+func (s *Service) open(sealed []byte, table, column, id string) (string, error) {
+	b, err := s.secrets().Open(sealed, table+"."+column+":"+id)
+	if err != nil {
+		return "", platform.Errorf(platform.EINTERNAL, "a sealed secret of %s cannot be opened", table)
 	}
-	return s, nil
+	return string(b), nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // Scopes with a meaning at the identity provider.
@@ -37,9 +39,9 @@ func SanitizeScopes(requested string, orgID, idpID string) []string {
 			}
 		}
 	}
-	if validID(orgID) {
+	if platform.ValidID(orgID) {
 		out = append(out, scopeOrgPrefix+orgID)
-		if validID(idpID) {
+		if platform.ValidID(idpID) {
 			out = append(out, scopeIDPPrefix+idpID)
 		}
 	}
@@ -51,9 +53,9 @@ func SanitizeScopes(requested string, orgID, idpID string) []string {
 // organization scope and, for SSO, the provider scope.
 func OwnScopes(orgID, idpID string) []string {
 	out := []string{"openid", "profile", "email", scopeResourceOwner}
-	if validID(orgID) {
+	if platform.ValidID(orgID) {
 		out = append(out, scopeOrgPrefix+orgID)
-		if validID(idpID) {
+		if platform.ValidID(idpID) {
 			out = append(out, scopeIDPPrefix+idpID)
 		}
 	}
@@ -134,18 +136,6 @@ func validOpaque(s string) bool {
 	}
 	for _, c := range s {
 		if c < 0x21 || c > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-func validID(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return false
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // spec: R5.4-strip, R5.4-append, R5.4-standard
@@ -120,9 +122,9 @@ func FuzzSanitizeScopes(f *testing.F) {
 			}
 		}
 		var want []string
-		if validID(org) {
+		if platform.ValidID(org) {
 			want = append(want, scopeOrgPrefix+org)
-			if validID(idp) {
+			if platform.ValidID(idp) {
 				want = append(want, scopeIDPPrefix+idp)
 			}
 		}

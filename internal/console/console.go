@@ -3,13 +3,13 @@ package console
 import (
 	"context"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -89,16 +89,7 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 
 // Maintain drops finished rate-limit windows every interval until ctx ends.
 func (c *Console) Maintain(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			if err := c.store.DeleteOldRateCounters(ctx, now.Add(-time.Hour)); err != nil {
-				slog.ErrorContext(ctx, "console maintenance", "err", err)
-			}
-		}
-	}
+	background.Every(ctx, "console maintenance", interval, interval/10, func(ctx context.Context) error {
+		return c.store.DeleteOldRateCounters(ctx, time.Now().Add(-time.Hour))
+	})
 }

@@ -23,11 +23,11 @@ var dataActions = map[string]bool{authz.ReadTenantData.String(): true, authz.Upl
 // matrix and scope rules give a role in a scope situation for an action.
 type matrixRow struct{ role, scope, action, access, read, write string }
 
-// dataMatrix reads the rows of internal/admin/testdata/expected.csv for the
+// dataMatrix reads the rows of internal/admin/adminhttp/testdata/expected.csv for the
 // data API's actions: the same expectations the admin routes are held to.
 func dataMatrix(t *testing.T) []matrixRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "admin", "testdata", "expected.csv"))
+	f, err := os.Open(filepath.Join("..", "admin", "adminhttp", "testdata", "expected.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func dataMatrix(t *testing.T) []matrixRow {
 	// 5 unscoped internal roles × 3, account_manager 4, qa_admin 5, 5 portal
 	// roles × 2), for both actions
 	if want := 2 * (5*3 + 4 + 5 + 5*2); len(out) != want {
-		t.Fatalf("expected.csv has %d rows of the data API's actions, want %d (run go test ./internal/admin -run TestMatrixTable -update)", len(out), want)
+		t.Fatalf("expected.csv has %d rows of the data API's actions, want %d (run go test ./internal/admin/adminhttp -run TestMatrixTable -update)", len(out), want)
 	}
 	return out
 }

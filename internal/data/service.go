@@ -2,10 +2,10 @@ package data
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/store"
 )
@@ -39,16 +39,8 @@ func New(st *store.Store, acc *access.Service) *Service {
 
 // Maintain removes expired idempotency records every interval until ctx ends.
 func (s *Service) Maintain(ctx context.Context, interval time.Duration) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if _, err := s.store.DeleteIdempotencyRecords(ctx, s.now().Add(-IdempotencyTTL)); err != nil {
-				slog.ErrorContext(ctx, "data maintenance", "err", err)
-			}
-		}
-	}
+	background.Every(ctx, "data maintenance", interval, interval/10, func(ctx context.Context) error {
+		_, err := s.store.DeleteIdempotencyRecords(ctx, s.now().Add(-IdempotencyTTL))
+		return err
+	})
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 type requestIDKey struct{}
@@ -31,7 +33,7 @@ func WithRequestID(next http.Handler) http.Handler {
 			return
 		}
 		id := r.Header.Get("X-Request-ID")
-		if !wellFormedID(id) {
+		if !platform.ValidID(id) {
 			b := make([]byte, 12)
 			_, _ = rand.Read(b)
 			id = hex.EncodeToString(b)
@@ -39,18 +41,6 @@ func WithRequestID(next http.Handler) http.Handler {
 		w.Header().Set("X-Request-ID", id)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
 	})
-}
-
-func wellFormedID(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 type statusWriter struct {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
@@ -215,24 +216,14 @@ func (p *Provider) RotateKeys(ctx context.Context) error { return p.keys.rotate(
 
 // Maintain deletes expired rows and rotates keys when due, every interval, until ctx ends.
 func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := p.store.DeleteExpired(ctx, p.now()); err != nil {
-				slog.ErrorContext(ctx, "idp maintenance", "err", err)
-			}
-			if err := p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)); err != nil {
-				slog.ErrorContext(ctx, "idp maintenance", "err", err)
-			}
-			if err := p.keys.load(ctx); err != nil {
-				slog.ErrorContext(ctx, "idp key rotation", "err", err)
-			}
+	background.Every(ctx, "idp maintenance", interval, interval/10, func(ctx context.Context) error {
+		err := errors.Join(p.store.DeleteExpired(ctx, p.now()),
+			p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)))
+		if kerr := p.keys.load(ctx); kerr != nil {
+			err = errors.Join(err, fmt.Errorf("key rotation: %w", kerr))
 		}
-	}
+		return err
+	})
 }
 
 func (p *Provider) client(ctx context.Context, clientID string) (op.Client, error) {

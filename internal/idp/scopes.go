@@ -1,6 +1,10 @@
 package idp
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/platform/platform/internal/platform"
+)
 
 // Scopes with a meaning at this provider (DESIGN 2).
 const (
@@ -30,24 +34,12 @@ func allowedScope(s string) bool {
 		return true
 	}
 	if id, ok := strings.CutPrefix(s, ScopeOrgPrefix); ok {
-		return validID(id)
+		return platform.ValidID(id)
 	}
 	if id, ok := strings.CutPrefix(s, ScopeOrgIDPPrefix); ok {
-		return validID(id)
+		return platform.ValidID(id)
 	}
 	return false
-}
-
-func validID(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 func hasScope(scopes []string, s string) bool {

@@ -1,14 +1,19 @@
 package platform
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Customer is a customer of the platform; its users live in one organization
-// at the identity provider.
+// at the identity provider. Settings is a JSON object of its own.
 type Customer struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	OrgID     string    `json:"orgId"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID        string
+	Name      string
+	OrgID     string
+	Settings  json.RawMessage
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // ConsoleUser is a user's role in the console. CustomerID is empty for
@@ -22,21 +27,21 @@ type ConsoleUser struct {
 
 // Instance is a deployment of the tenant application for a customer.
 type Instance struct {
-	ID         string    `json:"id"`
-	CustomerID string    `json:"customerId"`
-	Name       string    `json:"name"`
-	URL        string    `json:"url"`
-	CreatedAt  time.Time `json:"createdAt"`
+	ID         string
+	CustomerID string
+	Name       string
+	URL        string
+	CreatedAt  time.Time
 }
 
 // InstanceConnection is how an instance signs in at the identity provider
 // (SPEC 2.4). OIDCRedirectURI is empty on legacy records.
 type InstanceConnection struct {
-	InstanceID      string    `json:"instanceId"`
-	OIDCClientID    string    `json:"oidcClientId"`
-	OIDCRedirectURI string    `json:"oidcRedirectUri"`
-	IDPAppID        string    `json:"idpAppId"`
-	UpdatedAt       time.Time `json:"updatedAt"`
+	InstanceID      string
+	OIDCClientID    string
+	OIDCRedirectURI string
+	IDPAppID        string
+	UpdatedAt       time.Time
 }
 
 // OrgMembership is one organization an e-mail address signs in to, with the

@@ -89,3 +89,21 @@ func (s *Store) EndUserCredentials(ctx context.Context, userID string, now time.
 		return nil
 	})
 }
+
+// DeleteExpired removes transactions, tokens and sessions past their expiry.
+func (s *Store) DeleteExpired(ctx context.Context, now time.Time) error {
+	for _, q := range []string{
+		`DELETE FROM auth_requests WHERE expires_at <= $1`,
+		`DELETE FROM access_tokens WHERE expires_at <= $1`,
+		`DELETE FROM refresh_tokens WHERE expires_at <= $1`,
+		`DELETE FROM idp_sessions WHERE expires_at <= $1`,
+		`DELETE FROM sso_states WHERE expires_at <= $1`,
+		`DELETE FROM signing_keys WHERE expires_at <= $1`,
+		`DELETE FROM token_grants WHERE expires_at <= $1`,
+	} {
+		if _, err := s.db.Exec(ctx, q, now.UTC()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -2,67 +2,114 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"time"
+
+	"github.com/platform/platform/internal/authz"
 )
 
-// TenantSession is a signed-in browser of the tenant web app.
-type TenantSession struct {
-	IDHash   string
-	UserID   string
-	ClientID string
-	Email    string
-	Name     string
-	OrgID    string
-	IDToken  string
-	// GrantID is the grant whose tokens made the session; the session
-	// ends with it (D-credentials-follow).
-	GrantID        string
-	RefreshSealed  []byte
-	TokenExpiresAt time.Time
-	CreatedAt      time.Time
-	ExpiresAt      time.Time
+// Tenant is one tenant of a customer; InstanceID is the instance it runs
+// on, empty for none.
+type Tenant struct {
+	ID         string
+	CustomerID string
+	InstanceID string
+	Name       string
+	Settings   json.RawMessage
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
-const tenantSessionColumns = `id_hash, user_id, client_id, email, name, org_id, id_token, grant_id, refresh_sealed,
-	token_expires_at, created_at, expires_at`
-
-// CreateTenantSession stores a session.
-func (s *Store) CreateTenantSession(ctx context.Context, ts *TenantSession) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO tenant_sessions (`+tenantSessionColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
-		ts.OrgID, ts.IDToken, ts.GrantID, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC())
-	return wrap(err, "session")
+// CreateTenant stores a tenant; an empty Settings is stored as {}.
+// ECONFLICT when the id is taken.
+func (s *Store) CreateTenant(ctx context.Context, t *Tenant) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO tenants (id, customer_id, instance_id, name, settings, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $6)`, t.ID, t.CustomerID, nullString(t.InstanceID), t.Name, settingsText(t.Settings),
+		t.CreatedAt.UTC())
+	return wrap(err, "tenant")
 }
 
-// TenantSession returns a live session by the hash of its cookie: unexpired,
-// and of a grant that was not revoked. ENOTFOUND otherwise.
-func (s *Store) TenantSession(ctx context.Context, idHash string, now time.Time) (*TenantSession, error) {
-	var ts TenantSession
-	err := s.db.QueryRow(ctx, `SELECT `+tenantSessionColumns+` FROM tenant_sessions WHERE id_hash = $1 AND expires_at > $2
-		AND EXISTS (SELECT 1 FROM token_grants g WHERE g.id = tenant_sessions.grant_id AND g.revoked_at IS NULL)`,
-		idHash, now.UTC()).Scan(&ts.IDHash, &ts.UserID, &ts.ClientID, &ts.Email, &ts.Name, &ts.OrgID, &ts.IDToken,
-		&ts.GrantID, &ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt)
-	return &ts, wrap(err, "session")
+// Tenant returns one tenant. ENOTFOUND when missing.
+func (s *Store) Tenant(ctx context.Context, id string) (*Tenant, error) {
+	return queryOne(ctx, s.db, "tenant", scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, id)
 }
 
-// RenewTenantSession records refreshed tokens and extends the session.
-func (s *Store) RenewTenantSession(ctx context.Context, idHash, idToken string, refreshSealed []byte, tokenExpiresAt, expiresAt time.Time) error {
-	n, err := s.db.Exec(ctx, `UPDATE tenant_sessions SET id_token = $2, refresh_sealed = $3, token_expires_at = $4, expires_at = $5
-		WHERE id_hash = $1`, idHash, idToken, refreshSealed, tokenExpiresAt.UTC(), expiresAt.UTC())
-	if err == nil && n == 0 {
-		err = ErrNoRows
+const tenantColumns = `id, customer_id, COALESCE(instance_id, ''), name, settings, created_at, updated_at`
+
+func scanTenant(r Row) (Tenant, error) {
+	var t Tenant
+	var settings string
+	var upd sql.NullTime
+	err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &settings, &t.CreatedAt, &upd)
+	t.Settings, t.UpdatedAt = rawJSON(settings), orTime(upd, t.CreatedAt)
+	return t, err
+}
+
+// TenantQuery selects tenants: within Scope, optionally of one customer
+// and one instance, one page by (name, id).
+type TenantQuery struct {
+	Scope      authz.Filter
+	CustomerID string
+	InstanceID string
+	Page       PageQuery
+}
+
+// ListTenants lists tenants by (name, id), the scope applied in SQL, and
+// returns the cursor of the next page ("" on the last).
+func (s *Store) ListTenants(ctx context.Context, q TenantQuery) ([]Tenant, string, error) {
+	if q.Scope.Empty() {
+		return nil, "", nil
 	}
-	return wrap(err, "session")
+	args := []any{q.CustomerID, q.InstanceID}
+	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id")
+	return keysetPage(ctx, s, q.Page, `SELECT `+tenantColumns+` FROM tenants`, cond, args, "name", "id", scanTenant,
+		func(t *Tenant) (string, string) { return t.Name, t.ID })
 }
 
-// DeleteTenantSession ends a session.
-func (s *Store) DeleteTenantSession(ctx context.Context, idHash string) error {
-	_, err := s.db.Exec(ctx, `DELETE FROM tenant_sessions WHERE id_hash = $1`, idHash)
-	return err
+// TenantsByIDs returns the tenants of ids that exist (a dataloader batch).
+func (s *Store) TenantsByIDs(ctx context.Context, ids []string) ([]Tenant, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var args []any
+	return queryAll(ctx, s.db, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
 }
 
-// DeleteExpiredTenantSessions removes sessions past their expiry.
-func (s *Store) DeleteExpiredTenantSessions(ctx context.Context, now time.Time) error {
-	_, err := s.db.Exec(ctx, `DELETE FROM tenant_sessions WHERE expires_at <= $1`, now.UTC())
-	return err
+// UpdateTenant sets a tenant's name (when not empty) and settings (when not
+// nil). ENOTFOUND.
+func (s *Store) UpdateTenant(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
+	return s.updateNamed(ctx, "tenants", "tenant", id, name, settings, now)
+}
+
+// MoveTenant gives a tenant another customer and instance (instanceID ""
+// for none). ENOTFOUND.
+func (s *Store) MoveTenant(ctx context.Context, id, customerID, instanceID string, now time.Time) error {
+	return s.execOne(ctx, "tenant", `UPDATE tenants SET customer_id = $2, instance_id = $3, updated_at = $4 WHERE id = $1`,
+		id, customerID, nullString(instanceID), now.UTC())
+}
+
+// DeleteTenant removes a tenant and its data. ENOTFOUND.
+func (s *Store) DeleteTenant(ctx context.Context, id string) error {
+	return s.execOne(ctx, "tenant", `DELETE FROM tenants WHERE id = $1`, id)
+}
+
+// TenantFilter selects tenants: those within Scope (the caller's, from
+// authz.Scope.Filter), only TenantID when it is set.
+type TenantFilter struct {
+	TenantID string
+	Scope    authz.Filter
+}
+
+// where returns the SQL condition on tenants aliased t that f selects, with
+// its arguments appended to args; false when f selects no tenant at all.
+func (f TenantFilter) where(args *[]any) (string, bool) {
+	if f.Scope.Empty() {
+		return "", false
+	}
+	cond := scopeCondition(args, f.Scope, "t.customer_id", "t.instance_id")
+	if f.TenantID != "" {
+		cond += ` AND t.id = ` + arg(args, f.TenantID)
+	}
+	return cond, true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -95,18 +96,9 @@ func (t *Tenant) Routes(r chi.Router) {
 
 // Maintain removes expired sessions every interval until ctx ends.
 func (t *Tenant) Maintain(ctx context.Context, interval time.Duration) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if err := t.store.DeleteExpiredTenantSessions(ctx, t.cfg.Now()); err != nil {
-				slog.ErrorContext(ctx, "tenant maintenance", "err", err)
-			}
-		}
-	}
+	background.Every(ctx, "tenant maintenance", interval, interval/10, func(ctx context.Context) error {
+		return t.store.DeleteExpiredTenantSessions(ctx, t.cfg.Now())
+	})
 }
 
 type pageView struct {

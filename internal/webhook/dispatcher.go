@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
@@ -323,18 +324,10 @@ func (e sendError) Unwrap() error { return e.err }
 // Run calls Tick every interval until ctx ends.
 func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) {
 	d.init()
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if _, err := d.Tick(ctx); err != nil {
-			slog.ErrorContext(ctx, "webhook dispatcher", "err", err)
-		}
-	}
+	background.Every(ctx, "webhook dispatcher", interval, interval/10, func(ctx context.Context) error {
+		_, err := d.Tick(ctx)
+		return err
+	})
 }
 
 // Tick is one scheduled run: RunOnce unless the worker is paused in

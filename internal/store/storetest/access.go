@@ -142,7 +142,7 @@ func testAccess(t *testing.T, st *store.Store) {
 		}
 		ids := func(q store.AuditQuery) []string {
 			t.Helper()
-			es, err := st.AuditEvents(ctx, q)
+			es, _, err := st.AuditEvents(ctx, q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func testAccess(t *testing.T, st *store.Store) {
 		if got := ids(store.AuditQuery{}); len(got) != 0 {
 			t.Errorf("empty scope sees %v", got)
 		}
-		if got := ids(store.AuditQuery{Scope: authz.Filter{All: true}, Before: ts.Add(2 * time.Second), BeforeID: "c", Limit: 1}); !slices.Equal(got, []string{"b"}) {
+		if got := ids(store.AuditQuery{Scope: authz.Filter{All: true}, Cursor: store.EncodeCursor(ts.Add(2*time.Second).UTC().Format(time.RFC3339Nano), "c"), Limit: 1}); !slices.Equal(got, []string{"b"}) {
 			t.Errorf("page after c = %v", got)
 		}
 	})

@@ -1,0 +1,63 @@
+package admin
+
+import (
+	"context"
+
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// User accounts with a console role, a customer's (user.go) or internal
+// (internal_user.go), are checked, created and changed alike: a new one has
+// no password yet and is sent an invitation.
+
+// userInput checks a new user's e-mail address and name, with its role's
+// parse error (nil when the role is valid), and reports every problem at
+// once: EINVALID with message what and the problems as details.
+func userInput(what, email, name string, roleErr error) (string, string, error) {
+	email = platform.NormalizeEmail(email)
+	var problems []string
+	if !platform.ValidEmail(email) {
+		problems = append(problems, "email must be an e-mail address")
+	}
+	name, err := cleanName("name", name)
+	if err != nil {
+		problems = append(problems, platform.ErrorMessage(err))
+	}
+	if roleErr != nil {
+		problems = append(problems, platform.ErrorMessage(roleErr))
+	}
+	if len(problems) > 0 {
+		return "", "", &platform.Error{Code: platform.EINVALID, Message: what, Details: problems}
+	}
+	return email, name, nil
+}
+
+// invite creates u with role in customerID ("" for an internal role) in one
+// transaction, and records the invitation e-mail with subject. ECONFLICT
+// when the organization has the address.
+func (s *Service) invite(ctx context.Context, u *platform.User, role authz.Role, customerID, subject string) error {
+	err := s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: customerID,
+			CreatedAt: u.CreatedAt})
+	})
+	if err != nil {
+		return err
+	}
+	s.sendEmail(ctx, customerID, u.Email, u.ID, "invitation", subject)
+	return nil
+}
+
+// saveUser writes a user's name and console role in one transaction.
+func (s *Service) saveUser(ctx context.Context, id, name string, role *platform.ConsoleUser) error {
+	return s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.RenameUser(ctx, id, name, s.now()); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, role)
+	})
+}

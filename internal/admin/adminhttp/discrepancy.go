@@ -1,0 +1,35 @@
+package adminhttp
+
+import (
+	"net/http"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+)
+
+// discrepancyRoutes: the discrepancies inbox, an internal-infrastructure
+// resource (R4.6-infra): platform_admin and infra_ops report and resolve
+// items, compliance_admin and reader read them. An item may concern a
+// customer; focus mode then narrows the inbox to that customer's items and
+// the platform-wide ones.
+func (a *API) discrepancyRoutes() []Route {
+	const act = authz.ManageDiscrepancies
+	s := a.svc
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/discrepancies", Action: act, Handle: a.listDiscrepancies},
+		{Method: http.MethodPost, Pattern: "/discrepancies", Action: act, Write: true, Handle: withBody(http.StatusCreated, s.ReportDiscrepancy)},
+		{Method: http.MethodGet, Pattern: "/discrepancies/{id}", Action: act, Handle: byID(http.StatusOK, s.Discrepancy)},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Action: act, Write: true,
+			Handle: byIDWithBody(http.StatusOK, s.ResolveDiscrepancy)},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/reopen", Action: act, Write: true, Handle: byID(http.StatusOK, s.ReopenDiscrepancy)},
+	}
+}
+
+func (a *API) listDiscrepancies(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	limit, err := limitParam(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.ListDiscrepancies(r.Context(), c, r.URL.Query().Get("status"), limit)
+	return respond(http.StatusOK, v, err)
+}

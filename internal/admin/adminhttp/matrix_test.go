@@ -1,0 +1,437 @@
+package adminhttp
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/internal/authz"
+)
+
+// The capability-matrix test (R5.7-matrix) runs every route of the admin
+// API for every role in every scope situation through real HTTP, and
+// compares the status with an expectation derived independently of Decide:
+//
+//   - internal/authz/testdata/matrix.csv: the spec's matrix, role × action →
+//     full, read or none;
+//   - the scope rules of SPEC 5.7 written out below (expectedStatus);
+//   - testdata/expected.csv: the two combined for every role × scope ×
+//     action, generated with `go test ./internal/admin/adminhttp -run TestMatrixTable
+//     -update` and checked in, so a reviewer reads the answers as a table;
+//   - testdata/routes.csv: every route with its action, whether it writes,
+//     the fixture that builds a request for it (fixtures_test.go) and what
+//     the request acts on (its target).
+//
+// Adding a route: add it to the route table, add a row to routes.csv and,
+// when no existing fixture fits, register one with registerFixture in a
+// fixtures_<domain>_test.go file. TestRouteTableCovered fails for a route
+// the CSV does not list.
+
+var update = flag.Bool("update", false, "rewrite testdata/expected.csv")
+
+// Scope situations of a caller and the target of its request.
+const (
+	scopeAny         = "any"          // an unscoped internal role, any customer
+	scopeIn          = "in"           // a scoped role, a granted customer (and instance)
+	scopeOut         = "out"          // a scoped role, a customer it is not granted
+	scopeInstanceOut = "instance_out" // qa_admin: a granted customer, an instance it is not granted
+	scopeFocusIn     = "focus_in"     // focus mode, the focused customer
+	scopeFocusOut    = "focus_out"    // focus mode, another customer
+	scopeOwn         = "own"          // a customer role, its own customer
+	scopeOther       = "other"        // a customer role, another customer
+)
+
+// scopesOf lists the situations a role is tested in.
+func scopesOf(r authz.Role) []string {
+	switch {
+	case r.Portal():
+		return []string{scopeOwn, scopeOther}
+	case r == authz.QAAdmin:
+		return []string{scopeIn, scopeOut, scopeInstanceOut, scopeFocusIn, scopeFocusOut}
+	case r == authz.AccountManager:
+		return []string{scopeIn, scopeOut, scopeFocusIn, scopeFocusOut}
+	}
+	return []string{scopeAny, scopeFocusIn, scopeFocusOut}
+}
+
+// expectedStatus is SPEC 5.7's answer for a request that acts on a
+// customer's resource (and, for instance, on an instance of it): the
+// matrix cell decides full/read/none (403 when it does not hold), then the
+// scope: a customer role sees only its own customer (404 otherwise, so
+// nothing of another customer shows), strict scope (account_manager and
+// qa_admin by their grants; qa_admin also by instance grants, AND) answers
+// 403 outside, focus mode answers 404 outside (R5.7-strict, R5.7-soft,
+// R5.7-and, R7.2-status).
+func expectedStatus(role authz.Role, scope, access string, write bool) int {
+	if access == "none" || (write && access != "full") {
+		return 403
+	}
+	switch scope {
+	case scopeOther:
+		return 404
+	case scopeFocusOut:
+		return 404
+	case scopeOut:
+		return 403
+	case scopeInstanceOut:
+		if role.InstanceScoped() {
+			return 403
+		}
+	}
+	return 200
+}
+
+// specMatrix reads internal/authz/testdata/matrix.csv: role → action → access.
+func specMatrix(t testing.TB) map[string]map[string]string {
+	t.Helper()
+	rows := readCSV(t, filepath.Join("..", "..", "authz", "testdata", "matrix.csv"))
+	m := map[string]map[string]string{}
+	for _, r := range rows[1:] {
+		if m[r[0]] == nil {
+			m[r[0]] = map[string]string{}
+		}
+		m[r[0]][r[1]] = r[2]
+	}
+	return m
+}
+
+func readCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	r.TrimLeadingSpace = true
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// expectationRows builds expected.csv from the spec's matrix and the scope rules.
+func expectationRows(t testing.TB) [][]string {
+	m := specMatrix(t)
+	out := [][]string{{"role", "scope", "action", "access", "read", "write"}}
+	for _, role := range authz.Roles() {
+		for _, scope := range scopesOf(role) {
+			for _, act := range authz.Actions() {
+				acc, ok := m[role.String()][act.String()]
+				if !ok {
+					t.Fatalf("matrix.csv has no cell for %s × %s", role, act)
+				}
+				out = append(out, []string{role.String(), scope, act.String(), acc,
+					fmt.Sprint(expectedStatus(role, scope, acc, false)), fmt.Sprint(expectedStatus(role, scope, acc, true))})
+			}
+		}
+	}
+	return out
+}
+
+const expectedHeader = `# Expected answer of the admin API for every role × scope situation × action
+# of the capability matrix (SPEC 5.7), for a request acting on a resource of
+# the situation's customer (and instance). access is the matrix cell (full,
+# read, none); read and write are the statuses of a reading and of a writing
+# request. Generated from internal/authz/testdata/matrix.csv and the scope
+# rules in matrix_test.go: go test ./internal/admin/adminhttp -run TestMatrixTable -update
+`
+
+// TestMatrixTable keeps testdata/expected.csv equal to what the spec's matrix
+// and scope rules give, and checks that every cell of the matrix is in it.
+//
+// spec: R5.7-matrix
+func TestMatrixTable(t *testing.T) {
+	want := expectationRows(t)
+	path := filepath.Join("testdata", "expected.csv")
+	if *update {
+		var b strings.Builder
+		b.WriteString(expectedHeader)
+		w := csv.NewWriter(&b)
+		if err := w.WriteAll(want); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := readCSV(t, path)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("testdata/expected.csv is stale; rerun with -update (-want +got):\n%s", diff)
+	}
+	// every role × action of the matrix, in every situation of the role
+	m := specMatrix(t)
+	cells := 0
+	for _, r := range got[1:] {
+		if m[r[0]][r[2]] != r[3] {
+			t.Errorf("%v: access differs from the spec's matrix (%s)", r, m[r[0]][r[2]])
+		}
+		cells++
+	}
+	wantCells := 0
+	for _, role := range authz.Roles() {
+		wantCells += len(scopesOf(role)) * len(authz.Actions())
+	}
+	if cells != wantCells {
+		t.Fatalf("expected.csv has %d rows, want %d", cells, wantCells)
+	}
+}
+
+// expectation is one row of expected.csv.
+type expectation struct{ access, read, write string }
+
+func loadExpectations(t testing.TB) map[[3]string]expectation {
+	out := map[[3]string]expectation{}
+	for _, r := range readCSV(t, filepath.Join("testdata", "expected.csv"))[1:] {
+		out[[3]string{r[0], r[1], r[2]}] = expectation{r[3], r[4], r[5]}
+	}
+	return out
+}
+
+// Targets of a route (routes.csv): what its request acts on.
+const (
+	targetCustomer     = "customer"      // a resource of the situation's customer
+	targetInstance     = "instance"      // a resource of the situation's customer and instance
+	targetNone         = "none"          // no customer: lists (scope-filtered), creates of customers, internal users
+	targetSelf         = "self"          // the caller itself
+	targetSelfInternal = "self_internal" // the caller itself, internal roles only (focus mode)
+)
+
+// routeRow is one row of routes.csv.
+type routeRow struct {
+	Method, Pattern string
+	Action          authz.Action
+	Write           bool
+	Fixture         string
+	Target          string
+}
+
+func (r routeRow) String() string { return r.Method + " " + r.Pattern }
+
+func loadRoutes(t testing.TB) []routeRow {
+	t.Helper()
+	var out []routeRow
+	for i, r := range readCSV(t, filepath.Join("testdata", "routes.csv")) {
+		if i == 0 {
+			continue
+		}
+		act, err := authz.ParseAction(r[2])
+		if err != nil {
+			t.Fatalf("routes.csv row %d: %v", i+1, err)
+		}
+		if r[3] != "true" && r[3] != "false" {
+			t.Fatalf("routes.csv row %d: write must be true or false", i+1)
+		}
+		switch r[5] {
+		case targetCustomer, targetInstance, targetNone, targetSelf, targetSelfInternal:
+		default:
+			t.Fatalf("routes.csv row %d: unknown target %q", i+1, r[5])
+		}
+		out = append(out, routeRow{Method: r[0], Pattern: r[1], Action: act, Write: r[3] == "true", Fixture: r[4], Target: r[5]})
+	}
+	return out
+}
+
+// want returns the expected status of rt for role in scope.
+func (rt routeRow) want(exp map[[3]string]expectation, role authz.Role, scope string) string {
+	switch rt.Target {
+	case targetNone, targetSelf, targetSelfInternal:
+		scope = scopesOf(role)[0] // the situation decides nothing: only the role's cell
+		if rt.Target == targetSelfInternal && role.Portal() {
+			return "403"
+		}
+	case targetCustomer:
+		if scope == scopeInstanceOut {
+			scope = scopeIn // the request names no instance
+		}
+	}
+	e, ok := exp[[3]string{role.String(), scope, rt.Action.String()}]
+	if !ok {
+		panic(fmt.Sprintf("no expectation for %s %s %s", role, scope, rt.Action))
+	}
+	if rt.Write {
+		return e.write
+	}
+	return e.read
+}
+
+// TestRouteTableCovered fails when a route exists that routes.csv does not
+// list (or lists with another action), or routes.csv lists a route that does
+// not exist, and when an action of the matrix has no route to test it.
+//
+// spec: R5.7-matrix
+func TestRouteTableCovered(t *testing.T) {
+	rows := loadRoutes(t)
+	listed := map[string]routeRow{}
+	for _, r := range rows {
+		if _, dup := listed[r.String()]; dup {
+			t.Errorf("routes.csv lists %s twice", r)
+		}
+		listed[r.String()] = r
+		if fixtures[r.Fixture] == nil {
+			t.Errorf("routes.csv: %s uses fixture %q, which is not registered", r, r.Fixture)
+		}
+	}
+	a := New(nil, nil)
+	seen := map[string]bool{}
+	for _, rt := range a.Routes() {
+		key := rt.Method + " " + rt.Pattern
+		seen[key] = true
+		r, ok := listed[key]
+		switch {
+		case !ok:
+			t.Errorf("route %s is not covered by testdata/routes.csv", key)
+		case r.Action != rt.Action || r.Write != rt.Write:
+			t.Errorf("route %s: table says %s write=%v, routes.csv says %s write=%v", key, rt.Action, rt.Write, r.Action, r.Write)
+		}
+	}
+	for key := range listed {
+		if !seen[key] {
+			t.Errorf("routes.csv lists %s, which the route table does not have", key)
+		}
+	}
+	// Every action needs a writing route (full shows, read and none are
+	// refused) and, when some role holds it read only, a reading route.
+	m := specMatrix(t)
+	pending := pendingActions(t)
+	for _, act := range authz.Actions() {
+		if pending[act.String()] {
+			t.Logf("action %s: routes pending (testdata/pending_actions.txt)", act)
+			continue
+		}
+		if dataActions[act] {
+			continue // the data API's routes: internal/data's TestDataMatrix runs them against expected.csv
+		}
+		var reads, writes bool
+		for _, r := range rows {
+			if r.Action == act {
+				reads, writes = reads || !r.Write, writes || r.Write
+			}
+		}
+		readOnly := slices.ContainsFunc(authz.Roles(), func(role authz.Role) bool { return m[role.String()][act.String()] == "read" })
+		if !writes && !viewActions[act] {
+			t.Errorf("action %s has no writing route in routes.csv", act)
+		}
+		if (readOnly || viewActions[act]) && !reads {
+			t.Errorf("action %s has no reading route in routes.csv", act)
+		}
+	}
+}
+
+// dataActions are served by the data API (internal/data), not by this route
+// table; its matrix test sends its routes for every role and situation and
+// reads its expectations from testdata/expected.csv too.
+var dataActions = map[authz.Action]bool{authz.ReadTenantData: true, authz.UploadCxData: true}
+
+// viewActions only read: their full access shows on a reading route.
+var viewActions = map[authz.Action]bool{authz.ViewBilling: true, authz.ViewBilledUnits: true, authz.ViewUsageUnits: true,
+	authz.ViewAuditLog: true}
+
+// pendingActions are actions whose routes another change adds; the list
+// shrinks to empty as they land.
+func pendingActions(t testing.TB) map[string]bool {
+	b, err := os.ReadFile(filepath.Join("testdata", "pending_actions.txt"))
+	if os.IsNotExist(err) {
+		return nil
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out[l] = true
+		}
+	}
+	return out
+}
+
+// TestCapabilityMatrix sends every route of routes.csv as every role in
+// every scope situation through the real handler and store, and compares
+// the status with expected.csv: 2xx when allowed, exactly 403 or 404 when
+// refused. Each refused request is also sent for an id that does not exist
+// and must get the same status as an existing id would get outside scope,
+// so a scoped caller cannot learn whether an id exists.
+//
+// spec: R5.7-matrix, R5.7-strict, R5.7-soft, R5.7-and, R5.7-am, R5.7-never, R5.7-no-tenant, R5.7-no-infra,
+// R4.6-admin-only, R4.6-owner-transfer, R4.6-infra, R4.6-customer-side, R4.6-id-scope, R7.2-status
+func TestCapabilityMatrix(t *testing.T) {
+	e := newEnv(t)
+	exp := loadExpectations(t)
+	routes := loadRoutes(t)
+	requests := 0
+	for _, role := range authz.Roles() {
+		for _, scope := range scopesOf(role) {
+			w := newWorld(e, role, scope)
+			for _, rt := range routes {
+				want := rt.want(exp, role, scope)
+				req := fixtures[rt.Fixture](t, w, rt)
+				path := req.path(rt.Pattern)
+				resp := e.do(req.caller(w), rt.Method, path, req.Body)
+				requests++
+				got := resp.Status
+				ok := (want == "200" && got >= 200 && got < 300) || fmt.Sprint(got) == want
+				if !ok {
+					t.Errorf("%s as %s (%s): %s %s = %d, want %s\n%s", rt, role, scope, rt.Method, path, got, want, resp.Body)
+				}
+				if want != "200" && got >= 400 {
+					checkErrorObject(t, resp, path)
+				}
+				// a missing id answers as an id out of scope would
+				if strings.Contains(rt.Pattern, "{id}") && rt.Target != targetNone {
+					missing := missingStatus(exp, rt, role, scope)
+					mreq := fixtures[rt.Fixture](t, w, rt) // the first request may have changed its world
+					mreq.Params = cloneParams(mreq.Params)
+					mreq.Params["id"] = "00000000-0000-4000-8000-00000000dead"
+					mresp := e.do(mreq.caller(w), rt.Method, mreq.path(rt.Pattern), mreq.Body)
+					requests++
+					if fmt.Sprint(mresp.Status) != missing {
+						t.Errorf("%s as %s (%s) with a missing id = %d, want %s\n%s", rt, role, scope, mresp.Status, missing, mresp.Body)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d requests", requests)
+}
+
+// missingStatus is the answer for an id that does not exist: 403 when the
+// role does not hold the action (as for any id) or is strictly scoped (as
+// for an id out of scope); 404 otherwise.
+func missingStatus(exp map[[3]string]expectation, rt routeRow, role authz.Role, scope string) string {
+	e := exp[[3]string{role.String(), scopesOf(role)[0], rt.Action.String()}]
+	if e.access == "none" || (rt.Write && e.access != "full") {
+		return "403"
+	}
+	if role.Scoped() && (scope == scopeIn || scope == scopeOut || scope == scopeInstanceOut) {
+		return "403"
+	}
+	return "404"
+}
+
+func cloneParams(p map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// checkErrorObject checks the 7.1 error object (R7.1-shape).
+func checkErrorObject(t *testing.T, resp response, path string) {
+	t.Helper()
+	m := resp.json(t)
+	errObj, _ := m["error"].(map[string]any)
+	if fmt.Sprint(m["code"]) != fmt.Sprint(resp.Status) || m["path"] != "/api/v1"+strings.SplitN(path, "?", 2)[0] ||
+		m["timestamp"] == nil || errObj == nil || errObj["summary"] == nil || errObj["detail"] == nil {
+		t.Errorf("not a 7.1 error object: %s", resp.Body)
+	}
+}

@@ -1,0 +1,279 @@
+package adminhttp
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Fixtures of the customer-side configuration, billing and infrastructure
+// routes for the capability-matrix test, and store helpers their own HTTP
+// tests share.
+
+func (e *env) mustIDPConfig(customerID string) string {
+	e.t.Helper()
+	now := time.Now()
+	id := e.id("idp")
+	ctx := context.Background()
+	c := &store.IDPConfig{ID: id, CustomerID: customerID, Name: "IdP " + id, Issuer: "https://sso.example", ClientID: "cid",
+		ClientSecretSealed: []byte{1}, Scopes: []string{"openid"}, Enabled: true, CreatedAt: now, UpdatedAt: now}
+	cust, err := e.st.Customer(ctx, customerID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.st.CreateIDPConfig(ctx, c); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.st.CreateExternalIDP(ctx, &platform.ExternalIDP{ID: c.ID, OrgID: cust.OrgID, Name: c.Name, Issuer: c.Issuer,
+		ClientID: c.ClientID, SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, CreatedAt: c.CreatedAt}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustWebhook(customerID, url string) string {
+	e.t.Helper()
+	now := time.Now()
+	id := e.id("wh")
+	if err := e.st.CreateWebhook(context.Background(), &store.Webhook{ID: id, CustomerID: customerID, URL: url,
+		Events: []string{"*"}, SecretSealed: []byte{1}, Active: true, CreatedAt: now, UpdatedAt: now}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustServiceAccount(customerID string) string {
+	e.t.Helper()
+	now := time.Now()
+	id := e.id("sa")
+	if err := e.st.CreateServiceAccount(context.Background(), &store.ServiceAccount{ID: id, CustomerID: customerID,
+		Name: "SA " + id, ClientID: "client-" + id, SecretHash: "x", CreatedAt: now, SecretRotatedAt: now}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustInvoice(customerID string) string {
+	e.t.Helper()
+	now := time.Now()
+	id := e.id("inv")
+	if err := e.st.CreateInvoice(context.Background(), &store.Invoice{ID: id, CustomerID: customerID, Number: "N-" + id,
+		Period: "2026-01", Currency: "EUR", TotalCents: 12345, Status: "open", IssuedAt: now, DueAt: now.Add(720 * time.Hour)}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustBillingSetup(customerID string) {
+	e.t.Helper()
+	if err := e.st.PutBillingSetup(context.Background(), &store.BillingSetup{CustomerID: customerID, BillingEmail: "ap@example.com",
+		Currency: "EUR", PaymentMethod: "invoice", UpdatedAt: time.Now(), UpdatedBy: "seed"}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// mustMeter creates a meter and returns its id and key.
+func (e *env) mustMeter() (id, key string) {
+	e.t.Helper()
+	now := time.Now()
+	id = e.id("meter")
+	key = "m_" + strings.ReplaceAll(id, "-", "_")
+	if err := e.st.CreateMeter(context.Background(), &store.Meter{ID: id, Key: key, Name: "Meter " + id, Unit: "call",
+		Aggregation: "sum", CreatedAt: now, UpdatedAt: now}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id, key
+}
+
+func (e *env) mustUsage(customerID, meterKey, period string, units float64, billedCents int64) {
+	e.t.Helper()
+	if err := e.st.PutUsageRow(context.Background(), &store.UsageRow{ID: e.id("usage"), CustomerID: customerID, MeterKey: meterKey,
+		Period: period, Units: units, BilledAmountCents: billedCents, Currency: "EUR"}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) mustPlan() string {
+	e.t.Helper()
+	now := time.Now()
+	id := e.id("plan")
+	if err := e.st.CreatePlan(context.Background(), &store.Plan{ID: id, Code: "p_" + strings.ReplaceAll(id, "-", "_"),
+		Name: "Plan " + id, Currency: "EUR", MonthlyFeeCents: 100, Active: true, CreatedAt: now, UpdatedAt: now}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustRelease(status string) string {
+	e.t.Helper()
+	id := e.id("rel")
+	r := &store.Release{ID: id, Version: "1.0." + strings.TrimPrefix(id, "rel-"), Channel: "stable", Status: status,
+		CreatedBy: "seed", CreatedAt: time.Now()}
+	if status != "draft" {
+		at := time.Now()
+		r.PublishedAt = &at
+	}
+	if err := e.st.CreateRelease(context.Background(), r); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustEnvVar() string {
+	e.t.Helper()
+	id := e.id("env")
+	if err := e.st.CreateEnvVar(context.Background(), &store.EnvVar{ID: id, Name: "VAR_" + strings.ReplaceAll(strings.ToUpper(id), "-", "_"),
+		Value: "v", UpdatedAt: time.Now(), UpdatedBy: "seed"}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustUserAttribute() string {
+	e.t.Helper()
+	now := time.Now()
+	id := e.id("attr")
+	if err := e.st.CreateUserAttribute(context.Background(), &store.UserAttribute{ID: id, Key: "a_" + strings.ReplaceAll(id, "-", "_"),
+		Label: "Attr", Type: "string", Options: []string{}, CreatedAt: now, UpdatedAt: now}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) mustDiscrepancy(customerID, status string) string {
+	e.t.Helper()
+	id := e.id("disc")
+	d := &store.Discrepancy{ID: id, Kind: "billing_mismatch", CustomerID: customerID, Summary: "Totals differ", Status: status,
+		DetectedAt: time.Now()}
+	if status == store.DiscrepancyResolved {
+		at := time.Now()
+		d.ResolvedAt, d.ResolvedBy, d.Resolution = &at, "seed", "fixed"
+	}
+	if err := e.st.CreateDiscrepancy(context.Background(), d); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func init() {
+	// Customer-side routes under /customers/{id}/…: the body their method and path need.
+	registerFixture("customer_resource", func(t *testing.T, w *World, rt routeRow) Request {
+		r := Request{Params: params("id", w.CustomerID)}
+		e := w.env
+		switch {
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/identity-providers"):
+			r.Body = map[string]any{"name": "IdP " + e.id("n"), "issuer": "https://login.example", "clientId": "abc", "clientSecret": "s3cret"}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/webhooks"):
+			r.Body = map[string]any{"url": "https://hooks.example/in", "events": []string{"*"}}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/service-accounts"):
+			r.Body = map[string]any{"name": "SA " + e.id("n")}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
+			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
+		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):
+			r.Body = map[string]any{"ssoAllowed": true, "ssoCreateUsers": true}
+		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/billing-setup"):
+			r.Body = map[string]any{"billingEmail": "ap@example.com", "currency": "EUR", "paymentMethod": "invoice"}
+		case rt.Method == "GET" && strings.HasSuffix(rt.Pattern, "/billing-setup"):
+			e.mustBillingSetup(w.CustomerID)
+		}
+		return r
+	})
+	registerFixture("identity_provider", func(t *testing.T, w *World, rt routeRow) Request {
+		body := map[string]any{"enabled": false}
+		if strings.HasSuffix(rt.Pattern, "/trust") {
+			body = map[string]any{"linkTrusted": true}
+		}
+		return Request{Params: params("id", w.env.mustIDPConfig(w.CustomerID)), Body: bodyFor(rt, body)}
+	})
+	registerFixture("webhook", func(t *testing.T, w *World, rt routeRow) Request {
+		r := Request{Params: params("id", w.env.mustWebhook(w.CustomerID, "https://hooks.example/in"))}
+		if rt.Method == "PATCH" {
+			r.Body = map[string]any{"active": false}
+		}
+		return r
+	})
+	registerFixture("service_account", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Params: params("id", w.env.mustServiceAccount(w.CustomerID))}
+	})
+	registerFixture("invoice", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Params: params("id", w.env.mustInvoice(w.CustomerID))}
+	})
+
+	// Infrastructure routes: records of no customer.
+	registerFixture("plan_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"code": "p_" + strings.ReplaceAll(w.env.id("n"), "-", "_"), "name": "Pro", "currency": "EUR", "monthlyFee": 49.9}}
+	})
+	registerFixture("plan", func(t *testing.T, w *World, rt routeRow) Request {
+		r := Request{Params: params("id", w.env.mustPlan())}
+		if rt.Method == "PATCH" {
+			r.Body = map[string]any{"monthlyFee": 59}
+		}
+		return r
+	})
+	registerFixture("meter_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"key": "m_" + strings.ReplaceAll(w.env.id("n"), "-", "_"), "name": "Storage", "unit": "GB", "aggregation": "max"}}
+	})
+	registerFixture("meter", func(t *testing.T, w *World, rt routeRow) Request {
+		id, _ := w.env.mustMeter()
+		r := Request{Params: params("id", id)}
+		if rt.Method == "PATCH" {
+			r.Body = map[string]any{"name": "Renamed"}
+		}
+		return r
+	})
+	registerFixture("release_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"version": "2.0." + strings.TrimPrefix(w.env.id("n"), "n-"), "notes": "n"}}
+	})
+	registerFixture("release", func(t *testing.T, w *World, rt routeRow) Request {
+		status := "draft"
+		if strings.HasSuffix(rt.Pattern, "/withdraw") {
+			status = "published"
+		}
+		r := Request{Params: params("id", w.env.mustRelease(status))}
+		if rt.Method == "PATCH" {
+			r.Body = map[string]any{"notes": "changed"}
+		}
+		return r
+	})
+	registerFixture("env_var_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"name": "N_" + strings.ReplaceAll(strings.ToUpper(w.env.id("n")), "-", "_"), "value": "x", "secret": true}}
+	})
+	registerFixture("env_var", func(t *testing.T, w *World, rt routeRow) Request {
+		r := Request{Params: params("id", w.env.mustEnvVar())}
+		if rt.Method == "PATCH" {
+			r.Body = map[string]any{"value": "y"}
+		}
+		return r
+	})
+	registerFixture("system_worker", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Params: params("id", "webhook-delivery")}
+	})
+	registerFixture("user_attribute_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"key": "a_" + strings.ReplaceAll(w.env.id("n"), "-", "_"), "label": "Cost center", "type": "string"}}
+	})
+	registerFixture("user_attribute", func(t *testing.T, w *World, rt routeRow) Request {
+		r := Request{Params: params("id", w.env.mustUserAttribute())}
+		if rt.Method == "PATCH" {
+			r.Body = map[string]any{"required": true}
+		}
+		return r
+	})
+	registerFixture("discrepancy_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"kind": "instance_drift", "summary": "Version differs"}}
+	})
+	registerFixture("discrepancy", func(t *testing.T, w *World, rt routeRow) Request {
+		status := store.DiscrepancyOpen
+		if strings.HasSuffix(rt.Pattern, "/reopen") {
+			status = store.DiscrepancyResolved
+		}
+		r := Request{Params: params("id", w.env.mustDiscrepancy("", status))}
+		if strings.HasSuffix(rt.Pattern, "/resolve") {
+			r.Body = map[string]any{"resolution": "corrected by hand"}
+		}
+		return r
+	})
+}

@@ -1,0 +1,25 @@
+package adminhttp
+
+import (
+	"net/http"
+
+	"github.com/platform/platform/internal/authz"
+)
+
+// serviceAccountRoutes: a customer's service accounts, open to
+// account_manager within scope (R4.6-customer-side).
+func (a *API) serviceAccountRoutes() []Route {
+	const act = authz.ManageCustomerConfig
+	s, cust, sa := a.svc, a.svc.CustomerResource, a.svc.ServiceAccountResource
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/customers/{id}/service-accounts", Action: act, Target: cust,
+			Handle: byID(http.StatusOK, s.ListServiceAccounts)},
+		{Method: http.MethodPost, Pattern: "/customers/{id}/service-accounts", Action: act, Write: true, Target: cust,
+			Handle: byIDWithBody(http.StatusCreated, s.CreateServiceAccount)},
+		{Method: http.MethodGet, Pattern: "/service-accounts/{id}", Action: act, Target: sa, Handle: byID(http.StatusOK, s.ServiceAccount)},
+		{Method: http.MethodDelete, Pattern: "/service-accounts/{id}", Action: act, Write: true, Target: sa,
+			Handle: deleteByID(s.DeleteServiceAccount)},
+		{Method: http.MethodPost, Pattern: "/service-accounts/{id}/rotate-secret", Action: act, Write: true, Target: sa,
+			Handle: byID(http.StatusOK, s.RotateServiceAccountSecret)},
+	}
+}

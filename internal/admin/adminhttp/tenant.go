@@ -1,0 +1,59 @@
+package adminhttp
+
+import (
+	"net/http"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
+)
+
+func (a *API) tenantRoutes() []Route {
+	s, t := a.svc, a.svc.TenantResource
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/tenants", Action: authz.ManageTenant, Handle: a.listTenants},
+		{Method: http.MethodPost, Pattern: "/tenants", Action: authz.CreateTenant, Write: true, Handle: withBody(http.StatusCreated, s.CreateTenant)},
+		{Method: http.MethodGet, Pattern: "/tenants/{id}", Action: authz.ManageTenant, Target: t, Handle: byID(http.StatusOK, s.Tenant)},
+		{Method: http.MethodPatch, Pattern: "/tenants/{id}", Action: authz.ManageTenant, Write: true, Target: t,
+			Handle: byIDWithBody(http.StatusOK, s.UpdateTenant)},
+		{Method: http.MethodDelete, Pattern: "/tenants/{id}", Action: authz.DeleteTenant, Write: true, Target: t, Handle: deleteByID(s.DeleteTenant)},
+		{Method: http.MethodGet, Pattern: "/tenants/{id}/settings", Action: authz.ManageTenant, Target: t,
+			Handle: byID(http.StatusOK, s.TenantSettings)},
+		{Method: http.MethodPut, Pattern: "/tenants/{id}/settings", Action: authz.ManageTenant, Write: true, Target: t,
+			Handle: byIDWithBody(http.StatusOK, s.PutTenantSettings)},
+		{Method: http.MethodGet, Pattern: "/tenants/{id}/members", Action: authz.ManageTenant, Target: t, Handle: itemsByID(s.TenantMembers)},
+		{Method: http.MethodPut, Pattern: "/tenants/{id}/members/{userId}", Action: authz.ManageTenant, Write: true, Target: t,
+			Handle: a.putTenantMember},
+		{Method: http.MethodDelete, Pattern: "/tenants/{id}/members/{userId}", Action: authz.ManageTenant, Write: true, Target: t,
+			Handle: a.deleteTenantMember},
+		{Method: http.MethodPost, Pattern: "/tenants/{id}/transfer", Action: authz.TransferTenant, Write: true, Target: t,
+			Handle: byIDWithBody(http.StatusOK, s.TransferTenant)},
+		{Method: http.MethodGet, Pattern: "/tenants/{id}/migrations", Action: authz.TriggerMigration, Target: t,
+			Handle: itemsByID(s.TenantMigrations)},
+		{Method: http.MethodPost, Pattern: "/tenants/{id}/migrations", Action: authz.TriggerMigration, Write: true, Target: t,
+			Handle: byIDWithBody(http.StatusAccepted, s.TriggerMigration)},
+	}
+}
+
+func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	p, err := pageInput(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	q := r.URL.Query()
+	v, err := a.svc.ListTenants(r.Context(), c, admin.TenantFilter{CustomerID: q.Get("customerId"), InstanceID: q.Get("instanceId")}, p)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	var in admin.MemberInput
+	if err := decode(r, &in); err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.PutTenantMember(r.Context(), c, id(r), param(r, "userId"), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
+}

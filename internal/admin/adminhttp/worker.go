@@ -1,0 +1,32 @@
+package adminhttp
+
+import (
+	"net/http"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+)
+
+// workerRoutes: the platform's background workers and how their runs went,
+// an internal-infrastructure resource (R4.6-infra): platform_admin and
+// infra_ops run, pause and resume them, compliance_admin and reader read.
+func (a *API) workerRoutes() []Route {
+	const act = authz.ManageSystemWorkers
+	s := a.svc
+	return []Route{
+		{Method: http.MethodGet, Pattern: "/system-workers", Action: act, Handle: ofCaller(http.StatusOK, s.ListSystemWorkers)},
+		{Method: http.MethodGet, Pattern: "/system-workers/{id}", Action: act, Handle: byID(http.StatusOK, s.SystemWorker)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/run", Action: act, Write: true,
+			Handle: byID(http.StatusAccepted, s.RunSystemWorker)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/pause", Action: act, Write: true, Handle: a.pauseWorker(true)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/resume", Action: act, Write: true, Handle: a.pauseWorker(false)},
+	}
+}
+
+// pauseWorker pauses the worker (paused true) or resumes it.
+func (a *API) pauseWorker(paused bool) Handler {
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		v, err := a.svc.PauseSystemWorker(r.Context(), c, id(r), paused)
+		return respond(http.StatusOK, v, err)
+	}
+}

@@ -1,0 +1,192 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Customer is a customer as the API shows it.
+type Customer struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	OrgID     string          `json:"orgId"`
+	Settings  json.RawMessage `json:"settings"`
+	CreatedAt time.Time       `json:"createdAt"`
+	UpdatedAt time.Time       `json:"updatedAt"`
+}
+
+func newCustomer(c *platform.Customer) *Customer {
+	return &Customer{ID: c.ID, Name: c.Name, OrgID: c.OrgID, Settings: c.Settings, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+// CustomerInput creates a customer. Settings is optional (a JSON object).
+type CustomerInput struct {
+	Name     string          `json:"name"`
+	Settings json.RawMessage `json:"settings,omitempty"`
+	// Domains are e-mail domains whose users sign in to this customer's
+	// organization through SSO (optional).
+	Domains []string `json:"domains,omitempty"`
+}
+
+// CustomerPatch changes a customer; nil fields stay.
+type CustomerPatch struct {
+	Name *string `json:"name,omitempty"`
+}
+
+// OwnershipInput names the new owner of a customer.
+type OwnershipInput struct {
+	UserID string `json:"userId"`
+}
+
+// ListCustomers lists the customers in the caller's scope (every role may
+// read its customers).
+func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
+	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListCustomers(ctx, c.Scope.Filter(), q)
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, newCustomer), next), nil
+}
+
+// Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
+func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
+	return viewing(newCustomer)(s.customerFor(ctx, c, id, authz.ViewUsageUnits, false))
+}
+
+// customerFor loads a customer and checks act on it; a missing one answers
+// as an out-of-scope one would.
+func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*platform.Customer, error) {
+	return decided(ctx, s, c, act, write, customerResource)(s.store.Customer(ctx, id))
+}
+
+// CustomersByIDs returns the customers of ids in key order, nil where a
+// customer does not exist or is outside the caller's scope (a dataloader batch).
+func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
+	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids))
+}
+
+// CreateCustomer creates a customer and its organization at the identity
+// provider (platform_admin only, R4.6-admin-only).
+func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in CustomerInput) (*Customer, error) {
+	if err := s.check(ctx, c, authz.CreateCustomer, authz.Resource{}, true); err != nil {
+		return nil, err
+	}
+	name, err := cleanName("name", in.Name)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := newSettings(in.Settings)
+	if err != nil {
+		return nil, err
+	}
+	var domains []string
+	for _, d := range in.Domains {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if !platform.ValidEmail("x@" + d) {
+			return nil, platform.Errorf(platform.EINVALID, "domain %q is not an e-mail domain", d)
+		}
+		domains = append(domains, d)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	row := &platform.Customer{ID: newID(), Name: name, OrgID: newID(), Settings: settings, CreatedAt: now, UpdatedAt: now}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateOrganization(ctx, &platform.Organization{ID: row.OrgID, Name: name, CreatedAt: now}); err != nil {
+			return err
+		}
+		if err := tx.CreateCustomer(ctx, row); err != nil {
+			return err
+		}
+		for _, d := range domains {
+			if err := tx.AddCustomerDomain(ctx, d, row.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newCustomer(row), nil
+}
+
+// UpdateCustomer renames a customer (customer settings, R4.6-customer-side).
+func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
+	if _, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, true); err != nil {
+		return nil, err
+	}
+	if err := s.rename(ctx, id, in.Name, s.store.UpdateCustomer); err != nil {
+		return nil, err
+	}
+	return viewing(newCustomer)(s.store.Customer(ctx, id))
+}
+
+// DeleteCustomer removes a customer with its organization, users, grants
+// (R2.6-cascade), instances and tenants: platform_admin, or the customer's owner.
+func (s *Service) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
+	if _, err := s.customerFor(ctx, c, id, authz.DeleteCustomer, true); err != nil {
+		return err
+	}
+	return s.store.DeleteCustomer(ctx, id)
+}
+
+// CustomerSettings returns a customer's settings document.
+func (s *Service) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
+	row, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, false)
+	if err != nil {
+		return nil, err
+	}
+	return row.Settings, nil
+}
+
+// PutCustomerSettings replaces a customer's settings (a JSON object of at most 64 KiB).
+func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
+	if _, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, true); err != nil {
+		return nil, err
+	}
+	return s.putSettings(ctx, id, settings, s.store.UpdateCustomer)
+}
+
+// TransferOwnership makes another user of the same customer its owner; the
+// previous owner becomes an admin. Only the customer's owner and
+// platform_admin may (R4.6-owner-transfer). EINVALID when the user is not
+// one of the customer's users, is suspended, or already the owner.
+func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
+	if _, err := s.customerFor(ctx, c, id, authz.TransferOwnership, true); err != nil {
+		return nil, err
+	}
+	if in.UserID == "" {
+		return nil, platform.Errorf(platform.EINVALID, "userId is required")
+	}
+	u, err := s.store.CustomerUser(ctx, in.UserID)
+	if platform.ErrorCode(err) == platform.ENOTFOUND || (err == nil && u.CustomerID != id) {
+		return nil, platform.Errorf(platform.EINVALID, "userId must name a user of this customer")
+	} else if err != nil {
+		return nil, err
+	}
+	switch {
+	case u.Role == authz.Owner.String():
+		return nil, platform.Errorf(platform.EINVALID, "this user is already the owner")
+	case !u.SuspendedAt.IsZero():
+		return nil, platform.Errorf(platform.EINVALID, "a suspended user cannot become the owner")
+	}
+	if err := s.store.TransferOwnership(ctx, id, u.ID, s.now()); err != nil {
+		return nil, err
+	}
+	s.sendEmail(ctx, id, u.Email, u.ID, "ownership", "You are now the owner of your organization's account")
+	u.Role = authz.Owner.String()
+	return newCustomerUser(u), nil
+}

@@ -1,0 +1,148 @@
+package admin
+
+import (
+	"context"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// DiscrepancyInput reports an inbox item. Kind is a lower-case key (for
+// example billing_mismatch, instance_drift); customerId is optional and
+// must name a customer.
+type DiscrepancyInput struct {
+	Kind       string `json:"kind"`
+	CustomerID string `json:"customerId,omitempty"`
+	Resource   string `json:"resource,omitempty"`
+	Summary    string `json:"summary"`
+	Detail     string `json:"detail,omitempty"`
+}
+
+// ResolutionInput resolves an item, saying how.
+type ResolutionInput struct {
+	Resolution string `json:"resolution"`
+}
+
+// DiscrepancyView is an item of the discrepancies inbox as the API shows
+// it; customerId is empty for a platform-wide item, resolvedAt null while
+// it is open.
+type DiscrepancyView struct {
+	ID         string     `json:"id"`
+	Kind       string     `json:"kind"`
+	CustomerID string     `json:"customerId"`
+	Resource   string     `json:"resource"`
+	Summary    string     `json:"summary"`
+	Detail     string     `json:"detail"`
+	Status     string     `json:"status"`
+	DetectedAt time.Time  `json:"detectedAt"`
+	ResolvedAt *time.Time `json:"resolvedAt"`
+	ResolvedBy string     `json:"resolvedBy"`
+	Resolution string     `json:"resolution"`
+}
+
+func newDiscrepancyView(d *store.Discrepancy) *DiscrepancyView {
+	return &DiscrepancyView{ID: d.ID, Kind: d.Kind, CustomerID: d.CustomerID, Resource: d.Resource, Summary: d.Summary,
+		Detail: d.Detail, Status: d.Status, DetectedAt: d.DetectedAt, ResolvedAt: d.ResolvedAt, ResolvedBy: d.ResolvedBy,
+		Resolution: d.Resolution}
+}
+
+// ListDiscrepancies lists inbox items of a status (open, resolved, or all
+// when empty), newest first, within the caller's scope.
+func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[*DiscrepancyView], error) {
+	if err := s.infra(ctx, c, authz.ManageDiscrepancies, false); err != nil {
+		return nil, err
+	}
+	if status != "" {
+		if _, err := oneOf("status", status, store.DiscrepancyOpen, store.DiscrepancyResolved); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.store.Discrepancies(ctx, status, c.Scope.Filter(), limit)
+	if err != nil {
+		return nil, err
+	}
+	return WholePage(views(rows, newDiscrepancyView)), nil
+}
+
+// ReportDiscrepancy adds an open item. EINVALID, also for an unknown customer.
+func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*DiscrepancyView, error) {
+	if err := s.check(ctx, c, authz.ManageDiscrepancies, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
+		return nil, err
+	}
+	d := &store.Discrepancy{ID: newID(), Status: store.DiscrepancyOpen, DetectedAt: s.stamp(), CustomerID: in.CustomerID}
+	var err error
+	if d.Kind, err = catalogKey("kind", in.Kind); err != nil {
+		return nil, err
+	}
+	if d.Resource, err = text("resource", in.Resource, 500); err != nil {
+		return nil, err
+	}
+	if d.Summary, err = required("summary", in.Summary, 500); err != nil {
+		return nil, err
+	}
+	if d.Detail, err = text("detail", in.Detail, 20000); err != nil {
+		return nil, err
+	}
+	if d.CustomerID != "" {
+		if _, err := s.store.Customer(ctx, d.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
+			return nil, invalid("customerId names no customer")
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if err := s.store.CreateDiscrepancy(ctx, d); err != nil {
+		return nil, err
+	}
+	return newDiscrepancyView(d), nil
+}
+
+// discrepancyFor loads an item and checks the action on its customer.
+func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.Discrepancy, error) {
+	return decided(ctx, s, c, authz.ManageDiscrepancies, write, discrepancyResource)(s.store.Discrepancy(ctx, id))
+}
+
+// Discrepancy returns one item. ENOTFOUND.
+func (s *Service) Discrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
+	return viewing(newDiscrepancyView)(s.discrepancyFor(ctx, c, id, false))
+}
+
+// ResolveDiscrepancy resolves an open item. EINVALID without a resolution;
+// ECONFLICT when already resolved.
+func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*DiscrepancyView, error) {
+	d, err := s.discrepancyFor(ctx, c, id, true)
+	if err != nil {
+		return nil, err
+	}
+	res, err := required("resolution", in.Resolution, 2000)
+	if err != nil {
+		return nil, err
+	}
+	if d.Status != store.DiscrepancyOpen {
+		return nil, platform.Errorf(platform.ECONFLICT, "the item is already resolved")
+	}
+	now := s.stamp()
+	if err := s.store.SetDiscrepancyStatus(ctx, id, store.DiscrepancyResolved, &now, c.UserID, res); err != nil {
+		return nil, err
+	}
+	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyResolved, &now, c.UserID, res
+	return newDiscrepancyView(d), nil
+}
+
+// ReopenDiscrepancy reopens a resolved item. ECONFLICT when it is open.
+func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
+	d, err := s.discrepancyFor(ctx, c, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if d.Status != store.DiscrepancyResolved {
+		return nil, platform.Errorf(platform.ECONFLICT, "the item is already open")
+	}
+	if err := s.store.SetDiscrepancyStatus(ctx, id, store.DiscrepancyOpen, nil, "", ""); err != nil {
+		return nil, err
+	}
+	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyOpen, nil, "", ""
+	return newDiscrepancyView(d), nil
+}

@@ -1,0 +1,352 @@
+package admin
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Customer-side configuration (R4.6-customer-side): every method needs
+// manage_customer_config on the resource's customer. Secrets are sealed
+// (identity providers, webhooks) or hashed (service accounts) and never
+// returned, except a generated secret once, in the answer that creates or
+// rotates it.
+
+// A customer's identity providers are the external OIDC providers of its
+// organization at the identity provider: each is kept in
+// customer_idp_configs (the console's record, with its enabled flag) and,
+// while enabled, in the identity provider's external_idps under the same id,
+// written in one transaction, so SSO configured here is what sign-in uses
+// (resolve-org lists it, the identity provider redirects to it). The client
+// secret is sealed once, for the identity provider's purpose.
+
+// idpSecretPurpose is the purpose the identity provider opens external
+// client secrets with (internal/idp/sso.go, oauthConfig).
+func idpSecretPurpose(id string) string { return "idp-secret:" + id }
+
+// IdentityProvider is an external OIDC identity provider of a customer
+// (SSO) as the API shows it; the client secret never leaves the service.
+type IdentityProvider struct {
+	ID              string   `json:"id"`
+	CustomerID      string   `json:"customerId"`
+	Name            string   `json:"name"`
+	Issuer          string   `json:"issuer"`
+	ClientID        string   `json:"clientId"`
+	ClientSecretSet bool     `json:"clientSecretSet"`
+	Scopes          []string `json:"scopes"`
+	Enabled         bool     `json:"enabled"`
+	// LinkTrusted: a platform_admin trusts the provider to link existing
+	// accounts on the customer's domains (D-linking).
+	LinkTrusted bool `json:"linkTrusted"`
+	// MFAEnforced: the customer says the provider enforces MFA itself
+	// (D-federated-mfa).
+	MFAEnforced bool      `json:"mfaEnforced"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+func newIdentityProvider(c *store.IDPConfig) *IdentityProvider {
+	return &IdentityProvider{ID: c.ID, CustomerID: c.CustomerID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
+		ClientSecretSet: len(c.ClientSecretSealed) > 0, Scopes: c.Scopes, Enabled: c.Enabled, LinkTrusted: c.LinkTrusted,
+		MFAEnforced: c.MFAEnforced, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+// IdentityProviderInput creates an identity provider. Scopes default to
+// openid profile email and must include openid; Enabled defaults to true.
+type IdentityProviderInput struct {
+	Name         string   `json:"name"`
+	Issuer       string   `json:"issuer"`
+	ClientID     string   `json:"clientId"`
+	ClientSecret string   `json:"clientSecret"`
+	Scopes       []string `json:"scopes,omitempty"`
+	Enabled      *bool    `json:"enabled,omitempty"`
+	// LinkTrusted true needs trust_identity_provider (platform_admin).
+	LinkTrusted *bool `json:"linkTrusted,omitempty"`
+	MFAEnforced *bool `json:"mfaEnforced,omitempty"`
+}
+
+// IdentityProviderPatch changes an identity provider; nil fields stay.
+// Disabling removes it from sign-in (and the identities linked to it). A new
+// issuer is another provider: the identities linked to the old one are
+// unlinked and the provider's linking trust ends, unless the same request
+// trusts it again (D-linking).
+type IdentityProviderPatch struct {
+	Name         *string   `json:"name,omitempty"`
+	Issuer       *string   `json:"issuer,omitempty"`
+	ClientID     *string   `json:"clientId,omitempty"`
+	ClientSecret *string   `json:"clientSecret,omitempty"`
+	Scopes       *[]string `json:"scopes,omitempty"`
+	Enabled      *bool     `json:"enabled,omitempty"`
+	LinkTrusted  *bool     `json:"linkTrusted,omitempty"`
+	MFAEnforced  *bool     `json:"mfaEnforced,omitempty"`
+}
+
+// TrustInput sets whether a provider is trusted to link accounts; LinkTrusted is required.
+type TrustInput struct {
+	LinkTrusted *bool `json:"linkTrusted"`
+}
+
+// TrustIdentityProvider marks a provider trusted for linking accounts on the
+// customer's domains, or not (D-linking; trust_identity_provider, which only
+// platform_admin holds). EINVALID without linkTrusted.
+func (s *Service) TrustIdentityProvider(ctx context.Context, c *access.Caller, id string, in TrustInput) (*IdentityProvider, error) {
+	if in.LinkTrusted == nil {
+		return nil, invalid("linkTrusted is required (true or false)")
+	}
+	return s.UpdateIdentityProvider(ctx, c, id, IdentityProviderPatch{LinkTrusted: in.LinkTrusted})
+}
+
+// checkTrust refuses, unless c holds trust_identity_provider, a request
+// that would make a provider trusted for linking.
+func (s *Service) checkTrust(ctx context.Context, c *access.Caller, customerID string, trusted *bool) error {
+	if trusted == nil || !*trusted {
+		return nil
+	}
+	return s.access.Check(ctx, c, authz.TrustIdentityProvider, authz.Resource{CustomerID: customerID}, true)
+}
+
+var scopeRE = regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]{1,100}$`) // RFC 6749 scope-token
+
+func identityScopes(in []string) ([]string, error) {
+	if in == nil {
+		return []string{"openid", "profile", "email"}, nil
+	}
+	if len(in) > 20 {
+		return nil, invalid("scopes must be at most 20")
+	}
+	out := []string{}
+	for _, sc := range in {
+		if !scopeRE.MatchString(sc) {
+			return nil, invalid("scope %q is not a valid scope token", sc)
+		}
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	if !slices.Contains(out, "openid") {
+		return nil, invalid("scopes must include openid")
+	}
+	return out, nil
+}
+
+// external is the identity provider's record of an enabled provider.
+func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
+	return &platform.ExternalIDP{ID: c.ID, OrgID: orgID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
+		SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, LinkTrusted: c.LinkTrusted, MFAEnforced: c.MFAEnforced,
+		CreatedAt: c.CreatedAt}
+}
+
+// ListIdentityProviders lists a customer's identity providers.
+func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, customerID string) (*Page[*IdentityProvider], error) {
+	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.IDPConfigs(ctx, customerID)
+	if err != nil {
+		return nil, err
+	}
+	return WholePage(views(rows, newIdentityProvider)), nil
+}
+
+// CreateIdentityProvider adds an identity provider to a customer; enabled,
+// its users can sign in with it. EINVALID; ECONFLICT when the customer has
+// one of that name.
+func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, customerID string, in IdentityProviderInput) (*IdentityProvider, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkTrust(ctx, c, customerID, in.LinkTrusted); err != nil {
+		return nil, err
+	}
+	now := s.stamp()
+	row := &store.IDPConfig{ID: newID(), CustomerID: customerID, Enabled: true, CreatedAt: now, UpdatedAt: now,
+		LinkTrusted: in.LinkTrusted != nil && *in.LinkTrusted, MFAEnforced: in.MFAEnforced != nil && *in.MFAEnforced}
+	if row.Name, err = required("name", in.Name, 100); err != nil {
+		return nil, err
+	}
+	if row.Issuer, err = endpointURL("issuer", in.Issuer); err != nil {
+		return nil, err
+	}
+	if row.ClientID, err = required("clientId", in.ClientID, 255); err != nil {
+		return nil, err
+	}
+	secret, err := required("clientSecret", in.ClientSecret, 1000)
+	if err != nil {
+		return nil, err
+	}
+	if row.Scopes, err = identityScopes(in.Scopes); err != nil {
+		return nil, err
+	}
+	if in.Enabled != nil {
+		row.Enabled = *in.Enabled
+	}
+	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateIDPConfig(ctx, row); err != nil {
+			return err
+		}
+		if row.Enabled {
+			return tx.CreateExternalIDP(ctx, external(row, cust.OrgID))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newIdentityProvider(row), nil
+}
+
+// identityProviderFor loads an identity provider and checks act on it.
+func (s *Service) identityProviderFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.IDPConfig, error) {
+	return decided(ctx, s, c, authz.ManageCustomerConfig, write, identityProviderResource)(s.store.IDPConfig(ctx, id))
+}
+
+// IdentityProvider returns one identity provider. ENOTFOUND or EFORBIDDEN
+// per the scope mode.
+func (s *Service) IdentityProvider(ctx context.Context, c *access.Caller, id string) (*IdentityProvider, error) {
+	return viewing(newIdentityProvider)(s.identityProviderFor(ctx, c, id, false))
+}
+
+// keepsSSO refuses to take the last provider out of an SSO-only
+// organization (ECONFLICT), which would lock its users out.
+func keepsSSO(ctx context.Context, tx *store.Store, orgID, leaving string) error {
+	p, err := tx.LoginPolicy(ctx, orgID)
+	if err != nil || p.PasswordAllowed || !p.SSOAllowed {
+		return err
+	}
+	xs, err := tx.ExternalIDPs(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	if len(xs) == 1 && xs[0].ID == leaving {
+		return platform.Errorf(platform.ECONFLICT, "the customer signs in with SSO only and this is its last identity provider; allow passwords first")
+	}
+	return nil
+}
+
+// UpdateIdentityProvider changes an identity provider, and what sign-in
+// uses with it. EINVALID; ECONFLICT for a name taken, or for disabling the
+// last provider of an SSO-only customer.
+func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
+	old, err := s.identityProviderFor(ctx, c, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkTrust(ctx, c, old.CustomerID, in.LinkTrusted); err != nil {
+		return nil, err
+	}
+	cust, err := s.store.Customer(ctx, old.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	var row *store.IDPConfig
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		wasEnabled, oldIssuer := false, ""
+		row, err = tx.UpdateIDPConfig(ctx, id, func(row *store.IDPConfig) error {
+			wasEnabled, oldIssuer = row.Enabled, row.Issuer
+			return s.patchIdentityProvider(row, in)
+		})
+		if err == nil && row.Issuer != oldIssuer {
+			// another issuer's subjects are not this one's: nothing stays linked
+			err = tx.DeleteExternalIdentities(ctx, id)
+		}
+		switch {
+		case err != nil:
+			return err
+		case wasEnabled && row.Enabled:
+			return tx.UpdateExternalIDP(ctx, external(row, cust.OrgID))
+		case wasEnabled:
+			if err := keepsSSO(ctx, tx, cust.OrgID, id); err != nil {
+				return err
+			}
+			if err := tx.DeleteExternalIDP(ctx, id); platform.ErrorCode(err) != platform.ENOTFOUND {
+				return err
+			}
+			return nil
+		case row.Enabled:
+			return tx.CreateExternalIDP(ctx, external(row, cust.OrgID))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newIdentityProvider(row), nil
+}
+
+func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProviderPatch) error {
+	var err error
+	prevIssuer := row.Issuer
+	if in.Name != nil {
+		if row.Name, err = required("name", *in.Name, 100); err != nil {
+			return err
+		}
+	}
+	if in.Issuer != nil {
+		if row.Issuer, err = endpointURL("issuer", *in.Issuer); err != nil {
+			return err
+		}
+	}
+	if in.ClientID != nil {
+		if row.ClientID, err = required("clientId", *in.ClientID, 255); err != nil {
+			return err
+		}
+	}
+	if in.ClientSecret != nil {
+		secret, err := required("clientSecret", *in.ClientSecret, 1000)
+		if err != nil {
+			return err
+		}
+		row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+	}
+	if in.Scopes != nil {
+		if row.Scopes, err = identityScopes(*in.Scopes); err != nil {
+			return err
+		}
+	}
+	if in.Enabled != nil {
+		row.Enabled = *in.Enabled
+	}
+	if row.Issuer != prevIssuer && in.LinkTrusted == nil {
+		row.LinkTrusted = false // the trust was in the old issuer
+	}
+	if in.LinkTrusted != nil {
+		row.LinkTrusted = *in.LinkTrusted
+	}
+	if in.MFAEnforced != nil {
+		row.MFAEnforced = *in.MFAEnforced
+	}
+	row.UpdatedAt = s.stamp()
+	return nil
+}
+
+// DeleteIdentityProvider removes an identity provider from the customer and
+// from sign-in. ECONFLICT for the last provider of an SSO-only customer.
+func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, id string) error {
+	row, err := s.identityProviderFor(ctx, c, id, true)
+	if err != nil {
+		return err
+	}
+	cust, err := s.store.Customer(ctx, row.CustomerID)
+	if err != nil {
+		return err
+	}
+	return s.store.InTx(ctx, func(tx *store.Store) error {
+		if row.Enabled {
+			if err := keepsSSO(ctx, tx, cust.OrgID, id); err != nil {
+				return err
+			}
+			if err := tx.DeleteExternalIDP(ctx, id); err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+				return err
+			}
+		}
+		return tx.DeleteIDPConfig(ctx, id)
+	})
+}

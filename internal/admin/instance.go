@@ -1,0 +1,324 @@
+package admin
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Instance callback paths registered at the identity provider (R2.5-instance-app, R9-callbacks).
+const (
+	CallbackPath   = "/auth/callback"
+	CallbackPathV3 = "/3/auth/callback"
+	signedOutPath  = "/signed-out"
+)
+
+// Connection is an instance's connection to the identity provider (SPEC 2.4).
+type Connection struct {
+	OIDCClientID    string    `json:"oidcClientId"`
+	OIDCRedirectURI string    `json:"oidcRedirectUri"`
+	IDPAppID        string    `json:"idpAppId"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+}
+
+// Instance is an instance as the API shows it, with its connection.
+type Instance struct {
+	ID         string     `json:"id"`
+	CustomerID string     `json:"customerId"`
+	Name       string     `json:"name"`
+	URL        string     `json:"url"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	Connection Connection `json:"connection"`
+}
+
+func newInstance(i *store.InstanceRow) *Instance {
+	return &Instance{ID: i.ID, CustomerID: i.CustomerID, Name: i.Name, URL: i.URL, CreatedAt: i.CreatedAt,
+		Connection: Connection{OIDCClientID: i.Connection.OIDCClientID, OIDCRedirectURI: i.Connection.OIDCRedirectURI,
+			IDPAppID: i.Connection.IDPAppID, UpdatedAt: i.Connection.UpdatedAt}}
+}
+
+// InstanceInput creates an instance of a customer at URL (the tenant web
+// app's address, {instance_url}). DatabaseURI is optional and write-only.
+type InstanceInput struct {
+	CustomerID  string `json:"customerId"`
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	DatabaseURI string `json:"databaseUri,omitempty"`
+}
+
+// InstanceUpdate replaces an instance's name and URL; a new URL re-registers
+// the callbacks at the identity provider.
+type InstanceUpdate struct {
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	DatabaseURI string `json:"databaseUri,omitempty"`
+}
+
+// DatabaseURI is the answer of resolve-database-uri.
+type DatabaseURI struct {
+	InstanceID  string `json:"instanceId"`
+	DatabaseURI string `json:"databaseUri"`
+}
+
+// cleanURL validates an instance URL: absolute http(s), no query or
+// fragment; a trailing slash is dropped.
+func cleanURL(raw string) (string, error) {
+	raw = strings.TrimRight(strings.TrimSpace(raw), "/")
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" ||
+		u.User != nil || len(raw) > 500 {
+		return "", platform.Errorf(platform.EINVALID, "url must be an absolute http(s) address without query or fragment")
+	}
+	return raw, nil
+}
+
+// instanceFields checks an instance's name, URL and database URI, and
+// answers the name and URL cleaned. EINVALID.
+func instanceFields(name, url, databaseURI string) (string, string, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return "", "", err
+	}
+	base, err := cleanURL(url)
+	if err != nil {
+		return "", "", err
+	}
+	if len(databaseURI) > 2000 {
+		return "", "", platform.Errorf(platform.EINVALID, "databaseUri must be at most 2000 characters")
+	}
+	return name, base, nil
+}
+
+func appInput(name, base string) AppInput {
+	return AppInput{Name: name, RedirectURIs: []string{base + CallbackPath, base + CallbackPathV3},
+		PostLogoutRedirectURIs: []string{base + signedOutPath}}
+}
+
+// ListInstances lists the instances in the caller's scope.
+func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
+	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, newInstance), next), nil
+}
+
+func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.InstanceRow, error) {
+	return decided(ctx, s, c, act, write, instanceResource)(s.store.InstanceRow(ctx, id))
+}
+
+// Instance returns one instance with its connection.
+func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
+	return viewing(newInstance)(s.instanceFor(ctx, c, id, authz.ManageInstances, false))
+}
+
+// InstancesByIDs returns the instances of ids in key order, nil where
+// missing or outside the caller's scope (a dataloader batch).
+func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
+	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, newInstance)(s.store.InstancesByIDs(ctx, ids))
+}
+
+// CreateInstance registers the instance's application at the identity
+// provider with {url}/auth/callback and {url}/3/auth/callback, then stores
+// the instance and its connection (R2.5-instance-app). When the provider
+// fails nothing is stored; when storing fails the application is removed.
+func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
+	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, true); err != nil {
+		return nil, err
+	}
+	if in.CustomerID == "" {
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	}
+	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
+		if platform.ErrorCode(err) == platform.ENOTFOUND {
+			return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+		}
+		return nil, err
+	}
+	if err := s.check(ctx, c, authz.ManageInstances, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
+		return nil, err
+	}
+	name, base, err := instanceFields(in.Name, in.URL, in.DatabaseURI)
+	if err != nil {
+		return nil, err
+	}
+	app, err := s.apps.Create(ctx, appInput(name, base))
+	if err != nil {
+		return nil, appError(err)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	row := &store.InstanceRow{Instance: platform.Instance{ID: newID(), CustomerID: in.CustomerID, Name: name, URL: base, CreatedAt: now}}
+	row.Connection = platform.InstanceConnection{InstanceID: row.ID, OIDCClientID: app.ClientID,
+		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateInstance(ctx, &row.Instance, &row.Connection); err != nil {
+			return err
+		}
+		if in.DatabaseURI != "" {
+			return tx.SetInstanceDatabaseURI(ctx, row.ID, in.DatabaseURI)
+		}
+		return nil
+	})
+	if err != nil {
+		if derr := s.apps.Delete(context.WithoutCancel(ctx), app.AppID); derr != nil {
+			slog.ErrorContext(ctx, "instance application left behind", "app_id", app.AppID, "err", derr)
+		}
+		return nil, err
+	}
+	return newInstance(row), nil
+}
+
+// appError hides the identity provider's internal errors behind one message.
+func appError(err error) error {
+	if c := platform.ErrorCode(err); c == platform.EINVALID || c == platform.ECONFLICT {
+		return err
+	}
+	slog.Error("identity provider management API", "err", err)
+	return &platform.Error{Code: platform.EINTERNAL, Message: "the identity provider did not register the application"}
+}
+
+// UpdateInstance renames an instance and moves it to a new URL; a new URL
+// updates the application's callbacks and the stored oidcRedirectUri.
+func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	name, base, err := instanceFields(in.Name, in.URL, in.DatabaseURI)
+	if err != nil {
+		return nil, err
+	}
+	conn := i.Connection
+	if base != i.URL || name != i.Name {
+		if conn.IDPAppID != "" {
+			if _, err := s.apps.Update(ctx, conn.IDPAppID, appInput(name, base)); err != nil {
+				return nil, appError(err)
+			}
+			conn.OIDCRedirectURI, conn.UpdatedAt = base+CallbackPath, s.now()
+		}
+	}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.UpdateInstance(ctx, id, name, base); err != nil {
+			return err
+		}
+		if conn.OIDCClientID != "" {
+			if err := tx.PutConnection(ctx, &conn); err != nil {
+				return err
+			}
+		}
+		if in.DatabaseURI != "" {
+			return tx.SetInstanceDatabaseURI(ctx, id, in.DatabaseURI)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	row, err := s.store.InstanceRow(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newInstance(row), nil
+}
+
+// DeleteInstance removes the instance's application at the identity
+// provider, then the instance, its connection and grants; its tenants stay
+// without an instance.
+func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return err
+	}
+	if i.Connection.IDPAppID != "" {
+		if err := s.apps.Delete(ctx, i.Connection.IDPAppID); err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+			return appError(err)
+		}
+	}
+	return s.store.DeleteInstance(ctx, id)
+}
+
+// Connection returns an instance's connection.
+func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, false)
+	if err != nil {
+		return nil, err
+	}
+	return &newInstance(i).Connection, nil
+}
+
+// RepairConnection re-registers the instance's application with both
+// callback paths and stores oidcRedirectUri (repairs legacy connections
+// whose oidcRedirectUri is empty, R9-legacy); without an application it
+// registers a new one.
+func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	var app *App
+	if i.Connection.IDPAppID != "" {
+		app, err = s.apps.Update(ctx, i.Connection.IDPAppID, appInput(i.Name, i.URL))
+	} else {
+		app, err = s.apps.Create(ctx, appInput(i.Name, i.URL))
+	}
+	if err != nil {
+		return nil, appError(err)
+	}
+	conn := platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID, OIDCRedirectURI: i.URL + CallbackPath,
+		IDPAppID: app.AppID, UpdatedAt: s.now().UTC().Truncate(time.Microsecond)}
+	if err := s.store.PutConnection(ctx, &conn); err != nil {
+		return nil, err
+	}
+	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
+		UpdatedAt: conn.UpdatedAt}, nil
+}
+
+// RotateConnection gives the instance's application a new client id at the
+// identity provider (the old one stops working) and stores it.
+func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	if i.Connection.IDPAppID == "" {
+		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application to rotate; repair the connection first")
+	}
+	app, err := s.apps.Rotate(ctx, i.Connection.IDPAppID)
+	if err != nil {
+		return nil, appError(err)
+	}
+	conn := i.Connection
+	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.now().UTC().Truncate(time.Microsecond)
+	if err := s.store.PutConnection(ctx, &conn); err != nil {
+		return nil, err
+	}
+	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
+		UpdatedAt: conn.UpdatedAt}, nil
+}
+
+// ResolveDatabaseURI returns where the instance's database is (platform_admin
+// and infra_ops only); every call is audited.
+func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
+	if _, err := s.instanceFor(ctx, c, id, authz.ResolveDatabaseURI, true); err != nil {
+		return nil, err
+	}
+	uri, err := s.vault.DatabaseURI(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &DatabaseURI{InstanceID: id, DatabaseURI: uri}, nil
+}

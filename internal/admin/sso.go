@@ -1,0 +1,90 @@
+package admin
+
+import (
+	"context"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/store"
+)
+
+// SSOSettings is how a customer's users sign in: the login policy of its
+// organization at the identity provider, and how many identity providers
+// are enabled.
+type SSOSettings struct {
+	PasswordAllowed   bool `json:"passwordAllowed"`
+	SSOAllowed        bool `json:"ssoAllowed"`
+	SSOCreateUsers    bool `json:"ssoCreateUsers"`
+	MFAForced         bool `json:"mfaForced"`
+	IdentityProviders int  `json:"identityProviders"`
+}
+
+// SSOSettingsInput changes sign-in; nil fields stay. SSO only (passwords
+// off) needs an enabled identity provider.
+type SSOSettingsInput struct {
+	PasswordAllowed *bool `json:"passwordAllowed,omitempty"`
+	SSOAllowed      *bool `json:"ssoAllowed,omitempty"`
+	SSOCreateUsers  *bool `json:"ssoCreateUsers,omitempty"`
+	MFAForced       *bool `json:"mfaForced,omitempty"`
+}
+
+// SSOSettings returns how a customer's users sign in.
+func (s *Service) SSOSettings(ctx context.Context, c *access.Caller, customerID string) (*SSOSettings, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false)
+	if err != nil {
+		return nil, err
+	}
+	return ssoSettings(ctx, s.store, cust.OrgID)
+}
+
+func ssoSettings(ctx context.Context, st *store.Store, orgID string) (*SSOSettings, error) {
+	p, err := st.LoginPolicy(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := st.ExternalIDPs(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return &SSOSettings{PasswordAllowed: p.PasswordAllowed, SSOAllowed: p.SSOAllowed, SSOCreateUsers: p.SSOCreateUsers,
+		MFAForced: p.MFAForced, IdentityProviders: len(xs)}, nil
+}
+
+// PutSSOSettings changes how a customer's users sign in. EINVALID when no
+// method would remain, or SSO only without an identity provider.
+func (s *Service) PutSSOSettings(ctx context.Context, c *access.Caller, customerID string, in SSOSettingsInput) (*SSOSettings, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	if err != nil {
+		return nil, err
+	}
+	var out *SSOSettings
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		p, err := tx.LoginPolicy(ctx, cust.OrgID)
+		if err != nil {
+			return err
+		}
+		xs, err := tx.ExternalIDPs(ctx, cust.OrgID)
+		if err != nil {
+			return err
+		}
+		for _, f := range []struct {
+			in  *bool
+			out *bool
+		}{{in.PasswordAllowed, &p.PasswordAllowed}, {in.SSOAllowed, &p.SSOAllowed}, {in.SSOCreateUsers, &p.SSOCreateUsers},
+			{in.MFAForced, &p.MFAForced}} {
+			if f.in != nil {
+				*f.out = *f.in
+			}
+		}
+		if err := p.Validate(len(xs)); err != nil {
+			return err
+		}
+		p.UpdatedAt = s.stamp()
+		if err := tx.PutLoginPolicy(ctx, p); err != nil {
+			return err
+		}
+		out, err = ssoSettings(ctx, tx, cust.OrgID)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,63 @@
+package admin
+
+import (
+	"context"
+	"regexp"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/platform"
+)
+
+// eventTypePattern: dotted lower-case words, e.g. worker.failed.
+var eventTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*){0,7}$`)
+
+// SubscriptionInput subscribes the caller to an event type.
+type SubscriptionInput struct {
+	EventType string `json:"eventType"`
+}
+
+// Subscription is one of the caller's notification subscriptions.
+type Subscription struct {
+	EventType string `json:"eventType"`
+}
+
+func validEventType(s string) error {
+	if len(s) > 100 || !eventTypePattern.MatchString(s) {
+		return platform.Errorf(platform.EINVALID, "eventType must be dotted lower-case words such as worker.failed")
+	}
+	return nil
+}
+
+// Subscriptions lists the caller's subscriptions.
+func (s *Service) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscription, error) {
+	evs, err := s.store.Subscriptions(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Subscription, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, Subscription{EventType: e})
+	}
+	return out, nil
+}
+
+// Subscribe subscribes the caller to an event type; subscribing twice is
+// one subscription. It grants no permission (R6-subscription).
+func (s *Service) Subscribe(ctx context.Context, c *access.Caller, in SubscriptionInput) (*Subscription, error) {
+	if err := validEventType(in.EventType); err != nil {
+		return nil, err
+	}
+	if err := s.store.Subscribe(ctx, c.UserID, in.EventType, time.Now()); err != nil {
+		return nil, err
+	}
+	return &Subscription{EventType: in.EventType}, nil
+}
+
+// Unsubscribe removes a subscription. ENOTFOUND when there was none.
+func (s *Service) Unsubscribe(ctx context.Context, c *access.Caller, eventType string) error {
+	if err := validEventType(eventType); err != nil {
+		return err
+	}
+	return s.store.Unsubscribe(ctx, c.UserID, eventType)
+}

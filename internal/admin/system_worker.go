@@ -1,0 +1,72 @@
+package admin
+
+import (
+	"context"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/store"
+)
+
+// SystemWorkerView is a background worker and how its runs went, as the API
+// shows it; lastRunAt and runRequestedAt are null when there is none.
+type SystemWorkerView struct {
+	ID              string     `json:"id"`
+	Name            string     `json:"name"`
+	Description     string     `json:"description"`
+	IntervalSeconds int        `json:"intervalSeconds"`
+	Paused          bool       `json:"paused"`
+	LastRunAt       *time.Time `json:"lastRunAt"`
+	LastError       string     `json:"lastError"`
+	Failures        int        `json:"failures"`
+	RunRequestedAt  *time.Time `json:"runRequestedAt"`
+}
+
+func newSystemWorkerView(w *store.SystemWorker) *SystemWorkerView {
+	return &SystemWorkerView{ID: w.ID, Name: w.Name, Description: w.Description, IntervalSeconds: w.IntervalSeconds,
+		Paused: w.Paused, LastRunAt: w.LastRunAt, LastError: w.LastError, Failures: w.Failures, RunRequestedAt: w.RunRequestedAt}
+}
+
+// ListSystemWorkers lists the workers.
+func (s *Service) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Page[*SystemWorkerView], error) {
+	if err := s.infra(ctx, c, authz.ManageSystemWorkers, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.SystemWorkers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return WholePage(views(rows, newSystemWorkerView)), nil
+}
+
+// SystemWorker returns one worker. ENOTFOUND.
+func (s *Service) SystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
+	if err := s.infra(ctx, c, authz.ManageSystemWorkers, false); err != nil {
+		return nil, err
+	}
+	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
+}
+
+// RunSystemWorker asks a worker to run at its next check, paused or not
+// (answered 202: the run happens in the worker). ENOTFOUND.
+func (s *Service) RunSystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
+	if err := s.infra(ctx, c, authz.ManageSystemWorkers, true); err != nil {
+		return nil, err
+	}
+	if err := s.store.RequestWorkerRun(ctx, id, s.stamp()); err != nil {
+		return nil, err
+	}
+	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
+}
+
+// PauseSystemWorker pauses (paused true) or resumes a worker. ENOTFOUND.
+func (s *Service) PauseSystemWorker(ctx context.Context, c *access.Caller, id string, paused bool) (*SystemWorkerView, error) {
+	if err := s.infra(ctx, c, authz.ManageSystemWorkers, true); err != nil {
+		return nil, err
+	}
+	if err := s.store.SetWorkerPaused(ctx, id, paused); err != nil {
+		return nil, err
+	}
+	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
+}

@@ -1,0 +1,324 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Tenant is a tenant as the API shows it; instanceId is null when it runs on none.
+type Tenant struct {
+	ID         string          `json:"id"`
+	CustomerID string          `json:"customerId"`
+	InstanceID *string         `json:"instanceId"`
+	Name       string          `json:"name"`
+	Settings   json.RawMessage `json:"settings"`
+	CreatedAt  time.Time       `json:"createdAt"`
+	UpdatedAt  time.Time       `json:"updatedAt"`
+}
+
+func newTenant(t *store.Tenant) *Tenant {
+	return &Tenant{ID: t.ID, CustomerID: t.CustomerID, InstanceID: orNull(t.InstanceID), Name: t.Name, Settings: t.Settings,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+// TenantInput creates a tenant of a customer, optionally on one of its instances.
+type TenantInput struct {
+	CustomerID string          `json:"customerId"`
+	InstanceID string          `json:"instanceId,omitempty"`
+	Name       string          `json:"name"`
+	Settings   json.RawMessage `json:"settings,omitempty"`
+}
+
+// TenantPatch changes a tenant; nil fields stay.
+type TenantPatch struct {
+	Name *string `json:"name,omitempty"`
+}
+
+// TenantFilter narrows a tenant list to one customer or instance.
+type TenantFilter struct {
+	CustomerID string
+	InstanceID string
+}
+
+// TransferInput names a tenant's destination customer and, optionally, an
+// instance of that customer.
+type TransferInput struct {
+	CustomerID string `json:"customerId"`
+	InstanceID string `json:"instanceId,omitempty"`
+}
+
+// MemberInput sets a tenant member's role: admin, member or viewer.
+type MemberInput struct {
+	Role string `json:"role"`
+}
+
+// MigrationInput requests a migration run to a target version.
+type MigrationInput struct {
+	TargetVersion string `json:"targetVersion"`
+}
+
+// TenantMember is a member of a tenant.
+type TenantMember struct {
+	UserID  string    `json:"userId"`
+	Email   string    `json:"email"`
+	Name    string    `json:"name"`
+	Role    string    `json:"role"`
+	AddedAt time.Time `json:"addedAt"`
+}
+
+// TenantMigration is a requested migration run.
+type TenantMigration struct {
+	ID            string    `json:"id"`
+	TenantID      string    `json:"tenantId"`
+	TargetVersion string    `json:"targetVersion"`
+	Status        string    `json:"status"`
+	RequestedBy   string    `json:"requestedBy"`
+	RequestedAt   time.Time `json:"requestedAt"`
+}
+
+var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
+
+// ListTenants lists the tenants in the caller's scope, the scope applied in SQL.
+func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
+	if err := s.access.CheckRole(ctx, c, authz.ManageTenant, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListTenants(ctx, store.TenantQuery{Scope: c.Scope.Filter(), CustomerID: f.CustomerID,
+		InstanceID: f.InstanceID, Page: q})
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, newTenant), next), nil
+}
+
+// tenantFor loads a tenant and checks act on it.
+func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.Tenant, error) {
+	return decided(ctx, s, c, act, write, tenantResource)(s.store.Tenant(ctx, id))
+}
+
+// Tenant returns one tenant.
+func (s *Service) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
+	return viewing(newTenant)(s.tenantFor(ctx, c, id, authz.ManageTenant, false))
+}
+
+// TenantsByIDs returns the tenants of ids in key order, nil where missing
+// or outside the caller's scope (a dataloader batch).
+func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Tenant, error) {
+	return inKeyOrder(c, ids, func(t *store.Tenant) string { return t.ID }, tenantResource, newTenant)(s.store.TenantsByIDs(ctx, ids))
+}
+
+// CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
+// set (an instance of that customer). No portal role may (R5.7-no-tenant).
+func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
+	if err := s.access.CheckRole(ctx, c, authz.CreateTenant, true); err != nil {
+		return nil, err
+	}
+	if in.CustomerID == "" {
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	}
+	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
+		return nil, s.access.CheckMissing(ctx, c, authz.CreateTenant, true, err)
+	}
+	if in.InstanceID != "" {
+		inst, err := s.store.InstanceRow(ctx, in.InstanceID)
+		if err == nil && inst.CustomerID != in.CustomerID {
+			err = platform.Errorf(platform.ENOTFOUND, "instance not found")
+		}
+		if err != nil {
+			if platform.ErrorCode(err) == platform.ENOTFOUND {
+				if cerr := s.check(ctx, c, authz.CreateTenant, authz.Resource{CustomerID: in.CustomerID}, true); cerr != nil {
+					return nil, cerr
+				}
+				return nil, platform.Errorf(platform.EINVALID, "instanceId must name an instance of the customer")
+			}
+			return nil, err
+		}
+	}
+	if err := s.check(ctx, c, authz.CreateTenant, authz.Resource{CustomerID: in.CustomerID, InstanceID: in.InstanceID}, true); err != nil {
+		return nil, err
+	}
+	name, err := cleanName("name", in.Name)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := newSettings(in.Settings)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	t := &store.Tenant{ID: newID(), CustomerID: in.CustomerID, InstanceID: in.InstanceID, Name: name, Settings: settings,
+		CreatedAt: now, UpdatedAt: now}
+	if err := s.store.CreateTenant(ctx, t); err != nil {
+		return nil, err
+	}
+	return newTenant(t), nil
+}
+
+// UpdateTenant renames a tenant.
+func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
+	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
+		return nil, err
+	}
+	if err := s.rename(ctx, id, in.Name, s.store.UpdateTenant); err != nil {
+		return nil, err
+	}
+	return viewing(newTenant)(s.store.Tenant(ctx, id))
+}
+
+// DeleteTenant removes a tenant and its data (R5.7-no-tenant: no portal role).
+func (s *Service) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
+	if _, err := s.tenantFor(ctx, c, id, authz.DeleteTenant, true); err != nil {
+		return err
+	}
+	return s.store.DeleteTenant(ctx, id)
+}
+
+// TenantSettings returns a tenant's settings document.
+func (s *Service) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
+	t, err := s.tenantFor(ctx, c, id, authz.ManageTenant, false)
+	if err != nil {
+		return nil, err
+	}
+	return t.Settings, nil
+}
+
+// PutTenantSettings replaces a tenant's settings (a JSON object).
+func (s *Service) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
+	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
+		return nil, err
+	}
+	return s.putSettings(ctx, id, settings, s.store.UpdateTenant)
+}
+
+// TenantMembers lists a tenant's members.
+func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string) ([]TenantMember, error) {
+	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.TenantMembers(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TenantMember, 0, len(rows))
+	for _, m := range rows {
+		out = append(out, TenantMember{UserID: m.UserID, Email: m.Email, Name: m.Name, Role: m.Role, AddedAt: m.AddedAt})
+	}
+	return out, nil
+}
+
+// PutTenantMember adds a user of the tenant's customer as a member or
+// changes its role. EINVALID for an unknown role or a user of another customer.
+func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, userID string, in MemberInput) (*TenantMember, error) {
+	t, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true)
+	if err != nil {
+		return nil, err
+	}
+	if !memberRoles[in.Role] {
+		return nil, platform.Errorf(platform.EINVALID, "role must be one of admin, member, viewer")
+	}
+	u, err := s.store.CustomerUser(ctx, userID)
+	if platform.ErrorCode(err) == platform.ENOTFOUND || (err == nil && u.CustomerID != t.CustomerID) {
+		return nil, platform.Errorf(platform.EINVALID, "the user must be a user of the tenant's customer")
+	} else if err != nil {
+		return nil, err
+	}
+	m := &store.TenantMember{TenantID: id, UserID: userID, Role: in.Role, AddedAt: s.now().UTC().Truncate(time.Microsecond)}
+	if err := s.store.PutTenantMember(ctx, m); err != nil {
+		return nil, err
+	}
+	return &TenantMember{UserID: u.ID, Email: u.Email, Name: u.Name, Role: in.Role, AddedAt: m.AddedAt}, nil
+}
+
+// RemoveTenantMember removes a member. ENOTFOUND when the user is none.
+func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, userID string) error {
+	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
+		return err
+	}
+	return s.store.DeleteTenantMember(ctx, id, userID)
+}
+
+// TransferTenant moves a tenant to another customer (platform_admin only,
+// R4.6-admin-only). The decision is on the tenant: a cross-customer move
+// leaves any one-customer lens, so focus mode does not limit the destination. EINVALID for the same customer, a missing destination,
+// or an instance that is not the destination's.
+func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id string, in TransferInput) (*Tenant, error) {
+	t, err := s.tenantFor(ctx, c, id, authz.TransferTenant, true)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case in.CustomerID == "":
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	case in.CustomerID == t.CustomerID:
+		return nil, platform.Errorf(platform.EINVALID, "the tenant already belongs to this customer")
+	}
+	if _, err := s.store.Customer(ctx, in.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
+		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+	} else if err != nil {
+		return nil, err
+	}
+	if in.InstanceID != "" {
+		inst, err := s.store.InstanceRow(ctx, in.InstanceID)
+		if platform.ErrorCode(err) == platform.ENOTFOUND || (err == nil && inst.CustomerID != in.CustomerID) {
+			return nil, platform.Errorf(platform.EINVALID, "instanceId must name an instance of the destination customer")
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if err := s.store.MoveTenant(ctx, id, in.CustomerID, in.InstanceID, s.now()); err != nil {
+		return nil, err
+	}
+	moved, err := s.store.Tenant(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newTenant(moved), nil
+}
+
+// TriggerMigration requests a migration run on a tenant.
+func (s *Service) TriggerMigration(ctx context.Context, c *access.Caller, id string, in MigrationInput) (*TenantMigration, error) {
+	if _, err := s.tenantFor(ctx, c, id, authz.TriggerMigration, true); err != nil {
+		return nil, err
+	}
+	v := strings.TrimSpace(in.TargetVersion)
+	if v == "" {
+		v = "latest"
+	}
+	if len(v) > 64 {
+		return nil, platform.Errorf(platform.EINVALID, "targetVersion must be at most 64 characters")
+	}
+	m := &store.TenantMigration{ID: newID(), TenantID: id, TargetVersion: v, Status: "requested", RequestedBy: c.UserID,
+		RequestedAt: s.now().UTC().Truncate(time.Microsecond)}
+	if err := s.store.CreateTenantMigration(ctx, m); err != nil {
+		return nil, err
+	}
+	return newMigration(m), nil
+}
+
+func newMigration(m *store.TenantMigration) *TenantMigration {
+	return &TenantMigration{ID: m.ID, TenantID: m.TenantID, TargetVersion: m.TargetVersion, Status: m.Status,
+		RequestedBy: m.RequestedBy, RequestedAt: m.RequestedAt}
+}
+
+// TenantMigrations lists a tenant's requested runs, newest first.
+func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id string) ([]*TenantMigration, error) {
+	if _, err := s.tenantFor(ctx, c, id, authz.TriggerMigration, false); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.TenantMigrations(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return views(rows, newMigration), nil
+}

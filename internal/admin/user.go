@@ -1,0 +1,242 @@
+package admin
+
+import (
+	"context"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// CustomerUserView is a customer's user as the API shows it. Status is
+// invited (no password yet), active or suspended.
+type CustomerUserView struct {
+	ID          string     `json:"id"`
+	CustomerID  string     `json:"customerId"`
+	Email       string     `json:"email"`
+	Name        string     `json:"name"`
+	Role        string     `json:"role"`
+	Status      string     `json:"status"`
+	SuspendedAt *time.Time `json:"suspendedAt"`
+	CreatedAt   time.Time  `json:"createdAt"`
+}
+
+func newCustomerUser(u *store.CustomerUser) *CustomerUserView {
+	v := &CustomerUserView{ID: u.ID, CustomerID: u.CustomerID, Email: u.Email, Name: u.Name, Role: u.Role, Status: "active",
+		CreatedAt: u.CreatedAt}
+	switch {
+	case !u.SuspendedAt.IsZero():
+		v.Status, v.SuspendedAt = "suspended", timeOrNull(u.SuspendedAt)
+	case !u.HasPassword:
+		v.Status = "invited"
+	}
+	return v
+}
+
+// InviteInput invites a user to a customer with a portal role other than
+// owner (ownership moves only by transfer-ownership).
+type InviteInput struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	Role  string `json:"role"`
+}
+
+// UserPatch changes a customer user; nil fields stay.
+type UserPatch struct {
+	Name *string `json:"name,omitempty"`
+	Role *string `json:"role,omitempty"`
+}
+
+// HomeOrgInput names a user's new home customer.
+type HomeOrgInput struct {
+	CustomerID string `json:"customerId"`
+}
+
+// portalRole parses a portal role a user may be given directly (not owner).
+func portalRole(s string) (authz.Role, error) {
+	r, err := authz.ParseRole(s)
+	if err != nil || !r.Portal() {
+		return 0, platform.Errorf(platform.EINVALID, "role must be one of admin, billing, viewer, member")
+	}
+	if r == authz.Owner {
+		return 0, platform.Errorf(platform.EINVALID, "ownership moves only with transfer-ownership")
+	}
+	return r, nil
+}
+
+// ListUsers lists customers' users in the caller's scope, optionally of one customer.
+func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
+	if err := s.access.CheckRole(ctx, c, authz.ManageCustomerUser, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListCustomerUsers(ctx, c.Scope.Filter(), customerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, newCustomerUser), next), nil
+}
+
+func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerUser, error) {
+	return decided(ctx, s, c, act, write, customerUserResource)(s.store.CustomerUser(ctx, id))
+}
+
+// ownerFor is userFor for suspending, reactivating or deleting a user: the
+// customer's owner only platform_admin may (D-owner-protect), everyone else
+// gets EFORBIDDEN (audited).
+func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, act authz.Action) (*store.CustomerUser, error) {
+	u, err := s.userFor(ctx, c, id, act, true)
+	if err != nil {
+		return nil, err
+	}
+	if u.Role == authz.Owner.String() {
+		if err := s.check(ctx, c, act, authz.Resource{CustomerID: u.CustomerID, Owner: true}, true); err != nil {
+			return nil, err
+		}
+	}
+	return u, nil
+}
+
+// User returns one customer user.
+func (s *Service) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	return viewing(newCustomerUser)(s.userFor(ctx, c, id, authz.ManageCustomerUser, false))
+}
+
+// InviteUser creates a user in the customer's organization at the identity
+// provider, without a password, with a portal role, and records the
+// invitation e-mail. ECONFLICT when the organization has the address.
+func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerUser, true)
+	if err != nil {
+		return nil, err
+	}
+	role, rerr := portalRole(in.Role)
+	if in.Role == "" {
+		role, rerr = authz.Member, nil
+	}
+	email, name, err := userInput("the invitation is not valid", in.Email, in.Name, rerr)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	if err := s.invite(ctx, u, role, cust.ID, "You are invited to "+cust.Name); err != nil {
+		return nil, err
+	}
+	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
+		CreatedAt: now}, nil
+}
+
+// UpdateUser renames a customer user or changes its portal role (not to or
+// from owner: that is transfer-ownership).
+func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
+	if err != nil {
+		return nil, err
+	}
+	if in.Role != nil {
+		role, err := portalRole(*in.Role)
+		if err != nil {
+			return nil, err
+		}
+		if u.Role == authz.Owner.String() {
+			return nil, platform.Errorf(platform.EINVALID, "the owner's role changes only with transfer-ownership")
+		}
+		u.Role = role.String()
+	}
+	if in.Name != nil {
+		if u.Name, err = cleanName("name", *in.Name); err != nil {
+			return nil, err
+		}
+	}
+	err = s.saveUser(ctx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(u), nil
+}
+
+// DeleteUser removes a customer user from the identity provider; every
+// token and session of the user ends with it. Only platform_admin removes
+// the customer's owner (D-owner-protect): EFORBIDDEN for anyone else.
+func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
+	if _, err := s.ownerFor(ctx, c, id, authz.ManageCustomerUser); err != nil {
+		return err
+	}
+	return s.store.DeleteUser(ctx, id)
+}
+
+// SuspendUser suspends a customer user: it can no longer sign in, and
+// everything it is signed in with ends at once, on every API and replica
+// (its grants are revoked, D-credentials-follow). Only platform_admin
+// suspends the customer's owner (D-owner-protect): EFORBIDDEN for anyone
+// else. EINVALID for oneself.
+func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.ownerFor(ctx, c, id, authz.SuspendUser)
+	if err != nil {
+		return nil, err
+	}
+	if u.ID == c.UserID {
+		return nil, platform.Errorf(platform.EINVALID, "you cannot suspend yourself")
+	}
+	if u.SuspendedAt.IsZero() {
+		u.SuspendedAt = s.now().UTC().Truncate(time.Microsecond)
+		if err := s.store.SetUserSuspended(ctx, id, u.SuspendedAt); err != nil {
+			return nil, err
+		}
+	}
+	return newCustomerUser(u), nil
+}
+
+// ReactivateUser lifts a suspension; the user signs in again (nothing it
+// was signed in with before comes back). The owner only platform_admin
+// reactivates (D-owner-protect).
+func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.ownerFor(ctx, c, id, authz.SuspendUser)
+	if err != nil {
+		return nil, err
+	}
+	if !u.SuspendedAt.IsZero() {
+		if err := s.store.SetUserSuspended(ctx, id, time.Time{}); err != nil {
+			return nil, err
+		}
+		u.SuspendedAt = time.Time{}
+	}
+	return newCustomerUser(u), nil
+}
+
+// TransferHomeOrg moves a user to another customer's organization
+// (platform_admin only, R4.6-admin-only); an owner arrives as admin.
+// EINVALID for the same customer or a missing one; ECONFLICT when the
+// destination already has a user with that address.
+func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, authz.TransferHomeOrg, true)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case in.CustomerID == "":
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	case in.CustomerID == u.CustomerID:
+		return nil, platform.Errorf(platform.EINVALID, "the user already belongs to this customer")
+	}
+	dest, err := s.store.Customer(ctx, in.CustomerID)
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+	} else if err != nil {
+		return nil, err
+	}
+	if err := s.store.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now()); err != nil {
+		return nil, err
+	}
+	moved, err := s.store.CustomerUser(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(moved), nil
+}

@@ -1,0 +1,69 @@
+package admin
+
+import (
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+)
+
+// Services map store rows to the view types the transports answer with.
+
+// views maps rows to their views, in order.
+func views[R, V any](rows []R, view func(*R) *V) []*V {
+	out := make([]*V, 0, len(rows))
+	for i := range rows {
+		out = append(out, view(&rows[i]))
+	}
+	return out
+}
+
+// viewing maps the row a store call answers to its view, an error passing
+// through: viewing(newMeterView)(s.store.Meter(ctx, id)).
+func viewing[R, V any](view func(*R) *V) func(*R, error) (*V, error) {
+	return func(row *R, err error) (*V, error) {
+		if err != nil {
+			return nil, err
+		}
+		return view(row), nil
+	}
+}
+
+// inKeyOrder answers the views of the rows a dataloader batch loaded, in
+// the order of its keys: nil where a row is missing or outside the caller's
+// scope. A load error passes through.
+func inKeyOrder[R, V any](c *access.Caller, keys []string, key func(*R) string, resource func(*R) authz.Resource,
+	view func(*R) *V) func([]R, error) ([]*V, error) {
+	return func(rows []R, err error) ([]*V, error) {
+		if err != nil {
+			return nil, err
+		}
+		byKey := map[string]*V{}
+		for i := range rows {
+			if res := resource(&rows[i]); c.Scope.Allows(res.CustomerID, res.InstanceID) {
+				byKey[key(&rows[i])] = view(&rows[i])
+			}
+		}
+		out := make([]*V, len(keys))
+		for i, k := range keys {
+			out[i] = byKey[k]
+		}
+		return out, nil
+	}
+}
+
+// orNull is s for an optional field of a view, nil (null) when s is empty.
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// timeOrNull is t for an optional field of a view, nil (null) when t is zero.
+func timeOrNull(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at`
+
+func scanApp(r Row) (*platform.Application, error) {
+	var a platform.Application
+	var redirects, logouts string
+	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
+		return nil, fmt.Errorf("application %s redirect_uris: %w", a.AppID, err)
+	}
+	if err := json.Unmarshal([]byte(logouts), &a.PostLogoutRedirectURIs); err != nil {
+		return nil, fmt.Errorf("application %s post_logout_redirect_uris: %w", a.AppID, err)
+	}
+	return &a, nil
+}
+
+// CreateApplication validates and inserts an application. ECONFLICT when the
+// client id or app id is taken.
+func (s *Store) CreateApplication(ctx context.Context, a *platform.Application) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
+		a.SecretHash, a.Management, a.CreatedAt.UTC())
+	return wrap(err, "application")
+}
+
+// ApplicationByClientID returns the application with this client id. ENOTFOUND when missing.
+func (s *Store) ApplicationByClientID(ctx context.Context, clientID string) (*platform.Application, error) {
+	a, err := scanApp(s.db.QueryRow(ctx, `SELECT `+appColumns+` FROM applications WHERE client_id = $1`, clientID))
+	return a, wrap(err, "application")
+}
+
+// ApplicationByAppID returns the application with this app id. ENOTFOUND when missing.
+func (s *Store) ApplicationByAppID(ctx context.Context, appID string) (*platform.Application, error) {
+	a, err := scanApp(s.db.QueryRow(ctx, `SELECT `+appColumns+` FROM applications WHERE app_id = $1`, appID))
+	return a, wrap(err, "application")
+}
+
+// Applications lists every application by name.
+func (s *Store) Applications(ctx context.Context) ([]*platform.Application, error) {
+	return queryAll(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM applications ORDER BY name, app_id`)
+}
+
+// UpdateApplication replaces the mutable fields (name, client id, redirect
+// URIs) of an application. ENOTFOUND, EINVALID, ECONFLICT.
+func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	return s.execOne(ctx, "application", `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
+		post_logout_redirect_uris = $5 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
+		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs))
+}
+
+// DeleteApplication removes an application. ENOTFOUND when missing.
+func (s *Store) DeleteApplication(ctx context.Context, appID string) error {
+	return s.execOne(ctx, "application", `DELETE FROM applications WHERE app_id = $1`, appID)
+}

@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// PageQuery asks for one page of a listing ordered by (name, id): at most
+// Limit rows (1..1000, default 50) after Cursor (from the previous page).
+type PageQuery struct {
+	Limit  int
+	Cursor string
+}
+
+// MaxPageLimit is the largest page a listing returns.
+const MaxPageLimit = 1000
+
+func (p PageQuery) limit() int {
+	switch {
+	case p.Limit <= 0:
+		return 50
+	case p.Limit > MaxPageLimit:
+		return MaxPageLimit
+	}
+	return p.Limit
+}
+
+// EncodeCursor returns the cursor after a row ordered by (key, id).
+func EncodeCursor(key, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(key + "\x00" + id))
+}
+
+// DecodeCursor reads a cursor of EncodeCursor. EINVALID when malformed.
+func DecodeCursor(c string) (key, id string, err error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	k, i, ok := strings.Cut(string(b), "\x00")
+	if err != nil || !ok || i == "" {
+		return "", "", platform.Errorf(platform.EINVALID, "cursor is not valid")
+	}
+	return k, i, nil
+}
+
+// keyset appends the condition "after the cursor" on (keyCol, idCol).
+func (p PageQuery) keyset(args *[]any, keyCol, idCol string) (string, error) {
+	if p.Cursor == "" {
+		return "TRUE", nil
+	}
+	k, id, err := DecodeCursor(p.Cursor)
+	if err != nil {
+		return "", err
+	}
+	a, b := arg(args, k), arg(args, id)
+	return `(` + keyCol + ` > ` + a + ` OR (` + keyCol + ` = ` + a + ` AND ` + idCol + ` > ` + b + `))`, nil
+}
+
+// keysetPage runs one page of a listing ordered by (keyCol, idCol): the rows
+// of selectFrom that meet cond (its arguments in args) after p's cursor, at
+// most p.limit() of them, and the cursor of the next page ("" on the last).
+// key names a row's (key, id) for the cursor. EINVALID for a bad cursor.
+func keysetPage[T any](ctx context.Context, s *Store, p PageQuery, selectFrom, cond string, args []any,
+	keyCol, idCol string, scan func(Row) (T, error), key func(*T) (string, string)) ([]T, string, error) {
+	ks, err := p.keyset(&args, keyCol, idCol)
+	if err != nil {
+		return nil, "", err
+	}
+	n := p.limit()
+	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+ks+
+		` ORDER BY `+keyCol+`, `+idCol+` LIMIT `+arg(&args, n+1), args...) // one more tells whether a next page exists
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, n, func(v *T) string { return EncodeCursor(key(v)) })
+	return out, next, nil
+}
+
+// listLimit bounds a listing: default 100, at most 1000.
+func listLimit(n int) int {
+	switch {
+	case n <= 0:
+		return 100
+	case n > MaxPageLimit:
+		return MaxPageLimit
+	}
+	return n
+}
+
+// newestAfter appends the condition "after cursor" for a listing ordered
+// newest first by (timeCol, idCol); the cursor is newestCursor's.
+func newestAfter(args *[]any, cursor, timeCol, idCol string) (string, error) {
+	if cursor == "" {
+		return "TRUE", nil
+	}
+	k, id, err := DecodeCursor(cursor)
+	if err != nil {
+		return "", err
+	}
+	t, err := time.Parse(time.RFC3339Nano, k)
+	if err != nil {
+		return "", platform.Errorf(platform.EINVALID, "cursor is not valid")
+	}
+	a, b := arg(args, t.UTC()), arg(args, id)
+	return `(` + timeCol + ` < ` + a + ` OR (` + timeCol + ` = ` + a + ` AND ` + idCol + ` < ` + b + `))`, nil
+}
+
+func newestCursor(t time.Time, id string) string {
+	return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id)
+}
+
+// newestPage runs one page of a listing ordered newest first by timeCol,
+// then id: the rows of selectFrom that meet cond (its arguments in args)
+// after cursor, at most listLimit(limit) of them, and the cursor of the next
+// page ("" on the last). at names a row's time and id for the cursor.
+// EINVALID for a bad cursor.
+func newestPage[T any](ctx context.Context, s *Store, cursor string, limit int, selectFrom, cond string, args []any,
+	timeCol string, scan func(Row) (T, error), at func(*T) (time.Time, string)) ([]T, string, error) {
+	after, err := newestAfter(&args, cursor, timeCol, "id")
+	if err != nil {
+		return nil, "", err
+	}
+	n := listLimit(limit)
+	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+after+
+		` ORDER BY `+timeCol+` DESC, id DESC LIMIT `+arg(&args, n+1), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := cut(rows, n, func(v *T) string { return newestCursor(at(v)) })
+	return out, next, nil
+}
+
+// cut trims rows read with a limit one higher than limit, and returns the
+// cursor after the last row kept when more rows follow.
+func cut[T any](rows []T, limit int, cursor func(*T) string) ([]T, string) {
+	if len(rows) <= limit {
+		return rows, ""
+	}
+	rows = rows[:limit]
+	return rows, cursor(&rows[limit-1])
+}
+
+// checkNewestCursor refuses a cursor that newestPage would refuse, for
+// listings that answer an empty page without asking the database.
+func checkNewestCursor(cursor string) error {
+	_, err := newestAfter(new([]any), cursor, "", "")
+	return err
+}

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Session is the identity provider's own browser session.
+type Session struct {
+	IDHash    string
+	UserID    string
+	AuthTime  time.Time
+	AMR       []string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// CreateSession stores a browser session.
+func (s *Store) CreateSession(ctx context.Context, ss *Session) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (id_hash, user_id, auth_time, amr, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC())
+	return wrap(err, "session")
+}
+
+// Session returns an unexpired session by the hash of its cookie. ENOTFOUND otherwise.
+func (s *Store) Session(ctx context.Context, idHash string, now time.Time) (*Session, error) {
+	var ss Session
+	var amr string
+	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at FROM idp_sessions
+		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC()).
+		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt)
+	if err != nil {
+		return nil, wrap(err, "session")
+	}
+	ss.AMR = splitList(amr)
+	return &ss, nil
+}
+
+// DeleteSession ends one browser session.
+func (s *Store) DeleteSession(ctx context.Context, idHash string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE id_hash = $1`, idHash)
+	return err
+}
+
+// DeleteUserSessions ends every browser session of a user.
+func (s *Store) DeleteUserSessions(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE user_id = $1`, userID)
+	return err
+}
