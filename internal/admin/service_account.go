@@ -2,26 +2,42 @@ package admin
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"encoding/json"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
-// A customer's service accounts are customer-side configuration
-// (R4.6-customer-side, see identity_provider.go): the client secret is kept
-// hashed, and answered once, in the answer that creates or rotates it.
+// A service account is a machine principal (D-service-accounts): it holds a
+// console role, inside its customer (admin, billing, viewer or member) or,
+// created by a platform_admin, an internal one, and acts as that principal
+// through the same access path as users. It authenticates at the identity
+// provider's token endpoint with client_credentials: its secret
+// (client_secret_basic or client_secret_post) or a key whose public half is
+// registered here (private_key_jwt, RFC 7523). The secret is shown once,
+// when it is created or rotated; rotating the secret or the keys, or
+// deleting the account, ends every token it holds at once. A customer's
+// service accounts are customer-side configuration (R4.6-customer-side);
+// internal ones are managed like internal users.
 
 // ServiceAccountView is a service account as the API shows it.
 type ServiceAccountView struct {
 	ID              string    `json:"id"`
-	CustomerID      string    `json:"customerId"`
+	CustomerID      *string   `json:"customerId"`
 	Name            string    `json:"name"`
 	Description     string    `json:"description"`
+	Role            string    `json:"role"`
 	ClientID        string    `json:"clientId"`
+	AuthMethod      string    `json:"authMethod"`
+	KeyIDs          []string  `json:"keyIds"`
 	CreatedAt       time.Time `json:"createdAt"`
 	SecretRotatedAt time.Time `json:"secretRotatedAt"`
 }
@@ -33,23 +49,57 @@ type ServiceAccountSecret struct {
 	ClientSecret string `json:"clientSecret"`
 }
 
-func newServiceAccountView(a *store.ServiceAccount) *ServiceAccountView {
-	return &ServiceAccountView{ID: a.ID, CustomerID: a.CustomerID, Name: a.Name, Description: a.Description,
-		ClientID: a.ClientID, CreatedAt: a.CreatedAt, SecretRotatedAt: a.SecretRotatedAt}
+func newServiceAccountView(a *store.ServiceAccount, app *platform.Application) *ServiceAccountView {
+	v := &ServiceAccountView{ID: a.ID, CustomerID: orNull(a.CustomerID), Name: a.Name, Description: a.Description,
+		Role: a.Role, ClientID: a.ClientID, KeyIDs: []string{}, CreatedAt: a.CreatedAt, SecretRotatedAt: a.SecretRotatedAt}
+	if app != nil {
+		v.AuthMethod = app.TokenAuthMethod()
+		var set jose.JSONWebKeySet
+		if json.Unmarshal([]byte(app.JWKS), &set) == nil {
+			for _, k := range set.Keys {
+				v.KeyIDs = append(v.KeyIDs, k.KeyID)
+			}
+		}
+	}
+	return v
 }
 
-// ServiceAccountInput creates a service account.
+// ServiceAccountInput creates a service account. Role is required: a
+// portal role but owner for a customer's, an internal role but
+// platform_admin for an internal one. AuthMethod defaults to
+// client_secret_basic; private_key_jwt needs JWKS, the public keys.
 type ServiceAccountInput struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Role        string          `json:"role"`
+	AuthMethod  string          `json:"authMethod,omitempty"`
+	JWKS        json.RawMessage `json:"jwks,omitempty"`
 }
 
-// newClientSecret returns a 256-bit secret and its SHA-256 (enough for a
-// random secret of that size; no password hashing is needed).
+// ServiceAccountKeysInput replaces a service account's public keys; the
+// account authenticates with private_key_jwt from then on.
+type ServiceAccountKeysInput struct {
+	JWKS json.RawMessage `json:"jwks"`
+}
+
+// ServiceAccountRoleInput changes a service account's role.
+type ServiceAccountRoleInput struct {
+	Role string `json:"role"`
+}
+
+// newClientSecret returns a 256-bit secret and how it is kept.
 func newClientSecret() (secret, hash string) {
 	secret = "sas_" + randomHex(32)
-	sum := sha256.Sum256([]byte(secret))
-	return secret, hex.EncodeToString(sum[:])
+	return secret, platform.HashSecret(secret)
+}
+
+// serviceAccountAction is what managing a service account takes: the
+// customer's configuration, or internal users for an internal account.
+func serviceAccountAction(customerID string) authz.Action {
+	if customerID == "" {
+		return authz.ManageInternalUsers
+	}
+	return authz.ManageCustomerConfig
 }
 
 // ListServiceAccounts lists a customer's service accounts.
@@ -57,22 +107,71 @@ func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, cus
 	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false); err != nil {
 		return nil, err
 	}
+	return s.listServiceAccounts(ctx, customerID)
+}
+
+// ListInternalServiceAccounts lists the internal service accounts.
+func (s *Service) ListInternalServiceAccounts(ctx context.Context, c *access.Caller) (*Page[*ServiceAccountView], error) {
+	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, false); err != nil {
+		return nil, err
+	}
+	return s.listServiceAccounts(ctx, "")
+}
+
+func (s *Service) listServiceAccounts(ctx context.Context, customerID string) (*Page[*ServiceAccountView], error) {
 	rows, err := s.store.ServiceAccounts(ctx, customerID)
 	if err != nil {
 		return nil, err
 	}
-	return WholePage(views(rows, newServiceAccountView)), nil
+	out := make([]*ServiceAccountView, 0, len(rows))
+	for i := range rows {
+		app, err := s.store.ServiceAccountApp(ctx, &rows[i])
+		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+			return nil, err
+		}
+		out = append(out, newServiceAccountView(&rows[i], app))
+	}
+	return WholePage(out), nil
 }
 
-// CreateServiceAccount creates a service account and answers its client
-// secret, this once. EINVALID; ECONFLICT when the name is taken.
+// CreateServiceAccount creates a customer's service account and answers
+// its client secret, this once. EINVALID; ECONFLICT when the name is taken.
 func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, customerID string, in ServiceAccountInput) (*ServiceAccountSecret, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true); err != nil {
+	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	if err != nil {
 		return nil, err
 	}
+	role, err := portalRole(in.Role)
+	if err != nil {
+		return nil, err
+	}
+	return s.createServiceAccount(ctx, customerID, cust.OrgID, role, in)
+}
+
+// CreateInternalServiceAccount creates an internal service account
+// (platform_admin) and answers its client secret, this once. EINVALID;
+// ECONFLICT when the name is taken.
+func (s *Service) CreateInternalServiceAccount(ctx context.Context, c *access.Caller, in ServiceAccountInput) (*ServiceAccountSecret, error) {
+	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
+		return nil, err
+	}
+	role, err := internalRole(in.Role)
+	if err != nil {
+		return nil, err
+	}
+	if role == authz.PlatformAdmin {
+		return nil, invalid("a service account cannot be platform_admin; give it the narrowest internal role that does the job")
+	}
+	if s.adminOrgID == "" {
+		return nil, platform.Errorf(platform.EINTERNAL, "no administrator organization is configured")
+	}
+	return s.createServiceAccount(ctx, "", s.adminOrgID, role, in)
+}
+
+func (s *Service) createServiceAccount(ctx context.Context, customerID, orgID string, role authz.Role, in ServiceAccountInput) (*ServiceAccountSecret, error) {
 	now := s.stamp()
-	a := &store.ServiceAccount{ID: newID(), CustomerID: customerID, ClientID: "sa_" + randomHex(12), CreatedAt: now,
-		SecretRotatedAt: now}
+	a := &store.ServiceAccount{ID: newID(), CustomerID: customerID, ClientID: "sa_" + randomHex(12), UserID: newID(),
+		Role: role.String(), CreatedAt: now, SecretRotatedAt: now}
 	var err error
 	if a.Name, err = required("name", in.Name, 200); err != nil {
 		return nil, err
@@ -82,38 +181,177 @@ func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, cu
 	}
 	secret, hash := newClientSecret()
 	a.SecretHash = hash
-	if err := s.store.CreateServiceAccount(ctx, a); err != nil {
+	app := &platform.Application{AppID: "sa-" + a.ID, ClientID: a.ClientID, Name: a.Name, Kind: platform.AppService,
+		SecretHash: hash, AuthMethod: platform.AuthSecretBasic, UserID: a.UserID, CreatedAt: now}
+	if err := setAuthMethod(app, in.AuthMethod, in.JWKS); err != nil {
 		return nil, err
 	}
-	return &ServiceAccountSecret{ServiceAccountView: newServiceAccountView(a), ClientSecret: secret}, nil
+	if err := s.store.CreateServiceAccount(ctx, a, orgID, app); err != nil {
+		return nil, err
+	}
+	return &ServiceAccountSecret{ServiceAccountView: newServiceAccountView(a, app), ClientSecret: secret}, nil
+}
+
+// setAuthMethod sets how app authenticates: method (default: as it is) and,
+// for private_key_jwt, its public keys.
+func setAuthMethod(app *platform.Application, method string, jwks json.RawMessage) error {
+	if method != "" {
+		switch method {
+		case platform.AuthSecretBasic, platform.AuthSecretPost, platform.AuthPrivateKeyJWT:
+			app.AuthMethod = method
+		default:
+			return invalid("authMethod must be client_secret_basic, client_secret_post or private_key_jwt")
+		}
+	}
+	if len(jwks) > 0 {
+		keys, err := publicKeySet(jwks)
+		if err != nil {
+			return err
+		}
+		app.JWKS = keys
+	}
+	if app.AuthMethod == platform.AuthPrivateKeyJWT && app.JWKS == "" {
+		return invalid("private_key_jwt needs jwks: the public keys the service account signs with")
+	}
+	return nil
+}
+
+// publicKeySet checks a JWK Set of a client's public signing keys: at most
+// five, each with a kid, RSA (2048 bits or more) or EC P-256/P-384, no
+// private parts; it answers the set as stored.
+func publicKeySet(raw json.RawMessage) (string, error) {
+	if len(raw) > 16<<10 {
+		return "", invalid("jwks is larger than 16 KiB")
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(raw, &set); err != nil {
+		return "", invalid("jwks is not a JWK Set: %v", err)
+	}
+	if len(set.Keys) == 0 || len(set.Keys) > 5 {
+		return "", invalid("jwks holds one to five keys")
+	}
+	seen := map[string]bool{}
+	for _, k := range set.Keys {
+		if k.KeyID == "" || len(k.KeyID) > 100 || seen[k.KeyID] {
+			return "", invalid("every key needs its own kid")
+		}
+		seen[k.KeyID] = true
+		if !k.IsPublic() {
+			return "", invalid("key %s has private parts; register the public key only", k.KeyID)
+		}
+		if k.Use != "" && k.Use != "sig" {
+			return "", invalid("key %s is not a signing key (use %q)", k.KeyID, k.Use)
+		}
+		switch pub := k.Key.(type) {
+		case *rsa.PublicKey:
+			if pub.N.BitLen() < 2048 {
+				return "", invalid("key %s: RSA keys have at least 2048 bits", k.KeyID)
+			}
+		case *ecdsa.PublicKey:
+			if pub.Curve != elliptic.P256() && pub.Curve != elliptic.P384() {
+				return "", invalid("key %s: EC keys are on P-256 or P-384", k.KeyID)
+			}
+		default:
+			return "", invalid("key %s: only RSA and EC keys", k.KeyID)
+		}
+	}
+	b, err := json.Marshal(set)
+	return string(b), err
 }
 
 func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.ServiceAccount, error) {
-	return decided(ctx, s, c, authz.ManageCustomerConfig, write, serviceAccountResource)(s.store.ServiceAccount(ctx, id))
+	a, err := s.store.ServiceAccount(ctx, id)
+	if err != nil {
+		return nil, s.access.CheckMissing(ctx, c, authz.ManageCustomerConfig, write, err)
+	}
+	if err := s.check(ctx, c, serviceAccountAction(a.CustomerID), serviceAccountResource(a), write); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (s *Service) serviceAccountView(ctx context.Context, a *store.ServiceAccount) (*ServiceAccountView, error) {
+	app, err := s.store.ServiceAccountApp(ctx, a)
+	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		return nil, err
+	}
+	return newServiceAccountView(a, app), nil
 }
 
 // ServiceAccount returns one service account.
 func (s *Service) ServiceAccount(ctx context.Context, c *access.Caller, id string) (*ServiceAccountView, error) {
-	return viewing(newServiceAccountView)(s.serviceAccountFor(ctx, c, id, false))
+	a, err := s.serviceAccountFor(ctx, c, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.serviceAccountView(ctx, a)
 }
 
 // RotateServiceAccountSecret replaces a service account's secret and
-// answers the new one, this once; the old one stops working.
+// answers the new one, this once; the old one stops working and every
+// token of the account ends.
 func (s *Service) RotateServiceAccountSecret(ctx context.Context, c *access.Caller, id string) (*ServiceAccountSecret, error) {
+	if _, err := s.serviceAccountFor(ctx, c, id, true); err != nil {
+		return nil, err
+	}
+	secret, hash := newClientSecret()
+	var app *platform.Application
+	a, err := s.store.UpdateServiceAccountCredentials(ctx, id, s.stamp(), func(x *platform.Application) error {
+		x.SecretHash, app = hash, x
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ServiceAccountSecret{ServiceAccountView: newServiceAccountView(a, app), ClientSecret: secret}, nil
+}
+
+// SetServiceAccountKeys replaces a service account's public keys; it
+// authenticates with private_key_jwt from then on, and every token it
+// held ends. EINVALID.
+func (s *Service) SetServiceAccountKeys(ctx context.Context, c *access.Caller, id string, in ServiceAccountKeysInput) (*ServiceAccountView, error) {
+	if _, err := s.serviceAccountFor(ctx, c, id, true); err != nil {
+		return nil, err
+	}
+	if len(in.JWKS) == 0 {
+		return nil, invalid("jwks is required")
+	}
+	var app *platform.Application
+	a, err := s.store.UpdateServiceAccountCredentials(ctx, id, s.stamp(), func(x *platform.Application) error {
+		app = x
+		return setAuthMethod(x, platform.AuthPrivateKeyJWT, in.JWKS)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newServiceAccountView(a, app), nil
+}
+
+// SetServiceAccountRole changes a service account's role: a portal role
+// but owner for a customer's, an internal role but platform_admin for an
+// internal one. EINVALID.
+func (s *Service) SetServiceAccountRole(ctx context.Context, c *access.Caller, id string, in ServiceAccountRoleInput) (*ServiceAccountView, error) {
 	a, err := s.serviceAccountFor(ctx, c, id, true)
 	if err != nil {
 		return nil, err
 	}
-	secret, hash := newClientSecret()
-	now := s.stamp()
-	if err := s.store.RotateServiceAccountSecret(ctx, id, hash, now); err != nil {
+	var role authz.Role
+	if a.CustomerID != "" {
+		role, err = portalRole(in.Role)
+	} else if role, err = internalRole(in.Role); err == nil && role == authz.PlatformAdmin {
+		err = invalid("a service account cannot be platform_admin")
+	}
+	if err != nil {
 		return nil, err
 	}
-	a.SecretHash, a.SecretRotatedAt = hash, now
-	return &ServiceAccountSecret{ServiceAccountView: newServiceAccountView(a), ClientSecret: secret}, nil
+	if err := s.store.SetServiceAccountRole(ctx, id, role.String()); err != nil {
+		return nil, err
+	}
+	a.Role = role.String()
+	return s.serviceAccountView(ctx, a)
 }
 
-// DeleteServiceAccount removes a service account.
+// DeleteServiceAccount removes a service account; its tokens end at once.
 func (s *Service) DeleteServiceAccount(ctx context.Context, c *access.Caller, id string) error {
 	if _, err := s.serviceAccountFor(ctx, c, id, true); err != nil {
 		return err

@@ -48,12 +48,7 @@ func (c *client) ApplicationType() op.ApplicationType {
 	return op.ApplicationTypeWeb
 }
 
-func (c *client) AuthMethod() oidc.AuthMethod {
-	if c.app.Kind == platform.AppPublic {
-		return oidc.AuthMethodNone
-	}
-	return oidc.AuthMethodBasic
-}
+func (c *client) AuthMethod() oidc.AuthMethod { return oidc.AuthMethod(c.app.TokenAuthMethod()) }
 
 func (c *client) ResponseTypes() []oidc.ResponseType {
 	if c.app.Kind == platform.AppService {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	jose "github.com/go-jose/go-jose/v4"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
@@ -38,8 +39,9 @@ func (p *Provider) discovery(w http.ResponseWriter, r *http.Request) {
 	d.RequestParameterSupported = false
 	d.RequestObjectSigningAlgValuesSupported = nil
 	d.CodeChallengeMethodsSupported = []oidc.CodeChallengeMethod{oidc.CodeChallengeMethodS256}
-	d.TokenEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic}
-	d.TokenEndpointAuthSigningAlgValuesSupported = nil
+	d.TokenEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic, oidc.AuthMethodPost,
+		oidc.AuthMethodPrivateKeyJWT}
+	d.TokenEndpointAuthSigningAlgValuesSupported = algNames(assertionAlgorithms)
 	d.RevocationEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic}
 	d.RevocationEndpointAuthSigningAlgValuesSupported = nil
 	d.IntrospectionEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodBasic}
@@ -118,4 +120,12 @@ func (c *challengeCapture) Write(b []byte) (int, error) {
 		return len(b), nil
 	}
 	return c.ResponseWriter.Write(b)
+}
+
+func algNames(algs []jose.SignatureAlgorithm) []string {
+	out := make([]string, len(algs))
+	for i, a := range algs {
+		out[i] = string(a)
+	}
+	return out
 }

@@ -130,7 +130,7 @@ func TestAttackDiscoveryHonest(t *testing.T) {
 	}
 	want := []string{"authorization_code", "refresh_token", "client_credentials"}
 	if !slices.Equal(d.ResponseTypes, []string{"code"}) || !slices.Equal(d.Grants, want) || d.Device != "" ||
-		!slices.Equal(d.AuthMethods, []string{"none", "client_secret_basic"}) || !slices.Equal(d.Challenge, []string{"S256"}) ||
+		!slices.Equal(d.AuthMethods, []string{"none", "client_secret_basic", "client_secret_post", "private_key_jwt"}) || !slices.Equal(d.Challenge, []string{"S256"}) ||
 		slices.Contains(d.Claims, "phone_number") {
 		t.Fatalf("discovery claims more than works: %+v", d)
 	}

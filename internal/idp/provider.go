@@ -70,6 +70,11 @@ type Config struct {
 	Password          PasswordParams
 	// SecretsKey (32 bytes) seals external client secrets and TOTP seeds.
 	SecretsKey []byte
+	// ConsoleURL and ConsoleClientID name the console's API for service
+	// accounts' tokens: a token for resource ConsoleURL (or none) has the
+	// console portal's client id as audience, which the console accepts.
+	ConsoleURL      string
+	ConsoleClientID string
 	// Egress is the policy of the provider's requests to external identity
 	// providers (discovery, JWKS, token, userinfo): by default every
 	// internal address is refused (D-egress).
@@ -161,6 +166,8 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	p.op, err = op.NewProvider(&op.Config{
 		CryptoKey:                cryptoKey, // only seals codes; codes are looked up by hash, so per-process keys are fine
 		CodeMethodS256:           true,
+		AuthMethodPost:           true,
+		AuthMethodPrivateKeyJWT:  true,
 		DefaultLogoutRedirectURI: PathLoggedOut,
 		GrantTypeRefreshToken:    true,
 		SupportedScopes:          []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
@@ -197,7 +204,7 @@ func (p *Provider) Handler() http.Handler {
 	})
 	r.Mount(PathManagement, p.managementRoutes())
 	r.Get(DiscoveryPath, p.discovery)
-	r.Handle(PathToken, p.supportedGrants(p.refreshGrace(p.op)))
+	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.op))))
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).

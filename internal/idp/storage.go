@@ -249,10 +249,12 @@ func (s storage) GetClientByClientID(ctx context.Context, clientID string) (op.C
 	return s.p.client(ctx, clientID)
 }
 
-// AuthorizeClientIDSecret checks a service client's secret in constant time.
+// AuthorizeClientIDSecret checks a confidential client's secret in
+// constant time. A client registered for private_key_jwt has no secret
+// that counts.
 func (s storage) AuthorizeClientIDSecret(ctx context.Context, clientID, secret string) error {
 	app, err := s.p.application(ctx, clientID)
-	if err != nil || app.Kind == platform.AppPublic {
+	if err != nil || app.Kind == platform.AppPublic || app.TokenAuthMethod() == platform.AuthPrivateKeyJWT || app.SecretHash == "" {
 		return oidc.ErrInvalidClient()
 	}
 	if subtle.ConstantTimeCompare([]byte(hashSecret(secret)), []byte(app.SecretHash)) != 1 {
@@ -310,8 +312,15 @@ func (s storage) GetPrivateClaimsFromScopes(ctx context.Context, userID, _ strin
 	return map[string]any{ClaimResourceOwnerID: u.OrgID}, nil
 }
 
-func (s storage) GetKeyByIDAndClientID(context.Context, string, string) (*jose.JSONWebKey, error) {
-	return nil, errors.New("jwt profile is not supported")
+// GetKeyByIDAndClientID is a private_key_jwt client's registered public
+// key (the op library verifies the assertions of the code and refresh
+// grants with it; clientAuth verified them first and spent their jti).
+func (s storage) GetKeyByIDAndClientID(ctx context.Context, keyID, clientID string) (*jose.JSONWebKey, error) {
+	app, err := s.p.application(ctx, clientID)
+	if err != nil || app.TokenAuthMethod() != platform.AuthPrivateKeyJWT {
+		return nil, errors.New("the client has no registered keys")
+	}
+	return clientKey(app, keyID)
 }
 
 func (s storage) ValidateJWTProfileScopes(context.Context, string, []string) ([]string, error) {
@@ -347,27 +356,43 @@ func hashSecret(s string) string {
 
 var _ op.ClientCredentialsStorage = storage{}
 
-// ClientCredentials authenticates a service application (client_credentials).
+// ClientCredentials authenticates a service application (client_credentials):
+// by the assertion clientAuth verified, or by its secret.
 func (s storage) ClientCredentials(ctx context.Context, clientID, secret string) (op.Client, error) {
-	if err := s.AuthorizeClientIDSecret(ctx, clientID, secret); err != nil {
-		return nil, err
+	if assertedClient(ctx) != clientID {
+		if err := s.AuthorizeClientIDSecret(ctx, clientID, secret); err != nil {
+			return nil, err
+		}
 	}
 	return s.p.client(ctx, clientID)
 }
 
-// ClientCredentialsTokenRequest is the grant of a service application; its
-// tokens have the client as subject.
-func (s storage) ClientCredentialsTokenRequest(_ context.Context, clientID string, scopes []string) (op.TokenRequest, error) {
-	return serviceRequest{clientID: clientID, scopes: scopes}, nil
+// ClientCredentialsTokenRequest is the grant of a service application. A
+// service account's tokens have its principal as subject and the API of the
+// requested resource (RFC 8707) as audience (serviceAudience); the
+// console's service client's have the client as both.
+func (s storage) ClientCredentialsTokenRequest(ctx context.Context, clientID string, scopes []string) (op.TokenRequest, error) {
+	app, err := s.p.application(ctx, clientID)
+	if err != nil {
+		return nil, oidc.ErrInvalidClient()
+	}
+	if app.UserID == "" {
+		return serviceRequest{subject: clientID, clientID: clientID, audience: []string{clientID}, scopes: scopes}, nil
+	}
+	aud, err := s.p.serviceAudience(ctx, app, requestedResource(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return serviceRequest{subject: app.UserID, clientID: clientID, audience: aud, scopes: scopes}, nil
 }
 
 type serviceRequest struct {
-	clientID string
-	scopes   []string
+	subject, clientID string
+	audience, scopes  []string
 }
 
-func (r serviceRequest) GetSubject() string    { return r.clientID }
-func (r serviceRequest) GetAudience() []string { return []string{r.clientID} }
+func (r serviceRequest) GetSubject() string    { return r.subject }
+func (r serviceRequest) GetAudience() []string { return r.audience }
 func (r serviceRequest) GetScopes() []string   { return r.scopes }
 func (r serviceRequest) GetClientID() string   { return r.clientID }
 

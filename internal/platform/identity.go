@@ -1,6 +1,8 @@
 package platform
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"net/mail"
 	"net/url"
 	"strings"
@@ -48,9 +50,53 @@ type Application struct {
 	RedirectURIs           []string
 	PostLogoutRedirectURIs []string
 	SecretHash             string
+	// AuthMethod is how the client authenticates at the token endpoint
+	// (AuthNone, AuthSecretBasic, AuthSecretPost, AuthPrivateKeyJWT); empty
+	// is AuthNone for public applications and AuthSecretBasic otherwise.
+	AuthMethod string
+	// JWKS holds the public keys (a JWK Set, JSON) a private_key_jwt client
+	// signs its assertions with.
+	JWKS string
+	// UserID is the principal a client_credentials grant of the client acts
+	// as: a service account's user. Empty for the console's service client,
+	// whose tokens name the client itself.
+	UserID string
+	// RequirePAR refuses authorization requests that were not pushed
+	// (RFC 9126) first.
+	RequirePAR bool
+	// BackchannelLogoutURI receives a logout token when a user's session at
+	// the provider ends (OpenID Connect Back-Channel Logout 1.0).
+	BackchannelLogoutURI string
 	// Management lets a service application call the management API.
 	Management bool
 	CreatedAt  time.Time
+}
+
+// Token endpoint authentication methods of an application.
+const (
+	AuthNone          = "none"
+	AuthSecretBasic   = "client_secret_basic"
+	AuthSecretPost    = "client_secret_post"
+	AuthPrivateKeyJWT = "private_key_jwt"
+)
+
+// TokenAuthMethod is a's authentication method, its default filled in.
+func (a *Application) TokenAuthMethod() string {
+	switch {
+	case a.AuthMethod != "":
+		return a.AuthMethod
+	case a.Kind == AppPublic:
+		return AuthNone
+	}
+	return AuthSecretBasic
+}
+
+// HashSecret is how client secrets and other random handles are kept at
+// rest: SHA-256, base64url. They are random 256-bit values, so a fast hash
+// is enough; a leaked table gives nothing usable.
+func HashSecret(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
 // NormalizeEmail trims and lower-cases an address for storage and look-up.
@@ -81,15 +127,25 @@ func (a *Application) Validate() error {
 			problems = append(problems, "a public application needs at least one redirect URI")
 		}
 	case AppWeb:
-		if len(a.RedirectURIs) == 0 || a.SecretHash == "" {
-			problems = append(problems, "a web application needs a redirect URI and a secret")
+		if len(a.RedirectURIs) == 0 {
+			problems = append(problems, "a web application needs a redirect URI")
 		}
 	case AppService:
-		if a.SecretHash == "" {
-			problems = append(problems, "a service application needs a secret")
-		}
 	default:
 		problems = append(problems, "kind must be public, web or service")
+	}
+	switch m := a.TokenAuthMethod(); {
+	case a.Kind == AppPublic && m != AuthNone:
+		problems = append(problems, "a public application authenticates with none")
+	case a.Kind != AppPublic && m == AuthNone, m != AuthNone && m != AuthSecretBasic && m != AuthSecretPost && m != AuthPrivateKeyJWT:
+		problems = append(problems, "authMethod must be client_secret_basic, client_secret_post or private_key_jwt")
+	case m == AuthPrivateKeyJWT && a.JWKS == "":
+		problems = append(problems, "a private_key_jwt application needs its public keys")
+	case (m == AuthSecretBasic || m == AuthSecretPost) && a.SecretHash == "":
+		problems = append(problems, "a confidential application needs a secret")
+	}
+	if a.BackchannelLogoutURI != "" && !validRedirectURI(a.BackchannelLogoutURI) {
+		problems = append(problems, "invalid back-channel logout URI: "+a.BackchannelLogoutURI)
 	}
 	for _, u := range append(append([]string{}, a.RedirectURIs...), a.PostLogoutRedirectURIs...) {
 		if !validRedirectURI(u) {

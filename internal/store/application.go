@@ -3,17 +3,21 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/platform/platform/internal/platform"
 )
 
-const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at`
+const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at,
+	auth_method, jwks, user_id, require_par, backchannel_logout_uri`
 
 func scanApp(r Row) (*platform.Application, error) {
 	var a platform.Application
 	var redirects, logouts string
-	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt); err != nil {
+	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt,
+		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
@@ -31,9 +35,10 @@ func (s *Store) CreateApplication(ctx context.Context, a *platform.Application) 
 	if err := a.Validate(); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
+		$10, $11, $12, $13, $14)`,
 		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
-		a.SecretHash, a.Management, a.CreatedAt.UTC())
+		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI)
 	return wrap(err, "application")
 }
 
@@ -54,15 +59,38 @@ func (s *Store) Applications(ctx context.Context) ([]*platform.Application, erro
 	return queryAll(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM applications ORDER BY name, app_id`)
 }
 
-// UpdateApplication replaces the mutable fields (name, client id, redirect
-// URIs) of an application. ENOTFOUND, EINVALID, ECONFLICT.
+// UpdateApplication replaces the mutable fields of an application: name,
+// client id, redirect URIs, authentication (method, secret, keys),
+// require_par and the back-channel logout URI. ENOTFOUND, EINVALID,
+// ECONFLICT.
 func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
 	return s.execOne(ctx, "application", `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
-		post_logout_redirect_uris = $5 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
-		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs))
+		post_logout_redirect_uris = $5, auth_method = $6, secret_hash = $7, jwks = $8, require_par = $9,
+		backchannel_logout_uri = $10 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
+		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs), a.AuthMethod, a.SecretHash, a.JWKS, a.RequirePAR,
+		a.BackchannelLogoutURI)
+}
+
+// ApplicationsWithBackchannelLogout lists the applications a user holds a
+// live grant with that receive logout tokens.
+func (s *Store) ApplicationsWithBackchannelLogout(ctx context.Context, userID string, now time.Time) ([]*platform.Application, error) {
+	return queryAll(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM applications
+		WHERE backchannel_logout_uri <> '' AND client_id IN (SELECT client_id FROM token_grants
+			WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2) ORDER BY client_id`, userID, now.UTC())
+}
+
+// UseClientAssertion records the jti of a client's assertion until it
+// expires; false when the client used it already (a replay).
+func (s *Store) UseClientAssertion(ctx context.Context, clientID, jti string, expires time.Time) (bool, error) {
+	_, err := s.db.Exec(ctx, `INSERT INTO client_assertions (client_id, jti, expires_at) VALUES ($1, $2, $3)`,
+		clientID, jti, expires.UTC())
+	if errors.Is(err, ErrUnique) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // DeleteApplication removes an application. ENOTFOUND when missing.

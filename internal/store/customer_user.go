@@ -25,7 +25,10 @@ type CustomerUser struct {
 const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.role, 'member'), u.suspended_at,
 	u.password_hash <> '', u.created_at`
 
-const customerUserFrom = ` FROM users u JOIN customers c ON c.org_id = u.org_id LEFT JOIN console_users cu ON cu.user_id = u.id `
+// customerUserFrom leaves out service accounts' users: they are listed as
+// service accounts.
+const customerUserFrom = ` FROM users u JOIN customers c ON c.org_id = u.org_id AND NOT u.service
+	LEFT JOIN console_users cu ON cu.user_id = u.id `
 
 func scanCustomerUser(r Row) (CustomerUser, error) {
 	var u CustomerUser

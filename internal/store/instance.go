@@ -112,3 +112,9 @@ func (s *Store) InstanceDatabaseURI(ctx context.Context, id string) (string, err
 	}
 	return uri, wrap(err, "database URI")
 }
+
+// InstancesByURL returns the instances served at url (an API resource
+// indicator, RFC 8707), with their connections.
+func (s *Store) InstancesByURL(ctx context.Context, url string) ([]InstanceRow, error) {
+	return queryAll(ctx, s.db, scanInstanceRow, `SELECT `+instanceRowColumns+instanceRowFrom+` WHERE i.url = $1 ORDER BY i.id`, url)
+}

@@ -44,7 +44,7 @@ func (s *Store) OrgMemberships(ctx context.Context, email, adminOrgID string) ([
 			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE), COALESCE(x.id, ''), COALESCE(x.name, '')
 		FROM (
 			SELECT org_id, MAX(user_exists) AS user_exists FROM (
-				SELECT org_id, 1 AS user_exists FROM users WHERE email = $1
+				SELECT org_id, 1 AS user_exists FROM users WHERE email = $1 AND NOT service
 				UNION ALL
 				SELECT c2.org_id, 0 FROM customer_domains d JOIN customers c2 ON c2.id = d.customer_id WHERE d.domain = $2
 			) found GROUP BY org_id

@@ -39,10 +39,11 @@ func (s *Store) User(ctx context.Context, id string) (*platform.User, error) {
 }
 
 // UsersByEmail returns the users with this address, optionally within one
-// organization (orgID != ""), ordered by organization.
+// organization (orgID != ""), ordered by organization. Service accounts'
+// users are never found by address.
 func (s *Store) UsersByEmail(ctx context.Context, email, orgID string) ([]*platform.User, error) {
 	return queryAll(ctx, s.db, scanUser, `SELECT `+userColumns+` FROM users
-		WHERE email = $1 AND ($2 = '' OR org_id = $2) ORDER BY org_id`, platform.NormalizeEmail(email), orgID)
+		WHERE email = $1 AND ($2 = '' OR org_id = $2) AND NOT service ORDER BY org_id`, platform.NormalizeEmail(email), orgID)
 }
 
 // RenameUser sets a user's display name. ENOTFOUND.

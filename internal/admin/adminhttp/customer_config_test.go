@@ -2,8 +2,6 @@ package adminhttp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -305,7 +303,10 @@ func TestServiceAccounts(t *testing.T) {
 	if r := w.e.do(w.owner, "POST", path, map[string]any{"name": "  "}); r.Status != 400 {
 		t.Errorf("blank name: %d", r.Status)
 	}
-	r := w.e.do(w.owner, "POST", path, map[string]any{"name": "ci", "description": "deploys"})
+	if r := w.e.do(w.owner, "POST", path, map[string]any{"name": "ci", "role": "owner"}); r.Status != 400 {
+		t.Errorf("a service account as owner: %d", r.Status)
+	}
+	r := w.e.do(w.owner, "POST", path, map[string]any{"name": "ci", "description": "deploys", "role": "viewer"})
 	var created struct {
 		ID, ClientID, ClientSecret string
 	}
@@ -313,13 +314,16 @@ func TestServiceAccounts(t *testing.T) {
 	if r.Status != 201 || !strings.HasPrefix(created.ClientSecret, "sas_") || created.ClientID == "" {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
-	if r := w.e.do(w.owner, "POST", path, map[string]any{"name": "ci"}); r.Status != 409 {
+	if r := w.e.do(w.owner, "POST", path, map[string]any{"name": "ci", "role": "viewer"}); r.Status != 409 {
 		t.Errorf("same name twice: %d", r.Status)
 	}
-	sum := sha256.Sum256([]byte(created.ClientSecret))
 	row, _ := w.e.st.ServiceAccount(context.Background(), created.ID)
-	if row.SecretHash != hex.EncodeToString(sum[:]) {
+	if row.SecretHash != platform.HashSecret(created.ClientSecret) {
 		t.Fatal("the stored hash is not the secret's SHA-256")
+	}
+	if app, err := w.e.st.ApplicationByClientID(context.Background(), created.ClientID); err != nil || app.SecretHash != row.SecretHash ||
+		app.UserID != row.UserID || app.Kind != platform.AppService {
+		t.Fatalf("the service account's client at the identity provider: %+v, %v", app, err)
 	}
 	get := w.e.do(w.owner, "GET", "/service-accounts/"+created.ID, nil)
 	if strings.Contains(string(get.Body), created.ClientSecret) || strings.Contains(string(get.Body), row.SecretHash) {

@@ -2,9 +2,15 @@ package adminhttp
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -50,8 +56,14 @@ func (e *env) mustServiceAccount(customerID string) string {
 	e.t.Helper()
 	now := time.Now()
 	id := e.id("sa")
+	cust, err := e.st.Customer(context.Background(), customerID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	if err := e.st.CreateServiceAccount(context.Background(), &store.ServiceAccount{ID: id, CustomerID: customerID,
-		Name: "SA " + id, ClientID: "client-" + id, SecretHash: "x", CreatedAt: now, SecretRotatedAt: now}); err != nil {
+		Name: "SA " + id, ClientID: "client-" + id, SecretHash: "x", UserID: "u-" + id, Role: "viewer", CreatedAt: now,
+		SecretRotatedAt: now}, cust.OrgID, &platform.Application{AppID: "app-" + id, ClientID: "client-" + id, Name: "SA",
+		Kind: platform.AppService, SecretHash: "x", UserID: "u-" + id, CreatedAt: now}); err != nil {
 		e.t.Fatal(err)
 	}
 	return id
@@ -170,7 +182,7 @@ func init() {
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/webhooks"):
 			r.Body = map[string]any{"url": "https://hooks.example/in", "events": []string{"*"}}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/service-accounts"):
-			r.Body = map[string]any{"name": "SA " + e.id("n")}
+			r.Body = map[string]any{"name": "SA " + e.id("n"), "role": "viewer"}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):
@@ -197,7 +209,17 @@ func init() {
 		return r
 	})
 	registerFixture("service_account", func(t *testing.T, w *World, rt routeRow) Request {
-		return Request{Params: params("id", w.env.mustServiceAccount(w.CustomerID))}
+		r := Request{Params: params("id", w.env.mustServiceAccount(w.CustomerID))}
+		switch {
+		case strings.HasSuffix(rt.Pattern, "/keys"):
+			r.Body = map[string]any{"jwks": testJWKS(t)}
+		case strings.HasSuffix(rt.Pattern, "/role"):
+			r.Body = map[string]any{"role": "member"}
+		}
+		return r
+	})
+	registerFixture("internal_service_account_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"name": w.env.id("robot"), "role": "reader"}}
 	})
 	registerFixture("invoice", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Params: params("id", w.env.mustInvoice(w.CustomerID))}
@@ -276,4 +298,20 @@ func init() {
 		}
 		return r
 	})
+}
+
+// testJWKS is a JWK Set of one fresh public signing key.
+func testJWKS(t *testing.T) map[string]any {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(jose.JSONWebKey{Key: k.Public(), KeyID: "k1", Use: "sig", Algorithm: "ES256"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key map[string]any
+	_ = json.Unmarshal(b, &key)
+	return map[string]any{"keys": []any{key}}
 }

@@ -7,7 +7,9 @@ import (
 )
 
 // serviceAccountRoutes: a customer's service accounts, open to
-// account_manager within scope (R4.6-customer-side).
+// account_manager within scope (R4.6-customer-side), and the internal ones
+// (platform_admin). An internal account's own routes are decided again in
+// the service, as internal users.
 func (a *API) serviceAccountRoutes() []Route {
 	const act = authz.ManageCustomerConfig
 	s, cust, sa := a.svc, a.svc.CustomerResource, a.svc.ServiceAccountResource
@@ -21,5 +23,14 @@ func (a *API) serviceAccountRoutes() []Route {
 			Handle: deleteByID(s.DeleteServiceAccount)},
 		{Method: http.MethodPost, Pattern: "/service-accounts/{id}/rotate-secret", Action: act, Write: true, Target: sa,
 			Handle: byID(http.StatusOK, s.RotateServiceAccountSecret)},
+		{Method: http.MethodPut, Pattern: "/service-accounts/{id}/keys", Action: act, Write: true, Target: sa,
+			Handle: byIDWithBody(http.StatusOK, s.SetServiceAccountKeys)},
+		{Method: http.MethodPut, Pattern: "/service-accounts/{id}/role", Action: act, Write: true, Target: sa,
+			Handle: byIDWithBody(http.StatusOK, s.SetServiceAccountRole)},
+		// internal service accounts: platform_admin's, like internal users
+		{Method: http.MethodGet, Pattern: "/service-accounts", Action: authz.ManageInternalUsers,
+			Handle: ofCaller(http.StatusOK, s.ListInternalServiceAccounts)},
+		{Method: http.MethodPost, Pattern: "/service-accounts", Action: authz.ManageInternalUsers, Write: true,
+			Handle: withBody(http.StatusCreated, s.CreateInternalServiceAccount)},
 	}
 }

@@ -161,23 +161,74 @@ func testWebhooks(t *testing.T, st *store.Store) {
 	wantCode(t, err, platform.ENOTFOUND)
 }
 
+// testServiceAccounts: a service account is its principal (a service user
+// with a console role, never found by address) and its client, made and
+// removed together; new credentials end its grants.
 func testServiceAccounts(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "org-cust-a")
+	app := func(id string) *platform.Application {
+		return &platform.Application{AppID: "app-" + id, ClientID: "sa_" + id, Name: "ci", Kind: platform.AppService,
+			SecretHash: "h1", AuthMethod: platform.AuthSecretBasic, UserID: "u-" + id, CreatedAt: ts}
+	}
 	a := &store.ServiceAccount{ID: "sa-1", CustomerID: "cust-a", Name: "ci", ClientID: "sa_1", SecretHash: "h1",
-		CreatedAt: ts, SecretRotatedAt: ts}
-	if err := st.CreateServiceAccount(ctx, a); err != nil {
+		UserID: "u-1", Role: "viewer", CreatedAt: ts, SecretRotatedAt: ts}
+	if err := st.CreateServiceAccount(ctx, a, "org-cust-a", app("1")); err != nil {
 		t.Fatal(err)
 	}
 	b := *a
-	b.ID, b.Name = "sa-2", "other"
-	wantCode(t, st.CreateServiceAccount(ctx, &b), platform.ECONFLICT) // client id taken
-	if err := st.RotateServiceAccountSecret(ctx, "sa-1", "h2", ts.Add(time.Hour)); err != nil {
+	b.ID, b.UserID = "sa-2", "u-2"
+	wantCode(t, st.CreateServiceAccount(ctx, &b, "org-cust-a", app("2")), platform.ECONFLICT) // name taken
+	if _, err := st.User(ctx, "u-2"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("a refused service account left its user: %v", err)
+	}
+	grant := MustGrant(t, st, "u-1")
+	p, role, err := st.Principal(ctx, "u-1", grant, ts)
+	if err != nil || role != "viewer" || p.CustomerID != "cust-a" {
+		t.Fatalf("the service account's principal = %+v %q, %v", p, role, err)
+	}
+	if users, _ := st.UsersByEmail(ctx, "sa_1@service-accounts.invalid", ""); len(users) != 0 {
+		t.Fatal("a service account's user was found by address")
+	}
+	got, err := st.UpdateServiceAccountCredentials(ctx, "sa-1", ts.Add(time.Hour), func(x *platform.Application) error {
+		x.SecretHash = "h2"
+		return nil
+	})
+	if err != nil || got.SecretHash != "h2" || !got.SecretRotatedAt.Equal(ts.Add(time.Hour)) {
+		t.Fatalf("after rotation: %+v, %v", got, err)
+	}
+	if x, _ := st.ApplicationByClientID(ctx, "sa_1"); x.SecretHash != "h2" {
+		t.Fatalf("the client's secret after rotation: %q", x.SecretHash)
+	}
+	if _, _, err := st.Principal(ctx, "u-1", grant, ts); err == nil {
+		t.Fatal("the service account's grant survived the rotation")
+	}
+	if err := st.SetServiceAccountRole(ctx, "sa-1", "admin"); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := st.ServiceAccount(ctx, "sa-1")
-	if got.SecretHash != "h2" || !got.SecretRotatedAt.Equal(ts.Add(time.Hour)) {
-		t.Fatalf("after rotation: %+v", got)
+	if _, role, _ := st.Principal(ctx, "u-1", MustGrant(t, st, "u-1"), ts); role != "admin" {
+		t.Fatalf("role after the change = %q", role)
 	}
-	wantCode(t, st.RotateServiceAccountSecret(ctx, "nope", "h", ts), platform.ENOTFOUND)
+	internal := &store.ServiceAccount{ID: "sa-3", Name: "ci", ClientID: "sa_3", SecretHash: "h1", UserID: "u-3", Role: "reader",
+		CreatedAt: ts, SecretRotatedAt: ts}
+	if err := st.CreateServiceAccount(ctx, internal, "org-cust-a", app("3")); err != nil {
+		t.Fatal(err)
+	}
+	dup := *internal
+	dup.ID, dup.ClientID, dup.UserID = "sa-4", "sa_4", "u-4"
+	wantCode(t, st.CreateServiceAccount(ctx, &dup, "org-cust-a", app("4")), platform.ECONFLICT)
+	if list, _ := st.ServiceAccounts(ctx, ""); len(list) != 1 || list[0].ID != "sa-3" {
+		t.Fatalf("internal service accounts = %+v", list)
+	}
+	if err := st.DeleteServiceAccount(ctx, "sa-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.User(ctx, "u-1"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("the deleted account's user: %v", err)
+	}
+	if _, err := st.ApplicationByClientID(ctx, "sa_1"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("the deleted account's client: %v", err)
+	}
+	wantCode(t, st.DeleteServiceAccount(ctx, "nope"), platform.ENOTFOUND)
 }
 
 func testBilling(t *testing.T, st *store.Store) {
