@@ -9,6 +9,7 @@ ALTER TABLE applications ADD COLUMN jwks TEXT NOT NULL DEFAULT '';
 ALTER TABLE applications ADD COLUMN user_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE applications ADD COLUMN require_par BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE applications ADD COLUMN backchannel_logout_uri TEXT NOT NULL DEFAULT '';
+ALTER TABLE applications ADD COLUMN device_flow BOOLEAN NOT NULL DEFAULT FALSE;
 
 -- A service account is a principal like a user: a users row marked as a
 -- service (never signed in to with a password, never found by address) with
@@ -54,3 +55,35 @@ CREATE TABLE client_assertions (
     PRIMARY KEY (client_id, jti)
 );
 CREATE INDEX client_assertions_expires ON client_assertions (expires_at);
+
+-- Device authorization grant (RFC 8628): the device polls with the device
+-- code (kept as its hash), the user enters the user code at the provider,
+-- signs in through a login transaction of its own (auth_requests.device_code_hash)
+-- and approves or denies. Polls faster than the interval are answered
+-- slow_down and widen it; the tokens are issued once.
+CREATE TABLE device_authorizations (
+    device_code_hash TEXT PRIMARY KEY,
+    user_code        TEXT NOT NULL UNIQUE,
+    client_id        TEXT NOT NULL,
+    scopes           TEXT NOT NULL,
+    state            TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'consumed')),
+    interval_seconds INTEGER NOT NULL,
+    last_polled_at   TIMESTAMPTZ,
+    user_id          TEXT NOT NULL DEFAULT '',
+    amr              TEXT NOT NULL DEFAULT '',
+    auth_time        TIMESTAMPTZ,
+    created_at       TIMESTAMPTZ NOT NULL,
+    expires_at       TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX device_authorizations_expires ON device_authorizations (expires_at);
+ALTER TABLE auth_requests ADD COLUMN device_code_hash TEXT NOT NULL DEFAULT '';
+
+-- Pushed authorization requests (RFC 9126): the parameters a client posted,
+-- under the hash of their request_uri, used once, by that client only.
+CREATE TABLE pushed_requests (
+    request_uri_hash TEXT PRIMARY KEY,
+    client_id        TEXT NOT NULL,
+    params           TEXT NOT NULL,
+    expires_at       TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX pushed_requests_expires ON pushed_requests (expires_at);

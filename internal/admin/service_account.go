@@ -2,16 +2,12 @@ package admin
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rsa"
 	"encoding/json"
 	"time"
 
-	jose "github.com/go-jose/go-jose/v4"
-
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/clientkeys"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -53,13 +49,7 @@ func newServiceAccountView(a *store.ServiceAccount, app *platform.Application) *
 	v := &ServiceAccountView{ID: a.ID, CustomerID: orNull(a.CustomerID), Name: a.Name, Description: a.Description,
 		Role: a.Role, ClientID: a.ClientID, KeyIDs: []string{}, CreatedAt: a.CreatedAt, SecretRotatedAt: a.SecretRotatedAt}
 	if app != nil {
-		v.AuthMethod = app.TokenAuthMethod()
-		var set jose.JSONWebKeySet
-		if json.Unmarshal([]byte(app.JWKS), &set) == nil {
-			for _, k := range set.Keys {
-				v.KeyIDs = append(v.KeyIDs, k.KeyID)
-			}
-		}
+		v.AuthMethod, v.KeyIDs = app.TokenAuthMethod(), clientkeys.KeyIDs(app.JWKS)
 	}
 	return v
 }
@@ -204,7 +194,7 @@ func setAuthMethod(app *platform.Application, method string, jwks json.RawMessag
 		}
 	}
 	if len(jwks) > 0 {
-		keys, err := publicKeySet(jwks)
+		keys, err := clientkeys.Validate(jwks)
 		if err != nil {
 			return err
 		}
@@ -214,49 +204,6 @@ func setAuthMethod(app *platform.Application, method string, jwks json.RawMessag
 		return invalid("private_key_jwt needs jwks: the public keys the service account signs with")
 	}
 	return nil
-}
-
-// publicKeySet checks a JWK Set of a client's public signing keys: at most
-// five, each with a kid, RSA (2048 bits or more) or EC P-256/P-384, no
-// private parts; it answers the set as stored.
-func publicKeySet(raw json.RawMessage) (string, error) {
-	if len(raw) > 16<<10 {
-		return "", invalid("jwks is larger than 16 KiB")
-	}
-	var set jose.JSONWebKeySet
-	if err := json.Unmarshal(raw, &set); err != nil {
-		return "", invalid("jwks is not a JWK Set: %v", err)
-	}
-	if len(set.Keys) == 0 || len(set.Keys) > 5 {
-		return "", invalid("jwks holds one to five keys")
-	}
-	seen := map[string]bool{}
-	for _, k := range set.Keys {
-		if k.KeyID == "" || len(k.KeyID) > 100 || seen[k.KeyID] {
-			return "", invalid("every key needs its own kid")
-		}
-		seen[k.KeyID] = true
-		if !k.IsPublic() {
-			return "", invalid("key %s has private parts; register the public key only", k.KeyID)
-		}
-		if k.Use != "" && k.Use != "sig" {
-			return "", invalid("key %s is not a signing key (use %q)", k.KeyID, k.Use)
-		}
-		switch pub := k.Key.(type) {
-		case *rsa.PublicKey:
-			if pub.N.BitLen() < 2048 {
-				return "", invalid("key %s: RSA keys have at least 2048 bits", k.KeyID)
-			}
-		case *ecdsa.PublicKey:
-			if pub.Curve != elliptic.P256() && pub.Curve != elliptic.P384() {
-				return "", invalid("key %s: EC keys are on P-256 or P-384", k.KeyID)
-			}
-		default:
-			return "", invalid("key %s: only RSA and EC keys", k.KeyID)
-		}
-	}
-	b, err := json.Marshal(set)
-	return string(b), err
 }
 
 func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.ServiceAccount, error) {

@@ -27,16 +27,22 @@ type bindingKey struct{}
 // browser's binding cookie and hands its hash to CreateAuthRequest.
 func (p *Provider) bindBrowser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := ""
-		if c, err := r.Cookie(bindingCookie); err == nil && validHandle(c.Value) {
-			v = c.Value
-		} else {
-			v = randomToken()
-		}
-		http.SetCookie(w, &http.Cookie{Name: bindingCookie, Value: v, Path: "/", HttpOnly: true, Secure: p.secure,
-			SameSite: http.SameSiteLaxMode, MaxAge: int(p.cfg.LoginTimeout / time.Second)})
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bindingKey{}, hashSecret(v))))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bindingKey{}, p.bind(w, r))))
 	})
+}
+
+// bind (re)sets the browser's binding cookie and answers the hash a login
+// transaction of this browser stores.
+func (p *Provider) bind(w http.ResponseWriter, r *http.Request) string {
+	v := ""
+	if c, err := r.Cookie(bindingCookie); err == nil && validHandle(c.Value) {
+		v = c.Value
+	} else {
+		v = randomToken()
+	}
+	http.SetCookie(w, &http.Cookie{Name: bindingCookie, Value: v, Path: "/", HttpOnly: true, Secure: p.secure,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(p.cfg.LoginTimeout / time.Second)})
+	return hashSecret(v)
 }
 
 // bindingFromContext is the hash of the binding cookie bindBrowser set.
@@ -110,7 +116,12 @@ func (p *Provider) transaction(w http.ResponseWriter, r *http.Request, id string
 // answers only the browser that holds the transaction; the op library then
 // issues the code, once (SaveAuthCode refuses a second).
 func (p *Provider) authorizeCallback(w http.ResponseWriter, r *http.Request) {
-	if _, ok := p.transaction(w, r, r.URL.Query().Get("id"), true); !ok {
+	a, ok := p.transaction(w, r, r.URL.Query().Get("id"), true)
+	if !ok {
+		return
+	}
+	if a.DeviceCodeHash != "" { // a login that approves a device: no code, the device polls
+		p.approveDevice(w, r, a)
 		return
 	}
 	p.op.ServeHTTP(w, r)

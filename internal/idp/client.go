@@ -58,10 +58,15 @@ func (c *client) ResponseTypes() []oidc.ResponseType {
 }
 
 // GrantTypes: public and web applications use the code flow (PKCE S256
-// always) and refresh tokens; service applications only client_credentials.
+// always) and refresh tokens, public ones with the device flow also the
+// device grant; service applications only client_credentials.
 func (c *client) GrantTypes() []oidc.GrantType {
 	if c.app.Kind == platform.AppService {
 		return []oidc.GrantType{oidc.GrantTypeClientCredentials}
 	}
-	return []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken}
+	g := []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken}
+	if c.app.DeviceFlow {
+		g = append(g, oidc.GrantTypeDeviceCode)
+	}
+	return g
 }

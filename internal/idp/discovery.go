@@ -18,7 +18,8 @@ const DiscoveryPath = "/.well-known/openid-configuration"
 
 // supportedGrantTypes are the grants the token endpoint serves; any other
 // grant_type is refused before the op library sees it.
-var supportedGrantTypes = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken, oidc.GrantTypeClientCredentials}
+var supportedGrantTypes = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken, oidc.GrantTypeClientCredentials,
+	oidc.GrantTypeDeviceCode}
 
 // claimsSupported are the claims the provider's tokens and userinfo carry.
 var claimsSupported = []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "azp",
@@ -34,7 +35,7 @@ func (p *Provider) discovery(w http.ResponseWriter, r *http.Request) {
 	d.ResponseTypesSupported = []string{string(oidc.ResponseTypeCode)}
 	d.ResponseModesSupported = []string{string(oidc.ResponseModeQuery)}
 	d.GrantTypesSupported = slices.Clone(supportedGrantTypes)
-	d.DeviceAuthorizationEndpoint = ""
+	d.DeviceAuthorizationEndpoint = p.cfg.Issuer + PathDeviceAuthorization
 	d.CheckSessionIframe = ""
 	d.RequestParameterSupported = false
 	d.RequestObjectSigningAlgValuesSupported = nil

@@ -39,6 +39,7 @@ func (p *Provider) managementRoutes() http.Handler {
 	r.Put("/applications/{appID}", p.mgmtUpdateApp)
 	r.Delete("/applications/{appID}", p.mgmtDeleteApp)
 	r.Post("/applications/{appID}/rotate", p.mgmtRotateApp)
+	r.Post("/applications/{appID}/rotate-secret", p.mgmtRotateAppSecret)
 	r.Post("/users", p.mgmtCreateUser)
 	r.Get("/users", p.mgmtFindUsers)
 	return r
@@ -282,126 +283,6 @@ func (p *Provider) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
-}
-
-type appRequest struct {
-	Name                   string   `json:"name"`
-	ClientID               string   `json:"clientId"`
-	RedirectURIs           []string `json:"redirectUris"`
-	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
-}
-
-type appView struct {
-	AppID                  string    `json:"appId"`
-	ClientID               string    `json:"clientId"`
-	Name                   string    `json:"name"`
-	Kind                   string    `json:"kind"`
-	RedirectURIs           []string  `json:"redirectUris"`
-	PostLogoutRedirectURIs []string  `json:"postLogoutRedirectUris"`
-	CreatedAt              time.Time `json:"createdAt"`
-}
-
-func newAppView(a *platform.Application) appView {
-	v := appView{AppID: a.AppID, ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, RedirectURIs: a.RedirectURIs,
-		PostLogoutRedirectURIs: a.PostLogoutRedirectURIs, CreatedAt: a.CreatedAt}
-	if v.RedirectURIs == nil {
-		v.RedirectURIs = []string{}
-	}
-	if v.PostLogoutRedirectURIs == nil {
-		v.PostLogoutRedirectURIs = []string{}
-	}
-	return v
-}
-
-// mgmtCreateApp registers a public application (PKCE S256, no secret).
-func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
-	var in appRequest
-	if err := decodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	a := &platform.Application{AppID: uuid.NewString(), ClientID: in.ClientID, Name: strings.TrimSpace(in.Name),
-		Kind: platform.AppPublic, RedirectURIs: in.RedirectURIs, PostLogoutRedirectURIs: in.PostLogoutRedirectURIs,
-		CreatedAt: p.now().UTC().Truncate(time.Microsecond)}
-	if a.ClientID == "" {
-		a.ClientID = newClientID()
-	}
-	if err := p.store.CreateApplication(r.Context(), a); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusCreated, newAppView(a))
-}
-
-func newClientID() string { return "app-" + strings.ToLower(randomToken()[:22]) }
-
-func (p *Provider) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
-	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
-}
-
-func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
-	var in appRequest
-	if err := decodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	if a.Kind != platform.AppPublic {
-		httpapi.WriteError(w, r, platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here"))
-		return
-	}
-	a.Name, a.RedirectURIs, a.PostLogoutRedirectURIs = strings.TrimSpace(in.Name), in.RedirectURIs, in.PostLogoutRedirectURIs
-	if in.ClientID != "" {
-		a.ClientID = in.ClientID
-	}
-	if err := p.store.UpdateApplication(r.Context(), a); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
-}
-
-func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
-	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
-	if err == nil && a.Kind != platform.AppPublic {
-		err = platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here")
-	}
-	if err == nil {
-		err = p.store.DeleteApplication(r.Context(), a.AppID)
-	}
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-// mgmtRotateApp gives an application a new client id; the old one stops
-// working at once. The app id stays, so the console's idpAppId stays valid.
-func (p *Provider) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
-	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
-	if err == nil && a.Kind != platform.AppPublic {
-		err = platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here")
-	}
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	a.ClientID = newClientID()
-	if err := p.store.UpdateApplication(r.Context(), a); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
 }
 
 type userRequest struct {

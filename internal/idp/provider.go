@@ -158,6 +158,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		op.WithCustomEndpoints(op.NewEndpoint(PathAuthorize), op.NewEndpoint(PathToken), op.NewEndpoint(PathUserinfo),
 			op.NewEndpoint(PathRevoke), op.NewEndpoint(PathEndSession), op.NewEndpoint(PathKeys)),
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint(PathIntrospect)),
+		op.WithCustomDeviceAuthorizationEndpoint(op.NewEndpoint(PathDeviceAuthorization)),
 		op.WithCrypto(newTokenCrypto(cryptoKey)), // access tokens are RFC 9068 JWTs (accesstoken.go)
 	}
 	if !p.secure {
@@ -170,8 +171,10 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		AuthMethodPrivateKeyJWT:  true,
 		DefaultLogoutRedirectURI: PathLoggedOut,
 		GrantTypeRefreshToken:    true,
-		SupportedScopes:          []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
-		SupportedClaims:          append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
+		DeviceAuthorization: op.DeviceAuthorizationConfig{Lifetime: deviceLifetime, PollInterval: devicePollInterval,
+			UserFormPath: PathDevice, UserCode: op.UserCodeBase20},
+		SupportedScopes: []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
+		SupportedClaims: append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
 	}, storage{p}, op.StaticIssuer(cfg.Issuer), opts...)
 	if err != nil {
 		return nil, err
@@ -199,12 +202,16 @@ func (p *Provider) Handler() http.Handler {
 		// The step that issues the code answers only the browser that holds
 		// the transaction, whatever the method (D-login-binding).
 		r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
+		r.Get(PathDevice, p.devicePage)
+		r.Post(PathDevice, p.deviceSubmit)
+		r.Post(PathDeviceDecide, p.deviceDecide)
 		r.Get(PathEndSession, p.endSessionPage)
 		r.Post(PathEndSession, p.endSessionSubmit)
 	})
 	r.Mount(PathManagement, p.managementRoutes())
 	r.Get(DiscoveryPath, p.discovery)
 	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.op))))
+	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).

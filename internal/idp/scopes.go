@@ -60,3 +60,6 @@ func idpScope(scopes []string) string {
 	}
 	return ""
 }
+
+// maxScopes bounds how many scopes one request may ask for.
+const maxScopes = 20

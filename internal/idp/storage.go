@@ -159,6 +159,8 @@ func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenR
 	case *refreshRequest:
 		// the original scopes stay the ceiling for later refreshes
 		rt.AMR, rt.AuthTime, rt.Scopes = r.AMR, r.AuthTime, r.RefreshToken.Scopes
+	case *op.DeviceAuthorizationState:
+		rt.AMR, rt.AuthTime = r.AMR, r.AuthTime
 	}
 	used := ""
 	if current != "" {

@@ -67,6 +67,9 @@ type Application struct {
 	// BackchannelLogoutURI receives a logout token when a user's session at
 	// the provider ends (OpenID Connect Back-Channel Logout 1.0).
 	BackchannelLogoutURI string
+	// DeviceFlow lets the application use the device authorization grant
+	// (RFC 8628).
+	DeviceFlow bool
 	// Management lets a service application call the management API.
 	Management bool
 	CreatedAt  time.Time
@@ -123,8 +126,8 @@ func (a *Application) Validate() error {
 	}
 	switch a.Kind {
 	case AppPublic:
-		if len(a.RedirectURIs) == 0 {
-			problems = append(problems, "a public application needs at least one redirect URI")
+		if len(a.RedirectURIs) == 0 && !a.DeviceFlow {
+			problems = append(problems, "a public application needs a redirect URI, or the device flow")
 		}
 	case AppWeb:
 		if len(a.RedirectURIs) == 0 {
@@ -143,6 +146,9 @@ func (a *Application) Validate() error {
 		problems = append(problems, "a private_key_jwt application needs its public keys")
 	case (m == AuthSecretBasic || m == AuthSecretPost) && a.SecretHash == "":
 		problems = append(problems, "a confidential application needs a secret")
+	}
+	if a.DeviceFlow && a.Kind != AppPublic {
+		problems = append(problems, "the device flow is for public applications (a device keeps no secret)")
 	}
 	if a.BackchannelLogoutURI != "" && !validRedirectURI(a.BackchannelLogoutURI) {
 		problems = append(problems, "invalid back-channel logout URI: "+a.BackchannelLogoutURI)

@@ -11,13 +11,13 @@ import (
 )
 
 const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at,
-	auth_method, jwks, user_id, require_par, backchannel_logout_uri`
+	auth_method, jwks, user_id, require_par, backchannel_logout_uri, device_flow`
 
 func scanApp(r Row) (*platform.Application, error) {
 	var a platform.Application
 	var redirects, logouts string
 	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt,
-		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI); err != nil {
+		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI, &a.DeviceFlow); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
@@ -36,9 +36,10 @@ func (s *Store) CreateApplication(ctx context.Context, a *platform.Application) 
 		return err
 	}
 	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-		$10, $11, $12, $13, $14)`,
+		$10, $11, $12, $13, $14, $15)`,
 		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
-		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI)
+		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI,
+		a.DeviceFlow)
 	return wrap(err, "application")
 }
 
@@ -69,9 +70,9 @@ func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) 
 	}
 	return s.execOne(ctx, "application", `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
 		post_logout_redirect_uris = $5, auth_method = $6, secret_hash = $7, jwks = $8, require_par = $9,
-		backchannel_logout_uri = $10 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
+		backchannel_logout_uri = $10, device_flow = $11 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
 		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs), a.AuthMethod, a.SecretHash, a.JWKS, a.RequirePAR,
-		a.BackchannelLogoutURI)
+		a.BackchannelLogoutURI, a.DeviceFlow)
 }
 
 // ApplicationsWithBackchannelLogout lists the applications a user holds a
