@@ -55,6 +55,10 @@ func (p *Provider) clientAuth(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if err := r.ParseForm(); err != nil {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "the form could not be read")
+			return
+		}
 		ctx := r.Context()
 		form := r.PostForm
 		if form.Get("client_assertion_type") != "" || form.Get("client_assertion") != "" {
@@ -114,7 +118,7 @@ func (p *Provider) checkSecretMethod(ctx context.Context, r *http.Request) error
 
 // verifyClientAssertion verifies a private_key_jwt assertion (RFC 7523): a
 // JWT signed by one of the client's registered keys, iss and sub the
-// client, aud the issuer or the token endpoint, unexpired and expiring
+// client, aud the issuer, the token endpoint or the PAR endpoint, unexpired and expiring
 // within assertionMaxLifetime, with a jti not seen before. It answers the
 // client id.
 func (p *Provider) verifyClientAssertion(ctx context.Context, raw, clientID string) (string, error) {
@@ -150,7 +154,7 @@ func (p *Provider) verifyClientAssertion(ctx context.Context, raw, clientID stri
 	if c.Subject != iss || c.ID == "" || c.Expiry == nil || c.Expiry.Time().After(now.Add(assertionMaxLifetime)) {
 		return "", errors.New("the client assertion needs sub = iss, a jti and an exp within five minutes")
 	}
-	if err := c.ValidateWithLeeway(jwt.Expected{Issuer: iss, AnyAudience: jwt.Audience{p.cfg.Issuer, p.cfg.Issuer + PathToken},
+	if err := c.ValidateWithLeeway(jwt.Expected{Issuer: iss, AnyAudience: jwt.Audience{p.cfg.Issuer, p.cfg.Issuer + PathToken, p.cfg.Issuer + PathPAR},
 		Time: now}, 30*time.Second); err != nil {
 		return "", errors.New("the client assertion is expired or not for this issuer")
 	}

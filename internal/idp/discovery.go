@@ -51,7 +51,19 @@ func (p *Provider) discovery(w http.ResponseWriter, r *http.Request) {
 	d.ClaimsParameterSupported = false
 	d.RequestURIParameterSupported = false
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	httpapi.WriteJSON(w, http.StatusOK, d)
+	httpapi.WriteJSON(w, http.StatusOK, discoveryDocument{DiscoveryConfiguration: d,
+		PAREndpoint: p.cfg.Issuer + PathPAR, BackchannelLogoutSupported: true, BackchannelLogoutSessionSupported: true})
+}
+
+// discoveryDocument is the op library's metadata with what it has no field
+// for: the PAR endpoint (RFC 9126 section 5), and back-channel logout
+// (supported for clients that register a URI; the logout token carries sid).
+type discoveryDocument struct {
+	*oidc.DiscoveryConfiguration
+	PAREndpoint                       string `json:"pushed_authorization_request_endpoint"`
+	RequirePAR                        bool   `json:"require_pushed_authorization_requests"`
+	BackchannelLogoutSupported        bool   `json:"backchannel_logout_supported"`
+	BackchannelLogoutSessionSupported bool   `json:"backchannel_logout_session_supported"`
 }
 
 // supportedGrants refuses, with RFC 6749's unsupported_grant_type, every

@@ -198,7 +198,7 @@ func (p *Provider) Handler() http.Handler {
 		r.Get(PathSSOCallback, p.ssoCallback)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
-		r.With(p.errorPages, p.bindBrowser).Handle(PathAuthorize, p.op)
+		r.With(p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
 		// The step that issues the code answers only the browser that holds
 		// the transaction, whatever the method (D-login-binding).
 		r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
@@ -212,6 +212,7 @@ func (p *Provider) Handler() http.Handler {
 	r.Get(DiscoveryPath, p.discovery)
 	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.op))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
+	r.With(p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).

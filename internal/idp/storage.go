@@ -37,20 +37,8 @@ func (s storage) now() time.Time { return s.p.now().UTC() }
 // answers prompt=none from the browser session (R5.2-silent). hintUserID is
 // the subject of a valid id_token_hint: only that user's session answers.
 func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, hintUserID string) (op.AuthRequest, error) {
-	if req.CodeChallenge == "" {
-		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge is required (PKCE with S256)")
-	}
-	if req.CodeChallengeMethod != oidc.CodeChallengeMethodS256 {
-		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge_method must be S256")
-	}
-	if len(req.CodeChallenge) < 43 || len(req.CodeChallenge) > 128 {
-		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge is malformed")
-	}
-	if req.ResponseType != oidc.ResponseTypeCode {
-		return nil, oidc.ErrInvalidRequest().WithDescription("only response_type=code is supported")
-	}
-	if len(req.State) > 2048 || len(req.Nonce) > 2048 || len(req.LoginHint) > 320 {
-		return nil, oidc.ErrInvalidRequest().WithDescription("state, nonce or login_hint is too long")
+	if err := checkAuthParams(req); err != nil {
+		return nil, err
 	}
 	binding := bindingFromContext(ctx)
 	if binding == "" {
@@ -78,6 +66,25 @@ func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, h
 		return nil, err
 	}
 	return authRequest{a}, nil
+}
+
+// checkAuthParams holds an authorization request to what this provider
+// serves beyond the op library's checks: the code flow with PKCE S256, and
+// bounded state, nonce and login_hint.
+func checkAuthParams(req *oidc.AuthRequest) *oidc.Error {
+	switch {
+	case req.CodeChallenge == "":
+		return oidc.ErrInvalidRequest().WithDescription("code_challenge is required (PKCE with S256)")
+	case req.CodeChallengeMethod != oidc.CodeChallengeMethodS256:
+		return oidc.ErrInvalidRequest().WithDescription("code_challenge_method must be S256")
+	case len(req.CodeChallenge) < 43 || len(req.CodeChallenge) > 128:
+		return oidc.ErrInvalidRequest().WithDescription("code_challenge is malformed")
+	case req.ResponseType != oidc.ResponseTypeCode:
+		return oidc.ErrInvalidRequest().WithDescription("only response_type=code is supported")
+	case len(req.State) > 2048 || len(req.Nonce) > 2048 || len(req.LoginHint) > 320:
+		return oidc.ErrInvalidRequest().WithDescription("state, nonce or login_hint is too long")
+	}
+	return nil
 }
 
 func (s storage) AuthRequestByID(ctx context.Context, id string) (op.AuthRequest, error) {
