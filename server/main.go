@@ -165,6 +165,7 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		go m.IDP.Maintain(bg, time.Minute)
+		go m.IDP.DeliverLogouts(bg)
 	}
 	if m.Config.SeedDemo {
 		if err := SeedDemo(ctx, st, m.Config, m.IDP); err != nil {

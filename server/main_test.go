@@ -127,6 +127,14 @@ func TestOpsEndpoints(t *testing.T) {
 // returns its tokens and the id_token's claims.
 func demoLogin(t *testing.T, m *Main, clientID, redirect, email string, scopes ...string) (*oauth2.Token, map[string]any) {
 	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	return demoLoginIn(t, m, jar, clientID, redirect, email, scopes...)
+}
+
+// demoLoginIn is demoLogin in a browser whose cookies (the provider
+// session) are jar.
+func demoLoginIn(t *testing.T, m *Main, jar http.CookieJar, clientID, redirect, email string, scopes ...string) (*oauth2.Token, map[string]any) {
+	t.Helper()
 	ctx := context.Background()
 	prov, err := gooidc.NewProvider(ctx, m.Config.IssuerURL)
 	if err != nil {
@@ -135,7 +143,6 @@ func demoLogin(t *testing.T, m *Main, clientID, redirect, email string, scopes .
 	cfg := oauth2.Config{ClientID: clientID, Endpoint: prov.Endpoint(), RedirectURL: redirect,
 		Scopes: append([]string{"openid", "profile", "email"}, scopes...)}
 	verifier, state, nonce := oauth2.GenerateVerifier(), "state-1", "nonce-1"
-	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
 		if strings.HasPrefix(r.URL.String(), redirect) {
 			return http.ErrUseLastResponse

@@ -84,7 +84,8 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 				PostLogoutRedirectURIs: []string{cfg.ConsoleURL + "/"}},
 			{AppID: "5c0e8a52-0000-4000-8000-000000000002", ClientID: cfg.InstanceClientID, Name: "Demo instance",
 				Kind: platform.AppPublic, RedirectURIs: []string{cfg.InstanceURL + "/auth/callback", cfg.InstanceURL + "/3/auth/callback"},
-				PostLogoutRedirectURIs: []string{cfg.InstanceURL + "/signed-out"}},
+				PostLogoutRedirectURIs: []string{cfg.InstanceURL + "/signed-out"},
+				BackchannelLogoutURI:   cfg.InstanceURL + "/auth/backchannel-logout"},
 		}
 		for _, a := range apps {
 			a.CreatedAt = now

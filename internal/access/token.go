@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -63,24 +62,9 @@ func refuse(format string, args ...any) error { return &errToken{reason: fmt.Spr
 // Verify checks raw and returns what it says. Its error names the reason
 // (never the token's contents).
 func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, error) {
-	tok, err := jwt.ParseSigned(raw, signingAlgorithms)
-	if err != nil {
-		return nil, refuse("not a signed JWT of an accepted algorithm")
-	}
-	if len(tok.Headers) != 1 {
-		return nil, refuse("one signature expected")
-	}
-	h := tok.Headers[0]
-	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
-	if !strings.EqualFold(typ, TypeAccessToken) && !strings.EqualFold(typ, "application/"+TypeAccessToken) {
-		return nil, refuse("typ %q is not %s", clip(typ), TypeAccessToken)
-	}
-	key, err := v.keys.Key(ctx, h.KeyID)
+	tok, key, err := v.parse(ctx, raw, TypeAccessToken)
 	if err != nil {
 		return nil, err
-	}
-	if key.Algorithm != "" && key.Algorithm != h.Algorithm {
-		return nil, refuse("key %s is not for %s", clip(h.KeyID), clip(h.Algorithm))
 	}
 	var std jwt.Claims
 	var own struct {

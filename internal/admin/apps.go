@@ -19,6 +19,8 @@ type AppInput struct {
 	Name                   string
 	RedirectURIs           []string
 	PostLogoutRedirectURIs []string
+	// BackchannelLogoutURI receives the provider's logout tokens.
+	BackchannelLogoutURI string
 }
 
 // Apps manages instance applications at the identity provider

@@ -50,6 +50,7 @@ type mgmtAppRequest struct {
 	Name                   string   `json:"name"`
 	RedirectURIs           []string `json:"redirectUris"`
 	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
+	BackchannelLogoutURI   string   `json:"backchannelLogoutUri,omitempty"`
 }
 
 func (h *HTTPApps) call(ctx context.Context, method, path string, in any, want int) (*App, error) {

@@ -18,6 +18,9 @@ const (
 	CallbackPath   = "/auth/callback"
 	CallbackPathV3 = "/3/auth/callback"
 	signedOutPath  = "/signed-out"
+	// BackchannelLogoutPath receives the provider's logout tokens (the
+	// tenant backend's route).
+	BackchannelLogoutPath = "/auth/backchannel-logout"
 )
 
 // Connection is an instance's connection to the identity provider (SPEC 2.4).
@@ -98,7 +101,7 @@ func instanceFields(name, url, databaseURI string) (string, string, error) {
 
 func appInput(name, base string) AppInput {
 	return AppInput{Name: name, RedirectURIs: []string{base + CallbackPath, base + CallbackPathV3},
-		PostLogoutRedirectURIs: []string{base + signedOutPath}}
+		PostLogoutRedirectURIs: []string{base + signedOutPath}, BackchannelLogoutURI: base + BackchannelLogoutPath}
 }
 
 // ListInstances lists the instances in the caller's scope.

@@ -67,16 +67,22 @@ func (s storage) signAccessToken(ctx context.Context, req op.TokenRequest, t *st
 		}
 		c.AuthMethod = r.GetAMR()
 	}
-	key, err := s.p.keys.SigningKey(ctx)
+	return s.p.signJWT(ctx, typeAccessToken, c)
+}
+
+// signJWT signs claims as a JWT of header type typ with the current
+// signing key.
+func (p *Provider) signJWT(ctx context.Context, typ string, claims any) (string, error) {
+	key, err := p.keys.SigningKey(ctx)
 	if err != nil {
 		return "", err
 	}
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: key.SignatureAlgorithm(),
-		Key: &jose.JSONWebKey{Key: key.Key(), KeyID: key.ID()}}, (&jose.SignerOptions{}).WithType(typeAccessToken))
+		Key: &jose.JSONWebKey{Key: key.Key(), KeyID: key.ID()}}, (&jose.SignerOptions{}).WithType(jose.ContentType(typ)))
 	if err != nil {
 		return "", err
 	}
-	payload, err := json.Marshal(c)
+	payload, err := json.Marshal(claims)
 	if err != nil {
 		return "", err
 	}

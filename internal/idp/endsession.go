@@ -68,7 +68,8 @@ func (p *Provider) endSessionPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // endSessionSubmit ends this browser's provider session, whoever the
-// id_token_hint names (D-logout), then lets the op library validate the
+// id_token_hint names (D-logout), and tells the applications that receive
+// back-channel logouts, then lets the op library validate the
 // request and redirect to the post-logout URI.
 func (p *Provider) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
@@ -77,7 +78,7 @@ func (p *Provider) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s := sessionFromContext(r.Context()); s != nil {
-		if err := p.store.DeleteSession(r.Context(), s.IDHash); err != nil {
+		if err := p.endSession(r.Context(), s); err != nil {
 			p.internalError(w, r, err)
 			return
 		}

@@ -106,7 +106,7 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if s := sessionFromContext(ctx); s != nil && !slices.Contains(a.Prompt, oidc.PromptLogin) &&
 		!slices.Contains(a.Prompt, oidc.PromptSelectAccount) && p.sessionSatisfies(ctx, s, a) {
-		if err := p.store.CompleteAuthRequest(ctx, a.ID, s.UserID, s.AuthTime, s.AMR); err != nil {
+		if err := p.store.CompleteAuthRequest(ctx, a.ID, s.UserID, s.AuthTime, s.AMR, s.SID); err != nil {
 			p.internalError(w, r, err)
 			return
 		}
@@ -363,11 +363,12 @@ func (p *Provider) completeLogin(w http.ResponseWriter, r *http.Request, a *stor
 		}
 		slog.InfoContext(ctx, "external identity linked after the account's own sign-in", "user_id", userID, "idp_id", a.LinkIDPID)
 	}
-	if _, err := p.startSession(w, r, userID, amr); err != nil {
+	sess, err := p.startSession(w, r, userID, amr)
+	if err != nil {
 		p.internalError(w, r, err)
 		return false
 	}
-	if err := p.store.CompleteAuthRequest(ctx, a.ID, userID, p.now(), amr); err != nil {
+	if err := p.store.CompleteAuthRequest(ctx, a.ID, userID, sess.AuthTime, amr, sess.SID); err != nil {
 		p.internalError(w, r, err)
 		return false
 	}

@@ -117,17 +117,21 @@ func (c Config) withDefaults() Config {
 
 // Provider is the identity provider.
 type Provider struct {
-	cfg       Config
-	store     *store.Store
-	keys      *keyManager
-	op        *op.Provider
-	pages     *template.Template
-	sealer    *secrets.Sealer
-	sso       *ssoClients
-	dummyHash string                // verified against when no user matches, so both cost the same
-	secure    bool                  // cookies get Secure when the issuer is https
-	hashes    *atomic.Int64         // when set (tests), counts password verifications
-	hashGate  func(password string) // when set (tests), runs inside each verification
+	cfg    Config
+	store  *store.Store
+	keys   *keyManager
+	op     *op.Provider
+	pages  *template.Template
+	sealer *secrets.Sealer
+	sso    *ssoClients
+	// logoutClient posts logout tokens under the egress policy; logoutWake
+	// has DeliverLogouts look at the queue.
+	logoutClient *http.Client
+	logoutWake   chan struct{}
+	dummyHash    string                // verified against when no user matches, so both cost the same
+	secure       bool                  // cookies get Secure when the issuer is https
+	hashes       *atomic.Int64         // when set (tests), counts password verifications
+	hashGate     func(password string) // when set (tests), runs inside each verification
 }
 
 // New builds the provider and loads (or creates) its signing keys.
@@ -144,6 +148,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		return nil, err
 	}
 	p.sso = newSSOClients(cfg.Egress.Client())
+	p.logoutClient, p.logoutWake = cfg.Egress.Client(), make(chan struct{}, 1)
 	if p.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
 		return nil, err
 	}

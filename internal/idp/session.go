@@ -33,15 +33,25 @@ func (p *Provider) loadSession(next http.Handler) http.Handler {
 }
 
 // startSession creates a browser session for a user who just authenticated.
+// It replaces the browser's old session: a sign-in of the same user (again,
+// or stepping up) keeps its sid, so the applications' sessions stay tied
+// to it; another user's session ends, with its back-channel logouts.
 func (p *Provider) startSession(w http.ResponseWriter, r *http.Request, userID string, amr []string) (*store.Session, error) {
-	if old := sessionFromContext(r.Context()); old != nil {
-		_ = p.store.DeleteSession(r.Context(), old.IDHash) // a new login replaces the old session
+	ctx := r.Context()
+	now := p.now()
+	sid := randomToken()
+	if old := sessionFromContext(ctx); old != nil {
+		if old.UserID == userID && old.SID != "" {
+			sid = old.SID
+			_ = p.store.DeleteSession(ctx, old.IDHash)
+		} else if err := p.endSession(ctx, old); err != nil {
+			return nil, err
+		}
 	}
 	id := randomToken()
-	now := p.now()
-	s := &store.Session{IDHash: hashSecret(id), UserID: userID, AuthTime: now, AMR: amr, CreatedAt: now,
+	s := &store.Session{IDHash: hashSecret(id), SID: sid, UserID: userID, AuthTime: now, AMR: amr, CreatedAt: now,
 		ExpiresAt: now.Add(p.cfg.SessionLifetime)}
-	if err := p.store.CreateSession(r.Context(), s); err != nil {
+	if err := p.store.CreateSession(ctx, s); err != nil {
 		return nil, err
 	}
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: id, Path: "/", HttpOnly: true, Secure: p.secure,

@@ -60,7 +60,7 @@ func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, h
 		if sess == nil || !s.p.sessionSatisfies(ctx, sess, a) {
 			return nil, oidc.ErrLoginRequired()
 		}
-		a.UserID, a.AuthTime, a.AMR, a.Done = sess.UserID, sess.AuthTime, sess.AMR, true
+		a.UserID, a.AuthTime, a.AMR, a.Done, a.SessionSID = sess.UserID, sess.AuthTime, sess.AMR, true, sess.SID
 	}
 	if err := s.p.store.CreateAuthRequest(ctx, a); err != nil {
 		return nil, err
@@ -279,7 +279,13 @@ func (s storage) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string, 
 
 // SetUserinfoFromRequest fills the id_token claims.
 func (s storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
-	return s.p.fillUserinfo(ctx, info, req.GetSubject(), scopes)
+	if err := s.p.fillUserinfo(ctx, info, req.GetSubject(), scopes); err != nil {
+		return err
+	}
+	if a, ok := req.(authRequest); ok && a.SessionSID != "" {
+		info.AppendClaims("sid", a.SessionSID) // the provider session, for back-channel logout
+	}
+	return nil
 }
 
 // SetUserinfoFromToken answers the userinfo endpoint for an active access token.

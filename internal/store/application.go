@@ -75,13 +75,6 @@ func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) 
 		a.BackchannelLogoutURI, a.DeviceFlow)
 }
 
-// ApplicationsWithBackchannelLogout lists the applications a user holds a
-// live grant with that receive logout tokens.
-func (s *Store) ApplicationsWithBackchannelLogout(ctx context.Context, userID string, now time.Time) ([]*platform.Application, error) {
-	return queryAll(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM applications
-		WHERE backchannel_logout_uri <> '' AND client_id IN (SELECT client_id FROM token_grants
-			WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2) ORDER BY client_id`, userID, now.UTC())
-}
 
 // UseClientAssertion records the jti of a client's assertion until it
 // expires; false when the client used it already (a replay).

@@ -43,23 +43,26 @@ type AuthRequest struct {
 	// DeviceCodeHash names the device authorization this login approves
 	// (RFC 8628); such a login issues no code.
 	DeviceCodeHash string
+	// SessionSID is the sid of the provider session that completed the
+	// login; the id_token carries it (back-channel logout).
+	SessionSID string
 }
 
 const authRequestColumns = `id, client_id, redirect_uri, scopes, state, nonce, response_type, response_mode,
 	code_challenge, code_challenge_method, prompt, max_age, login_hint, user_id, auth_time, amr, done, exchanged,
 	created_at, expires_at, binding_hash, hint_user_id, pending_user_id, pending_amr, link_idp_id, link_subject,
-	link_user_id, device_code_hash`
+	link_user_id, device_code_hash, session_sid`
 
 // CreateAuthRequest stores a new login transaction.
 func (s *Store) CreateAuthRequest(ctx context.Context, a *AuthRequest) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO auth_requests (`+authRequestColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25, $26, $27, $28)`,
+		$21, $22, $23, $24, $25, $26, $27, $28, $29)`,
 		a.ID, a.ClientID, a.RedirectURI, joinList(a.Scopes), a.State, a.Nonce, a.ResponseType, a.ResponseMode,
 		a.CodeChallenge, a.CodeChallengeMethod, joinList(a.Prompt), a.MaxAge, a.LoginHint, a.UserID,
 		nullTime(a.AuthTime), joinList(a.AMR), a.Done, a.Exchanged, a.CreatedAt.UTC(), a.ExpiresAt.UTC(),
 		a.BindingHash, a.HintUserID, a.PendingUserID, joinList(a.PendingAMR), a.LinkIDPID, a.LinkSubject, a.LinkUserID,
-		a.DeviceCodeHash)
+		a.DeviceCodeHash, a.SessionSID)
 	return wrap(err, "auth request")
 }
 
@@ -71,7 +74,7 @@ func scanAuthRequest(r Row) (*AuthRequest, error) {
 	err := r.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &scopes, &a.State, &a.Nonce, &a.ResponseType, &a.ResponseMode,
 		&a.CodeChallenge, &a.CodeChallengeMethod, &prompt, &maxAge, &a.LoginHint, &a.UserID, &authTime, &amr,
 		&a.Done, &a.Exchanged, &a.CreatedAt, &a.ExpiresAt, &a.BindingHash, &a.HintUserID, &a.PendingUserID,
-		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID, &a.DeviceCodeHash)
+		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID, &a.DeviceCodeHash, &a.SessionSID)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +118,9 @@ func (s *Store) SetPendingLink(ctx context.Context, authRequestID, idpID, subjec
 }
 
 // CompleteAuthRequest records the authenticated user of a transaction.
-func (s *Store) CompleteAuthRequest(ctx context.Context, id, userID string, authTime time.Time, amr []string) error {
-	return s.execOne(ctx, "auth request", `UPDATE auth_requests SET user_id = $2, auth_time = $3, amr = $4, done = TRUE
-		WHERE id = $1 AND NOT done`, id, userID, authTime.UTC(), joinList(amr))
+func (s *Store) CompleteAuthRequest(ctx context.Context, id, userID string, authTime time.Time, amr []string, sid string) error {
+	return s.execOne(ctx, "auth request", `UPDATE auth_requests SET user_id = $2, auth_time = $3, amr = $4, done = TRUE,
+		session_sid = $5 WHERE id = $1 AND NOT done`, id, userID, authTime.UTC(), joinList(amr), sid)
 }
 
 // SaveAuthCode attaches the hash of the issued code to a completed transaction

@@ -67,10 +67,13 @@ func (s *Store) RevokeFamily(ctx context.Context, familyID string) error {
 // EndUserCredentials ends everything a user is signed in with: every grant
 // (so no API accepts the user's access tokens any more), its access and
 // refresh tokens, the identity provider's browser sessions and the tenant
-// sessions. Suspension, deletion and a password change call it in their
+// sessions; the applications that receive back-channel logouts are told. Suspension, deletion and a password change call it in their
 // transaction (D-credentials-follow, D-reset).
 func (s *Store) EndUserCredentials(ctx context.Context, userID string, now time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.QueueBackchannelLogouts(ctx, userID, "", now); err != nil { // while the grants still name the applications
+			return err
+		}
 		if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
 			userID, now.UTC()); err != nil {
 			return err

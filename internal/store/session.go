@@ -7,7 +7,10 @@ import (
 
 // Session is the identity provider's own browser session.
 type Session struct {
-	IDHash    string
+	IDHash string
+	// SID names the session in id_tokens and logout tokens (never the
+	// cookie or its hash); a new sign-in of the same user keeps it.
+	SID       string
 	UserID    string
 	AuthTime  time.Time
 	AMR       []string
@@ -17,8 +20,9 @@ type Session struct {
 
 // CreateSession stores a browser session.
 func (s *Store) CreateSession(ctx context.Context, ss *Session) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (id_hash, user_id, auth_time, amr, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6)`, ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (id_hash, user_id, auth_time, amr, created_at, expires_at, sid)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(),
+		ss.ExpiresAt.UTC(), ss.SID)
 	return wrap(err, "session")
 }
 
@@ -26,9 +30,9 @@ func (s *Store) CreateSession(ctx context.Context, ss *Session) error {
 func (s *Store) Session(ctx context.Context, idHash string, now time.Time) (*Session, error) {
 	var ss Session
 	var amr string
-	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at FROM idp_sessions
+	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at, sid FROM idp_sessions
 		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC()).
-		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt)
+		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt, &ss.SID)
 	if err != nil {
 		return nil, wrap(err, "session")
 	}

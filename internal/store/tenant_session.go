@@ -16,7 +16,10 @@ type TenantSession struct {
 	IDToken  string
 	// GrantID is the grant whose tokens made the session; the session
 	// ends with it (D-credentials-follow).
-	GrantID        string
+	GrantID string
+	// IDPSID is the identity provider's session (the id_token's sid): a
+	// back-channel logout for it ends this session.
+	IDPSID         string
 	RefreshSealed  []byte
 	TokenExpiresAt time.Time
 	CreatedAt      time.Time
@@ -24,13 +27,13 @@ type TenantSession struct {
 }
 
 const tenantSessionColumns = `id_hash, user_id, client_id, email, name, org_id, id_token, grant_id, refresh_sealed,
-	token_expires_at, created_at, expires_at`
+	token_expires_at, created_at, expires_at, idp_sid`
 
 // CreateTenantSession stores a session.
 func (s *Store) CreateTenantSession(ctx context.Context, ts *TenantSession) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO tenant_sessions (`+tenantSessionColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
-		ts.OrgID, ts.IDToken, ts.GrantID, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC())
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
+		ts.OrgID, ts.IDToken, ts.GrantID, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC(), ts.IDPSID)
 	return wrap(err, "session")
 }
 
@@ -41,7 +44,7 @@ func (s *Store) TenantSession(ctx context.Context, idHash string, now time.Time)
 	err := s.db.QueryRow(ctx, `SELECT `+tenantSessionColumns+` FROM tenant_sessions WHERE id_hash = $1 AND expires_at > $2
 		AND EXISTS (SELECT 1 FROM token_grants g WHERE g.id = tenant_sessions.grant_id AND g.revoked_at IS NULL)`,
 		idHash, now.UTC()).Scan(&ts.IDHash, &ts.UserID, &ts.ClientID, &ts.Email, &ts.Name, &ts.OrgID, &ts.IDToken,
-		&ts.GrantID, &ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt)
+		&ts.GrantID, &ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt, &ts.IDPSID)
 	return &ts, wrap(err, "session")
 }
 
@@ -61,4 +64,16 @@ func (s *Store) DeleteTenantSession(ctx context.Context, idHash string) error {
 func (s *Store) DeleteExpiredTenantSessions(ctx context.Context, now time.Time) error {
 	_, err := s.db.Exec(ctx, `DELETE FROM tenant_sessions WHERE expires_at <= $1`, now.UTC())
 	return err
+}
+
+// EndTenantSessionsForLogout ends a client's sessions named by a
+// back-channel logout: those of the provider session sid when it is set,
+// else every session of userID (an empty userID matches any user of that
+// sid), and only sessions that began before the logout was issued, so a
+// replayed logout token never ends a later sign-in. It answers how many
+// ended.
+func (s *Store) EndTenantSessionsForLogout(ctx context.Context, clientID, userID, sid string, issuedAt time.Time) (int64, error) {
+	return s.db.Exec(ctx, `DELETE FROM tenant_sessions WHERE client_id = $1 AND created_at <= $4
+		AND ($3 = '' OR idp_sid = $3) AND ($2 = '' OR user_id = $2) AND ($2 <> '' OR $3 <> '')`,
+		clientID, userID, sid, issuedAt.UTC())
 }

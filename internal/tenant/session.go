@@ -57,12 +57,14 @@ type User struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
 	OrgID string `json:"orgId"`
+	sid   string // the provider session, for back-channel logout
 }
 
 type idClaims struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
 	OrgID string `json:"urn:idp:iam:user:resourceowner:id"`
+	SID   string `json:"sid"`
 }
 
 // handleCallback makes a session from the identity provider's tokens
@@ -101,7 +103,7 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 	id := randomID()
 	now := t.cfg.Now()
 	ts := &store.TenantSession{IDHash: hashID(id), UserID: user.ID, ClientID: t.cfg.ClientID, Email: user.Email,
-		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, GrantID: grantID, TokenExpiresAt: tokenExp, CreatedAt: now,
+		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, GrantID: grantID, IDPSID: user.sid, TokenExpiresAt: tokenExp, CreatedAt: now,
 		ExpiresAt: now.Add(t.cfg.SessionLifetime)}
 	if in.RefreshToken != "" {
 		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), "tenant-refresh:"+ts.IDHash)
@@ -161,7 +163,7 @@ func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Ti
 	if err := idt.Claims(&c); err != nil {
 		return nil, time.Time{}, "", err
 	}
-	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID}, idt.Expiry, at.GrantID, nil
+	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID, sid: c.SID}, idt.Expiry, at.GrantID, nil
 }
 
 // liveGrant refuses a grant that is unknown, revoked or another user's.

@@ -39,6 +39,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Access", testAccess},
 		{"Credentials", testCredentials},
 		{"AdminResources", testAdminResources},
+		{"BackchannelLogouts", testBackchannelLogouts},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
@@ -274,15 +275,15 @@ func testAuthRequest(t *testing.T, st *store.Store) {
 		t.Fatalf("pending user and link = %+v", got)
 	}
 	wantCode(t, st.SaveAuthCode(ctx, "ar1", "h", ts.Add(time.Minute)), platform.ENOTFOUND) // not done yet
-	if err := st.CompleteAuthRequest(ctx, "ar1", "u1", ts, []string{"pwd"}); err != nil {
+	if err := st.CompleteAuthRequest(ctx, "ar1", "u1", ts, []string{"pwd"}, "sid1"); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, st.CompleteAuthRequest(ctx, "ar1", "u2", ts, nil), platform.ENOTFOUND) // only once
+	wantCode(t, st.CompleteAuthRequest(ctx, "ar1", "u2", ts, nil, ""), platform.ENOTFOUND) // only once
 	if err := st.SaveAuthCode(ctx, "ar1", "codehash", ts.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	got, err = st.AuthRequestByCodeHash(ctx, "codehash", ts)
-	if err != nil || got.UserID != "u1" || !got.Done || got.AMR[0] != "pwd" {
+	if err != nil || got.UserID != "u1" || !got.Done || got.AMR[0] != "pwd" || got.SessionSID != "sid1" {
 		t.Fatalf("by code = %+v, %v", got, err)
 	}
 	_, err = st.AuthRequestByCodeHash(ctx, "codehash", ts.Add(2*time.Minute))
@@ -380,7 +381,7 @@ func testRefreshFamily(t *testing.T, st *store.Store) {
 func testSessions(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "o")
 	mustUser(t, st, "u", "o", "u@example.com")
-	s := &store.Session{IDHash: "sh", UserID: "u", AuthTime: ts, AMR: []string{"pwd", "otp"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	s := &store.Session{IDHash: "sh", SID: "sid-sh", UserID: "u", AuthTime: ts, AMR: []string{"pwd", "otp"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
 	if err := st.CreateSession(ctx, s); err != nil {
 		t.Fatal(err)
 	}
