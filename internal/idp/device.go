@@ -59,7 +59,10 @@ func (s storage) GetDeviceAuthorizatonState(ctx context.Context, clientID, devic
 	}
 	st := &op.DeviceAuthorizationState{ClientID: d.ClientID, Scopes: d.Scopes, Expires: d.ExpiresAt}
 	if !s.now().Before(d.ExpiresAt) {
-		st.Expires = time.Unix(0, 0) // expired by this provider's clock: the library answers expired_token
+		// expired by this provider's clock, approved or not: the library
+		// answers expired_token for a state neither done nor denied
+		st.Expires = time.Unix(0, 0)
+		return st, nil
 	}
 	switch d.State {
 	case store.DeviceApproved:

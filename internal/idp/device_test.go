@@ -159,6 +159,48 @@ func TestDeviceDenied(t *testing.T) {
 	}
 }
 
+// A device that polls too fast gets slow_down, even once the user approved,
+// and its tokens only at the next poll the interval allows; an approved
+// authorization not collected before it expires gives no tokens.
+// attack: device-code-polling
+func TestAttackDevicePolling(t *testing.T) {
+	ti := mustIDP(t)
+	ti.withDeviceApp()
+	approved := func() string {
+		_, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid"}})
+		b := ti.browser()
+		_, page := ti.enterCode(b, d["verification_uri_complete"].(string), "approve")
+		if _, done := b.submitLogin(ti.issuer, page, alice, goodPass); !strings.Contains(done, "Device signed in") {
+			t.Fatalf("after sign-in:\n%.500s", done)
+		}
+		return d["device_code"].(string)
+	}
+	code := approved()
+	if status, out := ti.pollDevice(t, deviceClientID, code); status != http.StatusOK {
+		t.Fatalf("first poll after approval = %d %v", status, out)
+	}
+
+	_, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid"}})
+	code = d["device_code"].(string)
+	ti.pollDevice(t, deviceClientID, code)
+	b := ti.browser()
+	_, page := ti.enterCode(b, d["verification_uri_complete"].(string), "approve")
+	b.submitLogin(ti.issuer, page, alice, goodPass)
+	if _, out := ti.pollDevice(t, deviceClientID, code); out["error"] != "slow_down" || out["access_token"] != nil {
+		t.Fatalf("an approved code polled too fast = %v, want slow_down", out)
+	}
+	ti.clock.offset += 11 * time.Second
+	if status, out := ti.pollDevice(t, deviceClientID, code); status != http.StatusOK || out["access_token"] == nil {
+		t.Fatalf("the next poll the interval allows = %d %v", status, out)
+	}
+
+	code = approved()
+	ti.clock.offset += deviceLifetime + time.Second
+	if _, out := ti.pollDevice(t, deviceClientID, code); out["error"] != "expired_token" || out["access_token"] != nil {
+		t.Fatalf("an approved code polled after expiry = %v, want expired_token", out)
+	}
+}
+
 // An expired device authorization answers expired_token, and its user
 // code is refused in the browser.
 func TestDeviceExpired(t *testing.T) {
