@@ -39,6 +39,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Access", testAccess},
 		{"Credentials", testCredentials},
 		{"AdminResources", testAdminResources},
+		{"AccountTokens", testAccountTokens},
+		{"Outbox", testOutbox},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
