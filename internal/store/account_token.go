@@ -85,3 +85,29 @@ func (s *Store) DeleteExpiredAccountTokens(ctx context.Context, now time.Time) e
 	_, err := s.db.Exec(ctx, `DELETE FROM account_tokens WHERE expires_at <= $1`, now.UTC())
 	return err
 }
+
+// SetPasswordByLink spends a link of kind (invitation or reset) and sets
+// the user's password in one transaction (D-reset): the link is used once
+// (of two concurrent submissions one wins), the address counts as verified
+// (the message reached it), the lockout is lifted, the user's other open
+// links of that kind end, and so does everything the user was signed in
+// with (SetPassword → EndUserCredentials). ENOTFOUND when the link is
+// unknown, used or expired at now.
+func (s *Store) SetPasswordByLink(ctx context.Context, hash, kind, passwordHash string, now time.Time) (*AccountToken, error) {
+	var tok *AccountToken
+	err := s.InTx(ctx, func(tx *Store) error {
+		var err error
+		if tok, err = tx.UseAccountToken(ctx, hash, kind, now); err != nil {
+			return err
+		}
+		if err := tx.SetPassword(ctx, tok.UserID, passwordHash); err != nil {
+			return err
+		}
+		if _, err := tx.db.Exec(ctx, `UPDATE users SET email_verified = TRUE, failed_logins = 0, locked_until = NULL
+			WHERE id = $1`, tok.UserID); err != nil {
+			return err
+		}
+		return tx.DeleteAccountTokens(ctx, tok.UserID, kind)
+	})
+	return tok, err
+}
