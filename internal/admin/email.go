@@ -2,7 +2,7 @@ package admin
 
 import (
 	"context"
-		"time"
+	"time"
 
 	"github.com/platform/platform/internal/mail"
 

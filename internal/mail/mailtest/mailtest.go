@@ -106,7 +106,9 @@ func (s *Server) Sender() *mail.SMTP {
 }
 
 // ClientTLS trusts the server's certificate.
-func (s *Server) ClientTLS() *tls.Config { return &tls.Config{RootCAs: s.roots, MinVersion: tls.VersionTLS12} }
+func (s *Server) ClientTLS() *tls.Config {
+	return &tls.Config{RootCAs: s.roots, MinVersion: tls.VersionTLS12}
+}
 
 // Stop closes the server; connections are refused until Restart.
 func (s *Server) Stop() {
