@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	netmail "net/mail"
 	"net/netip"
 	"net/url"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/mail"
 )
 
 // Roles a process can run (DESIGN 1).
@@ -89,6 +91,14 @@ type Config struct {
 	// REFRESH_REUSE_GRACE: a used refresh token presented again this soon by
 	// the same public client gets the same successor (D-refresh-grace); 0: off.
 	RefreshReuseGrace time.Duration
+	// SMTP_URL: the mail server (smtp://user:pass@host:587 with STARTTLS,
+	// smtps://user:pass@host:465 with TLS; smtp://localhost:1025?tls=none
+	// for a local mail catcher). Unset: nothing is sent; ROLE=all shows
+	// messages on its development mailbox (D-mail).
+	SMTPURL string
+	// MAIL_FROM: the From of every message ("Platform <no-reply@example.com>");
+	// required with SMTP_URL outside ROLE=all.
+	MailFrom string
 }
 
 // dbMaxConns is DB_MAX_CONNS's default per role: the all-in-one serves every
@@ -98,6 +108,9 @@ var dbMaxConns = map[string]int{RoleAll: 20, RoleIDP: 10, RoleConsole: 10, RoleT
 // devEgressAllow is the all-in-one role's EGRESS_ALLOW: its demo calls
 // itself on loopback.
 const devEgressAllow = "127.0.0.0/8,::1/128"
+
+// devMailFrom is the all-in-one role's MAIL_FROM.
+const devMailFrom = "Platform <no-reply@localhost>"
 
 // DefaultConfig is what `go run ./server` uses on a fresh machine.
 func DefaultConfig() Config {
@@ -149,7 +162,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if n, ok := dbMaxConns[c.Role]; ok {
 		c.DBMaxConns = n
 	}
-	if c.Role != RoleAll {
+	if c.Role == RoleAll {
+		c.MailFrom = devMailFrom
+	} else {
 		// behind a load balancer: readiness turns 503 for 5 s before the listeners close
 		c.DrainDelay = 5 * time.Second
 		c.LogFormat, c.SeedDemo, c.GraphQLPlayground, c.EgressAllow = "json", false, false, ""
@@ -173,6 +188,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("LOG_FORMAT", &c.LogFormat)
 	str("EGRESS_ALLOW", &c.EgressAllow)
 	str("TRUSTED_PROXIES", &c.TrustedProxies)
+	str("SMTP_URL", &c.SMTPURL)
+	str("MAIL_FROM", &c.MailFrom)
 	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -297,10 +314,32 @@ func (c Config) Validate() error {
 	if _, err := httpapi.ParsePrefixes(c.TrustedProxies); err != nil {
 		p = append(p, "TRUSTED_PROXIES: "+strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
+	if c.SMTPURL != "" {
+		if _, err := mail.ParseSMTPURL(c.SMTPURL); err != nil {
+			p = append(p, "SMTP_URL "+err.Error())
+		}
+		if c.MailFrom == "" {
+			p = append(p, "MAIL_FROM is required with SMTP_URL (the From of every message, such as Platform <no-reply@example.com>)")
+		}
+	}
+	if c.MailFrom != "" {
+		if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
+			p = append(p, fmt.Sprintf("MAIL_FROM %q is not an e-mail address (Name <address@example.com>)", c.MailFrom))
+		}
+	}
 	if len(p) > 0 {
 		return errors.New(strings.Join(p, "\n"))
 	}
 	return nil
+}
+
+// Mailer is the sender of SMTP_URL, nil when it is unset. Call it after Validate.
+func (c Config) Mailer() *mail.SMTP {
+	if c.SMTPURL == "" {
+		return nil
+	}
+	s, _ := mail.ParseSMTPURL(c.SMTPURL)
+	return s
 }
 
 // Egress is the policy of outbound requests to addresses customers

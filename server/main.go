@@ -32,6 +32,7 @@ import (
 	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
@@ -104,6 +105,8 @@ type Main struct {
 	Config Config
 	Store  *store.Store
 	IDP    *idp.Provider
+	// Mail is the outbox's delivery worker (tests run it at once with RunOnce).
+	Mail *mail.Worker
 
 	// Listeners, when set before Run, are used instead of listening on the
 	// configured addresses (tests pass listeners on port 0), by role and
@@ -178,6 +181,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.IDP != nil {
 		handlers[RoleIDP] = m.IDP.Handler()
 	}
+	if err := m.startMail(bg, handlers); err != nil {
+		return err
+	}
 	var acc *access.Service
 	if m.runs(RoleConsole) || m.runs(RoleTenant) {
 		if acc, err = access.New(ctx, st); err != nil {
@@ -213,7 +219,7 @@ func (m *Main) Run(ctx context.Context) error {
 		egressPolicy := m.Config.Egress()
 		adm := admin.NewService(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
 			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)),
-			admin.WithEgress(egressPolicy))
+			admin.WithEgress(egressPolicy), admin.WithIssuer(m.Config.IssuerURL))
 		go (&webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}).Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
@@ -441,6 +447,11 @@ func (m *Main) PrintBanner(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  Health              /healthz  /readyz on each address\n")
 	fmt.Fprintf(w, "  Metrics             http://%s/metrics   (this machine only unless METRICS_ADDR says otherwise)\n", m.metricsAddr())
+	if m.devMailbox() {
+		fmt.Fprintf(w, "  Development mailbox %s%s   (no SMTP_URL: e-mail stays here)\n", c.IssuerURL, mail.PathMailbox)
+	} else if s := c.Mailer(); s != nil {
+		fmt.Fprintf(w, "  E-mail              through %s\n", s.Describe())
+	}
 	if m.runs(RoleIDP) {
 		fmt.Fprintf(w, "  Two-step set-up     %s%s (after signing in)\n", c.IssuerURL, idp.PathAccountMFA)
 	}

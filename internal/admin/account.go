@@ -34,22 +34,22 @@ func userInput(what, email, name string, roleErr error) (string, string, error) 
 	return email, name, nil
 }
 
-// invite creates u with role in customerID ("" for an internal role) in one
-// transaction, and records the invitation e-mail with subject. ECONFLICT
-// when the organization has the address.
-func (s *Service) invite(ctx context.Context, u *platform.User, role authz.Role, customerID, subject string) error {
-	err := s.store.InTx(ctx, func(tx *store.Store) error {
+// invite creates u with role in customerID ("" for an internal role) and
+// its invitation (a single-use link and the e-mail carrying it, invitation.go)
+// in one transaction: both or neither. org names the organization in the
+// message. ECONFLICT when the organization has the address.
+func (s *Service) invite(ctx context.Context, u *platform.User, role authz.Role, customerID, org string) error {
+	return s.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateUser(ctx, u); err != nil {
 			return err
 		}
-		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: customerID,
+		err := tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: customerID,
 			CreatedAt: u.CreatedAt})
+		if err != nil {
+			return err
+		}
+		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, customerID, org)
 	})
-	if err != nil {
-		return err
-	}
-	s.sendEmail(ctx, customerID, u.Email, u.ID, "invitation", subject)
-	return nil
 }
 
 // saveUser writes a user's name and console role in one transaction.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -165,7 +166,8 @@ func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id 
 // platform_admin may (R4.6-owner-transfer). EINVALID when the user is not
 // one of the customer's users, is suspended, or already the owner.
 func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
-	if _, err := s.customerFor(ctx, c, id, authz.TransferOwnership, true); err != nil {
+	cust, err := s.customerFor(ctx, c, id, authz.TransferOwnership, true)
+	if err != nil {
 		return nil, err
 	}
 	if in.UserID == "" {
@@ -183,10 +185,16 @@ func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id st
 	case !u.SuspendedAt.IsZero():
 		return nil, platform.Errorf(platform.EINVALID, "a suspended user cannot become the owner")
 	}
-	if err := s.store.TransferOwnership(ctx, id, u.ID, s.now()); err != nil {
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.TransferOwnership(ctx, id, u.ID, s.now()); err != nil {
+			return err
+		}
+		return s.queueMail(ctx, tx, mail.Message{Kind: mail.KindOwnership, To: u.Email, CustomerID: id, UserID: u.ID,
+			Org: cust.Name, Name: u.Name})
+	})
+	if err != nil {
 		return nil, err
 	}
-	s.sendEmail(ctx, id, u.Email, u.ID, "ownership", "You are now the owner of your organization's account")
 	u.Role = authz.Owner.String()
 	return newCustomerUser(u), nil
 }

@@ -2,14 +2,16 @@ package admin
 
 import (
 	"context"
-	"log/slog"
 	"time"
+
+	"github.com/platform/platform/internal/mail"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/store"
 )
 
-// EmailView is one e-mail the platform sent.
+// EmailView is one e-mail of the platform's outbox: its status is queued,
+// sent, failed, or not configured (D-mail).
 type EmailView struct {
 	ID         string    `json:"id"`
 	At         time.Time `json:"at"`
@@ -19,6 +21,9 @@ type EmailView struct {
 	Subject    string    `json:"subject"`
 	Status     string    `json:"status"`
 	UserID     *string   `json:"userId"`
+	// Reason is why the last attempt failed, or why nothing is sent ("no
+	// mail server is configured").
+	Reason string `json:"reason,omitempty"`
 }
 
 // EmailLog lists e-mails the platform sent that the caller may read, newest first.
@@ -36,19 +41,16 @@ func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 	}
 	out := make([]EmailView, 0, len(es))
 	for _, e := range es {
-		v := EmailView{ID: e.ID, At: e.At, Recipient: e.Recipient, Kind: e.Kind, Subject: e.Subject, Status: e.Status}
+		v := EmailView{ID: e.ID, At: e.At, Recipient: e.Recipient, Kind: e.Kind, Subject: e.Subject, Status: e.Status,
+			Reason: e.LastError}
 		v.CustomerID, v.UserID = orNull(e.CustomerID), orNull(e.UserID)
 		out = append(out, v)
 	}
 	return newPage(out, next), nil
 }
 
-// sendEmail records an e-mail in the e-mail log. No mail server is wired
-// yet: the entry's status is "queued" for the delivery worker.
-func (s *Service) sendEmail(ctx context.Context, customerID, to, userID, kind, subject string) {
-	e := &store.Email{ID: newID(), At: s.now().UTC().Truncate(time.Microsecond), CustomerID: customerID, Recipient: to,
-		Kind: kind, Subject: subject, Status: "queued", UserID: userID}
-	if err := s.store.AppendEmail(context.WithoutCancel(ctx), e); err != nil {
-		slog.ErrorContext(ctx, "e-mail log", "err", err, "kind", kind)
-	}
+// queueMail writes a message to the outbox through tx, the transaction of
+// the change that causes it (D-mail).
+func (s *Service) queueMail(ctx context.Context, tx *store.Store, m mail.Message) error {
+	return (&mail.Outbox{Sealer: s.secrets(), Now: s.now}).Queue(ctx, tx, m)
 }

@@ -99,7 +99,7 @@ func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in I
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: newID(), OrgID: adminOrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	if err := s.invite(ctx, u, role, "", "You are invited to the platform console"); err != nil {
+	if err := s.invite(ctx, u, role, "", s.adminOrgName(ctx)); err != nil {
 		return nil, err
 	}
 	return &InternalUser{ID: u.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil

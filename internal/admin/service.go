@@ -36,6 +36,7 @@ type Service struct {
 	egress egress.Policy   // where webhook URLs may point (WithEgress)
 	// adminOrgID is the administrator organization, home of internal users.
 	adminOrgID string
+	issuer     string // the identity provider's public URL (WithIssuer)
 }
 
 // Option configures New and NewService.

@@ -125,7 +125,7 @@ func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID s
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	if err := s.invite(ctx, u, role, cust.ID, "You are invited to "+cust.Name); err != nil {
+	if err := s.invite(ctx, u, role, cust.ID, cust.Name); err != nil {
 		return nil, err
 	}
 	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",

@@ -53,6 +53,7 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 	if !ok {
 		if n == policy.LockoutMaxAttempts {
 			slog.WarnContext(ctx, "account locked after failed logins", "user_id", u.ID, "until", until)
+			p.accountLocked(ctx, u) // the holder gets an unlock-by-reset link
 		}
 		return nil, errLoginFailed
 	}

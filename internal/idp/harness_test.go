@@ -80,6 +80,7 @@ func mustIDP(t testing.TB, opts ...func(*Config)) *testIDP {
 	srv.Config.Handler = p.Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)
+	t.Cleanup(p.WaitBackground) // before the store closes
 	ti := &testIDP{t: t, p: p, st: st, srv: srv, issuer: issuer, clock: clock}
 	ti.seed()
 	return ti

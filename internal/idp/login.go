@@ -166,7 +166,7 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		slog.InfoContext(ctx, "login failed", "client_id", a.ClientID)
-		p.renderLogin(w, http.StatusUnauthorized, v, msgLoginFailed)
+		p.renderLogin(w, http.StatusUnauthorized, v, p.failedLoginMessage(ctx, email))
 		return
 	}
 	p.afterFirstFactor(w, r, a, user, []string{"pwd"}, false)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -132,6 +133,7 @@ type Provider struct {
 	secure       bool                  // cookies get Secure when the issuer is https
 	hashes       *atomic.Int64         // when set (tests), counts password verifications
 	hashGate     func(password string) // when set (tests), runs inside each verification
+	pending      sync.WaitGroup        // work started after requests (links.go: later)
 }
 
 // New builds the provider and loads (or creates) its signing keys.
@@ -201,6 +203,12 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathLoginMFASetup, p.mfaSetupSubmit)
 		r.Get(PathSSOStart, p.ssoStart)
 		r.Get(PathSSOCallback, p.ssoCallback)
+		r.Get(PathInvitation, p.setPasswordPage(invitationPage))
+		r.Post(PathInvitation, p.setPasswordSubmit(invitationPage))
+		r.Get(PathPasswordReset, p.setPasswordPage(resetPage))
+		r.Post(PathPasswordReset, p.setPasswordSubmit(resetPage))
+		r.Get(PathPasswordForgot, p.forgotPage)
+		r.Post(PathPasswordForgot, p.forgotSubmit)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
 		r.With(p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
@@ -237,7 +245,7 @@ func (p *Provider) RotateKeys(ctx context.Context) error { return p.keys.rotate(
 // Maintain deletes expired rows and rotates keys when due, every interval, until ctx ends.
 func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 	background.Every(ctx, "idp maintenance", interval, interval/10, func(ctx context.Context) error {
-		err := errors.Join(p.store.DeleteExpired(ctx, p.now()),
+		err := errors.Join(p.store.DeleteExpired(ctx, p.now()), p.store.DeleteExpiredAccountTokens(ctx, p.now()),
 			p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)))
 		if kerr := p.keys.load(ctx); kerr != nil {
 			err = errors.Join(err, fmt.Errorf("key rotation: %w", kerr))

@@ -7,24 +7,23 @@ import (
 	"github.com/platform/platform/internal/authz"
 )
 
-// Email is one e-mail the platform sent.
+// Email is one e-mail of the outbox and its log (outbox.go): queued, sent,
+// failed, or not configured (no mail server). BodySealed is the sealed
+// text and HTML, dropped once the message is sent.
 type Email struct {
-	ID         string
-	At         time.Time
-	CustomerID string
-	Recipient  string
-	Kind       string
-	Subject    string
-	Status     string
-	UserID     string
-}
-
-// AppendEmail records a sent e-mail.
-func (s *Store) AppendEmail(ctx context.Context, e *Email) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO email_log (id, at, customer_id, recipient, kind, subject, status, user_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.ID, e.At.UTC(), nullString(e.CustomerID), e.Recipient, e.Kind,
-		e.Subject, e.Status, nullString(e.UserID))
-	return wrap(err, "e-mail")
+	ID            string
+	At            time.Time
+	CustomerID    string
+	Recipient     string
+	Kind          string
+	Subject       string
+	Status        string
+	UserID        string
+	BodySealed    []byte
+	Attempts      int
+	NextAttemptAt time.Time
+	LastError     string
+	SentAt        *time.Time
 }
 
 // EmailQuery selects e-mails, newest first: within Scope, one page of at
@@ -45,10 +44,10 @@ func (s *Store) EmailLog(ctx context.Context, q EmailQuery) ([]Email, string, er
 	var args []any
 	cond := scopeCondition(&args, q.Scope, "customer_id", "")
 	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT id, at, COALESCE(customer_id, ''), recipient, kind, subject, status,
-		COALESCE(user_id, '') FROM email_log`, cond, args, "at",
+		COALESCE(user_id, ''), last_error FROM email_log`, cond, args, "at",
 		func(r Row) (Email, error) {
 			var e Email
-			err := r.Scan(&e.ID, &e.At, &e.CustomerID, &e.Recipient, &e.Kind, &e.Subject, &e.Status, &e.UserID)
+			err := r.Scan(&e.ID, &e.At, &e.CustomerID, &e.Recipient, &e.Kind, &e.Subject, &e.Status, &e.UserID, &e.LastError)
 			return e, err
 		}, func(e *Email) (time.Time, string) { return e.At, e.ID })
 }

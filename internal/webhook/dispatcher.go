@@ -64,15 +64,7 @@ type Stats struct {
 }
 
 // DefaultBackoff is 30 s × 2^(n-1), at most 6 h.
-func DefaultBackoff(n int) time.Duration {
-	if n < 1 {
-		n = 1
-	}
-	if n > 15 {
-		return 6 * time.Hour
-	}
-	return min(30*time.Second<<(n-1), 6*time.Hour)
-}
+func DefaultBackoff(n int) time.Duration { return background.Backoff(n) }
 
 func (d *Dispatcher) init() {
 	d.once.Do(func() {
@@ -188,47 +180,21 @@ func (d *Dispatcher) enqueue(ctx context.Context) (int, error) {
 	}
 }
 
-// deliver sends the due deliveries, four at a time.
+// deliver sends the due deliveries, four at a time, on the one loop of
+// leased deliveries (background.Deliver).
 func (d *Dispatcher) deliver(ctx context.Context, st Stats) (Stats, error) {
 	now := d.Now()
 	due, err := d.Store.DueWebhookDeliveries(ctx, now, 200)
 	if err != nil {
 		return st, err
 	}
-	var mu sync.Mutex
-	var errs []error
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i := range due {
-		won, err := d.Store.ClaimWebhookDelivery(ctx, due[i].ID, now, now.Add(d.Lease))
-		if err != nil {
-			return st, err
-		}
-		if !won {
-			continue // another replica sends it
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(del *store.WebhookDelivery) {
-			defer func() { <-sem; wg.Done() }()
-			outcome, err := d.attempt(ctx, del)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-			}
-			switch outcome {
-			case store.DeliveryDelivered:
-				st.Delivered++
-			case store.DeliveryFailed:
-				st.Failed++
-			case store.DeliveryPending:
-				st.Retried++
-			}
-		}(&due[i])
-	}
-	wg.Wait()
-	return st, errors.Join(errs...)
+	counts, err := background.Deliver(ctx, due, 4, func(ctx context.Context, del *store.WebhookDelivery) (bool, error) {
+		return d.Store.ClaimWebhookDelivery(ctx, del.ID, now, now.Add(d.Lease))
+	}, d.attempt)
+	st.Delivered += counts[store.DeliveryDelivered]
+	st.Failed += counts[store.DeliveryFailed]
+	st.Retried += counts[store.DeliveryPending]
+	return st, err
 }
 
 // attempt sends one delivery and records how it went: delivered on 2xx,

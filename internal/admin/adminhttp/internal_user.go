@@ -16,6 +16,12 @@ func (a *API) internalUserRoutes() []Route {
 			Handle: byID(http.StatusOK, s.InternalUser)},
 		{Method: http.MethodPatch, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Write: true, Target: t,
 			Handle: byIDWithBody(http.StatusOK, s.UpdateInternalUser)},
+		{Method: http.MethodPost, Pattern: "/internal-users/{id}/resend-invitation", Action: authz.ManageInternalUsers, Write: true,
+			Target: t, Handle: byID(http.StatusOK, s.ResendInternalInvitation)},
+		{Method: http.MethodPost, Pattern: "/internal-users/{id}/revoke-invitation", Action: authz.ManageInternalUsers, Write: true,
+			Target: t, Handle: byID(http.StatusOK, s.RevokeInternalInvitation)},
+		{Method: http.MethodPost, Pattern: "/internal-users/{id}/unlock", Action: authz.ManageInternalUsers, Write: true,
+			Target: t, Handle: byID(http.StatusOK, s.UnlockInternalUser)},
 		{Method: http.MethodDelete, Pattern: "/internal-users/{id}", Action: authz.ManageInternalUsers, Write: true, Target: t,
 			Handle: deleteByID(s.RemoveInternalUser)},
 	}

@@ -21,6 +21,12 @@ func (a *API) userRoutes() []Route {
 			Handle: byID(http.StatusOK, s.SuspendUser)},
 		{Method: http.MethodPost, Pattern: "/users/{id}/reactivate", Action: authz.SuspendUser, Write: true, Target: t,
 			Handle: byID(http.StatusOK, s.ReactivateUser)},
+		{Method: http.MethodPost, Pattern: "/users/{id}/resend-invitation", Action: authz.ManageCustomerUser, Write: true, Target: t,
+			Handle: byID(http.StatusOK, s.ResendInvitation)},
+		{Method: http.MethodPost, Pattern: "/users/{id}/revoke-invitation", Action: authz.ManageCustomerUser, Write: true, Target: t,
+			Handle: byID(http.StatusOK, s.RevokeInvitation)},
+		{Method: http.MethodPost, Pattern: "/users/{id}/unlock", Action: authz.SuspendUser, Write: true, Target: t,
+			Handle: byID(http.StatusOK, s.UnlockUser)},
 		{Method: http.MethodPost, Pattern: "/users/{id}/transfer-home-org", Action: authz.TransferHomeOrg, Write: true, Target: t,
 			Handle: byIDWithBody(http.StatusOK, s.TransferHomeOrg)},
 	}

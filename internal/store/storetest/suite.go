@@ -40,6 +40,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Credentials", testCredentials},
 		{"AdminResources", testAdminResources},
 		{"BackchannelLogouts", testBackchannelLogouts},
+		{"AccountTokens", testAccountTokens},
+		{"Outbox", testOutbox},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })

@@ -1,0 +1,340 @@
+package idp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/platform/platform/internal/mail"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Pages of the links sent by e-mail (D-reset): an invitation's set-password
+// page, the forgot-password form, the reset page a reset or unlock link
+// opens.
+const (
+	PathInvitation     = mail.PathInvitation
+	PathPasswordReset  = mail.PathPasswordReset
+	PathPasswordForgot = "/ui/password/forgot"
+)
+
+const (
+	msgLinkInvalid = "The link has expired, has already been used, or was replaced by a newer one."
+	msgTooMany     = "Too many sign-in attempts were made. If this address has an account, we have sent it instructions to unlock it."
+)
+
+// forgotLimit is how many reset links one address, and one account, may
+// ask for per hour.
+const forgotLimit = 3
+
+// linkPage describes one kind of set-password link.
+type linkPage struct {
+	kind, action, title, intro, button string
+}
+
+var (
+	invitationPage = linkPage{kind: store.TokenInvitation, action: PathInvitation, title: "Welcome: choose your password",
+		intro: "You were invited. Choose a password to finish setting up your account.", button: "Set password and sign in"}
+	resetPage = linkPage{kind: store.TokenReset, action: PathPasswordReset, title: "Choose a new password",
+		intro: "Choosing a new password signs you out everywhere else and unlocks your account.", button: "Set new password"}
+)
+
+type setPasswordView struct {
+	Title, Intro, Button, Action string
+	Org, Email                   string
+	Token, CSRF                  string
+	MinLength                    int
+	CheckCommon                  bool
+	Errors                       []string
+}
+
+type doneLink struct {
+	Name, URL string
+	Secondary bool
+}
+
+type doneView struct {
+	Org, Title, Message string
+	Links               []doneLink
+}
+
+// linkUser loads the user, organization and policy of a valid link, or
+// answers the styled error page.
+func (p *Provider) linkUser(w http.ResponseWriter, r *http.Request, pg linkPage, token string) (*platform.User, string, *platform.LoginPolicy, bool) {
+	ctx := r.Context()
+	if token == "" || len(token) > 128 {
+		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
+		return nil, "", nil, false
+	}
+	tok, err := p.store.AccountToken(ctx, mail.TokenHash(token), pg.kind, p.now())
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
+		return nil, "", nil, false
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return nil, "", nil, false
+	}
+	u, err := p.user(ctx, tok.UserID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return nil, "", nil, false
+	}
+	org := ""
+	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
+		org = o.Name
+	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return nil, "", nil, false
+	}
+	return u, org, policy, true
+}
+
+func (p *Provider) renderSetPassword(w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
+	policy *platform.LoginPolicy, token string, errs []string) {
+	p.render(w, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
+		Action: pg.action, Org: org, Email: u.Email, Token: token, CSRF: p.newCSRF(w), MinLength: policy.PasswordMinLength,
+		CheckCommon: policy.PasswordCheckCommon, Errors: errs})
+}
+
+// setPasswordPage shows the form of a valid link; opening it spends nothing
+// (mail scanners open links too).
+func (p *Provider) setPasswordPage(pg linkPage) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		token := r.URL.Query().Get("token")
+		u, org, policy, ok := p.linkUser(w, r, pg, token)
+		if !ok {
+			return
+		}
+		p.renderSetPassword(w, http.StatusOK, pg, u, org, policy, token, nil)
+	}
+}
+
+// setPasswordSubmit checks the new password against the organization's
+// policy, then spends the link and sets it (SetPasswordByLink). An
+// invitation signs the user in; a reset ends every session and token of
+// the user and asks to sign in again.
+func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+			p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Open the link from the e-mail again.")
+			return
+		}
+		if !p.allowAttempt(w, r) {
+			return
+		}
+		token := r.PostForm.Get("token")
+		u, org, policy, ok := p.linkUser(w, r, pg, token)
+		if !ok {
+			return
+		}
+		password := r.PostForm.Get("password")
+		if password != r.PostForm.Get("confirm") {
+			p.renderSetPassword(w, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
+			return
+		}
+		if err := CheckPassword(policy, password, u.Email); err != nil {
+			var pe *platform.Error
+			errs := []string{platform.ErrorMessage(err)}
+			if errors.As(err, &pe) && len(pe.Details) > 0 {
+				errs = pe.Details
+			}
+			p.renderSetPassword(w, http.StatusBadRequest, pg, u, org, policy, token, errs)
+			return
+		}
+		hash, err := HashPassword(password, p.cfg.Password)
+		if err != nil {
+			p.internalError(w, r, err)
+			return
+		}
+		if _, err := p.store.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); platform.ErrorCode(err) == platform.ENOTFOUND {
+			p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
+			return
+		} else if err != nil {
+			p.internalError(w, r, err)
+			return
+		}
+		slog.InfoContext(ctx, "password set through a link", "user_id", u.ID, "kind", pg.kind)
+		v := doneView{Org: org}
+		if pg.kind == store.TokenInvitation {
+			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}); err != nil {
+				p.internalError(w, r, err)
+				return
+			}
+			v.Title, v.Message = "You are signed in", "Your password is set and you are signed in as "+u.Email+"."
+		} else {
+			v.Title, v.Message = "Your password was changed", "You were signed out everywhere. Sign in again with your new password."
+		}
+		if p.cfg.ConsoleURL != "" {
+			v.Links = append(v.Links, doneLink{Name: "Continue to the console", URL: p.cfg.ConsoleURL + "/"})
+		}
+		if pg.kind == store.TokenInvitation {
+			v.Links = append(v.Links, doneLink{Name: "Your account", URL: PathAccountMFA, Secondary: true})
+		}
+		p.render(w, http.StatusOK, "done.html", v)
+	}
+}
+
+type forgotView struct {
+	CSRF, Email, Error, AuthRequestID string
+	Sent                              bool
+}
+
+// forgotPage shows the forgot-password form.
+func (p *Provider) forgotPage(w http.ResponseWriter, r *http.Request) {
+	p.render(w, http.StatusOK, "forgot.html", forgotView{CSRF: p.newCSRF(w), AuthRequestID: authRequestParam(r.URL.Query().Get("authRequestID"))})
+}
+
+// forgotSubmit answers the same page whatever the address (no account
+// enumeration): the accounts of the address are looked up and mailed after
+// the answer is written, off the request (later), so neither the answer
+// nor its timing tells whether one exists. Requests are limited per client
+// address (the sign-in limit), per address and per account (forgotLimit an
+// hour).
+func (p *Provider) forgotSubmit(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Reload the page and try again.")
+		return
+	}
+	if !p.allowAttempt(w, r) {
+		return
+	}
+	email := platform.NormalizeEmail(r.PostForm.Get("email"))
+	v := forgotView{CSRF: p.newCSRF(w), Email: email, AuthRequestID: authRequestParam(r.PostForm.Get("authRequestID"))}
+	if !platform.ValidEmail(email) {
+		v.Error = "Enter the e-mail address you sign in with."
+		p.render(w, http.StatusBadRequest, "forgot.html", v)
+		return
+	}
+	v.Sent = true
+	p.later(r.Context(), func(ctx context.Context) error { return p.sendResetLinks(ctx, email, store.TokenReset) })
+	p.render(w, http.StatusOK, "forgot.html", v)
+}
+
+// sendResetLinks sends each account of an address that has a password and
+// is not suspended a reset link (1 hour), within the per-address and
+// per-account limits. kind names the message: a reset asked for, or the
+// unlock offer after a lockout.
+func (p *Provider) sendResetLinks(ctx context.Context, email, why string) error {
+	now := p.now()
+	if ok, _, err := p.store.Allow(ctx, "reset-address:"+digest(email), forgotLimit, time.Hour, now); err != nil || !ok {
+		return err
+	}
+	users, err := p.store.UsersByEmail(ctx, email, "")
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if err := p.sendResetLink(ctx, u, why); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendResetLink sends one account a reset link, unless it has no password
+// yet (an open or revoked invitation is not bypassed), is suspended, or
+// asked too often.
+func (p *Provider) sendResetLink(ctx context.Context, u *platform.User, why string) error {
+	if u.PasswordHash == "" {
+		return nil
+	}
+	if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil || suspended {
+		return err
+	}
+	now := p.now()
+	if ok, _, err := p.store.Allow(ctx, "reset-account:"+u.ID, forgotLimit, time.Hour, now); err != nil || !ok {
+		return err
+	}
+	org := ""
+	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
+		org = o.Name
+	}
+	kind := mail.KindReset
+	if why == "unlock" {
+		kind = mail.KindUnlock
+	}
+	token, hash := mail.NewToken()
+	return p.store.InTx(ctx, func(tx *store.Store) error {
+		err := tx.CreateAccountToken(ctx, &store.AccountToken{Hash: hash, Kind: store.TokenReset, UserID: u.ID, CreatedAt: now,
+			ExpiresAt: now.Add(mail.ResetLifetime)}, false)
+		if err != nil {
+			return err
+		}
+		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: kind, To: u.Email, UserID: u.ID,
+			CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Link: mail.Link(p.cfg.Issuer, PathPasswordReset, token)})
+	})
+}
+
+// customerOf is the customer of an organization ("" for none), so the
+// customer's e-mail log lists the message.
+func (p *Provider) customerOf(ctx context.Context, orgID string) string {
+	c, err := p.store.CustomerByOrg(ctx, orgID)
+	if err != nil {
+		return ""
+	}
+	return c.ID
+}
+
+// failedLoginMessage counts a failed sign-in against the address (whether
+// or not it has an account) and, past the lockout's number of attempts,
+// answers that too many were made and that instructions were sent if the
+// address has an account: the same for every address, so it tells nothing.
+func (p *Provider) failedLoginMessage(ctx context.Context, email string) string {
+	ok, _, err := p.store.Allow(ctx, "login-fail:"+digest(email), p.cfg.MaxFailedLogins, p.cfg.LockoutDuration, p.now())
+	if err != nil || ok {
+		return msgLoginFailed
+	}
+	return msgTooMany
+}
+
+// accountLocked sends the holder of an account that was just locked an
+// unlock-by-reset link, off the request.
+func (p *Provider) accountLocked(ctx context.Context, u *platform.User) {
+	p.later(ctx, func(ctx context.Context) error { return p.sendResetLink(ctx, u, "unlock") })
+}
+
+// later runs fn after the request, detached from its cancellation, with its
+// own deadline; WaitBackground waits for such work (tests, shutdown).
+func (p *Provider) later(ctx context.Context, fn func(context.Context) error) {
+	ctx = context.WithoutCancel(ctx)
+	p.pending.Add(1)
+	go func() {
+		defer p.pending.Done()
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := fn(ctx); err != nil {
+			slog.ErrorContext(ctx, "account e-mail", "err", err)
+		}
+	}()
+}
+
+// WaitBackground waits for the work started after requests (reset and
+// unlock e-mails) to finish.
+func (p *Provider) WaitBackground() { p.pending.Wait() }
+
+// authRequestParam keeps a login transaction id for a "back to sign-in"
+// link, when it looks like one.
+func authRequestParam(id string) string {
+	if len(id) > 64 {
+		return ""
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return ""
+		}
+	}
+	return id
+}
+
+func digest(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:16])
+}

@@ -1,0 +1,139 @@
+// Package mail sends the platform's e-mail (D-mail): messages are composed
+// from embedded templates, sealed and written to the outbox (the e-mail
+// log) in the transaction of the change that causes them, and delivered by
+// a Worker over SMTP with leases, retries and backoff.
+package mail
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+	"time"
+
+	"github.com/platform/platform/internal/secrets"
+	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/web"
+)
+
+// Kinds of message; each has a subject, a text and an HTML template.
+const (
+	KindInvitation = "invitation"
+	KindReset      = "reset"
+	KindUnlock     = "unlock"
+	KindVerify     = "verify"
+	KindOwnership  = "ownership"
+)
+
+var (
+	textTemplates = texttemplate.Must(texttemplate.ParseFS(web.FS, "mail/text.tmpl"))
+	htmlTemplates = htmltemplate.Must(htmltemplate.ParseFS(web.FS, "mail/html.tmpl"))
+)
+
+var buttonLabels = map[string]string{KindInvitation: "Choose your password", KindReset: "Choose a new password",
+	KindUnlock: "Unlock my account", KindVerify: "Confirm my address"}
+
+// Message is one e-mail to compose: its kind, recipient, and what the
+// templates show (the organization's name, the recipient's name, the link).
+type Message struct {
+	Kind       string
+	To         string
+	CustomerID string // "" for internal users and accounts of no customer
+	UserID     string
+	Org        string
+	Name       string
+	Link       string
+	Address    string // the address a verification confirms
+}
+
+// Body is a composed message.
+type Body struct {
+	Subject string `json:"-"`
+	Text    string `json:"text"`
+	HTML    string `json:"html"`
+}
+
+type view struct {
+	Message
+	Subject string
+	Label   string
+	Content htmltemplate.HTML
+}
+
+// Compose renders a message's subject, text and HTML.
+func Compose(m Message) (Body, error) {
+	v := view{Message: m, Label: buttonLabels[m.Kind]}
+	if v.Name == "" {
+		v.Name = m.To
+	}
+	var subj, text, content, page bytes.Buffer
+	if err := textTemplates.ExecuteTemplate(&subj, m.Kind+".subject", v); err != nil {
+		return Body{}, err
+	}
+	v.Subject = strings.TrimSpace(subj.String())
+	if err := textTemplates.ExecuteTemplate(&text, m.Kind+".text", v); err != nil {
+		return Body{}, err
+	}
+	if err := htmlTemplates.ExecuteTemplate(&content, m.Kind+".html", v); err != nil {
+		return Body{}, err
+	}
+	v.Content = htmltemplate.HTML(content.String()) // rendered by html/template just above
+	if err := htmlTemplates.ExecuteTemplate(&page, "layout", v); err != nil {
+		return Body{}, err
+	}
+	return Body{Subject: v.Subject, Text: strings.TrimSpace(text.String()) + "\n", HTML: page.String()}, nil
+}
+
+// Outbox writes composed messages to the e-mail log, their body sealed.
+type Outbox struct {
+	Sealer *secrets.Sealer
+	Now    func() time.Time
+}
+
+// SealPurpose binds a message's sealed body to its row.
+func SealPurpose(id string) string { return "mail:" + id }
+
+// Queue composes m and writes it to the outbox through tx: pass the
+// transaction of the change that causes the message, so both are kept or
+// neither is.
+func (o *Outbox) Queue(ctx context.Context, tx *store.Store, m Message) error {
+	body, err := Compose(m)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	id := newID()
+	sealed := o.Sealer.Seal(raw, SealPurpose(id))
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	at := now().UTC().Truncate(time.Microsecond)
+	return tx.QueueEmail(ctx, &store.Email{ID: id, At: at, CustomerID: m.CustomerID, Recipient: m.To, Kind: m.Kind,
+		Subject: body.Subject, UserID: m.UserID, BodySealed: sealed, NextAttemptAt: at})
+}
+
+// Open returns the body of an outbox message (its text and HTML).
+func Open(sl *secrets.Sealer, e *store.Email) (Body, error) {
+	raw, err := sl.Open(e.BodySealed, SealPurpose(e.ID))
+	if err != nil {
+		return Body{}, err
+	}
+	var b Body
+	err = json.Unmarshal(raw, &b)
+	b.Subject = e.Subject
+	return b, err
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
