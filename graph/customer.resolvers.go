@@ -12,9 +12,20 @@ import (
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
+
+func (r *customerResolver) Tenants(ctx context.Context, obj *admin.Customer) ([]*admin.Tenant, error) {
+	return loadList(ctx, loadersFrom(ctx), tenantsOfCustomer, obj.ID)
+}
+
+func (r *customerResolver) Instances(ctx context.Context, obj *admin.Customer) ([]*admin.Instance, error) {
+	return loadList(ctx, loadersFrom(ctx), instancesOfCustomer, obj.ID)
+}
+
+func (r *customerResolver) Users(ctx context.Context, obj *admin.Customer) ([]*admin.CustomerUserView, error) {
+	return loadList(ctx, loadersFrom(ctx), usersOfCustomer, obj.ID)
+}
 
 func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error) {
 	l := loadersFrom(ctx)
@@ -93,13 +104,7 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	if l := loadersFrom(ctx); l != nil && selects(ctx, "items", "grants") && r.holds(c, authz.ManageInternalUsers) {
-		ids := make([]string, len(p.Items))
-		for i, cu := range p.Items {
-			ids[i] = cu.ID
-		}
-		prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, ids)
-	}
+	r.prefetchCustomerEdges(ctx, svc, c, ids(p.Items, func(cu *admin.Customer) string { return cu.ID }), "items")
 	return &model.CustomerPage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
 )
 
 func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error) {
@@ -19,6 +20,10 @@ func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*
 		return nil, nil
 	}
 	return l.customer.Load(ctx, obj.CustomerID)()
+}
+
+func (r *instanceResolver) Tenants(ctx context.Context, obj *admin.Instance) ([]*admin.Tenant, error) {
+	return loadList(ctx, loadersFrom(ctx), tenantsOfInstance, obj.ID)
 }
 
 func (r *instanceResolver) Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error) {
@@ -46,12 +51,19 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 	if err != nil {
 		return nil, err
 	}
-	if l := loadersFrom(ctx); l != nil && selects(ctx, "items", "customer") {
-		ids := make([]string, len(p.Items))
-		for i, in := range p.Items {
-			ids[i] = in.CustomerID
+	if l := loadersFrom(ctx); l != nil {
+		var customers, tenants func()
+		if selects(ctx, "items", "customer") {
+			customers = func() {
+				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(p.Items, func(i *admin.Instance) string { return i.CustomerID }))
+			}
 		}
-		prefetch(ctx, l.customer, svc.CustomersByIDs, ids)
+		if selects(ctx, "items", "tenants") && r.holds(c, authz.ManageTenant) {
+			tenants = func() {
+				prefetch(ctx, l.tenantsOfInstance, svc.TenantsByInstanceIDs, ids(p.Items, func(i *admin.Instance) string { return i.ID }))
+			}
+		}
+		prefetchAll(customers, tenants)
 	}
 	return &model.InstancePage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }

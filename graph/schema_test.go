@@ -77,13 +77,17 @@ func loadSchema(t *testing.T) *ast.Schema {
 // guardedTypes hold customer, billing or tenant data.
 var guardedTypes = []string{"Customer", "CustomerPage", "Tenant", "TenantPage", "Instance", "InstancePage", "Usage", "UsagePage",
 	"BilledTotal", "CustomerUser", "CustomerUserPage", "Grant", "AuditEvent", "AuditEventPage", "MasterRecordPage",
-	"MasterRecordConnection", "CxUploadResult"}
+	"MasterRecordConnection", "CxUploadResult", "InternalUser"}
 
 // allowlist: fields that return guarded data without a directive, and why
 // that is safe. Keep it short.
 var allowlist = map[string]string{
 	"Tenant.customer":                  "loaded by CustomersByIDs, which drops customers outside the caller's scope",
 	"Instance.customer":                "loaded by CustomersByIDs, scope-filtered",
+	"CustomerUser.customer":            "loaded by CustomersByIDs, scope-filtered",
+	"Grant.customer":                   "loaded by CustomersByIDs, scope-filtered; grants are read under manage_internal_users",
+	"Grant.instance":                   "loaded by InstancesByIDs, scope-filtered",
+	"Grant.user":                       "loaded by InternalUsersByIDs, which refuses roles without manage_internal_users",
 	"Query.masterRecords":              "tenant data under D-data-access, filtered by readFilter in SQL; not a catalog action",
 	"Query.masterRecordConnection":     "the same listing as masterRecords",
 	"Mutation.cxUpload":                "D-data-access upload rule (owner, admin, member of the schedule's customer), checked by data.Service.Upload",

@@ -8,9 +8,34 @@ package graph
 import (
 	"context"
 
+	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
 )
+
+func (r *customerUserResolver) Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return nil, nil
+	}
+	return l.customer.Load(ctx, obj.CustomerID)()
+}
+
+func (r *meResolver) Email(ctx context.Context, obj *model.Me) (string, error) {
+	p, err := r.profile(ctx, obj)
+	if err != nil {
+		return "", err
+	}
+	return p.Email, nil
+}
+
+func (r *meResolver) Name(ctx context.Context, obj *model.Me) (string, error) {
+	p, err := r.profile(ctx, obj)
+	if err != nil {
+		return "", err
+	}
+	return p.Name, nil
+}
 
 func (r *mutationResolver) InviteUser(ctx context.Context, customerID string, input model.InviteUserInput) (*admin.CustomerUserView, error) {
 	svc, c, err := r.adminCaller(ctx)
@@ -67,3 +92,12 @@ func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUse
 	}
 	return svc.User(ctx, c, id)
 }
+
+func (r *Resolver) CustomerUser() generated.CustomerUserResolver { return &customerUserResolver{r} }
+
+func (r *Resolver) Me() generated.MeResolver { return &meResolver{r} }
+
+type (
+	customerUserResolver struct{ *Resolver }
+	meResolver           struct{ *Resolver }
+)

@@ -35,11 +35,14 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Customer() CustomerResolver
+	CustomerUser() CustomerUserResolver
 	CxIssue() CxIssueResolver
 	Entity() EntityResolver
 	Focus() FocusResolver
+	Grant() GrantResolver
 	Instance() InstanceResolver
 	MasterRecord() MasterRecordResolver
+	Me() MeResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Tenant() TenantResolver
@@ -92,11 +95,14 @@ type ComplexityRoot struct {
 		CreatedAt    func(childComplexity int) int
 		Grants       func(childComplexity int) int
 		ID           func(childComplexity int) int
+		Instances    func(childComplexity int) int
 		Name         func(childComplexity int) int
 		OrgID        func(childComplexity int) int
 		Settings     func(childComplexity int) int
+		Tenants      func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
 		Usage        func(childComplexity int, from *string, to *string, first *int, after *string) int
+		Users        func(childComplexity int) int
 	}
 
 	CustomerPage struct {
@@ -106,6 +112,7 @@ type ComplexityRoot struct {
 
 	CustomerUser struct {
 		CreatedAt   func(childComplexity int) int
+		Customer    func(childComplexity int) int
 		CustomerID  func(childComplexity int) int
 		Email       func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -165,12 +172,15 @@ type ComplexityRoot struct {
 	}
 
 	Grant struct {
+		Customer    func(childComplexity int) int
 		CustomerID  func(childComplexity int) int
 		GrantedAt   func(childComplexity int) int
 		GrantedBy   func(childComplexity int) int
 		GranteeID   func(childComplexity int) int
 		GranteeType func(childComplexity int) int
+		Instance    func(childComplexity int) int
 		InstanceID  func(childComplexity int) int
+		User        func(childComplexity int) int
 	}
 
 	Instance struct {
@@ -180,12 +190,22 @@ type ComplexityRoot struct {
 		CustomerID func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+		Tenants    func(childComplexity int) int
 		URL        func(childComplexity int) int
 	}
 
 	InstancePage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
+	}
+
+	InternalUser struct {
+		CreatedAt   func(childComplexity int) int
+		Email       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Role        func(childComplexity int) int
+		SuspendedAt func(childComplexity int) int
 	}
 
 	MasterRecord struct {
@@ -221,11 +241,16 @@ type ComplexityRoot struct {
 	}
 
 	Me struct {
-		Actions    func(childComplexity int) int
-		CustomerID func(childComplexity int) int
-		Role       func(childComplexity int) int
-		Scope      func(childComplexity int) int
-		UserID     func(childComplexity int) int
+		Actions     func(childComplexity int) int
+		CustomerID  func(childComplexity int) int
+		Email       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Role        func(childComplexity int) int
+		Scope       func(childComplexity int) int
+		UserID      func(childComplexity int) int
+		Writable    func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -323,9 +348,15 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type CustomerResolver interface {
+	Tenants(ctx context.Context, obj *admin.Customer) ([]*admin.Tenant, error)
+	Instances(ctx context.Context, obj *admin.Customer) ([]*admin.Instance, error)
+	Users(ctx context.Context, obj *admin.Customer) ([]*admin.CustomerUserView, error)
 	Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error)
 	Usage(ctx context.Context, obj *admin.Customer, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error)
+}
+type CustomerUserResolver interface {
+	Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error)
 }
 type CxIssueResolver interface {
 	Value(ctx context.Context, obj *cx.Issue) (*string, error)
@@ -339,8 +370,14 @@ type EntityResolver interface {
 type FocusResolver interface {
 	Scope(ctx context.Context, obj *admin.Focus) (*model.Scope, error)
 }
+type GrantResolver interface {
+	User(ctx context.Context, obj *admin.GrantView) (*admin.InternalUser, error)
+	Customer(ctx context.Context, obj *admin.GrantView) (*admin.Customer, error)
+	Instance(ctx context.Context, obj *admin.GrantView) (*admin.Instance, error)
+}
 type InstanceResolver interface {
 	Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error)
+	Tenants(ctx context.Context, obj *admin.Instance) ([]*admin.Tenant, error)
 	Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error)
 }
 type MasterRecordResolver interface {
@@ -348,6 +385,10 @@ type MasterRecordResolver interface {
 	ParentID(ctx context.Context, obj *data.Record) (*string, error)
 
 	CreatedAt(ctx context.Context, obj *data.Record) (string, error)
+}
+type MeResolver interface {
+	Email(ctx context.Context, obj *model.Me) (string, error)
+	Name(ctx context.Context, obj *model.Me) (string, error)
 }
 type MutationResolver interface {
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*admin.Customer, error)
@@ -566,6 +607,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.ID(childComplexity), true
+	case "Customer.instances":
+		if e.ComplexityRoot.Customer.Instances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Instances(childComplexity), true
 	case "Customer.name":
 		if e.ComplexityRoot.Customer.Name == nil {
 			break
@@ -584,6 +631,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Settings(childComplexity), true
+	case "Customer.tenants":
+		if e.ComplexityRoot.Customer.Tenants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Tenants(childComplexity), true
 	case "Customer.updatedAt":
 		if e.ComplexityRoot.Customer.UpdatedAt == nil {
 			break
@@ -601,6 +654,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Usage(childComplexity, args["from"].(*string), args["to"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Customer.users":
+		if e.ComplexityRoot.Customer.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Users(childComplexity), true
 
 	case "CustomerPage.items":
 		if e.ComplexityRoot.CustomerPage.Items == nil {
@@ -621,6 +680,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerUser.CreatedAt(childComplexity), true
+	case "CustomerUser.customer":
+		if e.ComplexityRoot.CustomerUser.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.Customer(childComplexity), true
 	case "CustomerUser.customerId":
 		if e.ComplexityRoot.CustomerUser.CustomerID == nil {
 			break
@@ -876,6 +941,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Focus.StartedAt(childComplexity), true
 
+	case "Grant.customer":
+		if e.ComplexityRoot.Grant.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grant.Customer(childComplexity), true
 	case "Grant.customerId":
 		if e.ComplexityRoot.Grant.CustomerID == nil {
 			break
@@ -906,12 +977,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Grant.GranteeType(childComplexity), true
+	case "Grant.instance":
+		if e.ComplexityRoot.Grant.Instance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grant.Instance(childComplexity), true
 	case "Grant.instanceId":
 		if e.ComplexityRoot.Grant.InstanceID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Grant.InstanceID(childComplexity), true
+	case "Grant.user":
+		if e.ComplexityRoot.Grant.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grant.User(childComplexity), true
 
 	case "Instance.connection":
 		if e.ComplexityRoot.Instance.Connection == nil {
@@ -949,6 +1032,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Instance.Name(childComplexity), true
+	case "Instance.tenants":
+		if e.ComplexityRoot.Instance.Tenants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Instance.Tenants(childComplexity), true
 	case "Instance.url":
 		if e.ComplexityRoot.Instance.URL == nil {
 			break
@@ -968,6 +1057,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InstancePage.NextCursor(childComplexity), true
+
+	case "InternalUser.createdAt":
+		if e.ComplexityRoot.InternalUser.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.CreatedAt(childComplexity), true
+	case "InternalUser.email":
+		if e.ComplexityRoot.InternalUser.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Email(childComplexity), true
+	case "InternalUser.id":
+		if e.ComplexityRoot.InternalUser.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.ID(childComplexity), true
+	case "InternalUser.name":
+		if e.ComplexityRoot.InternalUser.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Name(childComplexity), true
+	case "InternalUser.role":
+		if e.ComplexityRoot.InternalUser.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Role(childComplexity), true
+	case "InternalUser.suspendedAt":
+		if e.ComplexityRoot.InternalUser.SuspendedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.SuspendedAt(childComplexity), true
 
 	case "MasterRecord.createdAt":
 		if e.ComplexityRoot.MasterRecord.CreatedAt == nil {
@@ -1105,6 +1231,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.CustomerID(childComplexity), true
+	case "Me.email":
+		if e.ComplexityRoot.Me.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Email(childComplexity), true
+	case "Me.id":
+		if e.ComplexityRoot.Me.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.ID(childComplexity), true
+	case "Me.name":
+		if e.ComplexityRoot.Me.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Name(childComplexity), true
+	case "Me.permissions":
+		if e.ComplexityRoot.Me.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Permissions(childComplexity), true
 	case "Me.role":
 		if e.ComplexityRoot.Me.Role == nil {
 			break
@@ -1123,6 +1273,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.UserID(childComplexity), true
+	case "Me.writable":
+		if e.ComplexityRoot.Me.Writable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Writable(childComplexity), true
 
 	case "Mutation.createCustomer":
 		if e.ComplexityRoot.Mutation.CreateCustomer == nil {
@@ -1809,6 +1965,12 @@ type Customer @key(fields: "id") @entityResolver(multi: true) {
   updatedAt: Time!
   "The customer's settings document."
   settings: JSON @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "The customer's tenants by name, at most 100 (batched per request; the paged tenants(customerId:) goes further)."
+  tenants: [Tenant!] @authz(action: MANAGE_TENANT)
+  "The customer's instances by name, at most 100 (batched per request)."
+  instances: [Instance!] @authz(action: MANAGE_INSTANCES)
+  "The customer's users by e-mail, at most 100 (batched per request; the paged users(customerId:) goes further)."
+  users: [CustomerUser!] @authz(action: MANAGE_CUSTOMER_USER)
   "The internal users granted this customer (batched per request)."
   grants: [Grant!] @authz(action: MANAGE_INTERNAL_USERS)
   "The customer's usage rows, newest period first; billedAmount is redacted without VIEW_BILLED_UNITS."
@@ -2007,6 +2169,12 @@ type Grant {
   instanceId: ID
   grantedBy: ID
   grantedAt: Time!
+  "The internal user granted (batched per request)."
+  user: InternalUser
+  "The customer granted, for a customer grant (batched per request)."
+  customer: Customer
+  "The instance granted, for an instance grant (batched per request)."
+  instance: Instance
 }
 
 input GrantInput {
@@ -2053,6 +2221,8 @@ type Instance @key(fields: "id") @entityResolver(multi: true) {
   createdAt: Time!
   "The instance's customer (batched per request)."
   customer: Customer
+  "The tenants running on the instance by name, at most 100 (batched per request)."
+  tenants: [Tenant!] @authz(action: MANAGE_TENANT)
   "The instance's connection to the identity provider (SPEC 2.4)."
   connection: Connection @authz(action: MANAGE_INSTANCES)
 }
@@ -2192,6 +2362,8 @@ extend type Mutation {
 type CustomerUser {
   id: ID!
   customerId: ID!
+  "The user's customer (batched per request)."
+  customer: Customer
   email: String!
   name: String!
   role: String!
@@ -2225,12 +2397,25 @@ type ActionGrant {
   access: String!
 }
 
-"The caller's effective permissions (D-me-permissions)."
+"""
+The caller's identity and effective permissions (D-me-permissions): an app
+reads it once and offers only what permissions holds (actions gives the
+access, read or full, of each).
+"""
 type Me {
+  "The caller's user id (the same as userId)."
+  id: ID!
   userId: ID!
+  email: String!
+  name: String!
   role: String!
+  "The home customer of a portal user; null for internal users."
   customerId: ID
   scope: Scope!
+  "Every action of the capability matrix the caller's role holds, at read or full access."
+  permissions: [Permission!]!
+  "The actions the caller's role may perform as writes (full access)."
+  writable: [Permission!]!
   actions: [ActionGrant!]!
 }
 
@@ -2245,6 +2430,16 @@ extend type Mutation {
   inviteUser(customerId: ID!, input: InviteUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   suspendUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
   reactivateUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+}
+
+"A user of the administrator organization with an internal role."
+type InternalUser {
+  id: ID!
+  email: String!
+  name: String!
+  role: String!
+  suspendedAt: Time
+  createdAt: Time!
 }
 `, BuiltIn: false},
 	{Name: "../../federation/directives.graphql", Input: `
@@ -2429,6 +2624,12 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_updatedAt(ctx, field)
 	case "settings":
 		return ec.fieldContext_Customer_settings(ctx, field)
+	case "tenants":
+		return ec.fieldContext_Customer_tenants(ctx, field)
+	case "instances":
+		return ec.fieldContext_Customer_instances(ctx, field)
+	case "users":
+		return ec.fieldContext_Customer_users(ctx, field)
 	case "grants":
 		return ec.fieldContext_Customer_grants(ctx, field)
 	case "usage":
@@ -2455,6 +2656,8 @@ func (ec *executionContext) childFields_CustomerUser(ctx context.Context, field 
 		return ec.fieldContext_CustomerUser_id(ctx, field)
 	case "customerId":
 		return ec.fieldContext_CustomerUser_customerId(ctx, field)
+	case "customer":
+		return ec.fieldContext_CustomerUser_customer(ctx, field)
 	case "email":
 		return ec.fieldContext_CustomerUser_email(ctx, field)
 	case "name":
@@ -2569,6 +2772,12 @@ func (ec *executionContext) childFields_Grant(ctx context.Context, field graphql
 		return ec.fieldContext_Grant_grantedBy(ctx, field)
 	case "grantedAt":
 		return ec.fieldContext_Grant_grantedAt(ctx, field)
+	case "user":
+		return ec.fieldContext_Grant_user(ctx, field)
+	case "customer":
+		return ec.fieldContext_Grant_customer(ctx, field)
+	case "instance":
+		return ec.fieldContext_Grant_instance(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Grant", field.Name)
 }
@@ -2587,6 +2796,8 @@ func (ec *executionContext) childFields_Instance(ctx context.Context, field grap
 		return ec.fieldContext_Instance_createdAt(ctx, field)
 	case "customer":
 		return ec.fieldContext_Instance_customer(ctx, field)
+	case "tenants":
+		return ec.fieldContext_Instance_tenants(ctx, field)
 	case "connection":
 		return ec.fieldContext_Instance_connection(ctx, field)
 	}
@@ -2601,6 +2812,24 @@ func (ec *executionContext) childFields_InstancePage(ctx context.Context, field 
 		return ec.fieldContext_InstancePage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InstancePage", field.Name)
+}
+
+func (ec *executionContext) childFields_InternalUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_InternalUser_id(ctx, field)
+	case "email":
+		return ec.fieldContext_InternalUser_email(ctx, field)
+	case "name":
+		return ec.fieldContext_InternalUser_name(ctx, field)
+	case "role":
+		return ec.fieldContext_InternalUser_role(ctx, field)
+	case "suspendedAt":
+		return ec.fieldContext_InternalUser_suspendedAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_InternalUser_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InternalUser", field.Name)
 }
 
 func (ec *executionContext) childFields_MasterRecord(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2669,14 +2898,24 @@ func (ec *executionContext) childFields_MasterRecordPage(ctx context.Context, fi
 
 func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_Me_id(ctx, field)
 	case "userId":
 		return ec.fieldContext_Me_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_Me_email(ctx, field)
+	case "name":
+		return ec.fieldContext_Me_name(ctx, field)
 	case "role":
 		return ec.fieldContext_Me_role(ctx, field)
 	case "customerId":
 		return ec.fieldContext_Me_customerId(ctx, field)
 	case "scope":
 		return ec.fieldContext_Me_scope(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Me_permissions(ctx, field)
+	case "writable":
+		return ec.fieldContext_Me_writable(ctx, field)
 	case "actions":
 		return ec.fieldContext_Me_actions(ctx, field)
 	}
@@ -4439,6 +4678,156 @@ func (ec *executionContext) fieldContext_Customer_settings(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Customer", field, false, false, "JSON")
 }
 
+func (ec *executionContext) _Customer_tenants(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_tenants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Tenants(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
+			return ec.marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tenant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_instances(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_instances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Instances(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal []*admin.Instance
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.Instance
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
+			return ec.marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_instances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Instance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_users(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Users(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal []*admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Customer_grants(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4712,6 +5101,38 @@ func (ec *executionContext) _CustomerUser_customerId(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_CustomerUser_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomerUser_customer(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomerUser().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerUser",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CustomerUser_email(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
@@ -5832,6 +6253,102 @@ func (ec *executionContext) fieldContext_Grant_grantedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Grant", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Grant_user(ctx context.Context, field graphql.CollectedField, obj *admin.GrantView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grant_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Grant().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Grant_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Grant_customer(ctx context.Context, field graphql.CollectedField, obj *admin.GrantView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grant_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Grant().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Grant_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Grant_instance(ctx context.Context, field graphql.CollectedField, obj *admin.GrantView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grant_instance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Grant().Instance(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Instance) graphql.Marshaler {
+			return ec.marshalOInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Grant_instance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Instance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Instance_id(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5979,6 +6496,56 @@ func (ec *executionContext) fieldContext_Instance_customer(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Instance_tenants(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Instance_tenants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Instance().Tenants(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
+			return ec.marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Instance_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Instance",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tenant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Instance_connection(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6082,6 +6649,144 @@ func (ec *executionContext) _InstancePage_nextCursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_InstancePage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InstancePage", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_id(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "ID")
+}
+
+func (ec *executionContext) _InternalUser_email(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_name(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_role(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_suspendedAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_suspendedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SuspendedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_suspendedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
 }
 
 func (ec *executionContext) _MasterRecord_id(ctx context.Context, field graphql.CollectedField, obj *data.Record) (ret graphql.Marshaler) {
@@ -6580,6 +7285,29 @@ func (ec *executionContext) fieldContext_MasterRecordPage_totalPages(_ context.C
 	return graphql.NewScalarFieldContext("MasterRecordPage", field, false, false, "Int")
 }
 
+func (ec *executionContext) _Me_id(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, "ID")
+}
+
 func (ec *executionContext) _Me_userId(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6601,6 +7329,52 @@ func (ec *executionContext) _Me_userId(ctx context.Context, field graphql.Collec
 }
 func (ec *executionContext) fieldContext_Me_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Me", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Me_email(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Me().Email(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, true, true, "String")
+}
+
+func (ec *executionContext) _Me_name(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Me().Name(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, true, true, "String")
 }
 
 func (ec *executionContext) _Me_role(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
@@ -6679,6 +7453,52 @@ func (ec *executionContext) fieldContext_Me_scope(_ context.Context, field graph
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Me_permissions(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Permission) graphql.Marshaler {
+			return ec.marshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, "Permission")
+}
+
+func (ec *executionContext) _Me_writable(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_writable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Writable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Permission) graphql.Marshaler {
+			return ec.marshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_writable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, "Permission")
 }
 
 func (ec *executionContext) _Me_actions(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
@@ -11472,6 +12292,24 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tenants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_tenants(ctx, field, obj)
+				})
+		case "instances":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_instances(ctx, field, obj)
+				})
+		case "users":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_users(ctx, field, obj)
+				})
 		case "grants":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -11559,42 +12397,48 @@ func (ec *executionContext) _CustomerUser(ctx context.Context, sel ast.Selection
 		case "id":
 			out.Values[i] = ec._CustomerUser_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._CustomerUser_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomerUser_customer(ctx, field, obj)
+				})
 		case "email":
 			out.Values[i] = ec._CustomerUser_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._CustomerUser_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "role":
 			out.Values[i] = ec._CustomerUser_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._CustomerUser_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "suspendedAt":
 			out.Values[i] = ec._CustomerUser_suspendedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._CustomerUser_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -11964,33 +12808,51 @@ func (ec *executionContext) _Grant(ctx context.Context, sel ast.SelectionSet, ob
 		case "granteeType":
 			out.Values[i] = ec._Grant_granteeType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "granteeId":
 			out.Values[i] = ec._Grant_granteeId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._Grant_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "instanceId":
 			out.Values[i] = ec._Grant_instanceId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "grantedBy":
 			out.Values[i] = ec._Grant_grantedBy(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "grantedAt":
 			out.Values[i] = ec._Grant_grantedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Grant_user(ctx, field, obj)
+				})
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Grant_customer(ctx, field, obj)
+				})
+		case "instance":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Grant_instance(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -12050,6 +12912,12 @@ func (ec *executionContext) _Instance(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Instance_customer(ctx, field, obj)
 				})
+		case "tenants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Instance_tenants(ctx, field, obj)
+				})
 		case "connection":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -12092,6 +12960,64 @@ func (ec *executionContext) _InstancePage(ctx context.Context, sel ast.Selection
 		case "nextCursor":
 			out.Values[i] = ec._InstancePage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var internalUserImplementors = []string{"InternalUser"}
+
+func (ec *executionContext) _InternalUser(ctx context.Context, sel ast.SelectionSet, obj *admin.InternalUser) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, internalUserImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InternalUser")
+		case "id":
+			out.Values[i] = ec._InternalUser_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._InternalUser_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._InternalUser_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._InternalUser_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suspendedAt":
+			out.Values[i] = ec._InternalUser_suspendedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._InternalUser_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -12337,30 +13263,57 @@ func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Me")
+		case "id":
+			out.Values[i] = ec._Me_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "userId":
 			out.Values[i] = ec._Me_userId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "email":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Me_email(ctx, field, obj)
+				})
+		case "name":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Me_name(ctx, field, obj)
+				})
 		case "role":
 			out.Values[i] = ec._Me_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._Me_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "scope":
 			out.Values[i] = ec._Me_scope(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.Values[i] = ec._Me_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "writable":
+			out.Values[i] = ec._Me_writable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "actions":
 			out.Values[i] = ec._Me_actions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -13908,6 +14861,36 @@ func (ec *executionContext) marshalNPermission2githubᚗcomᚋplatformᚋplatfor
 	return v
 }
 
+func (ec *executionContext) unmarshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx context.Context, v any) ([]model.Permission, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Permission, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Permission) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNScope2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐScope(ctx context.Context, sel ast.SelectionSet, v *model.Scope) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Scope!")
@@ -14463,6 +15446,25 @@ func (ec *executionContext) unmarshalOCustomerByIDsInput2ᚖgithubᚗcomᚋplatf
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOCustomerUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.CustomerUserView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx context.Context, sel ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -14574,6 +15576,25 @@ func (ec *executionContext) marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋpla
 	return ret
 }
 
+func (ec *executionContext) marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx context.Context, sel ast.SelectionSet, v *admin.Instance) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -14605,6 +15626,13 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx context.Context, sel ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InternalUser(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
@@ -14735,6 +15763,25 @@ func (ec *executionContext) marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatf
 		fc.Result = &v[i]
 		return ec.marshalOTenant2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenant(ctx, sel, v[i])
 	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTenant2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenant(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
 
 	return ret
 }

@@ -143,15 +143,6 @@ type MasterRecordPage struct {
 	TotalPages int            `json:"totalPages"`
 }
 
-// The caller's effective permissions (D-me-permissions).
-type Me struct {
-	UserID     string         `json:"userId"`
-	Role       string         `json:"role"`
-	CustomerID *string        `json:"customerId,omitempty"`
-	Scope      *Scope         `json:"scope"`
-	Actions    []*ActionGrant `json:"actions"`
-}
-
 type Mutation struct {
 }
 
