@@ -11,6 +11,7 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -91,7 +92,19 @@ func (r *mutationResolver) PutCustomerSettings(ctx context.Context, id string, s
 	return svc.PutCustomerSettings(ctx, c, id, settings)
 }
 
-func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerPage, error) {
+func (r *mutationResolver) DeleteCustomer(ctx context.Context, id string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.DeleteCustomer(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) TransferOwnership(ctx context.Context, id string, userID string) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.TransferOwnership(ctx, c, id, admin.OwnershipInput{UserID: userID})
+	})
+}
+
+func (r *queryResolver) Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error) {
 	svc, c, err := r.adminCaller(ctx)
 	if err != nil {
 		return nil, err
@@ -100,7 +113,7 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	p, err := svc.ListCustomers(ctx, c, in)
+	p, err := svc.SearchCustomers(ctx, c, str(search), in)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
@@ -35,7 +36,41 @@ func (r *mutationResolver) CreateInstance(ctx context.Context, input model.Creat
 	if err != nil {
 		return nil, err
 	}
-	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL})
+	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL, DatabaseURI: str(input.DatabaseURI)})
+}
+
+func (r *mutationResolver) UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Instance, error) {
+		return s.UpdateInstance(ctx, c, id, input)
+	})
+}
+
+func (r *mutationResolver) DeleteInstance(ctx context.Context, id string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.DeleteInstance(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) RepairConnection(ctx context.Context, id string) (*admin.Connection, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Connection, error) {
+		return s.RepairConnection(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) RotateConnection(ctx context.Context, id string) (*admin.Connection, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Connection, error) {
+		return s.RotateConnection(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*string, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*string, error) {
+		u, err := s.ResolveDatabaseURI(ctx, c, id)
+		if err != nil {
+			return nil, err
+		}
+		return &u.DatabaseURI, nil
+	})
 }
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string) (*model.InstancePage, error) {
