@@ -106,7 +106,7 @@ func TestTenantAndUserActions(t *testing.T) {
 		{name: "ownership/billing does not hold it", user: billingA,
 			query: `mutation { transferOwnership(id: "cust-acme", userId: "u-billing-acme") { role } }`, wantCodes: []string{"FORBIDDEN"}},
 		{name: "ownership/owner hands over", user: ownerA,
-			query: `mutation { transferOwnership(id: "cust-acme", userId: "u-billing-acme") { id role } }`,
+			query:    `mutation { transferOwnership(id: "cust-acme", userId: "u-billing-acme") { id role } }`,
 			wantData: []any{"transferOwnership", "role"}, wantValue: "owner"},
 	})
 }
@@ -128,7 +128,7 @@ func TestCustomerAndInfrastructureActions(t *testing.T) {
 		{name: "delete customer/account_manager", user: acctMgr, query: `mutation { deleteCustomer(id: "cust-acme") }`,
 			wantCodes: []string{"FORBIDDEN"}},
 		{name: "instance/update", user: platAdm,
-			query: `mutation { updateInstance(id: "inst-acme-2", input: {name: "Second", url: "https://second.example"}) { name url } }`,
+			query:    `mutation { updateInstance(id: "inst-acme-2", input: {name: "Second", url: "https://second.example"}) { name url } }`,
 			wantData: []any{"updateInstance", "name"}, wantValue: "Second"},
 		{name: "instance/account_manager may not", user: acctMgr,
 			query:     `mutation { updateInstance(id: "inst-acme-2", input: {name: "X", url: "https://x.example"}) { name } }`,
@@ -171,7 +171,7 @@ func TestCustomerAndInfrastructureActions(t *testing.T) {
 			wantData: []any{"discrepancies", 0, "summary"}, wantValue: "Invoice differs"},
 		{name: "discrepancy/owner may not", user: ownerA, query: `{ discrepancies { id } }`, wantCodes: []string{"FORBIDDEN"}},
 		{name: "logs/audit and e-mail pages", user: platAdm,
-			query: `{ auditLog(first: 1) { items { action } nextCursor } emailLog(first: 5) { items { recipient } nextCursor } }`,
+			query:    `{ auditLog(first: 1) { items { action } nextCursor } emailLog(first: 5) { items { recipient } nextCursor } }`,
 			wantData: []any{"auditLog", "nextCursor"}},
 		{name: "logs/first below 1", user: platAdm, query: `{ emailLog(first: 0) { items { id } } }`, wantCodes: []string{"BAD_USER_INPUT"}},
 		{name: "delete customer/platform_admin", user: platAdm, query: `mutation { deleteCustomer(id: "cust-globex") }`,

@@ -165,8 +165,12 @@ func ids[T any](items []T, key func(T) string) []string {
 	return out
 }
 
-func tenantsOfCustomer(l *loaders) *dataloader.Loader[string, []*admin.Tenant] { return l.tenantsOfCustomer }
-func tenantsOfInstance(l *loaders) *dataloader.Loader[string, []*admin.Tenant] { return l.tenantsOfInstance }
+func tenantsOfCustomer(l *loaders) *dataloader.Loader[string, []*admin.Tenant] {
+	return l.tenantsOfCustomer
+}
+func tenantsOfInstance(l *loaders) *dataloader.Loader[string, []*admin.Tenant] {
+	return l.tenantsOfInstance
+}
 func instancesOfCustomer(l *loaders) *dataloader.Loader[string, []*admin.Instance] {
 	return l.instancesOfCustomer
 }
