@@ -94,7 +94,7 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adm := admin.NewService(st, acc, admin.WithAdminOrg(adminOrg))
+	adm := admin.NewService(st, acc, admin.WithAdminOrg(adminOrg), admin.WithApps(&memApps{}))
 	dataSvc := data.New(st, acc)
 	auth := acc.Require(headerAuth(storetest.NewLogins(t, base))) // signing in is no statement of the request
 	r := chi.NewRouter()

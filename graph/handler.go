@@ -40,6 +40,8 @@ const (
 	MaxAliases = 30
 	// MaxTokens bounds the tokens the parser reads.
 	MaxTokens = 10_000
+	// edgeCost is the number of children a parent → children edge is priced at.
+	edgeCost = 10
 )
 
 // Config configures the endpoint.
@@ -189,13 +191,18 @@ func page(first *int, def, child int) int {
 }
 
 func setComplexity(c *generated.ComplexityRoot) {
-	c.Query.Customers = func(child int, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.Customers = func(child int, first *int, _, _ *string) int { return page(first, 50, child) }
 	c.Query.Tenants = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.Instances = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.Users = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.AuditLog = func(child int, _ *string, first *int, _ *string) int { return page(first, 100, child) }
 	c.Query.Usage = func(child int, _, _, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
 	c.Customer.Usage = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
+	// The parent → children edges return at most store.ChildLimit each;
+	// they are priced at a typical ten, so that a page of customers with
+	// their tenants stays within MaxComplexity.
+	edge := func(child int) int { return page(nil, edgeCost, child) }
+	c.Customer.Tenants, c.Customer.Instances, c.Customer.Users, c.Instance.Tenants = edge, edge, edge, edge
 	c.Query.MasterRecords = func(child int, _ string, _, pageSize *int, _ *model.MasterRecordFilter, _ *string) int {
 		return page(pageSize, 50, child)
 	}
