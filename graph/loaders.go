@@ -17,9 +17,48 @@ import (
 // number of parents. They are created per request, so nothing is cached
 // across callers.
 type loaders struct {
-	customer *dataloader.Loader[string, *admin.Customer]
-	instance *dataloader.Loader[string, *admin.Instance]
-	grants   *dataloader.Loader[string, []*admin.GrantView]
+	customer *loader[*admin.Customer]
+	instance *loader[*admin.Instance]
+	grants   *loader[[]*admin.GrantView]
+}
+
+// loader is a dataloader with a read-mostly table of the values a list
+// prefetched: the elements of a page find their value there without the
+// dataloader's per-call thunk, channel and lock (a page of 100 tenants asks
+// 200 times), and fall back to the dataloader's batch for anything else.
+type loader[V any] struct {
+	dl     *dataloader.Loader[string, V]
+	mu     sync.RWMutex
+	primed map[string]dataloader.Thunk[V]
+}
+
+func newLoader[V any](f func(context.Context, *access.Caller, []string) ([]V, error), wait time.Duration) *loader[V] {
+	return &loader[V]{dl: dataloader.NewBatchedLoader(batch(f), dataloader.WithWait[string, V](wait))}
+}
+
+// Load answers the value of key: the prefetched one, or one batched with
+// the other keys asked for within the loader's wait.
+func (l *loader[V]) Load(ctx context.Context, key string) dataloader.Thunk[V] {
+	l.mu.RLock()
+	t, ok := l.primed[key]
+	l.mu.RUnlock()
+	if ok {
+		return t
+	}
+	return l.dl.Load(ctx, key)
+}
+
+// prime records prefetched values (keys[i] has vals[i]).
+func (l *loader[V]) prime(keys []string, vals []V) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.primed == nil {
+		l.primed = make(map[string]dataloader.Thunk[V], len(keys))
+	}
+	for i, k := range keys {
+		v := vals[i]
+		l.primed[k] = func() (V, error) { return v, nil }
+	}
 }
 
 type loadersKey struct{}
@@ -30,9 +69,9 @@ func withLoaders(ctx context.Context, r *Resolver, wait time.Duration) context.C
 	}
 	svc := r.Admin
 	l := &loaders{
-		customer: dataloader.NewBatchedLoader(batch(svc.CustomersByIDs), dataloader.WithWait[string, *admin.Customer](wait)),
-		instance: dataloader.NewBatchedLoader(batch(svc.InstancesByIDs), dataloader.WithWait[string, *admin.Instance](wait)),
-		grants:   dataloader.NewBatchedLoader(batch(svc.GrantsByCustomerIDs), dataloader.WithWait[string, []*admin.GrantView](wait)),
+		customer: newLoader(svc.CustomersByIDs, wait),
+		instance: newLoader(svc.InstancesByIDs, wait),
+		grants:   newLoader(svc.GrantsByCustomerIDs, wait),
 	}
 	return context.WithValue(ctx, loadersKey{}, l)
 }
@@ -69,8 +108,8 @@ func batch[V any](f func(context.Context, *access.Caller, []string) ([]V, error)
 
 // prefetch runs one batch for keys (duplicates and blanks dropped) now,
 // without the loader's wait, and primes the loader with its values, so
-// that the elements of a list find them in the loader's cache.
-func prefetch[V any](ctx context.Context, l *dataloader.Loader[string, V], f func(context.Context, *access.Caller, []string) ([]V, error), keys []string) {
+// that the elements of a list find them in the loader's table.
+func prefetch[V any](ctx context.Context, l *loader[V], f func(context.Context, *access.Caller, []string) ([]V, error), keys []string) {
 	c := access.From(ctx)
 	seen := make(map[string]bool, len(keys))
 	uniq := make([]string, 0, len(keys))
@@ -87,9 +126,7 @@ func prefetch[V any](ctx context.Context, l *dataloader.Loader[string, V], f fun
 	if err != nil || len(vals) != len(uniq) {
 		return // the elements' own loads report the error
 	}
-	for i, k := range uniq {
-		l.Prime(ctx, k, vals[i])
-	}
+	l.prime(uniq, vals)
 }
 
 // prefetchAll runs prefetches concurrently and waits for them.
