@@ -19,7 +19,7 @@ import (
 // counted before its hash is checked and the account locked after five.
 // attack: lockout-race
 func TestAttackLockoutRace(t *testing.T) {
-	ti := mustIDP(t)
+	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots = 32 }) // all twenty guesses in flight at once
 	r := ti.rp()
 	release := make(chan struct{})
 	ti.p.hashes = new(atomic.Int64)
