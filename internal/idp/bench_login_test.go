@@ -66,7 +66,8 @@ func BenchmarkPasswordLoginConcurrent(b *testing.B) {
 					}
 				}
 				ti.login(ti.browser(), r, newFlow(), "bench-0@example.com", goodPass) // warm
-				debug.FreeOSMemory()                                                  // what earlier sub-benchmarks left is not this one's peak
+				// what earlier sub-benchmarks left is not this one's peak
+				debug.FreeOSMemory()
 				resetPeakRSS()
 				var next atomic.Int64
 				var wg sync.WaitGroup
