@@ -29,7 +29,9 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 	}
 	u := p.signInAccount(users)
 	if u == nil || u.PasswordHash == "" {
-		p.verifyPassword(password, p.dummyHash)
+		if _, err := p.verifyPassword(ctx, password, p.dummyHash); errors.Is(err, errHashBusy) {
+			return nil, err
+		}
 		return nil, errLoginFailed
 	}
 	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
@@ -43,11 +45,15 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 		return nil, err
 	}
 	if !reserved { // locked: refused whatever the password, at the same cost
-		p.verifyPassword(password, p.dummyHash)
+		if _, err := p.verifyPassword(ctx, password, p.dummyHash); errors.Is(err, errHashBusy) {
+			return nil, err
+		}
 		return nil, errLoginFailed
 	}
-	ok, err := p.verifyPassword(password, u.PasswordHash)
-	if err != nil {
+	ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
+	if errors.Is(err, errHashBusy) {
+		return nil, err
+	} else if err != nil {
 		slog.ErrorContext(ctx, "stored password hash is malformed", "user_id", u.ID)
 	}
 	if !ok {
@@ -93,13 +99,19 @@ func (p *Provider) signInAccount(users []*platform.User) *platform.User {
 }
 
 // verifyPassword is the one place a password hash is computed during
-// sign-in; tests count its calls (p.hashes) and hold them (p.hashGate).
-func (p *Provider) verifyPassword(password, phc string) (bool, error) {
-	if p.hashes != nil {
-		p.hashes.Add(1)
+// sign-in, in a slot of the hash queue (errHashBusy when none frees up in
+// time); tests count its calls (p.hashes) and hold them (p.hashGate).
+func (p *Provider) verifyPassword(ctx context.Context, password, phc string) (ok bool, err error) {
+	if qerr := p.hashQueue.do(ctx, func() {
+		if p.hashes != nil {
+			p.hashes.Add(1)
+		}
+		if p.hashGate != nil {
+			p.hashGate(password)
+		}
+		ok, err = VerifyPassword(password, phc)
+	}); qerr != nil {
+		return false, qerr
 	}
-	if p.hashGate != nil {
-		p.hashGate(password)
-	}
-	return VerifyPassword(password, phc)
+	return ok, err
 }

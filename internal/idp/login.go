@@ -161,6 +161,10 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	user, err := p.checkPassword(ctx, email, password, orgScope(a.Scopes))
 	if err != nil {
+		if errors.Is(err, errHashBusy) {
+			p.hashBusy(w, r)
+			return
+		}
 		if !errors.Is(err, errLoginFailed) {
 			p.internalError(w, r, err)
 			return

@@ -69,6 +69,11 @@ type Config struct {
 	// (D-refresh-grace); 0 turns it off: any reuse revokes the family.
 	RefreshReuseGrace time.Duration
 	Password          PasswordParams
+	// PasswordHashSlots bounds the password verifications in flight
+	// (default GOMAXPROCS); PasswordHashWait is how long a sign-in waits
+	// for a slot before it is answered 503 (default 5s, D-hash-queue).
+	PasswordHashSlots int
+	PasswordHashWait  time.Duration
 	// SecretsKey (32 bytes) seals external client secrets and TOTP seeds.
 	SecretsKey []byte
 	// ConsoleURL and ConsoleClientID name the console's API for service
@@ -134,12 +139,14 @@ type Provider struct {
 	hashes       *atomic.Int64         // when set (tests), counts password verifications
 	hashGate     func(password string) // when set (tests), runs inside each verification
 	pending      sync.WaitGroup        // work started after requests (links.go: later)
+	hashQueue    *hashQueue            // bounds the verifications in flight
 }
 
 // New builds the provider and loads (or creates) its signing keys.
 func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
-	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://")}
+	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
+		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait)}
 	p.keys = &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: p.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
 		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
 	if err := p.keys.load(ctx); err != nil {
