@@ -17,6 +17,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/tenant"
 )
 
@@ -78,6 +79,9 @@ func TestInstanceCreatedThroughAPILogsIn(t *testing.T) {
 	}
 	if app.AppID != conn["idpAppId"] {
 		t.Fatalf("idpAppId %v, application %s", conn["idpAppId"], app.AppID)
+	}
+	if app.Kind != platform.AppPublic || app.BackchannelLogoutURI != instURL+"/auth/backchannel-logout" || inst["clientSecret"] != nil {
+		t.Fatalf("instance application: kind %s, back-channel logout %q, secret answered %v", app.Kind, app.BackchannelLogoutURI, inst["clientSecret"])
 	}
 	rc := m.Config.ConsoleURL + "/api/v1/login/resolve-client?client_id=" + url.QueryEscape(clientID) +
 		"&redirect_uri=" + url.QueryEscape(instURL+"/auth/callback")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -13,6 +14,9 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"golang.org/x/oauth2"
+
+	"github.com/platform/platform/internal/idp"
 )
 
 // tokenAnswer is the token endpoint's answer.
@@ -226,4 +230,51 @@ func TestAttackServiceAccountCredentials(t *testing.T) {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// An instance created with appAuthMethod gets a confidential application
+// (for a server-side web app that keeps a secret): the secret is answered
+// once, the code flow still needs PKCE and the token endpoint the secret.
+// A method the API does not offer is refused and nothing is made.
+// spec: D-service-accounts
+func TestConfidentialInstanceApplication(t *testing.T) {
+	m := MustRunMain(t)
+	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
+	if code, out := adminCall(t, m, admin.AccessToken, http.MethodPost, "/instances", map[string]any{"customerId": DemoAcmeCustomerID,
+		"name": "Acme portal", "url": "https://portal.acme.example", "appAuthMethod": "private_key_jwt"}); code != http.StatusBadRequest {
+		t.Fatalf("an unsupported appAuthMethod = %d %v", code, out)
+	}
+	const base = "https://portal.acme.example"
+	code, inst := adminCall(t, m, admin.AccessToken, http.MethodPost, "/instances", map[string]any{"customerId": DemoAcmeCustomerID,
+		"name": "Acme portal", "url": base, "appAuthMethod": "client_secret_basic"})
+	secret, _ := inst["clientSecret"].(string)
+	if code != http.StatusCreated || secret == "" {
+		t.Fatalf("create = %d %v", code, inst)
+	}
+	clientID := inst["connection"].(map[string]any)["oidcClientId"].(string)
+	if _, again := adminCall(t, m, admin.AccessToken, http.MethodGet, "/instances/"+inst["id"].(string), nil); again["clientSecret"] != nil {
+		t.Fatal("the secret is answered again")
+	}
+
+	redirect := base + "/auth/callback"
+	cfg := oauth2.Config{ClientID: clientID, ClientSecret: secret, RedirectURL: redirect, Scopes: []string{"openid", "email"},
+		Endpoint: oauth2.Endpoint{AuthURL: m.Config.IssuerURL + "/oauth/v2/authorize", TokenURL: m.Config.IssuerURL + "/oauth/v2/token",
+			AuthStyle: oauth2.AuthStyleInHeader}}
+	codeFor := func(verifier string) string {
+		b := pageBrowser(redirect)
+		_, page := fetchPage(t, b, http.MethodGet, cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier)), nil)
+		resp, _ := submit(t, b, m.Config.IssuerURL+idp.PathLogin, page, "email", "bob@acme.example", "password", DemoPassword)
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		return loc.Query().Get("code")
+	}
+	verifier := oauth2.GenerateVerifier()
+	if tok, err := cfg.Exchange(context.Background(), codeFor(verifier), oauth2.VerifierOption(verifier)); err != nil || tok.AccessToken == "" {
+		t.Fatalf("code exchange with the secret: %v", err)
+	}
+	noSecret := cfg
+	noSecret.ClientSecret = ""
+	verifier = oauth2.GenerateVerifier()
+	if _, err := noSecret.Exchange(context.Background(), codeFor(verifier), oauth2.VerifierOption(verifier)); err == nil {
+		t.Fatal("a confidential application's code redeemed without its secret")
+	}
 }

@@ -12,10 +12,17 @@ type App struct {
 	AppID        string
 	ClientID     string
 	RedirectURIs []string
+	// ClientSecret is a confidential application's new secret, answered
+	// once by Create.
+	ClientSecret string
 }
 
-// AppInput registers or updates an application: a public client with PKCE.
+// AppInput registers or updates an application: a public client with PKCE,
+// or a confidential web application (Kind web, AuthMethod a secret method;
+// set on Create only, an update keeps them).
 type AppInput struct {
+	Kind                   string
+	AuthMethod             string
 	Name                   string
 	RedirectURIs           []string
 	PostLogoutRedirectURIs []string

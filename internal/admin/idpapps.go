@@ -44,9 +44,12 @@ type mgmtApp struct {
 	AppID        string   `json:"appId"`
 	ClientID     string   `json:"clientId"`
 	RedirectURIs []string `json:"redirectUris"`
+	ClientSecret string   `json:"clientSecret"`
 }
 
 type mgmtAppRequest struct {
+	Kind                   string   `json:"kind,omitempty"`
+	AuthMethod             string   `json:"authMethod,omitempty"`
 	Name                   string   `json:"name"`
 	RedirectURIs           []string `json:"redirectUris"`
 	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
@@ -85,7 +88,7 @@ func (h *HTTPApps) call(ctx context.Context, method, path string, in any, want i
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("identity provider %s %s: %w", method, path, err)
 	}
-	return &App{AppID: a.AppID, ClientID: a.ClientID, RedirectURIs: a.RedirectURIs}, nil
+	return &App{AppID: a.AppID, ClientID: a.ClientID, RedirectURIs: a.RedirectURIs, ClientSecret: a.ClientSecret}, nil
 }
 
 // mgmtError keeps the provider's message for answers the caller can act on

@@ -39,6 +39,9 @@ type Instance struct {
 	URL        string     `json:"url"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	Connection Connection `json:"connection"`
+	// ClientSecret is the secret of a confidential instance application,
+	// answered once, when the instance is created.
+	ClientSecret string `json:"clientSecret,omitempty"`
 }
 
 func newInstance(i *store.InstanceRow) *Instance {
@@ -54,6 +57,11 @@ type InstanceInput struct {
 	Name        string `json:"name"`
 	URL         string `json:"url"`
 	DatabaseURI string `json:"databaseUri,omitempty"`
+	// AppAuthMethod makes the instance's application confidential
+	// (client_secret_basic or client_secret_post) for a server-side web app
+	// that keeps a secret; by default ("" or none) it is public, as the
+	// tenant web app, which exchanges its code in the browser, needs.
+	AppAuthMethod string `json:"appAuthMethod,omitempty"`
 }
 
 // InstanceUpdate replaces an instance's name and URL; a new URL re-registers
@@ -159,7 +167,15 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 	if err != nil {
 		return nil, err
 	}
-	app, err := s.apps.Create(ctx, appInput(name, base))
+	ai := appInput(name, base)
+	switch in.AppAuthMethod {
+	case "", platform.AuthNone:
+	case platform.AuthSecretBasic, platform.AuthSecretPost:
+		ai.Kind, ai.AuthMethod = platform.AppWeb, in.AppAuthMethod
+	default:
+		return nil, platform.Errorf(platform.EINVALID, "appAuthMethod must be none, client_secret_basic or client_secret_post")
+	}
+	app, err := s.apps.Create(ctx, ai)
 	if err != nil {
 		return nil, appError(err)
 	}
@@ -182,7 +198,9 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 		}
 		return nil, err
 	}
-	return newInstance(row), nil
+	out := newInstance(row)
+	out.ClientSecret = app.ClientSecret
+	return out, nil
 }
 
 // appError hides the identity provider's internal errors behind one message.
