@@ -36,6 +36,30 @@ func (r *mutationResolver) ReactivateUser(ctx context.Context, id string) (*admi
 	return svc.ReactivateUser(ctx, c, id)
 }
 
+func (r *mutationResolver) ResendInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	svc, c, err := r.adminCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return svc.ResendInvitation(ctx, c, id)
+}
+
+func (r *mutationResolver) RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	svc, c, err := r.adminCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return svc.RevokeInvitation(ctx, c, id)
+}
+
+func (r *mutationResolver) UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	svc, c, err := r.adminCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return svc.UnlockUser(ctx, c, id)
+}
+
 func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 	c, err := caller(ctx)
 	if err != nil {
