@@ -235,7 +235,7 @@ func (p *Provider) Handler() http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		http.ServeFileFS(w, r, web.FS, "idp/style.css")
 	})
-	r.Handle("/*", p.op)
+	r.With(p.notFoundPages).Handle("/*", p.op)
 	return r
 }
 
