@@ -72,6 +72,7 @@ func (p *Provider) accountHome(w http.ResponseWriter, r *http.Request) {
 var accountNotices = map[string]string{
 	"password": "Your password was changed. You were signed out everywhere else.",
 	"sessions": "You were signed out everywhere else.",
+	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
 }
 
 func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
