@@ -86,3 +86,20 @@ func (w *notFoundCapture) Write(b []byte) (int, error) {
 	}
 	return w.ResponseWriter.Write(b)
 }
+
+type handOffView struct {
+	Name string
+	URL  string
+}
+
+// handOff sends the browser to an external identity provider: a browser
+// (it asks for HTML) sees "Continuing to <provider>…", which moves on at
+// once by itself (meta refresh, no script) and has a link; other clients
+// get the plain redirect.
+func (p *Provider) handOff(w http.ResponseWriter, r *http.Request, name, target string) {
+	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		http.Redirect(w, r, target, http.StatusFound)
+		return
+	}
+	p.render(w, http.StatusOK, "handoff.html", handOffView{Name: name, URL: target})
+}

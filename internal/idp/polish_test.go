@@ -2,6 +2,7 @@ package idp
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -73,5 +74,27 @@ func TestRecoveryCodeErrorKeepsPlace(t *testing.T) {
 	resp, again = b.submit(ti.issuer, again, PathLoginOTP, url.Values{"code": {"000000"}})
 	if resp.StatusCode != http.StatusUnauthorized || strings.Contains(again, "<details open>") || !strings.Contains(again, `id="otp-error"`) {
 		t.Fatalf("after a wrong authenticator code %d:\n%s", resp.StatusCode, again)
+	}
+}
+
+// A browser going to its organization's provider sees "Continuing to
+// <provider>…", which moves on by itself without script; other clients get
+// the redirect.
+func TestSSOHandOffPage(t *testing.T) {
+	ti := mustIDP(t)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	ti.p.handOff(rec, req, "Acme SSO", "https://sso.example/authorize?state=x&nonce=y")
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, "Continuing to Acme SSO…") ||
+		!strings.Contains(body, `<meta http-equiv="refresh" content="0;url=https://sso.example/authorize?state=x&amp;nonce=y">`) ||
+		!strings.Contains(body, `href="https://sso.example/authorize?state=x&amp;nonce=y"`) {
+		t.Fatalf("hand-off page %d:\n%s", rec.Code, body)
+	}
+	rec = httptest.NewRecorder()
+	ti.p.handOff(rec, httptest.NewRequest(http.MethodGet, "/", nil), "Acme SSO", "https://sso.example/authorize")
+	if rec.Code != http.StatusFound || rec.Header().Get("Location") != "https://sso.example/authorize" {
+		t.Fatalf("plain client: %d %v", rec.Code, rec.Header())
 	}
 }
