@@ -398,6 +398,9 @@ func (m *Main) Close() error {
 	if m.cancel != nil {
 		m.cancel()
 	}
+	if m.IDP != nil {
+		m.IDP.WaitBackground() // reset and unlock e-mails started by requests
+	}
 	if m.Store != nil {
 		m.Store.Close()
 	}
