@@ -62,6 +62,24 @@ func (r *mutationResolver) ReactivateUser(ctx context.Context, id string) (*admi
 	return svc.ReactivateUser(ctx, c, id)
 }
 
+func (r *mutationResolver) ResendInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.ResendInvitation(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.RevokeInvitation(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.UnlockUser(ctx, c, id)
+	})
+}
+
 func (r *mutationResolver) UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error) {
 	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
 		return s.UpdateUser(ctx, c, id, input)

@@ -40,6 +40,17 @@ func TestConfigFromEnv(t *testing.T) {
 			"IDP_ADDR": "127.0.0.1:9000"}, want: func(c Config) bool {
 			return !c.SeedDemo && c.LogLevel == "debug" && c.LogFormat == "json" && c.IDPAddr == "127.0.0.1:9000"
 		}},
+		{name: "OKSMTP", env: map[string]string{"SMTP_URL": "smtps://mailer:p%40ss@mail.example.com", "MAIL_FROM": "Acme <no-reply@acme.example>"},
+			want: func(c Config) bool {
+				return c.Mailer() != nil && c.Mailer().Describe() == "mail.example.com:465 (TLS)" && c.MailFrom == "Acme <no-reply@acme.example>"
+			}},
+		{name: "OKNoSMTPInDevelopment", env: nil, want: func(c Config) bool { return c.Mailer() == nil && c.MailFrom == devMailFrom }},
+		{name: "ErrSMTPURL", env: map[string]string{"SMTP_URL": "mail.example.com:587"}, wantErr: []string{"SMTP_URL"}},
+		{name: "ErrSMTPPlainOutsideLoopback", env: map[string]string{"SMTP_URL": "smtp://mail.example.com:25?tls=none"},
+			wantErr: []string{"SMTP_URL", "loopback"}},
+		{name: "ErrMailFromRequired", env: map[string]string{"ROLE": "idp", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"SMTP_URL": "smtp://mail.example.com"}, wantErr: []string{"MAIL_FROM is required"}},
+		{name: "ErrMailFrom", env: map[string]string{"MAIL_FROM": "not an address"}, wantErr: []string{"MAIL_FROM"}},
 		{name: "ErrRole", env: map[string]string{"ROLE": "web"}, wantErr: []string{`ROLE "web"`}},
 		{name: "ErrDatabase", env: map[string]string{"DATABASE_URL": "mysql://x"}, wantErr: []string{"DATABASE_URL must start with"}},
 		{name: "ErrEmptySQLitePath", env: map[string]string{"DATABASE_URL": "sqlite:"}, wantErr: []string{"needs a file path"}},

@@ -30,7 +30,9 @@ func (m *Main) startMail(ctx context.Context, handlers map[string]http.Handler) 
 		return err
 	}
 	w := &mail.Worker{Store: m.Store, Sealer: sealer, From: m.Config.MailFrom}
-	if s := m.Config.Mailer(); s != nil {
+	if m.MailSender != nil {
+		w.Sender = m.MailSender
+	} else if s := m.Config.Mailer(); s != nil {
 		w.Sender = s
 		slog.Info("e-mail delivery", "server", s.Describe())
 	} else if m.Config.Role != RoleAll {

@@ -107,6 +107,9 @@ type Main struct {
 	IDP    *idp.Provider
 	// Mail is the outbox's delivery worker (tests run it at once with RunOnce).
 	Mail *mail.Worker
+	// MailSender, when set before Run, is used instead of SMTP_URL's sender
+	// (tests trust their own server's certificate with it).
+	MailSender mail.Sender
 
 	// Listeners, when set before Run, are used instead of listening on the
 	// configured addresses (tests pass listeners on port 0), by role and
@@ -395,6 +398,9 @@ func (m *Main) Close() error {
 	wg.Wait()
 	if m.cancel != nil {
 		m.cancel()
+	}
+	if m.IDP != nil {
+		m.IDP.WaitBackground() // reset and unlock e-mails started by requests
 	}
 	if m.Store != nil {
 		m.Store.Close()

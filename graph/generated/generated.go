@@ -424,9 +424,11 @@ type ComplexityRoot struct {
 		ReopenDiscrepancy            func(childComplexity int, id string) int
 		RepairConnection             func(childComplexity int, id string) int
 		ReportDiscrepancy            func(childComplexity int, input admin.DiscrepancyInput) int
+		ResendInvitation             func(childComplexity int, id string) int
 		ResolveDatabaseURI           func(childComplexity int, id string) int
 		ResolveDiscrepancy           func(childComplexity int, id string, resolution string) int
 		ResumeSystemWorker           func(childComplexity int, id string) int
+		RevokeInvitation             func(childComplexity int, id string) int
 		RotateConnection             func(childComplexity int, id string) int
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
 		RotateWebhookSecret          func(childComplexity int, id string) int
@@ -439,6 +441,7 @@ type ComplexityRoot struct {
 		TransferTenant               func(childComplexity int, id string, input admin.TransferInput) int
 		TriggerMigration             func(childComplexity int, id string, targetVersion string) int
 		TrustIdentityProvider        func(childComplexity int, id string, linkTrusted bool) int
+		UnlockUser                   func(childComplexity int, id string) int
 		UpdateCustomer               func(childComplexity int, id string, input model.UpdateCustomerInput) int
 		UpdateEnvVar                 func(childComplexity int, id string, input admin.EnvVarPatch) int
 		UpdateIdentityProvider       func(childComplexity int, id string, input admin.IdentityProviderPatch) int
@@ -809,6 +812,9 @@ type MutationResolver interface {
 	InviteUser(ctx context.Context, customerID string, input model.InviteUserInput) (*admin.CustomerUserView, error)
 	SuspendUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	ReactivateUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	ResendInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error)
 	DeleteUser(ctx context.Context, id string) (*bool, error)
 	TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error)
@@ -2758,6 +2764,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReportDiscrepancy(childComplexity, args["input"].(admin.DiscrepancyInput)), true
+	case "Mutation.resendInvitation":
+		if e.ComplexityRoot.Mutation.ResendInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resendInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResendInvitation(childComplexity, args["id"].(string)), true
 	case "Mutation.resolveDatabaseUri":
 		if e.ComplexityRoot.Mutation.ResolveDatabaseURI == nil {
 			break
@@ -2791,6 +2808,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResumeSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeInvitation":
+		if e.ComplexityRoot.Mutation.RevokeInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeInvitation(childComplexity, args["id"].(string)), true
 	case "Mutation.rotateConnection":
 		if e.ComplexityRoot.Mutation.RotateConnection == nil {
 			break
@@ -2923,6 +2951,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TrustIdentityProvider(childComplexity, args["id"].(string), args["linkTrusted"].(bool)), true
+	case "Mutation.unlockUser":
+		if e.ComplexityRoot.Mutation.UnlockUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unlockUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnlockUser(childComplexity, args["id"].(string)), true
 	case "Mutation.updateCustomer":
 		if e.ComplexityRoot.Mutation.UpdateCustomer == nil {
 			break
@@ -5488,6 +5527,12 @@ extend type Mutation {
   inviteUser(customerId: ID!, input: InviteUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   suspendUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
   reactivateUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+  "Sends a new invitation link (the previous one stops working); an accepted invitation is 400."
+  resendInvitation(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
+  "Ends the open invitation link; the user stays invited until invited again or deleted."
+  revokeInvitation(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
+  "Ends the user's sign-in lockout at once."
+  unlockUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
   "Changes a user's name or role."
   updateUser(id: ID!, input: UpdateUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   deleteUser(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
@@ -7688,6 +7733,20 @@ func (ec *executionContext) field_Mutation_reportDiscrepancy_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_resendInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_resolveDatabaseUri_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7725,6 +7784,20 @@ func (ec *executionContext) field_Mutation_resolveDiscrepancy_args(ctx context.C
 }
 
 func (ec *executionContext) field_Mutation_resumeSystemWorker_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -7959,6 +8032,20 @@ func (ec *executionContext) field_Mutation_trustIdentityProvider_args(ctx contex
 		return nil, err
 	}
 	args["linkTrusted"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unlockUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -18952,6 +19039,192 @@ func (ec *executionContext) fieldContext_Mutation_reactivateUser(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_reactivateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resendInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resendInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResendInvitation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resendInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resendInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeInvitation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unlockUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unlockUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnlockUser(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unlockUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unlockUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -30774,6 +31047,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "reactivateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reactivateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resendInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resendInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokeInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unlockUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unlockUser(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++

@@ -96,7 +96,7 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes, ContinueURL: PathAccountMFA})
+	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes, ContinueURL: PathAccount})
 }
 
 func (p *Provider) sessionUser(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {

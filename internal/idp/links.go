@@ -176,7 +176,7 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			v.Links = append(v.Links, doneLink{Name: "Continue to the console", URL: p.cfg.ConsoleURL + "/"})
 		}
 		if pg.kind == store.TokenInvitation {
-			v.Links = append(v.Links, doneLink{Name: "Your account", URL: PathAccountMFA, Secondary: true})
+			v.Links = append(v.Links, doneLink{Name: "Your account", URL: PathAccount, Secondary: true})
 		}
 		p.render(w, http.StatusOK, "done.html", v)
 	}

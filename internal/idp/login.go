@@ -44,18 +44,22 @@ type loginView struct {
 	CSRF            string
 	PasswordAllowed bool
 	Providers       []providerLink
+	App, Org        string // the card names the application and the organization (polish.go)
+	OtherURL        string // "Not you?" when the address came from the gateway
 }
 
 type errorView struct {
 	Title     string
 	Message   string
 	RequestID string
+	Back      string // a way back (polish.go)
 }
 
 // loginOptions are the sign-in methods the organization of the org scope
 // allows; without an org scope, password sign-in for any organization.
 func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (loginView, error) {
 	v := loginView{AuthRequestID: a.ID, PasswordAllowed: true}
+	p.nameCard(ctx, a, &v)
 	if a.LinkIDPID != "" { // an account proving itself for a link: its own password, nothing else
 		x, err := p.store.ExternalIDP(ctx, a.LinkIDPID)
 		if err != nil {
@@ -132,6 +136,7 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 			v.Email = u.Email
 		}
 	}
+	fixHint(r, a, &v)
 	p.renderLogin(w, http.StatusOK, v, "")
 }
 
@@ -246,7 +251,7 @@ func (p *Provider) otpSubmit(w http.ResponseWriter, r *http.Request) {
 			p.internalError(w, r, err)
 			return
 		}
-		p.renderOTP(w, http.StatusUnauthorized, a.ID, msgCodeFailed)
+		p.renderOTPAgain(w, a.ID, recovery)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
@@ -406,6 +411,7 @@ type otpView struct {
 	AuthRequestID string
 	CSRF          string
 	Error         string
+	Recovery      bool // the recovery-code form failed: it stays open (polish.go)
 }
 
 func (p *Provider) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {
@@ -427,7 +433,7 @@ func (p *Provider) renderSetup(w http.ResponseWriter, status int, action, authRe
 }
 
 func (p *Provider) renderError(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
-	p.render(w, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context())})
+	p.render(w, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context()), Back: p.backURL()})
 }
 
 func (p *Provider) internalError(w http.ResponseWriter, r *http.Request, err error) {

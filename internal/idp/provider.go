@@ -216,6 +216,14 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathPasswordReset, p.setPasswordSubmit(resetPage))
 		r.Get(PathPasswordForgot, p.forgotPage)
 		r.Post(PathPasswordForgot, p.forgotSubmit)
+		r.Get(PathAccount, p.accountHome)
+		r.Post(PathAccountPassword, p.accountPassword)
+		r.Post(PathAccountEndOthers, p.accountEndOthers)
+		r.Post(PathAccountRecovery, p.accountRecoveryCodes)
+		r.Post(PathAccountMFAReset, p.accountMFAReset)
+		r.Post(PathAccountEmail, p.accountEmail)
+		r.Get(PathVerifyEmail, p.verifyPage)
+		r.Post(PathVerifyEmail, p.verifySubmit)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
 		r.With(p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
@@ -242,7 +250,7 @@ func (p *Provider) Handler() http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		http.ServeFileFS(w, r, web.FS, "idp/style.css")
 	})
-	r.Handle("/*", p.op)
+	r.With(p.notFoundPages).Handle("/*", p.op)
 	return r
 }
 

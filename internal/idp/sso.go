@@ -125,7 +125,7 @@ func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 	if a.LoginHint != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("login_hint", a.LoginHint))
 	}
-	http.Redirect(w, r, cfg.AuthCodeURL(state, opts...), http.StatusFound)
+	p.handOff(w, r, x.Name, cfg.AuthCodeURL(state, opts...))
 }
 
 // ssoCallback finishes an external login: the state is taken once, the

@@ -111,3 +111,20 @@ func (s *Store) SetPasswordByLink(ctx context.Context, hash, kind, passwordHash 
 	})
 	return tok, err
 }
+
+// ConfirmEmail spends a verification link and makes its address the
+// user's, verified, in one transaction. ENOTFOUND for an unknown, used or
+// expired link; ECONFLICT when the organization has the address meanwhile
+// (the link stays unspent).
+func (s *Store) ConfirmEmail(ctx context.Context, hash string, now time.Time) (*AccountToken, error) {
+	var tok *AccountToken
+	err := s.InTx(ctx, func(tx *Store) error {
+		var err error
+		if tok, err = tx.UseAccountToken(ctx, hash, TokenVerify, now); err != nil {
+			return err
+		}
+		return tx.execOne(ctx, "user", `UPDATE users SET email = $2, email_verified = TRUE, updated_at = $3 WHERE id = $1`,
+			tok.UserID, tok.Email, now.UTC())
+	})
+	return tok, err
+}

@@ -1,0 +1,37 @@
+package graph_test
+
+import (
+	"slices"
+	"testing"
+)
+
+// Resending and revoking an invitation, and unlocking, through GraphQL run
+// the same service methods as REST: a customer's owner invites, resends and
+// revokes; a viewer may not unlock (FORBIDDEN), the owner may.
+func TestInvitationMutations(t *testing.T) {
+	e := newEnv(t)
+	r := e.gql(ownerA, `mutation($c: ID!) { inviteUser(customerId: $c, input: {email: "gina@example.com", name: "Gina", role: "viewer"}) { id status } }`,
+		map[string]any{"c": custAcme})
+	if len(r.Errors) > 0 {
+		t.Fatalf("invite: %s", r.Raw)
+	}
+	id := dig(r.Data, "inviteUser", "id").(string)
+	for _, m := range []string{"resendInvitation", "revokeInvitation"} {
+		r := e.gql(ownerA, `mutation($id: ID!) { `+m+`(id: $id) { id status } }`, map[string]any{"id": id})
+		if len(r.Errors) > 0 || dig(r.Data, m, "status") != "invited" {
+			t.Fatalf("%s: %s", m, r.Raw)
+		}
+	}
+	// an accepted invitation cannot be resent
+	r = e.gql(ownerA, `mutation($id: ID!) { resendInvitation(id: $id) { id } }`, map[string]any{"id": viewerA})
+	if !slices.Equal(r.codes(), []string{"BAD_USER_INPUT"}) && !slices.Equal(r.codes(), []string{"INVALID"}) {
+		t.Fatalf("resend to an active user: %v %s", r.codes(), r.Raw)
+	}
+	const unlock = `mutation($id: ID!) { unlockUser(id: $id) { id } }`
+	if r := e.gql(viewerA, unlock, map[string]any{"id": memberA}); !slices.Equal(r.codes(), []string{"FORBIDDEN"}) {
+		t.Fatalf("viewer unlocking: %v %s", r.codes(), r.Raw)
+	}
+	if r := e.gql(ownerA, unlock, map[string]any{"id": memberA}); len(r.Errors) > 0 {
+		t.Fatalf("owner unlocking: %s", r.Raw)
+	}
+}

@@ -1,0 +1,283 @@
+package idp
+
+import (
+	"errors"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// The self-service account page and its forms (server-rendered, every
+// form with the CSRF cookie).
+const (
+	PathAccount            = "/ui/account"
+	PathAccountPassword    = "/ui/account/password"
+	PathAccountEndOthers   = "/ui/account/sessions/end-others"
+	PathAccountRecovery    = "/ui/account/recovery-codes"
+	PathAccountMFAReset    = "/ui/account/mfa/reset"
+	msgCurrentPasswordBad  = "The current password is incorrect."
+	msgAccountFormExpired  = "Your session on this page has ended. Reload the page and try again."
+	accountSessionTimeForm = "2 Jan 2006 15:04 MST"
+)
+
+type sessionRow struct {
+	Current      bool
+	Since, Until string
+	Method       string
+}
+
+type accountHomeView struct {
+	Org, Email, CSRF, Notice, Error string
+	MinLength                       int
+	CheckCommon, MFA, Others        bool
+	Sessions                        []sessionRow
+}
+
+// Heading and Download complete the recovery-codes page for a login's
+// enrolment (login.go's recoveryView).
+func (v recoveryView) Heading() string        { return "Two-step verification is on" }
+func (v recoveryView) Download() template.URL { return codesDownload(v.Codes) }
+
+// newCodesView is the recovery-codes page after regenerating them.
+type newCodesView struct {
+	Codes       []string
+	ContinueURL string
+}
+
+func (v newCodesView) Heading() string        { return "Your new recovery codes" }
+func (v newCodesView) Download() template.URL { return codesDownload(v.Codes) }
+
+// codesDownload is a data: URL of the codes as a text file, for the
+// download link (no script needed).
+func codesDownload(codes []string) template.URL {
+	// a data: URL built here from codes of [a-z0-9-] only; not user input
+	return template.URL("data:text/plain;charset=utf-8," + url.PathEscape(strings.Join(codes, "\n")+"\n"))
+}
+
+// accountHome shows the account page of the signed-in user.
+func (p *Provider) accountHome(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.sessionUser(w, r)
+	if !ok {
+		return
+	}
+	p.renderAccount(w, r, http.StatusOK, u, r.URL.Query().Get("done"), "")
+}
+
+var accountNotices = map[string]string{
+	"password": "Your password was changed. You were signed out everywhere else.",
+	"sessions": "You were signed out everywhere else.",
+	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
+}
+
+func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
+	ctx := r.Context()
+	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg}
+	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
+		v.Org = o.Name
+	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	v.MinLength, v.CheckCommon = policy.PasswordMinLength, policy.PasswordCheckCommon
+	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
+		v.MFA = true
+	}
+	sessions, err := p.store.UserSessions(ctx, u.ID, p.now())
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	current := sessionFromContext(ctx)
+	for _, s := range sessions {
+		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime.UTC().Format(accountSessionTimeForm),
+			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password"}
+		if containsAll(s.AMR, "mfa") {
+			row.Method = "password and code"
+		} else if containsAll(s.AMR, "fed") {
+			row.Method = "single sign-on"
+		}
+		v.Others = v.Others || !row.Current
+		v.Sessions = append(v.Sessions, row)
+	}
+	p.render(w, status, "account_home.html", v)
+}
+
+func containsAll(list []string, want string) bool {
+	for _, s := range list {
+		if s == want {
+			return true
+		}
+	}
+	return false
+}
+
+// accountForm checks a form post of the account page: its CSRF token, the
+// signed-in user, the sign-in rate limit. It answers the error itself.
+func (p *Provider) accountForm(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		p.renderError(w, r, http.StatusForbidden, "Invalid request", msgAccountFormExpired)
+		return nil, false
+	}
+	u, ok := p.sessionUser(w, r)
+	if !ok || !p.allowAttempt(w, r) {
+		return nil, false
+	}
+	return u, true
+}
+
+// currentPassword verifies the user's own password, counted toward the
+// lockout like a sign-in (one argon2id, attempt reserved first).
+func (p *Provider) currentPassword(r *http.Request, u *platform.User, password string) (bool, error) {
+	ctx := r.Context()
+	if password == "" || len(password) > 1024 || u.PasswordHash == "" {
+		return false, nil
+	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		return false, err
+	}
+	now := p.now()
+	_, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts,
+		now.Add(time.Duration(policy.LockoutSeconds)*time.Second), now)
+	if err != nil || !reserved {
+		return false, err
+	}
+	ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
+	if err != nil || !ok {
+		return false, nil
+	}
+	return true, p.store.ResetLoginFailures(ctx, u.ID)
+}
+
+// accountPassword changes the password: the current one is required, the
+// new one must meet the policy. Everything the user was signed in with
+// ends (D-reset); this browser gets a new session.
+func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if !ok {
+		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
+		return
+	}
+	password := r.PostForm.Get("password")
+	if password != r.PostForm.Get("confirm") {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The two new passwords are not the same.")
+		return
+	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if err := CheckPassword(policy, password, u.Email); err != nil {
+		var pe *platform.Error
+		msg := platform.ErrorMessage(err)
+		if errors.As(err, &pe) && len(pe.Details) > 0 {
+			msg = strings.Join(pe.Details, "; ")
+		}
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The new password does not meet the rules: "+msg+".")
+		return
+	}
+	hash, err := HashPassword(password, p.cfg.Password)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if err := p.store.SetPassword(ctx, u.ID, hash); err != nil { // ends every session and token
+		p.internalError(w, r, err)
+		return
+	}
+	if err := p.store.DeleteAccountTokens(ctx, u.ID, store.TokenReset); err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	amr := []string{"pwd"}
+	if s := sessionFromContext(ctx); s != nil {
+		amr = s.AMR
+	}
+	if _, err := p.startSession(w, r, u.ID, amr); err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	slog.InfoContext(ctx, "password changed on the account page", "user_id", u.ID)
+	http.Redirect(w, r, PathAccount+"?done=password", http.StatusSeeOther)
+}
+
+// accountEndOthers signs the user out of every other browser.
+func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	n, err := p.store.DeleteOtherSessions(r.Context(), u.ID, sessionFromContext(r.Context()).IDHash)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	slog.InfoContext(r.Context(), "other sessions ended", "user_id", u.ID, "sessions", n)
+	http.Redirect(w, r, PathAccount+"?done=sessions", http.StatusSeeOther)
+}
+
+// accountRecoveryCodes replaces the recovery codes and shows the new ones
+// once, with a copy box and a download link.
+func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	if f, err := p.store.TOTP(r.Context(), u.ID); err != nil || !f.Confirmed {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Turn on two-step verification first.")
+		return
+	}
+	codes, err := p.newRecoveryCodes(r.Context(), u.ID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.render(w, http.StatusOK, "recovery.html", newCodesView{Codes: codes, ContinueURL: PathAccount})
+}
+
+// accountMFAReset starts enrolling a new authenticator, the current
+// password required: the old authenticator and its recovery codes are
+// removed at once, and the new one counts once it is confirmed with a
+// first code.
+func (p *Provider) accountMFAReset(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if !ok {
+		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
+		return
+	}
+	if err := p.store.DeleteTOTP(r.Context(), u.ID); err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	enrol, err := p.beginTOTP(r.Context(), u.ID, u.Email)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	slog.InfoContext(r.Context(), "authenticator reset on the account page", "user_id", u.ID)
+	p.renderSetup(w, http.StatusOK, PathAccountMFA, "", enrol, "")
+}

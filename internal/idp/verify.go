@@ -1,0 +1,127 @@
+package idp
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/platform/platform/internal/mail"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// E-mail address change: the account page sends a confirmation link to the
+// new address; the address becomes the user's (and so usable for sign-in
+// and account linking) only when that link is confirmed (D-reset).
+const (
+	PathAccountEmail = "/ui/account/email"
+	PathVerifyEmail  = mail.PathVerifyEmail
+)
+
+type verifyView struct {
+	Org, Address, Current, Token, CSRF string
+}
+
+// accountEmail asks for a new address: current password required; the
+// link (7 days, single use) goes to the new address. The answer is the same
+// whether or not the organization already has the address.
+func (p *Provider) accountEmail(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	email := platform.NormalizeEmail(r.PostForm.Get("email"))
+	if !platform.ValidEmail(email) || email == u.Email {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Enter a new e-mail address.")
+		return
+	}
+	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if !ok {
+		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
+		return
+	}
+	org := ""
+	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
+		org = o.Name
+	}
+	token, hash := mail.NewToken()
+	now := p.now()
+	err = p.store.InTx(ctx, func(tx *store.Store) error {
+		err := tx.CreateAccountToken(ctx, &store.AccountToken{Hash: hash, Kind: store.TokenVerify, UserID: u.ID, Email: email,
+			CreatedAt: now, ExpiresAt: now.Add(mail.VerifyLifetime)}, true)
+		if err != nil {
+			return err
+		}
+		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: mail.KindVerify, To: email,
+			UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Address: email,
+			Link: mail.Link(p.cfg.Issuer, PathVerifyEmail, token)})
+	})
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, PathAccount+"?done=email", http.StatusSeeOther)
+}
+
+// verifyPage shows what confirming the link does; opening it spends nothing.
+func (p *Provider) verifyPage(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("token")
+	tok, u, ok := p.verifyLink(w, r, token)
+	if !ok {
+		return
+	}
+	v := verifyView{Address: tok.Email, Current: u.Email, Token: token, CSRF: p.newCSRF(w)}
+	if o, err := p.store.Organization(r.Context(), u.OrgID); err == nil {
+		v.Org = o.Name
+	}
+	p.render(w, http.StatusOK, "verify.html", v)
+}
+
+func (p *Provider) verifyLink(w http.ResponseWriter, r *http.Request, token string) (*store.AccountToken, *platform.User, bool) {
+	if token == "" || len(token) > 128 {
+		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
+		return nil, nil, false
+	}
+	tok, err := p.store.AccountToken(r.Context(), mail.TokenHash(token), store.TokenVerify, p.now())
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
+		return nil, nil, false
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return nil, nil, false
+	}
+	u, err := p.user(r.Context(), tok.UserID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return nil, nil, false
+	}
+	return tok, u, true
+}
+
+// verifySubmit confirms the new address once.
+func (p *Provider) verifySubmit(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Open the link from the e-mail again.")
+		return
+	}
+	tok, err := p.store.ConfirmEmail(r.Context(), mail.TokenHash(r.PostForm.Get("token")), p.now())
+	switch platform.ErrorCode(err) {
+	case "":
+	case platform.ENOTFOUND:
+		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
+		return
+	case platform.ECONFLICT:
+		p.renderError(w, r, http.StatusConflict, "This address cannot be used",
+			"Another account of your organization uses this address. Ask your administrator.")
+		return
+	default:
+		p.internalError(w, r, err)
+		return
+	}
+	slog.InfoContext(r.Context(), "e-mail address confirmed", "user_id", tok.UserID)
+	p.render(w, http.StatusOK, "done.html", doneView{Title: "Your e-mail address is confirmed",
+		Message: "Sign in with " + tok.Email + " from now on.", Links: []doneLink{{Name: "Your account", URL: PathAccount}}})
+}

@@ -1,0 +1,71 @@
+package idp
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// A new address is used only once the link sent to it is confirmed: until
+// then the old address signs in and the new one does not; the link works
+// once; an address another account of the organization took meanwhile is
+// refused and the link stays unspent.
+func TestEmailChangeNeedsVerification(t *testing.T) {
+	ti := mustIDP(t)
+	ctx := context.Background()
+	b := ti.signedIn()
+	const next = "alice.new@a.example"
+	_, page := b.get(ti.issuer + PathAccount)
+	resp, again := b.submitForm(ti.issuer+PathAccountEmail, page, "email", next, "current", "wrong")
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("wrong password: %d", resp.StatusCode)
+	}
+	resp, done := b.submitForm(ti.issuer+PathAccountEmail, again, "email", next, "current", goodPass)
+	if resp.StatusCode != 200 || !strings.Contains(done, "confirmation link") {
+		t.Fatalf("change: %d\n%s", resp.StatusCode, done)
+	}
+	if u, _ := ti.st.User(ctx, userAlice); u.Email != alice {
+		t.Fatalf("address changed before verification: %s", u.Email)
+	}
+	r := ti.rp()
+	nb := ti.browser()
+	_, login := nb.get(r.authURL(newFlow()))
+	if resp, _ := nb.submitLogin(ti.issuer, login, next, goodPass); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("unverified address signed in: %d", resp.StatusCode)
+	}
+	msgs := ti.mails(next)
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Subject, "Confirm your e-mail address") {
+		t.Fatalf("messages: %+v", msgs)
+	}
+	link := linkOf(t, msgs[0])
+	// taken meanwhile: refused, link unspent
+	now := time.Now()
+	if err := ti.st.CreateUser(ctx, &platform.User{ID: "squatter", OrgID: orgA, Email: next, CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	_, confirm := b.get(link)
+	if resp, _ := b.submitForm(ti.issuer+PathVerifyEmail, confirm); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("taken address: %d", resp.StatusCode)
+	}
+	if err := ti.st.DeleteUser(ctx, "squatter"); err != nil {
+		t.Fatal(err)
+	}
+	resp, confirm = b.get(link)
+	if resp.StatusCode != 200 || !strings.Contains(confirm, next) {
+		t.Fatalf("confirm page: %d\n%s", resp.StatusCode, confirm)
+	}
+	if resp, body := b.submitForm(ti.issuer+PathVerifyEmail, confirm); resp.StatusCode != 200 || !strings.Contains(body, "is confirmed") {
+		t.Fatalf("confirm: %d\n%s", resp.StatusCode, body)
+	}
+	if u, _ := ti.st.User(ctx, userAlice); u.Email != next || !u.EmailVerified {
+		t.Fatalf("after confirming: %+v", u)
+	}
+	if resp, _ := b.submitForm(ti.issuer+PathVerifyEmail, confirm); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("link used twice: %d", resp.StatusCode)
+	}
+	ti.login(ti.browser(), r, newFlow(), next, goodPass)
+}
