@@ -200,6 +200,11 @@ async function callback() {
   store.setItem("id_token", tok.id_token);
   const me = await fetchMe(tok.access_token);
   if (!me.ok) { fail(errorText(me.data, "This account has no access to the console.")); return; }
+  // A page of this console that started the sign-in (the GraphQL
+  // playground) asked to come back: only a path of this origin.
+  const back = store.getItem("return_to");
+  store.removeItem("return_to");
+  if (back && /^\/[^/\\]/.test(back)) { window.location.replace(back); return; }
   window.location.replace(me.data.customerId ? "/portal" : "/dashboard");
 }
 
