@@ -103,7 +103,9 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	r.Handle("/graphql", graph.NewHandler(cfg))
+	gh := graph.NewHandler(cfg)
+	r.Handle("/graphql", gh)
+	r.Handle("/graphql/assets/*", gh)
 	r.Route("/api/v1", func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, auth) })
 	dataRouter := chi.NewRouter()
 	srv := httptest.NewServer(r)
