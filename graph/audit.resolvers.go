@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -26,4 +27,19 @@ func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *in
 		return nil, err
 	}
 	return &model.AuditEventPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+}
+
+func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error) {
+	in, err := pageInput(first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.EmailPage, error) {
+		p, err := s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+		if err != nil {
+			return nil, err
+		}
+		items, _ := pointers(p.Items, nil)
+		return &model.EmailPage{Items: items, NextCursor: p.NextCursor}, nil
+	})
 }

@@ -9,9 +9,70 @@ import (
 	"context"
 
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
+
+func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error) {
+	in, err := pageInput(first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.InvoicePage, error) {
+		p, err := s.ListCustomerInvoices(ctx, c, obj.ID, admin.InvoiceFilter{Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
+		if err != nil {
+			return nil, err
+		}
+		return &model.InvoicePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	})
+}
+
+func (r *customerResolver) Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error) {
+	in, err := pageInput(first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.PaymentPage, error) {
+		p, err := s.ListPayments(ctx, c, obj.ID, in)
+		if err != nil {
+			return nil, err
+		}
+		return &model.PaymentPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	})
+}
+
+func (r *customerResolver) Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error) {
+	in, err := pageInput(first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.CreditPage, error) {
+		p, err := s.ListCredits(ctx, c, obj.ID, in)
+		if err != nil {
+			return nil, err
+		}
+		return &model.CreditPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	})
+}
+
+func (r *customerResolver) BillingSetup(ctx context.Context, obj *admin.Customer) (*admin.BillingSetupView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.BillingSetupView, error) {
+		return s.BillingSetup(ctx, c, obj.ID)
+	})
+}
+
+func (r *mutationResolver) IssueCredit(ctx context.Context, customerID string, input admin.CreditInput) (*admin.CreditView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CreditView, error) {
+		return s.IssueCredit(ctx, c, customerID, input)
+	})
+}
+
+func (r *mutationResolver) PutBillingSetup(ctx context.Context, customerID string, input admin.BillingSetupInput) (*admin.BillingSetupView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.BillingSetupView, error) {
+		return s.PutBillingSetup(ctx, c, customerID, input)
+	})
+}
 
 func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error) {
 	svc, c, err := r.adminCaller(ctx)
@@ -26,4 +87,24 @@ func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *st
 		return nil, err
 	}
 	return &model.UsagePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+}
+
+func (r *queryResolver) Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error) {
+	in, err := pageInput(first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.InvoicePage, error) {
+		p, err := s.ListInvoices(ctx, c, admin.InvoiceFilter{CustomerID: str(customerID), Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
+		if err != nil {
+			return nil, err
+		}
+		return &model.InvoicePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	})
+}
+
+func (r *queryResolver) Invoice(ctx context.Context, id string) (*admin.InvoiceView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InvoiceView, error) {
+		return s.Invoice(ctx, c, id)
+	})
 }

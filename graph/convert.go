@@ -83,17 +83,22 @@ func selects(ctx context.Context, path ...string) bool {
 // me builds the caller's permissions (D-me-permissions), as
 // GET /api/v1/me/permissions shows them.
 func (r *Resolver) me(c *access.Caller) *model.Me {
-	m := &model.Me{UserID: c.UserID, Role: c.Role.String(), Scope: scopeOf(admin.ScopeView{Source: c.Scope.Source,
+	m := &model.Me{ID: c.UserID, UserID: c.UserID, Role: c.Role.String(), Scope: scopeOf(admin.ScopeView{Source: c.Scope.Source,
 		Mode: c.Scope.Mode, CustomerIDs: c.Scope.CustomerIDs, InstanceIDs: c.Scope.InstanceIDs}),
-		Actions: []*model.ActionGrant{}}
+		Actions: []*model.ActionGrant{}, Permissions: []model.Permission{}, Writable: []model.Permission{}}
 	if c.CustomerID != "" {
 		id := c.CustomerID
 		m.CustomerID = &id
 	}
 	cat := r.Access.Catalog()
 	for _, a := range cat.Allowed(c.Role) {
-		m.Actions = append(m.Actions, &model.ActionGrant{Action: model.Action(strings.ToUpper(a.String())),
-			Access: cat.Access(c.Role, a).String()})
+		name := strings.ToUpper(a.String())
+		acc := cat.Access(c.Role, a)
+		m.Actions = append(m.Actions, &model.ActionGrant{Action: model.Action(name), Access: acc.String()})
+		m.Permissions = append(m.Permissions, model.Permission(name))
+		if acc == authz.AccessFull {
+			m.Writable = append(m.Writable, model.Permission(name))
+		}
 	}
 	return m
 }
@@ -135,4 +140,13 @@ func done(err error) (*bool, error) {
 // lists, answer null for what the caller may not read instead of refusing.
 func (r *Resolver) holds(c *access.Caller, act authz.Action) bool {
 	return r.Access.Catalog().Access(c.Role, act) != authz.AccessNone
+}
+
+// profile loads the caller's e-mail and name once per request.
+func (r *Resolver) profile(ctx context.Context, m *model.Me) (*admin.Profile, error) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+	}
+	return l.profile.Load(ctx, m.UserID)()
 }

@@ -11,10 +11,22 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
+
+func (r *customerResolver) Tenants(ctx context.Context, obj *admin.Customer) ([]*admin.Tenant, error) {
+	return loadList(ctx, loadersFrom(ctx), tenantsOfCustomer, obj.ID)
+}
+
+func (r *customerResolver) Instances(ctx context.Context, obj *admin.Customer) ([]*admin.Instance, error) {
+	return loadList(ctx, loadersFrom(ctx), instancesOfCustomer, obj.ID)
+}
+
+func (r *customerResolver) Users(ctx context.Context, obj *admin.Customer) ([]*admin.CustomerUserView, error) {
+	return loadList(ctx, loadersFrom(ctx), usersOfCustomer, obj.ID)
+}
 
 func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error) {
 	l := loadersFrom(ctx)
@@ -80,7 +92,19 @@ func (r *mutationResolver) PutCustomerSettings(ctx context.Context, id string, s
 	return svc.PutCustomerSettings(ctx, c, id, settings)
 }
 
-func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerPage, error) {
+func (r *mutationResolver) DeleteCustomer(ctx context.Context, id string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.DeleteCustomer(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) TransferOwnership(ctx context.Context, id string, userID string) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.TransferOwnership(ctx, c, id, admin.OwnershipInput{UserID: userID})
+	})
+}
+
+func (r *queryResolver) Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error) {
 	svc, c, err := r.adminCaller(ctx)
 	if err != nil {
 		return nil, err
@@ -89,17 +113,11 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	p, err := svc.ListCustomers(ctx, c, in)
+	p, err := svc.SearchCustomers(ctx, c, str(search), in)
 	if err != nil {
 		return nil, err
 	}
-	if l := loadersFrom(ctx); l != nil && selects(ctx, "items", "grants") && r.holds(c, authz.ManageInternalUsers) {
-		ids := make([]string, len(p.Items))
-		for i, cu := range p.Items {
-			ids[i] = cu.ID
-		}
-		prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, ids)
-	}
+	r.prefetchCustomerEdges(ctx, svc, c, ids(p.Items, func(cu *admin.Customer) string { return cu.ID }), "items")
 	return &model.CustomerPage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }
 

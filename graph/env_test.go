@@ -94,7 +94,7 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adm := admin.NewService(st, acc, admin.WithAdminOrg(adminOrg))
+	adm := admin.NewService(st, acc, admin.WithAdminOrg(adminOrg), admin.WithApps(&memApps{}))
 	dataSvc := data.New(st, acc)
 	auth := acc.Require(headerAuth(storetest.NewLogins(t, base))) // signing in is no statement of the request
 	r := chi.NewRouter()
@@ -103,7 +103,9 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	r.Handle("/graphql", graph.NewHandler(cfg))
+	gh := graph.NewHandler(cfg)
+	r.Handle("/graphql", gh)
+	r.Handle("/graphql/assets/*", gh)
 	r.Route("/api/v1", func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, auth) })
 	dataRouter := chi.NewRouter()
 	srv := httptest.NewServer(r)

@@ -18,6 +18,30 @@ func (r *focusResolver) Scope(ctx context.Context, obj *admin.Focus) (*model.Sco
 	return scopeOf(obj.Scope), nil
 }
 
+func (r *grantResolver) User(ctx context.Context, obj *admin.GrantView) (*admin.InternalUser, error) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return nil, nil
+	}
+	return l.internalUser.Load(ctx, obj.GranteeID)()
+}
+
+func (r *grantResolver) Customer(ctx context.Context, obj *admin.GrantView) (*admin.Customer, error) {
+	l := loadersFrom(ctx)
+	if l == nil || obj.CustomerID == nil {
+		return nil, nil
+	}
+	return l.customer.Load(ctx, *obj.CustomerID)()
+}
+
+func (r *grantResolver) Instance(ctx context.Context, obj *admin.GrantView) (*admin.Instance, error) {
+	l := loadersFrom(ctx)
+	if l == nil || obj.InstanceID == nil {
+		return nil, nil
+	}
+	return l.instance.Load(ctx, *obj.InstanceID)()
+}
+
 func (r *mutationResolver) CreateGrant(ctx context.Context, input model.GrantInput) (*admin.GrantView, error) {
 	svc, c, err := r.adminCaller(ctx)
 	if err != nil {
@@ -64,7 +88,30 @@ func (r *queryResolver) Grants(ctx context.Context, userID *string, customerID *
 	if err != nil {
 		return nil, err
 	}
-	return svc.ListGrants(ctx, c, admin.GrantFilter{UserID: str(userID), CustomerID: str(customerID), InstanceID: str(instanceID)})
+	gs, err := svc.ListGrants(ctx, c, admin.GrantFilter{UserID: str(userID), CustomerID: str(customerID), InstanceID: str(instanceID)})
+	if err != nil {
+		return nil, err
+	}
+	if l := loadersFrom(ctx); l != nil {
+		var users, customers, instances func()
+		if selects(ctx, "user") {
+			users = func() {
+				prefetch(ctx, l.internalUser, svc.InternalUsersByIDs, ids(gs, func(g *admin.GrantView) string { return g.GranteeID }))
+			}
+		}
+		if selects(ctx, "customer") {
+			customers = func() {
+				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.CustomerID) }))
+			}
+		}
+		if selects(ctx, "instance") {
+			instances = func() {
+				prefetch(ctx, l.instance, svc.InstancesByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.InstanceID) }))
+			}
+		}
+		prefetchAll(users, customers, instances)
+	}
+	return gs, nil
 }
 
 func (r *queryResolver) Focus(ctx context.Context) (*admin.Focus, error) {
@@ -77,4 +124,9 @@ func (r *queryResolver) Focus(ctx context.Context) (*admin.Focus, error) {
 
 func (r *Resolver) Focus() generated.FocusResolver { return &focusResolver{r} }
 
-type focusResolver struct{ *Resolver }
+func (r *Resolver) Grant() generated.GrantResolver { return &grantResolver{r} }
+
+type (
+	focusResolver struct{ *Resolver }
+	grantResolver struct{ *Resolver }
+)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"time"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/platform/platform/graph/generated"
@@ -32,22 +30,26 @@ const (
 	// MaxComplexity bounds an operation's cost: every field costs 1, and a
 	// list field costs its page size times its elements' cost.
 	MaxComplexity = 20_000
-	// MaxDepth bounds the nesting of selections. The schema has no cycles
-	// today (its deepest path is 6 levels); the limit keeps it that way for
-	// clients when a cycle is added.
+	// MaxDepth bounds the nesting of fields with selections. The schema has
+	// cycles (Customer.tenants → Tenant.customer → …); the limit stops a
+	// query from walking them. Introspection's ofType chain does not count
+	// (MaxOfType bounds it), so GraphiQL's standard query passes.
 	MaxDepth = 10
 	// MaxAliases bounds the aliased fields of an operation.
 	MaxAliases = 30
 	// MaxTokens bounds the tokens the parser reads.
 	MaxTokens = 10_000
+	// edgeCost is the number of children a parent → children edge is priced at.
+	edgeCost = 10
 )
 
 // Config configures the endpoint.
 type Config struct {
 	Resolver
-	// Playground serves GraphiQL on GET requests from browsers and turns
-	// introspection on (D-playground). The federation SDL (_service) is
-	// served either way.
+	// Playground serves GraphiQL on GET requests from browsers (its files
+	// under Endpoint/assets/, which the router must route here too) and
+	// turns introspection on (D-playground). The federation SDL (_service)
+	// is served either way.
 	Playground bool
 	// Endpoint is the path the playground sends queries to (default /graphql).
 	Endpoint string
@@ -94,18 +96,20 @@ func NewHandler(cfg Config) http.Handler {
 		return next(withLoaders(withDecisions(ctx), &cfg.Resolver, cfg.LoaderWait))
 	})
 
-	var play http.Handler
+	var play *playground
 	if cfg.Playground {
-		play = playgroundPage(cfg.Endpoint)
+		if cfg.Admin != nil {
+			play = newPlayground(cfg.Endpoint, "console", consoleExample)
+		} else {
+			play = newPlayground(cfg.Endpoint, "cookie", tenantExample)
+		}
 	}
 	api := httpapi.LimitBody(MaxBody)(srv)
 	if cfg.Auth != nil {
 		api = cfg.Auth(api)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.URL.RawQuery == "" && play != nil &&
-			strings.Contains(r.Header.Get("Accept"), "text/html") {
-			play.ServeHTTP(w, r)
+		if play != nil && play.serves(w, r) {
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodPost {
@@ -148,26 +152,6 @@ func writeTransportError(w http.ResponseWriter, status int, code, msg string) {
 	_, _ = w.Write([]byte(`{"errors":[{"message":"` + msg + `","extensions":{"code":"` + code + `"}}],"data":null}`))
 }
 
-// tokenScript sends the console's access token (kept in sessionStorage by
-// the console's pages after sign-in) with the playground's requests, so a
-// developer signed in to the console explores the API as that user; the
-// tenant backend's session cookie goes along by itself.
-const tokenScript = `<script>(function(){var t=sessionStorage.getItem("access_token");if(!t)return;` +
-	`var f=window.fetch;window.fetch=function(i,o){o=o||{};var h=new Headers(o.headers||{});` +
-	`if(!h.has("Authorization"))h.set("Authorization","Bearer "+t);o.headers=h;return f.call(this,i,o);};})();</script>`
-
-// playgroundPage is gqlgen's GraphiQL page with tokenScript.
-func playgroundPage(endpoint string) http.Handler {
-	rec := httptest.NewRecorder()
-	playground.Handler("Platform GraphQL", endpoint).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, endpoint, nil))
-	page := strings.Replace(rec.Body.String(), "<head>", "<head>"+tokenScript, 1)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		_, _ = io.WriteString(w, page)
-	})
-}
-
 // schemaConfig wires resolvers, directives and complexity.
 func schemaConfig(r Resolver) generated.Config {
 	res := r
@@ -189,13 +173,18 @@ func page(first *int, def, child int) int {
 }
 
 func setComplexity(c *generated.ComplexityRoot) {
-	c.Query.Customers = func(child int, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.Customers = func(child int, first *int, _, _ *string) int { return page(first, 50, child) }
 	c.Query.Tenants = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.Instances = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.Users = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.AuditLog = func(child int, _ *string, first *int, _ *string) int { return page(first, 100, child) }
 	c.Query.Usage = func(child int, _, _, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
 	c.Customer.Usage = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
+	// The parent → children edges return at most store.ChildLimit each;
+	// they are priced at a typical ten, so that a page of customers with
+	// their tenants stays within MaxComplexity.
+	edge := func(child int) int { return page(nil, edgeCost, child) }
+	c.Customer.Tenants, c.Customer.Instances, c.Customer.Users, c.Instance.Tenants = edge, edge, edge, edge
 	c.Query.MasterRecords = func(child int, _ string, _, pageSize *int, _ *model.MasterRecordFilter, _ *string) int {
 		return page(pageSize, 50, child)
 	}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
 )
 
 func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error) {
@@ -19,6 +21,10 @@ func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*
 		return nil, nil
 	}
 	return l.customer.Load(ctx, obj.CustomerID)()
+}
+
+func (r *instanceResolver) Tenants(ctx context.Context, obj *admin.Instance) ([]*admin.Tenant, error) {
+	return loadList(ctx, loadersFrom(ctx), tenantsOfInstance, obj.ID)
 }
 
 func (r *instanceResolver) Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error) {
@@ -30,7 +36,41 @@ func (r *mutationResolver) CreateInstance(ctx context.Context, input model.Creat
 	if err != nil {
 		return nil, err
 	}
-	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL})
+	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL, DatabaseURI: str(input.DatabaseURI)})
+}
+
+func (r *mutationResolver) UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Instance, error) {
+		return s.UpdateInstance(ctx, c, id, input)
+	})
+}
+
+func (r *mutationResolver) DeleteInstance(ctx context.Context, id string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.DeleteInstance(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) RepairConnection(ctx context.Context, id string) (*admin.Connection, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Connection, error) {
+		return s.RepairConnection(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) RotateConnection(ctx context.Context, id string) (*admin.Connection, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Connection, error) {
+		return s.RotateConnection(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*string, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*string, error) {
+		u, err := s.ResolveDatabaseURI(ctx, c, id)
+		if err != nil {
+			return nil, err
+		}
+		return &u.DatabaseURI, nil
+	})
 }
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string) (*model.InstancePage, error) {
@@ -46,12 +86,19 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 	if err != nil {
 		return nil, err
 	}
-	if l := loadersFrom(ctx); l != nil && selects(ctx, "items", "customer") {
-		ids := make([]string, len(p.Items))
-		for i, in := range p.Items {
-			ids[i] = in.CustomerID
+	if l := loadersFrom(ctx); l != nil {
+		var customers, tenants func()
+		if selects(ctx, "items", "customer") {
+			customers = func() {
+				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(p.Items, func(i *admin.Instance) string { return i.CustomerID }))
+			}
 		}
-		prefetch(ctx, l.customer, svc.CustomersByIDs, ids)
+		if selects(ctx, "items", "tenants") && r.holds(c, authz.ManageTenant) {
+			tenants = func() {
+				prefetch(ctx, l.tenantsOfInstance, svc.TenantsByInstanceIDs, ids(p.Items, func(i *admin.Instance) string { return i.ID }))
+			}
+		}
+		prefetchAll(customers, tenants)
 	}
 	return &model.InstancePage{Items: p.Items, NextCursor: p.NextCursor}, nil
 }

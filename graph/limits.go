@@ -12,7 +12,11 @@ import (
 // shapeLimit refuses, before execution, operations nested deeper than
 // MaxDepth or using more than MaxAliases aliases (an alias bomb asks for
 // one expensive field many times under different names). Fragments count
-// where they are spread.
+// where they are spread. Depth is measured on fields: under introspection
+// (__schema, __type) a type reference's ofType chain, which graphql-js's
+// standard introspection query nests 7 levels deep to unwrap [[T!]!]!,
+// does not count, and is itself bounded by MaxOfType; every other field,
+// introspection's included, counts.
 type shapeLimit struct {
 	MaxDepth   int
 	MaxAliases int
@@ -32,7 +36,7 @@ func (l shapeLimit) MutateOperationContext(_ context.Context, op *graphql.Operat
 		return nil
 	}
 	w := walker{fragments: op.Doc.Fragments, maxDepth: l.MaxDepth, maxAliases: l.MaxAliases}
-	w.walk(o.SelectionSet, 1, 0)
+	w.walk(o.SelectionSet, 1, 0, false, 0)
 	switch {
 	case w.depthExceeded:
 		return refused(CodeDepthLimit, fmt.Sprintf("the operation is nested deeper than %d levels", l.MaxDepth))
@@ -55,9 +59,15 @@ type walker struct {
 	steps         int
 }
 
+// MaxOfType bounds a chain of ofType under introspection: a type
+// reference unwraps at most a few list and non-null wrappers.
+const MaxOfType = 12
+
 // walk visits a selection set at depth; spreads deeper than 32 fragments
 // (a cycle is invalid GraphQL, refused by validation already) stop it.
-func (w *walker) walk(set ast.SelectionSet, depth, spreads int) {
+// intro is whether the set is under introspection, chain the length of
+// the ofType chain it ends.
+func (w *walker) walk(set ast.SelectionSet, depth, spreads int, intro bool, chain int) {
 	if w.depthExceeded || w.aliases > w.maxAliases || spreads > 32 {
 		return
 	}
@@ -72,18 +82,28 @@ func (w *walker) walk(set ast.SelectionSet, depth, spreads int) {
 			if s.Alias != "" && s.Alias != s.Name {
 				w.aliases++
 			}
-			if len(s.SelectionSet) > 0 {
-				if depth+1 > w.maxDepth {
+			if len(s.SelectionSet) == 0 {
+				continue
+			}
+			in := intro || s.Name == "__schema" || s.Name == "__type"
+			if in && s.Name == "ofType" {
+				if chain+1 > MaxOfType {
 					w.depthExceeded = true
 					return
 				}
-				w.walk(s.SelectionSet, depth+1, spreads)
+				w.walk(s.SelectionSet, depth, spreads, in, chain+1)
+				continue
 			}
+			if depth+1 > w.maxDepth {
+				w.depthExceeded = true
+				return
+			}
+			w.walk(s.SelectionSet, depth+1, spreads, in, 0)
 		case *ast.InlineFragment:
-			w.walk(s.SelectionSet, depth, spreads)
+			w.walk(s.SelectionSet, depth, spreads, intro, chain)
 		case *ast.FragmentSpread:
 			if f := w.fragments.ForName(s.Name); f != nil {
-				w.walk(f.SelectionSet, depth, spreads+1)
+				w.walk(f.SelectionSet, depth, spreads+1, intro, chain)
 			}
 		}
 	}

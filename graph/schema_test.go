@@ -77,23 +77,32 @@ func loadSchema(t *testing.T) *ast.Schema {
 // guardedTypes hold customer, billing or tenant data.
 var guardedTypes = []string{"Customer", "CustomerPage", "Tenant", "TenantPage", "Instance", "InstancePage", "Usage", "UsagePage",
 	"BilledTotal", "CustomerUser", "CustomerUserPage", "Grant", "AuditEvent", "AuditEventPage", "MasterRecordPage",
-	"MasterRecordConnection", "CxUploadResult"}
+	"MasterRecordConnection", "CxUploadResult", "InternalUser", "InternalUserPage", "SSOSettings", "IdentityProvider", "Webhook",
+	"WebhookWithSecret", "WebhookDelivery", "ServiceAccount", "ServiceAccountWithSecret", "Invoice", "InvoicePage", "Payment",
+	"PaymentPage", "Credit", "CreditPage", "BillingSetup", "TenantMember", "TenantMigration", "Email", "EmailPage", "Discrepancy"}
 
 // allowlist: fields that return guarded data without a directive, and why
 // that is safe. Keep it short.
 var allowlist = map[string]string{
-	"Tenant.customer":                  "loaded by CustomersByIDs, which drops customers outside the caller's scope",
-	"Instance.customer":                "loaded by CustomersByIDs, scope-filtered",
-	"Query.masterRecords":              "tenant data under D-data-access, filtered by readFilter in SQL; not a catalog action",
-	"Query.masterRecordConnection":     "the same listing as masterRecords",
-	"Mutation.cxUpload":                "D-data-access upload rule (owner, admin, member of the schedule's customer), checked by data.Service.Upload",
-	"Mutation.enterFocus":              "returns the caller's own focus and scope; the service refuses portal roles and customers outside grants",
-	"Mutation.leaveFocus":              "the caller's own focus",
-	"Query.focus":                      "the caller's own focus",
-	"Entity.findManyCustomerByIDs":     "federation entity batch; CustomersByIDs filters by scope",
-	"Entity.findManyTenantByIDs":       "federation entity batch; TenantsByIDs filters by scope",
-	"Entity.findManyInstanceByIDs":     "federation entity batch; InstancesByIDs filters by scope",
-	"Entity.findManyMasterRecordByIDs": "federation entity batch; RecordsByIDs filters by readFilter in SQL",
+	"Tenant.customer":                         "loaded by CustomersByIDs, which drops customers outside the caller's scope",
+	"Instance.customer":                       "loaded by CustomersByIDs, scope-filtered",
+	"CustomerUser.customer":                   "loaded by CustomersByIDs, scope-filtered",
+	"ServiceAccountWithSecret.serviceAccount": "part of the answer of a mutation guarded by @authz",
+	"WebhookWithSecret.webhook":               "part of the answer of a mutation guarded by @authz",
+	"Webhook.deliveries":                      "ListWebhookDeliveries checks manage_customer_config on the webhook's customer",
+	"Grant.customer":                          "loaded by CustomersByIDs, scope-filtered; grants are read under manage_internal_users",
+	"Grant.instance":                          "loaded by InstancesByIDs, scope-filtered",
+	"Grant.user":                              "loaded by InternalUsersByIDs, which refuses roles without manage_internal_users",
+	"Query.masterRecords":                     "tenant data under D-data-access, filtered by readFilter in SQL; not a catalog action",
+	"Query.masterRecordConnection":            "the same listing as masterRecords",
+	"Mutation.cxUpload":                       "D-data-access upload rule (owner, admin, member of the schedule's customer), checked by data.Service.Upload",
+	"Mutation.enterFocus":                     "returns the caller's own focus and scope; the service refuses portal roles and customers outside grants",
+	"Mutation.leaveFocus":                     "the caller's own focus",
+	"Query.focus":                             "the caller's own focus",
+	"Entity.findManyCustomerByIDs":            "federation entity batch; CustomersByIDs filters by scope",
+	"Entity.findManyTenantByIDs":              "federation entity batch; TenantsByIDs filters by scope",
+	"Entity.findManyInstanceByIDs":            "federation entity batch; InstancesByIDs filters by scope",
+	"Entity.findManyMasterRecordByIDs":        "federation entity batch; RecordsByIDs filters by readFilter in SQL",
 }
 
 // TestSchemaLint: every field that returns customer, billing or tenant

@@ -7,9 +7,11 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
@@ -36,6 +38,36 @@ func (r *mutationResolver) DeleteTenant(ctx context.Context, id string) (*bool, 
 		return nil, err
 	}
 	return done(svc.DeleteTenant(ctx, c, id))
+}
+
+func (r *mutationResolver) TransferTenant(ctx context.Context, id string, input admin.TransferInput) (*admin.Tenant, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Tenant, error) {
+		return s.TransferTenant(ctx, c, id, input)
+	})
+}
+
+func (r *mutationResolver) PutTenantSettings(ctx context.Context, id string, settings json.RawMessage) (json.RawMessage, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (json.RawMessage, error) {
+		return s.PutTenantSettings(ctx, c, id, settings)
+	})
+}
+
+func (r *mutationResolver) PutTenantMember(ctx context.Context, id string, userID string, role string) (*admin.TenantMember, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.TenantMember, error) {
+		return s.PutTenantMember(ctx, c, id, userID, admin.MemberInput{Role: role})
+	})
+}
+
+func (r *mutationResolver) RemoveTenantMember(ctx context.Context, id string, userID string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.RemoveTenantMember(ctx, c, id, userID)
+	})
+}
+
+func (r *mutationResolver) TriggerMigration(ctx context.Context, id string, targetVersion string) (*admin.TenantMigration, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.TenantMigration, error) {
+		return s.TriggerMigration(ctx, c, id, admin.MigrationInput{TargetVersion: targetVersion})
+	})
 }
 
 func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error) {
@@ -97,6 +129,18 @@ func (r *tenantResolver) Instance(ctx context.Context, obj *admin.Tenant) (*admi
 		return nil, nil
 	}
 	return l.instance.Load(ctx, *obj.InstanceID)()
+}
+
+func (r *tenantResolver) Members(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMember, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.TenantMember, error) {
+		return pointers(s.TenantMembers(ctx, c, obj.ID))
+	})
+}
+
+func (r *tenantResolver) Migrations(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMigration, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.TenantMigration, error) {
+		return s.TenantMigrations(ctx, c, obj.ID)
+	})
 }
 
 func (r *Resolver) Tenant() generated.TenantResolver { return &tenantResolver{r} }

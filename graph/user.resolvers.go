@@ -8,9 +8,35 @@ package graph
 import (
 	"context"
 
+	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 )
+
+func (r *customerUserResolver) Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return nil, nil
+	}
+	return l.customer.Load(ctx, obj.CustomerID)()
+}
+
+func (r *meResolver) Email(ctx context.Context, obj *model.Me) (string, error) {
+	p, err := r.profile(ctx, obj)
+	if err != nil {
+		return "", err
+	}
+	return p.Email, nil
+}
+
+func (r *meResolver) Name(ctx context.Context, obj *model.Me) (string, error) {
+	p, err := r.profile(ctx, obj)
+	if err != nil {
+		return "", err
+	}
+	return p.Name, nil
+}
 
 func (r *mutationResolver) InviteUser(ctx context.Context, customerID string, input model.InviteUserInput) (*admin.CustomerUserView, error) {
 	svc, c, err := r.adminCaller(ctx)
@@ -34,6 +60,42 @@ func (r *mutationResolver) ReactivateUser(ctx context.Context, id string) (*admi
 		return nil, err
 	}
 	return svc.ReactivateUser(ctx, c, id)
+}
+
+func (r *mutationResolver) UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.UpdateUser(ctx, c, id, input)
+	})
+}
+
+func (r *mutationResolver) DeleteUser(ctx context.Context, id string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.DeleteUser(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
+		return s.TransferHomeOrg(ctx, c, id, admin.HomeOrgInput{CustomerID: customerID})
+	})
+}
+
+func (r *mutationResolver) CreateInternalUser(ctx context.Context, input admin.InternalUserInput) (*admin.InternalUser, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
+		return s.CreateInternalUser(ctx, c, input)
+	})
+}
+
+func (r *mutationResolver) UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
+		return s.UpdateInternalUser(ctx, c, id, input)
+	})
+}
+
+func (r *mutationResolver) RemoveInternalUser(ctx context.Context, id string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		return s.RemoveInternalUser(ctx, c, id)
+	})
 }
 
 func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
@@ -67,3 +129,32 @@ func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUse
 	}
 	return svc.User(ctx, c, id)
 }
+
+func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error) {
+	in, err := pageInput(first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.InternalUserPage, error) {
+		p, err := s.ListInternalUsers(ctx, c, in)
+		if err != nil {
+			return nil, err
+		}
+		return &model.InternalUserPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	})
+}
+
+func (r *queryResolver) InternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
+		return s.InternalUser(ctx, c, id)
+	})
+}
+
+func (r *Resolver) CustomerUser() generated.CustomerUserResolver { return &customerUserResolver{r} }
+
+func (r *Resolver) Me() generated.MeResolver { return &meResolver{r} }
+
+type (
+	customerUserResolver struct{ *Resolver }
+	meResolver           struct{ *Resolver }
+)

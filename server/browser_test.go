@@ -101,7 +101,7 @@ func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 	var loc string
 	if err := chromedp.Run(ctx,
 		// the content, not only the element: the role comes from the GraphQL me query
-		waitContains(`[data-testid="role"]`, ""),
+		waitShows(`[data-testid="role"]`, ""),
 		chromedp.Text(`[data-testid="role"]`, &role, chromedp.ByQuery),
 		chromedp.Location(&loc),
 	); err != nil {
@@ -150,7 +150,7 @@ func TestBrowserConsoleLogin(t *testing.T) {
 			if err := chromedp.Run(ctx,
 				chromedp.Evaluate(`sessionStorage.clear()`, nil),
 				chromedp.Navigate(m.Config.ConsoleURL+"/portal"),
-				waitContains(`[data-testid="role"]`, "owner"),
+				waitShows(`[data-testid="role"]`, "owner"),
 				chromedp.Evaluate(`location.pathname`, &path)); err != nil {
 				t.Fatal(err)
 			}

@@ -42,12 +42,12 @@ func axeSource(t *testing.T) string {
 func appSignIn(t *testing.T, ctx context.Context, m *Main, email string) {
 	t.Helper()
 	run(t, ctx, gatewayEmail(m.Config.ConsoleURL+"/", email), providerPassword(DemoPassword),
-		waitContains(`[data-testid="role"]`, ""))
+		waitShows(`[data-testid="role"]`, ""))
 }
 
-// waitContains waits until the element's text contains want (any text when want
+// waitShows waits until the element's text contains want (any text when want
 // is empty).
-func waitContains(sel, want string) chromedp.Action {
+func waitShows(sel, want string) chromedp.Action {
 	return waitTrue(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.trim() !== "" && e.textContent.includes(%q); })()`, sel, want))
 }
 
@@ -81,7 +81,7 @@ func waitGone(sel string) chromedp.Action {
 
 // open navigates inside the app and waits for the page's heading.
 func open(m *Main, path, heading string) chromedp.Tasks {
-	return chromedp.Tasks{chromedp.Navigate(m.Config.ConsoleURL + path), waitContains(`#page-title`, heading)}
+	return chromedp.Tasks{chromedp.Navigate(m.Config.ConsoleURL + path), waitShows(`#page-title`, heading)}
 }
 
 // clickText clicks the first button or link whose text is exactly text.
@@ -160,25 +160,25 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "admin@platform.example")
-	run(t, ctx, waitContains(`#page-title`, "Welcome"))
+	run(t, ctx, waitShows(`#page-title`, "Welcome"))
 	axeCheck(t, ctx, axe, "dashboard home")
 
-	run(t, ctx, open(m, "/dashboard/customers", "Customers"), waitContains(`[data-testid="customers-table"]`, "Acme Construction"))
+	run(t, ctx, open(m, "/dashboard/customers", "Customers"), waitShows(`[data-testid="customers-table"]`, "Acme Construction"))
 	axeCheck(t, ctx, axe, "customers")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-customers"))
 
 	// search is in the URL: a reload keeps it
 	var loc string
-	run(t, ctx, fill("Search customers on this page", "glob"),
+	run(t, ctx, fill("Search customers", "glob"),
 		waitTrue(`!document.querySelector('[data-testid="customers-table"]').textContent.includes("Acme")`),
-		chromedp.Reload(), waitContains(`[data-testid="customers-table"]`, "Globex"), chromedp.Location(&loc))
+		chromedp.Reload(), waitShows(`[data-testid="customers-table"]`, "Globex"), chromedp.Location(&loc))
 	if !strings.HasSuffix(loc, "/dashboard/customers?q=glob") {
 		t.Errorf("search not in the URL: %s", loc)
 	}
 
 	// the server's validation message at the field
 	run(t, ctx, clickText("New customer"), fill("Name", "Umbrella"), fill("E-mail domains", "umbrella@example"),
-		clickText("Create customer"), waitContains(`[role="dialog"]`, "is not an e-mail domain"))
+		clickText("Create customer"), waitShows(`[role="dialog"]`, "is not an e-mail domain"))
 	var invalid string
 	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[role="dialog"] [aria-invalid="true"]')].map(e => e.tagName + ":" + document.querySelector('label[for="' + e.id + '"]').textContent).join()`, &invalid))
 	if invalid != "TEXTAREA:E-mail domains" {
@@ -187,7 +187,7 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	axeCheck(t, ctx, axe, "new customer with an error")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-customer-invalid"))
 	run(t, ctx, fill("E-mail domains", "umbrella.example"), clickText("Create customer"),
-		waitContains(`#page-title`, "Umbrella"), chromedp.Location(&loc))
+		waitShows(`#page-title`, "Umbrella"), chromedp.Location(&loc))
 	if !strings.Contains(loc, "/dashboard/customers/") {
 		t.Fatalf("after create: %s", loc)
 	}
@@ -196,25 +196,28 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 
 	// a tenant of the new customer
 	run(t, ctx, clickText("New tenant"), fill("Name", "Umbrella main"), clickText("Create tenant"),
-		waitContains(`[data-testid="tenants-table"]`, "Umbrella main"))
+		waitShows(`[data-testid="tenants-table"]`, "Umbrella main"))
 	// an invitation
 	run(t, ctx, clickText("Users"), clickText("Invite user"), fill("E-mail", "wesker@umbrella.example"),
-		fill("Name", "Albert Wesker"), clickText("Send invitation"), waitContains(`[data-testid="users-table"]`, "wesker@umbrella.example"))
+		fill("Name", "Albert Wesker"), clickText("Send invitation"), waitShows(`[data-testid="users-table"]`, "wesker@umbrella.example"))
 	axeCheck(t, ctx, axe, "customer users")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-customer-users"))
 	// the tab is in the URL
-	run(t, ctx, chromedp.Reload(), waitContains(`[data-testid="users-table"]`, "Albert Wesker"))
+	run(t, ctx, chromedp.Reload(), waitShows(`[data-testid="users-table"]`, "Albert Wesker"))
 
 	// an instance
-	run(t, ctx, open(m, "/dashboard/instances", "Instances"), waitContains(`[data-testid="instances-table"]`, "Acme production"),
+	run(t, ctx, open(m, "/dashboard/instances", "Instances"), waitShows(`[data-testid="instances-table"]`, "Acme production"),
 		clickText("New instance"))
 	run(t, ctx, fill("Customer", custID),
 		fill("Name", "Umbrella staging"), fill("URL", "https://staging.umbrella.example"), clickText("Create instance"),
-		waitContains(`[data-testid="instances-table"]`, "Umbrella staging"))
+		waitShows(`[data-testid="instances-table"]`, "Umbrella staging"))
 	axeCheck(t, ctx, axe, "instances")
 
 	for _, p := range []struct{ path, heading string }{
 		{"/dashboard/tenants", "Tenants"}, {"/dashboard/grants", "Grants"}, {"/dashboard/usage", "Usage"}, {"/dashboard/audit", "Audit log"},
+		{"/dashboard/invoices", "Invoices"}, {"/dashboard/emails", "E-mail log"}, {"/dashboard/internal-users", "Internal users"},
+		{"/dashboard/catalog", "Plans and meters"}, {"/dashboard/releases", "Releases and environment"}, {"/dashboard/workers", "System workers"},
+		{"/dashboard/attributes", "User attributes"}, {"/dashboard/discrepancies", "Discrepancies"},
 	} {
 		run(t, ctx, open(m, p.path, p.heading), waitTrue(`!document.body.textContent.includes("Loading…")`))
 		axeCheck(t, ctx, axe, p.path)
@@ -223,7 +226,7 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 
 	// focus mode is shown in the header and can be left
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoAcmeCustomerID, "Acme Construction"), clickText("Focus on this customer"),
-		waitContains(`[data-testid="focus"]`, "Focused on Acme Construction"))
+		waitShows(`[data-testid="focus"]`, "Focused on Acme Construction"))
 	axeCheck(t, ctx, axe, "focus")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-focus"))
 	run(t, ctx, clickText("Leave focus"), waitGone(`[data-testid="focus"]`))
@@ -256,7 +259,7 @@ func TestBrowserConsoleAppAccountManager(t *testing.T) {
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "manager@platform.example")
 	var nav []string
-	run(t, ctx, open(m, "/dashboard/customers", "Customers"), waitContains(`[data-testid="customers-table"]`, "Globex Engineering"),
+	run(t, ctx, open(m, "/dashboard/customers", "Customers"), waitShows(`[data-testid="customers-table"]`, "Globex Engineering"),
 		chromedp.Evaluate(`[...document.querySelectorAll("nav a")].map(a => a.textContent.trim())`, &nav))
 	var table string
 	_ = chromedp.Run(ctx, chromedp.Text(`[data-testid="customers-table"]`, &table, chromedp.ByQuery))
@@ -275,12 +278,12 @@ func TestBrowserConsoleAppAccountManager(t *testing.T) {
 
 	var msg string
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoAcmeCustomerID, "Customer"),
-		waitContains(`[data-testid="page-error"]`, "do not have access"), chromedp.Text(`[data-testid="page-error"]`, &msg, chromedp.ByQuery))
+		waitShows(`[data-testid="page-error"]`, "do not have access"), chromedp.Text(`[data-testid="page-error"]`, &msg, chromedp.ByQuery))
 	axeCheck(t, ctx, axe, "forbidden customer")
 	// within its customer it acts: a tenant
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoGlobexCustomerID, "Globex Engineering"),
 		clickText("New tenant"), fill("Name", "Globex lab"), clickText("Create tenant"),
-		waitContains(`[data-testid="tenants-table"]`, "Globex lab"))
+		waitShows(`[data-testid="tenants-table"]`, "Globex lab"))
 	// the instances page is not offered, even by URL
 	run(t, ctx, open(m, "/dashboard/instances", "Not available"))
 }
@@ -296,10 +299,10 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 	run(t, ctx, gatewayEmail(m.Config.ConsoleURL+"/", "dana@partner.example"),
 		chromedp.WaitVisible(`#org-step`, chromedp.ByID),
 		chromedp.Click(`//button[text()="Acme Construction"]`, chromedp.BySearch),
-		providerPassword(DemoPassword), waitContains(`[data-testid="role"]`, "viewer"), waitContains(`#page-title`, "Acme Construction"))
+		providerPassword(DemoPassword), waitShows(`[data-testid="role"]`, "viewer"), waitShows(`#page-title`, "Acme Construction"))
 	axeCheck(t, ctx, axe, "portal home")
-	run(t, ctx, open(m, "/portal/usage", "Usage"), waitContains(`[data-testid="usage-table"]`, "Hidden for your role"),
-		waitContains(`[data-testid="redaction-note"]`, "hidden"))
+	run(t, ctx, open(m, "/portal/usage", "Usage"), waitShows(`[data-testid="usage-table"]`, "Hidden for your role"),
+		waitShows(`[data-testid="redaction-note"]`, "hidden"))
 	axeCheck(t, ctx, axe, "portal usage")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-viewer-usage"))
 	for _, p := range []struct{ path, heading string }{{"/portal", "Acme"}, {"/portal/tenants", "Tenants"}, {"/portal/users", "Not available"}} {
@@ -318,10 +321,10 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 	// 390 px wide: nothing overflows the page sideways (tables scroll in
 	// their own region) and the sections are behind the menu button
 	var overflow bool
-	run(t, ctx, chromedp.EmulateViewport(390, 844), open(m, "/portal/usage", "Usage"), waitContains(`[data-testid="usage-table"]`, "Hidden"),
+	run(t, ctx, chromedp.EmulateViewport(390, 844), open(m, "/portal/usage", "Usage"), waitShows(`[data-testid="usage-table"]`, "Hidden"),
 		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow), shot(t, ctx, "app-390-usage"),
 		chromedp.Click(`button[aria-label="Menu"]`, chromedp.ByQuery), waitTrue(`[...document.querySelectorAll("nav a")].some(a => a.offsetParent !== null && a.textContent === "Tenants")`),
-		shot(t, ctx, "app-390-menu"), clickText("Tenants"), waitContains(`#page-title`, "Tenants"))
+		shot(t, ctx, "app-390-menu"), clickText("Tenants"), waitShows(`#page-title`, "Tenants"))
 	if overflow {
 		t.Errorf("the page is wider than 390 px")
 	}
@@ -329,7 +332,7 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 	run(t, ctx, chromedp.EmulateViewport(1280, 800))
 
 	// switch organization in the header: Globex, where dana is billing
-	run(t, ctx, waitContains(`[data-testid="org-switch"]`, "Globex"), waitTrue(fmt.Sprintf(`(() => {
+	run(t, ctx, waitShows(`[data-testid="org-switch"]`, "Globex"), waitTrue(fmt.Sprintf(`(() => {
 	  const el = document.querySelector('[data-testid="org-switch"]');
 	  Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(el, %q);
 	  el.dispatchEvent(new Event("change", {bubbles: true}));
@@ -353,6 +356,44 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 		run(t, ctx, chromedp.SendKeys(`#code`, code, chromedp.ByID), chromedp.Submit(`#code`, chromedp.ByID),
 			chromedp.WaitVisible(`//a[text()="Continue"]`, chromedp.BySearch), chromedp.Click(`//a[text()="Continue"]`, chromedp.BySearch))
 	}
-	run(t, ctx, waitContains(`[data-testid="role"]`, "billing"), open(m, "/portal", "Globex Engineering"))
+	run(t, ctx, waitShows(`[data-testid="role"]`, "billing"), open(m, "/portal", "Globex Engineering"))
 	axeCheck(t, ctx, axe, "portal after the switch")
+}
+
+// The owner configures a webhook and a service account (each secret shown
+// once), and hands ownership to another user of the customer.
+func TestBrowserConsoleAppOwner(t *testing.T) {
+	m := MustRunMain(t)
+	axe := axeSource(t)
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "alice@acme.example")
+	run(t, ctx, open(m, "/portal?tab=settings", "Acme Construction"), waitShows(`main`, "Service accounts"))
+	axeCheck(t, ctx, axe, "customer settings")
+
+	var secret string
+	run(t, ctx, clickText("New webhook"), fill("URL", "https://hooks.acme.example/platform"), clickText("Create webhook"),
+		waitShows(`[data-testid="secret"]`, ""), chromedp.Text(`[data-testid="secret"]`, &secret, chromedp.ByQuery))
+	if len(secret) < 16 {
+		t.Errorf("webhook secret shown: %q", secret)
+	}
+	axeCheck(t, ctx, axe, "webhook secret")
+	_ = chromedp.Run(ctx, shot(t, ctx, "app-webhook-secret"))
+	run(t, ctx, clickText("Done"), waitShows(`[data-testid="webhooks-table"]`, "hooks.acme.example"))
+
+	run(t, ctx, clickText("New service account"), fill("Name", "ci-exporter"), clickText("Create service account"),
+		waitShows(`[data-testid="secret"]`, ""), clickText("Done"), waitShows(`[data-testid="service-accounts-table"]`, "ci-exporter"))
+	// the secret is not shown again
+	var again bool
+	run(t, ctx, chromedp.Reload(), waitShows(`[data-testid="service-accounts-table"]`, "ci-exporter"),
+		chromedp.Evaluate(`document.querySelector('[data-testid="secret"]') !== null`, &again))
+	if again {
+		t.Error("a secret is shown after the dialog closed")
+	}
+
+	// ownership to Bob, confirmed by naming him
+	run(t, ctx, open(m, "/portal?tab=users", "Acme Construction"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
+		clickText("Make bob@acme.example owner"), fill("Type the owner name, bob@acme.example, to confirm", "bob@acme.example"),
+		clickText("Transfer ownership to owner"), waitGone(`[role="dialog"]`))
+	axeCheck(t, ctx, axe, "customer users (owner)")
+	run(t, ctx, chromedp.Reload(), waitTrue(`[...document.querySelectorAll('[data-testid="users-table"] tr')].some(r => r.textContent.includes("bob@acme.example") && r.textContent.includes("owner"))`))
 }

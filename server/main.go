@@ -216,8 +216,11 @@ func (m *Main) Run(ctx context.Context) error {
 		go (&webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}).Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
-		cr.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm},
-			Auth: consoleAuth, Playground: m.Config.GraphQLPlayground}))
+		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm},
+			Auth: consoleAuth, Playground: m.Config.GraphQLPlayground})
+		cr.Handle("/graphql", gh)
+		cr.Handle("/graphql/assets/*", gh) // the playground's files
+
 		cr.Mount("/", con.Handler(func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, consoleAuth) }))
 		handlers[RoleConsole] = cr
 	}
@@ -238,8 +241,11 @@ func (m *Main) Run(ctx context.Context) error {
 		go dataSvc.Maintain(bg, time.Hour)
 		tenantAuth := acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier()))
 		data.NewHandler(dataSvc, m.Config.InstanceURL, m.Config.UploadConcurrency).Mount(r, tenantAuth)
-		r.Handle("/graphql", graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Data: dataSvc},
-			Auth: tenantAuth, Playground: m.Config.GraphQLPlayground}))
+		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Data: dataSvc},
+			Auth: tenantAuth, Playground: m.Config.GraphQLPlayground})
+		r.Handle("/graphql", gh)
+		r.Handle("/graphql/assets/*", gh) // the playground's files
+
 		handlers[RoleTenant] = r
 	}
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {

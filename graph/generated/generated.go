@@ -35,14 +35,18 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Customer() CustomerResolver
+	CustomerUser() CustomerUserResolver
 	CxIssue() CxIssueResolver
 	Entity() EntityResolver
 	Focus() FocusResolver
+	Grant() GrantResolver
 	Instance() InstanceResolver
 	MasterRecord() MasterRecordResolver
+	Me() MeResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Tenant() TenantResolver
+	Webhook() WebhookResolver
 }
 
 type DirectiveRoot struct {
@@ -80,6 +84,20 @@ type ComplexityRoot struct {
 		Period       func(childComplexity int) int
 	}
 
+	BillingSetup struct {
+		Address       func(childComplexity int) int
+		BillingEmail  func(childComplexity int) int
+		CompanyName   func(childComplexity int) int
+		Country       func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		CustomerID    func(childComplexity int) int
+		PaymentMethod func(childComplexity int) int
+		PlanID        func(childComplexity int) int
+		TaxID         func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		UpdatedBy     func(childComplexity int) int
+	}
+
 	Connection struct {
 		IDPAppID        func(childComplexity int) int
 		OIDCClientID    func(childComplexity int) int
@@ -87,16 +105,42 @@ type ComplexityRoot struct {
 		UpdatedAt       func(childComplexity int) int
 	}
 
+	Credit struct {
+		Amount     func(childComplexity int) int
+		Currency   func(childComplexity int) int
+		CustomerID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		IssuedAt   func(childComplexity int) int
+		IssuedBy   func(childComplexity int) int
+		Reason     func(childComplexity int) int
+	}
+
+	CreditPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
 	Customer struct {
-		BilledTotals func(childComplexity int, from *string, to *string) int
-		CreatedAt    func(childComplexity int) int
-		Grants       func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Name         func(childComplexity int) int
-		OrgID        func(childComplexity int) int
-		Settings     func(childComplexity int) int
-		UpdatedAt    func(childComplexity int) int
-		Usage        func(childComplexity int, from *string, to *string, first *int, after *string) int
+		BilledTotals      func(childComplexity int, from *string, to *string) int
+		BillingSetup      func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Credits           func(childComplexity int, first *int, after *string) int
+		Grants            func(childComplexity int) int
+		ID                func(childComplexity int) int
+		IdentityProviders func(childComplexity int) int
+		Instances         func(childComplexity int) int
+		Invoices          func(childComplexity int, status *string, first *int, after *string) int
+		Name              func(childComplexity int) int
+		OrgID             func(childComplexity int) int
+		Payments          func(childComplexity int, first *int, after *string) int
+		ServiceAccounts   func(childComplexity int) int
+		Settings          func(childComplexity int) int
+		Sso               func(childComplexity int) int
+		Tenants           func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		Usage             func(childComplexity int, from *string, to *string, first *int, after *string) int
+		Users             func(childComplexity int) int
+		Webhooks          func(childComplexity int) int
 	}
 
 	CustomerPage struct {
@@ -106,6 +150,7 @@ type ComplexityRoot struct {
 
 	CustomerUser struct {
 		CreatedAt   func(childComplexity int) int
+		Customer    func(childComplexity int) int
 		CustomerID  func(childComplexity int) int
 		Email       func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -149,11 +194,51 @@ type ComplexityRoot struct {
 		Warnings   func(childComplexity int) int
 	}
 
+	Discrepancy struct {
+		CustomerID func(childComplexity int) int
+		Detail     func(childComplexity int) int
+		DetectedAt func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Resolution func(childComplexity int) int
+		ResolvedAt func(childComplexity int) int
+		ResolvedBy func(childComplexity int) int
+		Resource   func(childComplexity int) int
+		Status     func(childComplexity int) int
+		Summary    func(childComplexity int) int
+	}
+
+	Email struct {
+		At         func(childComplexity int) int
+		CustomerID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Recipient  func(childComplexity int) int
+		Status     func(childComplexity int) int
+		Subject    func(childComplexity int) int
+		UserID     func(childComplexity int) int
+	}
+
+	EmailPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
 	Entity struct {
 		FindManyCustomerByIDs     func(childComplexity int, reps []*model.CustomerByIDsInput) int
 		FindManyInstanceByIDs     func(childComplexity int, reps []*model.InstanceByIDsInput) int
 		FindManyMasterRecordByIDs func(childComplexity int, reps []*model.MasterRecordByIDsInput) int
 		FindManyTenantByIDs       func(childComplexity int, reps []*model.TenantByIDsInput) int
+	}
+
+	EnvVar struct {
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Secret      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		UpdatedBy   func(childComplexity int) int
+		Value       func(childComplexity int) int
 	}
 
 	Focus struct {
@@ -165,12 +250,30 @@ type ComplexityRoot struct {
 	}
 
 	Grant struct {
+		Customer    func(childComplexity int) int
 		CustomerID  func(childComplexity int) int
 		GrantedAt   func(childComplexity int) int
 		GrantedBy   func(childComplexity int) int
 		GranteeID   func(childComplexity int) int
 		GranteeType func(childComplexity int) int
+		Instance    func(childComplexity int) int
 		InstanceID  func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	IdentityProvider struct {
+		ClientID        func(childComplexity int) int
+		ClientSecretSet func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CustomerID      func(childComplexity int) int
+		Enabled         func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Issuer          func(childComplexity int) int
+		LinkTrusted     func(childComplexity int) int
+		MFAEnforced     func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Scopes          func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
 	}
 
 	Instance struct {
@@ -180,10 +283,42 @@ type ComplexityRoot struct {
 		CustomerID func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+		Tenants    func(childComplexity int) int
 		URL        func(childComplexity int) int
 	}
 
 	InstancePage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	InternalUser struct {
+		CreatedAt   func(childComplexity int) int
+		Email       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Role        func(childComplexity int) int
+		SuspendedAt func(childComplexity int) int
+	}
+
+	InternalUserPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	Invoice struct {
+		Currency   func(childComplexity int) int
+		CustomerID func(childComplexity int) int
+		DueAt      func(childComplexity int) int
+		ID         func(childComplexity int) int
+		IssuedAt   func(childComplexity int) int
+		Number     func(childComplexity int) int
+		Period     func(childComplexity int) int
+		Status     func(childComplexity int) int
+		Total      func(childComplexity int) int
+	}
+
+	InvoicePage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
 	}
@@ -221,29 +356,102 @@ type ComplexityRoot struct {
 	}
 
 	Me struct {
-		Actions    func(childComplexity int) int
-		CustomerID func(childComplexity int) int
-		Role       func(childComplexity int) int
-		Scope      func(childComplexity int) int
-		UserID     func(childComplexity int) int
+		Actions     func(childComplexity int) int
+		CustomerID  func(childComplexity int) int
+		Email       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Role        func(childComplexity int) int
+		Scope       func(childComplexity int) int
+		UserID      func(childComplexity int) int
+		Writable    func(childComplexity int) int
+	}
+
+	Meter struct {
+		Aggregation func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Key         func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Unit        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
 	}
 
 	Mutation struct {
-		CreateCustomer      func(childComplexity int, input model.CreateCustomerInput) int
-		CreateGrant         func(childComplexity int, input model.GrantInput) int
-		CreateInstance      func(childComplexity int, input model.CreateInstanceInput) int
-		CreateTenant        func(childComplexity int, input model.CreateTenantInput) int
-		CxUpload            func(childComplexity int, input model.CxUploadInput) int
-		DeleteGrant         func(childComplexity int, userID string, customerID *string, instanceID *string) int
-		DeleteTenant        func(childComplexity int, id string) int
-		EnterFocus          func(childComplexity int, input model.FocusInput) int
-		InviteUser          func(childComplexity int, customerID string, input model.InviteUserInput) int
-		LeaveFocus          func(childComplexity int) int
-		PutCustomerSettings func(childComplexity int, id string, settings json.RawMessage) int
-		ReactivateUser      func(childComplexity int, id string) int
-		SuspendUser         func(childComplexity int, id string) int
-		UpdateCustomer      func(childComplexity int, id string, input model.UpdateCustomerInput) int
-		UpdateTenant        func(childComplexity int, id string, input model.UpdateTenantInput) int
+		CreateCustomer               func(childComplexity int, input model.CreateCustomerInput) int
+		CreateEnvVar                 func(childComplexity int, input admin.EnvVarInput) int
+		CreateGrant                  func(childComplexity int, input model.GrantInput) int
+		CreateIdentityProvider       func(childComplexity int, customerID string, input admin.IdentityProviderInput) int
+		CreateInstance               func(childComplexity int, input model.CreateInstanceInput) int
+		CreateInternalServiceAccount func(childComplexity int, input admin.ServiceAccountInput) int
+		CreateInternalUser           func(childComplexity int, input admin.InternalUserInput) int
+		CreateMeter                  func(childComplexity int, input admin.MeterInput) int
+		CreatePlan                   func(childComplexity int, input admin.PlanInput) int
+		CreateRelease                func(childComplexity int, input admin.ReleaseInput) int
+		CreateServiceAccount         func(childComplexity int, customerID string, input admin.ServiceAccountInput) int
+		CreateTenant                 func(childComplexity int, input model.CreateTenantInput) int
+		CreateUserAttribute          func(childComplexity int, input admin.UserAttributeInput) int
+		CreateWebhook                func(childComplexity int, customerID string, input admin.WebhookInput) int
+		CxUpload                     func(childComplexity int, input model.CxUploadInput) int
+		DeleteCustomer               func(childComplexity int, id string) int
+		DeleteEnvVar                 func(childComplexity int, id string) int
+		DeleteGrant                  func(childComplexity int, userID string, customerID *string, instanceID *string) int
+		DeleteIdentityProvider       func(childComplexity int, id string) int
+		DeleteInstance               func(childComplexity int, id string) int
+		DeleteMeter                  func(childComplexity int, id string) int
+		DeletePlan                   func(childComplexity int, id string) int
+		DeleteServiceAccount         func(childComplexity int, id string) int
+		DeleteTenant                 func(childComplexity int, id string) int
+		DeleteUser                   func(childComplexity int, id string) int
+		DeleteUserAttribute          func(childComplexity int, id string) int
+		DeleteWebhook                func(childComplexity int, id string) int
+		EnterFocus                   func(childComplexity int, input model.FocusInput) int
+		InviteUser                   func(childComplexity int, customerID string, input model.InviteUserInput) int
+		IssueCredit                  func(childComplexity int, customerID string, input admin.CreditInput) int
+		LeaveFocus                   func(childComplexity int) int
+		PauseSystemWorker            func(childComplexity int, id string) int
+		PublishRelease               func(childComplexity int, id string) int
+		PutBillingSetup              func(childComplexity int, customerID string, input admin.BillingSetupInput) int
+		PutCustomerSettings          func(childComplexity int, id string, settings json.RawMessage) int
+		PutSSOSettings               func(childComplexity int, customerID string, input admin.SSOSettingsInput) int
+		PutTenantMember              func(childComplexity int, id string, userID string, role string) int
+		PutTenantSettings            func(childComplexity int, id string, settings json.RawMessage) int
+		ReactivateUser               func(childComplexity int, id string) int
+		RemoveInternalUser           func(childComplexity int, id string) int
+		RemoveTenantMember           func(childComplexity int, id string, userID string) int
+		ReopenDiscrepancy            func(childComplexity int, id string) int
+		RepairConnection             func(childComplexity int, id string) int
+		ReportDiscrepancy            func(childComplexity int, input admin.DiscrepancyInput) int
+		ResolveDatabaseURI           func(childComplexity int, id string) int
+		ResolveDiscrepancy           func(childComplexity int, id string, resolution string) int
+		ResumeSystemWorker           func(childComplexity int, id string) int
+		RotateConnection             func(childComplexity int, id string) int
+		RotateServiceAccountSecret   func(childComplexity int, id string) int
+		RotateWebhookSecret          func(childComplexity int, id string) int
+		RunSystemWorker              func(childComplexity int, id string) int
+		SetServiceAccountKeys        func(childComplexity int, id string, jwks json.RawMessage) int
+		SetServiceAccountRole        func(childComplexity int, id string, role string) int
+		SuspendUser                  func(childComplexity int, id string) int
+		TransferHomeOrg              func(childComplexity int, id string, customerID string) int
+		TransferOwnership            func(childComplexity int, id string, userID string) int
+		TransferTenant               func(childComplexity int, id string, input admin.TransferInput) int
+		TriggerMigration             func(childComplexity int, id string, targetVersion string) int
+		TrustIdentityProvider        func(childComplexity int, id string, linkTrusted bool) int
+		UpdateCustomer               func(childComplexity int, id string, input model.UpdateCustomerInput) int
+		UpdateEnvVar                 func(childComplexity int, id string, input admin.EnvVarPatch) int
+		UpdateIdentityProvider       func(childComplexity int, id string, input admin.IdentityProviderPatch) int
+		UpdateInstance               func(childComplexity int, id string, input admin.InstanceUpdate) int
+		UpdateInternalUser           func(childComplexity int, id string, input admin.InternalUserPatch) int
+		UpdateMeter                  func(childComplexity int, id string, input admin.MeterPatch) int
+		UpdatePlan                   func(childComplexity int, id string, input admin.PlanPatch) int
+		UpdateRelease                func(childComplexity int, id string, input admin.ReleasePatch) int
+		UpdateTenant                 func(childComplexity int, id string, input model.UpdateTenantInput) int
+		UpdateUser                   func(childComplexity int, id string, input admin.UserPatch) int
+		UpdateUserAttribute          func(childComplexity int, id string, input admin.UserAttributePatch) int
+		UpdateWebhook                func(childComplexity int, id string, input admin.WebhookPatch) int
+		WithdrawRelease              func(childComplexity int, id string) int
 	}
 
 	PageInfo struct {
@@ -253,24 +461,94 @@ type ComplexityRoot struct {
 		StartCursor     func(childComplexity int) int
 	}
 
+	Payment struct {
+		Amount     func(childComplexity int) int
+		Currency   func(childComplexity int) int
+		CustomerID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		InvoiceID  func(childComplexity int) int
+		Method     func(childComplexity int) int
+		ReceivedAt func(childComplexity int) int
+		Status     func(childComplexity int) int
+	}
+
+	PaymentPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	Plan struct {
+		Active      func(childComplexity int) int
+		Code        func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Currency    func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		MonthlyFee  func(childComplexity int) int
+		Name        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
 	Query struct {
-		AuditLog               func(childComplexity int, actorID *string, first *int, after *string) int
-		Customer               func(childComplexity int, id string) int
-		Customers              func(childComplexity int, first *int, after *string) int
-		Focus                  func(childComplexity int) int
-		Grants                 func(childComplexity int, userID *string, customerID *string, instanceID *string) int
-		Instance               func(childComplexity int, id string) int
-		Instances              func(childComplexity int, customerID *string, first *int, after *string) int
-		MasterRecordConnection func(childComplexity int, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) int
-		MasterRecords          func(childComplexity int, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) int
-		Me                     func(childComplexity int) int
-		Tenant                 func(childComplexity int, id string) int
-		Tenants                func(childComplexity int, customerID *string, instanceID *string, first *int, after *string) int
-		Usage                  func(childComplexity int, customerID *string, meter *string, from *string, to *string, first *int, after *string) int
-		User                   func(childComplexity int, id string) int
-		Users                  func(childComplexity int, customerID *string, first *int, after *string) int
-		__resolve__service     func(childComplexity int) int
-		__resolve_entities     func(childComplexity int, representations []map[string]any) int
+		AuditLog                func(childComplexity int, actorID *string, first *int, after *string) int
+		Customer                func(childComplexity int, id string) int
+		Customers               func(childComplexity int, first *int, after *string, search *string) int
+		Discrepancies           func(childComplexity int, status *string, first *int) int
+		Discrepancy             func(childComplexity int, id string) int
+		EmailLog                func(childComplexity int, actorID *string, first *int, after *string) int
+		EnvVar                  func(childComplexity int, id string) int
+		Environment             func(childComplexity int) int
+		Focus                   func(childComplexity int) int
+		Grants                  func(childComplexity int, userID *string, customerID *string, instanceID *string) int
+		IdentityProvider        func(childComplexity int, id string) int
+		Instance                func(childComplexity int, id string) int
+		Instances               func(childComplexity int, customerID *string, first *int, after *string) int
+		InternalServiceAccounts func(childComplexity int) int
+		InternalUser            func(childComplexity int, id string) int
+		InternalUsers           func(childComplexity int, first *int, after *string) int
+		Invoice                 func(childComplexity int, id string) int
+		Invoices                func(childComplexity int, customerID *string, status *string, first *int, after *string) int
+		MasterRecordConnection  func(childComplexity int, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) int
+		MasterRecords           func(childComplexity int, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) int
+		Me                      func(childComplexity int) int
+		Meter                   func(childComplexity int, id string) int
+		Meters                  func(childComplexity int) int
+		Plan                    func(childComplexity int, id string) int
+		Plans                   func(childComplexity int) int
+		Release                 func(childComplexity int, id string) int
+		Releases                func(childComplexity int, first *int) int
+		ServiceAccount          func(childComplexity int, id string) int
+		SystemWorker            func(childComplexity int, id string) int
+		SystemWorkers           func(childComplexity int) int
+		Tenant                  func(childComplexity int, id string) int
+		Tenants                 func(childComplexity int, customerID *string, instanceID *string, first *int, after *string) int
+		Usage                   func(childComplexity int, customerID *string, meter *string, from *string, to *string, first *int, after *string) int
+		User                    func(childComplexity int, id string) int
+		UserAttribute           func(childComplexity int, id string) int
+		UserAttributes          func(childComplexity int) int
+		Users                   func(childComplexity int, customerID *string, first *int, after *string) int
+		Webhook                 func(childComplexity int, id string) int
+		__resolve__service      func(childComplexity int) int
+		__resolve_entities      func(childComplexity int, representations []map[string]any) int
+	}
+
+	Release struct {
+		Channel     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CreatedBy   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Notes       func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	SSOSettings struct {
+		IdentityProviders func(childComplexity int) int
+		MFAForced         func(childComplexity int) int
+		PasswordAllowed   func(childComplexity int) int
+		SSOAllowed        func(childComplexity int) int
+		SSOCreateUsers    func(childComplexity int) int
 	}
 
 	Scope struct {
@@ -280,6 +558,36 @@ type ComplexityRoot struct {
 		Source      func(childComplexity int) int
 	}
 
+	ServiceAccount struct {
+		AuthMethod      func(childComplexity int) int
+		ClientID        func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CustomerID      func(childComplexity int) int
+		Description     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		KeyIDs          func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Role            func(childComplexity int) int
+		SecretRotatedAt func(childComplexity int) int
+	}
+
+	ServiceAccountWithSecret struct {
+		ClientSecret       func(childComplexity int) int
+		ServiceAccountView func(childComplexity int) int
+	}
+
+	SystemWorker struct {
+		Description     func(childComplexity int) int
+		Failures        func(childComplexity int) int
+		ID              func(childComplexity int) int
+		IntervalSeconds func(childComplexity int) int
+		LastError       func(childComplexity int) int
+		LastRunAt       func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Paused          func(childComplexity int) int
+		RunRequestedAt  func(childComplexity int) int
+	}
+
 	Tenant struct {
 		CreatedAt  func(childComplexity int) int
 		Customer   func(childComplexity int) int
@@ -287,9 +595,28 @@ type ComplexityRoot struct {
 		ID         func(childComplexity int) int
 		Instance   func(childComplexity int) int
 		InstanceID func(childComplexity int) int
+		Members    func(childComplexity int) int
+		Migrations func(childComplexity int) int
 		Name       func(childComplexity int) int
 		Settings   func(childComplexity int) int
 		UpdatedAt  func(childComplexity int) int
+	}
+
+	TenantMember struct {
+		AddedAt func(childComplexity int) int
+		Email   func(childComplexity int) int
+		Name    func(childComplexity int) int
+		Role    func(childComplexity int) int
+		UserID  func(childComplexity int) int
+	}
+
+	TenantMigration struct {
+		ID            func(childComplexity int) int
+		RequestedAt   func(childComplexity int) int
+		RequestedBy   func(childComplexity int) int
+		Status        func(childComplexity int) int
+		TargetVersion func(childComplexity int) int
+		TenantID      func(childComplexity int) int
 	}
 
 	TenantPage struct {
@@ -313,6 +640,48 @@ type ComplexityRoot struct {
 		NextCursor func(childComplexity int) int
 	}
 
+	UserAttribute struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Label     func(childComplexity int) int
+		Options   func(childComplexity int) int
+		Required  func(childComplexity int) int
+		Type      func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	Webhook struct {
+		Active      func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CustomerID  func(childComplexity int) int
+		Deliveries  func(childComplexity int, first *int) int
+		Description func(childComplexity int) int
+		Events      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		URL         func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	WebhookDelivery struct {
+		Attempts       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		DeliveredAt    func(childComplexity int) int
+		EventID        func(childComplexity int) int
+		EventType      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		LastError      func(childComplexity int) int
+		LastStatusCode func(childComplexity int) int
+		NextAttemptAt  func(childComplexity int) int
+		Status         func(childComplexity int) int
+		WebhookID      func(childComplexity int) int
+	}
+
+	WebhookWithSecret struct {
+		Secret      func(childComplexity int) int
+		WebhookView func(childComplexity int) int
+	}
+
 	_Service struct {
 		SDL func(childComplexity int) int
 	}
@@ -323,9 +692,23 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type CustomerResolver interface {
+	Tenants(ctx context.Context, obj *admin.Customer) ([]*admin.Tenant, error)
+	Instances(ctx context.Context, obj *admin.Customer) ([]*admin.Instance, error)
+	Users(ctx context.Context, obj *admin.Customer) ([]*admin.CustomerUserView, error)
 	Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error)
 	Usage(ctx context.Context, obj *admin.Customer, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error)
+	Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error)
+	Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error)
+	Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error)
+	BillingSetup(ctx context.Context, obj *admin.Customer) (*admin.BillingSetupView, error)
+	Sso(ctx context.Context, obj *admin.Customer) (*admin.SSOSettings, error)
+	IdentityProviders(ctx context.Context, obj *admin.Customer) ([]*admin.IdentityProvider, error)
+	Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error)
+	ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error)
+}
+type CustomerUserResolver interface {
+	Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error)
 }
 type CxIssueResolver interface {
 	Value(ctx context.Context, obj *cx.Issue) (*string, error)
@@ -339,8 +722,14 @@ type EntityResolver interface {
 type FocusResolver interface {
 	Scope(ctx context.Context, obj *admin.Focus) (*model.Scope, error)
 }
+type GrantResolver interface {
+	User(ctx context.Context, obj *admin.GrantView) (*admin.InternalUser, error)
+	Customer(ctx context.Context, obj *admin.GrantView) (*admin.Customer, error)
+	Instance(ctx context.Context, obj *admin.GrantView) (*admin.Instance, error)
+}
 type InstanceResolver interface {
 	Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error)
+	Tenants(ctx context.Context, obj *admin.Instance) ([]*admin.Tenant, error)
 	Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error)
 }
 type MasterRecordResolver interface {
@@ -349,43 +738,133 @@ type MasterRecordResolver interface {
 
 	CreatedAt(ctx context.Context, obj *data.Record) (string, error)
 }
+type MeResolver interface {
+	Email(ctx context.Context, obj *model.Me) (string, error)
+	Name(ctx context.Context, obj *model.Me) (string, error)
+}
 type MutationResolver interface {
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*admin.Customer, error)
 	UpdateCustomer(ctx context.Context, id string, input model.UpdateCustomerInput) (*admin.Customer, error)
 	PutCustomerSettings(ctx context.Context, id string, settings json.RawMessage) (json.RawMessage, error)
+	DeleteCustomer(ctx context.Context, id string) (*bool, error)
+	TransferOwnership(ctx context.Context, id string, userID string) (*admin.CustomerUserView, error)
+	IssueCredit(ctx context.Context, customerID string, input admin.CreditInput) (*admin.CreditView, error)
+	PutBillingSetup(ctx context.Context, customerID string, input admin.BillingSetupInput) (*admin.BillingSetupView, error)
+	PutSSOSettings(ctx context.Context, customerID string, input admin.SSOSettingsInput) (*admin.SSOSettings, error)
+	CreateIdentityProvider(ctx context.Context, customerID string, input admin.IdentityProviderInput) (*admin.IdentityProvider, error)
+	UpdateIdentityProvider(ctx context.Context, id string, input admin.IdentityProviderPatch) (*admin.IdentityProvider, error)
+	DeleteIdentityProvider(ctx context.Context, id string) (*bool, error)
+	TrustIdentityProvider(ctx context.Context, id string, linkTrusted bool) (*admin.IdentityProvider, error)
+	CreateWebhook(ctx context.Context, customerID string, input admin.WebhookInput) (*admin.WebhookSecret, error)
+	UpdateWebhook(ctx context.Context, id string, input admin.WebhookPatch) (*admin.WebhookView, error)
+	DeleteWebhook(ctx context.Context, id string) (*bool, error)
+	RotateWebhookSecret(ctx context.Context, id string) (*admin.WebhookSecret, error)
+	CreateServiceAccount(ctx context.Context, customerID string, input admin.ServiceAccountInput) (*admin.ServiceAccountSecret, error)
+	CreateInternalServiceAccount(ctx context.Context, input admin.ServiceAccountInput) (*admin.ServiceAccountSecret, error)
+	RotateServiceAccountSecret(ctx context.Context, id string) (*admin.ServiceAccountSecret, error)
+	SetServiceAccountKeys(ctx context.Context, id string, jwks json.RawMessage) (*admin.ServiceAccountView, error)
+	SetServiceAccountRole(ctx context.Context, id string, role string) (*admin.ServiceAccountView, error)
+	DeleteServiceAccount(ctx context.Context, id string) (*bool, error)
 	CxUpload(ctx context.Context, input model.CxUploadInput) (*model.CxUploadResult, error)
 	CreateGrant(ctx context.Context, input model.GrantInput) (*admin.GrantView, error)
 	DeleteGrant(ctx context.Context, userID string, customerID *string, instanceID *string) (*bool, error)
 	EnterFocus(ctx context.Context, input model.FocusInput) (*admin.Focus, error)
 	LeaveFocus(ctx context.Context) (*admin.Focus, error)
 	CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error)
+	UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error)
+	DeleteInstance(ctx context.Context, id string) (*bool, error)
+	RepairConnection(ctx context.Context, id string) (*admin.Connection, error)
+	RotateConnection(ctx context.Context, id string) (*admin.Connection, error)
+	ResolveDatabaseURI(ctx context.Context, id string) (*string, error)
+	CreatePlan(ctx context.Context, input admin.PlanInput) (*admin.PlanView, error)
+	UpdatePlan(ctx context.Context, id string, input admin.PlanPatch) (*admin.PlanView, error)
+	DeletePlan(ctx context.Context, id string) (*bool, error)
+	CreateMeter(ctx context.Context, input admin.MeterInput) (*admin.MeterView, error)
+	UpdateMeter(ctx context.Context, id string, input admin.MeterPatch) (*admin.MeterView, error)
+	DeleteMeter(ctx context.Context, id string) (*bool, error)
+	CreateRelease(ctx context.Context, input admin.ReleaseInput) (*admin.ReleaseView, error)
+	UpdateRelease(ctx context.Context, id string, input admin.ReleasePatch) (*admin.ReleaseView, error)
+	PublishRelease(ctx context.Context, id string) (*admin.ReleaseView, error)
+	WithdrawRelease(ctx context.Context, id string) (*admin.ReleaseView, error)
+	CreateEnvVar(ctx context.Context, input admin.EnvVarInput) (*admin.EnvVarView, error)
+	UpdateEnvVar(ctx context.Context, id string, input admin.EnvVarPatch) (*admin.EnvVarView, error)
+	DeleteEnvVar(ctx context.Context, id string) (*bool, error)
+	RunSystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error)
+	PauseSystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error)
+	ResumeSystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error)
+	CreateUserAttribute(ctx context.Context, input admin.UserAttributeInput) (*admin.UserAttributeView, error)
+	UpdateUserAttribute(ctx context.Context, id string, input admin.UserAttributePatch) (*admin.UserAttributeView, error)
+	DeleteUserAttribute(ctx context.Context, id string) (*bool, error)
+	ReportDiscrepancy(ctx context.Context, input admin.DiscrepancyInput) (*admin.DiscrepancyView, error)
+	ResolveDiscrepancy(ctx context.Context, id string, resolution string) (*admin.DiscrepancyView, error)
+	ReopenDiscrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
 	CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error)
 	UpdateTenant(ctx context.Context, id string, input model.UpdateTenantInput) (*admin.Tenant, error)
 	DeleteTenant(ctx context.Context, id string) (*bool, error)
+	TransferTenant(ctx context.Context, id string, input admin.TransferInput) (*admin.Tenant, error)
+	PutTenantSettings(ctx context.Context, id string, settings json.RawMessage) (json.RawMessage, error)
+	PutTenantMember(ctx context.Context, id string, userID string, role string) (*admin.TenantMember, error)
+	RemoveTenantMember(ctx context.Context, id string, userID string) (*bool, error)
+	TriggerMigration(ctx context.Context, id string, targetVersion string) (*admin.TenantMigration, error)
 	InviteUser(ctx context.Context, customerID string, input model.InviteUserInput) (*admin.CustomerUserView, error)
 	SuspendUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	ReactivateUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error)
+	DeleteUser(ctx context.Context, id string) (*bool, error)
+	TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error)
+	CreateInternalUser(ctx context.Context, input admin.InternalUserInput) (*admin.InternalUser, error)
+	UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error)
+	RemoveInternalUser(ctx context.Context, id string) (*bool, error)
 }
 type QueryResolver interface {
-	Customers(ctx context.Context, first *int, after *string) (*model.CustomerPage, error)
+	Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error)
 	Customer(ctx context.Context, id string) (*admin.Customer, error)
 	AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error)
+	EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error)
 	Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
+	Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error)
+	Invoice(ctx context.Context, id string) (*admin.InvoiceView, error)
+	IdentityProvider(ctx context.Context, id string) (*admin.IdentityProvider, error)
+	Webhook(ctx context.Context, id string) (*admin.WebhookView, error)
+	ServiceAccount(ctx context.Context, id string) (*admin.ServiceAccountView, error)
+	InternalServiceAccounts(ctx context.Context) ([]*admin.ServiceAccountView, error)
 	Grants(ctx context.Context, userID *string, customerID *string, instanceID *string) ([]*admin.GrantView, error)
 	Focus(ctx context.Context) (*admin.Focus, error)
 	Instances(ctx context.Context, customerID *string, first *int, after *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
 	MasterRecords(ctx context.Context, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
 	MasterRecordConnection(ctx context.Context, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordConnection, error)
+	Plans(ctx context.Context) ([]*admin.PlanView, error)
+	Plan(ctx context.Context, id string) (*admin.PlanView, error)
+	Meters(ctx context.Context) ([]*admin.MeterView, error)
+	Meter(ctx context.Context, id string) (*admin.MeterView, error)
+	Releases(ctx context.Context, first *int) ([]*admin.ReleaseView, error)
+	Release(ctx context.Context, id string) (*admin.ReleaseView, error)
+	Environment(ctx context.Context) ([]*admin.EnvVarView, error)
+	EnvVar(ctx context.Context, id string) (*admin.EnvVarView, error)
+	SystemWorkers(ctx context.Context) ([]*admin.SystemWorkerView, error)
+	SystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error)
+	UserAttributes(ctx context.Context) ([]*admin.UserAttributeView, error)
+	UserAttribute(ctx context.Context, id string) (*admin.UserAttributeView, error)
+	Discrepancies(ctx context.Context, status *string, first *int) ([]*admin.DiscrepancyView, error)
+	Discrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
 	Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error)
 	Tenant(ctx context.Context, id string) (*admin.Tenant, error)
 	Me(ctx context.Context) (*model.Me, error)
 	Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error)
 	User(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error)
+	InternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
 }
 type TenantResolver interface {
 	Customer(ctx context.Context, obj *admin.Tenant) (*admin.Customer, error)
 	Instance(ctx context.Context, obj *admin.Tenant) (*admin.Instance, error)
+
+	Members(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMember, error)
+	Migrations(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMigration, error)
+}
+type WebhookResolver interface {
+	Deliveries(ctx context.Context, obj *admin.WebhookView, first *int) ([]*admin.WebhookDeliveryView, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -512,6 +991,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BilledTotal.Period(childComplexity), true
 
+	case "BillingSetup.address":
+		if e.ComplexityRoot.BillingSetup.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.Address(childComplexity), true
+	case "BillingSetup.billingEmail":
+		if e.ComplexityRoot.BillingSetup.BillingEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.BillingEmail(childComplexity), true
+	case "BillingSetup.companyName":
+		if e.ComplexityRoot.BillingSetup.CompanyName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.CompanyName(childComplexity), true
+	case "BillingSetup.country":
+		if e.ComplexityRoot.BillingSetup.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.Country(childComplexity), true
+	case "BillingSetup.currency":
+		if e.ComplexityRoot.BillingSetup.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.Currency(childComplexity), true
+	case "BillingSetup.customerId":
+		if e.ComplexityRoot.BillingSetup.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.CustomerID(childComplexity), true
+	case "BillingSetup.paymentMethod":
+		if e.ComplexityRoot.BillingSetup.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.PaymentMethod(childComplexity), true
+	case "BillingSetup.planId":
+		if e.ComplexityRoot.BillingSetup.PlanID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.PlanID(childComplexity), true
+	case "BillingSetup.taxId":
+		if e.ComplexityRoot.BillingSetup.TaxID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.TaxID(childComplexity), true
+	case "BillingSetup.updatedAt":
+		if e.ComplexityRoot.BillingSetup.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.UpdatedAt(childComplexity), true
+	case "BillingSetup.updatedBy":
+		if e.ComplexityRoot.BillingSetup.UpdatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSetup.UpdatedBy(childComplexity), true
+
 	case "Connection.idpAppId":
 		if e.ComplexityRoot.Connection.IDPAppID == nil {
 			break
@@ -537,6 +1083,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Connection.UpdatedAt(childComplexity), true
 
+	case "Credit.amount":
+		if e.ComplexityRoot.Credit.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.Amount(childComplexity), true
+	case "Credit.currency":
+		if e.ComplexityRoot.Credit.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.Currency(childComplexity), true
+	case "Credit.customerId":
+		if e.ComplexityRoot.Credit.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.CustomerID(childComplexity), true
+	case "Credit.id":
+		if e.ComplexityRoot.Credit.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.ID(childComplexity), true
+	case "Credit.issuedAt":
+		if e.ComplexityRoot.Credit.IssuedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.IssuedAt(childComplexity), true
+	case "Credit.issuedBy":
+		if e.ComplexityRoot.Credit.IssuedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.IssuedBy(childComplexity), true
+	case "Credit.reason":
+		if e.ComplexityRoot.Credit.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.Reason(childComplexity), true
+
+	case "CreditPage.items":
+		if e.ComplexityRoot.CreditPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditPage.Items(childComplexity), true
+	case "CreditPage.nextCursor":
+		if e.ComplexityRoot.CreditPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditPage.NextCursor(childComplexity), true
+
 	case "Customer.billedTotals":
 		if e.ComplexityRoot.Customer.BilledTotals == nil {
 			break
@@ -548,12 +1150,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.BilledTotals(childComplexity, args["from"].(*string), args["to"].(*string)), true
+	case "Customer.billingSetup":
+		if e.ComplexityRoot.Customer.BillingSetup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.BillingSetup(childComplexity), true
 	case "Customer.createdAt":
 		if e.ComplexityRoot.Customer.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Customer.CreatedAt(childComplexity), true
+	case "Customer.credits":
+		if e.ComplexityRoot.Customer.Credits == nil {
+			break
+		}
+
+		args, err := ec.field_Customer_credits_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Credits(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Customer.grants":
 		if e.ComplexityRoot.Customer.Grants == nil {
 			break
@@ -566,6 +1185,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.ID(childComplexity), true
+	case "Customer.identityProviders":
+		if e.ComplexityRoot.Customer.IdentityProviders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.IdentityProviders(childComplexity), true
+	case "Customer.instances":
+		if e.ComplexityRoot.Customer.Instances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Instances(childComplexity), true
+	case "Customer.invoices":
+		if e.ComplexityRoot.Customer.Invoices == nil {
+			break
+		}
+
+		args, err := ec.field_Customer_invoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Invoices(childComplexity, args["status"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Customer.name":
 		if e.ComplexityRoot.Customer.Name == nil {
 			break
@@ -578,12 +1220,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.OrgID(childComplexity), true
+	case "Customer.payments":
+		if e.ComplexityRoot.Customer.Payments == nil {
+			break
+		}
+
+		args, err := ec.field_Customer_payments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Payments(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Customer.serviceAccounts":
+		if e.ComplexityRoot.Customer.ServiceAccounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.ServiceAccounts(childComplexity), true
 	case "Customer.settings":
 		if e.ComplexityRoot.Customer.Settings == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Customer.Settings(childComplexity), true
+	case "Customer.sso":
+		if e.ComplexityRoot.Customer.Sso == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Sso(childComplexity), true
+	case "Customer.tenants":
+		if e.ComplexityRoot.Customer.Tenants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Tenants(childComplexity), true
 	case "Customer.updatedAt":
 		if e.ComplexityRoot.Customer.UpdatedAt == nil {
 			break
@@ -601,6 +1272,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Usage(childComplexity, args["from"].(*string), args["to"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Customer.users":
+		if e.ComplexityRoot.Customer.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Users(childComplexity), true
+	case "Customer.webhooks":
+		if e.ComplexityRoot.Customer.Webhooks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Webhooks(childComplexity), true
 
 	case "CustomerPage.items":
 		if e.ComplexityRoot.CustomerPage.Items == nil {
@@ -621,6 +1304,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerUser.CreatedAt(childComplexity), true
+	case "CustomerUser.customer":
+		if e.ComplexityRoot.CustomerUser.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.Customer(childComplexity), true
 	case "CustomerUser.customerId":
 		if e.ComplexityRoot.CustomerUser.CustomerID == nil {
 			break
@@ -800,6 +1489,135 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CxUploadResult.Warnings(childComplexity), true
 
+	case "Discrepancy.customerId":
+		if e.ComplexityRoot.Discrepancy.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.CustomerID(childComplexity), true
+	case "Discrepancy.detail":
+		if e.ComplexityRoot.Discrepancy.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.Detail(childComplexity), true
+	case "Discrepancy.detectedAt":
+		if e.ComplexityRoot.Discrepancy.DetectedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.DetectedAt(childComplexity), true
+	case "Discrepancy.id":
+		if e.ComplexityRoot.Discrepancy.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.ID(childComplexity), true
+	case "Discrepancy.kind":
+		if e.ComplexityRoot.Discrepancy.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.Kind(childComplexity), true
+	case "Discrepancy.resolution":
+		if e.ComplexityRoot.Discrepancy.Resolution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.Resolution(childComplexity), true
+	case "Discrepancy.resolvedAt":
+		if e.ComplexityRoot.Discrepancy.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.ResolvedAt(childComplexity), true
+	case "Discrepancy.resolvedBy":
+		if e.ComplexityRoot.Discrepancy.ResolvedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.ResolvedBy(childComplexity), true
+	case "Discrepancy.resource":
+		if e.ComplexityRoot.Discrepancy.Resource == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.Resource(childComplexity), true
+	case "Discrepancy.status":
+		if e.ComplexityRoot.Discrepancy.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.Status(childComplexity), true
+	case "Discrepancy.summary":
+		if e.ComplexityRoot.Discrepancy.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discrepancy.Summary(childComplexity), true
+
+	case "Email.at":
+		if e.ComplexityRoot.Email.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.At(childComplexity), true
+	case "Email.customerId":
+		if e.ComplexityRoot.Email.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.CustomerID(childComplexity), true
+	case "Email.id":
+		if e.ComplexityRoot.Email.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.ID(childComplexity), true
+	case "Email.kind":
+		if e.ComplexityRoot.Email.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.Kind(childComplexity), true
+	case "Email.recipient":
+		if e.ComplexityRoot.Email.Recipient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.Recipient(childComplexity), true
+	case "Email.status":
+		if e.ComplexityRoot.Email.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.Status(childComplexity), true
+	case "Email.subject":
+		if e.ComplexityRoot.Email.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.Subject(childComplexity), true
+	case "Email.userId":
+		if e.ComplexityRoot.Email.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.UserID(childComplexity), true
+
+	case "EmailPage.items":
+		if e.ComplexityRoot.EmailPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmailPage.Items(childComplexity), true
+	case "EmailPage.nextCursor":
+		if e.ComplexityRoot.EmailPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmailPage.NextCursor(childComplexity), true
+
 	case "Entity.findManyCustomerByIDs":
 		if e.ComplexityRoot.Entity.FindManyCustomerByIDs == nil {
 			break
@@ -845,6 +1663,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Entity.FindManyTenantByIDs(childComplexity, args["reps"].([]*model.TenantByIDsInput)), true
 
+	case "EnvVar.description":
+		if e.ComplexityRoot.EnvVar.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.Description(childComplexity), true
+	case "EnvVar.id":
+		if e.ComplexityRoot.EnvVar.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.ID(childComplexity), true
+	case "EnvVar.name":
+		if e.ComplexityRoot.EnvVar.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.Name(childComplexity), true
+	case "EnvVar.secret":
+		if e.ComplexityRoot.EnvVar.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.Secret(childComplexity), true
+	case "EnvVar.updatedAt":
+		if e.ComplexityRoot.EnvVar.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.UpdatedAt(childComplexity), true
+	case "EnvVar.updatedBy":
+		if e.ComplexityRoot.EnvVar.UpdatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.UpdatedBy(childComplexity), true
+	case "EnvVar.value":
+		if e.ComplexityRoot.EnvVar.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvVar.Value(childComplexity), true
+
 	case "Focus.active":
 		if e.ComplexityRoot.Focus.Active == nil {
 			break
@@ -876,6 +1737,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Focus.StartedAt(childComplexity), true
 
+	case "Grant.customer":
+		if e.ComplexityRoot.Grant.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grant.Customer(childComplexity), true
 	case "Grant.customerId":
 		if e.ComplexityRoot.Grant.CustomerID == nil {
 			break
@@ -906,12 +1773,97 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Grant.GranteeType(childComplexity), true
+	case "Grant.instance":
+		if e.ComplexityRoot.Grant.Instance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grant.Instance(childComplexity), true
 	case "Grant.instanceId":
 		if e.ComplexityRoot.Grant.InstanceID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Grant.InstanceID(childComplexity), true
+	case "Grant.user":
+		if e.ComplexityRoot.Grant.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grant.User(childComplexity), true
+
+	case "IdentityProvider.clientId":
+		if e.ComplexityRoot.IdentityProvider.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.ClientID(childComplexity), true
+	case "IdentityProvider.clientSecretSet":
+		if e.ComplexityRoot.IdentityProvider.ClientSecretSet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.ClientSecretSet(childComplexity), true
+	case "IdentityProvider.createdAt":
+		if e.ComplexityRoot.IdentityProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.CreatedAt(childComplexity), true
+	case "IdentityProvider.customerId":
+		if e.ComplexityRoot.IdentityProvider.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.CustomerID(childComplexity), true
+	case "IdentityProvider.enabled":
+		if e.ComplexityRoot.IdentityProvider.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.Enabled(childComplexity), true
+	case "IdentityProvider.id":
+		if e.ComplexityRoot.IdentityProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.ID(childComplexity), true
+	case "IdentityProvider.issuer":
+		if e.ComplexityRoot.IdentityProvider.Issuer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.Issuer(childComplexity), true
+	case "IdentityProvider.linkTrusted":
+		if e.ComplexityRoot.IdentityProvider.LinkTrusted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.LinkTrusted(childComplexity), true
+	case "IdentityProvider.mfaEnforced":
+		if e.ComplexityRoot.IdentityProvider.MFAEnforced == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.MFAEnforced(childComplexity), true
+	case "IdentityProvider.name":
+		if e.ComplexityRoot.IdentityProvider.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.Name(childComplexity), true
+	case "IdentityProvider.scopes":
+		if e.ComplexityRoot.IdentityProvider.Scopes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.Scopes(childComplexity), true
+	case "IdentityProvider.updatedAt":
+		if e.ComplexityRoot.IdentityProvider.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.UpdatedAt(childComplexity), true
 
 	case "Instance.connection":
 		if e.ComplexityRoot.Instance.Connection == nil {
@@ -949,6 +1901,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Instance.Name(childComplexity), true
+	case "Instance.tenants":
+		if e.ComplexityRoot.Instance.Tenants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Instance.Tenants(childComplexity), true
 	case "Instance.url":
 		if e.ComplexityRoot.Instance.URL == nil {
 			break
@@ -968,6 +1926,124 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InstancePage.NextCursor(childComplexity), true
+
+	case "InternalUser.createdAt":
+		if e.ComplexityRoot.InternalUser.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.CreatedAt(childComplexity), true
+	case "InternalUser.email":
+		if e.ComplexityRoot.InternalUser.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Email(childComplexity), true
+	case "InternalUser.id":
+		if e.ComplexityRoot.InternalUser.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.ID(childComplexity), true
+	case "InternalUser.name":
+		if e.ComplexityRoot.InternalUser.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Name(childComplexity), true
+	case "InternalUser.role":
+		if e.ComplexityRoot.InternalUser.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Role(childComplexity), true
+	case "InternalUser.suspendedAt":
+		if e.ComplexityRoot.InternalUser.SuspendedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.SuspendedAt(childComplexity), true
+
+	case "InternalUserPage.items":
+		if e.ComplexityRoot.InternalUserPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUserPage.Items(childComplexity), true
+	case "InternalUserPage.nextCursor":
+		if e.ComplexityRoot.InternalUserPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUserPage.NextCursor(childComplexity), true
+
+	case "Invoice.currency":
+		if e.ComplexityRoot.Invoice.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Currency(childComplexity), true
+	case "Invoice.customerId":
+		if e.ComplexityRoot.Invoice.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.CustomerID(childComplexity), true
+	case "Invoice.dueAt":
+		if e.ComplexityRoot.Invoice.DueAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.DueAt(childComplexity), true
+	case "Invoice.id":
+		if e.ComplexityRoot.Invoice.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ID(childComplexity), true
+	case "Invoice.issuedAt":
+		if e.ComplexityRoot.Invoice.IssuedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.IssuedAt(childComplexity), true
+	case "Invoice.number":
+		if e.ComplexityRoot.Invoice.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Number(childComplexity), true
+	case "Invoice.period":
+		if e.ComplexityRoot.Invoice.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Period(childComplexity), true
+	case "Invoice.status":
+		if e.ComplexityRoot.Invoice.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Status(childComplexity), true
+	case "Invoice.total":
+		if e.ComplexityRoot.Invoice.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Total(childComplexity), true
+
+	case "InvoicePage.items":
+		if e.ComplexityRoot.InvoicePage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoicePage.Items(childComplexity), true
+	case "InvoicePage.nextCursor":
+		if e.ComplexityRoot.InvoicePage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoicePage.NextCursor(childComplexity), true
 
 	case "MasterRecord.createdAt":
 		if e.ComplexityRoot.MasterRecord.CreatedAt == nil {
@@ -1105,6 +2181,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.CustomerID(childComplexity), true
+	case "Me.email":
+		if e.ComplexityRoot.Me.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Email(childComplexity), true
+	case "Me.id":
+		if e.ComplexityRoot.Me.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.ID(childComplexity), true
+	case "Me.name":
+		if e.ComplexityRoot.Me.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Name(childComplexity), true
+	case "Me.permissions":
+		if e.ComplexityRoot.Me.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Permissions(childComplexity), true
 	case "Me.role":
 		if e.ComplexityRoot.Me.Role == nil {
 			break
@@ -1123,6 +2223,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.UserID(childComplexity), true
+	case "Me.writable":
+		if e.ComplexityRoot.Me.Writable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Writable(childComplexity), true
+
+	case "Meter.aggregation":
+		if e.ComplexityRoot.Meter.Aggregation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.Aggregation(childComplexity), true
+	case "Meter.createdAt":
+		if e.ComplexityRoot.Meter.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.CreatedAt(childComplexity), true
+	case "Meter.description":
+		if e.ComplexityRoot.Meter.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.Description(childComplexity), true
+	case "Meter.id":
+		if e.ComplexityRoot.Meter.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.ID(childComplexity), true
+	case "Meter.key":
+		if e.ComplexityRoot.Meter.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.Key(childComplexity), true
+	case "Meter.name":
+		if e.ComplexityRoot.Meter.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.Name(childComplexity), true
+	case "Meter.unit":
+		if e.ComplexityRoot.Meter.Unit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.Unit(childComplexity), true
+	case "Meter.updatedAt":
+		if e.ComplexityRoot.Meter.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Meter.UpdatedAt(childComplexity), true
 
 	case "Mutation.createCustomer":
 		if e.ComplexityRoot.Mutation.CreateCustomer == nil {
@@ -1135,6 +2290,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCustomer(childComplexity, args["input"].(model.CreateCustomerInput)), true
+	case "Mutation.createEnvVar":
+		if e.ComplexityRoot.Mutation.CreateEnvVar == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createEnvVar_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateEnvVar(childComplexity, args["input"].(admin.EnvVarInput)), true
 	case "Mutation.createGrant":
 		if e.ComplexityRoot.Mutation.CreateGrant == nil {
 			break
@@ -1146,6 +2312,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateGrant(childComplexity, args["input"].(model.GrantInput)), true
+	case "Mutation.createIdentityProvider":
+		if e.ComplexityRoot.Mutation.CreateIdentityProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createIdentityProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateIdentityProvider(childComplexity, args["customerId"].(string), args["input"].(admin.IdentityProviderInput)), true
 	case "Mutation.createInstance":
 		if e.ComplexityRoot.Mutation.CreateInstance == nil {
 			break
@@ -1157,6 +2334,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInstance(childComplexity, args["input"].(model.CreateInstanceInput)), true
+	case "Mutation.createInternalServiceAccount":
+		if e.ComplexityRoot.Mutation.CreateInternalServiceAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInternalServiceAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInternalServiceAccount(childComplexity, args["input"].(admin.ServiceAccountInput)), true
+	case "Mutation.createInternalUser":
+		if e.ComplexityRoot.Mutation.CreateInternalUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInternalUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInternalUser(childComplexity, args["input"].(admin.InternalUserInput)), true
+	case "Mutation.createMeter":
+		if e.ComplexityRoot.Mutation.CreateMeter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createMeter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateMeter(childComplexity, args["input"].(admin.MeterInput)), true
+	case "Mutation.createPlan":
+		if e.ComplexityRoot.Mutation.CreatePlan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPlan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePlan(childComplexity, args["input"].(admin.PlanInput)), true
+	case "Mutation.createRelease":
+		if e.ComplexityRoot.Mutation.CreateRelease == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRelease_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateRelease(childComplexity, args["input"].(admin.ReleaseInput)), true
+	case "Mutation.createServiceAccount":
+		if e.ComplexityRoot.Mutation.CreateServiceAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createServiceAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateServiceAccount(childComplexity, args["customerId"].(string), args["input"].(admin.ServiceAccountInput)), true
 	case "Mutation.createTenant":
 		if e.ComplexityRoot.Mutation.CreateTenant == nil {
 			break
@@ -1168,6 +2411,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTenant(childComplexity, args["input"].(model.CreateTenantInput)), true
+	case "Mutation.createUserAttribute":
+		if e.ComplexityRoot.Mutation.CreateUserAttribute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createUserAttribute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateUserAttribute(childComplexity, args["input"].(admin.UserAttributeInput)), true
+	case "Mutation.createWebhook":
+		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["customerId"].(string), args["input"].(admin.WebhookInput)), true
 	case "Mutation.cxUpload":
 		if e.ComplexityRoot.Mutation.CxUpload == nil {
 			break
@@ -1179,6 +2444,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CxUpload(childComplexity, args["input"].(model.CxUploadInput)), true
+	case "Mutation.deleteCustomer":
+		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomer(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteEnvVar":
+		if e.ComplexityRoot.Mutation.DeleteEnvVar == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteEnvVar_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteEnvVar(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteGrant":
 		if e.ComplexityRoot.Mutation.DeleteGrant == nil {
 			break
@@ -1190,6 +2477,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteGrant(childComplexity, args["userId"].(string), args["customerId"].(*string), args["instanceId"].(*string)), true
+	case "Mutation.deleteIdentityProvider":
+		if e.ComplexityRoot.Mutation.DeleteIdentityProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteIdentityProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteIdentityProvider(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteInstance":
+		if e.ComplexityRoot.Mutation.DeleteInstance == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteInstance_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteInstance(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteMeter":
+		if e.ComplexityRoot.Mutation.DeleteMeter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteMeter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteMeter(childComplexity, args["id"].(string)), true
+	case "Mutation.deletePlan":
+		if e.ComplexityRoot.Mutation.DeletePlan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePlan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePlan(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteServiceAccount":
+		if e.ComplexityRoot.Mutation.DeleteServiceAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteServiceAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteServiceAccount(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteTenant":
 		if e.ComplexityRoot.Mutation.DeleteTenant == nil {
 			break
@@ -1201,6 +2543,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTenant(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteUser":
+		if e.ComplexityRoot.Mutation.DeleteUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteUser(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteUserAttribute":
+		if e.ComplexityRoot.Mutation.DeleteUserAttribute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteUserAttribute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteUserAttribute(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteWebhook":
+		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
 	case "Mutation.enterFocus":
 		if e.ComplexityRoot.Mutation.EnterFocus == nil {
 			break
@@ -1223,12 +2598,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteUser(childComplexity, args["customerId"].(string), args["input"].(model.InviteUserInput)), true
+	case "Mutation.issueCredit":
+		if e.ComplexityRoot.Mutation.IssueCredit == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_issueCredit_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.IssueCredit(childComplexity, args["customerId"].(string), args["input"].(admin.CreditInput)), true
 	case "Mutation.leaveFocus":
 		if e.ComplexityRoot.Mutation.LeaveFocus == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Mutation.LeaveFocus(childComplexity), true
+	case "Mutation.pauseSystemWorker":
+		if e.ComplexityRoot.Mutation.PauseSystemWorker == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pauseSystemWorker_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PauseSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.publishRelease":
+		if e.ComplexityRoot.Mutation.PublishRelease == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishRelease_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishRelease(childComplexity, args["id"].(string)), true
+	case "Mutation.putBillingSetup":
+		if e.ComplexityRoot.Mutation.PutBillingSetup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putBillingSetup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutBillingSetup(childComplexity, args["customerId"].(string), args["input"].(admin.BillingSetupInput)), true
 	case "Mutation.putCustomerSettings":
 		if e.ComplexityRoot.Mutation.PutCustomerSettings == nil {
 			break
@@ -1240,6 +2659,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutCustomerSettings(childComplexity, args["id"].(string), args["settings"].(json.RawMessage)), true
+	case "Mutation.putSSOSettings":
+		if e.ComplexityRoot.Mutation.PutSSOSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putSSOSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutSSOSettings(childComplexity, args["customerId"].(string), args["input"].(admin.SSOSettingsInput)), true
+	case "Mutation.putTenantMember":
+		if e.ComplexityRoot.Mutation.PutTenantMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putTenantMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutTenantMember(childComplexity, args["id"].(string), args["userId"].(string), args["role"].(string)), true
+	case "Mutation.putTenantSettings":
+		if e.ComplexityRoot.Mutation.PutTenantSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putTenantSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutTenantSettings(childComplexity, args["id"].(string), args["settings"].(json.RawMessage)), true
 	case "Mutation.reactivateUser":
 		if e.ComplexityRoot.Mutation.ReactivateUser == nil {
 			break
@@ -1251,6 +2703,160 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReactivateUser(childComplexity, args["id"].(string)), true
+	case "Mutation.removeInternalUser":
+		if e.ComplexityRoot.Mutation.RemoveInternalUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeInternalUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveInternalUser(childComplexity, args["id"].(string)), true
+	case "Mutation.removeTenantMember":
+		if e.ComplexityRoot.Mutation.RemoveTenantMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTenantMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTenantMember(childComplexity, args["id"].(string), args["userId"].(string)), true
+	case "Mutation.reopenDiscrepancy":
+		if e.ComplexityRoot.Mutation.ReopenDiscrepancy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_reopenDiscrepancy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReopenDiscrepancy(childComplexity, args["id"].(string)), true
+	case "Mutation.repairConnection":
+		if e.ComplexityRoot.Mutation.RepairConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_repairConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RepairConnection(childComplexity, args["id"].(string)), true
+	case "Mutation.reportDiscrepancy":
+		if e.ComplexityRoot.Mutation.ReportDiscrepancy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_reportDiscrepancy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReportDiscrepancy(childComplexity, args["input"].(admin.DiscrepancyInput)), true
+	case "Mutation.resolveDatabaseUri":
+		if e.ComplexityRoot.Mutation.ResolveDatabaseURI == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resolveDatabaseUri_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResolveDatabaseURI(childComplexity, args["id"].(string)), true
+	case "Mutation.resolveDiscrepancy":
+		if e.ComplexityRoot.Mutation.ResolveDiscrepancy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resolveDiscrepancy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResolveDiscrepancy(childComplexity, args["id"].(string), args["resolution"].(string)), true
+	case "Mutation.resumeSystemWorker":
+		if e.ComplexityRoot.Mutation.ResumeSystemWorker == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resumeSystemWorker_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.rotateConnection":
+		if e.ComplexityRoot.Mutation.RotateConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateConnection(childComplexity, args["id"].(string)), true
+	case "Mutation.rotateServiceAccountSecret":
+		if e.ComplexityRoot.Mutation.RotateServiceAccountSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateServiceAccountSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateServiceAccountSecret(childComplexity, args["id"].(string)), true
+	case "Mutation.rotateWebhookSecret":
+		if e.ComplexityRoot.Mutation.RotateWebhookSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateWebhookSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateWebhookSecret(childComplexity, args["id"].(string)), true
+	case "Mutation.runSystemWorker":
+		if e.ComplexityRoot.Mutation.RunSystemWorker == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runSystemWorker_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.setServiceAccountKeys":
+		if e.ComplexityRoot.Mutation.SetServiceAccountKeys == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setServiceAccountKeys_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetServiceAccountKeys(childComplexity, args["id"].(string), args["jwks"].(json.RawMessage)), true
+	case "Mutation.setServiceAccountRole":
+		if e.ComplexityRoot.Mutation.SetServiceAccountRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setServiceAccountRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetServiceAccountRole(childComplexity, args["id"].(string), args["role"].(string)), true
 	case "Mutation.suspendUser":
 		if e.ComplexityRoot.Mutation.SuspendUser == nil {
 			break
@@ -1262,6 +2868,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SuspendUser(childComplexity, args["id"].(string)), true
+	case "Mutation.transferHomeOrg":
+		if e.ComplexityRoot.Mutation.TransferHomeOrg == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferHomeOrg_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferHomeOrg(childComplexity, args["id"].(string), args["customerId"].(string)), true
+	case "Mutation.transferOwnership":
+		if e.ComplexityRoot.Mutation.TransferOwnership == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferOwnership_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferOwnership(childComplexity, args["id"].(string), args["userId"].(string)), true
+	case "Mutation.transferTenant":
+		if e.ComplexityRoot.Mutation.TransferTenant == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferTenant_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferTenant(childComplexity, args["id"].(string), args["input"].(admin.TransferInput)), true
+	case "Mutation.triggerMigration":
+		if e.ComplexityRoot.Mutation.TriggerMigration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_triggerMigration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TriggerMigration(childComplexity, args["id"].(string), args["targetVersion"].(string)), true
+	case "Mutation.trustIdentityProvider":
+		if e.ComplexityRoot.Mutation.TrustIdentityProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trustIdentityProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrustIdentityProvider(childComplexity, args["id"].(string), args["linkTrusted"].(bool)), true
 	case "Mutation.updateCustomer":
 		if e.ComplexityRoot.Mutation.UpdateCustomer == nil {
 			break
@@ -1273,6 +2934,83 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["id"].(string), args["input"].(model.UpdateCustomerInput)), true
+	case "Mutation.updateEnvVar":
+		if e.ComplexityRoot.Mutation.UpdateEnvVar == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateEnvVar_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateEnvVar(childComplexity, args["id"].(string), args["input"].(admin.EnvVarPatch)), true
+	case "Mutation.updateIdentityProvider":
+		if e.ComplexityRoot.Mutation.UpdateIdentityProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIdentityProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIdentityProvider(childComplexity, args["id"].(string), args["input"].(admin.IdentityProviderPatch)), true
+	case "Mutation.updateInstance":
+		if e.ComplexityRoot.Mutation.UpdateInstance == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateInstance_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateInstance(childComplexity, args["id"].(string), args["input"].(admin.InstanceUpdate)), true
+	case "Mutation.updateInternalUser":
+		if e.ComplexityRoot.Mutation.UpdateInternalUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateInternalUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateInternalUser(childComplexity, args["id"].(string), args["input"].(admin.InternalUserPatch)), true
+	case "Mutation.updateMeter":
+		if e.ComplexityRoot.Mutation.UpdateMeter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMeter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMeter(childComplexity, args["id"].(string), args["input"].(admin.MeterPatch)), true
+	case "Mutation.updatePlan":
+		if e.ComplexityRoot.Mutation.UpdatePlan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePlan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePlan(childComplexity, args["id"].(string), args["input"].(admin.PlanPatch)), true
+	case "Mutation.updateRelease":
+		if e.ComplexityRoot.Mutation.UpdateRelease == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateRelease_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateRelease(childComplexity, args["id"].(string), args["input"].(admin.ReleasePatch)), true
 	case "Mutation.updateTenant":
 		if e.ComplexityRoot.Mutation.UpdateTenant == nil {
 			break
@@ -1284,6 +3022,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTenant(childComplexity, args["id"].(string), args["input"].(model.UpdateTenantInput)), true
+	case "Mutation.updateUser":
+		if e.ComplexityRoot.Mutation.UpdateUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUser(childComplexity, args["id"].(string), args["input"].(admin.UserPatch)), true
+	case "Mutation.updateUserAttribute":
+		if e.ComplexityRoot.Mutation.UpdateUserAttribute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserAttribute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserAttribute(childComplexity, args["id"].(string), args["input"].(admin.UserAttributePatch)), true
+	case "Mutation.updateWebhook":
+		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(admin.WebhookPatch)), true
+	case "Mutation.withdrawRelease":
+		if e.ComplexityRoot.Mutation.WithdrawRelease == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_withdrawRelease_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WithdrawRelease(childComplexity, args["id"].(string)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -1309,6 +3091,123 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "Payment.amount":
+		if e.ComplexityRoot.Payment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Amount(childComplexity), true
+	case "Payment.currency":
+		if e.ComplexityRoot.Payment.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Currency(childComplexity), true
+	case "Payment.customerId":
+		if e.ComplexityRoot.Payment.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.CustomerID(childComplexity), true
+	case "Payment.id":
+		if e.ComplexityRoot.Payment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.ID(childComplexity), true
+	case "Payment.invoiceId":
+		if e.ComplexityRoot.Payment.InvoiceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.InvoiceID(childComplexity), true
+	case "Payment.method":
+		if e.ComplexityRoot.Payment.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Method(childComplexity), true
+	case "Payment.receivedAt":
+		if e.ComplexityRoot.Payment.ReceivedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.ReceivedAt(childComplexity), true
+	case "Payment.status":
+		if e.ComplexityRoot.Payment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Status(childComplexity), true
+
+	case "PaymentPage.items":
+		if e.ComplexityRoot.PaymentPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentPage.Items(childComplexity), true
+	case "PaymentPage.nextCursor":
+		if e.ComplexityRoot.PaymentPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentPage.NextCursor(childComplexity), true
+
+	case "Plan.active":
+		if e.ComplexityRoot.Plan.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.Active(childComplexity), true
+	case "Plan.code":
+		if e.ComplexityRoot.Plan.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.Code(childComplexity), true
+	case "Plan.createdAt":
+		if e.ComplexityRoot.Plan.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.CreatedAt(childComplexity), true
+	case "Plan.currency":
+		if e.ComplexityRoot.Plan.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.Currency(childComplexity), true
+	case "Plan.description":
+		if e.ComplexityRoot.Plan.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.Description(childComplexity), true
+	case "Plan.id":
+		if e.ComplexityRoot.Plan.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.ID(childComplexity), true
+	case "Plan.monthlyFee":
+		if e.ComplexityRoot.Plan.MonthlyFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.MonthlyFee(childComplexity), true
+	case "Plan.name":
+		if e.ComplexityRoot.Plan.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.Name(childComplexity), true
+	case "Plan.updatedAt":
+		if e.ComplexityRoot.Plan.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.UpdatedAt(childComplexity), true
 
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
@@ -1342,7 +3241,57 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Customers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Customers(childComplexity, args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
+	case "Query.discrepancies":
+		if e.ComplexityRoot.Query.Discrepancies == nil {
+			break
+		}
+
+		args, err := ec.field_Query_discrepancies_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Discrepancies(childComplexity, args["status"].(*string), args["first"].(*int)), true
+	case "Query.discrepancy":
+		if e.ComplexityRoot.Query.Discrepancy == nil {
+			break
+		}
+
+		args, err := ec.field_Query_discrepancy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Discrepancy(childComplexity, args["id"].(string)), true
+	case "Query.emailLog":
+		if e.ComplexityRoot.Query.EmailLog == nil {
+			break
+		}
+
+		args, err := ec.field_Query_emailLog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmailLog(childComplexity, args["actorId"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.envVar":
+		if e.ComplexityRoot.Query.EnvVar == nil {
+			break
+		}
+
+		args, err := ec.field_Query_envVar_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EnvVar(childComplexity, args["id"].(string)), true
+	case "Query.environment":
+		if e.ComplexityRoot.Query.Environment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Environment(childComplexity), true
 	case "Query.focus":
 		if e.ComplexityRoot.Query.Focus == nil {
 			break
@@ -1360,6 +3309,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Grants(childComplexity, args["userId"].(*string), args["customerId"].(*string), args["instanceId"].(*string)), true
+	case "Query.identityProvider":
+		if e.ComplexityRoot.Query.IdentityProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Query_identityProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IdentityProvider(childComplexity, args["id"].(string)), true
 	case "Query.instance":
 		if e.ComplexityRoot.Query.Instance == nil {
 			break
@@ -1382,7 +3342,57 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Instances(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.internalServiceAccounts":
+		if e.ComplexityRoot.Query.InternalServiceAccounts == nil {
+			break
+		}
 
+		return e.ComplexityRoot.Query.InternalServiceAccounts(childComplexity), true
+	case "Query.internalUser":
+		if e.ComplexityRoot.Query.InternalUser == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalUser(childComplexity, args["id"].(string)), true
+	case "Query.internalUsers":
+		if e.ComplexityRoot.Query.InternalUsers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalUsers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalUsers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "Query.invoice":
+		if e.ComplexityRoot.Query.Invoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Invoice(childComplexity, args["id"].(string)), true
+	case "Query.invoices":
+		if e.ComplexityRoot.Query.Invoices == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Invoices(childComplexity, args["customerId"].(*string), args["status"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.masterRecordConnection":
 		if e.ComplexityRoot.Query.MasterRecordConnection == nil {
 			break
@@ -1411,6 +3421,90 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.meter":
+		if e.ComplexityRoot.Query.Meter == nil {
+			break
+		}
+
+		args, err := ec.field_Query_meter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Meter(childComplexity, args["id"].(string)), true
+	case "Query.meters":
+		if e.ComplexityRoot.Query.Meters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Meters(childComplexity), true
+	case "Query.plan":
+		if e.ComplexityRoot.Query.Plan == nil {
+			break
+		}
+
+		args, err := ec.field_Query_plan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Plan(childComplexity, args["id"].(string)), true
+	case "Query.plans":
+		if e.ComplexityRoot.Query.Plans == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Plans(childComplexity), true
+	case "Query.release":
+		if e.ComplexityRoot.Query.Release == nil {
+			break
+		}
+
+		args, err := ec.field_Query_release_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Release(childComplexity, args["id"].(string)), true
+	case "Query.releases":
+		if e.ComplexityRoot.Query.Releases == nil {
+			break
+		}
+
+		args, err := ec.field_Query_releases_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Releases(childComplexity, args["first"].(*int)), true
+	case "Query.serviceAccount":
+		if e.ComplexityRoot.Query.ServiceAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_serviceAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ServiceAccount(childComplexity, args["id"].(string)), true
+	case "Query.systemWorker":
+		if e.ComplexityRoot.Query.SystemWorker == nil {
+			break
+		}
+
+		args, err := ec.field_Query_systemWorker_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SystemWorker(childComplexity, args["id"].(string)), true
+	case "Query.systemWorkers":
+		if e.ComplexityRoot.Query.SystemWorkers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SystemWorkers(childComplexity), true
 	case "Query.tenant":
 		if e.ComplexityRoot.Query.Tenant == nil {
 			break
@@ -1455,6 +3549,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
+	case "Query.userAttribute":
+		if e.ComplexityRoot.Query.UserAttribute == nil {
+			break
+		}
+
+		args, err := ec.field_Query_userAttribute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UserAttribute(childComplexity, args["id"].(string)), true
+	case "Query.userAttributes":
+		if e.ComplexityRoot.Query.UserAttributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.UserAttributes(childComplexity), true
 	case "Query.users":
 		if e.ComplexityRoot.Query.Users == nil {
 			break
@@ -1466,6 +3577,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Users(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.webhook":
+		if e.ComplexityRoot.Query.Webhook == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhook(childComplexity, args["id"].(string)), true
 	case "Query._service":
 		if e.ComplexityRoot.Query.__resolve__service == nil {
 			break
@@ -1483,6 +3605,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.__resolve_entities(childComplexity, args["representations"].([]map[string]any)), true
+
+	case "Release.channel":
+		if e.ComplexityRoot.Release.Channel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.Channel(childComplexity), true
+	case "Release.createdAt":
+		if e.ComplexityRoot.Release.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.CreatedAt(childComplexity), true
+	case "Release.createdBy":
+		if e.ComplexityRoot.Release.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.CreatedBy(childComplexity), true
+	case "Release.id":
+		if e.ComplexityRoot.Release.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.ID(childComplexity), true
+	case "Release.notes":
+		if e.ComplexityRoot.Release.Notes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.Notes(childComplexity), true
+	case "Release.publishedAt":
+		if e.ComplexityRoot.Release.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.PublishedAt(childComplexity), true
+	case "Release.status":
+		if e.ComplexityRoot.Release.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.Status(childComplexity), true
+	case "Release.version":
+		if e.ComplexityRoot.Release.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Release.Version(childComplexity), true
+
+	case "SSOSettings.identityProviders":
+		if e.ComplexityRoot.SSOSettings.IdentityProviders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.IdentityProviders(childComplexity), true
+	case "SSOSettings.mfaForced":
+		if e.ComplexityRoot.SSOSettings.MFAForced == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.MFAForced(childComplexity), true
+	case "SSOSettings.passwordAllowed":
+		if e.ComplexityRoot.SSOSettings.PasswordAllowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.PasswordAllowed(childComplexity), true
+	case "SSOSettings.ssoAllowed":
+		if e.ComplexityRoot.SSOSettings.SSOAllowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.SSOAllowed(childComplexity), true
+	case "SSOSettings.ssoCreateUsers":
+		if e.ComplexityRoot.SSOSettings.SSOCreateUsers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.SSOCreateUsers(childComplexity), true
 
 	case "Scope.customerIds":
 		if e.ComplexityRoot.Scope.CustomerIds == nil {
@@ -1508,6 +3710,135 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Scope.Source(childComplexity), true
+
+	case "ServiceAccount.authMethod":
+		if e.ComplexityRoot.ServiceAccount.AuthMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.AuthMethod(childComplexity), true
+	case "ServiceAccount.clientId":
+		if e.ComplexityRoot.ServiceAccount.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.ClientID(childComplexity), true
+	case "ServiceAccount.createdAt":
+		if e.ComplexityRoot.ServiceAccount.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.CreatedAt(childComplexity), true
+	case "ServiceAccount.customerId":
+		if e.ComplexityRoot.ServiceAccount.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.CustomerID(childComplexity), true
+	case "ServiceAccount.description":
+		if e.ComplexityRoot.ServiceAccount.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.Description(childComplexity), true
+	case "ServiceAccount.id":
+		if e.ComplexityRoot.ServiceAccount.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.ID(childComplexity), true
+	case "ServiceAccount.keyIds":
+		if e.ComplexityRoot.ServiceAccount.KeyIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.KeyIDs(childComplexity), true
+	case "ServiceAccount.name":
+		if e.ComplexityRoot.ServiceAccount.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.Name(childComplexity), true
+	case "ServiceAccount.role":
+		if e.ComplexityRoot.ServiceAccount.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.Role(childComplexity), true
+	case "ServiceAccount.secretRotatedAt":
+		if e.ComplexityRoot.ServiceAccount.SecretRotatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccount.SecretRotatedAt(childComplexity), true
+
+	case "ServiceAccountWithSecret.clientSecret":
+		if e.ComplexityRoot.ServiceAccountWithSecret.ClientSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccountWithSecret.ClientSecret(childComplexity), true
+	case "ServiceAccountWithSecret.serviceAccount":
+		if e.ComplexityRoot.ServiceAccountWithSecret.ServiceAccountView == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceAccountWithSecret.ServiceAccountView(childComplexity), true
+
+	case "SystemWorker.description":
+		if e.ComplexityRoot.SystemWorker.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.Description(childComplexity), true
+	case "SystemWorker.failures":
+		if e.ComplexityRoot.SystemWorker.Failures == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.Failures(childComplexity), true
+	case "SystemWorker.id":
+		if e.ComplexityRoot.SystemWorker.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.ID(childComplexity), true
+	case "SystemWorker.intervalSeconds":
+		if e.ComplexityRoot.SystemWorker.IntervalSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.IntervalSeconds(childComplexity), true
+	case "SystemWorker.lastError":
+		if e.ComplexityRoot.SystemWorker.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.LastError(childComplexity), true
+	case "SystemWorker.lastRunAt":
+		if e.ComplexityRoot.SystemWorker.LastRunAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.LastRunAt(childComplexity), true
+	case "SystemWorker.name":
+		if e.ComplexityRoot.SystemWorker.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.Name(childComplexity), true
+	case "SystemWorker.paused":
+		if e.ComplexityRoot.SystemWorker.Paused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.Paused(childComplexity), true
+	case "SystemWorker.runRequestedAt":
+		if e.ComplexityRoot.SystemWorker.RunRequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SystemWorker.RunRequestedAt(childComplexity), true
 
 	case "Tenant.createdAt":
 		if e.ComplexityRoot.Tenant.CreatedAt == nil {
@@ -1545,6 +3876,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Tenant.InstanceID(childComplexity), true
+	case "Tenant.members":
+		if e.ComplexityRoot.Tenant.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tenant.Members(childComplexity), true
+	case "Tenant.migrations":
+		if e.ComplexityRoot.Tenant.Migrations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tenant.Migrations(childComplexity), true
 	case "Tenant.name":
 		if e.ComplexityRoot.Tenant.Name == nil {
 			break
@@ -1563,6 +3906,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Tenant.UpdatedAt(childComplexity), true
+
+	case "TenantMember.addedAt":
+		if e.ComplexityRoot.TenantMember.AddedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMember.AddedAt(childComplexity), true
+	case "TenantMember.email":
+		if e.ComplexityRoot.TenantMember.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMember.Email(childComplexity), true
+	case "TenantMember.name":
+		if e.ComplexityRoot.TenantMember.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMember.Name(childComplexity), true
+	case "TenantMember.role":
+		if e.ComplexityRoot.TenantMember.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMember.Role(childComplexity), true
+	case "TenantMember.userId":
+		if e.ComplexityRoot.TenantMember.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMember.UserID(childComplexity), true
+
+	case "TenantMigration.id":
+		if e.ComplexityRoot.TenantMigration.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMigration.ID(childComplexity), true
+	case "TenantMigration.requestedAt":
+		if e.ComplexityRoot.TenantMigration.RequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMigration.RequestedAt(childComplexity), true
+	case "TenantMigration.requestedBy":
+		if e.ComplexityRoot.TenantMigration.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMigration.RequestedBy(childComplexity), true
+	case "TenantMigration.status":
+		if e.ComplexityRoot.TenantMigration.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMigration.Status(childComplexity), true
+	case "TenantMigration.targetVersion":
+		if e.ComplexityRoot.TenantMigration.TargetVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMigration.TargetVersion(childComplexity), true
+	case "TenantMigration.tenantId":
+		if e.ComplexityRoot.TenantMigration.TenantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TenantMigration.TenantID(childComplexity), true
 
 	case "TenantPage.items":
 		if e.ComplexityRoot.TenantPage.Items == nil {
@@ -1639,6 +4050,195 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UsagePage.NextCursor(childComplexity), true
 
+	case "UserAttribute.createdAt":
+		if e.ComplexityRoot.UserAttribute.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.CreatedAt(childComplexity), true
+	case "UserAttribute.id":
+		if e.ComplexityRoot.UserAttribute.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.ID(childComplexity), true
+	case "UserAttribute.key":
+		if e.ComplexityRoot.UserAttribute.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.Key(childComplexity), true
+	case "UserAttribute.label":
+		if e.ComplexityRoot.UserAttribute.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.Label(childComplexity), true
+	case "UserAttribute.options":
+		if e.ComplexityRoot.UserAttribute.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.Options(childComplexity), true
+	case "UserAttribute.required":
+		if e.ComplexityRoot.UserAttribute.Required == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.Required(childComplexity), true
+	case "UserAttribute.type":
+		if e.ComplexityRoot.UserAttribute.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.Type(childComplexity), true
+	case "UserAttribute.updatedAt":
+		if e.ComplexityRoot.UserAttribute.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAttribute.UpdatedAt(childComplexity), true
+
+	case "Webhook.active":
+		if e.ComplexityRoot.Webhook.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Active(childComplexity), true
+	case "Webhook.createdAt":
+		if e.ComplexityRoot.Webhook.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CreatedAt(childComplexity), true
+	case "Webhook.customerId":
+		if e.ComplexityRoot.Webhook.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CustomerID(childComplexity), true
+	case "Webhook.deliveries":
+		if e.ComplexityRoot.Webhook.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Webhook_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["first"].(*int)), true
+	case "Webhook.description":
+		if e.ComplexityRoot.Webhook.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Description(childComplexity), true
+	case "Webhook.events":
+		if e.ComplexityRoot.Webhook.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Events(childComplexity), true
+	case "Webhook.id":
+		if e.ComplexityRoot.Webhook.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.url":
+		if e.ComplexityRoot.Webhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.URL(childComplexity), true
+	case "Webhook.updatedAt":
+		if e.ComplexityRoot.Webhook.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.UpdatedAt(childComplexity), true
+
+	case "WebhookDelivery.attempts":
+		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Attempts(childComplexity), true
+	case "WebhookDelivery.createdAt":
+		if e.ComplexityRoot.WebhookDelivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.CreatedAt(childComplexity), true
+	case "WebhookDelivery.deliveredAt":
+		if e.ComplexityRoot.WebhookDelivery.DeliveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.DeliveredAt(childComplexity), true
+	case "WebhookDelivery.eventId":
+		if e.ComplexityRoot.WebhookDelivery.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventID(childComplexity), true
+	case "WebhookDelivery.eventType":
+		if e.ComplexityRoot.WebhookDelivery.EventType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventType(childComplexity), true
+	case "WebhookDelivery.id":
+		if e.ComplexityRoot.WebhookDelivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ID(childComplexity), true
+	case "WebhookDelivery.lastError":
+		if e.ComplexityRoot.WebhookDelivery.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastError(childComplexity), true
+	case "WebhookDelivery.lastStatusCode":
+		if e.ComplexityRoot.WebhookDelivery.LastStatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastStatusCode(childComplexity), true
+	case "WebhookDelivery.nextAttemptAt":
+		if e.ComplexityRoot.WebhookDelivery.NextAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.NextAttemptAt(childComplexity), true
+	case "WebhookDelivery.status":
+		if e.ComplexityRoot.WebhookDelivery.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Status(childComplexity), true
+	case "WebhookDelivery.webhookId":
+		if e.ComplexityRoot.WebhookDelivery.WebhookID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.WebhookID(childComplexity), true
+
+	case "WebhookWithSecret.secret":
+		if e.ComplexityRoot.WebhookWithSecret.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookWithSecret.Secret(childComplexity), true
+	case "WebhookWithSecret.webhook":
+		if e.ComplexityRoot.WebhookWithSecret.WebhookView == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookWithSecret.WebhookView(childComplexity), true
+
 	case "_Service.sdl":
 		if e.ComplexityRoot._Service.SDL == nil {
 			break
@@ -1655,20 +4255,44 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("BillingSetupInput", ec.unmarshalInputBillingSetupInput),
 			graphql.NewInputUnmarshaler("CreateCustomerInput", ec.unmarshalInputCreateCustomerInput),
 			graphql.NewInputUnmarshaler("CreateInstanceInput", ec.unmarshalInputCreateInstanceInput),
+			graphql.NewInputUnmarshaler("CreateInternalUserInput", ec.unmarshalInputCreateInternalUserInput),
 			graphql.NewInputUnmarshaler("CreateTenantInput", ec.unmarshalInputCreateTenantInput),
+			graphql.NewInputUnmarshaler("CreditInput", ec.unmarshalInputCreditInput),
 			graphql.NewInputUnmarshaler("CustomerByIDsInput", ec.unmarshalInputCustomerByIDsInput),
 			graphql.NewInputUnmarshaler("CxUploadInput", ec.unmarshalInputCxUploadInput),
+			graphql.NewInputUnmarshaler("DiscrepancyInput", ec.unmarshalInputDiscrepancyInput),
+			graphql.NewInputUnmarshaler("EnvVarInput", ec.unmarshalInputEnvVarInput),
+			graphql.NewInputUnmarshaler("EnvVarPatch", ec.unmarshalInputEnvVarPatch),
 			graphql.NewInputUnmarshaler("FocusInput", ec.unmarshalInputFocusInput),
 			graphql.NewInputUnmarshaler("GrantInput", ec.unmarshalInputGrantInput),
+			graphql.NewInputUnmarshaler("IdentityProviderInput", ec.unmarshalInputIdentityProviderInput),
+			graphql.NewInputUnmarshaler("IdentityProviderPatch", ec.unmarshalInputIdentityProviderPatch),
 			graphql.NewInputUnmarshaler("InstanceByIDsInput", ec.unmarshalInputInstanceByIDsInput),
 			graphql.NewInputUnmarshaler("InviteUserInput", ec.unmarshalInputInviteUserInput),
 			graphql.NewInputUnmarshaler("MasterRecordByIDsInput", ec.unmarshalInputMasterRecordByIDsInput),
 			graphql.NewInputUnmarshaler("MasterRecordFilter", ec.unmarshalInputMasterRecordFilter),
+			graphql.NewInputUnmarshaler("MeterInput", ec.unmarshalInputMeterInput),
+			graphql.NewInputUnmarshaler("MeterPatch", ec.unmarshalInputMeterPatch),
+			graphql.NewInputUnmarshaler("PlanInput", ec.unmarshalInputPlanInput),
+			graphql.NewInputUnmarshaler("PlanPatch", ec.unmarshalInputPlanPatch),
+			graphql.NewInputUnmarshaler("ReleaseInput", ec.unmarshalInputReleaseInput),
+			graphql.NewInputUnmarshaler("ReleasePatch", ec.unmarshalInputReleasePatch),
+			graphql.NewInputUnmarshaler("SSOSettingsInput", ec.unmarshalInputSSOSettingsInput),
+			graphql.NewInputUnmarshaler("ServiceAccountInput", ec.unmarshalInputServiceAccountInput),
 			graphql.NewInputUnmarshaler("TenantByIDsInput", ec.unmarshalInputTenantByIDsInput),
+			graphql.NewInputUnmarshaler("TransferTenantInput", ec.unmarshalInputTransferTenantInput),
 			graphql.NewInputUnmarshaler("UpdateCustomerInput", ec.unmarshalInputUpdateCustomerInput),
+			graphql.NewInputUnmarshaler("UpdateInstanceInput", ec.unmarshalInputUpdateInstanceInput),
+			graphql.NewInputUnmarshaler("UpdateInternalUserInput", ec.unmarshalInputUpdateInternalUserInput),
 			graphql.NewInputUnmarshaler("UpdateTenantInput", ec.unmarshalInputUpdateTenantInput),
+			graphql.NewInputUnmarshaler("UpdateUserInput", ec.unmarshalInputUpdateUserInput),
+			graphql.NewInputUnmarshaler("UserAttributeInput", ec.unmarshalInputUserAttributeInput),
+			graphql.NewInputUnmarshaler("UserAttributePatch", ec.unmarshalInputUserAttributePatch),
+			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
+			graphql.NewInputUnmarshaler("WebhookPatch", ec.unmarshalInputWebhookPatch),
 		)
 	}
 	first := true
@@ -1768,6 +4392,25 @@ type AuditEventPage {
 extend type Query {
   "Audit events the caller may read, newest first."
   auditLog(actorId: ID, first: Int, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG)
+  "E-mails the platform sent within the caller's scope, newest first."
+  emailLog(actorId: ID, first: Int, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG)
+}
+
+"An e-mail the platform sent (the e-mail log)."
+type Email {
+  id: ID!
+  at: Time!
+  customerId: ID
+  recipient: String!
+  kind: String!
+  subject: String!
+  status: String!
+  userId: ID
+}
+
+type EmailPage {
+  items: [Email!]!
+  nextCursor: String
 }
 `, BuiltIn: false},
 	{Name: "../../schema/billing.graphqls", Input: `"A usage row of a customer. billedAmount is null without VIEW_BILLED_UNITS (R5.7-redact)."
@@ -1799,6 +4442,105 @@ extend type Query {
   "Usage rows of the caller's customers (or of one), newest period first."
   usage(customerId: ID, meter: String, from: String, to: String, first: Int, after: String): UsagePage! @authz(action: VIEW_USAGE_UNITS)
 }
+
+"An invoice of a customer; total is null without VIEW_BILLED_UNITS (R5.7-redact)."
+type Invoice {
+  id: ID!
+  customerId: ID!
+  number: String!
+  period: String!
+  currency: String!
+  total: Float @redact(unless: VIEW_BILLED_UNITS)
+  status: String!
+  issuedAt: Time!
+  dueAt: Time!
+}
+
+type InvoicePage {
+  items: [Invoice!]!
+  nextCursor: String
+}
+
+type Payment {
+  id: ID!
+  customerId: ID!
+  invoiceId: ID
+  amount: Float @redact(unless: VIEW_BILLED_UNITS)
+  currency: String!
+  method: String!
+  status: String!
+  receivedAt: Time!
+}
+
+type PaymentPage {
+  items: [Payment!]!
+  nextCursor: String
+}
+
+type Credit {
+  id: ID!
+  customerId: ID!
+  amount: Float @redact(unless: VIEW_BILLED_UNITS)
+  currency: String!
+  reason: String!
+  issuedBy: ID!
+  issuedAt: Time!
+}
+
+type CreditPage {
+  items: [Credit!]!
+  nextCursor: String
+}
+
+input CreditInput {
+  amount: Float!
+  currency: String!
+  reason: String!
+}
+
+"Who a customer is billed as, on which plan."
+type BillingSetup {
+  customerId: ID!
+  planId: ID
+  billingEmail: String!
+  companyName: String!
+  address: String!
+  country: String!
+  taxId: String!
+  currency: String!
+  paymentMethod: String!
+  updatedAt: Time!
+  updatedBy: String!
+}
+
+input BillingSetupInput {
+  planId: ID
+  billingEmail: String!
+  companyName: String
+  address: String
+  country: String
+  taxId: String
+  currency: String!
+  paymentMethod: String!
+}
+
+extend type Customer {
+  invoices(status: String, first: Int, after: String): InvoicePage @authz(action: VIEW_BILLING)
+  payments(first: Int, after: String): PaymentPage @authz(action: VIEW_BILLING)
+  credits(first: Int, after: String): CreditPage @authz(action: VIEW_BILLING)
+  billingSetup: BillingSetup @authz(action: VIEW_BILLING)
+}
+
+extend type Query {
+  "Invoices of the caller's customers (or of one), newest first."
+  invoices(customerId: ID, status: String, first: Int, after: String): InvoicePage! @authz(action: VIEW_BILLING)
+  invoice(id: ID!): Invoice @authz(action: VIEW_BILLING)
+}
+
+extend type Mutation {
+  issueCredit(customerId: ID!, input: CreditInput!): Credit @authz(action: MANAGE_BILLING)
+  putBillingSetup(customerId: ID!, input: BillingSetupInput!): BillingSetup @authz(action: MANAGE_BILLING)
+}
 `, BuiltIn: false},
 	{Name: "../../schema/customer.graphqls", Input: `"A customer: an organization that buys the platform."
 type Customer @key(fields: "id") @entityResolver(multi: true) {
@@ -1809,6 +4551,12 @@ type Customer @key(fields: "id") @entityResolver(multi: true) {
   updatedAt: Time!
   "The customer's settings document."
   settings: JSON @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "The customer's tenants by name, at most 100 (batched per request; the paged tenants(customerId:) goes further)."
+  tenants: [Tenant!] @authz(action: MANAGE_TENANT)
+  "The customer's instances by name, at most 100 (batched per request)."
+  instances: [Instance!] @authz(action: MANAGE_INSTANCES)
+  "The customer's users by e-mail, at most 100 (batched per request; the paged users(customerId:) goes further)."
+  users: [CustomerUser!] @authz(action: MANAGE_CUSTOMER_USER)
   "The internal users granted this customer (batched per request)."
   grants: [Grant!] @authz(action: MANAGE_INTERNAL_USERS)
   "The customer's usage rows, newest period first; billedAmount is redacted without VIEW_BILLED_UNITS."
@@ -1835,7 +4583,7 @@ input UpdateCustomerInput {
 
 type Query {
   "The customers in the caller's scope."
-  customers(first: Int, after: String): CustomerPage! @authz(action: VIEW_USAGE_UNITS)
+  customers(first: Int, after: String, "Only customers whose name contains this (case-insensitive)." search: String): CustomerPage! @authz(action: VIEW_USAGE_UNITS)
   "One customer; FORBIDDEN or NOT_FOUND outside the caller's scope."
   customer(id: ID!): Customer @authz(action: VIEW_USAGE_UNITS)
 }
@@ -1846,6 +4594,191 @@ type Mutation {
   updateCustomer(id: ID!, input: UpdateCustomerInput!): Customer @authz(action: MANAGE_CUSTOMER_CONFIG)
   "Replaces the customer's settings with a JSON object."
   putCustomerSettings(id: ID!, settings: JSON!): JSON @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Deletes a customer with its tenants, instances and users (platform_admin only)."
+  deleteCustomer(id: ID!): Boolean @authz(action: DELETE_CUSTOMER)
+  "Makes another user of the customer its owner; the previous owner becomes an admin."
+  transferOwnership(id: ID!, userId: ID!): CustomerUser @authz(action: TRANSFER_OWNERSHIP)
+}
+`, BuiltIn: false},
+	{Name: "../../schema/customer_config.graphqls", Input: `# A customer's sign-in configuration, webhooks and service accounts (SPEC
+# 5.7 manage_customer_config, trust_identity_provider).
+
+"How a customer's users sign in (R5.7-sso)."
+type SSOSettings {
+  passwordAllowed: Boolean!
+  ssoAllowed: Boolean!
+  ssoCreateUsers: Boolean!
+  mfaForced: Boolean!
+  "The number of the customer's identity providers."
+  identityProviders: Int!
+}
+
+"Fields left out stay as they are."
+input SSOSettingsInput {
+  passwordAllowed: Boolean
+  ssoAllowed: Boolean
+  ssoCreateUsers: Boolean
+  mfaForced: Boolean
+}
+
+"An OpenID Connect identity provider of a customer; its client secret is never shown."
+type IdentityProvider {
+  id: ID!
+  customerId: ID!
+  name: String!
+  issuer: String!
+  clientId: String!
+  clientSecretSet: Boolean!
+  scopes: [String!]!
+  enabled: Boolean!
+  "Whether an e-mail the provider asserts links to an existing account (set by a platform_admin)."
+  linkTrusted: Boolean!
+  mfaEnforced: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+input IdentityProviderInput {
+  name: String!
+  issuer: String!
+  clientId: String!
+  clientSecret: String!
+  scopes: [String!]
+  enabled: Boolean
+  linkTrusted: Boolean
+  mfaEnforced: Boolean
+}
+
+"Fields left out stay as they are."
+input IdentityProviderPatch {
+  name: String
+  issuer: String
+  clientId: String
+  clientSecret: String
+  scopes: [String!]
+  enabled: Boolean
+  linkTrusted: Boolean
+  mfaEnforced: Boolean
+}
+
+"A webhook of a customer; its signing secret is shown once, when made or rotated."
+type Webhook {
+  id: ID!
+  customerId: ID!
+  url: String!
+  description: String!
+  events: [String!]!
+  active: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+  "The latest deliveries, newest first (at most first, default 50)."
+  deliveries(first: Int): [WebhookDelivery!]
+}
+
+"A webhook with its signing secret, answered once."
+type WebhookWithSecret {
+  webhook: Webhook!
+  secret: String!
+}
+
+"One delivery of an event to a webhook."
+type WebhookDelivery {
+  id: ID!
+  webhookId: ID!
+  eventId: ID!
+  eventType: String!
+  "pending, delivered or failed"
+  status: String!
+  attempts: Int!
+  nextAttemptAt: Time!
+  lastStatusCode: Int!
+  lastError: String!
+  createdAt: Time!
+  deliveredAt: Time
+}
+
+input WebhookInput {
+  url: String!
+  description: String
+  events: [String!]
+  active: Boolean
+}
+
+"Fields left out stay as they are."
+input WebhookPatch {
+  url: String
+  description: String
+  events: [String!]
+  active: Boolean
+}
+
+"A service account: a principal with a console role and a client at the identity provider."
+type ServiceAccount {
+  id: ID!
+  "Null for an internal service account."
+  customerId: ID
+  name: String!
+  description: String!
+  role: String!
+  clientId: String!
+  "client_secret_basic, client_secret_post or private_key_jwt"
+  authMethod: String!
+  keyIds: [String!]!
+  createdAt: Time!
+  secretRotatedAt: Time!
+}
+
+"A service account with its client secret, answered once (empty for private_key_jwt)."
+type ServiceAccountWithSecret {
+  serviceAccount: ServiceAccount!
+  clientSecret: String!
+}
+
+input ServiceAccountInput {
+  name: String!
+  description: String
+  role: String!
+  authMethod: String
+  "A JWK Set, for private_key_jwt."
+  jwks: JSON
+}
+
+extend type Customer {
+  sso: SSOSettings @authz(action: MANAGE_CUSTOMER_CONFIG)
+  identityProviders: [IdentityProvider!] @authz(action: MANAGE_CUSTOMER_CONFIG)
+  webhooks: [Webhook!] @authz(action: MANAGE_CUSTOMER_CONFIG)
+  serviceAccounts: [ServiceAccount!] @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+
+extend type Query {
+  identityProvider(id: ID!): IdentityProvider @authz(action: MANAGE_CUSTOMER_CONFIG)
+  webhook(id: ID!): Webhook @authz(action: MANAGE_CUSTOMER_CONFIG)
+  serviceAccount(id: ID!): ServiceAccount @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "The internal service accounts (platform_admin)."
+  internalServiceAccounts: [ServiceAccount!]! @authz(action: MANAGE_INTERNAL_USERS)
+}
+
+extend type Mutation {
+  putSSOSettings(customerId: ID!, input: SSOSettingsInput!): SSOSettings @authz(action: MANAGE_CUSTOMER_CONFIG)
+  createIdentityProvider(customerId: ID!, input: IdentityProviderInput!): IdentityProvider @authz(action: MANAGE_CUSTOMER_CONFIG)
+  updateIdentityProvider(id: ID!, input: IdentityProviderPatch!): IdentityProvider @authz(action: MANAGE_CUSTOMER_CONFIG)
+  deleteIdentityProvider(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Sets whether the provider's e-mails link to existing accounts (platform_admin)."
+  trustIdentityProvider(id: ID!, linkTrusted: Boolean!): IdentityProvider @authz(action: TRUST_IDENTITY_PROVIDER)
+
+  createWebhook(customerId: ID!, input: WebhookInput!): WebhookWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
+  updateWebhook(id: ID!, input: WebhookPatch!): Webhook @authz(action: MANAGE_CUSTOMER_CONFIG)
+  deleteWebhook(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
+  rotateWebhookSecret(id: ID!): WebhookWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
+
+  createServiceAccount(customerId: ID!, input: ServiceAccountInput!): ServiceAccountWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "An internal service account (platform_admin)."
+  createInternalServiceAccount(input: ServiceAccountInput!): ServiceAccountWithSecret @authz(action: MANAGE_INTERNAL_USERS)
+  rotateServiceAccountSecret(id: ID!): ServiceAccountWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Replaces the account's keys (private_key_jwt) with a JWK Set."
+  setServiceAccountKeys(id: ID!, jwks: JSON!): ServiceAccount @authz(action: MANAGE_CUSTOMER_CONFIG)
+  setServiceAccountRole(id: ID!, role: String!): ServiceAccount @authz(action: MANAGE_CUSTOMER_CONFIG)
+  deleteServiceAccount(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/cx.graphqls", Input: `"An error or warning of a cx upload (DESIGN 5)."
@@ -2007,6 +4940,12 @@ type Grant {
   instanceId: ID
   grantedBy: ID
   grantedAt: Time!
+  "The internal user granted (batched per request)."
+  user: InternalUser
+  "The customer granted, for a customer grant (batched per request)."
+  customer: Customer
+  "The instance granted, for an instance grant (batched per request)."
+  instance: Instance
 }
 
 input GrantInput {
@@ -2053,6 +4992,8 @@ type Instance @key(fields: "id") @entityResolver(multi: true) {
   createdAt: Time!
   "The instance's customer (batched per request)."
   customer: Customer
+  "The tenants running on the instance by name, at most 100 (batched per request)."
+  tenants: [Tenant!] @authz(action: MANAGE_TENANT)
   "The instance's connection to the identity provider (SPEC 2.4)."
   connection: Connection @authz(action: MANAGE_INSTANCES)
 }
@@ -2073,6 +5014,14 @@ input CreateInstanceInput {
   customerId: ID!
   name: String!
   url: String!
+  "The instance database's URI, kept sealed (resolved only with RESOLVE_DATABASE_URI)."
+  databaseUri: String
+}
+
+input UpdateInstanceInput {
+  name: String!
+  url: String!
+  databaseUri: String
 }
 
 extend type Query {
@@ -2083,6 +5032,15 @@ extend type Query {
 extend type Mutation {
   "Creates an instance and registers its application at the identity provider (R2.5-instance-app)."
   createInstance(input: CreateInstanceInput!): Instance @authz(action: MANAGE_INSTANCES)
+  "Changes an instance's name and URL; the registered callbacks follow the URL."
+  updateInstance(id: ID!, input: UpdateInstanceInput!): Instance @authz(action: MANAGE_INSTANCES)
+  deleteInstance(id: ID!): Boolean @authz(action: MANAGE_INSTANCES)
+  "Registers the instance's application at the identity provider again, as its URL asks."
+  repairConnection(id: ID!): Connection @authz(action: MANAGE_INSTANCES)
+  "Gives the instance a new OIDC client at the identity provider."
+  rotateConnection(id: ID!): Connection @authz(action: MANAGE_INSTANCES)
+  "The instance database's URI, opened (platform_admin; audited)."
+  resolveDatabaseUri(id: ID!): String @authz(action: RESOLVE_DATABASE_URI)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/master_record.graphqls", Input: `"A master record (SPEC 2.1)."
@@ -2145,6 +5103,231 @@ extend type Query {
   masterRecordConnection(master: String!, first: Int, after: String, filter: MasterRecordFilter, sort: String): MasterRecordConnection!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/platform.graphqls", Input: `# The platform's own configuration: plans and meters, releases and
+# environment variables, system workers, user attribute definitions and
+# the discrepancies inbox. None belongs to a customer.
+
+type Plan {
+  id: ID!
+  code: String!
+  name: String!
+  description: String!
+  currency: String!
+  monthlyFee: Float!
+  active: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+input PlanInput {
+  code: String!
+  name: String!
+  description: String
+  currency: String!
+  monthlyFee: Float!
+  active: Boolean
+}
+
+"Fields left out stay as they are."
+input PlanPatch {
+  name: String
+  description: String
+  currency: String
+  monthlyFee: Float
+  active: Boolean
+}
+
+type Meter {
+  id: ID!
+  key: String!
+  name: String!
+  unit: String!
+  "sum, max or last"
+  aggregation: String!
+  description: String!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+input MeterInput {
+  key: String!
+  name: String!
+  unit: String!
+  aggregation: String!
+  description: String
+}
+
+"Fields left out stay as they are."
+input MeterPatch {
+  name: String
+  unit: String
+  aggregation: String
+  description: String
+}
+
+type Release {
+  id: ID!
+  version: String!
+  channel: String!
+  notes: String!
+  "draft, published or withdrawn"
+  status: String!
+  createdBy: ID!
+  createdAt: Time!
+  publishedAt: Time
+}
+
+input ReleaseInput {
+  version: String!
+  channel: String
+  notes: String
+}
+
+"Fields left out stay as they are."
+input ReleasePatch {
+  channel: String
+  notes: String
+}
+
+"An environment variable of the platform; a secret's value is never shown."
+type EnvVar {
+  id: ID!
+  name: String!
+  secret: Boolean!
+  value: String!
+  description: String!
+  updatedAt: Time!
+  updatedBy: String!
+}
+
+input EnvVarInput {
+  name: String!
+  value: String!
+  secret: Boolean
+  description: String
+}
+
+"Fields left out stay as they are."
+input EnvVarPatch {
+  value: String
+  secret: Boolean
+  description: String
+}
+
+type SystemWorker {
+  id: ID!
+  name: String!
+  description: String!
+  intervalSeconds: Int!
+  paused: Boolean!
+  lastRunAt: Time
+  lastError: String!
+  failures: Int!
+  runRequestedAt: Time
+}
+
+"A user attribute definition: a field every user of the platform may carry."
+type UserAttribute {
+  id: ID!
+  key: String!
+  label: String!
+  "string, number, boolean, date or enum"
+  type: String!
+  options: [String!]!
+  required: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+input UserAttributeInput {
+  key: String!
+  label: String!
+  type: String!
+  options: [String!]
+  required: Boolean
+}
+
+"Fields left out stay as they are."
+input UserAttributePatch {
+  label: String
+  type: String
+  options: [String!]
+  required: Boolean
+}
+
+"A discrepancy between records the platform keeps (the discrepancies inbox)."
+type Discrepancy {
+  id: ID!
+  kind: String!
+  customerId: ID!
+  resource: String!
+  summary: String!
+  detail: String!
+  "open or resolved"
+  status: String!
+  detectedAt: Time!
+  resolvedAt: Time
+  resolvedBy: String!
+  resolution: String!
+}
+
+input DiscrepancyInput {
+  kind: String!
+  customerId: ID
+  resource: String
+  summary: String!
+  detail: String
+}
+
+extend type Query {
+  plans: [Plan!]! @authz(action: MANAGE_CATALOG)
+  plan(id: ID!): Plan @authz(action: MANAGE_CATALOG)
+  meters: [Meter!]! @authz(action: MANAGE_CATALOG)
+  meter(id: ID!): Meter @authz(action: MANAGE_CATALOG)
+  "Releases, newest first."
+  releases(first: Int): [Release!]! @authz(action: MANAGE_RELEASES)
+  release(id: ID!): Release @authz(action: MANAGE_RELEASES)
+  environment: [EnvVar!]! @authz(action: MANAGE_RELEASES)
+  envVar(id: ID!): EnvVar @authz(action: MANAGE_RELEASES)
+  systemWorkers: [SystemWorker!]! @authz(action: MANAGE_SYSTEM_WORKERS)
+  systemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
+  userAttributes: [UserAttribute!]! @authz(action: MANAGE_USER_ATTRIBUTES)
+  userAttribute(id: ID!): UserAttribute @authz(action: MANAGE_USER_ATTRIBUTES)
+  "The discrepancies inbox, newest first; status open (default) or resolved."
+  discrepancies(status: String, first: Int): [Discrepancy!]! @authz(action: MANAGE_DISCREPANCIES)
+  discrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
+}
+
+extend type Mutation {
+  createPlan(input: PlanInput!): Plan @authz(action: MANAGE_CATALOG)
+  updatePlan(id: ID!, input: PlanPatch!): Plan @authz(action: MANAGE_CATALOG)
+  deletePlan(id: ID!): Boolean @authz(action: MANAGE_CATALOG)
+  createMeter(input: MeterInput!): Meter @authz(action: MANAGE_CATALOG)
+  updateMeter(id: ID!, input: MeterPatch!): Meter @authz(action: MANAGE_CATALOG)
+  deleteMeter(id: ID!): Boolean @authz(action: MANAGE_CATALOG)
+
+  createRelease(input: ReleaseInput!): Release @authz(action: MANAGE_RELEASES)
+  updateRelease(id: ID!, input: ReleasePatch!): Release @authz(action: MANAGE_RELEASES)
+  publishRelease(id: ID!): Release @authz(action: MANAGE_RELEASES)
+  withdrawRelease(id: ID!): Release @authz(action: MANAGE_RELEASES)
+  createEnvVar(input: EnvVarInput!): EnvVar @authz(action: MANAGE_RELEASES)
+  updateEnvVar(id: ID!, input: EnvVarPatch!): EnvVar @authz(action: MANAGE_RELEASES)
+  deleteEnvVar(id: ID!): Boolean @authz(action: MANAGE_RELEASES)
+
+  "Asks the worker to run at its next tick."
+  runSystemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
+  pauseSystemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
+  resumeSystemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
+
+  createUserAttribute(input: UserAttributeInput!): UserAttribute @authz(action: MANAGE_USER_ATTRIBUTES)
+  updateUserAttribute(id: ID!, input: UserAttributePatch!): UserAttribute @authz(action: MANAGE_USER_ATTRIBUTES)
+  deleteUserAttribute(id: ID!): Boolean @authz(action: MANAGE_USER_ATTRIBUTES)
+
+  reportDiscrepancy(input: DiscrepancyInput!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
+  resolveDiscrepancy(id: ID!, resolution: String!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
+  reopenDiscrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/tenant.graphqls", Input: `"A tenant of a customer, optionally running on one of its instances."
 type Tenant @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
@@ -2158,6 +5341,36 @@ type Tenant @key(fields: "id") @entityResolver(multi: true) {
   "The instance the tenant runs on (batched per request)."
   instance: Instance @authz(action: MANAGE_INSTANCES)
   settings: JSON @authz(action: MANAGE_TENANT)
+  "The tenant's members and their tenant roles."
+  members: [TenantMember!] @authz(action: MANAGE_TENANT)
+  "The tenant's schema migrations, newest first."
+  migrations: [TenantMigration!] @authz(action: TRIGGER_MIGRATION)
+}
+
+"A user's membership of a tenant: role admin, member or viewer."
+type TenantMember {
+  userId: ID!
+  email: String!
+  name: String!
+  role: String!
+  addedAt: Time!
+}
+
+"A requested schema migration of a tenant."
+type TenantMigration {
+  id: ID!
+  tenantId: ID!
+  targetVersion: String!
+  status: String!
+  requestedBy: ID!
+  requestedAt: Time!
+}
+
+input TransferTenantInput {
+  "The destination customer."
+  customerId: ID!
+  "An instance of the destination customer, or none."
+  instanceId: ID
 }
 
 type TenantPage {
@@ -2186,12 +5399,23 @@ extend type Mutation {
   createTenant(input: CreateTenantInput!): Tenant @authz(action: CREATE_TENANT)
   updateTenant(id: ID!, input: UpdateTenantInput!): Tenant @authz(action: MANAGE_TENANT)
   deleteTenant(id: ID!): Boolean @authz(action: DELETE_TENANT)
+  "Moves a tenant to another customer (and optionally one of its instances)."
+  transferTenant(id: ID!, input: TransferTenantInput!): Tenant @authz(action: TRANSFER_TENANT)
+  "Replaces the tenant's settings with a JSON object."
+  putTenantSettings(id: ID!, settings: JSON!): JSON @authz(action: MANAGE_TENANT)
+  "Adds a user of the tenant's customer to the tenant, or changes its role (admin, member, viewer)."
+  putTenantMember(id: ID!, userId: ID!, role: String!): TenantMember @authz(action: MANAGE_TENANT)
+  removeTenantMember(id: ID!, userId: ID!): Boolean @authz(action: MANAGE_TENANT)
+  "Requests a schema migration of the tenant to targetVersion."
+  triggerMigration(id: ID!, targetVersion: String!): TenantMigration @authz(action: TRIGGER_MIGRATION)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/user.graphqls", Input: `"A user of a customer's organization. status is invited, active or suspended."
 type CustomerUser {
   id: ID!
   customerId: ID!
+  "The user's customer (batched per request)."
+  customer: Customer
   email: String!
   name: String!
   role: String!
@@ -2203,6 +5427,12 @@ type CustomerUser {
 type CustomerUserPage {
   items: [CustomerUser!]!
   nextCursor: String
+}
+
+input UpdateUserInput {
+  name: String
+  "A portal role other than owner (ownership moves by transferOwnership)."
+  role: String
 }
 
 input InviteUserInput {
@@ -2225,12 +5455,25 @@ type ActionGrant {
   access: String!
 }
 
-"The caller's effective permissions (D-me-permissions)."
+"""
+The caller's identity and effective permissions (D-me-permissions): an app
+reads it once and offers only what permissions holds (actions gives the
+access, read or full, of each).
+"""
 type Me {
+  "The caller's user id (the same as userId)."
+  id: ID!
   userId: ID!
+  email: String!
+  name: String!
   role: String!
+  "The home customer of a portal user; null for internal users."
   customerId: ID
   scope: Scope!
+  "Every action of the capability matrix the caller's role holds, at read or full access."
+  permissions: [Permission!]!
+  "The actions the caller's role may perform as writes (full access)."
+  writable: [Permission!]!
   actions: [ActionGrant!]!
 }
 
@@ -2245,6 +5488,48 @@ extend type Mutation {
   inviteUser(customerId: ID!, input: InviteUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   suspendUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
   reactivateUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+  "Changes a user's name or role."
+  updateUser(id: ID!, input: UpdateUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
+  deleteUser(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
+  "Moves a user to another customer's organization."
+  transferHomeOrg(id: ID!, customerId: ID!): CustomerUser @authz(action: TRANSFER_HOME_ORG)
+
+  createInternalUser(input: CreateInternalUserInput!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  updateInternalUser(id: ID!, input: UpdateInternalUserInput!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "Takes an internal user's role, grants and focus away and suspends its account."
+  removeInternalUser(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+}
+
+type InternalUserPage {
+  items: [InternalUser!]!
+  nextCursor: String
+}
+
+input CreateInternalUserInput {
+  email: String!
+  name: String!
+  "platform_admin, account_manager, qa_admin, infra_ops, finance_admin, compliance_admin or reader"
+  role: String!
+}
+
+input UpdateInternalUserInput {
+  name: String
+  role: String
+}
+
+extend type Query {
+  internalUsers(first: Int, after: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS)
+  internalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+}
+
+"A user of the administrator organization with an internal role."
+type InternalUser {
+  id: ID!
+  email: String!
+  name: String!
+  role: String!
+  suspendedAt: Time
+  createdAt: Time!
 }
 `, BuiltIn: false},
 	{Name: "../../federation/directives.graphql", Input: `
@@ -2401,6 +5686,34 @@ func (ec *executionContext) childFields_BilledTotal(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type BilledTotal", field.Name)
 }
 
+func (ec *executionContext) childFields_BillingSetup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customerId":
+		return ec.fieldContext_BillingSetup_customerId(ctx, field)
+	case "planId":
+		return ec.fieldContext_BillingSetup_planId(ctx, field)
+	case "billingEmail":
+		return ec.fieldContext_BillingSetup_billingEmail(ctx, field)
+	case "companyName":
+		return ec.fieldContext_BillingSetup_companyName(ctx, field)
+	case "address":
+		return ec.fieldContext_BillingSetup_address(ctx, field)
+	case "country":
+		return ec.fieldContext_BillingSetup_country(ctx, field)
+	case "taxId":
+		return ec.fieldContext_BillingSetup_taxId(ctx, field)
+	case "currency":
+		return ec.fieldContext_BillingSetup_currency(ctx, field)
+	case "paymentMethod":
+		return ec.fieldContext_BillingSetup_paymentMethod(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_BillingSetup_updatedAt(ctx, field)
+	case "updatedBy":
+		return ec.fieldContext_BillingSetup_updatedBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingSetup", field.Name)
+}
+
 func (ec *executionContext) childFields_Connection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "oidcClientId":
@@ -2413,6 +5726,36 @@ func (ec *executionContext) childFields_Connection(ctx context.Context, field gr
 		return ec.fieldContext_Connection_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Connection", field.Name)
+}
+
+func (ec *executionContext) childFields_Credit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Credit_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Credit_customerId(ctx, field)
+	case "amount":
+		return ec.fieldContext_Credit_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Credit_currency(ctx, field)
+	case "reason":
+		return ec.fieldContext_Credit_reason(ctx, field)
+	case "issuedBy":
+		return ec.fieldContext_Credit_issuedBy(ctx, field)
+	case "issuedAt":
+		return ec.fieldContext_Credit_issuedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Credit", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_CreditPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_CreditPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2429,12 +5772,34 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_updatedAt(ctx, field)
 	case "settings":
 		return ec.fieldContext_Customer_settings(ctx, field)
+	case "tenants":
+		return ec.fieldContext_Customer_tenants(ctx, field)
+	case "instances":
+		return ec.fieldContext_Customer_instances(ctx, field)
+	case "users":
+		return ec.fieldContext_Customer_users(ctx, field)
 	case "grants":
 		return ec.fieldContext_Customer_grants(ctx, field)
 	case "usage":
 		return ec.fieldContext_Customer_usage(ctx, field)
 	case "billedTotals":
 		return ec.fieldContext_Customer_billedTotals(ctx, field)
+	case "invoices":
+		return ec.fieldContext_Customer_invoices(ctx, field)
+	case "payments":
+		return ec.fieldContext_Customer_payments(ctx, field)
+	case "credits":
+		return ec.fieldContext_Customer_credits(ctx, field)
+	case "billingSetup":
+		return ec.fieldContext_Customer_billingSetup(ctx, field)
+	case "sso":
+		return ec.fieldContext_Customer_sso(ctx, field)
+	case "identityProviders":
+		return ec.fieldContext_Customer_identityProviders(ctx, field)
+	case "webhooks":
+		return ec.fieldContext_Customer_webhooks(ctx, field)
+	case "serviceAccounts":
+		return ec.fieldContext_Customer_serviceAccounts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
 }
@@ -2455,6 +5820,8 @@ func (ec *executionContext) childFields_CustomerUser(ctx context.Context, field 
 		return ec.fieldContext_CustomerUser_id(ctx, field)
 	case "customerId":
 		return ec.fieldContext_CustomerUser_customerId(ctx, field)
+	case "customer":
+		return ec.fieldContext_CustomerUser_customer(ctx, field)
 	case "email":
 		return ec.fieldContext_CustomerUser_email(ctx, field)
 	case "name":
@@ -2539,6 +5906,86 @@ func (ec *executionContext) childFields_CxUploadResult(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CxUploadResult", field.Name)
 }
 
+func (ec *executionContext) childFields_Discrepancy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Discrepancy_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Discrepancy_kind(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Discrepancy_customerId(ctx, field)
+	case "resource":
+		return ec.fieldContext_Discrepancy_resource(ctx, field)
+	case "summary":
+		return ec.fieldContext_Discrepancy_summary(ctx, field)
+	case "detail":
+		return ec.fieldContext_Discrepancy_detail(ctx, field)
+	case "status":
+		return ec.fieldContext_Discrepancy_status(ctx, field)
+	case "detectedAt":
+		return ec.fieldContext_Discrepancy_detectedAt(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Discrepancy_resolvedAt(ctx, field)
+	case "resolvedBy":
+		return ec.fieldContext_Discrepancy_resolvedBy(ctx, field)
+	case "resolution":
+		return ec.fieldContext_Discrepancy_resolution(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Discrepancy", field.Name)
+}
+
+func (ec *executionContext) childFields_Email(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Email_id(ctx, field)
+	case "at":
+		return ec.fieldContext_Email_at(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Email_customerId(ctx, field)
+	case "recipient":
+		return ec.fieldContext_Email_recipient(ctx, field)
+	case "kind":
+		return ec.fieldContext_Email_kind(ctx, field)
+	case "subject":
+		return ec.fieldContext_Email_subject(ctx, field)
+	case "status":
+		return ec.fieldContext_Email_status(ctx, field)
+	case "userId":
+		return ec.fieldContext_Email_userId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Email", field.Name)
+}
+
+func (ec *executionContext) childFields_EmailPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_EmailPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_EmailPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmailPage", field.Name)
+}
+
+func (ec *executionContext) childFields_EnvVar(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_EnvVar_id(ctx, field)
+	case "name":
+		return ec.fieldContext_EnvVar_name(ctx, field)
+	case "secret":
+		return ec.fieldContext_EnvVar_secret(ctx, field)
+	case "value":
+		return ec.fieldContext_EnvVar_value(ctx, field)
+	case "description":
+		return ec.fieldContext_EnvVar_description(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_EnvVar_updatedAt(ctx, field)
+	case "updatedBy":
+		return ec.fieldContext_EnvVar_updatedBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EnvVar", field.Name)
+}
+
 func (ec *executionContext) childFields_Focus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "active":
@@ -2569,8 +6016,44 @@ func (ec *executionContext) childFields_Grant(ctx context.Context, field graphql
 		return ec.fieldContext_Grant_grantedBy(ctx, field)
 	case "grantedAt":
 		return ec.fieldContext_Grant_grantedAt(ctx, field)
+	case "user":
+		return ec.fieldContext_Grant_user(ctx, field)
+	case "customer":
+		return ec.fieldContext_Grant_customer(ctx, field)
+	case "instance":
+		return ec.fieldContext_Grant_instance(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Grant", field.Name)
+}
+
+func (ec *executionContext) childFields_IdentityProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IdentityProvider_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_IdentityProvider_customerId(ctx, field)
+	case "name":
+		return ec.fieldContext_IdentityProvider_name(ctx, field)
+	case "issuer":
+		return ec.fieldContext_IdentityProvider_issuer(ctx, field)
+	case "clientId":
+		return ec.fieldContext_IdentityProvider_clientId(ctx, field)
+	case "clientSecretSet":
+		return ec.fieldContext_IdentityProvider_clientSecretSet(ctx, field)
+	case "scopes":
+		return ec.fieldContext_IdentityProvider_scopes(ctx, field)
+	case "enabled":
+		return ec.fieldContext_IdentityProvider_enabled(ctx, field)
+	case "linkTrusted":
+		return ec.fieldContext_IdentityProvider_linkTrusted(ctx, field)
+	case "mfaEnforced":
+		return ec.fieldContext_IdentityProvider_mfaEnforced(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_IdentityProvider_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_IdentityProvider_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IdentityProvider", field.Name)
 }
 
 func (ec *executionContext) childFields_Instance(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2587,6 +6070,8 @@ func (ec *executionContext) childFields_Instance(ctx context.Context, field grap
 		return ec.fieldContext_Instance_createdAt(ctx, field)
 	case "customer":
 		return ec.fieldContext_Instance_customer(ctx, field)
+	case "tenants":
+		return ec.fieldContext_Instance_tenants(ctx, field)
 	case "connection":
 		return ec.fieldContext_Instance_connection(ctx, field)
 	}
@@ -2601,6 +6086,68 @@ func (ec *executionContext) childFields_InstancePage(ctx context.Context, field 
 		return ec.fieldContext_InstancePage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InstancePage", field.Name)
+}
+
+func (ec *executionContext) childFields_InternalUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_InternalUser_id(ctx, field)
+	case "email":
+		return ec.fieldContext_InternalUser_email(ctx, field)
+	case "name":
+		return ec.fieldContext_InternalUser_name(ctx, field)
+	case "role":
+		return ec.fieldContext_InternalUser_role(ctx, field)
+	case "suspendedAt":
+		return ec.fieldContext_InternalUser_suspendedAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_InternalUser_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InternalUser", field.Name)
+}
+
+func (ec *executionContext) childFields_InternalUserPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_InternalUserPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_InternalUserPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InternalUserPage", field.Name)
+}
+
+func (ec *executionContext) childFields_Invoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Invoice_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Invoice_customerId(ctx, field)
+	case "number":
+		return ec.fieldContext_Invoice_number(ctx, field)
+	case "period":
+		return ec.fieldContext_Invoice_period(ctx, field)
+	case "currency":
+		return ec.fieldContext_Invoice_currency(ctx, field)
+	case "total":
+		return ec.fieldContext_Invoice_total(ctx, field)
+	case "status":
+		return ec.fieldContext_Invoice_status(ctx, field)
+	case "issuedAt":
+		return ec.fieldContext_Invoice_issuedAt(ctx, field)
+	case "dueAt":
+		return ec.fieldContext_Invoice_dueAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Invoice", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoicePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_InvoicePage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_InvoicePage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoicePage", field.Name)
 }
 
 func (ec *executionContext) childFields_MasterRecord(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2669,18 +6216,50 @@ func (ec *executionContext) childFields_MasterRecordPage(ctx context.Context, fi
 
 func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_Me_id(ctx, field)
 	case "userId":
 		return ec.fieldContext_Me_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_Me_email(ctx, field)
+	case "name":
+		return ec.fieldContext_Me_name(ctx, field)
 	case "role":
 		return ec.fieldContext_Me_role(ctx, field)
 	case "customerId":
 		return ec.fieldContext_Me_customerId(ctx, field)
 	case "scope":
 		return ec.fieldContext_Me_scope(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Me_permissions(ctx, field)
+	case "writable":
+		return ec.fieldContext_Me_writable(ctx, field)
 	case "actions":
 		return ec.fieldContext_Me_actions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Me", field.Name)
+}
+
+func (ec *executionContext) childFields_Meter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Meter_id(ctx, field)
+	case "key":
+		return ec.fieldContext_Meter_key(ctx, field)
+	case "name":
+		return ec.fieldContext_Meter_name(ctx, field)
+	case "unit":
+		return ec.fieldContext_Meter_unit(ctx, field)
+	case "aggregation":
+		return ec.fieldContext_Meter_aggregation(ctx, field)
+	case "description":
+		return ec.fieldContext_Meter_description(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Meter_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Meter_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Meter", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2697,6 +6276,100 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_Payment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Payment_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Payment_customerId(ctx, field)
+	case "invoiceId":
+		return ec.fieldContext_Payment_invoiceId(ctx, field)
+	case "amount":
+		return ec.fieldContext_Payment_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Payment_currency(ctx, field)
+	case "method":
+		return ec.fieldContext_Payment_method(ctx, field)
+	case "status":
+		return ec.fieldContext_Payment_status(ctx, field)
+	case "receivedAt":
+		return ec.fieldContext_Payment_receivedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Payment", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_PaymentPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_PaymentPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentPage", field.Name)
+}
+
+func (ec *executionContext) childFields_Plan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Plan_id(ctx, field)
+	case "code":
+		return ec.fieldContext_Plan_code(ctx, field)
+	case "name":
+		return ec.fieldContext_Plan_name(ctx, field)
+	case "description":
+		return ec.fieldContext_Plan_description(ctx, field)
+	case "currency":
+		return ec.fieldContext_Plan_currency(ctx, field)
+	case "monthlyFee":
+		return ec.fieldContext_Plan_monthlyFee(ctx, field)
+	case "active":
+		return ec.fieldContext_Plan_active(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Plan_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Plan_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Plan", field.Name)
+}
+
+func (ec *executionContext) childFields_Release(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Release_id(ctx, field)
+	case "version":
+		return ec.fieldContext_Release_version(ctx, field)
+	case "channel":
+		return ec.fieldContext_Release_channel(ctx, field)
+	case "notes":
+		return ec.fieldContext_Release_notes(ctx, field)
+	case "status":
+		return ec.fieldContext_Release_status(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_Release_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Release_createdAt(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_Release_publishedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Release", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "passwordAllowed":
+		return ec.fieldContext_SSOSettings_passwordAllowed(ctx, field)
+	case "ssoAllowed":
+		return ec.fieldContext_SSOSettings_ssoAllowed(ctx, field)
+	case "ssoCreateUsers":
+		return ec.fieldContext_SSOSettings_ssoCreateUsers(ctx, field)
+	case "mfaForced":
+		return ec.fieldContext_SSOSettings_mfaForced(ctx, field)
+	case "identityProviders":
+		return ec.fieldContext_SSOSettings_identityProviders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOSettings", field.Name)
+}
+
 func (ec *executionContext) childFields_Scope(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "source":
@@ -2709,6 +6382,66 @@ func (ec *executionContext) childFields_Scope(ctx context.Context, field graphql
 		return ec.fieldContext_Scope_instanceIds(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Scope", field.Name)
+}
+
+func (ec *executionContext) childFields_ServiceAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ServiceAccount_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_ServiceAccount_customerId(ctx, field)
+	case "name":
+		return ec.fieldContext_ServiceAccount_name(ctx, field)
+	case "description":
+		return ec.fieldContext_ServiceAccount_description(ctx, field)
+	case "role":
+		return ec.fieldContext_ServiceAccount_role(ctx, field)
+	case "clientId":
+		return ec.fieldContext_ServiceAccount_clientId(ctx, field)
+	case "authMethod":
+		return ec.fieldContext_ServiceAccount_authMethod(ctx, field)
+	case "keyIds":
+		return ec.fieldContext_ServiceAccount_keyIds(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ServiceAccount_createdAt(ctx, field)
+	case "secretRotatedAt":
+		return ec.fieldContext_ServiceAccount_secretRotatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ServiceAccount", field.Name)
+}
+
+func (ec *executionContext) childFields_ServiceAccountWithSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "serviceAccount":
+		return ec.fieldContext_ServiceAccountWithSecret_serviceAccount(ctx, field)
+	case "clientSecret":
+		return ec.fieldContext_ServiceAccountWithSecret_clientSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ServiceAccountWithSecret", field.Name)
+}
+
+func (ec *executionContext) childFields_SystemWorker(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SystemWorker_id(ctx, field)
+	case "name":
+		return ec.fieldContext_SystemWorker_name(ctx, field)
+	case "description":
+		return ec.fieldContext_SystemWorker_description(ctx, field)
+	case "intervalSeconds":
+		return ec.fieldContext_SystemWorker_intervalSeconds(ctx, field)
+	case "paused":
+		return ec.fieldContext_SystemWorker_paused(ctx, field)
+	case "lastRunAt":
+		return ec.fieldContext_SystemWorker_lastRunAt(ctx, field)
+	case "lastError":
+		return ec.fieldContext_SystemWorker_lastError(ctx, field)
+	case "failures":
+		return ec.fieldContext_SystemWorker_failures(ctx, field)
+	case "runRequestedAt":
+		return ec.fieldContext_SystemWorker_runRequestedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SystemWorker", field.Name)
 }
 
 func (ec *executionContext) childFields_Tenant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2731,8 +6464,46 @@ func (ec *executionContext) childFields_Tenant(ctx context.Context, field graphq
 		return ec.fieldContext_Tenant_instance(ctx, field)
 	case "settings":
 		return ec.fieldContext_Tenant_settings(ctx, field)
+	case "members":
+		return ec.fieldContext_Tenant_members(ctx, field)
+	case "migrations":
+		return ec.fieldContext_Tenant_migrations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Tenant", field.Name)
+}
+
+func (ec *executionContext) childFields_TenantMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_TenantMember_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_TenantMember_email(ctx, field)
+	case "name":
+		return ec.fieldContext_TenantMember_name(ctx, field)
+	case "role":
+		return ec.fieldContext_TenantMember_role(ctx, field)
+	case "addedAt":
+		return ec.fieldContext_TenantMember_addedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TenantMember", field.Name)
+}
+
+func (ec *executionContext) childFields_TenantMigration(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TenantMigration_id(ctx, field)
+	case "tenantId":
+		return ec.fieldContext_TenantMigration_tenantId(ctx, field)
+	case "targetVersion":
+		return ec.fieldContext_TenantMigration_targetVersion(ctx, field)
+	case "status":
+		return ec.fieldContext_TenantMigration_status(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_TenantMigration_requestedBy(ctx, field)
+	case "requestedAt":
+		return ec.fieldContext_TenantMigration_requestedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TenantMigration", field.Name)
 }
 
 func (ec *executionContext) childFields_TenantPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2775,6 +6546,90 @@ func (ec *executionContext) childFields_UsagePage(ctx context.Context, field gra
 		return ec.fieldContext_UsagePage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UsagePage", field.Name)
+}
+
+func (ec *executionContext) childFields_UserAttribute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_UserAttribute_id(ctx, field)
+	case "key":
+		return ec.fieldContext_UserAttribute_key(ctx, field)
+	case "label":
+		return ec.fieldContext_UserAttribute_label(ctx, field)
+	case "type":
+		return ec.fieldContext_UserAttribute_type(ctx, field)
+	case "options":
+		return ec.fieldContext_UserAttribute_options(ctx, field)
+	case "required":
+		return ec.fieldContext_UserAttribute_required(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_UserAttribute_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_UserAttribute_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserAttribute", field.Name)
+}
+
+func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Webhook_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Webhook_customerId(ctx, field)
+	case "url":
+		return ec.fieldContext_Webhook_url(ctx, field)
+	case "description":
+		return ec.fieldContext_Webhook_description(ctx, field)
+	case "events":
+		return ec.fieldContext_Webhook_events(ctx, field)
+	case "active":
+		return ec.fieldContext_Webhook_active(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Webhook_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Webhook_updatedAt(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_Webhook_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Webhook", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookDelivery_id(ctx, field)
+	case "webhookId":
+		return ec.fieldContext_WebhookDelivery_webhookId(ctx, field)
+	case "eventId":
+		return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+	case "eventType":
+		return ec.fieldContext_WebhookDelivery_eventType(ctx, field)
+	case "status":
+		return ec.fieldContext_WebhookDelivery_status(ctx, field)
+	case "attempts":
+		return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+	case "nextAttemptAt":
+		return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+	case "lastStatusCode":
+		return ec.fieldContext_WebhookDelivery_lastStatusCode(ctx, field)
+	case "lastError":
+		return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+	case "deliveredAt":
+		return ec.fieldContext_WebhookDelivery_deliveredAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookWithSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "webhook":
+		return ec.fieldContext_WebhookWithSecret_webhook(ctx, field)
+	case "secret":
+		return ec.fieldContext_WebhookWithSecret_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookWithSecret", field.Name)
 }
 
 func (ec *executionContext) childFields__Service(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2951,6 +6806,80 @@ func (ec *executionContext) field_Customer_billedTotals_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Customer_credits_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Customer_invoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Customer_payments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Customer_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3059,6 +6988,20 @@ func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createEnvVar_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.EnvVarInput, error) {
+			return ec.unmarshalNEnvVarInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createGrant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3070,6 +7013,28 @@ func (ec *executionContext) field_Mutation_createGrant_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.IdentityProviderInput, error) {
+			return ec.unmarshalNIdentityProviderInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -3087,6 +7052,98 @@ func (ec *executionContext) field_Mutation_createInstance_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createInternalServiceAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.ServiceAccountInput, error) {
+			return ec.unmarshalNServiceAccountInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createInternalUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.InternalUserInput, error) {
+			return ec.unmarshalNCreateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createMeter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.MeterInput, error) {
+			return ec.unmarshalNMeterInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPlan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.PlanInput, error) {
+			return ec.unmarshalNPlanInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createRelease_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.ReleaseInput, error) {
+			return ec.unmarshalNReleaseInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createServiceAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.ServiceAccountInput, error) {
+			return ec.unmarshalNServiceAccountInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createTenant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3101,6 +7158,42 @@ func (ec *executionContext) field_Mutation_createTenant_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createUserAttribute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.UserAttributeInput, error) {
+			return ec.unmarshalNUserAttributeInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.WebhookInput, error) {
+			return ec.unmarshalNWebhookInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cxUpload_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3112,6 +7205,34 @@ func (ec *executionContext) field_Mutation_cxUpload_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteEnvVar_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3145,7 +7266,119 @@ func (ec *executionContext) field_Mutation_deleteGrant_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteInstance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteMeter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePlan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteServiceAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteTenant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteUserAttribute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -3195,7 +7428,153 @@ func (ec *executionContext) field_Mutation_inviteUser_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_issueCredit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.CreditInput, error) {
+			return ec.unmarshalNCreditInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_pauseSystemWorker_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishRelease_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putBillingSetup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.BillingSetupInput, error) {
+			return ec.unmarshalNBillingSetupInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBillingSetupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_putCustomerSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "settings",
+		func(ctx context.Context, v any) (json.RawMessage, error) {
+			return ec.unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["settings"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putSSOSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.SSOSettingsInput, error) {
+			return ec.unmarshalNSSOSettingsInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putTenantMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putTenantSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -3231,6 +7610,234 @@ func (ec *executionContext) field_Mutation_reactivateUser_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeInternalUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeTenantMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_reopenDiscrepancy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_repairConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_reportDiscrepancy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.DiscrepancyInput, error) {
+			return ec.unmarshalNDiscrepancyInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resolveDatabaseUri_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resolveDiscrepancy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "resolution",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["resolution"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resumeSystemWorker_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rotateConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rotateServiceAccountSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rotateWebhookSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runSystemWorker_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setServiceAccountKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "jwks",
+		func(ctx context.Context, v any) (json.RawMessage, error) {
+			return ec.unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["jwks"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setServiceAccountRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_suspendUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3242,6 +7849,116 @@ func (ec *executionContext) field_Mutation_suspendUser_args(ctx context.Context,
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_transferHomeOrg_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_transferOwnership_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_transferTenant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.TransferInput, error) {
+			return ec.unmarshalNTransferTenantInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTransferInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_triggerMigration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "targetVersion",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetVersion"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_trustIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "linkTrusted",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["linkTrusted"] = arg1
 	return args, nil
 }
 
@@ -3259,6 +7976,160 @@ func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
 			return ec.unmarshalNUpdateCustomerInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateEnvVar_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.EnvVarPatch, error) {
+			return ec.unmarshalNEnvVarPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.IdentityProviderPatch, error) {
+			return ec.unmarshalNIdentityProviderPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProviderPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateInstance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.InstanceUpdate, error) {
+			return ec.unmarshalNUpdateInstanceInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceUpdate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateInternalUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.InternalUserPatch, error) {
+			return ec.unmarshalNUpdateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateMeter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.MeterPatch, error) {
+			return ec.unmarshalNMeterPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePlan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.PlanPatch, error) {
+			return ec.unmarshalNPlanPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateRelease_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.ReleasePatch, error) {
+			return ec.unmarshalNReleasePatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleasePatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3286,6 +8157,86 @@ func (ec *executionContext) field_Mutation_updateTenant_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUserAttribute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.UserAttributePatch, error) {
+			return ec.unmarshalNUserAttributePatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributePatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.UserPatch, error) {
+			return ec.unmarshalNUpdateUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.WebhookPatch, error) {
+			return ec.unmarshalNWebhookPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_withdrawRelease_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3380,6 +8331,94 @@ func (ec *executionContext) field_Query_customers_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_discrepancies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_discrepancy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_emailLog_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["actorId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_envVar_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3410,6 +8449,20 @@ func (ec *executionContext) field_Query_grants_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["instanceId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_identityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3454,6 +8507,94 @@ func (ec *executionContext) field_Query_instances_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalUsers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_invoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_invoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -3546,6 +8687,90 @@ func (ec *executionContext) field_Query_masterRecords_args(ctx context.Context, 
 		return nil, err
 	}
 	args["sort"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_meter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_plan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_release_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_releases_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_serviceAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_systemWorker_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3655,6 +8880,20 @@ func (ec *executionContext) field_Query_usage_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_userAttribute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3696,6 +8935,34 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_webhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Webhook_deliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
 	return args, nil
 }
 
@@ -4191,6 +9458,259 @@ func (ec *executionContext) fieldContext_BilledTotal_billedAmount(_ context.Cont
 	return graphql.NewScalarFieldContext("BilledTotal", field, false, false, "Float")
 }
 
+func (ec *executionContext) _BillingSetup_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "ID")
+}
+
+func (ec *executionContext) _BillingSetup_planId(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_planId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlanID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_planId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "ID")
+}
+
+func (ec *executionContext) _BillingSetup_billingEmail(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_billingEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_billingEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_companyName(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_companyName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompanyName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_companyName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_address(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Address, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_country(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_taxId(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_taxId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_taxId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_currency(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_paymentMethod(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_paymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_paymentMethod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
+func (ec *executionContext) _BillingSetup_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BillingSetup_updatedBy(ctx context.Context, field graphql.CollectedField, obj *admin.BillingSetupView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSetup_updatedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSetup_updatedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
+}
+
 func (ec *executionContext) _Connection_oidcClientId(ctx context.Context, field graphql.CollectedField, obj *admin.Connection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4281,6 +9801,240 @@ func (ec *executionContext) _Connection_updatedAt(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_Connection_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Connection", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Credit_id(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Credit_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Credit_amount(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Credit_currency(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "String")
+}
+
+func (ec *executionContext) _Credit_reason(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "String")
+}
+
+func (ec *executionContext) _Credit_issuedBy(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_issuedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_issuedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Credit_issuedAt(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_issuedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_issuedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CreditPage_items(ctx context.Context, field graphql.CollectedField, obj *model.CreditPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.CreditView) graphql.Marshaler {
+			return ec.marshalNCredit2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Credit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.CreditPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
@@ -4437,6 +10191,156 @@ func (ec *executionContext) _Customer_settings(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Customer_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, "JSON")
+}
+
+func (ec *executionContext) _Customer_tenants(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_tenants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Tenants(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
+			return ec.marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tenant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_instances(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_instances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Instances(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal []*admin.Instance
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.Instance
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
+			return ec.marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_instances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Instance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_users(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Users(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal []*admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Customer_grants(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
@@ -4613,6 +10517,442 @@ func (ec *executionContext) fieldContext_Customer_billedTotals(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Customer_invoices(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_invoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Invoices(ctx, obj, fc.Args["status"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *model.InvoicePage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.InvoicePage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvoicePage) graphql.Marshaler {
+			return ec.marshalOInvoicePage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInvoicePage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_invoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoicePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_invoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_payments(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Payments(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *model.PaymentPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.PaymentPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPage) graphql.Marshaler {
+			return ec.marshalOPaymentPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPaymentPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_payments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_payments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_credits(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_credits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Credits(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *model.CreditPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.CreditPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditPage) graphql.Marshaler {
+			return ec.marshalOCreditPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCreditPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_credits(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_credits_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_billingSetup(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_billingSetup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().BillingSetup(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *admin.BillingSetupView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.BillingSetupView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.BillingSetupView) graphql.Marshaler {
+			return ec.marshalOBillingSetup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBillingSetupView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_billingSetup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSetup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_sso(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_sso(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Sso(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SSOSettings
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SSOSettings
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SSOSettings) graphql.Marshaler {
+			return ec.marshalOSSOSettings2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettings(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_sso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSOSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_identityProviders(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_identityProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().IdentityProviders(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.IdentityProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.IdentityProvider
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.IdentityProvider) graphql.Marshaler {
+			return ec.marshalOIdentityProvider2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProviderᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_identityProviders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IdentityProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_webhooks(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_webhooks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Webhooks(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.WebhookView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.WebhookView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.WebhookView) graphql.Marshaler {
+			return ec.marshalOWebhook2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_webhooks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_serviceAccounts(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_serviceAccounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().ServiceAccounts(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.ServiceAccountView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.ServiceAccountView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {
+			return ec.marshalOServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_serviceAccounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CustomerPage_items(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4712,6 +11052,38 @@ func (ec *executionContext) _CustomerUser_customerId(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_CustomerUser_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomerUser_customer(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomerUser().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerUser",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CustomerUser_email(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
@@ -5394,6 +11766,498 @@ func (ec *executionContext) fieldContext_CxUploadResult_truncated(_ context.Cont
 	return graphql.NewScalarFieldContext("CxUploadResult", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _Discrepancy_id(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Discrepancy_kind(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Discrepancy_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Discrepancy_resource(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_resource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resource, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Discrepancy_summary(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Discrepancy_detail(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Discrepancy_status(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Discrepancy_detectedAt(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_detectedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DetectedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_detectedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Discrepancy_resolvedAt(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_resolvedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResolvedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_resolvedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Discrepancy_resolvedBy(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_resolvedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResolvedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_resolvedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Discrepancy_resolution(ctx context.Context, field graphql.CollectedField, obj *admin.DiscrepancyView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discrepancy_resolution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resolution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discrepancy_resolution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discrepancy", field, false, false, "String")
+}
+
+func (ec *executionContext) _Email_id(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Email_at(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Email_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Email_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Email_recipient(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_recipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Recipient, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_recipient(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "String")
+}
+
+func (ec *executionContext) _Email_kind(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "String")
+}
+
+func (ec *executionContext) _Email_subject(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_subject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "String")
+}
+
+func (ec *executionContext) _Email_status(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "String")
+}
+
+func (ec *executionContext) _Email_userId(ctx context.Context, field graphql.CollectedField, obj *admin.EmailView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Email_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "ID")
+}
+
+func (ec *executionContext) _EmailPage_items(ctx context.Context, field graphql.CollectedField, obj *model.EmailPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmailPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.EmailView) graphql.Marshaler {
+			return ec.marshalNEmail2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEmailViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmailPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmailPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Email(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EmailPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.EmailPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmailPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EmailPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmailPage", field, false, false, "String")
+}
+
 func (ec *executionContext) _Entity_findManyCustomerByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5568,6 +12432,167 @@ func (ec *executionContext) fieldContext_Entity_findManyTenantByIDs(ctx context.
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _EnvVar_id(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "ID")
+}
+
+func (ec *executionContext) _EnvVar_name(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "String")
+}
+
+func (ec *executionContext) _EnvVar_secret(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _EnvVar_value(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "String")
+}
+
+func (ec *executionContext) _EnvVar_description(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "String")
+}
+
+func (ec *executionContext) _EnvVar_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "Time")
+}
+
+func (ec *executionContext) _EnvVar_updatedBy(ctx context.Context, field graphql.CollectedField, obj *admin.EnvVarView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EnvVar_updatedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EnvVar_updatedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EnvVar", field, false, false, "String")
 }
 
 func (ec *executionContext) _Focus_active(ctx context.Context, field graphql.CollectedField, obj *admin.Focus) (ret graphql.Marshaler) {
@@ -5832,6 +12857,378 @@ func (ec *executionContext) fieldContext_Grant_grantedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Grant", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Grant_user(ctx context.Context, field graphql.CollectedField, obj *admin.GrantView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grant_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Grant().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Grant_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Grant_customer(ctx context.Context, field graphql.CollectedField, obj *admin.GrantView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grant_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Grant().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Grant_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Grant_instance(ctx context.Context, field graphql.CollectedField, obj *admin.GrantView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grant_instance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Grant().Instance(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Instance) graphql.Marshaler {
+			return ec.marshalOInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Grant_instance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Instance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IdentityProvider_id(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "ID")
+}
+
+func (ec *executionContext) _IdentityProvider_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "ID")
+}
+
+func (ec *executionContext) _IdentityProvider_name(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityProvider_issuer(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_issuer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issuer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_issuer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityProvider_clientId(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityProvider_clientSecretSet(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_clientSecretSet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientSecretSet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_clientSecretSet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _IdentityProvider_scopes(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_scopes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scopes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityProvider_enabled(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _IdentityProvider_linkTrusted(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_linkTrusted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LinkTrusted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_linkTrusted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _IdentityProvider_mfaEnforced(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_mfaEnforced(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAEnforced, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_mfaEnforced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _IdentityProvider_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IdentityProvider_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Instance_id(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5979,6 +13376,56 @@ func (ec *executionContext) fieldContext_Instance_customer(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Instance_tenants(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Instance_tenants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Instance().Tenants(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
+			return ec.marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Instance_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Instance",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tenant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Instance_connection(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6082,6 +13529,479 @@ func (ec *executionContext) _InstancePage_nextCursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_InstancePage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InstancePage", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_id(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "ID")
+}
+
+func (ec *executionContext) _InternalUser_email(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_name(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_role(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _InternalUser_suspendedAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_suspendedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SuspendedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_suspendedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUserPage_items(ctx context.Context, field graphql.CollectedField, obj *model.InternalUserPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUserPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.InternalUser) graphql.Marshaler {
+			return ec.marshalNInternalUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUserPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InternalUserPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InternalUserPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.InternalUserPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUserPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUserPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUserPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _Invoice_id(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Invoice_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Invoice_number(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "String")
+}
+
+func (ec *executionContext) _Invoice_period(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "String")
+}
+
+func (ec *executionContext) _Invoice_currency(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "String")
+}
+
+func (ec *executionContext) _Invoice_total(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Invoice_status(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "String")
+}
+
+func (ec *executionContext) _Invoice_issuedAt(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_issuedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_issuedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Invoice_dueAt(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_dueAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_dueAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InvoicePage_items(ctx context.Context, field graphql.CollectedField, obj *model.InvoicePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoicePage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.InvoiceView) graphql.Marshaler {
+			return ec.marshalNInvoice2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoicePage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoicePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoicePage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.InvoicePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoicePage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoicePage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoicePage", field, false, false, "String")
 }
 
 func (ec *executionContext) _MasterRecord_id(ctx context.Context, field graphql.CollectedField, obj *data.Record) (ret graphql.Marshaler) {
@@ -6580,6 +14500,29 @@ func (ec *executionContext) fieldContext_MasterRecordPage_totalPages(_ context.C
 	return graphql.NewScalarFieldContext("MasterRecordPage", field, false, false, "Int")
 }
 
+func (ec *executionContext) _Me_id(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, "ID")
+}
+
 func (ec *executionContext) _Me_userId(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6601,6 +14544,52 @@ func (ec *executionContext) _Me_userId(ctx context.Context, field graphql.Collec
 }
 func (ec *executionContext) fieldContext_Me_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Me", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Me_email(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Me().Email(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, true, true, "String")
+}
+
+func (ec *executionContext) _Me_name(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Me().Name(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, true, true, "String")
 }
 
 func (ec *executionContext) _Me_role(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
@@ -6681,6 +14670,52 @@ func (ec *executionContext) fieldContext_Me_scope(_ context.Context, field graph
 	return fc, nil
 }
 
+func (ec *executionContext) _Me_permissions(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Permission) graphql.Marshaler {
+			return ec.marshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, "Permission")
+}
+
+func (ec *executionContext) _Me_writable(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_writable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Writable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Permission) graphql.Marshaler {
+			return ec.marshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_writable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, "Permission")
+}
+
 func (ec *executionContext) _Me_actions(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6711,6 +14746,190 @@ func (ec *executionContext) fieldContext_Me_actions(_ context.Context, field gra
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Meter_id(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Meter_key(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "String")
+}
+
+func (ec *executionContext) _Meter_name(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "String")
+}
+
+func (ec *executionContext) _Meter_unit(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_unit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Unit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_unit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "String")
+}
+
+func (ec *executionContext) _Meter_aggregation(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_aggregation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Aggregation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_aggregation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "String")
+}
+
+func (ec *executionContext) _Meter_description(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "String")
+}
+
+func (ec *executionContext) _Meter_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Meter_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Meter_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Meter_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Meter", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -6893,6 +15112,1184 @@ func (ec *executionContext) fieldContext_Mutation_putCustomerSettings(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_putCustomerSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomer(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "DELETE_CUSTOMER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_transferOwnership(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_transferOwnership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TransferOwnership(ctx, fc.Args["id"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRANSFER_OWNERSHIP")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_transferOwnership(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_transferOwnership_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_issueCredit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_issueCredit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().IssueCredit(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.CreditInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_BILLING")
+				if err != nil {
+					var zeroVal *admin.CreditView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CreditView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CreditView) graphql.Marshaler {
+			return ec.marshalOCredit2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_issueCredit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Credit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_issueCredit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putBillingSetup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putBillingSetup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutBillingSetup(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.BillingSetupInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_BILLING")
+				if err != nil {
+					var zeroVal *admin.BillingSetupView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.BillingSetupView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.BillingSetupView) graphql.Marshaler {
+			return ec.marshalOBillingSetup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBillingSetupView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putBillingSetup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSetup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putBillingSetup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putSSOSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putSSOSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutSSOSettings(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.SSOSettingsInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SSOSettings
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SSOSettings
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SSOSettings) graphql.Marshaler {
+			return ec.marshalOSSOSettings2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettings(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putSSOSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSOSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putSSOSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createIdentityProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createIdentityProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateIdentityProvider(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.IdentityProviderInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.IdentityProvider) graphql.Marshaler {
+			return ec.marshalOIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createIdentityProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IdentityProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createIdentityProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateIdentityProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateIdentityProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateIdentityProvider(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.IdentityProviderPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.IdentityProvider) graphql.Marshaler {
+			return ec.marshalOIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateIdentityProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IdentityProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateIdentityProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteIdentityProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteIdentityProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteIdentityProvider(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteIdentityProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteIdentityProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_trustIdentityProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_trustIdentityProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TrustIdentityProvider(ctx, fc.Args["id"].(string), fc.Args["linkTrusted"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRUST_IDENTITY_PROVIDER")
+				if err != nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.IdentityProvider) graphql.Marshaler {
+			return ec.marshalOIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_trustIdentityProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IdentityProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_trustIdentityProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateWebhook(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.WebhookInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.WebhookSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.WebhookSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.WebhookSecret) graphql.Marshaler {
+			return ec.marshalOWebhookWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateWebhook(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.WebhookPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.WebhookView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.WebhookView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {
+			return ec.marshalOWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteWebhook(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateWebhookSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateWebhookSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateWebhookSecret(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.WebhookSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.WebhookSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.WebhookSecret) graphql.Marshaler {
+			return ec.marshalOWebhookWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateWebhookSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateWebhookSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createServiceAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createServiceAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateServiceAccount(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.ServiceAccountInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ServiceAccountSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ServiceAccountSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountSecret) graphql.Marshaler {
+			return ec.marshalOServiceAccountWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createServiceAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccountWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createServiceAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createInternalServiceAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createInternalServiceAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateInternalServiceAccount(ctx, fc.Args["input"].(admin.ServiceAccountInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.ServiceAccountSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ServiceAccountSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountSecret) graphql.Marshaler {
+			return ec.marshalOServiceAccountWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createInternalServiceAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccountWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createInternalServiceAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateServiceAccountSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateServiceAccountSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateServiceAccountSecret(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ServiceAccountSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ServiceAccountSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountSecret) graphql.Marshaler {
+			return ec.marshalOServiceAccountWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateServiceAccountSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccountWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateServiceAccountSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setServiceAccountKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setServiceAccountKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetServiceAccountKeys(ctx, fc.Args["id"].(string), fc.Args["jwks"].(json.RawMessage))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ServiceAccountView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ServiceAccountView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountView) graphql.Marshaler {
+			return ec.marshalOServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setServiceAccountKeys(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setServiceAccountKeys_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setServiceAccountRole(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setServiceAccountRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetServiceAccountRole(ctx, fc.Args["id"].(string), fc.Args["role"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ServiceAccountView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ServiceAccountView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountView) graphql.Marshaler {
+			return ec.marshalOServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setServiceAccountRole(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setServiceAccountRole_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteServiceAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteServiceAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteServiceAccount(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteServiceAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteServiceAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7205,6 +16602,1680 @@ func (ec *executionContext) fieldContext_Mutation_createInstance(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateInstance(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateInstance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateInstance(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.InstanceUpdate))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal *admin.Instance
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Instance
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Instance) graphql.Marshaler {
+			return ec.marshalOInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateInstance(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Instance(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateInstance_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteInstance(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteInstance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteInstance(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteInstance(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteInstance_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_repairConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_repairConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RepairConnection(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal *admin.Connection
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Connection
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Connection) graphql.Marshaler {
+			return ec.marshalOConnection2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_repairConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_repairConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateConnection(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal *admin.Connection
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Connection
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Connection) graphql.Marshaler {
+			return ec.marshalOConnection2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resolveDatabaseUri(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resolveDatabaseUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResolveDatabaseURI(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "RESOLVE_DATABASE_URI")
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resolveDatabaseUri(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resolveDatabaseUri_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePlan(ctx, fc.Args["input"].(admin.PlanInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *admin.PlanView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.PlanView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.PlanView) graphql.Marshaler {
+			return ec.marshalOPlan2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPlan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Plan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePlan(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.PlanPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *admin.PlanView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.PlanView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.PlanView) graphql.Marshaler {
+			return ec.marshalOPlan2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePlan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Plan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePlan(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePlan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createMeter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createMeter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateMeter(ctx, fc.Args["input"].(admin.MeterInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *admin.MeterView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.MeterView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {
+			return ec.marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createMeter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Meter(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createMeter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateMeter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMeter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMeter(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.MeterPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *admin.MeterView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.MeterView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {
+			return ec.marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMeter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Meter(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMeter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteMeter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteMeter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteMeter(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteMeter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteMeter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createRelease(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createRelease(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateRelease(ctx, fc.Args["input"].(admin.ReleaseInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+			return ec.marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createRelease(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Release(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRelease_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateRelease(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateRelease(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateRelease(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.ReleasePatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+			return ec.marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateRelease(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Release(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateRelease_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishRelease(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishRelease(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishRelease(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+			return ec.marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishRelease(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Release(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishRelease_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_withdrawRelease(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_withdrawRelease(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().WithdrawRelease(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+			return ec.marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_withdrawRelease(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Release(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_withdrawRelease_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createEnvVar(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createEnvVar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateEnvVar(ctx, fc.Args["input"].(admin.EnvVarInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.EnvVarView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.EnvVarView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.EnvVarView) graphql.Marshaler {
+			return ec.marshalOEnvVar2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createEnvVar(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EnvVar(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createEnvVar_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateEnvVar(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateEnvVar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateEnvVar(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.EnvVarPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.EnvVarView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.EnvVarView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.EnvVarView) graphql.Marshaler {
+			return ec.marshalOEnvVar2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateEnvVar(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EnvVar(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateEnvVar_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteEnvVar(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteEnvVar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteEnvVar(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteEnvVar(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteEnvVar_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runSystemWorker(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runSystemWorker(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunSystemWorker(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_SYSTEM_WORKERS")
+				if err != nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SystemWorkerView) graphql.Marshaler {
+			return ec.marshalOSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runSystemWorker(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SystemWorker(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runSystemWorker_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pauseSystemWorker(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pauseSystemWorker(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PauseSystemWorker(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_SYSTEM_WORKERS")
+				if err != nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SystemWorkerView) graphql.Marshaler {
+			return ec.marshalOSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pauseSystemWorker(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SystemWorker(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pauseSystemWorker_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeSystemWorker(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeSystemWorker(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResumeSystemWorker(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_SYSTEM_WORKERS")
+				if err != nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SystemWorkerView) graphql.Marshaler {
+			return ec.marshalOSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeSystemWorker(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SystemWorker(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resumeSystemWorker_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createUserAttribute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createUserAttribute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateUserAttribute(ctx, fc.Args["input"].(admin.UserAttributeInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_USER_ATTRIBUTES")
+				if err != nil {
+					var zeroVal *admin.UserAttributeView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.UserAttributeView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.UserAttributeView) graphql.Marshaler {
+			return ec.marshalOUserAttribute2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createUserAttribute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAttribute(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createUserAttribute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUserAttribute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUserAttribute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUserAttribute(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.UserAttributePatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_USER_ATTRIBUTES")
+				if err != nil {
+					var zeroVal *admin.UserAttributeView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.UserAttributeView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.UserAttributeView) graphql.Marshaler {
+			return ec.marshalOUserAttribute2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUserAttribute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAttribute(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUserAttribute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteUserAttribute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteUserAttribute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteUserAttribute(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_USER_ATTRIBUTES")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteUserAttribute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteUserAttribute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_reportDiscrepancy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_reportDiscrepancy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReportDiscrepancy(ctx, fc.Args["input"].(admin.DiscrepancyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_DISCREPANCIES")
+				if err != nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
+			return ec.marshalODiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_reportDiscrepancy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discrepancy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_reportDiscrepancy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resolveDiscrepancy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resolveDiscrepancy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResolveDiscrepancy(ctx, fc.Args["id"].(string), fc.Args["resolution"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_DISCREPANCIES")
+				if err != nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
+			return ec.marshalODiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resolveDiscrepancy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discrepancy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resolveDiscrepancy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_reopenDiscrepancy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_reopenDiscrepancy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReopenDiscrepancy(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_DISCREPANCIES")
+				if err != nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
+			return ec.marshalODiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_reopenDiscrepancy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discrepancy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_reopenDiscrepancy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTenant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7385,6 +18456,316 @@ func (ec *executionContext) fieldContext_Mutation_deleteTenant(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteTenant_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_transferTenant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_transferTenant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TransferTenant(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.TransferInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRANSFER_TENANT")
+				if err != nil {
+					var zeroVal *admin.Tenant
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Tenant
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Tenant) graphql.Marshaler {
+			return ec.marshalOTenant2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenant(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_transferTenant(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tenant(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_transferTenant_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putTenantSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putTenantSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutTenantSettings(ctx, fc.Args["id"].(string), fc.Args["settings"].(json.RawMessage))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal json.RawMessage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal json.RawMessage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putTenantSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putTenantSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putTenantMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putTenantMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutTenantMember(ctx, fc.Args["id"].(string), fc.Args["userId"].(string), fc.Args["role"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal *admin.TenantMember
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.TenantMember
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.TenantMember) graphql.Marshaler {
+			return ec.marshalOTenantMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMember(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putTenantMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TenantMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putTenantMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeTenantMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeTenantMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveTenantMember(ctx, fc.Args["id"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeTenantMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeTenantMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_triggerMigration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_triggerMigration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TriggerMigration(ctx, fc.Args["id"].(string), fc.Args["targetVersion"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRIGGER_MIGRATION")
+				if err != nil {
+					var zeroVal *admin.TenantMigration
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.TenantMigration
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.TenantMigration) graphql.Marshaler {
+			return ec.marshalOTenantMigration2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMigration(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_triggerMigration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TenantMigration(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_triggerMigration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7577,6 +18958,378 @@ func (ec *executionContext) fieldContext_Mutation_reactivateUser(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUser(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.UserPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteUser(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_transferHomeOrg(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_transferHomeOrg(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TransferHomeOrg(ctx, fc.Args["id"].(string), fc.Args["customerId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRANSFER_HOME_ORG")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_transferHomeOrg(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_transferHomeOrg_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createInternalUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createInternalUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateInternalUser(ctx, fc.Args["input"].(admin.InternalUserInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createInternalUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createInternalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateInternalUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateInternalUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateInternalUser(ctx, fc.Args["id"].(string), fc.Args["input"].(admin.InternalUserPatch))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateInternalUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateInternalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeInternalUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeInternalUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveInternalUser(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeInternalUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeInternalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7669,6 +19422,470 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
 }
 
+func (ec *executionContext) _Payment_id(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Payment_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Payment_invoiceId(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_invoiceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_invoiceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Payment_amount(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Payment_currency(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Payment_method(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Payment_status(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Payment_receivedAt(ctx context.Context, field graphql.CollectedField, obj *admin.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payment_receivedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReceivedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payment_receivedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payment", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PaymentPage_items(ctx context.Context, field graphql.CollectedField, obj *model.PaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.PaymentView) graphql.Marshaler {
+			return ec.marshalNPayment2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPaymentViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.PaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _Plan_id(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Plan_code(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Plan_name(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Plan_description(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Plan_currency(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Plan_monthlyFee(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_monthlyFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MonthlyFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_monthlyFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Plan_active(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Plan_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Plan_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Query_customers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7679,7 +19896,7 @@ func (ec *executionContext) _Query_customers(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Customers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Customers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -7855,6 +20072,68 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_emailLog(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_emailLog(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EmailLog(ctx, fc.Args["actorId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_AUDIT_LOG")
+				if err != nil {
+					var zeroVal *model.EmailPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.EmailPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmailPage) graphql.Marshaler {
+			return ec.marshalNEmailPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐEmailPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_emailLog(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmailPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_emailLog_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_usage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7913,6 +20192,366 @@ func (ec *executionContext) fieldContext_Query_usage(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invoices(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Invoices(ctx, fc.Args["customerId"].(*string), fc.Args["status"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *model.InvoicePage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.InvoicePage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvoicePage) graphql.Marshaler {
+			return ec.marshalNInvoicePage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInvoicePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoicePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Invoice(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *admin.InvoiceView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InvoiceView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InvoiceView) graphql.Marshaler {
+			return ec.marshalOInvoice2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_identityProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_identityProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().IdentityProvider(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.IdentityProvider
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.IdentityProvider) graphql.Marshaler {
+			return ec.marshalOIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_identityProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IdentityProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_identityProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Webhook(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.WebhookView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.WebhookView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {
+			return ec.marshalOWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_serviceAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_serviceAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ServiceAccount(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ServiceAccountView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ServiceAccountView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountView) graphql.Marshaler {
+			return ec.marshalOServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_serviceAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_serviceAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalServiceAccounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalServiceAccounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().InternalServiceAccounts(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal []*admin.ServiceAccountView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.ServiceAccountView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {
+			return ec.marshalNServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalServiceAccounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccount(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -8223,6 +20862,814 @@ func (ec *executionContext) fieldContext_Query_masterRecordConnection(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_plans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_plans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Plans(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal []*admin.PlanView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.PlanView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.PlanView) graphql.Marshaler {
+			return ec.marshalNPlan2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_plans(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Plan(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_plan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_plan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Plan(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *admin.PlanView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.PlanView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.PlanView) graphql.Marshaler {
+			return ec.marshalOPlan2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_plan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Plan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_plan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_meters(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_meters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Meters(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal []*admin.MeterView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.MeterView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.MeterView) graphql.Marshaler {
+			return ec.marshalNMeter2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_meters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Meter(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_meter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_meter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Meter(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CATALOG")
+				if err != nil {
+					var zeroVal *admin.MeterView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.MeterView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {
+			return ec.marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_meter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Meter(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_meter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_releases(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_releases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Releases(ctx, fc.Args["first"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal []*admin.ReleaseView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.ReleaseView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.ReleaseView) graphql.Marshaler {
+			return ec.marshalNRelease2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_releases(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Release(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_releases_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_release(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_release(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Release(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ReleaseView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+			return ec.marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_release(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Release(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_release_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_environment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_environment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Environment(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal []*admin.EnvVarView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.EnvVarView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.EnvVarView) graphql.Marshaler {
+			return ec.marshalNEnvVar2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_environment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EnvVar(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_envVar(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_envVar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EnvVar(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_RELEASES")
+				if err != nil {
+					var zeroVal *admin.EnvVarView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.EnvVarView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.EnvVarView) graphql.Marshaler {
+			return ec.marshalOEnvVar2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_envVar(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EnvVar(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_envVar_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_systemWorkers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_systemWorkers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SystemWorkers(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_SYSTEM_WORKERS")
+				if err != nil {
+					var zeroVal []*admin.SystemWorkerView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.SystemWorkerView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.SystemWorkerView) graphql.Marshaler {
+			return ec.marshalNSystemWorker2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_systemWorkers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SystemWorker(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_systemWorker(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_systemWorker(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SystemWorker(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_SYSTEM_WORKERS")
+				if err != nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SystemWorkerView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SystemWorkerView) graphql.Marshaler {
+			return ec.marshalOSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_systemWorker(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SystemWorker(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_systemWorker_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_userAttributes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_userAttributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().UserAttributes(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_USER_ATTRIBUTES")
+				if err != nil {
+					var zeroVal []*admin.UserAttributeView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.UserAttributeView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.UserAttributeView) graphql.Marshaler {
+			return ec.marshalNUserAttribute2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_userAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAttribute(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_userAttribute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_userAttribute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UserAttribute(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_USER_ATTRIBUTES")
+				if err != nil {
+					var zeroVal *admin.UserAttributeView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.UserAttributeView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.UserAttributeView) graphql.Marshaler {
+			return ec.marshalOUserAttribute2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_userAttribute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAttribute(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_userAttribute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_discrepancies(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_discrepancies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Discrepancies(ctx, fc.Args["status"].(*string), fc.Args["first"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_DISCREPANCIES")
+				if err != nil {
+					var zeroVal []*admin.DiscrepancyView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.DiscrepancyView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.DiscrepancyView) graphql.Marshaler {
+			return ec.marshalNDiscrepancy2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_discrepancies(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discrepancy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_discrepancies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_discrepancy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_discrepancy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Discrepancy(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_DISCREPANCIES")
+				if err != nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.DiscrepancyView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
+			return ec.marshalODiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_discrepancy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discrepancy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_discrepancy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_tenants(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8503,6 +21950,130 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_internalUsers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalUsers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalUsers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *model.InternalUserPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.InternalUserPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InternalUserPage) graphql.Marshaler {
+			return ec.marshalNInternalUserPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInternalUserPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalUsers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUserPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalUsers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalUser(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query__entities(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8655,6 +22226,305 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Release_id(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Release_version(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "String")
+}
+
+func (ec *executionContext) _Release_channel(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_channel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Channel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_channel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "String")
+}
+
+func (ec *executionContext) _Release_notes(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Notes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_notes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "String")
+}
+
+func (ec *executionContext) _Release_status(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "String")
+}
+
+func (ec *executionContext) _Release_createdBy(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Release_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Release_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Release_publishedAt(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Release_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Release_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Release", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SSOSettings_passwordAllowed(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_passwordAllowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PasswordAllowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_passwordAllowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SSOSettings_ssoAllowed(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_ssoAllowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSOAllowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_ssoAllowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SSOSettings_ssoCreateUsers(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_ssoCreateUsers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSOCreateUsers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_ssoCreateUsers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SSOSettings_mfaForced(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_mfaForced(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAForced, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_mfaForced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SSOSettings_identityProviders(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_identityProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IdentityProviders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_identityProviders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Scope_source(ctx context.Context, field graphql.CollectedField, obj *model.Scope) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8745,6 +22615,498 @@ func (ec *executionContext) _Scope_instanceIds(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Scope_instanceIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Scope", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ServiceAccount_id(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ServiceAccount_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ServiceAccount_name(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _ServiceAccount_description(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _ServiceAccount_role(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _ServiceAccount_clientId(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _ServiceAccount_authMethod(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_authMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_authMethod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _ServiceAccount_keyIds(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_keyIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_keyIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _ServiceAccount_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ServiceAccount_secretRotatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccount_secretRotatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SecretRotatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccount_secretRotatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccount", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ServiceAccountWithSecret_serviceAccount(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccountWithSecret_serviceAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServiceAccountView, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ServiceAccountView) graphql.Marshaler {
+			return ec.marshalNServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccountWithSecret_serviceAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ServiceAccountWithSecret",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ServiceAccountWithSecret_clientSecret(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceAccountWithSecret_clientSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceAccountWithSecret_clientSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceAccountWithSecret", field, false, false, "String")
+}
+
+func (ec *executionContext) _SystemWorker_id(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SystemWorker_name(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "String")
+}
+
+func (ec *executionContext) _SystemWorker_description(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "String")
+}
+
+func (ec *executionContext) _SystemWorker_intervalSeconds(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_intervalSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IntervalSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_intervalSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SystemWorker_paused(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_paused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Paused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_paused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SystemWorker_lastRunAt(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_lastRunAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastRunAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_lastRunAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SystemWorker_lastError(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "String")
+}
+
+func (ec *executionContext) _SystemWorker_failures(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_failures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_failures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SystemWorker_runRequestedAt(ctx context.Context, field graphql.CollectedField, obj *admin.SystemWorkerView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SystemWorker_runRequestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunRequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SystemWorker_runRequestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SystemWorker", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Tenant_id(ctx context.Context, field graphql.CollectedField, obj *admin.Tenant) (ret graphql.Marshaler) {
@@ -9006,6 +23368,359 @@ func (ec *executionContext) _Tenant_settings(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Tenant_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Tenant", field, false, false, "JSON")
+}
+
+func (ec *executionContext) _Tenant_members(ctx context.Context, field graphql.CollectedField, obj *admin.Tenant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tenant_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Tenant().Members(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.TenantMember
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.TenantMember
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.TenantMember) graphql.Marshaler {
+			return ec.marshalOTenantMember2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMemberᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Tenant_members(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tenant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TenantMember(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tenant_migrations(ctx context.Context, field graphql.CollectedField, obj *admin.Tenant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tenant_migrations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Tenant().Migrations(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRIGGER_MIGRATION")
+				if err != nil {
+					var zeroVal []*admin.TenantMigration
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.TenantMigration
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.TenantMigration) graphql.Marshaler {
+			return ec.marshalOTenantMigration2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMigrationᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Tenant_migrations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tenant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TenantMigration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TenantMember_userId(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMember_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMember_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMember", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TenantMember_email(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMember_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMember_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMember", field, false, false, "String")
+}
+
+func (ec *executionContext) _TenantMember_name(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMember_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMember_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMember", field, false, false, "String")
+}
+
+func (ec *executionContext) _TenantMember_role(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMember_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMember_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMember", field, false, false, "String")
+}
+
+func (ec *executionContext) _TenantMember_addedAt(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMember_addedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMember_addedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMember", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TenantMigration_id(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMigration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMigration_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMigration_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMigration", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TenantMigration_tenantId(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMigration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMigration_tenantId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TenantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMigration_tenantId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMigration", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TenantMigration_targetVersion(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMigration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMigration_targetVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMigration_targetVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMigration", field, false, false, "String")
+}
+
+func (ec *executionContext) _TenantMigration_status(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMigration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMigration_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMigration_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMigration", field, false, false, "String")
+}
+
+func (ec *executionContext) _TenantMigration_requestedBy(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMigration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMigration_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMigration_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMigration", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TenantMigration_requestedAt(ctx context.Context, field graphql.CollectedField, obj *admin.TenantMigration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TenantMigration_requestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TenantMigration_requestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TenantMigration", field, false, false, "Time")
 }
 
 func (ec *executionContext) _TenantPage_items(ctx context.Context, field graphql.CollectedField, obj *model.TenantPage) (ret graphql.Marshaler) {
@@ -9318,6 +24033,726 @@ func (ec *executionContext) _UsagePage_nextCursor(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_UsagePage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UsagePage", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAttribute_id(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "ID")
+}
+
+func (ec *executionContext) _UserAttribute_key(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAttribute_label(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAttribute_type(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAttribute_options(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAttribute_required(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_required(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Required, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _UserAttribute_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserAttribute_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserAttributeView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAttribute_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAttribute_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Webhook_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Webhook_url(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_description(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_events(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_active(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Webhook_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.WebhookDeliveryView) graphql.Marshaler {
+			return ec.marshalOWebhookDelivery2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookDeliveryViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Webhook",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Webhook_deliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "ID")
+}
+
+func (ec *executionContext) _WebhookDelivery_webhookId(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_webhookId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_webhookId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "ID")
+}
+
+func (ec *executionContext) _WebhookDelivery_eventId(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "ID")
+}
+
+func (ec *executionContext) _WebhookDelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_eventType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_eventType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_attempts(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextAttemptAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_nextAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_lastStatusCode(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_lastStatusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastStatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_lastStatusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_lastError(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_deliveredAt(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookDeliveryView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_deliveredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_deliveredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookWithSecret_webhook(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookWithSecret_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookView, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookWithSecret_webhook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookWithSecret",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookWithSecret_secret(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookWithSecret_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookWithSecret_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookWithSecret", field, false, false, "String")
 }
 
 func (ec *executionContext) __Service_sdl(ctx context.Context, field graphql.CollectedField, obj *fedruntime.Service) (ret graphql.Marshaler) {
@@ -10416,6 +25851,97 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputBillingSetupInput(ctx context.Context, obj any) (admin.BillingSetupInput, error) {
+	var it admin.BillingSetupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"planId", "billingEmail", "companyName", "address", "country", "taxId", "currency", "paymentMethod"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "planId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planId"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanID = data
+		case "billingEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingEmail"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingEmail = data
+		case "companyName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("companyName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompanyName = data
+		case "address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("address"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Address = data
+		case "country":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("country"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Country = data
+		case "taxId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxId"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxID = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBillingSetupInput unmarshals raw into the BillingSetupInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBillingSetupInput(ctx context.Context, raw any) (admin.BillingSetupInput, error) {
+	var out admin.BillingSetupInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BillingSetupInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateCustomerInput(ctx context.Context, obj any) (model.CreateCustomerInput, error) {
 	var it model.CreateCustomerInput
 	if obj == nil {
@@ -10483,7 +26009,7 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"customerId", "name", "url"}
+	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -10511,6 +26037,13 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 				return it, err
 			}
 			it.URL = data
+		case "databaseUri":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("databaseUri"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DatabaseURI = data
 		}
 	}
 	return it, nil
@@ -10525,6 +26058,62 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 func UnmarshalCreateInstanceInput(ctx context.Context, raw any) (model.CreateInstanceInput, error) {
 	var out model.CreateInstanceInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateInstanceInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCreateInternalUserInput(ctx context.Context, obj any) (admin.InternalUserInput, error) {
+	var it admin.InternalUserInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email", "name", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateInternalUserInput unmarshals raw into the CreateInternalUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateInternalUserInput(ctx context.Context, raw any) (admin.InternalUserInput, error) {
+	var out admin.InternalUserInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateInternalUserInput", raw, &out)
 	return out, err
 }
 
@@ -10588,6 +26177,62 @@ func (ec *executionContext) unmarshalInputCreateTenantInput(ctx context.Context,
 func UnmarshalCreateTenantInput(ctx context.Context, raw any) (model.CreateTenantInput, error) {
 	var out model.CreateTenantInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateTenantInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCreditInput(ctx context.Context, obj any) (admin.CreditInput, error) {
+	var it admin.CreditInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "reason"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreditInput unmarshals raw into the CreditInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreditInput(ctx context.Context, raw any) (admin.CreditInput, error) {
+	var out admin.CreditInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreditInput", raw, &out)
 	return out, err
 }
 
@@ -10696,6 +26341,195 @@ func UnmarshalCxUploadInput(ctx context.Context, raw any) (model.CxUploadInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDiscrepancyInput(ctx context.Context, obj any) (admin.DiscrepancyInput, error) {
+	var it admin.DiscrepancyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "customerId", "resource", "summary", "detail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "resource":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resource"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Resource = data
+		case "summary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("summary"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Summary = data
+		case "detail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("detail"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Detail = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDiscrepancyInput unmarshals raw into the DiscrepancyInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDiscrepancyInput(ctx context.Context, raw any) (admin.DiscrepancyInput, error) {
+	var out admin.DiscrepancyInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscrepancyInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEnvVarInput(ctx context.Context, obj any) (admin.EnvVarInput, error) {
+	var it admin.EnvVarInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "value", "secret", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "secret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("secret"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Secret = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEnvVarInput unmarshals raw into the EnvVarInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEnvVarInput(ctx context.Context, raw any) (admin.EnvVarInput, error) {
+	var out admin.EnvVarInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EnvVarInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEnvVarPatch(ctx context.Context, obj any) (admin.EnvVarPatch, error) {
+	var it admin.EnvVarPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"value", "secret", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "secret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("secret"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Secret = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEnvVarPatch unmarshals raw into the EnvVarPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEnvVarPatch(ctx context.Context, raw any) (admin.EnvVarPatch, error) {
+	var out admin.EnvVarPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EnvVarPatch", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputFocusInput(ctx context.Context, obj any) (model.FocusInput, error) {
 	var it model.FocusInput
 	if obj == nil {
@@ -10798,6 +26632,188 @@ func (ec *executionContext) unmarshalInputGrantInput(ctx context.Context, obj an
 func UnmarshalGrantInput(ctx context.Context, raw any) (model.GrantInput, error) {
 	var out model.GrantInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "GrantInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputIdentityProviderInput(ctx context.Context, obj any) (admin.IdentityProviderInput, error) {
+	var it admin.IdentityProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "issuer", "clientId", "clientSecret", "scopes", "enabled", "linkTrusted", "mfaEnforced"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "issuer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuer"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Issuer = data
+		case "clientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientId"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientID = data
+		case "clientSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecret"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecret = data
+		case "scopes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scopes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scopes = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "linkTrusted":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkTrusted"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkTrusted = data
+		case "mfaEnforced":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaEnforced"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAEnforced = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalIdentityProviderInput unmarshals raw into the IdentityProviderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalIdentityProviderInput(ctx context.Context, raw any) (admin.IdentityProviderInput, error) {
+	var out admin.IdentityProviderInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "IdentityProviderInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputIdentityProviderPatch(ctx context.Context, obj any) (admin.IdentityProviderPatch, error) {
+	var it admin.IdentityProviderPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "issuer", "clientId", "clientSecret", "scopes", "enabled", "linkTrusted", "mfaEnforced"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "issuer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuer"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Issuer = data
+		case "clientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientID = data
+		case "clientSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecret = data
+		case "scopes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scopes"))
+			data, err := ec.unmarshalOString2ᚖᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scopes = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "linkTrusted":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkTrusted"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkTrusted = data
+		case "mfaEnforced":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaEnforced"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAEnforced = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalIdentityProviderPatch unmarshals raw into the IdentityProviderPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalIdentityProviderPatch(ctx context.Context, raw any) (admin.IdentityProviderPatch, error) {
+	var out admin.IdentityProviderPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "IdentityProviderPatch", raw, &out)
 	return out, err
 }
 
@@ -11011,6 +27027,524 @@ func UnmarshalMasterRecordFilter(ctx context.Context, raw any) (model.MasterReco
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputMeterInput(ctx context.Context, obj any) (admin.MeterInput, error) {
+	var it admin.MeterInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "name", "unit", "aggregation", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "unit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unit"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unit = data
+		case "aggregation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("aggregation"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Aggregation = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMeterInput unmarshals raw into the MeterInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMeterInput(ctx context.Context, raw any) (admin.MeterInput, error) {
+	var out admin.MeterInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MeterInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMeterPatch(ctx context.Context, obj any) (admin.MeterPatch, error) {
+	var it admin.MeterPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "unit", "aggregation", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "unit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unit"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unit = data
+		case "aggregation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("aggregation"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Aggregation = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMeterPatch unmarshals raw into the MeterPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMeterPatch(ctx context.Context, raw any) (admin.MeterPatch, error) {
+	var out admin.MeterPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MeterPatch", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPlanInput(ctx context.Context, obj any) (admin.PlanInput, error) {
+	var it admin.PlanInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "name", "description", "currency", "monthlyFee", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "monthlyFee":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("monthlyFee"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MonthlyFee = data
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlanInput unmarshals raw into the PlanInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlanInput(ctx context.Context, raw any) (admin.PlanInput, error) {
+	var out admin.PlanInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlanInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPlanPatch(ctx context.Context, obj any) (admin.PlanPatch, error) {
+	var it admin.PlanPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "currency", "monthlyFee", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "monthlyFee":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("monthlyFee"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MonthlyFee = data
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlanPatch unmarshals raw into the PlanPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlanPatch(ctx context.Context, raw any) (admin.PlanPatch, error) {
+	var out admin.PlanPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlanPatch", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputReleaseInput(ctx context.Context, obj any) (admin.ReleaseInput, error) {
+	var it admin.ReleaseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"version", "channel", "notes"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "version":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("version"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Version = data
+		case "channel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("channel"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Channel = data
+		case "notes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notes"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Notes = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalReleaseInput unmarshals raw into the ReleaseInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalReleaseInput(ctx context.Context, raw any) (admin.ReleaseInput, error) {
+	var out admin.ReleaseInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ReleaseInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputReleasePatch(ctx context.Context, obj any) (admin.ReleasePatch, error) {
+	var it admin.ReleasePatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"channel", "notes"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "channel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("channel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Channel = data
+		case "notes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notes"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Notes = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalReleasePatch unmarshals raw into the ReleasePatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalReleasePatch(ctx context.Context, raw any) (admin.ReleasePatch, error) {
+	var out admin.ReleasePatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ReleasePatch", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSSOSettingsInput(ctx context.Context, obj any) (admin.SSOSettingsInput, error) {
+	var it admin.SSOSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"passwordAllowed", "ssoAllowed", "ssoCreateUsers", "mfaForced"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "passwordAllowed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("passwordAllowed"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PasswordAllowed = data
+		case "ssoAllowed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ssoAllowed"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSOAllowed = data
+		case "ssoCreateUsers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ssoCreateUsers"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSOCreateUsers = data
+		case "mfaForced":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaForced"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAForced = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSSOSettingsInput unmarshals raw into the SSOSettingsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSSOSettingsInput(ctx context.Context, raw any) (admin.SSOSettingsInput, error) {
+	var out admin.SSOSettingsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SSOSettingsInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputServiceAccountInput(ctx context.Context, obj any) (admin.ServiceAccountInput, error) {
+	var it admin.ServiceAccountInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "role", "authMethod", "jwks"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		case "authMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authMethod"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthMethod = data
+		case "jwks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jwks"))
+			data, err := ec.unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JWKS = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalServiceAccountInput unmarshals raw into the ServiceAccountInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalServiceAccountInput(ctx context.Context, raw any) (admin.ServiceAccountInput, error) {
+	var out admin.ServiceAccountInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ServiceAccountInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTenantByIDsInput(ctx context.Context, obj any) (model.TenantByIDsInput, error) {
 	var it model.TenantByIDsInput
 	if obj == nil {
@@ -11050,6 +27584,55 @@ func (ec *executionContext) unmarshalInputTenantByIDsInput(ctx context.Context, 
 func UnmarshalTenantByIDsInput(ctx context.Context, raw any) (model.TenantByIDsInput, error) {
 	var out model.TenantByIDsInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "TenantByIDsInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTransferTenantInput(ctx context.Context, obj any) (admin.TransferInput, error) {
+	var it admin.TransferInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"customerId", "instanceId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "instanceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instanceId"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstanceID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTransferTenantInput unmarshals raw into the TransferTenantInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTransferTenantInput(ctx context.Context, raw any) (admin.TransferInput, error) {
+	var out admin.TransferInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TransferTenantInput", raw, &out)
 	return out, err
 }
 
@@ -11095,6 +27678,111 @@ func UnmarshalUpdateCustomerInput(ctx context.Context, raw any) (model.UpdateCus
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateInstanceInput(ctx context.Context, obj any) (admin.InstanceUpdate, error) {
+	var it admin.InstanceUpdate
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "url", "databaseUri"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "databaseUri":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("databaseUri"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DatabaseURI = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateInstanceInput unmarshals raw into the UpdateInstanceInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateInstanceInput(ctx context.Context, raw any) (admin.InstanceUpdate, error) {
+	var out admin.InstanceUpdate
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateInstanceInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateInternalUserInput(ctx context.Context, obj any) (admin.InternalUserPatch, error) {
+	var it admin.InternalUserPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateInternalUserInput unmarshals raw into the UpdateInternalUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateInternalUserInput(ctx context.Context, raw any) (admin.InternalUserPatch, error) {
+	var out admin.InternalUserPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateInternalUserInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateTenantInput(ctx context.Context, obj any) (model.UpdateTenantInput, error) {
 	var it model.UpdateTenantInput
 	if obj == nil {
@@ -11134,6 +27822,314 @@ func (ec *executionContext) unmarshalInputUpdateTenantInput(ctx context.Context,
 func UnmarshalUpdateTenantInput(ctx context.Context, raw any) (model.UpdateTenantInput, error) {
 	var out model.UpdateTenantInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateTenantInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, obj any) (admin.UserPatch, error) {
+	var it admin.UserPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateUserInput unmarshals raw into the UpdateUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateUserInput(ctx context.Context, raw any) (admin.UserPatch, error) {
+	var out admin.UserPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateUserInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUserAttributeInput(ctx context.Context, obj any) (admin.UserAttributeInput, error) {
+	var it admin.UserAttributeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "label", "type", "options", "required"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		case "required":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("required"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Required = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUserAttributeInput unmarshals raw into the UserAttributeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUserAttributeInput(ctx context.Context, raw any) (admin.UserAttributeInput, error) {
+	var out admin.UserAttributeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UserAttributeInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUserAttributePatch(ctx context.Context, obj any) (admin.UserAttributePatch, error) {
+	var it admin.UserAttributePatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "type", "options", "required"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOString2ᚖᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		case "required":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("required"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Required = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUserAttributePatch unmarshals raw into the UserAttributePatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUserAttributePatch(ctx context.Context, raw any) (admin.UserAttributePatch, error) {
+	var out admin.UserAttributePatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UserAttributePatch", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookInput(ctx context.Context, obj any) (admin.WebhookInput, error) {
+	var it admin.WebhookInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "description", "events", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = data
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookInput unmarshals raw into the WebhookInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookInput(ctx context.Context, raw any) (admin.WebhookInput, error) {
+	var out admin.WebhookInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookPatch(ctx context.Context, obj any) (admin.WebhookPatch, error) {
+	var it admin.WebhookPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "description", "events", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalOString2ᚖᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = data
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookPatch unmarshals raw into the WebhookPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookPatch(ctx context.Context, raw any) (admin.WebhookPatch, error) {
+	var out admin.WebhookPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookPatch", raw, &out)
 	return out, err
 }
 
@@ -11383,6 +28379,89 @@ func (ec *executionContext) _BilledTotal(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var billingSetupImplementors = []string{"BillingSetup"}
+
+func (ec *executionContext) _BillingSetup(ctx context.Context, sel ast.SelectionSet, obj *admin.BillingSetupView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSetupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSetup")
+		case "customerId":
+			out.Values[i] = ec._BillingSetup_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "planId":
+			out.Values[i] = ec._BillingSetup_planId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "billingEmail":
+			out.Values[i] = ec._BillingSetup_billingEmail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "companyName":
+			out.Values[i] = ec._BillingSetup_companyName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "address":
+			out.Values[i] = ec._BillingSetup_address(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._BillingSetup_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxId":
+			out.Values[i] = ec._BillingSetup_taxId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._BillingSetup_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentMethod":
+			out.Values[i] = ec._BillingSetup_paymentMethod(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._BillingSetup_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedBy":
+			out.Values[i] = ec._BillingSetup_updatedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var connectionImplementors = []string{"Connection"}
 
 func (ec *executionContext) _Connection(ctx context.Context, sel ast.SelectionSet, obj *admin.Connection) graphql.Marshaler {
@@ -11412,6 +28491,107 @@ func (ec *executionContext) _Connection(ctx context.Context, sel ast.SelectionSe
 		case "updatedAt":
 			out.Values[i] = ec._Connection_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditImplementors = []string{"Credit"}
+
+func (ec *executionContext) _Credit(ctx context.Context, sel ast.SelectionSet, obj *admin.CreditView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Credit")
+		case "id":
+			out.Values[i] = ec._Credit_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Credit_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._Credit_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Credit_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._Credit_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issuedBy":
+			out.Values[i] = ec._Credit_issuedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issuedAt":
+			out.Values[i] = ec._Credit_issuedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditPageImplementors = []string{"CreditPage"}
+
+func (ec *executionContext) _CreditPage(ctx context.Context, sel ast.SelectionSet, obj *model.CreditPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditPage")
+		case "items":
+			out.Values[i] = ec._CreditPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._CreditPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -11472,6 +28652,24 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tenants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_tenants(ctx, field, obj)
+				})
+		case "instances":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_instances(ctx, field, obj)
+				})
+		case "users":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_users(ctx, field, obj)
+				})
 		case "grants":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -11489,6 +28687,54 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_billedTotals(ctx, field, obj)
+				})
+		case "invoices":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_invoices(ctx, field, obj)
+				})
+		case "payments":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_payments(ctx, field, obj)
+				})
+		case "credits":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_credits(ctx, field, obj)
+				})
+		case "billingSetup":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_billingSetup(ctx, field, obj)
+				})
+		case "sso":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_sso(ctx, field, obj)
+				})
+		case "identityProviders":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_identityProviders(ctx, field, obj)
+				})
+		case "webhooks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_webhooks(ctx, field, obj)
+				})
+		case "serviceAccounts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_serviceAccounts(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -11559,42 +28805,48 @@ func (ec *executionContext) _CustomerUser(ctx context.Context, sel ast.Selection
 		case "id":
 			out.Values[i] = ec._CustomerUser_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._CustomerUser_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomerUser_customer(ctx, field, obj)
+				})
 		case "email":
 			out.Values[i] = ec._CustomerUser_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._CustomerUser_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "role":
 			out.Values[i] = ec._CustomerUser_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._CustomerUser_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "suspendedAt":
 			out.Values[i] = ec._CustomerUser_suspendedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._CustomerUser_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -11836,6 +29088,195 @@ func (ec *executionContext) _CxUploadResult(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var discrepancyImplementors = []string{"Discrepancy"}
+
+func (ec *executionContext) _Discrepancy(ctx context.Context, sel ast.SelectionSet, obj *admin.DiscrepancyView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discrepancyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Discrepancy")
+		case "id":
+			out.Values[i] = ec._Discrepancy_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._Discrepancy_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Discrepancy_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resource":
+			out.Values[i] = ec._Discrepancy_resource(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "summary":
+			out.Values[i] = ec._Discrepancy_summary(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._Discrepancy_detail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Discrepancy_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detectedAt":
+			out.Values[i] = ec._Discrepancy_detectedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resolvedAt":
+			out.Values[i] = ec._Discrepancy_resolvedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resolvedBy":
+			out.Values[i] = ec._Discrepancy_resolvedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resolution":
+			out.Values[i] = ec._Discrepancy_resolution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var emailImplementors = []string{"Email"}
+
+func (ec *executionContext) _Email(ctx context.Context, sel ast.SelectionSet, obj *admin.EmailView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, emailImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Email")
+		case "id":
+			out.Values[i] = ec._Email_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._Email_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Email_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recipient":
+			out.Values[i] = ec._Email_recipient(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._Email_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subject":
+			out.Values[i] = ec._Email_subject(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Email_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userId":
+			out.Values[i] = ec._Email_userId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var emailPageImplementors = []string{"EmailPage"}
+
+func (ec *executionContext) _EmailPage(ctx context.Context, sel ast.SelectionSet, obj *model.EmailPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, emailPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EmailPage")
+		case "items":
+			out.Values[i] = ec._EmailPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._EmailPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var entityImplementors = []string{"Entity"}
 
 func (ec *executionContext) _Entity(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -11879,6 +29320,69 @@ func (ec *executionContext) _Entity(ctx context.Context, sel ast.SelectionSet) g
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Entity_findManyTenantByIDs(ctx, field)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var envVarImplementors = []string{"EnvVar"}
+
+func (ec *executionContext) _EnvVar(ctx context.Context, sel ast.SelectionSet, obj *admin.EnvVarView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, envVarImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EnvVar")
+		case "id":
+			out.Values[i] = ec._EnvVar_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._EnvVar_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._EnvVar_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._EnvVar_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._EnvVar_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._EnvVar_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedBy":
+			out.Values[i] = ec._EnvVar_updatedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11964,30 +29468,136 @@ func (ec *executionContext) _Grant(ctx context.Context, sel ast.SelectionSet, ob
 		case "granteeType":
 			out.Values[i] = ec._Grant_granteeType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "granteeId":
 			out.Values[i] = ec._Grant_granteeId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._Grant_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "instanceId":
 			out.Values[i] = ec._Grant_instanceId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "grantedBy":
 			out.Values[i] = ec._Grant_grantedBy(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "grantedAt":
 			out.Values[i] = ec._Grant_grantedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Grant_user(ctx, field, obj)
+				})
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Grant_customer(ctx, field, obj)
+				})
+		case "instance":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Grant_instance(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var identityProviderImplementors = []string{"IdentityProvider"}
+
+func (ec *executionContext) _IdentityProvider(ctx context.Context, sel ast.SelectionSet, obj *admin.IdentityProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, identityProviderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IdentityProvider")
+		case "id":
+			out.Values[i] = ec._IdentityProvider_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._IdentityProvider_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._IdentityProvider_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issuer":
+			out.Values[i] = ec._IdentityProvider_issuer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientId":
+			out.Values[i] = ec._IdentityProvider_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientSecretSet":
+			out.Values[i] = ec._IdentityProvider_clientSecretSet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scopes":
+			out.Values[i] = ec._IdentityProvider_scopes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._IdentityProvider_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "linkTrusted":
+			out.Values[i] = ec._IdentityProvider_linkTrusted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaEnforced":
+			out.Values[i] = ec._IdentityProvider_mfaEnforced(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._IdentityProvider_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._IdentityProvider_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12050,6 +29660,12 @@ func (ec *executionContext) _Instance(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Instance_customer(ctx, field, obj)
 				})
+		case "tenants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Instance_tenants(ctx, field, obj)
+				})
 		case "connection":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -12091,6 +29707,213 @@ func (ec *executionContext) _InstancePage(ctx context.Context, sel ast.Selection
 			}
 		case "nextCursor":
 			out.Values[i] = ec._InstancePage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var internalUserImplementors = []string{"InternalUser"}
+
+func (ec *executionContext) _InternalUser(ctx context.Context, sel ast.SelectionSet, obj *admin.InternalUser) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, internalUserImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InternalUser")
+		case "id":
+			out.Values[i] = ec._InternalUser_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._InternalUser_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._InternalUser_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._InternalUser_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suspendedAt":
+			out.Values[i] = ec._InternalUser_suspendedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._InternalUser_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var internalUserPageImplementors = []string{"InternalUserPage"}
+
+func (ec *executionContext) _InternalUserPage(ctx context.Context, sel ast.SelectionSet, obj *model.InternalUserPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, internalUserPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InternalUserPage")
+		case "items":
+			out.Values[i] = ec._InternalUserPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._InternalUserPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var invoiceImplementors = []string{"Invoice"}
+
+func (ec *executionContext) _Invoice(ctx context.Context, sel ast.SelectionSet, obj *admin.InvoiceView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Invoice")
+		case "id":
+			out.Values[i] = ec._Invoice_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Invoice_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._Invoice_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._Invoice_period(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Invoice_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._Invoice_total(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Invoice_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issuedAt":
+			out.Values[i] = ec._Invoice_issuedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dueAt":
+			out.Values[i] = ec._Invoice_dueAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var invoicePageImplementors = []string{"InvoicePage"}
+
+func (ec *executionContext) _InvoicePage(ctx context.Context, sel ast.SelectionSet, obj *model.InvoicePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoicePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoicePage")
+		case "items":
+			out.Values[i] = ec._InvoicePage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._InvoicePage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -12337,28 +30160,123 @@ func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Me")
+		case "id":
+			out.Values[i] = ec._Me_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "userId":
 			out.Values[i] = ec._Me_userId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "email":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Me_email(ctx, field, obj)
+				})
+		case "name":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Me_name(ctx, field, obj)
+				})
 		case "role":
 			out.Values[i] = ec._Me_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._Me_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "scope":
 			out.Values[i] = ec._Me_scope(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.Values[i] = ec._Me_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "writable":
+			out.Values[i] = ec._Me_writable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "actions":
 			out.Values[i] = ec._Me_actions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var meterImplementors = []string{"Meter"}
+
+func (ec *executionContext) _Meter(ctx context.Context, sel ast.SelectionSet, obj *admin.MeterView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, meterImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Meter")
+		case "id":
+			out.Values[i] = ec._Meter_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._Meter_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Meter_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unit":
+			out.Values[i] = ec._Meter_unit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "aggregation":
+			out.Values[i] = ec._Meter_aggregation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Meter_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Meter_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Meter_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12419,6 +30337,139 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "deleteCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "transferOwnership":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_transferOwnership(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issueCredit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_issueCredit(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "putBillingSetup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putBillingSetup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "putSSOSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putSSOSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createIdentityProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createIdentityProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateIdentityProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateIdentityProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteIdentityProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteIdentityProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "trustIdentityProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_trustIdentityProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rotateWebhookSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateWebhookSecret(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createServiceAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createServiceAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createInternalServiceAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createInternalServiceAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rotateServiceAccountSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateServiceAccountSecret(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "setServiceAccountKeys":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setServiceAccountKeys(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "setServiceAccountRole":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setServiceAccountRole(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteServiceAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteServiceAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cxUpload":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cxUpload(ctx, field)
@@ -12461,6 +30512,195 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "updateInstance":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateInstance(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteInstance":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteInstance(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "repairConnection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_repairConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rotateConnection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resolveDatabaseUri":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resolveDatabaseUri(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createPlan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPlan(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updatePlan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePlan(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deletePlan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePlan(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createMeter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createMeter(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateMeter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMeter(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteMeter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteMeter(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createRelease":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRelease(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateRelease":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateRelease(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "publishRelease":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishRelease(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "withdrawRelease":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_withdrawRelease(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createEnvVar":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createEnvVar(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateEnvVar":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateEnvVar(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteEnvVar":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteEnvVar(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "runSystemWorker":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runSystemWorker(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pauseSystemWorker":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pauseSystemWorker(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resumeSystemWorker":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeSystemWorker(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createUserAttribute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createUserAttribute(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateUserAttribute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUserAttribute(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteUserAttribute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteUserAttribute(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reportDiscrepancy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_reportDiscrepancy(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resolveDiscrepancy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resolveDiscrepancy(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reopenDiscrepancy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_reopenDiscrepancy(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createTenant":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTenant(ctx, field)
@@ -12482,6 +30722,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "transferTenant":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_transferTenant(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "putTenantSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putTenantSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "putTenantMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putTenantMember(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeTenantMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeTenantMember(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "triggerMigration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_triggerMigration(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "inviteUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_inviteUser(ctx, field)
@@ -12499,6 +30774,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "reactivateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reactivateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "transferHomeOrg":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_transferHomeOrg(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createInternalUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createInternalUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateInternalUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateInternalUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeInternalUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeInternalUser(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -12568,6 +30885,185 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var paymentImplementors = []string{"Payment"}
+
+func (ec *executionContext) _Payment(ctx context.Context, sel ast.SelectionSet, obj *admin.PaymentView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Payment")
+		case "id":
+			out.Values[i] = ec._Payment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Payment_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invoiceId":
+			out.Values[i] = ec._Payment_invoiceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._Payment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Payment_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "method":
+			out.Values[i] = ec._Payment_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Payment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "receivedAt":
+			out.Values[i] = ec._Payment_receivedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentPageImplementors = []string{"PaymentPage"}
+
+func (ec *executionContext) _PaymentPage(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentPage")
+		case "items":
+			out.Values[i] = ec._PaymentPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._PaymentPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var planImplementors = []string{"Plan"}
+
+func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj *admin.PlanView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, planImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Plan")
+		case "id":
+			out.Values[i] = ec._Plan_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._Plan_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Plan_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Plan_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Plan_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "monthlyFee":
+			out.Values[i] = ec._Plan_monthlyFee(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._Plan_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Plan_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Plan_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -12605,11 +31101,53 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_auditLog(ctx, field)
 				})
+		case "emailLog":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_emailLog(ctx, field)
+				})
 		case "usage":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_usage(ctx, field)
+				})
+		case "invoices":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_invoices(ctx, field)
+				})
+		case "invoice":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_invoice(ctx, field)
+				})
+		case "identityProvider":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_identityProvider(ctx, field)
+				})
+		case "webhook":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhook(ctx, field)
+				})
+		case "serviceAccount":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_serviceAccount(ctx, field)
+				})
+		case "internalServiceAccounts":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalServiceAccounts(ctx, field)
 				})
 		case "grants":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -12647,6 +31185,90 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_masterRecordConnection(ctx, field)
 				})
+		case "plans":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_plans(ctx, field)
+				})
+		case "plan":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_plan(ctx, field)
+				})
+		case "meters":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_meters(ctx, field)
+				})
+		case "meter":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_meter(ctx, field)
+				})
+		case "releases":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_releases(ctx, field)
+				})
+		case "release":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_release(ctx, field)
+				})
+		case "environment":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_environment(ctx, field)
+				})
+		case "envVar":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_envVar(ctx, field)
+				})
+		case "systemWorkers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_systemWorkers(ctx, field)
+				})
+		case "systemWorker":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_systemWorker(ctx, field)
+				})
+		case "userAttributes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_userAttributes(ctx, field)
+				})
+		case "userAttribute":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_userAttribute(ctx, field)
+				})
+		case "discrepancies":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_discrepancies(ctx, field)
+				})
+		case "discrepancy":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_discrepancy(ctx, field)
+				})
 		case "tenants":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -12677,6 +31299,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_user(ctx, field)
 				})
+		case "internalUsers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalUsers(ctx, field)
+				})
+		case "internalUser":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalUser(ctx, field)
+				})
 		case "_entities":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -12702,6 +31336,127 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var releaseImplementors = []string{"Release"}
+
+func (ec *executionContext) _Release(ctx context.Context, sel ast.SelectionSet, obj *admin.ReleaseView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, releaseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Release")
+		case "id":
+			out.Values[i] = ec._Release_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._Release_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "channel":
+			out.Values[i] = ec._Release_channel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "notes":
+			out.Values[i] = ec._Release_notes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Release_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdBy":
+			out.Values[i] = ec._Release_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Release_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._Release_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sSOSettingsImplementors = []string{"SSOSettings"}
+
+func (ec *executionContext) _SSOSettings(ctx context.Context, sel ast.SelectionSet, obj *admin.SSOSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSOSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSOSettings")
+		case "passwordAllowed":
+			out.Values[i] = ec._SSOSettings_passwordAllowed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ssoAllowed":
+			out.Values[i] = ec._SSOSettings_ssoAllowed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ssoCreateUsers":
+			out.Values[i] = ec._SSOSettings_ssoCreateUsers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaForced":
+			out.Values[i] = ec._SSOSettings_mfaForced(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "identityProviders":
+			out.Values[i] = ec._SSOSettings_identityProviders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -12749,6 +31504,195 @@ func (ec *executionContext) _Scope(ctx context.Context, sel ast.SelectionSet, ob
 		case "instanceIds":
 			out.Values[i] = ec._Scope_instanceIds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var serviceAccountImplementors = []string{"ServiceAccount"}
+
+func (ec *executionContext) _ServiceAccount(ctx context.Context, sel ast.SelectionSet, obj *admin.ServiceAccountView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, serviceAccountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ServiceAccount")
+		case "id":
+			out.Values[i] = ec._ServiceAccount_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._ServiceAccount_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ServiceAccount_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ServiceAccount_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._ServiceAccount_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientId":
+			out.Values[i] = ec._ServiceAccount_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authMethod":
+			out.Values[i] = ec._ServiceAccount_authMethod(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "keyIds":
+			out.Values[i] = ec._ServiceAccount_keyIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ServiceAccount_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secretRotatedAt":
+			out.Values[i] = ec._ServiceAccount_secretRotatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var serviceAccountWithSecretImplementors = []string{"ServiceAccountWithSecret"}
+
+func (ec *executionContext) _ServiceAccountWithSecret(ctx context.Context, sel ast.SelectionSet, obj *admin.ServiceAccountSecret) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, serviceAccountWithSecretImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ServiceAccountWithSecret")
+		case "serviceAccount":
+			out.Values[i] = ec._ServiceAccountWithSecret_serviceAccount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientSecret":
+			out.Values[i] = ec._ServiceAccountWithSecret_clientSecret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var systemWorkerImplementors = []string{"SystemWorker"}
+
+func (ec *executionContext) _SystemWorker(ctx context.Context, sel ast.SelectionSet, obj *admin.SystemWorkerView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, systemWorkerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SystemWorker")
+		case "id":
+			out.Values[i] = ec._SystemWorker_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SystemWorker_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SystemWorker_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "intervalSeconds":
+			out.Values[i] = ec._SystemWorker_intervalSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paused":
+			out.Values[i] = ec._SystemWorker_paused(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastRunAt":
+			out.Values[i] = ec._SystemWorker_lastRunAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lastError":
+			out.Values[i] = ec._SystemWorker_lastError(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failures":
+			out.Values[i] = ec._SystemWorker_failures(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runRequestedAt":
+			out.Values[i] = ec._SystemWorker_runRequestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -12825,6 +31769,129 @@ func (ec *executionContext) _Tenant(ctx context.Context, sel ast.SelectionSet, o
 			out.Values[i] = ec._Tenant_settings(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "members":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Tenant_members(ctx, field, obj)
+				})
+		case "migrations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Tenant_migrations(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var tenantMemberImplementors = []string{"TenantMember"}
+
+func (ec *executionContext) _TenantMember(ctx context.Context, sel ast.SelectionSet, obj *admin.TenantMember) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tenantMemberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TenantMember")
+		case "userId":
+			out.Values[i] = ec._TenantMember_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._TenantMember_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._TenantMember_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._TenantMember_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addedAt":
+			out.Values[i] = ec._TenantMember_addedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var tenantMigrationImplementors = []string{"TenantMigration"}
+
+func (ec *executionContext) _TenantMigration(ctx context.Context, sel ast.SelectionSet, obj *admin.TenantMigration) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tenantMigrationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TenantMigration")
+		case "id":
+			out.Values[i] = ec._TenantMigration_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tenantId":
+			out.Values[i] = ec._TenantMigration_tenantId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "targetVersion":
+			out.Values[i] = ec._TenantMigration_targetVersion(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._TenantMigration_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestedBy":
+			out.Values[i] = ec._TenantMigration_requestedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestedAt":
+			out.Values[i] = ec._TenantMigration_requestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -12968,6 +32035,269 @@ func (ec *executionContext) _UsagePage(ctx context.Context, sel ast.SelectionSet
 		case "nextCursor":
 			out.Values[i] = ec._UsagePage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userAttributeImplementors = []string{"UserAttribute"}
+
+func (ec *executionContext) _UserAttribute(ctx context.Context, sel ast.SelectionSet, obj *admin.UserAttributeView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userAttributeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserAttribute")
+		case "id":
+			out.Values[i] = ec._UserAttribute_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._UserAttribute_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._UserAttribute_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._UserAttribute_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "options":
+			out.Values[i] = ec._UserAttribute_options(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "required":
+			out.Values[i] = ec._UserAttribute_required(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._UserAttribute_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._UserAttribute_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookImplementors = []string{"Webhook"}
+
+func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *admin.WebhookView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Webhook")
+		case "id":
+			out.Values[i] = ec._Webhook_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerId":
+			out.Values[i] = ec._Webhook_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._Webhook_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Webhook_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			out.Values[i] = ec._Webhook_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "active":
+			out.Values[i] = ec._Webhook_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Webhook_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Webhook_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deliveries":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Webhook_deliveries(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+
+func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *admin.WebhookDeliveryView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDelivery")
+		case "id":
+			out.Values[i] = ec._WebhookDelivery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhookId":
+			out.Values[i] = ec._WebhookDelivery_webhookId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventId":
+			out.Values[i] = ec._WebhookDelivery_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventType":
+			out.Values[i] = ec._WebhookDelivery_eventType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._WebhookDelivery_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._WebhookDelivery_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextAttemptAt":
+			out.Values[i] = ec._WebhookDelivery_nextAttemptAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastStatusCode":
+			out.Values[i] = ec._WebhookDelivery_lastStatusCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastError":
+			out.Values[i] = ec._WebhookDelivery_lastError(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._WebhookDelivery_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deliveredAt":
+			out.Values[i] = ec._WebhookDelivery_deliveredAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookWithSecretImplementors = []string{"WebhookWithSecret"}
+
+func (ec *executionContext) _WebhookWithSecret(ctx context.Context, sel ast.SelectionSet, obj *admin.WebhookSecret) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookWithSecretImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookWithSecret")
+		case "webhook":
+			out.Values[i] = ec._WebhookWithSecret_webhook(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._WebhookWithSecret_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -13456,6 +32786,11 @@ func (ec *executionContext) marshalNBilledTotal2ᚖgithubᚗcomᚋplatformᚋpla
 	return ec._BilledTotal(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNBillingSetupInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBillingSetupInput(ctx context.Context, v any) (admin.BillingSetupInput, error) {
+	res, err := ec.unmarshalInputBillingSetupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13480,8 +32815,42 @@ func (ec *executionContext) unmarshalNCreateInstanceInput2githubᚗcomᚋplatfor
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserInput(ctx context.Context, v any) (admin.InternalUserInput, error) {
+	res, err := ec.unmarshalInputCreateInternalUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateTenantInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCreateTenantInput(ctx context.Context, v any) (model.CreateTenantInput, error) {
 	res, err := ec.unmarshalInputCreateTenantInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCredit2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.CreditView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCredit2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCredit2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditView(ctx context.Context, sel ast.SelectionSet, v *admin.CreditView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Credit!")
+		return graphql.Null
+	}
+	return ec._Credit(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreditInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditInput(ctx context.Context, v any) (admin.CreditInput, error) {
+	res, err := ec.unmarshalInputCreditInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -13608,6 +32977,101 @@ func (ec *executionContext) marshalNCxUploadResult2ᚖgithubᚗcomᚋplatformᚋ
 	return ec._CxUploadResult(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNDiscrepancy2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.DiscrepancyView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx context.Context, sel ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Discrepancy!")
+		return graphql.Null
+	}
+	return ec._Discrepancy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDiscrepancyInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyInput(ctx context.Context, v any) (admin.DiscrepancyInput, error) {
+	res, err := ec.unmarshalInputDiscrepancyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEmail2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEmailViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.EmailView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEmail2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEmailView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNEmail2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEmailView(ctx context.Context, sel ast.SelectionSet, v *admin.EmailView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Email!")
+		return graphql.Null
+	}
+	return ec._Email(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEmailPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐEmailPage(ctx context.Context, sel ast.SelectionSet, v *model.EmailPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EmailPage!")
+		return graphql.Null
+	}
+	return ec._EmailPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEnvVar2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.EnvVarView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEnvVar2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNEnvVar2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarView(ctx context.Context, sel ast.SelectionSet, v *admin.EnvVarView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EnvVar!")
+		return graphql.Null
+	}
+	return ec._EnvVar(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNEnvVarInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarInput(ctx context.Context, v any) (admin.EnvVarInput, error) {
+	res, err := ec.unmarshalInputEnvVarInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNEnvVarPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarPatch(ctx context.Context, v any) (admin.EnvVarPatch, error) {
+	res, err := ec.unmarshalInputEnvVarPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNFieldSet2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13721,6 +33185,24 @@ func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast
 	return ret
 }
 
+func (ec *executionContext) marshalNIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx context.Context, sel ast.SelectionSet, v *admin.IdentityProvider) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "IdentityProvider!")
+		return graphql.Null
+	}
+	return ec._IdentityProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIdentityProviderInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProviderInput(ctx context.Context, v any) (admin.IdentityProviderInput, error) {
+	res, err := ec.unmarshalInputIdentityProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNIdentityProviderPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProviderPatch(ctx context.Context, v any) (admin.IdentityProviderPatch, error) {
+	res, err := ec.unmarshalInputIdentityProviderPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -13781,9 +33263,73 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNInternalUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.InternalUser) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx context.Context, sel ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InternalUser!")
+		return graphql.Null
+	}
+	return ec._InternalUser(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInternalUserPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInternalUserPage(ctx context.Context, sel ast.SelectionSet, v *model.InternalUserPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InternalUserPage!")
+		return graphql.Null
+	}
+	return ec._InternalUserPage(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNInviteUserInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInviteUserInput(ctx context.Context, v any) (model.InviteUserInput, error) {
 	res, err := ec.unmarshalInputInviteUserInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoice2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.InvoiceView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoice2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoice2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceView(ctx context.Context, sel ast.SelectionSet, v *admin.InvoiceView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Invoice!")
+		return graphql.Null
+	}
+	return ec._Invoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoicePage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInvoicePage(ctx context.Context, sel ast.SelectionSet, v *model.InvoicePage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvoicePage!")
+		return graphql.Null
+	}
+	return ec._InvoicePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
@@ -13890,12 +33436,70 @@ func (ec *executionContext) marshalNMe2ᚖgithubᚗcomᚋplatformᚋplatformᚋg
 	return ec._Me(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNMeter2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.MeterView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx context.Context, sel ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Meter!")
+		return graphql.Null
+	}
+	return ec._Meter(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMeterInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterInput(ctx context.Context, v any) (admin.MeterInput, error) {
+	res, err := ec.unmarshalInputMeterInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMeterPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterPatch(ctx context.Context, v any) (admin.MeterPatch, error) {
+	res, err := ec.unmarshalInputMeterPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageInfo!")
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPayment2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPaymentViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.PaymentView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayment2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPaymentView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPayment2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPaymentView(ctx context.Context, sel ast.SelectionSet, v *admin.PaymentView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Payment!")
+		return graphql.Null
+	}
+	return ec._Payment(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx context.Context, v any) (model.Permission, error) {
@@ -13908,12 +33512,144 @@ func (ec *executionContext) marshalNPermission2githubᚗcomᚋplatformᚋplatfor
 	return v
 }
 
+func (ec *executionContext) unmarshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx context.Context, v any) ([]model.Permission, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Permission, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNPermission2ᚕgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Permission) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPlan2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.PlanView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlan2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPlan2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanView(ctx context.Context, sel ast.SelectionSet, v *admin.PlanView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Plan!")
+		return graphql.Null
+	}
+	return ec._Plan(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPlanInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanInput(ctx context.Context, v any) (admin.PlanInput, error) {
+	res, err := ec.unmarshalInputPlanInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPlanPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanPatch(ctx context.Context, v any) (admin.PlanPatch, error) {
+	res, err := ec.unmarshalInputPlanPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRelease2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ReleaseView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx context.Context, sel ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Release!")
+		return graphql.Null
+	}
+	return ec._Release(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNReleaseInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseInput(ctx context.Context, v any) (admin.ReleaseInput, error) {
+	res, err := ec.unmarshalInputReleaseInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNReleasePatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleasePatch(ctx context.Context, v any) (admin.ReleasePatch, error) {
+	res, err := ec.unmarshalInputReleasePatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSSOSettingsInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettingsInput(ctx context.Context, v any) (admin.SSOSettingsInput, error) {
+	res, err := ec.unmarshalInputSSOSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNScope2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐScope(ctx context.Context, sel ast.SelectionSet, v *model.Scope) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Scope!")
 		return graphql.Null
 	}
 	return ec._Scope(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx context.Context, sel ast.SelectionSet, v *admin.ServiceAccountView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ServiceAccount!")
+		return graphql.Null
+	}
+	return ec._ServiceAccount(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNServiceAccountInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountInput(ctx context.Context, v any) (admin.ServiceAccountInput, error) {
+	res, err := ec.unmarshalInputServiceAccountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -13928,6 +33664,59 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSystemWorker2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.SystemWorkerView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx context.Context, sel ast.SelectionSet, v *admin.SystemWorkerView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SystemWorker!")
+		return graphql.Null
+	}
+	return ec._SystemWorker(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
@@ -13968,6 +33757,22 @@ func (ec *executionContext) unmarshalNTenantByIDsInput2ᚕᚖgithubᚗcomᚋplat
 	return res, nil
 }
 
+func (ec *executionContext) marshalNTenantMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMember(ctx context.Context, sel ast.SelectionSet, v *admin.TenantMember) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TenantMember!")
+		return graphql.Null
+	}
+	return ec._TenantMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTenantMigration2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMigration(ctx context.Context, sel ast.SelectionSet, v *admin.TenantMigration) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TenantMigration!")
+		return graphql.Null
+	}
+	return ec._TenantMigration(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNTenantPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐTenantPage(ctx context.Context, sel ast.SelectionSet, v *model.TenantPage) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TenantPage!")
@@ -13990,13 +33795,33 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTransferTenantInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTransferInput(ctx context.Context, v any) (admin.TransferInput, error) {
+	res, err := ec.unmarshalInputTransferTenantInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateCustomerInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateCustomerInput(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
 	res, err := ec.unmarshalInputUpdateCustomerInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateInstanceInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceUpdate(ctx context.Context, v any) (admin.InstanceUpdate, error) {
+	res, err := ec.unmarshalInputUpdateInstanceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserPatch(ctx context.Context, v any) (admin.InternalUserPatch, error) {
+	res, err := ec.unmarshalInputUpdateInternalUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateTenantInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateTenantInput(ctx context.Context, v any) (model.UpdateTenantInput, error) {
 	res, err := ec.unmarshalInputUpdateTenantInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserPatch(ctx context.Context, v any) (admin.UserPatch, error) {
+	res, err := ec.unmarshalInputUpdateUserInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -14030,6 +33855,66 @@ func (ec *executionContext) marshalNUsagePage2ᚖgithubᚗcomᚋplatformᚋplatf
 		return graphql.Null
 	}
 	return ec._UsagePage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserAttribute2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.UserAttributeView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserAttribute2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserAttribute2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeView(ctx context.Context, sel ast.SelectionSet, v *admin.UserAttributeView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserAttribute!")
+		return graphql.Null
+	}
+	return ec._UserAttribute(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUserAttributeInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeInput(ctx context.Context, v any) (admin.UserAttributeInput, error) {
+	res, err := ec.unmarshalInputUserAttributeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUserAttributePatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributePatch(ctx context.Context, v any) (admin.UserAttributePatch, error) {
+	res, err := ec.unmarshalInputUserAttributePatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx context.Context, sel ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Webhook!")
+		return graphql.Null
+	}
+	return ec._Webhook(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookDeliveryView(ctx context.Context, sel ast.SelectionSet, v *admin.WebhookDeliveryView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDelivery!")
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWebhookInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookInput(ctx context.Context, v any) (admin.WebhookInput, error) {
+	res, err := ec.unmarshalInputWebhookInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNWebhookPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookPatch(ctx context.Context, v any) (admin.WebhookPatch, error) {
+	res, err := ec.unmarshalInputWebhookPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalN_Any2map(ctx context.Context, v any) (map[string]any, error) {
@@ -14398,6 +34283,13 @@ func (ec *executionContext) marshalOBilledTotal2ᚕᚖgithubᚗcomᚋplatformᚋ
 	return ret
 }
 
+func (ec *executionContext) marshalOBillingSetup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBillingSetupView(ctx context.Context, sel ast.SelectionSet, v *admin.BillingSetupView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BillingSetup(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14435,6 +34327,20 @@ func (ec *executionContext) marshalOConnection2ᚖgithubᚗcomᚋplatformᚋplat
 	return ec._Connection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCredit2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCreditView(ctx context.Context, sel ast.SelectionSet, v *admin.CreditView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Credit(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreditPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCreditPage(ctx context.Context, sel ast.SelectionSet, v *model.CreditPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreditPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCustomer2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx context.Context, sel ast.SelectionSet, v []*admin.Customer) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -14463,11 +34369,44 @@ func (ec *executionContext) unmarshalOCustomerByIDsInput2ᚖgithubᚗcomᚋplatf
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOCustomerUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.CustomerUserView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx context.Context, sel ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._CustomerUser(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx context.Context, sel ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Discrepancy(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOEnvVar2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐEnvVarView(ctx context.Context, sel ast.SelectionSet, v *admin.EnvVarView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._EnvVar(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFloat2float64(ctx context.Context, v any) (float64, error) {
@@ -14561,6 +34500,32 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalOIdentityProvider2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.IdentityProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOIdentityProvider2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐIdentityProvider(ctx context.Context, sel ast.SelectionSet, v *admin.IdentityProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IdentityProvider(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx context.Context, sel ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -14570,6 +34535,25 @@ func (ec *executionContext) marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋpla
 		fc.Result = &v[i]
 		return ec.marshalOInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx, sel, v[i])
 	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInstance2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
 
 	return ret
 }
@@ -14605,6 +34589,27 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx context.Context, sel ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InternalUser(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInvoice2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceView(ctx context.Context, sel ast.SelectionSet, v *admin.InvoiceView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Invoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInvoicePage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInvoicePage(ctx context.Context, sel ast.SelectionSet, v *model.InvoicePage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvoicePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
@@ -14659,6 +34664,74 @@ func (ec *executionContext) unmarshalOMasterRecordFilter2ᚖgithubᚗcomᚋplatf
 	}
 	res, err := ec.unmarshalInputMasterRecordFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx context.Context, sel ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Meter(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPaymentPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPaymentPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPlan2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanView(ctx context.Context, sel ast.SelectionSet, v *admin.PlanView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Plan(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx context.Context, sel ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Release(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSSOSettings2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettings(ctx context.Context, sel ast.SelectionSet, v *admin.SSOSettings) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SSOSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOServiceAccount2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountView(ctx context.Context, sel ast.SelectionSet, v *admin.ServiceAccountView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ServiceAccount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOServiceAccountWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountSecret(ctx context.Context, sel ast.SelectionSet, v *admin.ServiceAccountSecret) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ServiceAccountWithSecret(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
@@ -14726,6 +34799,28 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalOString2ᚖᚕstringᚄ(ctx context.Context, v any) (*[]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2ᚖᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v *[]string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec.marshalOString2ᚕstringᚄ(ctx, sel, *v)
+}
+
+func (ec *executionContext) marshalOSystemWorker2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSystemWorkerView(ctx context.Context, sel ast.SelectionSet, v *admin.SystemWorkerView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SystemWorker(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenant(ctx context.Context, sel ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -14735,6 +34830,25 @@ func (ec *executionContext) marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatf
 		fc.Result = &v[i]
 		return ec.marshalOTenant2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenant(ctx, sel, v[i])
 	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTenant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Tenant) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTenant2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenant(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
 
 	return ret
 }
@@ -14752,6 +34866,58 @@ func (ec *executionContext) unmarshalOTenantByIDsInput2ᚖgithubᚗcomᚋplatfor
 	}
 	res, err := ec.unmarshalInputTenantByIDsInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTenantMember2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.TenantMember) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTenantMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMember(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTenantMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMember(ctx context.Context, sel ast.SelectionSet, v *admin.TenantMember) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TenantMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTenantMigration2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMigrationᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.TenantMigration) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTenantMigration2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMigration(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTenantMigration2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐTenantMigration(ctx context.Context, sel ast.SelectionSet, v *admin.TenantMigration) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TenantMigration(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
@@ -14777,6 +34943,65 @@ func (ec *executionContext) marshalOUsagePage2ᚖgithubᚗcomᚋplatformᚋplatf
 		return graphql.Null
 	}
 	return ec._UsagePage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUserAttribute2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributeView(ctx context.Context, sel ast.SelectionSet, v *admin.UserAttributeView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UserAttribute(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhook2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.WebhookView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx context.Context, sel ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Webhook(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookDelivery2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookDeliveryViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.WebhookDeliveryView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDelivery2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookDeliveryView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOWebhookWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookSecret(ctx context.Context, sel ast.SelectionSet, v *admin.WebhookSecret) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookWithSecret(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO_Entity2githubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐEntity(ctx context.Context, sel ast.SelectionSet, v fedruntime.Entity) graphql.Marshaler {

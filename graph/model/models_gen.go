@@ -35,6 +35,8 @@ type CreateInstanceInput struct {
 	CustomerID string `json:"customerId"`
 	Name       string `json:"name"`
 	URL        string `json:"url"`
+	// The instance database's URI, kept sealed (resolved only with RESOLVE_DATABASE_URI).
+	DatabaseURI *string `json:"databaseUri,omitempty"`
 }
 
 type CreateTenantInput struct {
@@ -42,6 +44,11 @@ type CreateTenantInput struct {
 	InstanceID *string         `json:"instanceId,omitempty"`
 	Name       string          `json:"name"`
 	Settings   json.RawMessage `json:"settings,omitempty"`
+}
+
+type CreditPage struct {
+	Items      []*admin.CreditView `json:"items"`
+	NextCursor *string             `json:"nextCursor,omitempty"`
 }
 
 type CustomerByIDsInput struct {
@@ -80,6 +87,11 @@ type CxUploadResult struct {
 	Truncated  bool        `json:"truncated"`
 }
 
+type EmailPage struct {
+	Items      []*admin.EmailView `json:"items"`
+	NextCursor *string            `json:"nextCursor,omitempty"`
+}
+
 type FocusInput struct {
 	CustomerID string `json:"customerId"`
 	// Minutes until focus ends (default 60, at most 720).
@@ -101,10 +113,20 @@ type InstancePage struct {
 	NextCursor *string           `json:"nextCursor,omitempty"`
 }
 
+type InternalUserPage struct {
+	Items      []*admin.InternalUser `json:"items"`
+	NextCursor *string               `json:"nextCursor,omitempty"`
+}
+
 type InviteUserInput struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
 	Role  string `json:"role"`
+}
+
+type InvoicePage struct {
+	Items      []*admin.InvoiceView `json:"items"`
+	NextCursor *string              `json:"nextCursor,omitempty"`
 }
 
 type MasterRecordByIDsInput struct {
@@ -143,15 +165,6 @@ type MasterRecordPage struct {
 	TotalPages int            `json:"totalPages"`
 }
 
-// The caller's effective permissions (D-me-permissions).
-type Me struct {
-	UserID     string         `json:"userId"`
-	Role       string         `json:"role"`
-	CustomerID *string        `json:"customerId,omitempty"`
-	Scope      *Scope         `json:"scope"`
-	Actions    []*ActionGrant `json:"actions"`
-}
-
 type Mutation struct {
 }
 
@@ -161,6 +174,11 @@ type PageInfo struct {
 	HasPreviousPage bool    `json:"hasPreviousPage"`
 	StartCursor     *string `json:"startCursor,omitempty"`
 	EndCursor       *string `json:"endCursor,omitempty"`
+}
+
+type PaymentPage struct {
+	Items      []*admin.PaymentView `json:"items"`
+	NextCursor *string              `json:"nextCursor,omitempty"`
 }
 
 type Query struct {

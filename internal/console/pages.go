@@ -22,7 +22,13 @@ type gatewayView struct {
 	CodeChallenge   string
 	State           string
 	Nonce           string
+	// AppName names the application the user signs in to: the console, or
+	// the tenant app of a registered Flow 2 request.
+	AppName string
 }
+
+// consoleAppName is what the gateway calls the console itself.
+const consoleAppName = "the platform console"
 
 const maxGatewayQuery = 4096
 
@@ -33,7 +39,7 @@ const maxGatewayQuery = 4096
 // (R5.3-refuse, R4.1-rc-never). Unknown parameters are ignored.
 func (c *Console) gatewayPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v := gatewayView{Flow: "console", Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID}
+	v := gatewayView{Flow: "console", Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID, AppName: consoleAppName}
 	if q.Has("client_id") || q.Has("redirect_uri") {
 		v.Flow = "tenant"
 		v.ClientID, v.RedirectURI, v.Scope = q.Get("client_id"), q.Get("redirect_uri"), q.Get("scope")
@@ -54,6 +60,8 @@ func (c *Console) gatewayPage(w http.ResponseWriter, r *http.Request) {
 				v.Refused = "Sign-in is not available right now. Please try again."
 			} else if !valid {
 				v.Refused = "This application is not registered for sign-in here."
+			} else {
+				v.AppName = c.appName(r.Context(), v.ClientID)
 			}
 		}
 		if v.Refused != "" { // nothing of the request is echoed into the page

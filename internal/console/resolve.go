@@ -122,3 +122,17 @@ func RegisteredRedirects(stored string) []string {
 	}
 	return out
 }
+
+// appName names a registered tenant app for the gateway: the name of the
+// instance its client belongs to ("the application" when it cannot be read).
+func (c *Console) appName(ctx context.Context, clientID string) string {
+	conn, err := c.store.ConnectionByClientID(ctx, clientID)
+	if err != nil {
+		return "the application"
+	}
+	in, err := c.store.InstanceRow(ctx, conn.InstanceID)
+	if err != nil || in.Name == "" {
+		return "the application"
+	}
+	return in.Name
+}

@@ -64,11 +64,24 @@ function choices(listId, items, onPick) {
   }
 }
 
+// step shows one step of the gateway (email, org or method): a later step
+// names the e-mail with a way back, and takes the focus to its heading.
+function step(name, email) {
+  $("email-step").hidden = name !== "email";
+  $("org-step").hidden = name !== "org";
+  $("method-step").hidden = name !== "method";
+  $("signing-in-as").hidden = name === "email";
+  if (name === "email") { $("email").focus(); return; }
+  $("chosen-email").textContent = email;
+  $(name + "-heading").focus();
+}
+
 async function gateway() {
   const main = $("gateway");
   if (!main || !$("email-step")) return;
   const d = main.dataset;
   const tenant = d.flow === "tenant";
+  $("change-email").addEventListener("click", () => { $("error").hidden = true; step("email"); });
   $("email-step").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("error").hidden = true;
@@ -86,11 +99,11 @@ async function gateway() {
       const methods = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
       const pick = (m) => start({ orgId: org.id, method: m.type, idpId: m.idpId || "" });
       if (methods.length === 1) { await pick(methods[0]); return; }
-      $("email-step").hidden = true; $("org-step").hidden = true; $("method-step").hidden = false;
+      step("method", email);
       choices("method-list", methods.map((m) => ({ label: m.type === "sso" ? "Sign in with " + m.name : "Sign in with password", m })), (it) => pick(it.m));
     };
     if (data.orgs.length === 1) { await pickMethod(data.orgs[0]); return; }
-    $("email-step").hidden = true; $("org-step").hidden = false;
+    step("org", email);
     choices("org-list", data.orgs.map((o) => ({ label: o.name, o })), (it) => pickMethod(it.o));
   });
 }
@@ -113,7 +126,12 @@ async function callback() {
   const fail = (msg) => { showError(msg); $("restart").hidden = false; };
   const expected = store.getItem("oauth_state");
   store.removeItem("oauth_state");
-  if (!expected || q.get("state") !== expected) { fail("This sign-in could not be verified (state mismatch). Start again."); return; }
+  if (!expected || q.get("state") !== expected) {
+    // Back (or a reload) after signing in brings the used callback again:
+    // this tab is signed in already, so return to the app.
+    if (!expected && store.getItem("access_token")) { window.location.replace("/dashboard"); return; }
+    fail("This sign-in could not be verified (state mismatch). Start again."); return;
+  }
   if (q.get("error")) {
     if (q.get("error") === "login_required") { window.location.replace("/"); return; }
     fail("Sign-in was not completed."); return;
@@ -132,11 +150,12 @@ async function callback() {
   store.setItem("id_token", tok.id_token);
   const me = await fetchMe(tok.access_token);
   if (!me.ok) { fail(errorText(me.data, "This account has no access to the console.")); return; }
-  // back to the app's page that started a silent sign-in, else its start
-  const base = me.data.customerId ? "/portal" : "/dashboard";
-  const back = store.getItem("return_to") || "";
+  // A page of this console that started the sign-in (the GraphQL
+  // playground) asked to come back: only a path of this origin.
+  const back = store.getItem("return_to");
   store.removeItem("return_to");
-  window.location.replace(back === base || back.startsWith(base + "/") || back.startsWith(base + "?") ? back : base);
+  if (back && /^\/[^/\\]/.test(back)) { window.location.replace(back); return; }
+  window.location.replace(me.data.customerId ? "/portal" : "/dashboard");
 }
 
 gateway();

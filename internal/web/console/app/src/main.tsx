@@ -4,11 +4,11 @@ import { StrictMode, useMemo } from "react";
 import { createRoot } from "react-dom/client";
 import { Alert, MantineProvider, Modal, Text, createTheme } from "@mantine/core";
 import { Client, Provider, cacheExchange, fetchExchange, useQuery } from "urql";
-import { accessToken, identity, signedIn, startSignIn } from "./auth";
+import { accessToken, signedIn, startSignIn } from "./auth";
 import { CallerContext, MeDocument, caller } from "./me";
 import { Shell } from "./shell";
 import { graphErrors, sentence } from "./errors";
-import { navigate } from "./router";
+import { navigate, useRoute } from "./router";
 
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? "";
 // Shade 8, and darker error and dimmed colors, keep text contrast at WCAG
@@ -41,11 +41,11 @@ const fetchWithAuth: typeof fetch = async (input, init) => {
 
 function App() {
   const [{ data, error }] = useQuery({ query: MeDocument });
+  const route = useRoute();
   const value = useMemo(() => {
     if (!data) return null;
     signedIn();
-    const id = identity();
-    return caller(data.me, id.email, id.name);
+    return caller(data.me, data.me.email, data.me.name);
   }, [data]);
   if (error) {
     return (
@@ -57,7 +57,7 @@ function App() {
   if (!value) return <Text aria-live="polite" m="md">Loading…</Text>;
   // internal users work under /dashboard, customer users under /portal
   const base = value.internal ? "/dashboard" : "/portal";
-  if (!window.location.pathname.startsWith(base)) {
+  if (route.base !== base) {
     queueMicrotask(() => navigate(base, { replace: true }));
     return null;
   }

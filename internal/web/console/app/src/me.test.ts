@@ -7,6 +7,8 @@ const me = (role: string, customerId: string | null, actions: [string, string][]
   caller(
     {
       userId: "u1",
+      email: "a@b.example",
+      name: "A",
       role,
       customerId,
       scope: { source: "", mode: "", customerIds: [], instanceIds: [] },
@@ -28,7 +30,7 @@ describe("permissions", () => {
     const viewer = me("viewer", "c1", [["VIEW_USAGE_UNITS", "full"], ["MANAGE_TENANT", "read"]]);
     expect(SECTIONS.filter((s) => s.show(viewer)).map((s) => s.path)).toEqual(["tenants", "usage"]);
     const admin = me("platform_admin", null, [["VIEW_USAGE_UNITS", "full"], ["MANAGE_INSTANCES", "full"], ["MANAGE_INTERNAL_USERS", "full"]]);
-    expect(SECTIONS.filter((s) => s.show(admin)).map((s) => s.path)).toEqual(["customers", "instances", "grants", "usage"]);
+    expect(SECTIONS.filter((s) => s.show(admin)).map((s) => s.path)).toEqual(["customers", "instances", "grants", "usage", "internal-users"]);
   });
 });
 

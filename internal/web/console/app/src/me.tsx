@@ -8,6 +8,8 @@ export const MeDocument = graphql(`
   query Me {
     me {
       userId
+      email
+      name
       role
       customerId
       scope { source mode customerIds instanceIds }

@@ -17,6 +17,7 @@ import { GrantsPage } from "./pages/grants";
 import { AuditPage } from "./pages/audit";
 import { UsagePage } from "./pages/usage";
 import { PageTitle } from "./ui";
+import { AttributesPage, CatalogPage, DiscrepanciesPage, EmailsPage, InternalUsersPage, InvoicesPage, ReleasesPage, WorkersPage } from "./pages/platform";
 
 const FocusQuery = graphql(`
   query Focus { focus { active customerId expiresAt } }
@@ -42,7 +43,15 @@ export const SECTIONS: Section[] = [
   { path: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES") },
   { path: "grants", label: "Grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
   { path: "usage", label: "Usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
+  { path: "invoices", label: "Invoices", show: (c) => c.can("VIEW_BILLING") },
   { path: "audit", label: "Audit log", show: (c) => c.can("VIEW_AUDIT_LOG") },
+  { path: "emails", label: "E-mail log", show: (c) => c.can("VIEW_AUDIT_LOG") },
+  { path: "internal-users", label: "Internal users", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "catalog", label: "Plans and meters", show: (c) => c.can("MANAGE_CATALOG") },
+  { path: "releases", label: "Releases", show: (c) => c.can("MANAGE_RELEASES") },
+  { path: "workers", label: "System workers", show: (c) => c.can("MANAGE_SYSTEM_WORKERS") },
+  { path: "attributes", label: "User attributes", show: (c) => c.can("MANAGE_USER_ATTRIBUTES") },
+  { path: "discrepancies", label: "Discrepancies", show: (c) => c.can("MANAGE_DISCREPANCIES") },
 ];
 
 function FocusBadge() {
@@ -128,6 +137,22 @@ function Page({ sections }: { sections: Section[] }) {
       return <UsagePage />;
     case "audit":
       return <AuditPage />;
+    case "invoices":
+      return <InvoicesPage />;
+    case "emails":
+      return <EmailsPage />;
+    case "internal-users":
+      return <InternalUsersPage />;
+    case "catalog":
+      return <CatalogPage />;
+    case "releases":
+      return <ReleasesPage />;
+    case "workers":
+      return <WorkersPage />;
+    case "attributes":
+      return <AttributesPage />;
+    case "discrepancies":
+      return <DiscrepanciesPage />;
   }
   return <NotOffered />;
 }

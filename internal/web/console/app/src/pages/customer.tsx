@@ -4,7 +4,9 @@ import { graphql } from "../gql";
 import { useCaller } from "../me";
 import { messages } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
-import { FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { ConfirmDelete, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { CustomerSettings } from "./settings";
+import { InvoiceList } from "./platform";
 import { TenantList } from "./tenants";
 import { UserList } from "./users";
 import { UsageList } from "./usage";
@@ -15,6 +17,10 @@ const CustomerQuery = graphql(`
   query Customer($id: ID!) {
     customer(id: $id) { id name orgId createdAt updatedAt }
   }
+`);
+
+const DeleteCustomer = graphql(`
+  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }
 `);
 
 export const EnterFocus = graphql(`
@@ -29,6 +35,8 @@ export function CustomerPage({ id }: { id: string }) {
   const [{ data, fetching, error }] = useQuery({ query: CustomerQuery, variables: { id } });
   const [focusErrors, setFocusErrors] = useState<string[]>([]);
   const [, enterFocus] = useMutation(EnterFocus);
+  const [, deleteCustomer] = useMutation(DeleteCustomer);
+  const [deleting, setDeleting] = useState(false);
   const tab = route.query.get("tab") || (caller.can("MANAGE_TENANT") ? "tenants" : "usage");
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
@@ -46,19 +54,38 @@ export function CustomerPage({ id }: { id: string }) {
     <>
       <PageTitle
         actions={
-          caller.internal && (
-            <Button
-              variant="default"
-              onClick={async () => setFocusErrors(messages((await enterFocus({ input: { customerId: c.id } }, { additionalTypenames: ["Focus"] })).error))}
-            >
-              Focus on this customer
-            </Button>
-          )
+          <Group>
+            {caller.internal && (
+              <Button
+                variant="default"
+                onClick={async () => setFocusErrors(messages((await enterFocus({ input: { customerId: c.id } }, { additionalTypenames: ["Focus"] })).error))}
+              >
+                Focus on this customer
+              </Button>
+            )}
+            {caller.canWrite("DELETE_CUSTOMER") && (
+              <Button variant="outline" color="red" onClick={() => setDeleting(true)}>
+                Delete customer
+              </Button>
+            )}
+          </Group>
         }
       >
         {c.name}
       </PageTitle>
       <FormErrors messages={focusErrors} />
+      <ConfirmDelete
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        kind="customer"
+        name={c.name}
+        consequence="The customer, its organization, tenants, instances and users are deleted. This cannot be undone."
+        onConfirm={async () => {
+          const errs = messages((await deleteCustomer({ id: c.id }, { additionalTypenames: ["Customer"] })).error);
+          if (errs.length === 0) navigate(caller.internal ? `${route.base}/customers` : "/", { replace: true });
+          return errs;
+        }}
+      />
       <Group gap="xl" mb="md" wrap="wrap">
         <Stack gap={0}>
           <Text size="sm" c="gray.7">Organization</Text>
@@ -75,11 +102,15 @@ export function CustomerPage({ id }: { id: string }) {
           {caller.can("MANAGE_CUSTOMER_USER") && <Tabs.Tab value="users">Users</Tabs.Tab>}
           {caller.can("MANAGE_INSTANCES") && <Tabs.Tab value="instances">Instances</Tabs.Tab>}
           <Tabs.Tab value="usage">Usage</Tabs.Tab>
+          {caller.can("VIEW_BILLING") && <Tabs.Tab value="invoices">Invoices</Tabs.Tab>}
+          {caller.can("MANAGE_CUSTOMER_CONFIG") && <Tabs.Tab value="settings">Settings</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="tenants" pt="md"><TenantList customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="users" pt="md"><UserList customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="instances" pt="md"><InstanceList customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="usage" pt="md"><UsageList customerId={c.id} /></Tabs.Panel>
+        <Tabs.Panel value="invoices" pt="md"><InvoiceList customerId={c.id} /></Tabs.Panel>
+        <Tabs.Panel value="settings" pt="md"><CustomerSettings customerId={c.id} /></Tabs.Panel>
       </Tabs>
     </>
   );

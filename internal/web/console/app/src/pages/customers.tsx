@@ -10,8 +10,8 @@ import { DataTable } from "../table";
 import { Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 
 const CustomersQuery = graphql(`
-  query Customers($first: Int, $after: String) {
-    customers(first: $first, after: $after) {
+  query Customers($first: Int, $after: String, $search: String) {
+    customers(first: $first, after: $after, search: $search) {
       items { id name orgId createdAt }
       nextCursor
     }
@@ -31,9 +31,9 @@ export function CustomersPage() {
   const route = useRoute();
   const after = route.query.get("after") || null;
   const [q, setQ] = useQueryParam("q");
-  const [{ data, fetching, error }] = useQuery({ query: CustomersQuery, variables: { first: PAGE_SIZE, after }, context: lists("Customer") });
+  const [{ data, fetching, error }] = useQuery({ query: CustomersQuery, variables: { first: PAGE_SIZE, after, search: q || null }, context: lists("Customer") });
   const [creating, setCreating] = useState(route.query.get("new") === "1");
-  const items = (data?.customers.items ?? []).filter((c) => !q || c.name.toLowerCase().includes(q.toLowerCase()));
+  const items = data?.customers.items ?? [];
   return (
     <>
       <PageTitle
@@ -46,17 +46,17 @@ export function CustomersPage() {
         Customers
       </PageTitle>
       <TextInput
-        label="Search customers on this page"
+        label="Search customers"
         type="search"
         value={q}
-        onChange={(e) => setQ(e.currentTarget.value)}
+        onChange={(e) => setQ(e.currentTarget.value, { after: null, prev: null })}
         mb="md"
         maw={360}
       />
       <PageError error={error} what="the customers" />
       {fetching && !data && <Loading />}
       {data && items.length === 0 && (
-        <Empty>{q ? `No customer on this page matches “${q}”.` : "There are no customers yet."}</Empty>
+        <Empty>{q ? `No customer matches “${q}”.` : "There are no customers yet."}</Empty>
       )}
       {items.length > 0 && (
         <DataTable

@@ -33,6 +33,16 @@ const ReactivateUser = graphql(`
   mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }
 `);
 
+const UpdateUser = graphql(`
+  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }
+`);
+const DeleteUser = graphql(`
+  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }
+`);
+const TransferOwnership = graphql(`
+  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }
+`);
+
 export const PORTAL_ROLES = ["admin", "billing", "viewer", "member"];
 
 export function UsersPage() {
@@ -60,6 +70,13 @@ export function UserList({ customerId }: { customerId?: string }) {
   const [suspending, setSuspending] = useState<User | null>(null);
   const [, suspend] = useMutation(SuspendUser);
   const [reactivating, setReactivating] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const [owning, setOwning] = useState<User | null>(null);
+  const [, updateUser] = useMutation(UpdateUser);
+  const [, deleteUser] = useMutation(DeleteUser);
+  const [, transferOwnership] = useMutation(TransferOwnership);
+  const manage = caller.canWrite("MANAGE_CUSTOMER_USER");
+  const owner = caller.canWrite("TRANSFER_OWNERSHIP");
   const [reactivateErrors, setReactivateErrors] = useState<string[]>([]);
   const [, reactivate] = useMutation(ReactivateUser);
   const items = data?.users.items ?? [];
@@ -83,7 +100,23 @@ export function UserList({ customerId }: { customerId?: string }) {
           columns={[
             { label: "Name", cell: (u) => u.name },
             { label: "E-mail", cell: (u) => u.email },
-            { label: "Role", cell: (u) => u.role },
+            {
+              label: "Role",
+              cell: (u) =>
+                manage && u.role !== "owner" ? (
+                  <NativeSelect
+                    size="xs"
+                    aria-label={`Role of ${u.email}`}
+                    value={u.role}
+                    data={PORTAL_ROLES}
+                    onChange={async (e) =>
+                      setReactivateErrors(messages((await updateUser({ id: u.id, input: { role: e.currentTarget.value } })).error))
+                    }
+                  />
+                ) : (
+                  u.role
+                ),
+            },
             {
               label: "Status",
               cell: (u) => (
@@ -92,11 +125,12 @@ export function UserList({ customerId }: { customerId?: string }) {
                 </Badge>
               ),
             },
-            ...(canSuspend
+            ...(canSuspend || manage
               ? [{
                   label: "Actions",
                   cell: (u: User) =>
-                    u.status === "suspended" ? (
+                    <Group gap="xs" wrap="nowrap">
+                    {!canSuspend ? null : u.status === "suspended" ? (
                       <Button
                         size="xs"
                         variant="default"
@@ -113,7 +147,14 @@ export function UserList({ customerId }: { customerId?: string }) {
                       <Button size="xs" variant="default" color="red" onClick={() => setSuspending(u)}>
                         Suspend {u.email}
                       </Button>
-                    ),
+                    )}
+                    {owner && customerId && u.role !== "owner" && u.status === "active" && (
+                      <Button size="xs" variant="default" onClick={() => setOwning(u)}>Make {u.email} owner</Button>
+                    )}
+                    {manage && u.role !== "owner" && (
+                      <Button size="xs" variant="default" color="red" onClick={() => setDeleting(u)}>Delete {u.email}</Button>
+                    )}
+                    </Group>,
                 }]
               : []),
           ]}
@@ -121,6 +162,23 @@ export function UserList({ customerId }: { customerId?: string }) {
       )}
       <Pager next={data?.users.nextCursor} />
       {inviting && customerId && <InviteModal customerId={customerId} onClose={() => setInviting(false)} />}
+      <ConfirmDelete
+        opened={!!deleting}
+        onClose={() => setDeleting(null)}
+        kind="user"
+        name={deleting?.email ?? ""}
+        consequence="The user's account and sessions are removed. This cannot be undone."
+        onConfirm={async () => messages((await deleteUser({ id: deleting!.id }, { additionalTypenames: ["CustomerUser"] })).error)}
+      />
+      <ConfirmDelete
+        opened={!!owning}
+        onClose={() => setOwning(null)}
+        kind="owner"
+        verb="Transfer ownership to"
+        name={owning?.email ?? ""}
+        consequence="This user becomes the customer's owner; the present owner becomes an admin."
+        onConfirm={async () => messages((await transferOwnership({ id: customerId!, userId: owning!.id }, { additionalTypenames: ["CustomerUser"] })).error)}
+      />
       <ConfirmDelete
         opened={!!suspending}
         onClose={() => setSuspending(null)}

@@ -1,0 +1,65 @@
+package graph_test
+
+import (
+	"context"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/platform/platform/internal/admin"
+)
+
+// memApps stands in for the identity provider's management API (an
+// external system, exercised against a real provider in server/): it keeps
+// the applications it registers in memory.
+type memApps struct {
+	mu   sync.Mutex
+	apps map[string]*admin.App
+}
+
+func (m *memApps) Create(_ context.Context, in admin.AppInput) (*admin.App, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.apps == nil {
+		m.apps = map[string]*admin.App{}
+	}
+	a := &admin.App{AppID: "app-" + uuid.NewString(), ClientID: "client-" + uuid.NewString(), RedirectURIs: in.RedirectURIs}
+	m.apps[a.AppID] = a
+	return a, nil
+}
+
+func (m *memApps) Update(_ context.Context, appID string, in admin.AppInput) (*admin.App, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a := m.apps[appID]
+	if a == nil {
+		a = &admin.App{AppID: appID, ClientID: "client-" + appID}
+		if m.apps == nil {
+			m.apps = map[string]*admin.App{}
+		}
+		m.apps[appID] = a
+	}
+	a.RedirectURIs = in.RedirectURIs
+	return a, nil
+}
+
+func (m *memApps) Delete(_ context.Context, appID string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.apps, appID)
+	return nil
+}
+
+func (m *memApps) Rotate(_ context.Context, appID string) (*admin.App, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a := &admin.App{AppID: appID, ClientID: "client-" + uuid.NewString()}
+	if old := m.apps[appID]; old != nil {
+		a.RedirectURIs = old.RedirectURIs
+	}
+	if m.apps == nil {
+		m.apps = map[string]*admin.App{}
+	}
+	m.apps[appID] = a
+	return a, nil
+}

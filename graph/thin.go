@@ -1,0 +1,57 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
+)
+
+// The helpers below keep resolvers to one service call: they fetch the
+// service and caller, and shape what the call answers.
+
+// with calls f with the admin service and the caller.
+func with[T any](ctx context.Context, r *Resolver, f func(*admin.Service, *access.Caller) (T, error)) (T, error) {
+	svc, c, err := r.adminCaller(ctx)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return f(svc, c)
+}
+
+// ok calls f with the admin service and the caller and answers true when
+// it succeeds (a mutation that returns nothing).
+func ok(ctx context.Context, r *Resolver, f func(*admin.Service, *access.Caller) error) (*bool, error) {
+	svc, c, err := r.adminCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return done(f(svc, c))
+}
+
+// items answers a page's items.
+func items[T any](p *admin.Page[T], err error) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p.Items, nil
+}
+
+// pointers answers values as pointers.
+func pointers[T any](vs []T, err error) ([]*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*T, len(vs))
+	for i := range vs {
+		out[i] = &vs[i]
+	}
+	return out, nil
+}
+
+// limit is a list's first as a service limit, refused below 1.
+func limit(first *int) (int, error) {
+	in, err := pageInput(first, nil)
+	return in.Limit, err
+}

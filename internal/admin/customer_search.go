@@ -1,0 +1,35 @@
+package admin
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+)
+
+// SearchCustomers lists the customers in the caller's scope whose name
+// contains search (case-insensitive), by name; an empty search lists all.
+func (s *Service) SearchCustomers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*Customer], error) {
+	search = strings.TrimSpace(search)
+	if search == "" {
+		return s.ListCustomers(ctx, c, p)
+	}
+	if utf8.RuneCountInString(search) > 200 {
+		return nil, platform.Errorf(platform.EINVALID, "search must be at most 200 characters")
+	}
+	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+		return nil, err
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.SearchCustomers(ctx, c.Scope.Filter(), search, q)
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, newCustomer), next), nil
+}

@@ -1,0 +1,22 @@
+package admin
+
+import (
+	"context"
+
+	"github.com/platform/platform/internal/access"
+)
+
+// Profile is who the caller is: its user's e-mail and name.
+type Profile struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+// Profile returns the caller's own e-mail and name; every caller may read its own.
+func (s *Service) Profile(ctx context.Context, c *access.Caller) (*Profile, error) {
+	u, err := s.store.User(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return &Profile{Email: u.Email, Name: u.Name}, nil
+}
