@@ -13,6 +13,11 @@ function el(tag, text, className) {
   return e;
 }
 
+// plural counts a noun in English: "1 row", "2 rows".
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function option(value, label) {
   const o = el("option", label);
   o.value = value;
@@ -49,7 +54,42 @@ function tenantCard(t) {
 
 // --- master records -------------------------------------------------------
 
-const records = { tenants: [], tenant: "", master: "", page: 1, pageSize: 25, deleted: false, seq: 0, slugs: new Map() };
+const records = { tenants: [], tenant: "", master: "", project: "", sort: "", page: 1, pageSize: 25, deleted: false, seq: 0,
+  slugs: new Map() };
+const PAGE_SIZES = [5, 10, 25, 50, 100];
+const SORTS = ["", "-createdAt", "slug", "-slug", "refId", "-refId"];
+
+// The listing's state lives in the URL, so a reload or a shared link keeps
+// the tenant, master, filters, sort and page.
+function readURL() {
+  const q = new URLSearchParams(window.location.search);
+  return { tenant: q.get("tenant") || "", master: q.get("master") || "", project: q.get("project") || "",
+    sort: SORTS.includes(q.get("sort") || "") ? q.get("sort") || "" : "",
+    page: Math.max(1, parseInt(q.get("page") || "1", 10) || 1),
+    pageSize: PAGE_SIZES.includes(Number(q.get("pageSize"))) ? Number(q.get("pageSize")) : 25,
+    deleted: q.get("deleted") === "true" };
+}
+
+function writeURL() {
+  const q = new URLSearchParams();
+  if (records.tenant) q.set("tenant", records.tenant);
+  if (records.master) q.set("master", records.master);
+  if (records.project) q.set("project", records.project);
+  if (records.sort) q.set("sort", records.sort);
+  if (records.deleted) q.set("deleted", "true");
+  if (records.pageSize !== 25) q.set("pageSize", String(records.pageSize));
+  if (records.page > 1) q.set("page", String(records.page));
+  const next = window.location.pathname + (q.toString() ? "?" + q : "");
+  if (next !== window.location.pathname + window.location.search) window.history.replaceState(null, "", next);
+}
+
+function fillProjects() {
+  const t = records.tenants.find((x) => x.id === records.tenant);
+  const projects = t ? t.projects : [];
+  $("records-project").replaceChildren(option("", "All projects"), ...projects.map((p) => option(p.id, p.name)));
+  if (!projects.some((p) => p.id === records.project)) records.project = "";
+  $("records-project").value = records.project;
+}
 
 function fieldsText(fields) {
   return Object.entries(fields || {})
@@ -78,6 +118,8 @@ async function loadRecords() {
   }
   const q = new URLSearchParams({ tenantID: records.tenant, page: String(records.page), pageSize: String(records.pageSize) });
   if (records.deleted) q.set("includeDeleted", "true");
+  if (records.project) q.set("projectID", records.project);
+  if (records.sort) q.set("sort", records.sort);
   let page;
   try {
     page = await getJSON(`/api/v1/master-record/${encodeURIComponent(records.master)}?${q}`);
@@ -90,6 +132,7 @@ async function loadRecords() {
   }
   if (seq !== records.seq) return;
   records.page = page.page;
+  writeURL();
   const tenant = records.tenants.find((x) => x.id === records.tenant);
   const projects = new Map((tenant ? tenant.projects : []).map((p) => [p.id, p.name]));
   for (const r of page.rows) records.slugs.set(r.id, r.slug); // parents named by slug once seen on any page
@@ -111,16 +154,27 @@ async function loadRecords() {
 }
 
 function setupRecords(tenants) {
+  const want = readURL();
   records.tenants = tenants;
-  records.tenant = tenants.length ? tenants[0].id : "";
+  records.tenant = tenants.some((t) => t.id === want.tenant) ? want.tenant : (tenants.length ? tenants[0].id : "");
+  Object.assign(records, { master: want.master, project: want.project, sort: want.sort, page: want.page,
+    pageSize: want.pageSize, deleted: want.deleted });
   $("master-tenant").replaceChildren(...tenants.map((t) => option(t.id, t.name)));
+  $("master-tenant").value = records.tenant;
   fillMasters();
+  fillProjects();
+  $("records-sort").value = records.sort;
+  $("records-page-size").value = String(records.pageSize);
+  $("records-deleted").checked = records.deleted;
   $("master-tenant").addEventListener("change", () => {
     records.tenant = $("master-tenant").value;
     records.page = 1;
     fillMasters();
+    fillProjects();
     loadRecords();
   });
+  $("records-project").addEventListener("change", () => { records.project = $("records-project").value; records.page = 1; loadRecords(); });
+  $("records-sort").addEventListener("change", () => { records.sort = $("records-sort").value; records.page = 1; loadRecords(); });
   $("master-name").addEventListener("change", () => { records.master = $("master-name").value; records.page = 1; loadRecords(); });
   $("records-page-size").addEventListener("change", () => { records.pageSize = Number($("records-page-size").value); records.page = 1; loadRecords(); });
   $("records-deleted").addEventListener("change", () => { records.deleted = $("records-deleted").checked; records.page = 1; loadRecords(); });
@@ -137,7 +191,7 @@ function fillSchedules(tenants) {
   const chosen = select.value;
   const opts = [];
   for (const t of tenants.filter((x) => x.canUpload)) {
-    for (const s of t.schedules) opts.push(option(s.id, `${t.name} · ${s.name} (${s.rowCount} rows)`));
+    for (const s of t.schedules) opts.push(option(s.id, `${t.name} · ${s.name} (${plural(s.rowCount, "row")})`));
   }
   select.replaceChildren(...opts);
   if (chosen && opts.some((o) => o.value === chosen)) select.value = chosen;
@@ -159,8 +213,8 @@ function showReport(status, body, httpStatus) {
     const s = body.summary;
     const counts = `${s.created} created, ${s.updated} updated, ${s.unchanged} unchanged`;
     msg.textContent = status === "applied"
-      ? `Saved: ${s.received} rows received — ${counts}.`
-      : `Valid (dry run, nothing saved): ${s.received} rows would give ${counts}.`;
+      ? `Saved: ${plural(s.received, "row")} received — ${counts}.`
+      : `Valid (dry run, nothing saved): ${plural(s.received, "row")} would give ${counts}.`;
   } else if (status === "invalid") {
     const n = body.summary ? body.summary.errors : body.errors.length;
     msg.textContent = `Nothing was saved: the upload breaks ${n} rule${n === 1 ? "" : "s"}` +
