@@ -93,20 +93,27 @@ func providerPassword(password string) chromedp.Tasks {
 	}
 }
 
+// profile reads who the console app says is signed in: the role in the
+// header and, in the customer portal, the customer's name as the start
+// page's heading.
 func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 	t.Helper()
 	var loc string
 	if err := chromedp.Run(ctx,
-		chromedp.WaitVisible(`#profile`, chromedp.ByID),
-		// the content, not only the element: the role is filled in from /api/v1/auth/me
-		chromedp.Poll(`document.getElementById("me-role").textContent.trim() !== ""`, nil),
-		chromedp.Text(`#me-role`, &role, chromedp.ByID),
-		chromedp.Text(`#me-customer`, &customer, chromedp.ByID),
+		// the content, not only the element: the role comes from the GraphQL me query
+		waitShows(`[data-testid="role"]`, ""),
+		chromedp.Text(`[data-testid="role"]`, &role, chromedp.ByQuery),
 		chromedp.Location(&loc),
 	); err != nil {
 		t.Fatal(err)
 	}
 	u, _ := url.Parse(loc)
+	if u.Path == "/portal" {
+		if err := chromedp.Run(ctx, waitTrue(`(document.getElementById("page-title")?.textContent ?? "") !== ""`),
+			chromedp.Text(`#page-title`, &customer, chromedp.ByID)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return role, customer, u.Path
 }
 
@@ -143,7 +150,7 @@ func TestBrowserConsoleLogin(t *testing.T) {
 			if err := chromedp.Run(ctx,
 				chromedp.Evaluate(`sessionStorage.clear()`, nil),
 				chromedp.Navigate(m.Config.ConsoleURL+"/portal"),
-				chromedp.WaitVisible(`#profile`, chromedp.ByID),
+				waitShows(`[data-testid="role"]`, "owner"),
 				chromedp.Evaluate(`location.pathname`, &path)); err != nil {
 				t.Fatal(err)
 			}

@@ -93,7 +93,7 @@ func TestBrowserGatewayPolish(t *testing.T) {
 					var done bool
 					err := chromedp.Evaluate(`window.__before === undefined && location.pathname !== "/callback" &&
 						document.readyState === "complete" && (document.getElementById("error")?.hidden === false ||
-						document.getElementById("me-role")?.textContent.trim() !== "")`, &done).Do(ctx)
+						!!document.querySelector('[data-testid="role"]')?.textContent.trim())`, &done).Do(ctx)
 					if err == nil && done {
 						return nil
 					}

@@ -35,6 +35,7 @@ type Console struct {
 	verifier *access.TokenVerifier
 	access   *access.Service
 	pages    *template.Template
+	appShell string // the console app's index.html
 }
 
 // New builds the console. Access tokens are verified locally against the
@@ -46,6 +47,10 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
+	shell, err := loadAppShell()
+	if err != nil {
+		return nil, err
+	}
 	keys := access.NewKeySet(cfg.Issuer+"/oauth/v2/keys", &http.Client{Timeout: 10 * time.Second})
 	verifier := access.NewTokenVerifier(cfg.Issuer, cfg.ClientID, keys)
 	acc := cfg.Access
@@ -54,7 +59,7 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 			return nil, err
 		}
 	}
-	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages}, nil
+	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages, appShell: shell}, nil
 }
 
 // Verifier verifies the identity provider's access tokens issued to the
@@ -68,8 +73,11 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 	r.Use(httpapi.LimitBody(1 << 20))
 	r.Get("/", c.gatewayPage)
 	r.Get("/callback", c.staticPage("callback.html"))
-	r.Get("/dashboard", c.staticPage("dashboard.html"))
-	r.Get("/portal", c.staticPage("portal.html"))
+	for _, base := range []string{"/dashboard", "/portal"} {
+		r.Get(base, c.appPage)
+		r.Get(base+"/*", c.appPage)
+	}
+	r.Get("/app/assets/{file}", c.appAsset)
 	r.Get("/static/{file}", c.static)
 	r.Route("/api/v1", func(r chi.Router) {
 		r.With(httpapi.RateLimitByAddress(c.store, "resolve-org", c.cfg.ResolveLimit, time.Minute)).

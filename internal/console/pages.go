@@ -106,13 +106,3 @@ func (c *Console) render(w http.ResponseWriter, status int, name string, data an
 		slog.Error("render page", "page", name, "err", err)
 	}
 }
-
-// appView is what the signed-in pages (dashboard, portal) hand their
-// shared shell, console/app.html: the page's name and title.
-type appView struct {
-	gatewayView
-	Page, Title string
-}
-
-// App is the shell's view of a signed-in page; the page templates call it.
-func (v gatewayView) App(page, title string) appView { return appView{v, page, title} }

@@ -1,5 +1,5 @@
-// The console's pages: the login gateway, the OAuth callback, and the
-// dashboard / customer portal. PKCE verifier, state and nonce of the
+// The console's server-rendered sign-in pages: the login gateway and the
+// OAuth callback (the signed-in app is internal/web/console/app). PKCE verifier, state and nonce of the
 // console's own flow live in sessionStorage; a tenant app's are only passed
 // through (SPEC 5.1 to 5.3).
 
@@ -118,74 +118,6 @@ async function fetchMe(token) {
   return { ok: resp.ok, status: resp.status, data: await resp.json().catch(() => ({})) };
 }
 
-// graphql runs one operation against the console's GraphQL API (DESIGN 6)
-// with the console's access token.
-async function graphql(token, query, variables) {
-  const resp = await fetch("/graphql", { method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
-    body: JSON.stringify({ query, variables }) });
-  const body = await resp.json().catch(() => ({}));
-  return { ok: resp.ok && !body.errors, status: resp.status, data: body.data || {}, errors: body.errors || [] };
-}
-
-// The dashboard and the portal show what the caller's role may read: the
-// sections whose action it holds are asked for, the others are left out
-// (so nothing is refused and audited on every page load). Billed amounts
-// are null, shown as "—", for roles without VIEW_BILLED_UNITS.
-const DATA_QUERY = `query Dashboard($customers: Boolean!, $tenants: Boolean!, $instances: Boolean!, $usage: Boolean!) {
-  customers(first: 100) @include(if: $customers) { items { id name } }
-  tenants(first: 100) @include(if: $tenants) { items { id name customerId customer { name } instanceId } }
-  instances(first: 100) @include(if: $instances) { items { id name url customer { name } connection { oidcClientId } } }
-  usage(first: 100) @include(if: $usage) { items { customerId period meter unit units billedAmount currency } }
-}`;
-
-function fillTable(id, rows) {
-  const body = $(id).querySelector("tbody");
-  body.replaceChildren();
-  for (const cells of rows) {
-    const tr = document.createElement("tr");
-    for (const c of cells) {
-      const td = document.createElement("td");
-      if (typeof c === "number") { td.className = "num"; td.textContent = c.toLocaleString(); } else { td.textContent = c ?? "—"; }
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-}
-
-async function loadData(token) {
-  const me = await graphql(token, "{ me { role actions { action } } }");
-  if (!me.ok) { showError("Could not load your permissions."); return; }
-  const holds = new Set(me.data.me.actions.map((a) => a.action));
-  const want = { customers: holds.has("VIEW_USAGE_UNITS"), tenants: holds.has("MANAGE_TENANT"),
-    instances: holds.has("MANAGE_INSTANCES"), usage: holds.has("VIEW_USAGE_UNITS") };
-  const res = await graphql(token, DATA_QUERY, want);
-  if (!res.ok) { showError("Could not load the data: " + (res.errors[0]?.message || res.status)); return; }
-  const d = res.data;
-  const names = new Map((d.customers?.items || []).map((c) => [c.id, c.name]));
-  if (d.customers) {
-    const count = new Map();
-    for (const t of d.tenants?.items || []) count.set(t.customerId, (count.get(t.customerId) || 0) + 1);
-    fillTable("customers-table", d.customers.items.map((c) => [c.name, count.get(c.id) || 0]));
-    $("customers-section").hidden = false;
-  }
-  if (d.tenants) {
-    fillTable("tenants-table", d.tenants.items.map((t) => [t.name, t.customer?.name, t.instanceId]));
-    $("tenants-section").hidden = false;
-  }
-  if (d.instances) {
-    fillTable("instances-table", d.instances.items.map((i) => [i.name, i.customer?.name, i.url, i.connection?.oidcClientId]));
-    $("instances-section").hidden = false;
-  }
-  if (d.usage) {
-    fillTable("usage-table", d.usage.items.map((u) => [names.get(u.customerId) || u.customerId, u.period, u.meter,
-      u.units, u.billedAmount == null ? null : u.billedAmount.toLocaleString(undefined, { style: "currency", currency: u.currency })]));
-    $("usage-section").hidden = false;
-  }
-  $("data").hidden = false;
-  $("data").dataset.loaded = "true";
-}
-
 async function callback() {
   const main = $("callback");
   if (!main) return;
@@ -226,42 +158,5 @@ async function callback() {
   window.location.replace(me.data.customerId ? "/portal" : "/dashboard");
 }
 
-async function app() {
-  const main = $("app");
-  if (!main) return;
-  const token = store.getItem("access_token");
-  if (!token) {
-    // silent re-authentication once from the provider's session (R5.2-silent)
-    if (store.getItem("silent_tried")) { store.removeItem("silent_tried"); window.location.replace("/"); return; }
-    store.setItem("silent_tried", "1");
-    await go(Object.assign({ flow: "console-silent" }, await consolePKCE()));
-    return;
-  }
-  store.removeItem("silent_tried");
-  const me = await fetchMe(token);
-  if (me.status === 401) { store.removeItem("access_token"); window.location.reload(); return; }
-  if (!me.ok) { showError(errorText(me.data, "Could not load your profile.")); return; }
-  const page = document.body.dataset.page;
-  if (page === "dashboard" && me.data.customerId) { window.location.replace("/portal"); return; }
-  if (page === "portal" && !me.data.customerId) { window.location.replace("/dashboard"); return; }
-  $("who").textContent = me.data.email;
-  $("me-name").textContent = me.data.name;
-  $("me-email").textContent = me.data.email;
-  $("me-role").textContent = me.data.role;
-  $("me-customer").textContent = me.data.customerName || "—";
-  $("profile").hidden = false;
-  loadData(token);
-  $("sign-out").addEventListener("click", () => {
-    const idToken = store.getItem("id_token") || "";
-    store.clear();
-    const u = new URL(main.dataset.issuer + "/oidc/v1/end_session");
-    if (idToken) u.searchParams.set("id_token_hint", idToken);
-    u.searchParams.set("client_id", main.dataset.consoleClient);
-    u.searchParams.set("post_logout_redirect_uri", window.location.origin + "/");
-    window.location.assign(u.toString());
-  });
-}
-
 gateway();
 callback();
-app();

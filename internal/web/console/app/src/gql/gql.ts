@@ -1,0 +1,322 @@
+/* eslint-disable */
+import * as types from './graphql';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": typeof types.MeDocument,
+    "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": typeof types.OwnOrgDocument,
+    "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": typeof types.AuditLogDocument,
+    "\n  query Customer($id: ID!) {\n    customer(id: $id) { id name orgId createdAt updatedAt }\n  }\n": typeof types.CustomerDocument,
+    "\n  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }\n": typeof types.DeleteCustomerDocument,
+    "\n  mutation EnterFocus($input: FocusInput!) {\n    enterFocus(input: $input) { active customerId expiresAt }\n  }\n": typeof types.EnterFocusDocument,
+    "\n  query Customers($first: Int, $after: String, $search: String) {\n    customers(first: $first, after: $after, search: $search) {\n      items { id name orgId createdAt }\n      nextCursor\n    }\n  }\n": typeof types.CustomersDocument,
+    "\n  mutation CreateCustomer($input: CreateCustomerInput!) {\n    createCustomer(input: $input) { id name orgId createdAt }\n  }\n": typeof types.CreateCustomerDocument,
+    "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n": typeof types.GrantsDocument,
+    "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": typeof types.CreateGrantDocument,
+    "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": typeof types.DeleteGrantDocument,
+    "\n  query GrantChoices { customers(first: 100) { items { id name } } }\n": typeof types.GrantChoicesDocument,
+    "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
+    "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n": typeof types.CreateInstanceDocument,
+    "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": typeof types.InstanceCustomersDocument,
+    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n": typeof types.InternalUsersDocument,
+    "\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n": typeof types.CatalogDocument,
+    "\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": typeof types.ReleasesDocument,
+    "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n": typeof types.WorkersDocument,
+    "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": typeof types.RunWorkerDocument,
+    "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": typeof types.PauseWorkerDocument,
+    "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": typeof types.ResumeWorkerDocument,
+    "\n  query UserAttributes { userAttributes { id key label type options required } }\n": typeof types.UserAttributesDocument,
+    "\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n": typeof types.DiscrepanciesDocument,
+    "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": typeof types.EmailLogDocument,
+    "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": typeof types.InvoicesDocument,
+    "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
+    "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n": typeof types.CreateWebhookDocument,
+    "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
+    "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n": typeof types.CreateServiceAccountDocument,
+    "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": typeof types.DeleteServiceAccountDocument,
+    "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.TenantsDocument,
+    "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": typeof types.CreateTenantDocument,
+    "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": typeof types.DeleteTenantDocument,
+    "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": typeof types.CustomerChoicesDocument,
+    "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": typeof types.InstanceChoicesDocument,
+    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
+    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n": typeof types.UsersDocument,
+    "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n": typeof types.InviteUserDocument,
+    "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": typeof types.SuspendUserDocument,
+    "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": typeof types.ReactivateUserDocument,
+    "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n": typeof types.UpdateUserRoleDocument,
+    "\n  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }\n": typeof types.DeleteUserDocument,
+    "\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n": typeof types.TransferOwnershipDocument,
+    "\n  query Focus { focus { active customerId expiresAt } }\n": typeof types.FocusDocument,
+    "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n": typeof types.FocusCustomerDocument,
+    "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": typeof types.LeaveFocusDocument,
+};
+const documents: Documents = {
+    "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": types.MeDocument,
+    "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": types.OwnOrgDocument,
+    "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": types.AuditLogDocument,
+    "\n  query Customer($id: ID!) {\n    customer(id: $id) { id name orgId createdAt updatedAt }\n  }\n": types.CustomerDocument,
+    "\n  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }\n": types.DeleteCustomerDocument,
+    "\n  mutation EnterFocus($input: FocusInput!) {\n    enterFocus(input: $input) { active customerId expiresAt }\n  }\n": types.EnterFocusDocument,
+    "\n  query Customers($first: Int, $after: String, $search: String) {\n    customers(first: $first, after: $after, search: $search) {\n      items { id name orgId createdAt }\n      nextCursor\n    }\n  }\n": types.CustomersDocument,
+    "\n  mutation CreateCustomer($input: CreateCustomerInput!) {\n    createCustomer(input: $input) { id name orgId createdAt }\n  }\n": types.CreateCustomerDocument,
+    "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n": types.GrantsDocument,
+    "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": types.CreateGrantDocument,
+    "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": types.DeleteGrantDocument,
+    "\n  query GrantChoices { customers(first: 100) { items { id name } } }\n": types.GrantChoicesDocument,
+    "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
+    "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n": types.CreateInstanceDocument,
+    "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": types.InstanceCustomersDocument,
+    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n": types.InternalUsersDocument,
+    "\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n": types.CatalogDocument,
+    "\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": types.ReleasesDocument,
+    "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n": types.WorkersDocument,
+    "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": types.RunWorkerDocument,
+    "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": types.PauseWorkerDocument,
+    "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": types.ResumeWorkerDocument,
+    "\n  query UserAttributes { userAttributes { id key label type options required } }\n": types.UserAttributesDocument,
+    "\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n": types.DiscrepanciesDocument,
+    "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": types.EmailLogDocument,
+    "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": types.InvoicesDocument,
+    "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n": types.CustomerConfigDocument,
+    "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n": types.CreateWebhookDocument,
+    "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
+    "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n": types.CreateServiceAccountDocument,
+    "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": types.DeleteServiceAccountDocument,
+    "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": types.TenantsDocument,
+    "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": types.CreateTenantDocument,
+    "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": types.DeleteTenantDocument,
+    "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": types.CustomerChoicesDocument,
+    "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": types.InstanceChoicesDocument,
+    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
+    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n": types.UsersDocument,
+    "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n": types.InviteUserDocument,
+    "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": types.SuspendUserDocument,
+    "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": types.ReactivateUserDocument,
+    "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n": types.UpdateUserRoleDocument,
+    "\n  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }\n": types.DeleteUserDocument,
+    "\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n": types.TransferOwnershipDocument,
+    "\n  query Focus { focus { active customerId expiresAt } }\n": types.FocusDocument,
+    "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n": types.FocusCustomerDocument,
+    "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": types.LeaveFocusDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n"): (typeof documents)["\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n"): (typeof documents)["\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Customer($id: ID!) {\n    customer(id: $id) { id name orgId createdAt updatedAt }\n  }\n"): (typeof documents)["\n  query Customer($id: ID!) {\n    customer(id: $id) { id name orgId createdAt updatedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }\n"): (typeof documents)["\n  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EnterFocus($input: FocusInput!) {\n    enterFocus(input: $input) { active customerId expiresAt }\n  }\n"): (typeof documents)["\n  mutation EnterFocus($input: FocusInput!) {\n    enterFocus(input: $input) { active customerId expiresAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Customers($first: Int, $after: String, $search: String) {\n    customers(first: $first, after: $after, search: $search) {\n      items { id name orgId createdAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Customers($first: Int, $after: String, $search: String) {\n    customers(first: $first, after: $after, search: $search) {\n      items { id name orgId createdAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCustomer($input: CreateCustomerInput!) {\n    createCustomer(input: $input) { id name orgId createdAt }\n  }\n"): (typeof documents)["\n  mutation CreateCustomer($input: CreateCustomerInput!) {\n    createCustomer(input: $input) { id name orgId createdAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n"): (typeof documents)["\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n"): (typeof documents)["\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n"): (typeof documents)["\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query GrantChoices { customers(first: 100) { items { id name } } }\n"): (typeof documents)["\n  query GrantChoices { customers(first: 100) { items { id name } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n"): (typeof documents)["\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n"): (typeof documents)["\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n"): (typeof documents)["\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n"): (typeof documents)["\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n"): (typeof documents)["\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n"): (typeof documents)["\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }"): (typeof documents)["mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }"): (typeof documents)["mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }"): (typeof documents)["mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UserAttributes { userAttributes { id key label type options required } }\n"): (typeof documents)["\n  query UserAttributes { userAttributes { id key label type options required } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n"): (typeof documents)["\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"): (typeof documents)["\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n"): (typeof documents)["\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n"): (typeof documents)["\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n"): (typeof documents)["\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n"): (typeof documents)["\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n"): (typeof documents)["\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n"): (typeof documents)["\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n"): (typeof documents)["\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n"): (typeof documents)["\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n"): (typeof documents)["\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n"): (typeof documents)["\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n"): (typeof documents)["\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n"): (typeof documents)["\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n"): (typeof documents)["\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }\n"): (typeof documents)["\n  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n"): (typeof documents)["\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Focus { focus { active customerId expiresAt } }\n"): (typeof documents)["\n  query Focus { focus { active customerId expiresAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n"): (typeof documents)["\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n"): (typeof documents)["\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

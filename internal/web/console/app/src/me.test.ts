@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { caller } from "./me";
+import { SECTIONS } from "./shell";
+import { billed } from "./pages/usage";
+
+const me = (role: string, customerId: string | null, actions: [string, string][]) =>
+  caller(
+    {
+      userId: "u1",
+      email: "a@b.example",
+      name: "A",
+      role,
+      customerId,
+      scope: { source: "", mode: "", customerIds: [], instanceIds: [] },
+      actions: actions.map(([action, access]) => ({ action: action as never, access })),
+    },
+    "a@b.example",
+    "A",
+  );
+
+describe("permissions", () => {
+  it("tells read from full access", () => {
+    const c = me("reader", null, [["MANAGE_TENANT", "read"]]);
+    expect(c.can("MANAGE_TENANT")).toBe(true);
+    expect(c.canWrite("MANAGE_TENANT")).toBe(false);
+    expect(c.can("CREATE_CUSTOMER")).toBe(false);
+  });
+
+  it("offers only the sections the role may read", () => {
+    const viewer = me("viewer", "c1", [["VIEW_USAGE_UNITS", "full"], ["MANAGE_TENANT", "read"]]);
+    expect(SECTIONS.filter((s) => s.show(viewer)).map((s) => s.path)).toEqual(["tenants", "usage"]);
+    const admin = me("platform_admin", null, [["VIEW_USAGE_UNITS", "full"], ["MANAGE_INSTANCES", "full"], ["MANAGE_INTERNAL_USERS", "full"]]);
+    expect(SECTIONS.filter((s) => s.show(admin)).map((s) => s.path)).toEqual(["customers", "instances", "grants", "usage", "internal-users"]);
+  });
+});
+
+describe("billed amounts", () => {
+  it("formats an amount and leaves a redacted one to the explanation", () => {
+    expect(billed(1234.5, "EUR")).toBe("€1,234.50");
+    expect(billed(null, "EUR")).toBeNull();
+  });
+});

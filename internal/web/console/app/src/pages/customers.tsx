@@ -1,0 +1,117 @@
+import { useState } from "react";
+import { Button, Group, Modal, Stack, TextInput, Textarea } from "@mantine/core";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import { lists } from "../cache";
+import { useCaller } from "../me";
+import { graphErrors, problems } from "../errors";
+import { navigate, useQueryParam, useRoute } from "../router";
+import { DataTable } from "../table";
+import { Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
+
+const CustomersQuery = graphql(`
+  query Customers($first: Int, $after: String, $search: String) {
+    customers(first: $first, after: $after, search: $search) {
+      items { id name orgId createdAt }
+      nextCursor
+    }
+  }
+`);
+
+const CreateCustomer = graphql(`
+  mutation CreateCustomer($input: CreateCustomerInput!) {
+    createCustomer(input: $input) { id name orgId createdAt }
+  }
+`);
+
+export const PAGE_SIZE = 25;
+
+export function CustomersPage() {
+  const caller = useCaller();
+  const route = useRoute();
+  const after = route.query.get("after") || null;
+  const [q, setQ] = useQueryParam("q");
+  const [{ data, fetching, error }] = useQuery({ query: CustomersQuery, variables: { first: PAGE_SIZE, after, search: q || null }, context: lists("Customer") });
+  const [creating, setCreating] = useState(route.query.get("new") === "1");
+  const items = data?.customers.items ?? [];
+  return (
+    <>
+      <PageTitle
+        actions={
+          caller.canWrite("CREATE_CUSTOMER") && (
+            <Button onClick={() => setCreating(true)}>New customer</Button>
+          )
+        }
+      >
+        Customers
+      </PageTitle>
+      <TextInput
+        label="Search customers"
+        type="search"
+        value={q}
+        onChange={(e) => setQ(e.currentTarget.value, { after: null, prev: null })}
+        mb="md"
+        maw={360}
+      />
+      <PageError error={error} what="the customers" />
+      {fetching && !data && <Loading />}
+      {data && items.length === 0 && (
+        <Empty>{q ? `No customer matches “${q}”.` : "There are no customers yet."}</Empty>
+      )}
+      {items.length > 0 && (
+        <DataTable
+          label="Customers"
+          rows={items}
+          rowKey={(c) => c.id}
+          columns={[
+            { label: "Name", cell: (c) => <Link href={`${route.base}/customers/${c.id}`}>{c.name}</Link> },
+            { label: "Created", cell: (c) => formatTime(c.createdAt) },
+          ]}
+        />
+      )}
+      <Pager next={data?.customers.nextCursor} />
+      {caller.canWrite("CREATE_CUSTOMER") && (
+        <CreateCustomerModal opened={creating} onClose={() => setCreating(false)} base={route.base} />
+      )}
+    </>
+  );
+}
+
+function CreateCustomerModal({ opened, onClose, base }: { opened: boolean; onClose: () => void; base: string }) {
+  const [name, setName] = useState("");
+  const [domains, setDomains] = useState("");
+  const [errs, setErrs] = useState<ReturnType<typeof problems>>({ fields: {}, general: [] });
+  const [{ fetching }, create] = useMutation(CreateCustomer);
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const list = domains.split(/[\s,]+/).filter(Boolean);
+    const res = await create({ input: { name, domains: list.length ? list : null } });
+    const p = problems(graphErrors(res.error), ["name", "domain", "domains"]);
+    setErrs(p);
+    if (!res.error && res.data?.createCustomer) {
+      onClose();
+      navigate(`${base}/customers/${res.data.createCustomer.id}`);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title="New customer" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.fields.name} data-autofocus />
+          <Textarea
+            label="E-mail domains"
+            description="Addresses at these domains sign in to this customer; separate them with spaces or commas."
+            value={domains}
+            onChange={(e) => setDomains(e.currentTarget.value)}
+            error={errs.fields.domain ?? errs.fields.domains}
+          />
+          <FormErrors messages={errs.general} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>Cancel</Button>
+            <Button type="submit" loading={fetching}>Create customer</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,185 @@
+import { useEffect } from "react";
+import { AppShell, Badge, Burger, Button, Group, NavLink, Text } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "./gql";
+import { lists } from "./cache";
+import { useCaller, type Caller } from "./me";
+import { signOut } from "./auth";
+import { linkProps, useRoute } from "./router";
+import { OrgSwitch } from "./orgswitch";
+import { CustomersPage } from "./pages/customers";
+import { CustomerPage } from "./pages/customer";
+import { TenantsPage } from "./pages/tenants";
+import { UsersPage } from "./pages/users";
+import { InstancesPage } from "./pages/instances";
+import { GrantsPage } from "./pages/grants";
+import { AuditPage } from "./pages/audit";
+import { UsagePage } from "./pages/usage";
+import { PageTitle } from "./ui";
+import { AttributesPage, CatalogPage, DiscrepanciesPage, EmailsPage, InternalUsersPage, InvoicesPage, ReleasesPage, WorkersPage } from "./pages/platform";
+
+const FocusQuery = graphql(`
+  query Focus { focus { active customerId expiresAt } }
+`);
+const FocusCustomer = graphql(`
+  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }
+`);
+const LeaveFocus = graphql(`
+  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }
+`);
+
+interface Section {
+  path: string;
+  label: string;
+  show: (c: Caller) => boolean;
+}
+
+// The sections of the app, each shown when the caller's role may read it.
+export const SECTIONS: Section[] = [
+  { path: "customers", label: "Customers", show: (c) => c.internal && c.can("VIEW_USAGE_UNITS") },
+  { path: "tenants", label: "Tenants", show: (c) => c.can("MANAGE_TENANT") },
+  { path: "users", label: "Users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES") },
+  { path: "grants", label: "Grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "usage", label: "Usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
+  { path: "invoices", label: "Invoices", show: (c) => c.can("VIEW_BILLING") },
+  { path: "audit", label: "Audit log", show: (c) => c.can("VIEW_AUDIT_LOG") },
+  { path: "emails", label: "E-mail log", show: (c) => c.can("VIEW_AUDIT_LOG") },
+  { path: "internal-users", label: "Internal users", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "catalog", label: "Plans and meters", show: (c) => c.can("MANAGE_CATALOG") },
+  { path: "releases", label: "Releases", show: (c) => c.can("MANAGE_RELEASES") },
+  { path: "workers", label: "System workers", show: (c) => c.can("MANAGE_SYSTEM_WORKERS") },
+  { path: "attributes", label: "User attributes", show: (c) => c.can("MANAGE_USER_ATTRIBUTES") },
+  { path: "discrepancies", label: "Discrepancies", show: (c) => c.can("MANAGE_DISCREPANCIES") },
+];
+
+function FocusBadge() {
+  const route = useRoute();
+  const [{ data }] = useQuery({ query: FocusQuery, context: lists("Focus") });
+  const id = data?.focus.active ? data.focus.customerId : null;
+  const [{ data: cust }] = useQuery({ query: FocusCustomer, variables: { id: id ?? "" }, pause: !id });
+  const [, leave] = useMutation(LeaveFocus);
+  if (!id) return null;
+  return (
+    <Group gap={6} data-testid="focus">
+      <Badge color="yellow.4" variant="filled" autoContrast component="a" {...linkProps(`${route.base}/customers/${id}`)}>
+        Focused on {cust?.customer?.name ?? "a customer"}
+      </Badge>
+      <Button size="compact-xs" variant="white" onClick={() => leave({}, { additionalTypenames: ["Focus", "Customer", "Tenant"] })}>
+        Leave focus
+      </Button>
+    </Group>
+  );
+}
+
+export function Shell() {
+  const caller = useCaller();
+  const route = useRoute();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const sections = SECTIONS.filter((s) => s.show(caller));
+  const current = route.segments[0] ?? "";
+  useEffect(() => {
+    close();
+    document.getElementById("page-title")?.focus();
+  }, [current, close]);
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header bg="indigo.9" c="white">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" color="white" aria-label="Menu" />
+            <Text fw={700} visibleFrom="xs">{caller.internal ? "Platform console" : "Customer portal"}</Text>
+            {caller.internal && <FocusBadge />}
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <OrgSwitch />
+            <Text size="sm" visibleFrom="sm" data-testid="who">
+              {caller.email} · <span data-testid="role">{caller.me.role}</span>
+            </Text>
+            <Button size="compact-sm" variant="white" onClick={signOut}>Sign out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Sections">
+        {sections.map((s) => (
+          <NavLink key={s.path} label={s.label} active={current === s.path} {...linkProps(`${route.base}/${s.path}`)} aria-current={current === s.path ? "page" : undefined} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Page sections={sections} />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function Page({ sections }: { sections: Section[] }) {
+  const caller = useCaller();
+  const route = useRoute();
+  const [section, id] = route.segments;
+  if (!section) {
+    if (!caller.internal && caller.me.customerId) return <CustomerPage id={caller.me.customerId} />;
+    return <Home sections={sections} />;
+  }
+  if (!sections.some((s) => s.path === section)) return <NotOffered />;
+  switch (section) {
+    case "customers":
+      return id ? <CustomerPage id={id} /> : <CustomersPage />;
+    case "tenants":
+      return <TenantsPage />;
+    case "users":
+      return <UsersPage />;
+    case "instances":
+      return <InstancesPage />;
+    case "grants":
+      return <GrantsPage />;
+    case "usage":
+      return <UsagePage />;
+    case "audit":
+      return <AuditPage />;
+    case "invoices":
+      return <InvoicesPage />;
+    case "emails":
+      return <EmailsPage />;
+    case "internal-users":
+      return <InternalUsersPage />;
+    case "catalog":
+      return <CatalogPage />;
+    case "releases":
+      return <ReleasesPage />;
+    case "workers":
+      return <WorkersPage />;
+    case "attributes":
+      return <AttributesPage />;
+    case "discrepancies":
+      return <DiscrepanciesPage />;
+  }
+  return <NotOffered />;
+}
+
+function Home({ sections }: { sections: Section[] }) {
+  const caller = useCaller();
+  const route = useRoute();
+  return (
+    <>
+      <PageTitle>Welcome{caller.name ? ", " + caller.name : ""}</PageTitle>
+      <Text mb="md">You are signed in as {caller.me.role.replace(/_/g, " ")}. Choose what to work on:</Text>
+      <Group>
+        {sections.map((s) => (
+          <Button key={s.path} variant="light" component="a" {...linkProps(`${route.base}/${s.path}`)}>
+            {s.label}
+          </Button>
+        ))}
+      </Group>
+    </>
+  );
+}
+
+function NotOffered() {
+  return (
+    <>
+      <PageTitle>Not available</PageTitle>
+      <Text>This page is not part of what your role can see or do.</Text>
+    </>
+  );
+}

@@ -1,0 +1,160 @@
+// Shared pieces of the pages: headings, errors, empty states, paging and
+// the typed confirmation of destructive actions.
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import type { CombinedError } from "@urql/core";
+import { graphErrors, sentence } from "./errors";
+import { linkProps, navigate, useRoute, withQuery } from "./router";
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = (typeof children === "string" ? children + " · " : "") + "Console";
+  }, [children]);
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap">
+      <Title order={1} size="h2" ref={ref} tabIndex={-1} id="page-title">
+        {children}
+      </Title>
+      {actions}
+    </Group>
+  );
+}
+
+// PageError shows why a page could not load, as one plain sentence.
+export function PageError({ error, what }: { error?: CombinedError; what?: string }) {
+  const errs = graphErrors(error);
+  if (errs.length === 0) return null;
+  return (
+    <Alert color="red" role="alert" title="Not available" data-testid="page-error">
+      {errs.map((e, i) => (
+        <Text key={i}>{sentence(e, what)}</Text>
+      ))}
+    </Alert>
+  );
+}
+
+export function FormErrors({ messages }: { messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <Alert color="red" role="alert" data-testid="form-error">
+      {messages.map((m, i) => (
+        <Text key={i}>{m}</Text>
+      ))}
+    </Alert>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return (
+    <Text c="gray.7" py="lg" data-testid="empty">
+      {children}
+    </Text>
+  );
+}
+
+export function Loading() {
+  return (
+    <Text c="gray.7" aria-live="polite">
+      Loading…
+    </Text>
+  );
+}
+
+export function Link({ href, children }: { href: string; children: ReactNode }) {
+  return <Anchor {...linkProps(href)}>{children}</Anchor>;
+}
+
+// Pager moves through cursor pages; the cursors of the pages before are
+// kept in the URL ("after" and "prev") so reload and Back keep the page.
+export function Pager({ next }: { next?: string | null }) {
+  const route = useRoute();
+  const after = route.query.get("after") ?? "";
+  const prev = route.query.get("prev") ?? "";
+  const here = window.location.pathname + window.location.search;
+  if (!after && !next) return null;
+  const stack = prev ? prev.split(",") : [];
+  return (
+    <Group mt="md" aria-label="Pages">
+      <Button
+        variant="default"
+        disabled={!after}
+        onClick={() => {
+          const back = stack.slice(0, -1);
+          navigate(withQuery(here, { after: stack[stack.length - 1] === "_" ? "" : stack[stack.length - 1] ?? "", prev: back.join(",") }));
+        }}
+      >
+        Previous page
+      </Button>
+      <Button
+        variant="default"
+        disabled={!next}
+        onClick={() => navigate(withQuery(here, { after: next ?? "", prev: [...stack, after || "_"].join(",") }))}
+      >
+        Next page
+      </Button>
+    </Group>
+  );
+}
+
+// ConfirmDelete asks for the object's name before a destructive action.
+export function ConfirmDelete(props: {
+  opened: boolean;
+  onClose: () => void;
+  kind: string;
+  name: string;
+  consequence: string;
+  onConfirm: () => Promise<string[]>;
+  verb?: string;
+}) {
+  const [typed, setTyped] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<string[]>([]);
+  const verb = props.verb ?? "Delete";
+  const close = () => {
+    setTyped("");
+    setErrors([]);
+    props.onClose();
+  };
+  return (
+    <Modal opened={props.opened} onClose={close} title={`${verb} ${props.kind} ${props.name}?`} centered>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (typed !== props.name) return;
+          setBusy(true);
+          const errs = await props.onConfirm();
+          setBusy(false);
+          if (errs.length > 0) setErrors(errs);
+          else close();
+        }}
+      >
+        <Stack>
+          <Text>{props.consequence}</Text>
+          <TextInput
+            label={`Type the ${props.kind} name, ${props.name}, to confirm`}
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            autoComplete="off"
+            data-autofocus
+          />
+          <FormErrors messages={errors} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" disabled={typed !== props.name} loading={busy}>
+              {verb} {props.kind}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export function formatTime(t?: string | null): string {
+  if (!t) return "—";
+  const d = new Date(t);
+  return isNaN(d.getTime()) ? t : d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}
