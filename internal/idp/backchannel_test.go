@@ -221,3 +221,37 @@ func TestBackchannelLogoutRetries(t *testing.T) {
 }
 
 func forceLogin() oauth2.AuthCodeOption { return oauth2.SetAuthURLParam("prompt", "login") }
+
+// "Sign out everywhere else" on the account page sends the applications a
+// logout for each other browser's session, and none for this one.
+func TestBackchannelLogoutOnEndOthers(t *testing.T) {
+	ti := mustIDP(t)
+	lr := newLogoutReceiver(t)
+	ti.withBackchannelLogout(lr.srv.URL)
+	r := ti.rp()
+	sidOf := func(b *browser) string {
+		f := newFlow()
+		tok, err := r.exchange(f, ti.login(b, r, f, alice, goodPass))
+		if err != nil {
+			t.Fatal(err)
+		}
+		idt, _ := r.verifier.Verify(r.ctx, tok.Extra("id_token").(string))
+		var c struct {
+			SID string `json:"sid"`
+		}
+		_ = idt.Claims(&c)
+		return c.SID
+	}
+	here, other := ti.browser(), ti.browser()
+	hereSID, otherSID := sidOf(here), sidOf(other)
+	_, page := here.get(ti.issuer + PathAccount)
+	if resp, _ := here.submitForm(ti.issuer+PathAccountEndOthers, page); resp.StatusCode != http.StatusOK {
+		t.Fatalf("end others: %d", resp.StatusCode)
+	}
+	if n := ti.deliver(t); n != 1 {
+		t.Fatalf("%d logouts delivered, want 1 (the other browser's)", n)
+	}
+	if lt := ti.verifyLogout(t, lr.received()[0]); lt.SessionID != otherSID || lt.SessionID == hereSID {
+		t.Fatalf("logout for sid %q, want the other browser's %q", lt.SessionID, otherSID)
+	}
+}

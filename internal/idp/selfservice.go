@@ -224,11 +224,12 @@ func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	n, err := p.store.DeleteOtherSessions(r.Context(), u.ID, sessionFromContext(r.Context()).IDHash)
+	n, err := p.store.DeleteOtherSessions(r.Context(), u.ID, sessionFromContext(r.Context()).IDHash, p.now())
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
+	p.wakeLogouts()
 	slog.InfoContext(r.Context(), "other sessions ended", "user_id", u.ID, "sessions", n)
 	http.Redirect(w, r, PathAccount+"?done=sessions", http.StatusSeeOther)
 }

@@ -69,3 +69,35 @@ func TestEmailChangeNeedsVerification(t *testing.T) {
 	}
 	ti.login(ti.browser(), r, newFlow(), next, goodPass)
 }
+
+// A reset link mailed to the old address stops working once a new address
+// is confirmed: whoever still reads the old mailbox cannot take the account
+// back with it.
+// attack: reset-link-after-email-change
+func TestAttackResetLinkAfterEmailChange(t *testing.T) {
+	ti := mustIDP(t)
+	b := ti.signedIn()
+	fb := ti.browser()
+	_, forgot := fb.get(ti.issuer + PathPasswordForgot)
+	fb.submitForm(ti.issuer+PathPasswordForgot, forgot, "email", alice)
+	resets := ti.mails(alice)
+	if len(resets) != 1 {
+		t.Fatalf("reset messages: %+v", resets)
+	}
+	resetLink := linkOf(t, resets[0])
+
+	const next = "alice.moved@a.example"
+	_, page := b.get(ti.issuer + PathAccount)
+	b.submitForm(ti.issuer+PathAccountEmail, page, "email", next, "current", goodPass)
+	confirms := ti.mails(next)
+	if len(confirms) != 1 {
+		t.Fatalf("confirmation messages: %+v", confirms)
+	}
+	_, confirm := b.get(linkOf(t, confirms[0]))
+	if resp, _ := b.submitForm(ti.issuer+PathVerifyEmail, confirm); resp.StatusCode != http.StatusOK {
+		t.Fatalf("confirm: %d", resp.StatusCode)
+	}
+	if resp, _ := ti.browser().get(resetLink); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("a reset link to the old address after the change: %d, want 404", resp.StatusCode)
+	}
+}

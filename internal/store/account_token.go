@@ -113,7 +113,8 @@ func (s *Store) SetPasswordByLink(ctx context.Context, hash, kind, passwordHash 
 }
 
 // ConfirmEmail spends a verification link and makes its address the
-// user's, verified, in one transaction. ENOTFOUND for an unknown, used or
+// user's, verified, in one transaction; the user's open reset and
+// confirmation links, mailed before, stop working. ENOTFOUND for an unknown, used or
 // expired link; ECONFLICT when the organization has the address meanwhile
 // (the link stays unspent).
 func (s *Store) ConfirmEmail(ctx context.Context, hash string, now time.Time) (*AccountToken, error) {
@@ -123,8 +124,14 @@ func (s *Store) ConfirmEmail(ctx context.Context, hash string, now time.Time) (*
 		if tok, err = tx.UseAccountToken(ctx, hash, TokenVerify, now); err != nil {
 			return err
 		}
-		return tx.execOne(ctx, "user", `UPDATE users SET email = $2, email_verified = TRUE, updated_at = $3 WHERE id = $1`,
-			tok.UserID, tok.Email, now.UTC())
+		if err := tx.execOne(ctx, "user", `UPDATE users SET email = $2, email_verified = TRUE, updated_at = $3 WHERE id = $1`,
+			tok.UserID, tok.Email, now.UTC()); err != nil {
+			return err
+		}
+		// links mailed to the old address (a reset, another confirmation) end with it
+		_, err = tx.db.Exec(ctx, `DELETE FROM account_tokens WHERE user_id = $1 AND used_at IS NULL AND kind IN ($2, $3)`,
+			tok.UserID, TokenReset, TokenVerify)
+		return err
 	})
 	return tok, err
 }

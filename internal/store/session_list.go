@@ -19,9 +19,27 @@ func (s *Store) UserSessions(ctx context.Context, userID string, now time.Time) 
 }
 
 // DeleteOtherSessions ends a user's browser sessions except the one whose
-// cookie hashes to keepHash, and reports how many ended.
-func (s *Store) DeleteOtherSessions(ctx context.Context, userID, keepHash string) (int64, error) {
-	return s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE user_id = $1 AND id_hash <> $2`, userID, keepHash)
+// cookie hashes to keepHash, with their back-channel logouts, in one
+// transaction, and reports how many ended.
+func (s *Store) DeleteOtherSessions(ctx context.Context, userID, keepHash string, now time.Time) (int64, error) {
+	var n int64
+	err := s.InTx(ctx, func(tx *Store) error {
+		sids, err := queryAll(ctx, tx.db, func(r Row) (string, error) {
+			var sid string
+			return sid, r.Scan(&sid)
+		}, `SELECT sid FROM idp_sessions WHERE user_id = $1 AND id_hash <> $2`, userID, keepHash)
+		if err != nil {
+			return err
+		}
+		for _, sid := range sids {
+			if _, err := tx.QueueBackchannelLogouts(ctx, userID, sid, now); err != nil {
+				return err
+			}
+		}
+		n, err = tx.db.Exec(ctx, `DELETE FROM idp_sessions WHERE user_id = $1 AND id_hash <> $2`, userID, keepHash)
+		return err
+	})
+	return n, err
 }
 
 // DeleteTOTP removes a user's authenticator and recovery codes (the account
