@@ -35,3 +35,23 @@ func TestInvitationMutations(t *testing.T) {
 		t.Fatalf("owner unlocking: %s", r.Raw)
 	}
 }
+
+// The same for internal users: platform_admin resends, unlocks and revokes
+// an internal user's invitation; an account manager may not.
+func TestInternalInvitationMutations(t *testing.T) {
+	e := newEnv(t)
+	r := e.gql(platAdm, `mutation { createInternalUser(input: {email: "ivy@platform.example", name: "Ivy", role: "reader"}) { id } }`, nil)
+	if len(r.Errors) > 0 {
+		t.Fatalf("create: %s", r.Raw)
+	}
+	id := dig(r.Data, "createInternalUser", "id").(string)
+	for _, m := range []string{"resendInternalInvitation", "unlockInternalUser", "revokeInternalInvitation"} {
+		q := `mutation($id: ID!) { ` + m + `(id: $id) { id email } }`
+		if r := e.gql(acctMgr, q, map[string]any{"id": id}); !slices.Equal(r.codes(), []string{"FORBIDDEN"}) {
+			t.Fatalf("%s by an account manager: %v %s", m, r.codes(), r.Raw)
+		}
+		if r := e.gql(platAdm, q, map[string]any{"id": id}); len(r.Errors) > 0 || dig(r.Data, m, "email") != "ivy@platform.example" {
+			t.Fatalf("%s: %s", m, r.Raw)
+		}
+	}
+}

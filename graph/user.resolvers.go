@@ -116,6 +116,24 @@ func (r *mutationResolver) RemoveInternalUser(ctx context.Context, id string) (*
 	})
 }
 
+func (r *mutationResolver) ResendInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
+		return s.ResendInternalInvitation(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) RevokeInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
+		return s.RevokeInternalInvitation(ctx, c, id)
+	})
+}
+
+func (r *mutationResolver) UnlockInternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
+		return s.UnlockInternalUser(ctx, c, id)
+	})
+}
+
 func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 	c, err := caller(ctx)
 	if err != nil {

@@ -424,10 +424,12 @@ type ComplexityRoot struct {
 		ReopenDiscrepancy            func(childComplexity int, id string) int
 		RepairConnection             func(childComplexity int, id string) int
 		ReportDiscrepancy            func(childComplexity int, input admin.DiscrepancyInput) int
+		ResendInternalInvitation     func(childComplexity int, id string) int
 		ResendInvitation             func(childComplexity int, id string) int
 		ResolveDatabaseURI           func(childComplexity int, id string) int
 		ResolveDiscrepancy           func(childComplexity int, id string, resolution string) int
 		ResumeSystemWorker           func(childComplexity int, id string) int
+		RevokeInternalInvitation     func(childComplexity int, id string) int
 		RevokeInvitation             func(childComplexity int, id string) int
 		RotateConnection             func(childComplexity int, id string) int
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
@@ -441,6 +443,7 @@ type ComplexityRoot struct {
 		TransferTenant               func(childComplexity int, id string, input admin.TransferInput) int
 		TriggerMigration             func(childComplexity int, id string, targetVersion string) int
 		TrustIdentityProvider        func(childComplexity int, id string, linkTrusted bool) int
+		UnlockInternalUser           func(childComplexity int, id string) int
 		UnlockUser                   func(childComplexity int, id string) int
 		UpdateCustomer               func(childComplexity int, id string, input model.UpdateCustomerInput) int
 		UpdateEnvVar                 func(childComplexity int, id string, input admin.EnvVarPatch) int
@@ -821,6 +824,9 @@ type MutationResolver interface {
 	CreateInternalUser(ctx context.Context, input admin.InternalUserInput) (*admin.InternalUser, error)
 	UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error)
 	RemoveInternalUser(ctx context.Context, id string) (*bool, error)
+	ResendInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
+	RevokeInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
+	UnlockInternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
 }
 type QueryResolver interface {
 	Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error)
@@ -2764,6 +2770,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReportDiscrepancy(childComplexity, args["input"].(admin.DiscrepancyInput)), true
+	case "Mutation.resendInternalInvitation":
+		if e.ComplexityRoot.Mutation.ResendInternalInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resendInternalInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResendInternalInvitation(childComplexity, args["id"].(string)), true
 	case "Mutation.resendInvitation":
 		if e.ComplexityRoot.Mutation.ResendInvitation == nil {
 			break
@@ -2808,6 +2825,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResumeSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeInternalInvitation":
+		if e.ComplexityRoot.Mutation.RevokeInternalInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeInternalInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeInternalInvitation(childComplexity, args["id"].(string)), true
 	case "Mutation.revokeInvitation":
 		if e.ComplexityRoot.Mutation.RevokeInvitation == nil {
 			break
@@ -2951,6 +2979,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TrustIdentityProvider(childComplexity, args["id"].(string), args["linkTrusted"].(bool)), true
+	case "Mutation.unlockInternalUser":
+		if e.ComplexityRoot.Mutation.UnlockInternalUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unlockInternalUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnlockInternalUser(childComplexity, args["id"].(string)), true
 	case "Mutation.unlockUser":
 		if e.ComplexityRoot.Mutation.UnlockUser == nil {
 			break
@@ -5543,6 +5582,12 @@ extend type Mutation {
   updateInternalUser(id: ID!, input: UpdateInternalUserInput!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
   "Takes an internal user's role, grants and focus away and suspends its account."
   removeInternalUser(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+  "Sends an internal user a new invitation link (the previous one stops working); an accepted invitation is 400."
+  resendInternalInvitation(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "Ends an internal user's open invitation link."
+  revokeInternalInvitation(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "Ends an internal user's sign-in lockout at once."
+  unlockInternalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
 }
 
 type InternalUserPage {
@@ -7733,6 +7778,20 @@ func (ec *executionContext) field_Mutation_reportDiscrepancy_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_resendInternalInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_resendInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7784,6 +7843,20 @@ func (ec *executionContext) field_Mutation_resolveDiscrepancy_args(ctx context.C
 }
 
 func (ec *executionContext) field_Mutation_resumeSystemWorker_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeInternalInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -8032,6 +8105,20 @@ func (ec *executionContext) field_Mutation_trustIdentityProvider_args(ctx contex
 		return nil, err
 	}
 	args["linkTrusted"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unlockInternalUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -19603,6 +19690,192 @@ func (ec *executionContext) fieldContext_Mutation_removeInternalUser(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_resendInternalInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resendInternalInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResendInternalInvitation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resendInternalInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resendInternalInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeInternalInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeInternalInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeInternalInvitation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeInternalInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeInternalInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unlockInternalUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unlockInternalUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnlockInternalUser(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unlockInternalUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unlockInternalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31110,6 +31383,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeInternalUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeInternalUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resendInternalInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resendInternalInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokeInternalInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeInternalInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unlockInternalUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unlockInternalUser(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
