@@ -451,7 +451,7 @@ func (m *Main) PrintBanner(w io.Writer) {
 	if m.runs(RoleConsole) {
 		fmt.Fprintf(w, "  Console             %s/\n", c.ConsoleURL)
 		if c.GraphQLPlayground {
-			fmt.Fprintf(w, "  GraphQL playground  %s/graphql   (sign in at the console first; it sends your token)\n", c.ConsoleURL)
+			fmt.Fprintf(w, "  GraphQL playground  %s/graphql   (signs in through the console and sends your token)\n", c.ConsoleURL)
 		}
 	}
 	if m.runs(RoleTenant) {
