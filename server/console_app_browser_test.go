@@ -300,6 +300,8 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 		chromedp.WaitVisible(`#org-step`, chromedp.ByID),
 		chromedp.Click(`//button[text()="Acme Construction"]`, chromedp.BySearch),
 		providerPassword(DemoPassword), waitShows(`[data-testid="role"]`, "viewer"), waitShows(`#page-title`, "Acme Construction"))
+	// the header leads to the user's own account page at the provider
+	run(t, ctx, waitTrue(fmt.Sprintf(`document.querySelector('[data-testid="account-link"]')?.href === %q`, m.Config.IssuerURL+"/ui/account")))
 	axeCheck(t, ctx, axe, "portal home")
 	run(t, ctx, open(m, "/portal/usage", "Usage"), waitShows(`[data-testid="usage-table"]`, "Hidden for your role"),
 		waitShows(`[data-testid="redaction-note"]`, "hidden"))

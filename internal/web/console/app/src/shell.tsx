@@ -5,7 +5,7 @@ import { useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { lists } from "./cache";
 import { useCaller, type Caller } from "./me";
-import { signOut } from "./auth";
+import { settings, signOut } from "./auth";
 import { linkProps, useRoute } from "./router";
 import { OrgSwitch } from "./orgswitch";
 import { CustomersPage } from "./pages/customers";
@@ -97,6 +97,8 @@ export function Shell() {
             <Text size="sm" visibleFrom="sm" data-testid="who">
               {caller.email} · <span data-testid="role">{caller.me.role}</span>
             </Text>
+            <Button component="a" size="compact-sm" variant="subtle" c="white" href={settings().issuer + "/ui/account"}
+              data-testid="account-link">Your account</Button>
             <Button size="compact-sm" variant="white" onClick={signOut}>Sign out</Button>
           </Group>
         </Group>
