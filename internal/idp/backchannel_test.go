@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/egress"
 )
 
 // logoutReceiver is an application's back-channel logout endpoint: it
@@ -21,6 +22,7 @@ type logoutReceiver struct {
 	mu     sync.Mutex
 	fail   []int
 	tokens []string
+	hits   int // requests of any kind
 }
 
 func newLogoutReceiver(t *testing.T, fail ...int) *logoutReceiver {
@@ -28,6 +30,7 @@ func newLogoutReceiver(t *testing.T, fail ...int) *logoutReceiver {
 	lr.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lr.mu.Lock()
 		defer lr.mu.Unlock()
+		lr.hits++
 		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
@@ -254,4 +257,49 @@ func TestBackchannelLogoutOnEndOthers(t *testing.T) {
 	if lt := ti.verifyLogout(t, lr.received()[0]); lt.SessionID != otherSID || lt.SessionID == hereSID {
 		t.Fatalf("logout for sid %q, want the other browser's %q", lt.SessionID, otherSID)
 	}
+}
+
+// A back-channel logout URI is an outbound request like any other: it goes
+// through the egress policy (an address it refuses is never dialled, and
+// the logout stays queued for a retry) and follows no redirect (a receiver
+// that redirects does not count as delivered, and the target of the
+// redirect gets nothing).
+// attack: backchannel-logout-ssrf
+func TestAttackBackchannelLogoutSSRF(t *testing.T) {
+	t.Run("ErrAddressRefused", func(t *testing.T) {
+		ti := mustIDP(t, func(c *Config) { c.Egress = egress.Policy{} }) // loopback not allowed
+		lr := newLogoutReceiver(t)
+		ti.withBackchannelLogout(lr.srv.URL)
+		ti.loginTokens(ti.rp(), alice)
+		if err := ti.st.EndUserCredentials(context.Background(), userAlice, ti.p.now()); err != nil {
+			t.Fatal(err)
+		}
+		if n := ti.deliver(t); n != 0 {
+			t.Fatalf("%d logouts delivered to a refused address", n)
+		}
+		lr.mu.Lock()
+		defer lr.mu.Unlock()
+		if lr.hits != 0 {
+			t.Fatalf("a refused address received %d requests", lr.hits)
+		}
+	})
+	t.Run("ErrRedirect", func(t *testing.T) {
+		ti := mustIDP(t)
+		target := newLogoutReceiver(t)
+		redirector := httptest.NewServer(http.RedirectHandler(target.srv.URL, http.StatusTemporaryRedirect))
+		t.Cleanup(redirector.Close)
+		ti.withBackchannelLogout(redirector.URL)
+		ti.loginTokens(ti.rp(), alice)
+		if err := ti.st.EndUserCredentials(context.Background(), userAlice, ti.p.now()); err != nil {
+			t.Fatal(err)
+		}
+		if n := ti.deliver(t); n != 0 {
+			t.Fatalf("a redirect counted as delivered (%d)", n)
+		}
+		target.mu.Lock()
+		defer target.mu.Unlock()
+		if target.hits != 0 {
+			t.Fatalf("the redirect's target received %d requests", target.hits)
+		}
+	})
 }
