@@ -42,6 +42,8 @@ export type CreateCustomerInput = {
 };
 
 export type CreateInstanceInput = {
+  /** none (default: a public client with PKCE, as the tenant web app needs), or client_secret_basic or client_secret_post for a confidential server-side application. */
+  appAuthMethod?: string | null | undefined;
   customerId: string | number;
   /** The instance database's URI, kept sealed (resolved only with RESOLVE_DATABASE_URI). */
   databaseUri?: string | null | undefined;
