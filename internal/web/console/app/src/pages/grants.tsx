@@ -1,17 +1,27 @@
+// Grants of account managers and QA administrators (MANAGE_INTERNAL_USERS):
+// the list with its filters in the URL; full access creates a grant,
+// picking the user and the customer or instance from searchable lists, and
+// removes one (typed name).
 import { useState } from "react";
-import { ActionIcon, Button, Group, Modal, NativeSelect, Stack, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Group, NativeSelect, Select, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
+import { ModalForm } from "../modalform";
 import { useQueryParam } from "../router";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { ConfirmDelete, Empty, Loading, PageError, PageTitle, formatTime } from "../ui";
 
 const GrantsQuery = graphql(`
   query Grants($userId: ID, $customerId: ID) {
-    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }
+    grants(userId: $userId, customerId: $customerId) {
+      granteeType granteeId customerId instanceId grantedBy grantedAt
+      user { id email name role }
+      customer { id name }
+      instance { id name }
+    }
   }
 `);
 
@@ -28,10 +38,39 @@ const DeleteGrant = graphql(`
 `);
 
 const Choices = graphql(`
-  query GrantChoices { customers(first: 100) { items { id name } } }
+  query GrantChoices { customers(first: 1000) { items { id name } } }
 `);
 
-type GrantRow = { granteeId: string; customerId?: string | null; instanceId?: string | null; grantedAt: string };
+// The users a grant may name and the instances it may cover: the API's
+// largest page (1000); the platform's staff and instances stay far below.
+const GrantTargets = graphql(`
+  query GrantTargets {
+    internalUsers(first: 1000) { items { id email name role suspendedAt } }
+    instances(first: 1000) { items { id name customer { name } } }
+  }
+`);
+
+// GRANTEE_ROLES are the scoped internal roles grants are for (R5.7-strict).
+export const GRANTEE_ROLES = ["account_manager", "qa_admin"];
+
+type GrantRow = {
+  granteeId: string;
+  customerId?: string | null;
+  instanceId?: string | null;
+  grantedAt: string;
+  user?: { email: string; name: string; role: string } | null;
+  customer?: { name: string } | null;
+  instance?: { name: string } | null;
+};
+
+// granteeChoices lists the users a grant may be given to, as a search
+// select shows them: active account managers and QA administrators.
+export function granteeChoices(users: { id: string; email: string; name: string; role: string; suspendedAt?: string | null }[]) {
+  return users
+    .filter((u) => GRANTEE_ROLES.includes(u.role) && !u.suspendedAt)
+    .map((u) => ({ value: u.id, label: `${u.name} <${u.email}> · ${u.role.replace("_", " ")}` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
 
 export function GrantsPage() {
   const caller = useCaller();
@@ -43,13 +82,13 @@ export function GrantsPage() {
     variables: { userId: user || null, customerId: customer || null },
   });
   const [{ data: choices }] = useQuery({ query: Choices });
-  const names = new Map((choices?.customers.items ?? []).map((c) => [c.id, c.name]));
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<GrantRow | null>(null);
   const [, del] = useMutation(DeleteGrant);
   const items = data?.grants ?? [];
   const write = caller.canWrite("MANAGE_INTERNAL_USERS");
-  const target = (g: GrantRow) => (g.customerId ? names.get(g.customerId) ?? g.customerId : "instance " + g.instanceId);
+  const target = (g: GrantRow) => (g.customerId ? g.customer?.name ?? g.customerId : "instance " + (g.instance?.name ?? g.instanceId));
+  const who = (g: GrantRow) => g.user?.email ?? g.granteeId;
   return (
     <>
       <PageTitle actions={write && <Button onClick={() => setCreating(true)}>New grant</Button>}>Grants</PageTitle>
@@ -71,14 +110,15 @@ export function GrantsPage() {
           rows={items}
           rowKey={(g) => g.granteeId + (g.customerId ?? "") + (g.instanceId ?? "")}
           columns={[
-            { label: "User", cell: (g) => g.granteeId },
+            { label: "User", cell: (g) => (g.user ? `${g.user.name} (${g.user.email})` : g.granteeId) },
+            { label: "Role", cell: (g) => g.user?.role ?? "—" },
             { label: "Granted on", cell: (g) => target(g) },
             { label: "Since", cell: (g) => formatTime(g.grantedAt) },
             ...(write
               ? [{
                   label: "Actions",
                   cell: (g: GrantRow) => (
-                    <ActionIcon variant="subtle" color="red" aria-label={`Remove grant of ${g.granteeId} on ${target(g)}`} onClick={() => setDeleting(g)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={`Remove grant of ${who(g)} on ${target(g)}`} onClick={() => setDeleting(g)}>
                       ✕
                     </ActionIcon>
                   ),
@@ -104,38 +144,28 @@ export function GrantsPage() {
 }
 
 function CreateGrantModal({ customers, onClose }: { customers: { id: string; name: string }[]; onClose: () => void }) {
-  const [userId, setUserId] = useState("");
-  const [customerId, setCustomerId] = useState("");
-  const [instanceId, setInstanceId] = useState("");
+  const [userId, setUserId] = useState<string | null>(null);
+  const [customerId, setCustomerId] = useState<string | null>(null);
+  const [instanceId, setInstanceId] = useState<string | null>(null);
+  const [{ data: targets, error }] = useQuery({ query: GrantTargets });
   const { problems, check } = useProblems(["userId", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateGrant);
+  const users = granteeChoices(targets?.internalUsers.items ?? []);
+  const instances = (targets?.instances.items ?? []).map((i) => ({ value: i.id, label: i.customer ? `${i.name} (${i.customer.name})` : i.name }));
   return (
-    <Modal opened onClose={onClose} title="New grant" centered>
-      <form
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ input: { userId, customerId: customerId || null, instanceId: instanceId || null } }, { additionalTypenames: ["Grant"] });
-          if (check(res.error)) onClose();
-        }}
-      >
-        <Stack>
-          <TextInput label="User id" description="An account manager or QA administrator." required value={userId} onChange={(e) => setUserId(e.currentTarget.value.trim())} error={problems.fields.userId} data-autofocus />
-          <NativeSelect
-            label="Customer"
-            value={customerId}
-            onChange={(e) => setCustomerId(e.currentTarget.value)}
-            data={[{ value: "", label: "None (an instance grant)" }, ...customers.map((c) => ({ value: c.id, label: c.name }))]}
-            error={problems.fields.customerId}
-          />
-          <TextInput label="Instance id" description="For a QA administrator's instance grant, instead of a customer." value={instanceId} onChange={(e) => setInstanceId(e.currentTarget.value.trim())} error={problems.fields.instanceId} />
-          <FormErrors messages={problems.general} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Grant</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ModalForm title="New grant" submit="Grant" busy={fetching} errors={[...messages(error), ...problems.general]} onClose={onClose}
+      onSubmit={async () => {
+        const res = await create({ input: { userId: userId ?? "", customerId, instanceId } }, { additionalTypenames: ["Grant"] });
+        if (check(res.error)) onClose();
+      }}>
+      <Select label="User" description="An account manager or QA administrator; type to search." required searchable
+        data={users} value={userId} onChange={setUserId} nothingFoundMessage="No account manager or QA administrator matches"
+        error={problems.fields.userId} data-autofocus />
+      <Select label="Customer" description="The customer the user may act on." searchable clearable
+        data={customers.map((c) => ({ value: c.id, label: c.name }))} value={customerId}
+        onChange={(v) => { setCustomerId(v); if (v) setInstanceId(null); }} error={problems.fields.customerId} />
+      <Select label="Instance" description="Or, for a QA administrator, one instance instead of a customer." searchable clearable
+        data={instances} value={instanceId} onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
+    </ModalForm>
   );
 }
