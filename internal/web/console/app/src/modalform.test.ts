@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { optional, splitList } from "./modalform";
 import { granteeChoices } from "./pages/grants";
+import { statusFilter } from "./pages/discrepancies";
 
 describe("form values", () => {
   it("sends an empty optional text as null", () => {
@@ -26,5 +27,13 @@ describe("grantees", () => {
       { value: "2", label: "Ada <ada@p.example> · qa admin" },
       { value: "1", label: "Zoe <zoe@p.example> · account manager" },
     ]);
+  });
+});
+
+describe("discrepancies filter", () => {
+  it("shows the open items unless the URL asks for resolved or all", () => {
+    expect(statusFilter("")).toBe("open");
+    expect(statusFilter("resolved")).toBe("resolved");
+    expect(statusFilter("all")).toBeNull();
   });
 });

@@ -143,6 +143,10 @@ export function GrantsPage() {
   );
 }
 
+// The selects' option lists open inside the dialog (not in a portal at the
+// page's end), so they stay within its landmark for assistive technology.
+const INLINE = { withinPortal: false };
+
 function CreateGrantModal({ customers, onClose }: { customers: { id: string; name: string }[]; onClose: () => void }) {
   const [userId, setUserId] = useState<string | null>(null);
   const [customerId, setCustomerId] = useState<string | null>(null);
@@ -158,13 +162,13 @@ function CreateGrantModal({ customers, onClose }: { customers: { id: string; nam
         const res = await create({ input: { userId: userId ?? "", customerId, instanceId } }, { additionalTypenames: ["Grant"] });
         if (check(res.error)) onClose();
       }}>
-      <Select label="User" description="An account manager or QA administrator; type to search." required searchable
+      <Select comboboxProps={INLINE} label="User" description="An account manager or QA administrator; type to search." required searchable
         data={users} value={userId} onChange={setUserId} nothingFoundMessage="No account manager or QA administrator matches"
         error={problems.fields.userId} data-autofocus />
-      <Select label="Customer" description="The customer the user may act on." searchable clearable
+      <Select comboboxProps={INLINE} label="Customer" description="The customer the user may act on." searchable clearable
         data={customers.map((c) => ({ value: c.id, label: c.name }))} value={customerId}
         onChange={(v) => { setCustomerId(v); if (v) setInstanceId(null); }} error={problems.fields.customerId} />
-      <Select label="Instance" description="Or, for a QA administrator, one instance instead of a customer." searchable clearable
+      <Select comboboxProps={INLINE} label="Instance" description="Or, for a QA administrator, one instance instead of a customer." searchable clearable
         data={instances} value={instanceId} onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
     </ModalForm>
   );

@@ -3,7 +3,7 @@
 // A secret variable's value is never shown back: the form leaves it empty,
 // and an empty value keeps it.
 import { useState } from "react";
-import { Badge, Button, Checkbox, Group, TextInput, Textarea, Title } from "@mantine/core";
+import { Button, Checkbox, Group, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -59,7 +59,7 @@ export function ReleasesPage() {
         <DataTable label="Releases" rows={data.releases} rowKey={(r) => r.id} columns={[
           { label: "Version", cell: (r) => r.version },
           { label: "Channel", cell: (r) => r.channel },
-          { label: "Status", cell: (r) => <Badge color={STATUS_COLOR[r.status] ?? "gray.7"} variant="filled" autoContrast>{r.status}</Badge> },
+          { label: "Status", cell: (r) => <Text span fw={600} c={STATUS_COLOR[r.status] ?? "gray.7"}>{r.status}</Text> },
           { label: "Notes", cell: (r) => r.notes },
           { label: "Published", cell: (r) => formatTime(r.publishedAt) },
           ...(write ? [{ label: "Actions", cell: (r: Release) => (
@@ -136,7 +136,7 @@ function EnvVarForm({ variable, onClose }: { variable: EnvVar | null; onClose: (
   const [{ fetching: updating }, update] = useMutation(UpdateEnvVar);
   const keep = !!variable?.secret && value === "";
   return (
-    <ModalForm title={variable ? `Edit ${variable.name}` : "Set variable"} submit={variable ? "Save variable" : "Set variable"}
+    <ModalForm title={variable ? `Edit ${variable.name}` : "Set variable"} submit="Save variable"
       busy={creating || updating} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = variable
