@@ -285,7 +285,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	run(t, ctx, open(m, "/dashboard/instances", "Instances"), rowHas("instances-table", "Acme production"), clickText("New instance"),
 		fill("Customer", DemoGlobexCustomerID), fill("Name", "Globex API"), fill("URL", "ftp://api.globex.example"),
 		fill("Application type", "client_secret_basic"), fill("Database URI", "postgres://globex:pw@db.globex.example/app"),
-		clickText("Create instance"), waitShows(`[role="dialog"] .mantine-InputWrapper-error`, "URL must"))
+		clickText("Create instance"), waitShows(`[role="dialog"] .mantine-InputWrapper-error`, "must be an absolute http(s) address"))
 	if got, _ := fieldErrors(ctx); got != "URL" {
 		t.Errorf("the URL's error is not at its field: %q", got)
 	}
@@ -328,7 +328,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-instance"))
 
 	var loc string
-	run(t, ctx, clickText("Delete instance"), confirmTyped("instance", "Globex API", "Delete instance"), waitShows(`#page-title`, "Instances"),
+	run(t, ctx, clickText("Delete this instance"), confirmTyped("instance", "Globex API", "Delete instance"), waitShows(`#page-title`, "Instances"),
 		rowHas("instances-table", "Acme production"), noRowHas("instances-table", "Globex API"), chromedp.Location(&loc))
 	if !strings.HasSuffix(loc, "/dashboard/instances") {
 		t.Errorf("after delete: %s", loc)
@@ -460,7 +460,7 @@ func TestBrowserConsoleAppPlatformReadOnly(t *testing.T) {
 		appSignIn(t, ctx, m, "otto@platform.example")
 		run(t, ctx, open(m, "/dashboard/instances/"+DemoInstanceID, "Acme production"), waitShows(`[data-testid="connection"]`, ""))
 		bs, _ := buttons(ctx)
-		for _, b := range []string{"Edit instance", "Delete instance", "Repair connection", "Rotate client id", "Show database URI"} {
+		for _, b := range []string{"Edit instance", "Delete this instance", "Repair connection", "Rotate client id", "Show database URI"} {
 			if !has(bs, b) {
 				t.Errorf("infra_ops not offered %q: %v", b, bs)
 			}

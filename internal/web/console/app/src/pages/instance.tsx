@@ -74,7 +74,7 @@ export function InstancePage({ id }: { id: string }) {
       <PageTitle actions={write && (
         <Group gap="xs">
           <Button variant="default" onClick={() => setEditing(true)}>Edit instance</Button>
-          <Button variant="outline" color="red.9" onClick={() => setDeleting(true)}>Delete instance</Button>
+          <Button variant="outline" color="red.9" onClick={() => setDeleting(true)}>Delete this instance</Button>
         </Group>
       )}>{inst.name}</PageTitle>
       <Text mb="md"><Link href={`${route.base}/instances`}>All instances</Link></Text>
