@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/platform/platform/internal/platform"
@@ -468,4 +469,58 @@ func TestBrowserConsoleAppPlatformReadOnly(t *testing.T) {
 		run(t, ctx, open(m, "/dashboard/releases", "Releases and environment"), waitShows(`main`, "New release"))
 		run(t, ctx, open(m, "/dashboard/catalog", "Not available"), open(m, "/dashboard/internal-users", "Not available"))
 	})
+}
+
+// loadProbe is evaluated before the app's own scripts on every load: it
+// notes each GraphQL operation the app sends, and the time (since the
+// navigation started) at which the page's main content first appears.
+const loadProbe = `
+window.__ops = [];
+const fetch0 = window.fetch;
+window.fetch = (u, o) => {
+  if (String(u).includes("/graphql")) {
+    try { window.__ops.push(JSON.parse(o.body).operationName || "?"); } catch { window.__ops.push("?"); }
+  }
+  return fetch0(u, o);
+};
+new MutationObserver((_, obs) => {
+  if (document.querySelector("main table, main [data-testid=empty]")) {
+    window.__shown = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, {childList: true, subtree: true});
+`
+
+// The GraphQL operations each page of the dashboard sends on a full load
+// (a reload, or a link opened in a new tab), and the time from the start of
+// the navigation to its first rendered table, as docs/benchmarks.md
+// reports them ("Console app"). Each page must load with at most 4
+// operations: me, focus, and one or two of its own.
+func TestBrowserConsoleAppLoad(t *testing.T) {
+	m := MustRunMain(t)
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "admin@platform.example")
+	run(t, ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := cdppage.AddScriptToEvaluateOnNewDocument(loadProbe).Do(ctx)
+		return err
+	}))
+	pages := []struct{ path, heading string }{
+		{"/dashboard/customers", "Customers"}, {"/dashboard/customers/" + DemoAcmeCustomerID, "Acme Construction"},
+		{"/dashboard/tenants", "Tenants"}, {"/dashboard/instances", "Instances"}, {"/dashboard/instances/" + DemoInstanceID, "Acme production"},
+		{"/dashboard/grants", "Grants"}, {"/dashboard/usage", "Usage"}, {"/dashboard/invoices", "Invoices"}, {"/dashboard/audit", "Audit log"},
+		{"/dashboard/emails", "E-mail log"}, {"/dashboard/internal-users", "Internal users"}, {"/dashboard/catalog", "Plans and meters"},
+		{"/dashboard/releases", "Releases and environment"}, {"/dashboard/workers", "System workers"},
+		{"/dashboard/attributes", "User attributes"}, {"/dashboard/discrepancies", "Discrepancies"},
+	}
+	for _, p := range pages {
+		var ops []string
+		var shown, interactive float64
+		run(t, ctx, open(m, p.path, p.heading), waitTrue(`window.__shown !== undefined`), waitTrue(`!document.body.textContent.includes("Loading…")`),
+			chromedp.Evaluate(`window.__ops`, &ops), chromedp.Evaluate(`window.__shown`, &shown),
+			chromedp.Evaluate(`performance.getEntriesByType("navigation")[0].domInteractive`, &interactive))
+		t.Logf("| `%s` | %d | %s | %.0f | %.0f |", strings.TrimPrefix(p.path, "/dashboard"), len(ops), strings.Join(ops, ", "), interactive, shown)
+		if len(ops) > 4 {
+			t.Errorf("%s sends %d GraphQL operations on load: %v", p.path, len(ops), ops)
+		}
+	}
 }
