@@ -327,6 +327,15 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	run(t, ctx, clickText("Show database URI"), waitShows(`[data-testid="database-uri"]`, "postgres://globex:pw@db.globex.example/app"))
 	axeCheck(t, ctx, axe, "database URI")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-instance"))
+	// 390 px: the page does not overflow sideways
+	var overflow bool
+	run(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), waitShows(`[data-testid="connection"]`, "api2.globex.example"),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow), shot(t, ctx, "app-390-instance"))
+	if overflow {
+		t.Error("the instance page is wider than 390 px")
+	}
+	axeCheck(t, ctx, axe, "instance page at 390 px")
+	run(t, ctx, chromedp.EmulateViewport(1280, 800))
 
 	var loc string
 	run(t, ctx, clickText("Delete this instance"), confirmTyped("instance", "Globex API", "Delete instance"), waitShows(`#page-title`, "Instances"),

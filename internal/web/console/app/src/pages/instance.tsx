@@ -36,6 +36,9 @@ const RotateConnection = graphql(`
 `);
 const ResolveDatabaseUri = graphql(`mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }`);
 
+// Long ids and addresses wrap inside the cell on narrow screens.
+const WRAP = { overflowWrap: "anywhere" as const };
+
 type Inst = { id: string; name: string; url: string };
 
 export function InstancePage({ id }: { id: string }) {
@@ -78,7 +81,7 @@ export function InstancePage({ id }: { id: string }) {
         </Group>
       )}>{inst.name}</PageTitle>
       <Text mb="md"><Link href={`${route.base}/instances`}>All instances</Link></Text>
-      <Table variant="vertical" withTableBorder maw={720} mb="lg" data-testid="instance-details">
+      <Table variant="vertical" withTableBorder maw={720} mb="lg" style={WRAP} data-testid="instance-details">
         <Table.Tbody>
           <Table.Tr><Table.Th w={180}>Customer</Table.Th><Table.Td>{inst.customer ? <Link href={`${route.base}/customers/${inst.customer.id}`}>{inst.customer.name}</Link> : "—"}</Table.Td></Table.Tr>
           <Table.Tr><Table.Th>URL</Table.Th><Table.Td>{inst.url}</Table.Td></Table.Tr>
@@ -86,7 +89,7 @@ export function InstancePage({ id }: { id: string }) {
         </Table.Tbody>
       </Table>
       <Title order={2} size="h3" mb="xs">Connection to the identity provider</Title>
-      <Table variant="vertical" withTableBorder maw={720} mb="sm" data-testid="connection">
+      <Table variant="vertical" withTableBorder maw={720} mb="sm" style={WRAP} data-testid="connection">
         <Table.Tbody>
           <Table.Tr><Table.Th w={180}>Client id</Table.Th><Table.Td><Code>{conn?.oidcClientId || "—"}</Code></Table.Td></Table.Tr>
           <Table.Tr><Table.Th>Redirect URI</Table.Th><Table.Td>{conn?.oidcRedirectUri || "none registered: repair the connection"}</Table.Td></Table.Tr>
