@@ -5382,7 +5382,7 @@ extend type Query {
   systemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
   userAttributes: [UserAttribute!]! @authz(action: MANAGE_USER_ATTRIBUTES)
   userAttribute(id: ID!): UserAttribute @authz(action: MANAGE_USER_ATTRIBUTES)
-  "The discrepancies inbox, newest first; status open (default) or resolved."
+  "The discrepancies inbox, newest first: status open or resolved, every status when left out."
   discrepancies(status: String, first: Int): [Discrepancy!]! @authz(action: MANAGE_DISCREPANCIES)
   discrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
 }
