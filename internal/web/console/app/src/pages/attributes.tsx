@@ -1,13 +1,14 @@
 // User attribute definitions (MANAGE_USER_ATTRIBUTES): the fields every
 // user may carry; create, edit and delete (typed key).
 import { useState } from "react";
-import { Button, Checkbox, Group, NativeSelect, TextInput, Textarea } from "@mantine/core";
+import { Button, Checkbox, NativeSelect, TextInput, Textarea } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm, splitList } from "../modalform";
+import { editColumn } from "../rowactions";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle } from "../ui";
 
@@ -47,12 +48,7 @@ export function AttributesPage() {
           { label: "Label", cell: (a) => a.label },
           { label: "Type", cell: (a) => a.type + (a.options.length ? ` (${a.options.join(", ")})` : "") },
           { label: "Required", cell: (a) => (a.required ? "yes" : "no") },
-          ...(write ? [{ label: "Actions", cell: (a: Attribute) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="default" aria-label={`Edit ${a.key}`} onClick={() => setEditing(a)}>Edit</Button>
-              <Button size="xs" variant="outline" color="red.9" aria-label={`Delete ${a.key}`} onClick={() => setDeleting(a)}>Delete</Button>
-            </Group>
-          ) }] : []),
+          ...editColumn<Attribute>(write, (a) => a.key, setEditing, setDeleting),
         ]} />
       )}
       {editing && <AttributeForm attribute={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}

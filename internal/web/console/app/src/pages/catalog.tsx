@@ -1,13 +1,14 @@
 // Plans and meters (MANAGE_CATALOG): lists, and for full access create,
 // edit and delete (typed name).
 import { useState } from "react";
-import { Button, Checkbox, Group, NativeSelect, TextInput, Textarea, Title } from "@mantine/core";
+import { Button, Checkbox, NativeSelect, TextInput, Textarea } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm } from "../modalform";
+import { SectionHead, editColumn } from "../rowactions";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle } from "../ui";
 import { billed } from "./usage";
@@ -48,10 +49,7 @@ export function CatalogPage() {
       <PageTitle>Plans and meters</PageTitle>
       <PageError error={error} what="the catalog" />
       {fetching && !data && <Loading />}
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h3">Plans</Title>
-        {write && <Button onClick={() => setPlan("new")}>New plan</Button>}
-      </Group>
+      <SectionHead first title="Plans" action={write && <Button onClick={() => setPlan("new")}>New plan</Button>} />
       {data && data.plans.length === 0 && <Empty>No plans yet.</Empty>}
       {data && data.plans.length > 0 && (
         <DataTable label="Plans" rows={data.plans} rowKey={(p) => p.id} columns={[
@@ -59,18 +57,10 @@ export function CatalogPage() {
           { label: "Name", cell: (p) => p.name },
           { label: "Monthly fee", numeric: true, cell: (p) => billed(p.monthlyFee, p.currency) },
           { label: "Active", cell: (p) => (p.active ? "yes" : "no") },
-          ...(write ? [{ label: "Actions", cell: (p: Plan) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="default" aria-label={`Edit plan ${p.name}`} onClick={() => setPlan(p)}>Edit</Button>
-              <Button size="xs" variant="outline" color="red.9" aria-label={`Delete plan ${p.name}`} onClick={() => setDelPlan(p)}>Delete</Button>
-            </Group>
-          ) }] : []),
+          ...editColumn<Plan>(write, (p) => `plan ${p.name}`, setPlan, setDelPlan),
         ]} />
       )}
-      <Group justify="space-between" mt="xl" mb="xs">
-        <Title order={2} size="h3">Meters</Title>
-        {write && <Button onClick={() => setMeter("new")}>New meter</Button>}
-      </Group>
+      <SectionHead title="Meters" action={write && <Button onClick={() => setMeter("new")}>New meter</Button>} />
       {data && data.meters.length === 0 && <Empty>No meters yet.</Empty>}
       {data && data.meters.length > 0 && (
         <DataTable label="Meters" rows={data.meters} rowKey={(m) => m.id} columns={[
@@ -78,12 +68,7 @@ export function CatalogPage() {
           { label: "Name", cell: (m) => m.name },
           { label: "Unit", cell: (m) => m.unit },
           { label: "Aggregation", cell: (m) => m.aggregation },
-          ...(write ? [{ label: "Actions", cell: (m: Meter) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="default" aria-label={`Edit meter ${m.name}`} onClick={() => setMeter(m)}>Edit</Button>
-              <Button size="xs" variant="outline" color="red.9" aria-label={`Delete meter ${m.name}`} onClick={() => setDelMeter(m)}>Delete</Button>
-            </Group>
-          ) }] : []),
+          ...editColumn<Meter>(write, (m) => `meter ${m.name}`, setMeter, setDelMeter),
         ]} />
       )}
       {plan && <PlanForm plan={plan === "new" ? null : plan} onClose={() => setPlan(null)} />}

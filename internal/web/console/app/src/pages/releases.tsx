@@ -3,13 +3,14 @@
 // A secret variable's value is never shown back: the form leaves it empty,
 // and an empty value keeps it.
 import { useState } from "react";
-import { Button, Checkbox, Group, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Button, Checkbox, Group, Text, TextInput, Textarea } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm, optional } from "../modalform";
+import { SectionHead, editColumn } from "../rowactions";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
 
@@ -49,10 +50,7 @@ export function ReleasesPage() {
       <PageTitle>Releases and environment</PageTitle>
       <PageError error={error} what="the releases" />
       {fetching && !data && <Loading />}
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h3">Releases</Title>
-        {write && <Button onClick={() => setCreating(true)}>New release</Button>}
-      </Group>
+      <SectionHead first title="Releases" action={write && <Button onClick={() => setCreating(true)}>New release</Button>} />
       <FormErrors messages={errs} />
       {data && data.releases.length === 0 && <Empty>No releases yet.</Empty>}
       {data && data.releases.length > 0 && (
@@ -75,10 +73,7 @@ export function ReleasesPage() {
           ) }] : []),
         ]} />
       )}
-      <Group justify="space-between" mt="xl" mb="xs">
-        <Title order={2} size="h3">Environment variables</Title>
-        {write && <Button onClick={() => setVariable("new")}>Set variable</Button>}
-      </Group>
+      <SectionHead title="Environment variables" action={write && <Button onClick={() => setVariable("new")}>Set variable</Button>} />
       {data && data.environment.length === 0 && <Empty>No variables yet.</Empty>}
       {data && data.environment.length > 0 && (
         <DataTable label="Environment variables" rows={data.environment} rowKey={(v) => v.id} columns={[
@@ -86,12 +81,7 @@ export function ReleasesPage() {
           { label: "Value", cell: (v) => (v.secret ? <i>secret, not shown</i> : v.value) },
           { label: "Description", cell: (v) => v.description },
           { label: "Updated", cell: (v) => formatTime(v.updatedAt) },
-          ...(write ? [{ label: "Actions", cell: (v: EnvVar) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="default" aria-label={`Edit ${v.name}`} onClick={() => setVariable(v)}>Edit</Button>
-              <Button size="xs" variant="outline" color="red.9" aria-label={`Remove ${v.name}`} onClick={() => setRemoving(v)}>Remove</Button>
-            </Group>
-          ) }] : []),
+          ...editColumn<EnvVar>(write, (v) => v.name, setVariable, setRemoving, "Remove"),
         ]} />
       )}
       {creating && <ReleaseForm onClose={() => setCreating(false)} />}
