@@ -223,6 +223,13 @@ func TestBrowserConsoleAppInternalUsersAndGrants(t *testing.T) {
 		waitGone(`[role="dialog"]`), rowHas("grants-table", "Mia Manager", "account_manager", "Globex Engineering"))
 	axeCheck(t, ctx, axe, "grants")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-grants"))
+	// the user filter is a search select too, kept in the URL
+	var loc string
+	run(t, ctx, pick("User", "Mia", "mia@platform.example"), waitTrue(`location.search.startsWith("?user=")`), chromedp.Reload(),
+		rowHas("grants-table", "Mia Manager", "Globex Engineering"), chromedp.Location(&loc))
+	if !strings.Contains(loc, "/dashboard/grants?user=") {
+		t.Errorf("the user filter is not in the URL: %s", loc)
+	}
 	run(t, ctx, clickLabel("Remove grant of mia@platform.example on Globex Engineering"),
 		confirmTyped("grant on", "Globex Engineering", "Remove grant on"), waitShows(`main`, "No grants"))
 

@@ -39,8 +39,8 @@ type Documents = {
     "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": typeof types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": typeof types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": typeof types.DeleteGrantDocument,
-    "\n  query GrantChoices { customers(first: 1000) { items { id name } } }\n": typeof types.GrantChoicesDocument,
-    "\n  query GrantTargets {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n    instances(first: 1000) { items { id name customer { name } } }\n  }\n": typeof types.GrantTargetsDocument,
+    "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": typeof types.GrantChoicesDocument,
+    "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n": typeof types.GrantInstancesDocument,
     "\n  query Instance($id: ID!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n    }\n  }\n": typeof types.InstanceDocument,
     "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": typeof types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": typeof types.DeleteInstanceDocument,
@@ -115,8 +115,8 @@ const documents: Documents = {
     "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": types.DeleteGrantDocument,
-    "\n  query GrantChoices { customers(first: 1000) { items { id name } } }\n": types.GrantChoicesDocument,
-    "\n  query GrantTargets {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n    instances(first: 1000) { items { id name customer { name } } }\n  }\n": types.GrantTargetsDocument,
+    "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": types.GrantChoicesDocument,
+    "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n": types.GrantInstancesDocument,
     "\n  query Instance($id: ID!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n    }\n  }\n": types.InstanceDocument,
     "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": types.DeleteInstanceDocument,
@@ -283,11 +283,11 @@ export function graphql(source: "\n  mutation DeleteGrant($userId: ID!, $custome
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query GrantChoices { customers(first: 1000) { items { id name } } }\n"): (typeof documents)["\n  query GrantChoices { customers(first: 1000) { items { id name } } }\n"];
+export function graphql(source: "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"): (typeof documents)["\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query GrantTargets {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n    instances(first: 1000) { items { id name customer { name } } }\n  }\n"): (typeof documents)["\n  query GrantTargets {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n    instances(first: 1000) { items { id name customer { name } } }\n  }\n"];
+export function graphql(source: "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n"): (typeof documents)["\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

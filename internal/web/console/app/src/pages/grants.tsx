@@ -3,7 +3,7 @@
 // picking the user and the customer or instance from searchable lists, and
 // removes one (typed name).
 import { useState } from "react";
-import { ActionIcon, Button, Group, NativeSelect, Select, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Group, NativeSelect, Select } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -37,17 +37,18 @@ const DeleteGrant = graphql(`
   }
 `);
 
+// The customers and users a grant may name, for the filters and the form,
+// and the instances it may cover (asked when the form opens): the API's
+// largest page (1000); the platform's staff and instances stay far below
+// (D-console-grantee-select).
 const Choices = graphql(`
-  query GrantChoices { customers(first: 1000) { items { id name } } }
-`);
-
-// The users a grant may name and the instances it may cover: the API's
-// largest page (1000); the platform's staff and instances stay far below.
-const GrantTargets = graphql(`
-  query GrantTargets {
+  query GrantChoices {
+    customers(first: 1000) { items { id name } }
     internalUsers(first: 1000) { items { id email name role suspendedAt } }
-    instances(first: 1000) { items { id name customer { name } } }
   }
+`);
+const GrantInstances = graphql(`
+  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }
 `);
 
 // GRANTEE_ROLES are the scoped internal roles grants are for (R5.7-strict).
@@ -72,6 +73,10 @@ export function granteeChoices(users: { id: string; email: string; name: string;
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
+// The selects' option lists open in place (not in a portal at the page's
+// end), so they stay within the page's or dialog's landmark.
+const INLINE = { withinPortal: false };
+
 export function GrantsPage() {
   const caller = useCaller();
   const [user, setUser] = useQueryParam("user");
@@ -93,7 +98,8 @@ export function GrantsPage() {
     <>
       <PageTitle actions={write && <Button onClick={() => setCreating(true)}>New grant</Button>}>Grants</PageTitle>
       <Group mb="md" wrap="wrap">
-        <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value.trim())} w={300} />
+        <Select comboboxProps={INLINE} label="User" placeholder="All users" searchable clearable w={320}
+          data={granteeChoices(choices?.internalUsers.items ?? [])} value={user || null} onChange={(v) => setUser(v ?? "")} />
         <NativeSelect
           label="Customer"
           value={customer}
@@ -127,7 +133,8 @@ export function GrantsPage() {
           ]}
         />
       )}
-      {creating && <CreateGrantModal customers={choices?.customers.items ?? []} onClose={() => setCreating(false)} />}
+      {creating && <CreateGrantModal customers={choices?.customers.items ?? []} users={granteeChoices(choices?.internalUsers.items ?? [])}
+        onClose={() => setCreating(false)} />}
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
@@ -143,18 +150,17 @@ export function GrantsPage() {
   );
 }
 
-// The selects' option lists open inside the dialog (not in a portal at the
-// page's end), so they stay within its landmark for assistive technology.
-const INLINE = { withinPortal: false };
-
-function CreateGrantModal({ customers, onClose }: { customers: { id: string; name: string }[]; onClose: () => void }) {
+function CreateGrantModal({ customers, users, onClose }: {
+  customers: { id: string; name: string }[];
+  users: { value: string; label: string }[];
+  onClose: () => void;
+}) {
   const [userId, setUserId] = useState<string | null>(null);
   const [customerId, setCustomerId] = useState<string | null>(null);
   const [instanceId, setInstanceId] = useState<string | null>(null);
-  const [{ data: targets, error }] = useQuery({ query: GrantTargets });
+  const [{ data: targets, error }] = useQuery({ query: GrantInstances });
   const { problems, check } = useProblems(["userId", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateGrant);
-  const users = granteeChoices(targets?.internalUsers.items ?? []);
   const instances = (targets?.instances.items ?? []).map((i) => ({ value: i.id, label: i.customer ? `${i.name} (${i.customer.name})` : i.name }));
   return (
     <ModalForm title="New grant" submit="Grant" busy={fetching} errors={[...messages(error), ...problems.general]} onClose={onClose}
