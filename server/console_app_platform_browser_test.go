@@ -108,7 +108,12 @@ func TestBrowserConsoleAppCatalog(t *testing.T) {
 	axeCheck(t, ctx, axe, "new plan with an error")
 	run(t, ctx, fill("Code", "pro"), clickText("Create plan"), waitGone(`[role="dialog"]`), rowHas("plans-table", "pro", "Pro", "€99.00"))
 
-	run(t, ctx, clickLabel("Edit plan Pro"), fill("Monthly fee", "129"), fill("Description", "For growing teams"),
+	run(t, ctx, clickLabel("Edit plan Pro"), fill("Monthly fee", "lots"), clickText("Save plan"),
+		waitShows(`[role="dialog"] .mantine-InputWrapper-error`, "must be a number"))
+	if got, _ := fieldErrors(ctx); got != "Monthly fee" {
+		t.Errorf("the fee's error is not at its field: %q", got)
+	}
+	run(t, ctx, fill("Monthly fee", "129"), fill("Description", "For growing teams"),
 		clickText("Save plan"), waitGone(`[role="dialog"]`), rowHas("plans-table", "Pro", "€129.00"))
 	run(t, ctx, clickLabel("Delete plan Pro"))
 	axeCheck(t, ctx, axe, "delete plan confirmation")

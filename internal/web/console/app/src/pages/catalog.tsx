@@ -94,10 +94,13 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose: () => void })
   const [{ fetching: creating }, create] = useMutation(CreatePlan);
   const [{ fetching: updating }, update] = useMutation(UpdatePlan);
   const monthlyFee = Number(fee.replace(",", "."));
+  const [feeError, setFeeError] = useState("");
   return (
     <ModalForm title={plan ? `Edit plan ${plan.name}` : "New plan"} submit={plan ? "Save plan" : "Create plan"} busy={creating || updating}
       errors={problems.general} onClose={onClose}
       onSubmit={async () => {
+        setFeeError(fee.trim() === "" || isNaN(monthlyFee) ? "Monthly fee must be a number, such as 49.00" : "");
+        if (fee.trim() === "" || isNaN(monthlyFee)) return;
         const res = plan
           ? await update({ id: plan.id, input: { name, description, currency, monthlyFee, active } })
           : await create({ input: { code, name, description, currency, monthlyFee, active } }, { additionalTypenames: ["Plan"] });
@@ -108,7 +111,7 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose: () => void })
       <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
       <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
       <TextInput label="Currency" description="ISO 4217, such as EUR." required value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} error={problems.fields.currency} />
-      <TextInput label="Monthly fee" required inputMode="decimal" value={fee} onChange={(e) => setFee(e.currentTarget.value)} error={problems.fields.monthlyFee} />
+      <TextInput label="Monthly fee" required inputMode="decimal" value={fee} onChange={(e) => setFee(e.currentTarget.value)} error={feeError || problems.fields.monthlyFee} />
       <Checkbox label="Active (offered to customers)" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
     </ModalForm>
   );
