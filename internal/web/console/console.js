@@ -100,12 +100,17 @@ async function gateway() {
       const pick = (m) => start({ orgId: org.id, method: m.type, idpId: m.idpId || "" });
       if (methods.length === 1) { await pick(methods[0]); return; }
       step("method", email);
-      choices("method-list", methods.map((m) => ({ label: m.type === "sso" ? "Sign in with " + m.name : "Sign in with password", m })), (it) => pick(it.m));
+      choices("method-list", methods.map((m) => ({ label: methodLabel(m), m })), (it) => pick(it.m));
     };
     if (data.orgs.length === 1) { await pickMethod(data.orgs[0]); return; }
     step("org", email);
     choices("org-list", data.orgs.map((o) => ({ label: o.name, o })), (it) => pickMethod(it.o));
   });
+}
+
+function methodLabel(m) {
+  if (m.type === "sso") return "Sign in with " + m.name;
+  return m.type === "passkey" ? "Sign in with a passkey" : "Sign in with password";
 }
 
 function decodeJWT(token) {
