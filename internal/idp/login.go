@@ -44,6 +44,7 @@ type loginView struct {
 	CSRF            string
 	PasswordAllowed bool
 	Passkey         bool // passkeys are offered: autofill on the address, a button (passkey_login.go)
+	PasskeyFailed   bool // a passkey just failed: the button stays, autofill does not offer it again at once
 	Providers       []providerLink
 	App, Org        string // the card names the application and the organization (polish.go)
 	OtherURL        string // "Not you?" when the address came from the gateway

@@ -142,6 +142,7 @@ func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := p.checkPasskey(ctx, a, r.PostForm.Get("credential"))
 	if errors.Is(err, errPasskeyFailed) {
+		v.PasskeyFailed = true
 		p.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
 		return
 	} else if err != nil {

@@ -96,7 +96,9 @@ async function gateway() {
     if (data.type === "not_found" || (data.type === "internal" && tenant)) { showError(GENERIC); return; }
     if (data.type === "internal") { await start({}); return; }
     const pickMethod = async (org) => {
-      const methods = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
+      const all = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
+      // password and passkey lead to the same page of the provider, which offers both
+      const methods = all.filter((m) => m.type !== "passkey" || !all.some((x) => x.type === "password"));
       const pick = (m) => start({ orgId: org.id, method: m.type, idpId: m.idpId || "" });
       if (methods.length === 1) { await pick(methods[0]); return; }
       step("method", email);

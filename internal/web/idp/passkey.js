@@ -84,7 +84,8 @@
       run(false);
     });
     const field = document.querySelector("input[autocomplete~=webauthn]");
-    if (field && PublicKeyCredential.isConditionalMediationAvailable) {
+    // after a passkey that failed, the button stays but autofill waits for the next page
+    if (field && !login.hasAttribute("data-no-autofill") && PublicKeyCredential.isConditionalMediationAvailable) {
       PublicKeyCredential.isConditionalMediationAvailable().then((ok) => { if (ok) run(true); });
     }
   }
