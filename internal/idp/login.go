@@ -273,7 +273,8 @@ func (p *Provider) otpSubmit(w http.ResponseWriter, r *http.Request) {
 			p.internalError(w, r, err)
 			return
 		}
-		p.renderOTPAgain(w, a.ID, recovery)
+		pu, perr := p.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
+		p.renderOTPAgain(w, a.ID, recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))

@@ -148,8 +148,9 @@ func TestAttackPasskeyReplay(t *testing.T) {
 }
 
 // An answer made for another relying party (its rp id or origin) is
-// refused, at sign-in and at enrolment; so is one from a browser that does
-// not hold the login transaction.
+// refused, at sign-in and at enrolment; so is one without user
+// verification, and the options of a login transaction asked by a browser
+// that does not hold it.
 //
 // attack: passkey-wrong-rp
 func TestAttackPasskeyWrongRPID(t *testing.T) {
@@ -166,9 +167,13 @@ func TestAttackPasskeyWrongRPID(t *testing.T) {
 	for name, rp := range map[string]virtualwebauthn.RelyingParty{
 		"rp id":  {ID: "evil.example", Name: "evil", Origin: ti.issuer},
 		"origin": {ID: "localhost", Name: "evil", Origin: "https://localhost.evil.example"},
+		"user verification": k.rp, // the right party, but the device did not verify its user
 	} {
 		wrong := *k
 		wrong.rp = rp
+		if name == "user verification" {
+			wrong.auth.Options.UserNotVerified = true
+		}
 		resp, body := ti.passkeyLogin(ti.browser(), ti.rp(), newFlow(), &wrong)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, msgPasskeyFailed) {
 			t.Fatalf("answer for another %s: %d", name, resp.StatusCode)

@@ -117,6 +117,13 @@ func (p *Provider) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest)
 	if err != nil {
 		return nil, err
 	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	if !p.passkeysAllowed(policy) {
+		return nil, errPasskeyFailed
+	}
 	return p.loadPasskeyUser(ctx, u)
 }
 
@@ -235,7 +242,10 @@ func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
-	if err != nil {
+	if errors.Is(err, errPasskeyFailed) {
+		fail("the organization does not allow passkeys")
+		return
+	} else if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
