@@ -12,6 +12,7 @@ import (
 	"github.com/descope/virtualwebauthn"
 
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -306,5 +307,54 @@ func TestPasskeyRequiredByPolicy(t *testing.T) {
 	resp, page = b.submit(ti.issuer, page, PathAccountPasskeyRemove, url.Values{"id": {ti.passkeys(userAlice)[0].ID}})
 	if resp.StatusCode != http.StatusBadRequest || len(ti.passkeys(userAlice)) != 1 {
 		t.Fatalf("last required passkey removed: %d", resp.StatusCode)
+	}
+}
+
+// A user with an authenticator app and a passkey is offered both as second
+// factor; a wrong code keeps the passkey offered, and the passkey then
+// finishes the sign-in.
+func TestPasskeyBesideTOTP(t *testing.T) {
+	ti := passkeyIDP(t, nil)
+	b := ti.signedIn()
+	ti.enrolTOTP(b)
+	k := newSoftKey(ti, userAlice)
+	ti.enrol(b, k, "Phone")
+	r, f := ti.rp(), newFlow()
+	nb := ti.browser()
+	_, page := ti.passwordStep(nb, r, f, alice)
+	if !strings.Contains(page, "Use your passkey") || !strings.Contains(page, `name="code"`) {
+		t.Fatalf("second-factor page without both factors:\n%s", page)
+	}
+	resp, page := nb.submit(ti.issuer, page, PathLoginOTP, url.Values{"code": {"000000"}})
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(page, "Use your passkey") {
+		t.Fatalf("after a wrong code: %d", resp.StatusCode)
+	}
+	form, a := ti.assert(nb, page, k, stepSecond)
+	form.Set("credential", a)
+	resp, _ = nb.post(ti.issuer+PathLoginPasskey, form)
+	if got := ti.amr(r, f, resp); !slices.Equal(got, []string{"pwd", "hwk", "mfa"}) {
+		t.Fatalf("amr = %v", got)
+	}
+}
+
+// A user of an organization that requires passkeys and has none yet gets
+// in through a password reset link: the link signs the browser in and
+// offers the enrolment, and the passkey then signs in.
+func TestPasskeyRequiredEnrolAfterReset(t *testing.T) {
+	ti := passkeyIDP(t, func(p *platform.LoginPolicy) { p.PasskeyRequired = true })
+	b := ti.browser()
+	_, form := b.get(ti.link(userAlice, store.TokenReset, mail.PathPasswordReset, mail.ResetLifetime))
+	resp, done := b.submitForm(ti.issuer+PathPasswordReset, form, "password", newPass, "confirm", newPass)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(done, "Add a passkey") || !strings.Contains(done, PathAccount+"#passkeys") {
+		t.Fatalf("reset of a passkey-only user: %d\n%s", resp.StatusCode, done)
+	}
+	k := newSoftKey(ti, userAlice)
+	if resp, page := ti.enrol(b, k, "Laptop"); resp.StatusCode != http.StatusOK || !strings.Contains(page, "Your passkey was added") {
+		t.Fatalf("enrolment after the reset: %d", resp.StatusCode)
+	}
+	r, f := ti.rp(), newFlow()
+	resp, _ = ti.passkeyLogin(ti.browser(), r, f, k)
+	if got := ti.amr(r, f, resp); !slices.Equal(got, []string{"hwk", "mfa"}) {
+		t.Fatalf("amr = %v", got)
 	}
 }
