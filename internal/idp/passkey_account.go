@@ -213,4 +213,3 @@ func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 }
 
 func newPasskeyID() string { return "pk_" + randomToken()[:22] }
-

@@ -165,8 +165,8 @@ func TestAttackPasskeyWrongRPID(t *testing.T) {
 	}
 	ti.enrol(b, k, "Laptop")
 	for name, rp := range map[string]virtualwebauthn.RelyingParty{
-		"rp id":  {ID: "evil.example", Name: "evil", Origin: ti.issuer},
-		"origin": {ID: "localhost", Name: "evil", Origin: "https://localhost.evil.example"},
+		"rp id":             {ID: "evil.example", Name: "evil", Origin: ti.issuer},
+		"origin":            {ID: "localhost", Name: "evil", Origin: "https://localhost.evil.example"},
 		"user verification": k.rp, // the right party, but the device did not verify its user
 	} {
 		wrong := *k
