@@ -77,10 +77,7 @@ func TestBrowserPasskeys(t *testing.T) {
 			gatewayEmail(base, "alice@acme.example"),
 			// the provider's page offers the passkey on its address field
 			// (autocomplete webauthn); the virtual authenticator picks it
-			waitShows(`[data-testid="role"]`, "owner"),
-			chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
-			chromedp.WaitVisible(`#sessions`, chromedp.ByID),
-			chromedp.Text(`#sessions`, &method, chromedp.ByID),
+			landedWithSession(m, &method),
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -120,10 +117,7 @@ func TestBrowserPasskeys(t *testing.T) {
 			shot(t, ctx, "passkey-second-factor"),
 			webauthn.SetAutomaticPresenceSimulation(auth, true),
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
-			waitShows(`[data-testid="role"]`, "owner"),
-			chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
-			chromedp.WaitVisible(`#sessions`, chromedp.ByID),
-			chromedp.Text(`#sessions`, &method, chromedp.ByID),
+			landedWithSession(m, &method),
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -182,6 +176,17 @@ func TestBrowserPasskeys(t *testing.T) {
 		"passkey.second_factor:allowed", "passkey.rename:allowed", "passkey.remove:allowed", "passkey.sign_in:denied"}
 	if !slices.Equal(actions, want) {
 		t.Fatalf("audit log: %v, want %v", actions, want)
+	}
+}
+
+// landedWithSession waits for the console's portal, then reads on the
+// provider's account page how this browser signed in.
+func landedWithSession(m *Main, method *string) chromedp.Tasks {
+	return chromedp.Tasks{
+		waitShows(`[data-testid="role"]`, "owner"),
+		chromedp.Navigate(m.Config.IssuerURL + "/ui/account"),
+		chromedp.WaitVisible(`#sessions`, chromedp.ByID),
+		chromedp.Text(`#sessions`, method, chromedp.ByID),
 	}
 }
 
