@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/descope/virtualwebauthn"
+	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/platform"
 )
@@ -188,4 +189,33 @@ func TestAttackPasskeyWrongRPID(t *testing.T) {
 	if status != http.StatusForbidden {
 		t.Fatalf("options for another browser's transaction = %d", status)
 	}
+}
+
+// A victim's browser cannot complete an attacker's login transaction with
+// a passkey: neither the options of the attacker's transaction nor an
+// answer posted for it are accepted from another browser, and the attacker
+// gets no code (D-login-binding covers the passkey steps).
+//
+// attack: passkey-login-hijack
+func TestAttackPasskeyLoginHijack(t *testing.T) {
+	ti := passkeyIDP(t, nil)
+	k := newSoftKey(ti, userAlice)
+	victim := ti.signedIn()
+	ti.enrol(victim, k, "Laptop")
+	attacker := ti.browser()
+	id := attacker.startLogin(ti.rp().authURL(newFlow()))
+
+	_, own := victim.get(ti.rp().authURL(newFlow(), oauth2.SetAuthURLParam("prompt", "login")))
+	if status, _ := victim.options(ti.issuer+PathLoginPasskeyOptions, url.Values{"authRequestID": {id},
+		"csrf": {extractField(own, "csrf")}}); status != http.StatusForbidden {
+		t.Fatalf("options of the attacker's transaction in the victim's browser = %d", status)
+	}
+	form, answer := ti.assert(victim, own, k, "") // a real answer, to the victim's own challenge
+	form.Set("authRequestID", id)
+	form.Set("credential", answer)
+	if resp, _ := victim.post(ti.issuer+PathLoginPasskey, form); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("passkey posted for the attacker's login answered %d", resp.StatusCode)
+	}
+	ti.assertNotDone(t, id)
+	ti.assertNoCode(t, attacker, id)
 }
