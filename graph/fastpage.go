@@ -74,7 +74,7 @@ func (r *Resolver) servePage(ctx context.Context) graphql.ResponseHandler {
 	if pageServed != nil {
 		pageServed()
 	}
-	return graphql.OneShot(&graphql.Response{Data: data})
+	return pageAnswer(ctx, data)
 }
 
 // pageServed, when set (tests), is called for each page the fast path
@@ -254,19 +254,17 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 	return w.buf, true
 }
 
-// load runs the customers' and their grants' batches, together.
+// load runs the customers' and their grants' batches.
 func (d *pageData) load(ctx context.Context, svc *admin.Service, c *access.Caller, ids []string, grants bool) bool {
-	var customers []*admin.Customer
-	var gs [][]*admin.GrantView
-	var errC, errG error
-	loadGrants := func() {
-		if grants {
-			gs, errG = svc.GrantsByCustomerIDs(ctx, c, ids)
-		}
-	}
-	prefetchAll(func() { customers, errC = svc.CustomersByIDs(ctx, c, ids) }, loadGrants)
-	if errC != nil || errG != nil || len(customers) != len(ids) || (grants && len(gs) != len(ids)) {
+	customers, err := svc.CustomersByIDs(ctx, c, ids)
+	if err != nil || len(customers) != len(ids) {
 		return false
+	}
+	var gs [][]*admin.GrantView
+	if grants {
+		if gs, err = svc.GrantsByCustomerIDs(ctx, c, ids); err != nil || len(gs) != len(ids) {
+			return false
+		}
 	}
 	d.customers = make(map[string]*admin.Customer, len(ids))
 	d.grants = make(map[string][]*admin.GrantView, len(ids))
@@ -443,14 +441,19 @@ func (w *jsonWriter) time(t time.Time) bool {
 	return true
 }
 
-// str writes s quoted as graphql.MarshalString does.
+// str writes s quoted as graphql.MarshalString does, and with <, >, &,
+// U+2028 and U+2029 escaped as encoding/json escapes them when the
+// transport writes an answer of the executor: the bytes are the same.
 func (w *jsonWriter) str(s string) {
-	const hex = "0123456789abcdef"
+	const hex, upperHex = "0123456789abcdef", "0123456789ABCDEF"
 	w.byte('"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '\\' && c != '"' {
+		if c >= 0x20 && c != '\\' && c != '"' && c != '<' && c != '>' && c != '&' && c != 0xE2 {
+			continue
+		}
+		if c == 0xE2 && !(i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9)) {
 			continue
 		}
 		w.raw(s[start:i])
@@ -465,9 +468,16 @@ func (w *jsonWriter) str(s string) {
 			w.raw(`\\`)
 		case '"':
 			w.raw(`\"`)
-		default:
+		case 0xE2: // U+2028, U+2029
+			w.raw(`\u202`)
+			w.byte(hex[s[i+2]&0xF])
+			i += 2
+		case '<', '>', '&':
 			w.raw(`\u00`)
 			w.buf = append(w.buf, hex[c>>4], hex[c&0xf])
+		default: // a control character, in gqlgen's upper case
+			w.raw(`\u00`)
+			w.buf = append(w.buf, upperHex[c>>4], upperHex[c&0xf])
 		}
 		start = i + 1
 	}

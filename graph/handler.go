@@ -85,7 +85,7 @@ func NewHandler(cfg Config) http.Handler {
 	// mutations). No form or multipart transport: a cross-site form cannot
 	// post a query (CSRF), and the JSON content type needs a CORS preflight.
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(pagePOST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(MaxTokens)
 	srv.Use(introspection{on: cfg.Playground})
