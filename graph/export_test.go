@@ -6,7 +6,8 @@ import "sync/atomic"
 // now until the test ends.
 func CountPages(t interface{ Cleanup(func()) }) *atomic.Int64 {
 	n := &atomic.Int64{}
-	pageServed = func() { n.Add(1) }
-	t.Cleanup(func() { pageServed = nil })
+	count := func() { n.Add(1) }
+	pageServed.Store(&count)
+	t.Cleanup(func() { pageServed.Store(nil) })
 	return n
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -71,15 +72,15 @@ func (r *Resolver) servePage(ctx context.Context) graphql.ResponseHandler {
 	if !ok {
 		return nil
 	}
-	if pageServed != nil {
-		pageServed()
+	if f := pageServed.Load(); f != nil {
+		(*f)()
 	}
 	return pageAnswer(ctx, data)
 }
 
 // pageServed, when set (tests), is called for each page the fast path
 // answers.
-var pageServed func()
+var pageServed atomic.Pointer[func()]
 
 // planPage collects the operation's selections, level by level, and
 // reports whether the page serves them.
