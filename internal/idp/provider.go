@@ -242,7 +242,7 @@ func (p *Provider) Handler() http.Handler {
 	})
 	r.Mount(PathManagement, p.managementRoutes())
 	r.Get(DiscoveryPath, p.discovery)
-	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.op))))
+	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.With(p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
