@@ -48,6 +48,7 @@ func signedOut() chromedp.Action {
 func TestBrowserPasskeys(t *testing.T) {
 	m := mustRunPasskeyMain(t)
 	ctx := mustBrowser(t)
+	axe := axeSource(t)
 	base := m.Config.ConsoleURL + "/"
 	var auth webauthn.AuthenticatorID
 	var notice, list string
@@ -69,6 +70,7 @@ func TestBrowserPasskeys(t *testing.T) {
 	if !strings.Contains(notice, "Your passkey was added") || !strings.Contains(list, "Work laptop") {
 		t.Fatalf("enrolment: %q %q", notice, list)
 	}
+	axeCheck(t, ctx, axe, "account page with a passkey")
 
 	// spec: R1-idp
 	t.Run("Autofill", func(t *testing.T) {
@@ -95,6 +97,11 @@ func TestBrowserPasskeys(t *testing.T) {
 			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
 			chromedp.Evaluate(`document.querySelectorAll("input[type=password]").length`, &passwordFields),
 			shot(t, ctx, "passkey-required"),
+		); err != nil {
+			t.Fatal(err)
+		}
+		axeCheck(t, ctx, axe, "passkey-only sign-in page")
+		if err := chromedp.Run(ctx,
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
 			waitShows(`[data-testid="role"]`, "owner"),
 		); err != nil {
@@ -115,6 +122,11 @@ func TestBrowserPasskeys(t *testing.T) {
 			gatewayEmail(base, "alice@acme.example"), providerPassword(DemoPassword),
 			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
 			shot(t, ctx, "passkey-second-factor"),
+		); err != nil {
+			t.Fatal(err)
+		}
+		axeCheck(t, ctx, axe, "second-factor page")
+		if err := chromedp.Run(ctx,
 			webauthn.SetAutomaticPresenceSimulation(auth, true),
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
 			landedWithSession(m, &method),
