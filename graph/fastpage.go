@@ -89,36 +89,34 @@ func planPage(op *graphql.OperationContext) (*tenantsPage, bool) {
 		return nil, false
 	}
 	p := &tenantsPage{root: roots[0]}
-	var ok bool
-	if p.page, ok = level(op, roots[0], "TenantPage", pageFields); !ok {
-		return nil, false
+	// Each level is the selection of the edge named in the level above:
+	// the page, its items, their customer, the customer's grants.
+	levels := []struct {
+		edge, typ string
+		allowed   map[string]bool
+		fields    *[]graphql.CollectedField
+	}{
+		{"", "TenantPage", pageFields, &p.page},
+		{"items", "Tenant", tenantFields, &p.tenant},
+		{"customer", "Customer", customerFields, &p.customer},
+		{"grants", "Grant", grantFields, &p.grant},
 	}
-	items, ok := only(p.page, "items")
-	if !ok {
-		return nil, false
-	}
-	if items != nil {
-		if p.tenant, ok = level(op, *items, "Tenant", tenantFields); !ok {
-			return nil, false
+	edge := &roots[0]
+	for i, l := range levels {
+		if i > 0 {
+			var ok bool
+			if edge, ok = only(*levels[i-1].fields, l.edge); !ok {
+				return nil, false
+			}
+			if edge == nil {
+				break // not selected, nor anything under it
+			}
 		}
-		cust, ok := only(p.tenant, "customer")
+		fs, ok := level(op, *edge, l.typ, l.allowed)
 		if !ok {
 			return nil, false
 		}
-		if cust != nil {
-			if p.customer, ok = level(op, *cust, "Customer", customerFields); !ok {
-				return nil, false
-			}
-			grants, ok := only(p.customer, "grants")
-			if !ok {
-				return nil, false
-			}
-			if grants != nil {
-				if p.grant, ok = level(op, *grants, "Grant", grantFields); !ok {
-					return nil, false
-				}
-			}
-		}
+		*l.fields = fs
 	}
 	return p, p.args(op.Variables)
 }
