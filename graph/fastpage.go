@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"sync/atomic"
-	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -90,36 +89,34 @@ func planPage(op *graphql.OperationContext) (*tenantsPage, bool) {
 		return nil, false
 	}
 	p := &tenantsPage{root: roots[0]}
-	var ok bool
-	if p.page, ok = level(op, roots[0], "TenantPage", pageFields); !ok {
-		return nil, false
+	// Each level is the selection of the edge named in the level above:
+	// the page, its items, their customer, the customer's grants.
+	levels := []struct {
+		edge, typ string
+		allowed   map[string]bool
+		fields    *[]graphql.CollectedField
+	}{
+		{"", "TenantPage", pageFields, &p.page},
+		{"items", "Tenant", tenantFields, &p.tenant},
+		{"customer", "Customer", customerFields, &p.customer},
+		{"grants", "Grant", grantFields, &p.grant},
 	}
-	items, ok := only(p.page, "items")
-	if !ok {
-		return nil, false
-	}
-	if items != nil {
-		if p.tenant, ok = level(op, *items, "Tenant", tenantFields); !ok {
-			return nil, false
+	edge := &roots[0]
+	for i, l := range levels {
+		if i > 0 {
+			var ok bool
+			if edge, ok = only(*levels[i-1].fields, l.edge); !ok {
+				return nil, false
+			}
+			if edge == nil {
+				break // not selected, nor anything under it
+			}
 		}
-		cust, ok := only(p.tenant, "customer")
+		fs, ok := level(op, *edge, l.typ, l.allowed)
 		if !ok {
 			return nil, false
 		}
-		if cust != nil {
-			if p.customer, ok = level(op, *cust, "Customer", customerFields); !ok {
-				return nil, false
-			}
-			grants, ok := only(p.customer, "grants")
-			if !ok {
-				return nil, false
-			}
-			if grants != nil {
-				if p.grant, ok = level(op, *grants, "Grant", grantFields); !ok {
-					return nil, false
-				}
-			}
-		}
+		*l.fields = fs
 	}
 	return p, p.args(op.Variables)
 }
@@ -276,212 +273,4 @@ func (d *pageData) load(ctx context.Context, svc *admin.Service, c *access.Calle
 		}
 	}
 	return true
-}
-
-// jsonWriter writes the page as gqlgen writes its values: fields in the
-// order the selection collected them, the first of an alias selected
-// twice, strings escaped as graphql.MarshalString does.
-type jsonWriter struct{ buf []byte }
-
-func (w *jsonWriter) byte(b byte)     { w.buf = append(w.buf, b) }
-func (w *jsonWriter) raw(s string)    { w.buf = append(w.buf, s...) }
-func (w *jsonWriter) key(name string) { w.byte('"'); w.raw(name); w.raw(`":`) }
-
-// object writes the fields fs of one object, value writing each field's
-// value; false when a field has none the schema allows.
-func (w *jsonWriter) object(fs []graphql.CollectedField, value func(f *graphql.CollectedField) bool) bool {
-	w.byte('{')
-	for i := range fs {
-		if dup(fs, i) {
-			continue
-		}
-		if w.buf[len(w.buf)-1] != '{' {
-			w.byte(',')
-		}
-		w.key(fs[i].Alias)
-		if !value(&fs[i]) {
-			return false
-		}
-	}
-	w.byte('}')
-	return true
-}
-
-// dup reports whether the alias of fs[i] came earlier.
-func dup(fs []graphql.CollectedField, i int) bool {
-	for j := range i {
-		if fs[j].Alias == fs[i].Alias {
-			return true
-		}
-	}
-	return false
-}
-
-func (w *jsonWriter) page(p *tenantsPage, d *pageData) bool {
-	return w.object(p.page, func(f *graphql.CollectedField) bool {
-		switch f.Name {
-		case "__typename":
-			w.str("TenantPage")
-		case "nextCursor":
-			w.optStr(d.tenants.NextCursor)
-		case "items":
-			w.byte('[')
-			for i, t := range d.tenants.Items {
-				if i > 0 {
-					w.byte(',')
-				}
-				if !w.tenant(p, d, t) {
-					return false
-				}
-			}
-			w.byte(']')
-		}
-		return true
-	})
-}
-
-func (w *jsonWriter) tenant(p *tenantsPage, d *pageData, t *admin.Tenant) bool {
-	return w.object(p.tenant, func(f *graphql.CollectedField) bool {
-		switch f.Name {
-		case "__typename":
-			w.str("Tenant")
-		case "id":
-			w.str(t.ID)
-		case "name":
-			w.str(t.Name)
-		case "customerId":
-			w.str(t.CustomerID)
-		case "instanceId":
-			w.optStr(t.InstanceID)
-		case "createdAt":
-			return w.time(t.CreatedAt)
-		case "updatedAt":
-			return w.time(t.UpdatedAt)
-		case "customer":
-			cu := d.customers[t.CustomerID]
-			if cu == nil {
-				w.raw("null")
-				return true
-			}
-			return w.customer(p, d, cu)
-		}
-		return true
-	})
-}
-
-func (w *jsonWriter) customer(p *tenantsPage, d *pageData, cu *admin.Customer) bool {
-	return w.object(p.customer, func(f *graphql.CollectedField) bool {
-		switch f.Name {
-		case "__typename":
-			w.str("Customer")
-		case "id":
-			w.str(cu.ID)
-		case "name":
-			w.str(cu.Name)
-		case "orgId":
-			w.str(cu.OrgID)
-		case "createdAt":
-			return w.time(cu.CreatedAt)
-		case "updatedAt":
-			return w.time(cu.UpdatedAt)
-		case "grants":
-			w.byte('[')
-			for i, g := range d.grants[cu.ID] {
-				if i > 0 {
-					w.byte(',')
-				}
-				if !w.grant(p, g) {
-					return false
-				}
-			}
-			w.byte(']')
-		}
-		return true
-	})
-}
-
-func (w *jsonWriter) grant(p *tenantsPage, g *admin.GrantView) bool {
-	return w.object(p.grant, func(f *graphql.CollectedField) bool {
-		switch f.Name {
-		case "__typename":
-			w.str("Grant")
-		case "granteeType":
-			w.str(g.GranteeType)
-		case "granteeId":
-			w.str(g.GranteeID)
-		case "customerId":
-			w.optStr(g.CustomerID)
-		case "instanceId":
-			w.optStr(g.InstanceID)
-		case "grantedBy":
-			w.optStr(g.GrantedBy)
-		case "grantedAt":
-			return w.time(g.GrantedAt)
-		}
-		return true
-	})
-}
-
-func (w *jsonWriter) optStr(s *string) {
-	if s == nil {
-		w.raw("null")
-		return
-	}
-	w.str(*s)
-}
-
-// time writes a Time! value as graphql.MarshalTime does; a zero time is
-// null there, which a non-null field cannot be.
-func (w *jsonWriter) time(t time.Time) bool {
-	if t.IsZero() {
-		return false
-	}
-	w.byte('"') // the layout's output needs no escaping
-	w.buf = t.AppendFormat(w.buf, time.RFC3339Nano)
-	w.byte('"')
-	return true
-}
-
-// str writes s quoted as graphql.MarshalString does, and with <, >, &,
-// U+2028 and U+2029 escaped as encoding/json escapes them when the
-// transport writes an answer of the executor: the bytes are the same.
-func (w *jsonWriter) str(s string) {
-	const hex, upperHex = "0123456789abcdef", "0123456789ABCDEF"
-	w.byte('"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '\\' && c != '"' && c != '<' && c != '>' && c != '&' && c != 0xE2 {
-			continue
-		}
-		if c == 0xE2 && !(i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9)) {
-			continue
-		}
-		w.raw(s[start:i])
-		switch c {
-		case '\t':
-			w.raw(`\t`)
-		case '\r':
-			w.raw(`\r`)
-		case '\n':
-			w.raw(`\n`)
-		case '\\':
-			w.raw(`\\`)
-		case '"':
-			w.raw(`\"`)
-		case 0xE2: // U+2028, U+2029
-			w.raw(`\u202`)
-			w.byte(hex[s[i+2]&0xF])
-			i += 2
-		case '<', '>', '&':
-			w.raw(`\u00`)
-			w.buf = append(w.buf, hex[c>>4], hex[c&0xf])
-		default: // a control character, in gqlgen's upper case
-			w.raw(`\u00`)
-			w.buf = append(w.buf, upperHex[c>>4], upperHex[c&0xf])
-		}
-		start = i + 1
-	}
-	w.raw(s[start:])
-	w.byte('"')
 }
