@@ -6,7 +6,8 @@ import { messages } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
 import { ConfirmDelete, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
-import { InvoiceList } from "./platform";
+import { Billing } from "./billing";
+import { SignIn } from "./sso";
 import { TenantList } from "./tenants";
 import { UserList } from "./users";
 import { UsageList } from "./usage";
@@ -37,7 +38,9 @@ export function CustomerPage({ id }: { id: string }) {
   const [, enterFocus] = useMutation(EnterFocus);
   const [, deleteCustomer] = useMutation(DeleteCustomer);
   const [deleting, setDeleting] = useState(false);
-  const tab = route.query.get("tab") || (caller.can("MANAGE_TENANT") ? "tenants" : "usage");
+  // the invoices are part of billing now; links to the old tab still work
+  const asked = route.query.get("tab");
+  const tab = (asked === "invoices" ? "billing" : asked) || (caller.can("MANAGE_TENANT") ? "tenants" : "usage");
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
   if (!c) {
@@ -96,20 +99,22 @@ export function CustomerPage({ id }: { id: string }) {
           <Text size="sm">{formatTime(c.createdAt)}</Text>
         </Stack>
       </Group>
-      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null }), { replace: true })} keepMounted={false}>
+      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null }), { replace: true })} keepMounted={false}>
         <Tabs.List>
           {caller.can("MANAGE_TENANT") && <Tabs.Tab value="tenants">Tenants</Tabs.Tab>}
           {caller.can("MANAGE_CUSTOMER_USER") && <Tabs.Tab value="users">Users</Tabs.Tab>}
           {caller.can("MANAGE_INSTANCES") && <Tabs.Tab value="instances">Instances</Tabs.Tab>}
           <Tabs.Tab value="usage">Usage</Tabs.Tab>
-          {caller.can("VIEW_BILLING") && <Tabs.Tab value="invoices">Invoices</Tabs.Tab>}
+          {caller.can("VIEW_BILLING") && <Tabs.Tab value="billing">Billing</Tabs.Tab>}
+          {caller.can("MANAGE_CUSTOMER_CONFIG") && <Tabs.Tab value="sso">Sign-in</Tabs.Tab>}
           {caller.can("MANAGE_CUSTOMER_CONFIG") && <Tabs.Tab value="settings">Settings</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="tenants" pt="md"><TenantList customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="users" pt="md"><UserList customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="instances" pt="md"><InstanceList customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="usage" pt="md"><UsageList customerId={c.id} /></Tabs.Panel>
-        <Tabs.Panel value="invoices" pt="md"><InvoiceList customerId={c.id} /></Tabs.Panel>
+        <Tabs.Panel value="billing" pt="md"><Billing customerId={c.id} /></Tabs.Panel>
+        <Tabs.Panel value="sso" pt="md"><SignIn customerId={c.id} /></Tabs.Panel>
         <Tabs.Panel value="settings" pt="md"><CustomerSettings customerId={c.id} /></Tabs.Panel>
       </Tabs>
     </>
