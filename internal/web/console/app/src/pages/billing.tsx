@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Button, Group, Modal, NativeSelect, NumberInput, Stack, Tabs, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
@@ -68,6 +68,8 @@ export function Billing({ customerId }: { customerId: string }) {
     context: lists("Credit", "Payment", "BillingSetup"),
   });
   const [issuing, setIssuing] = useState(false);
+  // kept here, as the form starts again from the server's answer
+  const [saved, setSaved] = useState(false);
   const redacted = !caller.can("VIEW_BILLED_UNITS");
   // a customer without a billing setup answers NOT_FOUND for that field
   const errs = graphErrors(error);
@@ -105,7 +107,7 @@ export function Billing({ customerId }: { customerId: string }) {
       </Tabs.Panel>
       <Tabs.Panel value="credits">
         {caller.canWrite("MANAGE_BILLING") && (
-          <Group justify="flex-end" mb="sm"><Button onClick={() => setIssuing(true)}>Issue credit</Button></Group>
+          <Group justify="flex-end" mb="sm"><Button onClick={() => setIssuing(true)}>New credit</Button></Group>
         )}
         {c?.credits && c.credits.items.length === 0 && <Empty>No credits issued.</Empty>}
         {c?.credits && c.credits.items.length > 0 && (
@@ -119,9 +121,10 @@ export function Billing({ customerId }: { customerId: string }) {
         {issuing && <CreditModal customerId={customerId} onClose={() => setIssuing(false)} />}
       </Tabs.Panel>
       <Tabs.Panel value="setup">
-        {c && (
-          <SetupForm customerId={customerId} setup={c.billingSetup ?? null} plans={data?.plans ?? null}
-            write={caller.canWrite("MANAGE_BILLING")} />
+        {c && c.billingSetup !== undefined && (
+          // undefined while another view's answer is still shown; a new key when the server's setup changes starts the form again from it
+          <SetupForm key={c.billingSetup?.updatedAt ?? "none"} customerId={customerId} setup={c.billingSetup ?? null} plans={data?.plans ?? null}
+            write={caller.canWrite("MANAGE_BILLING")} saved={saved} setSaved={setSaved} />
         )}
       </Tabs.Panel>
     </Tabs>
@@ -166,15 +169,15 @@ type Setup = {
 
 const EMPTY_SETUP: Setup = { planId: null, billingEmail: "", companyName: "", address: "", country: "", taxId: "", currency: "EUR", paymentMethod: "invoice" };
 
-function SetupForm({ customerId, setup, plans, write }: {
+function SetupForm({ customerId, setup, plans, write, saved, setSaved }: {
   customerId: string;
+  saved: boolean;
+  setSaved: (b: boolean) => void;
   setup: Setup | null;
   plans: { id: string; name: string }[] | null;
   write: boolean;
 }) {
   const [s, setS] = useState<Setup>(setup ?? EMPTY_SETUP);
-  const [saved, setSaved] = useState(false);
-  useEffect(() => setS(setup ?? EMPTY_SETUP), [setup]);
   const { problems, check } = useProblems(["planId", "billingEmail", "companyName", "address", "country", "taxId", "currency", "paymentMethod"]);
   const [{ fetching }, put] = useMutation(PutBillingSetup);
   const field = (k: keyof Setup) => ({

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Badge, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
@@ -53,6 +53,8 @@ export function SignIn({ customerId }: { customerId: string }) {
   const [{ data, fetching, error }] = useQuery({ query: SignInQuery, variables: { id: customerId }, context: lists("IdentityProvider") });
   const [editing, setEditing] = useState<Provider | "new" | null>(null);
   const [deleting, setDeleting] = useState<Provider | null>(null);
+  // kept here, as the form starts again from the server's answer
+  const [saved, setSaved] = useState(false);
   const [, del] = useMutation(DeleteIdentityProvider);
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
@@ -60,7 +62,7 @@ export function SignIn({ customerId }: { customerId: string }) {
   return (
     <>
       <PageError error={error} what="this sign-in configuration" />
-      {c?.sso && <PolicyForm customerId={customerId} policy={c.sso} write={write} />}
+      {c?.sso && <PolicyForm key={JSON.stringify(c.sso)} customerId={customerId} policy={c.sso} write={write} saved={saved} setSaved={setSaved} />}
       <Group justify="space-between" mt="xl" mb="xs">
         <Title order={2} size="h3">Identity providers</Title>
         {write && <Button onClick={() => setEditing("new")}>New identity provider</Button>}
@@ -118,10 +120,10 @@ const POLICY: { key: keyof Policy; label: string; description: string }[] = [
   { key: "mfaForced", label: "Two-step verification for everyone", description: "Users enrol at their next sign-in." },
 ];
 
-function PolicyForm({ customerId, policy, write }: { customerId: string; policy: Policy; write: boolean }) {
+function PolicyForm({ customerId, policy, write, saved, setSaved }: {
+  customerId: string; policy: Policy; write: boolean; saved: boolean; setSaved: (b: boolean) => void;
+}) {
   const [p, setP] = useState<Policy>(policy);
-  const [saved, setSaved] = useState(false);
-  useEffect(() => setP(policy), [policy]);
   const { problems, check } = useProblems([]);
   const [{ fetching }, put] = useMutation(PutSSOSettings);
   const changed = POLICY.some((f) => p[f.key] !== policy[f.key]);

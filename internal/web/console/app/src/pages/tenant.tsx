@@ -67,7 +67,8 @@ export function TenantPage({ id }: { id: string }) {
   const [transferring, setTransferring] = useState(false);
   const [, putSettings] = useMutation(PutTenantSettings);
   const write = caller.canWrite("MANAGE_TENANT");
-  const tab = route.query.get("tab") || "members";
+  const asked = route.query.get("tab") ?? "";
+  const tab = asked === "settings" || (asked === "migrations" && migrations) ? asked : "members";
   if (fetching && !data) return <Loading />;
   const t = data?.tenant;
   if (!t) {
@@ -273,7 +274,7 @@ function TransferModal({ tenant, onClose }: { tenant: { id: string; name: string
       name={tenant.name}
       consequence="The tenant, its data and members move to the destination customer; its present customer loses access at once."
       fields={["customerId", "instanceId"]}
-      submit={async () => (await transfer({ id: tenant.id, input: { customerId: customer, instanceId: instance || null } }, TENANT)).error}
+      submit={async () => (await transfer({ id: tenant.id, input: { customerId: customer, ...(instance ? { instanceId: instance } : {}) } }, TENANT)).error}
       onClose={onClose}
     >
       {(p) => (

@@ -129,7 +129,7 @@ function CreateTenantModal({ customerId, onClose }: { customerId?: string; onClo
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
-          const res = await create({ input: { name, customerId: customer, instanceId: instance || null } }, { additionalTypenames: ["Tenant"] });
+          const res = await create({ input: { name, customerId: customer, ...(instance ? { instanceId: instance } : {}) } }, { additionalTypenames: ["Tenant"] });
           if (check(res.error)) onClose();
         }}
       >
