@@ -322,7 +322,7 @@ func TestBrowserConsoleAppTenantAdministration(t *testing.T) {
 	}
 	axeCheck(t, ctx, axe, "tenant members")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-tenant-members"))
-	run(t, ctx, clickText("Remove bob@acme.example"), fill("Type the member name, bob@acme.example, to confirm", "bob@acme.example"),
+	run(t, ctx, clickLabel("Remove bob@acme.example"), fill("Type the member name, bob@acme.example, to confirm", "bob@acme.example"),
 		clickText("Remove member"), waitGone(`[role="dialog"]`),
 		waitTrue(`!document.querySelector('[data-testid="members-table"]')?.textContent.includes("bob@acme.example")`))
 	if members, _ := m.Store.TenantMembers(ctx0, DemoAcmeTenantID); hasMember(members, "bob@acme.example", "") {

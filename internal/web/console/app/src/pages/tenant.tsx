@@ -157,14 +157,14 @@ function Members({ tenantId, members, users, write }: {
             {
               label: "Tenant role",
               cell: (m) => write ? (
-                <NativeSelect size="xs" aria-label={`Tenant role of ${m.email}`} value={m.role} data={TENANT_ROLES}
+                <NativeSelect size="xs" w={110} aria-label={`Tenant role of ${m.email}`} value={m.role} data={TENANT_ROLES}
                   onChange={async (e) => setRowErrors(messages((await put({ id: tenantId, userId: m.userId, role: e.currentTarget.value }, TENANT)).error))} />
               ) : m.role,
             },
             { label: "Added", cell: (m) => formatTime(m.addedAt) },
             ...(write ? [{
               label: "Actions",
-              cell: (m: Member) => <Button size="xs" variant="default" color="red" onClick={() => setRemoving(m)}>Remove {m.email}</Button>,
+              cell: (m: Member) => <Button size="xs" variant="default" color="red" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>Remove</Button>,
             }] : []),
           ]}
         />
