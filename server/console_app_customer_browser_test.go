@@ -189,6 +189,12 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 	if a := clientCredentials(t, m, clientID, secret2, true, nil); a.status != http.StatusOK {
 		t.Errorf("the rotated secret: %d %v", a.status, a.body)
 	}
+	// its role, changed in its row
+	run(t, ctx, choose("Role of ci-exporter", "admin"),
+		waitTrue(`document.querySelector('select[aria-label="Role of ci-exporter"]').value === "admin"`))
+	if accounts, err := m.Store.ServiceAccounts(ctx0, DemoAcmeCustomerID); err != nil || accounts[0].Role != "admin" {
+		t.Fatalf("service account role: %+v %v", accounts, err)
+	}
 	// public keys: a document that is no JWK Set object is refused at the field
 	run(t, ctx, clickLabel("Public keys of ci-exporter"), fill("Public keys (JWK Set)", `[1, 2]`),
 		fill("Type the service account name, ci-exporter, to confirm", "ci-exporter"), clickText("Set the keys of service account"),

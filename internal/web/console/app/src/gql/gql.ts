@@ -49,6 +49,7 @@ type Documents = {
     "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n": typeof types.CreateServiceAccountDocument,
     "\n  mutation RotateServiceAccountSecret($id: ID!) {\n    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }\n  }\n": typeof types.RotateServiceAccountSecretDocument,
     "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n": typeof types.SetServiceAccountKeysDocument,
+    "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n": typeof types.SetServiceAccountRoleDocument,
     "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": typeof types.DeleteServiceAccountDocument,
     "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n": typeof types.CustomerSignInDocument,
     "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) { passwordAllowed ssoAllowed ssoCreateUsers mfaForced identityProviders }\n  }\n": typeof types.PutSsoSettingsDocument,
@@ -119,6 +120,7 @@ const documents: Documents = {
     "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n": types.CreateServiceAccountDocument,
     "\n  mutation RotateServiceAccountSecret($id: ID!) {\n    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }\n  }\n": types.RotateServiceAccountSecretDocument,
     "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n": types.SetServiceAccountKeysDocument,
+    "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n": types.SetServiceAccountRoleDocument,
     "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": types.DeleteServiceAccountDocument,
     "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n": types.CustomerSignInDocument,
     "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) { passwordAllowed ssoAllowed ssoCreateUsers mfaForced identityProviders }\n  }\n": types.PutSsoSettingsDocument,
@@ -308,6 +310,10 @@ export function graphql(source: "\n  mutation RotateServiceAccountSecret($id: ID
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n"): (typeof documents)["\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n"): (typeof documents)["\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

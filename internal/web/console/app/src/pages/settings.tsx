@@ -44,6 +44,9 @@ const RotateServiceAccountSecret = graphql(`
 const SetServiceAccountKeys = graphql(`
   mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }
 `);
+const SetServiceAccountRole = graphql(`
+  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }
+`);
 const DeleteServiceAccount = graphql(`
   mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }
 `);
@@ -80,6 +83,8 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
   const [, delWebhook] = useMutation(DeleteWebhook);
   const [, delAccount] = useMutation(DeleteServiceAccount);
   const [, putSettings] = useMutation(PutCustomerSettings);
+  const [, setRole] = useMutation(SetServiceAccountRole);
+  const [roleErrors, setRoleErrors] = useState<string[]>([]);
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
   return (
@@ -111,6 +116,7 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
         <Title order={2} size="h3">Service accounts</Title>
         {write && <Button onClick={() => setCreating("account")}>New service account</Button>}
       </Group>
+      <FormErrors messages={roleErrors} />
       {c && (c.serviceAccounts ?? []).length === 0 && <Empty>No service accounts.</Empty>}
       {c && (c.serviceAccounts ?? []).length > 0 && (
         <DataTable
@@ -119,7 +125,10 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
           rowKey={(a) => a.id}
           columns={[
             { label: "Name", cell: (a) => a.name },
-            { label: "Role", cell: (a) => a.role },
+            { label: "Role", cell: (a) => write ? (
+              <NativeSelect size="xs" w={110} aria-label={`Role of ${a.name}`} value={a.role} data={PORTAL_ROLES}
+                onChange={async (e) => setRoleErrors(messages((await setRole({ id: a.id, role: e.currentTarget.value }, ACCOUNT)).error))} />
+            ) : a.role },
             { label: "Client id", cell: (a) => <Code>{a.clientId}</Code> },
             { label: "Signs in with", cell: (a) => a.authMethod === "private_key_jwt"
               ? `keys ${a.keyIds.length ? a.keyIds.join(", ") : "(none)"}`
