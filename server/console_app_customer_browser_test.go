@@ -231,19 +231,8 @@ func TestBrowserConsoleAppBilling(t *testing.T) {
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx0 := context.Background()
-	alice, err := m.Store.User(ctx0, "2b7e4d10-0000-4000-8000-000000000002")
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().UTC()
-	bill := &platform.User{ID: "2b7e4d10-0000-4000-8000-0000000000b1", OrgID: DemoAcmeOrgID, Email: "bill@acme.example",
-		EmailVerified: true, Name: "Bill Ing", PasswordHash: alice.PasswordHash, CreatedAt: now, UpdatedAt: now}
-	if err := m.Store.CreateUser(ctx0, bill); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Store.PutConsoleUser(ctx0, &platform.ConsoleUser{UserID: bill.ID, Role: "billing", CustomerID: DemoAcmeCustomerID, CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
+	bill := mustConsoleUser(t, m, "2b7e4d10-0000-4000-8000-0000000000b1", DemoAcmeOrgID, "bill@acme.example", "Bill Ing",
+		"billing", DemoAcmeCustomerID)
 
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "bill@acme.example")
@@ -392,6 +381,27 @@ func TestBrowserConsoleAppTenantAdministration(t *testing.T) {
 	}
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoGlobexCustomerID+"?tab=users", "Globex Engineering"),
 		rowHas("users-table", "bob@acme.example", "member"))
+}
+
+// mustConsoleUser adds a user with the demo password and a console role
+// (of customerID, or internal when it is "").
+func mustConsoleUser(t *testing.T, m *Main, id, orgID, email, name, role, customerID string) *platform.User {
+	t.Helper()
+	ctx := context.Background()
+	demo, err := m.Store.User(ctx, "2b7e4d10-0000-4000-8000-000000000001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	u := &platform.User{ID: id, OrgID: orgID, Email: email, EmailVerified: true, Name: name, PasswordHash: demo.PasswordHash,
+		CreatedAt: now, UpdatedAt: now}
+	if err := m.Store.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Store.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: id, Role: role, CustomerID: customerID, CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 func hasMember(ms []store.TenantMember, email, role string) bool {

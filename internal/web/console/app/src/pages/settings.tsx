@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, NativeSelect, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { ActionIcon, Button, Code, Group, Modal, NativeSelect, Stack, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import type { CombinedError } from "@urql/core";
 import { graphql } from "../gql";
@@ -11,6 +11,7 @@ import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
 import { PORTAL_ROLES } from "./users";
 import { ConfirmedForm } from "./confirm";
+import { RotateSecret, SecretOnce } from "./secret";
 import { SettingsDocument } from "./jsondoc";
 import { CreateWebhook, Deliveries, WebhookForm, WebhookRowActions } from "./webhooks";
 
@@ -53,22 +54,6 @@ const DeleteServiceAccount = graphql(`
 
 const ACCOUNT = { additionalTypenames: ["ServiceAccount"] };
 const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"];
-
-// SecretOnce shows a secret the server answers only once, with a copy button.
-export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
-  return (
-    <Stack>
-      <Alert color="dark" variant="outline" title="Copy it now">
-        <Text>This {label} is shown only once. Store it where your system reads it; you can rotate it later.</Text>
-      </Alert>
-      <Code block data-testid="secret" tabIndex={0} aria-label={label}>{secret}</Code>
-      <Group justify="flex-end">
-        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
-        <Button onClick={onDone}>Done</Button>
-      </Group>
-    </Stack>
-  );
-}
 
 type Account = { id: string; name: string; role: string; clientId: string; authMethod: string; keyIds: string[]; createdAt: string; secretRotatedAt: string };
 
@@ -250,29 +235,14 @@ function AccountModal({ customerId, onClose }: { customerId: string; onClose: ()
 }
 
 function RotateAccount({ a, onClose }: { a: Account; onClose: () => void }) {
-  const [secret, setSecret] = useState("");
   const [, rotate] = useMutation(RotateServiceAccountSecret);
-  if (secret) {
-    return (
-      <Modal opened onClose={onClose} title="New client secret" centered>
-        <SecretOnce label="client secret" secret={secret} onDone={onClose} />
-      </Modal>
-    );
-  }
   return (
-    <ConfirmedForm
-      kind="service account"
-      verb="Rotate the secret of"
-      name={a.name}
+    <RotateSecret kind="service account" name={a.name} label="client secret" onClose={onClose}
       consequence="The present secret stops working at once; the account signs in with the new one."
-      submit={async () => {
+      rotate={async () => {
         const res = await rotate({ id: a.id }, ACCOUNT);
-        if (res.data?.rotateServiceAccountSecret) setSecret(res.data.rotateServiceAccountSecret.clientSecret);
-        return res.error;
-      }}
-      onClose={onClose}
-      onDone={() => {}}
-    />
+        return { secret: res.data?.rotateServiceAccountSecret?.clientSecret, error: res.error };
+      }} />
   );
 }
 

@@ -7,8 +7,7 @@ import { words } from "../jsondoc";
 import { navigate, useQueryParam, withQuery } from "../router";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
-import { ConfirmedForm } from "./confirm";
-import { SecretOnce } from "./settings";
+import { RotateSecret } from "./secret";
 
 export const CreateWebhook = graphql(`
   mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {
@@ -60,29 +59,14 @@ export function WebhookRowActions({ w, write, onDelete }: { w: Webhook; write: b
 }
 
 function RotateWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
-  const [secret, setSecret] = useState("");
   const [, rotate] = useMutation(RotateWebhookSecret);
-  if (secret) {
-    return (
-      <Modal opened onClose={onClose} title="New signing secret" centered>
-        <SecretOnce label="signing secret" secret={secret} onDone={onClose} />
-      </Modal>
-    );
-  }
   return (
-    <ConfirmedForm
-      kind="webhook"
-      verb="Rotate the secret of"
-      name={w.url}
+    <RotateSecret kind="webhook" name={w.url} label="signing secret" onClose={onClose}
       consequence="Deliveries are signed with a new secret from now on; the receiver must check them with it."
-      submit={async () => {
+      rotate={async () => {
         const res = await rotate({ id: w.id }, WEBHOOK);
-        if (res.data?.rotateWebhookSecret) setSecret(res.data.rotateWebhookSecret.secret);
-        return res.error;
-      }}
-      onClose={onClose}
-      onDone={() => {}}
-    />
+        return { secret: res.data?.rotateWebhookSecret?.secret, error: res.error };
+      }} />
   );
 }
 
