@@ -103,6 +103,12 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 		t.Fatalf("sign-in policy after save: %+v %v", pol, err)
 	}
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-sso"))
+	var overflow bool
+	run(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), rowHas("identity-providers-table", "Acme Okta EU"),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow), chromedp.EmulateViewport(1280, 800))
+	if overflow {
+		t.Error("the sign-in tab is wider than 390 px")
+	}
 	// a reload shows what the server keeps
 	run(t, ctx, chromedp.Reload(), waitTrue(`(() => { const l = [...document.querySelectorAll("label")].find(l => l.textContent.trim() === "Single sign-on"); return !!l && document.getElementById(l.htmlFor).checked; })()`))
 
@@ -262,6 +268,7 @@ func TestBrowserConsoleAppBilling(t *testing.T) {
 	if err != nil || len(credits) != 1 || credits[0].AmountCents != 1250 || credits[0].IssuedBy != bill.ID {
 		t.Fatalf("credits: %+v %v", credits, err)
 	}
+	axeCheck(t, ctx, axe, "billing credits")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-billing-credits"))
 
 	run(t, ctx, clickText("Billing setup"), waitShows(`main`, "Last changed"), fill("Country", "Germany"),
@@ -272,6 +279,18 @@ func TestBrowserConsoleAppBilling(t *testing.T) {
 	b, err := m.Store.BillingSetup(ctx0, DemoAcmeCustomerID)
 	if err != nil || b.Country != "AT" || b.BillingEmail != "ap@acme.example" || b.PlanID != DemoPlanBusinessID {
 		t.Fatalf("billing setup: %+v %v", b, err)
+	}
+
+	// 390 px wide: the billing views do not overflow sideways
+	for _, view := range []string{"payments", "setup"} {
+		var overflow bool
+		run(t, ctx, chromedp.EmulateViewport(390, 844), open(m, "/portal?tab=billing&view="+view, "Acme Construction"),
+			waitTrue(`!!document.querySelector('[data-testid="payments-table"]') || document.body.textContent.includes("Last changed")`),
+			chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow))
+		if overflow {
+			t.Errorf("billing %s is wider than 390 px", view)
+		}
+		axeCheck(t, ctx, axe, "billing "+view+" at 390 px")
 	}
 
 	// a viewer has no billing tab, and the URL does not open one
