@@ -7,6 +7,7 @@ import { useCaller } from "../me";
 import { useProblems } from "../forms";
 import { codeOf, graphErrors } from "../errors";
 import { navigate, useRoute, withQuery } from "../router";
+import { chooseTab } from "../tabs";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Loading, PageError, Pager, formatTime } from "../ui";
 import { InvoiceList } from "./platform";
@@ -55,7 +56,7 @@ const BILLING = { additionalTypenames: ["Credit", "BillingSetup", "Customer"] };
 export function Billing({ customerId }: { customerId: string }) {
   const caller = useCaller();
   const route = useRoute();
-  const view = (BILLING_VIEWS as readonly string[]).includes(route.query.get("view") ?? "") ? route.query.get("view")! : "invoices";
+  const view = chooseTab(BILLING_VIEWS, route.query.get("view"));
   const after = route.query.get("after") || null;
   const here = window.location.pathname + window.location.search;
   const [{ data, fetching, error }] = useQuery({

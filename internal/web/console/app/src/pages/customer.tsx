@@ -4,6 +4,7 @@ import { graphql } from "../gql";
 import { useCaller, type Caller } from "../me";
 import { messages } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
+import { chooseTab } from "../tabs";
 import { ConfirmDelete, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
 import { Billing } from "./billing";
@@ -51,10 +52,9 @@ export function CustomerPage({ id }: { id: string }) {
   const [, deleteCustomer] = useMutation(DeleteCustomer);
   const [deleting, setDeleting] = useState(false);
   const tabs = CUSTOMER_TABS.filter((t) => t.show(caller));
-  // the invoices are part of billing now; links to the old tab still work;
-  // a tab the role is not offered opens the first one
-  const asked = route.query.get("tab") === "invoices" ? "billing" : route.query.get("tab");
-  const tab = tabs.find((t) => t.value === asked)?.value ?? tabs[0]?.value ?? "usage";
+  // the invoices are part of billing now; links to the old tab still work
+  const tab = chooseTab(tabs.map((t) => t.value), route.query.get("tab") ?? (caller.can("MANAGE_TENANT") ? "tenants" : "usage"),
+    { invoices: "billing" });
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
   if (!c) {

@@ -6,6 +6,7 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
+import { chooseTab } from "../tabs";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
 import { ConfirmedForm } from "./confirm";
@@ -67,8 +68,7 @@ export function TenantPage({ id }: { id: string }) {
   const [transferring, setTransferring] = useState(false);
   const [, putSettings] = useMutation(PutTenantSettings);
   const write = caller.canWrite("MANAGE_TENANT");
-  const asked = route.query.get("tab") ?? "";
-  const tab = asked === "settings" || (asked === "migrations" && migrations) ? asked : "members";
+  const tab = chooseTab(["members", "settings", ...(migrations ? ["migrations"] : [])], route.query.get("tab"));
   if (fetching && !data) return <Loading />;
   const t = data?.tenant;
   if (!t) {
