@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -204,7 +208,34 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 	// public keys: a document that is no JWK Set object is refused at the field
 	run(t, ctx, clickLabel("Public keys of ci-exporter"), fill("Public keys (JWK Set)", `[1, 2]`),
 		fill("Type the service account name, ci-exporter, to confirm", "ci-exporter"), clickText("Set the keys of service account"),
-		fieldError("Public keys (JWK Set)", "must be a JSON object"), clickText("Cancel"), waitGone(`[role="dialog"]`))
+		fieldError("Public keys (JWK Set)", "must be a JSON object"))
+	axeCheck(t, ctx, axe, "service account keys with an error")
+	// a key added: the account signs in with private_key_jwt, no secret left
+	key1, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	key2, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	set1, set2 := publicJWKS(t, key1), publicJWKS(t, key2)
+	set2["keys"].([]any)[0].(map[string]any)["kid"] = "ci-2"
+	run(t, ctx, fill("Public keys (JWK Set)", string(mustJSON(set1))), clickText("Set the keys of service account"),
+		waitGone(`[role="dialog"]`), rowHas("service-accounts-table", "ci-exporter", "keys ci-1"))
+	signIn := func(key *ecdsa.PrivateKey) tokenAnswer {
+		return clientCredentials(t, m, "", "", false, url.Values{"client_assertion_type": {"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"},
+			"client_assertion": {clientAssertion(t, key, clientID, m.Config.IssuerURL)}})
+	}
+	if a := signIn(key1); a.status != http.StatusOK {
+		t.Fatalf("private_key_jwt with the key set in the app: %d %v", a.status, a.body)
+	}
+	var rotateOffered bool
+	run(t, ctx, chromedp.Evaluate(`!!document.querySelector('button[aria-label="Rotate secret of ci-exporter"]')`, &rotateOffered))
+	if rotateOffered {
+		t.Error("secret rotation offered for a private_key_jwt account")
+	}
+	// the key removed by leaving it out of the set
+	run(t, ctx, clickLabel("Public keys of ci-exporter"), waitShows(`[role="dialog"]`, "Present keys: ci-1"),
+		fill("Public keys (JWK Set)", string(mustJSON(set2))), fill("Type the service account name, ci-exporter, to confirm", "ci-exporter"),
+		clickText("Set the keys of service account"), waitGone(`[role="dialog"]`), rowHas("service-accounts-table", "ci-exporter", "keys ci-2"))
+	if a := signIn(key1); a.errorCode() != "invalid_client" {
+		t.Errorf("a removed key still signs in: %d %v", a.status, a.body)
+	}
 
 	// the customer's settings document: bad JSON stays in the browser
 	run(t, ctx, fill("Settings document", `{"region": eu}`), clickText("Save settings document"),
@@ -232,7 +263,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 
 // A billing user reads the invoices, payments and credits with their
 // amounts, issues a credit and corrects the billing setup; a viewer is
-// offered no billing at all.
+// offered no billing at all, and sees a tenant read only.
 func TestBrowserConsoleAppBilling(t *testing.T) {
 	m := MustRunMain(t)
 	axe := axeSource(t)
@@ -310,6 +341,23 @@ func TestBrowserConsoleAppBilling(t *testing.T) {
 	if payments {
 		t.Error("viewer shown billing through the URL")
 	}
+	// a tenant's page: read only
+	run(t, vctx, open(m, "/portal/tenants/"+DemoAcmeTenantID, "Harbor Campus"), waitShows(`main`, "Members"))
+	bs, _ := buttons(vctx)
+	for _, b := range bs {
+		for _, w := range []string{"Add", "Remove", "Transfer", "Save", "Trigger"} {
+			if strings.HasPrefix(b, w) {
+				t.Errorf("viewer offered %q on a tenant", b)
+			}
+		}
+	}
+	var readOnly bool
+	run(t, vctx, clickText("Settings"), waitShows(`main`, "Tenant settings"),
+		chromedp.Evaluate(`[...document.querySelectorAll("main textarea")].every(e => e.readOnly) && !!document.querySelector("main textarea") && !document.querySelector("main select")`, &readOnly))
+	if !readOnly {
+		t.Error("viewer can edit a tenant's settings or members")
+	}
+	axeCheck(t, vctx, axe, "tenant (viewer)")
 }
 
 // A platform_admin manages a tenant: members, settings, a migration and a
