@@ -1,11 +1,11 @@
-import { Button, Group, Stack, Tabs, Text } from "@mantine/core";
+import { Button, Group, Tabs } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { useCaller, type Caller } from "../me";
 import { messages } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
 import { chooseTab } from "../tabs";
-import { ConfirmDelete, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { ConfirmDelete, Fact, FormErrors, Loading, Missing, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
@@ -57,15 +57,7 @@ export function CustomerPage({ id }: { id: string }) {
     { invoices: "billing" });
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
-  if (!c) {
-    return (
-      <>
-        <PageTitle>Customer</PageTitle>
-        <PageError error={error} what="this customer" />
-        {!error && <Text>We could not find this customer.</Text>}
-      </>
-    );
-  }
+  if (!c) return <Missing kind="customer" error={error} />;
   const here = window.location.pathname + window.location.search;
   return (
     <>
@@ -104,14 +96,8 @@ export function CustomerPage({ id }: { id: string }) {
         }}
       />
       <Group gap="xl" mb="md" wrap="wrap">
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Organization</Text>
-          <Text ff="monospace" size="sm">{c.orgId}</Text>
-        </Stack>
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Created</Text>
-          <Text size="sm">{formatTime(c.createdAt)}</Text>
-        </Stack>
+        <Fact label="Organization" mono>{c.orgId}</Fact>
+        <Fact label="Created">{formatTime(c.createdAt)}</Fact>
       </Group>
       <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null }), { replace: true })} keepMounted={false}>
         <Tabs.List>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Group, NativeSelect, Stack, Tabs, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, NativeSelect, Tabs, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -8,7 +8,7 @@ import { messages, useProblems } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
 import { chooseTab } from "../tabs";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { ConfirmDelete, Empty, Fact, FormErrors, Link, Loading, Missing, PageError, PageTitle, formatTime } from "../ui";
 import { ConfirmedForm } from "./confirm";
 import { SettingsDocument } from "./jsondoc";
 import { CustomerChoices, InstanceChoices } from "./tenants";
@@ -71,15 +71,7 @@ export function TenantPage({ id }: { id: string }) {
   const tab = chooseTab(["members", "settings", ...(migrations ? ["migrations"] : [])], route.query.get("tab"));
   if (fetching && !data) return <Loading />;
   const t = data?.tenant;
-  if (!t) {
-    return (
-      <>
-        <PageTitle>Tenant</PageTitle>
-        <PageError error={error} what="this tenant" />
-        {!error && <Text>We could not find this tenant.</Text>}
-      </>
-    );
-  }
+  if (!t) return <Missing kind="tenant" error={error} />;
   const here = window.location.pathname + window.location.search;
   return (
     <>
@@ -92,20 +84,11 @@ export function TenantPage({ id }: { id: string }) {
       </PageTitle>
       <PageError error={error} what="part of this tenant" />
       <Group gap="xl" mb="md" wrap="wrap">
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Customer</Text>
-          <Text size="sm" data-testid="tenant-customer">
-            {t.customer ? <Link href={`${route.base}/customers/${t.customer.id}`}>{t.customer.name}</Link> : t.customerId}
-          </Text>
-        </Stack>
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Instance</Text>
-          <Text size="sm" ff="monospace">{t.instanceId ?? "none"}</Text>
-        </Stack>
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Created</Text>
-          <Text size="sm">{formatTime(t.createdAt)}</Text>
-        </Stack>
+        <Fact label="Customer" testId="tenant-customer">
+          {t.customer ? <Link href={`${route.base}/customers/${t.customer.id}`}>{t.customer.name}</Link> : t.customerId}
+        </Fact>
+        <Fact label="Instance" mono>{t.instanceId ?? "none"}</Fact>
+        <Fact label="Created">{formatTime(t.createdAt)}</Fact>
       </Group>
       <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v }), { replace: true })} keepMounted={false}>
         <Tabs.List>
