@@ -105,6 +105,9 @@ func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	}
 	gh := graph.NewHandler(cfg)
 	r.Handle("/graphql", gh)
+	general := cfg
+	general.NoFastPage = true
+	r.Handle("/graphql-executor", graph.NewHandler(general))
 	r.Handle("/graphql/assets/*", gh)
 	r.Route("/api/v1", func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, auth) })
 	dataRouter := chi.NewRouter()

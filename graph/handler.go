@@ -62,6 +62,9 @@ type Config struct {
 	// batch (default 1ms). Lists prefetch what their elements will ask for,
 	// so their batches do not depend on it.
 	LoaderWait time.Duration
+	// NoFastPage sends every operation through gqlgen's executor, the
+	// tenants page too (D-graphql-page; tests compare the two).
+	NoFastPage bool
 }
 
 // NewHandler returns the /graphql handler. Operations go through
@@ -82,7 +85,7 @@ func NewHandler(cfg Config) http.Handler {
 	// mutations). No form or multipart transport: a cross-site form cannot
 	// post a query (CSRF), and the JSON content type needs a CORS preflight.
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(pagePOST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(MaxTokens)
 	srv.Use(introspection{on: cfg.Playground})
@@ -93,6 +96,11 @@ func NewHandler(cfg Config) http.Handler {
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		if !cfg.NoFastPage {
+			if page := cfg.Resolver.servePage(ctx); page != nil {
+				return page
+			}
+		}
 		return next(withLoaders(withDecisions(ctx), &cfg.Resolver, cfg.LoaderWait))
 	})
 

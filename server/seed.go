@@ -93,6 +93,11 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 				return errors.Join(errors.New("application "+a.ClientID), err)
 			}
 		}
+		acme := platform.DefaultLoginPolicy(DemoAcmeOrgID)
+		acme.PasskeyAllowed, acme.UpdatedAt = true, now
+		if err := tx.PutLoginPolicy(ctx, acme); err != nil {
+			return err
+		}
 		globex := platform.DefaultLoginPolicy(DemoGlobexOrgID)
 		globex.MFAForced, globex.UpdatedAt = true, now
 		if err := tx.PutLoginPolicy(ctx, globex); err != nil {

@@ -118,8 +118,20 @@ func TestTenantSessionRefresh(t *testing.T) {
 		t.Fatalf("session after token expiry = %d %v", code, s)
 	}
 	var exp time.Time
-	if err := m.Store.Conn().QueryRow(context.Background(), `SELECT token_expires_at FROM tenant_sessions`).Scan(&exp); err != nil || !exp.After(time.Now()) {
+	var idToken string
+	if err := m.Store.Conn().QueryRow(context.Background(), `SELECT token_expires_at, id_token FROM tenant_sessions`).Scan(&exp, &idToken); err != nil || !exp.After(time.Now()) {
 		t.Fatalf("tokens not renewed: %v %v", exp, err)
+	}
+	// The refresh answers no id_token (D-refresh-id-token): the session keeps
+	// the sign-in's, and is next renewed after as long as it was valid for.
+	signIn := jwtClaims(t, tok.Extra("id_token").(string))
+	lifetime := time.Duration(signIn["exp"].(float64)-signIn["iat"].(float64)) * time.Second
+	if idToken != tok.Extra("id_token").(string) || exp.Before(time.Now().Add(lifetime-time.Minute)) {
+		t.Fatalf("renewed session: next renewal %v (want about %v from now), id_token kept %v", exp, lifetime,
+			idToken == tok.Extra("id_token").(string))
+	}
+	if code, s := getJSON(t, c, m.Config.InstanceURL+"/auth/session"); code != 200 {
+		t.Fatalf("session after renewal = %d %v", code, s)
 	}
 }
 

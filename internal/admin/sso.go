@@ -16,6 +16,8 @@ type SSOSettings struct {
 	SSOAllowed        bool `json:"ssoAllowed"`
 	SSOCreateUsers    bool `json:"ssoCreateUsers"`
 	MFAForced         bool `json:"mfaForced"`
+	PasskeyAllowed    bool `json:"passkeyAllowed"`
+	PasskeyRequired   bool `json:"passkeyRequired"` // password sign-in refused
 	IdentityProviders int  `json:"identityProviders"`
 }
 
@@ -26,6 +28,8 @@ type SSOSettingsInput struct {
 	SSOAllowed      *bool `json:"ssoAllowed,omitempty"`
 	SSOCreateUsers  *bool `json:"ssoCreateUsers,omitempty"`
 	MFAForced       *bool `json:"mfaForced,omitempty"`
+	PasskeyAllowed  *bool `json:"passkeyAllowed,omitempty"`
+	PasskeyRequired *bool `json:"passkeyRequired,omitempty"`
 }
 
 // SSOSettings returns how a customer's users sign in.
@@ -47,7 +51,7 @@ func ssoSettings(ctx context.Context, st *store.Store, orgID string) (*SSOSettin
 		return nil, err
 	}
 	return &SSOSettings{PasswordAllowed: p.PasswordAllowed, SSOAllowed: p.SSOAllowed, SSOCreateUsers: p.SSOCreateUsers,
-		MFAForced: p.MFAForced, IdentityProviders: len(xs)}, nil
+		MFAForced: p.MFAForced, PasskeyAllowed: p.PasskeyAllowed, PasskeyRequired: p.PasskeyRequired, IdentityProviders: len(xs)}, nil
 }
 
 // PutSSOSettings changes how a customer's users sign in. EINVALID when no
@@ -71,7 +75,7 @@ func (s *Service) PutSSOSettings(ctx context.Context, c *access.Caller, customer
 			in  *bool
 			out *bool
 		}{{in.PasswordAllowed, &p.PasswordAllowed}, {in.SSOAllowed, &p.SSOAllowed}, {in.SSOCreateUsers, &p.SSOCreateUsers},
-			{in.MFAForced, &p.MFAForced}} {
+			{in.MFAForced, &p.MFAForced}, {in.PasskeyAllowed, &p.PasskeyAllowed}, {in.PasskeyRequired, &p.PasskeyRequired}} {
 			if f.in != nil {
 				*f.out = *f.in
 			}

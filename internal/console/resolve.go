@@ -33,7 +33,8 @@ type OrgMethods struct {
 	Methods []Method `json:"methods"`
 }
 
-// Method is password, or sso with the external provider's id and name.
+// Method is password, passkey (D-passkeys), or sso with the external
+// provider's id and name.
 type Method struct {
 	Type  string `json:"type"`
 	IDPID string `json:"idpId,omitempty"`
@@ -64,8 +65,11 @@ func (c *Console) ResolveOrg(ctx context.Context, email string) (*ResolveOrgResp
 			continue // not a customer organization (e.g. a directory behind SSO)
 		}
 		var methods []Method
-		if m.PasswordAllowed && m.UserExists {
+		if m.PasswordAllowed && !m.PasskeyRequired && m.UserExists {
 			methods = append(methods, Method{Type: "password"})
+		}
+		if m.PasskeyAllowed && m.UserExists { // D-passkeys: SPEC 4.1 names password and sso
+			methods = append(methods, Method{Type: "passkey"})
 		}
 		if m.SSOAllowed {
 			for _, p := range m.Providers {

@@ -159,7 +159,8 @@ func TestAttackRefreshScopeEscalation(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)
-	for _, scope := range []string{"openid email offline_access profile", "openid " + ScopeOrgPrefix + orgB, "openid admin"} {
+	for _, scope := range []string{"openid email offline_access profile", "email offline_access profile",
+		"openid " + ScopeOrgPrefix + orgB, ScopeOrgPrefix + orgB, "openid admin", "admin"} {
 		resp, err := http.PostForm(ti.issuer+PathToken, url.Values{"grant_type": {"refresh_token"},
 			"refresh_token": {tok.RefreshToken}, "client_id": {appClientID}, "scope": {scope}})
 		if err != nil {
@@ -178,6 +179,13 @@ func TestAttackRefreshScopeEscalation(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("narrowing refresh answered %d", resp.StatusCode)
+	}
+	next, _ := ti.loginTokens(r, alice)
+	resp, _ = http.PostForm(ti.issuer+PathToken, url.Values{"grant_type": {"refresh_token"},
+		"refresh_token": {next.RefreshToken}, "client_id": {appClientID}, "scope": {"offline_access"}})
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("narrowing refresh without openid answered %d", resp.StatusCode)
 	}
 }
 

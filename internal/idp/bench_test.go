@@ -2,6 +2,10 @@ package idp
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -72,27 +76,58 @@ func BenchmarkPasswordLogin(b *testing.B) {
 	}
 }
 
-// BenchmarkRefreshGrant is one refresh_token grant (rotation: a new access
-// token, id_token and refresh token) per operation.
+// BenchmarkRefreshGrant is one refresh_token grant per operation: a new
+// access token and the rotated refresh token, without an id_token
+// (id_token=no, the default: D-refresh-id-token) and with the id_token the
+// request asks for with scope=openid (id_token=asked, as every refresh was
+// answered before).
 func BenchmarkRefreshGrant(b *testing.B) {
 	for _, alg := range []string{"RS256", "ES256"} {
-		b.Run(alg, func(b *testing.B) {
-			ti := mustIDP(b, func(c *Config) { c.SigningAlgorithm = alg })
-			r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
-			tok, _ := ti.loginTokens(r, alice)
-			rt := tok.RefreshToken
-			b.ReportAllocs()
-			cpu := startCPU(b)
-			for b.Loop() {
-				next, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: rt}).Token()
-				if err != nil {
-					b.Fatal(err)
-				}
-				rt = next.RefreshToken
+		for _, ask := range []bool{false, true} {
+			name := alg + "/id_token=no"
+			if ask {
+				name = alg + "/id_token=asked"
 			}
-			cpu.report(b)
-		})
+			b.Run(name, func(b *testing.B) {
+				ti := mustIDP(b, func(c *Config) { c.SigningAlgorithm = alg })
+				r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
+				tok, _ := ti.loginTokens(r, alice)
+				rt := tok.RefreshToken
+				b.ReportAllocs()
+				cpu := startCPU(b)
+				for b.Loop() {
+					rt = ti.refreshForBench(b, r, rt, ask)
+				}
+				cpu.report(b)
+			})
+		}
 	}
+}
+
+// refreshForBench rotates rt, asking for an id_token when ask is set, and
+// returns its successor.
+func (ti *testIDP) refreshForBench(b *testing.B, r *rp, rt string, ask bool) string {
+	if !ask {
+		next, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: rt}).Token()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return next.RefreshToken
+	}
+	resp, err := ti.srv.Client().PostForm(r.cfg.Endpoint.TokenURL, url.Values{"grant_type": {"refresh_token"},
+		"refresh_token": {rt}, "client_id": {r.cfg.ClientID}, "scope": {strings.Join(r.cfg.Scopes, " ")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		IDToken      string `json:"id_token"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK || out.IDToken == "" {
+		b.Fatalf("refresh asking for an id_token: %d %v", resp.StatusCode, err)
+	}
+	return out.RefreshToken
 }
 
 // BenchmarkVerifyIDToken is id_token verification by a relying party

@@ -2,6 +2,7 @@ package idp
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -230,7 +231,46 @@ func TestRefreshRotation(t *testing.T) {
 	if next.RefreshToken == "" || next.RefreshToken == tok.RefreshToken || next.AccessToken == tok.AccessToken {
 		t.Fatal("refresh did not rotate the refresh token")
 	}
-	if _, err := r.verifier.Verify(context.Background(), next.Extra("id_token").(string)); err != nil {
+	if idt, ok := next.Extra("id_token").(string); ok && idt != "" {
+		t.Fatal("a refresh that did not ask for it answered an id_token")
+	}
+	if !ti.introspectActive(t, next.AccessToken) {
+		t.Fatal("the refreshed access token is not active")
+	}
+}
+
+// A refresh whose scope names openid gets a new id_token of the same user,
+// signed like the sign-in's, with the rotated refresh token
+// (D-refresh-id-token, OpenID Connect Core 12.2).
+// spec: D-refresh-id-token
+func TestRefreshIDTokenOnRequest(t *testing.T) {
+	ti := mustIDP(t)
+	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
+	tok, _ := ti.loginTokens(r, alice)
+	first, err := r.verifier.Verify(context.Background(), tok.Extra("id_token").(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.PostForm(ti.issuer+PathToken, url.Values{"grant_type": {"refresh_token"},
+		"refresh_token": {tok.RefreshToken}, "client_id": {appClientID}, "scope": {"offline_access openid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		IDToken      string `json:"id_token"`
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("refresh asking for an id_token: %d %v", resp.StatusCode, err)
+	}
+	idt, err := r.verifier.Verify(context.Background(), out.IDToken)
+	if err != nil {
 		t.Fatalf("refreshed id_token: %v", err)
+	}
+	if idt.Subject != first.Subject || out.RefreshToken == "" || out.RefreshToken == tok.RefreshToken || out.AccessToken == "" {
+		t.Fatalf("refresh asking for an id_token: sub %q (want %q), rotated %v", idt.Subject, first.Subject,
+			out.RefreshToken != tok.RefreshToken)
 	}
 }

@@ -169,6 +169,15 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 				return
 			}
 			v.Title, v.Message = "You are signed in", "Your password is set and you are signed in as "+u.Email+"."
+		} else if p.passkeysAllowed(policy) && policy.PasskeyRequired {
+			// the link proved the mailbox: this browser may add the passkey the organization requires
+			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}); err != nil {
+				p.internalError(w, r, err)
+				return
+			}
+			v.Title, v.Message = "Add a passkey", "Your password was changed and you were signed out everywhere. "+
+				"Your organization signs in with passkeys: add one now on your account page."
+			v.Links = append(v.Links, doneLink{Name: "Add a passkey", URL: PathAccount + "#passkeys"})
 		} else {
 			v.Title, v.Message = "Your password was changed", "You were signed out everywhere. Sign in again with your new password."
 		}

@@ -43,6 +43,8 @@ type loginView struct {
 	Error           string
 	CSRF            string
 	PasswordAllowed bool
+	Passkey         bool // passkeys are offered: autofill on the address, a button (passkey_login.go)
+	PasskeyFailed   bool // a passkey just failed: the button stays, autofill does not offer it again at once
 	Providers       []providerLink
 	App, Org        string // the card names the application and the organization (polish.go)
 	OtherURL        string // "Not you?" when the address came from the gateway
@@ -70,6 +72,9 @@ func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (logi
 			x.Name + "; after that, " + x.Name + " signs you in."
 	}
 	org := orgScope(a.Scopes)
+	// Without an org scope passkeys are offered; the user's own
+	// organization decides once the passkey names them.
+	v.Passkey = p.webauthn != nil && a.LinkIDPID == ""
 	if org == "" {
 		return v, nil
 	}
@@ -80,7 +85,8 @@ func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (logi
 		}
 		return v, err
 	}
-	v.PasswordAllowed = policy.PasswordAllowed
+	v.PasswordAllowed = policy.PasswordAllowed && !policy.PasskeyRequired
+	v.Passkey = v.Passkey && p.passkeysAllowed(policy)
 	if policy.SSOAllowed && a.LinkIDPID == "" {
 		idps, err := p.store.ExternalIDPs(ctx, org)
 		if err != nil {
@@ -126,7 +132,7 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	if !v.PasswordAllowed && len(v.Providers) == 1 {
+	if !v.PasswordAllowed && !v.Passkey && len(v.Providers) == 1 {
 		http.Redirect(w, r, v.Providers[0].URL, http.StatusFound)
 		return
 	}
@@ -157,7 +163,11 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	password := r.PostForm.Get("password")
 	v.Email = email
 	if !v.PasswordAllowed {
-		p.renderLogin(w, http.StatusForbidden, v, "Sign in with your organization's identity provider.")
+		msg := "Sign in with your organization's identity provider."
+		if v.Passkey {
+			msg = msgPasskeyRequired
+		}
+		p.renderLogin(w, http.StatusForbidden, v, msg)
 		return
 	}
 	if email == "" || password == "" || len(email) > 320 || len(password) > 1024 {
@@ -176,6 +186,13 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		slog.InfoContext(ctx, "login failed", "client_id", a.ClientID)
 		p.renderLogin(w, http.StatusUnauthorized, v, p.failedLoginMessage(ctx, email))
+		return
+	}
+	if required, err := p.passkeyRequired(ctx, user); err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if required { // the password was right, but this organization signs in with passkeys
+		p.renderLogin(w, http.StatusForbidden, v, msgPasskeyRequired)
 		return
 	}
 	p.afterFirstFactor(w, r, a, user, []string{"pwd"}, false)
@@ -202,8 +219,13 @@ func (p *Provider) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *s
 		p.internalError(w, r, err)
 		return
 	}
-	if hasTOTP {
-		p.renderOTP(w, http.StatusOK, a.ID, "")
+	hasPasskey, err := p.hasPasskey(ctx, policy, user)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if hasTOTP || hasPasskey {
+		p.renderSecondFactor(w, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
 		return
 	}
 	enrol, err := p.beginTOTP(ctx, user.ID, user.Email)
@@ -251,7 +273,8 @@ func (p *Provider) otpSubmit(w http.ResponseWriter, r *http.Request) {
 			p.internalError(w, r, err)
 			return
 		}
-		p.renderOTPAgain(w, a.ID, recovery)
+		pu, perr := p.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
+		p.renderOTPAgain(w, a.ID, recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
@@ -404,6 +427,10 @@ func (p *Provider) newCSRF(w http.ResponseWriter) string {
 
 func (p *Provider) renderLogin(w http.ResponseWriter, status int, v loginView, msg string) {
 	v.CSRF, v.Error = p.newCSRF(w), msg
+	if v.Passkey {
+		p.renderPasskeyPage(w, status, "login.html", v)
+		return
+	}
 	p.render(w, status, "login.html", v)
 }
 
@@ -412,6 +439,8 @@ type otpView struct {
 	CSRF          string
 	Error         string
 	Recovery      bool // the recovery-code form failed: it stays open (polish.go)
+	NoTOTP        bool // the user has no authenticator app, only passkeys
+	Passkey       bool // a passkey may be the second factor (passkey_login.go)
 }
 
 func (p *Provider) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {
@@ -448,10 +477,21 @@ func (p *Provider) render(w http.ResponseWriter, status int, name string, data a
 // renderPage renders a page; script allows the one inline script of the
 // provider's pages (autoSubmit) by its hash, nothing else.
 func (p *Provider) renderPage(w http.ResponseWriter, status int, name string, data any, script bool) {
-	csp := "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
+	extra := ""
 	if script {
-		csp += "; script-src " + autoSubmitHash
+		extra = "; script-src " + autoSubmitHash
 	}
+	p.renderPageCSP(w, status, name, data, extra)
+}
+
+// renderPasskeyPage renders a page that offers passkeys: it may load the
+// provider's own passkey script and post to the provider, nothing else.
+func (p *Provider) renderPasskeyPage(w http.ResponseWriter, status int, name string, data any) {
+	p.renderPageCSP(w, status, name, data, "; script-src 'self'; connect-src 'self'")
+}
+
+func (p *Provider) renderPageCSP(w http.ResponseWriter, status int, name string, data any, extra string) {
+	csp := "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'" + extra
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

@@ -38,9 +38,14 @@ func fixHint(r *http.Request, a *store.AuthRequest, v *loginView) {
 
 // renderOTPAgain shows the second-factor page after a wrong code; a failed
 // recovery code keeps the recovery form open with the error beside it.
-func (p *Provider) renderOTPAgain(w http.ResponseWriter, authRequestID string, recovery bool) {
-	p.render(w, http.StatusUnauthorized, "otp.html", otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msgCodeFailed,
-		Recovery: recovery})
+// The passkey stays offered when the user has one.
+func (p *Provider) renderOTPAgain(w http.ResponseWriter, authRequestID string, recovery, passkey bool) {
+	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msgCodeFailed, Recovery: recovery, Passkey: passkey}
+	if passkey {
+		p.renderPasskeyPage(w, http.StatusUnauthorized, "otp.html", v)
+		return
+	}
+	p.render(w, http.StatusUnauthorized, "otp.html", v)
 }
 
 // backURL is the way back the error pages offer: the console, where every

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
@@ -140,6 +141,7 @@ type Provider struct {
 	hashGate     func(password string) // when set (tests), runs inside each verification
 	pending      sync.WaitGroup        // work started after requests (links.go: later)
 	hashQueue    *hashQueue            // bounds the verifications in flight
+	webauthn     *webauthn.WebAuthn    // nil when the issuer cannot be a relying party (passkey.go)
 }
 
 // New builds the provider and loads (or creates) its signing keys.
@@ -157,6 +159,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		return nil, err
 	}
 	p.sso = newSSOClients(cfg.Egress.Client())
+	p.webauthn = newWebAuthn(cfg.Issuer)
 	p.logoutClient, p.logoutWake = cfg.Egress.Client(), make(chan struct{}, 1)
 	if p.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
 		return nil, err
@@ -224,6 +227,7 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathAccountEmail, p.accountEmail)
 		r.Get(PathVerifyEmail, p.verifyPage)
 		r.Post(PathVerifyEmail, p.verifySubmit)
+		p.passkeyRoutes(r)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
 		r.With(p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
@@ -238,7 +242,7 @@ func (p *Provider) Handler() http.Handler {
 	})
 	r.Mount(PathManagement, p.managementRoutes())
 	r.Get(DiscoveryPath, p.discovery)
-	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.op))))
+	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.With(p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
@@ -249,6 +253,10 @@ func (p *Provider) Handler() http.Handler {
 	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		http.ServeFileFS(w, r, web.FS, "idp/style.css")
+	})
+	r.Get(PathPasskeyScript, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		http.ServeFileFS(w, r, web.FS, "idp/passkey.js")
 	})
 	r.With(p.notFoundPages).Handle("/*", p.op)
 	return r
@@ -261,6 +269,7 @@ func (p *Provider) RotateKeys(ctx context.Context) error { return p.keys.rotate(
 func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 	background.Every(ctx, "idp maintenance", interval, interval/10, func(ctx context.Context) error {
 		err := errors.Join(p.store.DeleteExpired(ctx, p.now()), p.store.DeleteExpiredAccountTokens(ctx, p.now()),
+			p.store.DeleteExpiredCeremonies(ctx, p.now()),
 			p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)))
 		if kerr := p.keys.load(ctx); kerr != nil {
 			err = errors.Join(err, fmt.Errorf("key rotation: %w", kerr))
@@ -325,10 +334,16 @@ func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a 
 	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
 		return false
 	}
-	if !slices.Contains(sess.AMR, "mfa") {
+	if !slices.Contains(sess.AMR, "mfa") || !slices.Contains(sess.AMR, "hwk") {
 		policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-		if err != nil || policy.MFAForced {
+		if err != nil {
+			return false
+		}
+		if policy.MFAForced && !slices.Contains(sess.AMR, "mfa") {
 			return false // a session without a second factor does not satisfy a policy that forces one
+		}
+		if policy.PasskeyRequired && !slices.Contains(sess.AMR, "hwk") {
+			return false // nor one without a passkey a policy that requires passkeys
 		}
 	}
 	return true

@@ -33,10 +33,12 @@ type sessionRow struct {
 }
 
 type accountHomeView struct {
-	Org, Email, CSRF, Notice, Error string
-	MinLength                       int
-	CheckCommon, MFA, Others        bool
-	Sessions                        []sessionRow
+	Org, Email, CSRF, Notice, Error  string
+	MinLength                        int
+	CheckCommon, MFA, Others         bool
+	Sessions                         []sessionRow
+	PasskeysAllowed, PasskeyRequired bool
+	Passkeys                         []passkeyRow
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -73,6 +75,10 @@ var accountNotices = map[string]string{
 	"password": "Your password was changed. You were signed out everywhere else.",
 	"sessions": "You were signed out everywhere else.",
 	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
+
+	"passkey-added":   "Your passkey was added. You can sign in with it now.",
+	"passkey-renamed": "Your passkey was renamed.",
+	"passkey-removed": "Your passkey was removed.",
 }
 
 func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
@@ -90,6 +96,14 @@ func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status 
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
 		v.MFA = true
 	}
+	if p.passkeysAllowed(policy) {
+		keys, err := p.store.Passkeys(ctx, u.ID)
+		if err != nil {
+			p.internalError(w, r, err)
+			return
+		}
+		v.PasskeysAllowed, v.PasskeyRequired, v.Passkeys = true, policy.PasskeyRequired, passkeyRows(keys)
+	}
 	sessions, err := p.store.UserSessions(ctx, u.ID, p.now())
 	if err != nil {
 		p.internalError(w, r, err)
@@ -99,13 +113,21 @@ func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status 
 	for _, s := range sessions {
 		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime.UTC().Format(accountSessionTimeForm),
 			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password"}
-		if containsAll(s.AMR, "mfa") {
+		if containsAll(s.AMR, "hwk") && containsAll(s.AMR, "pwd") {
+			row.Method = "password and passkey"
+		} else if containsAll(s.AMR, "hwk") {
+			row.Method = "passkey"
+		} else if containsAll(s.AMR, "mfa") {
 			row.Method = "password and code"
 		} else if containsAll(s.AMR, "fed") {
 			row.Method = "single sign-on"
 		}
 		v.Others = v.Others || !row.Current
 		v.Sessions = append(v.Sessions, row)
+	}
+	if v.PasskeysAllowed {
+		p.renderPasskeyPage(w, status, "account_home.html", v)
+		return
 	}
 	p.render(w, status, "account_home.html", v)
 }

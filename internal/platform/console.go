@@ -54,6 +54,8 @@ type OrgMembership struct {
 	UserExists      bool // false when only the e-mail domain matched
 	PasswordAllowed bool
 	SSOAllowed      bool
+	PasskeyAllowed  bool
+	PasskeyRequired bool // password sign-in refused
 	Providers       []ProviderRef
 }
 

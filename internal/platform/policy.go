@@ -9,16 +9,21 @@ import (
 // LoginPolicy is an organization's rules for signing in. The org scope of a
 // login selects whose policy applies (R2.5-independent).
 type LoginPolicy struct {
-	OrgID               string    `json:"orgId"`
-	PasswordAllowed     bool      `json:"passwordAllowed"`
-	SSOAllowed          bool      `json:"ssoAllowed"`
-	MFAForced           bool      `json:"mfaForced"`
-	SSOCreateUsers      bool      `json:"ssoCreateUsers"` // create a user on first SSO login when none matches
-	PasswordMinLength   int       `json:"passwordMinLength"`
-	PasswordCheckCommon bool      `json:"passwordCheckCommon"`
-	LockoutMaxAttempts  int       `json:"lockoutMaxAttempts"`
-	LockoutSeconds      int       `json:"lockoutSeconds"`
-	UpdatedAt           time.Time `json:"updatedAt"`
+	OrgID               string `json:"orgId"`
+	PasswordAllowed     bool   `json:"passwordAllowed"`
+	SSOAllowed          bool   `json:"ssoAllowed"`
+	MFAForced           bool   `json:"mfaForced"`
+	SSOCreateUsers      bool   `json:"ssoCreateUsers"` // create a user on first SSO login when none matches
+	PasswordMinLength   int    `json:"passwordMinLength"`
+	PasswordCheckCommon bool   `json:"passwordCheckCommon"`
+	LockoutMaxAttempts  int    `json:"lockoutMaxAttempts"`
+	LockoutSeconds      int    `json:"lockoutSeconds"`
+	// PasskeyAllowed lets the organization's users register passkeys and
+	// sign in with them; PasskeyRequired (which needs PasskeyAllowed) then
+	// refuses their password sign-in.
+	PasskeyAllowed  bool      `json:"passkeyAllowed"`
+	PasskeyRequired bool      `json:"passkeyRequired"`
+	UpdatedAt       time.Time `json:"updatedAt"`
 }
 
 // DefaultLoginPolicy applies to organizations that have not set one.
@@ -33,6 +38,9 @@ func (p *LoginPolicy) Validate(providers int) error {
 	var problems []string
 	if !p.PasswordAllowed && !p.SSOAllowed {
 		problems = append(problems, "at least one of passwordAllowed and ssoAllowed must be true")
+	}
+	if p.PasskeyRequired && !p.PasskeyAllowed {
+		problems = append(problems, "passkeyRequired needs passkeyAllowed")
 	}
 	if p.SSOAllowed && !p.PasswordAllowed && providers == 0 {
 		problems = append(problems, "an SSO-only policy needs at least one external identity provider")

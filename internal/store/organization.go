@@ -41,7 +41,8 @@ func (s *Store) OrgMemberships(ctx context.Context, email, adminOrgID string) ([
 	domain := email[strings.LastIndexByte(email, '@')+1:]
 	rows, err := s.db.Query(ctx, `
 		SELECT o.id, o.name, COALESCE(c.id, ''), m.user_exists,
-			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE), COALESCE(x.id, ''), COALESCE(x.name, '')
+			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE), COALESCE(x.id, ''), COALESCE(x.name, ''),
+			COALESCE(p.passkey_allowed, FALSE), COALESCE(p.passkey_required, FALSE)
 		FROM (
 			SELECT org_id, MAX(user_exists) AS user_exists FROM (
 				SELECT org_id, 1 AS user_exists FROM users WHERE email = $1 AND NOT service
@@ -64,7 +65,7 @@ func (s *Store) OrgMemberships(ctx context.Context, email, adminOrgID string) ([
 		var exists int
 		var ref platform.ProviderRef
 		if err := rows.Scan(&m.OrgID, &m.OrgName, &m.CustomerID, &exists, &m.PasswordAllowed, &m.SSOAllowed,
-			&ref.ID, &ref.Name); err != nil {
+			&ref.ID, &ref.Name, &m.PasskeyAllowed, &m.PasskeyRequired); err != nil {
 			return nil, err
 		}
 		if n := len(out); n > 0 && out[n-1].OrgID == m.OrgID {

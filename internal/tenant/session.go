@@ -217,6 +217,12 @@ func (t *Tenant) Session(ctx context.Context, r *http.Request) (*store.TenantSes
 }
 
 // refresh exchanges the session's refresh token (rotated by the provider).
+// The provider answers a refresh without an id_token (D-refresh-id-token):
+// the session is renewed from the access token, which must verify and be of
+// the session's user and grant, and keeps the id_token of its sign-in (the
+// end_session hint). The next renewal is due after as long as that id_token
+// was valid for, so a session asks the provider as often as before. An
+// id_token in the answer is verified and kept instead.
 func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	rt, err := t.sealer.Open(ts.RefreshSealed, "tenant-refresh:"+ts.IDHash)
 	if err != nil {
@@ -244,13 +250,6 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&tok); err != nil {
 		return err
 	}
-	idt, err := t.verifier.Verify(ctx, tok.IDToken)
-	if err != nil {
-		return err
-	}
-	if idt.Subject != ts.UserID {
-		return errors.New("refreshed id_token is for another user")
-	}
 	at, err := t.access.Verify(ctx, tok.AccessToken)
 	if err != nil {
 		return err
@@ -258,13 +257,43 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	if at.Subject != ts.UserID || at.GrantID != ts.GrantID {
 		return errors.New("refreshed tokens are of another grant")
 	}
+	now := t.cfg.Now()
+	idToken, tokenExp := ts.IDToken, now.Add(tokenLifetime(ts.IDToken, at.Expiry.Sub(now)))
+	if tok.IDToken != "" {
+		idt, err := t.verifier.Verify(ctx, tok.IDToken)
+		if err != nil {
+			return err
+		}
+		if idt.Subject != ts.UserID {
+			return errors.New("refreshed id_token is for another user")
+		}
+		idToken, tokenExp = tok.IDToken, idt.Expiry
+	}
 	sealed := t.sealer.Seal([]byte(tok.RefreshToken), "tenant-refresh:"+ts.IDHash)
-	exp := t.cfg.Now().Add(t.cfg.SessionLifetime)
-	if err := t.store.RenewTenantSession(ctx, ts.IDHash, tok.IDToken, sealed, idt.Expiry, exp); err != nil {
+	exp := now.Add(t.cfg.SessionLifetime)
+	if err := t.store.RenewTenantSession(ctx, ts.IDHash, idToken, sealed, tokenExp, exp); err != nil {
 		return err
 	}
-	ts.IDToken, ts.RefreshSealed, ts.TokenExpiresAt, ts.ExpiresAt = tok.IDToken, sealed, idt.Expiry, exp
+	ts.IDToken, ts.RefreshSealed, ts.TokenExpiresAt, ts.ExpiresAt = idToken, sealed, tokenExp, exp
 	return nil
+}
+
+// tokenLifetime is how long the JWT raw was valid for (exp - iat), or def
+// when it does not say. raw is a token this backend verified and stored.
+func tokenLifetime(raw string, def time.Duration) time.Duration {
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 {
+		return def
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return def
+	}
+	var c struct{ IAT, EXP int64 }
+	if json.Unmarshal(payload, &c) != nil || c.EXP <= c.IAT || c.IAT <= 0 {
+		return def
+	}
+	return time.Duration(c.EXP-c.IAT) * time.Second
 }
 
 func (t *Tenant) handleSession(w http.ResponseWriter, r *http.Request) {

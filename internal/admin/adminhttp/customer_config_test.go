@@ -471,3 +471,24 @@ func TestSSOTakesEffect(t *testing.T) {
 		t.Errorf("another customer's owner: %d, want 404", r.Status)
 	}
 }
+
+// A customer's sign-in settings carry the organization's passkey policy:
+// allowed, and required (which needs allowed).
+func TestSSOPasskeyPolicy(t *testing.T) {
+	w := newConfigWorld(t)
+	ctx := context.Background()
+	cust, _ := w.e.st.Customer(ctx, w.acme)
+	sso := "/customers/" + w.acme + "/sso"
+	if r := w.e.do(w.owner, "PUT", sso, map[string]any{"passkeyRequired": true}); r.Status != 400 {
+		t.Fatalf("required without allowed: %d %s", r.Status, r.Body)
+	}
+	var got admin.SSOSettings
+	r := w.e.do(w.owner, "PUT", sso, map[string]any{"passkeyAllowed": true, "passkeyRequired": true})
+	decodeInto(t, r, &got)
+	if r.Status != 200 || !got.PasskeyAllowed || !got.PasskeyRequired || !got.PasswordAllowed {
+		t.Fatalf("passkeys required: %d %s", r.Status, r.Body)
+	}
+	if p, _ := w.e.st.LoginPolicy(ctx, cust.OrgID); !p.PasskeyAllowed || !p.PasskeyRequired {
+		t.Fatalf("login policy = %+v", p)
+	}
+}

@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"BackchannelLogouts", testBackchannelLogouts},
 		{"AccountTokens", testAccountTokens},
 		{"Outbox", testOutbox},
+		{"Passkeys", testPasskeys},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })

@@ -96,16 +96,23 @@ async function gateway() {
     if (data.type === "not_found" || (data.type === "internal" && tenant)) { showError(GENERIC); return; }
     if (data.type === "internal") { await start({}); return; }
     const pickMethod = async (org) => {
-      const methods = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
+      const all = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
+      // password and passkey lead to the same page of the provider, which offers both
+      const methods = all.filter((m) => m.type !== "passkey" || !all.some((x) => x.type === "password"));
       const pick = (m) => start({ orgId: org.id, method: m.type, idpId: m.idpId || "" });
       if (methods.length === 1) { await pick(methods[0]); return; }
       step("method", email);
-      choices("method-list", methods.map((m) => ({ label: m.type === "sso" ? "Sign in with " + m.name : "Sign in with password", m })), (it) => pick(it.m));
+      choices("method-list", methods.map((m) => ({ label: methodLabel(m), m })), (it) => pick(it.m));
     };
     if (data.orgs.length === 1) { await pickMethod(data.orgs[0]); return; }
     step("org", email);
     choices("org-list", data.orgs.map((o) => ({ label: o.name, o })), (it) => pickMethod(it.o));
   });
+}
+
+function methodLabel(m) {
+  if (m.type === "sso") return "Sign in with " + m.name;
+  return m.type === "passkey" ? "Sign in with a passkey" : "Sign in with password";
 }
 
 function decodeJWT(token) {

@@ -1,0 +1,209 @@
+package idp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-webauthn/webauthn/protocol"
+	"github.com/go-webauthn/webauthn/webauthn"
+
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Passkeys (WebAuthn, on go-webauthn): the relying-party id is the issuer's
+// host, attestation none, user verification required, discoverable
+// credentials. A passkey sign-in proves possession of the key and the
+// user's verification on the device, so it counts as multi-factor
+// (amr hwk and mfa, D-passkeys).
+const (
+	ceremonyLifetime = 5 * time.Minute
+	passkeyNameMax   = 64
+
+	purposeLogin    = "login"    // first factor, discoverable
+	purposeMFA      = "mfa"      // second factor after a password
+	purposeRegister = "register" // enrolment on the account page
+)
+
+var (
+	amrPasskey = []string{"hwk", "mfa"}
+
+	errPasskeyFailed = errors.New("idp: passkey not accepted")
+)
+
+// newWebAuthn configures the relying party for the issuer. An issuer whose
+// host is an IP address cannot be a relying party (WebAuthn needs a domain):
+// passkeys are then off, and nil is returned.
+func newWebAuthn(issuer string) *webauthn.WebAuthn {
+	u, err := url.Parse(issuer)
+	if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil {
+		return nil
+	}
+	w, err := webauthn.New(&webauthn.Config{
+		RPID:          u.Hostname(),
+		RPDisplayName: u.Hostname(),
+		RPOrigins:     []string{u.Scheme + "://" + u.Host},
+		AuthenticatorSelection: protocol.AuthenticatorSelection{
+			ResidentKey:      protocol.ResidentKeyRequirementRequired,
+			UserVerification: protocol.VerificationRequired,
+		},
+		AttestationPreference: protocol.PreferNoAttestation,
+		Timeouts: webauthn.TimeoutsConfig{
+			Login:        webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyLifetime, TimeoutUVD: ceremonyLifetime},
+			Registration: webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyLifetime, TimeoutUVD: ceremonyLifetime},
+		},
+	})
+	if err != nil {
+		slog.Warn("passkeys are off: the issuer is no WebAuthn relying party", "err", err)
+		return nil
+	}
+	return w
+}
+
+// passkeyUser is a user with their passkeys, as the WebAuthn library sees
+// them. The user handle is the user's id.
+type passkeyUser struct {
+	u    *platform.User
+	rows []store.Passkey
+	cred []webauthn.Credential
+}
+
+func (pu *passkeyUser) WebAuthnID() []byte                         { return []byte(pu.u.ID) }
+func (pu *passkeyUser) WebAuthnName() string                       { return pu.u.Email }
+func (pu *passkeyUser) WebAuthnDisplayName() string                { return displayName(pu.u) }
+func (pu *passkeyUser) WebAuthnCredentials() []webauthn.Credential { return pu.cred }
+
+func displayName(u *platform.User) string {
+	if u.Name != "" {
+		return u.Name
+	}
+	return u.Email
+}
+
+// row is the stored passkey of a credential id.
+func (pu *passkeyUser) row(id []byte) *store.Passkey {
+	for i := range pu.rows {
+		if bytes.Equal(pu.rows[i].CredentialID, id) {
+			return &pu.rows[i]
+		}
+	}
+	return nil
+}
+
+// loadPasskeyUser reads a user and their usable passkeys (a credential
+// flagged as cloned is left out, so it signs no one in).
+func (p *Provider) loadPasskeyUser(ctx context.Context, u *platform.User) (*passkeyUser, error) {
+	rows, err := p.store.Passkeys(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	pu := &passkeyUser{u: u}
+	for _, k := range rows {
+		if k.CloneWarning {
+			continue
+		}
+		var c webauthn.Credential
+		if err := json.Unmarshal(k.Credential, &c); err != nil {
+			return nil, err
+		}
+		pu.rows, pu.cred = append(pu.rows, k), append(pu.cred, c)
+	}
+	return pu, nil
+}
+
+// passkeysAllowed reports whether an organization's users may use passkeys
+// on this provider.
+func (p *Provider) passkeysAllowed(policy *platform.LoginPolicy) bool {
+	return p.webauthn != nil && policy.PasskeyAllowed
+}
+
+// beginCeremony keeps the library's session data of a ceremony for its owner.
+func (p *Provider) beginCeremony(ctx context.Context, owner, purpose string, s *webauthn.SessionData) error {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return p.store.PutCeremony(ctx, owner, purpose, data, p.now().Add(ceremonyLifetime))
+}
+
+// takeCeremony returns the ceremony of an owner once; errPasskeyFailed
+// when there is none (answered, expired or never begun).
+func (p *Provider) takeCeremony(ctx context.Context, owner, purpose string) (*webauthn.SessionData, error) {
+	data, err := p.store.TakeCeremony(ctx, owner, purpose, p.now())
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return nil, errPasskeyFailed
+	} else if err != nil {
+		return nil, err
+	}
+	var s webauthn.SessionData
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// recordUse stores what an accepted assertion changed: the counter (from
+// the value read, once) and the credential's flags. A counter that did not
+// advance flags the passkey as possibly cloned and refuses the sign-in.
+func (p *Provider) recordUse(ctx context.Context, pu *passkeyUser, c *webauthn.Credential) (*store.Passkey, error) {
+	row := pu.row(c.ID)
+	if row == nil {
+		return nil, errPasskeyFailed
+	}
+	if c.Authenticator.CloneWarning {
+		if err := p.store.FlagClonedPasskey(ctx, row.ID); err != nil {
+			return nil, err
+		}
+		p.auditPasskey(ctx, pu.u, "passkey.clone_detected", row.ID, false, "signature counter did not advance")
+		return nil, errPasskeyFailed
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := p.store.UsePasskey(ctx, row.ID, row.SignCount, c.Authenticator.SignCount, data, p.now())
+	if err != nil {
+		return nil, err
+	}
+	if !ok { // another use of this passkey got there first
+		return nil, errPasskeyFailed
+	}
+	return row, nil
+}
+
+// auditPasskey writes a passkey event to the audit log, with the customer
+// of the user's organization so its scoped readers see it. A failed write
+// is logged, never returned.
+func (p *Provider) auditPasskey(ctx context.Context, u *platform.User, action, passkeyID string, allowed bool, reason string) {
+	e := &store.AuditEvent{ID: randomToken()[:32], At: p.now(), Action: action, Decision: "allowed", Status: 200,
+		Reason: reason, RequestID: httpapi.RequestID(ctx), Resource: "passkeys"}
+	if u != nil {
+		e.ActorID, e.Resource = u.ID, "users/"+u.ID+"/passkeys"
+		if c, err := p.store.CustomerByOrg(ctx, u.OrgID); err == nil {
+			e.CustomerID = c.ID
+		}
+	}
+	if passkeyID != "" {
+		e.Resource += "/" + passkeyID
+	}
+	if !allowed {
+		e.Decision, e.Status = "denied", 401
+	}
+	if err := p.store.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
+		slog.ErrorContext(ctx, "audit log", "err", err, "action", action)
+	}
+}
+
+// cleanPasskeyName trims a name the user gave; empty or too long is refused.
+func cleanPasskeyName(s string) (string, bool) {
+	s = strings.Join(strings.Fields(s), " ")
+	return s, s != "" && len(s) <= passkeyNameMax
+}

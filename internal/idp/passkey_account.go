@@ -1,0 +1,215 @@
+package idp
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/go-webauthn/webauthn/protocol"
+	"github.com/go-webauthn/webauthn/webauthn"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// passkeyRow is a passkey as the account page lists it.
+type passkeyRow struct {
+	ID, Name, Created, LastUsed string
+	Cloned                      bool
+}
+
+// passkeyRows lists a user's passkeys for the account page.
+func passkeyRows(keys []store.Passkey) []passkeyRow {
+	out := make([]passkeyRow, 0, len(keys))
+	for _, k := range keys {
+		row := passkeyRow{ID: k.ID, Name: k.Name, Created: k.CreatedAt.UTC().Format(accountSessionTimeForm),
+			LastUsed: "never", Cloned: k.CloneWarning}
+		if k.LastUsedAt != nil {
+			row.LastUsed = k.LastUsedAt.UTC().Format(accountSessionTimeForm)
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// sessionOwner names the browser session an enrolment belongs to.
+func sessionOwner(s *store.Session) string { return "s:" + s.IDHash }
+
+// accountPasskeyOptions begins adding a passkey for the signed-in user:
+// a discoverable credential, user verification required, no attestation,
+// none of the user's passkeys again.
+func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		optionsError(w, http.StatusForbidden, msgAccountFormExpired)
+		return
+	}
+	s := sessionFromContext(ctx)
+	if s == nil {
+		optionsError(w, http.StatusUnauthorized, "Sign in first.")
+		return
+	}
+	u, err := p.user(ctx, s.UserID)
+	if err != nil {
+		optionsError(w, http.StatusUnauthorized, "Sign in first.")
+		return
+	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil || !p.passkeysAllowed(policy) {
+		optionsError(w, http.StatusForbidden, "Your organization does not use passkeys.")
+		return
+	}
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return
+	}
+	opts, sess, err := p.webauthn.BeginRegistration(pu,
+		webauthn.WithResidentKeyRequirement(protocol.ResidentKeyRequirementRequired),
+		webauthn.WithAuthenticatorSelection(protocol.AuthenticatorSelection{
+			ResidentKey: protocol.ResidentKeyRequirementRequired, UserVerification: protocol.VerificationRequired}),
+		webauthn.WithConveyancePreference(protocol.PreferNoAttestation),
+		webauthn.WithExclusions(webauthn.Credentials(pu.cred).CredentialDescriptors()))
+	if err == nil {
+		err = p.beginCeremony(ctx, sessionOwner(s), purposeRegister, sess)
+	}
+	if err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return
+	}
+	writeOptions(w, http.StatusOK, opts)
+}
+
+// accountPasskeyAdd stores the passkey the browser created for the
+// enrolment this session began.
+func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if !p.passkeysAllowed(policy) {
+		p.renderAccount(w, r, http.StatusForbidden, u, "", "Your organization does not use passkeys.")
+		return
+	}
+	name, ok := cleanPasskeyName(r.PostForm.Get("name"))
+	if !ok {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
+		return
+	}
+	raw := r.PostForm.Get("credential")
+	if raw == "" {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Adding a passkey needs a browser that supports passkeys, with JavaScript on.")
+		return
+	}
+	refuse := func(reason string) {
+		p.auditPasskey(ctx, u, "passkey.register", "", false, reason)
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The passkey could not be added. Try again.")
+	}
+	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeRegister)
+	if errors.Is(err, errPasskeyFailed) {
+		refuse("no open challenge")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	parsed, err := protocol.ParseCredentialCreationResponseBytes([]byte(raw))
+	if err != nil {
+		refuse("malformed answer")
+		return
+	}
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	cred, err := p.webauthn.CreateCredential(pu, *sess, parsed)
+	if err != nil {
+		refuse(passkeyReason(err))
+		return
+	}
+	data, err := json.Marshal(cred)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	k := &store.Passkey{ID: newPasskeyID(), UserID: u.ID, CredentialID: cred.ID, Name: name, Credential: data,
+		SignCount: cred.Authenticator.SignCount, CreatedAt: p.now()}
+	if err := p.store.CreatePasskey(ctx, k); platform.ErrorCode(err) == platform.ECONFLICT {
+		refuse("credential registered already")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.auditPasskey(ctx, u, "passkey.register", k.ID, true, "")
+	http.Redirect(w, r, PathAccount+"?done=passkey-added", http.StatusSeeOther)
+}
+
+// accountPasskeyRename names one of the user's passkeys.
+func (p *Provider) accountPasskeyRename(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	id := r.PostForm.Get("id")
+	name, ok := cleanPasskeyName(r.PostForm.Get("name"))
+	if !ok {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
+		return
+	}
+	if err := p.store.RenamePasskey(ctx, u.ID, id, name); platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.auditPasskey(ctx, u, "passkey.rename", id, false, "not the user's passkey")
+		p.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.auditPasskey(ctx, u, "passkey.rename", id, true, "")
+	http.Redirect(w, r, PathAccount+"?done=passkey-renamed", http.StatusSeeOther)
+}
+
+// accountPasskeyRemove removes one of the user's passkeys; the last one is
+// kept while the organization requires passkeys.
+func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	id := r.PostForm.Get("id")
+	keys, err := p.store.Passkeys(ctx, u.ID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	required, err := p.passkeyRequired(ctx, u)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if required && len(keys) == 1 && keys[0].ID == id {
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Your organization signs in with passkeys: add another one before you remove this one.")
+		return
+	}
+	if err := p.store.DeletePasskey(ctx, u.ID, id); platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.auditPasskey(ctx, u, "passkey.remove", id, false, "not the user's passkey")
+		p.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.auditPasskey(ctx, u, "passkey.remove", id, true, "")
+	http.Redirect(w, r, PathAccount+"?done=passkey-removed", http.StatusSeeOther)
+}
+
+func newPasskeyID() string { return "pk_" + randomToken()[:22] }

@@ -1,0 +1,327 @@
+package idp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-webauthn/webauthn/protocol"
+	"github.com/go-webauthn/webauthn/webauthn"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// Paths of the passkey steps. The options endpoints answer JSON to the
+// provider's own script; every other step is a form post answered with a
+// page, like the password form.
+const (
+	PathLoginPasskey           = "/ui/login/passkey"
+	PathLoginPasskeyOptions    = "/ui/login/passkey/options"
+	PathAccountPasskeys        = "/ui/account/passkeys"
+	PathAccountPasskeysOptions = "/ui/account/passkeys/options"
+	PathAccountPasskeyRename   = "/ui/account/passkeys/rename"
+	PathAccountPasskeyRemove   = "/ui/account/passkeys/remove"
+	PathPasskeyScript          = "/ui/static/passkey.js"
+
+	msgPasskeyFailed   = "This passkey could not sign you in."
+	msgPasskeyRequired = "Your organization signs in with passkeys. Use your passkey; if you have none yet, " +
+		"choose “Forgot your password?” for a link that lets you add one."
+
+	stepSecond = "second" // the passkey is the second factor after a password
+)
+
+func (p *Provider) passkeyRoutes(r chi.Router) {
+	r.Post(PathLoginPasskeyOptions, p.loginPasskeyOptions)
+	r.Post(PathLoginPasskey, p.loginPasskey)
+	r.Post(PathAccountPasskeysOptions, p.accountPasskeyOptions)
+	r.Post(PathAccountPasskeys, p.accountPasskeyAdd)
+	r.Post(PathAccountPasskeyRename, p.accountPasskeyRename)
+	r.Post(PathAccountPasskeyRemove, p.accountPasskeyRemove)
+}
+
+// ceremonyOwner names the login transaction a ceremony belongs to; the
+// transaction is bound to its browser, so the ceremony is too.
+func ceremonyOwner(a *store.AuthRequest) string { return "ar:" + a.ID }
+
+// writeOptions answers the options of a ceremony to the passkey script.
+func writeOptions(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func optionsError(w http.ResponseWriter, status int, msg string) {
+	writeOptions(w, status, map[string]string{"error": msg})
+}
+
+// loginPasskeyOptions begins a passkey sign-in of a login transaction:
+// discoverable (any passkey of this provider, no address typed) for the
+// first factor, the pending user's passkeys for the second.
+func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		optionsError(w, http.StatusForbidden, "Reload the page and try again.")
+		return
+	}
+	a, err := p.boundRequest(r, r.PostForm.Get("authRequestID"))
+	if err != nil || a.Done {
+		optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
+		return
+	}
+	uv := webauthn.WithUserVerification(protocol.VerificationRequired)
+	var opts *protocol.CredentialAssertion
+	var sess *webauthn.SessionData
+	purpose := purposeLogin
+	if r.PostForm.Get("step") == stepSecond {
+		purpose = purposeMFA
+		pu, err := p.pendingPasskeyUser(ctx, a)
+		if err != nil || len(pu.cred) == 0 {
+			optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
+			return
+		}
+		opts, sess, err = p.webauthn.BeginLogin(pu, uv)
+		if err != nil {
+			optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+			return
+		}
+	} else {
+		v, err := p.loginOptions(ctx, a)
+		if err != nil || !v.Passkey {
+			optionsError(w, http.StatusForbidden, "Passkeys are not offered here.")
+			return
+		}
+		if opts, sess, err = p.webauthn.BeginDiscoverableLogin(uv); err != nil {
+			optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+			return
+		}
+	}
+	if err := p.beginCeremony(ctx, ceremonyOwner(a), purpose, sess); err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return
+	}
+	writeOptions(w, http.StatusOK, opts)
+}
+
+// pendingPasskeyUser is the user who passed the password step, with their
+// passkeys.
+func (p *Provider) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
+	if a.PendingUserID == "" || p.webauthn == nil {
+		return nil, errPasskeyFailed
+	}
+	u, err := p.user(ctx, a.PendingUserID)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	if !p.passkeysAllowed(policy) {
+		return nil, errPasskeyFailed
+	}
+	return p.loadPasskeyUser(ctx, u)
+}
+
+// loginPasskey checks the passkey's answer of a login transaction.
+func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	a, ok := p.formRequest(w, r)
+	if !ok || !p.allowAttempt(w, r) {
+		return
+	}
+	if r.PostForm.Get("step") == stepSecond {
+		p.secondFactorPasskey(w, r, a)
+		return
+	}
+	v, err := p.loginOptions(ctx, a)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	if !v.Passkey {
+		p.renderLogin(w, http.StatusForbidden, v, msgPasskeyFailed)
+		return
+	}
+	u, err := p.checkPasskey(ctx, a, r.PostForm.Get("credential"))
+	if errors.Is(err, errPasskeyFailed) {
+		v.PasskeyFailed = true
+		p.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.afterFirstFactor(w, r, a, u, amrPasskey, true)
+}
+
+// checkPasskey verifies a discoverable assertion against the transaction's
+// challenge (taken once): the credential must be registered to the user
+// its user handle names, that user's organization must allow passkeys and
+// be the org scope's, and the counter must advance. Every outcome is
+// audited. errPasskeyFailed for any refusal.
+func (p *Provider) checkPasskey(ctx context.Context, a *store.AuthRequest, raw string) (*platform.User, error) {
+	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeLogin)
+	if err != nil {
+		if errors.Is(err, errPasskeyFailed) {
+			p.auditPasskey(ctx, nil, "passkey.sign_in", "", false, "no open challenge")
+		}
+		return nil, err
+	}
+	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(raw))
+	if err != nil {
+		p.auditPasskey(ctx, nil, "passkey.sign_in", "", false, "malformed answer")
+		return nil, errPasskeyFailed
+	}
+	var pu *passkeyUser
+	handler := func(rawID, userHandle []byte) (webauthn.User, error) {
+		row, err := p.store.PasskeyByCredentialID(ctx, rawID)
+		if err != nil {
+			return nil, err
+		}
+		if row.UserID != string(userHandle) {
+			return nil, errors.New("the credential is registered to another user")
+		}
+		u, err := p.user(ctx, row.UserID)
+		if err != nil {
+			return nil, err
+		}
+		if pu, err = p.loadPasskeyUser(ctx, u); err != nil {
+			return nil, err
+		}
+		return pu, nil
+	}
+	_, cred, err := p.webauthn.ValidatePasskeyLogin(handler, *sess, parsed)
+	if err != nil {
+		var who *platform.User
+		if pu != nil {
+			who = pu.u
+		}
+		p.auditPasskey(ctx, who, "passkey.sign_in", "", false, passkeyReason(err))
+		return nil, errPasskeyFailed
+	}
+	policy, err := p.store.LoginPolicy(ctx, pu.u.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	if !p.passkeysAllowed(policy) {
+		p.auditPasskey(ctx, pu.u, "passkey.sign_in", "", false, "the organization does not allow passkeys")
+		return nil, errPasskeyFailed
+	}
+	if org := orgScope(a.Scopes); org != "" && org != pu.u.OrgID {
+		p.auditPasskey(ctx, pu.u, "passkey.sign_in", "", false, "another organization's sign-in")
+		return nil, errPasskeyFailed
+	}
+	row, err := p.recordUse(ctx, pu, cred)
+	if err != nil {
+		return nil, err
+	}
+	p.auditPasskey(ctx, pu.u, "passkey.sign_in", row.ID, true, "")
+	return pu.u, nil
+}
+
+// secondFactorPasskey checks a passkey of the user who passed the password
+// step: one of that user's own passkeys, against the transaction's
+// challenge.
+func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
+	ctx := r.Context()
+	user, ok := p.pendingUser(w, r, a)
+	if !ok {
+		return
+	}
+	hasTOTP := false
+	if f, err := p.store.TOTP(ctx, user.ID); err == nil && f.Confirmed {
+		hasTOTP = true
+	}
+	fail := func(reason string) {
+		p.auditPasskey(ctx, user, "passkey.second_factor", "", false, reason)
+		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
+	}
+	pu, err := p.pendingPasskeyUser(ctx, a)
+	if errors.Is(err, errPasskeyFailed) {
+		fail("the organization does not allow passkeys")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeMFA)
+	if errors.Is(err, errPasskeyFailed) {
+		fail("no open challenge")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(r.PostForm.Get("credential")))
+	if err != nil {
+		fail("malformed answer")
+		return
+	}
+	cred, err := p.webauthn.ValidateLogin(pu, *sess, parsed)
+	if err != nil {
+		fail(passkeyReason(err))
+		return
+	}
+	row, err := p.recordUse(ctx, pu, cred)
+	if errors.Is(err, errPasskeyFailed) {
+		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.auditPasskey(ctx, user, "passkey.second_factor", row.ID, true, "")
+	first := a.PendingAMR
+	if len(first) == 0 {
+		first = []string{"pwd"}
+	}
+	p.finishLogin(w, r, a, user.ID, append(slices.Clone(first), "hwk", "mfa"))
+}
+
+// passkeyReason is the library's short reason for a refused answer, for
+// the audit log.
+func passkeyReason(err error) string {
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.Details != "" {
+		return pe.Details
+	}
+	return "assertion refused"
+}
+
+// hasPasskey reports whether a user can use a passkey as second factor.
+func (p *Provider) hasPasskey(ctx context.Context, policy *platform.LoginPolicy, u *platform.User) (bool, error) {
+	if !p.passkeysAllowed(policy) {
+		return false, nil
+	}
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		return false, err
+	}
+	return len(pu.cred) > 0, nil
+}
+
+// passkeyRequired reports whether the user's organization refuses their
+// password sign-in.
+func (p *Provider) passkeyRequired(ctx context.Context, u *platform.User) (bool, error) {
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		return false, err
+	}
+	return p.passkeysAllowed(policy) && policy.PasskeyRequired, nil
+}
+
+// renderSecondFactor asks for the second factor the user has: a code from
+// the authenticator app, a passkey, or either.
+func (p *Provider) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, hasTOTP, hasPasskey bool, msg string) {
+	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg, NoTOTP: !hasTOTP, Passkey: hasPasskey}
+	if hasPasskey {
+		p.renderPasskeyPage(w, status, "otp.html", v)
+		return
+	}
+	p.render(w, status, "otp.html", v)
+}

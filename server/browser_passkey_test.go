@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/webauthn"
+	"github.com/chromedp/chromedp"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// mustRunPasskeyMain starts the all-in-one with the provider at
+// http://localhost:<port>: a WebAuthn relying party needs a domain, and
+// Chromium refuses an IP address as its id.
+func mustRunPasskeyMain(t *testing.T) *Main {
+	return mustRunMainWith(t, func(m *Main) {
+		m.Config.IssuerURL = strings.Replace(m.Config.IssuerURL, "127.0.0.1", "localhost", 1)
+	})
+}
+
+// virtualAuthenticator gives the browser a platform authenticator (DevTools'
+// WebAuthn domain) that keeps discoverable credentials and verifies its user.
+func virtualAuthenticator(id *webauthn.AuthenticatorID) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := webauthn.Enable().WithEnableUI(false).Do(ctx); err != nil {
+			return err
+		}
+		var err error
+		*id, err = webauthn.AddVirtualAuthenticator(&webauthn.VirtualAuthenticatorOptions{
+			Protocol: webauthn.AuthenticatorProtocolCtap2, Ctap2version: webauthn.Ctap2versionCtap21,
+			Transport: webauthn.AuthenticatorTransportInternal, HasResidentKey: true, HasUserVerification: true,
+			IsUserVerified: true, AutomaticPresenceSimulation: true}).Do(ctx)
+		return err
+	})
+}
+
+// signedOut forgets the browser's cookies, so the next sign-in asks again.
+func signedOut() chromedp.Action {
+	return chromedp.Tasks{network.ClearBrowserCookies(), chromedp.Navigate("about:blank")}
+}
+
+// A person enrols a passkey on the account page and signs in with it by
+// the e-mail field's autofill (conditional UI).
+func TestBrowserPasskeys(t *testing.T) {
+	m := mustRunPasskeyMain(t)
+	ctx := mustBrowser(t)
+	base := m.Config.ConsoleURL + "/"
+	var auth webauthn.AuthenticatorID
+	var notice, list string
+	if err := chromedp.Run(ctx, virtualAuthenticator(&auth),
+		gatewayEmail(base, "alice@acme.example"), providerPassword(DemoPassword),
+		waitShows(`[data-testid="role"]`, "owner"),
+		chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
+		chromedp.WaitVisible(`#passkey-name`, chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("passkey-name").value = ""`, nil),
+		chromedp.SendKeys(`#passkey-name`, "Work laptop", chromedp.ByID),
+		chromedp.Click(`#passkey-add button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#account-notice`, chromedp.ByID),
+		chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
+		chromedp.Text(`#passkey-list`, &list, chromedp.ByID),
+		shot(t, ctx, "passkey-enrolled"),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(notice, "Your passkey was added") || !strings.Contains(list, "Work laptop") {
+		t.Fatalf("enrolment: %q %q", notice, list)
+	}
+
+	// spec: R1-idp
+	t.Run("Autofill", func(t *testing.T) {
+		var method string
+		if err := chromedp.Run(ctx, signedOut(),
+			gatewayEmail(base, "alice@acme.example"),
+			// the provider's page offers the passkey on its address field
+			// (autocomplete webauthn); the virtual authenticator picks it
+			landedWithSession(m, &method),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(method, "(passkey)") {
+			t.Fatalf("this browser's session: %q, want a passkey sign-in", method)
+		}
+	})
+
+	t.Run("ButtonWhenRequired", func(t *testing.T) {
+		setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.PasskeyRequired = true })
+		defer setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.PasskeyRequired = false })
+		var passwordFields int
+		if err := chromedp.Run(ctx, signedOut(),
+			gatewayEmail(base, "alice@acme.example"),
+			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
+			chromedp.Evaluate(`document.querySelectorAll("input[type=password]").length`, &passwordFields),
+			shot(t, ctx, "passkey-required"),
+			chromedp.Click(`#passkey-button`, chromedp.ByID),
+			waitShows(`[data-testid="role"]`, "owner"),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if passwordFields != 0 {
+			t.Fatalf("a passkey-only organization's page asks for a password (%d fields)", passwordFields)
+		}
+	})
+
+	t.Run("SecondFactor", func(t *testing.T) {
+		setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.MFAForced = true })
+		defer setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.MFAForced = false })
+		var method string
+		if err := chromedp.Run(ctx, signedOut(),
+			// the person does not pick the passkey from the address field: the password is typed
+			webauthn.SetAutomaticPresenceSimulation(auth, false),
+			gatewayEmail(base, "alice@acme.example"), providerPassword(DemoPassword),
+			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
+			shot(t, ctx, "passkey-second-factor"),
+			webauthn.SetAutomaticPresenceSimulation(auth, true),
+			chromedp.Click(`#passkey-button`, chromedp.ByID),
+			landedWithSession(m, &method),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(method, "(password and passkey)") {
+			t.Fatalf("this browser's session: %q", method)
+		}
+	})
+
+	t.Run("RenameAndRemove", func(t *testing.T) {
+		var renamed, removed string
+		if err := chromedp.Run(ctx,
+			chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
+			chromedp.WaitVisible(`.passkey-row input[name=name]`, chromedp.ByQuery),
+			chromedp.Evaluate(`document.querySelector(".passkey-row input[name=name]").value = ""`, nil),
+			chromedp.SendKeys(`.passkey-row input[name=name]`, "Old laptop", chromedp.ByQuery),
+			chromedp.Submit(`.passkey-row input[name=name]`, chromedp.ByQuery),
+			waitShows(`#account-notice`, "renamed"),
+			chromedp.Text(`#passkey-list`, &renamed, chromedp.ByID),
+			chromedp.Click(`.passkey-row form[action$="remove"] button`, chromedp.ByQuery),
+			waitShows(`#account-notice`, "removed"),
+			chromedp.Text(`#passkey-list`, &removed, chromedp.ByID),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(renamed, "Old laptop") || !strings.Contains(removed, "No passkeys yet") {
+			t.Fatalf("renamed %q, removed %q", renamed, removed)
+		}
+		// the removed passkey no longer signs in: the provider's page stays
+		var errText string
+		if err := chromedp.Run(ctx, signedOut(),
+			gatewayEmail(base, "alice@acme.example"),
+			chromedp.WaitVisible(`#login-error`, chromedp.ByID),
+			chromedp.Text(`#login-error`, &errText, chromedp.ByID),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(errText, "could not sign you in") {
+			t.Fatalf("removed passkey: %q", errText)
+		}
+	})
+
+	var actions []string
+	rows, err := m.Store.Conn().Query(context.Background(), `SELECT action, decision FROM audit_log WHERE action LIKE 'passkey.%' ORDER BY at, id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var a, d string
+		if err := rows.Scan(&a, &d); err != nil {
+			t.Fatal(err)
+		}
+		actions = append(actions, a+":"+d)
+	}
+	rows.Close()
+	want := []string{"passkey.register:allowed", "passkey.sign_in:allowed", "passkey.sign_in:allowed",
+		"passkey.second_factor:allowed", "passkey.rename:allowed", "passkey.remove:allowed", "passkey.sign_in:denied"}
+	if !slices.Equal(actions, want) {
+		t.Fatalf("audit log: %v, want %v", actions, want)
+	}
+}
+
+// landedWithSession waits for the console's portal, then reads on the
+// provider's account page how this browser signed in.
+func landedWithSession(m *Main, method *string) chromedp.Tasks {
+	return chromedp.Tasks{
+		waitShows(`[data-testid="role"]`, "owner"),
+		chromedp.Navigate(m.Config.IssuerURL + "/ui/account"),
+		chromedp.WaitVisible(`#sessions`, chromedp.ByID),
+		chromedp.Text(`#sessions`, method, chromedp.ByID),
+	}
+}
+
+// setAcmePolicy changes the demo Acme organization's login policy.
+func setAcmePolicy(t *testing.T, m *Main, change func(*platform.LoginPolicy)) {
+	t.Helper()
+	p, err := m.Store.LoginPolicy(context.Background(), DemoAcmeOrgID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(p)
+	if err := m.Store.PutLoginPolicy(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+}
