@@ -114,9 +114,14 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 	}
 	run(t, ctx, fill("Name", "Acme Okta EU"), tick("Enabled", false), press("Save identity provider"), waitGone(`[role="dialog"]`),
 		rowHas("identity-providers-table", "Acme Okta EU", "disabled"))
-	run(t, ctx, tick("Single sign-on", true), press("Save sign-in methods"), waitShows(`[data-testid="saved"]`, "Saved"))
+	// passkeys only, without passkeys: the server's reason in the form
+	run(t, ctx, tick("Passkeys", false), tick("Passkeys only", true), press("Save sign-in methods"),
+		waitShows(`[data-testid="form-error"]`, "passkeyRequired needs passkeyAllowed"))
+	axeCheck(t, ctx, axe, "sign-in methods with an error")
+	run(t, ctx, tick("Passkeys", true), tick("Passkeys only", false), tick("Single sign-on", true), press("Save sign-in methods"),
+		waitShows(`[data-testid="saved"]`, "Saved"))
 	pol, err := m.Store.LoginPolicy(ctx0, DemoAcmeOrgID)
-	if err != nil || !pol.SSOAllowed || !pol.PasswordAllowed {
+	if err != nil || !pol.SSOAllowed || !pol.PasswordAllowed || !pol.PasskeyAllowed || pol.PasskeyRequired {
 		t.Fatalf("sign-in policy after save: %+v %v", pol, err)
 	}
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-sso"))

@@ -13,14 +13,16 @@ const SignInQuery = graphql(`
   query CustomerSignIn($id: ID!) {
     customer(id: $id) {
       id
-      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced identityProviders }
+      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }
       identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }
     }
   }
 `);
 const PutSSOSettings = graphql(`
   mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {
-    putSSOSettings(customerId: $customerId, input: $input) { passwordAllowed ssoAllowed ssoCreateUsers mfaForced identityProviders }
+    putSSOSettings(customerId: $customerId, input: $input) {
+      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders
+    }
   }
 `);
 const CreateIdentityProvider = graphql(`
@@ -43,7 +45,9 @@ type Provider = {
   id: string; name: string; issuer: string; clientId: string; clientSecretSet: boolean;
   scopes: string[]; enabled: boolean; linkTrusted: boolean; mfaEnforced: boolean;
 };
-type Policy = { passwordAllowed: boolean; ssoAllowed: boolean; ssoCreateUsers: boolean; mfaForced: boolean };
+type Policy = {
+  passwordAllowed: boolean; ssoAllowed: boolean; ssoCreateUsers: boolean; mfaForced: boolean; passkeyAllowed: boolean; passkeyRequired: boolean;
+};
 
 // SignIn is a customer's sign-in configuration: which methods its users
 // have (R5.7-sso) and its OpenID Connect identity providers.
@@ -113,6 +117,8 @@ const POLICY: { key: keyof Policy; label: string; description: string }[] = [
   { key: "ssoAllowed", label: "Single sign-on", description: "Users may sign in through an identity provider below." },
   { key: "ssoCreateUsers", label: "Create users at first SSO sign-in", description: "A person the provider vouches for gets an account." },
   { key: "mfaForced", label: "Two-step verification for everyone", description: "Users enrol at their next sign-in." },
+  { key: "passkeyAllowed", label: "Passkeys", description: "Users may sign in with a passkey." },
+  { key: "passkeyRequired", label: "Passkeys only", description: "Password sign-in is refused; needs passkeys allowed." },
 ];
 
 function PolicyForm({ customerId, policy, write, saved, setSaved }: {
@@ -127,8 +133,9 @@ function PolicyForm({ customerId, policy, write, saved, setSaved }: {
       noValidate
       onSubmit={async (e) => {
         e.preventDefault();
-        const { passwordAllowed, ssoAllowed, ssoCreateUsers, mfaForced } = p;
-        setSaved(check((await put({ customerId, input: { passwordAllowed, ssoAllowed, ssoCreateUsers, mfaForced } }, CONFIG)).error));
+        const { passwordAllowed, ssoAllowed, ssoCreateUsers, mfaForced, passkeyAllowed, passkeyRequired } = p;
+        const input = { passwordAllowed, ssoAllowed, ssoCreateUsers, mfaForced, passkeyAllowed, passkeyRequired };
+        setSaved(check((await put({ customerId, input }, CONFIG)).error));
       }}
     >
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
