@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/platform"
 )
 
 // memApps stands in for the identity provider's management API (an
@@ -25,6 +26,9 @@ func (m *memApps) Create(_ context.Context, in admin.AppInput) (*admin.App, erro
 	}
 	a := &admin.App{AppID: "app-" + uuid.NewString(), ClientID: "client-" + uuid.NewString(), RedirectURIs: in.RedirectURIs}
 	m.apps[a.AppID] = a
+	if in.AuthMethod != "" && in.AuthMethod != platform.AuthNone {
+		return &admin.App{AppID: a.AppID, ClientID: a.ClientID, RedirectURIs: a.RedirectURIs, ClientSecret: "secret-" + uuid.NewString()}, nil
+	}
 	return a, nil
 }
 

@@ -36,7 +36,8 @@ func (r *mutationResolver) CreateInstance(ctx context.Context, input model.Creat
 	if err != nil {
 		return nil, err
 	}
-	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL, DatabaseURI: str(input.DatabaseURI)})
+	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL, DatabaseURI: str(input.DatabaseURI),
+		AppAuthMethod: str(input.AppAuthMethod)})
 }
 
 func (r *mutationResolver) UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error) {

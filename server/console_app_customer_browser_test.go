@@ -25,11 +25,6 @@ import (
 // tenant's members, settings, migrations and transfer; axe-core on every
 // page and dialog visited.
 
-// clickLabel clicks the button whose accessible name (aria-label) is label.
-func clickLabel(label string) chromedp.Action {
-	return chromedp.Click(fmt.Sprintf(`button[aria-label=%q]`, label), chromedp.ByQuery)
-}
-
 // press clicks the last visible button whose text is exactly text (a
 // dialog's, as dialogs come last in the page) once it is enabled, through
 // the DOM, so a dialog still moving into place is not missed.
@@ -54,18 +49,6 @@ func tick(label string, want bool) chromedp.Action {
 	})()`, label, want, want))
 }
 
-// choose sets the select named by its aria-label, as a person picking an
-// option does.
-func choose(ariaLabel, value string) chromedp.Action {
-	return waitTrue(fmt.Sprintf(`(() => {
-	  const el = document.querySelector('select[aria-label=%q]');
-	  if (!el) return false;
-	  Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(el, %q);
-	  el.dispatchEvent(new Event("change", {bubbles: true}));
-	  return true;
-	})()`, ariaLabel, value))
-}
-
 // fieldError waits until the field labelled label is marked invalid with a
 // message containing want, and answers that message.
 func fieldError(label, want string) chromedp.Action {
@@ -76,13 +59,6 @@ func fieldError(label, want string) chromedp.Action {
 	  const msg = (el.getAttribute("aria-describedby") || "").split(" ").map(id => document.getElementById(id)?.textContent ?? "").join(" ");
 	  return msg.includes(%q);
 	})()`, label, want))
-}
-
-// rowHas waits until a row of the table with testid table contains every
-// one of texts.
-func rowHas(table string, texts ...string) chromedp.Action {
-	b, _ := json.Marshal(texts)
-	return waitTrue(fmt.Sprintf(`[...document.querySelectorAll('[data-testid=%q] tbody tr')].some(r => %s.every(t => r.textContent.includes(t)))`, table, b))
 }
 
 // The owner configures sign-in with an identity provider, edits a webhook

@@ -129,7 +129,9 @@ func waitContains(sel, want string) chromedp.Action {
 	return chromedp.Poll(`(document.querySelector(`+jsString(sel)+`)?.innerText || "").includes(`+jsString(want)+`)`, nil)
 }
 
-func jsString(s string) string { return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'" }
+func jsString(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
 
 // The GraphQL playground signs in by itself through the console's PKCE
 // flow (the console's sign-in page when the provider has no session, and

@@ -277,14 +277,15 @@ type ComplexityRoot struct {
 	}
 
 	Instance struct {
-		Connection func(childComplexity int) int
-		CreatedAt  func(childComplexity int) int
-		Customer   func(childComplexity int) int
-		CustomerID func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Name       func(childComplexity int) int
-		Tenants    func(childComplexity int) int
-		URL        func(childComplexity int) int
+		ClientSecret func(childComplexity int) int
+		Connection   func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Customer     func(childComplexity int) int
+		CustomerID   func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Name         func(childComplexity int) int
+		Tenants      func(childComplexity int) int
+		URL          func(childComplexity int) int
 	}
 
 	InstancePage struct {
@@ -1879,6 +1880,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.IdentityProvider.UpdatedAt(childComplexity), true
 
+	case "Instance.clientSecret":
+		if e.ComplexityRoot.Instance.ClientSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Instance.ClientSecret(childComplexity), true
 	case "Instance.connection":
 		if e.ComplexityRoot.Instance.Connection == nil {
 			break
@@ -5094,6 +5101,8 @@ type Instance @key(fields: "id") @entityResolver(multi: true) {
   tenants: [Tenant!] @authz(action: MANAGE_TENANT)
   "The instance's connection to the identity provider (SPEC 2.4)."
   connection: Connection @authz(action: MANAGE_INSTANCES)
+  "The client secret of a confidential instance application, answered once by createInstance; empty otherwise."
+  clientSecret: String!
 }
 
 type Connection {
@@ -5114,6 +5123,8 @@ input CreateInstanceInput {
   url: String!
   "The instance database's URI, kept sealed (resolved only with RESOLVE_DATABASE_URI)."
   databaseUri: String
+  "none (default: a public client with PKCE, as the tenant web app needs), or client_secret_basic or client_secret_post for a confidential server-side application."
+  appAuthMethod: String
 }
 
 input UpdateInstanceInput {
@@ -5391,7 +5402,7 @@ extend type Query {
   systemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
   userAttributes: [UserAttribute!]! @authz(action: MANAGE_USER_ATTRIBUTES)
   userAttribute(id: ID!): UserAttribute @authz(action: MANAGE_USER_ATTRIBUTES)
-  "The discrepancies inbox, newest first; status open (default) or resolved."
+  "The discrepancies inbox, newest first: status open or resolved, every status when left out."
   discrepancies(status: String, first: Int): [Discrepancy!]! @authz(action: MANAGE_DISCREPANCIES)
   discrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
 }
@@ -6184,6 +6195,8 @@ func (ec *executionContext) childFields_Instance(ctx context.Context, field grap
 		return ec.fieldContext_Instance_tenants(ctx, field)
 	case "connection":
 		return ec.fieldContext_Instance_connection(ctx, field)
+	case "clientSecret":
+		return ec.fieldContext_Instance_clientSecret(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Instance", field.Name)
 }
@@ -13672,6 +13685,29 @@ func (ec *executionContext) fieldContext_Instance_connection(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Instance_clientSecret(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Instance_clientSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Instance_clientSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Instance", field, false, false, "String")
 }
 
 func (ec *executionContext) _InstancePage_items(ctx context.Context, field graphql.CollectedField, obj *model.InstancePage) (ret graphql.Marshaler) {
@@ -26625,7 +26661,7 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri"}
+	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri", "appAuthMethod"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -26660,6 +26696,13 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 				return it, err
 			}
 			it.DatabaseURI = data
+		case "appAuthMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("appAuthMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AppAuthMethod = data
 		}
 	}
 	return it, nil
@@ -30302,6 +30345,11 @@ func (ec *executionContext) _Instance(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Instance_connection(ctx, field, obj)
 				})
+		case "clientSecret":
+			out.Values[i] = ec._Instance_clientSecret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -37,6 +37,8 @@ type CreateInstanceInput struct {
 	URL        string `json:"url"`
 	// The instance database's URI, kept sealed (resolved only with RESOLVE_DATABASE_URI).
 	DatabaseURI *string `json:"databaseUri,omitempty"`
+	// none (default: a public client with PKCE, as the tenant web app needs), or client_secret_basic or client_secret_post for a confidential server-side application.
+	AppAuthMethod *string `json:"appAuthMethod,omitempty"`
 }
 
 type CreateTenantInput struct {

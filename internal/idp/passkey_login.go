@@ -51,6 +51,7 @@ func ceremonyOwner(a *store.AuthRequest) string { return "ar:" + a.ID }
 func writeOptions(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }

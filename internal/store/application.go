@@ -75,7 +75,6 @@ func (s *Store) UpdateApplication(ctx context.Context, a *platform.Application) 
 		a.BackchannelLogoutURI, a.DeviceFlow)
 }
 
-
 // UseClientAssertion records the jti of a client's assertion until it
 // expires; false when the client used it already (a replay).
 func (s *Store) UseClientAssertion(ctx context.Context, clientID, jti string, expires time.Time) (bool, error) {

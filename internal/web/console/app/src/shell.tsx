@@ -18,7 +18,13 @@ import { GrantsPage } from "./pages/grants";
 import { AuditPage } from "./pages/audit";
 import { UsagePage } from "./pages/usage";
 import { PageTitle } from "./ui";
-import { AttributesPage, CatalogPage, DiscrepanciesPage, EmailsPage, InternalUsersPage, InvoicesPage, ReleasesPage, WorkersPage } from "./pages/platform";
+import { EmailsPage, InvoicesPage, WorkersPage } from "./pages/platform";
+import { InstancePage } from "./pages/instance";
+import { InternalUsersPage } from "./pages/internalusers";
+import { CatalogPage } from "./pages/catalog";
+import { ReleasesPage } from "./pages/releases";
+import { AttributesPage } from "./pages/attributes";
+import { DiscrepanciesPage } from "./pages/discrepancies";
 
 const FocusQuery = graphql(`
   query Focus { focus { active customerId expiresAt } }
@@ -133,7 +139,7 @@ function Page({ sections }: { sections: Section[] }) {
     case "users":
       return <UsersPage />;
     case "instances":
-      return <InstancesPage />;
+      return id ? <InstancePage id={id} /> : <InstancesPage />;
     case "grants":
       return <GrantsPage />;
     case "usage":

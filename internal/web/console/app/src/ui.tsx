@@ -1,7 +1,7 @@
 // Shared pieces of the pages: headings, errors, empty states, paging and
 // the typed confirmation of destructive actions.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
 import type { CombinedError } from "@urql/core";
 import { graphErrors, sentence } from "./errors";
 import { linkProps, navigate, useRoute, withQuery } from "./router";
@@ -150,6 +150,27 @@ export function ConfirmDelete(props: {
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+// SecretOnce shows a secret the server answers only once, with a copy button.
+export function SecretOnce({ label, secret, onDone, rotate = "you can rotate it later" }: {
+  label: string;
+  secret: string;
+  onDone: () => void;
+  rotate?: string;
+}) {
+  return (
+    <Stack>
+      <Alert color="dark" variant="outline" title="Copy it now">
+        <Text>This {label} is shown only once. Store it where your system reads it; {rotate}.</Text>
+      </Alert>
+      <Code block data-testid="secret" tabIndex={0} aria-label={label}>{secret}</Code>
+      <Group justify="flex-end">
+        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
   );
 }
 

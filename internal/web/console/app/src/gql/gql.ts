@@ -16,33 +16,60 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 type Documents = {
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": typeof types.OwnOrgDocument,
+    "\n  query UserAttributes { userAttributes { id key label type options required } }\n": typeof types.UserAttributesDocument,
+    "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": typeof types.CreateUserAttributeDocument,
+    "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": typeof types.UpdateUserAttributeDocument,
+    "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }": typeof types.DeleteUserAttributeDocument,
     "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": typeof types.AuditLogDocument,
     "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": typeof types.CustomerBillingDocument,
     "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": typeof types.IssueCreditDocument,
     "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": typeof types.PutBillingSetupDocument,
+    "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n": typeof types.CatalogDocument,
+    "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }": typeof types.CreatePlanDocument,
+    "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n": typeof types.UpdatePlanDocument,
+    "mutation DeletePlan($id: ID!) { deletePlan(id: $id) }": typeof types.DeletePlanDocument,
+    "mutation CreateMeter($input: MeterInput!) { createMeter(input: $input) { id } }": typeof types.CreateMeterDocument,
+    "\n  mutation UpdateMeter($id: ID!, $input: MeterPatch!) { updateMeter(id: $id, input: $input) { id name unit aggregation description } }\n": typeof types.UpdateMeterDocument,
+    "mutation DeleteMeter($id: ID!) { deleteMeter(id: $id) }": typeof types.DeleteMeterDocument,
     "\n  query Customer($id: ID!) {\n    customer(id: $id) { id name orgId createdAt updatedAt }\n  }\n": typeof types.CustomerDocument,
     "\n  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }\n": typeof types.DeleteCustomerDocument,
     "\n  mutation EnterFocus($input: FocusInput!) {\n    enterFocus(input: $input) { active customerId expiresAt }\n  }\n": typeof types.EnterFocusDocument,
     "\n  query Customers($first: Int, $after: String, $search: String) {\n    customers(first: $first, after: $after, search: $search) {\n      items { id name orgId createdAt }\n      nextCursor\n    }\n  }\n": typeof types.CustomersDocument,
     "\n  mutation CreateCustomer($input: CreateCustomerInput!) {\n    createCustomer(input: $input) { id name orgId createdAt }\n  }\n": typeof types.CreateCustomerDocument,
-    "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n": typeof types.GrantsDocument,
+    "\n  query Discrepancies($status: String) {\n    discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt resolvedAt resolution }\n  }\n": typeof types.DiscrepanciesDocument,
+    "\n  mutation ResolveDiscrepancy($id: ID!, $resolution: String!) { resolveDiscrepancy(id: $id, resolution: $resolution) { id status resolvedAt resolution } }\n": typeof types.ResolveDiscrepancyDocument,
+    "\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n": typeof types.ReopenDiscrepancyDocument,
+    "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": typeof types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": typeof types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": typeof types.DeleteGrantDocument,
-    "\n  query GrantChoices { customers(first: 100) { items { id name } } }\n": typeof types.GrantChoicesDocument,
+    "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": typeof types.GrantChoicesDocument,
+    "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n": typeof types.GrantInstancesDocument,
+    "\n  query Instance($id: ID!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n    }\n  }\n": typeof types.InstanceDocument,
+    "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": typeof types.UpdateInstanceDocument,
+    "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": typeof types.DeleteInstanceDocument,
+    "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": typeof types.RepairConnectionDocument,
+    "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": typeof types.RotateConnectionDocument,
+    "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": typeof types.ResolveDatabaseUriDocument,
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
-    "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n": typeof types.CreateInstanceDocument,
+    "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": typeof types.CreateInstanceDocument,
     "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": typeof types.InstanceCustomersDocument,
     "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n": typeof types.InternalUsersDocument,
-    "\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n": typeof types.CatalogDocument,
-    "\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": typeof types.ReleasesDocument,
+    "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": typeof types.CreateInternalUserDocument,
+    "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": typeof types.UpdateInternalUserRoleDocument,
+    "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": typeof types.RemoveInternalUserDocument,
     "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n": typeof types.WorkersDocument,
     "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": typeof types.RunWorkerDocument,
     "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": typeof types.PauseWorkerDocument,
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": typeof types.ResumeWorkerDocument,
-    "\n  query UserAttributes { userAttributes { id key label type options required } }\n": typeof types.UserAttributesDocument,
-    "\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n": typeof types.DiscrepanciesDocument,
     "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": typeof types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": typeof types.InvoicesDocument,
+    "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": typeof types.ReleasesDocument,
+    "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }": typeof types.CreateReleaseDocument,
+    "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }": typeof types.PublishReleaseDocument,
+    "mutation WithdrawRelease($id: ID!) { withdrawRelease(id: $id) { id status } }": typeof types.WithdrawReleaseDocument,
+    "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }": typeof types.CreateEnvVarDocument,
+    "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n": typeof types.UpdateEnvVarDocument,
+    "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }": typeof types.DeleteEnvVarDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": typeof types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
@@ -87,33 +114,60 @@ type Documents = {
 const documents: Documents = {
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": types.OwnOrgDocument,
+    "\n  query UserAttributes { userAttributes { id key label type options required } }\n": types.UserAttributesDocument,
+    "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": types.CreateUserAttributeDocument,
+    "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": types.UpdateUserAttributeDocument,
+    "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }": types.DeleteUserAttributeDocument,
     "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": types.AuditLogDocument,
     "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": types.CustomerBillingDocument,
     "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": types.IssueCreditDocument,
     "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": types.PutBillingSetupDocument,
+    "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n": types.CatalogDocument,
+    "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }": types.CreatePlanDocument,
+    "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n": types.UpdatePlanDocument,
+    "mutation DeletePlan($id: ID!) { deletePlan(id: $id) }": types.DeletePlanDocument,
+    "mutation CreateMeter($input: MeterInput!) { createMeter(input: $input) { id } }": types.CreateMeterDocument,
+    "\n  mutation UpdateMeter($id: ID!, $input: MeterPatch!) { updateMeter(id: $id, input: $input) { id name unit aggregation description } }\n": types.UpdateMeterDocument,
+    "mutation DeleteMeter($id: ID!) { deleteMeter(id: $id) }": types.DeleteMeterDocument,
     "\n  query Customer($id: ID!) {\n    customer(id: $id) { id name orgId createdAt updatedAt }\n  }\n": types.CustomerDocument,
     "\n  mutation DeleteCustomer($id: ID!) { deleteCustomer(id: $id) }\n": types.DeleteCustomerDocument,
     "\n  mutation EnterFocus($input: FocusInput!) {\n    enterFocus(input: $input) { active customerId expiresAt }\n  }\n": types.EnterFocusDocument,
     "\n  query Customers($first: Int, $after: String, $search: String) {\n    customers(first: $first, after: $after, search: $search) {\n      items { id name orgId createdAt }\n      nextCursor\n    }\n  }\n": types.CustomersDocument,
     "\n  mutation CreateCustomer($input: CreateCustomerInput!) {\n    createCustomer(input: $input) { id name orgId createdAt }\n  }\n": types.CreateCustomerDocument,
-    "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n": types.GrantsDocument,
+    "\n  query Discrepancies($status: String) {\n    discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt resolvedAt resolution }\n  }\n": types.DiscrepanciesDocument,
+    "\n  mutation ResolveDiscrepancy($id: ID!, $resolution: String!) { resolveDiscrepancy(id: $id, resolution: $resolution) { id status resolvedAt resolution } }\n": types.ResolveDiscrepancyDocument,
+    "\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n": types.ReopenDiscrepancyDocument,
+    "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": types.DeleteGrantDocument,
-    "\n  query GrantChoices { customers(first: 100) { items { id name } } }\n": types.GrantChoicesDocument,
+    "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": types.GrantChoicesDocument,
+    "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n": types.GrantInstancesDocument,
+    "\n  query Instance($id: ID!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n    }\n  }\n": types.InstanceDocument,
+    "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": types.UpdateInstanceDocument,
+    "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": types.DeleteInstanceDocument,
+    "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": types.RepairConnectionDocument,
+    "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": types.RotateConnectionDocument,
+    "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": types.ResolveDatabaseUriDocument,
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
-    "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n": types.CreateInstanceDocument,
+    "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": types.CreateInstanceDocument,
     "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": types.InstanceCustomersDocument,
     "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n": types.InternalUsersDocument,
-    "\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n": types.CatalogDocument,
-    "\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": types.ReleasesDocument,
+    "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": types.CreateInternalUserDocument,
+    "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": types.UpdateInternalUserRoleDocument,
+    "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": types.RemoveInternalUserDocument,
     "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n": types.WorkersDocument,
     "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": types.RunWorkerDocument,
     "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": types.PauseWorkerDocument,
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": types.ResumeWorkerDocument,
-    "\n  query UserAttributes { userAttributes { id key label type options required } }\n": types.UserAttributesDocument,
-    "\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n": types.DiscrepanciesDocument,
     "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": types.InvoicesDocument,
+    "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": types.ReleasesDocument,
+    "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }": types.CreateReleaseDocument,
+    "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }": types.PublishReleaseDocument,
+    "mutation WithdrawRelease($id: ID!) { withdrawRelease(id: $id) { id status } }": types.WithdrawReleaseDocument,
+    "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }": types.CreateEnvVarDocument,
+    "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n": types.UpdateEnvVarDocument,
+    "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }": types.DeleteEnvVarDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
@@ -181,6 +235,22 @@ export function graphql(source: "\n  query OwnOrg($id: ID!) { customer(id: $id) 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query UserAttributes { userAttributes { id key label type options required } }\n"): (typeof documents)["\n  query UserAttributes { userAttributes { id key label type options required } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n"): (typeof documents)["\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n"): (typeof documents)["\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }"): (typeof documents)["mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -194,6 +264,34 @@ export function graphql(source: "\n  mutation IssueCredit($customerId: ID!, $inp
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n"): (typeof documents)["\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n"): (typeof documents)["\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }"): (typeof documents)["mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n"): (typeof documents)["\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeletePlan($id: ID!) { deletePlan(id: $id) }"): (typeof documents)["mutation DeletePlan($id: ID!) { deletePlan(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateMeter($input: MeterInput!) { createMeter(input: $input) { id } }"): (typeof documents)["mutation CreateMeter($input: MeterInput!) { createMeter(input: $input) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateMeter($id: ID!, $input: MeterPatch!) { updateMeter(id: $id, input: $input) { id name unit aggregation description } }\n"): (typeof documents)["\n  mutation UpdateMeter($id: ID!, $input: MeterPatch!) { updateMeter(id: $id, input: $input) { id name unit aggregation description } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteMeter($id: ID!) { deleteMeter(id: $id) }"): (typeof documents)["mutation DeleteMeter($id: ID!) { deleteMeter(id: $id) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -217,7 +315,19 @@ export function graphql(source: "\n  mutation CreateCustomer($input: CreateCusto
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n"): (typeof documents)["\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }\n  }\n"];
+export function graphql(source: "\n  query Discrepancies($status: String) {\n    discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt resolvedAt resolution }\n  }\n"): (typeof documents)["\n  query Discrepancies($status: String) {\n    discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt resolvedAt resolution }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResolveDiscrepancy($id: ID!, $resolution: String!) { resolveDiscrepancy(id: $id, resolution: $resolution) { id status resolvedAt resolution } }\n"): (typeof documents)["\n  mutation ResolveDiscrepancy($id: ID!, $resolution: String!) { resolveDiscrepancy(id: $id, resolution: $resolution) { id status resolvedAt resolution } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n"): (typeof documents)["\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n"): (typeof documents)["\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -229,7 +339,35 @@ export function graphql(source: "\n  mutation DeleteGrant($userId: ID!, $custome
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query GrantChoices { customers(first: 100) { items { id name } } }\n"): (typeof documents)["\n  query GrantChoices { customers(first: 100) { items { id name } } }\n"];
+export function graphql(source: "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"): (typeof documents)["\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n"): (typeof documents)["\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Instance($id: ID!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n    }\n  }\n"): (typeof documents)["\n  query Instance($id: ID!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n"): (typeof documents)["\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }"): (typeof documents)["mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"): (typeof documents)["\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"): (typeof documents)["\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }"): (typeof documents)["mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -237,7 +375,7 @@ export function graphql(source: "\n  query Instances($customerId: ID, $first: In
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n"): (typeof documents)["\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt }\n  }\n"];
+export function graphql(source: "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n"): (typeof documents)["\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -249,11 +387,15 @@ export function graphql(source: "\n  query InternalUsers($first: Int, $after: St
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n"): (typeof documents)["\n  query Catalog {\n    plans { id code name currency monthlyFee active }\n    meters { id key name unit aggregation }\n  }\n"];
+export function graphql(source: "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n"): (typeof documents)["\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n"): (typeof documents)["\n  query Releases {\n    releases(first: 100) { id version channel status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n"): (typeof documents)["\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }"): (typeof documents)["mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -273,19 +415,39 @@ export function graphql(source: "mutation ResumeWorker($id: ID!) { resumeSystemW
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UserAttributes { userAttributes { id key label type options required } }\n"): (typeof documents)["\n  query UserAttributes { userAttributes { id key label type options required } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n"): (typeof documents)["\n  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"): (typeof documents)["\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n"): (typeof documents)["\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }"): (typeof documents)["mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }"): (typeof documents)["mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation WithdrawRelease($id: ID!) { withdrawRelease(id: $id) { id status } }"): (typeof documents)["mutation WithdrawRelease($id: ID!) { withdrawRelease(id: $id) { id status } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }"): (typeof documents)["mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n"): (typeof documents)["\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }"): (typeof documents)["mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

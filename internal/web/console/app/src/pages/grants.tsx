@@ -1,17 +1,27 @@
+// Grants of account managers and QA administrators (MANAGE_INTERNAL_USERS):
+// the list with its filters in the URL; full access creates a grant,
+// picking the user and the customer or instance from searchable lists, and
+// removes one (typed name).
 import { useState } from "react";
-import { ActionIcon, Button, Group, Modal, NativeSelect, Stack, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Group, NativeSelect, Select } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
+import { ModalForm } from "../modalform";
 import { useQueryParam } from "../router";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { ConfirmDelete, Empty, Loading, PageError, PageTitle, formatTime } from "../ui";
 
 const GrantsQuery = graphql(`
   query Grants($userId: ID, $customerId: ID) {
-    grants(userId: $userId, customerId: $customerId) { granteeType granteeId customerId instanceId grantedBy grantedAt }
+    grants(userId: $userId, customerId: $customerId) {
+      granteeType granteeId customerId instanceId grantedBy grantedAt
+      user { id email name role }
+      customer { id name }
+      instance { id name }
+    }
   }
 `);
 
@@ -27,11 +37,45 @@ const DeleteGrant = graphql(`
   }
 `);
 
+// The customers and users a grant may name, for the filters and the form,
+// and the instances it may cover (asked when the form opens): the API's
+// largest page (1000); the platform's staff and instances stay far below
+// (D-console-grantee-select).
 const Choices = graphql(`
-  query GrantChoices { customers(first: 100) { items { id name } } }
+  query GrantChoices {
+    customers(first: 1000) { items { id name } }
+    internalUsers(first: 1000) { items { id email name role suspendedAt } }
+  }
+`);
+const GrantInstances = graphql(`
+  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }
 `);
 
-type GrantRow = { granteeId: string; customerId?: string | null; instanceId?: string | null; grantedAt: string };
+// GRANTEE_ROLES are the scoped internal roles grants are for (R5.7-strict).
+export const GRANTEE_ROLES = ["account_manager", "qa_admin"];
+
+type GrantRow = {
+  granteeId: string;
+  customerId?: string | null;
+  instanceId?: string | null;
+  grantedAt: string;
+  user?: { email: string; name: string; role: string } | null;
+  customer?: { name: string } | null;
+  instance?: { name: string } | null;
+};
+
+// granteeChoices lists the users a grant may be given to, as a search
+// select shows them: active account managers and QA administrators.
+export function granteeChoices(users: { id: string; email: string; name: string; role: string; suspendedAt?: string | null }[]) {
+  return users
+    .filter((u) => GRANTEE_ROLES.includes(u.role) && !u.suspendedAt)
+    .map((u) => ({ value: u.id, label: `${u.name} <${u.email}> · ${u.role.replace("_", " ")}` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+// The selects' option lists open in place (not in a portal at the page's
+// end), so they stay within the page's or dialog's landmark.
+const INLINE = { withinPortal: false };
 
 export function GrantsPage() {
   const caller = useCaller();
@@ -43,18 +87,19 @@ export function GrantsPage() {
     variables: { userId: user || null, customerId: customer || null },
   });
   const [{ data: choices }] = useQuery({ query: Choices });
-  const names = new Map((choices?.customers.items ?? []).map((c) => [c.id, c.name]));
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<GrantRow | null>(null);
   const [, del] = useMutation(DeleteGrant);
   const items = data?.grants ?? [];
   const write = caller.canWrite("MANAGE_INTERNAL_USERS");
-  const target = (g: GrantRow) => (g.customerId ? names.get(g.customerId) ?? g.customerId : "instance " + g.instanceId);
+  const target = (g: GrantRow) => (g.customerId ? g.customer?.name ?? g.customerId : "instance " + (g.instance?.name ?? g.instanceId));
+  const who = (g: GrantRow) => g.user?.email ?? g.granteeId;
   return (
     <>
       <PageTitle actions={write && <Button onClick={() => setCreating(true)}>New grant</Button>}>Grants</PageTitle>
       <Group mb="md" wrap="wrap">
-        <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value.trim())} w={300} />
+        <Select comboboxProps={INLINE} label="User" placeholder="All users" searchable clearable w={320}
+          data={granteeChoices(choices?.internalUsers.items ?? [])} value={user || null} onChange={(v) => setUser(v ?? "")} />
         <NativeSelect
           label="Customer"
           value={customer}
@@ -71,14 +116,15 @@ export function GrantsPage() {
           rows={items}
           rowKey={(g) => g.granteeId + (g.customerId ?? "") + (g.instanceId ?? "")}
           columns={[
-            { label: "User", cell: (g) => g.granteeId },
+            { label: "User", cell: (g) => (g.user ? `${g.user.name} (${g.user.email})` : g.granteeId) },
+            { label: "Role", cell: (g) => g.user?.role ?? "—" },
             { label: "Granted on", cell: (g) => target(g) },
             { label: "Since", cell: (g) => formatTime(g.grantedAt) },
             ...(write
               ? [{
                   label: "Actions",
                   cell: (g: GrantRow) => (
-                    <ActionIcon variant="subtle" color="red" aria-label={`Remove grant of ${g.granteeId} on ${target(g)}`} onClick={() => setDeleting(g)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={`Remove grant of ${who(g)} on ${target(g)}`} onClick={() => setDeleting(g)}>
                       ✕
                     </ActionIcon>
                   ),
@@ -87,7 +133,8 @@ export function GrantsPage() {
           ]}
         />
       )}
-      {creating && <CreateGrantModal customers={choices?.customers.items ?? []} onClose={() => setCreating(false)} />}
+      {creating && <CreateGrantModal customers={choices?.customers.items ?? []} users={granteeChoices(choices?.internalUsers.items ?? [])}
+        onClose={() => setCreating(false)} />}
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
@@ -103,39 +150,32 @@ export function GrantsPage() {
   );
 }
 
-function CreateGrantModal({ customers, onClose }: { customers: { id: string; name: string }[]; onClose: () => void }) {
-  const [userId, setUserId] = useState("");
-  const [customerId, setCustomerId] = useState("");
-  const [instanceId, setInstanceId] = useState("");
+function CreateGrantModal({ customers, users, onClose }: {
+  customers: { id: string; name: string }[];
+  users: { value: string; label: string }[];
+  onClose: () => void;
+}) {
+  const [userId, setUserId] = useState<string | null>(null);
+  const [customerId, setCustomerId] = useState<string | null>(null);
+  const [instanceId, setInstanceId] = useState<string | null>(null);
+  const [{ data: targets, error }] = useQuery({ query: GrantInstances });
   const { problems, check } = useProblems(["userId", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateGrant);
+  const instances = (targets?.instances.items ?? []).map((i) => ({ value: i.id, label: i.customer ? `${i.name} (${i.customer.name})` : i.name }));
   return (
-    <Modal opened onClose={onClose} title="New grant" centered>
-      <form
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ input: { userId, customerId: customerId || null, instanceId: instanceId || null } }, { additionalTypenames: ["Grant"] });
-          if (check(res.error)) onClose();
-        }}
-      >
-        <Stack>
-          <TextInput label="User id" description="An account manager or QA administrator." required value={userId} onChange={(e) => setUserId(e.currentTarget.value.trim())} error={problems.fields.userId} data-autofocus />
-          <NativeSelect
-            label="Customer"
-            value={customerId}
-            onChange={(e) => setCustomerId(e.currentTarget.value)}
-            data={[{ value: "", label: "None (an instance grant)" }, ...customers.map((c) => ({ value: c.id, label: c.name }))]}
-            error={problems.fields.customerId}
-          />
-          <TextInput label="Instance id" description="For a QA administrator's instance grant, instead of a customer." value={instanceId} onChange={(e) => setInstanceId(e.currentTarget.value.trim())} error={problems.fields.instanceId} />
-          <FormErrors messages={problems.general} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Grant</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ModalForm title="New grant" submit="Grant" busy={fetching} errors={[...messages(error), ...problems.general]} onClose={onClose}
+      onSubmit={async () => {
+        const res = await create({ input: { userId: userId ?? "", customerId, instanceId } }, { additionalTypenames: ["Grant"] });
+        if (check(res.error)) onClose();
+      }}>
+      <Select comboboxProps={INLINE} label="User" description="An account manager or QA administrator; type to search." required searchable
+        data={users} value={userId} onChange={setUserId} nothingFoundMessage="No account manager or QA administrator matches"
+        error={problems.fields.userId} data-autofocus />
+      <Select comboboxProps={INLINE} label="Customer" description="The customer the user may act on." searchable clearable
+        data={customers.map((c) => ({ value: c.id, label: c.name }))} value={customerId}
+        onChange={(v) => { setCustomerId(v); if (v) setInstanceId(null); }} error={problems.fields.customerId} />
+      <Select comboboxProps={INLINE} label="Instance" description="Or, for a QA administrator, one instance instead of a customer." searchable clearable
+        data={instances} value={instanceId} onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
+    </ModalForm>
   );
 }

@@ -1,13 +1,18 @@
+// Instances (MANAGE_INSTANCES): the list, an instance's page with its
+// connection, and for full access create (a confidential application's
+// client secret shown once), edit, delete (typed name), connection repair
+// and rotation; the database URI for roles holding RESOLVE_DATABASE_URI.
 import { useState } from "react";
-import { Button, Group, Modal, NativeSelect, Stack, TextInput, Code } from "@mantine/core";
+import { Button, Code, Group, Modal, NativeSelect, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { useProblems } from "../forms";
+import { ModalForm, optional } from "../modalform";
 import { useRoute } from "../router";
 import { DataTable } from "../table";
-import { Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
+import { Empty, Link, Loading, PageError, PageTitle, Pager, SecretOnce, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
 
 const InstancesQuery = graphql(`
@@ -21,13 +26,20 @@ const InstancesQuery = graphql(`
 
 const CreateInstance = graphql(`
   mutation CreateInstance($input: CreateInstanceInput!) {
-    createInstance(input: $input) { id name url customerId createdAt }
+    createInstance(input: $input) { id name url customerId createdAt clientSecret }
   }
 `);
 
 const Customers = graphql(`
   query InstanceCustomers { customers(first: 100) { items { id name } } }
 `);
+
+// The application types createInstance accepts (appAuthMethod).
+export const APP_TYPES = [
+  { value: "none", label: "Public: the tenant web app, PKCE in the browser" },
+  { value: "client_secret_basic", label: "Confidential: server-side app, secret in HTTP Basic" },
+  { value: "client_secret_post", label: "Confidential: server-side app, secret in the form body" },
+];
 
 export function InstancesPage() {
   return (
@@ -65,7 +77,7 @@ export function InstanceList({ customerId }: { customerId?: string }) {
           rows={items}
           rowKey={(i) => i.id}
           columns={[
-            { label: "Instance", cell: (i) => i.name },
+            { label: "Instance", cell: (i) => <Link href={`${route.base}/instances/${i.id}`}>{i.name}</Link> },
             { label: "Customer", cell: (i) => (i.customer ? <Link href={`${route.base}/customers/${i.customer.id}`}>{i.customer.name}</Link> : "—") },
             { label: "URL", cell: (i) => i.url },
             { label: "Client id", cell: (i) => (i.connection ? <Code>{i.connection.oidcClientId}</Code> : "—") },
@@ -83,39 +95,40 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
   const [customer, setCustomer] = useState(customerId ?? "");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("https://");
+  const [databaseUri, setDatabaseUri] = useState("");
+  const [method, setMethod] = useState("none");
+  const [secret, setSecret] = useState("");
   const [{ data: customers }] = useQuery({ query: Customers, pause: !!customerId });
-  const { problems, check } = useProblems(["name", "url", "customerId"]);
+  const { problems, check } = useProblems(["name", "url", "customerId", "databaseUri", "appAuthMethod"]);
   const [{ fetching }, create] = useMutation(CreateInstance);
+  if (secret) {
+    return (
+      <Modal opened onClose={onClose} title="Instance created" centered>
+        <SecretOnce label="client secret" secret={secret} onDone={onClose} rotate="the console cannot show it again" />
+      </Modal>
+    );
+  }
   return (
-    <Modal opened onClose={onClose} title="New instance" centered>
-      <form
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ input: { customerId: customer, name, url } }, { additionalTypenames: ["Instance"] });
-          if (check(res.error)) onClose();
-        }}
-      >
-        <Stack>
-          {!customerId && (
-            <NativeSelect
-              label="Customer"
-              required
-              value={customer}
-              onChange={(e) => setCustomer(e.currentTarget.value)}
-              data={[{ value: "", label: "Choose a customer" }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-              error={problems.fields.customerId}
-            />
-          )}
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-          <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url} description="Where the tenant web app of this instance runs." />
-          <FormErrors messages={problems.general} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Create instance</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ModalForm title="New instance" submit="Create instance" busy={fetching} errors={problems.general} onClose={onClose}
+      onSubmit={async () => {
+        const input = { customerId: customer, name, url, databaseUri: optional(databaseUri), appAuthMethod: method };
+        const res = await create({ input }, { additionalTypenames: ["Instance"] });
+        if (!check(res.error)) return;
+        if (res.data?.createInstance?.clientSecret) setSecret(res.data.createInstance.clientSecret);
+        else onClose();
+      }}>
+      {!customerId && (
+        <NativeSelect label="Customer" required value={customer} onChange={(e) => setCustomer(e.currentTarget.value)}
+          data={[{ value: "", label: "Choose a customer" }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+          error={problems.fields.customerId} />
+      )}
+      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+      <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}
+        description="Where the tenant web app of this instance runs." />
+      <NativeSelect label="Application type" value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={APP_TYPES}
+        error={problems.fields.appAuthMethod} />
+      <TextInput label="Database URI" value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
+        description="Optional; kept sealed." type="password" autoComplete="off" />
+    </ModalForm>
   );
 }

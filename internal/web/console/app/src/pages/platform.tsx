@@ -1,7 +1,7 @@
-// The platform's internal sections: lists over the GraphQL API, with the
-// worker controls; each is offered when the role holds its action.
+// The platform's system workers and logs, and the invoices list; the other
+// internal sections have their own files.
 import { useState } from "react";
-import { Badge, Button, Group, Title } from "@mantine/core";
+import { Button, Group } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -13,112 +13,6 @@ import { Empty, FormErrors, Loading, PageError, PageTitle, Pager, formatTime } f
 import { PAGE_SIZE } from "./customers";
 import { billed, REDACTED } from "./usage";
 import { TextInput } from "@mantine/core";
-
-const InternalUsersQuery = graphql(`
-  query InternalUsers($first: Int, $after: String) {
-    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }
-  }
-`);
-
-export function InternalUsersPage() {
-  const after = useRoute().query.get("after") || null;
-  const [{ data, fetching, error }] = useQuery({ query: InternalUsersQuery, variables: { first: PAGE_SIZE, after }, context: lists("InternalUser") });
-  const items = data?.internalUsers.items ?? [];
-  return (
-    <>
-      <PageTitle>Internal users</PageTitle>
-      <PageError error={error} what="the internal users" />
-      {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No internal users.</Empty>}
-      {items.length > 0 && (
-        <DataTable label="Internal users" rows={items} rowKey={(u) => u.id} columns={[
-          { label: "Name", cell: (u) => u.name },
-          { label: "E-mail", cell: (u) => u.email },
-          { label: "Role", cell: (u) => u.role },
-          { label: "User id", cell: (u) => u.id },
-          { label: "Status", cell: (u) => (u.suspendedAt ? "suspended" : "active") },
-        ]} />
-      )}
-      <Pager next={data?.internalUsers.nextCursor} />
-    </>
-  );
-}
-
-const CatalogQuery = graphql(`
-  query Catalog {
-    plans { id code name currency monthlyFee active }
-    meters { id key name unit aggregation }
-  }
-`);
-
-export function CatalogPage() {
-  const [{ data, fetching, error }] = useQuery({ query: CatalogQuery, context: lists("Plan", "Meter") });
-  return (
-    <>
-      <PageTitle>Plans and meters</PageTitle>
-      <PageError error={error} what="the catalog" />
-      {fetching && !data && <Loading />}
-      <Title order={2} size="h3" mb="xs">Plans</Title>
-      {data && data.plans.length === 0 && <Empty>No plans.</Empty>}
-      {data && data.plans.length > 0 && (
-        <DataTable label="Plans" rows={data.plans} rowKey={(p) => p.id} columns={[
-          { label: "Code", cell: (p) => p.code },
-          { label: "Name", cell: (p) => p.name },
-          { label: "Monthly fee", numeric: true, cell: (p) => billed(p.monthlyFee, p.currency) },
-          { label: "Active", cell: (p) => (p.active ? "yes" : "no") },
-        ]} />
-      )}
-      <Title order={2} size="h3" mt="xl" mb="xs">Meters</Title>
-      {data && data.meters.length === 0 && <Empty>No meters.</Empty>}
-      {data && data.meters.length > 0 && (
-        <DataTable label="Meters" rows={data.meters} rowKey={(m) => m.id} columns={[
-          { label: "Key", cell: (m) => m.key },
-          { label: "Name", cell: (m) => m.name },
-          { label: "Unit", cell: (m) => m.unit },
-          { label: "Aggregation", cell: (m) => m.aggregation },
-        ]} />
-      )}
-    </>
-  );
-}
-
-const ReleasesQuery = graphql(`
-  query Releases {
-    releases(first: 100) { id version channel status createdAt publishedAt }
-    environment { id name secret value description updatedAt }
-  }
-`);
-
-export function ReleasesPage() {
-  const [{ data, fetching, error }] = useQuery({ query: ReleasesQuery, context: lists("Release", "EnvVar") });
-  return (
-    <>
-      <PageTitle>Releases and environment</PageTitle>
-      <PageError error={error} what="the releases" />
-      {fetching && !data && <Loading />}
-      <Title order={2} size="h3" mb="xs">Releases</Title>
-      {data && data.releases.length === 0 && <Empty>No releases.</Empty>}
-      {data && data.releases.length > 0 && (
-        <DataTable label="Releases" rows={data.releases} rowKey={(r) => r.id} columns={[
-          { label: "Version", cell: (r) => r.version },
-          { label: "Channel", cell: (r) => r.channel },
-          { label: "Status", cell: (r) => r.status },
-          { label: "Published", cell: (r) => formatTime(r.publishedAt) },
-        ]} />
-      )}
-      <Title order={2} size="h3" mt="xl" mb="xs">Environment variables</Title>
-      {data && data.environment.length === 0 && <Empty>No variables.</Empty>}
-      {data && data.environment.length > 0 && (
-        <DataTable label="Environment variables" rows={data.environment} rowKey={(v) => v.id} columns={[
-          { label: "Name", cell: (v) => v.name },
-          { label: "Value", cell: (v) => (v.secret ? "(secret)" : v.value) },
-          { label: "Description", cell: (v) => v.description },
-          { label: "Updated", cell: (v) => formatTime(v.updatedAt) },
-        ]} />
-      )}
-    </>
-  );
-}
 
 const WorkersQuery = graphql(`
   query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }
@@ -157,58 +51,6 @@ export function WorkersPage() {
                 : <Button size="xs" variant="default" onClick={async () => setErrs(messages((await pause({ id: w.id })).error))}>Pause {w.name}</Button>}
             </Group>
           ) }] : []),
-        ]} />
-      )}
-    </>
-  );
-}
-
-const AttributesQuery = graphql(`
-  query UserAttributes { userAttributes { id key label type options required } }
-`);
-
-export function AttributesPage() {
-  const [{ data, fetching, error }] = useQuery({ query: AttributesQuery, context: lists("UserAttribute") });
-  const items = data?.userAttributes ?? [];
-  return (
-    <>
-      <PageTitle>User attributes</PageTitle>
-      <PageError error={error} what="the user attributes" />
-      {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No user attributes are defined.</Empty>}
-      {items.length > 0 && (
-        <DataTable label="User attributes" rows={items} rowKey={(a) => a.id} columns={[
-          { label: "Key", cell: (a) => a.key },
-          { label: "Label", cell: (a) => a.label },
-          { label: "Type", cell: (a) => a.type + (a.options.length ? ` (${a.options.join(", ")})` : "") },
-          { label: "Required", cell: (a) => (a.required ? "yes" : "no") },
-        ]} />
-      )}
-    </>
-  );
-}
-
-const DiscrepanciesQuery = graphql(`
-  query Discrepancies($status: String) { discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt } }
-`);
-
-export function DiscrepanciesPage() {
-  const [status, setStatus] = useQueryParam("status");
-  const [{ data, fetching, error }] = useQuery({ query: DiscrepanciesQuery, variables: { status: status || null }, context: lists("Discrepancy") });
-  const items = data?.discrepancies ?? [];
-  return (
-    <>
-      <PageTitle>Discrepancies</PageTitle>
-      <TextInput label="Status" placeholder="open or resolved" value={status} onChange={(e) => setStatus(e.currentTarget.value.trim())} w={200} mb="md" />
-      <PageError error={error} what="the discrepancies" />
-      {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>The inbox is empty.</Empty>}
-      {items.length > 0 && (
-        <DataTable label="Discrepancies" rows={items} rowKey={(d) => d.id} columns={[
-          { label: "Detected", cell: (d) => formatTime(d.detectedAt) },
-          { label: "Kind", cell: (d) => d.kind },
-          { label: "Summary", cell: (d) => d.summary },
-          { label: "Status", cell: (d) => <Badge color={d.status === "open" ? "red.9" : "gray.7"} variant="filled" autoContrast>{d.status}</Badge> },
         ]} />
       )}
     </>

@@ -1,23 +1,8 @@
 import { useState } from "react";
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from "@mantine/core";
+import { Modal } from "@mantine/core";
 import type { CombinedError } from "@urql/core";
+import { SecretOnce } from "../ui";
 import { ConfirmedForm } from "./confirm";
-
-// SecretOnce shows a secret the server answers only once, with a copy button.
-export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
-  return (
-    <Stack>
-      <Alert color="dark" variant="outline" title="Copy it now">
-        <Text>This {label} is shown only once. Store it where your system reads it; you can rotate it later.</Text>
-      </Alert>
-      <Code block data-testid="secret" tabIndex={0} aria-label={label}>{secret}</Code>
-      <Group justify="flex-end">
-        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
-        <Button onClick={onDone}>Done</Button>
-      </Group>
-    </Stack>
-  );
-}
 
 // RotateSecret rotates a webhook's or service account's secret once its
 // name is typed, and shows the new secret once.

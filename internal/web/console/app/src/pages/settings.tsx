@@ -8,10 +8,10 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { parseObject } from "../jsondoc";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
+import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, formatTime } from "../ui";
 import { PORTAL_ROLES } from "./users";
 import { ConfirmedForm } from "./confirm";
-import { RotateSecret, SecretOnce } from "./secret";
+import { RotateSecret } from "./secret";
 import { SettingsDocument } from "./jsondoc";
 import { CreateWebhook, Deliveries, WebhookForm, WebhookRowActions } from "./webhooks";
 

@@ -1,0 +1,70 @@
+package graph_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// createInstance takes appAuthMethod as the REST route does: a confidential
+// application's client secret is answered once, by the mutation; a public
+// one has none; an unknown method is refused at its field and nothing is
+// made.
+// spec: R4.6-infra
+func TestCreateInstanceAppAuthMethod(t *testing.T) {
+	e := newEnv(t)
+	const create = `mutation($input: CreateInstanceInput!) { createInstance(input: $input) { id clientSecret connection { oidcClientId } } }`
+	input := func(name, method string) map[string]any {
+		in := map[string]any{"customerId": custGlobex, "name": name, "url": "https://" + name + ".globex.example"}
+		if method != "" {
+			in["appAuthMethod"] = method
+		}
+		return map[string]any{"input": in}
+	}
+
+	t.Run("Confidential", func(t *testing.T) {
+		for _, m := range []string{"client_secret_basic", "client_secret_post"} {
+			r := e.gql(platAdm, create, input("conf-"+strings.ReplaceAll(m, "_", "-"), m))
+			if len(r.Errors) > 0 {
+				t.Fatalf("%s: %v", m, r.Errors)
+			}
+			got := r.Data["createInstance"].(map[string]any)
+			if s, _ := got["clientSecret"].(string); !strings.HasPrefix(s, "secret-") {
+				t.Errorf("%s: clientSecret = %q, want the application's secret", m, s)
+			}
+			// answered once: reading the instance again shows no secret
+			again := e.gql(platAdm, `query($id: ID!) { instance(id: $id) { clientSecret } }`, map[string]any{"id": got["id"]})
+			if s := again.Data["instance"].(map[string]any)["clientSecret"]; s != "" {
+				t.Errorf("%s: secret shown again: %v", m, s)
+			}
+		}
+	})
+	t.Run("Public", func(t *testing.T) {
+		for _, m := range []string{"", "none"} {
+			r := e.gql(platAdm, create, input("pub"+m, m))
+			if len(r.Errors) > 0 {
+				t.Fatalf("%q: %v", m, r.Errors)
+			}
+			if s := r.Data["createInstance"].(map[string]any)["clientSecret"]; s != "" {
+				t.Errorf("%q: public application with a secret: %v", m, s)
+			}
+		}
+	})
+	t.Run("ErrUnknownMethod", func(t *testing.T) {
+		before := e.gql(platAdm, `{ instances(customerId: "`+custGlobex+`", first: 100) { items { id } } }`, nil)
+		r := e.gql(platAdm, create, input("bad", "private_key_jwt"))
+		if got := r.codes(); len(got) != 1 || got[0] != "BAD_USER_INPUT" || !strings.HasPrefix(r.Errors[0].Message, "appAuthMethod") {
+			t.Fatalf("errors = %+v, want BAD_USER_INPUT naming appAuthMethod", r.Errors)
+		}
+		after := e.gql(platAdm, `{ instances(customerId: "`+custGlobex+`", first: 100) { items { id } } }`, nil)
+		if n, m := len(before.Data["instances"].(map[string]any)["items"].([]any)), len(after.Data["instances"].(map[string]any)["items"].([]any)); n != m {
+			t.Errorf("instances %d → %d after a refused create", n, m)
+		}
+	})
+	t.Run("ErrForbidden", func(t *testing.T) {
+		// qa_admin reads instances in its scope but may not create them (R4.6-infra)
+		r := e.gql(qaAdm, create, input("qa", "client_secret_basic"))
+		if got := r.codes(); len(got) != 1 || got[0] != "FORBIDDEN" {
+			t.Fatalf("qa_admin create: %+v", r.Errors)
+		}
+	})
+}

@@ -1,0 +1,179 @@
+// One instance: its details and connection to the identity provider, and
+// for full access edit, delete (typed name), connection repair and
+// rotation; the database URI, opened on request, for roles holding
+// RESOLVE_DATABASE_URI (each opening is audited).
+import { useState } from "react";
+import { Alert, Button, Code, CopyButton, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import { lists } from "../cache";
+import { useCaller } from "../me";
+import { messages, useProblems } from "../forms";
+import { ModalForm, optional } from "../modalform";
+import { navigate, useRoute } from "../router";
+import { ConfirmDelete, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
+
+const InstanceQuery = graphql(`
+  query Instance($id: ID!) {
+    instance(id: $id) {
+      id name url createdAt
+      customer { id name }
+      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }
+    }
+  }
+`);
+const UpdateInstance = graphql(`
+  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {
+    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }
+  }
+`);
+const DeleteInstance = graphql(`mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }`);
+const RepairConnection = graphql(`
+  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }
+`);
+const RotateConnection = graphql(`
+  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }
+`);
+const ResolveDatabaseUri = graphql(`mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }`);
+
+// Long ids and addresses wrap inside the cell on narrow screens.
+const WRAP = { overflowWrap: "anywhere" as const };
+
+type Inst = { id: string; name: string; url: string };
+
+export function InstancePage({ id }: { id: string }) {
+  const caller = useCaller();
+  const route = useRoute();
+  const write = caller.canWrite("MANAGE_INSTANCES");
+  const [{ data, fetching, error }] = useQuery({ query: InstanceQuery, variables: { id }, context: lists("Instance") });
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [errs, setErrs] = useState<string[]>([]);
+  const [done, setDone] = useState("");
+  const [, del] = useMutation(DeleteInstance);
+  const [{ fetching: repairing }, repair] = useMutation(RepairConnection);
+  const [, rotate] = useMutation(RotateConnection);
+  const inst = data?.instance;
+  if (fetching && !data) return <Loading />;
+  if (!inst) {
+    return (
+      <>
+        <PageTitle>Instance</PageTitle>
+        <PageError error={error} what="this instance" />
+        {!error && <Text>We could not find this instance. It may have been deleted.</Text>}
+      </>
+    );
+  }
+  const conn = inst.connection;
+  const after = async (r: { error?: Parameters<typeof messages>[0] }, what: string) => {
+    const m = messages(r.error);
+    setErrs(m);
+    setDone(m.length ? "" : what);
+    return m;
+  };
+  return (
+    <>
+      <PageTitle actions={write && (
+        <Group gap="xs">
+          <Button variant="default" onClick={() => setEditing(true)}>Edit instance</Button>
+          <Button variant="outline" color="red.9" onClick={() => setDeleting(true)}>Delete this instance</Button>
+        </Group>
+      )}>{inst.name}</PageTitle>
+      <Text mb="md"><Link href={`${route.base}/instances`}>All instances</Link></Text>
+      <Table variant="vertical" withTableBorder maw={720} mb="lg" style={WRAP} data-testid="instance-details">
+        <Table.Tbody>
+          <Table.Tr><Table.Th w={180}>Customer</Table.Th><Table.Td>{inst.customer ? <Link href={`${route.base}/customers/${inst.customer.id}`}>{inst.customer.name}</Link> : "—"}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>URL</Table.Th><Table.Td>{inst.url}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>Created</Table.Th><Table.Td>{formatTime(inst.createdAt)}</Table.Td></Table.Tr>
+        </Table.Tbody>
+      </Table>
+      <Title order={2} size="h3" mb="xs">Connection to the identity provider</Title>
+      <Table variant="vertical" withTableBorder maw={720} mb="sm" style={WRAP} data-testid="connection">
+        <Table.Tbody>
+          <Table.Tr><Table.Th w={180}>Client id</Table.Th><Table.Td><Code>{conn?.oidcClientId || "—"}</Code></Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>Redirect URI</Table.Th><Table.Td>{conn?.oidcRedirectUri || "none registered: repair the connection"}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>Application id</Table.Th><Table.Td><Code>{conn?.idpAppId || "—"}</Code></Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>Updated</Table.Th><Table.Td>{formatTime(conn?.updatedAt)}</Table.Td></Table.Tr>
+        </Table.Tbody>
+      </Table>
+      {write && (
+        <Group mb="sm">
+          <Button variant="default" loading={repairing} onClick={async () => after(await repair({ id }), "The connection was registered again.")}>
+            Repair connection
+          </Button>
+          <Button variant="default" onClick={() => setRotating(true)}>Rotate client id</Button>
+        </Group>
+      )}
+      {done && <Text role="status" data-testid="done">{done}</Text>}
+      <FormErrors messages={errs} />
+      {caller.canWrite("RESOLVE_DATABASE_URI") && <DatabaseUri id={id} />}
+      {editing && <EditInstance instance={inst} onClose={() => setEditing(false)} />}
+      <ConfirmDelete opened={deleting} onClose={() => setDeleting(false)} kind="instance" name={inst.name}
+        consequence="Its application at the identity provider, its connection and its grants are removed; its tenants stay, without an instance."
+        onConfirm={async () => {
+          const m = messages((await del({ id }, { additionalTypenames: ["Instance", "Tenant", "Grant"] })).error);
+          if (m.length === 0) navigate(`${route.base}/instances`);
+          return m;
+        }} />
+      <ConfirmDelete opened={rotating} onClose={() => setRotating(false)} kind="client id of" verb="Rotate" name={inst.name}
+        consequence="The instance's application gets a new client id; the old one stops working at once, so the tenant web app must be given the new one."
+        onConfirm={async () => after(await rotate({ id }), "The client id was rotated.")} />
+    </>
+  );
+}
+
+// DatabaseUri opens the instance database's URI on request; it is not kept
+// after the page is left.
+function DatabaseUri({ id }: { id: string }) {
+  const [uri, setUri] = useState<string | null | undefined>(undefined);
+  const [errs, setErrs] = useState<string[]>([]);
+  const [{ fetching }, resolve] = useMutation(ResolveDatabaseUri);
+  return (
+    <Stack mt="lg" maw={720}>
+      <Title order={2} size="h3">Database</Title>
+      {uri === undefined ? (
+        <Group>
+          <Button variant="default" loading={fetching} onClick={async () => {
+            const r = await resolve({ id });
+            setErrs(messages(r.error));
+            if (!r.error) setUri(r.data?.resolveDatabaseUri ?? null);
+          }}>Show database URI</Button>
+          <Text size="sm" c="gray.7">Opening it is recorded in the audit log.</Text>
+        </Group>
+      ) : uri ? (
+        <Alert color="dark" variant="outline" title="Database URI">
+          <Code block data-testid="database-uri" tabIndex={0} aria-label="database URI">{uri}</Code>
+          <Group mt="xs">
+            <CopyButton value={uri}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
+            <Button size="xs" variant="default" onClick={() => setUri(undefined)}>Hide</Button>
+          </Group>
+        </Alert>
+      ) : (
+        <Text data-testid="database-uri">No database URI is set for this instance.</Text>
+      )}
+      <FormErrors messages={errs} />
+    </Stack>
+  );
+}
+
+function EditInstance({ instance, onClose }: { instance: Inst; onClose: () => void }) {
+  const [name, setName] = useState(instance.name);
+  const [url, setUrl] = useState(instance.url);
+  const [databaseUri, setDatabaseUri] = useState("");
+  const { problems, check } = useProblems(["name", "url", "databaseUri"]);
+  const [{ fetching }, update] = useMutation(UpdateInstance);
+  return (
+    <ModalForm title={`Edit instance ${instance.name}`} submit="Save instance" busy={fetching} errors={problems.general} onClose={onClose}
+      onSubmit={async () => {
+        const res = await update({ id: instance.id, input: { name, url, databaseUri: optional(databaseUri) } });
+        if (check(res.error)) onClose();
+      }}>
+      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+      <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}
+        description="A new URL registers the callbacks at the identity provider again." />
+      <TextInput label="Database URI" value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
+        description="Leave empty to keep the current one." type="password" autoComplete="off" />
+    </ModalForm>
+  );
+}

@@ -1,0 +1,147 @@
+// Releases and environment variables (MANAGE_RELEASES): lists, and for full
+// access create, publish and withdraw releases, set and remove variables.
+// A secret variable's value is never shown back: the form leaves it empty,
+// and an empty value keeps it.
+import { useState } from "react";
+import { Button, Checkbox, Group, Text, TextInput, Textarea } from "@mantine/core";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import { lists } from "../cache";
+import { useCaller } from "../me";
+import { messages, useProblems } from "../forms";
+import { ModalForm, optional } from "../modalform";
+import { SectionHead, editColumn } from "../rowactions";
+import { DataTable } from "../table";
+import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+
+const ReleasesQuery = graphql(`
+  query Releases {
+    releases(first: 100) { id version channel notes status createdAt publishedAt }
+    environment { id name secret value description updatedAt }
+  }
+`);
+const CreateRelease = graphql(`mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }`);
+const PublishRelease = graphql(`mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }`);
+const WithdrawRelease = graphql(`mutation WithdrawRelease($id: ID!) { withdrawRelease(id: $id) { id status } }`);
+const CreateEnvVar = graphql(`mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }`);
+const UpdateEnvVar = graphql(`
+  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }
+`);
+const DeleteEnvVar = graphql(`mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }`);
+
+type Release = { id: string; version: string; status: string };
+type EnvVar = { id: string; name: string; secret: boolean; value: string; description: string };
+
+const STATUS_COLOR: Record<string, string> = { draft: "gray.7", published: "teal.9", withdrawn: "red.9" };
+
+export function ReleasesPage() {
+  const write = useCaller().canWrite("MANAGE_RELEASES");
+  const [{ data, fetching, error }] = useQuery({ query: ReleasesQuery, context: lists("Release", "EnvVar") });
+  const [creating, setCreating] = useState(false);
+  const [withdrawing, setWithdrawing] = useState<Release | null>(null);
+  const [variable, setVariable] = useState<EnvVar | "new" | null>(null);
+  const [removing, setRemoving] = useState<EnvVar | null>(null);
+  const [errs, setErrs] = useState<string[]>([]);
+  const [, publish] = useMutation(PublishRelease);
+  const [, withdraw] = useMutation(WithdrawRelease);
+  const [, remove] = useMutation(DeleteEnvVar);
+  return (
+    <>
+      <PageTitle>Releases and environment</PageTitle>
+      <PageError error={error} what="the releases" />
+      {fetching && !data && <Loading />}
+      <SectionHead first title="Releases" action={write && <Button onClick={() => setCreating(true)}>New release</Button>} />
+      <FormErrors messages={errs} />
+      {data && data.releases.length === 0 && <Empty>No releases yet.</Empty>}
+      {data && data.releases.length > 0 && (
+        <DataTable label="Releases" rows={data.releases} rowKey={(r) => r.id} columns={[
+          { label: "Version", cell: (r) => r.version },
+          { label: "Channel", cell: (r) => r.channel },
+          { label: "Status", cell: (r) => <Text span fw={600} c={STATUS_COLOR[r.status] ?? "gray.7"}>{r.status}</Text> },
+          { label: "Notes", cell: (r) => r.notes },
+          { label: "Published", cell: (r) => formatTime(r.publishedAt) },
+          ...(write ? [{ label: "Actions", cell: (r: Release) => (
+            <Group gap="xs" wrap="nowrap">
+              {r.status === "draft" && (
+                <Button size="xs" variant="default" aria-label={`Publish ${r.version}`}
+                  onClick={async () => setErrs(messages((await publish({ id: r.id })).error))}>Publish</Button>
+              )}
+              {r.status === "published" && (
+                <Button size="xs" variant="outline" color="red.9" aria-label={`Withdraw ${r.version}`} onClick={() => setWithdrawing(r)}>Withdraw</Button>
+              )}
+            </Group>
+          ) }] : []),
+        ]} />
+      )}
+      <SectionHead title="Environment variables" action={write && <Button onClick={() => setVariable("new")}>Set variable</Button>} />
+      {data && data.environment.length === 0 && <Empty>No variables yet.</Empty>}
+      {data && data.environment.length > 0 && (
+        <DataTable label="Environment variables" rows={data.environment} rowKey={(v) => v.id} columns={[
+          { label: "Name", cell: (v) => v.name },
+          { label: "Value", cell: (v) => (v.secret ? <i>secret, not shown</i> : v.value) },
+          { label: "Description", cell: (v) => v.description },
+          { label: "Updated", cell: (v) => formatTime(v.updatedAt) },
+          ...editColumn<EnvVar>(write, (v) => v.name, setVariable, setRemoving, "Remove"),
+        ]} />
+      )}
+      {creating && <ReleaseForm onClose={() => setCreating(false)} />}
+      {variable && <EnvVarForm variable={variable === "new" ? null : variable} onClose={() => setVariable(null)} />}
+      <ConfirmDelete opened={!!withdrawing} onClose={() => setWithdrawing(null)} kind="release" verb="Withdraw" name={withdrawing?.version ?? ""}
+        consequence="Instances stop being offered this release; a withdrawn release cannot be published again."
+        onConfirm={async () => messages((await withdraw({ id: withdrawing!.id })).error)} />
+      <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind="variable" verb="Remove" name={removing?.name ?? ""}
+        consequence="Deployments no longer receive this variable."
+        onConfirm={async () => messages((await remove({ id: removing!.id }, { additionalTypenames: ["EnvVar"] })).error)} />
+    </>
+  );
+}
+
+function ReleaseForm({ onClose }: { onClose: () => void }) {
+  const [version, setVersion] = useState("");
+  const [channel, setChannel] = useState("");
+  const [notes, setNotes] = useState("");
+  const { problems, check } = useProblems(["version", "channel", "notes"]);
+  const [{ fetching }, create] = useMutation(CreateRelease);
+  return (
+    <ModalForm title="New release" submit="Create release" busy={fetching} errors={problems.general} onClose={onClose}
+      onSubmit={async () => {
+        const res = await create({ input: { version, channel: optional(channel), notes: optional(notes) } }, { additionalTypenames: ["Release"] });
+        if (check(res.error)) onClose();
+      }}>
+      <TextInput label="Version" description="A semantic version such as 1.4.0." required value={version}
+        onChange={(e) => setVersion(e.currentTarget.value.trim())} error={problems.fields.version} data-autofocus />
+      <TextInput label="Channel" description="Empty for stable." value={channel} onChange={(e) => setChannel(e.currentTarget.value)} error={problems.fields.channel} />
+      <Textarea label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={problems.fields.notes} />
+    </ModalForm>
+  );
+}
+
+function EnvVarForm({ variable, onClose }: { variable: EnvVar | null; onClose: () => void }) {
+  const [name, setName] = useState("");
+  const [value, setValue] = useState(variable && !variable.secret ? variable.value : "");
+  const [secret, setSecret] = useState(variable?.secret ?? false);
+  const [description, setDescription] = useState(variable?.description ?? "");
+  const { problems, check } = useProblems(["name", "value", "secret", "description"]);
+  const [{ fetching: creating }, create] = useMutation(CreateEnvVar);
+  const [{ fetching: updating }, update] = useMutation(UpdateEnvVar);
+  const keep = !!variable?.secret && value === "";
+  return (
+    <ModalForm title={variable ? `Edit ${variable.name}` : "Set variable"} submit="Save variable"
+      busy={creating || updating} errors={problems.general} onClose={onClose}
+      onSubmit={async () => {
+        const res = variable
+          ? await update({ id: variable.id, input: { value: keep ? null : value, secret, description } })
+          : await create({ input: { name, value, secret, description } }, { additionalTypenames: ["EnvVar"] });
+        if (check(res.error)) onClose();
+      }}>
+      {!variable && <TextInput label="Name" description="A-Z, 0-9 and _, starting with a letter." required value={name}
+        onChange={(e) => setName(e.currentTarget.value.trim())} error={problems.fields.name} data-autofocus />}
+      <TextInput label="Value" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={problems.fields.value}
+        type={secret ? "password" : "text"} autoComplete="off"
+        description={variable?.secret ? "The secret value is not shown. Leave empty to keep it." : undefined} />
+      <Checkbox label="Secret (sealed; its value is never shown again)" checked={secret} onChange={(e) => setSecret(e.currentTarget.checked)}
+        error={problems.fields.secret} />
+      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
+    </ModalForm>
+  );
+}
