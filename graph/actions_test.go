@@ -85,6 +85,14 @@ func TestTenantAndUserActions(t *testing.T) {
 		{name: "transfer/platform_admin", user: platAdm,
 			query: `mutation($id: ID!) { transferTenant(id: $id, input: {customerId: "cust-globex"}) { customerId instanceId } }`,
 			vars:  map[string]any{"id": tenAcme2}, wantData: []any{"transferTenant", "customerId"}, wantValue: custGlobex},
+		// An optional ID given as null means none, as left out: the tenant
+		// moves back without an instance (gqlgen's own ID read "null").
+		{name: "transfer/platform_admin/instance null", user: platAdm,
+			query: `mutation($id: ID!, $inst: ID) { transferTenant(id: $id, input: {customerId: "cust-acme", instanceId: $inst}) { customerId instanceId } }`,
+			vars:  map[string]any{"id": tenAcme2, "inst": nil}, wantData: []any{"transferTenant", "customerId"}, wantValue: "cust-acme"},
+		{name: "transfer/platform_admin/instance null literal", user: platAdm,
+			query: `mutation($id: ID!) { transferTenant(id: $id, input: {customerId: "cust-globex", instanceId: null}) { customerId } }`,
+			vars:  map[string]any{"id": tenAcme2}, wantData: []any{"transferTenant", "customerId"}, wantValue: custGlobex},
 		{name: "user/owner changes a role", user: ownerA,
 			query: `mutation($id: ID!) { updateUser(id: $id, input: {role: "billing"}) { role } }`,
 			vars:  map[string]any{"id": memberA}, wantData: []any{"updateUser", "role"}, wantValue: "billing"},
