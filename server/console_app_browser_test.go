@@ -116,6 +116,11 @@ func axeCheck(t *testing.T, ctx context.Context, src, page string) {
 	t.Helper()
 	var out string
 	err := chromedp.Run(ctx,
+		// a dialog fading in is measured at its final colours, not at
+		// part of its opacity: wait for transitions and finite animations
+		// to end (a spinner's endless one never does)
+		chromedp.Poll(`document.getAnimations().every(a => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)`, nil,
+			chromedp.WithPollingInterval(50*time.Millisecond)),
 		chromedp.Evaluate(src+"\n;true", nil),
 		chromedp.Evaluate(`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)}))))`, &out,
 			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
