@@ -57,6 +57,9 @@ const (
 //
 //	LOAD_RUN=1 go test ./server -run TestLoadLogin -v -timeout 15m
 //
+// LOAD_PROVIDER_ENV adds variables to the provider's environment only
+// (space-separated, e.g. LOAD_PROVIDER_ENV=GOMEMLIMIT=70MiB).
+//
 // It asserts that every login succeeded and every failed sign-in failed,
 // nothing about timing or memory.
 func TestLoadLogin(t *testing.T) {
@@ -67,11 +70,11 @@ func TestLoadLogin(t *testing.T) {
 	dbURL := storetest.NewDatabaseURL(t)
 	hash := seedLoadAccounts(t, dbURL, levels[len(levels)-1])
 	slots := runtime.GOMAXPROCS(0) // the provider's hash slots: its GOMAXPROCS, the same machine
-	t.Logf("%d logins and %d failed sign-ins per level; hash slots %d; database %s", loadLogins, loadLogins, slots,
-		strings.SplitN(dbURL, ":", 2)[0])
+	t.Logf("%d logins and %d failed sign-ins per level; hash slots %d; database %s; provider environment %q", loadLogins, loadLogins, slots,
+		strings.SplitN(dbURL, ":", 2)[0], os.Getenv("LOAD_PROVIDER_ENV"))
 	var rows []string
 	for _, c := range levels {
-		p := startProcess(t, dbURL, "ROLE=idp", "LOGIN_RATE_LIMIT=0", "LOG_LEVEL=info")
+		p := startProcess(t, dbURL, append([]string{"ROLE=idp", "LOGIN_RATE_LIMIT=0"}, strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
 		pid := p.cmd.Process.Pid
 		lc := newLoadClient(t, p.URL(0))
 		lc.login(t, 0) // warm: templates, keys, connections
