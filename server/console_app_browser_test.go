@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/pquerna/otp/totp"
 
-	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -239,20 +238,10 @@ func TestBrowserConsoleAppAccountManager(t *testing.T) {
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx0 := context.Background()
-	admin, err := m.Store.User(ctx0, "2b7e4d10-0000-4000-8000-000000000001")
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().UTC()
-	am := &platform.User{ID: "2b7e4d10-0000-4000-8000-0000000000a1", OrgID: DemoAdminOrgID, Email: "manager@platform.example",
-		EmailVerified: true, Name: "Manny Manager", PasswordHash: admin.PasswordHash, CreatedAt: now, UpdatedAt: now}
-	if err := m.Store.CreateUser(ctx0, am); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Store.PutConsoleUser(ctx0, &platform.ConsoleUser{UserID: am.ID, Role: "account_manager", CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Store.PutGrant(ctx0, false, &store.Grant{GranteeID: am.ID, TargetID: DemoGlobexCustomerID, GrantedBy: admin.ID, GrantedAt: now}); err != nil {
+	am := mustConsoleUser(t, m, "2b7e4d10-0000-4000-8000-0000000000a1", DemoAdminOrgID, "manager@platform.example", "Manny Manager",
+		"account_manager", "")
+	if err := m.Store.PutGrant(ctx0, false, &store.Grant{GranteeID: am.ID, TargetID: DemoGlobexCustomerID,
+		GrantedBy: "2b7e4d10-0000-4000-8000-000000000001", GrantedAt: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -553,6 +553,8 @@ type ComplexityRoot struct {
 	SSOSettings struct {
 		IdentityProviders func(childComplexity int) int
 		MFAForced         func(childComplexity int) int
+		PasskeyAllowed    func(childComplexity int) int
+		PasskeyRequired   func(childComplexity int) int
 		PasswordAllowed   func(childComplexity int) int
 		SSOAllowed        func(childComplexity int) int
 		SSOCreateUsers    func(childComplexity int) int
@@ -3752,6 +3754,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SSOSettings.MFAForced(childComplexity), true
+	case "SSOSettings.passkeyAllowed":
+		if e.ComplexityRoot.SSOSettings.PasskeyAllowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.PasskeyAllowed(childComplexity), true
+	case "SSOSettings.passkeyRequired":
+		if e.ComplexityRoot.SSOSettings.PasskeyRequired == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOSettings.PasskeyRequired(childComplexity), true
 	case "SSOSettings.passwordAllowed":
 		if e.ComplexityRoot.SSOSettings.PasswordAllowed == nil {
 			break
@@ -4694,6 +4708,10 @@ type SSOSettings {
   ssoAllowed: Boolean!
   ssoCreateUsers: Boolean!
   mfaForced: Boolean!
+  "Users may sign in with a passkey (D-passkeys)."
+  passkeyAllowed: Boolean!
+  "Users must sign in with a passkey: password sign-in is refused (needs passkeyAllowed)."
+  passkeyRequired: Boolean!
   "The number of the customer's identity providers."
   identityProviders: Int!
 }
@@ -4704,6 +4722,8 @@ input SSOSettingsInput {
   ssoAllowed: Boolean
   ssoCreateUsers: Boolean
   mfaForced: Boolean
+  passkeyAllowed: Boolean
+  passkeyRequired: Boolean
 }
 
 "An OpenID Connect identity provider of a customer; its client secret is never shown."
@@ -6467,6 +6487,10 @@ func (ec *executionContext) childFields_SSOSettings(ctx context.Context, field g
 		return ec.fieldContext_SSOSettings_ssoCreateUsers(ctx, field)
 	case "mfaForced":
 		return ec.fieldContext_SSOSettings_mfaForced(ctx, field)
+	case "passkeyAllowed":
+		return ec.fieldContext_SSOSettings_passkeyAllowed(ctx, field)
+	case "passkeyRequired":
+		return ec.fieldContext_SSOSettings_passkeyRequired(ctx, field)
 	case "identityProviders":
 		return ec.fieldContext_SSOSettings_identityProviders(ctx, field)
 	}
@@ -23084,6 +23108,52 @@ func (ec *executionContext) fieldContext_SSOSettings_mfaForced(_ context.Context
 	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _SSOSettings_passkeyAllowed(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_passkeyAllowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PasskeyAllowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_passkeyAllowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SSOSettings_passkeyRequired(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOSettings_passkeyRequired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PasskeyRequired, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOSettings_passkeyRequired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _SSOSettings_identityProviders(ctx context.Context, field graphql.CollectedField, obj *admin.SSOSettings) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28012,7 +28082,7 @@ func (ec *executionContext) unmarshalInputSSOSettingsInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"passwordAllowed", "ssoAllowed", "ssoCreateUsers", "mfaForced"}
+	fieldsInOrder := [...]string{"passwordAllowed", "ssoAllowed", "ssoCreateUsers", "mfaForced", "passkeyAllowed", "passkeyRequired"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -28047,6 +28117,20 @@ func (ec *executionContext) unmarshalInputSSOSettingsInput(ctx context.Context, 
 				return it, err
 			}
 			it.MFAForced = data
+		case "passkeyAllowed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("passkeyAllowed"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PasskeyAllowed = data
+		case "passkeyRequired":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("passkeyRequired"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PasskeyRequired = data
 		}
 	}
 	return it, nil
@@ -32089,6 +32173,16 @@ func (ec *executionContext) _SSOSettings(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "passkeyAllowed":
+			out.Values[i] = ec._SSOSettings_passkeyAllowed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passkeyRequired":
+			out.Values[i] = ec._SSOSettings_passkeyRequired(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "identityProviders":
 			out.Values[i] = ec._SSOSettings_identityProviders(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -33779,13 +33873,13 @@ func (ec *executionContext) unmarshalNGrantInput2githubᚗcomᚋplatformᚋplatf
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
-	res, err := graphql.UnmarshalID(v)
+	res, err := model.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalID(v)
+	res := model.MarshalID(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
@@ -35107,14 +35201,14 @@ func (ec *executionContext) marshalOGrant2ᚖgithubᚗcomᚋplatformᚋplatform�
 }
 
 func (ec *executionContext) unmarshalOID2string(ctx context.Context, v any) (string, error) {
-	res, err := graphql.UnmarshalID(v)
+	res, err := model.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalID(v)
+	res := model.MarshalID(v)
 	return res
 }
 
@@ -35122,7 +35216,7 @@ func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalID(v)
+	res, err := model.UnmarshalID(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -35132,7 +35226,7 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalID(*v)
+	res := model.MarshalID(*v)
 	return res
 }
 

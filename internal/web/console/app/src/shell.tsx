@@ -11,6 +11,7 @@ import { OrgSwitch } from "./orgswitch";
 import { CustomersPage } from "./pages/customers";
 import { CustomerPage } from "./pages/customer";
 import { TenantsPage } from "./pages/tenants";
+import { TenantPage } from "./pages/tenant";
 import { UsersPage } from "./pages/users";
 import { InstancesPage } from "./pages/instances";
 import { GrantsPage } from "./pages/grants";
@@ -134,7 +135,7 @@ function Page({ sections }: { sections: Section[] }) {
     case "customers":
       return id ? <CustomerPage id={id} /> : <CustomersPage />;
     case "tenants":
-      return <TenantsPage />;
+      return id ? <TenantPage id={id} /> : <TenantsPage />;
     case "users":
       return <UsersPage />;
     case "instances":

@@ -179,3 +179,24 @@ export function formatTime(t?: string | null): string {
   const d = new Date(t);
   return isNaN(d.getTime()) ? t : d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
+
+// Missing is a detail page whose object did not load: why, as a sentence.
+export function Missing({ kind, error }: { kind: string; error?: CombinedError }) {
+  return (
+    <>
+      <PageTitle>{kind[0].toUpperCase() + kind.slice(1)}</PageTitle>
+      <PageError error={error} what={`this ${kind}`} />
+      {!error && <Text>We could not find this {kind}.</Text>}
+    </>
+  );
+}
+
+// Fact is one labelled value at the top of a detail page.
+export function Fact({ label, children, mono, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" c="gray.7">{label}</Text>
+      <Text size="sm" ff={mono ? "monospace" : undefined} data-testid={testId}>{children}</Text>
+    </Stack>
+  );
+}

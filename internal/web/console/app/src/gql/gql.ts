@@ -21,6 +21,9 @@ type Documents = {
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": typeof types.UpdateUserAttributeDocument,
     "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }": typeof types.DeleteUserAttributeDocument,
     "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": typeof types.AuditLogDocument,
+    "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": typeof types.CustomerBillingDocument,
+    "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": typeof types.IssueCreditDocument,
+    "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": typeof types.PutBillingSetupDocument,
     "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n": typeof types.CatalogDocument,
     "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }": typeof types.CreatePlanDocument,
     "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n": typeof types.UpdatePlanDocument,
@@ -67,11 +70,25 @@ type Documents = {
     "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }": typeof types.CreateEnvVarDocument,
     "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n": typeof types.UpdateEnvVarDocument,
     "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }": typeof types.DeleteEnvVarDocument,
-    "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
-    "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n": typeof types.CreateWebhookDocument,
+    "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
+    "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": typeof types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
     "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n": typeof types.CreateServiceAccountDocument,
+    "\n  mutation RotateServiceAccountSecret($id: ID!) {\n    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }\n  }\n": typeof types.RotateServiceAccountSecretDocument,
+    "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n": typeof types.SetServiceAccountKeysDocument,
+    "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n": typeof types.SetServiceAccountRoleDocument,
     "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": typeof types.DeleteServiceAccountDocument,
+    "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n": typeof types.CustomerSignInDocument,
+    "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) {\n      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders\n    }\n  }\n": typeof types.PutSsoSettingsDocument,
+    "\n  mutation CreateIdentityProvider($customerId: ID!, $input: IdentityProviderInput!) {\n    createIdentityProvider(customerId: $customerId, input: $input) { id name }\n  }\n": typeof types.CreateIdentityProviderDocument,
+    "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n": typeof types.UpdateIdentityProviderDocument,
+    "\n  mutation DeleteIdentityProvider($id: ID!) { deleteIdentityProvider(id: $id) }\n": typeof types.DeleteIdentityProviderDocument,
+    "\n  query TenantDetail($id: ID!, $users: Boolean!, $migrations: Boolean!) {\n    tenant(id: $id) {\n      id\n      name\n      customerId\n      instanceId\n      createdAt\n      settings\n      customer { id name users @include(if: $users) { id email name status } }\n      members { userId email name role addedAt }\n      migrations @include(if: $migrations) { id targetVersion status requestedAt }\n    }\n  }\n": typeof types.TenantDetailDocument,
+    "\n  mutation PutTenantSettings($id: ID!, $settings: JSON!) { putTenantSettings(id: $id, settings: $settings) }\n": typeof types.PutTenantSettingsDocument,
+    "\n  mutation PutTenantMember($id: ID!, $userId: ID!, $role: String!) {\n    putTenantMember(id: $id, userId: $userId, role: $role) { userId role }\n  }\n": typeof types.PutTenantMemberDocument,
+    "\n  mutation RemoveTenantMember($id: ID!, $userId: ID!) { removeTenantMember(id: $id, userId: $userId) }\n": typeof types.RemoveTenantMemberDocument,
+    "\n  mutation TransferTenant($id: ID!, $input: TransferTenantInput!) {\n    transferTenant(id: $id, input: $input) { id customerId instanceId }\n  }\n": typeof types.TransferTenantDocument,
+    "\n  mutation TriggerMigration($id: ID!, $targetVersion: String!) {\n    triggerMigration(id: $id, targetVersion: $targetVersion) { id targetVersion status requestedAt }\n  }\n": typeof types.TriggerMigrationDocument,
     "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.TenantsDocument,
     "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": typeof types.CreateTenantDocument,
     "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": typeof types.DeleteTenantDocument,
@@ -84,7 +101,12 @@ type Documents = {
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": typeof types.ReactivateUserDocument,
     "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n": typeof types.UpdateUserRoleDocument,
     "\n  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }\n": typeof types.DeleteUserDocument,
+    "\n  mutation TransferHomeOrg($id: ID!, $customerId: ID!) { transferHomeOrg(id: $id, customerId: $customerId) { id customerId } }\n": typeof types.TransferHomeOrgDocument,
     "\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n": typeof types.TransferOwnershipDocument,
+    "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n": typeof types.CreateWebhookDocument,
+    "\n  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {\n    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }\n  }\n": typeof types.UpdateWebhookDocument,
+    "\n  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }\n": typeof types.RotateWebhookSecretDocument,
+    "\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n": typeof types.WebhookDeliveriesDocument,
     "\n  query Focus { focus { active customerId expiresAt } }\n": typeof types.FocusDocument,
     "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n": typeof types.FocusCustomerDocument,
     "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": typeof types.LeaveFocusDocument,
@@ -97,6 +119,9 @@ const documents: Documents = {
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": types.UpdateUserAttributeDocument,
     "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }": types.DeleteUserAttributeDocument,
     "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": types.AuditLogDocument,
+    "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": types.CustomerBillingDocument,
+    "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": types.IssueCreditDocument,
+    "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": types.PutBillingSetupDocument,
     "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n": types.CatalogDocument,
     "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }": types.CreatePlanDocument,
     "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n": types.UpdatePlanDocument,
@@ -143,11 +168,25 @@ const documents: Documents = {
     "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }": types.CreateEnvVarDocument,
     "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n": types.UpdateEnvVarDocument,
     "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }": types.DeleteEnvVarDocument,
-    "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n": types.CustomerConfigDocument,
-    "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n": types.CreateWebhookDocument,
+    "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": types.CustomerConfigDocument,
+    "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
     "\n  mutation CreateServiceAccount($customerId: ID!, $input: ServiceAccountInput!) {\n    createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }\n  }\n": types.CreateServiceAccountDocument,
+    "\n  mutation RotateServiceAccountSecret($id: ID!) {\n    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }\n  }\n": types.RotateServiceAccountSecretDocument,
+    "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n": types.SetServiceAccountKeysDocument,
+    "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n": types.SetServiceAccountRoleDocument,
     "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": types.DeleteServiceAccountDocument,
+    "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n": types.CustomerSignInDocument,
+    "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) {\n      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders\n    }\n  }\n": types.PutSsoSettingsDocument,
+    "\n  mutation CreateIdentityProvider($customerId: ID!, $input: IdentityProviderInput!) {\n    createIdentityProvider(customerId: $customerId, input: $input) { id name }\n  }\n": types.CreateIdentityProviderDocument,
+    "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n": types.UpdateIdentityProviderDocument,
+    "\n  mutation DeleteIdentityProvider($id: ID!) { deleteIdentityProvider(id: $id) }\n": types.DeleteIdentityProviderDocument,
+    "\n  query TenantDetail($id: ID!, $users: Boolean!, $migrations: Boolean!) {\n    tenant(id: $id) {\n      id\n      name\n      customerId\n      instanceId\n      createdAt\n      settings\n      customer { id name users @include(if: $users) { id email name status } }\n      members { userId email name role addedAt }\n      migrations @include(if: $migrations) { id targetVersion status requestedAt }\n    }\n  }\n": types.TenantDetailDocument,
+    "\n  mutation PutTenantSettings($id: ID!, $settings: JSON!) { putTenantSettings(id: $id, settings: $settings) }\n": types.PutTenantSettingsDocument,
+    "\n  mutation PutTenantMember($id: ID!, $userId: ID!, $role: String!) {\n    putTenantMember(id: $id, userId: $userId, role: $role) { userId role }\n  }\n": types.PutTenantMemberDocument,
+    "\n  mutation RemoveTenantMember($id: ID!, $userId: ID!) { removeTenantMember(id: $id, userId: $userId) }\n": types.RemoveTenantMemberDocument,
+    "\n  mutation TransferTenant($id: ID!, $input: TransferTenantInput!) {\n    transferTenant(id: $id, input: $input) { id customerId instanceId }\n  }\n": types.TransferTenantDocument,
+    "\n  mutation TriggerMigration($id: ID!, $targetVersion: String!) {\n    triggerMigration(id: $id, targetVersion: $targetVersion) { id targetVersion status requestedAt }\n  }\n": types.TriggerMigrationDocument,
     "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": types.TenantsDocument,
     "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": types.CreateTenantDocument,
     "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": types.DeleteTenantDocument,
@@ -160,7 +199,12 @@ const documents: Documents = {
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": types.ReactivateUserDocument,
     "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n": types.UpdateUserRoleDocument,
     "\n  mutation DeleteUser($id: ID!) { deleteUser(id: $id) }\n": types.DeleteUserDocument,
+    "\n  mutation TransferHomeOrg($id: ID!, $customerId: ID!) { transferHomeOrg(id: $id, customerId: $customerId) { id customerId } }\n": types.TransferHomeOrgDocument,
     "\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n": types.TransferOwnershipDocument,
+    "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n": types.CreateWebhookDocument,
+    "\n  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {\n    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }\n  }\n": types.UpdateWebhookDocument,
+    "\n  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }\n": types.RotateWebhookSecretDocument,
+    "\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n": types.WebhookDeliveriesDocument,
     "\n  query Focus { focus { active customerId expiresAt } }\n": types.FocusDocument,
     "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n": types.FocusCustomerDocument,
     "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": types.LeaveFocusDocument,
@@ -208,6 +252,18 @@ export function graphql(source: "mutation DeleteUserAttribute($id: ID!) { delete
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n"): (typeof documents)["\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n"): (typeof documents)["\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n"): (typeof documents)["\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -395,11 +451,11 @@ export function graphql(source: "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n"): (typeof documents)["\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod createdAt }\n    }\n  }\n"];
+export function graphql(source: "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n"): (typeof documents)["\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n"): (typeof documents)["\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n"];
+export function graphql(source: "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n"): (typeof documents)["\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -411,7 +467,63 @@ export function graphql(source: "\n  mutation CreateServiceAccount($customerId: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation RotateServiceAccountSecret($id: ID!) {\n    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }\n  }\n"): (typeof documents)["\n  mutation RotateServiceAccountSecret($id: ID!) {\n    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n"): (typeof documents)["\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n"): (typeof documents)["\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n"): (typeof documents)["\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n"): (typeof documents)["\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) {\n      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders\n    }\n  }\n"): (typeof documents)["\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) {\n      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateIdentityProvider($customerId: ID!, $input: IdentityProviderInput!) {\n    createIdentityProvider(customerId: $customerId, input: $input) { id name }\n  }\n"): (typeof documents)["\n  mutation CreateIdentityProvider($customerId: ID!, $input: IdentityProviderInput!) {\n    createIdentityProvider(customerId: $customerId, input: $input) { id name }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n"): (typeof documents)["\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteIdentityProvider($id: ID!) { deleteIdentityProvider(id: $id) }\n"): (typeof documents)["\n  mutation DeleteIdentityProvider($id: ID!) { deleteIdentityProvider(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TenantDetail($id: ID!, $users: Boolean!, $migrations: Boolean!) {\n    tenant(id: $id) {\n      id\n      name\n      customerId\n      instanceId\n      createdAt\n      settings\n      customer { id name users @include(if: $users) { id email name status } }\n      members { userId email name role addedAt }\n      migrations @include(if: $migrations) { id targetVersion status requestedAt }\n    }\n  }\n"): (typeof documents)["\n  query TenantDetail($id: ID!, $users: Boolean!, $migrations: Boolean!) {\n    tenant(id: $id) {\n      id\n      name\n      customerId\n      instanceId\n      createdAt\n      settings\n      customer { id name users @include(if: $users) { id email name status } }\n      members { userId email name role addedAt }\n      migrations @include(if: $migrations) { id targetVersion status requestedAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutTenantSettings($id: ID!, $settings: JSON!) { putTenantSettings(id: $id, settings: $settings) }\n"): (typeof documents)["\n  mutation PutTenantSettings($id: ID!, $settings: JSON!) { putTenantSettings(id: $id, settings: $settings) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutTenantMember($id: ID!, $userId: ID!, $role: String!) {\n    putTenantMember(id: $id, userId: $userId, role: $role) { userId role }\n  }\n"): (typeof documents)["\n  mutation PutTenantMember($id: ID!, $userId: ID!, $role: String!) {\n    putTenantMember(id: $id, userId: $userId, role: $role) { userId role }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveTenantMember($id: ID!, $userId: ID!) { removeTenantMember(id: $id, userId: $userId) }\n"): (typeof documents)["\n  mutation RemoveTenantMember($id: ID!, $userId: ID!) { removeTenantMember(id: $id, userId: $userId) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TransferTenant($id: ID!, $input: TransferTenantInput!) {\n    transferTenant(id: $id, input: $input) { id customerId instanceId }\n  }\n"): (typeof documents)["\n  mutation TransferTenant($id: ID!, $input: TransferTenantInput!) {\n    transferTenant(id: $id, input: $input) { id customerId instanceId }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TriggerMigration($id: ID!, $targetVersion: String!) {\n    triggerMigration(id: $id, targetVersion: $targetVersion) { id targetVersion status requestedAt }\n  }\n"): (typeof documents)["\n  mutation TriggerMigration($id: ID!, $targetVersion: String!) {\n    triggerMigration(id: $id, targetVersion: $targetVersion) { id targetVersion status requestedAt }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -463,7 +575,27 @@ export function graphql(source: "\n  mutation DeleteUser($id: ID!) { deleteUser(
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation TransferHomeOrg($id: ID!, $customerId: ID!) { transferHomeOrg(id: $id, customerId: $customerId) { id customerId } }\n"): (typeof documents)["\n  mutation TransferHomeOrg($id: ID!, $customerId: ID!) { transferHomeOrg(id: $id, customerId: $customerId) { id customerId } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n"): (typeof documents)["\n  mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n"): (typeof documents)["\n  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {\n    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {\n    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }\n  }\n"): (typeof documents)["\n  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {\n    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }\n"): (typeof documents)["\n  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n"): (typeof documents)["\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,17 +1,19 @@
-import { Button, Group, Stack, Tabs, Text } from "@mantine/core";
+import { Button, Group, Tabs } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { useCaller } from "../me";
+import { useCaller, type Caller } from "../me";
 import { messages } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
-import { ConfirmDelete, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { chooseTab } from "../tabs";
+import { ConfirmDelete, Fact, FormErrors, Loading, Missing, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
-import { InvoiceList } from "./platform";
+import { Billing } from "./billing";
+import { SignIn } from "./sso";
 import { TenantList } from "./tenants";
 import { UserList } from "./users";
 import { UsageList } from "./usage";
 import { InstanceList } from "./instances";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 
 const CustomerQuery = graphql(`
   query Customer($id: ID!) {
@@ -29,6 +31,18 @@ export const EnterFocus = graphql(`
   }
 `);
 
+// CUSTOMER_TABS are a customer's tabs, each shown when the caller's role
+// may read it.
+const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolean; panel: (id: string) => ReactNode }[] = [
+  { value: "tenants", label: "Tenants", show: (c) => c.can("MANAGE_TENANT"), panel: (id) => <TenantList customerId={id} /> },
+  { value: "users", label: "Users", show: (c) => c.can("MANAGE_CUSTOMER_USER"), panel: (id) => <UserList customerId={id} /> },
+  { value: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES"), panel: (id) => <InstanceList customerId={id} /> },
+  { value: "usage", label: "Usage", show: () => true, panel: (id) => <UsageList customerId={id} /> },
+  { value: "billing", label: "Billing", show: (c) => c.can("VIEW_BILLING"), panel: (id) => <Billing customerId={id} /> },
+  { value: "sso", label: "Sign-in", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
+  { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
+];
+
 export function CustomerPage({ id }: { id: string }) {
   const caller = useCaller();
   const route = useRoute();
@@ -37,18 +51,13 @@ export function CustomerPage({ id }: { id: string }) {
   const [, enterFocus] = useMutation(EnterFocus);
   const [, deleteCustomer] = useMutation(DeleteCustomer);
   const [deleting, setDeleting] = useState(false);
-  const tab = route.query.get("tab") || (caller.can("MANAGE_TENANT") ? "tenants" : "usage");
+  const tabs = CUSTOMER_TABS.filter((t) => t.show(caller));
+  // the invoices are part of billing now; links to the old tab still work
+  const tab = chooseTab(tabs.map((t) => t.value), route.query.get("tab") ?? (caller.can("MANAGE_TENANT") ? "tenants" : "usage"),
+    { invoices: "billing" });
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
-  if (!c) {
-    return (
-      <>
-        <PageTitle>Customer</PageTitle>
-        <PageError error={error} what="this customer" />
-        {!error && <Text>We could not find this customer.</Text>}
-      </>
-    );
-  }
+  if (!c) return <Missing kind="customer" error={error} />;
   const here = window.location.pathname + window.location.search;
   return (
     <>
@@ -87,30 +96,14 @@ export function CustomerPage({ id }: { id: string }) {
         }}
       />
       <Group gap="xl" mb="md" wrap="wrap">
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Organization</Text>
-          <Text ff="monospace" size="sm">{c.orgId}</Text>
-        </Stack>
-        <Stack gap={0}>
-          <Text size="sm" c="gray.7">Created</Text>
-          <Text size="sm">{formatTime(c.createdAt)}</Text>
-        </Stack>
+        <Fact label="Organization" mono>{c.orgId}</Fact>
+        <Fact label="Created">{formatTime(c.createdAt)}</Fact>
       </Group>
-      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null }), { replace: true })} keepMounted={false}>
+      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null }), { replace: true })} keepMounted={false}>
         <Tabs.List>
-          {caller.can("MANAGE_TENANT") && <Tabs.Tab value="tenants">Tenants</Tabs.Tab>}
-          {caller.can("MANAGE_CUSTOMER_USER") && <Tabs.Tab value="users">Users</Tabs.Tab>}
-          {caller.can("MANAGE_INSTANCES") && <Tabs.Tab value="instances">Instances</Tabs.Tab>}
-          <Tabs.Tab value="usage">Usage</Tabs.Tab>
-          {caller.can("VIEW_BILLING") && <Tabs.Tab value="invoices">Invoices</Tabs.Tab>}
-          {caller.can("MANAGE_CUSTOMER_CONFIG") && <Tabs.Tab value="settings">Settings</Tabs.Tab>}
+          {tabs.map((t) => <Tabs.Tab key={t.value} value={t.value}>{t.label}</Tabs.Tab>)}
         </Tabs.List>
-        <Tabs.Panel value="tenants" pt="md"><TenantList customerId={c.id} /></Tabs.Panel>
-        <Tabs.Panel value="users" pt="md"><UserList customerId={c.id} /></Tabs.Panel>
-        <Tabs.Panel value="instances" pt="md"><InstanceList customerId={c.id} /></Tabs.Panel>
-        <Tabs.Panel value="usage" pt="md"><UsageList customerId={c.id} /></Tabs.Panel>
-        <Tabs.Panel value="invoices" pt="md"><InvoiceList customerId={c.id} /></Tabs.Panel>
-        <Tabs.Panel value="settings" pt="md"><CustomerSettings customerId={c.id} /></Tabs.Panel>
+        {tabs.map((t) => <Tabs.Panel key={t.value} value={t.value} pt="md">{t.panel(c.id)}</Tabs.Panel>)}
       </Tabs>
     </>
   );

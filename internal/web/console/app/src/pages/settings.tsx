@@ -1,28 +1,33 @@
 import { useState } from "react";
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
+import { ActionIcon, Button, Code, Group, Modal, NativeSelect, Stack, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
+import type { CombinedError } from "@urql/core";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
+import { parseObject } from "../jsondoc";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
+import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, formatTime } from "../ui";
 import { PORTAL_ROLES } from "./users";
+import { ConfirmedForm } from "./confirm";
+import { RotateSecret } from "./secret";
+import { SettingsDocument } from "./jsondoc";
+import { CreateWebhook, Deliveries, WebhookForm, WebhookRowActions } from "./webhooks";
 
 const ConfigQuery = graphql(`
   query CustomerConfig($id: ID!) {
     customer(id: $id) {
       id
+      settings
       webhooks { id url description events active createdAt }
-      serviceAccounts { id name role clientId authMethod createdAt }
+      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }
     }
   }
 `);
 
-const CreateWebhook = graphql(`
-  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {
-    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }
-  }
+const PutCustomerSettings = graphql(`
+  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }
 `);
 const DeleteWebhook = graphql(`
   mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }
@@ -32,25 +37,25 @@ const CreateServiceAccount = graphql(`
     createServiceAccount(customerId: $customerId, input: $input) { clientSecret serviceAccount { id name clientId } }
   }
 `);
+const RotateServiceAccountSecret = graphql(`
+  mutation RotateServiceAccountSecret($id: ID!) {
+    rotateServiceAccountSecret(id: $id) { clientSecret serviceAccount { id secretRotatedAt } }
+  }
+`);
+const SetServiceAccountKeys = graphql(`
+  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }
+`);
+const SetServiceAccountRole = graphql(`
+  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }
+`);
 const DeleteServiceAccount = graphql(`
   mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }
 `);
 
-// SecretOnce shows a secret the server answers only once, with a copy button.
-function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
-  return (
-    <Stack>
-      <Alert color="dark" variant="outline" title="Copy it now">
-        <Text>This {label} is shown only once. Store it where your system reads it; you can rotate it later.</Text>
-      </Alert>
-      <Code block data-testid="secret" tabIndex={0} aria-label={label}>{secret}</Code>
-      <Group justify="flex-end">
-        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
-        <Button onClick={onDone}>Done</Button>
-      </Group>
-    </Stack>
-  );
-}
+const ACCOUNT = { additionalTypenames: ["ServiceAccount"] };
+const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"];
+
+type Account = { id: string; name: string; role: string; clientId: string; authMethod: string; keyIds: string[]; createdAt: string; secretRotatedAt: string };
 
 export function CustomerSettings({ customerId }: { customerId: string }) {
   const caller = useCaller();
@@ -58,8 +63,13 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
   const [{ data, fetching, error }] = useQuery({ query: ConfigQuery, variables: { id: customerId }, context: lists("Webhook", "ServiceAccount") });
   const [creating, setCreating] = useState<"" | "webhook" | "account">("");
   const [deleting, setDeleting] = useState<{ kind: "webhook" | "service account"; id: string; name: string } | null>(null);
+  const [rotating, setRotating] = useState<Account | null>(null);
+  const [keying, setKeying] = useState<Account | null>(null);
   const [, delWebhook] = useMutation(DeleteWebhook);
   const [, delAccount] = useMutation(DeleteServiceAccount);
+  const [, putSettings] = useMutation(PutCustomerSettings);
+  const [, setRole] = useMutation(SetServiceAccountRole);
+  const [roleErrors, setRoleErrors] = useState<string[]>([]);
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
   return (
@@ -80,16 +90,18 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
             { label: "Events", cell: (w) => (w.events.length ? w.events.join(", ") : "all") },
             { label: "Active", cell: (w) => (w.active ? "yes" : "no") },
             { label: "Created", cell: (w) => formatTime(w.createdAt) },
-            ...(write ? [{ label: "Actions", cell: (w: { id: string; url: string }) => (
-              <ActionIcon variant="subtle" color="red" aria-label={`Delete webhook ${w.url}`} onClick={() => setDeleting({ kind: "webhook", id: w.id, name: w.url })}>✕</ActionIcon>
-            ) }] : []),
+            { label: "Actions", cell: (w) => (
+              <WebhookRowActions w={w} write={write} onDelete={() => setDeleting({ kind: "webhook", id: w.id, name: w.url })} />
+            ) },
           ]}
         />
       )}
+      <Deliveries />
       <Group justify="space-between" mt="xl" mb="xs">
         <Title order={2} size="h3">Service accounts</Title>
         {write && <Button onClick={() => setCreating("account")}>New service account</Button>}
       </Group>
+      <FormErrors messages={roleErrors} />
       {c && (c.serviceAccounts ?? []).length === 0 && <Empty>No service accounts.</Empty>}
       {c && (c.serviceAccounts ?? []).length > 0 && (
         <DataTable
@@ -98,17 +110,38 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
           rowKey={(a) => a.id}
           columns={[
             { label: "Name", cell: (a) => a.name },
-            { label: "Role", cell: (a) => a.role },
+            { label: "Role", cell: (a) => write ? (
+              <NativeSelect size="xs" w={110} aria-label={`Role of ${a.name}`} value={a.role} data={PORTAL_ROLES}
+                onChange={async (e) => setRoleErrors(messages((await setRole({ id: a.id, role: e.currentTarget.value }, ACCOUNT)).error))} />
+            ) : a.role },
             { label: "Client id", cell: (a) => <Code>{a.clientId}</Code> },
+            { label: "Signs in with", cell: (a) => a.authMethod === "private_key_jwt"
+              ? `keys ${a.keyIds.length ? a.keyIds.join(", ") : "(none)"}`
+              : `secret, rotated ${formatTime(a.secretRotatedAt)}` },
             { label: "Created", cell: (a) => formatTime(a.createdAt) },
-            ...(write ? [{ label: "Actions", cell: (a: { id: string; name: string }) => (
-              <ActionIcon variant="subtle" color="red" aria-label={`Delete service account ${a.name}`} onClick={() => setDeleting({ kind: "service account", id: a.id, name: a.name })}>✕</ActionIcon>
+            ...(write ? [{ label: "Actions", cell: (a: Account) => (
+              <Group gap="xs" wrap="nowrap">
+                {a.authMethod !== "private_key_jwt" && (
+                  <Button size="xs" variant="default" aria-label={`Rotate secret of ${a.name}`} onClick={() => setRotating(a)}>Rotate secret</Button>
+                )}
+                <Button size="xs" variant="default" aria-label={`Public keys of ${a.name}`} onClick={() => setKeying(a)}>Public keys</Button>
+                <ActionIcon variant="subtle" color="red" aria-label={`Delete service account ${a.name}`} onClick={() => setDeleting({ kind: "service account", id: a.id, name: a.name })}>✕</ActionIcon>
+              </Group>
             ) }] : []),
           ]}
         />
       )}
+      {c && (
+        <>
+          <Title order={2} size="h3" mt="xl" mb="xs">Customer settings</Title>
+          <SettingsDocument label="Settings document" value={c.settings} write={write}
+            save={async (doc) => (await putSettings({ id: customerId, settings: doc }, { additionalTypenames: ["Customer"] })).error} />
+        </>
+      )}
       {creating === "webhook" && <WebhookModal customerId={customerId} onClose={() => setCreating("")} />}
       {creating === "account" && <AccountModal customerId={customerId} onClose={() => setCreating("")} />}
+      {rotating && <RotateAccount a={rotating} onClose={() => setRotating(null)} />}
+      {keying && <KeysModal a={keying} onClose={() => setKeying(null)} />}
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
@@ -119,7 +152,7 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
           messages(
             deleting!.kind === "webhook"
               ? (await delWebhook({ id: deleting!.id }, { additionalTypenames: ["Webhook"] })).error
-              : (await delAccount({ id: deleting!.id }, { additionalTypenames: ["ServiceAccount"] })).error,
+              : (await delAccount({ id: deleting!.id }, ACCOUNT)).error,
           )
         }
       />
@@ -128,45 +161,41 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
 }
 
 function WebhookModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
-  const [url, setUrl] = useState("https://");
-  const [description, setDescription] = useState("");
   const [secret, setSecret] = useState("");
-  const { problems, check } = useProblems(["url", "description", "events"]);
-  const [{ fetching }, create] = useMutation(CreateWebhook);
+  const [, create] = useMutation(CreateWebhook);
   return (
     <Modal opened onClose={onClose} title="New webhook" centered>
       {secret ? (
         <SecretOnce label="signing secret" secret={secret} onDone={onClose} />
       ) : (
-        <form
-          noValidate
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const res = await create({ customerId, input: { url, description } }, { additionalTypenames: ["Webhook"] });
-            if (check(res.error) && res.data?.createWebhook) setSecret(res.data.createWebhook.secret);
-          }}
-        >
-          <Stack>
-            <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url} data-autofocus />
-            <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
-            <FormErrors messages={problems.general} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>Cancel</Button>
-              <Button type="submit" loading={fetching}>Create webhook</Button>
-            </Group>
-          </Stack>
-        </form>
+        <WebhookForm submitLabel="Create webhook" onClose={() => {}} onSubmit={async (input) => {
+          const res = await create({ customerId, input }, { additionalTypenames: ["Webhook"] });
+          if (res.data?.createWebhook) setSecret(res.data.createWebhook.secret);
+          return res.error;
+        }} />
       )}
     </Modal>
   );
 }
 
+// jwksField reads the JWK Set typed into a form: undefined when empty,
+// an error for the field when it is not a JSON object.
+function jwksField(text: string): { jwks?: Record<string, unknown>; error?: string } {
+  if (!text.trim()) return {};
+  const p = parseObject("jwks", text);
+  return p.error ? { error: p.error[0].toUpperCase() + p.error.slice(1) + "." } : { jwks: p.value };
+}
+
 function AccountModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
   const [name, setName] = useState("");
   const [role, setRole] = useState("viewer");
+  const [method, setMethod] = useState("client_secret_basic");
+  const [keys, setKeys] = useState("");
+  const [keysError, setKeysError] = useState("");
   const [secret, setSecret] = useState("");
-  const { problems, check } = useProblems(["name", "role", "description"]);
+  const { problems, check } = useProblems(["name", "role", "description", "authMethod", "jwks", "private_key_jwt"]);
   const [{ fetching }, create] = useMutation(CreateServiceAccount);
+  const pkj = method === "private_key_jwt";
   return (
     <Modal opened onClose={onClose} title="New service account" centered>
       {secret ? (
@@ -176,13 +205,23 @@ function AccountModal({ customerId, onClose }: { customerId: string; onClose: ()
           noValidate
           onSubmit={async (e) => {
             e.preventDefault();
-            const res = await create({ customerId, input: { name, role } }, { additionalTypenames: ["ServiceAccount"] });
-            if (check(res.error) && res.data?.createServiceAccount) setSecret(res.data.createServiceAccount.clientSecret);
+            const k = pkj ? jwksField(keys) : {};
+            setKeysError(k.error ?? "");
+            if (k.error) return;
+            const res = await create({ customerId, input: { name, role, authMethod: method, jwks: k.jwks } }, ACCOUNT);
+            if (!check(res.error) || !res.data?.createServiceAccount) return;
+            if (res.data.createServiceAccount.clientSecret) setSecret(res.data.createServiceAccount.clientSecret);
+            else onClose();
           }}
         >
           <Stack>
             <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
             <NativeSelect label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} data={PORTAL_ROLES} error={problems.fields.role} />
+            <NativeSelect label="Signs in with" value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={AUTH_METHODS} error={problems.fields.authMethod} />
+            {pkj && (
+              <Textarea label="Public keys (JWK Set)" autosize minRows={4} value={keys} onChange={(e) => setKeys(e.currentTarget.value)}
+                error={keysError || problems.fields.jwks || problems.fields.private_key_jwt} spellCheck={false} />
+            )}
             <FormErrors messages={problems.general} />
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>Cancel</Button>
@@ -192,5 +231,48 @@ function AccountModal({ customerId, onClose }: { customerId: string; onClose: ()
         </form>
       )}
     </Modal>
+  );
+}
+
+function RotateAccount({ a, onClose }: { a: Account; onClose: () => void }) {
+  const [, rotate] = useMutation(RotateServiceAccountSecret);
+  return (
+    <RotateSecret kind="service account" name={a.name} label="client secret" onClose={onClose}
+      consequence="The present secret stops working at once; the account signs in with the new one."
+      rotate={async () => {
+        const res = await rotate({ id: a.id }, ACCOUNT);
+        return { secret: res.data?.rotateServiceAccountSecret?.clientSecret, error: res.error };
+      }} />
+  );
+}
+
+// KeysModal replaces an account's public keys (the API takes the whole
+// JWK Set): keys left out are removed, and the account signs in with
+// private_key_jwt from then on.
+function KeysModal({ a, onClose }: { a: Account; onClose: () => void }) {
+  const [keys, setKeys] = useState("");
+  const [local, setLocal] = useState("");
+  const [, setKeysOf] = useMutation(SetServiceAccountKeys);
+  const submit = async (): Promise<CombinedError | undefined | false> => {
+    const k = jwksField(keys);
+    setLocal(k.error ?? (k.jwks ? "" : "Jwks is required."));
+    if (!k.jwks) return false;
+    return (await setKeysOf({ id: a.id, jwks: k.jwks }, ACCOUNT)).error;
+  };
+  return (
+    <ConfirmedForm
+      kind="service account"
+      verb="Set the keys of"
+      name={a.name}
+      consequence={`Present keys: ${a.keyIds.length ? a.keyIds.join(", ") : "none"}. The set below replaces them (leave a key out to remove it); the account signs in with private_key_jwt and its tokens end.`}
+      fields={["jwks"]}
+      submit={submit}
+      onClose={onClose}
+    >
+      {(p) => (
+        <Textarea label="Public keys (JWK Set)" autosize minRows={4} value={keys} spellCheck={false}
+          onChange={(e) => setKeys(e.currentTarget.value)} error={local || p.fields.jwks} />
+      )}
+    </ConfirmedForm>
   );
 }

@@ -29,11 +29,11 @@ const DeleteTenant = graphql(`
   mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }
 `);
 
-const CustomerChoices = graphql(`
+export const CustomerChoices = graphql(`
   query CustomerChoices { customers(first: 100) { items { id name } } }
 `);
 
-const InstanceChoices = graphql(`
+export const InstanceChoices = graphql(`
   query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }
 `);
 
@@ -77,7 +77,7 @@ export function TenantList({ customerId }: { customerId?: string }) {
           rows={items}
           rowKey={(t) => t.id}
           columns={[
-            { label: "Tenant", cell: (t) => t.name },
+            { label: "Tenant", cell: (t) => <Link href={`${route.base}/tenants/${t.id}`}>{t.name}</Link> },
             {
               label: "Customer",
               cell: (t) => (t.customer ? <Link href={`${route.base}/customers/${t.customer.id}`}>{t.customer.name}</Link> : "—"),
@@ -129,7 +129,7 @@ function CreateTenantModal({ customerId, onClose }: { customerId?: string; onClo
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
-          const res = await create({ input: { name, customerId: customer, instanceId: instance || null } }, { additionalTypenames: ["Tenant"] });
+          const res = await create({ input: { name, customerId: customer, ...(instance ? { instanceId: instance } : {}) } }, { additionalTypenames: ["Tenant"] });
           if (check(res.error)) onClose();
         }}
       >

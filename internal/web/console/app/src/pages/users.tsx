@@ -9,6 +9,8 @@ import { useRoute } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
+import { ConfirmedForm } from "./confirm";
+import { CustomerChoices } from "./tenants";
 
 const UsersQuery = graphql(`
   query Users($customerId: ID, $first: Int, $after: String) {
@@ -38,6 +40,9 @@ const UpdateUser = graphql(`
 `);
 const DeleteUser = graphql(`
   mutation DeleteUser($id: ID!) { deleteUser(id: $id) }
+`);
+const TransferHomeOrg = graphql(`
+  mutation TransferHomeOrg($id: ID!, $customerId: ID!) { transferHomeOrg(id: $id, customerId: $customerId) { id customerId } }
 `);
 const TransferOwnership = graphql(`
   mutation TransferOwnership($id: ID!, $userId: ID!) { transferOwnership(id: $id, userId: $userId) { id role } }
@@ -72,6 +77,8 @@ export function UserList({ customerId }: { customerId?: string }) {
   const [reactivating, setReactivating] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const [owning, setOwning] = useState<User | null>(null);
+  const [moving, setMoving] = useState<User | null>(null);
+  const homeOrg = caller.canWrite("TRANSFER_HOME_ORG");
   const [, updateUser] = useMutation(UpdateUser);
   const [, deleteUser] = useMutation(DeleteUser);
   const [, transferOwnership] = useMutation(TransferOwnership);
@@ -125,7 +132,7 @@ export function UserList({ customerId }: { customerId?: string }) {
                 </Badge>
               ),
             },
-            ...(canSuspend || manage
+            ...(canSuspend || manage || homeOrg
               ? [{
                   label: "Actions",
                   cell: (u: User) =>
@@ -154,6 +161,9 @@ export function UserList({ customerId }: { customerId?: string }) {
                     {manage && u.role !== "owner" && (
                       <Button size="xs" variant="default" color="red" onClick={() => setDeleting(u)}>Delete {u.email}</Button>
                     )}
+                    {homeOrg && customerId && (
+                      <Button size="xs" variant="default" onClick={() => setMoving(u)}>Move {u.email}</Button>
+                    )}
                     </Group>,
                 }]
               : []),
@@ -161,6 +171,7 @@ export function UserList({ customerId }: { customerId?: string }) {
         />
       )}
       <Pager next={data?.users.nextCursor} />
+      {moving && customerId && <MoveModal user={moving} customerId={customerId} onClose={() => setMoving(null)} />}
       {inviting && customerId && <InviteModal customerId={customerId} onClose={() => setInviting(false)} />}
       <ConfirmDelete
         opened={!!deleting}
@@ -220,5 +231,31 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+// MoveModal moves a user's home organization to another customer
+// (platform_admin); the user keeps the account and its sign-in methods.
+function MoveModal({ user, customerId, onClose }: { user: User; customerId: string; onClose: () => void }) {
+  const [dest, setDest] = useState("");
+  const [{ data }] = useQuery({ query: CustomerChoices });
+  const [, move] = useMutation(TransferHomeOrg);
+  return (
+    <ConfirmedForm
+      kind="user"
+      verb="Move"
+      name={user.email}
+      consequence="The user leaves this customer for the destination's organization, keeping their account and role (an owner arrives as admin)."
+      fields={["customerId"]}
+      submit={async () => (await move({ id: user.id, customerId: dest }, { additionalTypenames: ["CustomerUser"] })).error}
+      onClose={onClose}
+    >
+      {(p) => (
+        <NativeSelect label="Destination customer" value={dest} error={p.fields.customerId}
+          onChange={(e) => setDest(e.currentTarget.value)}
+          data={[{ value: "", label: "Choose a customer" },
+            ...(data?.customers.items ?? []).filter((c) => c.id !== customerId).map((c) => ({ value: c.id, label: c.name }))]} />
+      )}
+    </ConfirmedForm>
   );
 }

@@ -1,0 +1,159 @@
+import { useState } from "react";
+import { ActionIcon, Button, Checkbox, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import { useProblems } from "../forms";
+import { words } from "../jsondoc";
+import { navigate, useQueryParam, withQuery } from "../router";
+import { DataTable } from "../table";
+import { Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
+import { RotateSecret } from "./secret";
+
+export const CreateWebhook = graphql(`
+  mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {
+    createWebhook(customerId: $customerId, input: $input) { secret webhook { id url } }
+  }
+`);
+const UpdateWebhook = graphql(`
+  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {
+    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }
+  }
+`);
+const RotateWebhookSecret = graphql(`
+  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }
+`);
+const DeliveriesQuery = graphql(`
+  query WebhookDeliveries($id: ID!, $first: Int) {
+    webhook(id: $id) {
+      id
+      url
+      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }
+    }
+  }
+`);
+
+// DELIVERIES is how many of the latest deliveries are shown (the API
+// answers the newest, without cursors).
+export const DELIVERIES = 50;
+
+export type Webhook = { id: string; url: string; description: string; events: string[]; active: boolean; createdAt: string };
+
+const WEBHOOK = { additionalTypenames: ["Webhook"] };
+
+// WebhookRowActions are a webhook's buttons: edit, rotate the secret, its
+// deliveries (in the URL) and delete.
+export function WebhookRowActions({ w, write, onDelete }: { w: Webhook; write: boolean; onDelete: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const here = window.location.pathname + window.location.search;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button size="xs" variant="default" aria-label={`Deliveries of ${w.url}`} onClick={() => navigate(withQuery(here, { webhook: w.id }))}>Deliveries</Button>
+      {write && <Button size="xs" variant="default" aria-label={`Edit ${w.url}`} onClick={() => setEditing(true)}>Edit</Button>}
+      {write && <Button size="xs" variant="default" aria-label={`Rotate secret of ${w.url}`} onClick={() => setRotating(true)}>Rotate secret</Button>}
+      {write && <ActionIcon variant="subtle" color="red" aria-label={`Delete webhook ${w.url}`} onClick={onDelete}>✕</ActionIcon>}
+      {editing && <EditWebhook w={w} onClose={() => setEditing(false)} />}
+      {rotating && <RotateWebhook w={w} onClose={() => setRotating(false)} />}
+    </Group>
+  );
+}
+
+function RotateWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
+  const [, rotate] = useMutation(RotateWebhookSecret);
+  return (
+    <RotateSecret kind="webhook" name={w.url} label="signing secret" onClose={onClose}
+      consequence="Deliveries are signed with a new secret from now on; the receiver must check them with it."
+      rotate={async () => {
+        const res = await rotate({ id: w.id }, WEBHOOK);
+        return { secret: res.data?.rotateWebhookSecret?.secret, error: res.error };
+      }} />
+  );
+}
+
+// WebhookForm creates or edits a webhook; events are action names or *.
+export function WebhookForm({ w, submitLabel, onSubmit, onClose }: {
+  w?: Webhook;
+  submitLabel: string;
+  onSubmit: (input: { url: string; description: string; events: string[]; active: boolean }) => Promise<import("@urql/core").CombinedError | undefined>;
+  onClose: () => void;
+}) {
+  const [url, setUrl] = useState(w?.url ?? "https://");
+  const [description, setDescription] = useState(w?.description ?? "");
+  const [events, setEvents] = useState((w?.events ?? ["*"]).join(" "));
+  const [active, setActive] = useState(w?.active ?? true);
+  const [busy, setBusy] = useState(false);
+  const { problems, check } = useProblems(["url", "description", "events", "event"]);
+  return (
+    <form
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        const ok = check(await onSubmit({ url, description, events: words(events), active }));
+        setBusy(false);
+        if (ok) onClose();
+      }}
+    >
+      <Stack>
+        <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url} data-autofocus />
+        <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
+        <TextInput label="Events" description="Action names such as manage_tenant, or * for every event"
+          value={events} onChange={(e) => setEvents(e.currentTarget.value)} error={problems.fields.events ?? problems.fields.event} />
+        <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+        <FormErrors messages={problems.general} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>Cancel</Button>
+          <Button type="submit" loading={busy}>{submitLabel}</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function EditWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
+  const [, update] = useMutation(UpdateWebhook);
+  return (
+    <Modal opened onClose={onClose} title="Edit webhook" centered>
+      <WebhookForm w={w} submitLabel="Save webhook" onClose={onClose}
+        onSubmit={async (input) => (await update({ id: w.id, input }, WEBHOOK)).error} />
+    </Modal>
+  );
+}
+
+// Deliveries lists the latest deliveries of the webhook named in the URL
+// (?webhook=…), newest first.
+export function Deliveries() {
+  const [id, setId] = useQueryParam("webhook");
+  const [{ data, fetching, error }] = useQuery({ query: DeliveriesQuery, variables: { id, first: DELIVERIES }, pause: !id });
+  if (!id) return null;
+  const rows = data?.webhook?.deliveries ?? [];
+  return (
+    <section aria-labelledby="deliveries-title">
+      <Group justify="space-between" mt="xl" mb="xs">
+        <Title order={2} size="h3" id="deliveries-title">Deliveries{data?.webhook ? " of " + data.webhook.url : ""}</Title>
+        <Button variant="default" size="xs" onClick={() => setId("")}>Close deliveries</Button>
+      </Group>
+      <PageError error={error} what="this webhook" />
+      {fetching && !data && <Loading />}
+      {data?.webhook && rows.length === 0 && <Empty>No deliveries yet: events are sent as they happen.</Empty>}
+      {rows.length > 0 && (
+        <>
+          <DataTable
+            label="Deliveries"
+            rows={rows}
+            rowKey={(d) => d.id}
+            columns={[
+              { label: "Event", cell: (d) => d.eventType },
+              { label: "Status", cell: (d) => d.status },
+              { label: "Attempts", numeric: true, cell: (d) => d.attempts },
+              { label: "Last answer", cell: (d) => (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : "—") + (d.lastError ? ` · ${d.lastError}` : "") },
+              { label: "Created", cell: (d) => formatTime(d.createdAt) },
+              { label: "Delivered", cell: (d) => formatTime(d.deliveredAt) },
+            ]}
+          />
+          {rows.length >= DELIVERIES && <Text size="sm" c="gray.7" mt="xs">The latest {DELIVERIES} deliveries are shown.</Text>}
+        </>
+      )}
+    </section>
+  );
+}
