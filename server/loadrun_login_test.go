@@ -88,7 +88,7 @@ func TestLoadLogin(t *testing.T) {
 		t.Logf("c=%d: after the logins RssAnon %d MiB, RssFile %d MiB (peak VmHWM %d MiB)", c,
 			procStatusKB(t, pid, "RssAnon:")>>10, procStatusKB(t, pid, "RssFile:")>>10, peak>>10)
 
-		failCPU0 := procCPU(t, pid)
+		failCPU0 := procCPU(t, pid) // also counts opening the c forms: c authorize requests beside 160 posts
 		forms := make([]loadForm, c)
 		for i := range forms {
 			forms[i] = lc.loginForm(t)
