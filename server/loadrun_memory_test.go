@@ -139,18 +139,7 @@ func xlsxBombBody(t *testing.T) []byte {
 
 // peakRSS is the process's peak resident memory (VmHWM) in bytes.
 func peakRSS(t *testing.T, p *process) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			var kb int64
-			fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb)
-			return kb << 10
-		}
-	}
-	return 0
+	return procStatusKB(t, p.cmd.Process.Pid, "VmHWM:") << 10
 }
 
 // processLogin signs email in at p with the instance client and returns an

@@ -18,8 +18,10 @@ import (
 
 // Conn is a database/sql-backed store.Conn over one SQLite file.
 type Conn struct {
-	DB *sql.DB
-	q  querier
+	DB    *sql.DB
+	q     querier
+	stmts *stmtCache
+	tx    *sql.Tx // set in a transaction
 }
 
 type querier interface {
@@ -56,15 +58,33 @@ func Open(ctx context.Context, path string) (*Conn, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
-	return &Conn{DB: db, q: db}, nil
+	return &Conn{DB: db, q: db, stmts: newStmtCache(db)}, nil
 }
 
 func (c *Conn) Dialect() string                { return store.SQLite }
 func (c *Conn) Ping(ctx context.Context) error { return c.DB.PingContext(ctx) }
-func (c *Conn) Close()                         { c.DB.Close() }
+func (c *Conn) Close() {
+	c.stmts.close()
+	c.DB.Close()
+}
+
+// querier is query's kept statement, or q. A transaction uses a statement
+// kept before and prepares none for the cache: preparing takes another
+// connection, which transactions waiting for one another could exhaust.
+func (c *Conn) querier(ctx context.Context, query string) querier {
+	if c.tx != nil {
+		if st := c.stmts.kept(query); st != nil {
+			return stmtQuerier{c.tx.StmtContext(ctx, st)} // closed with the transaction
+		}
+	} else if st := c.stmts.get(ctx, query); st != nil {
+		return stmtQuerier{st}
+	}
+	return c.q
+}
 
 func (c *Conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := c.q.ExecContext(ctx, rewrite(query), args...)
+	query = rewrite(query)
+	res, err := c.querier(ctx, query).ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, mapErr(err)
 	}
@@ -72,7 +92,8 @@ func (c *Conn) Exec(ctx context.Context, query string, args ...any) (int64, erro
 }
 
 func (c *Conn) Query(ctx context.Context, query string, args ...any) (store.Rows, error) {
-	rows, err := c.q.QueryContext(ctx, rewrite(query), args...)
+	query = rewrite(query)
+	rows, err := c.querier(ctx, query).QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, mapErr(err)
 	}
@@ -80,7 +101,8 @@ func (c *Conn) Query(ctx context.Context, query string, args ...any) (store.Rows
 }
 
 func (c *Conn) QueryRow(ctx context.Context, query string, args ...any) store.Row {
-	return sqlRow{c.q.QueryRowContext(ctx, rewrite(query), args...)}
+	query = rewrite(query)
+	return sqlRow{c.querier(ctx, query).QueryRowContext(ctx, query, args...)}
 }
 
 // InTx runs fn in an immediate (write-locking) transaction.
@@ -89,11 +111,26 @@ func (c *Conn) InTx(ctx context.Context, fn func(store.DB) error) error {
 	if err != nil {
 		return mapErr(err)
 	}
-	if err := fn(&Conn{DB: c.DB, q: tx}); err != nil {
+	if err := fn(&Conn{DB: c.DB, q: tx, stmts: c.stmts, tx: tx}); err != nil {
 		tx.Rollback()
 		return err
 	}
 	return mapErr(tx.Commit())
+}
+
+// stmtQuerier runs a prepared statement; the query text is its own.
+type stmtQuerier struct{ st *sql.Stmt }
+
+func (s stmtQuerier) ExecContext(ctx context.Context, _ string, args ...any) (sql.Result, error) {
+	return s.st.ExecContext(ctx, args...)
+}
+
+func (s stmtQuerier) QueryContext(ctx context.Context, _ string, args ...any) (*sql.Rows, error) {
+	return s.st.QueryContext(ctx, args...)
+}
+
+func (s stmtQuerier) QueryRowContext(ctx context.Context, _ string, args ...any) *sql.Row {
+	return s.st.QueryRowContext(ctx, args...)
 }
 
 type sqlRows struct{ *sql.Rows }
