@@ -39,6 +39,10 @@ func mustBrowser(t *testing.T) context.Context {
 		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		// the user prefers reduced motion: the console app then opens its
+		// dialogs without a fade, so what a test (or axe-core) reads is the
+		// dialog as it stays, not a frame of its transition
+		chromedp.Flag("force-prefers-reduced-motion", true),
 		chromedp.UserDataDir(profile))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)

@@ -75,19 +75,7 @@ func noRowHas(table, text string) chromedp.Action {
 // mustInternalUser adds an internal user with the demo password.
 func mustInternalUser(t *testing.T, m *Main, id, email, name, role string) {
 	t.Helper()
-	ctx := context.Background()
-	admin, err := m.Store.User(ctx, "2b7e4d10-0000-4000-8000-000000000001")
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().UTC()
-	if err := m.Store.CreateUser(ctx, &platform.User{ID: id, OrgID: DemoAdminOrgID, Email: email, EmailVerified: true, Name: name,
-		PasswordHash: admin.PasswordHash, CreatedAt: now, UpdatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Store.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: id, Role: role, CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
+	mustConsoleUser(t, m, id, DemoAdminOrgID, email, name, role, "")
 }
 
 // platform_admin creates, edits and deletes plans and meters; a server

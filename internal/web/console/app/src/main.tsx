@@ -18,6 +18,8 @@ const theme = createTheme({
   primaryColor: "indigo",
   primaryShade: 8,
   defaultRadius: "md",
+  // no fades or slides for people who ask their system for reduced motion
+  respectReducedMotion: true,
   components: {
     Modal: Modal.extend({ defaultProps: { portalProps: { target: "#dialogs" }, closeButtonProps: { "aria-label": "Close" } } }),
   },
