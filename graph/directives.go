@@ -27,10 +27,12 @@ type directives struct {
 //     that resource with the caller's scope, 403 FORBIDDEN or 404 NOT_FOUND
 //     as REST answers.
 //
+// With or, a role that does not hold action is decided on or instead.
+//
 // Denials are audited once per request for each action and resource, so a
 // list of 100 customers whose grants a role may not read costs one audit
 // write, not 100. An allowed mutation is audited as REST audits writes.
-func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, action model.Action) (any, error) {
+func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, action model.Action, or *model.Action) (any, error) {
 	c := access.From(ctx)
 	if c == nil {
 		return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
@@ -41,6 +43,15 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 	}
 	fc := graphql.GetFieldContext(ctx)
 	write := fc != nil && fc.Object == "Mutation"
+	if or != nil && !d.holds(c, act, write) {
+		alt, err := parseAction(string(*or))
+		if err != nil {
+			return nil, err
+		}
+		if d.holds(c, alt, write) {
+			act = alt
+		}
+	}
 	res, onObject := resourceOf(obj)
 	if err := d.decide(ctx, c, act, res, onObject, write); err != nil {
 		return nil, err
@@ -52,11 +63,17 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 	return out, err
 }
 
+// holds reports whether c's role holds act: read access, or full access for
+// a write.
+func (d *directives) holds(c *access.Caller, act authz.Action, write bool) bool {
+	held := d.access.Catalog().Access(c.Role, act)
+	return held != authz.AccessNone && (!write || held == authz.AccessFull)
+}
+
 // decide answers the decision of authz, remembered per request.
 func (d *directives) decide(ctx context.Context, c *access.Caller, act authz.Action, res authz.Resource, onObject, write bool) error {
 	cat := d.access.Catalog()
-	held := cat.Access(c.Role, act)
-	roleDenied := held == authz.AccessNone || (write && held != authz.AccessFull)
+	roleDenied := !d.holds(c, act, write)
 	if !roleDenied && !onObject {
 		return nil
 	}

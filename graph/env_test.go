@@ -38,6 +38,7 @@ const (
 	readerU    = "u-reader"
 	financeAdm = "u-finance-admin"
 	complAdm   = "u-compliance-admin"
+	infraOps   = "u-infra-ops"
 	ownerA     = "u-owner-acme" // own scope
 	billingA   = "u-billing-acme"
 	viewerA    = "u-viewer-acme"
@@ -182,7 +183,7 @@ func mustFixtures(t testing.TB, st *store.Store) {
 	for _, u := range []platform.ConsoleUser{
 		{UserID: platAdm, Role: "platform_admin"}, {UserID: acctMgr, Role: "account_manager"}, {UserID: qaAdm, Role: "qa_admin"},
 		{UserID: focusU, Role: "platform_admin"}, {UserID: readerU, Role: "reader"}, {UserID: financeAdm, Role: "finance_admin"},
-		{UserID: complAdm, Role: "compliance_admin"},
+		{UserID: complAdm, Role: "compliance_admin"}, {UserID: infraOps, Role: "infra_ops"},
 		{UserID: ownerA, Role: "owner", CustomerID: custAcme}, {UserID: billingA, Role: "billing", CustomerID: custAcme},
 		{UserID: viewerA, Role: "viewer", CustomerID: custAcme}, {UserID: memberA, Role: "member", CustomerID: custAcme},
 		{UserID: ownerG, Role: "owner", CustomerID: custGlobex},

@@ -10,6 +10,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -477,6 +478,33 @@ func TestBrowserConsoleAppPlatformReadOnly(t *testing.T) {
 		}
 		run(t, ctx, open(m, "/dashboard/releases", "Releases and environment"), waitShows(`main`, "New release"))
 		run(t, ctx, open(m, "/dashboard/catalog", "Not available"), open(m, "/dashboard/internal-users", "Not available"))
+
+		// infra_ops triggers a migration: it reaches the tenant from the
+		// instance it runs on and sees its migrations only (D-tenant-reads)
+		const tenantID = "7e4a0000-0000-4000-8000-0000000000c3"
+		ctx0 := context.Background()
+		if err := m.Store.CreateTenant(ctx0, &store.Tenant{ID: tenantID, CustomerID: DemoAcmeCustomerID, InstanceID: DemoInstanceID,
+			Name: "Ops yard", CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}); err != nil {
+			t.Fatal(err)
+		}
+		run(t, ctx, open(m, "/dashboard/instances/"+DemoInstanceID, "Acme production"), rowHas("tenants-on-this-instance-table", "Ops yard"))
+		axeCheck(t, ctx, axe, "infra_ops instance with tenants")
+		run(t, ctx, clickText("Ops yard"), waitShows(`h1`, "Ops yard"), waitShows(`main`, "Target version"))
+		var tabs string
+		run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[role="tab"]')].map(e => e.textContent).join()`, &tabs))
+		if tabs != "Migrations" {
+			t.Errorf("infra_ops offered the tabs %q on a tenant, want Migrations only", tabs)
+		}
+		run(t, ctx, fill("Target version", "2026.12.1"), press("Trigger migration"), rowHas("migrations-table", "2026.12.1", "requested"))
+		axeCheck(t, ctx, axe, "infra_ops tenant migrations")
+		if w := offered(ctx); len(w) > 0 {
+			t.Errorf("infra_ops offered %v on a tenant", w)
+		}
+		ms, err := m.Store.TenantMigrations(ctx0, tenantID)
+		if err != nil || len(ms) != 1 || ms[0].TargetVersion != "2026.12.1" {
+			t.Errorf("stored migrations: %+v %v", ms, err)
+		}
+		run(t, ctx, open(m, "/dashboard/tenants", "Tenants"), rowHas("tenants-table", "Ops yard"))
 	})
 }
 
@@ -532,4 +560,36 @@ func TestBrowserConsoleAppLoad(t *testing.T) {
 			t.Errorf("%s sends %d GraphQL operations on load: %v", p.path, len(ops), ops)
 		}
 	}
+}
+
+// finance_admin, an internal role with no customer of its own, reaches a
+// customer's billing from Customers, issues a credit and reads the amounts;
+// it is offered none of the customer's tenants, users, instances or
+// sign-in settings, and its plans and meters page offers writes.
+func TestBrowserConsoleAppFinanceAdmin(t *testing.T) {
+	m := MustRunMain(t)
+	axe := axeSource(t)
+	ctx0 := context.Background()
+	mustInternalUser(t, m, "2b7e4d10-0000-4000-8000-0000000000c4", "fiona@platform.example", "Fiona Finance", "finance_admin")
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "fiona@platform.example")
+	run(t, ctx, open(m, "/dashboard/customers/"+DemoAcmeCustomerID+"?tab=billing&view=credits", "Acme Construction"),
+		waitShows(`[data-testid="empty"]`, "No credits"))
+	var tabs []string
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[role="tab"]')].map(t => t.textContent.trim())`, &tabs))
+	for _, tab := range []string{"Tenants", "Users", "Instances", "Sign-in", "Settings"} {
+		if has(tabs, tab) {
+			t.Errorf("finance_admin offered the customer's %s tab: %v", tab, tabs)
+		}
+	}
+	run(t, ctx, clickText("New credit"), fill("Currency", "EUR"), fill("Amount", "30"), fill("Reason", "Goodwill"),
+		press("Issue credit"), waitGone(`[role="dialog"]`), rowHas("credits-table", "€30.00", "Goodwill"))
+	axeCheck(t, ctx, axe, "finance_admin credits")
+	credits, _, err := m.Store.Credits(ctx0, store.BillingQuery{Customers: authz.Filter{All: true}, CustomerID: DemoAcmeCustomerID, Limit: 10})
+	if err != nil || len(credits) != 1 || credits[0].AmountCents != 3000 {
+		t.Fatalf("credits: %+v %v", credits, err)
+	}
+	run(t, ctx, clickText("Payments"), waitShows(`[data-testid="payments-table"]`, "€"))
+	run(t, ctx, open(m, "/dashboard/catalog", "Plans and meters"), waitShows(`main`, "New plan"))
+	run(t, ctx, open(m, "/dashboard/instances", "Not available"))
 }

@@ -50,7 +50,7 @@ type ResolverRoot interface {
 }
 
 type DirectiveRoot struct {
-	Authz  func(ctx context.Context, obj any, next graphql.Resolver, action model.Action) (res any, err error)
+	Authz  func(ctx context.Context, obj any, next graphql.Resolver, action model.Action, or *model.Action) (res any, err error)
 	Redact func(ctx context.Context, obj any, next graphql.Resolver, unless model.Permission) (res any, err error)
 }
 
@@ -4651,7 +4651,7 @@ type Customer @key(fields: "id") @entityResolver(multi: true) {
   "The customer's settings document."
   settings: JSON @authz(action: MANAGE_CUSTOMER_CONFIG)
   "The customer's tenants by name, at most 100 (batched per request; the paged tenants(customerId:) goes further)."
-  tenants: [Tenant!] @authz(action: MANAGE_TENANT)
+  tenants: [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
   "The customer's instances by name, at most 100 (batched per request)."
   instances: [Instance!] @authz(action: MANAGE_INSTANCES)
   "The customer's users by e-mail, at most 100 (batched per request; the paged users(customerId:) goes further)."
@@ -4944,9 +4944,11 @@ The field needs the caller's role to hold action: read access for queries and
 fields, full access for mutations. On a field of an object that belongs to a
 customer (or instance) the decision is made on that customer with the caller's
 scope: outside a strict scope FORBIDDEN, outside a soft (focus) or own-customer
-scope NOT_FOUND. The services behind the resolvers decide again.
+scope NOT_FOUND. The services behind the resolvers decide again. With or, a
+role that does not hold action is decided on or instead (a tenant's list is
+read with MANAGE_TENANT or TRIGGER_MIGRATION: D-tenant-reads).
 """
-directive @authz(action: Action!) on FIELD_DEFINITION
+directive @authz(action: Action!, or: Action) on FIELD_DEFINITION
 
 """
 The field is null unless the caller's role holds the permission unless
@@ -5098,7 +5100,7 @@ type Instance @key(fields: "id") @entityResolver(multi: true) {
   "The instance's customer (batched per request)."
   customer: Customer
   "The tenants running on the instance by name, at most 100 (batched per request)."
-  tenants: [Tenant!] @authz(action: MANAGE_TENANT)
+  tenants: [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
   "The instance's connection to the identity provider (SPEC 2.4)."
   connection: Connection @authz(action: MANAGE_INSTANCES)
   "The client secret of a confidential instance application, answered once by createInstance; empty otherwise."
@@ -5500,8 +5502,8 @@ input UpdateTenantInput {
 
 extend type Query {
   "The tenants in the caller's scope, optionally of one customer or instance."
-  tenants(customerId: ID, instanceId: ID, first: Int, after: String): TenantPage! @authz(action: MANAGE_TENANT)
-  tenant(id: ID!): Tenant @authz(action: MANAGE_TENANT)
+  tenants(customerId: ID, instanceId: ID, first: Int, after: String): TenantPage! @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
+  tenant(id: ID!): Tenant @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
 }
 
 extend type Mutation {
@@ -6894,6 +6896,14 @@ func (ec *executionContext) dir_authz_args(ctx context.Context, rawArgs map[stri
 		return nil, err
 	}
 	args["action"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "or",
+		func(ctx context.Context, v any) (*model.Action, error) {
+			return ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["or"] = arg1
 	return args, nil
 }
 
@@ -10387,7 +10397,7 @@ func (ec *executionContext) _Customer_settings(ctx context.Context, field graphq
 					var zeroVal json.RawMessage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10424,11 +10434,16 @@ func (ec *executionContext) _Customer_tenants(ctx context.Context, field graphql
 					var zeroVal []*admin.Tenant
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRIGGER_MIGRATION")
+				if err != nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal []*admin.Tenant
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, or)
 			}
 
 			next = directive1
@@ -10478,7 +10493,7 @@ func (ec *executionContext) _Customer_instances(ctx context.Context, field graph
 					var zeroVal []*admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10528,7 +10543,7 @@ func (ec *executionContext) _Customer_users(ctx context.Context, field graphql.C
 					var zeroVal []*admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10578,7 +10593,7 @@ func (ec *executionContext) _Customer_grants(ctx context.Context, field graphql.
 					var zeroVal []*admin.GrantView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10629,7 +10644,7 @@ func (ec *executionContext) _Customer_usage(ctx context.Context, field graphql.C
 					var zeroVal *model.UsagePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10691,7 +10706,7 @@ func (ec *executionContext) _Customer_billedTotals(ctx context.Context, field gr
 					var zeroVal []*admin.BilledTotal
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10753,7 +10768,7 @@ func (ec *executionContext) _Customer_invoices(ctx context.Context, field graphq
 					var zeroVal *model.InvoicePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10815,7 +10830,7 @@ func (ec *executionContext) _Customer_payments(ctx context.Context, field graphq
 					var zeroVal *model.PaymentPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10877,7 +10892,7 @@ func (ec *executionContext) _Customer_credits(ctx context.Context, field graphql
 					var zeroVal *model.CreditPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10938,7 +10953,7 @@ func (ec *executionContext) _Customer_billingSetup(ctx context.Context, field gr
 					var zeroVal *admin.BillingSetupView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -10988,7 +11003,7 @@ func (ec *executionContext) _Customer_sso(ctx context.Context, field graphql.Col
 					var zeroVal *admin.SSOSettings
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -11038,7 +11053,7 @@ func (ec *executionContext) _Customer_identityProviders(ctx context.Context, fie
 					var zeroVal []*admin.IdentityProvider
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -11088,7 +11103,7 @@ func (ec *executionContext) _Customer_webhooks(ctx context.Context, field graphq
 					var zeroVal []*admin.WebhookView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -11138,7 +11153,7 @@ func (ec *executionContext) _Customer_serviceAccounts(ctx context.Context, field
 					var zeroVal []*admin.ServiceAccountView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -13607,11 +13622,16 @@ func (ec *executionContext) _Instance_tenants(ctx context.Context, field graphql
 					var zeroVal []*admin.Tenant
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRIGGER_MIGRATION")
+				if err != nil {
+					var zeroVal []*admin.Tenant
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal []*admin.Tenant
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, or)
 			}
 
 			next = directive1
@@ -13661,7 +13681,7 @@ func (ec *executionContext) _Instance_connection(ctx context.Context, field grap
 					var zeroVal *admin.Connection
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15191,7 +15211,7 @@ func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field 
 					var zeroVal *admin.Customer
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15253,7 +15273,7 @@ func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field 
 					var zeroVal *admin.Customer
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15315,7 +15335,7 @@ func (ec *executionContext) _Mutation_putCustomerSettings(ctx context.Context, f
 					var zeroVal json.RawMessage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15377,7 +15397,7 @@ func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field 
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15439,7 +15459,7 @@ func (ec *executionContext) _Mutation_transferOwnership(ctx context.Context, fie
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15501,7 +15521,7 @@ func (ec *executionContext) _Mutation_issueCredit(ctx context.Context, field gra
 					var zeroVal *admin.CreditView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15563,7 +15583,7 @@ func (ec *executionContext) _Mutation_putBillingSetup(ctx context.Context, field
 					var zeroVal *admin.BillingSetupView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15625,7 +15645,7 @@ func (ec *executionContext) _Mutation_putSSOSettings(ctx context.Context, field 
 					var zeroVal *admin.SSOSettings
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15687,7 +15707,7 @@ func (ec *executionContext) _Mutation_createIdentityProvider(ctx context.Context
 					var zeroVal *admin.IdentityProvider
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15749,7 +15769,7 @@ func (ec *executionContext) _Mutation_updateIdentityProvider(ctx context.Context
 					var zeroVal *admin.IdentityProvider
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15811,7 +15831,7 @@ func (ec *executionContext) _Mutation_deleteIdentityProvider(ctx context.Context
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15873,7 +15893,7 @@ func (ec *executionContext) _Mutation_trustIdentityProvider(ctx context.Context,
 					var zeroVal *admin.IdentityProvider
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15935,7 +15955,7 @@ func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field g
 					var zeroVal *admin.WebhookSecret
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -15997,7 +16017,7 @@ func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field g
 					var zeroVal *admin.WebhookView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16059,7 +16079,7 @@ func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field g
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16121,7 +16141,7 @@ func (ec *executionContext) _Mutation_rotateWebhookSecret(ctx context.Context, f
 					var zeroVal *admin.WebhookSecret
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16183,7 +16203,7 @@ func (ec *executionContext) _Mutation_createServiceAccount(ctx context.Context, 
 					var zeroVal *admin.ServiceAccountSecret
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16245,7 +16265,7 @@ func (ec *executionContext) _Mutation_createInternalServiceAccount(ctx context.C
 					var zeroVal *admin.ServiceAccountSecret
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16307,7 +16327,7 @@ func (ec *executionContext) _Mutation_rotateServiceAccountSecret(ctx context.Con
 					var zeroVal *admin.ServiceAccountSecret
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16369,7 +16389,7 @@ func (ec *executionContext) _Mutation_setServiceAccountKeys(ctx context.Context,
 					var zeroVal *admin.ServiceAccountView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16431,7 +16451,7 @@ func (ec *executionContext) _Mutation_setServiceAccountRole(ctx context.Context,
 					var zeroVal *admin.ServiceAccountView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16493,7 +16513,7 @@ func (ec *executionContext) _Mutation_deleteServiceAccount(ctx context.Context, 
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16599,7 +16619,7 @@ func (ec *executionContext) _Mutation_createGrant(ctx context.Context, field gra
 					var zeroVal *admin.GrantView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16661,7 +16681,7 @@ func (ec *executionContext) _Mutation_deleteGrant(ctx context.Context, field gra
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16799,7 +16819,7 @@ func (ec *executionContext) _Mutation_createInstance(ctx context.Context, field 
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16861,7 +16881,7 @@ func (ec *executionContext) _Mutation_updateInstance(ctx context.Context, field 
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16923,7 +16943,7 @@ func (ec *executionContext) _Mutation_deleteInstance(ctx context.Context, field 
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -16985,7 +17005,7 @@ func (ec *executionContext) _Mutation_repairConnection(ctx context.Context, fiel
 					var zeroVal *admin.Connection
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17047,7 +17067,7 @@ func (ec *executionContext) _Mutation_rotateConnection(ctx context.Context, fiel
 					var zeroVal *admin.Connection
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17109,7 +17129,7 @@ func (ec *executionContext) _Mutation_resolveDatabaseUri(ctx context.Context, fi
 					var zeroVal *string
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17171,7 +17191,7 @@ func (ec *executionContext) _Mutation_createPlan(ctx context.Context, field grap
 					var zeroVal *admin.PlanView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17233,7 +17253,7 @@ func (ec *executionContext) _Mutation_updatePlan(ctx context.Context, field grap
 					var zeroVal *admin.PlanView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17295,7 +17315,7 @@ func (ec *executionContext) _Mutation_deletePlan(ctx context.Context, field grap
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17357,7 +17377,7 @@ func (ec *executionContext) _Mutation_createMeter(ctx context.Context, field gra
 					var zeroVal *admin.MeterView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17419,7 +17439,7 @@ func (ec *executionContext) _Mutation_updateMeter(ctx context.Context, field gra
 					var zeroVal *admin.MeterView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17481,7 +17501,7 @@ func (ec *executionContext) _Mutation_deleteMeter(ctx context.Context, field gra
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17543,7 +17563,7 @@ func (ec *executionContext) _Mutation_createRelease(ctx context.Context, field g
 					var zeroVal *admin.ReleaseView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17605,7 +17625,7 @@ func (ec *executionContext) _Mutation_updateRelease(ctx context.Context, field g
 					var zeroVal *admin.ReleaseView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17667,7 +17687,7 @@ func (ec *executionContext) _Mutation_publishRelease(ctx context.Context, field 
 					var zeroVal *admin.ReleaseView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17729,7 +17749,7 @@ func (ec *executionContext) _Mutation_withdrawRelease(ctx context.Context, field
 					var zeroVal *admin.ReleaseView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17791,7 +17811,7 @@ func (ec *executionContext) _Mutation_createEnvVar(ctx context.Context, field gr
 					var zeroVal *admin.EnvVarView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17853,7 +17873,7 @@ func (ec *executionContext) _Mutation_updateEnvVar(ctx context.Context, field gr
 					var zeroVal *admin.EnvVarView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17915,7 +17935,7 @@ func (ec *executionContext) _Mutation_deleteEnvVar(ctx context.Context, field gr
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -17977,7 +17997,7 @@ func (ec *executionContext) _Mutation_runSystemWorker(ctx context.Context, field
 					var zeroVal *admin.SystemWorkerView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18039,7 +18059,7 @@ func (ec *executionContext) _Mutation_pauseSystemWorker(ctx context.Context, fie
 					var zeroVal *admin.SystemWorkerView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18101,7 +18121,7 @@ func (ec *executionContext) _Mutation_resumeSystemWorker(ctx context.Context, fi
 					var zeroVal *admin.SystemWorkerView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18163,7 +18183,7 @@ func (ec *executionContext) _Mutation_createUserAttribute(ctx context.Context, f
 					var zeroVal *admin.UserAttributeView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18225,7 +18245,7 @@ func (ec *executionContext) _Mutation_updateUserAttribute(ctx context.Context, f
 					var zeroVal *admin.UserAttributeView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18287,7 +18307,7 @@ func (ec *executionContext) _Mutation_deleteUserAttribute(ctx context.Context, f
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18349,7 +18369,7 @@ func (ec *executionContext) _Mutation_reportDiscrepancy(ctx context.Context, fie
 					var zeroVal *admin.DiscrepancyView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18411,7 +18431,7 @@ func (ec *executionContext) _Mutation_resolveDiscrepancy(ctx context.Context, fi
 					var zeroVal *admin.DiscrepancyView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18473,7 +18493,7 @@ func (ec *executionContext) _Mutation_reopenDiscrepancy(ctx context.Context, fie
 					var zeroVal *admin.DiscrepancyView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18535,7 +18555,7 @@ func (ec *executionContext) _Mutation_createTenant(ctx context.Context, field gr
 					var zeroVal *admin.Tenant
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18597,7 +18617,7 @@ func (ec *executionContext) _Mutation_updateTenant(ctx context.Context, field gr
 					var zeroVal *admin.Tenant
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18659,7 +18679,7 @@ func (ec *executionContext) _Mutation_deleteTenant(ctx context.Context, field gr
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18721,7 +18741,7 @@ func (ec *executionContext) _Mutation_transferTenant(ctx context.Context, field 
 					var zeroVal *admin.Tenant
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18783,7 +18803,7 @@ func (ec *executionContext) _Mutation_putTenantSettings(ctx context.Context, fie
 					var zeroVal json.RawMessage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18845,7 +18865,7 @@ func (ec *executionContext) _Mutation_putTenantMember(ctx context.Context, field
 					var zeroVal *admin.TenantMember
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18907,7 +18927,7 @@ func (ec *executionContext) _Mutation_removeTenantMember(ctx context.Context, fi
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -18969,7 +18989,7 @@ func (ec *executionContext) _Mutation_triggerMigration(ctx context.Context, fiel
 					var zeroVal *admin.TenantMigration
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19031,7 +19051,7 @@ func (ec *executionContext) _Mutation_inviteUser(ctx context.Context, field grap
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19093,7 +19113,7 @@ func (ec *executionContext) _Mutation_suspendUser(ctx context.Context, field gra
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19155,7 +19175,7 @@ func (ec *executionContext) _Mutation_reactivateUser(ctx context.Context, field 
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19217,7 +19237,7 @@ func (ec *executionContext) _Mutation_resendInvitation(ctx context.Context, fiel
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19279,7 +19299,7 @@ func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, fiel
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19341,7 +19361,7 @@ func (ec *executionContext) _Mutation_unlockUser(ctx context.Context, field grap
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19403,7 +19423,7 @@ func (ec *executionContext) _Mutation_updateUser(ctx context.Context, field grap
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19465,7 +19485,7 @@ func (ec *executionContext) _Mutation_deleteUser(ctx context.Context, field grap
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19527,7 +19547,7 @@ func (ec *executionContext) _Mutation_transferHomeOrg(ctx context.Context, field
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19589,7 +19609,7 @@ func (ec *executionContext) _Mutation_createInternalUser(ctx context.Context, fi
 					var zeroVal *admin.InternalUser
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19651,7 +19671,7 @@ func (ec *executionContext) _Mutation_updateInternalUser(ctx context.Context, fi
 					var zeroVal *admin.InternalUser
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19713,7 +19733,7 @@ func (ec *executionContext) _Mutation_removeInternalUser(ctx context.Context, fi
 					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19775,7 +19795,7 @@ func (ec *executionContext) _Mutation_resendInternalInvitation(ctx context.Conte
 					var zeroVal *admin.InternalUser
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19837,7 +19857,7 @@ func (ec *executionContext) _Mutation_revokeInternalInvitation(ctx context.Conte
 					var zeroVal *admin.InternalUser
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -19899,7 +19919,7 @@ func (ec *executionContext) _Mutation_unlockInternalUser(ctx context.Context, fi
 					var zeroVal *admin.InternalUser
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20517,7 +20537,7 @@ func (ec *executionContext) _Query_customers(ctx context.Context, field graphql.
 					var zeroVal *model.CustomerPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20579,7 +20599,7 @@ func (ec *executionContext) _Query_customer(ctx context.Context, field graphql.C
 					var zeroVal *admin.Customer
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20641,7 +20661,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 					var zeroVal *model.AuditEventPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20703,7 +20723,7 @@ func (ec *executionContext) _Query_emailLog(ctx context.Context, field graphql.C
 					var zeroVal *model.EmailPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20765,7 +20785,7 @@ func (ec *executionContext) _Query_usage(ctx context.Context, field graphql.Coll
 					var zeroVal *model.UsagePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20827,7 +20847,7 @@ func (ec *executionContext) _Query_invoices(ctx context.Context, field graphql.C
 					var zeroVal *model.InvoicePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20889,7 +20909,7 @@ func (ec *executionContext) _Query_invoice(ctx context.Context, field graphql.Co
 					var zeroVal *admin.InvoiceView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -20951,7 +20971,7 @@ func (ec *executionContext) _Query_identityProvider(ctx context.Context, field g
 					var zeroVal *admin.IdentityProvider
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21013,7 +21033,7 @@ func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.Co
 					var zeroVal *admin.WebhookView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21075,7 +21095,7 @@ func (ec *executionContext) _Query_serviceAccount(ctx context.Context, field gra
 					var zeroVal *admin.ServiceAccountView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21136,7 +21156,7 @@ func (ec *executionContext) _Query_internalServiceAccounts(ctx context.Context, 
 					var zeroVal []*admin.ServiceAccountView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21187,7 +21207,7 @@ func (ec *executionContext) _Query_grants(ctx context.Context, field graphql.Col
 					var zeroVal []*admin.GrantView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21281,7 +21301,7 @@ func (ec *executionContext) _Query_instances(ctx context.Context, field graphql.
 					var zeroVal *model.InstancePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21343,7 +21363,7 @@ func (ec *executionContext) _Query_instance(ctx context.Context, field graphql.C
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21492,7 +21512,7 @@ func (ec *executionContext) _Query_plans(ctx context.Context, field graphql.Coll
 					var zeroVal []*admin.PlanView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21543,7 +21563,7 @@ func (ec *executionContext) _Query_plan(ctx context.Context, field graphql.Colle
 					var zeroVal *admin.PlanView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21604,7 +21624,7 @@ func (ec *executionContext) _Query_meters(ctx context.Context, field graphql.Col
 					var zeroVal []*admin.MeterView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21655,7 +21675,7 @@ func (ec *executionContext) _Query_meter(ctx context.Context, field graphql.Coll
 					var zeroVal *admin.MeterView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21717,7 +21737,7 @@ func (ec *executionContext) _Query_releases(ctx context.Context, field graphql.C
 					var zeroVal []*admin.ReleaseView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21779,7 +21799,7 @@ func (ec *executionContext) _Query_release(ctx context.Context, field graphql.Co
 					var zeroVal *admin.ReleaseView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21840,7 +21860,7 @@ func (ec *executionContext) _Query_environment(ctx context.Context, field graphq
 					var zeroVal []*admin.EnvVarView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21891,7 +21911,7 @@ func (ec *executionContext) _Query_envVar(ctx context.Context, field graphql.Col
 					var zeroVal *admin.EnvVarView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -21952,7 +21972,7 @@ func (ec *executionContext) _Query_systemWorkers(ctx context.Context, field grap
 					var zeroVal []*admin.SystemWorkerView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22003,7 +22023,7 @@ func (ec *executionContext) _Query_systemWorker(ctx context.Context, field graph
 					var zeroVal *admin.SystemWorkerView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22064,7 +22084,7 @@ func (ec *executionContext) _Query_userAttributes(ctx context.Context, field gra
 					var zeroVal []*admin.UserAttributeView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22115,7 +22135,7 @@ func (ec *executionContext) _Query_userAttribute(ctx context.Context, field grap
 					var zeroVal *admin.UserAttributeView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22177,7 +22197,7 @@ func (ec *executionContext) _Query_discrepancies(ctx context.Context, field grap
 					var zeroVal []*admin.DiscrepancyView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22239,7 +22259,7 @@ func (ec *executionContext) _Query_discrepancy(ctx context.Context, field graphq
 					var zeroVal *admin.DiscrepancyView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22297,11 +22317,16 @@ func (ec *executionContext) _Query_tenants(ctx context.Context, field graphql.Co
 					var zeroVal *model.TenantPage
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRIGGER_MIGRATION")
+				if err != nil {
+					var zeroVal *model.TenantPage
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *model.TenantPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, or)
 			}
 
 			next = directive1
@@ -22359,11 +22384,16 @@ func (ec *executionContext) _Query_tenant(ctx context.Context, field graphql.Col
 					var zeroVal *admin.Tenant
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "TRIGGER_MIGRATION")
+				if err != nil {
+					var zeroVal *admin.Tenant
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *admin.Tenant
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, or)
 			}
 
 			next = directive1
@@ -22457,7 +22487,7 @@ func (ec *executionContext) _Query_users(ctx context.Context, field graphql.Coll
 					var zeroVal *model.CustomerUserPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22519,7 +22549,7 @@ func (ec *executionContext) _Query_user(ctx context.Context, field graphql.Colle
 					var zeroVal *admin.CustomerUserView
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22581,7 +22611,7 @@ func (ec *executionContext) _Query_internalUsers(ctx context.Context, field grap
 					var zeroVal *model.InternalUserPage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -22643,7 +22673,7 @@ func (ec *executionContext) _Query_internalUser(ctx context.Context, field graph
 					var zeroVal *admin.InternalUser
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1
@@ -23955,7 +23985,7 @@ func (ec *executionContext) _Tenant_instance(ctx context.Context, field graphql.
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -24005,7 +24035,7 @@ func (ec *executionContext) _Tenant_settings(ctx context.Context, field graphql.
 					var zeroVal json.RawMessage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -24046,7 +24076,7 @@ func (ec *executionContext) _Tenant_members(ctx context.Context, field graphql.C
 					var zeroVal []*admin.TenantMember
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -24096,7 +24126,7 @@ func (ec *executionContext) _Tenant_migrations(ctx context.Context, field graphq
 					var zeroVal []*admin.TenantMigration
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action)
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
 			}
 
 			next = directive1
@@ -34992,6 +35022,22 @@ func (ec *executionContext) marshalNfederation__Scope2ᚕᚕstringᚄ(ctx contex
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx context.Context, v any) (*model.Action, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Action)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx context.Context, sel ast.SelectionSet, v *model.Action) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOBilledTotal2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBilledTotalᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.BilledTotal) graphql.Marshaler {

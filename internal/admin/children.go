@@ -16,13 +16,13 @@ import (
 
 // TenantsByCustomerIDs returns each customer's tenants (Customer.tenants).
 func (s *Service) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*Tenant, error) {
-	return childBatch(ctx, s, c, authz.ManageTenant, ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
+	return childBatch(ctx, s, c, s.tenantReads(c), ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
 		s.store.TenantsByCustomerIDs)
 }
 
 // TenantsByInstanceIDs returns the tenants on each instance (Instance.tenants).
 func (s *Service) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*Tenant, error) {
-	return childBatch(ctx, s, c, authz.ManageTenant, ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
+	return childBatch(ctx, s, c, s.tenantReads(c), ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
 		s.store.TenantsByInstanceIDs)
 }
 

@@ -85,9 +85,21 @@ type TenantMigration struct {
 
 var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 
+// tenantReads is the action a caller reads tenants with (D-tenant-reads):
+// manage_tenant, or trigger_migration for a role that holds only that, so
+// infra_ops can reach the tenants it migrates. Either reads a tenant's id,
+// name, customer and instance; settings and members stay manage_tenant's.
+func (s *Service) tenantReads(c *access.Caller) authz.Action {
+	cat := s.access.Catalog()
+	if cat.Access(c.Role, authz.ManageTenant) == authz.AccessNone && cat.Access(c.Role, authz.TriggerMigration) != authz.AccessNone {
+		return authz.TriggerMigration
+	}
+	return authz.ManageTenant
+}
+
 // ListTenants lists the tenants in the caller's scope, the scope applied in SQL.
 func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	if err := s.access.CheckRole(ctx, c, authz.ManageTenant, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, s.tenantReads(c), false); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -109,7 +121,7 @@ func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, ac
 
 // Tenant returns one tenant.
 func (s *Service) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
-	return viewing(newTenant)(s.tenantFor(ctx, c, id, authz.ManageTenant, false))
+	return viewing(newTenant)(s.tenantFor(ctx, c, id, s.tenantReads(c), false))
 }
 
 // TenantsByIDs returns the tenants of ids in key order, nil where missing

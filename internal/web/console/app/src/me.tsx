@@ -42,6 +42,12 @@ export function caller(me: MeQuery["me"], email: string, name: string): Caller {
   };
 }
 
+// readsTenants: the role may read tenants, to manage them or only to
+// trigger their migrations (infra_ops; D-tenant-reads).
+export function readsTenants(c: Caller): boolean {
+  return c.can("MANAGE_TENANT") || c.can("TRIGGER_MIGRATION");
+}
+
 export const CallerContext = createContext<Caller | null>(null);
 
 export function useCaller(): Caller {

@@ -4,7 +4,7 @@ import { useDisclosure } from "@mantine/hooks";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { lists } from "./cache";
-import { useCaller, type Caller } from "./me";
+import { readsTenants, useCaller, type Caller } from "./me";
 import { settings, signOut } from "./auth";
 import { linkProps, useRoute } from "./router";
 import { OrgSwitch } from "./orgswitch";
@@ -45,7 +45,7 @@ interface Section {
 // The sections of the app, each shown when the caller's role may read it.
 export const SECTIONS: Section[] = [
   { path: "customers", label: "Customers", show: (c) => c.internal && c.can("VIEW_USAGE_UNITS") },
-  { path: "tenants", label: "Tenants", show: (c) => c.can("MANAGE_TENANT") },
+  { path: "tenants", label: "Tenants", show: readsTenants },
   { path: "users", label: "Users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
   { path: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES") },
   { path: "grants", label: "Grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },

@@ -1,7 +1,7 @@
 import { Button, Group, Tabs } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { useCaller, type Caller } from "../me";
+import { readsTenants, useCaller, type Caller } from "../me";
 import { messages } from "../forms";
 import { navigate, useRoute, withQuery } from "../router";
 import { chooseTab } from "../tabs";
@@ -34,7 +34,7 @@ export const EnterFocus = graphql(`
 // CUSTOMER_TABS are a customer's tabs, each shown when the caller's role
 // may read it.
 const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolean; panel: (id: string) => ReactNode }[] = [
-  { value: "tenants", label: "Tenants", show: (c) => c.can("MANAGE_TENANT"), panel: (id) => <TenantList customerId={id} /> },
+  { value: "tenants", label: "Tenants", show: readsTenants, panel: (id) => <TenantList customerId={id} /> },
   { value: "users", label: "Users", show: (c) => c.can("MANAGE_CUSTOMER_USER"), panel: (id) => <UserList customerId={id} /> },
   { value: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES"), panel: (id) => <InstanceList customerId={id} /> },
   { value: "usage", label: "Usage", show: () => true, panel: (id) => <UsageList customerId={id} /> },
@@ -53,7 +53,7 @@ export function CustomerPage({ id }: { id: string }) {
   const [deleting, setDeleting] = useState(false);
   const tabs = CUSTOMER_TABS.filter((t) => t.show(caller));
   // the invoices are part of billing now; links to the old tab still work
-  const tab = chooseTab(tabs.map((t) => t.value), route.query.get("tab") ?? (caller.can("MANAGE_TENANT") ? "tenants" : "usage"),
+  const tab = chooseTab(tabs.map((t) => t.value), route.query.get("tab") ?? (readsTenants(caller) ? "tenants" : "usage"),
     { invoices: "billing" });
   if (fetching && !data) return <Loading />;
   const c = data?.customer;

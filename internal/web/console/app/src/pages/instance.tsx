@@ -1,24 +1,27 @@
 // One instance: its details and connection to the identity provider, and
 // for full access edit, delete (typed name), connection repair and
 // rotation; the database URI, opened on request, for roles holding
-// RESOLVE_DATABASE_URI (each opening is audited).
+// RESOLVE_DATABASE_URI (each opening is audited); the tenants running on
+// it, each a link to its page (where infra_ops triggers migrations).
 import { useState } from "react";
 import { Alert, Button, Code, CopyButton, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
-import { useCaller } from "../me";
+import { readsTenants, useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm, optional } from "../modalform";
 import { navigate, useRoute } from "../router";
-import { ConfirmDelete, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { DataTable } from "../table";
+import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
 
 const InstanceQuery = graphql(`
-  query Instance($id: ID!) {
+  query Instance($id: ID!, $tenants: Boolean!) {
     instance(id: $id) {
       id name url createdAt
       customer { id name }
       connection { oidcClientId oidcRedirectUri idpAppId updatedAt }
+      tenants @include(if: $tenants) { id name createdAt }
     }
   }
 `);
@@ -45,7 +48,8 @@ export function InstancePage({ id }: { id: string }) {
   const caller = useCaller();
   const route = useRoute();
   const write = caller.canWrite("MANAGE_INSTANCES");
-  const [{ data, fetching, error }] = useQuery({ query: InstanceQuery, variables: { id }, context: lists("Instance") });
+  const tenants = readsTenants(caller);
+  const [{ data, fetching, error }] = useQuery({ query: InstanceQuery, variables: { id, tenants }, context: lists("Instance", "Tenant") });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
@@ -108,6 +112,7 @@ export function InstancePage({ id }: { id: string }) {
       {done && <Text role="status" data-testid="done">{done}</Text>}
       <FormErrors messages={errs} />
       {caller.canWrite("RESOLVE_DATABASE_URI") && <DatabaseUri id={id} />}
+      {tenants && <InstanceTenants rows={inst.tenants ?? []} base={route.base} />}
       {editing && <EditInstance instance={inst} onClose={() => setEditing(false)} />}
       <ConfirmDelete opened={deleting} onClose={() => setDeleting(false)} kind="instance" name={inst.name}
         consequence="Its application at the identity provider, its connection and its grants are removed; its tenants stay, without an instance."
@@ -120,6 +125,21 @@ export function InstancePage({ id }: { id: string }) {
         consequence="The instance's application gets a new client id; the old one stops working at once, so the tenant web app must be given the new one."
         onConfirm={async () => after(await rotate({ id }), "The client id was rotated.")} />
     </>
+  );
+}
+
+// InstanceTenants lists the tenants running on the instance (at most 100).
+function InstanceTenants({ rows, base }: { rows: { id: string; name: string; createdAt: string }[]; base: string }) {
+  return (
+    <Stack mt="lg" maw={720} gap="xs">
+      <Title order={2} size="h3">Tenants on this instance</Title>
+      {rows.length === 0 ? <Empty>No tenant runs on this instance.</Empty> : (
+        <DataTable label="Tenants on this instance" rows={rows} rowKey={(t) => t.id} columns={[
+          { label: "Tenant", cell: (t) => <Link href={`${base}/tenants/${t.id}`}>{t.name}</Link> },
+          { label: "Created", cell: (t) => formatTime(t.createdAt) },
+        ]} />
+      )}
+    </Stack>
   );
 }
 

@@ -14,16 +14,16 @@ import { SettingsDocument } from "./jsondoc";
 import { CustomerChoices, InstanceChoices } from "./tenants";
 
 const TenantQuery = graphql(`
-  query TenantDetail($id: ID!, $users: Boolean!, $migrations: Boolean!) {
+  query TenantDetail($id: ID!, $manage: Boolean!, $users: Boolean!, $migrations: Boolean!) {
     tenant(id: $id) {
       id
       name
       customerId
       instanceId
       createdAt
-      settings
+      settings @include(if: $manage)
       customer { id name users @include(if: $users) { id email name status } }
-      members { userId email name role addedAt }
+      members @include(if: $manage) { userId email name role addedAt }
       migrations @include(if: $migrations) { id targetVersion status requestedAt }
     }
   }
@@ -55,20 +55,22 @@ export const TENANT_ROLES = ["admin", "member", "viewer"];
 const TENANT = { additionalTypenames: ["Tenant"] };
 
 // TenantPage is one tenant: its customer, members, settings document and
-// schema migrations, with the actions the caller's role holds.
+// schema migrations, with the actions the caller's role holds. A role that
+// only triggers migrations (infra_ops) sees the tenant and its migrations.
 export function TenantPage({ id }: { id: string }) {
   const caller = useCaller();
   const route = useRoute();
+  const manage = caller.can("MANAGE_TENANT");
   const migrations = caller.can("TRIGGER_MIGRATION");
   const [{ data, fetching, error }] = useQuery({
     query: TenantQuery,
-    variables: { id, users: caller.can("MANAGE_CUSTOMER_USER"), migrations },
+    variables: { id, manage, users: manage && caller.can("MANAGE_CUSTOMER_USER"), migrations },
     context: lists("Tenant"),
   });
   const [transferring, setTransferring] = useState(false);
   const [, putSettings] = useMutation(PutTenantSettings);
   const write = caller.canWrite("MANAGE_TENANT");
-  const tab = chooseTab(["members", "settings", ...(migrations ? ["migrations"] : [])], route.query.get("tab"));
+  const tab = chooseTab([...(manage ? ["members", "settings"] : []), ...(migrations ? ["migrations"] : [])], route.query.get("tab"));
   if (fetching && !data) return <Loading />;
   const t = data?.tenant;
   if (!t) return <Missing kind="tenant" error={error} />;
@@ -92,8 +94,8 @@ export function TenantPage({ id }: { id: string }) {
       </Group>
       <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v }), { replace: true })} keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="members">Members</Tabs.Tab>
-          <Tabs.Tab value="settings">Settings</Tabs.Tab>
+          {manage && <Tabs.Tab value="members">Members</Tabs.Tab>}
+          {manage && <Tabs.Tab value="settings">Settings</Tabs.Tab>}
           {migrations && <Tabs.Tab value="migrations">Migrations</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="members" pt="md">
