@@ -355,8 +355,8 @@ func (p *Provider) checkSecondFactor(ctx context.Context, u *platform.User, code
 	// The attempt is counted before the code is checked, so concurrent
 	// guesses cannot overtake the lockout (see checkPassword).
 	now := p.now()
-	_, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts,
-		now.Add(time.Duration(policy.LockoutSeconds)*time.Second), now)
+	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
+	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
 	if err != nil {
 		return err
 	}
@@ -369,6 +369,12 @@ func (p *Provider) checkSecondFactor(ctx context.Context, u *platform.User, code
 		err = p.checkTOTP(ctx, u.ID, code)
 	}
 	if err != nil {
+		if errors.Is(err, errBadCode) && n == policy.LockoutMaxAttempts {
+			// Someone who knows the password is guessing codes: the holder
+			// gets the unlock-by-reset link, which also replaces the password.
+			slog.WarnContext(ctx, "account locked after failed codes", "user_id", u.ID, "until", until)
+			p.accountLocked(ctx, u)
+		}
 		return err
 	}
 	return p.store.ResetLoginFailures(ctx, u.ID)

@@ -12,6 +12,8 @@ import (
 	"github.com/pquerna/otp/totp"
 	"golang.org/x/oauth2"
 
+	"github.com/platform/platform/internal/mail"
+	"github.com/platform/platform/internal/mail/mailtest"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -187,11 +189,15 @@ func TestForcedMFA(t *testing.T) {
 	})
 }
 
-// Failed codes count toward the lockout: after five, even a right code fails.
+// Failed codes count toward the lockout: after five, even a right code
+// fails, and the account's holder gets the unlock-by-reset link (whoever
+// guessed codes knew the password), once, over a real SMTP server.
 // spec: D-lockout
 // attack: code-guessing
 func TestTOTPLockout(t *testing.T) {
 	ti := mustIDP(t)
+	smtp := mailtest.Start(t)
+	worker := &mail.Worker{Store: ti.st, Sealer: ti.p.sealer, Sender: smtp.Sender(), From: "no-reply@platform.test", Now: ti.p.now}
 	r := ti.rp()
 	b := ti.browser()
 	ti.login(b, r, newFlow(), alice, goodPass)
@@ -203,6 +209,13 @@ func TestTOTPLockout(t *testing.T) {
 	resp, body := b.submit(ti.issuer, page, PathLoginOTP, url.Values{"code": {ti.code(secret)}})
 	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, msgCodeFailed) {
 		t.Fatalf("right code after lockout answered %d", resp.StatusCode)
+	}
+	ti.p.WaitBackground()
+	if _, err := worker.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := smtp.To(alice); len(got) != 1 || !strings.Contains(got[0].Subject, "locked") {
+		t.Fatalf("unlock messages to the holder: %+v", smtp.Messages())
 	}
 }
 
