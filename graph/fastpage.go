@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
@@ -38,6 +39,34 @@ var (
 	customerFields = fieldSet("__typename", "id", "name", "orgId", "createdAt", "updatedAt", "grants")
 	grantFields    = fieldSet("__typename", "granteeType", "granteeId", "customerId", "instanceId", "grantedBy", "grantedAt")
 )
+
+// The type conditions each level's fragments are collected under: the
+// type, its interfaces and the unions it is a member of (Tenant and
+// Customer are members of the federation's _Entity), as the executor
+// collects them. A fragment on _Entity selects fields of a tenant as
+// surely as one on Tenant: collected under the type alone, a field it
+// selects (with its @authz) would be left out of the answer instead of
+// sending the operation to the executor.
+var (
+	pageTypes     = implementors("TenantPage")
+	tenantTypes   = implementors("Tenant")
+	customerTypes = implementors("Customer")
+	grantTypes    = implementors("Grant")
+	queryTypes    = implementors("Query")
+)
+
+func implementors(typ string) []string {
+	s := generated.NewExecutableSchema(generated.Config{}).Schema()
+	def := s.Types[typ]
+	if def == nil {
+		panic("graph: no type " + typ + " in the schema")
+	}
+	out := []string{typ}
+	for _, d := range s.GetImplements(def) {
+		out = append(out, d.Name)
+	}
+	return out
+}
 
 func fieldSet(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
@@ -84,7 +113,7 @@ var pageServed atomic.Pointer[func()]
 // planPage collects the operation's selections, level by level, and
 // reports whether the page serves them.
 func planPage(op *graphql.OperationContext) (*tenantsPage, bool) {
-	roots := graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"})
+	roots := graphql.CollectFields(op, op.Operation.SelectionSet, queryTypes)
 	if len(roots) != 1 || roots[0].Name != "tenants" || !plain(roots[0]) {
 		return nil, false
 	}
@@ -92,14 +121,15 @@ func planPage(op *graphql.OperationContext) (*tenantsPage, bool) {
 	// Each level is the selection of the edge named in the level above:
 	// the page, its items, their customer, the customer's grants.
 	levels := []struct {
-		edge, typ string
-		allowed   map[string]bool
-		fields    *[]graphql.CollectedField
+		edge    string
+		types   []string
+		allowed map[string]bool
+		fields  *[]graphql.CollectedField
 	}{
-		{"", "TenantPage", pageFields, &p.page},
-		{"items", "Tenant", tenantFields, &p.tenant},
-		{"customer", "Customer", customerFields, &p.customer},
-		{"grants", "Grant", grantFields, &p.grant},
+		{"", pageTypes, pageFields, &p.page},
+		{"items", tenantTypes, tenantFields, &p.tenant},
+		{"customer", customerTypes, customerFields, &p.customer},
+		{"grants", grantTypes, grantFields, &p.grant},
 	}
 	edge := &roots[0]
 	for i, l := range levels {
@@ -112,7 +142,7 @@ func planPage(op *graphql.OperationContext) (*tenantsPage, bool) {
 				break // not selected, nor anything under it
 			}
 		}
-		fs, ok := level(op, *edge, l.typ, l.allowed)
+		fs, ok := level(op, *edge, l.types, l.allowed)
 		if !ok {
 			return nil, false
 		}
@@ -121,10 +151,10 @@ func planPage(op *graphql.OperationContext) (*tenantsPage, bool) {
 	return p, p.args(op.Variables)
 }
 
-// level collects the fields selected under f on an object of typ, and
-// reports whether every one is of allowed and plain.
-func level(op *graphql.OperationContext, f graphql.CollectedField, typ string, allowed map[string]bool) ([]graphql.CollectedField, bool) {
-	fs := graphql.CollectFields(op, f.Selections, []string{typ})
+// level collects the fields selected under f on an object satisfying
+// types, and reports whether every one is of allowed and plain.
+func level(op *graphql.OperationContext, f graphql.CollectedField, types []string, allowed map[string]bool) ([]graphql.CollectedField, bool) {
+	fs := graphql.CollectFields(op, f.Selections, types)
 	for _, g := range fs {
 		if !allowed[g.Name] || !plain(g) {
 			return nil, false

@@ -19,10 +19,10 @@ import (
 
 // passkeyIDP is a provider on http://localhost:<port> (a relying party needs
 // a domain, not an IP address) whose organization A allows passkeys; adjust
-// changes that policy further.
-func passkeyIDP(t *testing.T, adjust func(*platform.LoginPolicy)) *testIDP {
+// changes that policy further, opts the provider's configuration.
+func passkeyIDP(t *testing.T, adjust func(*platform.LoginPolicy), opts ...func(*Config)) *testIDP {
 	t.Helper()
-	ti := mustIDP(t, func(c *Config) { c.Issuer = strings.Replace(c.Issuer, "127.0.0.1", "localhost", 1) })
+	ti := mustIDP(t, append([]func(*Config){func(c *Config) { c.Issuer = strings.Replace(c.Issuer, "127.0.0.1", "localhost", 1) }}, opts...)...)
 	ti.issuer = ti.p.cfg.Issuer
 	for _, org := range []string{orgA, orgB} {
 		ti.setPolicy(org, func(p *platform.LoginPolicy) {
