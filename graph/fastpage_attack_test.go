@@ -13,17 +13,13 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// Users besides the fixtures': infra_ops, which does not hold
-// MANAGE_TENANT, and a qa_admin granted only an instance of Acme, whose
-// tenants it reads without their customer.
-const (
-	infraU    = "u-infra-ops"
-	instOnlyU = "u-qa-instance-only"
-)
+// A user besides the fixtures': a qa_admin granted only an instance of
+// Acme, whose tenants it reads without their customer.
+const instOnlyU = "u-qa-instance-only"
 
 func (e *env) mustAttackUsers() {
 	e.t.Helper()
-	for _, u := range []platform.ConsoleUser{{UserID: infraU, Role: "infra_ops"}, {UserID: instOnlyU, Role: "qa_admin"}} {
+	for _, u := range []platform.ConsoleUser{{UserID: instOnlyU, Role: "qa_admin"}} {
 		if err := e.st.CreateUser(ctx, &platform.User{ID: u.UserID, OrgID: adminOrg, Email: u.UserID + "@example.com", Name: u.UserID,
 			PasswordHash: "$argon2id$x", CreatedAt: t0, UpdatedAt: t0}); err != nil {
 			e.t.Fatal(err)
@@ -69,7 +65,7 @@ func TestFastPageAttackAnswersAsTheExecutor(t *testing.T) {
 	e.mustAttackUsers()
 	shallow := newEnv(t, func(c *graph.Config) { c.MaxDepth = 4 })
 	served := graph.CountPages(t)
-	users := []string{platAdm, acctMgr, qaAdm, focusU, readerU, financeAdm, complAdm, ownerA, billingA, viewerA, memberA, ownerG, infraU, instOnlyU}
+	users := []string{platAdm, acctMgr, qaAdm, focusU, readerU, financeAdm, complAdm, ownerA, billingA, viewerA, memberA, ownerG, infraOps, instOnlyU}
 	aliases := make([]string, graph.MaxAliases+1)
 	for i := range aliases {
 		aliases[i] = "a" + strings.Repeat("x", i) + ": id"
