@@ -27,6 +27,9 @@ import (
 const (
 	ceremonyLifetime = 5 * time.Minute
 	passkeyNameMax   = 64
+	// passkeysMax is how many passkeys one account holds: enough for every
+	// device a person uses, and a bound on what a stolen session can add.
+	passkeysMax = 20
 
 	purposeLogin    = "login"    // first factor, discoverable
 	purposeMFA      = "mfa"      // second factor after a password

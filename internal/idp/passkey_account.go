@@ -1,6 +1,7 @@
 package idp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
 
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -62,6 +64,10 @@ func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 	pu, err := p.loadPasskeyUser(ctx, u)
 	if err != nil {
 		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return
+	}
+	if full, err := p.passkeysFull(ctx, u); err != nil || full {
+		optionsError(w, http.StatusConflict, msgPasskeysFull)
 		return
 	}
 	opts, sess, err := p.webauthn.BeginRegistration(pu,
@@ -139,9 +145,17 @@ func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
+	if full, err := p.passkeysFull(ctx, u); err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if full {
+		p.auditPasskey(ctx, u, "passkey.register", "", false, "too many passkeys")
+		p.renderAccount(w, r, http.StatusConflict, u, "", msgPasskeysFull)
+		return
+	}
 	k := &store.Passkey{ID: newPasskeyID(), UserID: u.ID, CredentialID: cred.ID, Name: name, Credential: data,
 		SignCount: cred.Authenticator.SignCount, CreatedAt: p.now()}
-	if err := p.store.CreatePasskey(ctx, k); platform.ErrorCode(err) == platform.ECONFLICT {
+	if err := p.addPasskey(ctx, u, k); platform.ErrorCode(err) == platform.ECONFLICT {
 		refuse("credential registered already")
 		return
 	} else if err != nil {
@@ -150,6 +164,32 @@ func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	p.auditPasskey(ctx, u, "passkey.register", k.ID, true, "")
 	http.Redirect(w, r, PathAccount+"?done=passkey-added", http.StatusSeeOther)
+}
+
+const msgPasskeysFull = "Your account holds 20 passkeys, the most it can. Remove one you no longer use first."
+
+// passkeysFull reports whether u holds passkeysMax passkeys already.
+func (p *Provider) passkeysFull(ctx context.Context, u *platform.User) (bool, error) {
+	keys, err := p.store.Passkeys(ctx, u.ID)
+	return len(keys) >= passkeysMax, err
+}
+
+// addPasskey stores k and, in the same transaction, mails its holder a
+// notice naming it: a passkey signs in without the password, so one added
+// from a stolen session must not go unnoticed.
+func (p *Provider) addPasskey(ctx context.Context, u *platform.User, k *store.Passkey) error {
+	org := ""
+	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
+		org = o.Name
+	}
+	customer := p.customerOf(ctx, u.OrgID)
+	return p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreatePasskey(ctx, k); err != nil {
+			return err
+		}
+		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: mail.KindPasskey, To: u.Email, UserID: u.ID,
+			CustomerID: customer, Org: org, Name: u.Name, Passkey: k.Name, Link: p.cfg.Issuer + PathAccount})
+	})
 }
 
 // accountPasskeyRename names one of the user's passkeys.

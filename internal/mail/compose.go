@@ -27,6 +27,7 @@ const (
 	KindUnlock     = "unlock"
 	KindVerify     = "verify"
 	KindOwnership  = "ownership"
+	KindPasskey    = "passkey"
 )
 
 var (
@@ -35,7 +36,7 @@ var (
 )
 
 var buttonLabels = map[string]string{KindInvitation: "Choose your password", KindReset: "Choose a new password",
-	KindUnlock: "Unlock my account", KindVerify: "Confirm my address"}
+	KindUnlock: "Unlock my account", KindVerify: "Confirm my address", KindPasskey: "Review my passkeys"}
 
 // Message is one e-mail to compose: its kind, recipient, and what the
 // templates show (the organization's name, the recipient's name, the link).
@@ -48,6 +49,7 @@ type Message struct {
 	Name       string
 	Link       string
 	Address    string // the address a verification confirms
+	Passkey    string // the name of a passkey just added
 }
 
 // Body is a composed message.
