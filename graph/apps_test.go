@@ -16,6 +16,8 @@ import (
 type memApps struct {
 	mu   sync.Mutex
 	apps map[string]*admin.App
+	// secrets holds the current secret of each confidential application.
+	secrets map[string]string
 }
 
 func (m *memApps) Create(_ context.Context, in admin.AppInput) (*admin.App, error) {
@@ -27,7 +29,11 @@ func (m *memApps) Create(_ context.Context, in admin.AppInput) (*admin.App, erro
 	a := &admin.App{AppID: "app-" + uuid.NewString(), ClientID: "client-" + uuid.NewString(), RedirectURIs: in.RedirectURIs}
 	m.apps[a.AppID] = a
 	if in.AuthMethod != "" && in.AuthMethod != platform.AuthNone {
-		return &admin.App{AppID: a.AppID, ClientID: a.ClientID, RedirectURIs: a.RedirectURIs, ClientSecret: "secret-" + uuid.NewString()}, nil
+		if m.secrets == nil {
+			m.secrets = map[string]string{}
+		}
+		m.secrets[a.AppID] = "secret-" + uuid.NewString()
+		return &admin.App{AppID: a.AppID, ClientID: a.ClientID, RedirectURIs: a.RedirectURIs, ClientSecret: m.secrets[a.AppID]}, nil
 	}
 	return a, nil
 }
@@ -66,4 +72,27 @@ func (m *memApps) Rotate(_ context.Context, appID string) (*admin.App, error) {
 	}
 	m.apps[appID] = a
 	return a, nil
+}
+
+// RotateSecret answers a confidential application's new secret; a public
+// one has none (ECONFLICT, as the provider answers).
+func (m *memApps) RotateSecret(_ context.Context, appID string) (*admin.App, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a := m.apps[appID]
+	if a == nil {
+		return nil, platform.Errorf(platform.ENOTFOUND, "the identity provider has no such application")
+	}
+	if _, ok := m.secrets[appID]; !ok {
+		return nil, platform.Errorf(platform.ECONFLICT, "the identity provider refused the application: this application authenticates without a secret (none)")
+	}
+	m.secrets[appID] = "secret-" + uuid.NewString()
+	return &admin.App{AppID: a.AppID, ClientID: a.ClientID, RedirectURIs: a.RedirectURIs, ClientSecret: m.secrets[appID]}, nil
+}
+
+// secret answers an application's current secret ("" for a public one).
+func (m *memApps) secret(appID string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.secrets[appID]
 }

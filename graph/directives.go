@@ -151,6 +151,10 @@ func resourceOf(obj any) (authz.Resource, bool) {
 		if v != nil {
 			return authz.Resource{CustomerID: v.CustomerID, InstanceID: v.ID}, true
 		}
+	case *admin.InstanceSecret:
+		if v != nil {
+			return authz.Resource{CustomerID: v.CustomerID, InstanceID: v.InstanceID}, true
+		}
 	}
 	return authz.Resource{}, false
 }

@@ -64,6 +64,12 @@ func (r *mutationResolver) RotateConnection(ctx context.Context, id string) (*ad
 	})
 }
 
+func (r *mutationResolver) RotateInstanceSecret(ctx context.Context, id string) (*admin.InstanceSecret, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InstanceSecret, error) {
+		return s.RotateInstanceSecret(ctx, c, id)
+	})
+}
+
 func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*string, error) {
 	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*string, error) {
 		u, err := s.ResolveDatabaseURI(ctx, c, id)

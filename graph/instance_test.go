@@ -68,3 +68,61 @@ func TestCreateInstanceAppAuthMethod(t *testing.T) {
 		}
 	})
 }
+
+// rotateInstanceSecret answers a confidential application's new client
+// secret once (the resolver is the service's; the provider's side is tested
+// in server/); the rotation is audited with the instance's customer. A
+// public application answers CONFLICT with a sentence; reader (read only)
+// and account_manager (none) are refused.
+// spec: R4.6-infra
+func TestRotateInstanceSecret(t *testing.T) {
+	e := newEnv(t)
+	const create = `mutation($input: CreateInstanceInput!) { createInstance(input: $input) { id clientSecret connection { oidcClientId } } }`
+	const rotate = `mutation($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }`
+	mk := func(name, method string) (string, string, string) {
+		r := e.gql(platAdm, create, map[string]any{"input": map[string]any{"customerId": custAcme, "name": name,
+			"url": "https://" + name + ".acme.example", "appAuthMethod": method}})
+		if len(r.Errors) > 0 {
+			t.Fatalf("create %s: %v", name, r.Errors)
+		}
+		id, _ := dig(r.Data, "createInstance", "id").(string)
+		cid, _ := dig(r.Data, "createInstance", "connection", "oidcClientId").(string)
+		s, _ := dig(r.Data, "createInstance", "clientSecret").(string)
+		return id, cid, s
+	}
+	id, clientID, first := mk("portal", "client_secret_post")
+
+	r := e.gql(platAdm, rotate, map[string]any{"id": id})
+	if len(r.Errors) > 0 {
+		t.Fatalf("rotate: %v", r.Errors)
+	}
+	got, _ := r.Data["rotateInstanceSecret"].(map[string]any)
+	if s, _ := got["clientSecret"].(string); !strings.HasPrefix(s, "secret-") || s == first || got["clientId"] != clientID || got["instanceId"] != id {
+		t.Fatalf("rotateInstanceSecret = %v (was %q)", got, first)
+	}
+	audit := e.gql(platAdm, `{ auditLog(first: 5) { items { action resource customerId decision } } }`, nil)
+	items, _ := dig(audit.Data, "auditLog", "items").([]any)
+	found := false
+	for _, it := range items {
+		ev := it.(map[string]any)
+		if ev["action"] == "manage_instances GRAPHQL" && ev["resource"] == "graphql/rotateInstanceSecret/"+id &&
+			ev["customerId"] == custAcme && ev["decision"] == "allowed" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the rotation is not audited: %s", audit.Raw)
+	}
+
+	pub, _, _ := mk("public", "none")
+	r = e.gql(platAdm, rotate, map[string]any{"id": pub})
+	if got := r.codes(); len(got) != 1 || got[0] != "CONFLICT" || !strings.Contains(r.Errors[0].Message, "public client") {
+		t.Fatalf("public instance: %+v", r.Errors)
+	}
+	for _, u := range []string{readerU, acctMgr} {
+		r := e.gql(u, rotate, map[string]any{"id": id})
+		if got := r.codes(); len(got) != 1 || got[0] != "FORBIDDEN" || dig(r.Data, "rotateInstanceSecret") != nil {
+			t.Errorf("%s: %+v", u, r.Errors)
+		}
+	}
+}

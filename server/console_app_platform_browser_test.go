@@ -277,8 +277,10 @@ func TestBrowserConsoleAppAttributesAndDiscrepancies(t *testing.T) {
 }
 
 // platform_admin creates a confidential instance (its client secret shown
-// once, with copy), edits it, repairs and rotates its connection, opens
-// its database URI and deletes it by typing its name.
+// once, with copy), edits it, repairs and rotates its connection, replaces
+// its client secret (shown once), opens its database URI and deletes it by
+// typing its name; a public instance's secret rotation is refused with the
+// server's sentence.
 func TestBrowserConsoleAppInstances(t *testing.T) {
 	m := MustRunMain(t)
 	axe := axeSource(t)
@@ -325,6 +327,21 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	if after := clientID(); after == before || after == "" {
 		t.Errorf("client id after rotation: %q (before %q)", after, before)
 	}
+	// the client secret is replaced: typed name, the new secret shown once
+	var rotated string
+	run(t, ctx, clickText("Rotate client secret"), fill("Type the instance name, Globex API, to confirm", "Globex API"))
+	axeCheck(t, ctx, axe, "rotate secret confirmation")
+	run(t, ctx, clickText("Rotate the secret of instance"), waitShows(`[data-testid="secret"]`, ""),
+		chromedp.Text(`[data-testid="secret"]`, &rotated, chromedp.ByQuery), waitShows(`[role="dialog"]`, "Copy"))
+	if len(rotated) < 16 || rotated == secret {
+		t.Errorf("rotated client secret shown: %q (was %q)", rotated, secret)
+	}
+	axeCheck(t, ctx, axe, "rotated client secret")
+	run(t, ctx, clickText("Done"), waitGone(`[role="dialog"]`))
+	run(t, ctx, chromedp.Evaluate(`document.body.innerText`, &page))
+	if strings.Contains(page, rotated) {
+		t.Error("the rotated client secret is still shown on the instance's page")
+	}
 	run(t, ctx, clickText("Show database URI"), waitShows(`[data-testid="database-uri"]`, "postgres://globex:pw@db.globex.example/app"))
 	axeCheck(t, ctx, axe, "database URI")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-instance"))
@@ -344,6 +361,11 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	if !strings.HasSuffix(loc, "/dashboard/instances") {
 		t.Errorf("after delete: %s", loc)
 	}
+
+	// a public application has no secret: the server's sentence, in the dialog
+	run(t, ctx, clickText("Acme production"), waitShows(`#page-title`, "Acme production"), clickText("Rotate client secret"),
+		fill("Type the instance name, Acme production, to confirm", "Acme production"), clickText("Rotate the secret of instance"),
+		waitShows(`[role="dialog"]`, "public client without a client secret"), clickText("Cancel"), waitGone(`[role="dialog"]`))
 }
 
 // A QA administrator sees and acts only within its customer and instance:

@@ -293,6 +293,12 @@ type ComplexityRoot struct {
 		NextCursor func(childComplexity int) int
 	}
 
+	InstanceSecret struct {
+		ClientID     func(childComplexity int) int
+		ClientSecret func(childComplexity int) int
+		InstanceID   func(childComplexity int) int
+	}
+
 	InternalUser struct {
 		CreatedAt   func(childComplexity int) int
 		Email       func(childComplexity int) int
@@ -433,6 +439,7 @@ type ComplexityRoot struct {
 		RevokeInternalInvitation     func(childComplexity int, id string) int
 		RevokeInvitation             func(childComplexity int, id string) int
 		RotateConnection             func(childComplexity int, id string) int
+		RotateInstanceSecret         func(childComplexity int, id string) int
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
 		RotateWebhookSecret          func(childComplexity int, id string) int
 		RunSystemWorker              func(childComplexity int, id string) int
@@ -784,6 +791,7 @@ type MutationResolver interface {
 	DeleteInstance(ctx context.Context, id string) (*bool, error)
 	RepairConnection(ctx context.Context, id string) (*admin.Connection, error)
 	RotateConnection(ctx context.Context, id string) (*admin.Connection, error)
+	RotateInstanceSecret(ctx context.Context, id string) (*admin.InstanceSecret, error)
 	ResolveDatabaseURI(ctx context.Context, id string) (*string, error)
 	CreatePlan(ctx context.Context, input admin.PlanInput) (*admin.PlanView, error)
 	UpdatePlan(ctx context.Context, id string, input admin.PlanPatch) (*admin.PlanView, error)
@@ -1948,6 +1956,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InstancePage.NextCursor(childComplexity), true
 
+	case "InstanceSecret.clientId":
+		if e.ComplexityRoot.InstanceSecret.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstanceSecret.ClientID(childComplexity), true
+	case "InstanceSecret.clientSecret":
+		if e.ComplexityRoot.InstanceSecret.ClientSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstanceSecret.ClientSecret(childComplexity), true
+	case "InstanceSecret.instanceId":
+		if e.ComplexityRoot.InstanceSecret.InstanceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstanceSecret.InstanceID(childComplexity), true
+
 	case "InternalUser.createdAt":
 		if e.ComplexityRoot.InternalUser.CreatedAt == nil {
 			break
@@ -2867,6 +2894,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateConnection(childComplexity, args["id"].(string)), true
+	case "Mutation.rotateInstanceSecret":
+		if e.ComplexityRoot.Mutation.RotateInstanceSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateInstanceSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateInstanceSecret(childComplexity, args["id"].(string)), true
 	case "Mutation.rotateServiceAccountSecret":
 		if e.ComplexityRoot.Mutation.RotateServiceAccountSecret == nil {
 			break
@@ -5114,6 +5152,13 @@ type Connection {
   updatedAt: Time!
 }
 
+"A confidential instance application's new client secret, answered once by rotateInstanceSecret."
+type InstanceSecret {
+  instanceId: ID!
+  clientId: String!
+  clientSecret: String!
+}
+
 type InstancePage {
   items: [Instance!]!
   nextCursor: String
@@ -5150,6 +5195,8 @@ extend type Mutation {
   repairConnection(id: ID!): Connection @authz(action: MANAGE_INSTANCES)
   "Gives the instance a new OIDC client at the identity provider."
   rotateConnection(id: ID!): Connection @authz(action: MANAGE_INSTANCES)
+  "Gives a confidential instance application a new client secret (answered once; the old one stops at once). A public application (PKCE) has none: CONFLICT."
+  rotateInstanceSecret(id: ID!): InstanceSecret @authz(action: MANAGE_INSTANCES)
   "The instance database's URI, opened (platform_admin; audited)."
   resolveDatabaseUri(id: ID!): String @authz(action: RESOLVE_DATABASE_URI)
 }
@@ -6211,6 +6258,18 @@ func (ec *executionContext) childFields_InstancePage(ctx context.Context, field 
 		return ec.fieldContext_InstancePage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InstancePage", field.Name)
+}
+
+func (ec *executionContext) childFields_InstanceSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "instanceId":
+		return ec.fieldContext_InstanceSecret_instanceId(ctx, field)
+	case "clientId":
+		return ec.fieldContext_InstanceSecret_clientId(ctx, field)
+	case "clientSecret":
+		return ec.fieldContext_InstanceSecret_clientSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstanceSecret", field.Name)
 }
 
 func (ec *executionContext) childFields_InternalUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7932,6 +7991,20 @@ func (ec *executionContext) field_Mutation_revokeInvitation_args(ctx context.Con
 }
 
 func (ec *executionContext) field_Mutation_rotateConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rotateInstanceSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -13785,6 +13858,75 @@ func (ec *executionContext) fieldContext_InstancePage_nextCursor(_ context.Conte
 	return graphql.NewScalarFieldContext("InstancePage", field, false, false, "String")
 }
 
+func (ec *executionContext) _InstanceSecret_instanceId(ctx context.Context, field graphql.CollectedField, obj *admin.InstanceSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstanceSecret_instanceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstanceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstanceSecret_instanceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstanceSecret", field, false, false, "ID")
+}
+
+func (ec *executionContext) _InstanceSecret_clientId(ctx context.Context, field graphql.CollectedField, obj *admin.InstanceSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstanceSecret_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstanceSecret_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstanceSecret", field, false, false, "String")
+}
+
+func (ec *executionContext) _InstanceSecret_clientSecret(ctx context.Context, field graphql.CollectedField, obj *admin.InstanceSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstanceSecret_clientSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstanceSecret_clientSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstanceSecret", field, false, false, "String")
+}
+
 func (ec *executionContext) _InternalUser_id(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17098,6 +17240,68 @@ func (ec *executionContext) fieldContext_Mutation_rotateConnection(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_rotateConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateInstanceSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateInstanceSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateInstanceSecret(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INSTANCES")
+				if err != nil {
+					var zeroVal *admin.InstanceSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InstanceSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InstanceSecret) graphql.Marshaler {
+			return ec.marshalOInstanceSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateInstanceSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InstanceSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateInstanceSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -30435,6 +30639,49 @@ func (ec *executionContext) _InstancePage(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var instanceSecretImplementors = []string{"InstanceSecret"}
+
+func (ec *executionContext) _InstanceSecret(ctx context.Context, sel ast.SelectionSet, obj *admin.InstanceSecret) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, instanceSecretImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InstanceSecret")
+		case "instanceId":
+			out.Values[i] = ec._InstanceSecret_instanceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientId":
+			out.Values[i] = ec._InstanceSecret_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientSecret":
+			out.Values[i] = ec._InstanceSecret_clientSecret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var internalUserImplementors = []string{"InternalUser"}
 
 func (ec *executionContext) _InternalUser(ctx context.Context, sel ast.SelectionSet, obj *admin.InternalUser) graphql.Marshaler {
@@ -31244,6 +31491,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "rotateConnection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_rotateConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rotateInstanceSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateInstanceSecret(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -35347,6 +35601,13 @@ func (ec *executionContext) unmarshalOInstanceByIDsInput2ᚖgithubᚗcomᚋplatf
 	}
 	res, err := ec.unmarshalInputInstanceByIDsInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInstanceSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceSecret(ctx context.Context, sel ast.SelectionSet, v *admin.InstanceSecret) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InstanceSecret(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {

@@ -13,7 +13,7 @@ type App struct {
 	ClientID     string
 	RedirectURIs []string
 	// ClientSecret is a confidential application's new secret, answered
-	// once by Create.
+	// once by Create and RotateSecret.
 	ClientSecret string
 }
 
@@ -37,6 +37,10 @@ type Apps interface {
 	Update(ctx context.Context, appID string, in AppInput) (*App, error)
 	Delete(ctx context.Context, appID string) error
 	Rotate(ctx context.Context, appID string) (*App, error)
+	// RotateSecret gives a confidential application a new client secret
+	// (the old one stops at once); ECONFLICT for an application without a
+	// secret method.
+	RotateSecret(ctx context.Context, appID string) (*App, error)
 }
 
 // noApps refuses: no identity provider is configured.
@@ -48,6 +52,7 @@ func (noApps) Create(context.Context, AppInput) (*App, error)         { return n
 func (noApps) Update(context.Context, string, AppInput) (*App, error) { return nil, errNoApps }
 func (noApps) Delete(context.Context, string) error                   { return errNoApps }
 func (noApps) Rotate(context.Context, string) (*App, error)           { return nil, errNoApps }
+func (noApps) RotateSecret(context.Context, string) (*App, error)     { return nil, errNoApps }
 
 // Vault resolves where an instance's database is.
 type Vault interface {

@@ -132,3 +132,8 @@ func (h *HTTPApps) Delete(ctx context.Context, appID string) error {
 func (h *HTTPApps) Rotate(ctx context.Context, appID string) (*App, error) {
 	return h.call(ctx, http.MethodPost, "/applications/"+url.PathEscape(appID)+"/rotate", nil, http.StatusOK)
 }
+
+// RotateSecret gives a confidential application a new client secret.
+func (h *HTTPApps) RotateSecret(ctx context.Context, appID string) (*App, error) {
+	return h.call(ctx, http.MethodPost, "/applications/"+url.PathEscape(appID)+"/rotate-secret", nil, http.StatusOK)
+}

@@ -331,6 +331,48 @@ func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id str
 		UpdatedAt: conn.UpdatedAt}, nil
 }
 
+// InstanceSecret is a confidential instance application's new client
+// secret, answered once by RotateInstanceSecret.
+type InstanceSecret struct {
+	InstanceID   string `json:"instanceId"`
+	CustomerID   string `json:"customerId"`
+	ClientID     string `json:"clientId"`
+	ClientSecret string `json:"clientSecret"`
+}
+
+// RotateInstanceSecret gives a confidential instance application a new
+// client secret at the identity provider (the old one stops at once) and
+// answers it once; nothing is stored. ECONFLICT for an instance without an
+// application or whose application has no secret (a public client).
+func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
+	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	if err != nil {
+		return nil, err
+	}
+	if i.Connection.IDPAppID == "" {
+		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application; repair the connection first")
+	}
+	app, err := s.apps.RotateSecret(ctx, i.Connection.IDPAppID)
+	switch platform.ErrorCode(err) {
+	case "":
+	case platform.ECONFLICT:
+		return nil, platform.Errorf(platform.ECONFLICT,
+			"the instance's application is a public client without a client secret; only an instance created with client_secret_basic or client_secret_post has one to rotate")
+	case platform.ENOTFOUND:
+		return nil, platform.Errorf(platform.ECONFLICT, "the identity provider has no application for this instance; repair the connection first")
+	default:
+		return nil, appError(err)
+	}
+	if app.ClientSecret == "" {
+		return nil, platform.Errorf(platform.EINTERNAL, "the identity provider answered no client secret")
+	}
+	clientID := app.ClientID
+	if clientID == "" {
+		clientID = i.Connection.OIDCClientID
+	}
+	return &InstanceSecret{InstanceID: i.ID, CustomerID: i.CustomerID, ClientID: clientID, ClientSecret: app.ClientSecret}, nil
+}
+
 // ResolveDatabaseURI returns where the instance's database is (platform_admin
 // and infra_ops only); every call is audited.
 func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {

@@ -230,12 +230,15 @@ func (e *env) do(userID, method, path string, body any) response {
 
 // fakeApps is an identity provider's application registry in memory.
 type fakeApps struct {
-	mu   sync.Mutex
-	apps map[string]*admin.App
-	n    int
+	mu     sync.Mutex
+	apps   map[string]*admin.App
+	public map[string]bool
+	n      int
 }
 
-func newFakeApps() *fakeApps { return &fakeApps{apps: map[string]*admin.App{}} }
+func newFakeApps() *fakeApps {
+	return &fakeApps{apps: map[string]*admin.App{}, public: map[string]bool{}}
+}
 
 func (f *fakeApps) Create(_ context.Context, in admin.AppInput) (*admin.App, error) {
 	f.mu.Lock()
@@ -244,6 +247,11 @@ func (f *fakeApps) Create(_ context.Context, in admin.AppInput) (*admin.App, err
 	a := &admin.App{AppID: fmt.Sprintf("app-%d", f.n), ClientID: fmt.Sprintf("client-%d", f.n), RedirectURIs: in.RedirectURIs}
 	f.apps[a.AppID] = a
 	cp := *a
+	if in.AuthMethod == "" || in.AuthMethod == platform.AuthNone {
+		f.public[a.AppID] = true
+	} else {
+		cp.ClientSecret = fmt.Sprintf("secret-%d", f.n)
+	}
 	return &cp, nil
 }
 
@@ -278,6 +286,26 @@ func (f *fakeApps) Rotate(_ context.Context, appID string) (*admin.App, error) {
 	}
 	a.ClientID = fmt.Sprintf("client-%d", f.n)
 	cp := *a
+	return &cp, nil
+}
+
+// RotateSecret answers a new secret; an application made public by Create
+// (no auth method) has none: ECONFLICT, as the provider answers. Seeded
+// applications the fake never made count as confidential.
+func (f *fakeApps) RotateSecret(_ context.Context, appID string) (*admin.App, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.public[appID] {
+		return nil, platform.Errorf(platform.ECONFLICT, "the identity provider refused the application: this application authenticates without a secret (none)")
+	}
+	f.n++
+	a, ok := f.apps[appID]
+	if !ok {
+		a = &admin.App{AppID: appID, ClientID: "client-" + appID}
+		f.apps[appID] = a
+	}
+	cp := *a
+	cp.ClientSecret = fmt.Sprintf("secret-%d", f.n)
 	return &cp, nil
 }
 

@@ -23,6 +23,8 @@ func (a *API) instanceRoutes() []Route {
 			Handle: byID(http.StatusOK, s.RepairConnection)},
 		{Method: http.MethodPost, Pattern: "/instances/{id}/connection/rotate", Action: authz.ManageInstances, Write: true, Target: t,
 			Handle: byID(http.StatusOK, s.RotateConnection)},
+		{Method: http.MethodPost, Pattern: "/instances/{id}/rotate-secret", Action: authz.ManageInstances, Write: true, Target: t,
+			Handle: byID(http.StatusOK, s.RotateInstanceSecret)},
 		{Method: http.MethodPost, Pattern: "/instances/{id}/resolve-database-uri", Action: authz.ResolveDatabaseURI, Write: true, Target: t,
 			Handle: byID(http.StatusOK, s.ResolveDatabaseURI)},
 	}

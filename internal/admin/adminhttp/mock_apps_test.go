@@ -93,6 +93,36 @@ func (_m *MockApps) Rotate(ctx context.Context, appID string) (*admin.App, error
 	return r0, r1
 }
 
+// RotateSecret provides a mock function with given fields: ctx, appID
+func (_m *MockApps) RotateSecret(ctx context.Context, appID string) (*admin.App, error) {
+	ret := _m.Called(ctx, appID)
+
+	if len(ret) == 0 {
+		panic("no return value specified for RotateSecret")
+	}
+
+	var r0 *admin.App
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, string) (*admin.App, error)); ok {
+		return rf(ctx, appID)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, string) *admin.App); ok {
+		r0 = rf(ctx, appID)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*admin.App)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, string) error); ok {
+		r1 = rf(ctx, appID)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
 // Update provides a mock function with given fields: ctx, appID, in
 func (_m *MockApps) Update(ctx context.Context, appID string, in admin.AppInput) (*admin.App, error) {
 	ret := _m.Called(ctx, appID, in)

@@ -49,6 +49,7 @@ type Documents = {
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": typeof types.DeleteInstanceDocument,
     "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": typeof types.RepairConnectionDocument,
     "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": typeof types.RotateConnectionDocument,
+    "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n": typeof types.RotateInstanceSecretDocument,
     "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": typeof types.ResolveDatabaseUriDocument,
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
     "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": typeof types.CreateInstanceDocument,
@@ -147,6 +148,7 @@ const documents: Documents = {
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": types.DeleteInstanceDocument,
     "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": types.RepairConnectionDocument,
     "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": types.RotateConnectionDocument,
+    "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n": types.RotateInstanceSecretDocument,
     "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": types.ResolveDatabaseUriDocument,
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
     "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": types.CreateInstanceDocument,
@@ -364,6 +366,10 @@ export function graphql(source: "\n  mutation RepairConnection($id: ID!) { repai
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"): (typeof documents)["\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n"): (typeof documents)["\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

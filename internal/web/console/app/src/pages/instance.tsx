@@ -1,6 +1,8 @@
 // One instance: its details and connection to the identity provider, and
 // for full access edit, delete (typed name), connection repair and
-// rotation; the database URI, opened on request, for roles holding
+// rotation, and a confidential application's client secret replaced (typed
+// name, the new secret shown once; a public application's refusal is the
+// server's sentence, as the page cannot tell the two apart); the database URI, opened on request, for roles holding
 // RESOLVE_DATABASE_URI (each opening is audited); the tenants running on
 // it, each a link to its page (where infra_ops triggers migrations).
 import { useState } from "react";
@@ -14,6 +16,7 @@ import { ModalForm, optional } from "../modalform";
 import { navigate, useRoute } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { RotateSecret } from "./secret";
 
 const InstanceQuery = graphql(`
   query Instance($id: ID!, $tenants: Boolean!) {
@@ -37,6 +40,9 @@ const RepairConnection = graphql(`
 const RotateConnection = graphql(`
   mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }
 `);
+const RotateInstanceSecret = graphql(`
+  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }
+`);
 const ResolveDatabaseUri = graphql(`mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }`);
 
 // Long ids and addresses wrap inside the cell on narrow screens.
@@ -53,11 +59,13 @@ export function InstancePage({ id }: { id: string }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
+  const [rotatingSecret, setRotatingSecret] = useState(false);
   const [errs, setErrs] = useState<string[]>([]);
   const [done, setDone] = useState("");
   const [, del] = useMutation(DeleteInstance);
   const [{ fetching: repairing }, repair] = useMutation(RepairConnection);
   const [, rotate] = useMutation(RotateConnection);
+  const [, rotateSecret] = useMutation(RotateInstanceSecret);
   const inst = data?.instance;
   if (fetching && !data) return <Loading />;
   if (!inst) {
@@ -107,6 +115,7 @@ export function InstancePage({ id }: { id: string }) {
             Repair connection
           </Button>
           <Button variant="default" onClick={() => setRotating(true)}>Rotate client id</Button>
+          <Button variant="default" onClick={() => { setDone(""); setErrs([]); setRotatingSecret(true); }}>Rotate client secret</Button>
         </Group>
       )}
       {done && <Text role="status" data-testid="done">{done}</Text>}
@@ -124,6 +133,14 @@ export function InstancePage({ id }: { id: string }) {
       <ConfirmDelete opened={rotating} onClose={() => setRotating(false)} kind="client id of" verb="Rotate" name={inst.name}
         consequence="The instance's application gets a new client id; the old one stops working at once, so the tenant web app must be given the new one."
         onConfirm={async () => after(await rotate({ id }), "The client id was rotated.")} />
+      {rotatingSecret && (
+        <RotateSecret kind="instance" name={inst.name} label="client secret" onClose={() => setRotatingSecret(false)}
+          consequence="A confidential application gets a new client secret; the present one stops working at once, so the server-side app must be given the new one. A public application (PKCE) has no secret."
+          rotate={async () => {
+            const res = await rotateSecret({ id });
+            return { secret: res.data?.rotateInstanceSecret?.clientSecret, error: res.error };
+          }} />
+      )}
     </>
   );
 }

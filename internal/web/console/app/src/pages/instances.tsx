@@ -104,7 +104,7 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
   if (secret) {
     return (
       <Modal opened onClose={onClose} title="Instance created" centered>
-        <SecretOnce label="client secret" secret={secret} onDone={onClose} rotate="the console cannot show it again" />
+        <SecretOnce label="client secret" secret={secret} onDone={onClose} rotate="the console cannot show it again, but you can rotate it on the instance's page" />
       </Modal>
     );
   }
