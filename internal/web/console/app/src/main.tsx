@@ -4,6 +4,7 @@ import { StrictMode, useMemo } from "react";
 import { createRoot } from "react-dom/client";
 import { Alert, MantineProvider, Modal, Text, createTheme } from "@mantine/core";
 import { Client, Provider, cacheExchange, fetchExchange, useQuery } from "urql";
+import { refusedChangesNothing } from "./refused";
 import { accessToken, signedIn, startSignIn } from "./auth";
 import { CallerContext, MeDocument, caller } from "./me";
 import { Shell } from "./shell";
@@ -77,7 +78,7 @@ function start() {
   }
   const client = new Client({
     url: "/graphql",
-    exchanges: [cacheExchange, fetchExchange],
+    exchanges: [cacheExchange, refusedChangesNothing, fetchExchange],
     fetch: fetchWithAuth,
     requestPolicy: "cache-and-network",
     preferGetMethod: false,
