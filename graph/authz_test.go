@@ -63,25 +63,32 @@ func TestAuthzDirective(t *testing.T) {
 		{name: "Root/member/auditLog", user: memberA, query: `{ auditLog { items { id } } }`, wantCodes: []string{"FORBIDDEN"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := e.gql(tc.user, tc.query, tc.vars)
-			if got.Status != 200 {
-				t.Fatalf("status %d: %s", got.Status, got.Raw)
-			}
-			if !slices.Equal(got.codes(), tc.wantCodes) {
-				t.Errorf("codes = %v, want %v: %s", got.codes(), tc.wantCodes, got.Raw)
-			}
-			if tc.wantData != nil && dig(got.Data, tc.wantData...) == nil {
-				t.Errorf("%v is null: %s", tc.wantData, got.Raw)
-			}
-			if tc.wantNull != nil && dig(got.Data, tc.wantNull...) != nil {
-				t.Errorf("%v is not null: %s", tc.wantNull, got.Raw)
-			}
-			for _, er := range got.Errors {
-				if er.Extensions["requestId"] == nil || er.Message == "" {
-					t.Errorf("error without message or request id: %+v", er)
-				}
-			}
+			e.gql(tc.user, tc.query, tc.vars).expect(t, tc.wantCodes, tc.wantData, tc.wantNull)
 		})
+	}
+}
+
+// expect checks an answer of 200 with exactly the errors' codes wantCodes,
+// a value at the path wantData and null at wantNull (either path may be
+// nil), each error with a message and a request id.
+func (got gqlResponse) expect(t *testing.T, wantCodes []string, wantData, wantNull []any) {
+	t.Helper()
+	if got.Status != 200 {
+		t.Fatalf("status %d: %s", got.Status, got.Raw)
+	}
+	if !slices.Equal(got.codes(), wantCodes) {
+		t.Errorf("codes = %v, want %v: %s", got.codes(), wantCodes, got.Raw)
+	}
+	if wantData != nil && dig(got.Data, wantData...) == nil {
+		t.Errorf("%v is null: %s", wantData, got.Raw)
+	}
+	if wantNull != nil && dig(got.Data, wantNull...) != nil {
+		t.Errorf("%v is not null: %s", wantNull, got.Raw)
+	}
+	for _, er := range got.Errors {
+		if er.Extensions["requestId"] == nil || er.Message == "" {
+			t.Errorf("error without message or request id: %+v", er)
+		}
 	}
 }
 
