@@ -44,3 +44,35 @@ func TestAttackBrowserTokenOutlivesSignOut(t *testing.T) {
 	// The provider's session ended too: the app no longer signs in silently.
 	run(t, ctx, chromedp.Navigate(m.Config.ConsoleURL+"/dashboard"), chromedp.WaitVisible(`#email`, chromedp.ByID))
 }
+
+// The GraphQL playground keeps nothing of what was run in the browser
+// beyond the tab: GraphiQL's history and editors (operations with their
+// variables: an identity provider's client secret, a database URI) would
+// otherwise stay in localStorage after sign-out, for whoever next uses the
+// browser profile, and be read by any page of the console's origin.
+//
+// attack: playground-history-at-rest
+func TestAttackBrowserPlaygroundHistoryAtRest(t *testing.T) {
+	m := MustRunMain(t)
+	ctx := mustBrowser(t)
+	const marker = "kept-secret-4f1c9a"
+	query := "query Example { me { email } } # " + marker
+	var stored string
+	run(t, ctx,
+		chromedp.Navigate(m.Config.ConsoleURL+"/graphql"),
+		chromedp.WaitVisible(`#email`, chromedp.ByID),
+		chromedp.SendKeys(`#email`, "admin@platform.example", chromedp.ByID),
+		chromedp.Click(`#email-step button`, chromedp.ByQuery),
+		providerPassword(DemoPassword),
+		chromedp.WaitVisible(`.graphiql-query-editor .CodeMirror`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector(".graphiql-query-editor .CodeMirror").CodeMirror.setValue(`+jsString(query)+`)`, nil),
+		chromedp.Click(`.graphiql-execute-button`, chromedp.ByQuery),
+		waitContains(`.graphiql-response`, "admin@platform.example"),
+		// GraphiQL has kept the run (its history), in the tab's storage or the profile's
+		waitTrue(`[localStorage, sessionStorage].some(s => Object.keys(s).some(k => k.startsWith("graphiql:") && s.getItem(k).includes(`+jsString(marker)+`)))`),
+		chromedp.Evaluate(`JSON.stringify(Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)])))`, &stored),
+	)
+	if strings.Contains(stored, marker) || strings.Contains(stored, "graphiql:") {
+		t.Errorf("the playground keeps what was run in localStorage: %.300s", stored)
+	}
+}
