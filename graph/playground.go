@@ -105,6 +105,7 @@ func (p *playground) serves(w http.ResponseWriter, r *http.Request) bool {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", playgroundCSP)
+	h.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers without CSP 2
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	_, _ = w.Write(p.page)

@@ -280,7 +280,7 @@ const ListenerMetrics = "metrics"
 func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
-		httpapi.Deadline(m.requestTimeout))
+		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(m.publicURL(role), "https://")))
 	httpapi.MountOps(r, m.ready)
 	r.Mount("/", h)
 	return r
@@ -293,6 +293,19 @@ func (m *Main) requestTimeout(r *http.Request) time.Duration {
 		return m.Config.UploadTimeout
 	}
 	return m.Config.RequestTimeout
+}
+
+// publicURL is where browsers reach role (https when TLS ends here or at a
+// proxy in front).
+func (m *Main) publicURL(role string) string {
+	switch role {
+	case RoleIDP:
+		return m.Config.IssuerURL
+	case RoleConsole:
+		return m.Config.ConsoleURL
+	default:
+		return m.Config.InstanceURL
+	}
 }
 
 func (m *Main) addr(name string) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 )
 
 // MeResponse is the body of GET /api/v1/auth/me.
@@ -45,4 +46,21 @@ func (c *Console) handleMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpapi.WriteJSON(w, http.StatusOK, me)
+}
+
+// POST /api/v1/auth/logout ends the grant of the presented access token (its
+// tokens, on every replica): the app calls it when the user signs out, before
+// it ends the provider's session, so a copy of the token taken before stops
+// working at once instead of living to its expiry. 204.
+func (c *Console) handleLogout(w http.ResponseWriter, r *http.Request) {
+	grant := access.MustCaller(r.Context()).GrantID
+	if grant == "" { // the verifier refuses such a token; never revoke "no grant"
+		httpapi.WriteError(w, r, platform.Errorf(platform.EUNAUTHORIZED, "the access token names no grant"))
+		return
+	}
+	if err := c.store.RevokeFamily(r.Context(), grant); err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -88,6 +88,7 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 		r.With(httpapi.RateLimitByAddress(c.store, "login-authorize", c.cfg.ResolveLimit, time.Minute)).
 			Post("/login/authorize", c.handleAuthorize)
 		r.With(c.access.Require(access.Bearer(c.verifier))).Get("/auth/me", c.handleMe)
+		r.With(c.access.Require(access.Bearer(c.verifier))).Post("/auth/logout", c.handleLogout)
 		for _, f := range api {
 			f(r)
 		}

@@ -71,6 +71,9 @@
       defaultQuery: cfg.example,
       defaultEditorToolsVisibility: true,
       shouldPersistHeaders: false,
+      // GraphiQL's history and editors (operations with their variables)
+      // stay with this tab, never in the browser profile's localStorage.
+      storage: store,
     }));
   }
 

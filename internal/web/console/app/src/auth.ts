@@ -1,7 +1,8 @@
 // The console's own sign-in (SPEC 5.2): the gateway and /callback are
 // server-rendered pages; the app only reads the access token they left in
 // session storage, re-authenticates silently once (prompt=none, R5.2-silent)
-// when it is missing or refused, and signs out at the identity provider.
+// when it is missing or refused, and on sign-out ends its grant at the console
+// and then the session at the identity provider.
 
 const store = window.sessionStorage;
 
@@ -57,10 +58,14 @@ async function pkce() {
   return { codeChallenge: challenge, state, nonce };
 }
 
+// signingOut is set once the user signs out: no sign-in starts after it.
+let signingOut = false;
+
 // startSignIn goes to the identity provider: silently once from its session,
 // to the gateway when that was already tried. orgId switches organization
 // for a user of several (the gateway's organization step, skipped).
 export async function startSignIn(org?: { orgId: string; method: string; idpId: string }): Promise<void> {
+  if (signingOut) return; // a request refused while signing out must not sign in again
   store.removeItem("access_token");
   const back = window.location.pathname + window.location.search;
   if (!org && store.getItem("silent_tried")) {
@@ -79,6 +84,7 @@ export async function startSignIn(org?: { orgId: string; method: string; idpId: 
     body: JSON.stringify(body),
   });
   const data = (await resp.json().catch(() => ({}))) as { url?: string };
+  if (signingOut) return;
   window.location.assign(resp.ok && data.url ? data.url : "/");
 }
 
@@ -87,10 +93,17 @@ export function signedIn(): void {
   store.removeItem("silent_tried");
 }
 
-export function signOut(): void {
+// signOut ends the tab's grant at the console first (its access token, and
+// any copy of it, stops working at once), then the provider's session.
+export async function signOut(): Promise<void> {
   const { issuer, consoleClient } = settings();
   const idToken = store.getItem("id_token") ?? "";
+  const token = accessToken();
+  signingOut = true;
   store.clear();
+  if (token) {
+    await fetch("/api/v1/auth/logout", { method: "POST", headers: { Authorization: "Bearer " + token } }).catch(() => undefined);
+  }
   const u = new URL(issuer + "/oidc/v1/end_session");
   if (idToken) u.searchParams.set("id_token_hint", idToken);
   u.searchParams.set("client_id", consoleClient);

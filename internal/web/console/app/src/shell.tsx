@@ -106,7 +106,7 @@ export function Shell() {
             </Text>
             <Button component="a" size="compact-sm" variant="subtle" c="white" href={settings().issuer + "/ui/account"}
               data-testid="account-link">Your account</Button>
-            <Button size="compact-sm" variant="white" onClick={signOut}>Sign out</Button>
+            <Button size="compact-sm" variant="white" onClick={() => void signOut()}>Sign out</Button>
           </Group>
         </Group>
       </AppShell.Header>
