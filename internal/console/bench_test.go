@@ -23,6 +23,7 @@ func BenchmarkResolveOrg(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				req := httptest.NewRequest(http.MethodPost, "/api/v1/login/resolve-org", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, req)
 				if w.Code != http.StatusOK {

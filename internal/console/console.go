@@ -80,12 +80,12 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 	r.Get("/app/assets/{file}", c.appAsset)
 	r.Get("/static/{file}", c.static)
 	r.Route("/api/v1", func(r chi.Router) {
-		r.With(httpapi.RateLimitByAddress(c.store, "resolve-org", c.cfg.ResolveLimit, time.Minute)).
+		r.With(httpapi.RequireJSON, httpapi.RateLimitByAddress(c.store, "resolve-org", c.cfg.ResolveLimit, time.Minute)).
 			Post("/login/resolve-org", c.handleResolveOrg)
 		r.Get("/login/resolve-client", c.handleResolveClient)
 		// The tenant flow's answers differ for internal and other addresses, so
 		// this route is limited like resolve-org, under its own counter.
-		r.With(httpapi.RateLimitByAddress(c.store, "login-authorize", c.cfg.ResolveLimit, time.Minute)).
+		r.With(httpapi.RequireJSON, httpapi.RateLimitByAddress(c.store, "login-authorize", c.cfg.ResolveLimit, time.Minute)).
 			Post("/login/authorize", c.handleAuthorize)
 		r.With(c.access.Require(access.Bearer(c.verifier))).Get("/auth/me", c.handleMe)
 		r.With(c.access.Require(access.Bearer(c.verifier))).Post("/auth/logout", c.handleLogout)

@@ -286,3 +286,40 @@ func TestAttackAuthorizeRateLimit(t *testing.T) {
 		t.Fatalf("resolve-org after the authorize limit answered %d", resp.StatusCode)
 	}
 }
+
+// A page on another site can make a visitor's browser post to the login
+// routes only as an HTML form would (urlencoded, multipart or text/plain,
+// no preflight). Such a body is refused with 415 before it counts, so it
+// cannot spend the visitor's address's rate-limit quota and lock the
+// visitor out of signing in.
+//
+// attack: login-quota-cross-site-form
+func TestAttackLoginQuotaCrossSiteForm(t *testing.T) {
+	tc := mustConsole(t, 2)
+	for _, path := range []string{"/api/v1/login/resolve-org", "/api/v1/login/authorize"} {
+		for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""} {
+			for range 3 {
+				req, _ := http.NewRequest(http.MethodPost, tc.srv.URL+path, strings.NewReader(`{"email":"alice@acme.example"}`))
+				if ct != "" {
+					req.Header.Set("Content-Type", ct)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusUnsupportedMediaType {
+					t.Fatalf("%s as %q = %d, want 415", path, ct, resp.StatusCode)
+				}
+			}
+		}
+	}
+	// the quota is whole: the visitor's own requests go through
+	if resp, _ := tc.post("/api/v1/login/resolve-org", map[string]string{"email": "alice@acme.example"}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("resolve-org after the forms answered %d", resp.StatusCode)
+	}
+	if code, out, _ := tc.authorize(tenantAuthorize("admin@platform.example", acmeOrg, "password", "")); code == http.StatusTooManyRequests ||
+		code == http.StatusUnsupportedMediaType {
+		t.Fatalf("authorize after the forms answered %d %v", code, out)
+	}
+}

@@ -89,7 +89,11 @@ func TestLoadGateway(t *testing.T) {
 		} else {
 			email = fmt.Sprintf("nobody%d@org%d.example", r.IntN(100000), r.IntN(1000))
 		}
-		return http.NewRequest(http.MethodPost, srv.URL+"/api/v1/login/resolve-org", strings.NewReader(`{"email":"`+email+`"}`))
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/login/resolve-org", strings.NewReader(`{"email":"`+email+`"}`))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req, err
 	}
 	clientReq := func(r *rand.Rand) (*http.Request, error) {
 		i := r.IntN(10000)

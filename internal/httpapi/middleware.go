@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -144,6 +145,20 @@ func LimitBody(n int64) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// RequireJSON refuses a body that is not declared application/json with
+// 415, before anything counts or reads it: a cross-site HTML form can post
+// only urlencoded, multipart or text/plain bodies, so it cannot spend a
+// visitor's rate-limit quota on a JSON route.
+func RequireJSON(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			WriteErrorObject(w, r, http.StatusUnsupportedMediaType, "", []string{"the body must be JSON (Content-Type: application/json)"}, nil)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Deadline gives each request the time timeout(r) allows: database work
