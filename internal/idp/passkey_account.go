@@ -46,6 +46,9 @@ func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 		optionsError(w, http.StatusForbidden, msgAccountFormExpired)
 		return
 	}
+	if !p.allowOptions(w, r) {
+		return
+	}
 	s := sessionFromContext(ctx)
 	if s == nil {
 		optionsError(w, http.StatusUnauthorized, "Sign in first.")

@@ -382,6 +382,52 @@ func TestAttackPasskeyAttemptsLimited(t *testing.T) {
 	ti.assertNotDone(t, id)
 }
 
+// A script that keeps asking for passkey challenges (each one a write)
+// from one address is stopped at the address's limit, on the login page and
+// on the account page alike (429, Retry-After, the script's JSON message);
+// the counter is its own, so the password form of the same address still
+// signs in.
+//
+// attack: passkey-options-flood
+func TestAttackPasskeyOptionsFlood(t *testing.T) {
+	const limit = 5
+	ti := passkeyIDP(t, nil, func(c *Config) { c.LoginRateLimit = limit })
+	acct := ti.signedIn() // one password sign-in of the address's limit
+	_, page := acct.get(ti.issuer + PathAccount)
+	accountForm := url.Values{"csrf": {extractField(page, "csrf")}}
+	b := ti.browser()
+	_, login := b.get(ti.rp().authURL(newFlow()))
+	loginForm := url.Values{"authRequestID": {extractField(login, "authRequestID")}, "csrf": {extractField(login, "csrf")}}
+	for i := 0; i < limit; i++ {
+		who, u, form := b, ti.issuer+PathLoginPasskeyOptions, loginForm
+		if i%2 == 1 {
+			who, u, form = acct, ti.issuer+PathAccountPasskeysOptions, accountForm
+		}
+		if status, body := who.options(u, form); status != http.StatusOK {
+			t.Fatalf("options %d within the limit = %d %s", i, status, body)
+		}
+	}
+	for _, c := range []struct {
+		who  *browser
+		path string
+		form url.Values
+	}{{b, PathLoginPasskeyOptions, loginForm}, {acct, PathAccountPasskeysOptions, accountForm}} {
+		resp, body := c.who.post(ti.issuer+c.path, c.form)
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" ||
+			!strings.Contains(body, `"error":"Too many passkey requests`) {
+			t.Fatalf("%s past the limit = %d %q %s", c.path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+	}
+	resp, _ := b.submitLogin(ti.issuer, login, alice, goodPass)
+	if resp.StatusCode == http.StatusTooManyRequests {
+		t.Fatal("the challenges spent the password form's attempts")
+	}
+	a, err := ti.st.AuthRequest(context.Background(), extractField(login, "authRequestID"), ti.clock.now())
+	if err != nil || a.UserID == "" {
+		t.Fatalf("the password sign-in after the flood did not finish: %v %+v", err, a)
+	}
+}
+
 // Bodies past the provider's 64 KiB: sent with their length or chunked, to
 // every passkey endpoint, they are refused before anything is read or
 // stored; an answer just under the limit is refused as malformed and

@@ -28,6 +28,7 @@ const (
 	PathPasskeyScript          = "/ui/static/passkey.js"
 
 	msgPasskeyFailed   = "This passkey could not sign you in."
+	msgPasskeyTooMany  = "Too many passkey requests came from your network. Wait a minute, then try again."
 	msgPasskeyRequired = "Your organization signs in with passkeys. Use your passkey; if you have none yet, " +
 		"choose “Forgot your password?” for a link that lets you add one."
 
@@ -60,6 +61,18 @@ func optionsError(w http.ResponseWriter, status int, msg string) {
 	writeOptions(w, status, map[string]string{"error": msg})
 }
 
+// allowOptions counts a ceremony's beginning against the client address's
+// limit (LoginRateLimit per minute, a counter of its own so that autofill
+// on every page view does not spend the sign-in attempts) and answers 429
+// when it is spent: each beginning writes a challenge.
+func (p *Provider) allowOptions(w http.ResponseWriter, r *http.Request) bool {
+	if p.allow(w, r, "passkey-options") {
+		return true
+	}
+	optionsError(w, http.StatusTooManyRequests, msgPasskeyTooMany)
+	return false
+}
+
 // loginPasskeyOptions begins a passkey sign-in of a login transaction:
 // discoverable (any passkey of this provider, no address typed) for the
 // first factor, the pending user's passkeys for the second.
@@ -67,6 +80,9 @@ func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
 		optionsError(w, http.StatusForbidden, "Reload the page and try again.")
+		return
+	}
+	if !p.allowOptions(w, r) {
 		return
 	}
 	a, err := p.boundRequest(r, r.PostForm.Get("authRequestID"))
