@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,66 @@ func TestInternalInvitationMutations(t *testing.T) {
 		if r := e.gql(platAdm, q, map[string]any{"id": id}); len(r.Errors) > 0 || dig(r.Data, m, "email") != "ivy@platform.example" {
 			t.Fatalf("%s: %s", m, r.Raw)
 		}
+	}
+}
+
+// An invitation is sent again at most five times an hour per user, customer
+// or internal: the sixth resend is RATE_LIMITED and queues no message, so a
+// script or a stolen console token cannot flood someone's inbox from the
+// platform's mail server. Another user's invitations keep their own count.
+//
+// attack: invitation-resend-flood
+func TestAttackInvitationResendFlood(t *testing.T) {
+	e := newEnv(t)
+	invite := func(email string) string {
+		r := e.gql(ownerA, `mutation($c: ID!, $e: String!) { inviteUser(customerId: $c, input: {email: $e, name: "Gina", role: "viewer"}) { id } }`,
+			map[string]any{"c": custAcme, "e": email})
+		if len(r.Errors) > 0 {
+			t.Fatalf("invite: %s", r.Raw)
+		}
+		return dig(r.Data, "inviteUser", "id").(string)
+	}
+	messages := func(to string) int {
+		all, err := e.st.Mailbox(ctx, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range all {
+			if m.Recipient == to {
+				n++
+			}
+		}
+		return n
+	}
+	r := e.gql(platAdm, `mutation { createInternalUser(input: {email: "ivy@platform.example", name: "Ivy", role: "reader"}) { id } }`, nil)
+	if len(r.Errors) > 0 {
+		t.Fatalf("create: %s", r.Raw)
+	}
+	for _, c := range []struct {
+		caller, id, to, mutation string
+	}{
+		{ownerA, invite("gina@example.com"), "gina@example.com", "resendInvitation"},
+		{platAdm, dig(r.Data, "createInternalUser", "id").(string), "ivy@platform.example", "resendInternalInvitation"},
+	} {
+		q := `mutation($id: ID!) { ` + c.mutation + `(id: $id) { id } }`
+		for i := 0; i < 5; i++ {
+			if r := e.gql(c.caller, q, map[string]any{"id": c.id}); len(r.Errors) > 0 {
+				t.Fatalf("%s %d: %s", c.mutation, i+1, r.Raw)
+			}
+		}
+		before := messages(c.to)
+		r := e.gql(c.caller, q, map[string]any{"id": c.id})
+		r.expect(t, []string{"RATE_LIMITED"}, nil, []any{c.mutation})
+		if !strings.Contains(string(r.Raw), "5 times this hour") {
+			t.Fatalf("the refusal does not say why: %s", r.Raw)
+		}
+		if n := messages(c.to); n != before {
+			t.Fatalf("%s past the limit queued %d messages", c.mutation, n-before)
+		}
+	}
+	other := invite("hal@example.com")
+	if r := e.gql(ownerA, `mutation($id: ID!) { resendInvitation(id: $id) { id } }`, map[string]any{"id": other}); len(r.Errors) > 0 {
+		t.Fatalf("another user's resend: %s", r.Raw)
 	}
 }

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
@@ -40,6 +41,26 @@ func (s *Service) adminOrgName(ctx context.Context) string {
 
 var errAccepted = platform.Errorf(platform.EINVALID, "the user has already accepted the invitation")
 
+// resendLimit is how many times one user's invitation may be sent again in
+// an hour (counted in the database, so replicas share it): an administrator's
+// script or a stolen console token cannot turn the platform's mail into a
+// flood at someone's inbox.
+const resendLimit = 5
+
+// allowResend counts one resend to userID; ELIMIT past resendLimit.
+func (s *Service) allowResend(ctx context.Context, userID string) error {
+	now := s.stamp()
+	ok, reset, err := s.store.Allow(ctx, "resend-invitation:"+userID, resendLimit, time.Hour, now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return platform.Errorf(platform.ELIMIT, "this invitation was sent %d times this hour; try again in %d minutes",
+			resendLimit, int(reset.Sub(now).Minutes())+1)
+	}
+	return nil
+}
+
 // ResendInvitation sends a customer user who has not set a password yet a
 // new invitation link; the previous link stops working. EINVALID once the
 // invitation was accepted.
@@ -50,6 +71,9 @@ func (s *Service) ResendInvitation(ctx context.Context, c *access.Caller, id str
 	}
 	if u.HasPassword {
 		return nil, errAccepted
+	}
+	if err := s.allowResend(ctx, u.ID); err != nil {
+		return nil, err
 	}
 	cust, err := s.store.Customer(ctx, u.CustomerID)
 	if err != nil {
@@ -88,6 +112,9 @@ func (s *Service) ResendInternalInvitation(ctx context.Context, c *access.Caller
 		return nil, err
 	}
 	if err := s.notAccepted(ctx, u.ID); err != nil {
+		return nil, err
+	}
+	if err := s.allowResend(ctx, u.ID); err != nil {
 		return nil, err
 	}
 	org := s.adminOrgName(ctx)
