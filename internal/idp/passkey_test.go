@@ -2,6 +2,10 @@ package idp
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -58,9 +62,34 @@ type softKey struct {
 func newSoftKey(ti *testIDP, userID string) *softKey {
 	k := &softKey{rp: virtualwebauthn.RelyingParty{ID: "localhost", Name: "localhost", Origin: ti.issuer},
 		auth: virtualwebauthn.NewAuthenticatorWithOptions(virtualwebauthn.AuthenticatorOptions{UserHandle: []byte(userID)}),
-		cred: virtualwebauthn.NewCredential(virtualwebauthn.KeyTypeEC2)}
+		cred: virtualwebauthn.NewCredentialWithImportedKey(virtualwebauthn.KeyTypeEC2, fullLengthP256Key(ti.t))}
 	k.auth.AddCredential(k.cred)
 	return k
+}
+
+// fullLengthP256Key is a new P-256 key (PKCS #8) whose coordinates both
+// need all 32 bytes. The software authenticator writes them without their
+// leading zero bytes (about one key in 128), and the relying party rightly
+// refuses a COSE key of the wrong length; a real authenticator pads them.
+func fullLengthP256Key(t testing.TB) []byte {
+	for {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, err := k.PublicKey.Bytes() // 0x04 ‖ x ‖ y
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pub[1] == 0 || pub[33] == 0 {
+			continue
+		}
+		der, err := x509.MarshalPKCS8PrivateKey(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return der
+	}
 }
 
 // options posts a form's fields to an options endpoint and returns the JSON.
