@@ -1,6 +1,8 @@
 package idp
 
 import (
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 )
 
@@ -204,5 +207,71 @@ func TestAttackUserinfoChallenge(t *testing.T) {
 				t.Fatalf("a refused token's challenge %q lacks error=invalid_token", ch)
 			}
 		})
+	}
+}
+
+// Signing out ends every grant the browser's provider session made, not
+// only the one whose tab signed out: a second tab's silent sign-in and the
+// first tab lose their access tokens and refresh tokens (offline_access
+// included) at once, and the grant is revoked for every API that checks it.
+// The same user's grant from another browser lives on until that browser's
+// session ends too, here by another user signing in there.
+//
+// attack: grants-outlive-sign-out
+func TestAttackGrantsOutliveSignOut(t *testing.T) {
+	ti := mustIDP(t)
+	r := ti.rp(gooidc.ScopeOpenID, gooidc.ScopeOfflineAccess)
+	signIn := func(b *browser, extra ...oauth2.AuthCodeOption) *oauth2.Token {
+		f := newFlow()
+		tok, err := r.exchange(f, ti.login(b, r, f, alice, goodPass, extra...))
+		if err != nil || tok.RefreshToken == "" {
+			t.Fatalf("sign-in: %v (refresh token %q)", err, tok.RefreshToken)
+		}
+		return tok
+	}
+	b, other := ti.browser(), ti.browser()
+	first := signIn(b)
+	f := newFlow()
+	resp, _ := b.get(r.authURL(f, oauth2.SetAuthURLParam("prompt", "none")))
+	second, err := r.exchange(f, callback(t, resp).Get("code"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := signIn(other)
+	alive := func(tok *oauth2.Token) (access, refresh bool) {
+		_, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+		return ti.introspectActive(t, tok.AccessToken), err == nil
+	}
+	grantRevoked := func(tok *oauth2.Token) bool {
+		var c struct {
+			GrantID string `json:"grant_id"`
+		}
+		parts := strings.Split(tok.AccessToken, ".")
+		raw, err := base64.RawURLEncoding.DecodeString(parts[1])
+		if err != nil || json.Unmarshal(raw, &c) != nil {
+			t.Fatalf("access token payload: %v", err)
+		}
+		g, err := ti.st.TokenGrant(context.Background(), c.GrantID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !g.RevokedAt.IsZero()
+	}
+
+	_, page := b.get(ti.issuer + PathEndSession)
+	if resp, _ := b.submitForm(ti.issuer+PathEndSession, page); resp.Request.URL.Path != PathLoggedOut {
+		t.Fatalf("sign-out ended at %s", resp.Request.URL)
+	}
+	for name, tok := range map[string]*oauth2.Token{"first tab": first, "second tab": second} {
+		if a, rf := alive(tok); a || rf || !grantRevoked(tok) {
+			t.Errorf("%s after sign-out: access token %v, refresh token %v, grant revoked %v", name, a, rf, grantRevoked(tok))
+		}
+	}
+	if !ti.introspectActive(t, elsewhere.AccessToken) || grantRevoked(elsewhere) { // its refresh token is tried once, below
+		t.Fatal("another browser's grant ended with this browser's session")
+	}
+	ti.login(other, r, newFlow(), bob, goodPass, forceLogin())
+	if a, rf := alive(elsewhere); a || rf || !grantRevoked(elsewhere) {
+		t.Fatalf("alice's grant outlived her session, replaced by bob's sign-in in the same browser: access %v refresh %v", a, rf)
 	}
 }

@@ -143,8 +143,18 @@ func (s storage) newAccessToken(req op.TokenRequest, family string) *store.Acces
 	return &store.AccessToken{
 		ID: uuid.NewString(), FamilyID: family, ClientID: clientOf(req), UserID: req.GetSubject(),
 		Scopes: req.GetScopes(), Audience: req.GetAudience(), CreatedAt: now, ExpiresAt: now.Add(s.p.cfg.AccessTokenLifetime),
-		GrantExpiresAt: now.Add(s.p.grantLifetime()),
+		GrantExpiresAt: now.Add(s.p.grantLifetime()), SessionSID: sessionOfGrant(req),
 	}
+}
+
+// sessionOfGrant is the provider session a grant ends with: the browser
+// session that completed its authorization (D-session-grants). A device
+// authorization has none; refreshes keep the grant's own.
+func sessionOfGrant(req op.TokenRequest) string {
+	if a, ok := req.(authRequest); ok {
+		return a.SessionSID
+	}
+	return ""
 }
 
 // CreateAccessAndRefreshTokens issues an access token and a new refresh token

@@ -35,12 +35,30 @@ func (s *Store) QueueBackchannelLogouts(ctx context.Context, userID, sid string,
 	return s.db.Exec(ctx, queueLogouts, userID, sid, now.UTC())
 }
 
-// EndSession deletes a provider session and queues its back-channel
-// logouts, in one transaction.
+// EndSession deletes a provider session, queues its back-channel logouts
+// and ends every grant the session made (D-session-grants): their access
+// and refresh tokens and the tenant sessions they created, in one
+// transaction.
 func (s *Store) EndSession(ctx context.Context, idHash, userID, sid string, now time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
-		if _, err := tx.QueueBackchannelLogouts(ctx, userID, sid, now); err != nil {
+		if _, err := tx.QueueBackchannelLogouts(ctx, userID, sid, now); err != nil { // while the grants still name the applications
 			return err
+		}
+		if sid != "" {
+			const grants = `SELECT id FROM token_grants WHERE user_id = $1 AND session_sid = $2`
+			for _, q := range []string{
+				`UPDATE access_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
+				`UPDATE refresh_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
+				`DELETE FROM tenant_sessions WHERE grant_id IN (` + grants + `)`,
+			} {
+				if _, err := tx.db.Exec(ctx, q, userID, sid); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $3
+				WHERE user_id = $1 AND session_sid = $2 AND revoked_at IS NULL`, userID, sid, now.UTC()); err != nil {
+				return err
+			}
 		}
 		return tx.DeleteSession(ctx, idHash)
 	})

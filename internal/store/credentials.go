@@ -24,10 +24,11 @@ type TokenGrant struct {
 	RevokedAt time.Time
 }
 
-// openGrant records the grant of an issued token, or extends it to
-// expiresAt. A revoked grant stays revoked.
-const openGrant = `INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
-	ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
+// openGrant records the grant of an issued token, with the provider
+// session it ends with, or extends it to expiresAt. A revoked grant stays
+// revoked; its session stays the one it opened with.
+const openGrant = `INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at, session_sid)
+	VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
 		THEN EXCLUDED.expires_at ELSE token_grants.expires_at END`
 
 // TokenGrant returns a grant, revoked or not. ENOTFOUND.

@@ -22,6 +22,9 @@ type AccessToken struct {
 	// token (a session made from its id_token may outlive the access token);
 	// zero means ExpiresAt.
 	GrantExpiresAt time.Time
+	// SessionSID is the provider session the grant ends with (EndSession),
+	// recorded when the grant opens; "" for a grant that outlives it.
+	SessionSID string
 }
 
 // grantExpiry is when t's grant may end at the earliest.
@@ -36,7 +39,7 @@ func (t *AccessToken) grantExpiry() time.Time {
 // its grant, in one transaction.
 func (s *Store) CreateAccessToken(ctx context.Context, t *AccessToken) error {
 	return s.InTx(ctx, func(tx *Store) error {
-		if _, err := tx.db.Exec(ctx, openGrant, t.FamilyID, t.UserID, t.ClientID, t.CreatedAt.UTC(), t.grantExpiry()); err != nil {
+		if _, err := tx.db.Exec(ctx, openGrant, t.FamilyID, t.UserID, t.ClientID, t.CreatedAt.UTC(), t.grantExpiry(), t.SessionSID); err != nil {
 			return wrap(err, "grant")
 		}
 		_, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked)
@@ -108,7 +111,7 @@ func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToke
 		grantExpires = rt.ExpiresAt.UTC()
 	}
 	if s.Dialect() == Postgres {
-		args := append(append(append([]any{usedHash}, atArgs...), rtArgs...), grantExpires)
+		args := append(append(append([]any{usedHash}, atArgs...), rtArgs...), grantExpires, at.SessionSID)
 		var one int
 		err := s.db.QueryRow(ctx, `WITH used AS (
 				UPDATE refresh_tokens SET used = TRUE
@@ -119,8 +122,8 @@ func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToke
 				INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at)
 				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz FROM ok RETURNING 1
 			), g AS (
-				INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at)
-				SELECT $3, $5, $4, $8::timestamptz, $21::timestamptz FROM ok
+				INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at, session_sid)
+				SELECT $3, $5, $4, $8::timestamptz, $21::timestamptz, $22 FROM ok
 				ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
 					THEN EXCLUDED.expires_at ELSE token_grants.expires_at END
 				RETURNING 1
@@ -141,7 +144,7 @@ func (s *Store) IssueTokens(ctx context.Context, usedHash string, at *AccessToke
 				return nil
 			}
 		}
-		if _, err := tx.db.Exec(ctx, openGrant, at.FamilyID, at.UserID, at.ClientID, at.CreatedAt.UTC(), grantExpires); err != nil {
+		if _, err := tx.db.Exec(ctx, openGrant, at.FamilyID, at.UserID, at.ClientID, at.CreatedAt.UTC(), grantExpires, at.SessionSID); err != nil {
 			return err
 		}
 		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience,

@@ -172,6 +172,60 @@ func testCredentials(t *testing.T, st *store.Store) {
 		wantCode(t, err, platform.ENOTFOUND)
 	})
 
+	// Ending a provider session ends the grants it made (D-session-grants):
+	// their access and refresh tokens and tenant sessions, whether the grant
+	// opened with an access token alone or with a refresh token, and whatever
+	// refreshes followed; the user's grants of other sessions, without one
+	// (the device flow) and another user's stay.
+	t.Run("SessionGrantsEndWithTheSession", func(t *testing.T) {
+		mustUser(t, st, "sg", "org-acme", "sg@example.com")
+		mustUser(t, st, "sg-other", "org-acme", "sg-other@example.com")
+		issue := func(family, userID, sid, hash string) {
+			t.Helper()
+			at := &store.AccessToken{ID: "at-" + family + hash, FamilyID: family, ClientID: "c", UserID: userID, CreatedAt: ts,
+				ExpiresAt: ts.Add(15 * time.Minute), SessionSID: sid}
+			if hash == "" {
+				if err := st.CreateAccessToken(ctx, at); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			rt := &store.RefreshToken{TokenHash: hash, FamilyID: family, ClientID: "c", UserID: userID, AuthTime: ts,
+				AccessTokenID: at.ID, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+			if ok, err := st.IssueTokens(ctx, "", at, rt); err != nil || !ok {
+				t.Fatalf("issue %s = %v, %v", family, ok, err)
+			}
+		}
+		issue("sg-tab1", "sg", "sid-a", "")
+		issue("sg-tab2", "sg", "sid-a", "rt-sg-tab2")
+		issue("sg-tab2", "sg", "", "rt-sg-tab2-next") // a refresh names no session and keeps the grant's
+		issue("sg-elsewhere", "sg", "sid-b", "rt-sg-elsewhere")
+		issue("sg-device", "sg", "", "rt-sg-device")
+		issue("sg-other", "sg-other", "sid-a", "")
+		if err := st.CreateTenantSession(ctx, &store.TenantSession{IDHash: "ts-sg", UserID: "sg", ClientID: "c", GrantID: "sg-tab1",
+			TokenExpiresAt: ts.Add(time.Hour), CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.EndSession(ctx, "no-such-session", "sg", "sid-a", ts); err != nil {
+			t.Fatal(err)
+		}
+		for family, want := range map[string]bool{"sg-tab1": true, "sg-tab2": true, "sg-elsewhere": false, "sg-device": false, "sg-other": false} {
+			g, err := st.TokenGrant(ctx, family)
+			if err != nil || g.RevokedAt.IsZero() != !want {
+				t.Errorf("grant %s revoked at %v (%v), want revoked %v", family, g.RevokedAt, err, want)
+			}
+		}
+		_, err := st.ActiveAccessToken(ctx, "at-sg-tab1", ts)
+		wantCode(t, err, platform.ENOTFOUND)
+		for hash, want := range map[string]bool{"rt-sg-tab2": true, "rt-sg-tab2-next": true, "rt-sg-elsewhere": false} {
+			if rt, err := st.RefreshToken(ctx, hash, ts); err != nil || rt.Revoked != want {
+				t.Errorf("refresh token %s = %+v, %v; want revoked %v", hash, rt, err, want)
+			}
+		}
+		_, err = st.TenantSession(ctx, "ts-sg", ts)
+		wantCode(t, err, platform.ENOTFOUND)
+	})
+
 	t.Run("GrantExtendedByRefresh", func(t *testing.T) {
 		user("ext", "org-acme", "member", "acme")
 		at := &store.AccessToken{ID: "at-ext-1", FamilyID: "fam-ext", ClientID: "c", UserID: "ext", CreatedAt: ts,
