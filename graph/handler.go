@@ -183,7 +183,7 @@ func page(first *int, def, child int) int {
 func setComplexity(c *generated.ComplexityRoot) {
 	c.Query.Customers = func(child int, first *int, _, _ *string) int { return page(first, 50, child) }
 	c.Query.Tenants = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 50, child) }
-	c.Query.Instances = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
+	c.Query.Instances = func(child int, _ *string, first *int, _, _ *string) int { return page(first, 50, child) }
 	c.Query.Users = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
 	c.Query.AuditLog = func(child int, _ *string, first *int, _ *string) int { return page(first, 100, child) }
 	c.Query.Usage = func(child int, _, _, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }

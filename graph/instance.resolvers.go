@@ -80,7 +80,7 @@ func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*
 	})
 }
 
-func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string) (*model.InstancePage, error) {
+func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error) {
 	svc, c, err := r.adminCaller(ctx)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 	if err != nil {
 		return nil, err
 	}
-	p, err := svc.ListInstances(ctx, c, str(customerID), in)
+	p, err := svc.SearchInstances(ctx, c, str(customerID), str(search), in)
 	if err != nil {
 		return nil, err
 	}

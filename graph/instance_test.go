@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,4 +126,50 @@ func TestRotateInstanceSecret(t *testing.T) {
 			t.Errorf("%s: %+v", u, r.Errors)
 		}
 	}
+}
+
+// instances(search:) finds instances by a part of their name, whatever the
+// case, within the caller's scope only (platform_admin in focus on Globex
+// finds none of Acme's); LIKE's wildcards match themselves; a search past
+// 200 characters is BAD_USER_INPUT.
+//
+// spec: R5.7-and
+func TestInstanceSearch(t *testing.T) {
+	e := newEnv(t)
+	r := e.gql(platAdm, `mutation { createInstance(input: {customerId: "cust-globex", name: "Globex North", url: "https://north.globex.example"}) { id } }`, nil)
+	if len(r.Errors) > 0 {
+		t.Fatalf("create: %s", r.Raw)
+	}
+	globex := dig(r.Data, "createInstance", "id").(string)
+	found := func(user, search string) []string {
+		t.Helper()
+		r := e.gql(user, `query($s: String) { instances(first: 50, search: $s) { items { id } } }`, map[string]any{"s": search})
+		if len(r.Errors) > 0 {
+			t.Fatalf("%s searching %q: %s", user, search, r.Raw)
+		}
+		var ids []string
+		for _, it := range dig(r.Data, "instances", "items").([]any) {
+			ids = append(ids, dig(it, "id").(string))
+		}
+		return ids
+	}
+	for _, c := range []struct {
+		user, search string
+		want         []string
+	}{
+		{platAdm, "ACME-2", []string{instAcme2}},
+		{platAdm, "  north ", []string{globex}},
+		{platAdm, "inst", []string{instAcme1, instAcme2}},
+		{platAdm, "", []string{globex, instAcme1, instAcme2}},
+		{platAdm, "_", nil},
+		{platAdm, "%", nil},
+		{focusU, "acme", nil},
+		{focusU, "glob", []string{globex}},
+	} {
+		if got := found(c.user, c.search); !slices.Equal(got, c.want) {
+			t.Errorf("%s searching %q found %v, want %v", c.user, c.search, got, c.want)
+		}
+	}
+	r = e.gql(platAdm, `query($s: String) { instances(search: $s) { items { id } } }`, map[string]any{"s": strings.Repeat("x", 201)})
+	r.expect(t, []string{"BAD_USER_INPUT"}, nil, []any{"instances"})
 }

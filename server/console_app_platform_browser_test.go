@@ -224,6 +224,13 @@ func TestBrowserConsoleAppInternalUsersAndGrants(t *testing.T) {
 	if !strings.Contains(loc, "/dashboard/grants?user=") {
 		t.Errorf("the user filter is not in the URL: %s", loc)
 	}
+	// the customer filter searches the server as one types; after a reload
+	// it names the customer of the URL, not its id
+	run(t, ctx, pick("Customer", "glob", "Globex Engineering"), waitTrue(`location.search.includes("customer=")`), chromedp.Reload(),
+		rowHas("grants-table", "Mia Manager", "Globex Engineering"),
+		waitTrue(`(() => { const l = [...document.querySelectorAll("label")].find(l => l.textContent.trim() === "Customer");
+		  return !!l && document.getElementById(l.htmlFor)?.value === "Globex Engineering"; })()`))
+	axeCheck(t, ctx, axe, "grants filtered")
 	run(t, ctx, clickLabel("Remove grant of mia@platform.example on Globex Engineering"),
 		confirmTyped("grant on", "Globex Engineering", "Remove grant on"), waitShows(`main`, "No grants"))
 

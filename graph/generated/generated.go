@@ -516,7 +516,7 @@ type ComplexityRoot struct {
 		Grants                  func(childComplexity int, userID *string, customerID *string, instanceID *string) int
 		IdentityProvider        func(childComplexity int, id string) int
 		Instance                func(childComplexity int, id string) int
-		Instances               func(childComplexity int, customerID *string, first *int, after *string) int
+		Instances               func(childComplexity int, customerID *string, first *int, after *string, search *string) int
 		InternalServiceAccounts func(childComplexity int) int
 		InternalUser            func(childComplexity int, id string) int
 		InternalUsers           func(childComplexity int, first *int, after *string) int
@@ -853,7 +853,7 @@ type QueryResolver interface {
 	InternalServiceAccounts(ctx context.Context) ([]*admin.ServiceAccountView, error)
 	Grants(ctx context.Context, userID *string, customerID *string, instanceID *string) ([]*admin.GrantView, error)
 	Focus(ctx context.Context) (*admin.Focus, error)
-	Instances(ctx context.Context, customerID *string, first *int, after *string) (*model.InstancePage, error)
+	Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
 	MasterRecords(ctx context.Context, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
 	MasterRecordConnection(ctx context.Context, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordConnection, error)
@@ -3466,7 +3466,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Instances(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Instances(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
 	case "Query.internalServiceAccounts":
 		if e.ComplexityRoot.Query.InternalServiceAccounts == nil {
 			break
@@ -5181,7 +5181,7 @@ input UpdateInstanceInput {
 }
 
 extend type Query {
-  instances(customerId: ID, first: Int, after: String): InstancePage! @authz(action: MANAGE_INSTANCES)
+  instances(customerId: ID, first: Int, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES)
   instance(id: ID!): Instance @authz(action: MANAGE_INSTANCES)
 }
 
@@ -8801,6 +8801,14 @@ func (ec *executionContext) field_Query_instances_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg3
 	return args, nil
 }
 
@@ -21490,7 +21498,7 @@ func (ec *executionContext) _Query_instances(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Instances(ctx, fc.Args["customerId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Instances(ctx, fc.Args["customerId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

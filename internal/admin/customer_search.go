@@ -13,12 +13,12 @@ import (
 // SearchCustomers lists the customers in the caller's scope whose name
 // contains search (case-insensitive), by name; an empty search lists all.
 func (s *Service) SearchCustomers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*Customer], error) {
-	search = strings.TrimSpace(search)
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
 	if search == "" {
 		return s.ListCustomers(ctx, c, p)
-	}
-	if utf8.RuneCountInString(search) > 200 {
-		return nil, platform.Errorf(platform.EINVALID, "search must be at most 200 characters")
 	}
 	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
 		return nil, err
@@ -32,4 +32,13 @@ func (s *Service) SearchCustomers(ctx context.Context, c *access.Caller, search 
 		return nil, err
 	}
 	return newPage(views(rows, newCustomer), next), nil
+}
+
+// cleanSearch trims a search text; EINVALID past 200 characters.
+func cleanSearch(search string) (string, error) {
+	search = strings.TrimSpace(search)
+	if utf8.RuneCountInString(search) > 200 {
+		return "", platform.Errorf(platform.EINVALID, "search must be at most 200 characters")
+	}
+	return search, nil
 }

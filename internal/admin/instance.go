@@ -114,6 +114,17 @@ func appInput(name, base string) AppInput {
 
 // ListInstances lists the instances in the caller's scope.
 func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
+	return s.SearchInstances(ctx, c, customerID, "", p)
+}
+
+// SearchInstances lists the instances in the caller's scope (of one
+// customer when customerID is set) whose name contains search
+// (case-insensitive), by name; an empty search lists all.
+func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, false); err != nil {
 		return nil, err
 	}
@@ -121,7 +132,7 @@ func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerI
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, q)
+	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, q)
 	if err != nil {
 		return nil, err
 	}

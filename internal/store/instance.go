@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
@@ -48,13 +49,18 @@ func (s *Store) InstanceRow(ctx context.Context, id string) (*InstanceRow, error
 	return queryOne(ctx, s.db, "instance", scanInstanceRow, `SELECT `+instanceRowColumns+instanceRowFrom+` WHERE i.id = $1`, id)
 }
 
-// ListInstances lists instances within f (optionally of one customer) by (name, id).
-func (s *Store) ListInstances(ctx context.Context, f authz.Filter, customerID string, p PageQuery) ([]InstanceRow, string, error) {
+// ListInstances lists instances within f (optionally of one customer, and
+// only those whose name contains search, case-insensitive; % and _ match
+// themselves) by (name, id).
+func (s *Store) ListInstances(ctx context.Context, f authz.Filter, customerID, search string, p PageQuery) ([]InstanceRow, string, error) {
 	if f.Empty() {
 		return nil, "", nil
 	}
 	args := []any{customerID}
 	cond := `($1 = '' OR i.customer_id = $1) AND ` + scopeCondition(&args, f, "i.customer_id", "i.id")
+	if search != "" {
+		cond += ` AND LOWER(i.name) LIKE ` + arg(&args, "%"+likeEscape(strings.ToLower(search))+"%") + ` ESCAPE '\'`
+	}
 	return keysetPage(ctx, s, p, `SELECT `+instanceRowColumns+instanceRowFrom, cond, args, "i.name", "i.id", scanInstanceRow,
 		func(i *InstanceRow) (string, string) { return i.Name, i.ID })
 }

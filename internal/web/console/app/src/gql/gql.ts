@@ -42,8 +42,9 @@ type Documents = {
     "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": typeof types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": typeof types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": typeof types.DeleteGrantDocument,
-    "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": typeof types.GrantChoicesDocument,
-    "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n": typeof types.GrantInstancesDocument,
+    "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": typeof types.GrantChoicesDocument,
+    "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": typeof types.CustomerOptionsDocument,
+    "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": typeof types.InstanceOptionsDocument,
     "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": typeof types.InstanceDocument,
     "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": typeof types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": typeof types.DeleteInstanceDocument,
@@ -141,8 +142,9 @@ const documents: Documents = {
     "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": types.DeleteGrantDocument,
-    "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": types.GrantChoicesDocument,
-    "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n": types.GrantInstancesDocument,
+    "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": types.GrantChoicesDocument,
+    "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": types.CustomerOptionsDocument,
+    "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": types.InstanceOptionsDocument,
     "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": types.InstanceDocument,
     "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": types.DeleteInstanceDocument,
@@ -341,11 +343,15 @@ export function graphql(source: "\n  mutation DeleteGrant($userId: ID!, $custome
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"): (typeof documents)["\n  query GrantChoices {\n    customers(first: 1000) { items { id name } }\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"];
+export function graphql(source: "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"): (typeof documents)["\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n"): (typeof documents)["\n  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }\n"];
+export function graphql(source: "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n"): (typeof documents)["\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"): (typeof documents)["\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -3,13 +3,14 @@
 // picking the user and the customer or instance from searchable lists, and
 // removes one (typed name).
 import { useState } from "react";
-import { ActionIcon, Button, Group, NativeSelect, Select } from "@mantine/core";
+import { ActionIcon, Button, Group, Select } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm } from "../modalform";
+import { RemoteSelect, type Option } from "../remoteselect";
 import { useQueryParam } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle, formatTime } from "../ui";
@@ -37,19 +38,40 @@ const DeleteGrant = graphql(`
   }
 `);
 
-// The customers and users a grant may name, for the filters and the form,
-// and the instances it may cover (asked when the form opens): the API's
-// largest page (1000); the platform's staff and instances stay far below
-// (D-console-grantee-select).
+// The users a grant may name, for the filter and the form: the API's largest
+// page (1000); the platform's staff stays far below (D-console-grantee-select).
+// Customers and instances can outgrow any page: their selects ask the server
+// as the user types (RemoteSelect).
 const Choices = graphql(`
   query GrantChoices {
-    customers(first: 1000) { items { id name } }
     internalUsers(first: 1000) { items { id email name role suspendedAt } }
   }
 `);
-const GrantInstances = graphql(`
-  query GrantInstances { instances(first: 1000) { items { id name customer { name } } } }
+const CustomerOptions = graphql(`
+  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {
+    customers(first: 50, search: $search) { items { id name } }
+    selected: customer(id: $selected) @include(if: $withSelected) { id name }
+  }
 `);
+const InstanceOptions = graphql(`
+  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {
+    instances(first: 50, search: $search) { items { id name customer { name } } }
+    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }
+  }
+`);
+
+type Named = { id: string; name: string; customer?: { name: string } | null };
+
+// namedOptions lists the selected object (when asked) and the search's
+// answer as options, each once; an instance is named with its customer.
+export function namedOptions(items: Named[], selected?: Named | null): Option[] {
+  const seen = new Set<string>();
+  return [...(selected ? [selected] : []), ...items].flatMap((o) => {
+    if (seen.has(o.id)) return [];
+    seen.add(o.id);
+    return [{ value: o.id, label: o.customer ? `${o.name} (${o.customer.name})` : o.name }];
+  });
+}
 
 // GRANTEE_ROLES are the scoped internal roles grants are for (R5.7-strict).
 export const GRANTEE_ROLES = ["account_manager", "qa_admin"];
@@ -100,12 +122,9 @@ export function GrantsPage() {
       <Group mb="md" wrap="wrap">
         <Select comboboxProps={INLINE} label="User" placeholder="All users" searchable clearable w={320}
           data={granteeChoices(choices?.internalUsers.items ?? [])} value={user || null} onChange={(v) => setUser(v ?? "")} />
-        <NativeSelect
-          label="Customer"
-          value={customer}
-          onChange={(e) => setCustomer(e.currentTarget.value)}
-          data={[{ value: "", label: "All customers" }, ...(choices?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-        />
+        <RemoteSelect comboboxProps={INLINE} label="Customer" placeholder="All customers" clearable w={320}
+          query={CustomerOptions} options={(d) => namedOptions(d.customers.items, d.selected)}
+          value={customer || null} onChange={(v) => setCustomer(v ?? "")} />
       </Group>
       <PageError error={error} what="the grants" />
       {fetching && !data && <Loading />}
@@ -133,8 +152,7 @@ export function GrantsPage() {
           ]}
         />
       )}
-      {creating && <CreateGrantModal customers={choices?.customers.items ?? []} users={granteeChoices(choices?.internalUsers.items ?? [])}
-        onClose={() => setCreating(false)} />}
+      {creating && <CreateGrantModal users={granteeChoices(choices?.internalUsers.items ?? [])} onClose={() => setCreating(false)} />}
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
@@ -150,20 +168,14 @@ export function GrantsPage() {
   );
 }
 
-function CreateGrantModal({ customers, users, onClose }: {
-  customers: { id: string; name: string }[];
-  users: { value: string; label: string }[];
-  onClose: () => void;
-}) {
+function CreateGrantModal({ users, onClose }: { users: Option[]; onClose: () => void }) {
   const [userId, setUserId] = useState<string | null>(null);
   const [customerId, setCustomerId] = useState<string | null>(null);
   const [instanceId, setInstanceId] = useState<string | null>(null);
-  const [{ data: targets, error }] = useQuery({ query: GrantInstances });
   const { problems, check } = useProblems(["userId", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateGrant);
-  const instances = (targets?.instances.items ?? []).map((i) => ({ value: i.id, label: i.customer ? `${i.name} (${i.customer.name})` : i.name }));
   return (
-    <ModalForm title="New grant" submit="Grant" busy={fetching} errors={[...messages(error), ...problems.general]} onClose={onClose}
+    <ModalForm title="New grant" submit="Grant" busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = await create({ input: { userId: userId ?? "", customerId, instanceId } }, { additionalTypenames: ["Grant"] });
         if (check(res.error)) onClose();
@@ -171,11 +183,12 @@ function CreateGrantModal({ customers, users, onClose }: {
       <Select comboboxProps={INLINE} label="User" description="An account manager or QA administrator; type to search." required searchable
         data={users} value={userId} onChange={setUserId} nothingFoundMessage="No account manager or QA administrator matches"
         error={problems.fields.userId} data-autofocus />
-      <Select comboboxProps={INLINE} label="Customer" description="The customer the user may act on." searchable clearable
-        data={customers.map((c) => ({ value: c.id, label: c.name }))} value={customerId}
+      <RemoteSelect comboboxProps={INLINE} label="Customer" description="The customer the user may act on; type to search." clearable
+        query={CustomerOptions} options={(d) => namedOptions(d.customers.items, d.selected)} value={customerId}
         onChange={(v) => { setCustomerId(v); if (v) setInstanceId(null); }} error={problems.fields.customerId} />
-      <Select comboboxProps={INLINE} label="Instance" description="Or, for a QA administrator, one instance instead of a customer." searchable clearable
-        data={instances} value={instanceId} onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
+      <RemoteSelect comboboxProps={INLINE} label="Instance" description="Or, for a QA administrator, one instance instead of a customer; type to search." clearable
+        query={InstanceOptions} options={(d) => namedOptions(d.instances.items, d.selected)} value={instanceId}
+        onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
     </ModalForm>
   );
 }
