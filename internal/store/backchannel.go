@@ -45,18 +45,7 @@ func (s *Store) EndSession(ctx context.Context, idHash, userID, sid string, now 
 			return err
 		}
 		if sid != "" {
-			const grants = `SELECT id FROM token_grants WHERE user_id = $1 AND session_sid = $2`
-			for _, q := range []string{
-				`UPDATE access_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
-				`UPDATE refresh_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
-				`DELETE FROM tenant_sessions WHERE grant_id IN (` + grants + `)`,
-			} {
-				if _, err := tx.db.Exec(ctx, q, userID, sid); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $3
-				WHERE user_id = $1 AND session_sid = $2 AND revoked_at IS NULL`, userID, sid, now.UTC()); err != nil {
+			if err := tx.endGrants(ctx, now, `user_id = $1 AND session_sid = $2`, userID, sid); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"time"
 )
 
@@ -48,20 +49,7 @@ func (s *Store) TokenGrant(ctx context.Context, id string) (*TokenGrant, error) 
 // tenant sessions it created.
 func (s *Store) RevokeFamily(ctx context.Context, familyID string) error {
 	return s.InTx(ctx, func(tx *Store) error {
-		if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`,
-			familyID, time.Now().UTC()); err != nil {
-			return err
-		}
-		for _, q := range []string{
-			`UPDATE access_tokens SET revoked = TRUE WHERE family_id = $1`,
-			`UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1`,
-			`DELETE FROM tenant_sessions WHERE grant_id = $1`,
-		} {
-			if _, err := tx.db.Exec(ctx, q, familyID); err != nil {
-				return err
-			}
-		}
-		return nil
+		return tx.endGrants(ctx, time.Now(), `id = $1`, familyID)
 	})
 }
 
@@ -75,13 +63,10 @@ func (s *Store) EndUserCredentials(ctx context.Context, userID string, now time.
 		if _, err := tx.QueueBackchannelLogouts(ctx, userID, "", now); err != nil { // while the grants still name the applications
 			return err
 		}
-		if _, err := tx.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
-			userID, now.UTC()); err != nil {
+		if err := tx.endGrants(ctx, now, `user_id = $1`, userID); err != nil {
 			return err
 		}
-		for _, q := range []string{
-			`UPDATE access_tokens SET revoked = TRUE
-				WHERE family_id IN (SELECT id FROM token_grants WHERE user_id = $1) AND NOT revoked`,
+		for _, q := range []string{ // and what names no grant
 			`UPDATE refresh_tokens SET revoked = TRUE WHERE user_id = $1 AND NOT revoked`,
 			`DELETE FROM idp_sessions WHERE user_id = $1`,
 			`DELETE FROM tenant_sessions WHERE user_id = $1`,
@@ -92,6 +77,26 @@ func (s *Store) EndUserCredentials(ctx context.Context, userID string, now time.
 		}
 		return nil
 	})
+}
+
+// endGrants revokes, as of now, the grants that where selects (a condition
+// on token_grants with the placeholders $1… of args) with every access and
+// refresh token of theirs and the tenant sessions they created. Run it in
+// a transaction: RevokeFamily, EndUserCredentials and EndSession do.
+func (s *Store) endGrants(ctx context.Context, now time.Time, where string, args ...any) error {
+	grants := `SELECT id FROM token_grants WHERE ` + where
+	for _, q := range []string{
+		`UPDATE access_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
+		`UPDATE refresh_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
+		`DELETE FROM tenant_sessions WHERE grant_id IN (` + grants + `)`,
+	} {
+		if _, err := s.db.Exec(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	_, err := s.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $`+strconv.Itoa(len(args)+1)+` WHERE `+where+
+		` AND revoked_at IS NULL`, append(args, now.UTC())...)
+	return err
 }
 
 // DeleteExpired removes transactions, tokens and sessions past their expiry.
