@@ -8,6 +8,10 @@ import (
 	"github.com/platform/platform/internal/store/storetest"
 )
 
+// TestStore runs the store suite on PostgreSQL; rules checked in the suite
+// itself are named here too.
+//
+// spec: R2.6-grant-key (Credentials/GranteeTypeInGrantKey)
 func TestStore(t *testing.T) {
 	url := os.Getenv(storetest.EnvPostgres)
 	if url == "" {

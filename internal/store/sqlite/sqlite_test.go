@@ -6,4 +6,8 @@ import (
 	"github.com/platform/platform/internal/store/storetest"
 )
 
+// TestStore runs the store suite on SQLite; rules checked in the suite
+// itself are named here too.
+//
+// spec: R2.6-grant-key (Credentials/GranteeTypeInGrantKey)
 func TestStore(t *testing.T) { storetest.Run(t, storetest.NewSQLite) }
