@@ -44,7 +44,7 @@ func MustRunMain(t *testing.T) *Main { return mustRunMainWith(t, nil) }
 func mustRunMainWith(t *testing.T, adjust func(*Main)) *Main {
 	t.Helper()
 	cfg := DefaultConfig()
-	cfg.DatabaseURL = storetest.NewDatabaseURL(t)
+	cfg.DatabaseURL = storetest.NewMigratedDatabaseURL(t)
 	cfg.SecretsKey = testSecretsKey
 	cfg.MetricsAddr = "127.0.0.1:0" // a free loopback port: tests run side by side
 	m := NewMain(cfg)

@@ -17,7 +17,6 @@ import (
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
-	"github.com/platform/platform/migrations"
 )
 
 // EnvPostgres names the variable holding a PostgreSQL server URL for tests.
@@ -34,34 +33,30 @@ func New(t testing.TB) *store.Store {
 	return NewSQLite(t)
 }
 
-// NewSQLite returns a migrated store on a new SQLite file in t's temp dir.
+// NewSQLite returns a migrated store on a new SQLite file in t's temp dir
+// (a copy of the migrated template).
 func NewSQLite(t testing.TB) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	conn, err := sqlite.Open(context.Background(), newSQLiteFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return migrate(t, store.New(conn))
+	return open(t, store.New(conn))
 }
 
 // NewPostgres returns a migrated store on a throwaway database on the server
-// at serverURL, dropped when the test ends.
+// at serverURL (a copy of the migrated template), dropped when the test ends.
 func NewPostgres(t testing.TB, serverURL string) *store.Store {
 	t.Helper()
-	conn, err := postgres.Open(context.Background(), newPostgresDatabase(t, serverURL), postgres.Options{})
+	conn, err := postgres.Open(context.Background(), newPostgresDatabase(t, serverURL, true), postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return migrate(t, store.New(conn))
+	return open(t, store.New(conn))
 }
 
-func migrate(t testing.TB, st *store.Store) *store.Store {
+func open(t testing.TB, st *store.Store) *store.Store {
 	t.Helper()
-	if _, err := st.Migrate(context.Background(), migrations.FS); err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
 	t.Cleanup(st.Close)
 	return st
 }
@@ -75,10 +70,38 @@ func NewDatabaseURL(t testing.TB) string {
 	if serverURL == "" {
 		return "sqlite:" + filepath.Join(t.TempDir(), "platform.db")
 	}
-	return newPostgresDatabase(t, serverURL)
+	return newPostgresDatabase(t, serverURL, false)
 }
 
-func newPostgresDatabase(t testing.TB, serverURL string) string {
+// NewMigratedDatabaseURL is NewDatabaseURL with every migration applied (a
+// copy of the migrated template), for tests of what runs on a database rather
+// than of migrating one.
+func NewMigratedDatabaseURL(t testing.TB) string {
+	t.Helper()
+	serverURL := os.Getenv(EnvPostgres)
+	if serverURL == "" {
+		return "sqlite:" + newSQLiteFile(t)
+	}
+	return newPostgresDatabase(t, serverURL, true)
+}
+
+// newSQLiteFile copies the migrated template to a new file in t's temp dir.
+func newSQLiteFile(t testing.TB) string {
+	t.Helper()
+	tmpl, err := sqliteTemplate()
+	if err != nil {
+		t.Fatalf("sqlite template: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "test.db")
+	if err := copyFile(path, tmpl); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// newPostgresDatabase makes a throwaway database on the server, migrated (a
+// copy of the template) or empty, dropped when the test ends.
+func newPostgresDatabase(t testing.TB, serverURL string, migrated bool) string {
 	t.Helper()
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, serverURL)
@@ -88,7 +111,16 @@ func newPostgresDatabase(t testing.TB, serverURL string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "platform_test_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if migrated {
+		tmpl, err := postgresTemplate(ctx, admin, serverURL)
+		if err != nil {
+			admin.Close(ctx)
+			t.Fatalf("template database: %v", err)
+		}
+		create += " TEMPLATE " + tmpl
+	}
+	if _, err := admin.Exec(ctx, create); err != nil {
 		admin.Close(ctx)
 		t.Fatalf("create database: %v", err)
 	}
@@ -100,6 +132,11 @@ func newPostgresDatabase(t testing.TB, serverURL string) string {
 		}
 		admin.Close(ctx)
 	})
+	return databaseURL(serverURL, name)
+}
+
+// databaseURL is serverURL with its database replaced by name.
+func databaseURL(serverURL, name string) string {
 	u, _ := url.Parse(serverURL)
 	u.Path = "/" + name
 	return u.String()

@@ -45,7 +45,10 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Passkeys", testPasskeys},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case has a database of its own
+			tc.fn(t, newStore(t))
+		})
 	}
 }
 
