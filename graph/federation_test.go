@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/graph"
 )
 
 // TestFederationComposition composes the subgraph with a federation
@@ -20,22 +22,7 @@ import (
 // must run. node_modules is installed with npm ci from the committed lock
 // file when missing.
 func TestFederationComposition(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is not on PATH; the federation composition test must run in CI")
-		}
-		t.Skip("node is not on PATH")
-	}
-	dir := filepath.Join("testdata", "federation")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@graphql-hive", "gateway")); err != nil {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
-	}
-
+	node, dir := federationToolchain(t)
 	e := newEnv(t)
 	sdl, _ := dig(e.gql(platAdm, `{ _service { sdl } }`, nil).Data, "_service", "sdl").(string)
 	queries := []struct {
@@ -48,31 +35,11 @@ func TestFederationComposition(t *testing.T) {
 	}
 	// One gateway run per user: the gateway passes the caller's header on.
 	for _, q := range queries {
-		in, _ := json.Marshal(map[string]any{
+		res := runGateway(t, node, dir, map[string]any{
 			"sdl": sdl, "url": e.srv.URL + "/graphql",
 			"headers": map[string]string{strings.ToLower(testUserHeader): q.user},
 			"queries": []any{map[string]any{"query": q.query}},
 		})
-		cmd := exec.Command(node, "gateway.mjs")
-		cmd.Dir = dir
-		cmd.Stdin = bytes.NewReader(in)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("gateway: %v\n%s", err, stderr.String())
-		}
-		var res struct {
-			CompositionErrors []string         `json:"compositionErrors"`
-			Supergraph        string           `json:"supergraph"`
-			Results           []map[string]any `json:"results"`
-		}
-		if err := json.Unmarshal(out, &res); err != nil {
-			t.Fatalf("gateway output: %v\n%s\n%s", err, out, stderr.String())
-		}
-		if len(res.CompositionErrors) > 0 {
-			t.Fatalf("composition failed:\n%s", strings.Join(res.CompositionErrors, "\n"))
-		}
 		if !strings.Contains(res.Supergraph, "join__type(graph: PLATFORM, key: \"id\")") {
 			t.Errorf("supergraph without the subgraph's entity keys")
 		}
@@ -88,6 +55,101 @@ func TestFederationComposition(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFederationDemandControl: the cost directives of the SDL reach the
+// supergraph, and a router that enforces them (Hive Gateway's demand
+// control, with the endpoint's limit) refuses the nested users query of
+// TestAttackNestedEdges before it reaches the subgraph, and passes the
+// same walk asked with first: 5, which the subgraph answers.
+func TestFederationDemandControl(t *testing.T) {
+	node, dir := federationToolchain(t)
+	e := newEnv(t)
+	e.mustCustomerUsers(30)
+	sdl, _ := dig(e.gql(platAdm, `{ _service { sdl } }`, nil).Data, "_service", "sdl").(string)
+	const few = `{ customer(id: "cust-acme") { users(first: 5) { email customer { users(first: 5) { email } } } } }`
+	before := e.queries.Load()
+	direct := e.gql(ownerA, few, nil)
+	statements := e.queries.Load() - before
+	before = e.queries.Load()
+	res := runGateway(t, node, dir, map[string]any{
+		"sdl": sdl, "url": e.srv.URL + "/graphql", "maxCost": graph.MaxComplexity,
+		"headers": map[string]string{strings.ToLower(testUserHeader): ownerA},
+		"queries": []any{map[string]any{"query": nestedUsers}, map[string]any{"query": few}},
+	})
+	for _, want := range []string{`@link(url: "https://specs.apollo.dev/cost/v0.1"`,
+		`users(first: Int = 100): [CustomerUser!] @listSize(`, `billingSetup: BillingSetup @cost(weight: 100)`} {
+		if !strings.Contains(res.Supergraph, want) {
+			t.Errorf("the supergraph lacks %s", want)
+		}
+	}
+	refused := res.Results[0]
+	if code := dig(refused, "errors", 0, "extensions", "code"); code != "COST_ESTIMATED_TOO_EXPENSIVE" || dig(refused, "data", "customer") != nil {
+		t.Errorf("nested users through the gateway: %v", refused)
+	}
+	if ran := e.queries.Load() - before; ran != statements {
+		t.Errorf("%d SQL statements at the subgraph for the two queries, %d for the small walk alone: the refused query reached it", ran, statements)
+	}
+	if diff := cmp.Diff(direct.Data, res.Results[1]["data"]); diff != "" || len(direct.Errors) > 0 {
+		t.Errorf("first: 5 through the gateway (-subgraph +gateway):\n%s", diff)
+	}
+	if est, _ := dig(res.Results[1], "extensions", "cost", "estimated").(float64); est <= 0 || est > graph.MaxComplexity {
+		t.Errorf("the gateway's estimate of the small walk: %v", res.Results[1]["extensions"])
+	}
+}
+
+// federationToolchain returns node and the federation test's directory,
+// with node_modules installed (npm ci from the committed lock file). It
+// skips without node on PATH, except under CI=true, where it must run.
+func federationToolchain(t *testing.T) (node, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is not on PATH; the federation composition test must run in CI")
+		}
+		t.Skip("node is not on PATH")
+	}
+	dir = filepath.Join("testdata", "federation")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@graphql-hive", "gateway")); err != nil {
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
+	return node, dir
+}
+
+// gatewayResult is what gateway.mjs answers.
+type gatewayResult struct {
+	CompositionErrors []string         `json:"compositionErrors"`
+	Supergraph        string           `json:"supergraph"`
+	Results           []map[string]any `json:"results"`
+}
+
+// runGateway composes the SDL of in and runs its queries through Hive
+// Gateway (gateway.mjs); composition errors fail the test.
+func runGateway(t *testing.T, node, dir string, in map[string]any) gatewayResult {
+	t.Helper()
+	b, _ := json.Marshal(in)
+	cmd := exec.Command(node, "gateway.mjs")
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(b)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gateway: %v\n%s", err, stderr.String())
+	}
+	var res gatewayResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("gateway output: %v\n%s\n%s", err, out, stderr.String())
+	}
+	if len(res.CompositionErrors) > 0 {
+		t.Fatalf("composition failed:\n%s", strings.Join(res.CompositionErrors, "\n"))
+	}
+	return res
 }
 
 // TestEntities: the batched entity resolvers answer _entities in order,
