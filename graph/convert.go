@@ -57,27 +57,34 @@ func pageInput(first *int, after *string) (admin.PageInput, error) {
 // selects reports whether the current field's selection reaches path
 // (field names, through fragments), e.g. selects(ctx, "items", "customer").
 func selects(ctx context.Context, path ...string) bool {
+	return len(selected(ctx, path...)) > 0
+}
+
+// selected returns the fields the current field's selection reaches along
+// path (field names, through fragments), each alias of the last once.
+func selected(ctx context.Context, path ...string) []graphql.CollectedField {
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil {
-		return false
+	if fc == nil || len(path) == 0 {
+		return nil
 	}
 	op := graphql.GetOperationContext(ctx)
 	set := fc.Field.Selections
+	var found []graphql.CollectedField
 	for _, name := range path {
 		var next ast.SelectionSet
-		found := false
+		found = nil
 		for _, f := range graphql.CollectFields(op, set, nil) {
 			if f.Name == name {
-				found = true
+				found = append(found, f)
 				next = append(next, f.Selections...)
 			}
 		}
-		if !found {
-			return false
+		if len(found) == 0 {
+			return nil
 		}
 		set = next
 	}
-	return true
+	return found
 }
 
 // me builds the caller's permissions (D-me-permissions), as

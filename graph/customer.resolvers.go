@@ -16,16 +16,16 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-func (r *customerResolver) Tenants(ctx context.Context, obj *admin.Customer) ([]*admin.Tenant, error) {
-	return loadList(ctx, loadersFrom(ctx), tenantsOfCustomer, obj.ID)
+func (r *customerResolver) Tenants(ctx context.Context, obj *admin.Customer, first *int) ([]*admin.Tenant, error) {
+	return loadList(ctx, loadersFrom(ctx), tenantsOfCustomer, first, obj.ID)
 }
 
-func (r *customerResolver) Instances(ctx context.Context, obj *admin.Customer) ([]*admin.Instance, error) {
-	return loadList(ctx, loadersFrom(ctx), instancesOfCustomer, obj.ID)
+func (r *customerResolver) Instances(ctx context.Context, obj *admin.Customer, first *int) ([]*admin.Instance, error) {
+	return loadList(ctx, loadersFrom(ctx), instancesOfCustomer, first, obj.ID)
 }
 
-func (r *customerResolver) Users(ctx context.Context, obj *admin.Customer) ([]*admin.CustomerUserView, error) {
-	return loadList(ctx, loadersFrom(ctx), usersOfCustomer, obj.ID)
+func (r *customerResolver) Users(ctx context.Context, obj *admin.Customer, first *int) ([]*admin.CustomerUserView, error) {
+	return loadList(ctx, loadersFrom(ctx), usersOfCustomer, first, obj.ID)
 }
 
 func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error) {

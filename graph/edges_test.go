@@ -78,7 +78,8 @@ func strs(v any) []string {
 // spec: R5.7-strict, R5.7-no-infra
 func TestParentChildEdges(t *testing.T) {
 	e := newEnv(t)
-	const q = `{ customers { items { id tenants { id name } instances { id tenants { id } } users { id email customer { id } } } } }`
+	const q = `{ customers(first: 10) { items { id tenants(first: 10) { id name } instances(first: 5) { id tenants(first: 10) { id } }
+		users(first: 10) { id email customer { id } } } } }`
 	got := e.gql(platAdm, q, nil)
 	if len(got.Errors) > 0 {
 		t.Fatalf("errors: %s", got.Raw)
@@ -179,8 +180,8 @@ func TestEdgesNoNPlusOne(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const q = `query($n: Int!) { customers(first: $n) { items { id tenants { id } instances { id tenants { id } }
-		users { id } grants { granteeId } } } }`
+	const q = `query($n: Int!) { customers(first: $n) { items { id tenants(first: 20) { id } instances(first: 5) { id tenants(first: 20) { id } }
+		users(first: 20) { id } grants { granteeId } } } }`
 	for _, n := range []int{3, 12} {
 		before := e.queries.Load()
 		got := e.gql(platAdm, q, map[string]any{"n": n})

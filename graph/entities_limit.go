@@ -16,19 +16,8 @@ const MaxRepresentations = 1000
 // CodeEntitiesLimit refuses an _entities call with more representations.
 const CodeEntitiesLimit = "ENTITIES_LIMIT_EXCEEDED"
 
-// pricedEntities is the executable schema with _entities priced per
-// representation (D-admission): gqlgen's federation gives the field one
-// object's cost whatever the number of representations, so 14,000 of them
-// passed the complexity limit.
-type pricedEntities struct{ graphql.ExecutableSchema }
-
-func (p pricedEntities) Complexity(ctx context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
-	if typeName == "Query" && field == "_entities" {
-		return 1 + representations(args)*max(child, 1), true
-	}
-	return p.ExecutableSchema.Complexity(ctx, typeName, field, child, args)
-}
-
+// representations is the number of representations of an _entities call:
+// the call's size in the cost model (D-admission, D-graphql-cost).
 func representations(args map[string]any) int {
 	switch reps := args["representations"].(type) {
 	case []any:

@@ -27,11 +27,14 @@ const (
 	// CodeUnavailable: the database was down or too busy; retry shortly.
 	CodeUnavailable = "SERVICE_UNAVAILABLE"
 	CodeInternal    = "INTERNAL_SERVER_ERROR"
-	// Codes of operations refused before execution for their shape; the
-	// complexity limit answers gqlgen's COMPLEXITY_LIMIT_EXCEEDED and the
-	// token limit GRAPHQL_PARSE_FAILED.
-	CodeDepthLimit = "DEPTH_LIMIT_EXCEEDED"
-	CodeAliasLimit = "ALIAS_LIMIT_EXCEEDED"
+	// Codes of operations refused before execution for their shape or cost
+	// (the token limit answers GRAPHQL_PARSE_FAILED).
+	CodeDepthLimit      = "DEPTH_LIMIT_EXCEEDED"
+	CodeAliasLimit      = "ALIAS_LIMIT_EXCEEDED"
+	CodeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
+	// CodeObjectLimit aborts an operation that produced more than
+	// MaxObjects objects while it ran (D-graphql-cost).
+	CodeObjectLimit = "OBJECT_LIMIT_EXCEEDED"
 	// CodeIntrospectionDisabled answers __schema and __type when the
 	// playground is off (D-playground).
 	CodeIntrospectionDisabled = "INTROSPECTION_DISABLED"

@@ -84,9 +84,9 @@ type tenantsPage struct {
 	first                         *int
 }
 
-// servePage answers the operation in ctx when it is a tenants page, nil
-// when the executor has to.
-func (r *Resolver) servePage(ctx context.Context) graphql.ResponseHandler {
+// servePage answers the operation in ctx when it is a tenants page of at
+// most maxObjects objects, nil when the executor has to.
+func (r *Resolver) servePage(ctx context.Context, maxObjects int) graphql.ResponseHandler {
 	op := graphql.GetOperationContext(ctx)
 	c := access.From(ctx)
 	if r.Admin == nil || c == nil || op == nil || op.Operation == nil || op.Operation.Operation != ast.Query {
@@ -96,7 +96,7 @@ func (r *Resolver) servePage(ctx context.Context) graphql.ResponseHandler {
 	if !ok {
 		return nil
 	}
-	data, ok := r.runPage(ctx, c, p)
+	data, ok := r.runPage(ctx, c, p, maxObjects)
 	if !ok {
 		return nil
 	}
@@ -234,8 +234,9 @@ type pageData struct {
 }
 
 // runPage loads the page and writes its data, or reports that the executor
-// has to answer.
-func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage) (json.RawMessage, bool) {
+// has to answer: also when the page is more than maxObjects objects, which
+// the executor refuses with OBJECT_LIMIT_EXCEEDED (D-graphql-cost).
+func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage, maxObjects int) (json.RawMessage, bool) {
 	cat := r.Access.Catalog()
 	// @authz(MANAGE_TENANT) on Query.tenants and, when selected,
 	// @authz(MANAGE_INTERNAL_USERS) on Customer.grants: the role's part.
@@ -272,6 +273,9 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 			return nil, false
 		}
 	}
+	if d.objects(p) > maxObjects {
+		return nil, false
+	}
 	w := &jsonWriter{buf: make([]byte, 0, 256+len(tenants.Items)*(128+64*len(p.tenant)))}
 	w.byte('{')
 	w.key(p.root.Alias)
@@ -280,6 +284,28 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 	}
 	w.byte('}')
 	return w.buf, true
+}
+
+// objects counts the objects the page writes as the executor's budget
+// counts them: the page, its items, each item's customer and the
+// customer's grants.
+func (d *pageData) objects(p *tenantsPage) int {
+	n := 1
+	if p.tenant != nil {
+		n += len(d.tenants.Items)
+	}
+	if p.customer == nil {
+		return n
+	}
+	for _, t := range d.tenants.Items {
+		if d.customers[t.CustomerID] != nil {
+			n++
+			if p.grant != nil {
+				n += len(d.grants[t.CustomerID])
+			}
+		}
+	}
+	return n
 }
 
 // load runs the customers' and their grants' batches.

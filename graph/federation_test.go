@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/platform/platform/graph"
 )
 
 // TestFederationComposition composes the subgraph with a federation
@@ -19,18 +21,7 @@ import (
 // the node_modules .ci/run installs with npm ci from the committed lock file:
 // without them it is skipped, except under CI=true, where it must run.
 func TestFederationComposition(t *testing.T) {
-	dir := filepath.Join("testdata", "federation")
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules", "@graphql-hive", "gateway"))
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%v: the federation composition test must run in CI (.ci/run installs %s with npm ci)", err, dir)
-		}
-		t.Skipf("%v: run npm ci in %s", err, dir)
-	}
-
+	node, dir := federationToolchain(t)
 	e := newEnv(t)
 	sdl, _ := dig(e.gql(platAdm, `{ _service { sdl } }`, nil).Data, "_service", "sdl").(string)
 	queries := []struct {
@@ -43,31 +34,11 @@ func TestFederationComposition(t *testing.T) {
 	}
 	// One gateway run per user: the gateway passes the caller's header on.
 	for _, q := range queries {
-		in, _ := json.Marshal(map[string]any{
+		res := runGateway(t, node, dir, map[string]any{
 			"sdl": sdl, "url": e.srv.URL + "/graphql",
 			"headers": map[string]string{strings.ToLower(testUserHeader): q.user},
 			"queries": []any{map[string]any{"query": q.query}},
 		})
-		cmd := exec.Command(node, "gateway.mjs")
-		cmd.Dir = dir
-		cmd.Stdin = bytes.NewReader(in)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("gateway: %v\n%s", err, stderr.String())
-		}
-		var res struct {
-			CompositionErrors []string         `json:"compositionErrors"`
-			Supergraph        string           `json:"supergraph"`
-			Results           []map[string]any `json:"results"`
-		}
-		if err := json.Unmarshal(out, &res); err != nil {
-			t.Fatalf("gateway output: %v\n%s\n%s", err, out, stderr.String())
-		}
-		if len(res.CompositionErrors) > 0 {
-			t.Fatalf("composition failed:\n%s", strings.Join(res.CompositionErrors, "\n"))
-		}
 		if !strings.Contains(res.Supergraph, "join__type(graph: PLATFORM, key: \"id\")") {
 			t.Errorf("supergraph without the subgraph's entity keys")
 		}
@@ -83,6 +54,97 @@ func TestFederationComposition(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFederationDemandControl: the cost directives of the SDL reach the
+// supergraph, and a router that enforces them (Hive Gateway's demand
+// control, with the endpoint's limit) refuses the nested users query of
+// TestAttackNestedEdges before it reaches the subgraph, and passes the
+// same walk asked with first: 5, which the subgraph answers.
+func TestFederationDemandControl(t *testing.T) {
+	node, dir := federationToolchain(t)
+	e := newEnv(t)
+	e.mustCustomerUsers(30)
+	sdl, _ := dig(e.gql(platAdm, `{ _service { sdl } }`, nil).Data, "_service", "sdl").(string)
+	const few = `{ customer(id: "cust-acme") { users(first: 5) { email customer { users(first: 5) { email } } } } }`
+	before := e.queries.Load()
+	direct := e.gql(ownerA, few, nil)
+	statements := e.queries.Load() - before
+	before = e.queries.Load()
+	res := runGateway(t, node, dir, map[string]any{
+		"sdl": sdl, "url": e.srv.URL + "/graphql", "maxCost": graph.MaxComplexity,
+		"headers": map[string]string{strings.ToLower(testUserHeader): ownerA},
+		"queries": []any{map[string]any{"query": nestedUsers}, map[string]any{"query": few}},
+	})
+	for _, want := range []string{`@link(url: "https://specs.apollo.dev/cost/v0.1"`,
+		`users(first: Int = 100): [CustomerUser!] @listSize(`, `billingSetup: BillingSetup @cost(weight: 100)`} {
+		if !strings.Contains(res.Supergraph, want) {
+			t.Errorf("the supergraph lacks %s", want)
+		}
+	}
+	refused := res.Results[0]
+	if code := dig(refused, "errors", 0, "extensions", "code"); code != "COST_ESTIMATED_TOO_EXPENSIVE" || dig(refused, "data", "customer") != nil {
+		t.Errorf("nested users through the gateway: %v", refused)
+	}
+	if ran := e.queries.Load() - before; ran != statements {
+		t.Errorf("%d SQL statements at the subgraph for the two queries, %d for the small walk alone: the refused query reached it", ran, statements)
+	}
+	if diff := cmp.Diff(direct.Data, res.Results[1]["data"]); diff != "" || len(direct.Errors) > 0 {
+		t.Errorf("first: 5 through the gateway (-subgraph +gateway):\n%s", diff)
+	}
+	if est, _ := dig(res.Results[1], "extensions", "cost", "estimated").(float64); est <= 0 || est > graph.MaxComplexity {
+		t.Errorf("the gateway's estimate of the small walk: %v", res.Results[1]["extensions"])
+	}
+}
+
+// federationToolchain returns node and the federation tests' directory,
+// whose node_modules .ci/run installs (npm ci from the committed lock file).
+// Without them the test skips, except under CI=true, where it must run.
+func federationToolchain(t *testing.T) (node, dir string) {
+	t.Helper()
+	dir = filepath.Join("testdata", "federation")
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", "@graphql-hive", "gateway"))
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v: the federation tests must run in CI (.ci/run installs %s with npm ci)", err, dir)
+		}
+		t.Skipf("%v: run npm ci in %s", err, dir)
+	}
+	return node, dir
+}
+
+// gatewayResult is what gateway.mjs answers.
+type gatewayResult struct {
+	CompositionErrors []string         `json:"compositionErrors"`
+	Supergraph        string           `json:"supergraph"`
+	Results           []map[string]any `json:"results"`
+}
+
+// runGateway composes the SDL of in and runs its queries through Hive
+// Gateway (gateway.mjs); composition errors fail the test.
+func runGateway(t *testing.T, node, dir string, in map[string]any) gatewayResult {
+	t.Helper()
+	b, _ := json.Marshal(in)
+	cmd := exec.Command(node, "gateway.mjs")
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(b)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gateway: %v\n%s", err, stderr.String())
+	}
+	var res gatewayResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("gateway output: %v\n%s\n%s", err, out, stderr.String())
+	}
+	if len(res.CompositionErrors) > 0 {
+		t.Fatalf("composition failed:\n%s", strings.Join(res.CompositionErrors, "\n"))
+	}
+	return res
 }
 
 // TestEntities: the batched entity resolvers answer _entities in order,

@@ -12,13 +12,11 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
-	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/platform/platform/graph/generated"
-	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/httpapi"
 )
 
@@ -27,9 +25,15 @@ import (
 const (
 	// MaxBody is the largest request body.
 	MaxBody = 1 << 20
-	// MaxComplexity bounds an operation's cost: every field costs 1, and a
-	// list field costs its page size times its elements' cost.
+	// MaxComplexity bounds an operation's cost under the schema's cost
+	// model (D-graphql-cost, graph/cost.go): a field costs its @cost weight
+	// (1 by default) plus its selection's cost times its @listSize.
 	MaxComplexity = 20_000
+	// MaxObjects bounds the objects an operation produces as it runs
+	// (graph/objects.go). An operation whose lists are no longer than
+	// their @listSize produces fewer objects than it costs, so only lists
+	// longer than the schema assumes reach it.
+	MaxObjects = MaxComplexity
 	// MaxDepth bounds the nesting of fields with selections. The schema has
 	// cycles (Customer.tenants → Tenant.customer → …); the limit stops a
 	// query from walking them. Introspection's ofType chain does not count
@@ -39,8 +43,6 @@ const (
 	MaxAliases = 30
 	// MaxTokens bounds the tokens the parser reads.
 	MaxTokens = 10_000
-	// edgeCost is the number of children a parent → children edge is priced at.
-	edgeCost = 10
 )
 
 // Config configures the endpoint.
@@ -58,6 +60,12 @@ type Config struct {
 	Auth func(http.Handler) http.Handler
 	// MaxDepth overrides the package's MaxDepth (tests).
 	MaxDepth int
+	// MaxObjects overrides the package's MaxObjects (tests).
+	MaxObjects int
+	// Observe, when set (tests), is called before each field is resolved,
+	// inside the limits: with the field's context, after the budget has
+	// let it through.
+	Observe func(context.Context)
 	// LoaderWait is how long a dataloader collects keys before it runs its
 	// batch (default 1ms). Lists prefetch what their elements will ask for,
 	// so their batches do not depend on it.
@@ -77,10 +85,14 @@ func NewHandler(cfg Config) http.Handler {
 	if cfg.MaxDepth == 0 {
 		cfg.MaxDepth = MaxDepth
 	}
+	if cfg.MaxObjects == 0 {
+		cfg.MaxObjects = MaxObjects
+	}
 	if cfg.LoaderWait == 0 {
 		cfg.LoaderWait = time.Millisecond
 	}
-	srv := handler.New(pricedEntities{generated.NewExecutableSchema(schemaConfig(cfg.Resolver))})
+	es := generated.NewExecutableSchema(schemaConfig(cfg.Resolver))
+	srv := handler.New(es)
 	// POST with a JSON body, and GET for queries (the GET transport refuses
 	// mutations). No form or multipart transport: a cross-site form cannot
 	// post a query (CSRF), and the JSON content type needs a CORS preflight.
@@ -92,17 +104,25 @@ func NewHandler(cfg Config) http.Handler {
 	srv.Use(&strictVariables{})
 	srv.Use(shapeLimit{MaxDepth: cfg.MaxDepth, MaxAliases: MaxAliases})
 	srv.Use(entitiesLimit{})
-	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
+	srv.Use(costLimit{model: schemaCost(es), max: MaxComplexity})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if !cfg.NoFastPage {
-			if page := cfg.Resolver.servePage(ctx); page != nil {
+			if page := cfg.Resolver.servePage(ctx, cfg.MaxObjects); page != nil {
 				return page
 			}
 		}
-		return next(withLoaders(withDecisions(ctx), &cfg.Resolver, cfg.LoaderWait))
+		return next(withBudget(withLoaders(withDecisions(ctx), &cfg.Resolver, cfg.LoaderWait), cfg.MaxObjects))
 	})
+	srv.AroundResponses(aroundResponses)
+	srv.AroundFields(aroundFields)
+	if observe := cfg.Observe; observe != nil {
+		srv.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
+			observe(ctx)
+			return next(ctx)
+		})
+	}
 
 	var play *playground
 	if cfg.Playground {
@@ -160,43 +180,24 @@ func writeTransportError(w http.ResponseWriter, status int, code, msg string) {
 	_, _ = w.Write([]byte(`{"errors":[{"message":"` + msg + `","extensions":{"code":"` + code + `"}}],"data":null}`))
 }
 
-// schemaConfig wires resolvers, directives and complexity.
+// schemaConfig wires resolvers and directives; the schema's cost
+// directives price operations (costLimit), not gqlgen's complexity
+// functions.
 func schemaConfig(r Resolver) generated.Config {
 	res := r
 	d := &directives{access: r.Access}
 	c := generated.Config{Resolvers: &res}
 	c.Directives.Authz = d.authz
 	c.Directives.Redact = d.redact
-	setComplexity(&c.Complexity)
 	return c
 }
 
-// page returns the cost of a page of size first (or def) whose elements cost child.
-func page(first *int, def, child int) int {
-	n := def
-	if first != nil && *first > 0 {
-		n = *first
+// schemaCost is the cost model of es's schema; a schema whose directives
+// the model cannot apply is a programming error.
+func schemaCost(es graphql.ExecutableSchema) *costModel {
+	m, err := newCostModel(es.Schema())
+	if err != nil {
+		panic(err)
 	}
-	return 1 + n*child
-}
-
-func setComplexity(c *generated.ComplexityRoot) {
-	c.Query.Customers = func(child int, first *int, _, _ *string) int { return page(first, 50, child) }
-	c.Query.Tenants = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 50, child) }
-	c.Query.Instances = func(child int, _ *string, first *int, _, _ *string) int { return page(first, 50, child) }
-	c.Query.Users = func(child int, _ *string, first *int, _ *string) int { return page(first, 50, child) }
-	c.Query.AuditLog = func(child int, _ *string, first *int, _ *string) int { return page(first, 100, child) }
-	c.Query.Usage = func(child int, _, _, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
-	c.Customer.Usage = func(child int, _, _ *string, first *int, _ *string) int { return page(first, 100, child) }
-	// The parent → children edges return at most store.ChildLimit each;
-	// they are priced at a typical ten, so that a page of customers with
-	// their tenants stays within MaxComplexity.
-	edge := func(child int) int { return page(nil, edgeCost, child) }
-	c.Customer.Tenants, c.Customer.Instances, c.Customer.Users, c.Instance.Tenants = edge, edge, edge, edge
-	c.Query.MasterRecords = func(child int, _ string, _, pageSize *int, _ *model.MasterRecordFilter, _ *string) int {
-		return page(pageSize, 50, child)
-	}
-	c.Query.MasterRecordConnection = func(child int, _ string, first *int, _ *string, _ *model.MasterRecordFilter, _ *string) int {
-		return page(first, 50, child)
-	}
+	return m
 }

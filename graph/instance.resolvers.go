@@ -23,8 +23,8 @@ func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*
 	return l.customer.Load(ctx, obj.CustomerID)()
 }
 
-func (r *instanceResolver) Tenants(ctx context.Context, obj *admin.Instance) ([]*admin.Tenant, error) {
-	return loadList(ctx, loadersFrom(ctx), tenantsOfInstance, obj.ID)
+func (r *instanceResolver) Tenants(ctx context.Context, obj *admin.Instance, first *int) ([]*admin.Tenant, error) {
+	return loadList(ctx, loadersFrom(ctx), tenantsOfInstance, first, obj.ID)
 }
 
 func (r *instanceResolver) Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error) {
@@ -100,9 +100,13 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(p.Items, func(i *admin.Instance) string { return i.CustomerID }))
 			}
 		}
-		if selects(ctx, "items", "tenants") && r.holds(c, authz.ManageTenant) {
-			tenants = func() {
-				prefetch(ctx, l.tenantsOfInstance, svc.TenantsByInstanceIDs, ids(p.Items, func(i *admin.Instance) string { return i.ID }))
+		if r.holds(c, authz.ManageTenant) {
+			if ns := firsts(ctx, "items", "tenants"); len(ns) > 0 {
+				tenants = func() {
+					for _, n := range ns {
+						l.tenantsOfInstance.prefetch(ctx, n, ids(p.Items, func(i *admin.Instance) string { return i.ID }))
+					}
+				}
 			}
 		}
 		prefetchAll(customers, tenants)

@@ -20,11 +20,11 @@ type loaders struct {
 	customer *loader[*admin.Customer]
 	instance *loader[*admin.Instance]
 	grants   *loader[[]*admin.GrantView]
-	// Children by parent id.
-	tenantsOfCustomer   *loader[[]*admin.Tenant]
-	tenantsOfInstance   *loader[[]*admin.Tenant]
-	instancesOfCustomer *loader[[]*admin.Instance]
-	usersOfCustomer     *loader[[]*admin.CustomerUserView]
+	// Children by parent id, at most the edge's first each.
+	tenantsOfCustomer   *edge[*admin.Tenant]
+	tenantsOfInstance   *edge[*admin.Tenant]
+	instancesOfCustomer *edge[*admin.Instance]
+	usersOfCustomer     *edge[*admin.CustomerUserView]
 	internalUser        *loader[*admin.InternalUser]
 	profile             *loader[*admin.Profile]
 }
@@ -79,10 +79,10 @@ func withLoaders(ctx context.Context, r *Resolver, wait time.Duration) context.C
 		customer:            newLoader(svc.CustomersByIDs, wait),
 		instance:            newLoader(svc.InstancesByIDs, wait),
 		grants:              newLoader(svc.GrantsByCustomerIDs, wait),
-		tenantsOfCustomer:   newLoader(svc.TenantsByCustomerIDs, wait),
-		tenantsOfInstance:   newLoader(svc.TenantsByInstanceIDs, wait),
-		instancesOfCustomer: newLoader(svc.InstancesByCustomerIDs, wait),
-		usersOfCustomer:     newLoader(svc.UsersByCustomerIDs, wait),
+		tenantsOfCustomer:   newEdge(svc.TenantsByCustomerIDs, wait),
+		tenantsOfInstance:   newEdge(svc.TenantsByInstanceIDs, wait),
+		instancesOfCustomer: newEdge(svc.InstancesByCustomerIDs, wait),
+		usersOfCustomer:     newEdge(svc.UsersByCustomerIDs, wait),
 		internalUser:        newLoader(svc.InternalUsersByIDs, wait),
 		profile:             newLoader(profiles(svc), wait),
 	}
@@ -175,13 +175,17 @@ func profiles(svc *admin.Service) func(context.Context, *access.Caller, []string
 	}
 }
 
-// loadList loads a parent's children through l; a field served without
-// the admin service (the tenant role) answers an empty list.
-func loadList[V any](ctx context.Context, l *loaders, pick func(*loaders) *loader[[]V], key string) ([]V, error) {
+// loadList loads a parent's first children (childFirst) through l; a field
+// served without the admin service (the tenant role) answers an empty list.
+func loadList[V any](ctx context.Context, l *loaders, pick func(*loaders) *edge[V], first *int, key string) ([]V, error) {
+	n, err := childFirst(first)
+	if err != nil {
+		return nil, err
+	}
 	if l == nil || key == "" {
 		return []V{}, nil
 	}
-	vs, err := pick(l).Load(ctx, key)()
+	vs, err := pick(l).limit(n).Load(ctx, key)()
 	if vs == nil && err == nil {
 		vs = []V{}
 	}
@@ -197,15 +201,15 @@ func ids[T any](items []T, key func(T) string) []string {
 	return out
 }
 
-func tenantsOfCustomer(l *loaders) *loader[[]*admin.Tenant] {
+func tenantsOfCustomer(l *loaders) *edge[*admin.Tenant] {
 	return l.tenantsOfCustomer
 }
-func tenantsOfInstance(l *loaders) *loader[[]*admin.Tenant] {
+func tenantsOfInstance(l *loaders) *edge[*admin.Tenant] {
 	return l.tenantsOfInstance
 }
-func instancesOfCustomer(l *loaders) *loader[[]*admin.Instance] {
+func instancesOfCustomer(l *loaders) *edge[*admin.Instance] {
 	return l.instancesOfCustomer
 }
-func usersOfCustomer(l *loaders) *loader[[]*admin.CustomerUserView] {
+func usersOfCustomer(l *loaders) *edge[*admin.CustomerUserView] {
 	return l.usersOfCustomer
 }

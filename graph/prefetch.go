@@ -17,31 +17,38 @@ func (r *Resolver) prefetchCustomerEdges(ctx context.Context, svc *admin.Service
 	if l == nil {
 		return
 	}
-	under := func(name string) bool { return selects(ctx, append(append([]string{}, path...), name)...) }
+	at := func(names ...string) []string { return append(append([]string{}, path...), names...) }
 	var fs []func()
-	if under("tenants") && r.holds(c, authz.ManageTenant) {
-		fs = append(fs, func() { prefetch(ctx, l.tenantsOfCustomer, svc.TenantsByCustomerIDs, ids) })
+	if r.holds(c, authz.ManageTenant) {
+		for _, n := range firsts(ctx, at("tenants")...) {
+			fs = append(fs, func() { l.tenantsOfCustomer.prefetch(ctx, n, ids) })
+		}
 	}
-	if under("instances") && r.holds(c, authz.ManageInstances) {
-		nested := under("instances") && selects(ctx, append(append([]string{}, path...), "instances", "tenants")...) &&
-			r.holds(c, authz.ManageTenant)
-		fs = append(fs, func() {
-			insts := prefetch(ctx, l.instancesOfCustomer, svc.InstancesByCustomerIDs, ids)
-			if nested {
+	if r.holds(c, authz.ManageInstances) {
+		var nested []int
+		if r.holds(c, authz.ManageTenant) {
+			nested = firsts(ctx, at("instances", "tenants")...)
+		}
+		for _, n := range firsts(ctx, at("instances")...) {
+			fs = append(fs, func() {
 				var instIDs []string
-				for _, is := range insts {
+				for _, is := range l.instancesOfCustomer.prefetch(ctx, n, ids) {
 					for _, in := range is {
 						instIDs = append(instIDs, in.ID)
 					}
 				}
-				prefetch(ctx, l.tenantsOfInstance, svc.TenantsByInstanceIDs, instIDs)
-			}
-		})
+				for _, m := range nested {
+					l.tenantsOfInstance.prefetch(ctx, m, instIDs)
+				}
+			})
+		}
 	}
-	if under("users") && r.holds(c, authz.ManageCustomerUser) {
-		fs = append(fs, func() { prefetch(ctx, l.usersOfCustomer, svc.UsersByCustomerIDs, ids) })
+	if r.holds(c, authz.ManageCustomerUser) {
+		for _, n := range firsts(ctx, at("users")...) {
+			fs = append(fs, func() { l.usersOfCustomer.prefetch(ctx, n, ids) })
+		}
 	}
-	if under("grants") && r.holds(c, authz.ManageInternalUsers) {
+	if selects(ctx, at("grants")...) && r.holds(c, authz.ManageInternalUsers) {
 		fs = append(fs, func() { prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, ids) })
 	}
 	prefetchAll(fs...)

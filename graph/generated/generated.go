@@ -128,7 +128,7 @@ type ComplexityRoot struct {
 		Grants            func(childComplexity int) int
 		ID                func(childComplexity int) int
 		IdentityProviders func(childComplexity int) int
-		Instances         func(childComplexity int) int
+		Instances         func(childComplexity int, first *int) int
 		Invoices          func(childComplexity int, status *string, first *int, after *string) int
 		Name              func(childComplexity int) int
 		OrgID             func(childComplexity int) int
@@ -136,10 +136,10 @@ type ComplexityRoot struct {
 		ServiceAccounts   func(childComplexity int) int
 		Settings          func(childComplexity int) int
 		Sso               func(childComplexity int) int
-		Tenants           func(childComplexity int) int
+		Tenants           func(childComplexity int, first *int) int
 		UpdatedAt         func(childComplexity int) int
 		Usage             func(childComplexity int, from *string, to *string, first *int, after *string) int
-		Users             func(childComplexity int) int
+		Users             func(childComplexity int, first *int) int
 		Webhooks          func(childComplexity int) int
 	}
 
@@ -284,7 +284,7 @@ type ComplexityRoot struct {
 		CustomerID   func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Name         func(childComplexity int) int
-		Tenants      func(childComplexity int) int
+		Tenants      func(childComplexity int, first *int) int
 		URL          func(childComplexity int) int
 	}
 
@@ -708,9 +708,9 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type CustomerResolver interface {
-	Tenants(ctx context.Context, obj *admin.Customer) ([]*admin.Tenant, error)
-	Instances(ctx context.Context, obj *admin.Customer) ([]*admin.Instance, error)
-	Users(ctx context.Context, obj *admin.Customer) ([]*admin.CustomerUserView, error)
+	Tenants(ctx context.Context, obj *admin.Customer, first *int) ([]*admin.Tenant, error)
+	Instances(ctx context.Context, obj *admin.Customer, first *int) ([]*admin.Instance, error)
+	Users(ctx context.Context, obj *admin.Customer, first *int) ([]*admin.CustomerUserView, error)
 	Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error)
 	Usage(ctx context.Context, obj *admin.Customer, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error)
@@ -745,7 +745,7 @@ type GrantResolver interface {
 }
 type InstanceResolver interface {
 	Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error)
-	Tenants(ctx context.Context, obj *admin.Instance) ([]*admin.Tenant, error)
+	Tenants(ctx context.Context, obj *admin.Instance, first *int) ([]*admin.Tenant, error)
 	Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error)
 }
 type MasterRecordResolver interface {
@@ -1219,7 +1219,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Customer.Instances(childComplexity), true
+		args, err := ec.field_Customer_instances_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Instances(childComplexity, args["first"].(*int)), true
 	case "Customer.invoices":
 		if e.ComplexityRoot.Customer.Invoices == nil {
 			break
@@ -1277,7 +1282,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Customer.Tenants(childComplexity), true
+		args, err := ec.field_Customer_tenants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Tenants(childComplexity, args["first"].(*int)), true
 	case "Customer.updatedAt":
 		if e.ComplexityRoot.Customer.UpdatedAt == nil {
 			break
@@ -1300,7 +1310,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Customer.Users(childComplexity), true
+		args, err := ec.field_Customer_users_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Customer.Users(childComplexity, args["first"].(*int)), true
 	case "Customer.webhooks":
 		if e.ComplexityRoot.Customer.Webhooks == nil {
 			break
@@ -1935,7 +1950,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Instance.Tenants(childComplexity), true
+		args, err := ec.field_Instance_tenants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Instance.Tenants(childComplexity, args["first"].(*int)), true
 	case "Instance.url":
 		if e.ComplexityRoot.Instance.URL == nil {
 			break
@@ -4528,9 +4548,9 @@ type AuditEventPage {
 
 extend type Query {
   "Audit events the caller may read, newest first."
-  auditLog(actorId: ID, first: Int, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG)
+  auditLog(actorId: ID, first: Int = 100, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   "E-mails the platform sent within the caller's scope, newest first."
-  emailLog(actorId: ID, first: Int, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG)
+  emailLog(actorId: ID, first: Int = 100, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
 "An e-mail the platform sent (the e-mail log)."
@@ -4577,7 +4597,7 @@ type BilledTotal {
 
 extend type Query {
   "Usage rows of the caller's customers (or of one), newest period first."
-  usage(customerId: ID, meter: String, from: String, to: String, first: Int, after: String): UsagePage! @authz(action: VIEW_USAGE_UNITS)
+  usage(customerId: ID, meter: String, from: String, to: String, first: Int = 100, after: String): UsagePage! @authz(action: VIEW_USAGE_UNITS) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
 "An invoice of a customer; total is null without VIEW_BILLED_UNITS (R5.7-redact)."
@@ -4662,15 +4682,15 @@ input BillingSetupInput {
 }
 
 extend type Customer {
-  invoices(status: String, first: Int, after: String): InvoicePage @authz(action: VIEW_BILLING)
-  payments(first: Int, after: String): PaymentPage @authz(action: VIEW_BILLING)
-  credits(first: Int, after: String): CreditPage @authz(action: VIEW_BILLING)
-  billingSetup: BillingSetup @authz(action: VIEW_BILLING)
+  invoices(status: String, first: Int = 100, after: String): InvoicePage @authz(action: VIEW_BILLING) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  payments(first: Int = 100, after: String): PaymentPage @authz(action: VIEW_BILLING) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  credits(first: Int = 100, after: String): CreditPage @authz(action: VIEW_BILLING) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  billingSetup: BillingSetup @authz(action: VIEW_BILLING) @cost(weight: 100)
 }
 
 extend type Query {
   "Invoices of the caller's customers (or of one), newest first."
-  invoices(customerId: ID, status: String, first: Int, after: String): InvoicePage! @authz(action: VIEW_BILLING)
+  invoices(customerId: ID, status: String, first: Int = 100, after: String): InvoicePage! @authz(action: VIEW_BILLING) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   invoice(id: ID!): Invoice @authz(action: VIEW_BILLING)
 }
 
@@ -4688,18 +4708,18 @@ type Customer @key(fields: "id") @entityResolver(multi: true) {
   updatedAt: Time!
   "The customer's settings document."
   settings: JSON @authz(action: MANAGE_CUSTOMER_CONFIG)
-  "The customer's tenants by name, at most 100 (batched per request; the paged tenants(customerId:) goes further)."
-  tenants: [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
-  "The customer's instances by name, at most 100 (batched per request)."
-  instances: [Instance!] @authz(action: MANAGE_INSTANCES)
-  "The customer's users by e-mail, at most 100 (batched per request; the paged users(customerId:) goes further)."
-  users: [CustomerUser!] @authz(action: MANAGE_CUSTOMER_USER)
-  "The internal users granted this customer (batched per request)."
-  grants: [Grant!] @authz(action: MANAGE_INTERNAL_USERS)
+  "The customer's first tenants by name, first 1 to 100 (batched per request; the paged tenants(customerId:) goes further)."
+  tenants(first: Int = 100): [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
+  "The customer's first instances by name, first 1 to 100 (batched per request; the paged instances(customerId:) goes further)."
+  instances(first: Int = 100): [Instance!] @authz(action: MANAGE_INSTANCES) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
+  "The customer's first users by e-mail, first 1 to 100 (batched per request; the paged users(customerId:) goes further)."
+  users(first: Int = 100): [CustomerUser!] @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
+  "The internal users granted this customer (batched per request); priced at ten, a customer's handful of account managers and QA admins."
+  grants: [Grant!] @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 10)
   "The customer's usage rows, newest period first; billedAmount is redacted without VIEW_BILLED_UNITS."
-  usage(from: String, to: String, first: Int, after: String): UsagePage @authz(action: VIEW_USAGE_UNITS)
+  usage(from: String, to: String, first: Int = 100, after: String): UsagePage @authz(action: VIEW_USAGE_UNITS) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   "Billed totals by period and currency."
-  billedTotals(from: String, to: String): [BilledTotal!] @authz(action: VIEW_BILLED_UNITS)
+  billedTotals(from: String, to: String): [BilledTotal!] @authz(action: VIEW_BILLED_UNITS) @cost(weight: 100) @listSize(assumedSize: 100)
 }
 
 "A page of customers; nextCursor is null on the last page."
@@ -4720,7 +4740,7 @@ input UpdateCustomerInput {
 
 type Query {
   "The customers in the caller's scope."
-  customers(first: Int, after: String, "Only customers whose name contains this (case-insensitive)." search: String): CustomerPage! @authz(action: VIEW_USAGE_UNITS)
+  customers(first: Int = 50, after: String, "Only customers whose name contains this (case-insensitive)." search: String): CustomerPage! @authz(action: VIEW_USAGE_UNITS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   "One customer; FORBIDDEN or NOT_FOUND outside the caller's scope."
   customer(id: ID!): Customer @authz(action: VIEW_USAGE_UNITS)
 }
@@ -4814,8 +4834,8 @@ type Webhook {
   active: Boolean!
   createdAt: Time!
   updatedAt: Time!
-  "The latest deliveries, newest first (at most first, default 50)."
-  deliveries(first: Int): [WebhookDelivery!]
+  "The latest deliveries, newest first (at most first, default 100, at most 1000)."
+  deliveries(first: Int = 100): [WebhookDelivery!] @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
 }
 
 "A webhook with its signing secret, answered once."
@@ -4887,10 +4907,10 @@ input ServiceAccountInput {
 }
 
 extend type Customer {
-  sso: SSOSettings @authz(action: MANAGE_CUSTOMER_CONFIG)
-  identityProviders: [IdentityProvider!] @authz(action: MANAGE_CUSTOMER_CONFIG)
-  webhooks: [Webhook!] @authz(action: MANAGE_CUSTOMER_CONFIG)
-  serviceAccounts: [ServiceAccount!] @authz(action: MANAGE_CUSTOMER_CONFIG)
+  sso: SSOSettings @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100)
+  identityProviders: [IdentityProvider!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 10)
+  webhooks: [Webhook!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 10)
+  serviceAccounts: [ServiceAccount!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 100)
 }
 
 extend type Query {
@@ -4898,7 +4918,7 @@ extend type Query {
   webhook(id: ID!): Webhook @authz(action: MANAGE_CUSTOMER_CONFIG)
   serviceAccount(id: ID!): ServiceAccount @authz(action: MANAGE_CUSTOMER_CONFIG)
   "The internal service accounts (platform_admin)."
-  internalServiceAccounts: [ServiceAccount!]! @authz(action: MANAGE_INTERNAL_USERS)
+  internalServiceAccounts: [ServiceAccount!]! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 100)
 }
 
 extend type Mutation {
@@ -4954,8 +4974,10 @@ type CxUploadResult {
   dryRun: Boolean!
   status: String!
   summary: CxSummary!
-  warnings: [CxIssue!]!
-  errors: [CxIssue!]!
+  "At most 1,000 (cx.MaxErrors)."
+  warnings: [CxIssue!]! @listSize(assumedSize: 1000)
+  "At most 1,000 (cx.MaxErrors); truncated says whether more were found."
+  errors: [CxIssue!]! @listSize(assumedSize: 1000)
   truncated: Boolean!
 }
 
@@ -4973,9 +4995,10 @@ extend type Mutation {
 }
 `, BuiltIn: false},
 	{Name: "../../schema/directives.graphqls", Input: `# Schema-wide definitions: the federation link, the authorization
-# directives, scalars and the shared paging types (DESIGN 6).
+# directives, the cost directives, scalars and the shared paging types
+# (DESIGN 6).
 
-extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])
+extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@cost", "@listSize"])
 
 """
 The field needs the caller's role to hold action: read access for queries and
@@ -4993,6 +5016,26 @@ The field is null unless the caller's role holds the permission unless
 (R5.7-redact: billed amounts need VIEW_BILLED_UNITS).
 """
 directive @redact(unless: Permission!) on FIELD_DEFINITION
+
+"""
+The cost of resolving the field, in the unit of the cost model (D-graphql-cost):
+one field resolved from memory. Without it a field costs 1. The GraphQL cost
+directives (IBM), with weight an Int as Apollo Federation and Hive enforce them.
+"""
+directive @cost(weight: Int!) on ARGUMENT_DEFINITION | ENUM | FIELD_DEFINITION | INPUT_FIELD_DEFINITION | OBJECT | SCALAR
+
+"""
+The size of the list the field returns (D-graphql-cost): the value of its
+slicing argument, or assumedSize without one; with sizedFields the size is that
+of those fields of the object the field returns (a page's items). The endpoint
+prices operations with it before they run, as a federation router does.
+"""
+directive @listSize(
+  assumedSize: Int
+  slicingArguments: [String!]
+  sizedFields: [String!]
+  requireOneSlicingArgument: Boolean = true
+) on FIELD_DEFINITION
 
 """
 Batched entity resolution (gqlgen's federation plugin; not part of the served SDL).
@@ -5115,7 +5158,7 @@ input FocusInput {
 }
 
 extend type Query {
-  grants(userId: ID, customerId: ID, instanceId: ID): [Grant!]! @authz(action: MANAGE_INTERNAL_USERS)
+  grants(userId: ID, customerId: ID, instanceId: ID): [Grant!]! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 1000)
   "The caller's focus mode."
   focus: Focus!
 }
@@ -5137,8 +5180,8 @@ type Instance @key(fields: "id") @entityResolver(multi: true) {
   createdAt: Time!
   "The instance's customer (batched per request)."
   customer: Customer
-  "The tenants running on the instance by name, at most 100 (batched per request)."
-  tenants: [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
+  "The first tenants running on the instance by name, first 1 to 100 (batched per request; the paged tenants(instanceId:) goes further)."
+  tenants(first: Int = 100): [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
   "The instance's connection to the identity provider (SPEC 2.4)."
   connection: Connection @authz(action: MANAGE_INSTANCES)
   "The client secret of a confidential instance application, answered once by createInstance; empty otherwise."
@@ -5181,7 +5224,7 @@ input UpdateInstanceInput {
 }
 
 extend type Query {
-  instances(customerId: ID, first: Int, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES)
+  instances(customerId: ID, first: Int = 50, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   instance(id: ID!): Instance @authz(action: MANAGE_INSTANCES)
 }
 
@@ -5256,9 +5299,9 @@ extend type Query {
   sort createdAt | slug | refId | customFields.<key>, - for descending.
   An unknown master answers NOT_FOUND.
   """
-  masterRecords(master: String!, page: Int, pageSize: Int, filter: MasterRecordFilter, sort: String): MasterRecordPage!
+  masterRecords(master: String!, page: Int, pageSize: Int = 50, filter: MasterRecordFilter, sort: String): MasterRecordPage! @listSize(assumedSize: 50, slicingArguments: ["pageSize"], sizedFields: ["rows"], requireOneSlicingArgument: false)
   "The same listing as a Relay connection: first 1 to 1000 (default 50) after a cursor."
-  masterRecordConnection(master: String!, first: Int, after: String, filter: MasterRecordFilter, sort: String): MasterRecordConnection!
+  masterRecordConnection(master: String!, first: Int = 50, after: String, filter: MasterRecordFilter, sort: String): MasterRecordConnection! @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["edges"], requireOneSlicingArgument: false)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/platform.graphqls", Input: `# The platform's own configuration: plans and meters, releases and
@@ -5438,21 +5481,21 @@ input DiscrepancyInput {
 }
 
 extend type Query {
-  plans: [Plan!]! @authz(action: MANAGE_CATALOG)
+  plans: [Plan!]! @authz(action: MANAGE_CATALOG) @listSize(assumedSize: 100)
   plan(id: ID!): Plan @authz(action: MANAGE_CATALOG)
-  meters: [Meter!]! @authz(action: MANAGE_CATALOG)
+  meters: [Meter!]! @authz(action: MANAGE_CATALOG) @listSize(assumedSize: 100)
   meter(id: ID!): Meter @authz(action: MANAGE_CATALOG)
   "Releases, newest first."
-  releases(first: Int): [Release!]! @authz(action: MANAGE_RELEASES)
+  releases(first: Int = 100): [Release!]! @authz(action: MANAGE_RELEASES) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
   release(id: ID!): Release @authz(action: MANAGE_RELEASES)
-  environment: [EnvVar!]! @authz(action: MANAGE_RELEASES)
+  environment: [EnvVar!]! @authz(action: MANAGE_RELEASES) @listSize(assumedSize: 100)
   envVar(id: ID!): EnvVar @authz(action: MANAGE_RELEASES)
-  systemWorkers: [SystemWorker!]! @authz(action: MANAGE_SYSTEM_WORKERS)
+  systemWorkers: [SystemWorker!]! @authz(action: MANAGE_SYSTEM_WORKERS) @listSize(assumedSize: 100)
   systemWorker(id: ID!): SystemWorker @authz(action: MANAGE_SYSTEM_WORKERS)
-  userAttributes: [UserAttribute!]! @authz(action: MANAGE_USER_ATTRIBUTES)
+  userAttributes: [UserAttribute!]! @authz(action: MANAGE_USER_ATTRIBUTES) @listSize(assumedSize: 100)
   userAttribute(id: ID!): UserAttribute @authz(action: MANAGE_USER_ATTRIBUTES)
   "The discrepancies inbox, newest first: status open or resolved, every status when left out."
-  discrepancies(status: String, first: Int): [Discrepancy!]! @authz(action: MANAGE_DISCREPANCIES)
+  discrepancies(status: String, first: Int = 100): [Discrepancy!]! @authz(action: MANAGE_DISCREPANCIES) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
   discrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
 }
 
@@ -5500,9 +5543,9 @@ type Tenant @key(fields: "id") @entityResolver(multi: true) {
   instance: Instance @authz(action: MANAGE_INSTANCES)
   settings: JSON @authz(action: MANAGE_TENANT)
   "The tenant's members and their tenant roles."
-  members: [TenantMember!] @authz(action: MANAGE_TENANT)
+  members: [TenantMember!] @authz(action: MANAGE_TENANT) @cost(weight: 100) @listSize(assumedSize: 100)
   "The tenant's schema migrations, newest first."
-  migrations: [TenantMigration!] @authz(action: TRIGGER_MIGRATION)
+  migrations: [TenantMigration!] @authz(action: TRIGGER_MIGRATION) @cost(weight: 100) @listSize(assumedSize: 100)
 }
 
 "A user's membership of a tenant: role admin, member or viewer."
@@ -5549,7 +5592,7 @@ input UpdateTenantInput {
 
 extend type Query {
   "The tenants in the caller's scope, optionally of one customer or instance."
-  tenants(customerId: ID, instanceId: ID, first: Int, after: String): TenantPage! @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
+  tenants(customerId: ID, instanceId: ID, first: Int = 50, after: String): TenantPage! @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   tenant(id: ID!): Tenant @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
 }
 
@@ -5632,13 +5675,13 @@ type Me {
   permissions: [Permission!]!
   "The actions the caller's role may perform as writes (full access)."
   writable: [Permission!]!
-  actions: [ActionGrant!]!
+  actions: [ActionGrant!]! @listSize(assumedSize: 28)
 }
 
 extend type Query {
   "Who the caller is and what it may do."
   me: Me!
-  users(customerId: ID, first: Int, after: String): CustomerUserPage! @authz(action: MANAGE_CUSTOMER_USER)
+  users(customerId: ID, first: Int = 50, after: String): CustomerUserPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   user(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
 }
 
@@ -5688,7 +5731,7 @@ input UpdateInternalUserInput {
 }
 
 extend type Query {
-  internalUsers(first: Int, after: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS)
+  internalUsers(first: Int = 50, after: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   internalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
 }
 
@@ -7024,6 +7067,20 @@ func (ec *executionContext) field_Customer_credits_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Customer_instances_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Customer_invoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7076,6 +7133,20 @@ func (ec *executionContext) field_Customer_payments_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Customer_tenants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Customer_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7111,6 +7182,20 @@ func (ec *executionContext) field_Customer_usage_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Customer_users_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
 	return args, nil
 }
 
@@ -7167,6 +7252,20 @@ func (ec *executionContext) field_Entity_findManyTenantByIDs_args(ctx context.Co
 		return nil, err
 	}
 	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Instance_tenants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
 	return args, nil
 }
 
@@ -10504,7 +10603,8 @@ func (ec *executionContext) _Customer_tenants(ctx context.Context, field graphql
 			return ec.fieldContext_Customer_tenants(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Customer().Tenants(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Tenants(ctx, obj, fc.Args["first"].(*int))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -10537,7 +10637,7 @@ func (ec *executionContext) _Customer_tenants(ctx context.Context, field graphql
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Customer_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Customer_tenants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Customer",
 		Field:      field,
@@ -10546,6 +10646,17 @@ func (ec *executionContext) fieldContext_Customer_tenants(_ context.Context, fie
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Tenant(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_tenants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -10559,7 +10670,8 @@ func (ec *executionContext) _Customer_instances(ctx context.Context, field graph
 			return ec.fieldContext_Customer_instances(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Customer().Instances(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Instances(ctx, obj, fc.Args["first"].(*int))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -10587,7 +10699,7 @@ func (ec *executionContext) _Customer_instances(ctx context.Context, field graph
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Customer_instances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Customer_instances(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Customer",
 		Field:      field,
@@ -10596,6 +10708,17 @@ func (ec *executionContext) fieldContext_Customer_instances(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Instance(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_instances_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -10609,7 +10732,8 @@ func (ec *executionContext) _Customer_users(ctx context.Context, field graphql.C
 			return ec.fieldContext_Customer_users(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Customer().Users(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Customer().Users(ctx, obj, fc.Args["first"].(*int))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -10637,7 +10761,7 @@ func (ec *executionContext) _Customer_users(ctx context.Context, field graphql.C
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Customer_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Customer_users(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Customer",
 		Field:      field,
@@ -10646,6 +10770,17 @@ func (ec *executionContext) fieldContext_Customer_users(_ context.Context, field
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CustomerUser(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Customer_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -13692,7 +13827,8 @@ func (ec *executionContext) _Instance_tenants(ctx context.Context, field graphql
 			return ec.fieldContext_Instance_tenants(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Instance().Tenants(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Instance().Tenants(ctx, obj, fc.Args["first"].(*int))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -13725,7 +13861,7 @@ func (ec *executionContext) _Instance_tenants(ctx context.Context, field graphql
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Instance_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Instance_tenants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Instance",
 		Field:      field,
@@ -13734,6 +13870,17 @@ func (ec *executionContext) fieldContext_Instance_tenants(_ context.Context, fie
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Tenant(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Instance_tenants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }

@@ -84,9 +84,11 @@ type CxUploadResult struct {
 	DryRun     bool        `json:"dryRun"`
 	Status     string      `json:"status"`
 	Summary    *cx.Summary `json:"summary"`
-	Warnings   []*cx.Issue `json:"warnings"`
-	Errors     []*cx.Issue `json:"errors"`
-	Truncated  bool        `json:"truncated"`
+	// At most 1,000 (cx.MaxErrors).
+	Warnings []*cx.Issue `json:"warnings"`
+	// At most 1,000 (cx.MaxErrors); truncated says whether more were found.
+	Errors    []*cx.Issue `json:"errors"`
+	Truncated bool        `json:"truncated"`
 }
 
 type EmailPage struct {

@@ -10,31 +10,35 @@ import (
 
 // The parent → children batches of the GraphQL edges (DESIGN 6): each
 // answers, in key order, the children of every parent key in one SQL
-// statement, the caller's scope applied in SQL, at most store.ChildLimit
-// per parent. A role that does not hold the children's action gets
-// EFORBIDDEN, as the paged list would answer.
+// statement, the caller's scope applied in SQL, at most limit (1 to
+// ChildLimit; ChildLimit out of that range) per parent. A role that does
+// not hold the children's action gets EFORBIDDEN, as the paged list would
+// answer.
+
+// ChildLimit is the most children an edge answers per parent.
+const ChildLimit = store.ChildLimit
 
 // TenantsByCustomerIDs returns each customer's tenants (Customer.tenants).
-func (s *Service) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*Tenant, error) {
-	return childBatch(ctx, s, c, s.tenantReads(c), ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
+func (s *Service) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
+	return childBatch(ctx, s, c, s.tenantReads(c), limit, ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
 		s.store.TenantsByCustomerIDs)
 }
 
 // TenantsByInstanceIDs returns the tenants on each instance (Instance.tenants).
-func (s *Service) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*Tenant, error) {
-	return childBatch(ctx, s, c, s.tenantReads(c), ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
+func (s *Service) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
+	return childBatch(ctx, s, c, s.tenantReads(c), limit, ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
 		s.store.TenantsByInstanceIDs)
 }
 
 // InstancesByCustomerIDs returns each customer's instances (Customer.instances).
-func (s *Service) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*Instance, error) {
-	return childBatch(ctx, s, c, authz.ManageInstances, ids, func(i *store.InstanceRow) string { return i.CustomerID },
+func (s *Service) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Instance, error) {
+	return childBatch(ctx, s, c, authz.ManageInstances, limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
 		newInstance, s.store.InstancesByCustomerIDs)
 }
 
 // UsersByCustomerIDs returns each customer's users (Customer.users).
-func (s *Service) UsersByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*CustomerUserView, error) {
-	return childBatch(ctx, s, c, authz.ManageCustomerUser, ids, func(u *store.CustomerUser) string { return u.CustomerID },
+func (s *Service) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*CustomerUserView, error) {
+	return childBatch(ctx, s, c, authz.ManageCustomerUser, limit, ids, func(u *store.CustomerUser) string { return u.CustomerID },
 		newCustomerUser, s.store.CustomerUsersByCustomerIDs)
 }
 
@@ -60,14 +64,15 @@ func (s *Service) InternalUsersByIDs(ctx context.Context, c *access.Caller, ids 
 	return out, nil
 }
 
-// childBatch checks the caller's role for act, loads the children of ids
-// within its scope and groups their views by parent, in key order.
-func childBatch[R, V any](ctx context.Context, s *Service, c *access.Caller, act authz.Action, ids []string,
-	parent func(*R) string, view func(*R) *V, load func(context.Context, authz.Filter, []string) ([]R, error)) ([][]*V, error) {
+// childBatch checks the caller's role for act, loads at most limit children
+// of each of ids within its scope and groups their views by parent, in key
+// order.
+func childBatch[R, V any](ctx context.Context, s *Service, c *access.Caller, act authz.Action, limit int, ids []string,
+	parent func(*R) string, view func(*R) *V, load func(context.Context, authz.Filter, int, []string) ([]R, error)) ([][]*V, error) {
 	if err := s.access.CheckRole(ctx, c, act, false); err != nil {
 		return nil, err
 	}
-	rows, err := load(ctx, c.Scope.Filter(), ids)
+	rows, err := load(ctx, c.Scope.Filter(), limit, ids)
 	if err != nil {
 		return nil, err
 	}

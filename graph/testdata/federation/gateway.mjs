@@ -1,7 +1,9 @@
 // Composes the platform subgraph with @theguild/federation-composition and
 // runs queries through Hive Gateway's runtime against the live subgraph.
 // Input (stdin, JSON): {"sdl": "...", "url": "http://127.0.0.1:port/graphql",
-//   "headers": {...}, "queries": [{"query": "...", "variables": {...}}]}
+//   "headers": {...}, "queries": [{"query": "...", "variables": {...}}],
+//   "maxCost": <n, optional: the gateway's demand control prices operations
+//   with the supergraph's @cost and @listSize and refuses those over n>}
 // Output (stdout, JSON): {"supergraph": "...", "results": [<GraphQL responses>]}
 // or {"compositionErrors": ["..."]}.
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ const headers = input.headers || {};
 const gateway = createGatewayRuntime({
   supergraph: composed.supergraphSdl,
   logging: false,
+  ...(input.maxCost ? { demandControl: { maxCost: input.maxCost, includeExtensionMetadata: true } } : {}),
   // The subgraph authenticates every request: pass the client's credentials on.
   propagateHeaders: {
     fromClientToSubgraphs: ({ request }) => {
