@@ -313,7 +313,8 @@ func newUserView(u *platform.User) userView {
 }
 
 // mgmtCreateUser creates a user, with a password when one is given (checked
-// against the organization's password rules).
+// against the organization's password rules; refused where the organization
+// allows no password sign-in, D-account-policy).
 func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in userRequest
@@ -342,6 +343,11 @@ func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	u := &platform.User{ID: uuid.NewString(), OrgID: in.OrgID, Email: email, EmailVerified: in.EmailVerified,
 		Name: strings.TrimSpace(in.Name), CreatedAt: now, UpdatedAt: now}
 	if in.Password != "" {
+		if !policy.PasswordAllowed {
+			httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID,
+				"the organization allows no password sign-in; create the user without a password"))
+			return
+		}
 		if err := CheckPassword(policy, in.Password, email); err != nil {
 			httpapi.WriteError(w, r, err)
 			return

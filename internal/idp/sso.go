@@ -373,7 +373,10 @@ func (p *Provider) askAccountProof(w http.ResponseWriter, r *http.Request, a *st
 		p.internalError(w, r, err)
 		return
 	}
-	if !v.PasswordAllowed || u.PasswordHash == "" {
+	if accounts, err := p.passwordAccounts(r.Context(), []*platform.User{u}); err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if !v.PasswordAllowed || len(accounts) == 0 || u.PasswordHash == "" { // the account's own policy decides
 		p.ssoError(w, r, errNoProof)
 		return
 	}
