@@ -5,11 +5,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
+	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -138,6 +140,38 @@ func TestBrowserPasskeys(t *testing.T) {
 		}
 	})
 
+	// D-reauth: past the proof window the account page asks to confirm
+	// before removing a passkey; the passkey confirms, and the removal then
+	// goes through
+	t.Run("ConfirmBeforeRemoving", func(t *testing.T) {
+		if _, err := m.Store.Conn().Exec(context.Background(), `UPDATE idp_sessions SET auth_time = $1, proved_at = NULL`,
+			time.Now().Add(-idp.ProofWindow-time.Minute).UTC()); err != nil {
+			t.Fatal(err)
+		}
+		var notice string
+		if err := chromedp.Run(ctx,
+			chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
+			chromedp.WaitVisible(`#confirm-needed`, chromedp.ByID),
+			chromedp.Click(`.passkey-row form[action$="remove"] button`, chromedp.ByQuery),
+			waitShows(`#confirm-notice`, "recent confirmation"),
+			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
+			shot(t, ctx, "confirm-it-is-you"),
+		); err != nil {
+			t.Fatal(err)
+		}
+		axeCheck(t, ctx, axe, "confirmation page")
+		if err := chromedp.Run(ctx,
+			chromedp.Click(`#passkey-button`, chromedp.ByID),
+			waitShows(`#account-notice`, "Confirmed"),
+			chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(notice, "5 minutes") {
+			t.Fatalf("after the confirmation: %q", notice)
+		}
+	})
+
 	t.Run("RenameAndRemove", func(t *testing.T) {
 		var renamed, removed string
 		if err := chromedp.Run(ctx,
@@ -185,7 +219,7 @@ func TestBrowserPasskeys(t *testing.T) {
 	}
 	rows.Close()
 	want := []string{"passkey.register:allowed", "passkey.sign_in:allowed", "passkey.sign_in:allowed",
-		"passkey.second_factor:allowed", "passkey.rename:allowed", "passkey.remove:allowed", "passkey.sign_in:denied"}
+		"passkey.second_factor:allowed", "passkey.confirm:allowed", "passkey.rename:allowed", "passkey.remove:allowed", "passkey.sign_in:denied"}
 	if !slices.Equal(actions, want) {
 		t.Fatalf("audit log: %v, want %v", actions, want)
 	}

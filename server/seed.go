@@ -116,7 +116,10 @@ func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provid
 
 // seedDemoSSO makes Initech an SSO-only organization whose external provider
 // is Initech's directory: an organization on this same identity provider,
-// reached as any external OpenID provider would be.
+// reached as any external OpenID provider would be. The platform trusts the
+// directory for Initech's recorded domain, so it creates Initech accounts
+// for directory addresses that also exist in the directory's organization
+// (D-jit).
 func seedDemoSSO(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provider, now time.Time) error {
 	if _, err := st.ExternalIDP(ctx, DemoInitechIDPID); err == nil {
 		return nil // registered before
@@ -131,7 +134,7 @@ func seedDemoSSO(ctx context.Context, st *store.Store, cfg Config, prov *idp.Pro
 		return err
 	}
 	if err := prov.RegisterExternalIDP(ctx, &platform.ExternalIDP{ID: DemoInitechIDPID, OrgID: DemoInitechOrgID,
-		Name: "Initech Directory", Issuer: cfg.IssuerURL, ClientID: demoDirClientID,
+		Name: "Initech Directory", Issuer: cfg.IssuerURL, ClientID: demoDirClientID, LinkTrusted: true,
 		Scopes: []string{"openid", "profile", "email", idp.ScopeOrgPrefix + DemoDirOrgID}, CreatedAt: now}, secret, false); err != nil {
 		return err
 	}

@@ -2,12 +2,14 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -135,6 +137,22 @@ func identityScopes(in []string) ([]string, error) {
 	return out, nil
 }
 
+// issuerURL validates an identity provider's issuer: endpointURL's rules,
+// and no address the egress policy refuses, the rule of webhook URLs (an
+// internal issuer would have the identity provider fetch internal
+// addresses at sign-in). A name that does not resolve yet is accepted;
+// every request to the issuer checks the address it connects to.
+func (s *Service) issuerURL(ctx context.Context, raw string) (string, error) {
+	u, err := endpointURL("issuer", raw)
+	if err != nil {
+		return "", err
+	}
+	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
+		return "", invalid("issuer must reach a public address; the platform's egress policy refuses this one")
+	}
+	return u, nil
+}
+
 // external is the identity provider's record of an enabled provider.
 func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
 	return &platform.ExternalIDP{ID: c.ID, OrgID: orgID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
@@ -171,7 +189,7 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if row.Name, err = required("name", in.Name, 100); err != nil {
 		return nil, err
 	}
-	if row.Issuer, err = endpointURL("issuer", in.Issuer); err != nil {
+	if row.Issuer, err = s.issuerURL(ctx, in.Issuer); err != nil {
 		return nil, err
 	}
 	if row.ClientID, err = required("clientId", in.ClientID, 255); err != nil {
@@ -241,6 +259,11 @@ func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, 
 	}
 	if err := s.checkTrust(ctx, c, old.CustomerID, in.LinkTrusted); err != nil {
 		return nil, err
+	}
+	if in.Issuer != nil { // checked before the transaction: the check may look the name up
+		if _, err := s.issuerURL(ctx, *in.Issuer); err != nil {
+			return nil, err
+		}
 	}
 	cust, err := s.store.Customer(ctx, old.CustomerID)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/pquerna/otp"
 
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
 
 // currentEnrolment shows an unconfirmed factor again (after a wrong code).
@@ -47,7 +48,9 @@ type accountView struct {
 	Enabled bool
 }
 
-// accountMFA lets a signed-in user turn on two-step verification.
+// accountMFA lets a signed-in user turn on two-step verification. The
+// enrolment (its key shown once) begins only with a recent proof
+// (D-reauth).
 func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u, ok := p.sessionUser(w, r)
@@ -58,6 +61,9 @@ func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
 		return
 	}
+	if !p.requireProof(w, r, u, PathAccountMFA) {
+		return
+	}
 	enrol, err := p.beginTOTP(ctx, u.ID, u.Email)
 	if err != nil {
 		p.internalError(w, r, err)
@@ -66,8 +72,9 @@ func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
 	p.renderSetup(w, http.StatusOK, PathAccountMFA, "", enrol, "")
 }
 
-// accountMFASubmit confirms the enrolment with a first code and shows the
-// recovery codes once.
+// accountMFASubmit confirms the enrolment with a first code of its key
+// (which only a proven session was shown) and shows the recovery codes
+// once; the holder is mailed.
 func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
@@ -76,6 +83,10 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	u, ok := p.sessionUser(w, r)
 	if !ok {
+		return
+	}
+	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed { // nothing to confirm: no new codes this way
+		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
 		return
 	}
 	if err := p.checkSecondFactor(ctx, u, r.PostForm.Get("code"), false); err != nil {
@@ -91,7 +102,15 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderSetup(w, http.StatusUnauthorized, PathAccountMFA, "", enrol, msgCodeFailed)
 		return
 	}
-	codes, err := p.newRecoveryCodes(ctx, u.ID)
+	notice := p.signInNotice(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
+	var codes []string
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		var err error
+		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		return p.queueNotice(ctx, tx, notice)
+	})
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -99,10 +118,15 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes, ContinueURL: PathAccount})
 }
 
+// sessionUser is the user of the browser session, when the session signed
+// in a way the account's policy still allows (D-account-policy); otherwise
+// it answers the "sign in first" page.
 func (p *Provider) sessionUser(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
 	if s := sessionFromContext(r.Context()); s != nil {
 		if u, err := p.user(r.Context(), s.UserID); err == nil {
-			return u, true
+			if ok, _ := p.sessionAllowed(r.Context(), s, u); ok {
+				return u, true
+			}
 		}
 	}
 	p.renderError(w, r, http.StatusUnauthorized, "Sign in first", "Sign in to an application, then come back to this page.")

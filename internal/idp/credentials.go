@@ -21,10 +21,17 @@ var errLoginFailed = errors.New("login failed")
 // hash is checked (ReserveLoginAttempt), so concurrent attempts cannot
 // overtake the lockout: once the limit is reached every further attempt is
 // refused, with the right password too. Lockout limits come from the
-// account's organization's policy.
+// account's organization's policy. The account's organization decides
+// whether a password signs in at all, whatever the request's org scope
+// (D-account-policy): an account of an organization without password
+// sign-in is no password's account, and the attempt answers and costs
+// exactly what a wrong password does.
 func (p *Provider) checkPassword(ctx context.Context, email, password, orgID string) (*platform.User, error) {
 	users, err := p.store.UsersByEmail(ctx, email, orgID)
 	if err != nil {
+		return nil, err
+	}
+	if users, err = p.passwordAccounts(ctx, users); err != nil {
 		return nil, err
 	}
 	u := p.signInAccount(users)

@@ -112,8 +112,33 @@ func (p *Provider) setPasswordPage(pg linkPage) http.HandlerFunc {
 		if !ok {
 			return
 		}
+		if !policy.PasswordAllowed {
+			p.renderSSOOnly(w, http.StatusOK, pg, org)
+			return
+		}
 		p.renderSetPassword(w, http.StatusOK, pg, u, org, policy, token, nil)
 	}
+}
+
+// renderSSOOnly answers a link of an organization that allows no password
+// sign-in (D-account-policy): there is no password to set; the user signs
+// in through the organization's identity provider, from the sign-in page.
+// The link stays unspent.
+func (p *Provider) renderSSOOnly(w http.ResponseWriter, status int, pg linkPage, org string) {
+	name := org
+	if name == "" {
+		name = "Your organization"
+	}
+	v := doneView{Org: org, Title: "Sign in with your organization's account",
+		Message: name + " signs in through its own identity provider, not with a password: there is no password to set here. " +
+			"Sign in with your organization's account."}
+	if pg.kind == store.TokenInvitation {
+		v.Message = "You were invited. " + v.Message
+	}
+	if p.cfg.ConsoleURL != "" {
+		v.Links = append(v.Links, doneLink{Name: "Sign in", URL: p.cfg.ConsoleURL + "/"})
+	}
+	p.render(w, status, "done.html", v)
 }
 
 // setPasswordSubmit checks the new password against the organization's
@@ -133,6 +158,10 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 		token := r.PostForm.Get("token")
 		u, org, policy, ok := p.linkUser(w, r, pg, token)
 		if !ok {
+			return
+		}
+		if !policy.PasswordAllowed { // nothing is set or spent
+			p.renderSSOOnly(w, http.StatusForbidden, pg, org)
 			return
 		}
 		password := r.PostForm.Get("password")
@@ -250,9 +279,18 @@ func (p *Provider) sendResetLinks(ctx context.Context, email, why string) error 
 
 // sendResetLink sends one account a reset link, unless it has no password
 // yet (an open or revoked invitation is not bypassed), is suspended, or
-// asked too often.
+// asked too often. An account of an organization without password sign-in
+// gets no link (D-account-policy): a reset asked for is answered with a
+// message that the organization signs in with its identity provider; an
+// unlock offer, nothing (the lock ends by itself, or an administrator lifts
+// it).
 func (p *Provider) sendResetLink(ctx context.Context, u *platform.User, why string) error {
-	if u.PasswordHash == "" {
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		return err
+	}
+	ssoOnly := !policy.PasswordAllowed
+	if (u.PasswordHash == "" && !ssoOnly) || (ssoOnly && why == "unlock") {
 		return nil
 	}
 	if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil || suspended {
@@ -265,6 +303,15 @@ func (p *Provider) sendResetLink(ctx context.Context, u *platform.User, why stri
 	org := ""
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
+	}
+	if ssoOnly {
+		m := mail.Message{Kind: mail.KindSSOOnly, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name}
+		if p.cfg.ConsoleURL != "" {
+			m.Link = p.cfg.ConsoleURL + "/"
+		}
+		return p.store.InTx(ctx, func(tx *store.Store) error {
+			return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, m)
+		})
 	}
 	kind := mail.KindReset
 	if why == "unlock" {

@@ -15,6 +15,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 )
@@ -205,13 +206,19 @@ func (p *Provider) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
 }
 
 // RegisterExternalIDP stores an external provider with its client secret
-// sealed. With checkDiscovery it first reads the issuer's discovery document,
-// so a misconfigured provider is refused up front (EINVALID).
+// sealed. With checkDiscovery (an issuer someone gave) it first checks the
+// issuer against the egress policy, as a webhook URL is checked (an
+// internal address is refused, EINVALID, before anything is dialled), then
+// reads its discovery document, so a misconfigured provider is refused up
+// front (EINVALID).
 func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
 	if err := x.Validate(); err != nil {
 		return err
 	}
 	if checkDiscovery {
+		if err := p.cfg.Egress.CheckURL(ctx, x.Issuer); errors.Is(err, egress.ErrBlocked) {
+			return platform.Errorf(platform.EINVALID, "issuer must reach a public address; the egress policy refuses this one")
+		}
 		if _, err := p.sso.provider(ctx, x.Issuer); err != nil {
 			// what the issuer answered stays out of the message (it is not ours to relay)
 			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %s", describeUpstream(err))
@@ -306,7 +313,8 @@ func newUserView(u *platform.User) userView {
 }
 
 // mgmtCreateUser creates a user, with a password when one is given (checked
-// against the organization's password rules).
+// against the organization's password rules; refused where the organization
+// allows no password sign-in, D-account-policy).
 func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in userRequest
@@ -335,6 +343,11 @@ func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	u := &platform.User{ID: uuid.NewString(), OrgID: in.OrgID, Email: email, EmailVerified: in.EmailVerified,
 		Name: strings.TrimSpace(in.Name), CreatedAt: now, UpdatedAt: now}
 	if in.Password != "" {
+		if !policy.PasswordAllowed {
+			httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID,
+				"the organization allows no password sign-in; create the user without a password"))
+			return
+		}
 		if err := CheckPassword(policy, in.Password, email); err != nil {
 			httpapi.WriteError(w, r, err)
 			return

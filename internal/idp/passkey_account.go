@@ -39,7 +39,7 @@ func sessionOwner(s *store.Session) string { return "s:" + s.IDHash }
 
 // accountPasskeyOptions begins adding a passkey for the signed-in user:
 // a discoverable credential, user verification required, no attestation,
-// none of the user's passkeys again.
+// none of the user's passkeys again. It needs a recent proof (D-reauth).
 func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
@@ -49,14 +49,13 @@ func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 	if !p.allowOptions(w, r) {
 		return
 	}
-	s := sessionFromContext(ctx)
-	if s == nil {
+	s, u, ok := p.accountSession(ctx)
+	if !ok {
 		optionsError(w, http.StatusUnauthorized, "Sign in first.")
 		return
 	}
-	u, err := p.user(ctx, s.UserID)
-	if err != nil {
-		optionsError(w, http.StatusUnauthorized, "Sign in first.")
+	if !p.recentProof(s) {
+		optionsError(w, http.StatusForbidden, msgConfirmFirst)
 		return
 	}
 	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
@@ -90,10 +89,10 @@ func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 }
 
 // accountPasskeyAdd stores the passkey the browser created for the
-// enrolment this session began.
+// enrolment this session began, while the session's proof is recent.
 func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
-	if !ok {
+	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
 	}
 	ctx := r.Context()
@@ -220,11 +219,12 @@ func (p *Provider) accountPasskeyRename(w http.ResponseWriter, r *http.Request) 
 	http.Redirect(w, r, PathAccount+"?done=passkey-renamed", http.StatusSeeOther)
 }
 
-// accountPasskeyRemove removes one of the user's passkeys; the last one is
-// kept while the organization requires passkeys.
+// accountPasskeyRemove removes one of the user's passkeys, with a recent
+// proof (D-reauth), and mails its holder; the last one is kept while the
+// organization requires passkeys.
 func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
-	if !ok {
+	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
 	}
 	ctx := r.Context()
@@ -243,7 +243,20 @@ func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Your organization signs in with passkeys: add another one before you remove this one.")
 		return
 	}
-	if err := p.store.DeletePasskey(ctx, u.ID, id); platform.ErrorCode(err) == platform.ENOTFOUND {
+	name := ""
+	for _, k := range keys {
+		if k.ID == id {
+			name = k.Name
+		}
+	}
+	notice := p.signInNotice(ctx, u, "The passkey "+quoted(name)+" was removed from your account; it no longer signs you in.")
+	err = p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.DeletePasskey(ctx, u.ID, id); err != nil {
+			return err
+		}
+		return p.queueNotice(ctx, tx, notice)
+	})
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		p.auditPasskey(ctx, u, "passkey.remove", id, false, "not the user's passkey")
 		p.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
 		return

@@ -225,6 +225,9 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathAccountRecovery, p.accountRecoveryCodes)
 		r.Post(PathAccountMFAReset, p.accountMFAReset)
 		r.Post(PathAccountEmail, p.accountEmail)
+		r.Get(PathAccountConfirm, p.accountConfirmPage)
+		r.Post(PathAccountConfirm, p.accountConfirmSubmit)
+		r.Post(PathAccountConfirmOptions, p.accountConfirmOptions)
 		r.Get(PathVerifyEmail, p.verifyPage)
 		r.Post(PathVerifyEmail, p.verifySubmit)
 		p.passkeyRoutes(r)
@@ -315,8 +318,9 @@ func (p *Provider) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID
 
 // sessionSatisfies reports whether a browser session may answer a login
 // transaction without asking the user: the user of the id_token_hint, same
-// organization as the org scope, same address as login_hint, and within
-// max_age.
+// organization as the org scope, same address as login_hint, within
+// max_age, and signed in a way the account's own policy allows now
+// (D-account-policy).
 func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a *store.AuthRequest) bool {
 	if a.HintUserID != "" && a.HintUserID != sess.UserID {
 		return false // OIDC Core 3.1.2.2: the session must be the hinted user's
@@ -334,17 +338,15 @@ func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a 
 	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
 		return false
 	}
-	if !slices.Contains(sess.AMR, "mfa") || !slices.Contains(sess.AMR, "hwk") {
-		policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-		if err != nil {
-			return false
-		}
-		if policy.MFAForced && !slices.Contains(sess.AMR, "mfa") {
-			return false // a session without a second factor does not satisfy a policy that forces one
-		}
-		if policy.PasskeyRequired && !slices.Contains(sess.AMR, "hwk") {
-			return false // nor one without a passkey a policy that requires passkeys
-		}
+	allowed, policy := p.sessionAllowed(ctx, sess, u)
+	if !allowed {
+		return false // e.g. a password session of an organization that has turned to SSO only
+	}
+	if policy.MFAForced && !slices.Contains(sess.AMR, "mfa") {
+		return false // a session without a second factor does not satisfy a policy that forces one
+	}
+	if policy.PasskeyRequired && !slices.Contains(sess.AMR, "hwk") {
+		return false // nor one without a passkey a policy that requires passkeys
 	}
 	return true
 }

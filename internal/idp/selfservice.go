@@ -22,6 +22,7 @@ const (
 	PathAccountRecovery    = "/ui/account/recovery-codes"
 	PathAccountMFAReset    = "/ui/account/mfa/reset"
 	msgCurrentPasswordBad  = "The current password is incorrect."
+	msgNoPasswords         = "Your organization signs in through its identity provider: there is no password here to change."
 	msgAccountFormExpired  = "Your session on this page has ended. Reload the page and try again."
 	accountSessionTimeForm = "2 Jan 2006 15:04 MST"
 )
@@ -39,6 +40,11 @@ type accountHomeView struct {
 	Sessions                         []sessionRow
 	PasskeysAllowed, PasskeyRequired bool
 	Passkeys                         []passkeyRow
+	// Confirmed: the session has a recent proof (D-reauth), for
+	// ProofMinutes; PasswordAllowed: the organization signs in with
+	// passwords; HasPassword: this account has one to give.
+	Confirmed, PasswordAllowed, HasPassword bool
+	ProofMinutes                            int
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -76,6 +82,8 @@ var accountNotices = map[string]string{
 	"sessions": "You were signed out everywhere else.",
 	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
 
+	"confirmed": "Confirmed: for the next 5 minutes you can change how you sign in.",
+
 	"passkey-added":   "Your passkey was added. You can sign in with it now.",
 	"passkey-renamed": "Your passkey was renamed.",
 	"passkey-removed": "Your passkey was removed.",
@@ -93,6 +101,8 @@ func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status 
 		return
 	}
 	v.MinLength, v.CheckCommon = policy.PasswordMinLength, policy.PasswordCheckCommon
+	v.PasswordAllowed, v.HasPassword = policy.PasswordAllowed, policy.PasswordAllowed && u.PasswordHash != ""
+	v.Confirmed, v.ProofMinutes = p.recentProof(sessionFromContext(ctx)), int(ProofWindow/time.Minute)
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
 		v.MFA = true
 	}
@@ -156,14 +166,16 @@ func (p *Provider) accountForm(w http.ResponseWriter, r *http.Request) (*platfor
 }
 
 // currentPassword verifies the user's own password, counted toward the
-// lockout like a sign-in (one argon2id, attempt reserved first).
+// lockout like a sign-in (one argon2id, attempt reserved first). Where the
+// account's organization allows no password sign-in, no password is right
+// (D-account-policy).
 func (p *Provider) currentPassword(r *http.Request, u *platform.User, password string) (bool, error) {
 	ctx := r.Context()
 	if password == "" || len(password) > 1024 || u.PasswordHash == "" {
 		return false, nil
 	}
 	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
+	if err != nil || !policy.PasswordAllowed {
 		return false, err
 	}
 	now := p.now()
@@ -180,30 +192,31 @@ func (p *Provider) currentPassword(r *http.Request, u *platform.User, password s
 }
 
 // accountPassword changes the password: the current one is required, the
-// new one must meet the policy. Everything the user was signed in with
-// ends (D-reset); this browser gets a new session.
+// new one must meet the policy, and the session needs a recent proof
+// (D-reauth; the current password is that proof where it alone signs the
+// account in). Everything the user was signed in with ends (D-reset); this
+// browser gets a new session; the holder is mailed.
 func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
-	} else if !ok {
-		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
+	}
+	if !policy.PasswordAllowed {
+		p.renderAccount(w, r, http.StatusForbidden, u, "", msgNoPasswords)
+		return
+	}
+	if !p.proofOrPassword(w, r, u) {
 		return
 	}
 	password := r.PostForm.Get("password")
 	if password != r.PostForm.Get("confirm") {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The two new passwords are not the same.")
-		return
-	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		p.internalError(w, r, err)
 		return
 	}
 	if err := CheckPassword(policy, password, u.Email); err != nil {
@@ -220,11 +233,17 @@ func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	if err := p.store.SetPassword(ctx, u.ID, hash); err != nil { // ends every session and token
-		p.internalError(w, r, err)
-		return
-	}
-	if err := p.store.DeleteAccountTokens(ctx, u.ID, store.TokenReset); err != nil {
+	notice := p.signInNotice(ctx, u, "Your password was changed on your account page, and you were signed out everywhere else.")
+	err = p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.SetPassword(ctx, u.ID, hash); err != nil { // ends every session and token
+			return err
+		}
+		if err := tx.DeleteAccountTokens(ctx, u.ID, store.TokenReset); err != nil {
+			return err
+		}
+		return p.queueNotice(ctx, tx, notice)
+	})
+	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
@@ -238,6 +257,42 @@ func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	slog.InfoContext(ctx, "password changed on the account page", "user_id", u.ID)
 	http.Redirect(w, r, PathAccount+"?done=password", http.StatusSeeOther)
+}
+
+// proofOrPassword checks the form's current password (required) and that
+// the session has a recent proof; where the password alone proves the
+// account (proofMethods), the right current password is that proof and
+// starts the window. It answers the refusal itself: 401 for a wrong
+// password, the confirmation page when a second factor must confirm first
+// (checked before the password, so no attempt is spent on it).
+func (p *Provider) proofOrPassword(w http.ResponseWriter, r *http.Request, u *platform.User) bool {
+	ctx := r.Context()
+	recent := p.recentProof(sessionFromContext(ctx))
+	if !recent {
+		m, err := p.proofMethods(ctx, u)
+		if err != nil {
+			p.internalError(w, r, err)
+			return false
+		}
+		if !m.Password {
+			return p.requireProof(w, r, u, PathAccount)
+		}
+	}
+	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	if err != nil {
+		p.internalError(w, r, err)
+		return false
+	} else if !ok {
+		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
+		return false
+	}
+	if !recent {
+		if err := p.recordProof(ctx); err != nil {
+			p.internalError(w, r, err)
+			return false
+		}
+	}
+	return true
 }
 
 // accountEndOthers signs the user out of every other browser.
@@ -257,17 +312,28 @@ func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
 }
 
 // accountRecoveryCodes replaces the recovery codes and shows the new ones
-// once, with a copy box and a download link.
+// once, with a copy box and a download link. It needs a recent proof
+// (D-reauth): new codes sign in without the authenticator app; the holder
+// is mailed.
 func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
-	if !ok {
+	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
 	}
-	if f, err := p.store.TOTP(r.Context(), u.ID); err != nil || !f.Confirmed {
+	ctx := r.Context()
+	if f, err := p.store.TOTP(ctx, u.ID); err != nil || !f.Confirmed {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Turn on two-step verification first.")
 		return
 	}
-	codes, err := p.newRecoveryCodes(r.Context(), u.ID)
+	notice := p.signInNotice(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
+	var codes []string
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		var err error
+		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		return p.queueNotice(ctx, tx, notice)
+	})
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -275,24 +341,26 @@ func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) 
 	p.render(w, http.StatusOK, "recovery.html", newCodesView{Codes: codes, ContinueURL: PathAccount})
 }
 
-// accountMFAReset starts enrolling a new authenticator, the current
-// password required: the old authenticator and its recovery codes are
-// removed at once, and the new one counts once it is confirmed with a
-// first code.
+// accountMFAReset starts enrolling a new authenticator, with a recent
+// proof (D-reauth: with an authenticator app, its code or a passkey, not
+// the password): the old authenticator and its recovery codes are removed
+// at once, the holder is mailed, and the new one counts once it is
+// confirmed with a first code.
 func (p *Provider) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
-	if !ok {
+	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
 	}
-	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	ctx := r.Context()
+	notice := p.signInNotice(ctx, u, "The authenticator app of your account's two-step verification was removed, with its recovery codes. "+
+		"A new one counts once it is confirmed with a code.")
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.DeleteTOTP(ctx, u.ID); err != nil {
+			return err
+		}
+		return p.queueNotice(ctx, tx, notice)
+	})
 	if err != nil {
-		p.internalError(w, r, err)
-		return
-	} else if !ok {
-		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
-		return
-	}
-	if err := p.store.DeleteTOTP(r.Context(), u.ID); err != nil {
 		p.internalError(w, r, err)
 		return
 	}

@@ -223,6 +223,7 @@ var (
 	errUnverifiedLink = errors.New("external e-mail is not verified; it is never linked to an existing account")
 	errNoAccount      = errors.New("no account matches the external identity and the organization does not create accounts")
 	errNoProof        = errors.New("the account cannot prove itself: its organization allows no password sign-in or it has no password")
+	errNotVouched     = errors.New("the address has an account in another organization; this provider may not create one for it")
 )
 
 // externalIdentity exchanges the code of an external login and verifies its
@@ -315,6 +316,11 @@ func (p *Provider) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x 
 	if !policy.SSOCreateUsers {
 		return "", nil, errNoAccount
 	}
+	if ok, err := p.vouchesFor(ctx, x, email); err != nil {
+		return "", nil, err
+	} else if !ok {
+		return "", nil, errNotVouched
+	}
 	name := ext.Name
 	if name == "" {
 		name = email
@@ -333,6 +339,30 @@ func (p *Provider) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x 
 	return u.ID, nil, err
 }
 
+// vouchesFor reports whether an external provider may create an account
+// just in time for an address (D-jit): one that has no account in another
+// organization, or, when a platform_admin trusts the provider for linking,
+// one on a domain recorded for the provider's customer. An address of the
+// administrator organization never: a customer's provider does not speak
+// for the platform's own staff. Until customers prove their domains
+// themselves, a customer admin's own provider creates accounts only for
+// addresses no one else holds.
+func (p *Provider) vouchesFor(ctx context.Context, x *platform.ExternalIDP, email string) (bool, error) {
+	users, err := p.store.UsersByEmail(ctx, email, "")
+	if err != nil || len(users) == 0 {
+		return err == nil, err
+	}
+	for _, u := range users {
+		if u.OrgID == p.cfg.AdminOrgID {
+			return false, nil
+		}
+	}
+	if !x.LinkTrusted {
+		return false, nil
+	}
+	return p.store.OrgDomainVerified(ctx, x.OrgID, email[strings.LastIndexByte(email, '@')+1:])
+}
+
 // askAccountProof shows the sign-in form for the existing account an
 // external identity matched: signing in with the account's own password (and
 // second factor) links the two (D-linking, Keycloak's "first broker login").
@@ -343,7 +373,10 @@ func (p *Provider) askAccountProof(w http.ResponseWriter, r *http.Request, a *st
 		p.internalError(w, r, err)
 		return
 	}
-	if !v.PasswordAllowed || u.PasswordHash == "" {
+	if accounts, err := p.passwordAccounts(r.Context(), []*platform.User{u}); err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if !v.PasswordAllowed || len(accounts) == 0 || u.PasswordHash == "" { // the account's own policy decides
 		p.ssoError(w, r, errNoProof)
 		return
 	}

@@ -93,6 +93,12 @@ func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
 // newRecoveryCodes replaces a user's recovery codes and returns them once, in
 // clear; only their hashes are kept.
 func (p *Provider) newRecoveryCodes(ctx context.Context, userID string) ([]string, error) {
+	return p.replaceRecoveryCodes(ctx, p.store, userID)
+}
+
+// replaceRecoveryCodes is newRecoveryCodes through st (a transaction of a
+// change the codes belong to).
+func (p *Provider) replaceRecoveryCodes(ctx context.Context, st *store.Store, userID string) ([]string, error) {
 	codes := make([]string, recoveryCodeCount)
 	hashes := make([]string, recoveryCodeCount)
 	for i := range codes {
@@ -104,7 +110,7 @@ func (p *Provider) newRecoveryCodes(ctx context.Context, userID string) ([]strin
 		codes[i] = s[:4] + "-" + s[4:8] + "-" + s[8:]
 		hashes[i] = hashSecret(userID + ":" + strings.ReplaceAll(codes[i], "-", ""))
 	}
-	if err := p.store.ReplaceRecoveryCodes(ctx, userID, hashes); err != nil {
+	if err := st.ReplaceRecoveryCodes(ctx, userID, hashes); err != nil {
 		return nil, err
 	}
 	return codes, nil

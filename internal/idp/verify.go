@@ -21,9 +21,12 @@ type verifyView struct {
 	Org, Address, Current, Token, CSRF string
 }
 
-// accountEmail asks for a new address: current password required; the
-// link (7 days, single use) goes to the new address. The answer is the same
-// whether or not the organization already has the address.
+// accountEmail asks for a new address: the current password required
+// where the account has one (and its organization signs in with it), and
+// a recent proof (D-reauth; that password is the proof where it alone
+// signs the account in). The link (7 days, single use) goes to the new
+// address, and the current one is told. The answer is the same whether or
+// not the organization already has the address.
 func (p *Provider) accountEmail(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
@@ -35,24 +38,33 @@ func (p *Provider) accountEmail(w http.ResponseWriter, r *http.Request) {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Enter a new e-mail address.")
 		return
 	}
-	ok, err := p.currentPassword(r, u, r.PostForm.Get("current"))
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
-	} else if !ok {
-		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
+	}
+	if policy.PasswordAllowed && u.PasswordHash != "" {
+		if !p.proofOrPassword(w, r, u) {
+			return
+		}
+	} else if !p.requireProof(w, r, u, PathAccount) {
 		return
 	}
 	org := ""
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
 	}
+	notice := p.signInNotice(ctx, u, "A change of your account's e-mail address to "+email+" was asked for. "+
+		"It takes effect once the link sent to that address is opened; until then you sign in with this one.")
 	token, hash := mail.NewToken()
 	now := p.now()
 	err = p.store.InTx(ctx, func(tx *store.Store) error {
 		err := tx.CreateAccountToken(ctx, &store.AccountToken{Hash: hash, Kind: store.TokenVerify, UserID: u.ID, Email: email,
 			CreatedAt: now, ExpiresAt: now.Add(mail.VerifyLifetime)}, true)
 		if err != nil {
+			return err
+		}
+		if err := p.queueNotice(ctx, tx, notice); err != nil {
 			return err
 		}
 		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: mail.KindVerify, To: email,

@@ -28,6 +28,14 @@ const (
 	KindVerify     = "verify"
 	KindOwnership  = "ownership"
 	KindPasskey    = "passkey"
+	// KindSSOOnly answers a reset asked for by an account whose
+	// organization signs in only through its identity provider: there is
+	// no password to reset, and no link to set one.
+	KindSSOOnly = "sso-only"
+	// KindSignIn tells the holder that how the account signs in changed
+	// (Change says what): a password, recovery codes, the second factor,
+	// a passkey removed, an address change asked for.
+	KindSignIn = "sign-in-changed"
 )
 
 var (
@@ -36,7 +44,8 @@ var (
 )
 
 var buttonLabels = map[string]string{KindInvitation: "Choose your password", KindReset: "Choose a new password",
-	KindUnlock: "Unlock my account", KindVerify: "Confirm my address", KindPasskey: "Review my passkeys"}
+	KindUnlock: "Unlock my account", KindVerify: "Confirm my address", KindPasskey: "Review my passkeys",
+	KindSSOOnly: "Sign in", KindSignIn: "Review my account"}
 
 // Message is one e-mail to compose: its kind, recipient, and what the
 // templates show (the organization's name, the recipient's name, the link).
@@ -50,6 +59,7 @@ type Message struct {
 	Link       string
 	Address    string // the address a verification confirms
 	Passkey    string // the name of a passkey just added
+	Change     string // what changed, a sentence (KindSignIn)
 }
 
 // Body is a composed message.

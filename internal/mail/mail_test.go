@@ -272,3 +272,31 @@ func TestComposeEscapes(t *testing.T) {
 		t.Fatalf("%+v", b)
 	}
 }
+
+// The notices about sign-in compose with what they say: the SSO-only
+// answer to a reset carries no reset link (a sign-in link when there is
+// one), the sign-in-changed notice the change, escaped, and the account
+// page's link.
+func TestComposeSignInNotices(t *testing.T) {
+	sso := mail.Message{Kind: mail.KindSSOOnly, To: "ada@example.com", Org: "Initech", Name: "Ada"}
+	b, err := mail.Compose(sso)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Subject, "no password to reset") || strings.Contains(b.Text, "http") || strings.Contains(b.HTML, "<a ") {
+		t.Fatalf("without a sign-in link: %+v", b)
+	}
+	sso.Link = "https://console.example.com/"
+	if b, err = mail.Compose(sso); err != nil || !strings.Contains(b.Text, sso.Link) || !strings.Contains(b.HTML, `href="`+sso.Link+`"`) {
+		t.Fatalf("with a sign-in link: %+v %v", b, err)
+	}
+	changed := mail.Message{Kind: mail.KindSignIn, To: "ada@example.com", Org: "Acme", Name: "Ada",
+		Change: `The passkey “<b>Phone</b>” was removed.`, Link: "https://idp.example.com/ui/account"}
+	if b, err = mail.Compose(changed); err != nil {
+		t.Fatal(err)
+	}
+	if b.Subject != "How you sign in to Acme changed" || !strings.Contains(b.Text, changed.Change) || !strings.Contains(b.Text, changed.Link) ||
+		strings.Contains(b.HTML, "<b>Phone") || !strings.Contains(b.HTML, `href="`+changed.Link+`"`) {
+		t.Fatalf("sign-in changed: %+v", b)
+	}
+}

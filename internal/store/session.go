@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
@@ -16,6 +17,10 @@ type Session struct {
 	AMR       []string
 	CreatedAt time.Time
 	ExpiresAt time.Time
+	// ProvedAt is when the user last proved themselves again in this
+	// session (the account page's confirmation); zero when not since the
+	// sign-in (AuthTime).
+	ProvedAt time.Time
 }
 
 // CreateSession stores a browser session.
@@ -30,14 +35,24 @@ func (s *Store) CreateSession(ctx context.Context, ss *Session) error {
 func (s *Store) Session(ctx context.Context, idHash string, now time.Time) (*Session, error) {
 	var ss Session
 	var amr string
-	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at, sid FROM idp_sessions
+	var proved sql.NullTime
+	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at, sid, proved_at FROM idp_sessions
 		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC()).
-		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt, &ss.SID)
+		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt, &ss.SID, &proved)
 	if err != nil {
 		return nil, wrap(err, "session")
 	}
 	ss.AMR = splitList(amr)
+	if proved.Valid {
+		ss.ProvedAt = proved.Time
+	}
 	return &ss, nil
+}
+
+// ProveSession records that the user of a browser session proved
+// themselves again at at. ENOTFOUND when the session is gone.
+func (s *Store) ProveSession(ctx context.Context, idHash string, at time.Time) error {
+	return s.execOne(ctx, "session", `UPDATE idp_sessions SET proved_at = $2 WHERE id_hash = $1`, idHash, at.UTC())
 }
 
 // DeleteSession ends one browser session.

@@ -398,6 +398,13 @@ func testSessions(t *testing.T, st *store.Store) {
 	if diff := cmp.Diff(s, got); diff != "" {
 		t.Errorf("session (-want +got):\n%s", diff)
 	}
+	if err := st.ProveSession(ctx, "sh", ts.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = st.Session(ctx, "sh", ts); err != nil || !got.ProvedAt.Equal(ts.Add(time.Minute)) {
+		t.Fatalf("proved at %v (%v), want %v", got, err, ts.Add(time.Minute))
+	}
+	wantCode(t, st.ProveSession(ctx, "gone", ts), platform.ENOTFOUND)
 	_, err = st.Session(ctx, "sh", ts.Add(time.Hour))
 	wantCode(t, err, platform.ENOTFOUND)
 	if err := st.DeleteUserSessions(ctx, "u"); err != nil {
