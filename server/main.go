@@ -164,7 +164,8 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID,
-			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit, Egress: m.Config.Egress(),
+			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit,
+			AuthorizeRateLimit: m.Config.AuthorizeRateLimit, Egress: m.Config.Egress(),
 			RefreshReuseGrace: m.Config.RefreshReuseGrace, ConsoleURL: m.Config.ConsoleURL,
 			ConsoleClientID: m.Config.ConsoleClientID}, st)
 		if err != nil {

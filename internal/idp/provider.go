@@ -65,6 +65,10 @@ type Config struct {
 	// LoginRateLimit is the number of sign-in form posts (password, code,
 	// account link) allowed per client address and minute; 0 turns it off.
 	LoginRateLimit int
+	// AuthorizeRateLimit is the number of authorization requests, and
+	// apart from them of pushed authorization requests, allowed per client
+	// address and minute (each stores a row); 0 turns it off.
+	AuthorizeRateLimit int
 	// RefreshReuseGrace is how long after a rotation the same public client
 	// may present the used refresh token again and get the same answer
 	// (D-refresh-grace); 0 turns it off: any reuse revokes the family.
@@ -230,7 +234,7 @@ func (p *Provider) Handler() http.Handler {
 		p.passkeyRoutes(r)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
-		r.With(p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
+		r.With(p.limitAuthorize, p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
 		// The step that issues the code answers only the browser that holds
 		// the transaction, whatever the method (D-login-binding).
 		r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
@@ -244,7 +248,7 @@ func (p *Provider) Handler() http.Handler {
 	r.Get(DiscoveryPath, p.discovery)
 	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
-	r.With(p.clientAuth).Post(PathPAR, p.pushAuthorization)
+	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).
