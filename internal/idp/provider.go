@@ -146,13 +146,15 @@ type Provider struct {
 	pending      sync.WaitGroup        // work started after requests (links.go: later)
 	hashQueue    *hashQueue            // bounds the verifications in flight
 	webauthn     *webauthn.WebAuthn    // nil when the issuer cannot be a relying party (passkey.go)
+	origins      *corsOrigins          // the applications' origins, for cors
 }
 
 // New builds the provider and loads (or creates) its signing keys.
 func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
 	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
-		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait)}
+		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait),
+		origins:   &corsOrigins{load: st.ApplicationRedirectURIs}}
 	p.keys = &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: p.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
 		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
 	if err := p.keys.load(ctx); err != nil {
@@ -181,6 +183,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint(PathIntrospect)),
 		op.WithCustomDeviceAuthorizationEndpoint(op.NewEndpoint(PathDeviceAuthorization)),
 		op.WithCrypto(newTokenCrypto(cryptoKey)), // access tokens are RFC 9068 JWTs (accesstoken.go)
+		op.WithCORSOptions(nil),                  // no CORS from the library: cors (cors.go) on the endpoints browser apps call
 	}
 	if !p.secure {
 		opts = append(opts, op.WithAllowInsecure())
@@ -245,11 +248,15 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathEndSession, p.endSessionSubmit)
 	})
 	r.Mount(PathManagement, p.managementRoutes())
-	r.Get(DiscoveryPath, p.discovery)
-	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
+	r.With(p.cors).Get(DiscoveryPath, p.discovery)
+	r.With(p.cors).Options(DiscoveryPath, allowGet)
+	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
-	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
+	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(p.op))
+	r.With(p.cors).Handle(PathKeys, p.op)
+	r.With(p.cors).Handle(PathRevoke, p.op)
+	r.With(p.cors).Handle(PathIntrospect, p.op)
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
@@ -359,6 +366,13 @@ func randomToken() string {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// allowGet answers an OPTIONS request (other than a preflight) to a
+// resource that is only read.
+func allowGet(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func limitBody(n int64) func(http.Handler) http.Handler {
