@@ -204,7 +204,7 @@ func (p *Provider) deviceDecide(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	confirmation, binding := r.PostForm.Get("confirmation"), ""
-	if c, err := r.Cookie(bindingCookie); err == nil && validHandle(c.Value) {
+	if c, err := r.Cookie(p.cookie(bindingCookie)); err == nil && validHandle(c.Value) {
 		binding = hashSecret(c.Value)
 	}
 	if !validHandle(confirmation) || binding == "" {
