@@ -212,7 +212,10 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 		return err
 	}
 	if checkDiscovery {
-		if _, err := p.sso.provider(ctx, x.Issuer); err != nil {
+		dctx, cancel := context.WithTimeout(ctx, ssoBudget)
+		_, err := p.sso.provider(dctx, x.Issuer)
+		cancel()
+		if err != nil {
 			// what the issuer answered stays out of the message (it is not ours to relay)
 			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %s", describeUpstream(err))
 		}

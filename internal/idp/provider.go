@@ -144,6 +144,7 @@ type Provider struct {
 	hashes       *atomic.Int64         // when set (tests), counts password verifications
 	hashGate     func(password string) // when set (tests), runs inside each verification
 	pending      sync.WaitGroup        // work started after requests (links.go: later)
+	laterSlots   chan struct{}         // one per job of later running
 	hashQueue    *hashQueue            // bounds the verifications in flight
 	webauthn     *webauthn.WebAuthn    // nil when the issuer cannot be a relying party (passkey.go)
 	origins      *corsOrigins          // the applications' origins, for cors
@@ -154,7 +155,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
 	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
 		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait),
-		origins:   &corsOrigins{load: st.ApplicationRedirectURIs}}
+		origins:   &corsOrigins{load: st.ApplicationRedirectURIs}, laterSlots: make(chan struct{}, laterSlots)}
 	p.keys = &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: p.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
 		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
 	if err := p.keys.load(ctx); err != nil {
