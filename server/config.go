@@ -55,6 +55,7 @@ type Config struct {
 	SecretsKey                 string // SECRETS_KEY: base64 of 32 random bytes; seals secrets at rest
 	ResolveRateLimit           int    // RESOLVE_RATE_LIMIT: resolve-org requests per minute per client address (0: off)
 	LoginRateLimit             int    // LOGIN_RATE_LIMIT: sign-in form posts per minute per client address (0: off)
+	AuthorizeRateLimit         int    // AUTHORIZE_RATE_LIMIT: authorization (and, apart, pushed) requests per minute per client address (0: off)
 	LogLevel                   string // LOG_LEVEL: debug | info | warn | error
 	LogFormat                  string // LOG_FORMAT: text | json
 	SeedDemo                   bool   // SEED_DEMO: seed demo data on first start
@@ -131,6 +132,7 @@ func DefaultConfig() Config {
 		SigningAlgorithm:       "RS256",
 		ResolveRateLimit:       30,
 		LoginRateLimit:         30,
+		AuthorizeRateLimit:     120,
 		LogLevel:               "info",
 		LogFormat:              "text",
 		SeedDemo:               true,
@@ -216,7 +218,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
-		"DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency, "MAX_CONNECTIONS": &c.MaxConnections} {
+		"AUTHORIZE_RATE_LIMIT": &c.AuthorizeRateLimit, "DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency,
+		"MAX_CONNECTIONS": &c.MaxConnections} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {

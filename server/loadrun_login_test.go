@@ -74,7 +74,7 @@ func TestLoadLogin(t *testing.T) {
 		strings.SplitN(dbURL, ":", 2)[0], os.Getenv("LOAD_PROVIDER_ENV"))
 	var rows []string
 	for _, c := range levels {
-		p := startProcess(t, dbURL, append([]string{"ROLE=idp", "LOGIN_RATE_LIMIT=0"}, strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
+		p := startProcess(t, dbURL, append([]string{"ROLE=idp", "LOGIN_RATE_LIMIT=0", "AUTHORIZE_RATE_LIMIT=0"}, strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
 		pid := p.cmd.Process.Pid
 		lc := newLoadClient(t, p.URL(0))
 		lc.login(t, 0) // warm: templates, keys, connections

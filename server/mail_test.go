@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -162,5 +163,57 @@ func TestDevMailbox(t *testing.T) {
 	}
 	if other := NewMain(Config{Role: RoleIDP}); other.devMailbox() {
 		t.Fatal("a production role shows the mailbox")
+	}
+}
+
+// The development mailbox shows live invitation and reset links; served on
+// the provider's public listener it handed them to anyone who could reach
+// the address. It answers only requests from this machine: another
+// address, or a loopback peer that forwarded someone else's request (a
+// proxy on this machine), gets 404 with a hint and none of the mailbox.
+// attack: dev-mailbox-public
+func TestAttackDevMailboxNotPublic(t *testing.T) {
+	m := MustRunMain(t)
+	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
+	if code, _ := adminCall(t, m, owner.AccessToken, http.MethodPost, "/customers/"+DemoAcmeCustomerID+"/users",
+		map[string]any{"email": "omar@acme.example", "name": "Omar"}); code != http.StatusCreated {
+		t.Fatalf("invite = %d", code)
+	}
+	provider := m.servers[0].Handler // the identity provider's listener, with everything in front of its routes
+	for _, tc := range []struct {
+		name, peer string
+		header     map[string]string
+		want       int
+	}{
+		{"ErrPublicIPv4", "203.0.113.9:40000", nil, http.StatusNotFound},
+		{"ErrPublicIPv6", "[2001:db8::9]:40000", nil, http.StatusNotFound},
+		{"ErrPrivateNetwork", "10.1.2.3:40000", nil, http.StatusNotFound},
+		{"ErrForwardedByLocalProxy", "127.0.0.1:40000", map[string]string{"X-Forwarded-For": "203.0.113.9"}, http.StatusNotFound},
+		{"ErrForwardedHeader", "[::1]:40000", map[string]string{"Forwarded": "for=203.0.113.9"}, http.StatusNotFound},
+		{"LoopbackIPv4", "127.0.0.1:40000", nil, http.StatusOK},
+		{"LoopbackIPv6", "[::1]:40000", nil, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, path := range []string{mail.PathMailbox, mail.PathMailbox + "?id=1"} {
+				r := httptest.NewRequest(http.MethodGet, m.Config.IssuerURL+path, nil)
+				r.RemoteAddr = tc.peer
+				for k, v := range tc.header {
+					r.Header.Set(k, v)
+				}
+				w := httptest.NewRecorder()
+				provider.ServeHTTP(w, r)
+				body := w.Body.String()
+				if path == mail.PathMailbox && w.Code != tc.want {
+					t.Fatalf("%s from %s = %d, want %d\n%.300s", path, tc.peer, w.Code, tc.want, body)
+				}
+				if tc.want == http.StatusNotFound && (w.Code != http.StatusNotFound || strings.Contains(body, "omar@acme.example") ||
+					strings.Contains(body, "token=") || !strings.Contains(body, "only on the machine that runs the platform")) {
+					t.Fatalf("%s from %s = %d:\n%.300s", path, tc.peer, w.Code, body)
+				}
+				if tc.want == http.StatusOK && path == mail.PathMailbox && !strings.Contains(body, "omar@acme.example") {
+					t.Fatalf("the mailbox on this machine does not list the invitation:\n%.300s", body)
+				}
+			}
+		})
 	}
 }

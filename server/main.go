@@ -164,7 +164,8 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID,
-			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit, Egress: m.Config.Egress(),
+			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit,
+			AuthorizeRateLimit: m.Config.AuthorizeRateLimit, Egress: m.Config.Egress(),
 			RefreshReuseGrace: m.Config.RefreshReuseGrace, ConsoleURL: m.Config.ConsoleURL,
 			ConsoleClientID: m.Config.ConsoleClientID}, st)
 		if err != nil {
@@ -473,7 +474,8 @@ func (m *Main) PrintBanner(w io.Writer) {
 	fmt.Fprintf(w, "  Health              /healthz  /readyz on each address\n")
 	fmt.Fprintf(w, "  Metrics             http://%s/metrics   (this machine only unless METRICS_ADDR says otherwise)\n", m.metricsAddr())
 	if m.devMailbox() {
-		fmt.Fprintf(w, "  Development mailbox %s%s   (no SMTP_URL: e-mail stays here)\n", c.IssuerURL, mail.PathMailbox)
+		fmt.Fprintf(w, "  Development mailbox %s%s   (no SMTP_URL: e-mail stays here; opens on this machine only)\n", c.IssuerURL,
+			mail.PathMailbox)
 	} else if s := c.Mailer(); s != nil {
 		fmt.Fprintf(w, "  E-mail              through %s\n", s.Describe())
 	}

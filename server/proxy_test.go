@@ -72,3 +72,60 @@ func TestAttackRateLimitBehindProxy(t *testing.T) {
 		}
 	}
 }
+
+func getAs(t *testing.T, u, client string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	req.Header.Set("X-Test-Client", client)
+	resp, err := noRedirectClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+var noRedirectClient = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// A client with an IPv6 network picks a new address of its /64 for every
+// request and so, counted by address, escapes every per-address limit.
+// The limits count an IPv6 client by its /64 (the console's resolve-org
+// and the provider's authorization endpoint alike); another /64 has its
+// own count, an IPv4 client its address, and an IPv4-mapped IPv6 address
+// is that IPv4 address.
+// attack: ipv6-address-rotation
+func TestAttackIPv6RateLimitByNetwork(t *testing.T) {
+	m := mustRunMainWith(t, func(m *Main) {
+		m.Config.ResolveRateLimit, m.Config.AuthorizeRateLimit, m.Config.TrustedProxies = 3, 3, "127.0.0.1/32"
+	})
+	console, provider := behindProxy(t, m.Config.ConsoleURL), behindProxy(t, m.Config.IssuerURL)
+	authorize := provider + "/oauth/v2/authorize?client_id=" + m.Config.ConsoleClientID
+	for _, tc := range []struct {
+		name  string
+		limit func(client string) int
+	}{
+		{"resolve-org", func(client string) int { return resolveOrgAs(t, console, client, "") }},
+		{"authorize", func(client string) int { return getAs(t, authorize, client) }},
+	} {
+		for i, client := range []string{"2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:8000::3"} {
+			if code := tc.limit(client); code == http.StatusTooManyRequests {
+				t.Fatalf("%s: request %d (%s) within the limit answered 429", tc.name, i+1, client)
+			}
+		}
+		if code := tc.limit("2001:db8:1:2:ffff:ffff:ffff:fffe"); code != http.StatusTooManyRequests {
+			t.Fatalf("%s: a fourth address of the same /64 answered %d, want 429", tc.name, code)
+		}
+		if code := tc.limit("2001:db8:1:3::1"); code == http.StatusTooManyRequests {
+			t.Fatalf("%s: another /64 was limited for the first one's requests", tc.name)
+		}
+		for range 3 {
+			tc.limit("203.0.113.7")
+		}
+		if code := tc.limit("::ffff:203.0.113.7"); code != http.StatusTooManyRequests {
+			t.Fatalf("%s: the IPv4-mapped form of a spent IPv4 address answered %d, want 429", tc.name, code)
+		}
+		if code := tc.limit("203.0.113.8"); code == http.StatusTooManyRequests {
+			t.Fatalf("%s: the next IPv4 address was limited", tc.name)
+		}
+	}
+}

@@ -33,6 +33,7 @@ const CSRFHeader = "X-Requested-With"
 type Handler struct {
 	svc     *Service
 	origin  string
+	cookie  string        // the tenant session cookie's name at this instance
 	uploads chan struct{} // one token per upload running on this replica (D-admission)
 }
 
@@ -57,7 +58,7 @@ func NewHandler(svc *Service, instanceURL string, concurrency int) *Handler {
 	if concurrency <= 0 {
 		concurrency = DefaultUploadConcurrency
 	}
-	return &Handler{svc: svc, origin: origin, uploads: make(chan struct{}, concurrency)}
+	return &Handler{svc: svc, origin: origin, cookie: tenant.SessionCookieName(instanceURL), uploads: make(chan struct{}, concurrency)}
 }
 
 // admitUpload takes one of the replica's upload slots, waiting briefly for
@@ -100,7 +101,7 @@ func (h *Handler) csrf(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if _, err := r.Cookie(tenant.SessionCookie); err != nil || r.Header.Get("Authorization") != "" {
+		if _, err := r.Cookie(h.cookie); err != nil || r.Header.Get("Authorization") != "" {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -38,12 +38,13 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 type clientIPKey struct{}
 
 // ClientAddress finds the address each request comes from and keeps it for
-// ClientIP (and so for every per-address limit). A request's peer is the
-// client unless the peer is one of the trusted proxies; then the client is
-// the nearest address in Forwarded (RFC 7239), or else X-Forwarded-For, that
-// is not itself a trusted proxy, read from the right: entries to the left of
-// it were written by whoever sent the request and are not believed. With no
-// trusted proxies the headers are ignored.
+// ClientIP (and so for RateKey, the key of every per-address limit). A
+// request's peer is the client unless the peer is one of the trusted
+// proxies; then the client is the nearest address in Forwarded (RFC 7239),
+// or else X-Forwarded-For, that is not itself a trusted proxy, read from
+// the right: entries to the left of it were written by whoever sent the
+// request and are not believed. With no trusted proxies the headers are
+// ignored.
 func ClientAddress(trusted []netip.Prefix) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -53,8 +54,8 @@ func ClientAddress(trusted []netip.Prefix) func(http.Handler) http.Handler {
 	}
 }
 
-// ClientIP is the address a request comes from, as every per-address limit
-// counts it: the one ClientAddress found, or the peer's.
+// ClientIP is the address a request comes from, as logs show it: the one
+// ClientAddress found, or the peer's. Limits count by RateKey.
 func ClientIP(r *http.Request) string {
 	if ip, ok := r.Context().Value(clientIPKey{}).(string); ok {
 		return ip

@@ -75,3 +75,29 @@ func TestParsePrefixes(t *testing.T) {
 		t.Fatalf("errors not named: %v", err)
 	}
 }
+
+// RateKey counts an IPv4 client by its address and an IPv6 client by its
+// /64, through the client address ClientAddress found; what it cannot
+// parse it counts as it is.
+func TestRateKey(t *testing.T) {
+	for _, tc := range []struct{ peer, want string }{
+		{"203.0.113.5:1", "203.0.113.5"},
+		{"[::ffff:203.0.113.5]:1", "203.0.113.5"},
+		{"[2001:db8:1:2:3:4:5:6]:1", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2::]:1", "2001:db8:1:2::/64"},
+		{"[fe80::1%eth0]:1", "fe80::/64"},
+		{"pipe", "pipe"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = tc.peer
+		var got, logged string
+		ClientAddress(nil)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got, logged = RateKey(r), ClientIP(r) })).
+			ServeHTTP(httptest.NewRecorder(), r)
+		if got != tc.want {
+			t.Errorf("RateKey(%s) = %q, want %q", tc.peer, got, tc.want)
+		}
+		if tc.peer == "[2001:db8:1:2:3:4:5:6]:1" && logged != "2001:db8:1:2:3:4:5:6" {
+			t.Errorf("ClientIP, which logs show, = %q; want the whole address", logged)
+		}
+	}
+}

@@ -28,7 +28,7 @@ func RateLimitByAddress(c Counter, name string, limit int, window time.Duration)
 				return
 			}
 			now := time.Now()
-			ok, reset, err := c.Allow(r.Context(), name+":"+ClientIP(r), limit, window, now)
+			ok, reset, err := c.Allow(r.Context(), name+":"+RateKey(r), limit, window, now)
 			if err != nil {
 				slog.ErrorContext(r.Context(), "rate limit counter", "err", err)
 				next.ServeHTTP(w, r)

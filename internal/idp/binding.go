@@ -35,12 +35,12 @@ func (p *Provider) bindBrowser(next http.Handler) http.Handler {
 // transaction of this browser stores.
 func (p *Provider) bind(w http.ResponseWriter, r *http.Request) string {
 	v := ""
-	if c, err := r.Cookie(bindingCookie); err == nil && validHandle(c.Value) {
+	if c, err := r.Cookie(p.cookie(bindingCookie)); err == nil && validHandle(c.Value) {
 		v = c.Value
 	} else {
 		v = randomToken()
 	}
-	http.SetCookie(w, &http.Cookie{Name: bindingCookie, Value: v, Path: "/", HttpOnly: true, Secure: p.secure,
+	http.SetCookie(w, &http.Cookie{Name: p.cookie(bindingCookie), Value: v, Path: "/", HttpOnly: true, Secure: p.secure,
 		SameSite: http.SameSiteLaxMode, MaxAge: int(p.cfg.LoginTimeout / time.Second)})
 	return hashSecret(v)
 }
@@ -84,7 +84,7 @@ func (p *Provider) boundRequest(r *http.Request, id string) (*store.AuthRequest,
 	} else if err != nil {
 		return nil, err
 	}
-	c, err := r.Cookie(bindingCookie)
+	c, err := r.Cookie(p.cookie(bindingCookie))
 	if err != nil || !validHandle(c.Value) || a.BindingHash == "" ||
 		subtle.ConstantTimeCompare([]byte(hashSecret(c.Value)), []byte(a.BindingHash)) != 1 {
 		return nil, errForeignBrowser

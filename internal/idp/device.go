@@ -113,11 +113,16 @@ func (p *Provider) deviceAuthorization(w http.ResponseWriter, r *http.Request) {
 }
 
 type deviceView struct {
-	CSRF     string
-	UserCode string
-	AppName  string
-	Error    string
+	CSRF         string
+	UserCode     string
+	AppName      string
+	Confirmation string
+	Error        string
 }
+
+// deviceConfirmLifetime bounds how long a confirmation page can be answered
+// (and never past its device authorization).
+const deviceConfirmLifetime = 10 * time.Minute
 
 // devicePage asks for the user code (prefilled from the verification link).
 func (p *Provider) devicePage(w http.ResponseWriter, r *http.Request) {
@@ -140,7 +145,10 @@ func normalUserCode(s string) string {
 
 // deviceSubmit looks the user code up and asks the user to confirm that the
 // device is theirs (a code someone sent them is refused there). Entries are
-// rate limited like sign-in attempts: user codes are short.
+// rate limited like sign-in attempts: user codes are short. The
+// confirmation page carries a one-time value of its own, bound to this
+// browser (its login binding cookie) and to the device code: only that
+// value, not the user code, can approve or deny the device.
 func (p *Provider) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
 		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
@@ -156,11 +164,20 @@ func (p *Provider) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 			Error: "This code is not valid or has expired. Check the code your device shows."})
 		return
 	}
+	confirmation, expires := randomToken(), p.now().Add(deviceConfirmLifetime)
+	if d.ExpiresAt.Before(expires) {
+		expires = d.ExpiresAt
+	}
+	if err := p.store.CreateDeviceConfirmation(r.Context(), hashSecret(confirmation), d.DeviceCodeHash, p.bind(w, r), expires); err != nil {
+		p.internalError(w, r, err)
+		return
+	}
 	name := d.ClientID
 	if app, err := p.application(r.Context(), d.ClientID); err == nil {
 		name = app.Name
 	}
-	p.render(w, http.StatusOK, "device_confirm.html", deviceView{CSRF: p.newCSRF(w), UserCode: code, AppName: name})
+	p.render(w, http.StatusOK, "device_confirm.html", deviceView{CSRF: p.newCSRF(w), UserCode: code, AppName: name,
+		Confirmation: confirmation})
 }
 
 func (p *Provider) deviceByCode(ctx context.Context, code string) (*store.DeviceAuthorization, error) {
@@ -172,21 +189,44 @@ func (p *Provider) deviceByCode(ctx context.Context, code string) (*store.Device
 
 // deviceDecide denies the device, or starts the login that approves it: a
 // login transaction bound to this browser, with the device's client and
-// scopes (an organization scope among them applies its policies).
+// scopes (an organization scope among them applies its policies). It
+// counts on the sign-in limit like user-code entries, and takes the
+// confirmation page's one-time value, once, in the browser that was shown
+// the page; a user code alone (guessed, or from someone else's screen)
+// decides nothing.
 func (p *Provider) deviceDecide(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
 		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
 		return
 	}
+	if !p.allowAttempt(w, r) {
+		return
+	}
 	ctx := r.Context()
-	d, err := p.deviceByCode(ctx, normalUserCode(r.PostForm.Get("user_code")))
-	if err != nil {
-		p.renderError(w, r, http.StatusBadRequest, "This code has expired", "Start again on your device.")
+	confirmation, binding := r.PostForm.Get("confirmation"), ""
+	if c, err := r.Cookie(p.cookie(bindingCookie)); err == nil && validHandle(c.Value) {
+		binding = hashSecret(c.Value)
+	}
+	if !validHandle(confirmation) || binding == "" {
+		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Enter the code shown on your device again.")
+		return
+	}
+	d, err := p.store.TakeDeviceConfirmation(ctx, hashSecret(confirmation), binding, p.now())
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.renderError(w, r, http.StatusBadRequest, "This confirmation has expired",
+			"It was used already, has expired, or was opened in another browser. Enter the code shown on your device again.")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
 		return
 	}
 	now := p.now()
 	if r.PostForm.Get("decision") != "approve" {
-		if err := p.store.DecideDeviceAuthorization(ctx, d.DeviceCodeHash, false, "", nil, time.Time{}, now); err != nil {
+		err := p.store.DecideDeviceAuthorization(ctx, d.DeviceCodeHash, false, "", nil, time.Time{}, now)
+		if platform.ErrorCode(err) == platform.ENOTFOUND {
+			p.renderError(w, r, http.StatusBadRequest, "This code has expired", "Start again on your device.")
+			return
+		} else if err != nil {
 			p.internalError(w, r, err)
 			return
 		}

@@ -313,3 +313,86 @@ func TestManagementDeviceApplications(t *testing.T) {
 		}
 	}
 }
+
+// The decision on a device is the confirmation page's, not the user
+// code's: a user code posted to the decision (guessed, or read off
+// someone's screen; with a CSRF token of the attacker's own) neither denies
+// the device nor starts a login that approves it with the attacker's
+// account; the page's one-time value posted from another browser is
+// refused and stays the victim's; the victim's own value decides once;
+// decisions count on the sign-in limit like user-code entries.
+// attack: device-decision-without-confirmation
+func TestAttackDeviceDecisionWithoutConfirmation(t *testing.T) {
+	ti := mustIDP(t)
+	ti.withDeviceApp()
+	_, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid"}})
+	userCode := d["user_code"].(string)
+	state := func() string {
+		t.Helper()
+		var s string
+		if err := ti.st.Conn().QueryRow(context.Background(), `SELECT state FROM device_authorizations WHERE user_code = $1`,
+			userCode).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	deviceLogins := func() int {
+		t.Helper()
+		var n int
+		if err := ti.st.Conn().QueryRow(context.Background(), `SELECT COUNT(*) FROM auth_requests WHERE device_code_hash <> ''`).
+			Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	attacker := ti.browser()
+	_, entry := attacker.get(ti.issuer + PathDevice)
+	csrf := hiddenOrInput(entry, "csrf")
+	for _, decision := range []string{"deny", "approve"} {
+		resp, page := attacker.post(ti.issuer+PathDeviceDecide, url.Values{"csrf": {csrf}, "user_code": {userCode}, "decision": {decision}})
+		if resp.StatusCode != http.StatusForbidden || state() != store.DevicePending || deviceLogins() != 0 {
+			t.Fatalf("a raw user code decided %s: %d, state %s, %d device logins\n%.300s", decision, resp.StatusCode, state(),
+				deviceLogins(), page)
+		}
+	}
+
+	victim := ti.browser()
+	_, page := victim.get(d["verification_uri_complete"].(string))
+	_, confirm := victim.submitForm(ti.issuer+PathDevice, page, "user_code", userCode)
+	value := hiddenOrInput(confirm, "confirmation")
+	if len(value) != 43 || strings.Contains(confirm, `name="user_code"`) {
+		t.Fatalf("the confirmation page carries no one-time value of its own:\n%.800s", confirm)
+	}
+	attacker.get(ti.rp().authURL(newFlow())) // a login binding cookie of the attacker's own
+	_, entry = attacker.get(ti.issuer + PathDevice)
+	csrf = hiddenOrInput(entry, "csrf")
+	resp, _ := attacker.post(ti.issuer+PathDeviceDecide, url.Values{"csrf": {csrf}, "confirmation": {value}, "decision": {"deny"}})
+	if resp.StatusCode != http.StatusBadRequest || state() != store.DevicePending {
+		t.Fatalf("the victim's confirmation from another browser: %d, state %s", resp.StatusCode, state())
+	}
+
+	resp, login := victim.submitForm(ti.issuer+PathDeviceDecide, confirm, "decision", "approve")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(login, `name="password"`) || deviceLogins() != 1 {
+		t.Fatalf("the victim's own confirmation (left unspent by the refusal): %d, %d device logins\n%.500s", resp.StatusCode,
+			deviceLogins(), login)
+	}
+	_, entry = victim.get(ti.issuer + PathDevice) // a fresh CSRF token: the login page replaced the cookie
+	resp, again := victim.post(ti.issuer+PathDeviceDecide, url.Values{"csrf": {hiddenOrInput(entry, "csrf")}, "confirmation": {value},
+		"decision": {"deny"}})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(again, "This confirmation has expired") ||
+		state() != store.DevicePending || deviceLogins() != 1 {
+		t.Fatalf("a confirmation used twice: %d, state %s, %d device logins\n%.300s", resp.StatusCode, state(), deviceLogins(), again)
+	}
+
+	limited := mustIDP(t, func(c *Config) { c.LoginRateLimit = 3 })
+	b := limited.browser()
+	_, entry = b.get(limited.issuer + PathDevice)
+	form := url.Values{"csrf": {hiddenOrInput(entry, "csrf")}, "confirmation": {randomToken()}, "decision": {"deny"}}
+	for i := 1; i <= 4; i++ {
+		resp, _ := b.post(limited.issuer+PathDeviceDecide, form)
+		if i == 4 && (resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "") {
+			t.Fatalf("decision %d past the sign-in limit = %d", i, resp.StatusCode)
+		}
+	}
+}

@@ -83,7 +83,7 @@ func (p *Provider) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+	http.SetCookie(w, &http.Cookie{Name: p.cookie(SessionCookie), Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		Secure: p.secure, SameSite: http.SameSiteLaxMode, Expires: time.Unix(0, 0)})
 	r.PostForm.Del("csrf")
 	r.Form.Del("csrf")

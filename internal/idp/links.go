@@ -357,14 +357,32 @@ func (p *Provider) accountLocked(ctx context.Context, u *platform.User) {
 	p.later(ctx, func(ctx context.Context) error { return p.sendResetLink(ctx, u, "unlock") })
 }
 
-// later runs fn after the request, detached from its cancellation, with its
-// own deadline; WaitBackground waits for such work (tests, shutdown).
+// Bounds of the work started after requests (later): at most laterSlots
+// jobs at once, each within laterBudget.
+const (
+	laterSlots  = 32
+	laterBudget = 30 * time.Second
+)
+
+// later runs fn after the request, detached from its cancellation (the
+// answer must not wait for it, nor its timing tell anything), within
+// laterBudget; WaitBackground waits for such work (tests, shutdown). At
+// most laterSlots jobs run at once: past that the job is dropped and
+// logged, so a flood from many addresses cannot pile up goroutines and
+// database work that no request waits for.
 func (p *Provider) later(ctx context.Context, fn func(context.Context) error) {
+	select {
+	case p.laterSlots <- struct{}{}:
+	default:
+		slog.WarnContext(ctx, "account e-mail dropped: too many in flight", "in_flight", laterSlots)
+		return
+	}
 	ctx = context.WithoutCancel(ctx)
 	p.pending.Add(1)
 	go func() {
+		defer func() { <-p.laterSlots }()
 		defer p.pending.Done()
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, laterBudget)
 		defer cancel()
 		if err := fn(ctx); err != nil {
 			slog.ErrorContext(ctx, "account e-mail", "err", err)

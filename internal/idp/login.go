@@ -251,7 +251,7 @@ func (p *Provider) formRequest(w http.ResponseWriter, r *http.Request) (*store.A
 }
 
 func (p *Provider) validCSRF(r *http.Request) bool {
-	c, err := r.Cookie(csrfCookie)
+	c, err := r.Cookie(p.cookie(csrfCookie))
 	return err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostForm.Get("csrf"))) == 1
 }
 
@@ -426,7 +426,7 @@ func (p *Provider) callbackURL(ctx context.Context, authRequestID string) string
 // newCSRF sets the CSRF cookie a page's forms must echo.
 func (p *Provider) newCSRF(w http.ResponseWriter) string {
 	csrf := randomToken()
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: csrf, Path: "/", HttpOnly: true, Secure: p.secure,
+	http.SetCookie(w, &http.Cookie{Name: p.cookie(csrfCookie), Value: csrf, Path: "/", HttpOnly: true, Secure: p.secure,
 		SameSite: http.SameSiteStrictMode, MaxAge: int((30 * time.Minute).Seconds())})
 	return csrf
 }

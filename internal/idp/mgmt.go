@@ -219,7 +219,10 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 		if err := p.cfg.Egress.CheckURL(ctx, x.Issuer); errors.Is(err, egress.ErrBlocked) {
 			return platform.Errorf(platform.EINVALID, "issuer must reach a public address; the egress policy refuses this one")
 		}
-		if _, err := p.sso.provider(ctx, x.Issuer); err != nil {
+		dctx, cancel := context.WithTimeout(ctx, ssoBudget)
+		_, err := p.sso.provider(dctx, x.Issuer)
+		cancel()
+		if err != nil {
 			// what the issuer answered stays out of the message (it is not ours to relay)
 			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %s", describeUpstream(err))
 		}

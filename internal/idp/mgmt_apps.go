@@ -124,6 +124,7 @@ func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, r, err)
 		return
 	}
+	p.origins.forget()
 	v := newAppView(a)
 	v.ClientSecret = secret
 	httpapi.WriteJSON(w, http.StatusCreated, v)
@@ -173,6 +174,7 @@ func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, r, err)
 		return
 	}
+	p.origins.forget()
 	v := newAppView(a)
 	v.ClientSecret = secret
 	httpapi.WriteJSON(w, http.StatusOK, v)
@@ -187,6 +189,7 @@ func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, r, err)
 		return
 	}
+	p.origins.forget()
 	w.WriteHeader(http.StatusNoContent)
 }
 

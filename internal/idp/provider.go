@@ -65,6 +65,10 @@ type Config struct {
 	// LoginRateLimit is the number of sign-in form posts (password, code,
 	// account link) allowed per client address and minute; 0 turns it off.
 	LoginRateLimit int
+	// AuthorizeRateLimit is the number of authorization requests, and
+	// apart from them of pushed authorization requests, allowed per client
+	// address and minute (each stores a row); 0 turns it off.
+	AuthorizeRateLimit int
 	// RefreshReuseGrace is how long after a rotation the same public client
 	// may present the used refresh token again and get the same answer
 	// (D-refresh-grace); 0 turns it off: any reuse revokes the family.
@@ -140,15 +144,18 @@ type Provider struct {
 	hashes       *atomic.Int64         // when set (tests), counts password verifications
 	hashGate     func(password string) // when set (tests), runs inside each verification
 	pending      sync.WaitGroup        // work started after requests (links.go: later)
+	laterSlots   chan struct{}         // one per job of later running
 	hashQueue    *hashQueue            // bounds the verifications in flight
 	webauthn     *webauthn.WebAuthn    // nil when the issuer cannot be a relying party (passkey.go)
+	origins      *corsOrigins          // the applications' origins, for cors
 }
 
 // New builds the provider and loads (or creates) its signing keys.
 func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
 	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
-		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait)}
+		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait),
+		origins:   &corsOrigins{load: st.ApplicationRedirectURIs}, laterSlots: make(chan struct{}, laterSlots)}
 	p.keys = &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: p.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
 		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
 	if err := p.keys.load(ctx); err != nil {
@@ -177,6 +184,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint(PathIntrospect)),
 		op.WithCustomDeviceAuthorizationEndpoint(op.NewEndpoint(PathDeviceAuthorization)),
 		op.WithCrypto(newTokenCrypto(cryptoKey)), // access tokens are RFC 9068 JWTs (accesstoken.go)
+		op.WithCORSOptions(nil),                  // no CORS from the library: cors (cors.go) on the endpoints browser apps call
 	}
 	if !p.secure {
 		opts = append(opts, op.WithAllowInsecure())
@@ -233,7 +241,7 @@ func (p *Provider) Handler() http.Handler {
 		p.passkeyRoutes(r)
 		r.Get(PathAccountMFA, p.accountMFA)
 		r.Post(PathAccountMFA, p.accountMFASubmit)
-		r.With(p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
+		r.With(p.limitAuthorize, p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
 		// The step that issues the code answers only the browser that holds
 		// the transaction, whatever the method (D-login-binding).
 		r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
@@ -244,11 +252,15 @@ func (p *Provider) Handler() http.Handler {
 		r.Post(PathEndSession, p.endSessionSubmit)
 	})
 	r.Mount(PathManagement, p.managementRoutes())
-	r.Get(DiscoveryPath, p.discovery)
-	r.Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
+	r.With(p.cors).Get(DiscoveryPath, p.discovery)
+	r.With(p.cors).Options(DiscoveryPath, allowGet)
+	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
-	r.With(p.clientAuth).Post(PathPAR, p.pushAuthorization)
-	r.Handle(PathUserinfo, p.bearerChallenge(p.op))
+	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
+	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(p.op))
+	r.With(p.cors).Handle(PathKeys, p.op)
+	r.With(p.cors).Handle(PathRevoke, p.op)
+	r.With(p.cors).Handle(PathIntrospect, p.op)
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
@@ -357,6 +369,13 @@ func randomToken() string {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// allowGet answers an OPTIONS request (other than a preflight) to a
+// resource that is only read.
+func allowGet(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func limitBody(n int64) func(http.Handler) http.Handler {

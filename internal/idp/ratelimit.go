@@ -27,11 +27,19 @@ func (p *Provider) allowAttempt(w http.ResponseWriter, r *http.Request) bool {
 // (LoginRateLimit per minute) and, when it is spent, sets Retry-After and
 // answers false; the caller writes the 429.
 func (p *Provider) allow(w http.ResponseWriter, r *http.Request, kind string) bool {
-	if p.cfg.LoginRateLimit <= 0 {
+	return p.allowUpTo(w, r, kind, p.cfg.LoginRateLimit)
+}
+
+// allowUpTo counts a request of kind against the client address's limit
+// of limit a minute (0 or less: no limit), keyed by httpapi.RateKey (an
+// IPv6 client by its /64). A failing counter lets the request through and
+// is logged: the limiter must not take the provider down with the database.
+func (p *Provider) allowUpTo(w http.ResponseWriter, r *http.Request, kind string, limit int) bool {
+	if limit <= 0 {
 		return true
 	}
 	now := time.Now()
-	ok, reset, err := p.store.Allow(r.Context(), kind+":"+httpapi.ClientIP(r), p.cfg.LoginRateLimit, time.Minute, now)
+	ok, reset, err := p.store.Allow(r.Context(), kind+":"+httpapi.RateKey(r), limit, time.Minute, now)
 	if err != nil {
 		slog.ErrorContext(r.Context(), "rate limit counter", "kind", kind, "err", err)
 		return true
@@ -40,4 +48,35 @@ func (p *Provider) allow(w http.ResponseWriter, r *http.Request, kind string) bo
 		w.Header().Set("Retry-After", strconv.Itoa(int(reset.Sub(now).Seconds())+1))
 	}
 	return ok
+}
+
+// limitAuthorize counts authorization requests (each stores a login
+// transaction for its browser, for up to LoginTimeout) against the client
+// address's AuthorizeRateLimit, on a counter of their own; past it the
+// browser gets the provider's 429 page, nothing is stored and nothing is
+// redirected to the client.
+func (p *Provider) limitAuthorize(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !p.allowUpTo(w, r, "authorize", p.cfg.AuthorizeRateLimit) {
+			p.renderError(w, r, http.StatusTooManyRequests, "Too many sign-in requests",
+				"Too many sign-in requests came from your network. Wait a minute, then try again.")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitPushed counts pushed authorization requests against the client
+// address's AuthorizeRateLimit, on a counter apart from the authorization
+// endpoint's, before the client is authenticated; past it the answer is
+// an OAuth error with 429 and Retry-After, and nothing is stored.
+func (p *Provider) limitPushed(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !p.allowUpTo(w, r, "par", p.cfg.AuthorizeRateLimit) {
+			oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
+				"too many pushed authorization requests from this address; retry after "+w.Header().Get("Retry-After")+" seconds")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -20,19 +20,29 @@ const (
 	serviceSecret   = "a-long-random-service-secret"
 )
 
+// mustServiceApp registers the provider's management client (the console's
+// service client), which may introspect any token (D-introspection).
 func (ti *testIDP) mustServiceApp() {
 	ti.t.Helper()
 	if err := ti.st.CreateApplication(context.Background(), &platform.Application{AppID: "svc-1", ClientID: serviceClientID,
-		Name: "Resource server", Kind: platform.AppService, SecretHash: hashSecret(serviceSecret), CreatedAt: time.Now()}); err != nil {
+		Name: "Resource server", Kind: platform.AppService, SecretHash: hashSecret(serviceSecret), Management: true,
+		CreatedAt: time.Now()}); err != nil {
 		ti.t.Fatal(err)
 	}
 }
 
 func (ti *testIDP) introspect(t *testing.T, token, secret string) (int, map[string]any) {
 	t.Helper()
+	return ti.introspectAs(t, serviceClientID, secret, token)
+}
+
+// introspectAs asks the introspection endpoint about token as the client
+// id with secret (Basic).
+func (ti *testIDP) introspectAs(t *testing.T, id, secret, token string) (int, map[string]any) {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, ti.issuer+PathIntrospect, strings.NewReader(url.Values{"token": {token}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.SetBasicAuth(serviceClientID, secret)
+	req.SetBasicAuth(id, secret)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// SessionCookie is the provider's own browser-session cookie. Each role has its
-// own cookie name because cookies are shared across ports on one host.
+// SessionCookie is the provider's own browser-session cookie (under an
+// https issuer its name has the __Host- prefix, see cookie). Each role has
+// its own cookie name because cookies are shared across ports on one host.
 const SessionCookie = "idp_session"
 
 type sessionKey struct{}
@@ -23,7 +24,7 @@ func sessionFromContext(ctx context.Context) *store.Session {
 // the request context for the authorize endpoint and the login UI.
 func (p *Provider) loadSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(SessionCookie); err == nil && len(c.Value) <= 128 {
+		if c, err := r.Cookie(p.cookie(SessionCookie)); err == nil && len(c.Value) <= 128 {
 			if s, err := p.store.Session(r.Context(), hashSecret(c.Value), p.now()); err == nil {
 				r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 			}
@@ -54,7 +55,7 @@ func (p *Provider) startSession(w http.ResponseWriter, r *http.Request, userID s
 	if err := p.store.CreateSession(ctx, s); err != nil {
 		return nil, err
 	}
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: id, Path: "/", HttpOnly: true, Secure: p.secure,
+	http.SetCookie(w, &http.Cookie{Name: p.cookie(SessionCookie), Value: id, Path: "/", HttpOnly: true, Secure: p.secure,
 		SameSite: http.SameSiteLaxMode, Expires: s.ExpiresAt, MaxAge: int(p.cfg.SessionLifetime / time.Second)})
 	return s, nil
 }

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	jose "github.com/go-jose/go-jose/v4"
 	"github.com/google/uuid"
 	"golang.org/x/oauth2"
 
@@ -19,47 +21,84 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// ssoBudget bounds the outbound requests of one step of an external login
+// (discovery; or the code exchange, the keys and userinfo), within the
+// request's own context: nothing an external provider is asked outlives
+// the request that asked, nor takes longer than this.
+const ssoBudget = 15 * time.Second
+
 // ssoClients caches the discovery documents of external providers (derived
-// data, safe to lose) for a few minutes. Every request to an external
-// provider goes through one client of the egress policy.
+// data, safe to lose) for a few minutes, with each provider's key set.
+// Every request to an external provider goes through one client of the
+// egress policy.
 type ssoClients struct {
 	http *http.Client
 	mu   sync.Mutex
-	m    map[string]cachedProvider
+	m    map[string]*ssoProvider
 }
 
-type cachedProvider struct {
-	prov    *gooidc.Provider
+// ssoProvider is an external provider as discovered: its endpoints, its
+// issuer and id_token algorithms, its keys.
+type ssoProvider struct {
+	*gooidc.Provider
+	issuer  string
+	algs    []string
+	keys    *ssoKeySet
 	fetched time.Time
 }
 
+// verifier verifies id_tokens of the provider for clientID with its keys,
+// read within the verifying request (ssoKeySet).
+func (sp *ssoProvider) verifier(clientID string) *gooidc.IDTokenVerifier {
+	return gooidc.NewVerifier(sp.issuer, sp.keys, &gooidc.Config{ClientID: clientID, SupportedSigningAlgs: sp.algs})
+}
+
 func newSSOClients(client *http.Client) *ssoClients {
-	return &ssoClients{http: client, m: map[string]cachedProvider{}}
+	return &ssoClients{http: client, m: map[string]*ssoProvider{}}
 }
 
 func (c *ssoClients) ctx(ctx context.Context) context.Context {
 	return gooidc.ClientContext(ctx, c.http)
 }
 
-func (c *ssoClients) provider(ctx context.Context, issuer string) (*gooidc.Provider, error) {
+func (c *ssoClients) provider(ctx context.Context, issuer string) (*ssoProvider, error) {
 	c.mu.Lock()
-	cp, ok := c.m[issuer]
+	old, ok := c.m[issuer]
 	c.mu.Unlock()
-	if ok && time.Since(cp.fetched) < 5*time.Minute {
-		return cp.prov, nil
+	if ok && time.Since(old.fetched) < 5*time.Minute {
+		return old, nil
 	}
 	prov, err := gooidc.NewProvider(c.ctx(ctx), issuer)
 	if err != nil {
 		return nil, fmt.Errorf("discover %s: %w", issuer, err)
 	}
+	var doc struct {
+		Issuer  string   `json:"issuer"`
+		JWKSURL string   `json:"jwks_uri"`
+		Algs    []string `json:"id_token_signing_alg_values_supported"`
+	}
+	if err := prov.Claims(&doc); err != nil {
+		return nil, fmt.Errorf("discover %s: %w", issuer, err)
+	}
+	sp := &ssoProvider{Provider: prov, issuer: doc.Issuer, fetched: time.Now()}
+	for _, a := range doc.Algs {
+		if slices.Contains(ssoSigningAlgs, jose.SignatureAlgorithm(a)) {
+			sp.algs = append(sp.algs, a)
+		}
+	}
+	if ok && old.issuer == sp.issuer && old.keys.url == doc.JWKSURL {
+		sp.keys = old.keys // keep the keys read so far
+	} else {
+		sp.keys = newSSOKeySet(c.http, doc.JWKSURL)
+	}
 	c.mu.Lock()
-	c.m[issuer] = cachedProvider{prov: prov, fetched: time.Now()}
+	c.m[issuer] = sp
 	c.mu.Unlock()
-	return prov, nil
+	return sp, nil
 }
 
 // oauthConfig is this provider as a relying party of an external one.
-func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *gooidc.Provider) (*oauth2.Config, error) {
+func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *ssoProvider) (*oauth2.Config, error) {
 	secret, err := p.sealer.Open(x.SecretSealed, "idp-secret:"+x.ID)
 	if err != nil {
 		return nil, fmt.Errorf("open client secret of %s: %w", x.ID, err)
@@ -104,7 +143,9 @@ func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 		p.ssoError(w, r, fmt.Errorf("organization %s does not allow SSO (%v)", x.OrgID, err))
 		return
 	}
-	prov, err := p.sso.provider(ctx, x.Issuer)
+	dctx, cancel := context.WithTimeout(ctx, ssoBudget)
+	prov, err := p.sso.provider(dctx, x.Issuer)
+	cancel()
 	if err != nil {
 		p.ssoError(w, r, upstream("discovery", x, err))
 		return
@@ -160,7 +201,9 @@ func (p *Provider) ssoCallback(w http.ResponseWriter, r *http.Request) {
 		p.ssoError(w, r, err)
 		return
 	}
-	ext, err := p.externalIdentity(ctx, x, st, q.Get("code"))
+	xctx, cancel := context.WithTimeout(ctx, ssoBudget)
+	ext, err := p.externalIdentity(xctx, x, st, q.Get("code"))
+	cancel()
 	if err != nil {
 		p.ssoError(w, r, err)
 		return
@@ -245,7 +288,7 @@ func (p *Provider) externalIdentity(ctx context.Context, x *platform.ExternalIDP
 		return nil, upstream("code exchange", x, err)
 	}
 	raw, _ := tok.Extra("id_token").(string)
-	idt, err := prov.Verifier(&gooidc.Config{ClientID: x.ClientID}).Verify(p.sso.ctx(ctx), raw)
+	idt, err := prov.verifier(x.ClientID).Verify(p.sso.ctx(ctx), raw)
 	if err != nil {
 		return nil, upstream("id_token verification", x, err)
 	}

@@ -33,7 +33,7 @@ const (
 	extEmail               = "test-user@zitadel.ch" // verified at the example provider
 )
 
-func startExternalOP(t *testing.T, ourIssuer string, users exstorage.UserStore) *externalOP {
+func startExternalOP(t *testing.T, ourIssuer string, users exstorage.UserStore, wrap ...func(http.Handler) http.Handler) *externalOP {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	issuer := "http://" + srv.Listener.Addr().String() + "/"
@@ -41,7 +41,11 @@ func startExternalOP(t *testing.T, ourIssuer string, users exstorage.UserStore) 
 	if users == nil {
 		users = exstorage.NewUserStore(issuer)
 	}
-	srv.Config.Handler = exampleop.SetupServer(issuer, exstorage.NewStorage(users), nil, false)
+	var h http.Handler = exampleop.SetupServer(issuer, exstorage.NewStorage(users), nil, false)
+	for _, w := range wrap {
+		h = w(h)
+	}
+	srv.Config.Handler = h
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &externalOP{issuer: issuer, srv: srv}

@@ -307,14 +307,27 @@ func (s storage) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo, 
 	return s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes)
 }
 
-// SetIntrospectionFromToken answers introspection (RFC 7662).
+// SetIntrospectionFromToken answers introspection (RFC 7662) to the
+// callers a token concerns: its own client, a resource server it is for
+// (the caller among its audience), or a management client of the provider
+// (the console's service client). Any other authenticated client, another
+// customer's service account among them, learns nothing of it: the answer
+// is {"active":false}, as for an unknown token (D-introspection). Nothing
+// is filled in before the check: the op library writes the response even
+// when this returns an error.
 func (s storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.IntrospectionResponse, tokenID, subject, clientID string) error {
 	t, err := s.p.store.ActiveAccessToken(ctx, tokenID, s.now())
 	if err != nil || t.UserID != subject {
 		return errors.New("access token is not active")
 	}
+	if !s.p.mayIntrospect(ctx, clientID, t) {
+		slog.InfoContext(ctx, "introspection refused: the token is not the caller's", "caller", clientID, "token_client", t.ClientID)
+		return errors.New("the token does not concern the caller")
+	}
 	info := new(oidc.UserInfo)
-	if err := s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes); err != nil {
+	if t.UserID == t.ClientID {
+		info.Subject = t.UserID // a service client's own token (client_credentials): no user behind it
+	} else if err := s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes); err != nil {
 		return err
 	}
 	resp.SetUserInfo(info)
@@ -326,6 +339,20 @@ func (s storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.Intro
 	resp.TokenType = oidc.BearerToken
 	resp.Active = true
 	return nil
+}
+
+// mayIntrospect reports whether the authenticated client caller may learn
+// about access token t: t's client, a client among t's audience, or a
+// service application allowed to manage the provider.
+func (p *Provider) mayIntrospect(ctx context.Context, caller string, t *store.AccessToken) bool {
+	if caller == "" {
+		return false
+	}
+	if caller == t.ClientID || slices.Contains(t.Audience, caller) {
+		return true
+	}
+	app, err := p.application(ctx, caller)
+	return err == nil && app.Kind == platform.AppService && app.Management
 }
 
 // GetPrivateClaimsFromScopes adds the home organization to JWT access tokens.

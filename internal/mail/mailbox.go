@@ -3,7 +3,9 @@ package mail
 import (
 	"html/template"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"time"
 
@@ -49,9 +51,16 @@ func parts(text string) []part {
 
 // Mailbox serves the development mailbox: the newest unsent messages with
 // their text (links clickable) and HTML. Mount it only in the all-in-one
-// role (ROLE=all): it shows single-use links to whoever can reach it.
+// role (ROLE=all): it shows single-use links (invitations, password resets)
+// to whoever can reach it, so it answers only requests from this machine
+// (fromLoopback); any other gets 404 with a hint where to open it.
 func Mailbox(st *store.Store, sl *secrets.Sealer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !fromLoopback(r) {
+			http.Error(w, "the development mailbox answers only on the machine that runs the platform: open "+PathMailbox+
+				" there, on a loopback address (localhost)", http.StatusNotFound)
+			return
+		}
 		h := w.Header()
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Frame-Options", "DENY")
@@ -101,4 +110,21 @@ func render(w http.ResponseWriter, data any) {
 	if err := mailboxPage.Execute(w, data); err != nil {
 		slog.Error("render mailbox", "err", err)
 	}
+}
+
+// fromLoopback reports whether r comes straight from this machine: its
+// peer is a loopback address and no proxy forwarded it (a proxy on this
+// machine would make every client look local).
+func fromLoopback(r *http.Request) bool {
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip"} {
+		if r.Header.Get(h) != "" {
+			return false
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
 }

@@ -90,3 +90,25 @@ func (s *Store) UseClientAssertion(ctx context.Context, clientID, jti string, ex
 func (s *Store) DeleteApplication(ctx context.Context, appID string) error {
 	return s.execOne(ctx, "application", `DELETE FROM applications WHERE app_id = $1`, appID)
 }
+
+// ApplicationRedirectURIs lists the registered redirect URIs of every
+// application (the provider derives the origins it answers cross-origin
+// requests of from them).
+func (s *Store) ApplicationRedirectURIs(ctx context.Context) ([]string, error) {
+	lists, err := queryAll(ctx, s.db, func(r Row) (string, error) {
+		var v string
+		return v, r.Scan(&v)
+	}, `SELECT redirect_uris FROM applications WHERE redirect_uris <> '[]'`)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range lists {
+		var uris []string
+		if err := json.Unmarshal([]byte(l), &uris); err != nil {
+			return nil, fmt.Errorf("redirect_uris: %w", err)
+		}
+		out = append(out, uris...)
+	}
+	return out, nil
+}

@@ -109,6 +109,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) error {
 		`DELETE FROM sso_states WHERE expires_at <= $1`,
 		`DELETE FROM signing_keys WHERE expires_at <= $1`,
 		`DELETE FROM token_grants WHERE expires_at <= $1`,
+		`DELETE FROM device_confirmations WHERE expires_at <= $1`,
 		`DELETE FROM device_authorizations WHERE expires_at <= $1`,
 		`DELETE FROM pushed_requests WHERE expires_at <= $1`,
 		`DELETE FROM client_assertions WHERE expires_at <= $1`,

@@ -108,3 +108,32 @@ func (s *Store) DecideDeviceAuthorization(ctx context.Context, deviceCodeHash st
 		auth_time = $5 WHERE device_code_hash = $1 AND state = 'pending' AND expires_at > $6`,
 		deviceCodeHash, state, userID, joinList(amr), nullTime(authTime), now.UTC())
 }
+
+// CreateDeviceConfirmation stores the hash of a confirmation page's
+// one-time value for a device authorization and the browser (its binding
+// hash) that was shown the page.
+func (s *Store) CreateDeviceConfirmation(ctx context.Context, confirmationHash, deviceCodeHash, bindingHash string, expires time.Time) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO device_confirmations (confirmation_hash, device_code_hash, binding_hash, expires_at)
+		VALUES ($1, $2, $3, $4)`, confirmationHash, deviceCodeHash, bindingHash, expires.UTC())
+	return wrap(err, "device confirmation")
+}
+
+// TakeDeviceConfirmation spends an unexpired confirmation of the browser
+// with bindingHash and returns its device authorization while that is
+// still pending. ENOTFOUND for an unknown, spent or expired value, another
+// browser's (which stays unspent), or a device no longer pending.
+func (s *Store) TakeDeviceConfirmation(ctx context.Context, confirmationHash, bindingHash string, now time.Time) (*DeviceAuthorization, error) {
+	var d *DeviceAuthorization
+	err := s.InTx(ctx, func(tx *Store) error {
+		var deviceCodeHash string
+		err := tx.db.QueryRow(ctx, `DELETE FROM device_confirmations WHERE confirmation_hash = $1 AND binding_hash = $2
+			AND expires_at > $3 RETURNING device_code_hash`, confirmationHash, bindingHash, now.UTC()).Scan(&deviceCodeHash)
+		if err != nil {
+			return wrap(err, "device confirmation")
+		}
+		d, err = queryOne(ctx, tx.db, "device authorization", scanDevice, `SELECT `+deviceColumns+` FROM device_authorizations
+			WHERE device_code_hash = $1 AND state = 'pending' AND expires_at > $2`, deviceCodeHash, now.UTC())
+		return err
+	})
+	return d, err
+}

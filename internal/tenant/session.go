@@ -24,8 +24,16 @@ import (
 )
 
 // SessionCookie names the tenant backend's session cookie (each role has its
-// own name: cookies are shared across ports on one host).
+// own name: cookies are shared across ports on one host); under https its
+// name has the __Host- prefix (SessionCookieName).
 const SessionCookie = "tenant_session"
+
+// SessionCookieName is the name of the session cookie of the tenant web app
+// at instanceURL: prefixed __Host- when it is https (the cookie is Secure,
+// Path=/, without Domain), SessionCookie under http.
+func SessionCookieName(instanceURL string) string {
+	return httpapi.CookieName(SessionCookie, strings.HasPrefix(instanceURL, "https://"))
+}
 
 // ConfigResponse is GET /auth/config (R4.2-config).
 type ConfigResponse struct {
@@ -181,7 +189,7 @@ func (t *Tenant) liveGrant(ctx context.Context, grantID, userID string) error {
 }
 
 func (t *Tenant) setCookie(w http.ResponseWriter, id string, expires time.Time) {
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: id, Path: "/", HttpOnly: true, Secure: t.secure,
+	http.SetCookie(w, &http.Cookie{Name: t.cookie, Value: id, Path: "/", HttpOnly: true, Secure: t.secure,
 		SameSite: http.SameSiteLaxMode, Expires: expires})
 }
 
@@ -189,7 +197,7 @@ func (t *Tenant) setCookie(w http.ResponseWriter, id string, expires time.Time) 
 // refresh token once they have expired (which extends the session). ENOTFOUND
 // (as EUNAUTHORIZED) when there is none.
 func (t *Tenant) Session(ctx context.Context, r *http.Request) (*store.TenantSession, error) {
-	c, err := r.Cookie(SessionCookie)
+	c, err := r.Cookie(t.cookie)
 	if err != nil || len(c.Value) > 128 {
 		return nil, platform.Errorf(platform.EUNAUTHORIZED, "not signed in")
 	}
@@ -310,7 +318,7 @@ func (t *Tenant) handleSession(w http.ResponseWriter, r *http.Request) {
 // provider's session (end_session with the id_token as hint).
 func (t *Tenant) handleLogout(w http.ResponseWriter, r *http.Request) {
 	end := url.Values{"client_id": {t.cfg.ClientID}, "post_logout_redirect_uri": {t.cfg.InstanceURL + "/signed-out"}}
-	if c, err := r.Cookie(SessionCookie); err == nil && len(c.Value) <= 128 {
+	if c, err := r.Cookie(t.cookie); err == nil && len(c.Value) <= 128 {
 		if ts, err := t.store.TenantSession(r.Context(), hashID(c.Value), t.cfg.Now()); err == nil {
 			end.Set("id_token_hint", ts.IDToken)
 		}
@@ -319,7 +327,7 @@ func (t *Tenant) handleLogout(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: t.secure,
+	http.SetCookie(w, &http.Cookie{Name: t.cookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: t.secure,
 		SameSite: http.SameSiteLaxMode})
 	httpapi.WriteJSON(w, http.StatusOK, map[string]string{"endSessionUrl": t.cfg.Issuer + "/oidc/v1/end_session?" + end.Encode()})
 }
@@ -344,7 +352,7 @@ func hashID(id string) string {
 // again with the user on every request.
 func (t *Tenant) Authenticator() access.Authenticator {
 	return func(r *http.Request) (access.Identity, error) {
-		if _, err := r.Cookie(SessionCookie); err != nil {
+		if _, err := r.Cookie(t.cookie); err != nil {
 			return access.Identity{}, nil
 		}
 		ts, err := t.Session(r.Context(), r)

@@ -42,6 +42,7 @@ type Tenant struct {
 	http     *http.Client
 	pages    *template.Template
 	secure   bool
+	cookie   string // the session cookie's name (SessionCookieName)
 }
 
 // Scope the web app asks for (SPEC 5.3 step 1): no urn:idp:iam: scope.
@@ -70,7 +71,8 @@ func New(cfg Config, st *store.Store) (*Tenant, error) {
 	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
 		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}, Now: cfg.Now})
 	return &Tenant{cfg: cfg, store: st, verifier: verifier, access: access.NewTokenVerifier(cfg.Issuer, cfg.ClientID, keys),
-		sealer: sealer, http: client, pages: pages, secure: strings.HasPrefix(cfg.InstanceURL, "https://")}, nil
+		sealer: sealer, http: client, pages: pages, secure: strings.HasPrefix(cfg.InstanceURL, "https://"),
+		cookie: SessionCookieName(cfg.InstanceURL)}, nil
 }
 
 func (t *Tenant) redirectURI() string { return t.cfg.InstanceURL + "/auth/callback" }
