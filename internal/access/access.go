@@ -29,10 +29,13 @@ type Caller struct {
 	Scope authz.Scope
 	// GrantID is the grant the request's credentials come from.
 	GrantID string
+	// Via is how the request's credentials were presented: a browser's
+	// session cookie or a bearer token (CSRF checks follow it).
+	Via Via
 }
 
 // Identity returns the credentials the caller was loaded with.
-func (c *Caller) Identity() Identity { return Identity{UserID: c.UserID, GrantID: c.GrantID} }
+func (c *Caller) Identity() Identity { return Identity{UserID: c.UserID, GrantID: c.GrantID, Via: c.Via} }
 
 // Service loads callers and checks their requests. It is safe for
 // concurrent use.
@@ -79,7 +82,7 @@ func (s *Service) Load(ctx context.Context, id Identity) (*Caller, error) {
 	default:
 		return nil, errNoAccess
 	}
-	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID}, nil
+	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID, Via: id.Via}, nil
 }
 
 var errNoAccess = platform.Errorf(platform.EFORBIDDEN, "this account has no access")

@@ -352,7 +352,7 @@ func (t *Tenant) Authenticator() access.Authenticator {
 		if err != nil {
 			return access.Identity{}, err
 		}
-		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID}, nil
+		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID, Via: access.ViaCookie}, nil
 	}
 }
 
