@@ -35,7 +35,9 @@ type Caller struct {
 }
 
 // Identity returns the credentials the caller was loaded with.
-func (c *Caller) Identity() Identity { return Identity{UserID: c.UserID, GrantID: c.GrantID, Via: c.Via} }
+func (c *Caller) Identity() Identity {
+	return Identity{UserID: c.UserID, GrantID: c.GrantID, Via: c.Via}
+}
 
 // Service loads callers and checks their requests. It is safe for
 // concurrent use.
