@@ -4691,7 +4691,7 @@ type Customer @key(fields: "id") @entityResolver(multi: true) {
   "The customer's tenants by name, at most 100 (batched per request; the paged tenants(customerId:) goes further)."
   tenants: [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
   "The customer's instances by name, at most 100 (batched per request)."
-  instances: [Instance!] @authz(action: MANAGE_INSTANCES)
+  instances: [Instance!] @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT)
   "The customer's users by e-mail, at most 100 (batched per request; the paged users(customerId:) goes further)."
   users: [CustomerUser!] @authz(action: MANAGE_CUSTOMER_USER)
   "The internal users granted this customer (batched per request)."
@@ -5181,8 +5181,9 @@ input UpdateInstanceInput {
 }
 
 extend type Query {
-  instances(customerId: ID, first: Int, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES)
-  instance(id: ID!): Instance @authz(action: MANAGE_INSTANCES)
+  "The instances in the caller's scope; a role that holds CREATE_TENANT and not MANAGE_INSTANCES (account_manager, qa_admin) reads those it may create tenants on, without their connection (D-instance-reads)."
+  instances(customerId: ID, first: Int, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT)
+  instance(id: ID!): Instance @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT)
 }
 
 extend type Mutation {
@@ -5497,7 +5498,7 @@ type Tenant @key(fields: "id") @entityResolver(multi: true) {
   "The tenant's customer (batched per request; null outside the caller's scope)."
   customer: Customer
   "The instance the tenant runs on (batched per request)."
-  instance: Instance @authz(action: MANAGE_INSTANCES)
+  instance: Instance @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT)
   settings: JSON @authz(action: MANAGE_TENANT)
   "The tenant's members and their tenant roles."
   members: [TenantMember!] @authz(action: MANAGE_TENANT)
@@ -10570,11 +10571,16 @@ func (ec *executionContext) _Customer_instances(ctx context.Context, field graph
 					var zeroVal []*admin.Instance
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.Instance
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal []*admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+				return ec.Directives.Authz(ctx, obj, directive0, action, or)
 			}
 
 			next = directive1
@@ -21509,11 +21515,16 @@ func (ec *executionContext) _Query_instances(ctx context.Context, field graphql.
 					var zeroVal *model.InstancePage
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal *model.InstancePage
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *model.InstancePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+				return ec.Directives.Authz(ctx, nil, directive0, action, or)
 			}
 
 			next = directive1
@@ -21571,11 +21582,16 @@ func (ec *executionContext) _Query_instance(ctx context.Context, field graphql.C
 					var zeroVal *admin.Instance
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal *admin.Instance
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+				return ec.Directives.Authz(ctx, nil, directive0, action, or)
 			}
 
 			next = directive1
@@ -24193,11 +24209,16 @@ func (ec *executionContext) _Tenant_instance(ctx context.Context, field graphql.
 					var zeroVal *admin.Instance
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal *admin.Instance
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+				return ec.Directives.Authz(ctx, obj, directive0, action, or)
 			}
 
 			next = directive1

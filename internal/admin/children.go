@@ -28,8 +28,8 @@ func (s *Service) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, id
 
 // InstancesByCustomerIDs returns each customer's instances (Customer.instances).
 func (s *Service) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*Instance, error) {
-	return childBatch(ctx, s, c, authz.ManageInstances, ids, func(i *store.InstanceRow) string { return i.CustomerID },
-		newInstance, s.store.InstancesByCustomerIDs)
+	return childBatch(ctx, s, c, s.instanceReads(c), ids, func(i *store.InstanceRow) string { return i.CustomerID },
+		s.instanceView(c), s.store.InstancesByCustomerIDs)
 }
 
 // UsersByCustomerIDs returns each customer's users (Customer.users).
