@@ -152,6 +152,11 @@ func (s *Service) Access(c *Caller, a authz.Action, r authz.Resource) authz.Acce
 	return d.Access
 }
 
+// AuditTimeout bounds an audit write. The write goes on when its request's
+// context ends (the record of a refused or completed request must not be
+// lost to a client that hung up), but not without end (D-request-bounds).
+const AuditTimeout = 5 * time.Second
+
 // Audit writes one event: a denied decision, or an admin write (d allowed).
 // resource names what was acted on as a path ("tenants/t-1"); customerID, when
 // set, lets that customer's scoped readers see the event. A failed write is
@@ -165,7 +170,9 @@ func (s *Service) Audit(ctx context.Context, c *Caller, action, resource, custom
 	if e.Status == 0 {
 		e.Status = 200
 	}
-	if err := s.store.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AuditTimeout)
+	defer cancel()
+	if err := s.store.AppendAudit(wctx, e); err != nil {
 		slog.ErrorContext(ctx, "audit log", "err", err, "action", action)
 	}
 }

@@ -191,6 +191,12 @@ func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []st
 	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, s.instanceView(c))(s.store.InstancesByIDs(ctx, ids))
 }
 
+// AppCleanupTimeout bounds the removal of the application registered for
+// an instance that was then not stored: the removal goes on when the
+// request's context ends (the application must not be left behind), but
+// not without end (D-request-bounds).
+const AppCleanupTimeout = 10 * time.Second
+
 // CreateInstance registers the instance's application at the identity
 // provider with {url}/auth/callback and {url}/3/auth/callback, then stores
 // the instance and its connection (R2.5-instance-app). When the provider
@@ -241,7 +247,9 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 		return nil
 	})
 	if err != nil {
-		if derr := s.apps.Delete(context.WithoutCancel(ctx), app.AppID); derr != nil {
+		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), AppCleanupTimeout)
+		defer cancel()
+		if derr := s.apps.Delete(cleanup, app.AppID); derr != nil {
 			slog.ErrorContext(ctx, "instance application left behind", "app_id", app.AppID, "err", derr)
 		}
 		return nil, err
