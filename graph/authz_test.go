@@ -49,8 +49,10 @@ func TestAuthzDirective(t *testing.T) {
 		{name: "Field/viewer/settings", user: viewerA, query: settingsQ, vars: map[string]any{"id": custAcme},
 			wantCodes: []string{"FORBIDDEN"}, wantData: []any{"customer", "id"}, wantNull: []any{"customer", "settings"}},
 		{name: "OK/platform_admin/tenant instance", user: platAdm, query: instanceQ, wantData: []any{"tenants", "items", 1, "instance", "id"}},
-		{name: "Field/qa_admin/tenant instance is infrastructure", user: qaAdm, query: instanceQ,
-			wantCodes: []string{"FORBIDDEN"}, wantData: []any{"tenants", "items", 0, "id"}, wantNull: []any{"tenants", "items", 0, "instance"}},
+		// qa_admin reads the instances it may create tenants on (D-instance-reads); a customer role reads none
+		{name: "OK/qa_admin/tenant instance in scope", user: qaAdm, query: instanceQ, wantData: []any{"tenants", "items", 0, "instance", "id"}},
+		{name: "Field/owner/tenant instance is infrastructure", user: ownerA, query: instanceQ,
+			wantCodes: []string{"FORBIDDEN", "FORBIDDEN"}, wantData: []any{"tenants", "items", 0, "id"}, wantNull: []any{"tenants", "items", 0, "instance"}},
 		// Root fields: the role must hold the action at all.
 		{name: "Root/owner/grants", user: ownerA, query: `{ grants { granteeId } }`, wantCodes: []string{"FORBIDDEN"}},
 		{name: "OK/reader/grants read only", user: readerU, query: `{ grants { granteeId } }`, wantData: []any{"grants"}},

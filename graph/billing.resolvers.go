@@ -14,6 +14,12 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
+func (r *customerResolver) NextInvoice(ctx context.Context, obj *admin.Customer) (*admin.NextInvoiceView, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.NextInvoiceView, error) {
+		return s.NextInvoice(ctx, c, obj.ID)
+	})
+}
+
 func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error) {
 	in, err := pageInput(first, after)
 	if err != nil {

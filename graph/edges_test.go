@@ -110,14 +110,19 @@ func TestParentChildEdges(t *testing.T) {
 		t.Errorf("Globex = %v", globex)
 	}
 
-	// An account manager sees only its customer; instances are infrastructure.
+	// An account manager sees only its customer, and its instances (to
+	// create tenants on, D-instance-reads) without their connection.
 	got = e.gql(acctMgr, `{ customers { items { id tenants { id } instances { id } } } }`, nil)
 	items := dig(got.Data, "customers", "items").([]any)
 	if len(items) != 1 || dig(items[0], "id") != custAcme || len(dig(items[0], "tenants").([]any)) != 2 {
 		t.Fatalf("account manager's customers: %s", got.Raw)
 	}
-	if dig(items[0], "instances") != nil || !slices.Contains(got.codes(), "FORBIDDEN") {
-		t.Errorf("account manager read instances: %s", got.Raw)
+	if ids := idsOf(dig(items[0], "instances")); !slices.Equal(ids, []string{instAcme1, instAcme2}) || len(got.Errors) > 0 {
+		t.Errorf("account manager's instances of Acme = %v: %s", ids, got.Raw)
+	}
+	got = e.gql(acctMgr, `{ customers { items { instances { connection { oidcClientId } } } } }`, nil)
+	if !slices.Contains(got.codes(), "FORBIDDEN") || dig(got.Data, "customers", "items", 0, "instances", 0, "connection") != nil {
+		t.Errorf("account manager read an instance's connection: %s", got.Raw)
 	}
 	// A qa_admin granted one instance sees the tenants of that instance
 	// only (and those on none), never the other instance's.

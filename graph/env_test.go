@@ -63,14 +63,15 @@ const (
 // signs in with a grant of its own, storetest.Logins).
 const testUserHeader = "X-Test-User"
 
-// headerAuth is the test's authenticator over logins.
+// headerAuth is the test's authenticator over logins: a header the client
+// sets itself, as a bearer token is (no CSRF proof asked).
 func headerAuth(logins *storetest.Logins) access.Authenticator {
 	return func(r *http.Request) (access.Identity, error) {
 		id := r.Header.Get(testUserHeader)
 		if id == "" {
 			return access.Identity{}, nil
 		}
-		return access.Identity{UserID: id, GrantID: logins.Grant(id)}, nil
+		return access.Identity{UserID: id, GrantID: logins.Grant(id), Via: access.ViaBearer}, nil
 	}
 }
 

@@ -28,7 +28,7 @@ func (r *instanceResolver) Tenants(ctx context.Context, obj *admin.Instance, fir
 }
 
 func (r *instanceResolver) Connection(ctx context.Context, obj *admin.Instance) (*admin.Connection, error) {
-	return &obj.Connection, nil
+	return obj.Connection, nil
 }
 
 func (r *mutationResolver) CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error) {

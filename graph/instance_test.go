@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -172,4 +173,72 @@ func TestInstanceSearch(t *testing.T) {
 	}
 	r = e.gql(platAdm, `query($s: String) { instances(search: $s) { items { id } } }`, map[string]any{"s": strings.Repeat("x", 201)})
 	r.expect(t, []string{"BAD_USER_INPUT"}, nil, []any{"instances"})
+}
+
+// account_manager and qa_admin read the instances of their scope over
+// GraphQL as over REST (D-instance-reads): the lists filtered in SQL, one
+// outside the scope FORBIDDEN, the connection FORBIDDEN, and createInstance
+// refused; the edges to instances (Customer.instances, Tenant.instance)
+// answer the same instances.
+// spec: R4.6-infra, R5.7-strict, R5.7-and
+func TestScopedRolesReadInstances(t *testing.T) {
+	e := newEnv(t)
+	ids := func(r gqlResponse, path ...any) []string {
+		t.Helper()
+		items, _ := dig(r.Data, path...).([]any)
+		var out []string
+		for _, it := range items {
+			out = append(out, it.(map[string]any)["id"].(string))
+		}
+		slices.Sort(out)
+		return out
+	}
+	restIDs := func(user string) []string {
+		t.Helper()
+		status, body := e.rest(user, "GET", "/api/v1/instances", nil)
+		var p struct{ Items []struct{ ID string } }
+		if err := json.Unmarshal(body, &p); status != 200 || err != nil {
+			t.Fatalf("REST as %s: %d %s", user, status, body)
+		}
+		var out []string
+		for _, i := range p.Items {
+			out = append(out, i.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for user, want := range map[string][]string{acctMgr: {instAcme1, instAcme2}, qaAdm: {instAcme1}} {
+		r := e.gql(user, `{ instances(first: 100) { items { id name customer { id } } } }`, nil)
+		if len(r.Errors) > 0 || !slices.Equal(ids(r, "instances", "items"), want) {
+			t.Errorf("%s instances = %v %v, want %v", user, ids(r, "instances", "items"), r.Errors, want)
+		}
+		if got := restIDs(user); !slices.Equal(got, want) {
+			t.Errorf("%s REST instances = %v, want %v", user, got, want)
+		}
+		r = e.gql(user, `{ customer(id: "`+custAcme+`") { instances { id } } }`, nil)
+		if len(r.Errors) > 0 || !slices.Equal(ids(r, "customer", "instances"), want) {
+			t.Errorf("%s Customer.instances = %v %v, want %v", user, ids(r, "customer", "instances"), r.Errors, want)
+		}
+		r = e.gql(user, `{ tenant(id: "`+tenAcme+`") { instance { id } } }`, nil)
+		if len(r.Errors) > 0 || dig(r.Data, "tenant", "instance", "id") != instAcme1 {
+			t.Errorf("%s Tenant.instance: %s", user, r.Raw)
+		}
+		r = e.gql(user, `{ instance(id: "`+instAcme1+`") { id connection { oidcClientId } } }`, nil)
+		if got := r.codes(); dig(r.Data, "instance", "id") != instAcme1 || dig(r.Data, "instance", "connection") != nil ||
+			len(got) != 1 || got[0] != "FORBIDDEN" {
+			t.Errorf("%s reads a connection: %s", user, r.Raw)
+		}
+		r = e.gql(user, `mutation { createInstance(input: {customerId: "`+custAcme+`", name: "x", url: "https://x.example"}) { id } }`, nil)
+		if got := r.codes(); len(got) != 1 || got[0] != "FORBIDDEN" {
+			t.Errorf("%s createInstance: %s", user, r.Raw)
+		}
+	}
+	r := e.gql(qaAdm, `{ instance(id: "`+instAcme2+`") { id } }`, nil)
+	if got := r.codes(); len(got) != 1 || got[0] != "FORBIDDEN" || dig(r.Data, "instance") != nil {
+		t.Errorf("qa_admin reads an instance it is not granted: %s", r.Raw)
+	}
+	r = e.gql(ownerA, `{ instances { items { id } } }`, nil)
+	if got := r.codes(); len(got) != 1 || got[0] != "FORBIDDEN" {
+		t.Errorf("a customer owner lists instances: %s", r.Raw)
+	}
 }

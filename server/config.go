@@ -62,10 +62,17 @@ type Config struct {
 	// GRAPHQL_PLAYGROUND: GraphiQL on GET /graphql and introspection
 	// (D-playground): on by default for all, off for console and tenant.
 	GraphQLPlayground bool
-	// EGRESS_ALLOW: comma-separated CIDRs (or IPs) outbound requests
-	// (webhooks, external SSO) may reach although they are internal
-	// (D-egress); loopback for all, none for the other roles.
+	// EGRESS_ALLOW: comma-separated CIDRs (or IPs) outbound requests to
+	// customer-configured URLs (webhooks, external SSO, back-channel
+	// logouts) may reach although they are internal (D-egress). Once set,
+	// even empty, it is the whole list: empty allows nothing.
 	EgressAllow string
+	// EgressProviderLoopback: EGRESS_ALLOW is unset in ROLE=all, whose demo
+	// calls itself on loopback (the Initech directory, its SSO provider, is
+	// this process's identity provider, and the demo instance's back-channel
+	// logout URI is its tenant role): the identity provider's requests may
+	// reach loopback, webhooks may not (D-egress-default).
+	EgressProviderLoopback bool
 	// TRUSTED_PROXIES: comma-separated CIDRs (or IPs) of the load balancers
 	// and proxies in front of this process; only through them do
 	// X-Forwarded-For and Forwarded name the client (D-trusted-proxies).
@@ -106,9 +113,9 @@ type Config struct {
 // role from one pool; the data API's uploads hold connections longest.
 var dbMaxConns = map[string]int{RoleAll: 20, RoleIDP: 10, RoleConsole: 10, RoleTenant: 20}
 
-// devEgressAllow is the all-in-one role's EGRESS_ALLOW: its demo calls
-// itself on loopback.
-const devEgressAllow = "127.0.0.0/8,::1/128"
+// loopbackAllow is what EgressProviderLoopback allows the identity
+// provider: every loopback address.
+const loopbackAllow = "127.0.0.0/8,::1/128"
 
 // devMailFrom is the all-in-one role's MAIL_FROM.
 const devMailFrom = "Platform <no-reply@localhost>"
@@ -137,7 +144,7 @@ func DefaultConfig() Config {
 		LogFormat:              "text",
 		SeedDemo:               true,
 		GraphQLPlayground:      true,
-		EgressAllow:            devEgressAllow,
+		EgressProviderLoopback: true,
 		DBMaxConns:             dbMaxConns[RoleAll],
 		DBAcquireTimeout:       2 * time.Second,
 		DBStatementTimeout:     30 * time.Second,
@@ -150,11 +157,18 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigFromEnv starts from DefaultConfig and applies the environment. Outside
-// the all-in-one role the defaults lean to production: JSON logs, no demo data.
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
+// ConfigFromEnv starts from DefaultConfig and applies the environment, read
+// with lookup (os.LookupEnv: a value and whether the variable is set). A
+// variable set empty counts as unset, except EGRESS_ALLOW, whose empty value
+// allows nothing. Outside the all-in-one role the defaults lean to
+// production: JSON logs, no demo data.
+func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	c := DefaultConfig()
 	var problems []string
+	getenv := func(name string) string {
+		v, _ := lookup(name)
+		return v
+	}
 	str := func(name string, dst *string) {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			*dst = v
@@ -169,7 +183,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	} else {
 		// behind a load balancer: readiness turns 503 for 5 s before the listeners close
 		c.DrainDelay = 5 * time.Second
-		c.LogFormat, c.SeedDemo, c.GraphQLPlayground, c.EgressAllow = "json", false, false, ""
+		c.LogFormat, c.SeedDemo, c.GraphQLPlayground, c.EgressProviderLoopback = "json", false, false, false
 	}
 	str("DATABASE_URL", &c.DatabaseURL)
 	str("ISSUER_URL", &c.IssuerURL)
@@ -188,7 +202,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	str("SECRETS_KEY", &c.SecretsKey)
 	str("LOG_LEVEL", &c.LogLevel)
 	str("LOG_FORMAT", &c.LogFormat)
-	str("EGRESS_ALLOW", &c.EgressAllow)
+	if v, ok := lookup("EGRESS_ALLOW"); ok { // set, even empty: the operator's list, for every request
+		c.EgressAllow, c.EgressProviderLoopback = strings.TrimSpace(v), false
+	}
 	str("TRUSTED_PROXIES", &c.TrustedProxies)
 	str("SMTP_URL", &c.SMTPURL)
 	str("MAIL_FROM", &c.MailFrom)
@@ -345,12 +361,57 @@ func (c Config) Mailer() *mail.SMTP {
 	return s
 }
 
-// Egress is the policy of outbound requests to addresses customers
-// configure (webhooks, external SSO): EGRESS_ALLOW's networks, the
-// package's default body cap and timeout. Call it after Validate.
+// Egress is the policy of the console's outbound requests to addresses
+// customers configure (webhook registration and delivery): EGRESS_ALLOW's
+// networks (none when it is unset), the package's default body cap and
+// timeout. Call it after Validate.
 func (c Config) Egress() egress.Policy {
 	allow, _ := egress.ParseAllow(c.EgressAllow)
 	return egress.Policy{Allow: allow}
+}
+
+// ProviderEgress is the policy of the identity provider's outbound requests
+// to configured URLs (external SSO, back-channel logouts): Egress, and
+// loopback too with EgressProviderLoopback. Call it after Validate.
+func (c Config) ProviderEgress() egress.Policy {
+	p := c.Egress()
+	if c.EgressProviderLoopback {
+		loop, _ := egress.ParseAllow(loopbackAllow)
+		p.Allow = append(p.Allow, loop...)
+	}
+	return p
+}
+
+// describeEgress says in a log line what a policy lets through beyond
+// public addresses.
+func describeEgress(p egress.Policy) string {
+	if len(p.Allow) == 0 {
+		return "public addresses only"
+	}
+	nets := make([]string, len(p.Allow))
+	for i, a := range p.Allow {
+		nets[i] = a.String()
+	}
+	return "public addresses and " + strings.Join(nets, ", ")
+}
+
+// logEgress logs the egress policies in force for the roles that run, and
+// where they come from.
+func (c Config) logEgress(runs func(role string) bool) {
+	from := "EGRESS_ALLOW"
+	if c.EgressProviderLoopback {
+		from = "default of ROLE=all (EGRESS_ALLOW unset): loopback for the identity provider's demo only"
+	} else if c.EgressAllow == "" {
+		from = "EGRESS_ALLOW unset or empty: no internal address"
+	}
+	attrs := []any{"from", from}
+	if runs(RoleConsole) {
+		attrs = append(attrs, "webhooks", describeEgress(c.Egress()))
+	}
+	if runs(RoleIDP) {
+		attrs = append(attrs, "identity_provider", describeEgress(c.ProviderEgress()))
+	}
+	slog.Info("egress policy", attrs...)
 }
 
 // Proxies are the trusted proxies of TRUSTED_PROXIES. Call it after Validate.

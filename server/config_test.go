@@ -15,7 +15,8 @@ func TestConfigFromEnv(t *testing.T) {
 	}{
 		{name: "OKDefaults", env: nil, want: func(c Config) bool {
 			return c.Role == RoleAll && c.DatabaseURL == "sqlite:./data/platform.db" && c.SeedDemo && c.LogFormat == "text" &&
-				c.EgressAllow == "127.0.0.0/8,::1/128" && len(c.Egress().Allow) == 2 && c.MetricsAddr == "127.0.0.1:9090" &&
+				c.EgressAllow == "" && c.EgressProviderLoopback && len(c.Egress().Allow) == 0 && len(c.ProviderEgress().Allow) == 2 &&
+				c.MetricsAddr == "127.0.0.1:9090" &&
 				c.DBMaxConns == 20 && c.RequestTimeout == 10*time.Second && c.UploadTimeout == 2*time.Minute
 		}},
 		{name: "OKMetricsLoopbackInProduction", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
@@ -29,7 +30,18 @@ func TestConfigFromEnv(t *testing.T) {
 			"SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
 			"ISSUER_URL":  "https://id.example.com"}, want: func(c Config) bool {
 			return c.Role == RoleIDP && c.LogFormat == "json" && !c.SeedDemo && c.IssuerURL == "https://id.example.com" &&
-				c.EgressAllow == "" && len(c.Egress().Allow) == 0
+				c.EgressAllow == "" && !c.EgressProviderLoopback && len(c.Egress().Allow) == 0 && len(c.ProviderEgress().Allow) == 0
+		}},
+		{name: "OKEgressAllowSetEmpty", env: map[string]string{"EGRESS_ALLOW": ""}, want: func(c Config) bool {
+			return c.Role == RoleAll && c.EgressAllow == "" && !c.EgressProviderLoopback && len(c.Egress().Allow) == 0 &&
+				len(c.ProviderEgress().Allow) == 0
+		}},
+		{name: "OKEgressAllowSetBlank", env: map[string]string{"EGRESS_ALLOW": "  "}, want: func(c Config) bool {
+			return !c.EgressProviderLoopback && len(c.Egress().Allow) == 0 && len(c.ProviderEgress().Allow) == 0
+		}},
+		{name: "OKEgressAllowLoopbackExplicit", env: map[string]string{"EGRESS_ALLOW": "127.0.0.1"}, want: func(c Config) bool {
+			w, p := c.Egress().Allow, c.ProviderEgress().Allow
+			return !c.EgressProviderLoopback && len(w) == 1 && w[0].String() == "127.0.0.1/32" && len(p) == 1
 		}},
 		{name: "OKEgressAllow", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
 			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32), "EGRESS_ALLOW": "10.20.0.0/16, 192.168.5.1"}, want: func(c Config) bool {
@@ -94,7 +106,7 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ConfigFromEnv(func(k string) string { return tc.env[k] })
+			c, err := ConfigFromEnv(lookupIn(tc.env))
 			if len(tc.wantErr) == 0 {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
@@ -116,5 +128,28 @@ func TestConfigFromEnv(t *testing.T) {
 				t.Errorf("error echoes a password: %q", err)
 			}
 		})
+	}
+}
+
+// lookupIn reads variables from env as os.LookupEnv reads the environment.
+func lookupIn(env map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
+	}
+}
+
+// TestDescribeEgress: the start-up log names what each policy lets
+// through beyond public addresses.
+func TestDescribeEgress(t *testing.T) {
+	c, err := ConfigFromEnv(lookupIn(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describeEgress(c.Egress()); got != "public addresses only" {
+		t.Errorf("webhooks by default: %q", got)
+	}
+	if got := describeEgress(c.ProviderEgress()); got != "public addresses and 127.0.0.0/8, ::1/128" {
+		t.Errorf("identity provider by default: %q", got)
 	}
 }

@@ -45,16 +45,16 @@ import (
 func main() {
 	role := flag.String("role", "", "role to run: all, idp, console or tenant (overrides ROLE)")
 	flag.Parse()
-	getenv := os.Getenv
+	lookup := os.LookupEnv
 	if *role != "" {
-		getenv = func(k string) string {
+		lookup = func(k string) (string, bool) {
 			if k == "ROLE" {
-				return *role
+				return *role, true
 			}
-			return os.Getenv(k)
+			return os.LookupEnv(k)
 		}
 	}
-	cfg, err := ConfigFromEnv(getenv)
+	cfg, err := ConfigFromEnv(lookup)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "configuration problems:\n%s\n", indent(err.Error()))
 		os.Exit(2)
@@ -107,6 +107,9 @@ type Main struct {
 	IDP    *idp.Provider
 	// Mail is the outbox's delivery worker (tests run it at once with RunOnce).
 	Mail *mail.Worker
+	// Webhooks is the console's webhook dispatcher (tests run it at once
+	// with RunOnce).
+	Webhooks *webhook.Dispatcher
 	// MailSender, when set before Run, is used instead of SMTP_URL's sender
 	// (tests trust their own server's certificate with it).
 	MailSender mail.Sender
@@ -151,6 +154,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if len(applied) > 0 {
 		slog.Info("database migrated", "dialect", st.Dialect(), "applied", applied)
 	}
+	m.Config.logEgress(m.runs)
 	m.registry = prometheus.NewRegistry()
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := httpapi.NewMetrics(m.registry)
@@ -165,7 +169,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 		m.IDP, err = idp.New(ctx, idp.Config{Issuer: m.Config.IssuerURL, AdminOrgID: m.Config.AdminOrgID,
 			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit,
-			AuthorizeRateLimit: m.Config.AuthorizeRateLimit, Egress: m.Config.Egress(),
+			AuthorizeRateLimit: m.Config.AuthorizeRateLimit, Egress: m.Config.ProviderEgress(),
 			RefreshReuseGrace: m.Config.RefreshReuseGrace, ConsoleURL: m.Config.ConsoleURL,
 			ConsoleClientID: m.Config.ConsoleClientID}, st)
 		if err != nil {
@@ -224,7 +228,8 @@ func (m *Main) Run(ctx context.Context) error {
 		adm := admin.NewService(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
 			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)),
 			admin.WithEgress(egressPolicy), admin.WithIssuer(m.Config.IssuerURL))
-		go (&webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}).Run(bg, 10*time.Second)
+		m.Webhooks = &webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}
+		go m.Webhooks.Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
 		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm},

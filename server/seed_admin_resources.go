@@ -24,8 +24,8 @@ func SeedAdminResources(ctx context.Context, st *store.Store) error {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	for _, p := range []store.Plan{
-		{ID: DemoPlanTeamID, Code: "team", Name: "Team", Description: "Up to 50 users", Currency: "EUR", MonthlyFeeCents: 49_00, Active: true},
-		{ID: DemoPlanBusinessID, Code: "business", Name: "Business", Description: "Unlimited users, SSO", Currency: "EUR", MonthlyFeeCents: 199_00, Active: true},
+		{ID: DemoPlanTeamID, Code: "team", Name: "Team", Description: "Up to 50 users", Currency: "EUR", MonthlyFeeCents: 49_00, Active: true, Public: true},
+		{ID: DemoPlanBusinessID, Code: "business", Name: "Business", Description: "Unlimited users, SSO", Currency: "EUR", MonthlyFeeCents: 199_00, Active: true, Public: true},
 	} {
 		p.CreatedAt, p.UpdatedAt = now, now
 		if err := st.CreatePlan(ctx, &p); err != nil {
@@ -87,7 +87,7 @@ func SeedAdminResources(ctx context.Context, st *store.Store) error {
 			}
 		}
 	}
-	if err := st.CreateCredit(ctx, &store.Credit{ID: newSeedID(), CustomerID: DemoGlobexCustomerID, AmountCents: 25_00,
+	if err := st.CreateCredit(ctx, &store.Credit{ID: newSeedID(), CustomerID: DemoGlobexCustomerID, Kind: store.CreditAdjustment, AmountCents: 25_00,
 		Currency: "EUR", Reason: "Service credit for the March outage", IssuedBy: "seed", IssuedAt: now}); err != nil {
 		return err
 	}

@@ -149,9 +149,16 @@ func jwtClaims(t *testing.T, raw string) map[string]any {
 	return m
 }
 
-// signWithProviderKey signs claims with the identity provider's own current
-// key, so that only the claim under test is wrong.
+// signWithProviderKey signs claims as an id_token (typ JWT) with the
+// identity provider's own current key, so that only the claim under test is
+// wrong.
 func signWithProviderKey(t *testing.T, m *Main, claims map[string]any) string {
+	t.Helper()
+	return signTypedWithProviderKey(t, m, "JWT", claims)
+}
+
+// signTypedWithProviderKey is signWithProviderKey with the header's typ.
+func signTypedWithProviderKey(t *testing.T, m *Main, typ string, claims map[string]any) string {
 	t.Helper()
 	keys, err := m.Store.SigningKeys(context.Background(), time.Now())
 	if err != nil || len(keys) == 0 {
@@ -161,7 +168,11 @@ func signWithProviderKey(t *testing.T, m *Main, claims map[string]any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(keys[0].Algorithm), Key: jose.JSONWebKey{Key: priv.(crypto.Signer), KeyID: keys[0].ID}}, nil)
+	var opts *jose.SignerOptions
+	if typ != "" { // "": no typ in the header at all
+		opts = (&jose.SignerOptions{}).WithType(jose.ContentType(typ))
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(keys[0].Algorithm), Key: jose.JSONWebKey{Key: priv.(crypto.Signer), KeyID: keys[0].ID}}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,5 +288,44 @@ func TestTenantCallbackAttacks(t *testing.T) {
 	var n int
 	if err := m.Store.Conn().QueryRow(context.Background(), `SELECT COUNT(*) FROM tenant_sessions`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d sessions stored, want only the one valid callback's", n)
+	}
+}
+
+// TestAttackAccessTokenAsIDToken: a token of the provider for the instance
+// client that is not an id_token (its header says at+jwt, or nothing) is
+// posted as the id_token, with the real access token of the same user and
+// grant and a nonce that matches the token's own: no session. Signature,
+// issuer, audience, expiry, subject and nonce all hold, so only the
+// header's type can refuse it.
+//
+// attack: access-token-as-id-token
+func TestAttackAccessTokenAsIDToken(t *testing.T) {
+	m := MustRunMain(t)
+	good, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
+	at := jwtClaims(t, good.AccessToken) // the access token's own claims, and a nonce
+	at["nonce"] = "nonce-1"
+	for name, raw := range map[string]string{
+		"ErrTypAccessToken": signTypedWithProviderKey(t, m, "at+jwt", at),
+		"ErrTypLogoutToken": signTypedWithProviderKey(t, m, "logout+jwt", at),
+		"ErrNoTyp":          signTypedWithProviderKey(t, m, "", at),
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback",
+				tenant.CallbackRequest{IDToken: raw, AccessToken: good.AccessToken, Nonce: "nonce-1"})
+			if resp.StatusCode != http.StatusUnauthorized || strings.Contains(resp.Header.Get("Set-Cookie"), "tenant_session=") {
+				t.Fatalf("got %d %v (cookie %q), want 401 and no session", resp.StatusCode, body, resp.Header.Get("Set-Cookie"))
+			}
+		})
+	}
+	t.Run("OKSameClaimsAsIDToken", func(t *testing.T) { // the same claims with the id_token's typ make a session
+		resp, body := postJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/idp/callback",
+			tenant.CallbackRequest{IDToken: signTypedWithProviderKey(t, m, "JWT", at), AccessToken: good.AccessToken, Nonce: "nonce-1"})
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("got %d %v", resp.StatusCode, body)
+		}
+	})
+	var n int
+	if err := m.Store.Conn().QueryRow(context.Background(), `SELECT COUNT(*) FROM tenant_sessions`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d sessions stored (%v), want only the one with an id_token's typ", n, err)
 	}
 }

@@ -110,8 +110,10 @@ type ComplexityRoot struct {
 		Currency   func(childComplexity int) int
 		CustomerID func(childComplexity int) int
 		ID         func(childComplexity int) int
+		InvoiceID  func(childComplexity int) int
 		IssuedAt   func(childComplexity int) int
 		IssuedBy   func(childComplexity int) int
+		Kind       func(childComplexity int) int
 		Reason     func(childComplexity int) int
 	}
 
@@ -131,6 +133,7 @@ type ComplexityRoot struct {
 		Instances         func(childComplexity int, first *int) int
 		Invoices          func(childComplexity int, status *string, first *int, after *string) int
 		Name              func(childComplexity int) int
+		NextInvoice       func(childComplexity int) int
 		OrgID             func(childComplexity int) int
 		Payments          func(childComplexity int, first *int, after *string) int
 		ServiceAccounts   func(childComplexity int) int
@@ -325,6 +328,12 @@ type ComplexityRoot struct {
 		Total      func(childComplexity int) int
 	}
 
+	InvoiceLine struct {
+		Amount      func(childComplexity int) int
+		Description func(childComplexity int) int
+		Kind        func(childComplexity int) int
+	}
+
 	InvoicePage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
@@ -468,6 +477,17 @@ type ComplexityRoot struct {
 		WithdrawRelease              func(childComplexity int, id string) int
 	}
 
+	NextInvoice struct {
+		CarriedForward func(childComplexity int) int
+		Charges        func(childComplexity int) int
+		Credited       func(childComplexity int) int
+		Currency       func(childComplexity int) int
+		CustomerID     func(childComplexity int) int
+		Lines          func(childComplexity int) int
+		Period         func(childComplexity int) int
+		Total          func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
@@ -500,6 +520,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		MonthlyFee  func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Public      func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 	}
 
@@ -714,6 +735,7 @@ type CustomerResolver interface {
 	Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error)
 	Usage(ctx context.Context, obj *admin.Customer, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error)
+	NextInvoice(ctx context.Context, obj *admin.Customer) (*admin.NextInvoiceView, error)
 	Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error)
 	Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error)
 	Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error)
@@ -1130,6 +1152,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Credit.ID(childComplexity), true
+	case "Credit.invoiceId":
+		if e.ComplexityRoot.Credit.InvoiceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.InvoiceID(childComplexity), true
 	case "Credit.issuedAt":
 		if e.ComplexityRoot.Credit.IssuedAt == nil {
 			break
@@ -1142,6 +1170,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Credit.IssuedBy(childComplexity), true
+	case "Credit.kind":
+		if e.ComplexityRoot.Credit.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Credit.Kind(childComplexity), true
 	case "Credit.reason":
 		if e.ComplexityRoot.Credit.Reason == nil {
 			break
@@ -1242,6 +1276,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Name(childComplexity), true
+	case "Customer.nextInvoice":
+		if e.ComplexityRoot.Customer.NextInvoice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.NextInvoice(childComplexity), true
 	case "Customer.orgId":
 		if e.ComplexityRoot.Customer.OrgID == nil {
 			break
@@ -2099,6 +2139,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Invoice.Total(childComplexity), true
+
+	case "InvoiceLine.amount":
+		if e.ComplexityRoot.InvoiceLine.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceLine.Amount(childComplexity), true
+	case "InvoiceLine.description":
+		if e.ComplexityRoot.InvoiceLine.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceLine.Description(childComplexity), true
+	case "InvoiceLine.kind":
+		if e.ComplexityRoot.InvoiceLine.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceLine.Kind(childComplexity), true
 
 	case "InvoicePage.items":
 		if e.ComplexityRoot.InvoicePage.Items == nil {
@@ -3212,6 +3271,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.WithdrawRelease(childComplexity, args["id"].(string)), true
 
+	case "NextInvoice.carriedForward":
+		if e.ComplexityRoot.NextInvoice.CarriedForward == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.CarriedForward(childComplexity), true
+	case "NextInvoice.charges":
+		if e.ComplexityRoot.NextInvoice.Charges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.Charges(childComplexity), true
+	case "NextInvoice.credited":
+		if e.ComplexityRoot.NextInvoice.Credited == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.Credited(childComplexity), true
+	case "NextInvoice.currency":
+		if e.ComplexityRoot.NextInvoice.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.Currency(childComplexity), true
+	case "NextInvoice.customerId":
+		if e.ComplexityRoot.NextInvoice.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.CustomerID(childComplexity), true
+	case "NextInvoice.lines":
+		if e.ComplexityRoot.NextInvoice.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.Lines(childComplexity), true
+	case "NextInvoice.period":
+		if e.ComplexityRoot.NextInvoice.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.Period(childComplexity), true
+	case "NextInvoice.total":
+		if e.ComplexityRoot.NextInvoice.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NextInvoice.Total(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -3347,6 +3455,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Plan.Name(childComplexity), true
+	case "Plan.public":
+		if e.ComplexityRoot.Plan.Public == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Plan.Public(childComplexity), true
 	case "Plan.updatedAt":
 		if e.ComplexityRoot.Plan.UpdatedAt == nil {
 			break
@@ -4634,14 +4748,23 @@ type PaymentPage {
   nextCursor: String
 }
 
+"""
+A credit: a purchase (a customer's prepaid top-up, charged on its next
+invoice) or an adjustment (the platform staff's, which lowers it), as the
+issuer's role decides (D-credit-kinds). invoiceId is null while it waits for
+the next invoice.
+"""
 type Credit {
   id: ID!
   customerId: ID!
+  "purchase or adjustment"
+  kind: String!
   amount: Float @redact(unless: VIEW_BILLED_UNITS)
   currency: String!
   reason: String!
   issuedBy: ID!
   issuedAt: Time!
+  invoiceId: ID
 }
 
 type CreditPage {
@@ -4681,7 +4804,36 @@ input BillingSetupInput {
   paymentMethod: String!
 }
 
+"One line of a computed invoice; amount is negative for a line that lowers the invoice."
+type InvoiceLine {
+  "plan, usage, purchase or adjustment"
+  kind: String!
+  description: String!
+  amount: Float @redact(unless: VIEW_BILLED_UNITS)
+}
+
+"""
+The invoice the platform computes for a customer's current period so far,
+in the currency of its billing setup (D-credit-kinds): the plan's monthly
+fee, the period's billed usage and the prepaid top-ups bought are charged;
+the staff's credits lower the charges at most to zero and the rest is
+carried forward.
+"""
+type NextInvoice {
+  customerId: ID!
+  "YYYY-MM"
+  period: String!
+  currency: String!
+  lines: [InvoiceLine!]! @listSize(assumedSize: 100)
+  charges: Float @redact(unless: VIEW_BILLED_UNITS)
+  credited: Float @redact(unless: VIEW_BILLED_UNITS)
+  total: Float @redact(unless: VIEW_BILLED_UNITS)
+  carriedForward: Float @redact(unless: VIEW_BILLED_UNITS)
+}
+
 extend type Customer {
+  "The customer's next invoice as computed now; null with NOT_FOUND when it has no billing setup."
+  nextInvoice: NextInvoice @authz(action: VIEW_BILLING) @cost(weight: 100)
   invoices(status: String, first: Int = 100, after: String): InvoicePage @authz(action: VIEW_BILLING) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   payments(first: Int = 100, after: String): PaymentPage @authz(action: VIEW_BILLING) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   credits(first: Int = 100, after: String): CreditPage @authz(action: VIEW_BILLING) @cost(weight: 100) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
@@ -4695,7 +4847,9 @@ extend type Query {
 }
 
 extend type Mutation {
+  "A customer role's credit is a purchase charged on the next invoice, an internal role's an adjustment (D-credit-kinds)."
   issueCredit(customerId: ID!, input: CreditInput!): Credit @authz(action: MANAGE_BILLING)
+  "A customer role keeps its plan or chooses one offered to it (active, public, in its currency); FORBIDDEN otherwise."
   putBillingSetup(customerId: ID!, input: BillingSetupInput!): BillingSetup @authz(action: MANAGE_BILLING)
 }
 `, BuiltIn: false},
@@ -4711,7 +4865,7 @@ type Customer @key(fields: "id") @entityResolver(multi: true) {
   "The customer's first tenants by name, first 1 to 100 (batched per request; the paged tenants(customerId:) goes further)."
   tenants(first: Int = 100): [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
   "The customer's first instances by name, first 1 to 100 (batched per request; the paged instances(customerId:) goes further)."
-  instances(first: Int = 100): [Instance!] @authz(action: MANAGE_INSTANCES) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
+  instances(first: Int = 100): [Instance!] @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
   "The customer's first users by e-mail, first 1 to 100 (batched per request; the paged users(customerId:) goes further)."
   users(first: Int = 100): [CustomerUser!] @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
   "The internal users granted this customer (batched per request); priced at ten, a customer's handful of account managers and QA admins."
@@ -5224,8 +5378,9 @@ input UpdateInstanceInput {
 }
 
 extend type Query {
-  instances(customerId: ID, first: Int = 50, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
-  instance(id: ID!): Instance @authz(action: MANAGE_INSTANCES)
+  "The instances in the caller's scope; a role that holds CREATE_TENANT and not MANAGE_INSTANCES (account_manager, qa_admin) reads those it may create tenants on, without their connection (D-instance-reads)."
+  instances(customerId: ID, first: Int = 50, after: String, "Only instances whose name contains this (case-insensitive)." search: String): InstancePage! @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  instance(id: ID!): Instance @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT)
 }
 
 extend type Mutation {
@@ -5316,6 +5471,8 @@ type Plan {
   currency: String!
   monthlyFee: Float!
   active: Boolean!
+  "Offered to customers: while active, a customer's own billing roles may choose it (D-credit-kinds)."
+  public: Boolean!
   createdAt: Time!
   updatedAt: Time!
 }
@@ -5327,6 +5484,8 @@ input PlanInput {
   currency: String!
   monthlyFee: Float!
   active: Boolean
+  "Default false: only the platform's staff assign the plan."
+  public: Boolean
 }
 
 "Fields left out stay as they are."
@@ -5336,6 +5495,7 @@ input PlanPatch {
   currency: String
   monthlyFee: Float
   active: Boolean
+  public: Boolean
 }
 
 type Meter {
@@ -5540,7 +5700,7 @@ type Tenant @key(fields: "id") @entityResolver(multi: true) {
   "The tenant's customer (batched per request; null outside the caller's scope)."
   customer: Customer
   "The instance the tenant runs on (batched per request)."
-  instance: Instance @authz(action: MANAGE_INSTANCES)
+  instance: Instance @authz(action: MANAGE_INSTANCES, or: CREATE_TENANT)
   settings: JSON @authz(action: MANAGE_TENANT)
   "The tenant's members and their tenant roles."
   members: [TenantMember!] @authz(action: MANAGE_TENANT) @cost(weight: 100) @listSize(assumedSize: 100)
@@ -5947,6 +6107,8 @@ func (ec *executionContext) childFields_Credit(ctx context.Context, field graphq
 		return ec.fieldContext_Credit_id(ctx, field)
 	case "customerId":
 		return ec.fieldContext_Credit_customerId(ctx, field)
+	case "kind":
+		return ec.fieldContext_Credit_kind(ctx, field)
 	case "amount":
 		return ec.fieldContext_Credit_amount(ctx, field)
 	case "currency":
@@ -5957,6 +6119,8 @@ func (ec *executionContext) childFields_Credit(ctx context.Context, field graphq
 		return ec.fieldContext_Credit_issuedBy(ctx, field)
 	case "issuedAt":
 		return ec.fieldContext_Credit_issuedAt(ctx, field)
+	case "invoiceId":
+		return ec.fieldContext_Credit_invoiceId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Credit", field.Name)
 }
@@ -5997,6 +6161,8 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_usage(ctx, field)
 	case "billedTotals":
 		return ec.fieldContext_Customer_billedTotals(ctx, field)
+	case "nextInvoice":
+		return ec.fieldContext_Customer_nextInvoice(ctx, field)
 	case "invoices":
 		return ec.fieldContext_Customer_invoices(ctx, field)
 	case "payments":
@@ -6367,6 +6533,18 @@ func (ec *executionContext) childFields_Invoice(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Invoice", field.Name)
 }
 
+func (ec *executionContext) childFields_InvoiceLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_InvoiceLine_kind(ctx, field)
+	case "description":
+		return ec.fieldContext_InvoiceLine_description(ctx, field)
+	case "amount":
+		return ec.fieldContext_InvoiceLine_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceLine", field.Name)
+}
+
 func (ec *executionContext) childFields_InvoicePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "items":
@@ -6489,6 +6667,28 @@ func (ec *executionContext) childFields_Meter(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Meter", field.Name)
 }
 
+func (ec *executionContext) childFields_NextInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customerId":
+		return ec.fieldContext_NextInvoice_customerId(ctx, field)
+	case "period":
+		return ec.fieldContext_NextInvoice_period(ctx, field)
+	case "currency":
+		return ec.fieldContext_NextInvoice_currency(ctx, field)
+	case "lines":
+		return ec.fieldContext_NextInvoice_lines(ctx, field)
+	case "charges":
+		return ec.fieldContext_NextInvoice_charges(ctx, field)
+	case "credited":
+		return ec.fieldContext_NextInvoice_credited(ctx, field)
+	case "total":
+		return ec.fieldContext_NextInvoice_total(ctx, field)
+	case "carriedForward":
+		return ec.fieldContext_NextInvoice_carriedForward(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NextInvoice", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -6551,6 +6751,8 @@ func (ec *executionContext) childFields_Plan(ctx context.Context, field graphql.
 		return ec.fieldContext_Plan_monthlyFee(ctx, field)
 	case "active":
 		return ec.fieldContext_Plan_active(ctx, field)
+	case "public":
+		return ec.fieldContext_Plan_public(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Plan_createdAt(ctx, field)
 	case "updatedAt":
@@ -10250,6 +10452,29 @@ func (ec *executionContext) fieldContext_Credit_customerId(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Credit", field, false, false, "ID")
 }
 
+func (ec *executionContext) _Credit_kind(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "String")
+}
+
 func (ec *executionContext) _Credit_amount(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10381,6 +10606,29 @@ func (ec *executionContext) _Credit_issuedAt(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Credit_issuedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Credit", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Credit_invoiceId(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Credit_invoiceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Credit_invoiceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Credit", field, false, false, "ID")
 }
 
 func (ec *executionContext) _CreditPage_items(ctx context.Context, field graphql.CollectedField, obj *model.CreditPage) (ret graphql.Marshaler) {
@@ -10682,11 +10930,16 @@ func (ec *executionContext) _Customer_instances(ctx context.Context, field graph
 					var zeroVal []*admin.Instance
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal []*admin.Instance
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal []*admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+				return ec.Directives.Authz(ctx, obj, directive0, action, or)
 			}
 
 			next = directive1
@@ -10955,6 +11208,56 @@ func (ec *executionContext) fieldContext_Customer_billedTotals(ctx context.Conte
 	if fc.Args, err = ec.field_Customer_billedTotals_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_nextInvoice(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_nextInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().NextInvoice(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_BILLING")
+				if err != nil {
+					var zeroVal *admin.NextInvoiceView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.NextInvoiceView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.NextInvoiceView) graphql.Marshaler {
+			return ec.marshalONextInvoice2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐNextInvoiceView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_nextInvoice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NextInvoice(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -14498,6 +14801,93 @@ func (ec *executionContext) _Invoice_dueAt(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Invoice_dueAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Invoice", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InvoiceLine_kind(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceLine_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceLine_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvoiceLine_description(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceLine_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceLine_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvoiceLine_amount(ctx context.Context, field graphql.CollectedField, obj *admin.InvoiceLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceLine_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceLine_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceLine", field, false, false, "Float")
 }
 
 func (ec *executionContext) _InvoicePage_items(ctx context.Context, field graphql.CollectedField, obj *model.InvoicePage) (ret graphql.Marshaler) {
@@ -20315,6 +20705,271 @@ func (ec *executionContext) fieldContext_Mutation_unlockInternalUser(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _NextInvoice_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "ID")
+}
+
+func (ec *executionContext) _NextInvoice_period(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "String")
+}
+
+func (ec *executionContext) _NextInvoice_currency(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "String")
+}
+
+func (ec *executionContext) _NextInvoice_lines(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_lines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []admin.InvoiceLine) graphql.Marshaler {
+			return ec.marshalNInvoiceLine2ᚕgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NextInvoice",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NextInvoice_charges(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_charges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Charges, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_charges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _NextInvoice_credited(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_credited(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Credited, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_credited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _NextInvoice_total(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _NextInvoice_carriedForward(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NextInvoice_carriedForward(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CarriedForward, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				unless, err := ec.unmarshalNPermission2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPermission(ctx, "VIEW_BILLED_UNITS")
+				if err != nil {
+					var zeroVal float64
+					return zeroVal, err
+				}
+				if ec.Directives.Redact == nil {
+					var zeroVal float64
+					return zeroVal, errors.New("directive redact is not implemented")
+				}
+				return ec.Directives.Redact(ctx, obj, directive0, unless)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalOFloat2float64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NextInvoice_carriedForward(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "Float")
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20822,6 +21477,29 @@ func (ec *executionContext) _Plan_active(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Plan_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Plan", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Plan_public(ctx context.Context, field graphql.CollectedField, obj *admin.PlanView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Plan_public(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Public, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Plan_public(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Plan", field, false, false, "Boolean")
 }
 
@@ -21656,11 +22334,16 @@ func (ec *executionContext) _Query_instances(ctx context.Context, field graphql.
 					var zeroVal *model.InstancePage
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal *model.InstancePage
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *model.InstancePage
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+				return ec.Directives.Authz(ctx, nil, directive0, action, or)
 			}
 
 			next = directive1
@@ -21718,11 +22401,16 @@ func (ec *executionContext) _Query_instance(ctx context.Context, field graphql.C
 					var zeroVal *admin.Instance
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal *admin.Instance
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+				return ec.Directives.Authz(ctx, nil, directive0, action, or)
 			}
 
 			next = directive1
@@ -24340,11 +25028,16 @@ func (ec *executionContext) _Tenant_instance(ctx context.Context, field graphql.
 					var zeroVal *admin.Instance
 					return zeroVal, err
 				}
+				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "CREATE_TENANT")
+				if err != nil {
+					var zeroVal *admin.Instance
+					return zeroVal, err
+				}
 				if ec.Directives.Authz == nil {
 					var zeroVal *admin.Instance
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+				return ec.Directives.Authz(ctx, obj, directive0, action, or)
 			}
 
 			next = directive1
@@ -28219,7 +28912,7 @@ func (ec *executionContext) unmarshalInputPlanInput(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"code", "name", "description", "currency", "monthlyFee", "active"}
+	fieldsInOrder := [...]string{"code", "name", "description", "currency", "monthlyFee", "active", "public"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -28268,6 +28961,13 @@ func (ec *executionContext) unmarshalInputPlanInput(ctx context.Context, obj any
 				return it, err
 			}
 			it.Active = data
+		case "public":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("public"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Public = data
 		}
 	}
 	return it, nil
@@ -28296,7 +28996,7 @@ func (ec *executionContext) unmarshalInputPlanPatch(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "currency", "monthlyFee", "active"}
+	fieldsInOrder := [...]string{"name", "description", "currency", "monthlyFee", "active", "public"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -28338,6 +29038,13 @@ func (ec *executionContext) unmarshalInputPlanPatch(ctx context.Context, obj any
 				return it, err
 			}
 			it.Active = data
+		case "public":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("public"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Public = data
 		}
 	}
 	return it, nil
@@ -29593,6 +30300,11 @@ func (ec *executionContext) _Credit(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "kind":
+			out.Values[i] = ec._Credit_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "amount":
 			out.Values[i] = ec._Credit_amount(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -29616,6 +30328,11 @@ func (ec *executionContext) _Credit(ctx context.Context, sel ast.SelectionSet, o
 		case "issuedAt":
 			out.Values[i] = ec._Credit_issuedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invoiceId":
+			out.Values[i] = ec._Credit_invoiceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -29749,6 +30466,12 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_billedTotals(ctx, field, obj)
+				})
+		case "nextInvoice":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_nextInvoice(ctx, field, obj)
 				})
 		case "invoices":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -31006,6 +31729,49 @@ func (ec *executionContext) _Invoice(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var invoiceLineImplementors = []string{"InvoiceLine"}
+
+func (ec *executionContext) _InvoiceLine(ctx context.Context, sel ast.SelectionSet, obj *admin.InvoiceLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceLine")
+		case "kind":
+			out.Values[i] = ec._InvoiceLine_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._InvoiceLine_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._InvoiceLine_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var invoicePageImplementors = []string{"InvoicePage"}
 
 func (ec *executionContext) _InvoicePage(ctx context.Context, sel ast.SelectionSet, obj *model.InvoicePage) graphql.Marshaler {
@@ -31996,6 +32762,74 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
+var nextInvoiceImplementors = []string{"NextInvoice"}
+
+func (ec *executionContext) _NextInvoice(ctx context.Context, sel ast.SelectionSet, obj *admin.NextInvoiceView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nextInvoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NextInvoice")
+		case "customerId":
+			out.Values[i] = ec._NextInvoice_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._NextInvoice_period(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._NextInvoice_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lines":
+			out.Values[i] = ec._NextInvoice_lines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "charges":
+			out.Values[i] = ec._NextInvoice_charges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "credited":
+			out.Values[i] = ec._NextInvoice_credited(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._NextInvoice_total(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "carriedForward":
+			out.Values[i] = ec._NextInvoice_carriedForward(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
@@ -32193,6 +33027,11 @@ func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "active":
 			out.Values[i] = ec._Plan_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "public":
+			out.Values[i] = ec._Plan_public(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -34493,6 +35332,26 @@ func (ec *executionContext) marshalNInvoice2ᚖgithubᚗcomᚋplatformᚋplatfor
 	return ec._Invoice(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNInvoiceLine2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceLine(ctx context.Context, sel ast.SelectionSet, v admin.InvoiceLine) graphql.Marshaler {
+	return ec._InvoiceLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceLine2ᚕgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceLineᚄ(ctx context.Context, sel ast.SelectionSet, v []admin.InvoiceLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceLine2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInvoiceLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNInvoicePage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐInvoicePage(ctx context.Context, sel ast.SelectionSet, v *model.InvoicePage) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "InvoicePage!")
@@ -35863,6 +36722,13 @@ func (ec *executionContext) marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatform�
 		return graphql.Null
 	}
 	return ec._Meter(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONextInvoice2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐNextInvoiceView(ctx context.Context, sel ast.SelectionSet, v *admin.NextInvoiceView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NextInvoice(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPaymentPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPaymentPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentPage) graphql.Marshaler {

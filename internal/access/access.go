@@ -29,10 +29,15 @@ type Caller struct {
 	Scope authz.Scope
 	// GrantID is the grant the request's credentials come from.
 	GrantID string
+	// Via is how the request's credentials were presented: a browser's
+	// session cookie or a bearer token (CSRF checks follow it).
+	Via Via
 }
 
 // Identity returns the credentials the caller was loaded with.
-func (c *Caller) Identity() Identity { return Identity{UserID: c.UserID, GrantID: c.GrantID} }
+func (c *Caller) Identity() Identity {
+	return Identity{UserID: c.UserID, GrantID: c.GrantID, Via: c.Via}
+}
 
 // Service loads callers and checks their requests. It is safe for
 // concurrent use.
@@ -79,7 +84,7 @@ func (s *Service) Load(ctx context.Context, id Identity) (*Caller, error) {
 	default:
 		return nil, errNoAccess
 	}
-	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID}, nil
+	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID, Via: id.Via}, nil
 }
 
 var errNoAccess = platform.Errorf(platform.EFORBIDDEN, "this account has no access")
@@ -147,6 +152,11 @@ func (s *Service) Access(c *Caller, a authz.Action, r authz.Resource) authz.Acce
 	return d.Access
 }
 
+// AuditTimeout bounds an audit write. The write goes on when its request's
+// context ends (the record of a refused or completed request must not be
+// lost to a client that hung up), but not without end (D-request-bounds).
+const AuditTimeout = 5 * time.Second
+
 // Audit writes one event: a denied decision, or an admin write (d allowed).
 // resource names what was acted on as a path ("tenants/t-1"); customerID, when
 // set, lets that customer's scoped readers see the event. A failed write is
@@ -160,7 +170,9 @@ func (s *Service) Audit(ctx context.Context, c *Caller, action, resource, custom
 	if e.Status == 0 {
 		e.Status = 200
 	}
-	if err := s.store.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AuditTimeout)
+	defer cancel()
+	if err := s.store.AppendAudit(wctx, e); err != nil {
 		slog.ErrorContext(ctx, "audit log", "err", err, "action", action)
 	}
 }

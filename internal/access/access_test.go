@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,5 +164,57 @@ func TestCheckAuditsDenial(t *testing.T) {
 	if len(events) != 1 || events[0].Decision != "denied" || events[0].Status != 403 || events[0].ActorID != "u-am" ||
 		events[0].CustomerID != "globex" {
 		t.Errorf("audit = %+v", events)
+	}
+}
+
+// auditConn records, when the audit log is written, whether the write's
+// context has a deadline and has ended.
+type auditConn struct {
+	store.Conn
+	mu     sync.Mutex
+	writes []auditWrite
+}
+
+type auditWrite struct {
+	deadline bool
+	err      error
+}
+
+func (c *auditConn) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	if strings.Contains(q, "INSERT INTO audit_log") {
+		_, deadline := ctx.Deadline()
+		c.mu.Lock()
+		c.writes = append(c.writes, auditWrite{deadline: deadline, err: ctx.Err()})
+		c.mu.Unlock()
+	}
+	return c.Conn.Exec(ctx, q, args...)
+}
+
+// TestAuditWriteBounded: the audit record of a request is written when the
+// request's context has ended (the client hung up), under a context of its
+// own that has a deadline, so the write neither gets lost nor runs without
+// end (D-request-bounds).
+func TestAuditWriteBounded(t *testing.T) {
+	base := storetest.New(t)
+	conn := &auditConn{Conn: base.Conn()}
+	acc, err := access.New(ctx, store.New(conn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	acc.Audit(ended, &access.Caller{Principal: authz.Principal{UserID: "u-1"}}, "manage_tenant PATCH", "tenants/t-1", "",
+		authz.Decision{Allowed: true, Status: 200, Reason: authz.ReasonAllowed})
+	conn.mu.Lock()
+	defer conn.mu.Unlock()
+	if len(conn.writes) != 1 {
+		t.Fatalf("%d audit writes, want 1", len(conn.writes))
+	}
+	if w := conn.writes[0]; !w.deadline || w.err != nil {
+		t.Errorf("the audit write ran with deadline=%v, err=%v; want a live context with a deadline", w.deadline, w.err)
+	}
+	events, _, err := base.AuditEvents(ctx, store.AuditQuery{Scope: authz.Filter{All: true}})
+	if err != nil || len(events) != 1 || events[0].Resource != "tenants/t-1" {
+		t.Fatalf("audit log = %+v %v", events, err)
 	}
 }

@@ -14,12 +14,31 @@ import (
 
 // Identity is who a request's credentials name: the user, and the grant
 // they come from (an access token's grant_id, or the grant that created a
-// tenant session). Load refuses it once the user is suspended or gone or
-// the grant revoked (D-credentials-follow).
+// tenant session), and how they were presented. Load refuses it once the
+// user is suspended or gone or the grant revoked (D-credentials-follow).
 type Identity struct {
 	UserID  string
 	GrantID string
+	Via     Via
 }
+
+// Via is how a request's credentials were presented, which decides whether
+// an unsafe request needs proof that it comes from the application's own
+// pages (CSRF): what the browser attaches by itself needs it, what the
+// client attaches itself does not.
+type Via uint8
+
+const (
+	// ViaCookie: a session cookie, which a browser sends by itself, also
+	// with a request another site's page makes (and with it any
+	// Authorization the browser keeps for the host, such as Basic
+	// credentials). It is the zero Via: an authenticator that says nothing
+	// is taken for one.
+	ViaCookie Via = iota
+	// ViaBearer: an access token the client put into "Authorization:
+	// Bearer" itself, which no page of another site can make a browser send.
+	ViaBearer
+)
 
 // Authenticator finds the identity a request comes from. It answers the
 // zero Identity and nil when the request carries none of its credentials
@@ -52,7 +71,7 @@ func Bearer(v *TokenVerifier) Authenticator {
 			}
 			return Identity{}, errInvalidToken("the access token is not valid")
 		}
-		return Identity{UserID: tok.Subject, GrantID: tok.GrantID}, nil
+		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer}, nil
 	}
 }
 

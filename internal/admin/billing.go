@@ -64,23 +64,29 @@ func newPaymentView(p *store.Payment) *PaymentView {
 		Currency: p.Currency, Method: p.Method, Status: p.Status, ReceivedAt: p.ReceivedAt}
 }
 
-// CreditView is a credit as the API shows it.
+// CreditView is a credit as the API shows it: a purchase (a customer's
+// prepaid top-up, charged on its next invoice) or an adjustment (an
+// internal role's, which lowers it); invoiceId is null while it waits for
+// the next invoice.
 type CreditView struct {
 	ID         string    `json:"id"`
 	CustomerID string    `json:"customerId"`
+	Kind       string    `json:"kind"`
 	Amount     float64   `json:"amount"`
 	Currency   string    `json:"currency"`
 	Reason     string    `json:"reason"`
 	IssuedBy   string    `json:"issuedBy"`
 	IssuedAt   time.Time `json:"issuedAt"`
+	InvoiceID  *string   `json:"invoiceId"`
 }
 
 func newCreditView(c *store.Credit) *CreditView {
-	return &CreditView{ID: c.ID, CustomerID: c.CustomerID, Amount: major(c.AmountCents), Currency: c.Currency,
-		Reason: c.Reason, IssuedBy: c.IssuedBy, IssuedAt: c.IssuedAt}
+	return &CreditView{ID: c.ID, CustomerID: c.CustomerID, Kind: c.Kind, Amount: major(c.AmountCents), Currency: c.Currency,
+		Reason: c.Reason, IssuedBy: c.IssuedBy, IssuedAt: c.IssuedAt, InvoiceID: orNull(c.InvoiceID)}
 }
 
 // CreditInput issues a credit: a positive amount, its currency, and why.
+// Whether it is a purchase or an adjustment follows the caller's role.
 type CreditInput struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency"`
@@ -182,12 +188,21 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 	return newPage(views(rows, newCreditView), next), nil
 }
 
-// IssueCredit credits a customer's account (manage_billing). EINVALID.
+// IssueCredit credits a customer's account (manage_billing). SPEC 5.7
+// gives the customer's owner, admin and billing users this action too, so
+// what a credit is follows the caller's role, and no customer creates value
+// for itself (D-credit-kinds): a customer role's credit is a purchase, a
+// prepaid top-up that its next invoice charges (NextInvoice), and needs a
+// billing setup; an internal role's is an adjustment, which lowers the next
+// invoice. Either is in the setup's currency when there is one. EINVALID.
 func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID string, in CreditInput) (*CreditView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, authz.ManageBilling, true); err != nil {
 		return nil, err
 	}
-	cr := &store.Credit{ID: newID(), CustomerID: customerID, IssuedBy: c.UserID, IssuedAt: s.stamp()}
+	cr := &store.Credit{ID: newID(), CustomerID: customerID, Kind: store.CreditAdjustment, IssuedBy: c.UserID, IssuedAt: s.stamp()}
+	if c.Role.Portal() {
+		cr.Kind = store.CreditPurchase
+	}
 	var err error
 	if cr.AmountCents, err = cents("amount", in.Amount); err != nil {
 		return nil, err
@@ -200,6 +215,16 @@ func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID 
 	}
 	if cr.Reason, err = required("reason", in.Reason, 500); err != nil {
 		return nil, err
+	}
+	setup, err := s.store.BillingSetup(ctx, customerID)
+	switch {
+	case platform.ErrorCode(err) == platform.ENOTFOUND && cr.Kind == store.CreditPurchase:
+		return nil, invalid("a credit you issue is a prepaid top-up charged on the customer's next invoice; the customer has no billing setup yet")
+	case platform.ErrorCode(err) == platform.ENOTFOUND:
+	case err != nil:
+		return nil, err
+	case cr.Currency != setup.Currency:
+		return nil, invalid("currency must be the customer's billing currency, %s", setup.Currency)
 	}
 	if err := s.store.CreateCredit(ctx, cr); err != nil {
 		return nil, err
@@ -228,7 +253,9 @@ func (s *Service) BillingSetup(ctx context.Context, c *access.Caller, customerID
 var countryRE = regexp.MustCompile(`^[A-Z]{2}$`)
 
 // PutBillingSetup replaces a customer's billing setup (manage_billing).
-// EINVALID, also for a plan that does not exist.
+// A customer role changes the plan only to one offered to it (checkPlan).
+// EINVALID, also for a plan that does not exist or is in another currency;
+// EFORBIDDEN for a plan the caller may not choose.
 func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, customerID string, in BillingSetupInput) (*BillingSetupView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, authz.ManageBilling, true); err != nil {
 		return nil, err
@@ -257,15 +284,50 @@ func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, custome
 	if b.PaymentMethod, err = oneOf("paymentMethod", in.PaymentMethod, "invoice", "card", "sepa_debit"); err != nil {
 		return nil, err
 	}
-	if b.PlanID = strings.TrimSpace(in.PlanID); b.PlanID != "" {
-		if _, err := s.store.Plan(ctx, b.PlanID); platform.ErrorCode(err) == platform.ENOTFOUND {
-			return nil, invalid("planId names no plan of the catalog")
-		} else if err != nil {
-			return nil, err
-		}
+	b.PlanID = strings.TrimSpace(in.PlanID)
+	if err := s.checkPlan(ctx, c, b); err != nil {
+		return nil, err
 	}
 	if err := s.store.PutBillingSetup(ctx, b); err != nil {
 		return nil, err
 	}
 	return newBillingSetupView(b), nil
+}
+
+// checkPlan checks the plan the billing setup b names (D-credit-kinds): a
+// plan of the catalog, billed in the setup's currency. An internal role
+// assigns any plan. A customer role keeps the plan the customer is on, or
+// chooses one offered to it: active and public; it cannot leave its plan
+// for none, which would end the monthly fee. EINVALID for a plan that does
+// not exist or is in another currency; EFORBIDDEN (audited) for one the
+// caller may not choose.
+func (s *Service) checkPlan(ctx context.Context, c *access.Caller, b *store.BillingSetup) error {
+	current := ""
+	if old, err := s.store.BillingSetup(ctx, b.CustomerID); err == nil {
+		current = old.PlanID
+	} else if platform.ErrorCode(err) != platform.ENOTFOUND {
+		return err
+	}
+	var plan *store.Plan
+	if b.PlanID != "" {
+		var err error
+		if plan, err = s.store.Plan(ctx, b.PlanID); platform.ErrorCode(err) == platform.ENOTFOUND {
+			return invalid("planId names no plan of the catalog")
+		} else if err != nil {
+			return err
+		}
+		if plan.Currency != b.Currency {
+			return invalid("the plan is billed in %s; currency must be %s", plan.Currency, plan.Currency)
+		}
+	}
+	if !c.Role.Portal() || b.PlanID == current {
+		return nil
+	}
+	if plan == nil || !plan.Active || !plan.Public {
+		d := authz.Decision{Status: 403, Reason: "plan not offered to the customer"}
+		s.access.Audit(ctx, c, authz.ManageBilling.String(), "customers/"+b.CustomerID+"/billing-setup", b.CustomerID, d)
+		return platform.Errorf(platform.EFORBIDDEN,
+			"your role may change the plan only to a plan offered to the customer (active and public); the platform's staff assign the others")
+	}
+	return nil
 }

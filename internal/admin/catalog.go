@@ -18,17 +18,19 @@ type PlanView struct {
 	Currency    string    `json:"currency"`
 	MonthlyFee  float64   `json:"monthlyFee"`
 	Active      bool      `json:"active"`
+	Public      bool      `json:"public"`
 	CreatedAt   time.Time `json:"createdAt"`
 	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 func newPlanView(p *store.Plan) *PlanView {
 	return &PlanView{ID: p.ID, Code: p.Code, Name: p.Name, Description: p.Description, Currency: p.Currency,
-		MonthlyFee: major(p.MonthlyFeeCents), Active: p.Active, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+		MonthlyFee: major(p.MonthlyFeeCents), Active: p.Active, Public: p.Public, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // PlanInput creates a plan. Code is a lower-case key (a-z, 0-9, _), unique;
-// Active defaults to true.
+// Active defaults to true, Public (offered to customers, who may then
+// choose it themselves) to false.
 type PlanInput struct {
 	Code        string  `json:"code"`
 	Name        string  `json:"name"`
@@ -36,6 +38,7 @@ type PlanInput struct {
 	Currency    string  `json:"currency"`
 	MonthlyFee  float64 `json:"monthlyFee"`
 	Active      *bool   `json:"active,omitempty"`
+	Public      *bool   `json:"public,omitempty"`
 }
 
 // PlanPatch changes a plan; nil fields stay (the code never changes).
@@ -45,6 +48,7 @@ type PlanPatch struct {
 	Currency    *string  `json:"currency,omitempty"`
 	MonthlyFee  *float64 `json:"monthlyFee,omitempty"`
 	Active      *bool    `json:"active,omitempty"`
+	Public      *bool    `json:"public,omitempty"`
 }
 
 // ListPlans lists the plans by code.
@@ -84,6 +88,9 @@ func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput
 	}
 	if in.Active != nil {
 		p.Active = *in.Active
+	}
+	if in.Public != nil {
+		p.Public = *in.Public
 	}
 	if err := s.store.CreatePlan(ctx, p); err != nil {
 		return nil, err
@@ -132,6 +139,9 @@ func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, i
 		}
 		if in.Active != nil {
 			p.Active = *in.Active
+		}
+		if in.Public != nil {
+			p.Public = *in.Public
 		}
 		p.UpdatedAt = s.stamp()
 		return nil

@@ -32,8 +32,8 @@ func (s *Service) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, li
 
 // InstancesByCustomerIDs returns each customer's instances (Customer.instances).
 func (s *Service) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Instance, error) {
-	return childBatch(ctx, s, c, authz.ManageInstances, limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
-		newInstance, s.store.InstancesByCustomerIDs)
+	return childBatch(ctx, s, c, s.instanceReads(c), limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
+		s.instanceView(c), s.store.InstancesByCustomerIDs)
 }
 
 // UsersByCustomerIDs returns each customer's users (Customer.users).

@@ -174,7 +174,7 @@ func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, c
 
 // CreateIdentityProvider adds an identity provider to a customer; enabled,
 // its users can sign in with it. EINVALID; ECONFLICT when the customer has
-// one of that name.
+// one of that name, or MaxIdentityProviders.
 func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, customerID string, in IdentityProviderInput) (*IdentityProvider, error) {
 	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
 	if err != nil {
@@ -207,6 +207,9 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	}
 	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
 	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := withinBudget(ctx, tx, store.CustomerIdentityProviders, customerID); err != nil {
+			return err
+		}
 		if err := tx.CreateIDPConfig(ctx, row); err != nil {
 			return err
 		}

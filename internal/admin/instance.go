@@ -31,14 +31,16 @@ type Connection struct {
 	UpdatedAt       time.Time `json:"updatedAt"`
 }
 
-// Instance is an instance as the API shows it, with its connection.
+// Instance is an instance as the API shows it, with its connection for
+// roles that hold manage_instances (a role reading instances through
+// create_tenant does not see it, D-instance-reads).
 type Instance struct {
-	ID         string     `json:"id"`
-	CustomerID string     `json:"customerId"`
-	Name       string     `json:"name"`
-	URL        string     `json:"url"`
-	CreatedAt  time.Time  `json:"createdAt"`
-	Connection Connection `json:"connection"`
+	ID         string      `json:"id"`
+	CustomerID string      `json:"customerId"`
+	Name       string      `json:"name"`
+	URL        string      `json:"url"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	Connection *Connection `json:"connection,omitempty"`
 	// ClientSecret is the secret of a confidential instance application,
 	// answered once, when the instance is created.
 	ClientSecret string `json:"clientSecret,omitempty"`
@@ -46,8 +48,38 @@ type Instance struct {
 
 func newInstance(i *store.InstanceRow) *Instance {
 	return &Instance{ID: i.ID, CustomerID: i.CustomerID, Name: i.Name, URL: i.URL, CreatedAt: i.CreatedAt,
-		Connection: Connection{OIDCClientID: i.Connection.OIDCClientID, OIDCRedirectURI: i.Connection.OIDCRedirectURI,
+		Connection: &Connection{OIDCClientID: i.Connection.OIDCClientID, OIDCRedirectURI: i.Connection.OIDCRedirectURI,
 			IDPAppID: i.Connection.IDPAppID, UpdatedAt: i.Connection.UpdatedAt}}
+}
+
+// newInstanceWithoutConnection is the view of a caller reading instances
+// through create_tenant: SPEC 4.6 keeps the connection from scoped roles.
+func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
+	v := newInstance(i)
+	v.Connection = nil
+	return v
+}
+
+// instanceReads is the action a caller reads instances with
+// (D-instance-reads): manage_instances, or create_tenant for a role that
+// holds only that, so that account_manager and qa_admin see the instances of
+// their scope they create tenants on. Either reads an instance's id, name,
+// URL and customer; the connection and every write stay manage_instances'.
+func (s *Service) instanceReads(c *access.Caller) authz.Action {
+	cat := s.access.Catalog()
+	if cat.Access(c.Role, authz.ManageInstances) == authz.AccessNone && cat.Access(c.Role, authz.CreateTenant) != authz.AccessNone {
+		return authz.CreateTenant
+	}
+	return authz.ManageInstances
+}
+
+// instanceView is how c sees instances: with their connection when it reads
+// them through manage_instances.
+func (s *Service) instanceView(c *access.Caller) func(*store.InstanceRow) *Instance {
+	if s.instanceReads(c) == authz.ManageInstances {
+		return newInstance
+	}
+	return newInstanceWithoutConnection
 }
 
 // InstanceInput creates an instance of a customer at URL (the tenant web
@@ -119,13 +151,17 @@ func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerI
 
 // SearchInstances lists the instances in the caller's scope (of one
 // customer when customerID is set) whose name contains search
-// (case-insensitive), by name; an empty search lists all.
+// (case-insensitive), by name; an empty search lists all. The scope is
+// applied in SQL: account_manager sees its customers' instances, qa_admin
+// those of its instance grants on its customers (D-instance-reads).
+// EFORBIDDEN for a role that reads instances with neither manage_instances
+// nor create_tenant.
 func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
 	search, err := cleanSearch(search)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, false); err != nil {
+	if err := s.access.CheckRole(ctx, c, s.instanceReads(c), false); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -136,23 +172,30 @@ func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, custome
 	if err != nil {
 		return nil, err
 	}
-	return newPage(views(rows, newInstance), next), nil
+	return newPage(views(rows, s.instanceView(c)), next), nil
 }
 
 func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.InstanceRow, error) {
 	return decided(ctx, s, c, act, write, instanceResource)(s.store.InstanceRow(ctx, id))
 }
 
-// Instance returns one instance with its connection.
+// Instance returns one instance, with its connection for roles that hold
+// manage_instances. EFORBIDDEN or ENOTFOUND per the scope mode.
 func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
-	return viewing(newInstance)(s.instanceFor(ctx, c, id, authz.ManageInstances, false))
+	return viewing(s.instanceView(c))(s.instanceFor(ctx, c, id, s.instanceReads(c), false))
 }
 
 // InstancesByIDs returns the instances of ids in key order, nil where
 // missing or outside the caller's scope (a dataloader batch).
 func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
-	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, newInstance)(s.store.InstancesByIDs(ctx, ids))
+	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, s.instanceView(c))(s.store.InstancesByIDs(ctx, ids))
 }
+
+// AppCleanupTimeout bounds the removal of the application registered for
+// an instance that was then not stored: the removal goes on when the
+// request's context ends (the application must not be left behind), but
+// not without end (D-request-bounds).
+const AppCleanupTimeout = 10 * time.Second
 
 // CreateInstance registers the instance's application at the identity
 // provider with {url}/auth/callback and {url}/3/auth/callback, then stores
@@ -204,7 +247,9 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 		return nil
 	})
 	if err != nil {
-		if derr := s.apps.Delete(context.WithoutCancel(ctx), app.AppID); derr != nil {
+		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), AppCleanupTimeout)
+		defer cancel()
+		if derr := s.apps.Delete(cleanup, app.AppID); derr != nil {
 			slog.ErrorContext(ctx, "instance application left behind", "app_id", app.AppID, "err", derr)
 		}
 		return nil, err
@@ -289,7 +334,7 @@ func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (
 	if err != nil {
 		return nil, err
 	}
-	return &newInstance(i).Connection, nil
+	return newInstance(i).Connection, nil
 }
 
 // RepairConnection re-registers the instance's application with both

@@ -125,7 +125,8 @@ func (s *Service) listServiceAccounts(ctx context.Context, customerID string) (*
 }
 
 // CreateServiceAccount creates a customer's service account and answers
-// its client secret, this once. EINVALID; ECONFLICT when the name is taken.
+// its client secret, this once. EINVALID; ECONFLICT when the name is taken
+// or the customer has MaxServiceAccounts.
 func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, customerID string, in ServiceAccountInput) (*ServiceAccountSecret, error) {
 	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
 	if err != nil {
@@ -176,7 +177,15 @@ func (s *Service) createServiceAccount(ctx context.Context, customerID, orgID st
 	if err := setAuthMethod(app, in.AuthMethod, in.JWKS); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateServiceAccount(ctx, a, orgID, app); err != nil {
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if customerID != "" {
+			if err := withinBudget(ctx, tx, store.CustomerServiceAccounts, customerID); err != nil {
+				return err
+			}
+		}
+		return tx.CreateServiceAccount(ctx, a, orgID, app)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &ServiceAccountSecret{ServiceAccountView: newServiceAccountView(a, app), ClientSecret: secret}, nil

@@ -112,7 +112,8 @@ func (s *Service) ListWebhooks(ctx context.Context, c *access.Caller, customerID
 }
 
 // CreateWebhook subscribes a URL to a customer's events and answers its
-// signing secret, this once. EINVALID.
+// signing secret, this once. EINVALID; ECONFLICT once the customer has
+// MaxWebhooks.
 func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerID string, in WebhookInput) (*WebhookSecret, error) {
 	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true); err != nil {
 		return nil, err
@@ -134,7 +135,13 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 	}
 	secret := newWebhookSecret()
 	w.SecretSealed = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID))
-	if err := s.store.CreateWebhook(ctx, w); err != nil {
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := withinBudget(ctx, tx, store.CustomerWebhooks, customerID); err != nil {
+			return err
+		}
+		return tx.CreateWebhook(ctx, w)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &WebhookSecret{WebhookView: newWebhookView(w), Secret: secret}, nil

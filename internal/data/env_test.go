@@ -75,9 +75,10 @@ var storedRows = []cx.Row{
 
 // env is a data API over a real store (SQLite, or PostgreSQL with
 // TEST_DATABASE_URL) behind a real HTTP server. Requests authenticate as a
-// fixture user by "Authorization: Bearer <user id>" or by the session
-// cookie whose value is the user id; the authenticators are the test's,
-// everything after them (loading the caller, scope, decisions) is real.
+// fixture user by the session cookie whose value is the user id, or else by
+// "Authorization: Bearer <user id>" (the tenant role's order); the
+// authenticators are the test's, everything after them (loading the caller,
+// scope, decisions, the CSRF check) is real.
 type env struct {
 	st      *store.Store
 	srv     *httptest.Server
@@ -103,22 +104,25 @@ func newEnv(t testing.TB, uploadConcurrency ...int) *env {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	logins := storetest.NewLogins(t, st)
-	signIn := func(id string) access.Identity {
+	signIn := func(id string, via access.Via) access.Identity {
 		if id == "" {
 			return access.Identity{}
 		}
-		return access.Identity{UserID: id, GrantID: logins.Grant(id)}
+		return access.Identity{UserID: id, GrantID: logins.Grant(id), Via: via}
 	}
 	cookieAuth := func(r *http.Request) (access.Identity, error) {
 		c, err := r.Cookie(tenant.SessionCookie)
 		if err != nil {
 			return access.Identity{}, nil
 		}
-		return signIn(c.Value), nil
+		return signIn(c.Value, access.ViaCookie), nil
 	}
 	bearerAuth := func(r *http.Request) (access.Identity, error) {
-		id, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		return signIn(id), nil
+		id, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok {
+			return access.Identity{}, nil
+		}
+		return signIn(id, access.ViaBearer), nil
 	}
 	concurrency := 0
 	if len(uploadConcurrency) > 0 {

@@ -20,7 +20,6 @@ import (
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/tenant"
 )
 
 // CSRFHeader is the header the web app sends with every unsafe request: a
@@ -33,7 +32,6 @@ const CSRFHeader = "X-Requested-With"
 type Handler struct {
 	svc     *Service
 	origin  string
-	cookie  string        // the tenant session cookie's name at this instance
 	uploads chan struct{} // one token per upload running on this replica (D-admission)
 }
 
@@ -58,7 +56,7 @@ func NewHandler(svc *Service, instanceURL string, concurrency int) *Handler {
 	if concurrency <= 0 {
 		concurrency = DefaultUploadConcurrency
 	}
-	return &Handler{svc: svc, origin: origin, cookie: tenant.SessionCookieName(instanceURL), uploads: make(chan struct{}, concurrency)}
+	return &Handler{svc: svc, origin: origin, uploads: make(chan struct{}, concurrency)}
 }
 
 // admitUpload takes one of the replica's upload slots, waiting briefly for
@@ -79,21 +77,26 @@ func (h *Handler) admitUpload(w http.ResponseWriter, r *http.Request) (release f
 	return nil, false
 }
 
-// Mount adds the routes under /api/v1 to r, behind the CSRF check and
-// auth (which puts the caller in the request's context).
+// Mount adds the routes under /api/v1 to r, behind auth (which puts the
+// caller in the request's context) and then the CSRF check, which follows
+// how auth found the caller.
 func (h *Handler) Mount(r chi.Router, auth func(http.Handler) http.Handler) {
 	r.Group(func(r chi.Router) {
-		r.Use(h.csrf, auth)
+		r.Use(auth, h.csrf)
 		r.Get("/api/v1/master-record/{masterName}", h.listRecords)
 		r.Get("/api/v1/me/tenants", h.myTenants)
 		r.Post("/api/v1/cx/upload", h.upload)
 	})
 }
 
-// csrf refuses an unsafe request that carries the session cookie unless it
-// comes from the instance's own pages: its Origin (or, without one, its
-// Referer) is the instance's, or it carries CSRFHeader. A request with an
-// Authorization header is no browser's forgery and passes.
+// csrf refuses an unsafe request whose caller was not authenticated by a
+// bearer token unless it comes from the instance's own pages: its Origin
+// (or, without one, its Referer) is the instance's, or it carries
+// CSRFHeader. What decides is how the caller was authenticated
+// (access.Caller.Via), not which headers the request carries: a browser
+// sends the session cookie, and Basic credentials it keeps for the host,
+// with another site's form post too, and the cookie is what signs such a
+// request in.
 func (h *Handler) csrf(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
@@ -101,7 +104,7 @@ func (h *Handler) csrf(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if _, err := r.Cookie(h.cookie); err != nil || r.Header.Get("Authorization") != "" {
+		if access.MustCaller(r.Context()).Via == access.ViaBearer {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -25,16 +25,17 @@ const (
 // Service serves tenant data to authenticated callers. It is safe for
 // concurrent use.
 type Service struct {
-	store  *store.Store
-	access *access.Service
-	now    func() time.Time
+	store      *store.Store
+	access     *access.Service
+	now        func() time.Time
+	maxTenants int // MaxMyTenants; tests lower it
 }
 
 // New returns the data service over st; acc decides who may read and
 // upload what (the catalog's read_tenant_data and upload_cx_data) and
 // audits what it refuses.
 func New(st *store.Store, acc *access.Service) *Service {
-	return &Service{store: st, access: acc, now: time.Now}
+	return &Service{store: st, access: acc, now: time.Now, maxTenants: MaxMyTenants}
 }
 
 // Maintain removes expired idempotency records every interval until ctx ends.

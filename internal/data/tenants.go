@@ -46,15 +46,23 @@ type ScheduleView struct {
 	RowCount  int    `json:"rowCount"`
 }
 
-// MyTenants is the answer of GET /api/v1/me/tenants.
+// MyTenants is the answer of GET /api/v1/me/tenants. Truncated says that
+// the caller may read more tenants than the answer holds (MaxMyTenants).
 type MyTenants struct {
-	User    Me           `json:"user"`
-	Tenants []TenantView `json:"tenants"`
+	User      Me           `json:"user"`
+	Tenants   []TenantView `json:"tenants"`
+	Truncated bool         `json:"truncated"`
 }
 
+// MaxMyTenants bounds the tenants one answer of MyTenants holds, each with
+// its projects, masters and schedules (D-request-bounds): an unscoped
+// internal role reads every tenant of the platform.
+const MaxMyTenants = 500
+
 // MyTenants returns the tenants c may read (D-data-access), ordered by
-// name, with their projects, masters and schedules. A caller who may read
-// no tenant gets an empty list. EUNAUTHORIZED without a caller.
+// name, at most MaxMyTenants of them, with their projects, masters and
+// schedules. A caller who may read no tenant gets an empty list.
+// EUNAUTHORIZED without a caller.
 func (s *Service) MyTenants(ctx context.Context, c *access.Caller) (*MyTenants, error) {
 	if c == nil {
 		return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
@@ -63,12 +71,12 @@ func (s *Service) MyTenants(ctx context.Context, c *access.Caller) (*MyTenants, 
 	if err != nil {
 		return nil, err
 	}
-	sums, err := s.store.TenantSummaries(ctx, f)
+	sums, more, err := s.store.TenantSummaries(ctx, f, s.maxTenants)
 	if err != nil {
 		return nil, err
 	}
 	out := &MyTenants{User: Me{UserID: c.UserID, Role: c.Role.String(), CustomerID: c.CustomerID},
-		Tenants: make([]TenantView, 0, len(sums))}
+		Tenants: make([]TenantView, 0, len(sums)), Truncated: more}
 	for _, t := range sums {
 		v := TenantView{ID: t.ID, Name: t.Name, CustomerID: t.CustomerID, CanUpload: s.mayUpload(c, t.CustomerID),
 			Projects: make([]ProjectView, 0, len(t.Projects)), Masters: make([]MasterView, 0, len(t.Masters)),

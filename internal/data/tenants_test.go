@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+
+	"github.com/platform/platform/internal/data"
 )
 
 type myTenants struct {
@@ -72,4 +74,34 @@ func TestMyTenants(t *testing.T) {
 		}
 	}
 	wantError(t, e.get(t, "/api/v1/me/tenants"), http.StatusUnauthorized, "/api/v1/me/tenants")
+}
+
+// GET /api/v1/me/tenants answers at most data.MaxMyTenants tenants (here
+// lowered to 2), the first by name with their own projects, masters and
+// schedules, and says that there are more; a caller within the bound gets
+// them all and truncated false (D-request-bounds).
+// spec: D-data-access
+func TestMyTenantsBounded(t *testing.T) {
+	e := newEnv(t)
+	data.SetMaxTenants(e.svc, 2)
+	var got struct {
+		myTenants
+		Truncated bool `json:"truncated"`
+	}
+	mustUnmarshal(t, e.get(t, "/api/v1/me/tenants", asUser(platAdm)).body, &got)
+	var ids []string
+	for _, tn := range got.Tenants {
+		ids = append(ids, tn.ID)
+	}
+	if !got.Truncated || !slices.Equal(ids, []string{tenGlobex, tenAcme}) {
+		t.Fatalf("platform admin: %v truncated %v, want the first two by name and truncated", ids, got.Truncated)
+	}
+	if p := got.Tenants[1].Projects; len(p) != 2 || len(got.Tenants[1].Schedules) != 2 || len(got.Tenants[0].Schedules) != 1 {
+		t.Errorf("the tenants' own projects and schedules: %+v", got.Tenants)
+	}
+	got.Truncated = true
+	mustUnmarshal(t, e.get(t, "/api/v1/me/tenants", asUser(ownerA)).body, &got)
+	if got.Truncated || len(got.Tenants) != 2 {
+		t.Errorf("owner within the bound: %d tenants, truncated %v", len(got.Tenants), got.Truncated)
+	}
 }

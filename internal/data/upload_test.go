@@ -548,6 +548,61 @@ func TestUploadCSRF(t *testing.T) {
 	}
 }
 
+// TestAttackCookieWithAuthorizationHeader: a page of another site posts an
+// upload (a plain multipart form, which needs no preflight) from a signed-in
+// browser, which sends the session cookie and, with it, an Authorization
+// header it keeps for the host (Basic credentials): the cookie signs the
+// request in, so it must prove it comes from the instance's pages whatever
+// else it carries; nothing is written. A bearer-authenticated upload needs
+// no such proof.
+//
+// attack: csrf-cookie-with-authorization
+func TestAttackCookieWithAuthorizationHeader(t *testing.T) {
+	e := newEnv(t)
+	body := upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"})
+	basic := withHeader("Authorization", "Basic eDp4")
+	for _, tc := range []struct {
+		name   string
+		opts   []reqOpt
+		status int
+	}{
+		{"ErrForeignOriginBasic", []reqOpt{withCookie(ownerA), basic, withHeader("Origin", "https://evil.example")}, 403},
+		{"ErrNoOriginBasic", []reqOpt{withCookie(ownerA), basic}, 403},
+		{"ErrForeignRefererBasic", []reqOpt{withCookie(ownerA), basic, withHeader("Referer", "https://evil.example/x")}, 403},
+		{"ErrForeignOriginOtherScheme", []reqOpt{withCookie(ownerA), withHeader("Authorization", "Negotiate x"),
+			withHeader("Origin", "https://evil.example")}, 403},
+		{"ErrForeignOriginBearerOfAnother", []reqOpt{withCookie(ownerA), asUser(memberA), withHeader("Origin", "https://evil.example")}, 403},
+		{"SameOriginBasic", []reqOpt{withCookie(ownerA), basic, withHeader("Origin", e.srv.URL)}, 200},
+		{"BearerForeignOrigin", []reqOpt{asUser(ownerA), withHeader("Origin", "https://evil.example")}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.rows(t, schAcme)
+			r := e.postJSON(t, uploadPath, body, tc.opts...)
+			if r.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.body)
+			}
+			if tc.status == 403 {
+				if m := wantError(t, r, 403, uploadPath); !strings.Contains(detail(m), "cross-site request refused") {
+					t.Errorf("refused for another reason: %s", r.body)
+				}
+				e.wantRows(t, schAcme, before)
+			}
+		})
+	}
+	// the same as the browser sends it: a multipart form with the spreadsheet
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	_ = mw.WriteField("scheduleId", schAcme)
+	fw, _ := mw.CreateFormFile("file", "cx.csv")
+	_, _ = io.WriteString(fw, "ID,Name\nHT-L2,Level 2\n")
+	_ = mw.Close()
+	before := e.rows(t, schAcme)
+	r := e.do(t, http.MethodPost, uploadPath, &form, withCookie(ownerA), basic, withHeader("Origin", "https://evil.example"),
+		withHeader("Content-Type", mw.FormDataContentType()))
+	wantError(t, r, 403, uploadPath)
+	e.wantRows(t, schAcme, before)
+}
+
 // Other malformed requests: content type, query parameters.
 // spec: D-cx, R7.1-shape
 func TestUploadBadRequests(t *testing.T) {

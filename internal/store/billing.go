@@ -150,30 +150,68 @@ func (s *Store) Payments(ctx context.Context, q BillingQuery) ([]Payment, string
 		func(p *Payment) (time.Time, string) { return p.ReceivedAt, p.ID })
 }
 
-// Credit is an amount credited to a customer's account.
+// Kinds of credit (D-credit-kinds).
+const (
+	// CreditPurchase is a customer's prepaid top-up, charged on its next invoice.
+	CreditPurchase = "purchase"
+	// CreditAdjustment is an internal role's credit, which lowers the next invoice.
+	CreditAdjustment = "adjustment"
+)
+
+// Credit is an amount credited to a customer's account: a purchase or an
+// adjustment. InvoiceID is the issued invoice that charged or applied it,
+// empty while it waits for the next one.
 type Credit struct {
 	ID          string
 	CustomerID  string
+	Kind        string
 	AmountCents int64
 	Currency    string
 	Reason      string
 	IssuedBy    string
 	IssuedAt    time.Time
+	InvoiceID   string
 }
 
-const creditColumns = `id, customer_id, amount_cents, currency, reason, issued_by, issued_at`
+const creditColumns = `id, customer_id, kind, amount_cents, currency, reason, issued_by, issued_at, invoice_id`
 
 func scanCredit(r Row) (Credit, error) {
 	var c Credit
-	err := r.Scan(&c.ID, &c.CustomerID, &c.AmountCents, &c.Currency, &c.Reason, &c.IssuedBy, &c.IssuedAt)
+	var inv sql.NullString
+	err := r.Scan(&c.ID, &c.CustomerID, &c.Kind, &c.AmountCents, &c.Currency, &c.Reason, &c.IssuedBy, &c.IssuedAt, &inv)
+	c.InvoiceID = inv.String
 	return c, err
 }
 
 // CreateCredit stores a credit.
 func (s *Store) CreateCredit(ctx context.Context, c *Credit) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO credits (`+creditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		c.ID, c.CustomerID, c.AmountCents, c.Currency, c.Reason, c.IssuedBy, c.IssuedAt.UTC())
+	kind := c.Kind
+	if kind == "" {
+		kind = CreditAdjustment
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO credits (`+creditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		c.ID, c.CustomerID, kind, c.AmountCents, c.Currency, c.Reason, c.IssuedBy, c.IssuedAt.UTC(), nullString(c.InvoiceID))
 	return wrap(err, "credit")
+}
+
+// CreditTotal sums the credits of one kind that wait for a customer's next
+// invoice.
+type CreditTotal struct {
+	Kind        string
+	Count       int
+	AmountCents int64
+}
+
+// OpenCredits sums, by kind, a customer's credits in currency that no issued
+// invoice has charged or applied yet (the next invoice's), in one statement
+// whatever their number.
+func (s *Store) OpenCredits(ctx context.Context, customerID, currency string) ([]CreditTotal, error) {
+	return queryAll(ctx, s.db, func(r Row) (CreditTotal, error) {
+		var t CreditTotal
+		err := r.Scan(&t.Kind, &t.Count, &t.AmountCents)
+		return t, err
+	}, `SELECT kind, COUNT(*), CAST(SUM(amount_cents) AS BIGINT) FROM credits
+		WHERE customer_id = $1 AND currency = $2 AND invoice_id IS NULL GROUP BY kind ORDER BY kind`, customerID, currency)
 }
 
 // Credits lists one page of credits, newest first, and the next cursor.

@@ -16,22 +16,25 @@ type Plan struct {
 	Currency        string
 	MonthlyFeeCents int64
 	Active          bool
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// Public: offered to customers, who may choose it for themselves while
+	// it is active (D-credit-kinds).
+	Public    bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
-const planColumns = `id, code, name, description, currency, monthly_fee_cents, active, created_at, updated_at`
+const planColumns = `id, code, name, description, currency, monthly_fee_cents, active, public, created_at, updated_at`
 
 func scanPlan(r Row) (Plan, error) {
 	var p Plan
-	err := r.Scan(&p.ID, &p.Code, &p.Name, &p.Description, &p.Currency, &p.MonthlyFeeCents, &p.Active, &p.CreatedAt, &p.UpdatedAt)
+	err := r.Scan(&p.ID, &p.Code, &p.Name, &p.Description, &p.Currency, &p.MonthlyFeeCents, &p.Active, &p.Public, &p.CreatedAt, &p.UpdatedAt)
 	return p, err
 }
 
 // CreatePlan stores a plan. ECONFLICT when the code is taken.
 func (s *Store) CreatePlan(ctx context.Context, p *Plan) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO plans (`+planColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		p.ID, p.Code, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active, p.CreatedAt.UTC(), p.UpdatedAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO plans (`+planColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		p.ID, p.Code, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active, p.Public, p.CreatedAt.UTC(), p.UpdatedAt.UTC())
 	return wrap(err, "plan")
 }
 
@@ -51,8 +54,8 @@ func (s *Store) UpdatePlan(ctx context.Context, id string, fn func(*Plan) error)
 	return update(ctx, s, "plan", scanPlan, `SELECT `+planColumns+` FROM plans WHERE id = $1`, id, fn,
 		func(tx *Store, p *Plan) error {
 			return tx.execOne(ctx, "plan", `UPDATE plans SET name = $2, description = $3, currency = $4, monthly_fee_cents = $5,
-				active = $6, updated_at = $7 WHERE id = $1`, id, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active,
-				p.UpdatedAt.UTC())
+				active = $6, public = $7, updated_at = $8 WHERE id = $1`, id, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active,
+				p.Public, p.UpdatedAt.UTC())
 		})
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 )
 
 // MasterSummary is a master with the number of its records not marked deleted.
@@ -27,18 +28,24 @@ type TenantSummary struct {
 	Schedules []ScheduleSummary
 }
 
-// TenantSummaries returns the tenants f selects, ordered by name, with
-// their projects, masters and schedules, in four statements.
-func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSummary, error) {
+// TenantSummaries returns the tenants f selects, ordered by name, at most
+// limit of them (0: all), with their projects, masters and schedules, in
+// four statements; more reports whether f selects more than limit.
+func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter, limit int) (out []TenantSummary, more bool, err error) {
 	var args []any
 	cond, ok := f.where(&args)
 	if !ok {
-		return []TenantSummary{}, nil
+		return []TenantSummary{}, false, nil
 	}
-	out := []TenantSummary{}
+	out = []TenantSummary{}
 	index := map[string]int{}
-	err := s.each(ctx, `SELECT t.id, t.customer_id, COALESCE(t.instance_id, ''), t.name, t.created_at FROM tenants t
-		WHERE `+cond+` ORDER BY t.name, t.id`, args,
+	first := slices.Clone(args)
+	page := ""
+	if limit > 0 {
+		page = ` LIMIT ` + arg(&first, limit+1)
+	}
+	err = s.each(ctx, `SELECT t.id, t.customer_id, COALESCE(t.instance_id, ''), t.name, t.created_at FROM tenants t
+		WHERE `+cond+` ORDER BY t.name, t.id`+page, first,
 		func(r Row) error {
 			var t TenantSummary
 			if err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &t.CreatedAt); err != nil {
@@ -50,7 +57,16 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 			return nil
 		})
 	if err != nil || len(out) == 0 {
-		return out, err
+		return out, false, err
+	}
+	if limit > 0 && len(out) > limit {
+		delete(index, out[limit].ID)
+		out, more = out[:limit], true
+		ids := make([]string, len(out))
+		for i := range out {
+			ids[i] = out[i].ID
+		}
+		cond += ` AND t.id IN (` + placeholders(&args, ids) + `)`
 	}
 	err = s.each(ctx, `SELECT p.id, p.tenant_id, p.name, p.created_at FROM projects p JOIN tenants t ON t.id = p.tenant_id
 		WHERE `+cond+` ORDER BY p.name, p.id`, args, func(r Row) error {
@@ -63,7 +79,7 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	err = s.each(ctx, `SELECT m.id, m.tenant_id, m.name, m.live_records
 		FROM masters m JOIN tenants t ON t.id = m.tenant_id WHERE `+cond+` ORDER BY m.name, m.id`, args, func(r Row) error {
@@ -76,7 +92,7 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	err = s.each(ctx, `SELECT sc.id, sc.tenant_id, sc.project_id, sc.name, sc.created_at, t.customer_id,
 			(SELECT COUNT(*) FROM schedule_rows sr WHERE sr.schedule_id = sc.id)
@@ -90,7 +106,7 @@ func (s *Store) TenantSummaries(ctx context.Context, f TenantFilter) ([]TenantSu
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return out, nil
+	return out, more, nil
 }

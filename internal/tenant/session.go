@@ -77,7 +77,8 @@ type idClaims struct {
 
 // handleCallback makes a session from the identity provider's tokens
 // (R4.2-callback): the id_token's signature (JWKS), issuer, audience (this
-// instance's client), expiry and nonce are checked; the access token must be
+// instance's client), expiry, header type (typ JWT, so no other token of
+// the provider passes for one) and nonce are checked; the access token must be
 // one (typ at+jwt) of this instance's client for the same user, match the
 // id_token's at_hash when it carries one, and name a live grant: the session
 // belongs to that grant and ends with it (D-credentials-follow). A missing
@@ -145,7 +146,7 @@ func (in *CallbackRequest) check() error {
 // id_token expires, and the grant the tokens come from. Errors never carry
 // the tokens.
 func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Time, string, error) {
-	idt, err := t.verifier.Verify(ctx, in.IDToken)
+	idt, err := t.verifyIDToken(ctx, in.IDToken)
 	if err != nil {
 		return nil, time.Time{}, "", fmt.Errorf("id_token: %w", err)
 	}
@@ -268,7 +269,7 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	now := t.cfg.Now()
 	idToken, tokenExp := ts.IDToken, now.Add(tokenLifetime(ts.IDToken, at.Expiry.Sub(now)))
 	if tok.IDToken != "" {
-		idt, err := t.verifier.Verify(ctx, tok.IDToken)
+		idt, err := t.verifyIDToken(ctx, tok.IDToken)
 		if err != nil {
 			return err
 		}
@@ -359,7 +360,7 @@ func (t *Tenant) Authenticator() access.Authenticator {
 		if err != nil {
 			return access.Identity{}, err
 		}
-		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID}, nil
+		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID, Via: access.ViaCookie}, nil
 	}
 }
 

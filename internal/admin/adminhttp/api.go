@@ -38,6 +38,10 @@ type Route struct {
 	Method  string
 	Pattern string // chi pattern under /api/v1, e.g. "/tenants/{id}"
 	Action  authz.Action
+	// Or, on a reading route, is the action a role that does not hold
+	// Action at all reads with instead (D-instance-reads: instances through
+	// create_tenant); zero for none.
+	Or authz.Action
 	// Write asks for full access; otherwise read access is enough.
 	Write bool
 	// Target finds the customer and instance that the route's {id} belongs

@@ -19,6 +19,8 @@ func (a *API) billingRoutes() []Route {
 		{Method: http.MethodGet, Pattern: "/invoices/{id}", Action: authz.ViewBilling, Target: s.InvoiceResource,
 			Handle: byID(http.StatusOK, s.Invoice)},
 		{Method: http.MethodGet, Pattern: "/customers/{id}/invoices", Action: authz.ViewBilling, Target: cust, Handle: a.listCustomerInvoices},
+		{Method: http.MethodGet, Pattern: "/customers/{id}/invoices/next", Action: authz.ViewBilling, Target: cust,
+			Handle: byID(http.StatusOK, s.NextInvoice)},
 		{Method: http.MethodGet, Pattern: "/customers/{id}/payments", Action: authz.ViewBilling, Target: cust, Handle: pagedByID(s.ListPayments)},
 		{Method: http.MethodGet, Pattern: "/customers/{id}/credits", Action: authz.ViewBilling, Target: cust, Handle: pagedByID(s.ListCredits)},
 		{Method: http.MethodPost, Pattern: "/customers/{id}/credits", Action: authz.ManageBilling, Write: true, Target: cust,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/store"
 )
 
 // usageBody decodes a usage list answer.
@@ -174,13 +175,21 @@ func TestBilledTotals(t *testing.T) {
 }
 
 // TestCredits: issuing a credit needs manage_billing; invalid input answers
-// 400 with the 7.1 object and writes nothing.
+// 400 with the 7.1 object and writes nothing; a customer role's credit is a
+// purchase, an internal role's an adjustment (D-credit-kinds), in the
+// customer's billing currency.
 //
 // spec: R4.6-customer-side, R7.1-shape
 func TestCredits(t *testing.T) {
 	w := newBillingWorld(t)
 	path := "/customers/" + w.acme + "/credits"
+	// no billing setup yet: a purchase has no invoice to be charged on
+	if r := w.e.do(w.callers["billing"], "POST", path, map[string]any{"amount": 5, "currency": "EUR", "reason": "x"}); r.Status != 400 {
+		t.Errorf("a purchase without a billing setup: %d %s", r.Status, r.Body)
+	}
+	w.e.mustBillingSetup(w.acme)
 	for _, body := range []any{
+		map[string]any{"amount": 5, "currency": "USD", "reason": "not the billing currency"},
 		map[string]any{"amount": -1, "currency": "EUR", "reason": "x"},
 		map[string]any{"amount": 0, "currency": "EUR", "reason": "x"},
 		map[string]any{"amount": 1.005, "currency": "EUR", "reason": "x"},
@@ -213,6 +222,17 @@ func TestCredits(t *testing.T) {
 	_ = json.Unmarshal(r.Body, &p)
 	if r.Status != 200 || len(p.Items) != 3 || p.Items[0].Amount != 12.5 {
 		t.Fatalf("reader lists credits: %d %s", r.Status, r.Body)
+	}
+	kinds := map[string]string{}
+	for _, c := range p.Items {
+		kinds[c.Reason] = c.Kind
+		if c.InvoiceID != nil {
+			t.Errorf("a new credit is on an invoice already: %+v", c)
+		}
+	}
+	want := map[string]string{"goodwill billing": "purchase", "goodwill account_manager": "adjustment", "goodwill finance_admin": "adjustment"}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("credit kinds (-want +got):\n%s", diff)
 	}
 }
 
@@ -247,7 +267,7 @@ func TestBillingSetup(t *testing.T) {
 	if r := w.e.do(w.callers["owner"], "GET", path, nil); r.Status != 404 {
 		t.Fatalf("refused writes left a setup: %d %s", r.Status, r.Body)
 	}
-	plan := w.e.mustPlan()
+	plan := w.e.mustPlanWith(store.Plan{Currency: "EUR", MonthlyFeeCents: 4900, Active: true, Public: true})
 	valid["planId"] = plan
 	if r := w.e.do(w.callers["billing"], "PUT", path, valid); r.Status != 200 {
 		t.Fatalf("PUT: %d %s", r.Status, r.Body)

@@ -9,10 +9,13 @@ import (
 func (a *API) instanceRoutes() []Route {
 	s, t := a.svc, a.svc.InstanceResource
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/instances", Action: authz.ManageInstances, Handle: pagedByCustomer(s.ListInstances)},
+		// account_manager and qa_admin read the instances of their scope through create_tenant (D-instance-reads)
+		{Method: http.MethodGet, Pattern: "/instances", Action: authz.ManageInstances, Or: authz.CreateTenant,
+			Handle: pagedByCustomer(s.ListInstances)},
 		{Method: http.MethodPost, Pattern: "/instances", Action: authz.ManageInstances, Write: true,
 			Handle: withBody(http.StatusCreated, s.CreateInstance)},
-		{Method: http.MethodGet, Pattern: "/instances/{id}", Action: authz.ManageInstances, Target: t, Handle: byID(http.StatusOK, s.Instance)},
+		{Method: http.MethodGet, Pattern: "/instances/{id}", Action: authz.ManageInstances, Or: authz.CreateTenant, Target: t,
+			Handle: byID(http.StatusOK, s.Instance)},
 		{Method: http.MethodPut, Pattern: "/instances/{id}", Action: authz.ManageInstances, Write: true, Target: t,
 			Handle: byIDWithBody(http.StatusOK, s.UpdateInstance)},
 		{Method: http.MethodDelete, Pattern: "/instances/{id}", Action: authz.ManageInstances, Write: true, Target: t,

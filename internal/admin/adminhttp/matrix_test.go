@@ -210,9 +210,12 @@ const (
 type routeRow struct {
 	Method, Pattern string
 	Action          authz.Action
-	Write           bool
-	Fixture         string
-	Target          string
+	// Or is the action a role that does not hold Action reads with
+	// (D-instance-reads), written "action|or" in routes.csv; zero for none.
+	Or      authz.Action
+	Write   bool
+	Fixture string
+	Target  string
 }
 
 func (r routeRow) String() string { return r.Method + " " + r.Pattern }
@@ -224,9 +227,16 @@ func loadRoutes(t testing.TB) []routeRow {
 		if i == 0 {
 			continue
 		}
-		act, err := authz.ParseAction(r[2])
+		name, orName, hasOr := strings.Cut(r[2], "|")
+		act, err := authz.ParseAction(name)
 		if err != nil {
 			t.Fatalf("routes.csv row %d: %v", i+1, err)
+		}
+		var or authz.Action
+		if hasOr {
+			if or, err = authz.ParseAction(orName); err != nil {
+				t.Fatalf("routes.csv row %d: %v", i+1, err)
+			}
 		}
 		if r[3] != "true" && r[3] != "false" {
 			t.Fatalf("routes.csv row %d: write must be true or false", i+1)
@@ -236,13 +246,26 @@ func loadRoutes(t testing.TB) []routeRow {
 		default:
 			t.Fatalf("routes.csv row %d: unknown target %q", i+1, r[5])
 		}
-		out = append(out, routeRow{Method: r[0], Pattern: r[1], Action: act, Write: r[3] == "true", Fixture: r[4], Target: r[5]})
+		if hasOr && r[3] == "true" {
+			t.Fatalf("routes.csv row %d: only a reading route reads with another action", i+1)
+		}
+		out = append(out, routeRow{Method: r[0], Pattern: r[1], Action: act, Or: or, Write: r[3] == "true", Fixture: r[4], Target: r[5]})
 	}
 	return out
 }
 
+// action is what rt is decided on for role: its action, or its Or when
+// the role's cell of the action is none (D-instance-reads).
+func (rt routeRow) action(exp map[[3]string]expectation, role authz.Role) authz.Action {
+	if rt.Or != 0 && exp[[3]string{role.String(), scopesOf(role)[0], rt.Action.String()}].access == "none" {
+		return rt.Or
+	}
+	return rt.Action
+}
+
 // want returns the expected status of rt for role in scope.
 func (rt routeRow) want(exp map[[3]string]expectation, role authz.Role, scope string) string {
+	act := rt.action(exp, role)
 	switch rt.Target {
 	case targetNone, targetSelf, targetSelfInternal:
 		scope = scopesOf(role)[0] // the situation decides nothing: only the role's cell
@@ -254,9 +277,9 @@ func (rt routeRow) want(exp map[[3]string]expectation, role authz.Role, scope st
 			scope = scopeIn // the request names no instance
 		}
 	}
-	e, ok := exp[[3]string{role.String(), scope, rt.Action.String()}]
+	e, ok := exp[[3]string{role.String(), scope, act.String()}]
 	if !ok {
-		panic(fmt.Sprintf("no expectation for %s %s %s", role, scope, rt.Action))
+		panic(fmt.Sprintf("no expectation for %s %s %s", role, scope, act))
 	}
 	if rt.Write {
 		return e.write
@@ -290,8 +313,9 @@ func TestRouteTableCovered(t *testing.T) {
 		switch {
 		case !ok:
 			t.Errorf("route %s is not covered by testdata/routes.csv", key)
-		case r.Action != rt.Action || r.Write != rt.Write:
-			t.Errorf("route %s: table says %s write=%v, routes.csv says %s write=%v", key, rt.Action, rt.Write, r.Action, r.Write)
+		case r.Action != rt.Action || r.Or != rt.Or || r.Write != rt.Write:
+			t.Errorf("route %s: table says %s|%s write=%v, routes.csv says %s|%s write=%v", key, rt.Action, rt.Or, rt.Write,
+				r.Action, r.Or, r.Write)
 		}
 	}
 	for key := range listed {
@@ -407,7 +431,7 @@ func TestCapabilityMatrix(t *testing.T) {
 // role does not hold the action (as for any id) or is strictly scoped (as
 // for an id out of scope); 404 otherwise.
 func missingStatus(exp map[[3]string]expectation, rt routeRow, role authz.Role, scope string) string {
-	e := exp[[3]string{role.String(), scopesOf(role)[0], rt.Action.String()}]
+	e := exp[[3]string{role.String(), scopesOf(role)[0], rt.action(exp, role).String()}]
 	if e.access == "none" || (rt.Write && e.access != "full") {
 		return "403"
 	}

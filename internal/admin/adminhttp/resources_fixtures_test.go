@@ -109,15 +109,23 @@ func (e *env) mustUsage(customerID, meterKey, period string, units float64, bill
 	}
 }
 
+// mustPlan creates an active plan of 1.00 EUR a month that is not offered
+// to customers (not public).
 func (e *env) mustPlan() string {
 	e.t.Helper()
+	return e.mustPlanWith(store.Plan{Currency: "EUR", MonthlyFeeCents: 100, Active: true})
+}
+
+// mustPlanWith creates a plan with p's currency, fee, active and public.
+func (e *env) mustPlanWith(p store.Plan) string {
+	e.t.Helper()
 	now := time.Now()
-	id := e.id("plan")
-	if err := e.st.CreatePlan(context.Background(), &store.Plan{ID: id, Code: "p_" + strings.ReplaceAll(id, "-", "_"),
-		Name: "Plan " + id, Currency: "EUR", MonthlyFeeCents: 100, Active: true, CreatedAt: now, UpdatedAt: now}); err != nil {
+	p.ID = e.id("plan")
+	p.Code, p.Name, p.CreatedAt, p.UpdatedAt = "p_"+strings.ReplaceAll(p.ID, "-", "_"), "Plan "+p.ID, now, now
+	if err := e.st.CreatePlan(context.Background(), &p); err != nil {
 		e.t.Fatal(err)
 	}
-	return id
+	return p.ID
 }
 
 func (e *env) mustRelease(status string) string {
@@ -184,12 +192,13 @@ func init() {
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/service-accounts"):
 			r.Body = map[string]any{"name": "SA " + e.id("n"), "role": "viewer"}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
+			e.mustBillingSetup(w.CustomerID) // a customer role's credit is a purchase, charged on the invoice of its setup
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):
 			r.Body = map[string]any{"ssoAllowed": true, "ssoCreateUsers": true}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/billing-setup"):
 			r.Body = map[string]any{"billingEmail": "ap@example.com", "currency": "EUR", "paymentMethod": "invoice"}
-		case rt.Method == "GET" && strings.HasSuffix(rt.Pattern, "/billing-setup"):
+		case rt.Method == "GET" && (strings.HasSuffix(rt.Pattern, "/billing-setup") || strings.HasSuffix(rt.Pattern, "/invoices/next")):
 			e.mustBillingSetup(w.CustomerID)
 		}
 		return r

@@ -240,6 +240,12 @@ func testBilling(t *testing.T, st *store.Store) {
 	if err := st.CreatePlan(ctx, p); err != nil {
 		t.Fatal(err)
 	}
+	if got, err := st.UpdatePlan(ctx, "p-1", func(p *store.Plan) error { p.Public = true; return nil }); err != nil || !got.Public {
+		t.Fatalf("plan made public: %+v %v", got, err)
+	}
+	if got, err := st.Plan(ctx, "p-1"); err != nil || !got.Public || !got.Active {
+		t.Fatalf("plan read back: %+v %v", got, err)
+	}
 	wantCode(t, st.CreatePlan(ctx, &store.Plan{ID: "p-2", Code: "pro", Name: "x", Currency: "EUR", CreatedAt: ts, UpdatedAt: ts}), platform.ECONFLICT)
 	for _, u := range []store.UsageRow{
 		{ID: "u1", CustomerID: "cust-a", MeterKey: "api_calls", Period: "2026-01", Units: 1.5, BilledAmountCents: 150, Currency: "EUR"},
@@ -329,8 +335,29 @@ func testBilling(t *testing.T, st *store.Store) {
 	}
 	pays, _, _ := st.Payments(ctx, store.BillingQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-b"}}})
 	creds, _, _ := st.Credits(ctx, store.BillingQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-b"}}})
-	if len(pays) != 0 || len(creds) != 1 || creds[0].AmountCents != 500 {
+	if len(pays) != 0 || len(creds) != 1 || creds[0].AmountCents != 500 || creds[0].Kind != store.CreditAdjustment || creds[0].InvoiceID != "" {
 		t.Fatalf("cust-b payments %+v credits %+v", pays, creds)
+	}
+	// the next invoice's credits: summed by kind in its currency, those on an issued invoice left out
+	for _, c := range []store.Credit{
+		{ID: "cr-2", Kind: store.CreditPurchase, AmountCents: 1000, Currency: "EUR"},
+		{ID: "cr-3", Kind: store.CreditPurchase, AmountCents: 250, Currency: "EUR"},
+		{ID: "cr-4", Kind: store.CreditPurchase, AmountCents: 999, Currency: "USD"},
+		{ID: "cr-5", Kind: store.CreditAdjustment, AmountCents: 300, Currency: "EUR", InvoiceID: "inv-1"},
+	} {
+		c.CustomerID, c.Reason, c.IssuedBy, c.IssuedAt = "cust-b", "x", "u", ts
+		if err := st.CreateCredit(ctx, &c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open, err := st.OpenCredits(ctx, "cust-b", "EUR")
+	wantOpen := []store.CreditTotal{{Kind: store.CreditAdjustment, Count: 1, AmountCents: 500}, {Kind: store.CreditPurchase, Count: 2, AmountCents: 1250}}
+	if err != nil || len(open) != 2 || open[0] != wantOpen[0] || open[1] != wantOpen[1] {
+		t.Fatalf("open credits = %+v %v, want %+v", open, err, wantOpen)
+	}
+	if err := st.CreateCredit(ctx, &store.Credit{ID: "cr-6", CustomerID: "cust-b", Kind: "gift", AmountCents: 1, Currency: "EUR",
+		Reason: "x", IssuedBy: "u", IssuedAt: ts}); err == nil {
+		t.Fatal("a credit of an unknown kind was stored")
 	}
 
 	// paging walks every row once, in order, whatever the page size

@@ -372,7 +372,7 @@ func testDataListingMarks(t *testing.T, st *store.Store) {
 	}
 	add(25_000, 2_000) // later records, and ties with the last instant of the first load
 	compare("after more records")
-	sums, err := st.TenantSummaries(ctx, store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}})
+	sums, _, err := st.TenantSummaries(ctx, store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func testDataSummaries(t *testing.T, st *store.Store) {
 	if err := st.UpsertScheduleRows(ctx, "sch-b", []cx.Row{{ID: "A", Name: "a"}, {ID: "B", Name: "b"}}, ts); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}})
+	got, _, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,12 +419,25 @@ func testDataSummaries(t *testing.T, st *store.Store) {
 		t.Fatalf("schedule summary = %+v", sched)
 	}
 	for _, f := range []store.TenantFilter{{}, {TenantID: "ten-a", Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}} {
-		if got, err := st.TenantSummaries(ctx, f); err != nil || len(got) != 0 {
+		if got, _, err := st.TenantSummaries(ctx, f, 0); err != nil || len(got) != 0 {
 			t.Errorf("filter %+v: %d tenants, %v; want none", f, len(got), err)
 		}
 	}
-	all, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{All: true}})
-	if err != nil || len(all) != 2 {
+	all, more, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{All: true}}, 0)
+	if err != nil || len(all) != 2 || more {
 		t.Fatalf("all tenants: %d, %v", len(all), err)
+	}
+	// at most limit tenants, the first by name, with their own projects and schedules only
+	first, more, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{All: true}}, 1)
+	if err != nil || len(first) != 1 || !more || first[0].ID != all[0].ID {
+		t.Fatalf("one tenant: %+v %v %v", first, more, err)
+	}
+	for _, sc := range first[0].Schedules {
+		if sc.TenantID != first[0].ID {
+			t.Errorf("a schedule of another tenant: %+v", sc)
+		}
+	}
+	if both, more, err := st.TenantSummaries(ctx, store.TenantFilter{Scope: authz.Filter{All: true}}, 2); err != nil || len(both) != 2 || more {
+		t.Fatalf("two tenants within a limit of 2: %d %v %v", len(both), more, err)
 	}
 }

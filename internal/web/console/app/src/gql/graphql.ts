@@ -160,6 +160,8 @@ export type PlanInput = {
   description?: string | null | undefined;
   monthlyFee: number;
   name: string;
+  /** Default false: only the platform's staff assign the plan. */
+  public?: boolean | null | undefined;
 };
 
 /** Fields left out stay as they are. */
@@ -169,6 +171,7 @@ export type PlanPatch = {
   description?: string | null | undefined;
   monthlyFee?: number | null | undefined;
   name?: string | null | undefined;
+  public?: boolean | null | undefined;
 };
 
 export type ReleaseInput = {
