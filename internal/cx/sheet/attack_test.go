@@ -114,9 +114,14 @@ func TestAttackSheetReadOutlivesRequest(t *testing.T) {
 	t.Run("Ended", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
+		sst := make([]string, 10_000)
+		for i := range sst {
+			sst[i] = "<t>_x0041_</t>"
+		}
+		data := sheettest.OneSheet(sst, xlsxRows...)
 		tl := &tally{}
-		if _, err := read(ctx, bytes.NewReader(files["plan.xlsx"]), "plan.xlsx", "S", cx.Limits{}, tl); !errors.Is(err, context.Canceled) || tl.rows != 0 {
-			t.Fatalf("read with an ended context: %v after %d rows", err, tl.rows)
+		if _, err := read(ctx, bytes.NewReader(data), "plan.xlsx", "S", cx.Limits{}, tl); !errors.Is(err, context.Canceled) || tl.rows != 0 || tl.escapes != 0 {
+			t.Fatalf("read with an ended context: %v after %d rows and %d escapes of the shared strings", err, tl.rows, tl.escapes)
 		}
 	})
 }

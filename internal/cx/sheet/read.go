@@ -67,21 +67,21 @@ func read(ctx context.Context, r io.Reader, filename, scheduleID string, limits 
 		return nil, invalidf("the file %q is not a spreadsheet this upload reads; send a .xlsx or .csv file", filename)
 	}
 	defer src.Close()
-	b := &builder{ctx: ctx, src: src, t: t, budget: budget}
-	return b.build(scheduleID, limits)
+	rr := &rowReader{ctx: ctx, src: src, t: t, budget: budget}
+	return rr.build(scheduleID, limits)
 }
 
-// builder turns the rows of a source into a request, charging every cell
+// rowReader turns the rows of a source into a request, charging every cell
 // against the text budget.
-type builder struct {
+type rowReader struct {
 	ctx    context.Context
 	src    source
 	t      *tally
 	budget int64
 }
 
-func (b *builder) build(scheduleID string, limits cx.Limits) (*cx.Request, error) {
-	_, cells, err := b.next()
+func (rr *rowReader) build(scheduleID string, limits cx.Limits) (*cx.Request, error) {
+	_, cells, err := rr.next()
 	if errors.Is(err, io.EOF) {
 		return nil, &cx.RequestError{Code: cx.CodeSheetHeaderMissing,
 			Message: "the spreadsheet is empty; its first row must name the columns, with ID and Name among them"}
@@ -119,23 +119,23 @@ func (b *builder) build(scheduleID string, limits cx.Limits) (*cx.Request, error
 			}
 		}
 	}
-	req := cx.NewBuilder(scheduleID, limits)
+	rb := cx.NewBuilder(scheduleID, limits)
 	values := make([]string, len(header))
 	var stray []cx.Issue // values in columns without a header
 	strayCol := map[int]bool{}
 	for index := 0; ; index++ {
-		row, cells, err := b.next()
+		row, cells, err := rr.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		if err := req.StartRow(); err != nil {
+		if err := rb.StartRow(); err != nil {
 			return nil, err
 		}
-		if b.t.bytes += mismatched; b.t.bytes > b.budget {
-			return nil, b.overBudget(-1, row)
+		if rr.t.bytes += mismatched; rr.t.bytes > rr.budget {
+			return nil, rr.overBudget(-1, row)
 		}
 		for _, c := range cells {
 			if c.col < len(header) && header[c.col] != "" {
@@ -151,53 +151,53 @@ func (b *builder) build(scheduleID string, limits cx.Limits) (*cx.Request, error
 			cols = named
 		}
 		for _, j := range cols {
-			if err := req.Set(header[j], values[j]); err != nil {
+			if err := rb.Set(header[j], values[j]); err != nil {
 				return nil, err
 			}
 		}
-		req.EndRow()
+		rb.EndRow()
 		for _, c := range cells {
 			if c.col < len(values) {
 				values[c.col] = ""
 			}
 		}
 	}
-	out, err := req.Request()
+	req, err := rb.Request()
 	if err != nil {
 		return nil, err
 	}
 	for _, is := range stray {
-		is.RowID = out.Rows[is.Index].ID
-		out.Warnings = append(out.Warnings, is)
+		is.RowID = req.Rows[is.Index].ID
+		req.Warnings = append(req.Warnings, is)
 	}
-	return out, nil
+	return req, nil
 }
 
 // next returns the next row that has a non-blank cell, refusing invalid
 // UTF-8 and cells beyond the limits, and charging its cells against the
 // budget. It returns ctx's error once ctx has ended.
-func (b *builder) next() (int, []cell, error) {
+func (rr *rowReader) next() (int, []cell, error) {
 	for {
-		if b.t.rows%ctxEveryRows == 0 {
-			if err := b.ctx.Err(); err != nil {
+		if rr.t.rows%ctxEveryRows == 0 {
+			if err := rr.ctx.Err(); err != nil {
 				return 0, nil, err
 			}
 		}
-		row, cells, err := b.src.Next()
+		row, cells, err := rr.src.Next()
 		if err != nil {
 			return 0, nil, err
 		}
-		b.t.rows++
-		if b.t.afterRow != nil {
-			b.t.afterRow()
+		rr.t.rows++
+		if rr.t.afterRow != nil {
+			rr.t.afterRow()
 		}
 		blank := true
 		for _, c := range cells {
 			if len(c.v) > maxCellChars && utf8.RuneCountInString(c.v) > maxCellChars {
 				return 0, nil, errCellTooLong(c.col, row)
 			}
-			if b.t.bytes += int64(len(c.v)); b.t.bytes > b.budget {
-				return 0, nil, b.overBudget(c.col, row)
+			if rr.t.bytes += int64(len(c.v)); rr.t.bytes > rr.budget {
+				return 0, nil, rr.overBudget(c.col, row)
 			}
 			if !utf8.ValidString(c.v) {
 				return 0, nil, invalidf("cell %s: the spreadsheet is not valid UTF-8 text", cellName(c.col, row))
@@ -214,12 +214,12 @@ func (b *builder) next() (int, []cell, error) {
 
 // overBudget refuses a spreadsheet whose cells hold more text than the
 // budget, at the cell where it ran out (col -1: at the row).
-func (b *builder) overBudget(col, row int) *cx.RequestError {
+func (rr *rowReader) overBudget(col, row int) *cx.RequestError {
 	at := fmt.Sprintf("row %d", row)
 	if col >= 0 {
 		at = "cell " + cellName(col, row)
 	}
-	return tooLargef("%s: the cells hold more than %s of text, the most an upload may hold (a JSON body holds no more)", at, size(b.budget))
+	return tooLargef("%s: the cells hold more than %s of text, the most an upload may hold (a JSON body holds no more)", at, size(rr.budget))
 }
 
 // size writes a number of bytes in MiB, or in bytes below one MiB.

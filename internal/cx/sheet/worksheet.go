@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"io"
@@ -191,9 +192,9 @@ func (s *xlsxSource) value() (string, bool, error) {
 	}
 	switch s.typ {
 	case "s":
-		i, err := strconv.Atoi(strings.TrimSpace(string(s.v)))
+		i, isIndex := parseIndex(s.v)
 		v, bad, ok := s.sst.get(i)
-		if err != nil || !ok {
+		if !isIndex || !ok {
 			return "", false, invalidf("cell %s refers to shared string %q, which the workbook does not have", cellName(s.col, s.row), clip(string(s.v)))
 		}
 		return v, false, s.refuse(bad)
@@ -267,6 +268,23 @@ func parseColumn(ref string) (int, bool) {
 		}
 	}
 	return col - 1, true
+}
+
+// parseIndex reads a shared-string index: decimal digits, perhaps with
+// spaces around them.
+func parseIndex(b []byte) (int, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // clip shortens a value quoted in a message.
