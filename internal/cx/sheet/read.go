@@ -80,6 +80,7 @@ type rowReader struct {
 	budget int64
 }
 
+// build reads the header row, then every row into the request.
 func (rr *rowReader) build(scheduleID string, limits cx.Limits) (*cx.Request, error) {
 	_, cells, err := rr.next()
 	if errors.Is(err, io.EOF) {
