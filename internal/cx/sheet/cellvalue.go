@@ -65,6 +65,7 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
+// hexUnit reads four hexadecimal digits.
 func hexUnit(h []byte) uint16 {
 	var u uint16
 	for _, c := range h {

@@ -104,10 +104,12 @@ type stringItem struct {
 	phonetic int // depth inside <rPh>
 }
 
+// reset starts a new item.
 func (s *stringItem) reset() {
 	s.raw, s.over, s.inT, s.phonetic = s.raw[:0], false, false, 0
 }
 
+// start and end follow the elements inside the item.
 func (s *stringItem) start(local string) {
 	switch local {
 	case "t":
@@ -126,6 +128,7 @@ func (s *stringItem) end(local string) {
 	}
 }
 
+// chars collects a text of the item, or notes that it is too long.
 func (s *stringItem) chars(b []byte) {
 	if !s.inT || s.over {
 		return

@@ -113,6 +113,7 @@ func readWorkbook(ctx context.Context, f *zip.File) (firstID string, date1904 bo
 	return firstID, date1904, checkFirst(firstID)
 }
 
+// checkFirst refuses a workbook whose sheet list names no sheet.
 func checkFirst(id string) error {
 	if id == "" {
 		return invalidf("the workbook has no sheet")

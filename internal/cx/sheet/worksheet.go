@@ -119,6 +119,8 @@ func (s *xlsxSource) Next() (int, []cell, error) {
 	}
 }
 
+// startElement follows the worksheet into sheetData, a row, a cell and
+// its value, starting a row or a cell where they start.
 func (s *xlsxSource) startElement(e xml.StartElement) error {
 	local := e.Name.Local
 	switch {
