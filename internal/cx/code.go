@@ -10,7 +10,7 @@ const (
 	CodeDataEmpty          = "DATA_EMPTY"
 	CodeRowsLimit          = "ROWS_LIMIT"
 	CodeSheetHeaderMissing = "SHEET_HEADER_MISSING"
-	CodeSheetTooLarge      = "SHEET_TOO_LARGE" // a workbook that unpacks beyond the limits
+	CodeSheetTooLarge      = "SHEET_TOO_LARGE" // a spreadsheet beyond the reader's limits: size, cells, text
 )
 
 // Codes of errors about one field of one row.

@@ -12,6 +12,9 @@ const (
 	MaxIDLength           = 64
 	MaxPredecessorsLength = 2000
 	MaxFieldLength        = 255
+	// MaxValueLength is the longest value any field allows: a longer value
+	// can never be valid, whichever key it is given.
+	MaxValueLength = MaxPredecessorsLength
 )
 
 // Values of ParentChildDependency; empty means DependencyNone.

@@ -8,9 +8,18 @@ import (
 // DefaultMaxRows is the row limit of an upload when Limits.MaxRows is zero.
 const DefaultMaxRows = 100_000
 
+// DefaultMaxSheetBytes is the text budget of a spreadsheet upload when
+// Limits.MaxSheetBytes is zero: 32 MiB, as much as the largest JSON body,
+// whose values cannot be longer than the body.
+const DefaultMaxSheetBytes = 32 << 20
+
 // Limits bounds what DecodeRequest and the spreadsheet reader accept.
 type Limits struct {
 	MaxRows int // rows per upload; 0 means DefaultMaxRows
+	// MaxSheetBytes bounds the text a spreadsheet reader produces: the sum
+	// of the lengths in bytes of the cells it reads, and of a workbook's
+	// shared-string table. 0 means DefaultMaxSheetBytes.
+	MaxSheetBytes int64
 }
 
 func (l Limits) maxRows() int {

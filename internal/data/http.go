@@ -1,7 +1,7 @@
 package data
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -244,7 +244,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 	case "application/json":
 		req, err = DecodeJSON(r.Body)
 	case "multipart/form-data":
-		req, err = decodeMultipart(r.Body, params["boundary"])
+		req, err = decodeMultipart(ctx, r.Body, params["boundary"])
 	default:
 		httpapi.WriteErrorObject(w, r, http.StatusUnsupportedMediaType, "", []string{
 			"the body must be application/json, or multipart/form-data with a .csv or .xlsx file"}, nil)
@@ -293,8 +293,8 @@ func uploadOptions(r *http.Request) (UploadOptions, error) {
 
 // decodeMultipart reads a form with the parts scheduleId and file (the
 // spreadsheet); other parts are refused. The whole body counts against
-// MaxUploadBytes.
-func decodeMultipart(body io.Reader, boundary string) (*cx.Request, error) {
+// MaxUploadBytes. Reading the spreadsheet stops when ctx ends.
+func decodeMultipart(ctx context.Context, body io.Reader, boundary string) (*cx.Request, error) {
 	if boundary == "" {
 		return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "the multipart body has no boundary"}
 	}
@@ -344,7 +344,7 @@ func decodeMultipart(body io.Reader, boundary string) (*cx.Request, error) {
 	if strings.TrimSpace(scheduleID) == "" {
 		return nil, &InputError{Code: cx.CodeScheduleIDRequired, Message: "scheduleId is required (a form field next to the file)"}
 	}
-	return DecodeSheet(bytes.NewReader(file), filename, scheduleID)
+	return decodeSheet(ctx, file, filename, scheduleID)
 }
 
 // uploadStatus is the HTTP status of a request-level upload code (D-cx).

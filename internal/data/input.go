@@ -1,6 +1,8 @@
 package data
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +52,7 @@ func tooLarge() *InputError {
 }
 
 // limits are the decoders' limits of an upload.
-var limits = cx.Limits{MaxRows: MaxUploadRows}
+var limits = cx.Limits{MaxRows: MaxUploadRows, MaxSheetBytes: MaxSheetTextBytes}
 
 // DecodeJSON reads a JSON upload body (SPEC 4.5) of at most MaxUploadBytes.
 // Errors are *InputError.
@@ -64,12 +66,25 @@ func DecodeJSON(r io.Reader) (*cx.Request, error) {
 }
 
 // DecodeSheet reads a .csv or .xlsx upload of at most MaxUploadBytes with
-// the same keys as a JSON body (R4.5-cx-same). Errors are *InputError.
-func DecodeSheet(r io.Reader, filename, scheduleID string) (*cx.Request, error) {
-	lr := &limitReader{r: r, n: MaxUploadBytes}
-	req, err := sheet.Read(lr, filename, scheduleID, limits)
-	if lr.over {
+// the same keys as a JSON body (R4.5-cx-same). It stops when ctx ends
+// (UPLOAD_TIMEOUT, or the client left), with EUNAVAILABLE. Other errors are
+// *InputError.
+func DecodeSheet(ctx context.Context, r io.Reader, filename, scheduleID string) (*cx.Request, error) {
+	file, err := io.ReadAll(&limitReader{r: r, n: MaxUploadBytes})
+	if errors.Is(err, errTooLarge) {
 		return nil, tooLarge()
+	}
+	if err != nil {
+		return nil, &InputError{Code: cx.CodeInvalidRequest, Message: "the spreadsheet cannot be read: " + err.Error()}
+	}
+	return decodeSheet(ctx, file, filename, scheduleID)
+}
+
+// decodeSheet reads a spreadsheet held in memory.
+func decodeSheet(ctx context.Context, file []byte, filename, scheduleID string) (*cx.Request, error) {
+	req, err := sheet.Read(ctx, bytes.NewReader(file), filename, scheduleID, limits)
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return nil, platform.Unavailable("the upload ran out of time while its spreadsheet was read; try again, or split the spreadsheet", err)
 	}
 	return req, inputError(err)
 }

@@ -18,6 +18,11 @@ const (
 	MaxUploadRows = cx.DefaultMaxRows
 	// MaxUploadBytes is the largest cx upload body, JSON or multipart.
 	MaxUploadBytes = 32 << 20
+	// MaxSheetTextBytes is the most text a spreadsheet upload may hold: the
+	// bytes of all its cells, and of a workbook's shared-string table. It is
+	// MaxUploadBytes, since a JSON body's values cannot be longer than the
+	// body, whereas a workbook's cells may refer to one string many times.
+	MaxSheetTextBytes = MaxUploadBytes
 	// IdempotencyTTL is how long the first answer to an Idempotency-Key is kept.
 	IdempotencyTTL = 24 * time.Hour
 )

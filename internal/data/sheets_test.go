@@ -139,7 +139,7 @@ func TestSampleSheets(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v (run with -update to create it)", err)
 		}
-		fromSheet, err := data.DecodeSheet(bytes.NewReader(b), s.file, schAcme)
+		fromSheet, err := data.DecodeSheet(ctx, bytes.NewReader(b), s.file, schAcme)
 		if err != nil {
 			t.Fatalf("%s: %v", s.file, err)
 		}

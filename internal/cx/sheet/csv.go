@@ -9,7 +9,8 @@ import (
 )
 
 type csvSource struct {
-	r *csv.Reader
+	r     *csv.Reader
+	cells []cell
 }
 
 // newCSV reads comma-separated records, skipping the byte order mark that
@@ -25,17 +26,28 @@ func newCSV(r io.Reader) *csvSource {
 	return &csvSource{r: cr}
 }
 
-func (s *csvSource) Next() ([]string, error) {
+// Next returns the next record; its row is the line it starts on, which
+// is the row a spreadsheet program shows it in unless a value above holds
+// a line break.
+func (s *csvSource) Next() (int, []cell, error) {
 	rec, err := s.r.Read()
 	var pe *csv.ParseError
 	switch {
-	case err == nil, errors.Is(err, io.EOF):
-		return rec, err
+	case errors.Is(err, io.EOF):
+		return 0, nil, err
 	case errors.As(err, &pe):
-		return nil, invalidf("the CSV file cannot be read at line %d: %v", pe.Line, pe.Err)
-	default:
-		return nil, invalidf("the CSV file cannot be read: %v", err)
+		return 0, nil, invalidf("the CSV file cannot be read at line %d: %v", pe.Line, pe.Err)
+	case err != nil:
+		return 0, nil, invalidf("the CSV file cannot be read: %v", err)
 	}
+	row, _ := s.r.FieldPos(0)
+	s.cells = s.cells[:0]
+	for j, v := range rec {
+		if v != "" {
+			s.cells = append(s.cells, cell{col: j, v: v})
+		}
+	}
+	return row, s.cells, nil
 }
 
 func (s *csvSource) Close() error { return nil }

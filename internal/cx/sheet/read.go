@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +12,27 @@ import (
 	"github.com/platform/platform/internal/cx"
 )
 
-// source yields the records of a spreadsheet, io.EOF after the last.
+// source yields the rows of a spreadsheet, io.EOF after the last.
 type source interface {
-	Next() ([]string, error)
+	// Next returns the next row: its number as a spreadsheet program shows
+	// it, and its cells that are not empty. The cells are valid until the
+	// next call.
+	Next() (row int, cells []cell, err error)
 	Close() error
+}
+
+// cell is one cell that is not empty; col is 0-based.
+type cell struct {
+	col int
+	v   string
+}
+
+// tally counts what a read produced.
+type tally struct {
+	rows     int    // rows read from the source, blank ones included
+	bytes    int64  // bytes of the cells produced
+	escapes  int    // _xHHHH_ escapes decoded
+	afterRow func() // called after each row is read (tests)
 }
 
 // Read reads an upload from a spreadsheet named filename (.csv, or .xlsx of
@@ -23,14 +41,24 @@ type source interface {
 // one row of the upload with every cell a string. scheduleID comes from the
 // caller. Errors are *cx.RequestError: INVALID_REQUEST (unknown extension,
 // unreadable file, invalid UTF-8, a column twice), SHEET_HEADER_MISSING (no
-// ID or Name column), ROWS_LIMIT, SCHEDULE_ID_REQUIRED and DATA_EMPTY.
-func Read(r io.Reader, filename, scheduleID string, limits cx.Limits) (*cx.Request, error) {
+// ID or Name column), ROWS_LIMIT, SHEET_TOO_LARGE (a limit of limits.go or
+// limits.MaxSheetBytes, naming the cell where it applies),
+// SCHEDULE_ID_REQUIRED and DATA_EMPTY; or ctx's error once ctx ends.
+func Read(ctx context.Context, r io.Reader, filename, scheduleID string, limits cx.Limits) (*cx.Request, error) {
+	return read(ctx, r, filename, scheduleID, limits, &tally{})
+}
+
+func read(ctx context.Context, r io.Reader, filename, scheduleID string, limits cx.Limits, t *tally) (*cx.Request, error) {
+	budget := limits.MaxSheetBytes
+	if budget <= 0 {
+		budget = cx.DefaultMaxSheetBytes
+	}
 	var src source
 	switch ext := strings.ToLower(filepath.Ext(filename)); ext {
 	case ".csv":
 		src = newCSV(r)
 	case ".xlsx":
-		x, err := openXLSX(r)
+		x, err := openXLSX(ctx, r, budget, t)
 		if err != nil {
 			return nil, err
 		}
@@ -39,11 +67,22 @@ func Read(r io.Reader, filename, scheduleID string, limits cx.Limits) (*cx.Reque
 		return nil, invalidf("the file %q is not a spreadsheet this upload reads; send a .xlsx or .csv file", filename)
 	}
 	defer src.Close()
-	return build(src, scheduleID, limits)
+	rr := &rowReader{ctx: ctx, src: src, t: t, budget: budget}
+	return rr.build(scheduleID, limits)
 }
 
-func build(src source, scheduleID string, limits cx.Limits) (*cx.Request, error) {
-	header, err := next(src)
+// rowReader turns the rows of a source into a request, charging every cell
+// against the text budget.
+type rowReader struct {
+	ctx    context.Context
+	src    source
+	t      *tally
+	budget int64
+}
+
+// build reads the header row, then every row into the request.
+func (rr *rowReader) build(scheduleID string, limits cx.Limits) (*cx.Request, error) {
+	_, cells, err := rr.next()
 	if errors.Is(err, io.EOF) {
 		return nil, &cx.RequestError{Code: cx.CodeSheetHeaderMissing,
 			Message: "the spreadsheet is empty; its first row must name the columns, with ID and Name among them"}
@@ -51,46 +90,80 @@ func build(src source, scheduleID string, limits cx.Limits) (*cx.Request, error)
 	if err != nil {
 		return nil, err
 	}
-	header = append([]string(nil), header...)
+	var header []string
+	for _, c := range cells {
+		if c.col >= len(header) {
+			header = append(header, make([]string, c.col+1-len(header))...)
+		}
+		header[c.col] = c.v
+	}
 	if err := checkHeader(header); err != nil {
 		return nil, err
 	}
-	b := cx.NewBuilder(scheduleID, limits)
+	// Every named column is set in every row, as a JSON body would give
+	// every key, except that a column of an unknown key is set in the first
+	// row only: the builder warns of it once and keeps nothing else. A
+	// column whose name differs from a key only in case makes an error in
+	// every row, which costs the budget its name, as the key would cost a
+	// JSON body in every row.
+	var named, kept []int
+	var mismatched int64
+	for j, h := range header {
+		if h == "" {
+			continue
+		}
+		named = append(named, j)
+		if f, exact := cx.MatchField(h); f != "" {
+			kept = append(kept, j)
+			if !exact {
+				mismatched += int64(len(h))
+			}
+		}
+	}
+	rb := cx.NewBuilder(scheduleID, limits)
+	values := make([]string, len(header))
 	var stray []cx.Issue // values in columns without a header
 	strayCol := map[int]bool{}
 	for index := 0; ; index++ {
-		rec, err := next(src)
+		row, cells, err := rr.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		if err := b.StartRow(); err != nil {
+		if err := rb.StartRow(); err != nil {
 			return nil, err
 		}
-		for j, h := range header {
-			if h == "" {
-				continue
+		if rr.t.bytes += mismatched; rr.t.bytes > rr.budget {
+			return nil, rr.overBudget(-1, row)
+		}
+		for _, c := range cells {
+			if c.col < len(header) && header[c.col] != "" {
+				values[c.col] = c.v
+			} else if strings.TrimSpace(c.v) != "" && !strayCol[c.col] {
+				strayCol[c.col] = true
+				stray = append(stray, cx.Issue{Index: index, Code: cx.CodeUnknownField,
+					Message: fmt.Sprintf("row %d: column %d has values but no header; they were ignored", index+1, c.col+1)})
 			}
-			v := ""
-			if j < len(rec) {
-				v = rec[j]
-			}
-			if err := b.Set(h, v); err != nil {
+		}
+		cols := kept
+		if index == 0 {
+			cols = named
+		}
+		for _, j := range cols {
+			if err := rb.Set(header[j], values[j]); err != nil {
 				return nil, err
 			}
 		}
-		b.EndRow()
-		for j, v := range rec {
-			if strings.TrimSpace(v) != "" && (j >= len(header) || header[j] == "") && !strayCol[j] {
-				strayCol[j] = true
-				stray = append(stray, cx.Issue{Index: index, Code: cx.CodeUnknownField,
-					Message: fmt.Sprintf("row %d: column %d has values but no header; they were ignored", index+1, j+1)})
+		rb.EndRow()
+		for _, c := range cells {
+			if c.col < len(values) {
+				values[c.col] = ""
 			}
 		}
 	}
-	req, err := b.Request()
+	req, err := rb.Request()
 	if err != nil {
 		return nil, err
 	}
@@ -101,27 +174,61 @@ func build(src source, scheduleID string, limits cx.Limits) (*cx.Request, error)
 	return req, nil
 }
 
-// next returns the next record that has a non-blank cell, refusing
-// invalid UTF-8.
-func next(src source) ([]string, error) {
+// next returns the next row that has a non-blank cell, refusing invalid
+// UTF-8 and cells beyond the limits, and charging its cells against the
+// budget. It returns ctx's error once ctx has ended.
+func (rr *rowReader) next() (int, []cell, error) {
 	for {
-		rec, err := src.Next()
+		if rr.t.rows%ctxEveryRows == 0 {
+			if err := rr.ctx.Err(); err != nil {
+				return 0, nil, err
+			}
+		}
+		row, cells, err := rr.src.Next()
 		if err != nil {
-			return nil, err
+			return 0, nil, err
+		}
+		rr.t.rows++
+		if rr.t.afterRow != nil {
+			rr.t.afterRow()
 		}
 		blank := true
-		for _, v := range rec {
-			if !utf8.ValidString(v) {
-				return nil, invalidf("the spreadsheet is not valid UTF-8 text")
+		for _, c := range cells {
+			if len(c.v) > maxCellChars && utf8.RuneCountInString(c.v) > maxCellChars {
+				return 0, nil, errCellTooLong(c.col, row)
 			}
-			if strings.TrimSpace(v) != "" {
+			if rr.t.bytes += int64(len(c.v)); rr.t.bytes > rr.budget {
+				return 0, nil, rr.overBudget(c.col, row)
+			}
+			if !utf8.ValidString(c.v) {
+				return 0, nil, invalidf("cell %s: the spreadsheet is not valid UTF-8 text", cellName(c.col, row))
+			}
+			if blank && strings.TrimSpace(c.v) != "" {
 				blank = false
 			}
 		}
 		if !blank {
-			return rec, nil
+			return row, cells, nil
 		}
 	}
+}
+
+// overBudget refuses a spreadsheet whose cells hold more text than the
+// budget, at the cell where it ran out (col -1: at the row).
+func (rr *rowReader) overBudget(col, row int) *cx.RequestError {
+	at := fmt.Sprintf("row %d", row)
+	if col >= 0 {
+		at = "cell " + cellName(col, row)
+	}
+	return tooLargef("%s: the cells hold more than %s of text, the most an upload may hold (a JSON body holds no more)", at, size(rr.budget))
+}
+
+// size writes a number of bytes in MiB, or in bytes below one MiB.
+func size(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return thousands(n) + " bytes"
 }
 
 // checkHeader refuses a header without ID or Name and a column named twice.
@@ -149,8 +256,4 @@ func checkHeader(header []string) error {
 		return &cx.RequestError{Code: cx.CodeSheetHeaderMissing, Message: msg}
 	}
 	return nil
-}
-
-func invalidf(format string, args ...any) *cx.RequestError {
-	return &cx.RequestError{Code: cx.CodeInvalidRequest, Message: fmt.Sprintf(format, args...)}
 }

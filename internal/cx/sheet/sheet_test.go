@@ -3,6 +3,7 @@ package sheet
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/platform/platform/internal/cx"
 )
+
+var ctx = context.Background()
 
 var update = flag.Bool("update", false, "rewrite the sample spreadsheets under ../testdata/")
 
@@ -175,7 +178,7 @@ func TestSameReportAsJSON(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			defer f.Close()
-			req, err := Read(f, filepath.Base(path), "SCH-1", cx.Limits{})
+			req, err := Read(ctx, f, filepath.Base(path), "SCH-1", cx.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,9 +214,13 @@ func TestReadErrors(t *testing.T) {
 		{"BrokenQuote", "s.csv", "ID,Name\nA,\"a\n", cx.Limits{}, cx.CodeInvalidRequest, "cannot be read at line"},
 		{"RowsLimit", "s.csv", "ID,Name\nA,a\nB,b\nC,c\n", cx.Limits{MaxRows: 2}, cx.CodeRowsLimit, "at most 2 rows"},
 		{"NotAWorkbook", "s.xlsx", "ID,Name\nA,a\n", cx.Limits{}, cx.CodeInvalidRequest, "not a readable .xlsx"},
+		{"CellTooLong", "s.csv", "ID,Name\nA,a\n\nB," + strings.Repeat("é", 2001) + "\n", cx.Limits{}, cx.CodeSheetTooLarge, "cell B4: longer than 2,000 characters"},
+		{"StrayCellTooLong", "s.csv", "ID,Name\nA,a,," + strings.Repeat("x", 2001) + "\n", cx.Limits{}, cx.CodeSheetTooLarge, "cell D2: longer than 2,000 characters"},
+		{"OverBudget", "s.csv", "ID,Name\nA,aaaa\nB,bbbb\n", cx.Limits{MaxSheetBytes: 15}, cx.CodeSheetTooLarge, "cell B3: the cells hold more than 15 bytes of text"},
+		{"CaseColumnsOverBudget", "s.csv", "ID,Name,building\nA,a,\nB,b,\nC,c,\n", cx.Limits{MaxSheetBytes: 40}, cx.CodeSheetTooLarge, "row 4: the cells hold more than 40 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := Read(strings.NewReader(tc.body), tc.filename, "S", tc.limits)
+			req, err := Read(ctx, strings.NewReader(tc.body), tc.filename, "S", tc.limits)
 			var re *cx.RequestError
 			if !errors.As(err, &re) {
 				t.Fatalf("Read = %+v, %v; want a *cx.RequestError", req, err)
@@ -232,7 +239,7 @@ func TestReadCSV(t *testing.T) {
 		",,,,,\r\n" +
 		"B,\"Fan, supply\",A,,,stray\r\n" +
 		"C,Short row\r\n"
-	got, err := Read(strings.NewReader(body), "upload.csv", "S", cx.Limits{})
+	got, err := Read(ctx, strings.NewReader(body), "upload.csv", "S", cx.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +311,7 @@ func TestAttackXLSXZipBomb(t *testing.T) {
 			if len(bomb) > 4<<20 {
 				t.Fatalf("the bomb is %d bytes; it should be small", len(bomb))
 			}
-			_, err := Read(bytes.NewReader(bomb), "bomb.xlsx", "SCH-1", cx.Limits{MaxRows: 100000})
+			_, err := Read(ctx, bytes.NewReader(bomb), "bomb.xlsx", "SCH-1", cx.Limits{MaxRows: 100000})
 			var re *cx.RequestError
 			if !errors.As(err, &re) || re.Code != cx.CodeSheetTooLarge {
 				t.Fatalf("a %d-byte workbook that unpacks to %d MiB (%d files): %v, want SHEET_TOO_LARGE",
