@@ -3,6 +3,7 @@ package cx
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -176,4 +177,44 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 		Validate(req, nil)
 	})
+}
+
+// TestAttackCaseMismatchedKeysFlood sends rows whose every extra key differs
+// from a field only in case: each is an error, but the request keeps about
+// MaxErrors of them and counts the rest, so a 32 MiB body of such keys
+// cannot hold millions of Issues in memory; the report still counts them
+// all and lists the first MaxErrors exactly.
+//
+// attack: cx-case-mismatch-flood
+func TestAttackCaseMismatchedKeysFlood(t *testing.T) {
+	const rows, perRow = 5000, 3
+	var b strings.Builder
+	b.WriteString(`{"scheduleId":"s","data":[`)
+	for i := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"ID":"R%d","Name":"n","parentId":"x","pm email address":"y","BUILDING":"z"}`, i)
+	}
+	b.WriteString(`]}`)
+	req, err := DecodeRequest(strings.NewReader(b.String()), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := len(req.FieldIssues)
+	if kept > 2*MaxErrors || kept < MaxErrors {
+		t.Errorf("kept %d field issues, want between %d and %d", kept, MaxErrors, 2*MaxErrors)
+	}
+	if got := kept + req.FieldIssuesDropped; got != rows*perRow {
+		t.Errorf("kept + dropped = %d, want %d", got, rows*perRow)
+	}
+	rep := Validate(req, nil)
+	if rep.Summary.Errors != rows*perRow || !rep.Truncated || len(rep.Errors) != MaxErrors {
+		t.Fatalf("summary errors %d truncated %v listed %d; want %d, true, %d", rep.Summary.Errors, rep.Truncated, len(rep.Errors), rows*perRow, MaxErrors)
+	}
+	// The listed errors are the first MaxErrors in report order: rows 0.. in turn.
+	last := rep.Errors[len(rep.Errors)-1]
+	if want := (MaxErrors - 1) / perRow; last.Index != want {
+		t.Errorf("last listed error is of row %d, want %d", last.Index, want)
+	}
 }

@@ -31,12 +31,16 @@ func (l Limits) maxRows() int {
 
 // Request is a decoded upload. FieldIssues holds FIELD_NAME_MISMATCH errors
 // found while decoding, which Validate reports with the other errors;
-// Warnings holds UNKNOWN_FIELD warnings.
+// Warnings holds UNKNOWN_FIELD warnings. FieldIssues keeps the rows'
+// issues up to about MaxErrors (a report lists no more) and FieldIssuesDropped
+// counts the rest, so a body of case-mismatched keys costs a counter, not
+// an Issue each.
 type Request struct {
-	ScheduleID  string
-	Rows        []Row
-	Warnings    []Issue
-	FieldIssues []Issue
+	ScheduleID         string
+	Rows               []Row
+	Warnings           []Issue
+	FieldIssues        []Issue
+	FieldIssuesDropped int
 }
 
 // rowChunk is the most rows allocated at a time; the chunks are joined once
@@ -103,10 +107,12 @@ func (b *Builder) Set(key, value string) error {
 		}
 		b.set |= bit
 		row.SetField(field, value)
-	case field != "":
+	case field != "" && b.keepIssue(index):
 		b.req.FieldIssues = append(b.req.FieldIssues, Issue{
 			Index: index, Field: key, Code: CodeFieldNameMismatch, Value: clip(value),
 		})
+	case field != "":
+		b.req.FieldIssuesDropped++
 	case !b.unknown[key] && len(b.unknown) < maxUnknownKeys:
 		b.unknown[key] = true
 		b.req.Warnings = append(b.req.Warnings, Issue{
@@ -114,6 +120,18 @@ func (b *Builder) Set(key, value string) error {
 		})
 	}
 	return nil
+}
+
+// keepIssue reports whether a FIELD_NAME_MISMATCH of row index is kept.
+// Past MaxErrors only the row of the last kept issue keeps adding (the
+// report sorts by row, so the first MaxErrors stay exact), and no row
+// keeps more than MaxErrors beyond that.
+func (b *Builder) keepIssue(index int) bool {
+	n := len(b.req.FieldIssues)
+	if n < MaxErrors {
+		return true
+	}
+	return b.req.FieldIssues[n-1].Index == index && n < 2*MaxErrors
 }
 
 // EndRow finishes the current row: the issues it raised get the row's ID

@@ -14,6 +14,10 @@ func Validate(req *Request, existing []Row) *Report {
 	for _, is := range req.FieldIssues {
 		v.errs.add(is)
 	}
+	if req.FieldIssuesDropped > 0 {
+		v.errs.total += req.FieldIssuesDropped
+		v.errs.dropped = true
+	}
 	v.checkFields()
 	v.intern()
 	v.checkDuplicates()
