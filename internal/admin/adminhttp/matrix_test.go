@@ -278,7 +278,9 @@ const routesHeader = `# Every route of the admin API (/api/v1) and the operation
 // the role's cell of the action is none and its cell of the Or is not
 // (D-tenant-reads, D-instance-reads).
 func (rt routeRow) action(exp map[[3]string]expectation, role authz.Role) authz.Action {
-	cell := func(a authz.Action) string { return exp[[3]string{role.String(), scopesOf(role)[0], a.String()}].access }
+	cell := func(a authz.Action) string {
+		return exp[[3]string{role.String(), scopesOf(role)[0], a.String()}].access
+	}
 	if rt.Or != 0 && cell(rt.Action) == "none" && cell(rt.Or) != "none" {
 		return rt.Or
 	}
