@@ -192,7 +192,8 @@ type Write struct {
 // store transaction the write itself runs in, so that the write and its
 // record commit together or not at all. Its error is the transaction's.
 func (s *Service) RecordWrite(ctx context.Context, tx *store.Store, c *Caller, w Write) error {
-	e := s.event(ctx, c, w.Action.String(), w.Resource, w.CustomerID, authz.Decision{Allowed: true, Status: 200, Reason: authz.ReasonAllowed})
+	allowed := authz.Decision{Allowed: true, Status: 200, Reason: authz.ReasonAllowed}
+	e := s.event(ctx, c, w.Action.String(), w.Resource, w.CustomerID, allowed)
 	e.Operation = w.Operation
 	return tx.AppendAudit(ctx, e)
 }
