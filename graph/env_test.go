@@ -88,8 +88,19 @@ type env struct {
 // newEnv builds the env; opts change the GraphQL endpoint's configuration.
 func newEnv(t testing.TB, opts ...func(*graph.Config)) *env {
 	t.Helper()
+	return newEnvOn(t, nil, opts...)
+}
+
+// newEnvOn is newEnv over the database connection as wrap wraps it (nil:
+// as it is).
+func newEnvOn(t testing.TB, wrap func(store.Conn) store.Conn, opts ...func(*graph.Config)) *env {
+	t.Helper()
 	base := storetest.New(t)
-	cc := &countingConn{Conn: base.Conn(), n: &atomic.Int64{}}
+	conn := base.Conn()
+	if wrap != nil {
+		conn = wrap(conn)
+	}
+	cc := &countingConn{Conn: conn, n: &atomic.Int64{}}
 	st := store.New(cc)
 	mustFixtures(t, st)
 	acc, err := access.New(ctx, st)

@@ -8,7 +8,17 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/platform/platform/graph/generated"
+	"github.com/platform/platform/internal/admin"
 )
+
+// FieldOperations is fieldOps by "Type.field".
+func FieldOperations() map[string]admin.Operation {
+	out := make(map[string]admin.Operation, len(fieldOps))
+	for k, op := range fieldOps {
+		out[k.object+"."+k.field] = op
+	}
+	return out
+}
 
 // CountPages counts the operations the tenants page answers in place, from
 // now until the test ends.

@@ -238,10 +238,12 @@ type pageData struct {
 // the executor refuses with OBJECT_LIMIT_EXCEEDED (D-graphql-cost).
 func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage, maxObjects int) (json.RawMessage, bool) {
 	cat := r.Access.Catalog()
-	// @authz(MANAGE_TENANT) on Query.tenants and, when selected,
-	// @authz(MANAGE_INTERNAL_USERS) on Customer.grants: the role's part.
-	if cat.Access(c.Role, authz.ManageTenant) == authz.AccessNone ||
-		(p.grant != nil && cat.Access(c.Role, authz.ManageInternalUsers) == authz.AccessNone) {
+	// the operations of Query.tenants and, when selected, Customer.grants
+	// (fieldOps): the role's part. A role reading tenants through the Or
+	// (D-tenant-reads) goes to the executor.
+	tenantsOp, grants := fieldOps[fieldKey{"Query", "tenants"}], fieldOps[fieldKey{"Customer", "grants"}]
+	if cat.Access(c.Role, tenantsOp.Action) == authz.AccessNone ||
+		(p.grant != nil && cat.Access(c.Role, grants.Action) == authz.AccessNone) {
 		return nil, false
 	}
 	in, err := pageInput(p.first, p.after)
@@ -265,7 +267,7 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 		}
 		// the resource's part of Customer.grants, on every customer
 		for _, id := range ids {
-			if p.grant != nil && !cat.Decide(&c.Principal, &c.Scope, authz.ManageInternalUsers, authz.Resource{CustomerID: id}, false).Allowed {
+			if p.grant != nil && !cat.Decide(&c.Principal, &c.Scope, grants.Action, authz.Resource{CustomerID: id}, false).Allowed {
 				return nil, false
 			}
 		}

@@ -67,6 +67,7 @@ type ComplexityRoot struct {
 		CustomerID func(childComplexity int) int
 		Decision   func(childComplexity int) int
 		ID         func(childComplexity int) int
+		Operation  func(childComplexity int) int
 		Reason     func(childComplexity int) int
 		RequestID  func(childComplexity int) int
 		Resource   func(childComplexity int) int
@@ -979,6 +980,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEvent.ID(childComplexity), true
+	case "AuditEvent.operation":
+		if e.ComplexityRoot.AuditEvent.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Operation(childComplexity), true
 	case "AuditEvent.reason":
 		if e.ComplexityRoot.AuditEvent.Reason == nil {
 			break
@@ -4640,13 +4647,20 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../../schema/audit.graphqls", Input: `"An audit event: a denied decision or an admin write."
+	{Name: "../../schema/audit.graphqls", Input: `"""
+An audit event: a denied decision or an admin write, in one shape whichever
+API the write came through (D-audit-events).
+"""
 type AuditEvent {
   id: ID!
   at: Time!
   actorId: ID!
   customerId: ID
+  "The action of the capability matrix the request was decided on."
   action: String!
+  "The declared operation of an allowed write (tenant.update); empty for a denial."
+  operation: String!
+  "What was acted on: type and id as a path (tenants/<id>)."
   resource: String!
   "allowed or denied"
   decision: String!
@@ -6023,6 +6037,8 @@ func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field gr
 		return ec.fieldContext_AuditEvent_customerId(ctx, field)
 	case "action":
 		return ec.fieldContext_AuditEvent_action(ctx, field)
+	case "operation":
+		return ec.fieldContext_AuditEvent_operation(ctx, field)
 	case "resource":
 		return ec.fieldContext_AuditEvent_resource(ctx, field)
 	case "decision":
@@ -9801,6 +9817,29 @@ func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
@@ -30022,6 +30061,11 @@ func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSe
 			}
 		case "action":
 			out.Values[i] = ec._AuditEvent_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._AuditEvent_operation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -2,8 +2,9 @@
 // asks the authorization core about each of their requests: it loads the
 // caller's principal from the console's data (never from token claims,
 // R5.7-claims), resolves the scope once per request, turns a denied decision
-// into the coded error of its status, and writes denials and admin writes to
-// the audit log.
+// into the coded error of its status, and writes denials to the audit log
+// (allowed admin writes are recorded through RecordWrite, in the write's own
+// transaction).
 package access
 
 import (
@@ -152,16 +153,54 @@ func (s *Service) Access(c *Caller, a authz.Action, r authz.Resource) authz.Acce
 	return d.Access
 }
 
-// AuditTimeout bounds an audit write. The write goes on when its request's
-// context ends (the record of a refused or completed request must not be
+// AuditTimeout bounds the audit write of a denial. The write goes on when
+// its request's context ends (the record of a refused request must not be
 // lost to a client that hung up), but not without end (D-request-bounds).
 const AuditTimeout = 5 * time.Second
 
-// Audit writes one event: a denied decision, or an admin write (d allowed).
-// resource names what was acted on as a path ("tenants/t-1"); customerID, when
-// set, lets that customer's scoped readers see the event. A failed write is
+// Audit writes the event of a denial d, which changed nothing. resource
+// names what was acted on as a path ("tenants/t-1"); customerID, when set,
+// lets that customer's scoped readers see the event. A failed write is
 // logged, never returned: the request's answer does not depend on it.
+// Allowed writes are recorded by RecordWrite, in their own transaction.
 func (s *Service) Audit(ctx context.Context, c *Caller, action, resource, customerID string, d authz.Decision) {
+	e := s.event(ctx, c, action, resource, customerID, d)
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AuditTimeout)
+	defer cancel()
+	if err := s.store.AppendAudit(wctx, e); err != nil {
+		slog.ErrorContext(ctx, "audit log", "err", err, "action", action)
+	}
+}
+
+// Write is an allowed administration write, as its audit event records it
+// (D-audit-events).
+type Write struct {
+	// Action is the action of the capability matrix the write was decided
+	// on; a customer's webhooks subscribe to it.
+	Action authz.Action
+	// Operation is the declared operation, "tenant.update".
+	Operation string
+	// Resource names what the write acted on as a path of kind and id,
+	// "tenants/t-1".
+	Resource string
+	// CustomerID is the customer the resource belongs to ("" for none),
+	// whose scoped readers and webhooks see the event.
+	CustomerID string
+}
+
+// RecordWrite appends the audit event of w, made by c, through tx: the
+// store transaction the write itself runs in, so that the write and its
+// record commit together or not at all. Its error is the transaction's.
+func (s *Service) RecordWrite(ctx context.Context, tx *store.Store, c *Caller, w Write) error {
+	allowed := authz.Decision{Allowed: true, Status: 200, Reason: authz.ReasonAllowed}
+	e := s.event(ctx, c, w.Action.String(), w.Resource, w.CustomerID, allowed)
+	e.Operation = w.Operation
+	return tx.AppendAudit(ctx, e)
+}
+
+// event is the one shape of an audit event: who (c), what (action on
+// resource, of customerID), the decision and the request it came with.
+func (s *Service) event(ctx context.Context, c *Caller, action, resource, customerID string, d authz.Decision) *store.AuditEvent {
 	e := &store.AuditEvent{ID: newID(), At: s.now(), ActorID: c.UserID, CustomerID: customerID, Action: action,
 		Resource: resource, Decision: "allowed", Reason: d.Reason, Status: d.Status, RequestID: httpapi.RequestID(ctx)}
 	if !d.Allowed {
@@ -170,11 +209,7 @@ func (s *Service) Audit(ctx context.Context, c *Caller, action, resource, custom
 	if e.Status == 0 {
 		e.Status = 200
 	}
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AuditTimeout)
-	defer cancel()
-	if err := s.store.AppendAudit(wctx, e); err != nil {
-		slog.ErrorContext(ctx, "audit log", "err", err, "action", action)
-	}
+	return e
 }
 
 func newID() string {

@@ -36,28 +36,25 @@ func userInput(what, email, name string, roleErr error) (string, string, error) 
 
 // invite creates u with role in customerID ("" for an internal role) and
 // its invitation (a single-use link and the e-mail carrying it, invitation.go)
-// in one transaction: both or neither. org names the organization in the
-// message. ECONFLICT when the organization has the address.
-func (s *Service) invite(ctx context.Context, u *platform.User, role authz.Role, customerID, org string) error {
-	return s.store.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.CreateUser(ctx, u); err != nil {
-			return err
-		}
-		err := tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: customerID,
-			CreatedAt: u.CreatedAt})
-		if err != nil {
-			return err
-		}
-		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, customerID, org)
-	})
+// through tx, the transaction of the write: both or neither. org names the
+// organization in the message. ECONFLICT when the organization has the
+// address.
+func (s *Service) invite(ctx context.Context, tx *store.Store, u *platform.User, role authz.Role, customerID, org string) error {
+	if err := tx.CreateUser(ctx, u); err != nil {
+		return err
+	}
+	err := tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: customerID,
+		CreatedAt: u.CreatedAt})
+	if err != nil {
+		return err
+	}
+	return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, customerID, org)
 }
 
-// saveUser writes a user's name and console role in one transaction.
-func (s *Service) saveUser(ctx context.Context, id, name string, role *platform.ConsoleUser) error {
-	return s.store.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.RenameUser(ctx, id, name, s.now()); err != nil {
-			return err
-		}
-		return tx.PutConsoleUser(ctx, role)
-	})
+// saveUser writes a user's name and console role through tx.
+func (s *Service) saveUser(ctx context.Context, tx *store.Store, id, name string, role *platform.ConsoleUser) error {
+	if err := tx.RenameUser(ctx, id, name, s.now()); err != nil {
+		return err
+	}
+	return tx.PutConsoleUser(ctx, role)
 }

@@ -24,8 +24,8 @@ type LogQuery struct {
 // logScope returns the customers whose events the caller may read: all for
 // unscoped internal roles, the scope's customers for scoped ones and focus
 // mode, the home customer for customer roles.
-func (s *Service) logScope(ctx context.Context, c *access.Caller) (authz.Filter, error) {
-	if err := s.access.CheckRole(ctx, c, authz.ViewAuditLog, false); err != nil {
+func (s *Service) logScope(ctx context.Context, c *access.Caller, op Operation) (authz.Filter, error) {
+	if err := s.checkRole(ctx, c, op); err != nil {
 		return authz.Filter{}, err
 	}
 	return c.Scope.Filter(), nil
@@ -40,14 +40,15 @@ func logLimit(q LogQuery) error {
 }
 
 // AuditEvent is one entry of the audit log as the API and GraphQL show it:
-// a denied decision or an admin write; customerId is empty for events of
-// no customer.
+// a denied decision or an admin write (D-audit-events); customerId is empty
+// for events of no customer, operation for denials.
 type AuditEvent struct {
 	ID         string    `json:"id"`
 	At         time.Time `json:"at"`
 	ActorID    string    `json:"actorId"`
 	CustomerID string    `json:"customerId,omitempty"`
 	Action     string    `json:"action"`
+	Operation  string    `json:"operation"`
 	Resource   string    `json:"resource"`
 	Decision   string    `json:"decision"` // allowed or denied
 	Reason     string    `json:"reason"`
@@ -56,14 +57,14 @@ type AuditEvent struct {
 }
 
 func newAuditEvent(e *store.AuditEvent) *AuditEvent {
-	return &AuditEvent{ID: e.ID, At: e.At, ActorID: e.ActorID, CustomerID: e.CustomerID, Action: e.Action,
+	return &AuditEvent{ID: e.ID, At: e.At, ActorID: e.ActorID, CustomerID: e.CustomerID, Action: e.Action, Operation: e.Operation,
 		Resource: e.Resource, Decision: e.Decision, Reason: e.Reason, Status: e.Status, RequestID: e.RequestID}
 }
 
 // AuditLog lists audit events the caller may read, newest first (R: the
 // matrix row 'Audit log, email logs').
 func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[*AuditEvent], error) {
-	scope, err := s.logScope(ctx, c)
+	scope, err := s.logScope(ctx, c, OpAuditLog)
 	if err != nil {
 		return nil, err
 	}

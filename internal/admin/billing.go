@@ -125,7 +125,7 @@ type BillingSetupInput struct {
 
 // ListInvoices lists the invoices of the caller's customers, newest first.
 func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
-	if err := s.access.CheckRole(ctx, c, authz.ViewBilling, false); err != nil {
+	if err := s.checkRole(ctx, c, OpInvoiceList); err != nil {
 		return nil, err
 	}
 	return s.invoices(ctx, c, f)
@@ -133,7 +133,7 @@ func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceF
 
 // ListCustomerInvoices lists one customer's invoices, newest first.
 func (s *Service) ListCustomerInvoices(ctx context.Context, c *access.Caller, customerID string, f InvoiceFilter) (*Page[*InvoiceView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpCustomerInvoiceList); err != nil {
 		return nil, err
 	}
 	f.CustomerID = customerID
@@ -159,12 +159,12 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 
 // Invoice returns one invoice. ENOTFOUND or EFORBIDDEN per the scope mode.
 func (s *Service) Invoice(ctx context.Context, c *access.Caller, id string) (*InvoiceView, error) {
-	return viewing(newInvoiceView)(decided(ctx, s, c, authz.ViewBilling, false, invoiceResource)(s.store.Invoice(ctx, id)))
+	return viewing(newInvoiceView)(decided(ctx, s, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
 }
 
 // ListPayments lists a customer's payments, newest first, one page.
 func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpPaymentList); err != nil {
 		return nil, err
 	}
 	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
@@ -177,7 +177,7 @@ func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID
 
 // ListCredits lists a customer's credits, newest first, one page.
 func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpCreditList); err != nil {
 		return nil, err
 	}
 	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
@@ -196,7 +196,7 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 // billing setup; an internal role's is an adjustment, which lowers the next
 // invoice. Either is in the setup's currency when there is one. EINVALID.
 func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID string, in CreditInput) (*CreditView, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageBilling, true); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpCreditIssue); err != nil {
 		return nil, err
 	}
 	cr := &store.Credit{ID: newID(), CustomerID: customerID, Kind: store.CreditAdjustment, IssuedBy: c.UserID, IssuedAt: s.stamp()}
@@ -226,7 +226,10 @@ func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID 
 	case cr.Currency != setup.Currency:
 		return nil, invalid("currency must be the customer's billing currency, %s", setup.Currency)
 	}
-	if err := s.store.CreateCredit(ctx, cr); err != nil {
+	err = s.audited(ctx, c, OpCreditIssue, on(customerID, "customers", customerID, "credits", cr.ID), func(tx *store.Store) error {
+		return tx.CreateCredit(ctx, cr)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newCreditView(cr), nil
@@ -240,7 +243,7 @@ func newBillingSetupView(b *store.BillingSetup) *BillingSetupView {
 
 // BillingSetup returns a customer's billing setup. ENOTFOUND when it has none.
 func (s *Service) BillingSetup(ctx context.Context, c *access.Caller, customerID string) (*BillingSetupView, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupGet); err != nil {
 		return nil, err
 	}
 	b, err := s.store.BillingSetup(ctx, customerID)
@@ -257,7 +260,7 @@ var countryRE = regexp.MustCompile(`^[A-Z]{2}$`)
 // EINVALID, also for a plan that does not exist or is in another currency;
 // EFORBIDDEN for a plan the caller may not choose.
 func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, customerID string, in BillingSetupInput) (*BillingSetupView, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageBilling, true); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupPut); err != nil {
 		return nil, err
 	}
 	b := &store.BillingSetup{CustomerID: customerID, UpdatedAt: s.stamp(), UpdatedBy: c.UserID}
@@ -288,7 +291,10 @@ func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, custome
 	if err := s.checkPlan(ctx, c, b); err != nil {
 		return nil, err
 	}
-	if err := s.store.PutBillingSetup(ctx, b); err != nil {
+	err = s.audited(ctx, c, OpBillingSetupPut, on(customerID, "customers", customerID, "billing-setup"), func(tx *store.Store) error {
+		return tx.PutBillingSetup(ctx, b)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newBillingSetupView(b), nil

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -53,7 +52,7 @@ type PlanPatch struct {
 
 // ListPlans lists the plans by code.
 func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+	if err := s.infra(ctx, c, OpPlanList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.Plans(ctx)
@@ -65,7 +64,7 @@ func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanV
 
 // CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.
 func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput) (*PlanView, error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+	if err := s.infra(ctx, c, OpPlanCreate); err != nil {
 		return nil, err
 	}
 	now := s.stamp()
@@ -92,7 +91,8 @@ func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput
 	if in.Public != nil {
 		p.Public = *in.Public
 	}
-	if err := s.store.CreatePlan(ctx, p); err != nil {
+	err = s.audited(ctx, c, OpPlanCreate, on("", "plans", p.ID), func(tx *store.Store) error { return tx.CreatePlan(ctx, p) })
+	if err != nil {
 		return nil, err
 	}
 	return newPlanView(p), nil
@@ -100,7 +100,7 @@ func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput
 
 // Plan returns one plan. ENOTFOUND.
 func (s *Service) Plan(ctx context.Context, c *access.Caller, id string) (*PlanView, error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+	if err := s.infra(ctx, c, OpPlanGet); err != nil {
 		return nil, err
 	}
 	p, err := s.store.Plan(ctx, id)
@@ -112,39 +112,11 @@ func (s *Service) Plan(ctx context.Context, c *access.Caller, id string) (*PlanV
 
 // UpdatePlan changes a plan. EINVALID, ENOTFOUND.
 func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, in PlanPatch) (*PlanView, error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+	if err := s.infra(ctx, c, OpPlanUpdate); err != nil {
 		return nil, err
 	}
-	p, err := s.store.UpdatePlan(ctx, id, func(p *store.Plan) error {
-		var err error
-		if in.Name != nil {
-			if p.Name, err = required("name", *in.Name, 200); err != nil {
-				return err
-			}
-		}
-		if in.Description != nil {
-			if p.Description, err = text("description", *in.Description, 2000); err != nil {
-				return err
-			}
-		}
-		if in.Currency != nil {
-			if p.Currency, err = currency("currency", *in.Currency); err != nil {
-				return err
-			}
-		}
-		if in.MonthlyFee != nil {
-			if p.MonthlyFeeCents, err = cents("monthlyFee", *in.MonthlyFee); err != nil {
-				return err
-			}
-		}
-		if in.Active != nil {
-			p.Active = *in.Active
-		}
-		if in.Public != nil {
-			p.Public = *in.Public
-		}
-		p.UpdatedAt = s.stamp()
-		return nil
+	p, err := auditedRow(ctx, s, c, OpPlanUpdate, on("", "plans", id), func(tx *store.Store) (*store.Plan, error) {
+		return tx.UpdatePlan(ctx, id, func(p *store.Plan) error { return s.patchPlan(p, in) })
 	})
 	if err != nil {
 		return nil, err
@@ -152,12 +124,45 @@ func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, i
 	return newPlanView(p), nil
 }
 
+// patchPlan applies in to p. EINVALID.
+func (s *Service) patchPlan(p *store.Plan, in PlanPatch) error {
+	var err error
+	if in.Name != nil {
+		if p.Name, err = required("name", *in.Name, 200); err != nil {
+			return err
+		}
+	}
+	if in.Description != nil {
+		if p.Description, err = text("description", *in.Description, 2000); err != nil {
+			return err
+		}
+	}
+	if in.Currency != nil {
+		if p.Currency, err = currency("currency", *in.Currency); err != nil {
+			return err
+		}
+	}
+	if in.MonthlyFee != nil {
+		if p.MonthlyFeeCents, err = cents("monthlyFee", *in.MonthlyFee); err != nil {
+			return err
+		}
+	}
+	if in.Active != nil {
+		p.Active = *in.Active
+	}
+	if in.Public != nil {
+		p.Public = *in.Public
+	}
+	p.UpdatedAt = s.stamp()
+	return nil
+}
+
 // DeletePlan removes a plan; billing setups on it keep no plan. ENOTFOUND.
 func (s *Service) DeletePlan(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+	if err := s.infra(ctx, c, OpPlanDelete); err != nil {
 		return err
 	}
-	return s.store.DeletePlan(ctx, id)
+	return s.audited(ctx, c, OpPlanDelete, on("", "plans", id), func(tx *store.Store) error { return tx.DeletePlan(ctx, id) })
 }
 
 // MeterInput creates a meter. Key is a lower-case key, unique; aggregation
@@ -197,7 +202,7 @@ func newMeterView(m *store.Meter) *MeterView {
 
 // ListMeters lists the meters by key.
 func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+	if err := s.infra(ctx, c, OpMeterList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.Meters(ctx)
@@ -209,7 +214,7 @@ func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*Mete
 
 // CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.
 func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+	if err := s.infra(ctx, c, OpMeterCreate); err != nil {
 		return nil, err
 	}
 	now := s.stamp()
@@ -230,7 +235,8 @@ func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInp
 	if m.Description, err = text("description", in.Description, 2000); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateMeter(ctx, m); err != nil {
+	err = s.audited(ctx, c, OpMeterCreate, on("", "meters", m.ID), func(tx *store.Store) error { return tx.CreateMeter(ctx, m) })
+	if err != nil {
 		return nil, err
 	}
 	return newMeterView(m), nil
@@ -238,7 +244,7 @@ func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInp
 
 // Meter returns one meter. ENOTFOUND.
 func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, false); err != nil {
+	if err := s.infra(ctx, c, OpMeterGet); err != nil {
 		return nil, err
 	}
 	return viewing(newMeterView)(s.store.Meter(ctx, id))
@@ -246,41 +252,46 @@ func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*Mete
 
 // UpdateMeter changes a meter. EINVALID, ENOTFOUND.
 func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
-	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+	if err := s.infra(ctx, c, OpMeterUpdate); err != nil {
 		return nil, err
 	}
-	return viewing(newMeterView)(s.store.UpdateMeter(ctx, id, func(m *store.Meter) error {
-		var err error
-		if in.Name != nil {
-			if m.Name, err = required("name", *in.Name, 200); err != nil {
-				return err
-			}
-		}
-		if in.Unit != nil {
-			if m.Unit, err = required("unit", *in.Unit, 50); err != nil {
-				return err
-			}
-		}
-		if in.Aggregation != nil {
-			if m.Aggregation, err = oneOf("aggregation", *in.Aggregation, "sum", "max"); err != nil {
-				return err
-			}
-		}
-		if in.Description != nil {
-			if m.Description, err = text("description", *in.Description, 2000); err != nil {
-				return err
-			}
-		}
-		m.UpdatedAt = s.stamp()
-		return nil
+	return viewing(newMeterView)(auditedRow(ctx, s, c, OpMeterUpdate, on("", "meters", id), func(tx *store.Store) (*store.Meter, error) {
+		return tx.UpdateMeter(ctx, id, func(m *store.Meter) error { return s.patchMeter(m, in) })
 	}))
+}
+
+// patchMeter applies in to m. EINVALID.
+func (s *Service) patchMeter(m *store.Meter, in MeterPatch) error {
+	var err error
+	if in.Name != nil {
+		if m.Name, err = required("name", *in.Name, 200); err != nil {
+			return err
+		}
+	}
+	if in.Unit != nil {
+		if m.Unit, err = required("unit", *in.Unit, 50); err != nil {
+			return err
+		}
+	}
+	if in.Aggregation != nil {
+		if m.Aggregation, err = oneOf("aggregation", *in.Aggregation, "sum", "max"); err != nil {
+			return err
+		}
+	}
+	if in.Description != nil {
+		if m.Description, err = text("description", *in.Description, 2000); err != nil {
+			return err
+		}
+	}
+	m.UpdatedAt = s.stamp()
+	return nil
 }
 
 // DeleteMeter removes a meter without recorded usage. ENOTFOUND; ECONFLICT
 // when usage was recorded on it.
 func (s *Service) DeleteMeter(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, authz.ManageCatalog, true); err != nil {
+	if err := s.infra(ctx, c, OpMeterDelete); err != nil {
 		return err
 	}
-	return s.store.DeleteMeter(ctx, id)
+	return s.audited(ctx, c, OpMeterDelete, on("", "meters", id), func(tx *store.Store) error { return tx.DeleteMeter(ctx, id) })
 }

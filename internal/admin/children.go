@@ -20,25 +20,25 @@ const ChildLimit = store.ChildLimit
 
 // TenantsByCustomerIDs returns each customer's tenants (Customer.tenants).
 func (s *Service) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
-	return childBatch(ctx, s, c, s.tenantReads(c), limit, ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
+	return childBatch(ctx, s, c, OpTenantList, limit, ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
 		s.store.TenantsByCustomerIDs)
 }
 
 // TenantsByInstanceIDs returns the tenants on each instance (Instance.tenants).
 func (s *Service) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
-	return childBatch(ctx, s, c, s.tenantReads(c), limit, ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
+	return childBatch(ctx, s, c, OpTenantList, limit, ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
 		s.store.TenantsByInstanceIDs)
 }
 
 // InstancesByCustomerIDs returns each customer's instances (Customer.instances).
 func (s *Service) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Instance, error) {
-	return childBatch(ctx, s, c, s.instanceReads(c), limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
+	return childBatch(ctx, s, c, OpInstanceList, limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
 		s.instanceView(c), s.store.InstancesByCustomerIDs)
 }
 
 // UsersByCustomerIDs returns each customer's users (Customer.users).
 func (s *Service) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*CustomerUserView, error) {
-	return childBatch(ctx, s, c, authz.ManageCustomerUser, limit, ids, func(u *store.CustomerUser) string { return u.CustomerID },
+	return childBatch(ctx, s, c, OpUserList, limit, ids, func(u *store.CustomerUser) string { return u.CustomerID },
 		newCustomerUser, s.store.CustomerUsersByCustomerIDs)
 }
 
@@ -46,7 +46,7 @@ func (s *Service) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limi
 // where missing (Grant.user); roles that may not read internal users get
 // EFORBIDDEN.
 func (s *Service) InternalUsersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*InternalUser, error) {
-	if err := s.access.CheckRole(ctx, c, authz.ManageInternalUsers, false); err != nil {
+	if err := s.checkRole(ctx, c, OpInternalUserList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.InternalUsersByIDs(ctx, ids)
@@ -64,12 +64,12 @@ func (s *Service) InternalUsersByIDs(ctx context.Context, c *access.Caller, ids 
 	return out, nil
 }
 
-// childBatch checks the caller's role for act, loads at most limit children
+// childBatch checks the caller's role for op, loads at most limit children
 // of each of ids within its scope and groups their views by parent, in key
 // order.
-func childBatch[R, V any](ctx context.Context, s *Service, c *access.Caller, act authz.Action, limit int, ids []string,
+func childBatch[R, V any](ctx context.Context, s *Service, c *access.Caller, op Operation, limit int, ids []string,
 	parent func(*R) string, view func(*R) *V, load func(context.Context, authz.Filter, int, []string) ([]R, error)) ([][]*V, error) {
-	if err := s.access.CheckRole(ctx, c, act, false); err != nil {
+	if err := s.checkRole(ctx, c, op); err != nil {
 		return nil, err
 	}
 	rows, err := load(ctx, c.Scope.Filter(), limit, ids)

@@ -49,7 +49,7 @@ type OwnershipInput struct {
 // ListCustomers lists the customers in the caller's scope (every role may
 // read its customers).
 func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
-	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -65,13 +65,13 @@ func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInp
 
 // Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
 func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
-	return viewing(newCustomer)(s.customerFor(ctx, c, id, authz.ViewUsageUnits, false))
+	return viewing(newCustomer)(s.customerFor(ctx, c, id, OpCustomerGet))
 }
 
-// customerFor loads a customer and checks act on it; a missing one answers
+// customerFor loads a customer and checks op on it; a missing one answers
 // as an out-of-scope one would.
-func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*platform.Customer, error) {
-	return decided(ctx, s, c, act, write, customerResource)(s.store.Customer(ctx, id))
+func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*platform.Customer, error) {
+	return decided(ctx, s, c, op, customerResource)(s.store.Customer(ctx, id))
 }
 
 // CustomersByIDs returns the customers of ids in key order, nil where a
@@ -83,7 +83,7 @@ func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []st
 // CreateCustomer creates a customer and its organization at the identity
 // provider (platform_admin only, R4.6-admin-only).
 func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in CustomerInput) (*Customer, error) {
-	if err := s.check(ctx, c, authz.CreateCustomer, authz.Resource{}, true); err != nil {
+	if err := s.check(ctx, c, OpCustomerCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	name, err := cleanName("name", in.Name)
@@ -104,7 +104,7 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	row := &platform.Customer{ID: newID(), Name: name, OrgID: newID(), Settings: settings, CreatedAt: now, UpdatedAt: now}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpCustomerCreate, on(row.ID, "customers", row.ID), func(tx *store.Store) error {
 		if err := tx.CreateOrganization(ctx, &platform.Organization{ID: row.OrgID, Name: name, CreatedAt: now}); err != nil {
 			return err
 		}
@@ -126,10 +126,17 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 
 // UpdateCustomer renames a customer (customer settings, R4.6-customer-side).
 func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
-	if _, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, true); err != nil {
+	if _, err := s.customerFor(ctx, c, id, OpCustomerUpdate); err != nil {
 		return nil, err
 	}
-	if err := s.rename(ctx, id, in.Name, s.store.UpdateCustomer); err != nil {
+	name, err := newName(in.Name)
+	if err != nil {
+		return nil, err
+	}
+	err = s.audited(ctx, c, OpCustomerUpdate, on(id, "customers", id), func(tx *store.Store) error {
+		return s.rename(ctx, id, name, tx.UpdateCustomer)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return viewing(newCustomer)(s.store.Customer(ctx, id))
@@ -138,15 +145,15 @@ func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id strin
 // DeleteCustomer removes a customer with its organization, users, grants
 // (R2.6-cascade), instances and tenants: platform_admin, or the customer's owner.
 func (s *Service) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.customerFor(ctx, c, id, authz.DeleteCustomer, true); err != nil {
+	if _, err := s.customerFor(ctx, c, id, OpCustomerDelete); err != nil {
 		return err
 	}
-	return s.store.DeleteCustomer(ctx, id)
+	return s.audited(ctx, c, OpCustomerDelete, on(id, "customers", id), func(tx *store.Store) error { return tx.DeleteCustomer(ctx, id) })
 }
 
 // CustomerSettings returns a customer's settings document.
 func (s *Service) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
-	row, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, false)
+	row, err := s.customerFor(ctx, c, id, OpCustomerSettings)
 	if err != nil {
 		return nil, err
 	}
@@ -155,10 +162,19 @@ func (s *Service) CustomerSettings(ctx context.Context, c *access.Caller, id str
 
 // PutCustomerSettings replaces a customer's settings (a JSON object of at most 64 KiB).
 func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
-	if _, err := s.customerFor(ctx, c, id, authz.ManageCustomerConfig, true); err != nil {
+	if _, err := s.customerFor(ctx, c, id, OpCustomerSettingsPut); err != nil {
 		return nil, err
 	}
-	return s.putSettings(ctx, id, settings, s.store.UpdateCustomer)
+	if err := validSettings(settings); err != nil {
+		return nil, err
+	}
+	err := s.audited(ctx, c, OpCustomerSettingsPut, on(id, "customers", id), func(tx *store.Store) error {
+		return s.putSettings(ctx, id, settings, tx.UpdateCustomer)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return settings, nil
 }
 
 // TransferOwnership makes another user of the same customer its owner; the
@@ -166,7 +182,7 @@ func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id 
 // platform_admin may (R4.6-owner-transfer). EINVALID when the user is not
 // one of the customer's users, is suspended, or already the owner.
 func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
-	cust, err := s.customerFor(ctx, c, id, authz.TransferOwnership, true)
+	cust, err := s.customerFor(ctx, c, id, OpCustomerTransferOwnership)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +201,7 @@ func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id st
 	case !u.SuspendedAt.IsZero():
 		return nil, platform.Errorf(platform.EINVALID, "a suspended user cannot become the owner")
 	}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpCustomerTransferOwnership, on(id, "customers", id), func(tx *store.Store) error {
 		if err := tx.TransferOwnership(ctx, id, u.ID, s.now()); err != nil {
 			return err
 		}

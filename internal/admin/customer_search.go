@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -20,7 +19,7 @@ func (s *Service) SearchCustomers(ctx context.Context, c *access.Caller, search 
 	if search == "" {
 		return s.ListCustomers(ctx, c, p)
 	}
-	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
 		return nil, err
 	}
 	q, err := p.query()

@@ -52,7 +52,7 @@ func newDiscrepancyView(d *store.Discrepancy) *DiscrepancyView {
 // ListDiscrepancies lists inbox items of a status (open, resolved, or all
 // when empty), newest first, within the caller's scope.
 func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[*DiscrepancyView], error) {
-	if err := s.infra(ctx, c, authz.ManageDiscrepancies, false); err != nil {
+	if err := s.infra(ctx, c, OpDiscrepancyList); err != nil {
 		return nil, err
 	}
 	if status != "" {
@@ -69,7 +69,7 @@ func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, statu
 
 // ReportDiscrepancy adds an open item. EINVALID, also for an unknown customer.
 func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*DiscrepancyView, error) {
-	if err := s.check(ctx, c, authz.ManageDiscrepancies, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
+	if err := s.check(ctx, c, OpDiscrepancyReport, authz.Resource{CustomerID: in.CustomerID}); err != nil {
 		return nil, err
 	}
 	d := &store.Discrepancy{ID: newID(), Status: store.DiscrepancyOpen, DetectedAt: s.stamp(), CustomerID: in.CustomerID}
@@ -93,26 +93,30 @@ func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in Di
 			return nil, err
 		}
 	}
-	if err := s.store.CreateDiscrepancy(ctx, d); err != nil {
+	// the inbox is the platform's: its events name no customer
+	err = s.audited(ctx, c, OpDiscrepancyReport, on("", "discrepancies", d.ID), func(tx *store.Store) error {
+		return tx.CreateDiscrepancy(ctx, d)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newDiscrepancyView(d), nil
 }
 
-// discrepancyFor loads an item and checks the action on its customer.
-func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.Discrepancy, error) {
-	return decided(ctx, s, c, authz.ManageDiscrepancies, write, discrepancyResource)(s.store.Discrepancy(ctx, id))
+// discrepancyFor loads an item and checks op on its customer.
+func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Discrepancy, error) {
+	return decided(ctx, s, c, op, discrepancyResource)(s.store.Discrepancy(ctx, id))
 }
 
 // Discrepancy returns one item. ENOTFOUND.
 func (s *Service) Discrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
-	return viewing(newDiscrepancyView)(s.discrepancyFor(ctx, c, id, false))
+	return viewing(newDiscrepancyView)(s.discrepancyFor(ctx, c, id, OpDiscrepancyGet))
 }
 
 // ResolveDiscrepancy resolves an open item. EINVALID without a resolution;
 // ECONFLICT when already resolved.
 func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*DiscrepancyView, error) {
-	d, err := s.discrepancyFor(ctx, c, id, true)
+	d, err := s.discrepancyFor(ctx, c, id, OpDiscrepancyResolve)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +128,10 @@ func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id s
 		return nil, platform.Errorf(platform.ECONFLICT, "the item is already resolved")
 	}
 	now := s.stamp()
-	if err := s.store.SetDiscrepancyStatus(ctx, id, store.DiscrepancyResolved, &now, c.UserID, res); err != nil {
+	err = s.audited(ctx, c, OpDiscrepancyResolve, on("", "discrepancies", id), func(tx *store.Store) error {
+		return tx.SetDiscrepancyStatus(ctx, id, store.DiscrepancyResolved, &now, c.UserID, res)
+	})
+	if err != nil {
 		return nil, err
 	}
 	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyResolved, &now, c.UserID, res
@@ -133,14 +140,17 @@ func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id s
 
 // ReopenDiscrepancy reopens a resolved item. ECONFLICT when it is open.
 func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
-	d, err := s.discrepancyFor(ctx, c, id, true)
+	d, err := s.discrepancyFor(ctx, c, id, OpDiscrepancyReopen)
 	if err != nil {
 		return nil, err
 	}
 	if d.Status != store.DiscrepancyResolved {
 		return nil, platform.Errorf(platform.ECONFLICT, "the item is already open")
 	}
-	if err := s.store.SetDiscrepancyStatus(ctx, id, store.DiscrepancyOpen, nil, "", ""); err != nil {
+	err = s.audited(ctx, c, OpDiscrepancyReopen, on("", "discrepancies", id), func(tx *store.Store) error {
+		return tx.SetDiscrepancyStatus(ctx, id, store.DiscrepancyOpen, nil, "", "")
+	})
+	if err != nil {
 		return nil, err
 	}
 	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyOpen, nil, "", ""

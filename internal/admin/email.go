@@ -28,7 +28,7 @@ type EmailView struct {
 
 // EmailLog lists e-mails the platform sent that the caller may read, newest first.
 func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[EmailView], error) {
-	scope, err := s.logScope(ctx, c)
+	scope, err := s.logScope(ctx, c, OpEmailLog)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -70,7 +69,7 @@ func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
 
 // ListEnvVars lists the variables by name.
 func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*EnvVarView], error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+	if err := s.infra(ctx, c, OpEnvVarList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.EnvVars(ctx)
@@ -82,7 +81,7 @@ func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*Env
 
 // CreateEnvVar adds a variable. EINVALID; ECONFLICT when the name exists.
 func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarInput) (*EnvVarView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+	if err := s.infra(ctx, c, OpEnvVarCreate); err != nil {
 		return nil, err
 	}
 	if !envNameRE.MatchString(in.Name) {
@@ -96,7 +95,8 @@ func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarI
 	if err := s.setEnvValue(v, in.Value); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateEnvVar(ctx, v); err != nil {
+	err = s.audited(ctx, c, OpEnvVarCreate, on("", "environment", v.ID), func(tx *store.Store) error { return tx.CreateEnvVar(ctx, v) })
+	if err != nil {
 		return nil, err
 	}
 	return newEnvVarView(v), nil
@@ -104,7 +104,7 @@ func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarI
 
 // EnvVar returns one variable, a secret value masked. ENOTFOUND.
 func (s *Service) EnvVar(ctx context.Context, c *access.Caller, id string) (*EnvVarView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+	if err := s.infra(ctx, c, OpEnvVarGet); err != nil {
 		return nil, err
 	}
 	v, err := s.store.EnvVar(ctx, id)
@@ -116,37 +116,11 @@ func (s *Service) EnvVar(ctx context.Context, c *access.Caller, id string) (*Env
 
 // UpdateEnvVar changes a variable. EINVALID, ENOTFOUND.
 func (s *Service) UpdateEnvVar(ctx context.Context, c *access.Caller, id string, in EnvVarPatch) (*EnvVarView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+	if err := s.infra(ctx, c, OpEnvVarUpdate); err != nil {
 		return nil, err
 	}
-	v, err := s.store.UpdateEnvVar(ctx, id, func(v *store.EnvVar) error {
-		value, hasValue := v.Value, false
-		if in.Value != nil {
-			value, hasValue = *in.Value, true
-		}
-		if in.Secret != nil && *in.Secret != v.Secret {
-			if v.Secret && !hasValue {
-				return invalid("a secret value is never revealed; give the value to make the variable non-secret")
-			}
-			if !v.Secret && !hasValue {
-				hasValue = true // seal the plain value
-			}
-			v.Secret = *in.Secret
-		}
-		if hasValue {
-			if err := s.setEnvValue(v, value); err != nil {
-				return err
-			}
-		}
-		if in.Description != nil {
-			d, err := text("description", *in.Description, 500)
-			if err != nil {
-				return err
-			}
-			v.Description = d
-		}
-		v.UpdatedAt, v.UpdatedBy = s.stamp(), c.UserID
-		return nil
+	v, err := auditedRow(ctx, s, c, OpEnvVarUpdate, on("", "environment", id), func(tx *store.Store) (*store.EnvVar, error) {
+		return tx.UpdateEnvVar(ctx, id, func(v *store.EnvVar) error { return s.patchEnvVar(c, v, in) })
 	})
 	if err != nil {
 		return nil, err
@@ -154,26 +128,64 @@ func (s *Service) UpdateEnvVar(ctx context.Context, c *access.Caller, id string,
 	return newEnvVarView(v), nil
 }
 
+// patchEnvVar applies in to v, changed by c. EINVALID.
+func (s *Service) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch) error {
+	value, hasValue := v.Value, false
+	if in.Value != nil {
+		value, hasValue = *in.Value, true
+	}
+	if in.Secret != nil && *in.Secret != v.Secret {
+		if v.Secret && !hasValue {
+			return invalid("a secret value is never revealed; give the value to make the variable non-secret")
+		}
+		if !v.Secret && !hasValue {
+			hasValue = true // seal the plain value
+		}
+		v.Secret = *in.Secret
+	}
+	if hasValue {
+		if err := s.setEnvValue(v, value); err != nil {
+			return err
+		}
+	}
+	if in.Description != nil {
+		d, err := text("description", *in.Description, 500)
+		if err != nil {
+			return err
+		}
+		v.Description = d
+	}
+	v.UpdatedAt, v.UpdatedBy = s.stamp(), c.UserID
+	return nil
+}
+
 // DeleteEnvVar removes a variable. ENOTFOUND.
 func (s *Service) DeleteEnvVar(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+	if err := s.infra(ctx, c, OpEnvVarDelete); err != nil {
 		return err
 	}
-	return s.store.DeleteEnvVar(ctx, id)
+	return s.audited(ctx, c, OpEnvVarDelete, on("", "environment", id), func(tx *store.Store) error { return tx.DeleteEnvVar(ctx, id) })
 }
 
 // EnvValue returns a variable's value, a secret one opened: for the
-// platform's own use (deployments), never for an API answer.
+// platform's own use (deployments), never for an API answer. Every opening
+// is audited.
 func (s *Service) EnvValue(ctx context.Context, c *access.Caller, id string) (string, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+	if err := s.infra(ctx, c, OpEnvVarValue); err != nil {
 		return "", err
 	}
 	v, err := s.store.EnvVar(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	if !v.Secret {
-		return v.Value, nil
+	value := v.Value
+	if v.Secret {
+		if value, err = s.open(v.ValueSealed, "environment_variables", "value", v.ID); err != nil {
+			return "", err
+		}
 	}
-	return s.open(v.ValueSealed, "environment_variables", "value", v.ID)
+	if err := s.audited(ctx, c, OpEnvVarValue, on("", "environment", id), nil); err != nil {
+		return "", err
+	}
+	return value, nil
 }

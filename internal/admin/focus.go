@@ -7,6 +7,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
 
 // Focus mode bounds (minutes).
@@ -51,6 +52,9 @@ func (s *Service) focusView(ctx context.Context, caller *access.Caller) (*Focus,
 
 // Focus returns the caller's focus mode.
 func (s *Service) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
+	if err := s.check(ctx, c, OpFocusGet, authz.Resource{}); err != nil {
+		return nil, err
+	}
 	return s.focusView(ctx, c)
 }
 
@@ -59,6 +63,9 @@ func (s *Service) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
 // internal roles may; a scoped role only on a customer it is granted
 // (EFORBIDDEN otherwise). EINVALID for a missing customer or bad minutes.
 func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInput) (*Focus, error) {
+	if err := s.check(ctx, c, OpFocusEnter, authz.Resource{}); err != nil {
+		return nil, err
+	}
 	if !c.Role.Internal() {
 		return nil, platform.Errorf(platform.EFORBIDDEN, "focus mode is for internal users")
 	}
@@ -83,7 +90,11 @@ func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInpu
 		return nil, platform.Errorf(platform.EFORBIDDEN, "not allowed: %s", authz.ReasonCustomerOutOfScope)
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
-	if err := s.store.SetFocus(ctx, c.UserID, in.CustomerID, now, now.Add(time.Duration(in.Minutes)*time.Minute)); err != nil {
+	// the lens is the caller's own: its events name no customer
+	err := s.audited(ctx, c, OpFocusEnter, on("", "users", c.UserID, "focus"), func(tx *store.Store) error {
+		return tx.SetFocus(ctx, c.UserID, in.CustomerID, now, now.Add(time.Duration(in.Minutes)*time.Minute))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s.focusView(ctx, c)
@@ -91,5 +102,10 @@ func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInpu
 
 // LeaveFocus turns focus mode off (nothing happens when it is off).
 func (s *Service) LeaveFocus(ctx context.Context, c *access.Caller) error {
-	return s.store.ClearFocus(ctx, c.UserID)
+	if err := s.check(ctx, c, OpFocusLeave, authz.Resource{}); err != nil {
+		return err
+	}
+	return s.audited(ctx, c, OpFocusLeave, on("", "users", c.UserID, "focus"), func(tx *store.Store) error {
+		return tx.ClearFocus(ctx, c.UserID)
+	})
 }

@@ -50,7 +50,7 @@ type GrantFilter struct {
 // ListGrants lists customer grants, then instance grants, matching f. A
 // filter on a customer lists no instance grants and the reverse.
 func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilter) ([]*GrantView, error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, false); err != nil {
+	if err := s.check(ctx, c, OpGrantList, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	out := []*GrantView{}
@@ -78,7 +78,7 @@ func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilte
 // GrantsByCustomerIDs returns each customer's grants, in key order (a
 // dataloader batch); callers that may not read grants get EFORBIDDEN.
 func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*GrantView, error) {
-	if err := s.access.CheckRole(ctx, c, authz.ManageInternalUsers, false); err != nil {
+	if err := s.checkRole(ctx, c, OpGrantList); err != nil {
 		return nil, err
 	}
 	gs, err := s.store.GrantsByCustomerIDs(ctx, ids)
@@ -101,7 +101,7 @@ func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids
 // when the customer or instance does not exist; granting twice keeps the
 // first grant.
 func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInput) (*GrantView, error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
+	if err := s.check(ctx, c, OpGrantCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	if (in.CustomerID == "") == (in.InstanceID == "") {
@@ -118,7 +118,11 @@ func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInp
 	if instance {
 		g.TargetID = in.InstanceID
 	}
-	if err := s.store.PutGrant(ctx, instance, g); platform.ErrorCode(err) == platform.ENOTFOUND {
+	what, err := s.grantActed(ctx, instance, g.TargetID, g.GranteeID)
+	if err == nil {
+		err = s.audited(ctx, c, OpGrantCreate, what, func(tx *store.Store) error { return tx.PutGrant(ctx, instance, g) })
+	}
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		if instance {
 			return nil, platform.Errorf(platform.EINVALID, "instanceId must name an existing instance")
 		}
@@ -136,8 +140,30 @@ func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInp
 // DeleteGrant removes a user's customer grant (instance false) or instance
 // grant. ENOTFOUND when there was none.
 func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bool, targetID, userID string) error {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
+	op := OpGrantDeleteCustomer
+	if instance {
+		op = OpGrantDeleteInstance
+	}
+	if err := s.check(ctx, c, op, authz.Resource{}); err != nil {
 		return err
 	}
-	return s.store.DeleteGrant(ctx, instance, userID, targetID)
+	what, err := s.grantActed(ctx, instance, targetID, userID)
+	if err != nil {
+		return err
+	}
+	return s.audited(ctx, c, op, what, func(tx *store.Store) error { return tx.DeleteGrant(ctx, instance, userID, targetID) })
+}
+
+// grantActed names a grant of userID on a customer or an instance
+// (targetID) for its audit event, which its customer sees. ENOTFOUND when
+// the instance does not exist.
+func (s *Service) grantActed(ctx context.Context, instance bool, targetID, userID string) (acted, error) {
+	if !instance {
+		return on(targetID, "customers", targetID, "grants", userID), nil
+	}
+	i, err := s.store.InstanceRow(ctx, targetID)
+	if err != nil {
+		return acted{}, err
+	}
+	return on(i.CustomerID, "instances", targetID, "grants", userID), nil
 }

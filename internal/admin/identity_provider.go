@@ -101,7 +101,7 @@ func (s *Service) TrustIdentityProvider(ctx context.Context, c *access.Caller, i
 	if in.LinkTrusted == nil {
 		return nil, invalid("linkTrusted is required (true or false)")
 	}
-	return s.UpdateIdentityProvider(ctx, c, id, IdentityProviderPatch{LinkTrusted: in.LinkTrusted})
+	return s.updateIdentityProvider(ctx, c, OpIdentityProviderTrust, id, IdentityProviderPatch{LinkTrusted: in.LinkTrusted})
 }
 
 // checkTrust refuses, unless c holds trust_identity_provider, a request
@@ -110,7 +110,7 @@ func (s *Service) checkTrust(ctx context.Context, c *access.Caller, customerID s
 	if trusted == nil || !*trusted {
 		return nil
 	}
-	return s.access.Check(ctx, c, authz.TrustIdentityProvider, authz.Resource{CustomerID: customerID}, true)
+	return s.check(ctx, c, OpIdentityProviderTrust, authz.Resource{CustomerID: customerID})
 }
 
 var scopeRE = regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]{1,100}$`) // RFC 6749 scope-token
@@ -162,7 +162,7 @@ func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
 
 // ListIdentityProviders lists a customer's identity providers.
 func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, customerID string) (*Page[*IdentityProvider], error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpIdentityProviderList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.IDPConfigs(ctx, customerID)
@@ -176,7 +176,7 @@ func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, c
 // its users can sign in with it. EINVALID; ECONFLICT when the customer has
 // one of that name, or MaxIdentityProviders.
 func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, customerID string, in IdentityProviderInput) (*IdentityProvider, error) {
-	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	cust, err := s.customerFor(ctx, c, customerID, OpIdentityProviderCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 		row.Enabled = *in.Enabled
 	}
 	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpIdentityProviderCreate, on(customerID, "identity-providers", row.ID), func(tx *store.Store) error {
 		if err := withinBudget(ctx, tx, store.CustomerIdentityProviders, customerID); err != nil {
 			return err
 		}
@@ -224,15 +224,15 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	return newIdentityProvider(row), nil
 }
 
-// identityProviderFor loads an identity provider and checks act on it.
-func (s *Service) identityProviderFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.IDPConfig, error) {
-	return decided(ctx, s, c, authz.ManageCustomerConfig, write, identityProviderResource)(s.store.IDPConfig(ctx, id))
+// identityProviderFor loads an identity provider and checks op on it.
+func (s *Service) identityProviderFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.IDPConfig, error) {
+	return decided(ctx, s, c, op, identityProviderResource)(s.store.IDPConfig(ctx, id))
 }
 
 // IdentityProvider returns one identity provider. ENOTFOUND or EFORBIDDEN
 // per the scope mode.
 func (s *Service) IdentityProvider(ctx context.Context, c *access.Caller, id string) (*IdentityProvider, error) {
-	return viewing(newIdentityProvider)(s.identityProviderFor(ctx, c, id, false))
+	return viewing(newIdentityProvider)(s.identityProviderFor(ctx, c, id, OpIdentityProviderGet))
 }
 
 // keepsSSO refuses to take the last provider out of an SSO-only
@@ -256,9 +256,20 @@ func keepsSSO(ctx context.Context, tx *store.Store, orgID, leaving string) error
 // uses with it. EINVALID; ECONFLICT for a name taken, or for disabling the
 // last provider of an SSO-only customer.
 func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
-	old, err := s.identityProviderFor(ctx, c, id, true)
+	return s.updateIdentityProvider(ctx, c, OpIdentityProviderUpdate, id, in)
+}
+
+// updateIdentityProvider changes an identity provider as op: an update, or
+// a trust (which changes the provider as well, so both are decided).
+func (s *Service) updateIdentityProvider(ctx context.Context, c *access.Caller, op Operation, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
+	old, err := s.identityProviderFor(ctx, c, id, op)
 	if err != nil {
 		return nil, err
+	}
+	if op != OpIdentityProviderUpdate {
+		if err := s.check(ctx, c, OpIdentityProviderUpdate, identityProviderResource(old)); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.checkTrust(ctx, c, old.CustomerID, in.LinkTrusted); err != nil {
 		return nil, err
@@ -273,7 +284,7 @@ func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, 
 		return nil, err
 	}
 	var row *store.IDPConfig
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, op, on(old.CustomerID, "identity-providers", id), func(tx *store.Store) error {
 		wasEnabled, oldIssuer := false, ""
 		row, err = tx.UpdateIDPConfig(ctx, id, func(row *store.IDPConfig) error {
 			wasEnabled, oldIssuer = row.Enabled, row.Issuer
@@ -356,7 +367,7 @@ func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProvide
 // DeleteIdentityProvider removes an identity provider from the customer and
 // from sign-in. ECONFLICT for the last provider of an SSO-only customer.
 func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, id string) error {
-	row, err := s.identityProviderFor(ctx, c, id, true)
+	row, err := s.identityProviderFor(ctx, c, id, OpIdentityProviderDelete)
 	if err != nil {
 		return err
 	}
@@ -364,7 +375,7 @@ func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, 
 	if err != nil {
 		return err
 	}
-	return s.store.InTx(ctx, func(tx *store.Store) error {
+	return s.audited(ctx, c, OpIdentityProviderDelete, on(row.CustomerID, "identity-providers", id), func(tx *store.Store) error {
 		if row.Enabled {
 			if err := keepsSSO(ctx, tx, cust.OrgID, id); err != nil {
 				return err

@@ -60,23 +60,12 @@ func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
 	return v
 }
 
-// instanceReads is the action a caller reads instances with
-// (D-instance-reads): manage_instances, or create_tenant for a role that
-// holds only that, so that account_manager and qa_admin see the instances of
-// their scope they create tenants on. Either reads an instance's id, name,
-// URL and customer; the connection and every write stay manage_instances'.
-func (s *Service) instanceReads(c *access.Caller) authz.Action {
-	cat := s.access.Catalog()
-	if cat.Access(c.Role, authz.ManageInstances) == authz.AccessNone && cat.Access(c.Role, authz.CreateTenant) != authz.AccessNone {
-		return authz.CreateTenant
-	}
-	return authz.ManageInstances
-}
-
 // instanceView is how c sees instances: with their connection when it reads
-// them through manage_instances.
+// them through manage_instances, not when through create_tenant (account_manager
+// and qa_admin reach the instances of their scope they create tenants on,
+// D-instance-reads); the connection and every write stay manage_instances'.
 func (s *Service) instanceView(c *access.Caller) func(*store.InstanceRow) *Instance {
-	if s.instanceReads(c) == authz.ManageInstances {
+	if s.actionOf(c, OpInstanceList) == authz.ManageInstances {
 		return newInstance
 	}
 	return newInstanceWithoutConnection
@@ -161,7 +150,7 @@ func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, custome
 	if err != nil {
 		return nil, err
 	}
-	if err := s.access.CheckRole(ctx, c, s.instanceReads(c), false); err != nil {
+	if err := s.checkRole(ctx, c, OpInstanceList); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -175,14 +164,15 @@ func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, custome
 	return newPage(views(rows, s.instanceView(c)), next), nil
 }
 
-func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.InstanceRow, error) {
-	return decided(ctx, s, c, act, write, instanceResource)(s.store.InstanceRow(ctx, id))
+// instanceFor loads an instance and checks op on it.
+func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
+	return decided(ctx, s, c, op, instanceResource)(s.store.InstanceRow(ctx, id))
 }
 
 // Instance returns one instance, with its connection for roles that hold
 // manage_instances. EFORBIDDEN or ENOTFOUND per the scope mode.
 func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
-	return viewing(s.instanceView(c))(s.instanceFor(ctx, c, id, s.instanceReads(c), false))
+	return viewing(s.instanceView(c))(s.instanceFor(ctx, c, id, OpInstanceGet))
 }
 
 // InstancesByIDs returns the instances of ids in key order, nil where
@@ -202,7 +192,7 @@ const AppCleanupTimeout = 10 * time.Second
 // the instance and its connection (R2.5-instance-app). When the provider
 // fails nothing is stored; when storing fails the application is removed.
 func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
-	if err := s.access.CheckRole(ctx, c, authz.ManageInstances, true); err != nil {
+	if err := s.checkRole(ctx, c, OpInstanceCreate); err != nil {
 		return nil, err
 	}
 	if in.CustomerID == "" {
@@ -214,7 +204,7 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 		}
 		return nil, err
 	}
-	if err := s.check(ctx, c, authz.ManageInstances, authz.Resource{CustomerID: in.CustomerID}, true); err != nil {
+	if err := s.check(ctx, c, OpInstanceCreate, authz.Resource{CustomerID: in.CustomerID}); err != nil {
 		return nil, err
 	}
 	name, base, err := instanceFields(in.Name, in.URL, in.DatabaseURI)
@@ -237,7 +227,7 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 	row := &store.InstanceRow{Instance: platform.Instance{ID: newID(), CustomerID: in.CustomerID, Name: name, URL: base, CreatedAt: now}}
 	row.Connection = platform.InstanceConnection{InstanceID: row.ID, OIDCClientID: app.ClientID,
 		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpInstanceCreate, on(row.CustomerID, "instances", row.ID), func(tx *store.Store) error {
 		if err := tx.CreateInstance(ctx, &row.Instance, &row.Connection); err != nil {
 			return err
 		}
@@ -271,7 +261,7 @@ func appError(err error) error {
 // UpdateInstance renames an instance and moves it to a new URL; a new URL
 // updates the application's callbacks and the stored oidcRedirectUri.
 func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	i, err := s.instanceFor(ctx, c, id, OpInstanceUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +278,7 @@ func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id strin
 			conn.OIDCRedirectURI, conn.UpdatedAt = base+CallbackPath, s.now()
 		}
 	}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpInstanceUpdate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
 		if err := tx.UpdateInstance(ctx, id, name, base); err != nil {
 			return err
 		}
@@ -316,7 +306,7 @@ func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id strin
 // provider, then the instance, its connection and grants; its tenants stay
 // without an instance.
 func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	i, err := s.instanceFor(ctx, c, id, OpInstanceDelete)
 	if err != nil {
 		return err
 	}
@@ -325,12 +315,12 @@ func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id strin
 			return appError(err)
 		}
 	}
-	return s.store.DeleteInstance(ctx, id)
+	return s.audited(ctx, c, OpInstanceDelete, on(i.CustomerID, "instances", id), func(tx *store.Store) error { return tx.DeleteInstance(ctx, id) })
 }
 
 // Connection returns an instance's connection.
 func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, false)
+	i, err := s.instanceFor(ctx, c, id, OpInstanceConnection)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +332,7 @@ func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (
 // whose oidcRedirectUri is empty, R9-legacy); without an application it
 // registers a new one.
 func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRepair)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +347,10 @@ func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id str
 	}
 	conn := platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID, OIDCRedirectURI: i.URL + CallbackPath,
 		IDPAppID: app.AppID, UpdatedAt: s.now().UTC().Truncate(time.Microsecond)}
-	if err := s.store.PutConnection(ctx, &conn); err != nil {
+	err = s.audited(ctx, c, OpInstanceConnectionRepair, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
+		return tx.PutConnection(ctx, &conn)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
@@ -367,7 +360,7 @@ func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id str
 // RotateConnection gives the instance's application a new client id at the
 // identity provider (the old one stops working) and stores it.
 func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRotate)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +373,10 @@ func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id str
 	}
 	conn := i.Connection
 	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.now().UTC().Truncate(time.Microsecond)
-	if err := s.store.PutConnection(ctx, &conn); err != nil {
+	err = s.audited(ctx, c, OpInstanceConnectionRotate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
+		return tx.PutConnection(ctx, &conn)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
@@ -401,7 +397,7 @@ type InstanceSecret struct {
 // answers it once; nothing is stored. ECONFLICT for an instance without an
 // application or whose application has no secret (a public client).
 func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
-	i, err := s.instanceFor(ctx, c, id, authz.ManageInstances, true)
+	i, err := s.instanceFor(ctx, c, id, OpInstanceSecretRotate)
 	if err != nil {
 		return nil, err
 	}
@@ -426,17 +422,25 @@ func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id
 	if clientID == "" {
 		clientID = i.Connection.OIDCClientID
 	}
+	// the secret changed at the identity provider; the record is all there is to write
+	if err := s.audited(ctx, c, OpInstanceSecretRotate, on(i.CustomerID, "instances", id), nil); err != nil {
+		return nil, err
+	}
 	return &InstanceSecret{InstanceID: i.ID, CustomerID: i.CustomerID, ClientID: clientID, ClientSecret: app.ClientSecret}, nil
 }
 
 // ResolveDatabaseURI returns where the instance's database is (platform_admin
 // and infra_ops only); every call is audited.
 func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
-	if _, err := s.instanceFor(ctx, c, id, authz.ResolveDatabaseURI, true); err != nil {
+	i, err := s.instanceFor(ctx, c, id, OpInstanceDatabaseURIResolve)
+	if err != nil {
 		return nil, err
 	}
 	uri, err := s.vault.DatabaseURI(ctx, id)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.audited(ctx, c, OpInstanceDatabaseURIResolve, on(i.CustomerID, "instances", id), nil); err != nil {
 		return nil, err
 	}
 	return &DatabaseURI{InstanceID: id, DatabaseURI: uri}, nil

@@ -55,7 +55,7 @@ func internalRole(s string) (authz.Role, error) {
 
 // ListInternalUsers lists internal users (platform_admin; compliance_admin and reader read).
 func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*InternalUser], error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, false); err != nil {
+	if err := s.check(ctx, c, OpInternalUserList, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -69,8 +69,10 @@ func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p Pag
 	return newPage(views(rows, newInternalUser), next), nil
 }
 
-func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.InternalUser, error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, write); err != nil {
+// internalUserFor checks op, which no customer's scope limits, and loads
+// the internal user id.
+func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InternalUser, error) {
+	if err := s.check(ctx, c, op, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	return s.store.InternalUser(ctx, id)
@@ -78,14 +80,14 @@ func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id stri
 
 // InternalUser returns one internal user.
 func (s *Service) InternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	return viewing(newInternalUser)(s.internalUserFor(ctx, c, id, false))
+	return viewing(newInternalUser)(s.internalUserFor(ctx, c, id, OpInternalUserGet))
 }
 
 // CreateInternalUser creates a user in the administrator organization with
 // an internal role (EINVALID for an unknown or portal role). The user signs
 // in once a password is set or through the organization's SSO.
 func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in InternalUserInput) (*InternalUser, error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
+	if err := s.check(ctx, c, OpInternalUserCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	role, rerr := internalRole(in.Role)
@@ -99,7 +101,11 @@ func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in I
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: newID(), OrgID: adminOrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	if err := s.invite(ctx, u, role, "", s.adminOrgName(ctx)); err != nil {
+	org := s.adminOrgName(ctx)
+	err = s.audited(ctx, c, OpInternalUserCreate, on("", "internal-users", u.ID), func(tx *store.Store) error {
+		return s.invite(ctx, tx, u, role, "", org)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &InternalUser{ID: u.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
@@ -107,7 +113,7 @@ func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in I
 
 // UpdateInternalUser renames an internal user or changes its internal role.
 func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id string, in InternalUserPatch) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, true)
+	u, err := s.internalUserFor(ctx, c, id, OpInternalUserUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +132,10 @@ func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id s
 			return nil, err
 		}
 	}
-	if err := s.saveUser(ctx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt}); err != nil {
+	err = s.audited(ctx, c, OpInternalUserUpdate, on("", "internal-users", id), func(tx *store.Store) error {
+		return s.saveUser(ctx, tx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newInternalUser(u), nil
@@ -135,11 +144,13 @@ func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id s
 // RemoveInternalUser takes away an internal user's role, grants and focus
 // mode and suspends the account. EINVALID for oneself.
 func (s *Service) RemoveInternalUser(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.internalUserFor(ctx, c, id, true); err != nil {
+	if _, err := s.internalUserFor(ctx, c, id, OpInternalUserRemove); err != nil {
 		return err
 	}
 	if id == c.UserID {
 		return platform.Errorf(platform.EINVALID, "you cannot remove yourself")
 	}
-	return s.store.RemoveInternalUser(ctx, id, s.now())
+	return s.audited(ctx, c, OpInternalUserRemove, on("", "internal-users", id), func(tx *store.Store) error {
+		return tx.RemoveInternalUser(ctx, id, s.now())
+	})
 }

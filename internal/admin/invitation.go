@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -65,7 +64,7 @@ func (s *Service) allowResend(ctx context.Context, userID string) error {
 // new invitation link; the previous link stops working. EINVALID once the
 // invitation was accepted.
 func (s *Service) ResendInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
+	u, err := s.userFor(ctx, c, id, OpUserInvitationResend)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +78,7 @@ func (s *Service) ResendInvitation(ctx context.Context, c *access.Caller, id str
 	if err != nil {
 		return nil, err
 	}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpUserInvitationResend, on(u.CustomerID, "users", id), func(tx *store.Store) error {
 		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, u.CustomerID, cust.Name)
 	})
 	if err != nil {
@@ -92,14 +91,17 @@ func (s *Service) ResendInvitation(ctx context.Context, c *access.Caller, id str
 // working; the user stays, invited, until invited again (resend) or
 // deleted. EINVALID once the invitation was accepted.
 func (s *Service) RevokeInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
+	u, err := s.userFor(ctx, c, id, OpUserInvitationRevoke)
 	if err != nil {
 		return nil, err
 	}
 	if u.HasPassword {
 		return nil, errAccepted
 	}
-	if err := s.store.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation); err != nil {
+	err = s.audited(ctx, c, OpUserInvitationRevoke, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return tx.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newCustomerUser(u), nil
@@ -107,7 +109,7 @@ func (s *Service) RevokeInvitation(ctx context.Context, c *access.Caller, id str
 
 // ResendInternalInvitation is ResendInvitation for an internal user.
 func (s *Service) ResendInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, true)
+	u, err := s.internalUserFor(ctx, c, id, OpInternalUserInvitationResend)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func (s *Service) ResendInternalInvitation(ctx context.Context, c *access.Caller
 		return nil, err
 	}
 	org := s.adminOrgName(ctx)
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpInternalUserInvitationResend, on("", "internal-users", id), func(tx *store.Store) error {
 		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, "", org)
 	})
 	if err != nil {
@@ -129,14 +131,17 @@ func (s *Service) ResendInternalInvitation(ctx context.Context, c *access.Caller
 
 // RevokeInternalInvitation is RevokeInvitation for an internal user.
 func (s *Service) RevokeInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, true)
+	u, err := s.internalUserFor(ctx, c, id, OpInternalUserInvitationRevoke)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.notAccepted(ctx, u.ID); err != nil {
 		return nil, err
 	}
-	if err := s.store.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation); err != nil {
+	err = s.audited(ctx, c, OpInternalUserInvitationRevoke, on("", "internal-users", id), func(tx *store.Store) error {
+		return tx.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newInternalUser(u), nil
@@ -156,11 +161,14 @@ func (s *Service) notAccepted(ctx context.Context, userID string) error {
 // UnlockUser ends a customer user's sign-in lockout at once (the failed
 // attempts are forgotten). Those who may suspend the user may unlock it.
 func (s *Service) UnlockUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.SuspendUser, true)
+	u, err := s.userFor(ctx, c, id, OpUserUnlock)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.store.ResetLoginFailures(ctx, u.ID); err != nil {
+	err = s.audited(ctx, c, OpUserUnlock, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return tx.ResetLoginFailures(ctx, u.ID)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newCustomerUser(u), nil
@@ -168,11 +176,14 @@ func (s *Service) UnlockUser(ctx context.Context, c *access.Caller, id string) (
 
 // UnlockInternalUser is UnlockUser for an internal user (platform_admin).
 func (s *Service) UnlockInternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, true)
+	u, err := s.internalUserFor(ctx, c, id, OpInternalUserUnlock)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.store.ResetLoginFailures(ctx, u.ID); err != nil {
+	err = s.audited(ctx, c, OpInternalUserUnlock, on("", "internal-users", id), func(tx *store.Store) error {
+		return tx.ResetLoginFailures(ctx, u.ID)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newInternalUser(u), nil

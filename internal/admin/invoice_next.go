@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -48,7 +47,7 @@ type NextInvoiceView struct {
 // the customer has no billing setup (it is not billed); EFORBIDDEN or
 // ENOTFOUND per the scope mode.
 func (s *Service) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilling, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpInvoiceNext); err != nil {
 		return nil, err
 	}
 	setup, err := s.store.BillingSetup(ctx, customerID)

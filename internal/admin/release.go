@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -47,7 +46,7 @@ func newReleaseView(x *store.Release) *ReleaseView {
 
 // ListReleases lists releases, newest first.
 func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[*ReleaseView], error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+	if err := s.infra(ctx, c, OpReleaseList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.Releases(ctx, limit)
@@ -59,7 +58,7 @@ func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int)
 
 // CreateRelease adds a draft release. EINVALID; ECONFLICT when the version exists.
 func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+	if err := s.infra(ctx, c, OpReleaseCreate); err != nil {
 		return nil, err
 	}
 	x := &store.Release{ID: newID(), Status: "draft", CreatedBy: c.UserID, CreatedAt: s.stamp(), Channel: "stable"}
@@ -76,7 +75,8 @@ func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in Releas
 	if x.Notes, err = text("notes", in.Notes, 20000); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateRelease(ctx, x); err != nil {
+	err = s.audited(ctx, c, OpReleaseCreate, on("", "releases", x.ID), func(tx *store.Store) error { return tx.CreateRelease(ctx, x) })
+	if err != nil {
 		return nil, err
 	}
 	return newReleaseView(x), nil
@@ -84,7 +84,7 @@ func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in Releas
 
 // Release returns one release. ENOTFOUND.
 func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, false); err != nil {
+	if err := s.infra(ctx, c, OpReleaseGet); err != nil {
 		return nil, err
 	}
 	return viewing(newReleaseView)(s.store.Release(ctx, id))
@@ -93,10 +93,10 @@ func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*Re
 // UpdateRelease changes a release. EINVALID; ECONFLICT for a channel
 // change after publication.
 func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+	if err := s.infra(ctx, c, OpReleaseUpdate); err != nil {
 		return nil, err
 	}
-	return viewing(newReleaseView)(s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
+	return s.changeRelease(ctx, c, OpReleaseUpdate, id, func(x *store.Release) error {
 		var err error
 		if in.Channel != nil {
 			if x.Status != "draft" && *in.Channel != x.Channel {
@@ -112,24 +112,24 @@ func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string
 			}
 		}
 		return nil
-	}))
+	})
 }
 
 // PublishRelease publishes a draft release. ECONFLICT when it is not a draft.
 func (s *Service) PublishRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
-	return s.moveRelease(ctx, c, id, "draft", "published")
+	return s.moveRelease(ctx, c, OpReleasePublish, id, "draft", "published")
 }
 
 // WithdrawRelease withdraws a published release. ECONFLICT when it is not published.
 func (s *Service) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
-	return s.moveRelease(ctx, c, id, "published", "withdrawn")
+	return s.moveRelease(ctx, c, OpReleaseWithdraw, id, "published", "withdrawn")
 }
 
-func (s *Service) moveRelease(ctx context.Context, c *access.Caller, id, from, to string) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, authz.ManageReleases, true); err != nil {
+func (s *Service) moveRelease(ctx context.Context, c *access.Caller, op Operation, id, from, to string) (*ReleaseView, error) {
+	if err := s.infra(ctx, c, op); err != nil {
 		return nil, err
 	}
-	return viewing(newReleaseView)(s.store.UpdateRelease(ctx, id, func(x *store.Release) error {
+	return s.changeRelease(ctx, c, op, id, func(x *store.Release) error {
 		if x.Status != from {
 			return platform.Errorf(platform.ECONFLICT, "the release is %s; only a %s release can become %s", x.Status, from, to)
 		}
@@ -139,5 +139,12 @@ func (s *Service) moveRelease(ctx context.Context, c *access.Caller, id, from, t
 			x.PublishedAt = &now
 		}
 		return nil
+	})
+}
+
+// changeRelease applies change to the release id as op, audited.
+func (s *Service) changeRelease(ctx context.Context, c *access.Caller, op Operation, id string, change func(*store.Release) error) (*ReleaseView, error) {
+	return viewing(newReleaseView)(auditedRow(ctx, s, c, op, on("", "releases", id), func(tx *store.Store) (*store.Release, error) {
+		return tx.UpdateRelease(ctx, id, change)
 	}))
 }

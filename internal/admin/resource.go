@@ -46,16 +46,16 @@ func discrepancyResource(d *store.Discrepancy) authz.Resource {
 	return authz.Resource{CustomerID: d.CustomerID}
 }
 
-// decided checks act on the record a store call answers and returns it: a
+// decided checks op on the record a store call answers and returns it: a
 // missing record (ENOTFOUND) answers as an out-of-scope one would, so a
 // scoped caller never learns whether an id exists (R4.6-id-scope).
-func decided[T any](ctx context.Context, s *Service, c *access.Caller, act authz.Action, write bool,
+func decided[T any](ctx context.Context, s *Service, c *access.Caller, op Operation,
 	resource func(*T) authz.Resource) func(*T, error) (*T, error) {
 	return func(row *T, err error) (*T, error) {
 		if err != nil {
-			return nil, s.access.CheckMissing(ctx, c, act, write, err)
+			return nil, s.checkMissing(ctx, c, op, err)
 		}
-		if err := s.check(ctx, c, act, resource(row), write); err != nil {
+		if err := s.check(ctx, c, op, resource(row)); err != nil {
 			return nil, err
 		}
 		return row, nil

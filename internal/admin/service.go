@@ -20,8 +20,10 @@ import (
 
 // Service holds the administration rules the REST routes and the GraphQL
 // resolvers share. Every method takes the caller, checks its permission
-// through access.Service.Check itself (DESIGN 4: the services check again,
-// so no transport can skip it) and returns coded errors: EINVALID for bad
+// through access.Service.Check itself on the method's declared Operation
+// (DESIGN 4: the services check again, so no transport can skip it),
+// records a successful write in the audit log in the write's own
+// transaction (audited) and returns coded errors: EINVALID for bad
 // input, ENOTFOUND or EFORBIDDEN for a refused or missing resource (the
 // status the scope mode asks for), ECONFLICT for a clash with stored data.
 // Lists are filtered by the caller's scope in SQL and never answer 403 for
@@ -81,14 +83,34 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 	return s
 }
 
-// check asks the access service (which audits a denial).
-func (s *Service) check(ctx context.Context, c *access.Caller, act authz.Action, res authz.Resource, write bool) error {
-	return s.access.Check(ctx, c, act, res, write)
+// check decides op on res for c through the access service (which audits a
+// denial).
+func (s *Service) check(ctx context.Context, c *access.Caller, op Operation, res authz.Resource) error {
+	return s.access.Check(ctx, c, s.actionOf(c, op), res, op.Write)
 }
 
-// infra checks an internal-infrastructure action, which no customer owns.
-func (s *Service) infra(ctx context.Context, c *access.Caller, act authz.Action, write bool) error {
-	return s.check(ctx, c, act, authz.Resource{}, write)
+// checkRole refuses c when its role does not hold op at all (or only reads
+// it, for a write), whatever the resource: the check of a list, which the
+// scope filters.
+func (s *Service) checkRole(ctx context.Context, c *access.Caller, op Operation) error {
+	return s.access.CheckRole(ctx, c, s.actionOf(c, op), op.Write)
+}
+
+// checkMissing answers for a record of op that does not exist (err) what an
+// existing one outside c's scope would get (access.CheckMissing).
+func (s *Service) checkMissing(ctx context.Context, c *access.Caller, op Operation, err error) error {
+	return s.access.CheckMissing(ctx, c, s.actionOf(c, op), op.Write, err)
+}
+
+// actionOf is the action c is decided on for op (Operation.ActionFor).
+func (s *Service) actionOf(c *access.Caller, op Operation) authz.Action {
+	return op.ActionFor(s.access.Catalog(), c)
+}
+
+// infra checks an operation on the internal infrastructure, which no
+// customer owns.
+func (s *Service) infra(ctx context.Context, c *access.Caller, op Operation) error {
+	return s.check(ctx, c, op, authz.Resource{})
 }
 
 // stamp returns the service's clock at the precision both databases keep.

@@ -83,18 +83,9 @@ func newClientSecret() (secret, hash string) {
 	return secret, platform.HashSecret(secret)
 }
 
-// serviceAccountAction is what managing a service account takes: the
-// customer's configuration, or internal users for an internal account.
-func serviceAccountAction(customerID string) authz.Action {
-	if customerID == "" {
-		return authz.ManageInternalUsers
-	}
-	return authz.ManageCustomerConfig
-}
-
 // ListServiceAccounts lists a customer's service accounts.
 func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, customerID string) (*Page[*ServiceAccountView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpServiceAccountList); err != nil {
 		return nil, err
 	}
 	return s.listServiceAccounts(ctx, customerID)
@@ -102,7 +93,7 @@ func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, cus
 
 // ListInternalServiceAccounts lists the internal service accounts.
 func (s *Service) ListInternalServiceAccounts(ctx context.Context, c *access.Caller) (*Page[*ServiceAccountView], error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, false); err != nil {
+	if err := s.check(ctx, c, OpInternalServiceAccountList, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	return s.listServiceAccounts(ctx, "")
@@ -128,7 +119,7 @@ func (s *Service) listServiceAccounts(ctx context.Context, customerID string) (*
 // its client secret, this once. EINVALID; ECONFLICT when the name is taken
 // or the customer has MaxServiceAccounts.
 func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, customerID string, in ServiceAccountInput) (*ServiceAccountSecret, error) {
-	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	cust, err := s.customerFor(ctx, c, customerID, OpServiceAccountCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -136,14 +127,14 @@ func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, cu
 	if err != nil {
 		return nil, err
 	}
-	return s.createServiceAccount(ctx, customerID, cust.OrgID, role, in)
+	return s.createServiceAccount(ctx, c, OpServiceAccountCreate, customerID, cust.OrgID, role, in)
 }
 
 // CreateInternalServiceAccount creates an internal service account
 // (platform_admin) and answers its client secret, this once. EINVALID;
 // ECONFLICT when the name is taken.
 func (s *Service) CreateInternalServiceAccount(ctx context.Context, c *access.Caller, in ServiceAccountInput) (*ServiceAccountSecret, error) {
-	if err := s.check(ctx, c, authz.ManageInternalUsers, authz.Resource{}, true); err != nil {
+	if err := s.check(ctx, c, OpInternalServiceAccountCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	role, err := internalRole(in.Role)
@@ -156,10 +147,11 @@ func (s *Service) CreateInternalServiceAccount(ctx context.Context, c *access.Ca
 	if s.adminOrgID == "" {
 		return nil, platform.Errorf(platform.EINTERNAL, "no administrator organization is configured")
 	}
-	return s.createServiceAccount(ctx, "", s.adminOrgID, role, in)
+	return s.createServiceAccount(ctx, c, OpInternalServiceAccountCreate, "", s.adminOrgID, role, in)
 }
 
-func (s *Service) createServiceAccount(ctx context.Context, customerID, orgID string, role authz.Role, in ServiceAccountInput) (*ServiceAccountSecret, error) {
+func (s *Service) createServiceAccount(ctx context.Context, c *access.Caller, op Operation, customerID, orgID string, role authz.Role,
+	in ServiceAccountInput) (*ServiceAccountSecret, error) {
 	now := s.stamp()
 	a := &store.ServiceAccount{ID: newID(), CustomerID: customerID, ClientID: "sa_" + randomHex(12), UserID: newID(),
 		Role: role.String(), CreatedAt: now, SecretRotatedAt: now}
@@ -177,7 +169,7 @@ func (s *Service) createServiceAccount(ctx context.Context, customerID, orgID st
 	if err := setAuthMethod(app, in.AuthMethod, in.JWKS); err != nil {
 		return nil, err
 	}
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, op, on(customerID, "service-accounts", a.ID), func(tx *store.Store) error {
 		if customerID != "" {
 			if err := withinBudget(ctx, tx, store.CustomerServiceAccounts, customerID); err != nil {
 				return err
@@ -215,12 +207,19 @@ func setAuthMethod(app *platform.Application, method string, jwks json.RawMessag
 	return nil
 }
 
-func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.ServiceAccount, error) {
-	a, err := s.store.ServiceAccount(ctx, id)
-	if err != nil {
-		return nil, s.access.CheckMissing(ctx, c, authz.ManageCustomerConfig, write, err)
+// serviceAccountFor loads a service account and checks op on it; an
+// internal account (of no customer) is decided again as managing internal
+// users are.
+func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.ServiceAccount, error) {
+	a, err := decided(ctx, s, c, op, serviceAccountResource)(s.store.ServiceAccount(ctx, id))
+	if err != nil || a.CustomerID != "" {
+		return a, err
 	}
-	if err := s.check(ctx, c, serviceAccountAction(a.CustomerID), serviceAccountResource(a), write); err != nil {
+	internal := OpInternalServiceAccountRead
+	if op.Write {
+		internal = OpInternalServiceAccountChange
+	}
+	if err := s.check(ctx, c, internal, authz.Resource{}); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -236,7 +235,7 @@ func (s *Service) serviceAccountView(ctx context.Context, a *store.ServiceAccoun
 
 // ServiceAccount returns one service account.
 func (s *Service) ServiceAccount(ctx context.Context, c *access.Caller, id string) (*ServiceAccountView, error) {
-	a, err := s.serviceAccountFor(ctx, c, id, false)
+	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountGet)
 	if err != nil {
 		return nil, err
 	}
@@ -247,13 +246,13 @@ func (s *Service) ServiceAccount(ctx context.Context, c *access.Caller, id strin
 // answers the new one, this once; the old one stops working and every
 // token of the account ends.
 func (s *Service) RotateServiceAccountSecret(ctx context.Context, c *access.Caller, id string) (*ServiceAccountSecret, error) {
-	if _, err := s.serviceAccountFor(ctx, c, id, true); err != nil {
+	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountSecretRotate)
+	if err != nil {
 		return nil, err
 	}
 	secret, hash := newClientSecret()
-	var app *platform.Application
-	a, err := s.store.UpdateServiceAccountCredentials(ctx, id, s.stamp(), func(x *platform.Application) error {
-		x.SecretHash, app = hash, x
+	a, app, err := s.changeCredentials(ctx, c, OpServiceAccountSecretRotate, a, func(x *platform.Application) error {
+		x.SecretHash = hash
 		return nil
 	})
 	if err != nil {
@@ -266,15 +265,14 @@ func (s *Service) RotateServiceAccountSecret(ctx context.Context, c *access.Call
 // authenticates with private_key_jwt from then on, and every token it
 // held ends. EINVALID.
 func (s *Service) SetServiceAccountKeys(ctx context.Context, c *access.Caller, id string, in ServiceAccountKeysInput) (*ServiceAccountView, error) {
-	if _, err := s.serviceAccountFor(ctx, c, id, true); err != nil {
+	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountKeysPut)
+	if err != nil {
 		return nil, err
 	}
 	if len(in.JWKS) == 0 {
 		return nil, invalid("jwks is required")
 	}
-	var app *platform.Application
-	a, err := s.store.UpdateServiceAccountCredentials(ctx, id, s.stamp(), func(x *platform.Application) error {
-		app = x
+	a, app, err := s.changeCredentials(ctx, c, OpServiceAccountKeysPut, a, func(x *platform.Application) error {
 		return setAuthMethod(x, platform.AuthPrivateKeyJWT, in.JWKS)
 	})
 	if err != nil {
@@ -283,11 +281,26 @@ func (s *Service) SetServiceAccountKeys(ctx context.Context, c *access.Caller, i
 	return newServiceAccountView(a, app), nil
 }
 
+// changeCredentials changes the credentials of the service account a as op
+// (change edits its application) and answers the account and application
+// as stored.
+func (s *Service) changeCredentials(ctx context.Context, c *access.Caller, op Operation, a *store.ServiceAccount,
+	change func(*platform.Application) error) (*store.ServiceAccount, *platform.Application, error) {
+	var app *platform.Application
+	a, err := auditedRow(ctx, s, c, op, on(a.CustomerID, "service-accounts", a.ID), func(tx *store.Store) (*store.ServiceAccount, error) {
+		return tx.UpdateServiceAccountCredentials(ctx, a.ID, s.stamp(), func(x *platform.Application) error {
+			app = x
+			return change(x)
+		})
+	})
+	return a, app, err
+}
+
 // SetServiceAccountRole changes a service account's role: a portal role
 // but owner for a customer's, an internal role but platform_admin for an
 // internal one. EINVALID.
 func (s *Service) SetServiceAccountRole(ctx context.Context, c *access.Caller, id string, in ServiceAccountRoleInput) (*ServiceAccountView, error) {
-	a, err := s.serviceAccountFor(ctx, c, id, true)
+	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountRolePut)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +313,10 @@ func (s *Service) SetServiceAccountRole(ctx context.Context, c *access.Caller, i
 	if err != nil {
 		return nil, err
 	}
-	if err := s.store.SetServiceAccountRole(ctx, id, role.String()); err != nil {
+	err = s.audited(ctx, c, OpServiceAccountRolePut, on(a.CustomerID, "service-accounts", id), func(tx *store.Store) error {
+		return tx.SetServiceAccountRole(ctx, id, role.String())
+	})
+	if err != nil {
 		return nil, err
 	}
 	a.Role = role.String()
@@ -309,8 +325,11 @@ func (s *Service) SetServiceAccountRole(ctx context.Context, c *access.Caller, i
 
 // DeleteServiceAccount removes a service account; its tokens end at once.
 func (s *Service) DeleteServiceAccount(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.serviceAccountFor(ctx, c, id, true); err != nil {
+	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountDelete)
+	if err != nil {
 		return err
 	}
-	return s.store.DeleteServiceAccount(ctx, id)
+	return s.audited(ctx, c, OpServiceAccountDelete, on(a.CustomerID, "service-accounts", id), func(tx *store.Store) error {
+		return tx.DeleteServiceAccount(ctx, id)
+	})
 }

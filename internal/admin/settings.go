@@ -39,25 +39,21 @@ func newSettings(raw json.RawMessage) (json.RawMessage, error) {
 	return raw, validSettings(raw)
 }
 
-// rename writes a new name when one is given (1 to 200 characters). EINVALID.
-func (s *Service) rename(ctx context.Context, id string, name *string, write nameAndSettings) error {
-	n := ""
-	if name != nil {
-		var err error
-		if n, err = cleanName("name", *name); err != nil {
-			return err
-		}
+// newName is the new name a patch gives: "" (the name stays) when it gives
+// none, otherwise 1 to 200 characters. EINVALID.
+func newName(name *string) (string, error) {
+	if name == nil {
+		return "", nil
 	}
-	return write(ctx, id, n, nil, s.now())
+	return cleanName("name", *name)
 }
 
-// putSettings replaces a settings document (a JSON object of at most 64 KiB). EINVALID.
-func (s *Service) putSettings(ctx context.Context, id string, settings json.RawMessage, write nameAndSettings) (json.RawMessage, error) {
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	if err := write(ctx, id, "", settings, s.now()); err != nil {
-		return nil, err
-	}
-	return settings, nil
+// rename writes name unless it is "" (the name stays).
+func (s *Service) rename(ctx context.Context, id, name string, write nameAndSettings) error {
+	return write(ctx, id, name, nil, s.now())
+}
+
+// putSettings replaces a settings document, checked by validSettings.
+func (s *Service) putSettings(ctx context.Context, id string, settings json.RawMessage, write nameAndSettings) error {
+	return write(ctx, id, "", settings, s.now())
 }

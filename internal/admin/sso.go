@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -34,7 +33,7 @@ type SSOSettingsInput struct {
 
 // SSOSettings returns how a customer's users sign in.
 func (s *Service) SSOSettings(ctx context.Context, c *access.Caller, customerID string) (*SSOSettings, error) {
-	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false)
+	cust, err := s.customerFor(ctx, c, customerID, OpSSOSettings)
 	if err != nil {
 		return nil, err
 	}
@@ -57,12 +56,12 @@ func ssoSettings(ctx context.Context, st *store.Store, orgID string) (*SSOSettin
 // PutSSOSettings changes how a customer's users sign in. EINVALID when no
 // method would remain, or SSO only without an identity provider.
 func (s *Service) PutSSOSettings(ctx context.Context, c *access.Caller, customerID string, in SSOSettingsInput) (*SSOSettings, error) {
-	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true)
+	cust, err := s.customerFor(ctx, c, customerID, OpSSOSettingsPut)
 	if err != nil {
 		return nil, err
 	}
 	var out *SSOSettings
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpSSOSettingsPut, on(customerID, "customers", customerID, "sso"), func(tx *store.Store) error {
 		p, err := tx.LoginPolicy(ctx, cust.OrgID)
 		if err != nil {
 			return err

@@ -3,10 +3,11 @@ package admin
 import (
 	"context"
 	"regexp"
-	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
 
 // eventTypePattern: dotted lower-case words, e.g. worker.failed.
@@ -31,6 +32,9 @@ func validEventType(s string) error {
 
 // Subscriptions lists the caller's subscriptions.
 func (s *Service) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscription, error) {
+	if err := s.check(ctx, c, OpSubscriptionList, authz.Resource{}); err != nil {
+		return nil, err
+	}
 	evs, err := s.store.Subscriptions(ctx, c.UserID)
 	if err != nil {
 		return nil, err
@@ -45,10 +49,16 @@ func (s *Service) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscr
 // Subscribe subscribes the caller to an event type; subscribing twice is
 // one subscription. It grants no permission (R6-subscription).
 func (s *Service) Subscribe(ctx context.Context, c *access.Caller, in SubscriptionInput) (*Subscription, error) {
+	if err := s.check(ctx, c, OpSubscriptionCreate, authz.Resource{}); err != nil {
+		return nil, err
+	}
 	if err := validEventType(in.EventType); err != nil {
 		return nil, err
 	}
-	if err := s.store.Subscribe(ctx, c.UserID, in.EventType, time.Now()); err != nil {
+	err := s.audited(ctx, c, OpSubscriptionCreate, on("", "users", c.UserID, "subscriptions", in.EventType), func(tx *store.Store) error {
+		return tx.Subscribe(ctx, c.UserID, in.EventType, s.now())
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &Subscription{EventType: in.EventType}, nil
@@ -56,8 +66,13 @@ func (s *Service) Subscribe(ctx context.Context, c *access.Caller, in Subscripti
 
 // Unsubscribe removes a subscription. ENOTFOUND when there was none.
 func (s *Service) Unsubscribe(ctx context.Context, c *access.Caller, eventType string) error {
+	if err := s.check(ctx, c, OpSubscriptionDelete, authz.Resource{}); err != nil {
+		return err
+	}
 	if err := validEventType(eventType); err != nil {
 		return err
 	}
-	return s.store.Unsubscribe(ctx, c.UserID, eventType)
+	return s.audited(ctx, c, OpSubscriptionDelete, on("", "users", c.UserID, "subscriptions", eventType), func(tx *store.Store) error {
+		return tx.Unsubscribe(ctx, c.UserID, eventType)
+	})
 }

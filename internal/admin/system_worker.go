@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -30,7 +29,7 @@ func newSystemWorkerView(w *store.SystemWorker) *SystemWorkerView {
 
 // ListSystemWorkers lists the workers.
 func (s *Service) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Page[*SystemWorkerView], error) {
-	if err := s.infra(ctx, c, authz.ManageSystemWorkers, false); err != nil {
+	if err := s.infra(ctx, c, OpSystemWorkerList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.SystemWorkers(ctx)
@@ -42,7 +41,7 @@ func (s *Service) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Pag
 
 // SystemWorker returns one worker. ENOTFOUND.
 func (s *Service) SystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
-	if err := s.infra(ctx, c, authz.ManageSystemWorkers, false); err != nil {
+	if err := s.infra(ctx, c, OpSystemWorkerGet); err != nil {
 		return nil, err
 	}
 	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
@@ -51,10 +50,13 @@ func (s *Service) SystemWorker(ctx context.Context, c *access.Caller, id string)
 // RunSystemWorker asks a worker to run at its next check, paused or not
 // (answered 202: the run happens in the worker). ENOTFOUND.
 func (s *Service) RunSystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
-	if err := s.infra(ctx, c, authz.ManageSystemWorkers, true); err != nil {
+	if err := s.infra(ctx, c, OpSystemWorkerRun); err != nil {
 		return nil, err
 	}
-	if err := s.store.RequestWorkerRun(ctx, id, s.stamp()); err != nil {
+	err := s.audited(ctx, c, OpSystemWorkerRun, on("", "system-workers", id), func(tx *store.Store) error {
+		return tx.RequestWorkerRun(ctx, id, s.stamp())
+	})
+	if err != nil {
 		return nil, err
 	}
 	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
@@ -62,10 +64,15 @@ func (s *Service) RunSystemWorker(ctx context.Context, c *access.Caller, id stri
 
 // PauseSystemWorker pauses (paused true) or resumes a worker. ENOTFOUND.
 func (s *Service) PauseSystemWorker(ctx context.Context, c *access.Caller, id string, paused bool) (*SystemWorkerView, error) {
-	if err := s.infra(ctx, c, authz.ManageSystemWorkers, true); err != nil {
+	op := OpSystemWorkerResume
+	if paused {
+		op = OpSystemWorkerPause
+	}
+	if err := s.infra(ctx, c, op); err != nil {
 		return nil, err
 	}
-	if err := s.store.SetWorkerPaused(ctx, id, paused); err != nil {
+	err := s.audited(ctx, c, op, on("", "system-workers", id), func(tx *store.Store) error { return tx.SetWorkerPaused(ctx, id, paused) })
+	if err != nil {
 		return nil, err
 	}
 	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))

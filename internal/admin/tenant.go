@@ -85,21 +85,11 @@ type TenantMigration struct {
 
 var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 
-// tenantReads is the action a caller reads tenants with (D-tenant-reads):
-// manage_tenant, or trigger_migration for a role that holds only that, so
-// infra_ops can reach the tenants it migrates. Either reads a tenant's id,
-// name, customer and instance; settings and members stay manage_tenant's.
-func (s *Service) tenantReads(c *access.Caller) authz.Action {
-	cat := s.access.Catalog()
-	if cat.Access(c.Role, authz.ManageTenant) == authz.AccessNone && cat.Access(c.Role, authz.TriggerMigration) != authz.AccessNone {
-		return authz.TriggerMigration
-	}
-	return authz.ManageTenant
-}
-
-// ListTenants lists the tenants in the caller's scope, the scope applied in SQL.
+// ListTenants lists the tenants in the caller's scope, the scope applied in
+// SQL. A role holding trigger_migration and not manage_tenant reads them
+// too (OpTenantList, D-tenant-reads).
 func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	if err := s.access.CheckRole(ctx, c, s.tenantReads(c), false); err != nil {
+	if err := s.checkRole(ctx, c, OpTenantList); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -114,14 +104,14 @@ func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFil
 	return newPage(views(rows, newTenant), next), nil
 }
 
-// tenantFor loads a tenant and checks act on it.
-func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.Tenant, error) {
-	return decided(ctx, s, c, act, write, tenantResource)(s.store.Tenant(ctx, id))
+// tenantFor loads a tenant and checks op on it.
+func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Tenant, error) {
+	return decided(ctx, s, c, op, tenantResource)(s.store.Tenant(ctx, id))
 }
 
-// Tenant returns one tenant.
+// Tenant returns one tenant (OpTenantGet, D-tenant-reads).
 func (s *Service) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
-	return viewing(newTenant)(s.tenantFor(ctx, c, id, s.tenantReads(c), false))
+	return viewing(newTenant)(s.tenantFor(ctx, c, id, OpTenantGet))
 }
 
 // TenantsByIDs returns the tenants of ids in key order, nil where missing
@@ -133,14 +123,14 @@ func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []stri
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
 // set (an instance of that customer). No portal role may (R5.7-no-tenant).
 func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
-	if err := s.access.CheckRole(ctx, c, authz.CreateTenant, true); err != nil {
+	if err := s.checkRole(ctx, c, OpTenantCreate); err != nil {
 		return nil, err
 	}
 	if in.CustomerID == "" {
 		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
 	}
 	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
-		return nil, s.access.CheckMissing(ctx, c, authz.CreateTenant, true, err)
+		return nil, s.checkMissing(ctx, c, OpTenantCreate, err)
 	}
 	if in.InstanceID != "" {
 		inst, err := s.store.InstanceRow(ctx, in.InstanceID)
@@ -149,7 +139,7 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 		}
 		if err != nil {
 			if platform.ErrorCode(err) == platform.ENOTFOUND {
-				if cerr := s.check(ctx, c, authz.CreateTenant, authz.Resource{CustomerID: in.CustomerID}, true); cerr != nil {
+				if cerr := s.check(ctx, c, OpTenantCreate, authz.Resource{CustomerID: in.CustomerID}); cerr != nil {
 					return nil, cerr
 				}
 				return nil, platform.Errorf(platform.EINVALID, "instanceId must name an instance of the customer")
@@ -157,7 +147,7 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 			return nil, err
 		}
 	}
-	if err := s.check(ctx, c, authz.CreateTenant, authz.Resource{CustomerID: in.CustomerID, InstanceID: in.InstanceID}, true); err != nil {
+	if err := s.check(ctx, c, OpTenantCreate, authz.Resource{CustomerID: in.CustomerID, InstanceID: in.InstanceID}); err != nil {
 		return nil, err
 	}
 	name, err := cleanName("name", in.Name)
@@ -171,7 +161,8 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 	now := s.now().UTC().Truncate(time.Microsecond)
 	t := &store.Tenant{ID: newID(), CustomerID: in.CustomerID, InstanceID: in.InstanceID, Name: name, Settings: settings,
 		CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateTenant(ctx, t); err != nil {
+	err = s.audited(ctx, c, OpTenantCreate, on(t.CustomerID, "tenants", t.ID), func(tx *store.Store) error { return tx.CreateTenant(ctx, t) })
+	if err != nil {
 		return nil, err
 	}
 	return newTenant(t), nil
@@ -179,10 +170,18 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 
 // UpdateTenant renames a tenant.
 func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
-	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
+	t, err := s.tenantFor(ctx, c, id, OpTenantUpdate)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.rename(ctx, id, in.Name, s.store.UpdateTenant); err != nil {
+	name, err := newName(in.Name)
+	if err != nil {
+		return nil, err
+	}
+	err = s.audited(ctx, c, OpTenantUpdate, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
+		return s.rename(ctx, id, name, tx.UpdateTenant)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return viewing(newTenant)(s.store.Tenant(ctx, id))
@@ -190,15 +189,16 @@ func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string,
 
 // DeleteTenant removes a tenant and its data (R5.7-no-tenant: no portal role).
 func (s *Service) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.tenantFor(ctx, c, id, authz.DeleteTenant, true); err != nil {
+	t, err := s.tenantFor(ctx, c, id, OpTenantDelete)
+	if err != nil {
 		return err
 	}
-	return s.store.DeleteTenant(ctx, id)
+	return s.audited(ctx, c, OpTenantDelete, on(t.CustomerID, "tenants", id), func(tx *store.Store) error { return tx.DeleteTenant(ctx, id) })
 }
 
 // TenantSettings returns a tenant's settings document.
 func (s *Service) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
-	t, err := s.tenantFor(ctx, c, id, authz.ManageTenant, false)
+	t, err := s.tenantFor(ctx, c, id, OpTenantSettings)
 	if err != nil {
 		return nil, err
 	}
@@ -207,15 +207,25 @@ func (s *Service) TenantSettings(ctx context.Context, c *access.Caller, id strin
 
 // PutTenantSettings replaces a tenant's settings (a JSON object).
 func (s *Service) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
-	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
+	t, err := s.tenantFor(ctx, c, id, OpTenantSettingsPut)
+	if err != nil {
 		return nil, err
 	}
-	return s.putSettings(ctx, id, settings, s.store.UpdateTenant)
+	if err := validSettings(settings); err != nil {
+		return nil, err
+	}
+	err = s.audited(ctx, c, OpTenantSettingsPut, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
+		return s.putSettings(ctx, id, settings, tx.UpdateTenant)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return settings, nil
 }
 
 // TenantMembers lists a tenant's members.
 func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string) ([]TenantMember, error) {
-	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, false); err != nil {
+	if _, err := s.tenantFor(ctx, c, id, OpTenantMembers); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.TenantMembers(ctx, id)
@@ -232,7 +242,7 @@ func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string
 // PutTenantMember adds a user of the tenant's customer as a member or
 // changes its role. EINVALID for an unknown role or a user of another customer.
 func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, userID string, in MemberInput) (*TenantMember, error) {
-	t, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true)
+	t, err := s.tenantFor(ctx, c, id, OpTenantMemberPut)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +256,10 @@ func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, use
 		return nil, err
 	}
 	m := &store.TenantMember{TenantID: id, UserID: userID, Role: in.Role, AddedAt: s.now().UTC().Truncate(time.Microsecond)}
-	if err := s.store.PutTenantMember(ctx, m); err != nil {
+	err = s.audited(ctx, c, OpTenantMemberPut, on(t.CustomerID, "tenants", id, "members", userID), func(tx *store.Store) error {
+		return tx.PutTenantMember(ctx, m)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &TenantMember{UserID: u.ID, Email: u.Email, Name: u.Name, Role: in.Role, AddedAt: m.AddedAt}, nil
@@ -254,10 +267,13 @@ func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, use
 
 // RemoveTenantMember removes a member. ENOTFOUND when the user is none.
 func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, userID string) error {
-	if _, err := s.tenantFor(ctx, c, id, authz.ManageTenant, true); err != nil {
+	t, err := s.tenantFor(ctx, c, id, OpTenantMemberRemove)
+	if err != nil {
 		return err
 	}
-	return s.store.DeleteTenantMember(ctx, id, userID)
+	return s.audited(ctx, c, OpTenantMemberRemove, on(t.CustomerID, "tenants", id, "members", userID), func(tx *store.Store) error {
+		return tx.DeleteTenantMember(ctx, id, userID)
+	})
 }
 
 // TransferTenant moves a tenant to another customer (platform_admin only,
@@ -265,7 +281,7 @@ func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, 
 // leaves any one-customer lens, so focus mode does not limit the destination. EINVALID for the same customer, a missing destination,
 // or an instance that is not the destination's.
 func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id string, in TransferInput) (*Tenant, error) {
-	t, err := s.tenantFor(ctx, c, id, authz.TransferTenant, true)
+	t, err := s.tenantFor(ctx, c, id, OpTenantTransfer)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +304,11 @@ func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id strin
 			return nil, err
 		}
 	}
-	if err := s.store.MoveTenant(ctx, id, in.CustomerID, in.InstanceID, s.now()); err != nil {
+	// the event is the customer's the tenant leaves, on which it was decided
+	err = s.audited(ctx, c, OpTenantTransfer, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
+		return tx.MoveTenant(ctx, id, in.CustomerID, in.InstanceID, s.now())
+	})
+	if err != nil {
 		return nil, err
 	}
 	moved, err := s.store.Tenant(ctx, id)
@@ -300,7 +320,8 @@ func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id strin
 
 // TriggerMigration requests a migration run on a tenant.
 func (s *Service) TriggerMigration(ctx context.Context, c *access.Caller, id string, in MigrationInput) (*TenantMigration, error) {
-	if _, err := s.tenantFor(ctx, c, id, authz.TriggerMigration, true); err != nil {
+	t, err := s.tenantFor(ctx, c, id, OpTenantMigrate)
+	if err != nil {
 		return nil, err
 	}
 	v := strings.TrimSpace(in.TargetVersion)
@@ -312,7 +333,10 @@ func (s *Service) TriggerMigration(ctx context.Context, c *access.Caller, id str
 	}
 	m := &store.TenantMigration{ID: newID(), TenantID: id, TargetVersion: v, Status: "requested", RequestedBy: c.UserID,
 		RequestedAt: s.now().UTC().Truncate(time.Microsecond)}
-	if err := s.store.CreateTenantMigration(ctx, m); err != nil {
+	err = s.audited(ctx, c, OpTenantMigrate, on(t.CustomerID, "tenants", id, "migrations", m.ID), func(tx *store.Store) error {
+		return tx.CreateTenantMigration(ctx, m)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newMigration(m), nil
@@ -325,7 +349,7 @@ func newMigration(m *store.TenantMigration) *TenantMigration {
 
 // TenantMigrations lists a tenant's requested runs, newest first.
 func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id string) ([]*TenantMigration, error) {
-	if _, err := s.tenantFor(ctx, c, id, authz.TriggerMigration, false); err != nil {
+	if _, err := s.tenantFor(ctx, c, id, OpTenantMigrations); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.TenantMigrations(ctx, id)

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -42,7 +41,7 @@ type UsageFilter struct {
 // for callers without view_billed_units (R5.7-redact). EINVALID for a bad
 // filter; EFORBIDDEN only for a role without view_usage_units.
 func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
-	if err := s.access.CheckRole(ctx, c, authz.ViewUsageUnits, false); err != nil {
+	if err := s.checkRole(ctx, c, OpUsageList); err != nil {
 		return nil, err
 	}
 	return s.usage(ctx, c, f)
@@ -51,7 +50,7 @@ func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter
 // ListCustomerUsage lists one customer's usage rows; the customer is
 // checked against the caller's scope (403 or 404 per the scope mode).
 func (s *Service) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
-	if _, err := s.customerFor(ctx, c, f.CustomerID, authz.ViewUsageUnits, false); err != nil {
+	if _, err := s.customerFor(ctx, c, f.CustomerID, OpCustomerUsageList); err != nil {
 		return nil, err
 	}
 	return s.usage(ctx, c, f)
@@ -102,7 +101,7 @@ type BilledTotal struct {
 // view_billed_units: without it the caller gets EFORBIDDEN, as the
 // amounts in usage rows are null for it (R5.7-redact).
 func (s *Service) BilledTotals(ctx context.Context, c *access.Caller, customerID, from, to string) ([]*BilledTotal, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ViewBilledUnits, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpBilledTotals); err != nil {
 		return nil, err
 	}
 	var err error

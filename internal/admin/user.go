@@ -68,7 +68,7 @@ func portalRole(s string) (authz.Role, error) {
 
 // ListUsers lists customers' users in the caller's scope, optionally of one customer.
 func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
-	if err := s.access.CheckRole(ctx, c, authz.ManageCustomerUser, false); err != nil {
+	if err := s.checkRole(ctx, c, OpUserList); err != nil {
 		return nil, err
 	}
 	q, err := p.query()
@@ -82,20 +82,21 @@ func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID st
 	return newPage(views(rows, newCustomerUser), next), nil
 }
 
-func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, act authz.Action, write bool) (*store.CustomerUser, error) {
-	return decided(ctx, s, c, act, write, customerUserResource)(s.store.CustomerUser(ctx, id))
+// userFor loads a customer user and checks op on it.
+func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
+	return decided(ctx, s, c, op, customerUserResource)(s.store.CustomerUser(ctx, id))
 }
 
 // ownerFor is userFor for suspending, reactivating or deleting a user: the
 // customer's owner only platform_admin may (D-owner-protect), everyone else
 // gets EFORBIDDEN (audited).
-func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, act authz.Action) (*store.CustomerUser, error) {
-	u, err := s.userFor(ctx, c, id, act, true)
+func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
+	u, err := s.userFor(ctx, c, id, op)
 	if err != nil {
 		return nil, err
 	}
 	if u.Role == authz.Owner.String() {
-		if err := s.check(ctx, c, act, authz.Resource{CustomerID: u.CustomerID, Owner: true}, true); err != nil {
+		if err := s.check(ctx, c, op, authz.Resource{CustomerID: u.CustomerID, Owner: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -104,14 +105,14 @@ func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, act
 
 // User returns one customer user.
 func (s *Service) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	return viewing(newCustomerUser)(s.userFor(ctx, c, id, authz.ManageCustomerUser, false))
+	return viewing(newCustomerUser)(s.userFor(ctx, c, id, OpUserGet))
 }
 
 // InviteUser creates a user in the customer's organization at the identity
 // provider, without a password, with a portal role, and records the
 // invitation e-mail. ECONFLICT when the organization has the address.
 func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
-	cust, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerUser, true)
+	cust, err := s.customerFor(ctx, c, customerID, OpUserInvite)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,10 @@ func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID s
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	if err := s.invite(ctx, u, role, cust.ID, cust.Name); err != nil {
+	err = s.audited(ctx, c, OpUserInvite, on(cust.ID, "users", u.ID), func(tx *store.Store) error {
+		return s.invite(ctx, tx, u, role, cust.ID, cust.Name)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
@@ -135,7 +139,7 @@ func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID s
 // UpdateUser renames a customer user or changes its portal role (not to or
 // from owner: that is transfer-ownership).
 func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.ManageCustomerUser, true)
+	u, err := s.userFor(ctx, c, id, OpUserUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +158,9 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 			return nil, err
 		}
 	}
-	err = s.saveUser(ctx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
+	err = s.audited(ctx, c, OpUserUpdate, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return s.saveUser(ctx, tx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -165,10 +171,11 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 // token and session of the user ends with it. Only platform_admin removes
 // the customer's owner (D-owner-protect): EFORBIDDEN for anyone else.
 func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.ownerFor(ctx, c, id, authz.ManageCustomerUser); err != nil {
+	u, err := s.ownerFor(ctx, c, id, OpUserDelete)
+	if err != nil {
 		return err
 	}
-	return s.store.DeleteUser(ctx, id)
+	return s.audited(ctx, c, OpUserDelete, on(u.CustomerID, "users", id), func(tx *store.Store) error { return tx.DeleteUser(ctx, id) })
 }
 
 // SuspendUser suspends a customer user: it can no longer sign in, and
@@ -177,18 +184,22 @@ func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) e
 // suspends the customer's owner (D-owner-protect): EFORBIDDEN for anyone
 // else. EINVALID for oneself.
 func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.ownerFor(ctx, c, id, authz.SuspendUser)
+	u, err := s.ownerFor(ctx, c, id, OpUserSuspend)
 	if err != nil {
 		return nil, err
 	}
 	if u.ID == c.UserID {
 		return nil, platform.Errorf(platform.EINVALID, "you cannot suspend yourself")
 	}
-	if u.SuspendedAt.IsZero() {
-		u.SuspendedAt = s.now().UTC().Truncate(time.Microsecond)
-		if err := s.store.SetUserSuspended(ctx, id, u.SuspendedAt); err != nil {
-			return nil, err
+	err = s.audited(ctx, c, OpUserSuspend, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		if !u.SuspendedAt.IsZero() {
+			return nil
 		}
+		u.SuspendedAt = s.now().UTC().Truncate(time.Microsecond)
+		return tx.SetUserSuspended(ctx, id, u.SuspendedAt)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return newCustomerUser(u), nil
 }
@@ -197,16 +208,20 @@ func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) 
 // was signed in with before comes back). The owner only platform_admin
 // reactivates (D-owner-protect).
 func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.ownerFor(ctx, c, id, authz.SuspendUser)
+	u, err := s.ownerFor(ctx, c, id, OpUserReactivate)
 	if err != nil {
 		return nil, err
 	}
-	if !u.SuspendedAt.IsZero() {
-		if err := s.store.SetUserSuspended(ctx, id, time.Time{}); err != nil {
-			return nil, err
+	err = s.audited(ctx, c, OpUserReactivate, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		if u.SuspendedAt.IsZero() {
+			return nil
 		}
-		u.SuspendedAt = time.Time{}
+		return tx.SetUserSuspended(ctx, id, time.Time{})
+	})
+	if err != nil {
+		return nil, err
 	}
+	u.SuspendedAt = time.Time{}
 	return newCustomerUser(u), nil
 }
 
@@ -215,7 +230,7 @@ func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id strin
 // EINVALID for the same customer or a missing one; ECONFLICT when the
 // destination already has a user with that address.
 func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, authz.TransferHomeOrg, true)
+	u, err := s.userFor(ctx, c, id, OpUserTransferHomeOrg)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +246,11 @@ func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id stri
 	} else if err != nil {
 		return nil, err
 	}
-	if err := s.store.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now()); err != nil {
+	// the event is the customer's the user leaves, on which it was decided
+	err = s.audited(ctx, c, OpUserTransferHomeOrg, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return tx.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now())
+	})
+	if err != nil {
 		return nil, err
 	}
 	moved, err := s.store.CustomerUser(ctx, id)

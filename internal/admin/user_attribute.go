@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -76,7 +75,7 @@ func newUserAttributeView(a *store.UserAttribute) *UserAttributeView {
 
 // ListUserAttributes lists the definitions by key.
 func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[*UserAttributeView], error) {
-	if err := s.infra(ctx, c, authz.ManageUserAttributes, false); err != nil {
+	if err := s.infra(ctx, c, OpUserAttributeList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.UserAttributes(ctx)
@@ -88,7 +87,7 @@ func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Pa
 
 // CreateUserAttribute adds a definition. EINVALID; ECONFLICT when the key exists.
 func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*UserAttributeView, error) {
-	if err := s.infra(ctx, c, authz.ManageUserAttributes, true); err != nil {
+	if err := s.infra(ctx, c, OpUserAttributeCreate); err != nil {
 		return nil, err
 	}
 	now := s.stamp()
@@ -106,7 +105,10 @@ func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in 
 	if a.Options, err = attributeOptions(a.Type, in.Options); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateUserAttribute(ctx, a); err != nil {
+	err = s.audited(ctx, c, OpUserAttributeCreate, on("", "user-attributes", a.ID), func(tx *store.Store) error {
+		return tx.CreateUserAttribute(ctx, a)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return newUserAttributeView(a), nil
@@ -114,7 +116,7 @@ func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in 
 
 // UserAttribute returns one definition. ENOTFOUND.
 func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string) (*UserAttributeView, error) {
-	if err := s.infra(ctx, c, authz.ManageUserAttributes, false); err != nil {
+	if err := s.infra(ctx, c, OpUserAttributeGet); err != nil {
 		return nil, err
 	}
 	return viewing(newUserAttributeView)(s.store.UserAttribute(ctx, id))
@@ -122,43 +124,51 @@ func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string
 
 // UpdateUserAttribute changes a definition. EINVALID, ENOTFOUND.
 func (s *Service) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*UserAttributeView, error) {
-	if err := s.infra(ctx, c, authz.ManageUserAttributes, true); err != nil {
+	if err := s.infra(ctx, c, OpUserAttributeUpdate); err != nil {
 		return nil, err
 	}
-	return viewing(newUserAttributeView)(s.store.UpdateUserAttribute(ctx, id, func(a *store.UserAttribute) error {
-		var err error
-		if in.Label != nil {
-			if a.Label, err = required("label", *in.Label, 200); err != nil {
-				return err
-			}
-		}
-		opts := a.Options
-		if in.Type != nil {
-			if a.Type, err = oneOf("type", *in.Type, attributeTypes...); err != nil {
-				return err
-			}
-			if a.Type != "enum" {
-				opts = nil
-			}
-		}
-		if in.Options != nil {
-			opts = *in.Options
-		}
-		if a.Options, err = attributeOptions(a.Type, opts); err != nil {
+	return viewing(newUserAttributeView)(auditedRow(ctx, s, c, OpUserAttributeUpdate, on("", "user-attributes", id),
+		func(tx *store.Store) (*store.UserAttribute, error) {
+			return tx.UpdateUserAttribute(ctx, id, func(a *store.UserAttribute) error { return s.patchUserAttribute(a, in) })
+		}))
+}
+
+// patchUserAttribute applies in to a. EINVALID.
+func (s *Service) patchUserAttribute(a *store.UserAttribute, in UserAttributePatch) error {
+	var err error
+	if in.Label != nil {
+		if a.Label, err = required("label", *in.Label, 200); err != nil {
 			return err
 		}
-		if in.Required != nil {
-			a.Required = *in.Required
+	}
+	opts := a.Options
+	if in.Type != nil {
+		if a.Type, err = oneOf("type", *in.Type, attributeTypes...); err != nil {
+			return err
 		}
-		a.UpdatedAt = s.stamp()
-		return nil
-	}))
+		if a.Type != "enum" {
+			opts = nil
+		}
+	}
+	if in.Options != nil {
+		opts = *in.Options
+	}
+	if a.Options, err = attributeOptions(a.Type, opts); err != nil {
+		return err
+	}
+	if in.Required != nil {
+		a.Required = *in.Required
+	}
+	a.UpdatedAt = s.stamp()
+	return nil
 }
 
 // DeleteUserAttribute removes a definition. ENOTFOUND.
 func (s *Service) DeleteUserAttribute(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, authz.ManageUserAttributes, true); err != nil {
+	if err := s.infra(ctx, c, OpUserAttributeDelete); err != nil {
 		return err
 	}
-	return s.store.DeleteUserAttribute(ctx, id)
+	return s.audited(ctx, c, OpUserAttributeDelete, on("", "user-attributes", id), func(tx *store.Store) error {
+		return tx.DeleteUserAttribute(ctx, id)
+	})
 }

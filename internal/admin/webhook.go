@@ -101,7 +101,7 @@ func newWebhookSecret() string { return "whsec_" + randomHex(32) }
 
 // ListWebhooks lists a customer's webhooks.
 func (s *Service) ListWebhooks(ctx context.Context, c *access.Caller, customerID string) (*Page[*WebhookView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, false); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpWebhookList); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.Webhooks(ctx, customerID)
@@ -115,7 +115,7 @@ func (s *Service) ListWebhooks(ctx context.Context, c *access.Caller, customerID
 // signing secret, this once. EINVALID; ECONFLICT once the customer has
 // MaxWebhooks.
 func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerID string, in WebhookInput) (*WebhookSecret, error) {
-	if _, err := s.customerFor(ctx, c, customerID, authz.ManageCustomerConfig, true); err != nil {
+	if _, err := s.customerFor(ctx, c, customerID, OpWebhookCreate); err != nil {
 		return nil, err
 	}
 	now := s.stamp()
@@ -135,7 +135,7 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 	}
 	secret := newWebhookSecret()
 	w.SecretSealed = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID))
-	err = s.store.InTx(ctx, func(tx *store.Store) error {
+	err = s.audited(ctx, c, OpWebhookCreate, on(customerID, "webhooks", w.ID), func(tx *store.Store) error {
 		if err := withinBudget(ctx, tx, store.CustomerWebhooks, customerID); err != nil {
 			return err
 		}
@@ -147,50 +147,29 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 	return &WebhookSecret{WebhookView: newWebhookView(w), Secret: secret}, nil
 }
 
-func (s *Service) webhookFor(ctx context.Context, c *access.Caller, id string, write bool) (*store.Webhook, error) {
-	return decided(ctx, s, c, authz.ManageCustomerConfig, write, webhookResource)(s.store.Webhook(ctx, id))
+func (s *Service) webhookFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Webhook, error) {
+	return decided(ctx, s, c, op, webhookResource)(s.store.Webhook(ctx, id))
 }
 
 // Webhook returns one webhook. ENOTFOUND or EFORBIDDEN per the scope mode.
 func (s *Service) Webhook(ctx context.Context, c *access.Caller, id string) (*WebhookView, error) {
-	return viewing(newWebhookView)(s.webhookFor(ctx, c, id, false))
+	return viewing(newWebhookView)(s.webhookFor(ctx, c, id, OpWebhookGet))
 }
 
 // UpdateWebhook changes a webhook. EINVALID.
 func (s *Service) UpdateWebhook(ctx context.Context, c *access.Caller, id string, in WebhookPatch) (*WebhookView, error) {
-	if _, err := s.webhookFor(ctx, c, id, true); err != nil {
+	old, err := s.webhookFor(ctx, c, id, OpWebhookUpdate)
+	if err != nil {
 		return nil, err
 	}
 	var newURL string
 	if in.URL != nil { // checked before the transaction: it may look the name up
-		var err error
 		if newURL, err = s.webhookURL(ctx, *in.URL); err != nil {
 			return nil, err
 		}
 	}
-	w, err := s.store.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
-		var err error
-		if in.URL != nil {
-			w.URL = newURL
-		}
-		if in.Description != nil {
-			if w.Description, err = text("description", *in.Description, 500); err != nil {
-				return err
-			}
-		}
-		if in.Events != nil {
-			if *in.Events == nil {
-				return invalid("events must name 1 to 50 events")
-			}
-			if w.Events, err = webhookEvents(*in.Events); err != nil {
-				return err
-			}
-		}
-		if in.Active != nil {
-			w.Active = *in.Active
-		}
-		w.UpdatedAt = s.stamp()
-		return nil
+	w, err := auditedRow(ctx, s, c, OpWebhookUpdate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
+		return tx.UpdateWebhook(ctx, id, func(w *store.Webhook) error { return s.patchWebhook(w, in, newURL) })
 	})
 	if err != nil {
 		return nil, err
@@ -198,16 +177,45 @@ func (s *Service) UpdateWebhook(ctx context.Context, c *access.Caller, id string
 	return newWebhookView(w), nil
 }
 
+// patchWebhook applies in to w, its URL checked already (newURL). EINVALID.
+func (s *Service) patchWebhook(w *store.Webhook, in WebhookPatch, newURL string) error {
+	var err error
+	if in.URL != nil {
+		w.URL = newURL
+	}
+	if in.Description != nil {
+		if w.Description, err = text("description", *in.Description, 500); err != nil {
+			return err
+		}
+	}
+	if in.Events != nil {
+		if *in.Events == nil {
+			return invalid("events must name 1 to 50 events")
+		}
+		if w.Events, err = webhookEvents(*in.Events); err != nil {
+			return err
+		}
+	}
+	if in.Active != nil {
+		w.Active = *in.Active
+	}
+	w.UpdatedAt = s.stamp()
+	return nil
+}
+
 // RotateWebhookSecret replaces a webhook's signing secret and answers the
 // new one, this once.
 func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id string) (*WebhookSecret, error) {
-	if _, err := s.webhookFor(ctx, c, id, true); err != nil {
+	old, err := s.webhookFor(ctx, c, id, OpWebhookSecretRotate)
+	if err != nil {
 		return nil, err
 	}
 	secret := newWebhookSecret()
-	w, err := s.store.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
-		w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID)), s.stamp()
-		return nil
+	w, err := auditedRow(ctx, s, c, OpWebhookSecretRotate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
+		return tx.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
+			w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID)), s.stamp()
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -217,10 +225,11 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id 
 
 // DeleteWebhook removes a webhook and its deliveries.
 func (s *Service) DeleteWebhook(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.webhookFor(ctx, c, id, true); err != nil {
+	w, err := s.webhookFor(ctx, c, id, OpWebhookDelete)
+	if err != nil {
 		return err
 	}
-	return s.store.DeleteWebhook(ctx, id)
+	return s.audited(ctx, c, OpWebhookDelete, on(w.CustomerID, "webhooks", id), func(tx *store.Store) error { return tx.DeleteWebhook(ctx, id) })
 }
 
 // WebhookDeliveryView is one event on its way to a webhook, as the API
@@ -247,7 +256,7 @@ func newWebhookDeliveryView(d *store.WebhookDelivery) *WebhookDeliveryView {
 
 // ListWebhookDeliveries lists a webhook's latest deliveries, newest first.
 func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[*WebhookDeliveryView], error) {
-	if _, err := s.webhookFor(ctx, c, id, false); err != nil {
+	if _, err := s.webhookFor(ctx, c, id, OpWebhookDeliveries); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.WebhookDeliveries(ctx, id, limit)

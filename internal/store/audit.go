@@ -14,18 +14,21 @@ type AuditEvent struct {
 	ActorID    string
 	CustomerID string
 	Action     string
-	Resource   string
-	Decision   string // allowed or denied
-	Reason     string
-	Status     int
-	RequestID  string
+	// Operation is the declared administration operation of an allowed
+	// write ("tenant.update"); "" for denials and other events.
+	Operation string
+	Resource  string
+	Decision  string // allowed or denied
+	Reason    string
+	Status    int
+	RequestID string
 }
 
 // AppendAudit stores an audit event.
 func (s *Store) AppendAudit(ctx context.Context, e *AuditEvent) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO audit_log (id, at, actor_id, customer_id, action, resource, decision, reason, status, request_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, e.ID, e.At.UTC(), e.ActorID, nullString(e.CustomerID),
-		e.Action, e.Resource, e.Decision, e.Reason, e.Status, e.RequestID)
+	_, err := s.db.Exec(ctx, `INSERT INTO audit_log (id, at, actor_id, customer_id, action, operation, resource, decision, reason,
+		status, request_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, e.ID, e.At.UTC(), e.ActorID, nullString(e.CustomerID),
+		e.Action, e.Operation, e.Resource, e.Decision, e.Reason, e.Status, e.RequestID)
 	return wrap(err, "audit event")
 }
 
@@ -48,11 +51,12 @@ func (s *Store) AuditEvents(ctx context.Context, q AuditQuery) ([]AuditEvent, st
 	}
 	args := []any{q.ActorID}
 	cond := `($1 = '' OR actor_id = $1) AND ` + scopeCondition(&args, q.Scope, "customer_id", "")
-	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT id, at, actor_id, COALESCE(customer_id, ''), action, resource, decision,
-		reason, status, request_id FROM audit_log`, cond, args, "at",
+	return newestPage(ctx, s, q.Cursor, q.Limit, `SELECT id, at, actor_id, COALESCE(customer_id, ''), action, operation, resource,
+		decision, reason, status, request_id FROM audit_log`, cond, args, "at",
 		func(r Row) (AuditEvent, error) {
 			var e AuditEvent
-			err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Resource, &e.Decision, &e.Reason, &e.Status, &e.RequestID)
+			err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision, &e.Reason,
+				&e.Status, &e.RequestID)
 			return e, err
 		}, func(e *AuditEvent) (time.Time, string) { return e.At, e.ID })
 }

@@ -160,12 +160,12 @@ func (s *Store) WebhookEvents(ctx context.Context, at time.Time, eventID, webhoo
 		var we WebhookEvent
 		var events string
 		e := &we.Event
-		err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Resource, &e.Decision, &e.Reason, &e.Status,
-			&e.RequestID, &we.WebhookID, &events)
+		err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision, &e.Reason,
+			&e.Status, &e.RequestID, &we.WebhookID, &events)
 		we.WebhookEvent = decodeList(events)
 		return we, err
-	}, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.resource, a.decision, a.reason,
-		a.status, a.request_id, w.id, w.events
+	}, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.operation, a.resource, a.decision,
+		a.reason, a.status, a.request_id, w.id, w.events
 		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
 		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
 		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, listLimit(limit))

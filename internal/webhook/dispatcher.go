@@ -96,21 +96,28 @@ type Event struct {
 	Data       EventData `json:"data"`
 }
 
-// EventData says what happened: the request that changed something.
+// EventData says what happened: the admin write (D-audit-events), the same
+// whichever API it came through.
 type EventData struct {
-	Method    string `json:"method"`
+	// Operation is the declared operation, "tenant.update".
+	Operation string `json:"operation"`
+	// Method is the HTTP method of an event recorded before operations
+	// were (its action was "<action> <METHOD>"); absent on newer events.
+	Method    string `json:"method,omitempty"`
 	Resource  string `json:"resource"`
 	ActorID   string `json:"actorId"`
 	Status    int    `json:"status"`
 	RequestID string `json:"requestId"`
 }
 
-// eventOf reads an audit event: its action is "<action> <METHOD>" for an
-// admin write, the type is the action.
+// eventOf reads an audit event: its type is the action, which an event
+// recorded before operations were followed with the HTTP method
+// ("manage_tenant PATCH").
 func eventOf(e *store.AuditEvent) Event {
 	typ, method, _ := strings.Cut(e.Action, " ")
 	return Event{ID: e.ID, Type: typ, CustomerID: e.CustomerID, OccurredAt: e.At.UTC(),
-		Data: EventData{Method: method, Resource: e.Resource, ActorID: e.ActorID, Status: e.Status, RequestID: e.RequestID}}
+		Data: EventData{Operation: e.Operation, Method: method, Resource: e.Resource, ActorID: e.ActorID, Status: e.Status,
+			RequestID: e.RequestID}}
 }
 
 func subscribed(events []string, typ string) bool {

@@ -115,10 +115,17 @@ func (f *fixture) webhook(t *testing.T, id, customer, url, secret string, events
 	}
 }
 
+// event records an allowed write of action, as the admin service records
+// one (D-audit-events); an action followed by a method ("manage_tenant
+// POST") is an event recorded before operations were, without one.
 func (f *fixture) event(t *testing.T, id, customer, action string, at time.Time) {
 	t.Helper()
-	if err := f.st.AppendAudit(ctx, &store.AuditEvent{ID: id, At: at, ActorID: "alice", CustomerID: customer, Action: action,
-		Resource: "tenants/t-1", Decision: "allowed", Reason: "allowed", Status: 201, RequestID: "req-" + id}); err != nil {
+	e := &store.AuditEvent{ID: id, At: at, ActorID: "alice", CustomerID: customer, Action: action, Operation: "tenant.update",
+		Resource: "tenants/t-1", Decision: "allowed", Reason: "allowed", Status: 200, RequestID: "req-" + id}
+	if strings.Contains(action, " ") {
+		e.Operation, e.Status = "", 201
+	}
+	if err := f.st.AppendAudit(ctx, e); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -150,7 +157,7 @@ func TestRetryWithBackoff(t *testing.T) {
 	f := newFixture(t)
 	rcv := newReceiver(t, 500, 503)
 	f.webhook(t, "wh-1", "acme", rcv.srv.URL+"/hook", "whsec_test")
-	f.event(t, "ev-1", "acme", "manage_tenant POST", t0.Add(time.Second))
+	f.event(t, "ev-1", "acme", "manage_tenant", t0.Add(time.Second))
 
 	if st := f.run(t); st != (Stats{Queued: 1, Retried: 1}) {
 		t.Fatalf("first run = %+v", st)
@@ -207,13 +214,44 @@ func TestRetryWithBackoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Event{ID: "ev-1", Type: "manage_tenant", CustomerID: "acme", OccurredAt: t0.Add(time.Second),
-		Data: EventData{Method: "POST", Resource: "tenants/t-1", ActorID: "alice", Status: 201, RequestID: "req-ev-1"}}
+		Data: EventData{Operation: "tenant.update", Resource: "tenants/t-1", ActorID: "alice", Status: 200, RequestID: "req-ev-1"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("payload (-want +got):\n%s", diff)
+	}
+	if strings.Contains(string(reqs[0].Body), `"method"`) {
+		t.Errorf("a write recorded with its operation is sent with a method: %s", reqs[0].Body)
 	}
 	// a tampered body does not verify
 	if err := Verify("whsec_test", reqs[0].Header.Get(SignatureHeader), append(reqs[0].Body, ' '), t0, time.Minute); err != ErrMismatch {
 		t.Errorf("tampered body: %v", err)
+	}
+}
+
+// TestEarlierEventPayload: an event recorded before operations were, its
+// action followed by the HTTP method, is still delivered as its action's
+// type, with the method and without an operation.
+//
+// spec: D-events
+func TestEarlierEventPayload(t *testing.T) {
+	f := newFixture(t)
+	rcv := newReceiver(t)
+	f.webhook(t, "wh-1", "acme", rcv.srv.URL, "s", "manage_tenant")
+	f.event(t, "ev-old", "acme", "manage_tenant PATCH", t0)
+	if st := f.run(t); st != (Stats{Queued: 1, Delivered: 1}) {
+		t.Fatalf("run = %+v", st)
+	}
+	reqs := rcv.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("receiver got %d requests", len(reqs))
+	}
+	var got Event
+	if err := json.Unmarshal(reqs[0].Body, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := Event{ID: "ev-old", Type: "manage_tenant", CustomerID: "acme", OccurredAt: t0,
+		Data: EventData{Method: "PATCH", Resource: "tenants/t-1", ActorID: "alice", Status: 201, RequestID: "req-ev-old"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("payload (-want +got):\n%s", diff)
 	}
 }
 

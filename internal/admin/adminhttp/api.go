@@ -16,39 +16,39 @@ import (
 const MaxBody = 1 << 20
 
 // API is the console's administration API over the admin service. Every
-// route is declared once in the route table with the action of the
-// capability matrix it needs; the table's wrapper authenticates, finds the
-// customer and instance the request acts on, asks the authorization core,
-// and writes the audit log, so a handler only parses, calls and answers.
+// route is declared once in the route table with the operation it performs
+// (admin.Operation: the action of the capability matrix, read or write);
+// the table's wrapper authenticates, finds the customer and instance the
+// request acts on and asks the authorization core, so a handler only
+// parses, calls and answers. The service decides again on the same
+// operation and records a successful write in the audit log.
 type API struct {
 	svc    *admin.Service
 	access *access.Service
 	routes []Route
 }
 
-// New builds the API and its route table over svc; acc decides and audits.
+// New builds the API and its route table over svc; acc decides.
 func New(svc *admin.Service, acc *access.Service) *API {
 	a := &API{svc: svc, access: acc}
 	a.routes = a.table()
 	return a
 }
 
-// Route is one route of the API and the decision in front of it.
+// Route is one route of the API: method, pattern, the operation it performs
+// and the handler that performs it.
 type Route struct {
 	Method  string
 	Pattern string // chi pattern under /api/v1, e.g. "/tenants/{id}"
-	Action  authz.Action
-	// Or, on a reading route, is the action a role that does not hold
-	// Action at all reads with instead (D-instance-reads: instances through
-	// create_tenant); zero for none.
-	Or authz.Action
-	// Write asks for full access; otherwise read access is enough.
-	Write bool
-	// Target finds the customer and instance that the route's {id} belongs
+	// Op is the operation the route performs, declared in internal/admin:
+	// the request is decided on its action (or, on a read, its Or for a
+	// role without the action) with full access for a write.
+	Op admin.Operation
+	// Locate finds the customer and instance that the route's {id} belongs
 	// to (an admin.Service …Resource method). Nil for routes that name none:
 	// lists, which the service filters by scope, and creates whose body
 	// names the customer, which the service decides once it reads the body.
-	Target func(ctx context.Context, id string) (authz.Resource, error)
+	Locate func(ctx context.Context, id string) (authz.Resource, error)
 	Handle Handler
 }
 

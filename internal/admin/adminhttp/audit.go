@@ -11,8 +11,8 @@ import (
 
 func (a *API) auditRoutes() []Route {
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/audit-log", Action: authz.ViewAuditLog, Handle: logPage(a.svc.AuditLog)},
-		{Method: http.MethodGet, Pattern: "/email-log", Action: authz.ViewAuditLog, Handle: logPage(a.svc.EmailLog)},
+		{Method: http.MethodGet, Pattern: "/audit-log", Op: admin.OpAuditLog, Handle: logPage(a.svc.AuditLog)},
+		{Method: http.MethodGet, Pattern: "/email-log", Op: admin.OpEmailLog, Handle: logPage(a.svc.EmailLog)},
 	}
 }
 

@@ -15,23 +15,23 @@ import (
 func (a *API) billingRoutes() []Route {
 	s, cust := a.svc, a.svc.CustomerResource
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/invoices", Action: authz.ViewBilling, Handle: a.listInvoices},
-		{Method: http.MethodGet, Pattern: "/invoices/{id}", Action: authz.ViewBilling, Target: s.InvoiceResource,
+		{Method: http.MethodGet, Pattern: "/invoices", Op: admin.OpInvoiceList, Handle: a.listInvoices},
+		{Method: http.MethodGet, Pattern: "/invoices/{id}", Op: admin.OpInvoiceGet, Locate: s.InvoiceResource,
 			Handle: byID(http.StatusOK, s.Invoice)},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/invoices", Action: authz.ViewBilling, Target: cust, Handle: a.listCustomerInvoices},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/invoices/next", Action: authz.ViewBilling, Target: cust,
+		{Method: http.MethodGet, Pattern: "/customers/{id}/invoices", Op: admin.OpCustomerInvoiceList, Locate: cust, Handle: a.listCustomerInvoices},
+		{Method: http.MethodGet, Pattern: "/customers/{id}/invoices/next", Op: admin.OpInvoiceNext, Locate: cust,
 			Handle: byID(http.StatusOK, s.NextInvoice)},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/payments", Action: authz.ViewBilling, Target: cust, Handle: pagedByID(s.ListPayments)},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/credits", Action: authz.ViewBilling, Target: cust, Handle: pagedByID(s.ListCredits)},
-		{Method: http.MethodPost, Pattern: "/customers/{id}/credits", Action: authz.ManageBilling, Write: true, Target: cust,
+		{Method: http.MethodGet, Pattern: "/customers/{id}/payments", Op: admin.OpPaymentList, Locate: cust, Handle: pagedByID(s.ListPayments)},
+		{Method: http.MethodGet, Pattern: "/customers/{id}/credits", Op: admin.OpCreditList, Locate: cust, Handle: pagedByID(s.ListCredits)},
+		{Method: http.MethodPost, Pattern: "/customers/{id}/credits", Op: admin.OpCreditIssue, Locate: cust,
 			Handle: byIDWithBody(http.StatusCreated, s.IssueCredit)},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/billing-setup", Action: authz.ViewBilling, Target: cust,
+		{Method: http.MethodGet, Pattern: "/customers/{id}/billing-setup", Op: admin.OpBillingSetupGet, Locate: cust,
 			Handle: byID(http.StatusOK, s.BillingSetup)},
-		{Method: http.MethodPut, Pattern: "/customers/{id}/billing-setup", Action: authz.ManageBilling, Write: true, Target: cust,
+		{Method: http.MethodPut, Pattern: "/customers/{id}/billing-setup", Op: admin.OpBillingSetupPut, Locate: cust,
 			Handle: byIDWithBody(http.StatusOK, s.PutBillingSetup)},
-		{Method: http.MethodGet, Pattern: "/usage", Action: authz.ViewUsageUnits, Handle: a.listUsage},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/usage", Action: authz.ViewUsageUnits, Target: cust, Handle: a.listCustomerUsage},
-		{Method: http.MethodGet, Pattern: "/customers/{id}/usage/billed-totals", Action: authz.ViewBilledUnits, Target: cust, Handle: a.billedTotals},
+		{Method: http.MethodGet, Pattern: "/usage", Op: admin.OpUsageList, Handle: a.listUsage},
+		{Method: http.MethodGet, Pattern: "/customers/{id}/usage", Op: admin.OpCustomerUsageList, Locate: cust, Handle: a.listCustomerUsage},
+		{Method: http.MethodGet, Pattern: "/customers/{id}/usage/billed-totals", Op: admin.OpBilledTotals, Locate: cust, Handle: a.billedTotals},
 	}
 }
 

@@ -3,7 +3,7 @@ package adminhttp
 import (
 	"net/http"
 
-	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/admin"
 )
 
 // catalogRoutes: the plan and meter catalog, an internal-infrastructure
@@ -11,18 +11,17 @@ import (
 // compliance_admin and reader read it, nobody else. Its records belong to
 // no customer, so an {id} is decided on the role alone.
 func (a *API) catalogRoutes() []Route {
-	const act = authz.ManageCatalog
 	s := a.svc
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/plans", Action: act, Handle: ofCaller(http.StatusOK, s.ListPlans)},
-		{Method: http.MethodPost, Pattern: "/plans", Action: act, Write: true, Handle: withBody(http.StatusCreated, s.CreatePlan)},
-		{Method: http.MethodGet, Pattern: "/plans/{id}", Action: act, Handle: byID(http.StatusOK, s.Plan)},
-		{Method: http.MethodPatch, Pattern: "/plans/{id}", Action: act, Write: true, Handle: byIDWithBody(http.StatusOK, s.UpdatePlan)},
-		{Method: http.MethodDelete, Pattern: "/plans/{id}", Action: act, Write: true, Handle: deleteByID(s.DeletePlan)},
-		{Method: http.MethodGet, Pattern: "/meters", Action: act, Handle: ofCaller(http.StatusOK, s.ListMeters)},
-		{Method: http.MethodPost, Pattern: "/meters", Action: act, Write: true, Handle: withBody(http.StatusCreated, s.CreateMeter)},
-		{Method: http.MethodGet, Pattern: "/meters/{id}", Action: act, Handle: byID(http.StatusOK, s.Meter)},
-		{Method: http.MethodPatch, Pattern: "/meters/{id}", Action: act, Write: true, Handle: byIDWithBody(http.StatusOK, s.UpdateMeter)},
-		{Method: http.MethodDelete, Pattern: "/meters/{id}", Action: act, Write: true, Handle: deleteByID(s.DeleteMeter)},
+		{Method: http.MethodGet, Pattern: "/plans", Op: admin.OpPlanList, Handle: ofCaller(http.StatusOK, s.ListPlans)},
+		{Method: http.MethodPost, Pattern: "/plans", Op: admin.OpPlanCreate, Handle: withBody(http.StatusCreated, s.CreatePlan)},
+		{Method: http.MethodGet, Pattern: "/plans/{id}", Op: admin.OpPlanGet, Handle: byID(http.StatusOK, s.Plan)},
+		{Method: http.MethodPatch, Pattern: "/plans/{id}", Op: admin.OpPlanUpdate, Handle: byIDWithBody(http.StatusOK, s.UpdatePlan)},
+		{Method: http.MethodDelete, Pattern: "/plans/{id}", Op: admin.OpPlanDelete, Handle: deleteByID(s.DeletePlan)},
+		{Method: http.MethodGet, Pattern: "/meters", Op: admin.OpMeterList, Handle: ofCaller(http.StatusOK, s.ListMeters)},
+		{Method: http.MethodPost, Pattern: "/meters", Op: admin.OpMeterCreate, Handle: withBody(http.StatusCreated, s.CreateMeter)},
+		{Method: http.MethodGet, Pattern: "/meters/{id}", Op: admin.OpMeterGet, Handle: byID(http.StatusOK, s.Meter)},
+		{Method: http.MethodPatch, Pattern: "/meters/{id}", Op: admin.OpMeterUpdate, Handle: byIDWithBody(http.StatusOK, s.UpdateMeter)},
+		{Method: http.MethodDelete, Pattern: "/meters/{id}", Op: admin.OpMeterDelete, Handle: deleteByID(s.DeleteMeter)},
 	}
 }

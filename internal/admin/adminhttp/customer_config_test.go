@@ -225,8 +225,8 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(bodies[0], &ev); err != nil {
 		t.Fatal(err)
 	}
-	if ev.Type != "manage_billing" || ev.CustomerID != w.acme || ev.Data.Method != "PUT" || ev.Data.ActorID != w.owner ||
-		ev.Data.Resource != "customers/"+w.acme+"/billing-setup" {
+	if ev.Type != "manage_billing" || ev.CustomerID != w.acme || ev.Data.Operation != admin.OpBillingSetupPut.Name ||
+		ev.Data.Method != "" || ev.Data.ActorID != w.owner || ev.Data.Resource != "customers/"+w.acme+"/billing-setup" {
 		t.Fatalf("event = %+v", ev)
 	}
 	var deliveries admin.Page[map[string]any]

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
@@ -13,15 +14,14 @@ import (
 // customer; focus mode then narrows the inbox to that customer's items and
 // the platform-wide ones.
 func (a *API) discrepancyRoutes() []Route {
-	const act = authz.ManageDiscrepancies
 	s := a.svc
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/discrepancies", Action: act, Handle: a.listDiscrepancies},
-		{Method: http.MethodPost, Pattern: "/discrepancies", Action: act, Write: true, Handle: withBody(http.StatusCreated, s.ReportDiscrepancy)},
-		{Method: http.MethodGet, Pattern: "/discrepancies/{id}", Action: act, Handle: byID(http.StatusOK, s.Discrepancy)},
-		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Action: act, Write: true,
+		{Method: http.MethodGet, Pattern: "/discrepancies", Op: admin.OpDiscrepancyList, Handle: a.listDiscrepancies},
+		{Method: http.MethodPost, Pattern: "/discrepancies", Op: admin.OpDiscrepancyReport, Handle: withBody(http.StatusCreated, s.ReportDiscrepancy)},
+		{Method: http.MethodGet, Pattern: "/discrepancies/{id}", Op: admin.OpDiscrepancyGet, Handle: byID(http.StatusOK, s.Discrepancy)},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/resolve", Op: admin.OpDiscrepancyResolve,
 			Handle: byIDWithBody(http.StatusOK, s.ResolveDiscrepancy)},
-		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/reopen", Action: act, Write: true, Handle: byID(http.StatusOK, s.ReopenDiscrepancy)},
+		{Method: http.MethodPost, Pattern: "/discrepancies/{id}/reopen", Op: admin.OpDiscrepancyReopen, Handle: byID(http.StatusOK, s.ReopenDiscrepancy)},
 	}
 }
 

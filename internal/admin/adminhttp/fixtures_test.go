@@ -99,7 +99,7 @@ func (r Request) path(pattern string) string {
 // needs (a fresh tenant to delete, a user to suspend) through w.env.
 type Fixture func(t *testing.T, w *World, rt routeRow) Request
 
-// fixtures by name, as routes.csv refers to them.
+// fixtures by name, as routeFixtures refers to them.
 var fixtures = map[string]Fixture{}
 
 // registerFixture adds a fixture; other files of the package add theirs in

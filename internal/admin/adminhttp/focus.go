@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
@@ -12,9 +13,9 @@ import (
 func (a *API) focusRoutes() []Route {
 	s := a.svc
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Handle: ofCaller(http.StatusOK, s.Focus)},
-		{Method: http.MethodPost, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Write: true, Handle: withBody(http.StatusOK, s.EnterFocus)},
-		{Method: http.MethodDelete, Pattern: "/me/focus", Action: authz.ViewUsageUnits, Write: true, Handle: a.leaveFocus},
+		{Method: http.MethodGet, Pattern: "/me/focus", Op: admin.OpFocusGet, Handle: ofCaller(http.StatusOK, s.Focus)},
+		{Method: http.MethodPost, Pattern: "/me/focus", Op: admin.OpFocusEnter, Handle: withBody(http.StatusOK, s.EnterFocus)},
+		{Method: http.MethodDelete, Pattern: "/me/focus", Op: admin.OpFocusLeave, Handle: a.leaveFocus},
 	}
 }
 

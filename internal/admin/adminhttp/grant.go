@@ -14,13 +14,13 @@ import (
 func (a *API) grantRoutes() []Route {
 	s := a.svc
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/grants", Action: authz.ManageInternalUsers, Handle: a.listGrants},
-		{Method: http.MethodPost, Pattern: "/grants", Action: authz.ManageInternalUsers, Write: true,
+		{Method: http.MethodGet, Pattern: "/grants", Op: admin.OpGrantList, Handle: a.listGrants},
+		{Method: http.MethodPost, Pattern: "/grants", Op: admin.OpGrantCreate,
 			Handle: withBody(http.StatusCreated, s.CreateGrant)},
-		{Method: http.MethodDelete, Pattern: "/customers/{id}/grants/{userId}", Action: authz.ManageInternalUsers, Write: true,
-			Target: s.CustomerResource, Handle: a.deleteGrant(false)},
-		{Method: http.MethodDelete, Pattern: "/instances/{id}/grants/{userId}", Action: authz.ManageInternalUsers, Write: true,
-			Target: s.InstanceResource, Handle: a.deleteGrant(true)},
+		{Method: http.MethodDelete, Pattern: "/customers/{id}/grants/{userId}", Op: admin.OpGrantDeleteCustomer,
+			Locate: s.CustomerResource, Handle: a.deleteGrant(false)},
+		{Method: http.MethodDelete, Pattern: "/instances/{id}/grants/{userId}", Op: admin.OpGrantDeleteInstance,
+			Locate: s.InstanceResource, Handle: a.deleteGrant(true)},
 	}
 }
 

@@ -25,16 +25,21 @@ import (
 //   - testdata/expected.csv: the two combined for every role × scope ×
 //     action, generated with `go test ./internal/admin/adminhttp -run TestMatrixTable
 //     -update` and checked in, so a reviewer reads the answers as a table;
-//   - testdata/routes.csv: every route with its action, whether it writes,
-//     the fixture that builds a request for it (fixtures_test.go) and what
-//     the request acts on (its target).
+//   - the route table: every route with the operation it performs
+//     (admin.Operation, declared once in internal/admin: its action, whether
+//     it writes, what it acts on), listed in testdata/routes.csv, which is
+//     generated from the table with -update and checked in so that a
+//     reviewer reads every route's decision as a table; routeFixtures names
+//     the fixture that builds a request for each route (fixtures_test.go).
 //
-// Adding a route: add it to the route table, add a row to routes.csv and,
-// when no existing fixture fits, register one with registerFixture in a
-// fixtures_<domain>_test.go file. TestRouteTableCovered fails for a route
-// the CSV does not list.
+// Adding a route: add it to the route table with its operation (declare a
+// new one in internal/admin/operations.go if none fits), name its fixture
+// in routeFixtures and, when no existing fixture fits, register one with
+// registerFixture in a fixtures_<domain>_test.go file, then rerun with
+// -update. TestRouteTableCovered fails for a route without a fixture, and
+// when routes.csv is not what the table declares.
 
-var update = flag.Bool("update", false, "rewrite testdata/expected.csv")
+var update = flag.Bool("update", false, "rewrite testdata/expected.csv and testdata/routes.csv")
 
 // Scope situations of a caller and the target of its request.
 const (
@@ -197,7 +202,7 @@ func loadExpectations(t testing.TB) map[[3]string]expectation {
 	return out
 }
 
-// Targets of a route (routes.csv): what its request acts on.
+// Targets of a route (admin.Target, routes.csv): what its request acts on.
 const (
 	targetCustomer     = "customer"      // a resource of the situation's customer
 	targetInstance     = "instance"      // a resource of the situation's customer and instance
@@ -206,10 +211,12 @@ const (
 	targetSelfInternal = "self_internal" // the caller itself, internal roles only (focus mode)
 )
 
-// routeRow is one row of routes.csv.
+// routeRow is one route of the table as the matrix sends it.
 type routeRow struct {
 	Method, Pattern string
-	Action          authz.Action
+	// Operation is the declared operation's name.
+	Operation string
+	Action    authz.Action
 	// Or is the action a role that does not hold Action reads with
 	// (D-instance-reads), written "action|or" in routes.csv; zero for none.
 	Or      authz.Action
@@ -220,44 +227,61 @@ type routeRow struct {
 
 func (r routeRow) String() string { return r.Method + " " + r.Pattern }
 
+// loadRoutes is the route table with each route's operation and fixture.
 func loadRoutes(t testing.TB) []routeRow {
 	t.Helper()
 	var out []routeRow
-	for i, r := range readCSV(t, filepath.Join("testdata", "routes.csv")) {
-		if i == 0 {
-			continue
+	for _, rt := range New(nil, nil).Routes() {
+		r := routeRow{Method: rt.Method, Pattern: rt.Pattern, Operation: rt.Op.Name, Action: rt.Op.Action, Or: rt.Op.Or,
+			Write: rt.Op.Write, Fixture: routeFixtures[rt.Method+" "+rt.Pattern], Target: rt.Op.Target.String()}
+		if r.Fixture == "" {
+			t.Fatalf("route %s has no fixture in routeFixtures", r)
 		}
-		name, orName, hasOr := strings.Cut(r[2], "|")
-		act, err := authz.ParseAction(name)
-		if err != nil {
-			t.Fatalf("routes.csv row %d: %v", i+1, err)
-		}
-		var or authz.Action
-		if hasOr {
-			if or, err = authz.ParseAction(orName); err != nil {
-				t.Fatalf("routes.csv row %d: %v", i+1, err)
-			}
-		}
-		if r[3] != "true" && r[3] != "false" {
-			t.Fatalf("routes.csv row %d: write must be true or false", i+1)
-		}
-		switch r[5] {
-		case targetCustomer, targetInstance, targetNone, targetSelf, targetSelfInternal:
-		default:
-			t.Fatalf("routes.csv row %d: unknown target %q", i+1, r[5])
-		}
-		if hasOr && r[3] == "true" {
-			t.Fatalf("routes.csv row %d: only a reading route reads with another action", i+1)
-		}
-		out = append(out, routeRow{Method: r[0], Pattern: r[1], Action: act, Or: or, Write: r[3] == "true", Fixture: r[4], Target: r[5]})
+		out = append(out, r)
 	}
 	return out
 }
 
+// routesCSV is testdata/routes.csv as the route table declares it.
+func routesCSV(t testing.TB, rows []routeRow) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(routesHeader)
+	w := csv.NewWriter(&b)
+	_ = w.Write([]string{"method", "pattern", "operation", "action", "write", "target"})
+	for _, r := range rows {
+		act := r.Action.String()
+		if r.Or != 0 {
+			act += "|" + r.Or.String()
+		}
+		_ = w.Write([]string{r.Method, r.Pattern, r.Operation, act, fmt.Sprint(r.Write), r.Target})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+const routesHeader = `# Every route of the admin API (/api/v1) and the operation it performs, as
+# internal/admin declares it: the capability-matrix action it needs, whether
+# it asks for full access (write), and what the request acts on: customer,
+# instance (customer and instance), none (lists, which are filtered by scope;
+# creates that name no customer; internal users), self (the caller's own
+# data), self_internal (the caller's own, internal roles only). An action
+# written "action|or" is read with or by a role that does not hold action
+# (D-tenant-reads, D-instance-reads). Generated from the route table, never
+# edited by hand: go test ./internal/admin/adminhttp -run TestRouteTableCovered -update
+`
+
 // action is what rt is decided on for role: its action, or its Or when
-// the role's cell of the action is none (D-instance-reads).
+// the role's cell of the action is none and its cell of the Or is not
+// (D-tenant-reads, D-instance-reads).
 func (rt routeRow) action(exp map[[3]string]expectation, role authz.Role) authz.Action {
-	if rt.Or != 0 && exp[[3]string{role.String(), scopesOf(role)[0], rt.Action.String()}].access == "none" {
+	cell := func(a authz.Action) string {
+		return exp[[3]string{role.String(), scopesOf(role)[0], a.String()}].access
+	}
+	if rt.Or != 0 && cell(rt.Action) == "none" && cell(rt.Or) != "none" {
 		return rt.Or
 	}
 	return rt.Action
@@ -287,41 +311,41 @@ func (rt routeRow) want(exp map[[3]string]expectation, role authz.Role, scope st
 	return e.read
 }
 
-// TestRouteTableCovered fails when a route exists that routes.csv does not
-// list (or lists with another action), or routes.csv lists a route that does
-// not exist, and when an action of the matrix has no route to test it.
+// TestRouteTableCovered keeps testdata/routes.csv equal to what the route
+// table declares, fails for a route without a fixture, and for an action of
+// the matrix that no route tests.
 //
 // spec: R5.7-matrix
 func TestRouteTableCovered(t *testing.T) {
 	rows := loadRoutes(t)
-	listed := map[string]routeRow{}
+	listed := map[string]bool{}
 	for _, r := range rows {
-		if _, dup := listed[r.String()]; dup {
-			t.Errorf("routes.csv lists %s twice", r)
+		if listed[r.String()] {
+			t.Errorf("the route table has %s twice", r)
 		}
-		listed[r.String()] = r
+		listed[r.String()] = true
 		if fixtures[r.Fixture] == nil {
-			t.Errorf("routes.csv: %s uses fixture %q, which is not registered", r, r.Fixture)
+			t.Errorf("routeFixtures: %s uses fixture %q, which is not registered", r, r.Fixture)
 		}
 	}
-	a := New(nil, nil)
-	seen := map[string]bool{}
-	for _, rt := range a.Routes() {
-		key := rt.Method + " " + rt.Pattern
-		seen[key] = true
-		r, ok := listed[key]
-		switch {
-		case !ok:
-			t.Errorf("route %s is not covered by testdata/routes.csv", key)
-		case r.Action != rt.Action || r.Or != rt.Or || r.Write != rt.Write:
-			t.Errorf("route %s: table says %s|%s write=%v, routes.csv says %s|%s write=%v", key, rt.Action, rt.Or, rt.Write,
-				r.Action, r.Or, r.Write)
+	for key := range routeFixtures {
+		if !listed[key] {
+			t.Errorf("routeFixtures names %s, which the route table does not have", key)
 		}
 	}
-	for key := range listed {
-		if !seen[key] {
-			t.Errorf("routes.csv lists %s, which the route table does not have", key)
+	path := filepath.Join("testdata", "routes.csv")
+	want := routesCSV(t, rows)
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
 		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("testdata/routes.csv is not what the route table declares; rerun with -update (-want +got):\n%s", diff)
 	}
 	// Every action needs a writing route (full shows, read and none are
 	// refused) and, when some role holds it read only, a reading route.

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
@@ -12,10 +13,10 @@ import (
 func (a *API) subscriptionRoutes() []Route {
 	s := a.svc
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Handle: a.listSubscriptions},
-		{Method: http.MethodPost, Pattern: "/me/subscriptions", Action: authz.ViewUsageUnits, Write: true,
+		{Method: http.MethodGet, Pattern: "/me/subscriptions", Op: admin.OpSubscriptionList, Handle: a.listSubscriptions},
+		{Method: http.MethodPost, Pattern: "/me/subscriptions", Op: admin.OpSubscriptionCreate,
 			Handle: withBody(http.StatusCreated, s.Subscribe)},
-		{Method: http.MethodDelete, Pattern: "/me/subscriptions/{eventType}", Action: authz.ViewUsageUnits, Write: true, Handle: a.unsubscribe},
+		{Method: http.MethodDelete, Pattern: "/me/subscriptions/{eventType}", Op: admin.OpSubscriptionDelete, Handle: a.unsubscribe},
 	}
 }
 

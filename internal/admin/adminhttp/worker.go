@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 )
 
@@ -11,15 +12,14 @@ import (
 // an internal-infrastructure resource (R4.6-infra): platform_admin and
 // infra_ops run, pause and resume them, compliance_admin and reader read.
 func (a *API) workerRoutes() []Route {
-	const act = authz.ManageSystemWorkers
 	s := a.svc
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/system-workers", Action: act, Handle: ofCaller(http.StatusOK, s.ListSystemWorkers)},
-		{Method: http.MethodGet, Pattern: "/system-workers/{id}", Action: act, Handle: byID(http.StatusOK, s.SystemWorker)},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/run", Action: act, Write: true,
+		{Method: http.MethodGet, Pattern: "/system-workers", Op: admin.OpSystemWorkerList, Handle: ofCaller(http.StatusOK, s.ListSystemWorkers)},
+		{Method: http.MethodGet, Pattern: "/system-workers/{id}", Op: admin.OpSystemWorkerGet, Handle: byID(http.StatusOK, s.SystemWorker)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/run", Op: admin.OpSystemWorkerRun,
 			Handle: byID(http.StatusAccepted, s.RunSystemWorker)},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/pause", Action: act, Write: true, Handle: a.pauseWorker(true)},
-		{Method: http.MethodPost, Pattern: "/system-workers/{id}/resume", Action: act, Write: true, Handle: a.pauseWorker(false)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/pause", Op: admin.OpSystemWorkerPause, Handle: a.pauseWorker(true)},
+		{Method: http.MethodPost, Pattern: "/system-workers/{id}/resume", Op: admin.OpSystemWorkerResume, Handle: a.pauseWorker(false)},
 	}
 }
 

@@ -1,0 +1,204 @@
+package admin
+
+import "github.com/platform/platform/internal/authz"
+
+// Every administration operation, by noun. A route of the REST API
+// (adminhttp) and a field of the GraphQL schema (graph/operations.go) each
+// name one of these; the service method they call decides on the same one.
+// testdata/routes.csv in adminhttp lists the routes with their operations.
+
+// The caller's own permissions, focus mode and notification subscriptions:
+// every role holds view_usage_units, and focus mode is for internal roles.
+var (
+	OpMePermissions      = declare(Operation{Name: "me.permissions", Action: authz.ViewUsageUnits, Target: TargetSelf})
+	OpFocusGet           = declare(Operation{Name: "focus.get", Action: authz.ViewUsageUnits, Target: TargetSelf})
+	OpFocusEnter         = declare(Operation{Name: "focus.enter", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelfInternal})
+	OpFocusLeave         = declare(Operation{Name: "focus.leave", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
+	OpSubscriptionList   = declare(Operation{Name: "subscription.list", Action: authz.ViewUsageUnits, Target: TargetSelf})
+	OpSubscriptionCreate = declare(Operation{Name: "subscription.create", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
+	OpSubscriptionDelete = declare(Operation{Name: "subscription.delete", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
+)
+
+// Customers.
+var (
+	OpCustomerList              = declare(Operation{Name: "customer.list", Action: authz.ViewUsageUnits})
+	OpCustomerCreate            = declare(Operation{Name: "customer.create", Action: authz.CreateCustomer, Write: true})
+	OpCustomerGet               = declare(Operation{Name: "customer.get", Action: authz.ViewUsageUnits, Target: TargetCustomer})
+	OpCustomerUpdate            = declare(Operation{Name: "customer.update", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpCustomerDelete            = declare(Operation{Name: "customer.delete", Action: authz.DeleteCustomer, Write: true, Target: TargetCustomer})
+	OpCustomerSettings          = declare(Operation{Name: "customer.settings", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpCustomerSettingsPut       = declare(Operation{Name: "customer.settings_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpCustomerTransferOwnership = declare(Operation{Name: "customer.transfer_ownership", Action: authz.TransferOwnership, Write: true, Target: TargetCustomer})
+)
+
+// Tenants. A role that holds trigger_migration and not manage_tenant
+// (infra_ops) reads tenants to reach the ones it migrates (D-tenant-reads);
+// the REST routes answer a tenant with its settings, which stay
+// manage_tenant's, so they read with manage_tenant alone.
+var (
+	OpTenantList             = declare(Operation{Name: "tenant.list", Action: authz.ManageTenant, Or: authz.TriggerMigration})
+	OpTenantGet              = declare(Operation{Name: "tenant.get", Action: authz.ManageTenant, Or: authz.TriggerMigration, Target: TargetInstance})
+	OpTenantListWithSettings = declare(Operation{Name: "tenant.list_with_settings", Action: authz.ManageTenant})
+	OpTenantGetWithSettings  = declare(Operation{Name: "tenant.get_with_settings", Action: authz.ManageTenant, Target: TargetInstance})
+	OpTenantCreate           = declare(Operation{Name: "tenant.create", Action: authz.CreateTenant, Write: true, Target: TargetInstance})
+	OpTenantUpdate           = declare(Operation{Name: "tenant.update", Action: authz.ManageTenant, Write: true, Target: TargetInstance})
+	OpTenantDelete           = declare(Operation{Name: "tenant.delete", Action: authz.DeleteTenant, Write: true, Target: TargetInstance})
+	OpTenantSettings         = declare(Operation{Name: "tenant.settings", Action: authz.ManageTenant, Target: TargetInstance})
+	OpTenantSettingsPut      = declare(Operation{Name: "tenant.settings_put", Action: authz.ManageTenant, Write: true, Target: TargetInstance})
+	OpTenantMembers          = declare(Operation{Name: "tenant.members", Action: authz.ManageTenant, Target: TargetInstance})
+	OpTenantMemberPut        = declare(Operation{Name: "tenant.member_put", Action: authz.ManageTenant, Write: true, Target: TargetInstance})
+	OpTenantMemberRemove     = declare(Operation{Name: "tenant.member_remove", Action: authz.ManageTenant, Write: true, Target: TargetInstance})
+	OpTenantTransfer         = declare(Operation{Name: "tenant.transfer", Action: authz.TransferTenant, Write: true, Target: TargetInstance})
+	OpTenantMigrations       = declare(Operation{Name: "tenant.migrations", Action: authz.TriggerMigration, Target: TargetInstance})
+	OpTenantMigrate          = declare(Operation{Name: "tenant.migrate", Action: authz.TriggerMigration, Write: true, Target: TargetInstance})
+)
+
+// Instances. account_manager and qa_admin read the instances of their scope
+// through create_tenant (D-instance-reads), without their connection.
+var (
+	OpInstanceList               = declare(Operation{Name: "instance.list", Action: authz.ManageInstances, Or: authz.CreateTenant})
+	OpInstanceCreate             = declare(Operation{Name: "instance.create", Action: authz.ManageInstances, Write: true, Target: TargetCustomer})
+	OpInstanceGet                = declare(Operation{Name: "instance.get", Action: authz.ManageInstances, Or: authz.CreateTenant, Target: TargetInstance})
+	OpInstanceUpdate             = declare(Operation{Name: "instance.update", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
+	OpInstanceDelete             = declare(Operation{Name: "instance.delete", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
+	OpInstanceConnection         = declare(Operation{Name: "instance.connection", Action: authz.ManageInstances, Target: TargetInstance})
+	OpInstanceConnectionRepair   = declare(Operation{Name: "instance.connection_repair", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
+	OpInstanceConnectionRotate   = declare(Operation{Name: "instance.connection_rotate", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
+	OpInstanceSecretRotate       = declare(Operation{Name: "instance.secret_rotate", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
+	OpInstanceDatabaseURIResolve = declare(Operation{Name: "instance.database_uri_resolve", Action: authz.ResolveDatabaseURI, Write: true, Target: TargetInstance})
+)
+
+// Customers' users.
+var (
+	OpUserList             = declare(Operation{Name: "user.list", Action: authz.ManageCustomerUser})
+	OpUserInvite           = declare(Operation{Name: "user.invite", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpUserGet              = declare(Operation{Name: "user.get", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpUserUpdate           = declare(Operation{Name: "user.update", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpUserDelete           = declare(Operation{Name: "user.delete", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpUserSuspend          = declare(Operation{Name: "user.suspend", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
+	OpUserReactivate       = declare(Operation{Name: "user.reactivate", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
+	OpUserInvitationResend = declare(Operation{Name: "user.invitation_resend", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpUserInvitationRevoke = declare(Operation{Name: "user.invitation_revoke", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpUserUnlock           = declare(Operation{Name: "user.unlock", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
+	OpUserTransferHomeOrg  = declare(Operation{Name: "user.transfer_home_org", Action: authz.TransferHomeOrg, Write: true, Target: TargetCustomer})
+)
+
+// Internal users, their grants, and internal service accounts: platform_admin's,
+// compliance_admin and reader read.
+var (
+	OpInternalUserList             = declare(Operation{Name: "internal_user.list", Action: authz.ManageInternalUsers})
+	OpInternalUserCreate           = declare(Operation{Name: "internal_user.create", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserGet              = declare(Operation{Name: "internal_user.get", Action: authz.ManageInternalUsers})
+	OpInternalUserUpdate           = declare(Operation{Name: "internal_user.update", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserRemove           = declare(Operation{Name: "internal_user.remove", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserInvitationResend = declare(Operation{Name: "internal_user.invitation_resend", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserInvitationRevoke = declare(Operation{Name: "internal_user.invitation_revoke", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserUnlock           = declare(Operation{Name: "internal_user.unlock", Action: authz.ManageInternalUsers, Write: true})
+	OpGrantList                    = declare(Operation{Name: "grant.list", Action: authz.ManageInternalUsers})
+	OpGrantCreate                  = declare(Operation{Name: "grant.create", Action: authz.ManageInternalUsers, Write: true})
+	OpGrantDeleteCustomer          = declare(Operation{Name: "grant.delete_customer", Action: authz.ManageInternalUsers, Write: true, Target: TargetCustomer})
+	OpGrantDeleteInstance          = declare(Operation{Name: "grant.delete_instance", Action: authz.ManageInternalUsers, Write: true, Target: TargetInstance})
+	OpInternalServiceAccountList   = declare(Operation{Name: "internal_service_account.list", Action: authz.ManageInternalUsers})
+	OpInternalServiceAccountCreate = declare(Operation{Name: "internal_service_account.create", Action: authz.ManageInternalUsers, Write: true})
+	// An internal service account's own operations (the service_account
+	// ones) are decided again as managing internal users.
+	OpInternalServiceAccountRead   = declare(Operation{Name: "internal_service_account.read", Action: authz.ManageInternalUsers})
+	OpInternalServiceAccountChange = declare(Operation{Name: "internal_service_account.change", Action: authz.ManageInternalUsers, Write: true})
+)
+
+// The audit and e-mail logs.
+var (
+	OpAuditLog = declare(Operation{Name: "audit.log", Action: authz.ViewAuditLog})
+	OpEmailLog = declare(Operation{Name: "email.log", Action: authz.ViewAuditLog})
+)
+
+// A customer's configuration: SSO, identity providers, webhooks and service
+// accounts, open to account_manager within scope (R4.6-customer-side).
+// Trusting a provider to link accounts is platform_admin's (D-linking).
+var (
+	OpSSOSettings                = declare(Operation{Name: "sso.settings", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpSSOSettingsPut             = declare(Operation{Name: "sso.settings_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpIdentityProviderList       = declare(Operation{Name: "identity_provider.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpIdentityProviderCreate     = declare(Operation{Name: "identity_provider.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpIdentityProviderGet        = declare(Operation{Name: "identity_provider.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpIdentityProviderUpdate     = declare(Operation{Name: "identity_provider.update", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpIdentityProviderDelete     = declare(Operation{Name: "identity_provider.delete", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpIdentityProviderTrust      = declare(Operation{Name: "identity_provider.trust", Action: authz.TrustIdentityProvider, Write: true, Target: TargetCustomer})
+	OpWebhookList                = declare(Operation{Name: "webhook.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpWebhookCreate              = declare(Operation{Name: "webhook.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpWebhookGet                 = declare(Operation{Name: "webhook.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpWebhookUpdate              = declare(Operation{Name: "webhook.update", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpWebhookDelete              = declare(Operation{Name: "webhook.delete", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpWebhookSecretRotate        = declare(Operation{Name: "webhook.secret_rotate", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpWebhookDeliveries          = declare(Operation{Name: "webhook.deliveries", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpServiceAccountList         = declare(Operation{Name: "service_account.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpServiceAccountCreate       = declare(Operation{Name: "service_account.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpServiceAccountGet          = declare(Operation{Name: "service_account.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpServiceAccountDelete       = declare(Operation{Name: "service_account.delete", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpServiceAccountSecretRotate = declare(Operation{Name: "service_account.secret_rotate", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpServiceAccountKeysPut      = declare(Operation{Name: "service_account.keys_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpServiceAccountRolePut      = declare(Operation{Name: "service_account.role_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)
+
+// Billing and usage, open to account_manager within scope
+// (R4.6-customer-side); lists without a customer are filtered by scope.
+var (
+	OpInvoiceList         = declare(Operation{Name: "invoice.list", Action: authz.ViewBilling})
+	OpInvoiceGet          = declare(Operation{Name: "invoice.get", Action: authz.ViewBilling, Target: TargetCustomer})
+	OpCustomerInvoiceList = declare(Operation{Name: "invoice.customer_list", Action: authz.ViewBilling, Target: TargetCustomer})
+	OpInvoiceNext         = declare(Operation{Name: "invoice.next", Action: authz.ViewBilling, Target: TargetCustomer})
+	OpPaymentList         = declare(Operation{Name: "payment.list", Action: authz.ViewBilling, Target: TargetCustomer})
+	OpCreditList          = declare(Operation{Name: "credit.list", Action: authz.ViewBilling, Target: TargetCustomer})
+	OpCreditIssue         = declare(Operation{Name: "credit.issue", Action: authz.ManageBilling, Write: true, Target: TargetCustomer})
+	OpBillingSetupGet     = declare(Operation{Name: "billing_setup.get", Action: authz.ViewBilling, Target: TargetCustomer})
+	OpBillingSetupPut     = declare(Operation{Name: "billing_setup.put", Action: authz.ManageBilling, Write: true, Target: TargetCustomer})
+	OpUsageList           = declare(Operation{Name: "usage.list", Action: authz.ViewUsageUnits})
+	OpCustomerUsageList   = declare(Operation{Name: "usage.customer_list", Action: authz.ViewUsageUnits, Target: TargetCustomer})
+	OpBilledTotals        = declare(Operation{Name: "usage.billed_totals", Action: authz.ViewBilledUnits, Target: TargetCustomer})
+)
+
+// The internal-infrastructure resources (R4.6-infra), which no customer
+// owns: the plan and meter catalog, releases and environment variables,
+// system workers, user attributes and the discrepancies inbox.
+var (
+	OpPlanList        = declare(Operation{Name: "plan.list", Action: authz.ManageCatalog})
+	OpPlanCreate      = declare(Operation{Name: "plan.create", Action: authz.ManageCatalog, Write: true})
+	OpPlanGet         = declare(Operation{Name: "plan.get", Action: authz.ManageCatalog})
+	OpPlanUpdate      = declare(Operation{Name: "plan.update", Action: authz.ManageCatalog, Write: true})
+	OpPlanDelete      = declare(Operation{Name: "plan.delete", Action: authz.ManageCatalog, Write: true})
+	OpMeterList       = declare(Operation{Name: "meter.list", Action: authz.ManageCatalog})
+	OpMeterCreate     = declare(Operation{Name: "meter.create", Action: authz.ManageCatalog, Write: true})
+	OpMeterGet        = declare(Operation{Name: "meter.get", Action: authz.ManageCatalog})
+	OpMeterUpdate     = declare(Operation{Name: "meter.update", Action: authz.ManageCatalog, Write: true})
+	OpMeterDelete     = declare(Operation{Name: "meter.delete", Action: authz.ManageCatalog, Write: true})
+	OpReleaseList     = declare(Operation{Name: "release.list", Action: authz.ManageReleases})
+	OpReleaseCreate   = declare(Operation{Name: "release.create", Action: authz.ManageReleases, Write: true})
+	OpReleaseGet      = declare(Operation{Name: "release.get", Action: authz.ManageReleases})
+	OpReleaseUpdate   = declare(Operation{Name: "release.update", Action: authz.ManageReleases, Write: true})
+	OpReleasePublish  = declare(Operation{Name: "release.publish", Action: authz.ManageReleases, Write: true})
+	OpReleaseWithdraw = declare(Operation{Name: "release.withdraw", Action: authz.ManageReleases, Write: true})
+	OpEnvVarList      = declare(Operation{Name: "env_var.list", Action: authz.ManageReleases})
+	OpEnvVarCreate    = declare(Operation{Name: "env_var.create", Action: authz.ManageReleases, Write: true})
+	OpEnvVarGet       = declare(Operation{Name: "env_var.get", Action: authz.ManageReleases})
+	OpEnvVarUpdate    = declare(Operation{Name: "env_var.update", Action: authz.ManageReleases, Write: true})
+	OpEnvVarDelete    = declare(Operation{Name: "env_var.delete", Action: authz.ManageReleases, Write: true})
+	// OpEnvVarValue opens a variable's value for the platform's own use
+	// (Service.EnvValue): no route answers it; whoever may change the
+	// variable may read it, and every opening is audited.
+	OpEnvVarValue         = declare(Operation{Name: "env_var.value", Action: authz.ManageReleases, Write: true})
+	OpSystemWorkerList    = declare(Operation{Name: "system_worker.list", Action: authz.ManageSystemWorkers})
+	OpSystemWorkerGet     = declare(Operation{Name: "system_worker.get", Action: authz.ManageSystemWorkers})
+	OpSystemWorkerRun     = declare(Operation{Name: "system_worker.run", Action: authz.ManageSystemWorkers, Write: true})
+	OpSystemWorkerPause   = declare(Operation{Name: "system_worker.pause", Action: authz.ManageSystemWorkers, Write: true})
+	OpSystemWorkerResume  = declare(Operation{Name: "system_worker.resume", Action: authz.ManageSystemWorkers, Write: true})
+	OpUserAttributeList   = declare(Operation{Name: "user_attribute.list", Action: authz.ManageUserAttributes})
+	OpUserAttributeCreate = declare(Operation{Name: "user_attribute.create", Action: authz.ManageUserAttributes, Write: true})
+	OpUserAttributeGet    = declare(Operation{Name: "user_attribute.get", Action: authz.ManageUserAttributes})
+	OpUserAttributeUpdate = declare(Operation{Name: "user_attribute.update", Action: authz.ManageUserAttributes, Write: true})
+	OpUserAttributeDelete = declare(Operation{Name: "user_attribute.delete", Action: authz.ManageUserAttributes, Write: true})
+	OpDiscrepancyList     = declare(Operation{Name: "discrepancy.list", Action: authz.ManageDiscrepancies})
+	OpDiscrepancyReport   = declare(Operation{Name: "discrepancy.report", Action: authz.ManageDiscrepancies, Write: true})
+	OpDiscrepancyGet      = declare(Operation{Name: "discrepancy.get", Action: authz.ManageDiscrepancies})
+	OpDiscrepancyResolve  = declare(Operation{Name: "discrepancy.resolve", Action: authz.ManageDiscrepancies, Write: true})
+	OpDiscrepancyReopen   = declare(Operation{Name: "discrepancy.reopen", Action: authz.ManageDiscrepancies, Write: true})
+)
