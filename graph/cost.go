@@ -205,6 +205,9 @@ func (w *costWalk) set(sel ast.SelectionSet, sized map[string]int) int {
 }
 
 func (w *costWalk) field(f *ast.Field, sized map[string]int) int {
+	if f.Name == "__typename" {
+		return 0 // answered from the type at hand; clients such as urql add it to every selection
+	}
 	if f.ObjectDefinition == nil {
 		return 1
 	}

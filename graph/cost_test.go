@@ -348,3 +348,22 @@ func TestConsoleOperationsFitTheBudget(t *testing.T) {
 	}
 	t.Logf("%d operations; the heaviest, %s, costs %d", len(docs), heaviestName, heaviest)
 }
+
+// TestTypenameIsFree: urql adds __typename to every selection set of the
+// console app's operations, so it must cost nothing, or the app's heaviest
+// pages would be priced past the limit that its documents fit.
+func TestTypenameIsFree(t *testing.T) {
+	plain := `query { grants { granteeId customer { id name } user { id } } }`
+	typed := `query { __typename grants { __typename granteeId customer { __typename id name } user { __typename id } } }`
+	a, err := graph.OperationCost(plain, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := graph.OperationCost(typed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Fatalf("with __typename the operation costs %d, without %d; want the same", b, a)
+	}
+}
