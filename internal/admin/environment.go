@@ -7,6 +7,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -61,7 +62,7 @@ func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
 		return invalid("value must be at most %d bytes", maxEnvValue)
 	}
 	if v.Secret {
-		v.Value, v.ValueSealed = "", s.seal(value, "environment_variables", "value", v.ID)
+		v.Value, v.ValueSealed = "", s.secrets().Seal([]byte(value), secrets.LabelEnvValue(v.ID))
 	} else {
 		v.Value, v.ValueSealed = value, nil
 	}
@@ -175,5 +176,5 @@ func (s *Service) EnvValue(ctx context.Context, c *access.Caller, id string) (st
 	if !v.Secret {
 		return v.Value, nil
 	}
-	return s.open(v.ValueSealed, "environment_variables", "value", v.ID)
+	return s.open(v.ValueSealed, secrets.LabelEnvValue(v.ID), "environment_variables")
 }

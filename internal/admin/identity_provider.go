@@ -11,6 +11,7 @@ import (
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -27,10 +28,6 @@ import (
 // written in one transaction, so SSO configured here is what sign-in uses
 // (resolve-org lists it, the identity provider redirects to it). The client
 // secret is sealed once, for the identity provider's purpose.
-
-// idpSecretPurpose is the purpose the identity provider opens external
-// client secrets with (internal/idp/sso.go, oauthConfig).
-func idpSecretPurpose(id string) string { return "idp-secret:" + id }
 
 // IdentityProvider is an external OIDC identity provider of a customer
 // (SSO) as the API shows it; the client secret never leaves the service.
@@ -205,7 +202,7 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if in.Enabled != nil {
 		row.Enabled = *in.Enabled
 	}
-	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelIDPSecret(row.ID))
 	err = s.store.InTx(ctx, func(tx *store.Store) error {
 		if err := withinBudget(ctx, tx, store.CustomerIdentityProviders, customerID); err != nil {
 			return err
@@ -330,7 +327,7 @@ func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProvide
 		if err != nil {
 			return err
 		}
-		row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+		row.ClientSecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelIDPSecret(row.ID))
 	}
 	if in.Scopes != nil {
 		if row.Scopes, err = identityScopes(*in.Scopes); err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
-	"github.com/platform/platform/internal/webhook"
 )
 
 // A customer's webhooks are customer-side configuration (R4.6-customer-side,
@@ -134,7 +134,7 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 		w.Active = *in.Active
 	}
 	secret := newWebhookSecret()
-	w.SecretSealed = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID))
+	w.SecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelWebhookSecret(w.ID))
 	err = s.store.InTx(ctx, func(tx *store.Store) error {
 		if err := withinBudget(ctx, tx, store.CustomerWebhooks, customerID); err != nil {
 			return err
@@ -206,7 +206,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id 
 	}
 	secret := newWebhookSecret()
 	w, err := s.store.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
-		w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID)), s.stamp()
+		w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), secrets.LabelWebhookSecret(w.ID)), s.stamp()
 		return nil
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/pquerna/otp"
 
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -22,7 +23,7 @@ func (p *Provider) currentEnrolment(ctx context.Context, u *platform.User) (*tot
 	if err != nil {
 		return nil, err
 	}
-	secret, err := p.sealer.Open(f.SecretSealed, "totp:"+u.ID)
+	secret, err := p.sealer.Open(f.SecretSealed, secrets.LabelTOTP(u.ID))
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 )
 
 // PathManagement is the prefix of the management API (docs/idp-management-api.md).
@@ -227,7 +228,7 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %s", describeUpstream(err))
 		}
 	}
-	x.SecretSealed = p.sealer.Seal([]byte(secret), "idp-secret:"+x.ID)
+	x.SecretSealed = p.sealer.Seal([]byte(secret), secrets.LabelIDPSecret(x.ID))
 	return p.store.CreateExternalIDP(ctx, x)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -37,7 +38,7 @@ func (p *Provider) beginTOTP(ctx context.Context, userID, email string) (*totpEn
 		return nil, err
 	}
 	if err := p.store.PutTOTP(ctx, &store.TOTPFactor{UserID: userID,
-		SecretSealed: p.sealer.Seal([]byte(key.Secret()), "totp:"+userID), CreatedAt: p.now()}); err != nil {
+		SecretSealed: p.sealer.Seal([]byte(key.Secret()), secrets.LabelTOTP(userID)), CreatedAt: p.now()}); err != nil {
 		return nil, err
 	}
 	img, err := key.Image(240, 240)
@@ -65,7 +66,7 @@ func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
 	if err != nil {
 		return errBadCode
 	}
-	secret, err := p.sealer.Open(f.SecretSealed, "totp:"+userID)
+	secret, err := p.sealer.Open(f.SecretSealed, secrets.LabelTOTP(userID))
 	if err != nil {
 		return fmt.Errorf("open totp secret: %w", err)
 	}

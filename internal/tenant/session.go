@@ -20,6 +20,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -115,7 +116,7 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, GrantID: grantID, IDPSID: user.sid, TokenExpiresAt: tokenExp, CreatedAt: now,
 		ExpiresAt: now.Add(t.cfg.SessionLifetime)}
 	if in.RefreshToken != "" {
-		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), "tenant-refresh:"+ts.IDHash)
+		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), secrets.LabelTenantRefresh(ts.IDHash))
 	}
 	if err := t.store.CreateTenantSession(r.Context(), ts); err != nil {
 		httpapi.WriteError(w, r, err)
@@ -233,7 +234,7 @@ func (t *Tenant) Session(ctx context.Context, r *http.Request) (*store.TenantSes
 // was valid for, so a session asks the provider as often as before. An
 // id_token in the answer is verified and kept instead.
 func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
-	rt, err := t.sealer.Open(ts.RefreshSealed, "tenant-refresh:"+ts.IDHash)
+	rt, err := t.sealer.Open(ts.RefreshSealed, secrets.LabelTenantRefresh(ts.IDHash))
 	if err != nil {
 		return err
 	}
@@ -278,7 +279,7 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 		}
 		idToken, tokenExp = tok.IDToken, idt.Expiry
 	}
-	sealed := t.sealer.Seal([]byte(tok.RefreshToken), "tenant-refresh:"+ts.IDHash)
+	sealed := t.sealer.Seal([]byte(tok.RefreshToken), secrets.LabelTenantRefresh(ts.IDHash))
 	exp := now.Add(t.cfg.SessionLifetime)
 	if err := t.store.RenewTenantSession(ctx, ts.IDHash, idToken, sealed, tokenExp, exp); err != nil {
 		return err
