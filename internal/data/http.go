@@ -246,8 +246,8 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 	case "multipart/form-data":
 		req, err = decodeMultipart(r.Body, params["boundary"])
 	default:
-		httpapi.WriteErrorObject(w, r, http.StatusUnsupportedMediaType, "", []string{
-			"the body must be application/json, or multipart/form-data with a .csv or .xlsx file"}, nil)
+		httpapi.WriteError(w, r, platform.Errorf(platform.EUNSUPPORTED,
+			"the body must be application/json, or multipart/form-data with a .csv or .xlsx file"))
 		return
 	}
 	if err != nil {

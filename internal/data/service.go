@@ -7,6 +7,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/cx"
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -17,7 +18,7 @@ const (
 	// MaxUploadRows is the most rows one cx upload may hold.
 	MaxUploadRows = cx.DefaultMaxRows
 	// MaxUploadBytes is the largest cx upload body, JSON or multipart.
-	MaxUploadBytes = 32 << 20
+	MaxUploadBytes = httpapi.MaxUploadBody
 	// IdempotencyTTL is how long the first answer to an Idempotency-Key is kept.
 	IdempotencyTTL = 24 * time.Hour
 )

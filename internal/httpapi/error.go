@@ -44,6 +44,8 @@ func Status(code string) int {
 		return http.StatusTooManyRequests
 	case platform.ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
+	case platform.EUNSUPPORTED:
+		return http.StatusUnsupportedMediaType
 	case platform.EUNAVAILABLE:
 		return http.StatusServiceUnavailable
 	default:
@@ -58,6 +60,7 @@ var summaries = map[int]string{
 	http.StatusNotFound:              "Not Found",
 	http.StatusConflict:              "Conflict",
 	http.StatusRequestEntityTooLarge: "Payload Too Large",
+	http.StatusUnsupportedMediaType:  "Unsupported Media Type",
 	http.StatusUnprocessableEntity:   "Unprocessable Entity",
 	http.StatusTooManyRequests:       "Too Many Requests",
 	http.StatusInternalServerError:   "Service Exception",

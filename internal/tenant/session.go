@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -85,7 +84,7 @@ type idClaims struct {
 // belongs to that grant and ends with it (D-credentials-follow). A missing
 // field answers 400 naming it; any other failure 401. Nothing is stored then.
 func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+	if !httpapi.IsJSON(r) {
 		// a form post from another site cannot log a browser in with someone else's tokens
 		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "the body must be application/json"))
 		return

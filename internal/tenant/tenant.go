@@ -80,7 +80,7 @@ func (t *Tenant) redirectURI() string { return t.cfg.InstanceURL + "/auth/callba
 // Routes mounts the backend and the web app on r.
 func (t *Tenant) Routes(r chi.Router) {
 	r.Group(func(r chi.Router) {
-		r.Use(httpapi.LimitBody(64 << 10))
+		r.Use(httpapi.LimitBody(httpapi.MaxProviderBody))
 		r.Get("/auth/config", t.handleConfig)
 		r.Post("/auth/idp/callback", t.handleCallback)
 		r.Get("/auth/session", t.handleSession)

@@ -7,6 +7,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/httpapi"
 )
 
 // The shapes of the handlers: each parses the request, calls one service
@@ -32,7 +33,7 @@ func ofCaller[T any](status int, call func(context.Context, *access.Caller) (T, 
 func withBody[In, T any](status int, call func(context.Context, *access.Caller, In) (T, error)) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		var in In
-		if err := decode(r, &in); err != nil {
+		if err := httpapi.DecodeJSON(r, &in); err != nil {
 			return 0, nil, err
 		}
 		v, err := call(r.Context(), c, in)
@@ -53,7 +54,7 @@ func byID[T any](status int, call func(context.Context, *access.Caller, string) 
 func byIDWithBody[In, T any](status int, call func(context.Context, *access.Caller, string, In) (T, error)) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		var in In
-		if err := decode(r, &in); err != nil {
+		if err := httpapi.DecodeJSON(r, &in); err != nil {
 			return 0, nil, err
 		}
 		v, err := call(r.Context(), c, id(r), in)

@@ -1,39 +1,14 @@
 package adminhttp
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
-
-// decode reads a JSON body into v: one object, no unknown fields, within the
-// body limit. Every problem is EINVALID with a message naming it.
-func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			return platform.Errorf(platform.ETOOLARGE, "the request body is larger than %d bytes", tooLarge.Limit)
-		case errors.Is(err, io.EOF):
-			return platform.Errorf(platform.EINVALID, "the request body is empty; a JSON object is required")
-		}
-		return platform.Errorf(platform.EINVALID, "the request body is not valid: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if dec.More() {
-		return platform.Errorf(platform.EINVALID, "the request body holds more than one JSON value")
-	}
-	return nil
-}
 
 // id is the route's {id}.
 func id(r *http.Request) string { return chi.URLParam(r, "id") }

@@ -6,6 +6,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/httpapi"
 )
 
 func (a *API) tenantRoutes() []Route {
@@ -47,7 +48,7 @@ func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (
 
 func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 	var in admin.MemberInput
-	if err := decode(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		return 0, nil, err
 	}
 	v, err := a.svc.PutTenantMember(r.Context(), c, id(r), param(r, "userId"), in)
