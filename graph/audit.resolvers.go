@@ -19,10 +19,11 @@ func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *in
 	if err != nil {
 		return nil, err
 	}
-	if first != nil && *first < 1 {
-		return nil, platform.Errorf(platform.EINVALID, "first must be at least 1")
+	in, err := pageInput(platform.LogPages, first, after)
+	if err != nil {
+		return nil, err
 	}
-	p, err := svc.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: num(first), Cursor: str(after)})
+	p, err := svc.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *in
 }
 
 func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error) {
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.LogPages, first, after)
 	if err != nil {
 		return nil, err
 	}

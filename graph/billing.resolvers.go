@@ -21,7 +21,7 @@ func (r *customerResolver) NextInvoice(ctx context.Context, obj *admin.Customer)
 }
 
 func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error) {
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NewestPages, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, st
 }
 
 func (r *customerResolver) Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error) {
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NewestPages, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func (r *customerResolver) Payments(ctx context.Context, obj *admin.Customer, fi
 }
 
 func (r *customerResolver) Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error) {
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NewestPages, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -85,10 +85,11 @@ func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *st
 	if err != nil {
 		return nil, err
 	}
-	if first != nil && *first < 1 {
-		return nil, platform.Errorf(platform.EINVALID, "first must be at least 1")
+	in, err := pageInput(platform.NewestPages, first, after)
+	if err != nil {
+		return nil, err
 	}
-	p, err := svc.ListUsage(ctx, c, admin.UsageFilter{CustomerID: str(customerID), Meter: str(meter), From: str(from), To: str(to), Limit: num(first), Cursor: str(after)})
+	p, err := svc.ListUsage(ctx, c, admin.UsageFilter{CustomerID: str(customerID), Meter: str(meter), From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *st
 }
 
 func (r *queryResolver) Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error) {
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NewestPages, first, after)
 	if err != nil {
 		return nil, err
 	}

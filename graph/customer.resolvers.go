@@ -49,7 +49,11 @@ func (r *customerResolver) Usage(ctx context.Context, obj *admin.Customer, from 
 	if err != nil {
 		return nil, err
 	}
-	p, err := svc.ListCustomerUsage(ctx, c, admin.UsageFilter{CustomerID: obj.ID, From: str(from), To: str(to), Limit: num(first), Cursor: str(after)})
+	in, err := pageInput(platform.NewestPages, first, after)
+	if err != nil {
+		return nil, err
+	}
+	p, err := svc.ListCustomerUsage(ctx, c, admin.UsageFilter{CustomerID: obj.ID, From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor})
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +113,7 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NamePages, first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error) {
@@ -85,7 +86,7 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 	if err != nil {
 		return nil, err
 	}
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NamePages, first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (r *mutationResolver) CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error) {
@@ -75,7 +76,7 @@ func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanc
 	if err != nil {
 		return nil, err
 	}
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NamePages, first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/platform"
 )
 
 // The helpers below keep resolvers to one service call: they fetch the
@@ -50,8 +51,5 @@ func pointers[T any](vs []T, err error) ([]*T, error) {
 	return out, nil
 }
 
-// limit is a list's first as a service limit, refused below 1.
-func limit(first *int) (int, error) {
-	in, err := pageInput(first, nil)
-	return in.Limit, err
-}
+// limit is a newest-first list's first as a service limit.
+func limit(first *int) (int, error) { return platform.NewestPages.Arg("first", first) }

@@ -12,6 +12,7 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (r *customerUserResolver) Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error) {
@@ -147,7 +148,7 @@ func (r *queryResolver) Users(ctx context.Context, customerID *string, first *in
 	if err != nil {
 		return nil, err
 	}
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NamePages, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +168,7 @@ func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUse
 }
 
 func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error) {
-	in, err := pageInput(first, after)
+	in, err := pageInput(platform.NamePages, first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -158,11 +158,10 @@ func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, custome
 	if err := s.access.CheckRole(ctx, c, s.instanceReads(c), false); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, q)
+	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, p)
 	if err != nil {
 		return nil, err
 	}

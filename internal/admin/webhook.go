@@ -9,6 +9,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
@@ -248,6 +249,9 @@ func newWebhookDeliveryView(d *store.WebhookDelivery) *WebhookDeliveryView {
 // ListWebhookDeliveries lists a webhook's latest deliveries, newest first.
 func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[*WebhookDeliveryView], error) {
 	if _, err := s.webhookFor(ctx, c, id, false); err != nil {
+		return nil, err
+	}
+	if err := platform.NewestPages.Check("limit", limit); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.WebhookDeliveries(ctx, id, limit)

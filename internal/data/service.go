@@ -8,13 +8,14 @@ import (
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
 // Limits of the data API (D-limits, D-master).
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 1000
+	DefaultPageSize = platform.DefaultPageSize // platform.RecordPages
+	MaxPageSize     = platform.MaxPageSize
 	// MaxUploadRows is the most rows one cx upload may hold.
 	MaxUploadRows = cx.DefaultMaxRows
 	// MaxUploadBytes is the largest cx upload body, JSON or multipart.

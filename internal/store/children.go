@@ -4,21 +4,8 @@ import (
 	"context"
 
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
-
-// ChildLimit is the most children a parent → children batch returns per
-// parent (the GraphQL edges Customer.tenants and the like); the paged lists
-// go further.
-const ChildLimit = 100
-
-// childLimit is a batch's limit per parent: 1 to ChildLimit, ChildLimit
-// when out of that range.
-func childLimit(n int) int {
-	if n < 1 || n > ChildLimit {
-		return ChildLimit
-	}
-	return n
-}
 
 // rankedRow reads a row of childrenOf's query, whose last column is the
 // child's rank within its parent.
@@ -29,7 +16,7 @@ func (r rankedRow) Scan(dest ...any) error {
 	return r.Row.Scan(append(dest, &rank)...)
 }
 
-// childrenOf returns, in one statement, at most limit (childLimit) rows
+// childrenOf returns, in one statement, at most limit (platform.ChildPages) rows
 // per parent of the rows of from (a FROM clause) whose parentCol is one of
 // parents and that match cond (with args), ranked within their parent by
 // order.
@@ -43,18 +30,18 @@ func childrenOf[T any](ctx context.Context, s *Store, scan func(Row) (T, error),
 		where += ` AND ` + cond
 	}
 	q := `SELECT * FROM (SELECT ` + columns + `, ROW_NUMBER() OVER (PARTITION BY ` + parentCol + ` ORDER BY ` + order +
-		`) AS child_rank ` + from + ` WHERE ` + where + `) ranked WHERE child_rank <= ` + arg(&args, childLimit(limit)) + ` ORDER BY child_rank`
+		`) AS child_rank ` + from + ` WHERE ` + where + `) ranked WHERE child_rank <= ` + arg(&args, platform.ChildPages.Size(limit)) + ` ORDER BY child_rank`
 	return queryAll(ctx, s.db, func(r Row) (T, error) { return scan(rankedRow{r}) }, q, args...)
 }
 
 // TenantsByCustomerIDs returns the tenants of the customers within f, at
-// most limit (1 to ChildLimit) each by (name, id) (a dataloader batch).
+// most limit (1 to platform.MaxChildren) each by (name, id) (a dataloader batch).
 func (s *Store) TenantsByCustomerIDs(ctx context.Context, f authz.Filter, limit int, customerIDs []string) ([]Tenant, error) {
 	return s.tenantsBy(ctx, f, "customer_id", limit, customerIDs)
 }
 
 // TenantsByInstanceIDs returns the tenants on the instances within f, at
-// most limit (1 to ChildLimit) each by (name, id) (a dataloader batch).
+// most limit (1 to platform.MaxChildren) each by (name, id) (a dataloader batch).
 func (s *Store) TenantsByInstanceIDs(ctx context.Context, f authz.Filter, limit int, instanceIDs []string) ([]Tenant, error) {
 	return s.tenantsBy(ctx, f, "instance_id", limit, instanceIDs)
 }
@@ -69,7 +56,7 @@ func (s *Store) tenantsBy(ctx context.Context, f authz.Filter, parentCol string,
 }
 
 // InstancesByCustomerIDs returns the instances of the customers within f,
-// at most limit (1 to ChildLimit) each by (name, id) (a dataloader batch).
+// at most limit (1 to platform.MaxChildren) each by (name, id) (a dataloader batch).
 func (s *Store) InstancesByCustomerIDs(ctx context.Context, f authz.Filter, limit int, customerIDs []string) ([]InstanceRow, error) {
 	if f.Empty() {
 		return nil, nil
@@ -81,7 +68,7 @@ func (s *Store) InstancesByCustomerIDs(ctx context.Context, f authz.Filter, limi
 }
 
 // CustomerUsersByCustomerIDs returns the users of the customers within f,
-// at most limit (1 to ChildLimit) each by (email, id) (a dataloader batch).
+// at most limit (1 to platform.MaxChildren) each by (email, id) (a dataloader batch).
 func (s *Store) CustomerUsersByCustomerIDs(ctx context.Context, f authz.Filter, limit int, customerIDs []string) ([]CustomerUser, error) {
 	if f.Empty() {
 		return nil, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (a *API) tenantRoutes() []Route {
@@ -37,7 +38,7 @@ func (a *API) tenantRoutes() []Route {
 }
 
 func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
+	p, err := pageInput(r, platform.NamePages)
 	if err != nil {
 		return 0, nil, err
 	}
