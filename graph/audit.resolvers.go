@@ -15,32 +15,19 @@ import (
 )
 
 func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pageInput(platform.LogPages, first, after)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return &model.AuditEventPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.AuditEvent], error) {
+		return s.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+	})
+	return (*model.AuditEventPage)(p), err
 }
 
 func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error) {
-	in, err := pageInput(platform.LogPages, first, after)
+	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[admin.EmailView], error) {
+		return s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+	})
 	if err != nil {
 		return nil, err
 	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.EmailPage, error) {
-		p, err := s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
-		if err != nil {
-			return nil, err
-		}
-		items, _ := pointers(p.Items, nil)
-		return &model.EmailPage{Items: items, NextCursor: p.NextCursor}, nil
-	})
+	items, _ := pointers(p.Items, nil)
+	return &model.EmailPage{Items: items, NextCursor: p.NextCursor}, nil
 }

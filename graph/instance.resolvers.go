@@ -12,7 +12,6 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -82,37 +81,14 @@ func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*
 }
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pageInput(platform.NamePages, first, after)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.SearchInstances(ctx, c, str(customerID), str(search), in)
-	if err != nil {
-		return nil, err
-	}
-	if l := loadersFrom(ctx); l != nil {
-		var customers, tenants func()
-		if selects(ctx, "items", "customer") {
-			customers = func() {
-				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(p.Items, func(i *admin.Instance) string { return i.CustomerID }))
-			}
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Instance], error) {
+		p, err := s.SearchInstances(ctx, c, str(customerID), str(search), in)
+		if err == nil {
+			r.prefetchInstancePage(ctx, s, c, p.Items)
 		}
-		if r.holds(c, authz.ManageTenant) {
-			if ns := firsts(ctx, "items", "tenants"); len(ns) > 0 {
-				tenants = func() {
-					for _, n := range ns {
-						l.tenantsOfInstance.prefetch(ctx, n, ids(p.Items, func(i *admin.Instance) string { return i.ID }))
-					}
-				}
-			}
-		}
-		prefetchAll(customers, tenants)
-	}
-	return &model.InstancePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+		return p, err
+	})
+	return (*model.InstancePage)(p), err
 }
 
 func (r *queryResolver) Instance(ctx context.Context, id string) (*admin.Instance, error) {

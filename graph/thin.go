@@ -51,5 +51,17 @@ func pointers[T any](vs []T, err error) ([]*T, error) {
 	return out, nil
 }
 
+// page calls list with the admin service, the caller and the page that
+// first (within limits) and after ask for. A resolver answers the page as
+// its schema type: (*model.XPage)(p).
+func page[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
+	list func(*admin.Service, *access.Caller, admin.PageInput) (*admin.Page[T], error)) (*admin.Page[T], error) {
+	in, err := pageInput(limits, first, after)
+	if err != nil {
+		return nil, err
+	}
+	return with(ctx, r, func(s *admin.Service, c *access.Caller) (*admin.Page[T], error) { return list(s, c, in) })
+}
+
 // limit is a newest-first list's first as a service limit.
 func limit(first *int) (int, error) { return platform.NewestPages.Arg("first", first) }
