@@ -97,12 +97,8 @@ func (r *mutationResolver) TransferOwnership(ctx context.Context, id string, use
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error) {
 	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Customer], error) {
-		p, err := s.SearchCustomers(ctx, c, str(search), in)
-		if err == nil {
-			r.prefetchCustomerEdges(ctx, s, c, ids(p.Items, func(cu *admin.Customer) string { return cu.ID }), "items")
-		}
-		return p, err
-	})
+		return s.SearchCustomers(ctx, c, str(search), in)
+	}, r.prefetchCustomerPage)
 	return (*model.CustomerPage)(p), err
 }
 

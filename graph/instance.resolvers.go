@@ -82,12 +82,8 @@ func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error) {
 	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Instance], error) {
-		p, err := s.SearchInstances(ctx, c, str(customerID), str(search), in)
-		if err == nil {
-			r.prefetchInstancePage(ctx, s, c, p.Items)
-		}
-		return p, err
-	})
+		return s.SearchInstances(ctx, c, str(customerID), str(search), in)
+	}, r.prefetchInstancePage)
 	return (*model.InstancePage)(p), err
 }
 

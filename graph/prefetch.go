@@ -54,6 +54,12 @@ func (r *Resolver) prefetchCustomerEdges(ctx context.Context, svc *admin.Service
 	prefetchAll(fs...)
 }
 
+// prefetchCustomerPage runs the batches of the edges the current page of
+// customers selects of its items (prefetchCustomerEdges).
+func (r *Resolver) prefetchCustomerPage(ctx context.Context, svc *admin.Service, c *access.Caller, customers []*admin.Customer) {
+	r.prefetchCustomerEdges(ctx, svc, c, ids(customers, func(cu *admin.Customer) string { return cu.ID }), "items")
+}
+
 // prefetchTenantPage loads what the current page of tenants selects of its
 // elements: their customers, the customers' grants and their instances, in
 // one batch each, run together, however many tenants the page holds.

@@ -72,12 +72,8 @@ func (r *mutationResolver) TriggerMigration(ctx context.Context, id string, targ
 
 func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error) {
 	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Tenant], error) {
-		p, err := s.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, in)
-		if err == nil {
-			r.prefetchTenantPage(ctx, s, c, p.Items)
-		}
-		return p, err
-	})
+		return s.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, in)
+	}, r.prefetchTenantPage)
 	return (*model.TenantPage)(p), err
 }
 

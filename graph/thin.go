@@ -52,15 +52,25 @@ func pointers[T any](vs []T, err error) ([]*T, error) {
 }
 
 // page calls list with the admin service, the caller and the page that
-// first (within limits) and after ask for. A resolver answers the page as
-// its schema type: (*model.XPage)(p).
+// first (within limits) and after ask for, then each of then with the
+// page's items (prefetching what the selection asks of them). A resolver
+// answers the page as its schema type: (*model.XPage)(p).
 func page[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
-	list func(*admin.Service, *access.Caller, admin.PageInput) (*admin.Page[T], error)) (*admin.Page[T], error) {
+	list func(*admin.Service, *access.Caller, admin.PageInput) (*admin.Page[T], error),
+	then ...func(context.Context, *admin.Service, *access.Caller, []T)) (*admin.Page[T], error) {
 	in, err := pageInput(limits, first, after)
 	if err != nil {
 		return nil, err
 	}
-	return with(ctx, r, func(s *admin.Service, c *access.Caller) (*admin.Page[T], error) { return list(s, c, in) })
+	return with(ctx, r, func(s *admin.Service, c *access.Caller) (*admin.Page[T], error) {
+		p, err := list(s, c, in)
+		for _, f := range then {
+			if err == nil {
+				f(ctx, s, c, p.Items)
+			}
+		}
+		return p, err
+	})
 }
 
 // limit is a newest-first list's first as a service limit.

@@ -2,14 +2,12 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"regexp"
 	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
-	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -134,20 +132,11 @@ func identityScopes(in []string) ([]string, error) {
 	return out, nil
 }
 
-// issuerURL validates an identity provider's issuer: endpointURL's rules,
-// and no address the egress policy refuses, the rule of webhook URLs (an
-// internal issuer would have the identity provider fetch internal
-// addresses at sign-in). A name that does not resolve yet is accepted;
-// every request to the issuer checks the address it connects to.
+// issuerURL validates an identity provider's issuer by the rule of webhook
+// URLs (outboundURL): an internal issuer would have the identity provider
+// fetch internal addresses at sign-in.
 func (s *Service) issuerURL(ctx context.Context, raw string) (string, error) {
-	u, err := endpointURL("issuer", raw)
-	if err != nil {
-		return "", err
-	}
-	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
-		return "", invalid("issuer must reach a public address; the platform's egress policy refuses this one")
-	}
-	return u, nil
+	return s.outboundURL(ctx, "issuer", raw)
 }
 
 // external is the identity provider's record of an enabled provider.

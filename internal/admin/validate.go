@@ -1,11 +1,14 @@
 package admin
 
 import (
+	"context"
+	"errors"
 	"math"
 	"net/url"
 	"regexp"
 	"strings"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -58,6 +61,21 @@ func endpointURL(field, raw string) (string, error) {
 	}
 	u, _ := url.Parse(raw)
 	return u.String(), nil
+}
+
+// outboundURL validates a URL the platform will call with a customer's
+// data or secrets (a webhook, an identity provider's issuer): endpointURL's
+// rules, and no address the egress policy refuses. A name that does not
+// resolve yet is accepted; every request checks the address it connects to.
+func (s *Service) outboundURL(ctx context.Context, field, raw string) (string, error) {
+	u, err := endpointURL(field, raw)
+	if err != nil {
+		return "", err
+	}
+	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
+		return "", invalid("%s must reach a public address; the platform's egress policy refuses this one", field)
+	}
+	return u, nil
 }
 
 var (

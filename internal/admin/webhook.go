@@ -2,13 +2,11 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
-	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -84,18 +82,9 @@ func webhookEvents(in []string) ([]string, error) {
 	return out, nil
 }
 
-// webhookURL validates a webhook URL: endpointURL's rules, and no address
-// the egress policy refuses. A name that does not resolve yet is accepted;
-// every delivery checks the address it connects to.
+// webhookURL validates a webhook URL (outboundURL).
 func (s *Service) webhookURL(ctx context.Context, raw string) (string, error) {
-	u, err := endpointURL("url", raw)
-	if err != nil {
-		return "", err
-	}
-	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
-		return "", invalid("url must reach a public address; the platform's egress policy refuses this one")
-	}
-	return u, nil
+	return s.outboundURL(ctx, "url", raw)
 }
 
 func newWebhookSecret() string { return "whsec_" + randomHex(32) }

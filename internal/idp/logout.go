@@ -7,11 +7,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -135,12 +135,7 @@ func (p *Provider) sendLogout(ctx context.Context, l *store.BackchannelLogout) e
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.URI, strings.NewReader(url.Values{"logout_token": {token}}.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := p.logoutClient.Do(req)
+	resp, err := httpapi.PostForm(ctx, p.logoutClient, l.URI, url.Values{"logout_token": {token}})
 	if err != nil {
 		return err
 	}

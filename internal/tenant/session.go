@@ -237,13 +237,8 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 	if err != nil {
 		return err
 	}
-	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {string(rt)}, "client_id": {t.cfg.ClientID}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.cfg.Issuer+"/oauth/v2/token", strings.NewReader(form.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := t.http.Do(req)
+	resp, err := httpapi.PostForm(ctx, t.http, t.cfg.Issuer+"/oauth/v2/token",
+		url.Values{"grant_type": {"refresh_token"}, "refresh_token": {string(rt)}, "client_id": {t.cfg.ClientID}})
 	if err != nil {
 		return err
 	}
