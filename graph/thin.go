@@ -5,6 +5,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -75,3 +76,16 @@ func page[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, fi
 
 // limit is a newest-first list's first as a service limit.
 func limit(first *int) (int, error) { return platform.NewestPages.Arg("first", first) }
+
+// adminEntities answers the admin entities of ids in their order (the
+// federation's _entities): nil for each when the caller's role does not
+// hold act, as lists answer nothing of what the caller may not read.
+func adminEntities[V any](ctx context.Context, r *Resolver, ids []string, act authz.Action,
+	load func(*admin.Service, context.Context, *access.Caller, []string) ([]V, error)) ([]V, error) {
+	return with(ctx, r, func(s *admin.Service, c *access.Caller) ([]V, error) {
+		if !r.holds(c, act) {
+			return make([]V, len(ids)), nil
+		}
+		return load(s, ctx, c, ids)
+	})
+}
