@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
-	"path"
 	"strings"
 	"time"
 
@@ -124,13 +123,5 @@ func (t *Tenant) page(name string) http.HandlerFunc {
 }
 
 func (t *Tenant) static(w http.ResponseWriter, r *http.Request) {
-	name := path.Base(chi.URLParam(r, "file"))
-	switch path.Ext(name) {
-	case ".js", ".css":
-	default:
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-cache")
-	http.ServeFileFS(w, r, web.FS, "tenant/"+name)
+	web.ServeAsset(w, r, "tenant", chi.URLParam(r, "file"))
 }
