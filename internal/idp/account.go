@@ -14,7 +14,6 @@ import (
 
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
-	"github.com/platform/platform/internal/store"
 )
 
 // currentEnrolment shows an unconfirmed factor again (after a wrong code).
@@ -103,15 +102,7 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderSetup(w, http.StatusUnauthorized, PathAccountMFA, "", enrol, msgCodeFailed)
 		return
 	}
-	notice := p.signInNotice(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
-	var codes []string
-	err := p.store.InTx(ctx, func(tx *store.Store) error {
-		var err error
-		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
-			return err
-		}
-		return p.queueNotice(ctx, tx, notice)
-	})
+	codes, err := p.noticedRecoveryCodes(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
 	if err != nil {
 		p.internalError(w, r, err)
 		return
