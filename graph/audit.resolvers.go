@@ -15,31 +15,19 @@ import (
 )
 
 func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if first != nil && *first < 1 {
-		return nil, platform.Errorf(platform.EINVALID, "first must be at least 1")
-	}
-	p, err := svc.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: num(first), Cursor: str(after)})
-	if err != nil {
-		return nil, err
-	}
-	return &model.AuditEventPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.AuditEvent], error) {
+		return s.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+	})
+	return (*model.AuditEventPage)(p), err
 }
 
 func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error) {
-	in, err := pageInput(first, after)
+	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[admin.EmailView], error) {
+		return s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+	})
 	if err != nil {
 		return nil, err
 	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.EmailPage, error) {
-		p, err := s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
-		if err != nil {
-			return nil, err
-		}
-		items, _ := pointers(p.Items, nil)
-		return &model.EmailPage{Items: items, NextCursor: p.NextCursor}, nil
-	})
+	items, _ := pointers(p.Items, nil)
+	return &model.EmailPage{Items: items, NextCursor: p.NextCursor}, nil
 }

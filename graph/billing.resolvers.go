@@ -21,45 +21,24 @@ func (r *customerResolver) NextInvoice(ctx context.Context, obj *admin.Customer)
 }
 
 func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error) {
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.InvoicePage, error) {
-		p, err := s.ListCustomerInvoices(ctx, c, obj.ID, admin.InvoiceFilter{Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
-		if err != nil {
-			return nil, err
-		}
-		return &model.InvoicePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InvoiceView], error) {
+		return s.ListCustomerInvoices(ctx, c, obj.ID, admin.InvoiceFilter{Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
 	})
+	return (*model.InvoicePage)(p), err
 }
 
 func (r *customerResolver) Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error) {
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.PaymentPage, error) {
-		p, err := s.ListPayments(ctx, c, obj.ID, in)
-		if err != nil {
-			return nil, err
-		}
-		return &model.PaymentPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.PaymentView], error) {
+		return s.ListPayments(ctx, c, obj.ID, in)
 	})
+	return (*model.PaymentPage)(p), err
 }
 
 func (r *customerResolver) Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error) {
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.CreditPage, error) {
-		p, err := s.ListCredits(ctx, c, obj.ID, in)
-		if err != nil {
-			return nil, err
-		}
-		return &model.CreditPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.CreditView], error) {
+		return s.ListCredits(ctx, c, obj.ID, in)
 	})
+	return (*model.CreditPage)(p), err
 }
 
 func (r *customerResolver) BillingSetup(ctx context.Context, obj *admin.Customer) (*admin.BillingSetupView, error) {
@@ -81,32 +60,17 @@ func (r *mutationResolver) PutBillingSetup(ctx context.Context, customerID strin
 }
 
 func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if first != nil && *first < 1 {
-		return nil, platform.Errorf(platform.EINVALID, "first must be at least 1")
-	}
-	p, err := svc.ListUsage(ctx, c, admin.UsageFilter{CustomerID: str(customerID), Meter: str(meter), From: str(from), To: str(to), Limit: num(first), Cursor: str(after)})
-	if err != nil {
-		return nil, err
-	}
-	return &model.UsagePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Usage], error) {
+		return s.ListUsage(ctx, c, admin.UsageFilter{CustomerID: str(customerID), Meter: str(meter), From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor})
+	})
+	return (*model.UsagePage)(p), err
 }
 
 func (r *queryResolver) Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error) {
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.InvoicePage, error) {
-		p, err := s.ListInvoices(ctx, c, admin.InvoiceFilter{CustomerID: str(customerID), Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
-		if err != nil {
-			return nil, err
-		}
-		return &model.InvoicePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InvoiceView], error) {
+		return s.ListInvoices(ctx, c, admin.InvoiceFilter{CustomerID: str(customerID), Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
 	})
+	return (*model.InvoicePage)(p), err
 }
 
 func (r *queryResolver) Invoice(ctx context.Context, id string) (*admin.InvoiceView, error) {

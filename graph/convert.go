@@ -46,12 +46,11 @@ func num(p *int) int {
 
 func flag(p *bool) bool { return p != nil && *p }
 
-// pageInput is a list's first/after as the admin service pages.
-func pageInput(first *int, after *string) (admin.PageInput, error) {
-	if first != nil && *first < 1 {
-		return admin.PageInput{}, platform.Errorf(platform.EINVALID, "first must be at least 1")
-	}
-	return admin.PageInput{Limit: num(first), Cursor: str(after)}, nil
+// pageInput is a list's first (within limits) and after as the admin
+// service pages.
+func pageInput(limits platform.PageLimit, first *int, after *string) (admin.PageInput, error) {
+	n, err := limits.Arg("first", first)
+	return admin.PageInput{Limit: n, Cursor: str(after)}, err
 }
 
 // selects reports whether the current field's selection reaches path

@@ -15,7 +15,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/platform/platform/graph"
-	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/platform"
 )
@@ -113,7 +112,7 @@ func TestEdgeFirst(t *testing.T) {
 			q := fmt.Sprintf(`{ customer(id: "cust-acme") { id %s(first: %d) { id } } }`, edge, first)
 			got := e.gql(platAdm, q, nil)
 			if dig(got.Data, "customer", "id") != custAcme || dig(got.Data, "customer", edge) != nil ||
-				!slices.Equal(got.codes(), []string{"BAD_USER_INPUT"}) || !strings.Contains(got.Errors[0].Message, "between 1 and 100") {
+				!slices.Equal(got.codes(), []string{"BAD_USER_INPUT"}) || !strings.Contains(got.Errors[0].Message, "first must be a whole number from 1 to 100") {
 				t.Errorf("%s(first: %d): %s", edge, first, got.Raw)
 			}
 		}
@@ -252,8 +251,8 @@ func TestCostDirectives(t *testing.T) {
 		typ, field string
 		want       int
 	}{
-		{"Customer", "tenants", admin.ChildLimit}, {"Customer", "instances", admin.ChildLimit}, {"Customer", "users", admin.ChildLimit},
-		{"Instance", "tenants", admin.ChildLimit}, {"CxUploadResult", "errors", cx.MaxErrors}, {"CxUploadResult", "warnings", cx.MaxErrors},
+		{"Customer", "tenants", platform.MaxChildren}, {"Customer", "instances", platform.MaxChildren}, {"Customer", "users", platform.MaxChildren},
+		{"Instance", "tenants", platform.MaxChildren}, {"CxUploadResult", "errors", cx.MaxErrors}, {"CxUploadResult", "warnings", cx.MaxErrors},
 		{"Me", "actions", len(s.Types["Action"].EnumValues)},
 	} {
 		if _, _, size, _ := graph.ListPrice(tc.typ, tc.field, nil); size != tc.want {
@@ -327,7 +326,7 @@ func TestConsoleOperationsFitTheBudget(t *testing.T) {
 		for _, v := range vars.FindAllStringSubmatch(doc, -1) {
 			switch v[2] {
 			case "Int":
-				worst[v[1]] = int64(admin.MaxPageLimit)
+				worst[v[1]] = int64(platform.MaxPageSize)
 			case "Boolean":
 				worst[v[1]] = true
 			case "ID", "String":

@@ -41,19 +41,10 @@ func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*
 }
 
 func (r *customerResolver) Usage(ctx context.Context, obj *admin.Customer, from *string, to *string, first *int, after *string) (*model.UsagePage, error) {
-	svc, err := r.adminService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.ListCustomerUsage(ctx, c, admin.UsageFilter{CustomerID: obj.ID, From: str(from), To: str(to), Limit: num(first), Cursor: str(after)})
-	if err != nil {
-		return nil, err
-	}
-	return &model.UsagePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Usage], error) {
+		return s.ListCustomerUsage(ctx, c, admin.UsageFilter{CustomerID: obj.ID, From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor})
+	})
+	return (*model.UsagePage)(p), err
 }
 
 func (r *customerResolver) BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error) {
@@ -105,20 +96,10 @@ func (r *mutationResolver) TransferOwnership(ctx context.Context, id string, use
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.SearchCustomers(ctx, c, str(search), in)
-	if err != nil {
-		return nil, err
-	}
-	r.prefetchCustomerEdges(ctx, svc, c, ids(p.Items, func(cu *admin.Customer) string { return cu.ID }), "items")
-	return &model.CustomerPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Customer], error) {
+		return s.SearchCustomers(ctx, c, str(search), in)
+	}, r.prefetchCustomerPage)
+	return (*model.CustomerPage)(p), err
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*admin.Customer, error) {

@@ -64,13 +64,11 @@ func decodeOffset(s string) (int, error) {
 // the records after the cursor's position, in pages of the service's
 // paging (one listing when the position is a multiple of first, else two).
 func recordConnection(ctx context.Context, svc *data.Service, c *access.Caller, master string, q data.Query, first *int, after *string) (*model.MasterRecordConnection, error) {
-	n := data.DefaultPageSize
-	if first != nil {
-		n = *first
+	n, err := platform.RecordPages.Arg("first", first)
+	if err != nil {
+		return nil, err
 	}
-	if n < 1 || n > data.MaxPageSize {
-		return nil, platform.Errorf(platform.EINVALID, "first must be between 1 and %d", data.MaxPageSize)
-	}
+	n = platform.RecordPages.Size(n)
 	start := 0
 	if after != nil {
 		o, err := decodeOffset(*after)

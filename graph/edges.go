@@ -9,7 +9,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -55,15 +54,10 @@ func (e *edge[V]) prefetch(ctx context.Context, n int, keys []string) [][]V {
 	return prefetch(ctx, e.limit(n), e.batch(n), keys)
 }
 
-// childFirst is an edge's first: 1 to admin.ChildLimit, the limit when nil.
+// childFirst is an edge's first (platform.ChildPages), the default when nil.
 func childFirst(first *int) (int, error) {
-	if first == nil {
-		return admin.ChildLimit, nil
-	}
-	if *first < 1 || *first > admin.ChildLimit {
-		return 0, platform.Errorf(platform.EINVALID, "first must be between 1 and %d", admin.ChildLimit)
-	}
-	return *first, nil
+	n, err := platform.ChildPages.Arg("first", first)
+	return platform.ChildPages.Size(n), err
 }
 
 // firsts returns the distinct firsts the edges the current field's

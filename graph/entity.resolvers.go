@@ -16,33 +16,13 @@ import (
 )
 
 func (r *entityResolver) FindManyCustomerByIDs(ctx context.Context, reps []*model.CustomerByIDsInput) ([]*admin.Customer, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(reps))
-	for i, rep := range reps {
-		ids[i] = rep.ID
-	}
-	if !r.holds(c, authz.ViewUsageUnits) {
-		return make([]*admin.Customer, len(ids)), nil
-	}
-	return svc.CustomersByIDs(ctx, c, ids)
+	return adminEntities(ctx, r.Resolver, ids(reps, func(x *model.CustomerByIDsInput) string { return x.ID }), authz.ViewUsageUnits,
+		(*admin.Service).CustomersByIDs)
 }
 
 func (r *entityResolver) FindManyInstanceByIDs(ctx context.Context, reps []*model.InstanceByIDsInput) ([]*admin.Instance, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(reps))
-	for i, rep := range reps {
-		ids[i] = rep.ID
-	}
-	if !r.holds(c, authz.ManageInstances) {
-		return make([]*admin.Instance, len(ids)), nil
-	}
-	return svc.InstancesByIDs(ctx, c, ids)
+	return adminEntities(ctx, r.Resolver, ids(reps, func(x *model.InstanceByIDsInput) string { return x.ID }), authz.ManageInstances,
+		(*admin.Service).InstancesByIDs)
 }
 
 func (r *entityResolver) FindManyMasterRecordByIDs(ctx context.Context, reps []*model.MasterRecordByIDsInput) ([]*data.Record, error) {
@@ -50,26 +30,12 @@ func (r *entityResolver) FindManyMasterRecordByIDs(ctx context.Context, reps []*
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(reps))
-	for i, rep := range reps {
-		ids[i] = rep.ID
-	}
-	return svc.RecordsByIDs(ctx, c, ids)
+	return svc.RecordsByIDs(ctx, c, ids(reps, func(x *model.MasterRecordByIDsInput) string { return x.ID }))
 }
 
 func (r *entityResolver) FindManyTenantByIDs(ctx context.Context, reps []*model.TenantByIDsInput) ([]*admin.Tenant, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(reps))
-	for i, rep := range reps {
-		ids[i] = rep.ID
-	}
-	if !r.holds(c, authz.ManageTenant) {
-		return make([]*admin.Tenant, len(ids)), nil
-	}
-	return svc.TenantsByIDs(ctx, c, ids)
+	return adminEntities(ctx, r.Resolver, ids(reps, func(x *model.TenantByIDsInput) string { return x.ID }), authz.ManageTenant,
+		(*admin.Service).TenantsByIDs)
 }
 
 func (r *Resolver) Entity() generated.EntityResolver { return &entityResolver{r} }

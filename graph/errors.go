@@ -43,7 +43,7 @@ const (
 // graphCode returns the extensions.code of a platform error code.
 func graphCode(code string) string {
 	switch code {
-	case platform.EINVALID:
+	case platform.EINVALID, platform.EUNSUPPORTED:
 		return CodeBadUserInput
 	case platform.EUNAUTHORIZED:
 		return CodeUnauthenticated

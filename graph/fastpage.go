@@ -12,6 +12,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
 
 // The tenants page (D-graphql-page): a query whose one root field is
@@ -246,7 +247,7 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 		(p.grant != nil && cat.Access(c.Role, grants.Action) == authz.AccessNone) {
 		return nil, false
 	}
-	in, err := pageInput(p.first, p.after)
+	in, err := pageInput(platform.NamePages, p.first, p.after)
 	if err != nil {
 		return nil, false
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -24,7 +23,7 @@ import (
 // checked against them before it executes.
 const (
 	// MaxBody is the largest request body.
-	MaxBody = 1 << 20
+	MaxBody = httpapi.MaxBody
 	// MaxComplexity bounds an operation's cost under the schema's cost
 	// model (D-graphql-cost, graph/cost.go): a field costs its @cost weight
 	// (1 by default) plus its selection's cost times its @listSize.
@@ -145,7 +144,7 @@ func NewHandler(cfg Config) http.Handler {
 			writeTransportError(w, http.StatusMethodNotAllowed, "BAD_REQUEST", "use POST with a JSON body, or GET for queries")
 			return
 		}
-		if r.Method == http.MethodPost && !isJSON(r.Header.Get("Content-Type")) {
+		if r.Method == http.MethodPost && !httpapi.IsJSON(r) {
 			writeTransportError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "the body must be JSON (Content-Type: application/json)")
 			return
 		}
@@ -165,11 +164,6 @@ func NewHandler(cfg Config) http.Handler {
 		}
 		api.ServeHTTP(w, r.WithContext(withRawVariables(r.Context())))
 	})
-}
-
-func isJSON(ct string) bool {
-	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
 }
 
 // writeTransportError answers a request no transport takes with a GraphQL

@@ -12,7 +12,7 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error) {
@@ -81,37 +81,10 @@ func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*
 }
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.SearchInstances(ctx, c, str(customerID), str(search), in)
-	if err != nil {
-		return nil, err
-	}
-	if l := loadersFrom(ctx); l != nil {
-		var customers, tenants func()
-		if selects(ctx, "items", "customer") {
-			customers = func() {
-				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(p.Items, func(i *admin.Instance) string { return i.CustomerID }))
-			}
-		}
-		if r.holds(c, authz.ManageTenant) {
-			if ns := firsts(ctx, "items", "tenants"); len(ns) > 0 {
-				tenants = func() {
-					for _, n := range ns {
-						l.tenantsOfInstance.prefetch(ctx, n, ids(p.Items, func(i *admin.Instance) string { return i.ID }))
-					}
-				}
-			}
-		}
-		prefetchAll(customers, tenants)
-	}
-	return &model.InstancePage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Instance], error) {
+		return s.SearchInstances(ctx, c, str(customerID), str(search), in)
+	}, r.prefetchInstancePage)
+	return (*model.InstancePage)(p), err
 }
 
 func (r *queryResolver) Instance(ctx context.Context, id string) (*admin.Instance, error) {

@@ -39,9 +39,11 @@ func (r *queryResolver) MasterRecords(ctx context.Context, master string, page *
 		return nil, err
 	}
 	q := recordQuery(filter, sort)
-	q.Page, q.PageSize = num(page), num(pageSize)
-	if page != nil && *page < 1 || pageSize != nil && *pageSize < 1 {
-		return nil, platform.Errorf(platform.EINVALID, "page and pageSize must be at least 1")
+	if q.Page, err = platform.RecordPageNumbers.Arg("page", page); err != nil {
+		return nil, err
+	}
+	if q.PageSize, err = platform.RecordPages.Arg("pageSize", pageSize); err != nil {
+		return nil, err
 	}
 	p, err := svc.ListMasterRecords(ctx, c, master, q)
 	if err != nil {

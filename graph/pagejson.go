@@ -47,6 +47,22 @@ func dup(fs []graphql.CollectedField, i int) bool {
 	return false
 }
 
+// list writes items as an array, item writing each; false when one has no
+// value the schema allows.
+func list[T any](w *jsonWriter, items []T, item func(T) bool) bool {
+	w.byte('[')
+	for i, it := range items {
+		if i > 0 {
+			w.byte(',')
+		}
+		if !item(it) {
+			return false
+		}
+	}
+	w.byte(']')
+	return true
+}
+
 func (w *jsonWriter) page(p *tenantsPage, d *pageData) bool {
 	return w.object(p.page, func(f *graphql.CollectedField) bool {
 		switch f.Name {
@@ -55,38 +71,42 @@ func (w *jsonWriter) page(p *tenantsPage, d *pageData) bool {
 		case "nextCursor":
 			w.optStr(d.tenants.NextCursor)
 		case "items":
-			w.byte('[')
-			for i, t := range d.tenants.Items {
-				if i > 0 {
-					w.byte(',')
-				}
-				if !w.tenant(p, d, t) {
-					return false
-				}
-			}
-			w.byte(']')
+			return list(w, d.tenants.Items, func(t *admin.Tenant) bool { return w.tenant(p, d, t) })
+		}
+		return true
+	})
+}
+
+// named writes an object with the fields Tenant and Customer share
+// (__typename, id, name, createdAt, updatedAt), value writing the others.
+func (w *jsonWriter) named(fs []graphql.CollectedField, typename, id, name string, created, updated time.Time,
+	value func(f *graphql.CollectedField) bool) bool {
+	return w.object(fs, func(f *graphql.CollectedField) bool {
+		switch f.Name {
+		case "__typename":
+			w.str(typename)
+		case "id":
+			w.str(id)
+		case "name":
+			w.str(name)
+		case "createdAt":
+			return w.time(created)
+		case "updatedAt":
+			return w.time(updated)
+		default:
+			return value(f)
 		}
 		return true
 	})
 }
 
 func (w *jsonWriter) tenant(p *tenantsPage, d *pageData, t *admin.Tenant) bool {
-	return w.object(p.tenant, func(f *graphql.CollectedField) bool {
+	return w.named(p.tenant, "Tenant", t.ID, t.Name, t.CreatedAt, t.UpdatedAt, func(f *graphql.CollectedField) bool {
 		switch f.Name {
-		case "__typename":
-			w.str("Tenant")
-		case "id":
-			w.str(t.ID)
-		case "name":
-			w.str(t.Name)
 		case "customerId":
 			w.str(t.CustomerID)
 		case "instanceId":
 			w.optStr(t.InstanceID)
-		case "createdAt":
-			return w.time(t.CreatedAt)
-		case "updatedAt":
-			return w.time(t.UpdatedAt)
 		case "customer":
 			cu := d.customers[t.CustomerID]
 			if cu == nil {
@@ -100,31 +120,12 @@ func (w *jsonWriter) tenant(p *tenantsPage, d *pageData, t *admin.Tenant) bool {
 }
 
 func (w *jsonWriter) customer(p *tenantsPage, d *pageData, cu *admin.Customer) bool {
-	return w.object(p.customer, func(f *graphql.CollectedField) bool {
+	return w.named(p.customer, "Customer", cu.ID, cu.Name, cu.CreatedAt, cu.UpdatedAt, func(f *graphql.CollectedField) bool {
 		switch f.Name {
-		case "__typename":
-			w.str("Customer")
-		case "id":
-			w.str(cu.ID)
-		case "name":
-			w.str(cu.Name)
 		case "orgId":
 			w.str(cu.OrgID)
-		case "createdAt":
-			return w.time(cu.CreatedAt)
-		case "updatedAt":
-			return w.time(cu.UpdatedAt)
 		case "grants":
-			w.byte('[')
-			for i, g := range d.grants[cu.ID] {
-				if i > 0 {
-					w.byte(',')
-				}
-				if !w.grant(p, g) {
-					return false
-				}
-			}
-			w.byte(']')
+			return list(w, d.grants[cu.ID], func(g *admin.GrantView) bool { return w.grant(p, g) })
 		}
 		return true
 	})

@@ -53,3 +53,59 @@ func (r *Resolver) prefetchCustomerEdges(ctx context.Context, svc *admin.Service
 	}
 	prefetchAll(fs...)
 }
+
+// prefetchCustomerPage runs the batches of the edges the current page of
+// customers selects of its items (prefetchCustomerEdges).
+func (r *Resolver) prefetchCustomerPage(ctx context.Context, svc *admin.Service, c *access.Caller, customers []*admin.Customer) {
+	r.prefetchCustomerEdges(ctx, svc, c, ids(customers, func(cu *admin.Customer) string { return cu.ID }), "items")
+}
+
+// prefetchTenantPage loads what the current page of tenants selects of its
+// elements: their customers, the customers' grants and their instances, in
+// one batch each, run together, however many tenants the page holds.
+func (r *Resolver) prefetchTenantPage(ctx context.Context, svc *admin.Service, c *access.Caller, tenants []*admin.Tenant) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return
+	}
+	custIDs := ids(tenants, func(t *admin.Tenant) string { return t.CustomerID })
+	var customers, grants, instances func()
+	if selects(ctx, "items", "customer") {
+		customers = func() { prefetch(ctx, l.customer, svc.CustomersByIDs, custIDs) }
+		if selects(ctx, "items", "customer", "grants") && r.holds(c, authz.ManageInternalUsers) {
+			grants = func() { prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, custIDs) }
+		}
+	}
+	if selects(ctx, "items", "instance") && r.holds(c, authz.ManageInstances) {
+		instances = func() {
+			prefetch(ctx, l.instance, svc.InstancesByIDs, ids(tenants, func(t *admin.Tenant) string { return str(t.InstanceID) }))
+		}
+	}
+	prefetchAll(customers, grants, instances)
+}
+
+// prefetchInstancePage loads what the current page of instances selects
+// of its elements: their customers, and their tenants for every first
+// asked.
+func (r *Resolver) prefetchInstancePage(ctx context.Context, svc *admin.Service, c *access.Caller, instances []*admin.Instance) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return
+	}
+	var customers, tenants func()
+	if selects(ctx, "items", "customer") {
+		customers = func() {
+			prefetch(ctx, l.customer, svc.CustomersByIDs, ids(instances, func(i *admin.Instance) string { return i.CustomerID }))
+		}
+	}
+	if r.holds(c, authz.ManageTenant) {
+		if ns := firsts(ctx, "items", "tenants"); len(ns) > 0 {
+			tenants = func() {
+				for _, n := range ns {
+					l.tenantsOfInstance.prefetch(ctx, n, ids(instances, func(i *admin.Instance) string { return i.ID }))
+				}
+			}
+		}
+	}
+	prefetchAll(customers, tenants)
+}

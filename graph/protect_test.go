@@ -134,7 +134,7 @@ func TestStandardErrors(t *testing.T) {
 		{"MissingVariable", `query($id: ID!) { customer(id: $id) { id } }`, "GRAPHQL_VALIDATION_FAILED", "", nil},
 		{"Syntax", `{ me { userId `, "GRAPHQL_PARSE_FAILED", "", nil},
 		{"Introspection", `{ __schema { types { name } } }`, "INTROSPECTION_DISABLED", "introspection is disabled", nil},
-		{"BadInput", `{ customers(first: 0) { items { id } } }`, "BAD_USER_INPUT", "first must be at least 1", nil},
+		{"BadInput", `{ customers(first: 0) { items { id } } }`, "BAD_USER_INPUT", "first must be a whole number from 1 to 1000", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := e.gql(platAdm, tc.query, tc.vars)

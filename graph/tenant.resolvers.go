@@ -13,7 +13,7 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (r *mutationResolver) CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error) {
@@ -71,40 +71,10 @@ func (r *mutationResolver) TriggerMigration(ctx context.Context, id string, targ
 }
 
 func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, in)
-	if err != nil {
-		return nil, err
-	}
-	if l := loadersFrom(ctx); l != nil {
-		// The elements' customers, instances and the customers' grants in
-		// one batch each, run together, however many tenants the page holds.
-		custIDs := make([]string, 0, len(p.Items))
-		instIDs := make([]string, 0, len(p.Items))
-		for _, t := range p.Items {
-			custIDs = append(custIDs, t.CustomerID)
-			instIDs = append(instIDs, str(t.InstanceID))
-		}
-		var customers, grants, instances func()
-		if selects(ctx, "items", "customer") {
-			customers = func() { prefetch(ctx, l.customer, svc.CustomersByIDs, custIDs) }
-			if selects(ctx, "items", "customer", "grants") && r.holds(c, authz.ManageInternalUsers) {
-				grants = func() { prefetch(ctx, l.grants, svc.GrantsByCustomerIDs, custIDs) }
-			}
-		}
-		if selects(ctx, "items", "instance") && r.holds(c, authz.ManageInstances) {
-			instances = func() { prefetch(ctx, l.instance, svc.InstancesByIDs, instIDs) }
-		}
-		prefetchAll(customers, grants, instances)
-	}
-	return &model.TenantPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Tenant], error) {
+		return s.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, in)
+	}, r.prefetchTenantPage)
+	return (*model.TenantPage)(p), err
 }
 
 func (r *queryResolver) Tenant(ctx context.Context, id string) (*admin.Tenant, error) {

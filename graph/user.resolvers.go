@@ -12,6 +12,7 @@ import (
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (r *customerUserResolver) Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error) {
@@ -143,19 +144,10 @@ func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 }
 
 func (r *queryResolver) Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	p, err := svc.ListUsers(ctx, c, str(customerID), in)
-	if err != nil {
-		return nil, err
-	}
-	return &model.CustomerUserPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.CustomerUserView], error) {
+		return s.ListUsers(ctx, c, str(customerID), in)
+	})
+	return (*model.CustomerUserPage)(p), err
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUserView, error) {
@@ -167,17 +159,10 @@ func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUse
 }
 
 func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error) {
-	in, err := pageInput(first, after)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*model.InternalUserPage, error) {
-		p, err := s.ListInternalUsers(ctx, c, in)
-		if err != nil {
-			return nil, err
-		}
-		return &model.InternalUserPage{Items: p.Items, NextCursor: p.NextCursor}, nil
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InternalUser], error) {
+		return s.ListInternalUsers(ctx, c, in)
 	})
+	return (*model.InternalUserPage)(p), err
 }
 
 func (r *queryResolver) InternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {

@@ -18,6 +18,7 @@ import (
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/mail"
+	"github.com/platform/platform/internal/platform"
 )
 
 // Roles a process can run (DESIGN 1).
@@ -265,8 +266,8 @@ func (c Config) Validate() error {
 		p = append(p, err.Error())
 	}
 	for _, u := range []struct{ name, v string }{{"ISSUER_URL", c.IssuerURL}, {"CONSOLE_URL", c.ConsoleURL}, {"INSTANCE_URL", c.InstanceURL}} {
-		if msg := checkBaseURL(u.v); msg != "" {
-			p = append(p, u.name+" "+msg)
+		if err := platform.CheckOrigin(fmt.Sprintf("%s %q", u.name, u.v), u.v); err != nil {
+			p = append(p, platform.ErrorMessage(err))
 		}
 	}
 	for _, a := range []struct{ name, v string }{{"IDP_ADDR", c.IDPAddr}, {"CONSOLE_ADDR", c.ConsoleAddr}, {"TENANT_ADDR", c.TenantAddr},
@@ -434,23 +435,6 @@ func (c Config) Database() (driver, dsn string, err error) {
 	default:
 		return "", "", fmt.Errorf("DATABASE_URL must start with postgres:// or sqlite: (got %q)", redactURL(c.DatabaseURL))
 	}
-}
-
-func checkBaseURL(s string) string {
-	u, err := url.Parse(s)
-	switch {
-	case err != nil || u.Host == "":
-		return fmt.Sprintf("%q is not an absolute URL", s)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Sprintf("%q must be http or https", s)
-	case u.Scheme == "http" && u.Hostname() != "localhost" && u.Hostname() != "127.0.0.1":
-		return fmt.Sprintf("%q must be https (plain http is allowed for localhost only)", s)
-	case u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "":
-		return fmt.Sprintf("%q must be a bare origin without path, query or fragment", s)
-	case strings.HasSuffix(s, "/"):
-		return fmt.Sprintf("%q must not end with a slash", s)
-	}
-	return ""
 }
 
 // redactURL hides a password in a database URL for messages and logs.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
-	"github.com/platform/platform/internal/webhook"
 )
 
 // TestAttackEgressAllowInForce: EGRESS_ALLOW reaches the console's webhook URL
@@ -83,7 +82,7 @@ func TestAttackWebhookToInternalListener(t *testing.T) {
 			for _, u := range []string{metrics, rcv.URL} {
 				id, now := uuid.NewString(), time.Now()
 				if err := m.Store.CreateWebhook(ctx, &store.Webhook{ID: id, CustomerID: DemoAcmeCustomerID, URL: u, Events: []string{"*"},
-					Active: true, SecretSealed: sealer.Seal([]byte("whsec_test"), webhook.SecretPurpose(id)), CreatedAt: now, UpdatedAt: now}); err != nil {
+					Active: true, SecretSealed: sealer.Seal([]byte("whsec_test"), secrets.LabelWebhookSecret(id)), CreatedAt: now, UpdatedAt: now}); err != nil {
 					t.Fatal(err)
 				}
 				ids = append(ids, id)

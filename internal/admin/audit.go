@@ -10,9 +10,6 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// MaxLogLimit is the largest page of the audit and e-mail logs.
-const MaxLogLimit = 500
-
 // LogQuery pages through the audit or e-mail log, newest first: Cursor is
 // the nextCursor of the previous page.
 type LogQuery struct {
@@ -31,13 +28,8 @@ func (s *Service) logScope(ctx context.Context, c *access.Caller, op Operation) 
 	return c.Scope.Filter(), nil
 }
 
-// logLimit checks a page size of the audit and e-mail logs.
-func logLimit(q LogQuery) error {
-	if q.Limit < 0 || q.Limit > MaxLogLimit {
-		return platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", MaxLogLimit)
-	}
-	return nil
-}
+// logLimit checks a page size of the audit and e-mail logs (platform.LogPages).
+func logLimit(q LogQuery) error { return platform.LogPages.Check("limit", q.Limit) }
 
 // AuditEvent is one entry of the audit log as the API and GraphQL show it:
 // a denied decision or an admin write (D-audit-events); customerId is empty

@@ -146,8 +146,8 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 			return nil, err
 		}
 	}
-	if f.Limit < 0 || f.Limit > 1000 {
-		return nil, invalid("limit must be between 1 and 1000")
+	if err := platform.NewestPages.Check("limit", f.Limit); err != nil {
+		return nil, err
 	}
 	rows, next, err := s.store.Invoices(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
 		Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
@@ -162,9 +162,18 @@ func (s *Service) Invoice(ctx context.Context, c *access.Caller, id string) (*In
 	return viewing(newInvoiceView)(decided(ctx, s, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
 }
 
+// billingPage checks the caller may perform op, a read of customerID's
+// billing, and the page's size (platform.NewestPages).
+func (s *Service) billingPage(ctx context.Context, c *access.Caller, customerID string, op Operation, p PageInput) error {
+	if _, err := s.customerFor(ctx, c, customerID, op); err != nil {
+		return err
+	}
+	return platform.NewestPages.Check("limit", p.Limit)
+}
+
 // ListPayments lists a customer's payments, newest first, one page.
 func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpPaymentList); err != nil {
+	if err := s.billingPage(ctx, c, customerID, OpPaymentList, p); err != nil {
 		return nil, err
 	}
 	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
@@ -177,7 +186,7 @@ func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID
 
 // ListCredits lists a customer's credits, newest first, one page.
 func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpCreditList); err != nil {
+	if err := s.billingPage(ctx, c, customerID, OpCreditList, p); err != nil {
 		return nil, err
 	}
 	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,

@@ -10,13 +10,10 @@ import (
 
 // The parent → children batches of the GraphQL edges (DESIGN 6): each
 // answers, in key order, the children of every parent key in one SQL
-// statement, the caller's scope applied in SQL, at most limit (1 to
-// ChildLimit; ChildLimit out of that range) per parent. A role that does
+// statement, the caller's scope applied in SQL, at most limit
+// (platform.ChildPages) per parent. A role that does
 // not hold the children's action gets EFORBIDDEN, as the paged list would
 // answer.
-
-// ChildLimit is the most children an edge answers per parent.
-const ChildLimit = store.ChildLimit
 
 // TenantsByCustomerIDs returns each customer's tenants (Customer.tenants).
 func (s *Service) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {

@@ -52,11 +52,10 @@ func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInp
 	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListCustomers(ctx, c.Scope.Filter(), q)
+	rows, next, err := s.store.ListCustomers(ctx, c.Scope.Filter(), p)
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,10 @@ func (s *Service) SearchCustomers(ctx context.Context, c *access.Caller, search 
 	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.SearchCustomers(ctx, c.Scope.Filter(), search, q)
+	rows, next, err := s.store.SearchCustomers(ctx, c.Scope.Filter(), search, p)
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,9 @@ func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, statu
 			return nil, err
 		}
 	}
+	if err := platform.NewestPages.Check("limit", limit); err != nil {
+		return nil, err
+	}
 	rows, err := s.store.Discrepancies(ctx, status, c.Scope.Filter(), limit)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -60,7 +61,7 @@ func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
 		return invalid("value must be at most %d bytes", maxEnvValue)
 	}
 	if v.Secret {
-		v.Value, v.ValueSealed = "", s.seal(value, "environment_variables", "value", v.ID)
+		v.Value, v.ValueSealed = "", s.secrets().Seal([]byte(value), secrets.LabelEnvValue(v.ID))
 	} else {
 		v.Value, v.ValueSealed = value, nil
 	}
@@ -180,7 +181,7 @@ func (s *Service) EnvValue(ctx context.Context, c *access.Caller, id string) (st
 	}
 	value := v.Value
 	if v.Secret {
-		if value, err = s.open(v.ValueSealed, "environment_variables", "value", v.ID); err != nil {
+		if value, err = s.open(v.ValueSealed, secrets.LabelEnvValue(v.ID), "environment_variables"); err != nil {
 			return "", err
 		}
 	}

@@ -2,15 +2,14 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"regexp"
 	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
-	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -27,10 +26,6 @@ import (
 // written in one transaction, so SSO configured here is what sign-in uses
 // (resolve-org lists it, the identity provider redirects to it). The client
 // secret is sealed once, for the identity provider's purpose.
-
-// idpSecretPurpose is the purpose the identity provider opens external
-// client secrets with (internal/idp/sso.go, oauthConfig).
-func idpSecretPurpose(id string) string { return "idp-secret:" + id }
 
 // IdentityProvider is an external OIDC identity provider of a customer
 // (SSO) as the API shows it; the client secret never leaves the service.
@@ -137,20 +132,11 @@ func identityScopes(in []string) ([]string, error) {
 	return out, nil
 }
 
-// issuerURL validates an identity provider's issuer: endpointURL's rules,
-// and no address the egress policy refuses, the rule of webhook URLs (an
-// internal issuer would have the identity provider fetch internal
-// addresses at sign-in). A name that does not resolve yet is accepted;
-// every request to the issuer checks the address it connects to.
+// issuerURL validates an identity provider's issuer by the rule of webhook
+// URLs (outboundURL): an internal issuer would have the identity provider
+// fetch internal addresses at sign-in.
 func (s *Service) issuerURL(ctx context.Context, raw string) (string, error) {
-	u, err := endpointURL("issuer", raw)
-	if err != nil {
-		return "", err
-	}
-	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
-		return "", invalid("issuer must reach a public address; the platform's egress policy refuses this one")
-	}
-	return u, nil
+	return s.outboundURL(ctx, "issuer", raw)
 }
 
 // external is the identity provider's record of an enabled provider.
@@ -205,7 +191,7 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 	if in.Enabled != nil {
 		row.Enabled = *in.Enabled
 	}
-	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelIDPSecret(row.ID))
 	err = s.audited(ctx, c, OpIdentityProviderCreate, on(customerID, "identity-providers", row.ID), func(tx *store.Store) error {
 		if err := withinBudget(ctx, tx, store.CustomerIdentityProviders, customerID); err != nil {
 			return err
@@ -341,7 +327,7 @@ func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProvide
 		if err != nil {
 			return err
 		}
-		row.ClientSecretSealed = s.secrets().Seal([]byte(secret), idpSecretPurpose(row.ID))
+		row.ClientSecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelIDPSecret(row.ID))
 	}
 	if in.Scopes != nil {
 		if row.Scopes, err = identityScopes(*in.Scopes); err != nil {

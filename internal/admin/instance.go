@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"log/slog"
-	"net/url"
 	"strings"
 	"time"
 
@@ -99,16 +98,11 @@ type DatabaseURI struct {
 	DatabaseURI string `json:"databaseUri"`
 }
 
-// cleanURL validates an instance URL: absolute http(s), no query or
-// fragment; a trailing slash is dropped.
+// cleanURL validates an instance URL (platform.CheckInstanceURL); a
+// trailing slash is dropped.
 func cleanURL(raw string) (string, error) {
 	raw = strings.TrimRight(strings.TrimSpace(raw), "/")
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" ||
-		u.User != nil || len(raw) > 500 {
-		return "", platform.Errorf(platform.EINVALID, "url must be an absolute http(s) address without query or fragment")
-	}
-	return raw, nil
+	return raw, platform.CheckInstanceURL("url", raw)
 }
 
 // instanceFields checks an instance's name, URL and database URI, and
@@ -153,11 +147,10 @@ func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, custome
 	if err := s.checkRole(ctx, c, OpInstanceList); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, q)
+	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, p)
 	if err != nil {
 		return nil, err
 	}

@@ -58,11 +58,10 @@ func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p Pag
 	if err := s.check(ctx, c, OpInternalUserList, authz.Resource{}); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListInternalUsers(ctx, q)
+	rows, next, err := s.store.ListInternalUsers(ctx, p)
 	if err != nil {
 		return nil, err
 	}

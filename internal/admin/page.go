@@ -5,15 +5,10 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// PageInput asks for one page of a list: at most Limit items (1 to 1000,
-// default 50) after Cursor, the nextCursor of the previous page.
-type PageInput struct {
-	Limit  int
-	Cursor string
-}
-
-// MaxPageLimit is the largest page a list answers.
-const MaxPageLimit = store.MaxPageLimit
+// PageInput asks for one page of a list: at most Limit items (0: the
+// list's default, platform.PageLimit) after Cursor, the nextCursor of the
+// previous page.
+type PageInput = platform.PageRequest
 
 // Page is one page of a list. NextCursor is nil on the last page.
 type Page[T any] struct {
@@ -32,16 +27,18 @@ func newPage[T any](items []T, next string) *Page[T] {
 	return p
 }
 
-func (p PageInput) query() (store.PageQuery, error) {
-	if p.Limit < 0 || p.Limit > store.MaxPageLimit {
-		return store.PageQuery{}, platform.Errorf(platform.EINVALID, "limit must be between 1 and %d", store.MaxPageLimit)
+// checkPage checks a page of a list ordered by name (or e-mail) and id:
+// its size against limits, its cursor's form. EINVALID.
+func checkPage(limits platform.PageLimit, p PageInput) error {
+	if err := limits.Check("limit", p.Limit); err != nil {
+		return err
 	}
 	if p.Cursor != "" {
 		if _, _, err := store.DecodeCursor(p.Cursor); err != nil {
-			return store.PageQuery{}, err
+			return err
 		}
 	}
-	return store.PageQuery{Limit: p.Limit, Cursor: p.Cursor}, nil
+	return nil
 }
 
 // WholePage is a whole list as the API answers it: the page envelope without a next page.

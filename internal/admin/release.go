@@ -49,6 +49,9 @@ func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int)
 	if err := s.infra(ctx, c, OpReleaseList); err != nil {
 		return nil, err
 	}
+	if err := platform.NewestPages.Check("limit", limit); err != nil {
+		return nil, err
+	}
 	rows, err := s.store.Releases(ctx, limit)
 	if err != nil {
 		return nil, err

@@ -142,14 +142,9 @@ func (s *Service) secrets() *secrets.Sealer {
 	return ephemeralSealer
 }
 
-// seal seals a secret for one column of one row.
-func (s *Service) seal(value, table, column, id string) []byte {
-	return s.secrets().Seal([]byte(value), table+"."+column+":"+id)
-}
-
-// open opens what seal sealed.
-func (s *Service) open(sealed []byte, table, column, id string) (string, error) {
-	b, err := s.secrets().Open(sealed, table+"."+column+":"+id)
+// open opens a secret of a row of table sealed under label.
+func (s *Service) open(sealed []byte, label secrets.Label, table string) (string, error) {
+	b, err := s.secrets().Open(sealed, label)
 	if err != nil {
 		return "", platform.Errorf(platform.EINTERNAL, "a sealed secret of %s cannot be opened", table)
 	}

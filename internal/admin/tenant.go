@@ -92,12 +92,11 @@ func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFil
 	if err := s.checkRole(ctx, c, OpTenantList); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
 	rows, next, err := s.store.ListTenants(ctx, store.TenantQuery{Scope: c.Scope.Filter(), CustomerID: f.CustomerID,
-		InstanceID: f.InstanceID, Page: q})
+		InstanceID: f.InstanceID, Page: p})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -71,8 +72,8 @@ func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*
 	if f.From != "" && f.To != "" && f.From > f.To {
 		return nil, invalid("from must not be after to")
 	}
-	if f.Limit < 0 || f.Limit > 1000 {
-		return nil, invalid("limit must be between 1 and 1000")
+	if err := platform.NewestPages.Check("limit", f.Limit); err != nil {
+		return nil, err
 	}
 	rows, next, err := s.store.UsageRows(ctx, store.UsageQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
 		MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})

@@ -71,11 +71,10 @@ func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID st
 	if err := s.checkRole(ctx, c, OpUserList); err != nil {
 		return nil, err
 	}
-	q, err := p.query()
-	if err != nil {
+	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListCustomerUsers(ctx, c.Scope.Filter(), customerID, q)
+	rows, next, err := s.store.ListCustomerUsers(ctx, c.Scope.Filter(), customerID, p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,14 @@
 package admin
 
 import (
+	"context"
+	"errors"
 	"math"
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
 
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -50,34 +52,30 @@ func catalogKey(field, v string) (string, error) {
 	return v, nil
 }
 
-// localHost reports whether host is this machine (http is allowed there).
-func localHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// endpointURL validates a URL the platform calls: https, or http on
-// localhost; no credentials or fragment; at most 2,000 characters.
+// endpointURL validates a URL the platform calls (platform.CheckHTTPSOrLoopback)
+// and answers it trimmed and normalized.
 func endpointURL(field, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
-	u, err := url.Parse(raw)
-	if raw == "" || len(raw) > 2000 || err != nil || u.Host == "" || u.Opaque != "" {
-		return "", invalid("%s must be an absolute https URL", field)
+	if err := platform.CheckHTTPSOrLoopback(field, raw); err != nil {
+		return "", err
 	}
-	switch {
-	case u.User != nil:
-		return "", invalid("%s must not carry credentials", field)
-	case u.Fragment != "":
-		return "", invalid("%s must not carry a fragment", field)
-	case u.Scheme == "https":
-	case u.Scheme == "http" && localHost(u.Hostname()):
-	default:
-		return "", invalid("%s must use https (http only on localhost)", field)
-	}
+	u, _ := url.Parse(raw)
 	return u.String(), nil
+}
+
+// outboundURL validates a URL the platform will call with a customer's
+// data or secrets (a webhook, an identity provider's issuer): endpointURL's
+// rules, and no address the egress policy refuses. A name that does not
+// resolve yet is accepted; every request checks the address it connects to.
+func (s *Service) outboundURL(ctx context.Context, field, raw string) (string, error) {
+	u, err := endpointURL(field, raw)
+	if err != nil {
+		return "", err
+	}
+	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
+		return "", invalid("%s must reach a public address; the platform's egress policy refuses this one", field)
+	}
+	return u, nil
 }
 
 var (

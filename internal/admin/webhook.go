@@ -2,15 +2,14 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
-	"github.com/platform/platform/internal/egress"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
-	"github.com/platform/platform/internal/webhook"
 )
 
 // A customer's webhooks are customer-side configuration (R4.6-customer-side,
@@ -83,18 +82,9 @@ func webhookEvents(in []string) ([]string, error) {
 	return out, nil
 }
 
-// webhookURL validates a webhook URL: endpointURL's rules, and no address
-// the egress policy refuses. A name that does not resolve yet is accepted;
-// every delivery checks the address it connects to.
+// webhookURL validates a webhook URL (outboundURL).
 func (s *Service) webhookURL(ctx context.Context, raw string) (string, error) {
-	u, err := endpointURL("url", raw)
-	if err != nil {
-		return "", err
-	}
-	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
-		return "", invalid("url must reach a public address; the platform's egress policy refuses this one")
-	}
-	return u, nil
+	return s.outboundURL(ctx, "url", raw)
 }
 
 func newWebhookSecret() string { return "whsec_" + randomHex(32) }
@@ -134,7 +124,7 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 		w.Active = *in.Active
 	}
 	secret := newWebhookSecret()
-	w.SecretSealed = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID))
+	w.SecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelWebhookSecret(w.ID))
 	err = s.audited(ctx, c, OpWebhookCreate, on(customerID, "webhooks", w.ID), func(tx *store.Store) error {
 		if err := withinBudget(ctx, tx, store.CustomerWebhooks, customerID); err != nil {
 			return err
@@ -213,7 +203,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id 
 	secret := newWebhookSecret()
 	w, err := auditedRow(ctx, s, c, OpWebhookSecretRotate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
 		return tx.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
-			w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), webhook.SecretPurpose(w.ID)), s.stamp()
+			w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), secrets.LabelWebhookSecret(w.ID)), s.stamp()
 			return nil
 		})
 	})
@@ -257,6 +247,9 @@ func newWebhookDeliveryView(d *store.WebhookDelivery) *WebhookDeliveryView {
 // ListWebhookDeliveries lists a webhook's latest deliveries, newest first.
 func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[*WebhookDeliveryView], error) {
 	if _, err := s.webhookFor(ctx, c, id, OpWebhookDeliveries); err != nil {
+		return nil, err
+	}
+	if err := platform.NewestPages.Check("limit", limit); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.WebhookDeliveries(ctx, id, limit)

@@ -15,6 +15,13 @@ import (
 // on. Work that must run on one replica at a time takes its own lease (the
 // webhook dispatcher claims each delivery).
 func Every(ctx context.Context, name string, interval, jitter time.Duration, work func(context.Context) error) {
+	EveryOrWake(ctx, name, interval, jitter, nil, work)
+}
+
+// EveryOrWake is Every that also runs work when wake receives: work queued
+// here is done at once, work queued elsewhere (another replica) within an
+// interval.
+func EveryOrWake(ctx context.Context, name string, interval, jitter time.Duration, wake <-chan struct{}, work func(context.Context) error) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -22,6 +29,7 @@ func Every(ctx context.Context, name string, interval, jitter time.Duration, wor
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-wake:
 		}
 		if jitter > 0 {
 			sleep(ctx, rand.N(jitter))
@@ -29,7 +37,7 @@ func Every(ctx context.Context, name string, interval, jitter time.Duration, wor
 		if ctx.Err() != nil {
 			return
 		}
-		if err := work(ctx); err != nil {
+		if err := work(ctx); err != nil && ctx.Err() == nil {
 			slog.ErrorContext(ctx, name, "err", err)
 		}
 	}

@@ -1,37 +1,17 @@
 package console
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 
 	"github.com/platform/platform/internal/httpapi"
-	"github.com/platform/platform/internal/platform"
 )
-
-// decodeJSON reads a small JSON body; unknown fields are ignored.
-func decodeJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return platform.Errorf(platform.ETOOLARGE, "request body is too large")
-		}
-		return platform.Errorf(platform.EINVALID, "invalid JSON body")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return platform.Errorf(platform.EINVALID, "invalid JSON body: unexpected data after the object")
-	}
-	return nil
-}
 
 // POST /api/v1/login/resolve-org
 func (c *Console) handleResolveOrg(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Email string `json:"email"`
 	}
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
@@ -81,7 +61,7 @@ const msgGeneric = "We could not sign you in with this e-mail address. Check it,
 // against resolve-client.
 func (c *Console) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 	var in authorizeRequest
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}

@@ -70,7 +70,7 @@ func (c *Console) Verifier() *access.TokenVerifier { return c.verifier }
 // under /api/v1 (the administration API).
 func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.LimitBody(1 << 20))
+	r.Use(httpapi.LimitBody(httpapi.MaxBody))
 	r.Get("/", c.gatewayPage)
 	r.Get("/callback", c.staticPage("callback.html"))
 	for _, base := range []string{"/dashboard", "/portal"} {

@@ -185,6 +185,8 @@ func TestResolveOrgBadInput(t *testing.T) {
 		"ErrEmpty":          `{"email":""}`,
 		"ErrNotJSON":        `email=a@b.example`,
 		"ErrTrailing":       `{"email":"a@b.example"} {}`,
+		"ErrUnknownField":   `{"email":"a@b.example","orgId":"org-a"}`,
+		"ErrNoBody":         ``,
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp, out := tc.post("/api/v1/login/resolve-org", body)

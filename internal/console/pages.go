@@ -3,7 +3,6 @@ package console
 import (
 	"log/slog"
 	"net/http"
-	"path"
 
 	"github.com/go-chi/chi/v5"
 
@@ -82,15 +81,7 @@ func (c *Console) staticPage(name string) http.HandlerFunc {
 }
 
 func (c *Console) static(w http.ResponseWriter, r *http.Request) {
-	name := path.Base(chi.URLParam(r, "file"))
-	switch path.Ext(name) {
-	case ".js", ".css":
-	default:
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-cache")
-	http.ServeFileFS(w, r, web.FS, "console/"+name)
+	web.ServeAsset(w, r, "console", chi.URLParam(r, "file"))
 }
 
 func (c *Console) render(w http.ResponseWriter, status int, name string, data any) {

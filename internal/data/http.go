@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -168,19 +167,14 @@ func ParseQuery(v url.Values) (Query, error) {
 	if len(problems) > 0 {
 		return q, invalid("the listing parameters are not valid", problems)
 	}
-	whole := func(name string, hi int, problem string) int {
-		s := v.Get(name)
-		if s == "" {
-			return 0
+	var pageErr, sizeErr error
+	q.Page, pageErr = platform.RecordPageNumbers.Parse("page", v.Get("page"))
+	q.PageSize, sizeErr = platform.RecordPages.Parse("pageSize", v.Get("pageSize"))
+	for name, err := range map[string]error{"page": pageErr, "pageSize": sizeErr} {
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s, not %q", platform.ErrorMessage(err), clipValue(v.Get(name))))
 		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > hi || strings.HasPrefix(s, "+") {
-			problems = append(problems, fmt.Sprintf("%s, not %q", problem, clipValue(s)))
-			return 0
-		}
-		return n
 	}
-	q.Page, q.PageSize = whole("page", maxPage, pageProblem), whole("pageSize", MaxPageSize, pageSizeProblem)
 	q.TenantID, q.ProjectID, q.Sort = v.Get("tenantID"), v.Get("projectID"), v.Get("sort")
 	if p := v.Get("parentID"); p == "null" {
 		q.RootsOnly = true
@@ -246,8 +240,8 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 	case "multipart/form-data":
 		req, err = decodeMultipart(ctx, r.Body, params["boundary"])
 	default:
-		httpapi.WriteErrorObject(w, r, http.StatusUnsupportedMediaType, "", []string{
-			"the body must be application/json, or multipart/form-data with a .csv or .xlsx file"}, nil)
+		httpapi.WriteError(w, r, platform.Errorf(platform.EUNSUPPORTED,
+			"the body must be application/json, or multipart/form-data with a .csv or .xlsx file"))
 		return
 	}
 	if err != nil {

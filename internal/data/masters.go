@@ -11,9 +11,6 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// maxPage bounds Query.Page so that an offset always fits the databases' integers.
-const maxPage = 100_000_000
-
 // Query selects a page of a master's records (D-master). The zero Query is
 // the first page of DefaultPageSize records in creation order, without
 // deleted records.
@@ -61,7 +58,7 @@ func (q *Query) normalize() error {
 		q.Page = 1
 	}
 	if q.PageSize == 0 {
-		q.PageSize = DefaultPageSize
+		q.PageSize = platform.RecordPages.Default
 	}
 	return invalid("the listing parameters are not valid", q.problems())
 }
@@ -69,19 +66,13 @@ func (q *Query) normalize() error {
 // problems lists what is wrong with a normalized q.
 func (q *Query) problems() []string {
 	var problems []string
-	if q.Page < 1 || q.Page > maxPage {
-		problems = append(problems, pageProblem)
-	}
-	if q.PageSize < 1 || q.PageSize > MaxPageSize {
-		problems = append(problems, pageSizeProblem)
+	for _, err := range []error{platform.RecordPageNumbers.Check("page", q.Page), platform.RecordPages.Check("pageSize", q.PageSize)} {
+		if err != nil {
+			problems = append(problems, platform.ErrorMessage(err))
+		}
 	}
 	return append(problems, q.filterProblems()...)
 }
-
-var (
-	pageProblem     = fmt.Sprintf("page must be a whole number from 1 to %d", maxPage)
-	pageSizeProblem = fmt.Sprintf("pageSize must be a whole number from 1 to %d", MaxPageSize)
-)
 
 // filterProblems lists what is wrong with q's filters and sort.
 func (q *Query) filterProblems() []string {

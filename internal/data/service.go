@@ -7,17 +7,19 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/cx"
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
 // Limits of the data API (D-limits, D-master).
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 1000
+	DefaultPageSize = platform.DefaultPageSize // platform.RecordPages
+	MaxPageSize     = platform.MaxPageSize
 	// MaxUploadRows is the most rows one cx upload may hold.
 	MaxUploadRows = cx.DefaultMaxRows
 	// MaxUploadBytes is the largest cx upload body, JSON or multipart.
-	MaxUploadBytes = 32 << 20
+	MaxUploadBytes = httpapi.MaxUploadBody
 	// MaxSheetTextBytes is the most text a spreadsheet upload may hold: the
 	// bytes of all its cells, and of a workbook's shared-string table. It is
 	// MaxUploadBytes, since a JSON body's values cannot be longer than the

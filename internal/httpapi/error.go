@@ -27,28 +27,25 @@ type ErrorDetail struct {
 	Detail  []string `json:"detail"`
 }
 
-// Status maps an error code to its HTTP status. It is the only such mapping.
+// Status maps an error code to its HTTP status. It is the only such
+// mapping; a code it does not know is 500.
 func Status(code string) int {
-	switch code {
-	case platform.EINVALID:
-		return http.StatusBadRequest
-	case platform.EUNAUTHORIZED:
-		return http.StatusUnauthorized
-	case platform.EFORBIDDEN:
-		return http.StatusForbidden
-	case platform.ENOTFOUND:
-		return http.StatusNotFound
-	case platform.ECONFLICT:
-		return http.StatusConflict
-	case platform.ELIMIT:
-		return http.StatusTooManyRequests
-	case platform.ETOOLARGE:
-		return http.StatusRequestEntityTooLarge
-	case platform.EUNAVAILABLE:
-		return http.StatusServiceUnavailable
-	default:
-		return http.StatusInternalServerError
+	if st, ok := statuses[code]; ok {
+		return st
 	}
+	return http.StatusInternalServerError
+}
+
+var statuses = map[string]int{
+	platform.EINVALID:      http.StatusBadRequest,
+	platform.EUNAUTHORIZED: http.StatusUnauthorized,
+	platform.EFORBIDDEN:    http.StatusForbidden,
+	platform.ENOTFOUND:     http.StatusNotFound,
+	platform.ECONFLICT:     http.StatusConflict,
+	platform.ELIMIT:        http.StatusTooManyRequests,
+	platform.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	platform.EUNSUPPORTED:  http.StatusUnsupportedMediaType,
+	platform.EUNAVAILABLE:  http.StatusServiceUnavailable,
 }
 
 var summaries = map[int]string{
@@ -58,6 +55,7 @@ var summaries = map[int]string{
 	http.StatusNotFound:              "Not Found",
 	http.StatusConflict:              "Conflict",
 	http.StatusRequestEntityTooLarge: "Payload Too Large",
+	http.StatusUnsupportedMediaType:  "Unsupported Media Type",
 	http.StatusUnprocessableEntity:   "Unprocessable Entity",
 	http.StatusTooManyRequests:       "Too Many Requests",
 	http.StatusInternalServerError:   "Service Exception",

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -132,34 +131,6 @@ var errPanic = &panicError{}
 type panicError struct{}
 
 func (*panicError) Error() string { return "handler panicked" }
-
-// LimitBody refuses bodies over n bytes with 413.
-func LimitBody(n int64) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.ContentLength > n {
-				WriteErrorObject(w, r, http.StatusRequestEntityTooLarge, "", []string{"request body is larger than " + strconv.FormatInt(n, 10) + " bytes"}, nil)
-				return
-			}
-			r.Body = http.MaxBytesReader(w, r.Body, n)
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
-// RequireJSON refuses a body that is not declared application/json with
-// 415, before anything counts or reads it: a cross-site HTML form can post
-// only urlencoded, multipart or text/plain bodies, so it cannot spend a
-// visitor's rate-limit quota on a JSON route.
-func RequireJSON(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-			WriteErrorObject(w, r, http.StatusUnsupportedMediaType, "", []string{"the body must be JSON (Content-Type: application/json)"}, nil)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
 
 // Deadline gives each request the time timeout(r) allows: database work
 // still running then is cancelled and the request answers 503, and the

@@ -13,7 +13,7 @@ import (
 	"github.com/pquerna/otp"
 
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/store"
+	"github.com/platform/platform/internal/secrets"
 )
 
 // currentEnrolment shows an unconfirmed factor again (after a wrong code).
@@ -22,7 +22,7 @@ func (p *Provider) currentEnrolment(ctx context.Context, u *platform.User) (*tot
 	if err != nil {
 		return nil, err
 	}
-	secret, err := p.sealer.Open(f.SecretSealed, "totp:"+u.ID)
+	secret, err := p.sealer.Open(f.SecretSealed, secrets.LabelTOTP(u.ID))
 	if err != nil {
 		return nil, err
 	}
@@ -102,15 +102,7 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderSetup(w, http.StatusUnauthorized, PathAccountMFA, "", enrol, msgCodeFailed)
 		return
 	}
-	notice := p.signInNotice(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
-	var codes []string
-	err := p.store.InTx(ctx, func(tx *store.Store) error {
-		var err error
-		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
-			return err
-		}
-		return p.queueNotice(ctx, tx, notice)
-	})
+	codes, err := p.noticedRecoveryCodes(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
 	if err != nil {
 		p.internalError(w, r, err)
 		return

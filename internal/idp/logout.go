@@ -7,11 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/platform/platform/internal/background"
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -80,19 +81,10 @@ func (p *Provider) wakeLogouts() {
 // queued elsewhere (another replica, the console ending a user's
 // credentials).
 func (p *Provider) DeliverLogouts(ctx context.Context) {
-	t := time.NewTicker(logoutPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-p.logoutWake:
-		}
-		if _, err := p.deliverLogouts(ctx); err != nil && ctx.Err() == nil {
-			slog.ErrorContext(ctx, "back-channel logout delivery", "err", err)
-		}
-	}
+	background.EveryOrWake(ctx, "back-channel logout delivery", logoutPoll, 0, p.logoutWake, func(ctx context.Context) error {
+		_, err := p.deliverLogouts(ctx)
+		return err
+	})
 }
 
 // deliverLogouts sends the due logouts once and answers how many arrived.
@@ -135,12 +127,7 @@ func (p *Provider) sendLogout(ctx context.Context, l *store.BackchannelLogout) e
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.URI, strings.NewReader(url.Values{"logout_token": {token}}.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := p.logoutClient.Do(req)
+	resp, err := httpapi.PostForm(ctx, p.logoutClient, l.URI, url.Values{"logout_token": {token}})
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,7 @@ package idp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 )
 
 // PathManagement is the prefix of the management API (docs/idp-management-api.md).
@@ -75,23 +74,6 @@ func (p *Provider) requireServiceClient(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// decodeJSON reads a JSON body strictly: unknown fields and trailing data are errors.
-func decodeJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return platform.Errorf(platform.ETOOLARGE, "request body is too large")
-		}
-		return platform.Errorf(platform.EINVALID, "invalid JSON body: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return platform.Errorf(platform.EINVALID, "invalid JSON body: unexpected data after the object")
-	}
-	return nil
 }
 
 type orgView struct {
@@ -180,7 +162,7 @@ func (p *Provider) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	orgID := chi.URLParam(r, "orgID")
 	var in platform.LoginPolicy
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
@@ -227,7 +209,7 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 			return platform.Errorf(platform.EINVALID, "the issuer's discovery document could not be read: %s", describeUpstream(err))
 		}
 	}
-	x.SecretSealed = p.sealer.Seal([]byte(secret), "idp-secret:"+x.ID)
+	x.SecretSealed = p.sealer.Seal([]byte(secret), secrets.LabelIDPSecret(x.ID))
 	return p.store.CreateExternalIDP(ctx, x)
 }
 
@@ -244,7 +226,7 @@ type createIDPRequest struct {
 func (p *Provider) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in createIDPRequest
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
@@ -321,7 +303,7 @@ func newUserView(u *platform.User) userView {
 func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in userRequest
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}

@@ -99,7 +99,7 @@ func applyApp(a *platform.Application, in appRequest) (secret string, err error)
 // mgmtCreateApp registers a public or confidential web application.
 func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
 	var in appRequest
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
@@ -154,7 +154,7 @@ func (p *Provider) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
 // mgmtUpdateApp replaces an application's settings (its kind stays).
 func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
 	var in appRequest
-	if err := decodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}

@@ -40,15 +40,25 @@ func (ti *testIDP) mgmtClient(t *testing.T, management bool) *mgmt {
 	return &mgmt{t: t, ti: ti, client: cc.Client(context.Background())}
 }
 
+// rawBody is a request body sent as it is, with its own Content-Type ("": none).
+type rawBody struct{ contentType, body string }
+
 func (m *mgmt) do(method, path string, body any) (int, map[string]any) {
 	m.t.Helper()
 	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+	contentType := "application/json"
+	switch b := body.(type) {
+	case nil:
+	case rawBody:
+		rd, contentType = strings.NewReader(b.body), b.contentType
+	default:
+		j, _ := json.Marshal(body)
+		rd = bytes.NewReader(j)
 	}
 	req, _ := http.NewRequest(method, m.ti.issuer+PathManagement+path, rd)
-	req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	resp, err := m.client.Do(req)
 	if err != nil {
 		m.t.Fatal(err)
@@ -179,6 +189,10 @@ func TestManagementBadInput(t *testing.T) {
 		"IDPUnreachable":     {http.MethodPost, "/organizations/" + orgA + "/identity-providers", map[string]any{"name": "Down", "issuer": "http://127.0.0.1:1", "clientId": "c", "clientSecret": "s"}, 400},
 		"IDPNoSecret":        {http.MethodPost, "/organizations/" + orgA + "/identity-providers", map[string]any{"name": "X", "issuer": ti.issuer, "clientId": "c"}, 400},
 		"UserBadEmail":       {http.MethodPost, "/users", map[string]any{"orgId": orgA, "email": "not-an-email", "name": "X"}, 400},
+		"UserNotJSON":        {http.MethodPost, "/users", rawBody{"text/plain", `{"orgId":"` + orgA + `","email":"new@a.example","name":"X"}`}, 415},
+		"UserNoContentType":  {http.MethodPost, "/users", rawBody{"", `{"orgId":"` + orgA + `","email":"new@a.example","name":"X"}`}, 415},
+		"UserUnknownField":   {http.MethodPost, "/users", map[string]any{"orgId": orgA, "email": "new@a.example", "name": "X", "admin": true}, 400},
+		"UserTrailing":       {http.MethodPost, "/users", rawBody{"application/json", `{"orgId":"` + orgA + `","email":"new@a.example","name":"X"} {}`}, 400},
 		"UserCommonPassword": {http.MethodPost, "/users", map[string]any{"orgId": orgA, "email": "new@a.example", "name": "X", "password": "Password123!"}, 400},
 		"UserShortPassword":  {http.MethodPost, "/users", map[string]any{"orgId": orgA, "email": "new@a.example", "name": "X", "password": "x7#Lq"}, 400},
 		"UserDuplicate":      {http.MethodPost, "/users", map[string]any{"orgId": orgA, "email": alice, "name": "X"}, 409},

@@ -42,16 +42,8 @@ func sessionOwner(s *store.Session) string { return "s:" + s.IDHash }
 // none of the user's passkeys again. It needs a recent proof (D-reauth).
 func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		optionsError(w, http.StatusForbidden, msgAccountFormExpired)
-		return
-	}
-	if !p.allowOptions(w, r) {
-		return
-	}
-	s, u, ok := p.accountSession(ctx)
+	s, u, ok := p.accountOptions(w, r)
 	if !ok {
-		optionsError(w, http.StatusUnauthorized, "Sign in first.")
 		return
 	}
 	if !p.recentProof(s) {

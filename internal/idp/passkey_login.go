@@ -61,11 +61,16 @@ func optionsError(w http.ResponseWriter, status int, msg string) {
 	writeOptions(w, status, map[string]string{"error": msg})
 }
 
-// allowOptions counts a ceremony's beginning against the client address's
-// limit (LoginRateLimit per minute, a counter of its own so that autofill
-// on every page view does not spend the sign-in attempts) and answers 429
-// when it is spent: each beginning writes a challenge.
-func (p *Provider) allowOptions(w http.ResponseWriter, r *http.Request) bool {
+// beginOptions checks a ceremony's beginning: the form and its CSRF token
+// (403 with expired otherwise), then the client address's limit
+// (LoginRateLimit per minute, a counter of its own so that autofill on
+// every page view does not spend the sign-in attempts; 429 when it is
+// spent): each beginning writes a challenge.
+func (p *Provider) beginOptions(w http.ResponseWriter, r *http.Request, expired string) bool {
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		optionsError(w, http.StatusForbidden, expired)
+		return false
+	}
 	if p.allow(w, r, "passkey-options") {
 		return true
 	}
@@ -73,16 +78,25 @@ func (p *Provider) allowOptions(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
+// accountOptions begins a ceremony of the signed-in account: beginOptions,
+// then the browser's session and its user (401 without one).
+func (p *Provider) accountOptions(w http.ResponseWriter, r *http.Request) (*store.Session, *platform.User, bool) {
+	if !p.beginOptions(w, r, msgAccountFormExpired) {
+		return nil, nil, false
+	}
+	s, u, ok := p.accountSession(r.Context())
+	if !ok {
+		optionsError(w, http.StatusUnauthorized, "Sign in first.")
+	}
+	return s, u, ok
+}
+
 // loginPasskeyOptions begins a passkey sign-in of a login transaction:
 // discoverable (any passkey of this provider, no address typed) for the
 // first factor, the pending user's passkeys for the second.
 func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		optionsError(w, http.StatusForbidden, "Reload the page and try again.")
-		return
-	}
-	if !p.allowOptions(w, r) {
+	if !p.beginOptions(w, r, "Reload the page and try again.") {
 		return
 	}
 	a, err := p.boundRequest(r, r.PostForm.Get("authRequestID"))

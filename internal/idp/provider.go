@@ -212,7 +212,7 @@ func (p *Provider) now() time.Time { return p.cfg.Now() }
 // Handler serves the OIDC endpoints and the hosted login UI.
 func (p *Provider) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.WithRequestID, limitBody(64<<10), withRequestCache)
+	r.Use(httpapi.WithRequestID, httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
 		r.Get(PathLogin, p.loginPage)
@@ -376,17 +376,4 @@ func randomToken() string {
 func allowGet(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
 	w.WriteHeader(http.StatusNoContent)
-}
-
-func limitBody(n int64) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.ContentLength > n {
-				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-				return
-			}
-			r.Body = http.MaxBytesReader(w, r.Body, n)
-			next.ServeHTTP(w, r)
-		})
-	}
 }

@@ -209,16 +209,8 @@ func (p *Provider) accountConfirmSubmit(w http.ResponseWriter, r *http.Request) 
 // own passkeys, user verification required, for this browser session.
 func (p *Provider) accountConfirmOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		optionsError(w, http.StatusForbidden, msgAccountFormExpired)
-		return
-	}
-	if !p.allowOptions(w, r) {
-		return
-	}
-	s, u, ok := p.accountSession(ctx)
+	s, u, ok := p.accountOptions(w, r)
 	if !ok {
-		optionsError(w, http.StatusUnauthorized, "Sign in first.")
 		return
 	}
 	m, err := p.proofMethods(ctx, u)

@@ -10,6 +10,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 )
 
 // refreshGrace answers a refresh token presented again within
@@ -71,7 +72,7 @@ func (p *Provider) rotateKeepingAnswer(w http.ResponseWriter, r *http.Request, n
 		rec.status = http.StatusOK
 	}
 	if rec.status == http.StatusOK {
-		sealed := p.sealer.Seal(rec.body.Bytes(), "refresh-successor:"+hash)
+		sealed := p.sealer.Seal(rec.body.Bytes(), secrets.LabelRefreshSuccessor(hash))
 		if err := p.store.SetRefreshSuccessor(context.WithoutCancel(r.Context()), hash, p.now(), sealed); err != nil {
 			slog.ErrorContext(r.Context(), "keep the answer of a refresh", "err", err)
 		}
@@ -94,7 +95,7 @@ func (p *Provider) keptAnswer(ctx context.Context, hash string) ([]byte, bool) {
 			if p.now().Sub(usedAt) > p.cfg.RefreshReuseGrace {
 				return nil, false
 			}
-			body, err := p.sealer.Open(sealed, "refresh-successor:"+hash)
+			body, err := p.sealer.Open(sealed, secrets.LabelRefreshSuccessor(hash))
 			return body, err == nil
 		}
 		if platform.ErrorCode(err) != platform.ENOTFOUND || time.Now().After(deadline) {

@@ -325,15 +325,7 @@ func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) 
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Turn on two-step verification first.")
 		return
 	}
-	notice := p.signInNotice(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
-	var codes []string
-	err := p.store.InTx(ctx, func(tx *store.Store) error {
-		var err error
-		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
-			return err
-		}
-		return p.queueNotice(ctx, tx, notice)
-	})
+	codes, err := p.noticedRecoveryCodes(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
 	if err != nil {
 		p.internalError(w, r, err)
 		return

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -99,7 +100,7 @@ func (c *ssoClients) provider(ctx context.Context, issuer string) (*ssoProvider,
 
 // oauthConfig is this provider as a relying party of an external one.
 func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *ssoProvider) (*oauth2.Config, error) {
-	secret, err := p.sealer.Open(x.SecretSealed, "idp-secret:"+x.ID)
+	secret, err := p.sealer.Open(x.SecretSealed, secrets.LabelIDPSecret(x.ID))
 	if err != nil {
 		return nil, fmt.Errorf("open client secret of %s: %w", x.ID, err)
 	}

@@ -97,7 +97,7 @@ func TestAttackJITForeignAddress(t *testing.T) {
 func TestSSORegistrationRefusesInternalIssuer(t *testing.T) {
 	ti := mustIDP(t, func(c *Config) { c.Egress = egress.Policy{} })
 	m := ti.mgmtClient(t, true)
-	for _, issuer := range []string{"http://127.0.0.1:9/", "https://10.0.0.7/", "http://169.254.169.254/latest/", "http://localhost:8080/"} {
+	for _, issuer := range []string{"http://127.0.0.1:9/", "https://10.0.0.7/", "https://169.254.169.254/latest/", "http://localhost:8080/"} {
 		code, body := m.do(http.MethodPost, "/organizations/"+orgB+"/identity-providers", map[string]any{
 			"name": "Internal", "issuer": issuer, "clientId": extClientID, "clientSecret": extSecret})
 		if msg := strings.ToLower(fmt.Sprint(body)); code != http.StatusBadRequest ||

@@ -15,6 +15,8 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -37,7 +39,7 @@ func (p *Provider) beginTOTP(ctx context.Context, userID, email string) (*totpEn
 		return nil, err
 	}
 	if err := p.store.PutTOTP(ctx, &store.TOTPFactor{UserID: userID,
-		SecretSealed: p.sealer.Seal([]byte(key.Secret()), "totp:"+userID), CreatedAt: p.now()}); err != nil {
+		SecretSealed: p.sealer.Seal([]byte(key.Secret()), secrets.LabelTOTP(userID)), CreatedAt: p.now()}); err != nil {
 		return nil, err
 	}
 	img, err := key.Image(240, 240)
@@ -65,7 +67,7 @@ func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
 	if err != nil {
 		return errBadCode
 	}
-	secret, err := p.sealer.Open(f.SecretSealed, "totp:"+userID)
+	secret, err := p.sealer.Open(f.SecretSealed, secrets.LabelTOTP(userID))
 	if err != nil {
 		return fmt.Errorf("open totp secret: %w", err)
 	}
@@ -94,6 +96,21 @@ func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
 // clear; only their hashes are kept.
 func (p *Provider) newRecoveryCodes(ctx context.Context, userID string) ([]string, error) {
 	return p.replaceRecoveryCodes(ctx, p.store, userID)
+}
+
+// noticedRecoveryCodes replaces u's recovery codes and queues the notice of
+// change to its holder in one transaction, and answers the new codes.
+func (p *Provider) noticedRecoveryCodes(ctx context.Context, u *platform.User, change string) ([]string, error) {
+	notice := p.signInNotice(ctx, u, change)
+	var codes []string
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		var err error
+		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		return p.queueNotice(ctx, tx, notice)
+	})
+	return codes, err
 }
 
 // replaceRecoveryCodes is newRecoveryCodes through st (a transaction of a

@@ -106,9 +106,6 @@ type Outbox struct {
 	Now    func() time.Time
 }
 
-// SealPurpose binds a message's sealed body to its row.
-func SealPurpose(id string) string { return "mail:" + id }
-
 // Queue composes m and writes it to the outbox through tx: pass the
 // transaction of the change that causes the message, so both are kept or
 // neither is.
@@ -122,7 +119,7 @@ func (o *Outbox) Queue(ctx context.Context, tx *store.Store, m Message) error {
 		return err
 	}
 	id := newID()
-	sealed := o.Sealer.Seal(raw, SealPurpose(id))
+	sealed := o.Sealer.Seal(raw, secrets.LabelMail(id))
 	now := time.Now
 	if o.Now != nil {
 		now = o.Now
@@ -134,7 +131,7 @@ func (o *Outbox) Queue(ctx context.Context, tx *store.Store, m Message) error {
 
 // Open returns the body of an outbox message (its text and HTML).
 func Open(sl *secrets.Sealer, e *store.Email) (Body, error) {
-	raw, err := sl.Open(e.BodySealed, SealPurpose(e.ID))
+	raw, err := sl.Open(e.BodySealed, secrets.LabelMail(e.ID))
 	if err != nil {
 		return Body{}, err
 	}

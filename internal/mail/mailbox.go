@@ -5,10 +5,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"regexp"
 	"time"
 
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -125,6 +125,5 @@ func fromLoopback(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.Unmap().IsLoopback()
+	return platform.IsLoopback(host)
 }

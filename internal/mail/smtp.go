@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // Sender delivers one composed message.
@@ -70,8 +72,7 @@ func ParseSMTPURL(raw string) (*SMTP, error) {
 	switch q.Get("tls") {
 	case "":
 	case "none":
-		ip := net.ParseIP(s.host)
-		if s.implicit || (s.host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+		if s.implicit || !platform.IsLoopback(s.host) {
 			return nil, errors.New("tls=none is allowed only with smtp:// to a loopback host (a local mail catcher)")
 		}
 		s.noTLS = true

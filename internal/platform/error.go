@@ -15,6 +15,7 @@ const (
 	EUNAUTHORIZED = "unauthorized"
 	ELIMIT        = "limit"
 	ETOOLARGE     = "too_large"
+	EUNSUPPORTED  = "unsupported" // a body of a media type the route does not take
 	EUNAVAILABLE  = "unavailable" // a dependency (the database) is down or too busy: try again soon
 	EINTERNAL     = "internal"
 )

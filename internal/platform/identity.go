@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/mail"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -150,11 +149,11 @@ func (a *Application) Validate() error {
 	if a.DeviceFlow && a.Kind != AppPublic {
 		problems = append(problems, "the device flow is for public applications (a device keeps no secret)")
 	}
-	if a.BackchannelLogoutURI != "" && !validRedirectURI(a.BackchannelLogoutURI) {
+	if a.BackchannelLogoutURI != "" && CheckRedirectURI("backchannelLogoutUri", a.BackchannelLogoutURI) != nil {
 		problems = append(problems, "invalid back-channel logout URI: "+a.BackchannelLogoutURI)
 	}
 	for _, u := range append(append([]string{}, a.RedirectURIs...), a.PostLogoutRedirectURIs...) {
-		if !validRedirectURI(u) {
+		if CheckRedirectURI("redirectUri", u) != nil {
 			problems = append(problems, "invalid redirect URI: "+u)
 		}
 	}
@@ -162,12 +161,4 @@ func (a *Application) Validate() error {
 		return &Error{Code: EINVALID, Message: "invalid application", Details: problems}
 	}
 	return nil
-}
-
-func validRedirectURI(s string) bool {
-	u, err := url.Parse(s)
-	if err != nil || u.Fragment != "" || u.Host == "" {
-		return false
-	}
-	return u.Scheme == "https" || u.Scheme == "http"
 }

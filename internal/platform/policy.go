@@ -1,7 +1,6 @@
 package platform
 
 import (
-	"net/url"
 	"strings"
 	"time"
 )
@@ -88,8 +87,8 @@ func (x *ExternalIDP) Validate() error {
 	if strings.TrimSpace(x.Name) == "" || len(x.Name) > 100 {
 		problems = append(problems, "name is required (at most 100 characters)")
 	}
-	if u, err := url.Parse(x.Issuer); err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		problems = append(problems, "issuer must be an absolute http(s) URL")
+	if err := CheckHTTPSOrLoopback("issuer", x.Issuer); err != nil {
+		problems = append(problems, ErrorMessage(err))
 	}
 	if strings.TrimSpace(x.ClientID) == "" {
 		problems = append(problems, "clientId is required")

@@ -10,7 +10,7 @@ import (
 	"errors"
 )
 
-// Sealer encrypts and authenticates values. The purpose (for example the row
+// Sealer encrypts and authenticates values. The label (labels.go: the row
 // and column a value belongs to) is bound as additional data, so a sealed
 // value cannot be moved to another row or column.
 type Sealer struct{ aead cipher.AEAD }
@@ -31,20 +31,20 @@ func New(key []byte) (*Sealer, error) {
 	return &Sealer{aead: aead}, nil
 }
 
-// Seal encrypts plaintext for purpose.
-func (s *Sealer) Seal(plaintext []byte, purpose string) []byte {
+// Seal encrypts plaintext under label.
+func (s *Sealer) Seal(plaintext []byte, label Label) []byte {
 	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(plaintext)+s.aead.Overhead())
 	if _, err := rand.Read(nonce); err != nil {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
-	return s.aead.Seal(nonce, nonce, plaintext, []byte(purpose))
+	return s.aead.Seal(nonce, nonce, plaintext, []byte(label))
 }
 
-// Open decrypts a sealed value; it fails when the value or purpose differ.
-func (s *Sealer) Open(sealed []byte, purpose string) ([]byte, error) {
+// Open decrypts a sealed value; it fails when the value or label differ.
+func (s *Sealer) Open(sealed []byte, label Label) ([]byte, error) {
 	n := s.aead.NonceSize()
 	if len(sealed) < n {
 		return nil, errors.New("secrets: sealed value too short")
 	}
-	return s.aead.Open(nil, sealed[:n], sealed[n:], []byte(purpose))
+	return s.aead.Open(nil, sealed[:n], sealed[n:], []byte(label))
 }

@@ -4,21 +4,8 @@ import (
 	"context"
 
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
-
-// ChildLimit is the most children a parent → children batch returns per
-// parent (the GraphQL edges Customer.tenants and the like); the paged lists
-// go further.
-const ChildLimit = 100
-
-// childLimit is a batch's limit per parent: 1 to ChildLimit, ChildLimit
-// when out of that range.
-func childLimit(n int) int {
-	if n < 1 || n > ChildLimit {
-		return ChildLimit
-	}
-	return n
-}
 
 // rankedRow reads a row of childrenOf's query, whose last column is the
 // child's rank within its parent.
@@ -29,67 +16,53 @@ func (r rankedRow) Scan(dest ...any) error {
 	return r.Row.Scan(append(dest, &rank)...)
 }
 
-// childrenOf returns, in one statement, at most limit (childLimit) rows
-// per parent of the rows of from (a FROM clause) whose parentCol is one of
-// parents and that match cond (with args), ranked within their parent by
-// order.
-func childrenOf[T any](ctx context.Context, s *Store, scan func(Row) (T, error), columns, from, parentCol, cond string,
-	args []any, parents []string, order string, limit int) ([]T, error) {
-	if len(parents) == 0 {
+// children is a parent → children batch: the children's columns and FROM
+// clause, the parent's key column, the order within a parent, and the
+// columns of a child's customer and instance the caller's scope is
+// rendered on (scopeCondition).
+type children struct{ columns, from, parentCol, order, customerCol, instanceCol string }
+
+// childrenOf returns, in one statement, at most limit (platform.ChildPages)
+// children per parent of parents within f, ranked within their parent by
+// the batch's order.
+func childrenOf[T any](ctx context.Context, s *Store, b children, scan func(Row) (T, error), f authz.Filter, limit int,
+	parents []string) ([]T, error) {
+	if f.Empty() || len(parents) == 0 {
 		return nil, nil
 	}
-	where := parentCol + ` IN (` + placeholders(&args, parents) + `)`
-	if cond != "" {
-		where += ` AND ` + cond
-	}
-	q := `SELECT * FROM (SELECT ` + columns + `, ROW_NUMBER() OVER (PARTITION BY ` + parentCol + ` ORDER BY ` + order +
-		`) AS child_rank ` + from + ` WHERE ` + where + `) ranked WHERE child_rank <= ` + arg(&args, childLimit(limit)) + ` ORDER BY child_rank`
+	var args []any
+	where := scopeCondition(&args, f, b.customerCol, b.instanceCol) + ` AND ` + b.parentCol + ` IN (` + placeholders(&args, parents) + `)`
+	q := `SELECT * FROM (SELECT ` + b.columns + `, ROW_NUMBER() OVER (PARTITION BY ` + b.parentCol + ` ORDER BY ` + b.order +
+		`) AS child_rank ` + b.from + ` WHERE ` + where + `) ranked WHERE child_rank <= ` + arg(&args, platform.ChildPages.Size(limit)) + ` ORDER BY child_rank`
 	return queryAll(ctx, s.db, func(r Row) (T, error) { return scan(rankedRow{r}) }, q, args...)
 }
 
 // TenantsByCustomerIDs returns the tenants of the customers within f, at
-// most limit (1 to ChildLimit) each by (name, id) (a dataloader batch).
+// most limit (1 to platform.MaxChildren) each by (name, id) (a dataloader batch).
 func (s *Store) TenantsByCustomerIDs(ctx context.Context, f authz.Filter, limit int, customerIDs []string) ([]Tenant, error) {
-	return s.tenantsBy(ctx, f, "customer_id", limit, customerIDs)
+	return childrenOf(ctx, s, children{tenantColumns, `FROM tenants`, "customer_id", "name, id", "customer_id", "instance_id"},
+		scanTenant, f, limit, customerIDs)
 }
 
 // TenantsByInstanceIDs returns the tenants on the instances within f, at
-// most limit (1 to ChildLimit) each by (name, id) (a dataloader batch).
+// most limit (1 to platform.MaxChildren) each by (name, id) (a dataloader batch).
 func (s *Store) TenantsByInstanceIDs(ctx context.Context, f authz.Filter, limit int, instanceIDs []string) ([]Tenant, error) {
-	return s.tenantsBy(ctx, f, "instance_id", limit, instanceIDs)
-}
-
-func (s *Store) tenantsBy(ctx context.Context, f authz.Filter, parentCol string, limit int, ids []string) ([]Tenant, error) {
-	if f.Empty() {
-		return nil, nil
-	}
-	var args []any
-	cond := scopeCondition(&args, f, "customer_id", "instance_id")
-	return childrenOf(ctx, s, scanTenant, tenantColumns, `FROM tenants`, parentCol, cond, args, ids, "name, id", limit)
+	return childrenOf(ctx, s, children{tenantColumns, `FROM tenants`, "instance_id", "name, id", "customer_id", "instance_id"},
+		scanTenant, f, limit, instanceIDs)
 }
 
 // InstancesByCustomerIDs returns the instances of the customers within f,
-// at most limit (1 to ChildLimit) each by (name, id) (a dataloader batch).
+// at most limit (1 to platform.MaxChildren) each by (name, id) (a dataloader batch).
 func (s *Store) InstancesByCustomerIDs(ctx context.Context, f authz.Filter, limit int, customerIDs []string) ([]InstanceRow, error) {
-	if f.Empty() {
-		return nil, nil
-	}
-	var args []any
-	cond := scopeCondition(&args, f, "i.customer_id", "i.id")
-	return childrenOf(ctx, s, scanInstanceRow, instanceRowColumns, instanceRowFrom, "i.customer_id", cond, args, customerIDs,
-		"i.name, i.id", limit)
+	return childrenOf(ctx, s, children{instanceRowColumns, instanceRowFrom, "i.customer_id", "i.name, i.id", "i.customer_id", "i.id"},
+		scanInstanceRow, f, limit, customerIDs)
 }
 
 // CustomerUsersByCustomerIDs returns the users of the customers within f,
-// at most limit (1 to ChildLimit) each by (email, id) (a dataloader batch).
+// at most limit (1 to platform.MaxChildren) each by (email, id) (a dataloader batch).
 func (s *Store) CustomerUsersByCustomerIDs(ctx context.Context, f authz.Filter, limit int, customerIDs []string) ([]CustomerUser, error) {
-	if f.Empty() {
-		return nil, nil
-	}
-	var args []any
-	cond := scopeCondition(&args, f, "c.id", "")
-	return childrenOf(ctx, s, scanCustomerUser, customerUserColumns, customerUserFrom, "c.id", cond, args, customerIDs,
-		"u.email, u.id", limit)
+	return childrenOf(ctx, s, children{customerUserColumns, customerUserFrom, "c.id", "u.email, u.id", "c.id", ""},
+		scanCustomerUser, f, limit, customerIDs)
 }
 
 // InternalUsersByIDs returns the internal users of ids that exist (a dataloader batch).

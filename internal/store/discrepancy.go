@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
 )
 
 // Discrepancy statuses.
@@ -61,7 +62,7 @@ func (s *Store) Discrepancies(ctx context.Context, status string, customers auth
 	args := []any{status}
 	w := `($1 = '' OR status = $1) AND (customer_id IS NULL OR ` + scopeCondition(&args, customers, "customer_id", "") + `)`
 	return queryAll(ctx, s.db, scanDiscrepancy, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE `+w+`
-		ORDER BY detected_at DESC, id DESC LIMIT `+arg(&args, listLimit(limit)), args...)
+		ORDER BY detected_at DESC, id DESC LIMIT `+arg(&args, platform.NewestPages.Size(limit)), args...)
 }
 
 // SetDiscrepancyStatus resolves (resolvedAt set) or reopens (nil) an item.

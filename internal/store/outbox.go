@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // E-mail statuses (D-mail).
@@ -51,7 +53,7 @@ func (s *Store) OutboxEmail(ctx context.Context, id string) (*Email, error) {
 // DueEmails lists queued messages due at now, oldest due first.
 func (s *Store) DueEmails(ctx context.Context, now time.Time, limit int) ([]Email, error) {
 	return queryAll(ctx, s.db, scanOutbox, `SELECT `+outboxColumns+` FROM email_log
-		WHERE status = 'queued' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), listLimit(limit))
+		WHERE status = 'queued' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), platform.NewestPages.Size(limit))
 }
 
 // ClaimEmail leases a due message until leaseUntil, so one worker among
@@ -77,5 +79,5 @@ func (s *Store) RecordEmailAttempt(ctx context.Context, e *Email) error {
 // first: the development mailbox of the all-in-one role.
 func (s *Store) Mailbox(ctx context.Context, limit int) ([]Email, error) {
 	return queryAll(ctx, s.db, scanOutbox, `SELECT `+outboxColumns+` FROM email_log
-		WHERE body_sealed IS NOT NULL ORDER BY at DESC, id DESC LIMIT $1`, listLimit(limit))
+		WHERE body_sealed IS NOT NULL ORDER BY at DESC, id DESC LIMIT $1`, platform.NewestPages.Size(limit))
 }

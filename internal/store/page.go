@@ -10,24 +10,8 @@ import (
 )
 
 // PageQuery asks for one page of a listing ordered by (name, id): at most
-// Limit rows (1..1000, default 50) after Cursor (from the previous page).
-type PageQuery struct {
-	Limit  int
-	Cursor string
-}
-
-// MaxPageLimit is the largest page a listing returns.
-const MaxPageLimit = 1000
-
-func (p PageQuery) limit() int {
-	switch {
-	case p.Limit <= 0:
-		return 50
-	case p.Limit > MaxPageLimit:
-		return MaxPageLimit
-	}
-	return p.Limit
-}
+// Limit rows (platform.NamePages) after Cursor (from the previous page).
+type PageQuery = platform.PageRequest
 
 // EncodeCursor returns the cursor after a row ordered by (key, id).
 func EncodeCursor(key, id string) string {
@@ -44,12 +28,12 @@ func DecodeCursor(c string) (key, id string, err error) {
 	return k, i, nil
 }
 
-// keyset appends the condition "after the cursor" on (keyCol, idCol).
-func (p PageQuery) keyset(args *[]any, keyCol, idCol string) (string, error) {
-	if p.Cursor == "" {
+// keyset appends the condition "after cursor" on (keyCol, idCol).
+func keyset(args *[]any, cursor, keyCol, idCol string) (string, error) {
+	if cursor == "" {
 		return "TRUE", nil
 	}
-	k, id, err := DecodeCursor(p.Cursor)
+	k, id, err := DecodeCursor(cursor)
 	if err != nil {
 		return "", err
 	}
@@ -59,15 +43,16 @@ func (p PageQuery) keyset(args *[]any, keyCol, idCol string) (string, error) {
 
 // keysetPage runs one page of a listing ordered by (keyCol, idCol): the rows
 // of selectFrom that meet cond (its arguments in args) after p's cursor, at
-// most p.limit() of them, and the cursor of the next page ("" on the last).
+// most platform.NamePages.Size(p.Limit) of them, and the cursor of the next
+// page ("" on the last).
 // key names a row's (key, id) for the cursor. EINVALID for a bad cursor.
 func keysetPage[T any](ctx context.Context, s *Store, p PageQuery, selectFrom, cond string, args []any,
 	keyCol, idCol string, scan func(Row) (T, error), key func(*T) (string, string)) ([]T, string, error) {
-	ks, err := p.keyset(&args, keyCol, idCol)
+	ks, err := keyset(&args, p.Cursor, keyCol, idCol)
 	if err != nil {
 		return nil, "", err
 	}
-	n := p.limit()
+	n := platform.NamePages.Size(p.Limit)
 	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+ks+
 		` ORDER BY `+keyCol+`, `+idCol+` LIMIT `+arg(&args, n+1), args...) // one more tells whether a next page exists
 	if err != nil {
@@ -75,17 +60,6 @@ func keysetPage[T any](ctx context.Context, s *Store, p PageQuery, selectFrom, c
 	}
 	out, next := cut(rows, n, func(v *T) string { return EncodeCursor(key(v)) })
 	return out, next, nil
-}
-
-// listLimit bounds a listing: default 100, at most 1000.
-func listLimit(n int) int {
-	switch {
-	case n <= 0:
-		return 100
-	case n > MaxPageLimit:
-		return MaxPageLimit
-	}
-	return n
 }
 
 // newestAfter appends the condition "after cursor" for a listing ordered
@@ -112,7 +86,7 @@ func newestCursor(t time.Time, id string) string {
 
 // newestPage runs one page of a listing ordered newest first by timeCol,
 // then id: the rows of selectFrom that meet cond (its arguments in args)
-// after cursor, at most listLimit(limit) of them, and the cursor of the next
+// after cursor, at most platform.NewestPages.Size(limit) of them, and the cursor of the next
 // page ("" on the last). at names a row's time and id for the cursor.
 // EINVALID for a bad cursor.
 func newestPage[T any](ctx context.Context, s *Store, cursor string, limit int, selectFrom, cond string, args []any,
@@ -121,7 +95,7 @@ func newestPage[T any](ctx context.Context, s *Store, cursor string, limit int, 
 	if err != nil {
 		return nil, "", err
 	}
-	n := listLimit(limit)
+	n := platform.NewestPages.Size(limit)
 	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+after+
 		` ORDER BY `+timeCol+` DESC, id DESC LIMIT `+arg(&args, n+1), args...)
 	if err != nil {

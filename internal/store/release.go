@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // Release is a platform release.
@@ -42,7 +44,7 @@ func (s *Store) Release(ctx context.Context, id string) (*Release, error) {
 
 // Releases lists releases, newest first.
 func (s *Store) Releases(ctx context.Context, limit int) ([]Release, error) {
-	return queryAll(ctx, s.db, scanRelease, `SELECT `+releaseColumns+` FROM releases ORDER BY created_at DESC, id DESC LIMIT $1`, listLimit(limit))
+	return queryAll(ctx, s.db, scanRelease, `SELECT `+releaseColumns+` FROM releases ORDER BY created_at DESC, id DESC LIMIT $1`, platform.NewestPages.Size(limit))
 }
 
 // UpdateRelease runs fn on the stored release in a transaction and saves

@@ -70,7 +70,7 @@ func (s *Store) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, string
 		w += ` AND (u.period < ` + p + ` OR (u.period = ` + p + ` AND (u.customer_id > ` + c + ` OR (u.customer_id = ` + c +
 			` AND u.meter_key > ` + m + `))))`
 	}
-	limit := listLimit(q.Limit)
+	limit := platform.NewestPages.Size(q.Limit)
 	rows, err := queryAll(ctx, s.db, func(r Row) (UsageRow, error) {
 		var u UsageRow
 		err := r.Scan(&u.ID, &u.CustomerID, &u.MeterKey, &u.Unit, &u.Period, &u.Units, &u.BilledAmountCents, &u.Currency)

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // Webhook is a customer's subscription to its events. SecretSealed is the
@@ -111,7 +113,7 @@ func (s *Store) AddWebhookDelivery(ctx context.Context, d *WebhookDelivery) (boo
 // WebhookDeliveries lists a webhook's deliveries, newest first.
 func (s *Store) WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]WebhookDelivery, error) {
 	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = $1
-		ORDER BY created_at DESC, id DESC LIMIT $2`, webhookID, listLimit(limit))
+		ORDER BY created_at DESC, id DESC LIMIT $2`, webhookID, platform.NewestPages.Size(limit))
 }
 
 // WebhookDelivery returns one delivery. ENOTFOUND.
@@ -123,7 +125,7 @@ func (s *Store) WebhookDelivery(ctx context.Context, id string) (*WebhookDeliver
 // at now, oldest due first.
 func (s *Store) DueWebhookDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error) {
 	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries
-		WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), listLimit(limit))
+		WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), platform.NewestPages.Size(limit))
 }
 
 // ClaimWebhookDelivery leases a due delivery until leaseUntil, so one
@@ -168,7 +170,7 @@ func (s *Store) WebhookEvents(ctx context.Context, at time.Time, eventID, webhoo
 		a.reason, a.status, a.request_id, w.id, w.events
 		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
 		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
-		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, listLimit(limit))
+		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, platform.NewestPages.Size(limit))
 }
 
 // WebhookCursor returns how far the dispatcher named name has read the

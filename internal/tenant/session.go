@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -84,7 +84,7 @@ type idClaims struct {
 // belongs to that grant and ends with it (D-credentials-follow). A missing
 // field answers 400 naming it; any other failure 401. Nothing is stored then.
 func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+	if !httpapi.IsJSON(r) {
 		// a form post from another site cannot log a browser in with someone else's tokens
 		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "the body must be application/json"))
 		return
@@ -115,7 +115,7 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 		Name: user.Name, OrgID: user.OrgID, IDToken: in.IDToken, GrantID: grantID, IDPSID: user.sid, TokenExpiresAt: tokenExp, CreatedAt: now,
 		ExpiresAt: now.Add(t.cfg.SessionLifetime)}
 	if in.RefreshToken != "" {
-		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), "tenant-refresh:"+ts.IDHash)
+		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), secrets.LabelTenantRefresh(ts.IDHash))
 	}
 	if err := t.store.CreateTenantSession(r.Context(), ts); err != nil {
 		httpapi.WriteError(w, r, err)
@@ -233,17 +233,12 @@ func (t *Tenant) Session(ctx context.Context, r *http.Request) (*store.TenantSes
 // was valid for, so a session asks the provider as often as before. An
 // id_token in the answer is verified and kept instead.
 func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
-	rt, err := t.sealer.Open(ts.RefreshSealed, "tenant-refresh:"+ts.IDHash)
+	rt, err := t.sealer.Open(ts.RefreshSealed, secrets.LabelTenantRefresh(ts.IDHash))
 	if err != nil {
 		return err
 	}
-	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {string(rt)}, "client_id": {t.cfg.ClientID}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.cfg.Issuer+"/oauth/v2/token", strings.NewReader(form.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := t.http.Do(req)
+	resp, err := httpapi.PostForm(ctx, t.http, t.cfg.Issuer+"/oauth/v2/token",
+		url.Values{"grant_type": {"refresh_token"}, "refresh_token": {string(rt)}, "client_id": {t.cfg.ClientID}})
 	if err != nil {
 		return err
 	}
@@ -278,7 +273,7 @@ func (t *Tenant) refresh(ctx context.Context, ts *store.TenantSession) error {
 		}
 		idToken, tokenExp = tok.IDToken, idt.Expiry
 	}
-	sealed := t.sealer.Seal([]byte(tok.RefreshToken), "tenant-refresh:"+ts.IDHash)
+	sealed := t.sealer.Seal([]byte(tok.RefreshToken), secrets.LabelTenantRefresh(ts.IDHash))
 	exp := now.Add(t.cfg.SessionLifetime)
 	if err := t.store.RenewTenantSession(ctx, ts.IDHash, idToken, sealed, tokenExp, exp); err != nil {
 		return err

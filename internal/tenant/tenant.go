@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
-	"path"
 	"strings"
 	"time"
 
@@ -80,7 +79,7 @@ func (t *Tenant) redirectURI() string { return t.cfg.InstanceURL + "/auth/callba
 // Routes mounts the backend and the web app on r.
 func (t *Tenant) Routes(r chi.Router) {
 	r.Group(func(r chi.Router) {
-		r.Use(httpapi.LimitBody(64 << 10))
+		r.Use(httpapi.LimitBody(httpapi.MaxProviderBody))
 		r.Get("/auth/config", t.handleConfig)
 		r.Post("/auth/idp/callback", t.handleCallback)
 		r.Get("/auth/session", t.handleSession)
@@ -124,13 +123,5 @@ func (t *Tenant) page(name string) http.HandlerFunc {
 }
 
 func (t *Tenant) static(w http.ResponseWriter, r *http.Request) {
-	name := path.Base(chi.URLParam(r, "file"))
-	switch path.Ext(name) {
-	case ".js", ".css":
-	default:
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-cache")
-	http.ServeFileFS(w, r, web.FS, "tenant/"+name)
+	web.ServeAsset(w, r, "tenant", chi.URLParam(r, "file"))
 }

@@ -253,7 +253,7 @@ func (d *Dispatcher) send(ctx context.Context, del *store.WebhookDelivery) (int,
 	if !w.Active {
 		return 0, errGone
 	}
-	secret, err := d.Sealer.Open(w.SecretSealed, SecretPurpose(w.ID))
+	secret, err := d.Sealer.Open(w.SecretSealed, secrets.LabelWebhookSecret(w.ID))
 	if err != nil {
 		return 0, fmt.Errorf("open the webhook's secret: %w", err)
 	}

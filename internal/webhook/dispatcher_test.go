@@ -110,7 +110,7 @@ func (f *fixture) webhook(t *testing.T, id, customer, url, secret string, events
 		events = []string{AllEvents}
 	}
 	if err := f.st.CreateWebhook(ctx, &store.Webhook{ID: id, CustomerID: customer, URL: url, Events: events,
-		SecretSealed: f.sealer.Seal([]byte(secret), SecretPurpose(id)), Active: true, CreatedAt: t0, UpdatedAt: t0}); err != nil {
+		SecretSealed: f.sealer.Seal([]byte(secret), secrets.LabelWebhookSecret(id)), Active: true, CreatedAt: t0, UpdatedAt: t0}); err != nil {
 		t.Fatal(err)
 	}
 }

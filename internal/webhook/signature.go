@@ -27,10 +27,6 @@ const (
 	EventHeader = "Webhook-Event"
 )
 
-// SecretPurpose is the purpose a webhook's secret is sealed for (the
-// sealed column of the webhooks row).
-func SecretPurpose(webhookID string) string { return "webhooks.secret:" + webhookID }
-
 // Sign returns the SignatureHeader value for body sent at t.
 func Sign(secret string, t time.Time, body []byte) string {
 	ts := strconv.FormatInt(t.Unix(), 10)

@@ -13,7 +13,7 @@ import (
 )
 
 // MaxBody is the body limit of every admin route (D-limits).
-const MaxBody = 1 << 20
+const MaxBody = httpapi.MaxBody
 
 // API is the console's administration API over the admin service. Every
 // route is declared once in the route table with the operation it performs

@@ -36,7 +36,7 @@ func (a *API) billingRoutes() []Route {
 }
 
 func (a *API) listInvoices(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
+	p, err := pageInput(r, platform.NewestPages)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -47,7 +47,7 @@ func (a *API) listInvoices(r *http.Request, c *access.Caller, _ authz.Resource) 
 }
 
 func (a *API) listCustomerInvoices(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
+	p, err := pageInput(r, platform.NewestPages)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -59,7 +59,7 @@ func (a *API) listCustomerInvoices(r *http.Request, c *access.Caller, _ authz.Re
 // usageFilter reads a usage list's ?customerId=, ?meter=, ?from=, ?to=,
 // ?limit= and ?cursor=.
 func usageFilter(r *http.Request) (admin.UsageFilter, error) {
-	p, err := pageInput(r)
+	p, err := pageInput(r, platform.NewestPages)
 	q := r.URL.Query()
 	return admin.UsageFilter{CustomerID: q.Get("customerId"), Meter: q.Get("meter"), From: q.Get("from"), To: q.Get("to"),
 		Limit: p.Limit, Cursor: p.Cursor}, err

@@ -414,7 +414,7 @@ func TestSSOTakesEffect(t *testing.T) {
 	if err != nil || len(xs) != 1 || xs[0].ID != idp.ID || xs[0].Issuer != "https://acme.okta.example" || xs[0].ClientID != "0oa1" {
 		t.Fatalf("the identity provider's providers of the organization = %+v, %v", xs, err)
 	}
-	if secret, err := sl.Open(xs[0].SecretSealed, "idp-secret:"+idp.ID); err != nil || string(secret) != "s3cret" {
+	if secret, err := sl.Open(xs[0].SecretSealed, secrets.LabelIDPSecret(idp.ID)); err != nil || string(secret) != "s3cret" {
 		t.Fatalf("the identity provider cannot open the secret: %q, %v", secret, err)
 	}
 	r = w.e.do(w.am, "PUT", sso, map[string]any{"passwordAllowed": false, "ssoAllowed": true, "ssoCreateUsers": true})
@@ -437,7 +437,7 @@ func TestSSOTakesEffect(t *testing.T) {
 		t.Fatalf("patch: %d %s", r.Status, r.Body)
 	}
 	x, _ := w.e.st.ExternalIDP(ctx, idp.ID)
-	if secret, err := sl.Open(x.SecretSealed, "idp-secret:"+idp.ID); x.ClientID != "0oa2" || err != nil || string(secret) != "new" {
+	if secret, err := sl.Open(x.SecretSealed, secrets.LabelIDPSecret(idp.ID)); x.ClientID != "0oa2" || err != nil || string(secret) != "new" {
 		t.Fatalf("after patch: %+v %q %v", x, secret, err)
 	}
 	// with passwords back, it can go: disabled, it leaves sign-in; enabled, it returns

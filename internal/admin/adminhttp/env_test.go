@@ -193,11 +193,17 @@ func (r response) json(t testing.TB) map[string]any {
 
 // do sends one request as userID. body: nil, a string or []byte sent as
 // is, or a value encoded as JSON.
+// typedBody is a request body sent with its own Content-Type ("": none).
+type typedBody struct{ contentType, body string }
+
 func (e *env) do(userID, method, path string, body any) response {
 	e.t.Helper()
 	var rd io.Reader
+	contentType := "application/json"
 	switch b := body.(type) {
 	case nil:
+	case typedBody:
+		rd, contentType = strings.NewReader(b.body), b.contentType
 	case string:
 		rd = strings.NewReader(b)
 	case []byte:
@@ -213,8 +219,8 @@ func (e *env) do(userID, method, path string, body any) response {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if rd != nil && contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	if userID != "" {
 		req.Header.Set(testUserHeader, userID)

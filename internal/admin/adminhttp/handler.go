@@ -7,6 +7,8 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 )
 
 // The shapes of the handlers: each parses the request, calls one service
@@ -32,7 +34,7 @@ func ofCaller[T any](status int, call func(context.Context, *access.Caller) (T, 
 func withBody[In, T any](status int, call func(context.Context, *access.Caller, In) (T, error)) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		var in In
-		if err := decode(r, &in); err != nil {
+		if err := httpapi.DecodeJSON(r, &in); err != nil {
 			return 0, nil, err
 		}
 		v, err := call(r.Context(), c, in)
@@ -53,7 +55,7 @@ func byID[T any](status int, call func(context.Context, *access.Caller, string) 
 func byIDWithBody[In, T any](status int, call func(context.Context, *access.Caller, string, In) (T, error)) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		var in In
-		if err := decode(r, &in); err != nil {
+		if err := httpapi.DecodeJSON(r, &in); err != nil {
 			return 0, nil, err
 		}
 		v, err := call(r.Context(), c, id(r), in)
@@ -76,29 +78,33 @@ func itemsByID[T any](call func(context.Context, *access.Caller, string) ([]T, e
 	}
 }
 
-// paged answers the page call returns for ?limit= and ?cursor=.
+// paged answers the page of a list by name call returns for ?limit= and ?cursor=.
 func paged[T any](call func(context.Context, *access.Caller, admin.PageInput) (T, error)) Handler {
-	return pagedBy(func(*http.Request) string { return "" },
+	return pagedBy(platform.NamePages, func(*http.Request) string { return "" },
 		func(ctx context.Context, c *access.Caller, _ string, p admin.PageInput) (T, error) {
 			return call(ctx, c, p)
 		})
 }
 
-// pagedByCustomer answers the page call returns for ?customerId= ("" for
-// every customer in the caller's scope), ?limit= and ?cursor=.
+// pagedByCustomer answers the page of a list by name call returns for
+// ?customerId= ("" for every customer in the caller's scope), ?limit= and
+// ?cursor=.
 func pagedByCustomer[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
-	return pagedBy(func(r *http.Request) string { return r.URL.Query().Get("customerId") }, call)
+	return pagedBy(platform.NamePages, func(r *http.Request) string { return r.URL.Query().Get("customerId") }, call)
 }
 
-// pagedByID answers the page call returns for the route's {id}, ?limit= and ?cursor=.
+// pagedByID answers the page of a newest-first list call returns for the
+// route's {id}, ?limit= and ?cursor=.
 func pagedByID[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
-	return pagedBy(id, call)
+	return pagedBy(platform.NewestPages, id, call)
 }
 
-// pagedBy answers the page call returns for the key the request names, ?limit= and ?cursor=.
-func pagedBy[T any](key func(*http.Request) string, call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
+// pagedBy answers the page call returns for the key the request names,
+// ?limit= (within limits) and ?cursor=.
+func pagedBy[T any](limits platform.PageLimit, key func(*http.Request) string,
+	call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		p, err := pageInput(r)
+		p, err := pageInput(r, limits)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -1,12 +1,7 @@
 package adminhttp
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -14,59 +9,28 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// decode reads a JSON body into v: one object, no unknown fields, within the
-// body limit. Every problem is EINVALID with a message naming it.
-func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			return platform.Errorf(platform.ETOOLARGE, "the request body is larger than %d bytes", tooLarge.Limit)
-		case errors.Is(err, io.EOF):
-			return platform.Errorf(platform.EINVALID, "the request body is empty; a JSON object is required")
-		}
-		return platform.Errorf(platform.EINVALID, "the request body is not valid: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if dec.More() {
-		return platform.Errorf(platform.EINVALID, "the request body holds more than one JSON value")
-	}
-	return nil
-}
-
 // id is the route's {id}.
 func id(r *http.Request) string { return chi.URLParam(r, "id") }
 
 // param is the route's {name}.
 func param(r *http.Request, name string) string { return chi.URLParam(r, name) }
 
-// pageInput reads ?limit= and ?cursor=.
-func pageInput(r *http.Request) (admin.PageInput, error) {
-	n, err := limitQuery(r, admin.MaxPageLimit)
-	return admin.PageInput{Limit: n, Cursor: r.URL.Query().Get("cursor")}, err
+// pageInput reads ?limit= (within limits; 0 when absent, the list's
+// default) and ?cursor=.
+func pageInput(r *http.Request, limits platform.PageLimit) (admin.PageInput, error) {
+	q := r.URL.Query()
+	n, err := limits.Parse("limit", q.Get("limit"))
+	return admin.PageInput{Limit: n, Cursor: q.Get("cursor")}, err
 }
 
 // logQuery reads the audit and e-mail logs' ?actorId=, ?cursor= and ?limit=.
 func logQuery(r *http.Request) (admin.LogQuery, error) {
-	n, err := limitQuery(r, admin.MaxLogLimit)
-	q := r.URL.Query()
-	return admin.LogQuery{ActorID: q.Get("actorId"), Cursor: q.Get("cursor"), Limit: n}, err
+	p, err := pageInput(r, platform.LogPages)
+	return admin.LogQuery{ActorID: r.URL.Query().Get("actorId"), Cursor: p.Cursor, Limit: p.Limit}, err
 }
 
-// limitQuery reads ?limit=, a number from 1 to max (0 when absent: the
-// service's default).
-func limitQuery(r *http.Request, max int) (int, error) {
-	l := r.URL.Query().Get("limit")
-	if l == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(l)
-	if err != nil || n < 1 || n > max {
-		return 0, platform.Errorf(platform.EINVALID, "limit must be a number between 1 and %d", max)
-	}
-	return n, nil
+// limitParam reads ?limit= of a newest-first list without cursors
+// (deliveries, releases, discrepancies); 0 when absent, the default.
+func limitParam(r *http.Request) (int, error) {
+	return platform.NewestPages.Parse("limit", r.URL.Query().Get("limit"))
 }
-
-// limitParam reads ?limit= (1 to 1000; 0 when absent, the default).
-func limitParam(r *http.Request) (int, error) { return limitQuery(r, admin.MaxPageLimit) }

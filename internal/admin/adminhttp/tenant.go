@@ -6,6 +6,8 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (a *API) tenantRoutes() []Route {
@@ -36,7 +38,7 @@ func (a *API) tenantRoutes() []Route {
 }
 
 func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r)
+	p, err := pageInput(r, platform.NamePages)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -47,7 +49,7 @@ func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (
 
 func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 	var in admin.MemberInput
-	if err := decode(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		return 0, nil, err
 	}
 	v, err := a.svc.PutTenantMember(r.Context(), c, id(r), param(r, "userId"), in)
