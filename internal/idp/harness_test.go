@@ -22,12 +22,15 @@ import (
 	"time"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-jose/go-jose/v4"
+	"github.com/google/uuid"
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/storetest"
+	"github.com/platform/platform/internal/testkit"
 )
 
 // Test fixtures: two organizations, users in each, one public application.
@@ -73,6 +76,7 @@ func mustIDP(t testing.TB, opts ...func(*Config)) *testIDP {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	addSigningKey(t, st, cfg)
 	p, err := New(ctx, cfg, st)
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +88,23 @@ func mustIDP(t testing.TB, opts ...func(*Config)) *testIDP {
 	ti := &testIDP{t: t, p: p, st: st, srv: srv, issuer: issuer, clock: clock}
 	ti.seed()
 	return ti
+}
+
+// addSigningKey stores an RS256 key from the test binary's pool as the one
+// New finds, in place of generating one; a provider of another algorithm
+// makes its own.
+func addSigningKey(t testing.TB, st *store.Store, cfg Config) {
+	t.Helper()
+	cfg = cfg.withDefaults()
+	if cfg.SigningAlgorithm != string(jose.RS256) {
+		return
+	}
+	now := cfg.Now()
+	if err := st.CreateSigningKey(context.Background(), &store.SigningKey{ID: uuid.NewString(), Algorithm: cfg.SigningAlgorithm,
+		PrivateKey: testkit.SigningKey(t), CreatedAt: now, NotBefore: now,
+		ExpiresAt: now.Add(cfg.KeyRotation + cfg.KeyPublishAhead + max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime))}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (ti *testIDP) seed() {
