@@ -17,6 +17,7 @@ import (
 
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 )
@@ -108,6 +109,20 @@ type Config struct {
 	// MAIL_FROM: the From of every message ("Platform <no-reply@example.com>");
 	// required with SMTP_URL outside ROLE=all.
 	MailFrom string
+	// PasswordParams is the argon2id cost of the password hashes the
+	// identity provider and the demo seed make. No environment variable
+	// sets it: the zero value is idp.DefaultPasswordParams, and only a
+	// program that builds its Config (a test whose subject is not the hash)
+	// chooses others, which Validate checks.
+	PasswordParams idp.PasswordParams
+}
+
+// passwordParams is PasswordParams, or idp.DefaultPasswordParams when unset.
+func (c Config) passwordParams() idp.PasswordParams {
+	if c.PasswordParams == (idp.PasswordParams{}) {
+		return idp.DefaultPasswordParams
+	}
+	return c.PasswordParams
 }
 
 // dbMaxConns is DB_MAX_CONNS's default per role: the all-in-one serves every
@@ -346,6 +361,10 @@ func (c Config) Validate() error {
 		if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
 			p = append(p, fmt.Sprintf("MAIL_FROM %q is not an e-mail address (Name <address@example.com>)", c.MailFrom))
 		}
+	}
+	if pp := c.PasswordParams; pp != (idp.PasswordParams{}) &&
+		(pp.Time < 1 || pp.Threads < 1 || pp.Memory < 8*uint32(pp.Threads) || pp.KeyLen < 16 || pp.KeyLen > 64 || pp.SaltLen < 16) {
+		p = append(p, fmt.Sprintf("password parameters %+v are not usable argon2id parameters (time, threads ≥ 1, memory ≥ 8 KiB per thread, key 16 to 64 bytes, salt ≥ 16 bytes)", pp))
 	}
 	if len(p) > 0 {
 		return errors.New(strings.Join(p, "\n"))

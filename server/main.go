@@ -171,7 +171,7 @@ func (m *Main) Run(ctx context.Context) error {
 			SigningAlgorithm: m.Config.SigningAlgorithm, SecretsKey: key, LoginRateLimit: m.Config.LoginRateLimit,
 			AuthorizeRateLimit: m.Config.AuthorizeRateLimit, Egress: m.Config.ProviderEgress(),
 			RefreshReuseGrace: m.Config.RefreshReuseGrace, ConsoleURL: m.Config.ConsoleURL,
-			ConsoleClientID: m.Config.ConsoleClientID}, st)
+			ConsoleClientID: m.Config.ConsoleClientID, Password: m.Config.passwordParams()}, st)
 		if err != nil {
 			return err
 		}

@@ -22,10 +22,13 @@ import (
 	"time"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/google/uuid"
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/storetest"
+	"github.com/platform/platform/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -47,6 +50,7 @@ func mustRunMainWith(t *testing.T, adjust func(*Main)) *Main {
 	cfg.DatabaseURL = storetest.NewMigratedDatabaseURL(t)
 	cfg.SecretsKey = testSecretsKey
 	cfg.MetricsAddr = "127.0.0.1:0" // a free loopback port: tests run side by side
+	cfg.PasswordParams = testPasswordParams
 	m := NewMain(cfg)
 	for _, role := range []string{RoleIDP, RoleConsole, RoleTenant} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -67,11 +71,40 @@ func mustRunMainWith(t *testing.T, adjust func(*Main)) *Main {
 	if adjust != nil {
 		adjust(m)
 	}
+	addSigningKey(t, m.Config)
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
 	return m
+}
+
+// testPasswordParams are the cheapest argon2id parameters, for the tests
+// whose subject is not the hash (the load run keeps the default ones).
+var testPasswordParams = idp.PasswordParams{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
+
+// addSigningKey stores an RS256 key from the test binary's pool in the
+// database of cfg, which the identity provider then signs with instead of
+// generating one; with another algorithm it makes its own.
+func addSigningKey(t *testing.T, cfg Config) {
+	t.Helper()
+	if cfg.SigningAlgorithm != "RS256" || !(cfg.Role == RoleAll || cfg.Role == RoleIDP) {
+		return
+	}
+	ctx := context.Background()
+	st, err := OpenStore(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// the identity provider's defaults: rotation after 30 days, published an
+	// hour ahead, kept an hour (the longest token lifetime) after
+	now := time.Now().UTC()
+	if err := st.CreateSigningKey(ctx, &store.SigningKey{ID: uuid.NewString(), Algorithm: cfg.SigningAlgorithm,
+		PrivateKey: testkit.SigningKey(t), CreatedAt: now, NotBefore: now,
+		ExpiresAt: now.Add(30*24*time.Hour + 2*time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 const testSecretsKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes, tests only

@@ -45,7 +45,7 @@ var demoUsers = []demoUser{
 // the seeding run under one lock, and the provider registration that follows
 // takes a registration that another replica made as done.
 func SeedDemo(ctx context.Context, st *store.Store, cfg Config, prov *idp.Provider) error {
-	hash, err := idp.HashPassword(DemoPassword, idp.DefaultPasswordParams)
+	hash, err := idp.HashPassword(DemoPassword, cfg.passwordParams())
 	if err != nil {
 		return err
 	}
