@@ -14,15 +14,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
 const chromiumPath = "/usr/bin/chromium"
 
-// mustBrowser starts headless Chromium (Debian's package, never a downloaded
-// browser) with a fresh profile. CI installs it; elsewhere the test is
-// skipped when it is missing.
+// mustBrowser opens a fresh browser for the test: a browser context of its
+// own (cookies, storage, cache and permissions apart from every other test's,
+// as a new profile would have) in the test binary's one headless Chromium
+// (Debian's package, never a downloaded browser), which the first test that
+// needs it starts; starting Chromium costs more CPU than most tests' pages.
+// CI installs it; elsewhere the test is skipped when it is missing.
 func mustBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -31,9 +36,56 @@ func mustBrowser(t *testing.T) context.Context {
 		}
 		t.Skip("chromium is not installed (apt-get install chromium)")
 	}
+	browser, err := sharedChromium()
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	// a browser context and its first tab, in a window of its own (headless
+	// Chromium opens no tab in a new browser context without one)
+	browserExec := cdp.WithExecutor(browser, chromedp.FromContext(browser).Browser)
+	id, err := target.CreateBrowserContext().Do(browserExec)
+	if err != nil {
+		t.Fatalf("create a browser context: %v", err)
+	}
+	tab, err := target.CreateTarget("about:blank").WithBrowserContextID(id).WithNewWindow(true).Do(browserExec)
+	if err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	ctx, cancelCtx := chromedp.NewContext(browser, chromedp.WithTargetID(tab))
+	chromedp.FromContext(ctx).BrowserContextID = id // the test's further tabs open beside this one
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx() // closes the tab
+		_ = target.DisposeBrowserContext(id).Do(browserExec)
+	})
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("attach to the tab: %v", err)
+	}
+	return ctx
+}
+
+// chromium is the test binary's headless Chromium: the context of its first
+// tab, and how to stop it (stopChromium, from TestMain).
+var chromium struct {
+	mu      sync.Mutex
+	ctx     context.Context
+	stop    func()
+	profile string
+}
+
+// sharedChromium returns the context of the running Chromium, starting it
+// when there is none or the last one has gone.
+func sharedChromium() (context.Context, error) {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx, nil
+	}
+	stopChromiumLocked()
 	profile, err := os.MkdirTemp("", "chromium-profile-")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -46,17 +98,31 @@ func mustBrowser(t *testing.T) context.Context {
 		chromedp.UserDataDir(profile))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() {
-		cancelTimeout()
+	chromium.ctx, chromium.profile = ctx, profile
+	chromium.stop = func() {
 		cancelCtx()
 		cancelAlloc()
-		_ = os.RemoveAll(profile) // best effort: Chromium may still be flushing its profile
-	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
 	}
-	return ctx
+	if err := chromedp.Run(ctx); err != nil {
+		stopChromiumLocked()
+		return nil, err
+	}
+	return ctx, nil
+}
+
+// stopChromium stops the test binary's Chromium, if it runs.
+func stopChromium() {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	stopChromiumLocked()
+}
+
+func stopChromiumLocked() {
+	if chromium.stop != nil {
+		chromium.stop()
+		_ = os.RemoveAll(chromium.profile) // best effort: Chromium may still be flushing its profile
+	}
+	chromium.ctx, chromium.stop, chromium.profile = nil, nil, ""
 }
 
 // shot saves a screenshot into the test's artifact directory.

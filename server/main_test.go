@@ -36,7 +36,9 @@ func TestMain(m *testing.M) {
 	if !testing.Verbose() {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopChromium()
+	os.Exit(code)
 }
 
 // MustRunMain starts the all-in-one platform on loopback ports with a fresh
