@@ -47,6 +47,7 @@ func runActions(t *testing.T, e *env, cases []actionCase) {
 //
 // spec: R5.7-strict, R5.7-soft, R4.6-id-scope, R5.7-no-tenant
 func TestTenantAndUserActions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const settings = `mutation($id: ID!) { putTenantSettings(id: $id, settings: {theme: "dark"}) }`
 	const member = `mutation($id: ID!, $u: ID!) { putTenantMember(id: $id, userId: $u, role: "viewer") { userId role } }`
@@ -125,6 +126,7 @@ func TestTenantAndUserActions(t *testing.T) {
 //
 // spec: R4.6-admin-only, R5.7-no-infra, R5.7-strict
 func TestCustomerAndInfrastructureActions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	runActions(t, e, []actionCase{
 		{name: "search/platform_admin", user: platAdm, query: `{ customers(search: "glob") { items { id } } }`,
@@ -200,6 +202,7 @@ func TestCustomerAndInfrastructureActions(t *testing.T) {
 //
 // spec: R5.7-strict, R5.7-redact
 func TestCustomerConfigAndBilling(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	runActions(t, e, []actionCase{
 		{name: "sso/owner", user: ownerA, query: `mutation { putSSOSettings(customerId: "cust-acme", input: {mfaForced: true}) { mfaForced passwordAllowed } }`,

@@ -126,6 +126,7 @@ func (e *env) tenantName(id string) string {
 // no customer's webhook misses the event of a change that was made.
 // attack: write-without-audit
 func TestAttackWriteWithoutAudit(t *testing.T) {
+	t.Parallel()
 	refuse := &atomic.Bool{}
 	e := newEnvOn(t, func(c store.Conn) store.Conn { return &refusingAudit{Conn: c, refuse: refuse} })
 	before := e.tenantName(tenAcme)
@@ -171,6 +172,7 @@ func TestAttackWriteWithoutAudit(t *testing.T) {
 // action, the operation, the resource as type/id, the customer, the actor,
 // the decision, the status), under the request's id (D-audit-events).
 func TestWriteAuditedAlikeFromRESTAndGraphQL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		name                   string

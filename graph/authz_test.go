@@ -10,6 +10,7 @@ import (
 //
 // spec: R5.7-strict, R5.7-soft, R7.2-status, R4.6-id-scope, R5.7-no-infra, R4.6-admin-only
 func TestAuthzDirective(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const customerQ = `query($id: ID!) { customer(id: $id) { id name } }`
 	const grantsQ = `query($id: ID!) { customer(id: $id) { id grants { granteeId } } }`
@@ -99,6 +100,7 @@ func (got gqlResponse) expect(t *testing.T, wantCodes []string, wantData, wantNu
 //
 // spec: R5.7-and, R4.6-customer-side
 func TestAuthzListsFilterByScope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		user string
@@ -136,6 +138,7 @@ func TestAuthzListsFilterByScope(t *testing.T) {
 //
 // spec: R5.7-redact
 func TestRedaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const q = `{ usage { items { customerId units billedAmount } } customer(id: "cust-acme") { usage { items { billedAmount } } billedTotals { billedAmount } } }`
 	for _, tc := range []struct {

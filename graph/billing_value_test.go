@@ -17,6 +17,7 @@ import (
 //
 // attack: customer-creates-value-graphql
 func TestAttackCustomerCreatesValueGraphQL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := time.Now()
 	for _, p := range []store.Plan{

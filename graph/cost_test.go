@@ -47,6 +47,7 @@ const nestedUsers = `{ customer(id: "cust-acme") { users { customer { users { cu
 // can return it costs 102,020,202 and is refused before any resolver runs.
 // attack: graphql-nested-edges
 func TestAttackNestedEdges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mustCustomerUsers(30)
 	got := e.gql(ownerA, `{ customer(id: "cust-acme") { users { id } } }`, nil)
@@ -106,6 +107,7 @@ func emails(list []any) []string {
 // TestEdgeFirst: an edge's first is 1 to 100; out of that range the edge
 // is null with BAD_USER_INPUT and its parent stays.
 func TestEdgeFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, first := range []int{0, 101, -1} {
 		for _, edge := range []string{"tenants", "instances", "users"} {
@@ -132,6 +134,7 @@ func TestEdgeFirst(t *testing.T) {
 // near the limit, is answered in full: each bulk customer's first eight
 // tenants, ranked in SQL.
 func TestLargestQueriesAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mustTenants(200) // 20 customers of 10 tenants
 	const q = `{ customers(first: 1000) { items { id name tenants(first: 8) { id name } } nextCursor } }`
@@ -164,6 +167,7 @@ func TestLargestQueriesAnswer(t *testing.T) {
 // for every field, the price the endpoint enforces is the one the SDL
 // publishes (weight, size for every argument value, sized fields).
 func TestCostDirectives(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	sdl, _ := dig(e.gql(platAdm, `{ _service { sdl } }`, nil).Data, "_service", "sdl").(string)
 	if !strings.Contains(sdl, `import: ["@key", "@shareable", "@cost", "@listSize"]`) {
@@ -306,6 +310,7 @@ func (p publishedSize) size(args map[string]any) int {
 // against the schema and costs at most MaxComplexity with its variables at
 // their worst: every Int at the largest page (1000), every @include on.
 func TestConsoleOperationsFitTheBudget(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "internal", "web", "console", "app", "src", "gql", "gql.ts"))
 	if err != nil {
 		t.Fatal(err)
@@ -352,6 +357,7 @@ func TestConsoleOperationsFitTheBudget(t *testing.T) {
 // console app's operations, so it must cost nothing, or the app's heaviest
 // pages would be priced past the limit that its documents fit.
 func TestTypenameIsFree(t *testing.T) {
+	t.Parallel()
 	plain := `query { grants { granteeId customer { id name } user { id } } }`
 	typed := `query { __typename grants { __typename granteeId customer { __typename id name } user { __typename id } } }`
 	a, err := graph.OperationCost(plain, nil)

@@ -15,6 +15,7 @@ const recordFields = `id customFields parentID slug refId tenantID projectID cre
 //
 // spec: R2.1-fields, R2.1-time, R2.2-envelope, R4.5-list
 func TestMasterRecords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	got := e.gql(ownerA, `{ masterRecords(master: "Building", page: 2, pageSize: 2, sort: "-createdAt") { rows { `+recordFields+` } total page pageSize totalPages } }`, nil)
 	if len(got.Errors) > 0 {
@@ -91,6 +92,7 @@ func TestMasterRecords(t *testing.T) {
 //
 // spec: R4.5-cx-same, R4.5-cx-cycle, R4.5-cx-parent
 func TestCxUploadSameAsREST(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const m = `mutation($in: CxUploadInput!) { cxUpload(input: $in) { scheduleId dryRun status truncated
 		summary { received created updated unchanged warnings errors }

@@ -15,6 +15,7 @@ import (
 //
 // spec: R5.7-roles
 func TestMe(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const q = `{ me { id userId email name role customerId permissions writable scope { source mode customerIds } } }`
 	for _, tc := range []struct {
@@ -77,6 +78,7 @@ func strs(v any) []string {
 //
 // spec: R5.7-strict, R5.7-no-infra
 func TestParentChildEdges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const q = `{ customers(first: 10) { items { id tenants(first: 10) { id name } instances(first: 5) { id tenants(first: 10) { id } }
 		users(first: 10) { id email customer { id } } } } }`
@@ -172,6 +174,7 @@ func idsOf(v any) []string {
 // users and grants costs a constant number of SQL statements whatever the
 // page size: the caller, the customers, and one per edge.
 func TestEdgesNoNPlusOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mustTenants(100)
 	for i := 0; i < 10; i++ {

@@ -61,6 +61,7 @@ func (e *env) post(path, userID string, body map[string]any) gqlResponse {
 //
 // attack: graphql-fast-path-bypass
 func TestFastPageAttackAnswersAsTheExecutor(t *testing.T) {
+	// serial: graph.CountPages counts the pages every test of the binary serves
 	e := newEnv(t)
 	e.mustAttackUsers()
 	shallow := newEnv(t, func(c *graph.Config) { c.MaxDepth = 4 })

@@ -64,6 +64,7 @@ fragment G on Grant { __typename granteeType granteeId customerId instanceId gra
 // an operation it does not serve, or one the executor answers with an error,
 // goes to the executor (D-graphql-page).
 func TestFastPageAnswersAsTheExecutor(t *testing.T) {
+	// serial: graph.CountPages counts the pages every test of the binary serves
 	e := newEnv(t)
 	e.mustTenants(30)
 	// a name with every character the two writers escape

@@ -21,6 +21,7 @@ import (
 // the node_modules .ci/run installs with npm ci from the committed lock file:
 // without them it is skipped, except under CI=true, where it must run.
 func TestFederationComposition(t *testing.T) {
+	t.Parallel()
 	node, dir := federationToolchain(t)
 	e := newEnv(t)
 	sdl, _ := dig(e.gql(platAdm, `{ _service { sdl } }`, nil).Data, "_service", "sdl").(string)
@@ -32,18 +33,22 @@ func TestFederationComposition(t *testing.T) {
 		{billingA, `{ usage { items { customerId period units billedAmount } } }`},
 		{acctMgr, `{ customer(id: "cust-globex") { id } }`},
 	}
-	// One gateway run per user: the gateway passes the caller's header on.
+	// One gateway run (starting Node and composing is most of the cost), each
+	// query with its user's header, which the gateway passes on.
+	var in []any
 	for _, q := range queries {
-		res := runGateway(t, node, dir, map[string]any{
-			"sdl": sdl, "url": e.srv.URL + "/graphql",
-			"headers": map[string]string{strings.ToLower(testUserHeader): q.user},
-			"queries": []any{map[string]any{"query": q.query}},
-		})
-		if !strings.Contains(res.Supergraph, "join__type(graph: PLATFORM, key: \"id\")") {
-			t.Errorf("supergraph without the subgraph's entity keys")
-		}
+		in = append(in, map[string]any{"query": q.query, "headers": map[string]string{strings.ToLower(testUserHeader): q.user}})
+	}
+	res := runGateway(t, node, dir, map[string]any{"sdl": sdl, "url": e.srv.URL + "/graphql", "queries": in})
+	if !strings.Contains(res.Supergraph, "join__type(graph: PLATFORM, key: \"id\")") {
+		t.Errorf("supergraph without the subgraph's entity keys")
+	}
+	if len(res.Results) != len(queries) {
+		t.Fatalf("gateway answered %d queries, want %d", len(res.Results), len(queries))
+	}
+	for i, q := range queries {
 		direct := e.gql(q.user, q.query, nil)
-		via := res.Results[0]
+		via := res.Results[i]
 		if diff := cmp.Diff(direct.Data, via["data"]); diff != "" {
 			t.Errorf("%s: gateway and subgraph differ (-subgraph +gateway):\n%s", q.user, diff)
 		}
@@ -62,6 +67,7 @@ func TestFederationComposition(t *testing.T) {
 // TestAttackNestedEdges before it reaches the subgraph, and passes the
 // same walk asked with first: 5, which the subgraph answers.
 func TestFederationDemandControl(t *testing.T) {
+	t.Parallel()
 	node, dir := federationToolchain(t)
 	e := newEnv(t)
 	e.mustCustomerUsers(30)
@@ -150,6 +156,7 @@ func runGateway(t *testing.T, node, dir string, in map[string]any) gatewayResult
 // TestEntities: the batched entity resolvers answer _entities in order,
 // null for what the caller may not see, one batch per type.
 func TestEntities(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const q = `query($r: [_Any!]!) { _entities(representations: $r) {
 		... on Customer { id name } ... on Tenant { id name } ... on Instance { id url } ... on MasterRecord { id slug } } }`

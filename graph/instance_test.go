@@ -13,6 +13,7 @@ import (
 // made.
 // spec: R4.6-infra
 func TestCreateInstanceAppAuthMethod(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const create = `mutation($input: CreateInstanceInput!) { createInstance(input: $input) { id clientSecret connection { oidcClientId } } }`
 	input := func(name, method string) map[string]any {
@@ -78,6 +79,7 @@ func TestCreateInstanceAppAuthMethod(t *testing.T) {
 // and account_manager (none) are refused.
 // spec: R4.6-infra
 func TestRotateInstanceSecret(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const create = `mutation($input: CreateInstanceInput!) { createInstance(input: $input) { id clientSecret connection { oidcClientId } } }`
 	const rotate = `mutation($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }`
@@ -136,6 +138,7 @@ func TestRotateInstanceSecret(t *testing.T) {
 //
 // spec: R5.7-and
 func TestInstanceSearch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.gql(platAdm, `mutation { createInstance(input: {customerId: "cust-globex", name: "Globex North", url: "https://north.globex.example"}) { id } }`, nil)
 	if len(r.Errors) > 0 {
@@ -182,6 +185,7 @@ func TestInstanceSearch(t *testing.T) {
 // answer the same instances.
 // spec: R4.6-infra, R5.7-strict, R5.7-and
 func TestScopedRolesReadInstances(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := func(r gqlResponse, path ...any) []string {
 		t.Helper()

@@ -10,6 +10,7 @@ import (
 // the same service methods as REST: a customer's owner invites, resends and
 // revokes; a viewer may not unlock (FORBIDDEN), the owner may.
 func TestInvitationMutations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.gql(ownerA, `mutation($c: ID!) { inviteUser(customerId: $c, input: {email: "gina@example.com", name: "Gina", role: "viewer"}) { id status } }`,
 		map[string]any{"c": custAcme})
@@ -40,6 +41,7 @@ func TestInvitationMutations(t *testing.T) {
 // The same for internal users: platform_admin resends, unlocks and revokes
 // an internal user's invitation; an account manager may not.
 func TestInternalInvitationMutations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.gql(platAdm, `mutation { createInternalUser(input: {email: "ivy@platform.example", name: "Ivy", role: "reader"}) { id } }`, nil)
 	if len(r.Errors) > 0 {
@@ -64,6 +66,7 @@ func TestInternalInvitationMutations(t *testing.T) {
 //
 // attack: invitation-resend-flood
 func TestAttackInvitationResendFlood(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	invite := func(email string) string {
 		r := e.gql(ownerA, `mutation($c: ID!, $e: String!) { inviteUser(customerId: $c, input: {email: $e, name: "Gina", role: "viewer"}) { id } }`,

@@ -27,6 +27,7 @@ import (
 //
 // and copy the figures to docs/benchmarks.md.
 func TestLoadTenantsPage(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("GRAPHQL_LOAD") == "" {
 		t.Skip("set GRAPHQL_LOAD=1 to run the load measurement")
 	}

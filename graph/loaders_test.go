@@ -46,6 +46,7 @@ const tenantsWithCustomerAndGrants = `query($n: Int!) { tenants(first: $n) { ite
 // caller, the tenants, their customers, the customers' grants), whatever
 // the page size.
 func TestNoNPlusOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mustTenants(100)
 	count := func(user string, n int) (int64, gqlResponse) {

@@ -45,6 +45,7 @@ func (e *env) mustGrantees(n int) {
 // page to the executor, which aborts it.
 // attack: graphql-object-flood
 func TestAttackObjectFlood(t *testing.T) {
+	// serial: graph.CountPages counts the pages every test of the binary serves
 	e := newEnv(t)
 	e.mustGrantees(150) // Acme: 152 grants with the fixtures'
 	const q = `{ customer(id: "cust-acme") { grants { customer { grants { customer { id } } } } } }`
@@ -104,6 +105,7 @@ func TestAttackObjectFlood(t *testing.T) {
 // resolved afterwards.
 // attack: graphql-outlives-request
 func TestAttackCancelledRequestStops(t *testing.T) {
+	t.Parallel()
 	var (
 		mu      sync.Mutex
 		calls   = map[string]int{}
@@ -198,6 +200,7 @@ func TestAttackCancelledRequestStops(t *testing.T) {
 // OBJECT_LIMIT_EXCEEDED errors; a query over it answers one error and no
 // data.
 func TestObjectLimitKeepsMutations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *graph.Config) { c.MaxObjects = 3 })
 	got := e.gql(platAdm, `mutation { updateCustomer(id: "cust-acme", input: {name: "Acme Renamed"}) {
 		id name grants { customer { id } } } }`, nil)

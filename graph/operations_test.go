@@ -19,6 +19,7 @@ import (
 //
 // spec: R5.7-matrix
 func TestFieldOperations(t *testing.T) {
+	t.Parallel()
 	s := loadSchema(t)
 	declared := map[string]admin.Operation{}
 	for _, op := range admin.Operations() {

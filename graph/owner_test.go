@@ -11,6 +11,7 @@ import (
 //
 // spec: R5.7-matrix
 func TestOwnerProtectedThroughGraphQL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const suspend = `mutation($id: ID!) { suspendUser(id: $id) { id status } }`
 	r := e.gql(acctMgr, suspend, map[string]any{"id": ownerA})

@@ -22,6 +22,7 @@ import (
 // BAD_USER_INPUT. GraphQL refused what REST refused where it once cut a
 // page silently (releases, discrepancies, deliveries, payments, credits).
 func TestPageSizes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := time.Now()
 	wh := "wh-paging"

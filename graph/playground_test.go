@@ -21,6 +21,7 @@ import (
 //
 // spec: D-playground
 func TestIntrospectionQueryPasses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *graph.Config) { c.Playground = true })
 	q, err := os.ReadFile(filepath.Join("testdata", "introspection.graphql"))
 	if err != nil {
@@ -85,6 +86,7 @@ func TestIntrospectionQueryPasses(t *testing.T) {
 //
 // spec: D-playground
 func TestPlaygroundServedLocally(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		opts   func(*graph.Config)

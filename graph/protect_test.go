@@ -15,6 +15,7 @@ import (
 // over-long operations are refused with a clear error before any resolver
 // runs: no SQL beyond loading the caller, which access.Require does first.
 func TestRefusedBeforeExecution(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	shallow := newEnv(t, func(c *graph.Config) { c.MaxDepth = 4 })
 	var aliases strings.Builder
@@ -77,6 +78,7 @@ func TestRefusedBeforeExecution(t *testing.T) {
 // TestTransports: POST JSON and GET for queries only; no form or multipart
 // transport (CSRF); other methods refused.
 func TestTransports(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	get := func(q string) gqlResponse {
 		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/graphql?query="+url.QueryEscape(q), nil)
@@ -124,6 +126,7 @@ func TestTransports(t *testing.T) {
 // standard GraphQL errors; introspection is off unless the playground is
 // on, the federation SDL is served either way.
 func TestStandardErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		name, query, code, msg string
@@ -160,6 +163,7 @@ func TestStandardErrors(t *testing.T) {
 // (the default of production roles) neither does.
 // spec: D-playground
 func TestPlayground(t *testing.T) {
+	t.Parallel()
 	for _, on := range []bool{true, false} {
 		e := newEnv(t, func(c *graph.Config) { c.Playground = on })
 		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/graphql", nil)
@@ -182,6 +186,7 @@ func TestPlayground(t *testing.T) {
 // passes the complexity limit. A federation router's usual batch passes.
 // attack: entities-flood
 func TestAttackEntitiesFlood(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	reps := func(n int) []any {
 		out := make([]any, n)
@@ -225,6 +230,7 @@ func TestAttackEntitiesFlood(t *testing.T) {
 // Content-Length, and chunked (no length known up front).
 // attack: graphql-chunked-body
 func TestAttackGraphQLChunkedBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	big := `{"query": "{ me { userId } }", "variables": {"x": "` + strings.Repeat("a", 2<<20) + `"}}`
 	for _, chunked := range []bool{false, true} {

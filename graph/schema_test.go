@@ -22,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // (_service { sdl }) is testdata/subgraph.graphql; go test ./graph -update
 // rewrites it after a schema change.
 func TestGoldenSDL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	got := e.gql(platAdm, `{ _service { sdl } }`, nil)
 	sdl, _ := dig(got.Data, "_service", "sdl").(string)
@@ -112,6 +113,7 @@ var allowlist = map[string]string{
 //
 // spec: R5.7-redact
 func TestSchemaLint(t *testing.T) {
+	t.Parallel()
 	s := loadSchema(t)
 	var missing []string
 	for _, def := range s.Types {

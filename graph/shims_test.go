@@ -16,6 +16,7 @@ import (
 //
 // spec: R5.7-redact, R5.7-strict, R5.7-soft
 func TestRESTAndGraphQLAgree(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	codeOf := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND", http.StatusBadRequest: "BAD_USER_INPUT"}
 	for _, tc := range []struct {
@@ -93,6 +94,7 @@ func project(rest, shape any) any {
 // TestInvalidMutationChangesNothing: a mutation with invalid input answers
 // BAD_USER_INPUT (or the refusal) and writes nothing.
 func TestInvalidMutationChangesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	snapshot := func() string {
 		got := e.gql(platAdm, `{ customers(first: 100) { items { id name settings } } tenants(first: 100) { items { id name customerId } }

@@ -11,6 +11,7 @@ import "testing"
 // spec: R5.7-matrix
 // attack: infra-ops-tenant-reads
 func TestInfraOpsReadsTenantsToMigrate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		name, user, query string

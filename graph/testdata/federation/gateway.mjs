@@ -1,7 +1,8 @@
 // Composes the platform subgraph with @theguild/federation-composition and
 // runs queries through Hive Gateway's runtime against the live subgraph.
 // Input (stdin, JSON): {"sdl": "...", "url": "http://127.0.0.1:port/graphql",
-//   "headers": {...}, "queries": [{"query": "...", "variables": {...}}],
+//   "headers": {...}, "queries": [{"query": "...", "variables": {...},
+//   "headers": {... this query's own, added to the common ones}}],
 //   "maxCost": <n, optional: the gateway's demand control prices operations
 //   with the supergraph's @cost and @listSize and refuses those over n>}
 // Output (stdout, JSON): {"supergraph": "...", "results": [<GraphQL responses>]}
@@ -18,6 +19,8 @@ if (composed.errors && composed.errors.length > 0) {
   process.exit(0);
 }
 const headers = input.headers || {};
+const propagated = new Set(Object.keys(headers));
+for (const q of input.queries) for (const name of Object.keys(q.headers || {})) propagated.add(name);
 const gateway = createGatewayRuntime({
   supergraph: composed.supergraphSdl,
   logging: false,
@@ -26,7 +29,7 @@ const gateway = createGatewayRuntime({
   propagateHeaders: {
     fromClientToSubgraphs: ({ request }) => {
       const out = {};
-      for (const name of Object.keys(headers)) {
+      for (const name of propagated) {
         const v = request.headers.get(name);
         if (v) out[name] = v;
       }
@@ -35,10 +38,10 @@ const gateway = createGatewayRuntime({
   },
 });
 const results = [];
-for (const q of input.queries) {
+for (const { headers: own, ...q } of input.queries) {
   const res = await gateway.fetch('http://gateway.local/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...headers, ...(own || {}) },
     body: JSON.stringify(q),
   });
   results.push(await res.json());
