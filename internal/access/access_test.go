@@ -56,6 +56,7 @@ func newService(t *testing.T) (*access.Service, *store.Store, signedIn) {
 
 // spec: R5.7-claims
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	acc, st, ids := newService(t)
 	t.Run("DefaultPortalRoleForCustomerOrgUser", func(t *testing.T) {
 		c, err := acc.Load(ctx, ids["u-plain"])
@@ -107,6 +108,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestRequire(t *testing.T) {
+	t.Parallel()
 	acc, _, ids := newService(t)
 	fixed := func(id access.Identity, err error) access.Authenticator {
 		return func(*http.Request) (access.Identity, error) { return id, err }
@@ -145,6 +147,7 @@ func TestRequire(t *testing.T) {
 // A denial is answered with the status of the scope mode and written to the audit log.
 // spec: R5.7-strict
 func TestCheckAuditsDenial(t *testing.T) {
+	t.Parallel()
 	acc, st, ids := newService(t)
 	c, err := acc.Load(ctx, ids["u-am"])
 	if err != nil {
@@ -195,6 +198,7 @@ func (c *auditConn) Exec(ctx context.Context, q string, args ...any) (int64, err
 // own that has a deadline, so the write neither gets lost nor runs without
 // end (D-request-bounds).
 func TestAuditWriteBounded(t *testing.T) {
+	t.Parallel()
 	base := storetest.New(t)
 	conn := &auditConn{Conn: base.Conn()}
 	acc, err := access.New(ctx, store.New(conn))

@@ -123,6 +123,7 @@ func with(m map[string]any, kv ...any) map[string]any {
 }
 
 func TestTokenVerifier(t *testing.T) {
+	t.Parallel()
 	tk := newTestKeys(t)
 	now := time.Now()
 	v := NewTokenVerifier(testIssuer, testAudience, NewKeySet(tk.srv.URL, nil))
@@ -152,6 +153,7 @@ func TestTokenVerifier(t *testing.T) {
 //
 // attack: id-token-as-access-token
 func TestAttackTokenVerifierRefusesIDToken(t *testing.T) {
+	t.Parallel()
 	tk := newTestKeys(t)
 	v := NewTokenVerifier(testIssuer, testAudience, NewKeySet(tk.srv.URL, nil))
 	now := time.Now()
@@ -190,6 +192,7 @@ func retype(raw, typ string) string {
 //
 // attack: token-of-another-audience
 func TestAttackTokenVerifierRefusesForgedClaims(t *testing.T) {
+	t.Parallel()
 	tk := newTestKeys(t)
 	v := NewTokenVerifier(testIssuer, testAudience, NewKeySet(tk.srv.URL, nil))
 	now := time.Now()
@@ -253,6 +256,7 @@ func unsigned(typ string, claims map[string]any) string {
 //
 // attack: jwks-refetch-amplification
 func TestAttackUnknownKidRefetchThrottled(t *testing.T) {
+	t.Parallel()
 	tk := newTestKeys(t)
 	ks := NewKeySet(tk.srv.URL, nil)
 	clock := time.Now()
@@ -311,6 +315,7 @@ func TestAttackUnknownKidRefetchThrottled(t *testing.T) {
 // The key set is also go-oidc's: VerifySignature returns the payload of a
 // token of a known key and refuses others.
 func TestKeySetVerifySignature(t *testing.T) {
+	t.Parallel()
 	tk := newTestKeys(t)
 	ks := NewKeySet(tk.srv.URL, nil)
 	raw := sign(t, tk.first(), "JWT", map[string]any{"sub": "u"})

@@ -13,6 +13,7 @@ import (
 
 // spec: R5.4-strip, R5.4-append, R5.4-standard
 func TestSanitizeScopes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                string
 		requested, org, idp string
@@ -43,6 +44,7 @@ func TestSanitizeScopes(t *testing.T) {
 // a request says.
 // spec: R5.4-own
 func TestOwnScopes(t *testing.T) {
+	t.Parallel()
 	if diff := cmp.Diff([]string{"openid", "profile", "email", scopeResourceOwner}, OwnScopes("", "")); diff != "" {
 		t.Error(diff)
 	}
@@ -55,6 +57,7 @@ func TestOwnScopes(t *testing.T) {
 const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
 func TestBuildAuthorizeURL(t *testing.T) {
+	t.Parallel()
 	reg := []string{"https://t.example/auth/callback", "https://t.example/3/auth/callback"}
 	ok := AuthorizeParams{ClientID: "c", RedirectURI: reg[1], Scopes: []string{"openid"}, CodeChallenge: challenge,
 		State: "s", Nonce: "n", LoginHint: "a@b.example"}
@@ -90,6 +93,7 @@ func TestBuildAuthorizeURL(t *testing.T) {
 
 // spec: R4.1-rc3, R9-callbacks
 func TestRegisteredRedirects(t *testing.T) {
+	t.Parallel()
 	if diff := cmp.Diff([]string{"https://t.example/auth/callback", "https://t.example/3/auth/callback"},
 		RegisteredRedirects("https://t.example/auth/callback")); diff != "" {
 		t.Error(diff)

@@ -146,6 +146,7 @@ func (tc *testConsole) resolveOrg(email string) ResolveOrgResponse {
 
 // spec: R4.1-ro-types, R5.5-enum
 func TestResolveOrg(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	pw := Method{Type: "password"}
 	tests := []struct {
@@ -178,6 +179,7 @@ func TestResolveOrg(t *testing.T) {
 
 // spec: R7.1-shape
 func TestResolveOrgBadInput(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	for name, body := range map[string]string{
 		"ErrMalformedEmail": `{"email":"not an address"}`,
@@ -208,6 +210,7 @@ func TestResolveOrgBadInput(t *testing.T) {
 // The rate limit per client address answers 429 with Retry-After.
 // attack: resolve-org-flood
 func TestResolveOrgRateLimit(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 3)
 	for i := 1; i <= 4; i++ {
 		resp, out := tc.post("/api/v1/login/resolve-org", map[string]string{"email": "alice@acme.example"})
@@ -236,6 +239,7 @@ func (tc *testConsole) resolveClient(clientID, redirect string) bool {
 }
 
 func TestResolveClient(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	tests := []struct {
 		name, client, redirect string
@@ -269,6 +273,7 @@ func TestResolveClient(t *testing.T) {
 // resolve-org: beyond the limit 429 with Retry-After, whatever the address.
 // attack: authorize-enumeration-oracle
 func TestAttackAuthorizeRateLimit(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 3)
 	for i := 1; i <= 4; i++ {
 		email := "admin@platform.example"
@@ -297,6 +302,7 @@ func TestAttackAuthorizeRateLimit(t *testing.T) {
 //
 // attack: login-quota-cross-site-form
 func TestAttackLoginQuotaCrossSiteForm(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 2)
 	for _, path := range []string{"/api/v1/login/resolve-org", "/api/v1/login/authorize"} {
 		for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""} {

@@ -29,6 +29,7 @@ func (tc *testConsole) page(q url.Values) (int, string) {
 // no sign-in at all.
 // spec: R5.3-refuse, R4.1-rc-never, R5.1-pkce
 func TestGatewayRefuses(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	for name, mutate := range map[string]func(url.Values){
 		"ErrUnregisteredRedirect": func(q url.Values) { q.Set("redirect_uri", "https://evil.example/auth/callback") },
@@ -97,6 +98,7 @@ func tenantAuthorize(email, org, method, idp string) map[string]any {
 // nonce pass through, the scopes are sanitized and the organization's added.
 // spec: R5.4-strip, R5.4-append, R5.1-nonce, R4.1-ro-customer
 func TestAuthorizeTenantFlow(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	code, out, q := tc.authorize(tenantAuthorize("dana@partner.example", globexOrg, "sso", "idp-2"))
 	if code != 200 {
@@ -166,6 +168,7 @@ func TestAuthorizeTenantFlow(t *testing.T) {
 // users without an organization scope.
 // spec: R5.2-flow, R5.4-own, R4.1-ro-internal
 func TestAuthorizeConsoleFlow(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	base := map[string]any{"flow": "console", "codeChallenge": challenge, "state": "s", "nonce": "n",
 		"clientId": "evil", "redirectUri": "https://evil.example/cb", "scope": "urn:idp:iam:org:id:x"}

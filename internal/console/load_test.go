@@ -27,6 +27,7 @@ import (
 //
 //	LOAD_RUN=1 TEST_DATABASE_URL='postgres://…' go test ./internal/console -run TestLoadGateway -v -timeout 20m
 func TestLoadGateway(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("LOAD_RUN") == "" {
 		t.Skip("set LOAD_RUN=1 to run the load run")
 	}

@@ -13,6 +13,7 @@ import (
 // gateway then sends the user to the provider with login_hint, as for a
 // password (D-passkeys).
 func TestResolveOrgPasskey(t *testing.T) {
+	t.Parallel()
 	tc := mustConsole(t, 0)
 	set := func(allowed, required bool) {
 		p, err := tc.st.LoginPolicy(context.Background(), acmeOrg)

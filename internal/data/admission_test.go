@@ -15,6 +15,7 @@ import (
 // upload of a flood holds its own few hundred megabytes.
 // attack: upload-flood
 func TestAttackUploadFlood(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 1)
 	pr, pw := io.Pipe()
 	first := make(chan int, 1)

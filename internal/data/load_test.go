@@ -34,6 +34,7 @@ import (
 //
 // It reports and asserts nothing about time; it fails only when an answer is wrong.
 func TestLoadMasterRecords(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("LOAD_RUN") != "1" {
 		t.Skip("set LOAD_RUN=1 to run the 1,000,000-record load run")
 	}

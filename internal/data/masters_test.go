@@ -46,6 +46,7 @@ func ids(l listing) []string {
 // The envelope and the record shape, against a golden file.
 // spec: R4.5-list, R2.1-fields, R2.1-custom, R2.1-time, R2.2-envelope
 func TestListMasterRecords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.get(t, "/api/v1/master-record/Building?tenantID="+tenAcme+"&pageSize=4", asUser(ownerA))
 	if r.status != http.StatusOK {
@@ -93,6 +94,7 @@ func TestListMasterRecords(t *testing.T) {
 // The query parameters of D-master, each alone and together.
 // spec: D-master, R2.2-envelope
 func TestListMasterRecordsQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		name, query string
@@ -136,6 +138,7 @@ func TestListMasterRecordsQuery(t *testing.T) {
 // customer's for portal roles, its scope's for internal roles.
 // spec: D-data-access, R5.7-and, R2.6-resolver
 func TestListMasterRecordsScope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	acme, globex, all := []string{"HC", "HT", "HTP", "RL", "RLA", "DEP"}, []string{"DCN"}, []string{"HC", "HT", "HTP", "RL", "RLA", "DEP", "DCN"}
 	for _, tc := range []struct {
@@ -170,6 +173,7 @@ func TestListMasterRecordsScope(t *testing.T) {
 // An unknown master answers 500 Service Exception naming the master.
 // spec: R7.2-master, R7.1-shape
 func TestListUnknownMaster(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.get(t, "/api/v1/master-record/Elevator", asUser(ownerA))
 	m := wantError(t, r, http.StatusInternalServerError, "/api/v1/master-record/Elevator")
@@ -182,6 +186,7 @@ func TestListUnknownMaster(t *testing.T) {
 // Bad parameters answer 400 with the 7.1 object naming the problem.
 // spec: D-master, R7.1-shape
 func TestListMasterRecordsBadParams(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct{ name, query, want string }{
 		{"ErrPageZero", "page=0", "page must be a whole number"},
@@ -216,6 +221,7 @@ func TestListMasterRecordsBadParams(t *testing.T) {
 // Without credentials the API answers 401; a user without access 403.
 // spec: R7.1-shape, D-api-auth
 func TestListMasterRecordsAuth(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	wantError(t, e.get(t, "/api/v1/master-record/Building"), http.StatusUnauthorized, "/api/v1/master-record/Building")
 	wantError(t, e.get(t, "/api/v1/master-record/Building", asUser(nobody)), http.StatusForbidden, "/api/v1/master-record/Building")

@@ -140,6 +140,7 @@ func newDataWorld(t *testing.T, e *env, row matrixRow) dataWorld {
 //
 // spec: R5.7-matrix, R5.7-and, R5.7-strict, R5.7-soft, R5.7-no-infra
 func TestDataMatrix(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, row := range dataMatrix(t) {
 		t.Run(row.role+"/"+row.scope+"/"+row.action, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 // Custom field values are shown only with the type their master defines.
 // spec: R2.1-custom
 func TestFieldValue(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		typ, raw string
 		want     any // nil: refused
@@ -56,6 +57,7 @@ func TestFieldValue(t *testing.T) {
 // CheckCustomFields names every key and value that does not fit.
 // spec: R2.1-custom
 func TestCheckCustomFields(t *testing.T) {
+	t.Parallel()
 	m := &store.Master{Name: "Building", Fields: []store.MasterField{{Key: "floors", Type: store.FieldNumber}, {Key: "tags", Type: store.FieldStringArray}}}
 	if err := CheckCustomFields(m, json.RawMessage(`{"floors": 3, "tags": ["a"]}`)); err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ import (
 // row is written. The workbooks are a few kilobytes each.
 // spec: D-cx
 func TestUploadSheetLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	longName := "ID,Name\nHT-L1," + strings.Repeat("x", cx.MaxValueLength+1) + "\n"
 	for _, tc := range []struct {
@@ -60,6 +61,7 @@ func TestUploadSheetLimits(t *testing.T) {
 // written.
 // attack: upload-outlives-request
 func TestAttackUploadOutlivesRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := httptest.NewServer(expireAfterBody(e.srv.Config.Handler))
 	t.Cleanup(srv.Close)
@@ -138,6 +140,7 @@ func (b *countingBody) Read(p []byte) (int, error) {
 // handler like the same rows as JSON.
 // spec: D-cx
 func TestUploadLargestXLSX(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const n = 100_000
 	workbook := largestXLSX(t, n)

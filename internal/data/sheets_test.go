@@ -122,6 +122,7 @@ var samples = []struct {
 // as JSON (R4.5-cx-same). Run with -update to rewrite them.
 // spec: R4.5-cx-same
 func TestSampleSheets(t *testing.T) {
+	t.Parallel()
 	for _, s := range samples {
 		path := filepath.Join("testdata", s.file)
 		if *update {

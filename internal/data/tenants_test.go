@@ -32,6 +32,7 @@ type myTenants struct {
 // projects, masters and schedules, and whether it may upload into them.
 // spec: D-data-access
 func TestMyTenants(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.get(t, "/api/v1/me/tenants", asUser(ownerA))
 	if r.status != http.StatusOK {
@@ -82,6 +83,7 @@ func TestMyTenants(t *testing.T) {
 // them all and truncated false (D-request-bounds).
 // spec: D-data-access
 func TestMyTenantsBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	data.SetMaxTenants(e.svc, 2)
 	var got struct {

@@ -49,6 +49,7 @@ const uploadPath = "/api/v1/cx/upload"
 // same ID replaced, the others kept.
 // spec: R4.5-cx-required, R4.5-cx-optional, D-cx
 func TestUploadApplied(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := upload(schAcme,
 		map[string]string{"ID": "HT-L1", "Name": "Level 1 fit-out inspection", "ParentID": "HT-BLDG", "createdAt": "2025-02-03"},
@@ -77,6 +78,7 @@ func TestUploadApplied(t *testing.T) {
 // ?dryRun=true validates and answers what would happen, saving nothing.
 // spec: D-cx
 func TestUploadDryRun(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.postJSON(t, uploadPath+"?dryRun=true", upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"}), asUser(memberA))
 	if r.status != http.StatusOK {
@@ -98,6 +100,7 @@ func TestUploadDryRun(t *testing.T) {
 // as it was (asserted on the database).
 // spec: R4.5-cx-required, R4.5-cx-optional, R4.5-cx-parent, R4.5-cx-cycle, D-cx, R7.1-shape
 func TestUploadErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	row := func(kv ...string) map[string]string {
 		m := map[string]string{}
@@ -182,6 +185,7 @@ func TestUploadErrors(t *testing.T) {
 // to follow HT-AHU-1, which is stored following HT-CHW.
 // spec: R4.5-cx-cycle, D-cx
 func TestUploadCycleThroughStoredRows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.postJSON(t, uploadPath, upload(schAcme, map[string]string{"ID": "HT-CHW", "Name": "Chilled water plant start-up", "ParentID": "HT-BLDG", "Predecessors": "HT-AHU-1"}), asUser(ownerA))
 	wantError(t, r, http.StatusUnprocessableEntity, uploadPath)
@@ -214,6 +218,7 @@ func manyRows(scheduleID string, n int) []byte {
 // and save nothing.
 // spec: D-cx
 func TestUploadLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Run("100000Rows", func(t *testing.T) {
 		r := e.postJSON(t, uploadPath, manyRows(schAcme2, 100_000), asUser(ownerA))
@@ -311,6 +316,7 @@ func readSample(t *testing.T, name string) string {
 // the sample applies as its rows sent as JSON do; a bad sample reports.
 // spec: R4.5-cx-same, D-cx
 func TestUploadSpreadsheet(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"cx-sample.xlsx", "cx-sample.csv"} {
 		t.Run(file, func(t *testing.T) {
 			viaJSON := newEnv(t).postJSON(t, uploadPath+"?dryRun=true", upload(schAcme, jsonRows(sampleHeader, sampleRows)...), asUser(ownerA))
@@ -386,6 +392,7 @@ func TestUploadSpreadsheet(t *testing.T) {
 // answer again without applying anything; with other content it is 409.
 // spec: D-cx
 func TestUploadIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	first := upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1 fit-out inspection", "ParentID": "HT-BLDG"})
 	key := withHeader("Idempotency-Key", "c0ffee-1")
@@ -480,6 +487,7 @@ func decodeAnswerJSON(t *testing.T, r *response) []byte {
 // others are refused before the body is read.
 // spec: D-data-access, R7.2-status
 func TestUploadAccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"})
 	for _, tc := range []struct {
@@ -512,6 +520,7 @@ func TestUploadAccess(t *testing.T) {
 // own pages; bearer requests need no such proof.
 // spec: D-data-access
 func TestUploadCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"})
 	for _, tc := range []struct {
@@ -558,6 +567,7 @@ func TestUploadCSRF(t *testing.T) {
 //
 // attack: csrf-cookie-with-authorization
 func TestAttackCookieWithAuthorizationHeader(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"})
 	basic := withHeader("Authorization", "Basic eDp4")
@@ -606,6 +616,7 @@ func TestAttackCookieWithAuthorizationHeader(t *testing.T) {
 // Other malformed requests: content type, query parameters.
 // spec: D-cx, R7.1-shape
 func TestUploadBadRequests(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"})
 	wantError(t, e.do(t, http.MethodPost, uploadPath, bytes.NewReader(body), asUser(ownerA), withHeader("Content-Type", "text/plain")), http.StatusUnsupportedMediaType, uploadPath)

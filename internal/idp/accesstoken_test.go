@@ -40,6 +40,7 @@ func jwtPart(t *testing.T, raw string, i int) map[string]any {
 //
 // spec: R5.7-claims
 func TestAccessTokenIsRFC9068(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)
@@ -104,6 +105,7 @@ func TestAccessTokenIsRFC9068(t *testing.T) {
 // A service application's client_credentials token is an RFC 9068 token of
 // its own grant too.
 func TestClientCredentialsAccessToken(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.mustServiceApp()
 	cc := clientcredentials.Config{ClientID: serviceClientID, ClientSecret: serviceSecret, TokenURL: ti.issuer + PathToken}
@@ -125,6 +127,7 @@ func TestClientCredentialsAccessToken(t *testing.T) {
 //
 // attack: refresh-reuse-revokes-grant
 func TestAttackReuseRevokesGrant(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ctx := context.Background()
 	t.Run("RefreshReuse", func(t *testing.T) {

@@ -59,6 +59,7 @@ var hiddenValues = regexp.MustCompile(`name="(authRequestID|csrf)" value="[^"]*"
 //
 // attack: sso-only-password-sign-in
 func TestAttackSSOOnlyPasswordSignIn(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	ti.providerB(t)
@@ -143,6 +144,7 @@ func TestAttackSSOOnlyPasswordSignIn(t *testing.T) {
 //
 // attack: sso-only-password-session
 func TestAttackSSOOnlyPasswordSession(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.providerB(t)
 	ti.setPolicy(orgB, func(p *platform.LoginPolicy) { p.PasswordAllowed, p.SSOAllowed = true, true })
@@ -186,6 +188,7 @@ func TestAttackSSOOnlyPasswordSession(t *testing.T) {
 //
 // attack: sso-only-password-by-link
 func TestAttackSSOOnlyPasswordByLink(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.ConsoleURL = "http://console.test" })
 	ti.providerB(t)
 	ti.ssoOnlyB(t)
@@ -246,6 +249,7 @@ func TestAttackSSOOnlyPasswordByLink(t *testing.T) {
 // The management API creates no user with a password in an organization
 // that allows no password sign-in; without one it does.
 func TestManagementNoPasswordInSSOOnlyOrg(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.providerB(t)
 	ti.ssoOnlyB(t)

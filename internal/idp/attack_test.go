@@ -42,6 +42,7 @@ func baseAuthorize() url.Values {
 // spec: R5.1-pkce
 // attack: pkce-downgrade
 func TestAttackPKCE(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	for name, mutate := range map[string]func(url.Values){
 		"Plain":         func(q url.Values) { q.Set("code_challenge_method", "plain") },
@@ -72,6 +73,7 @@ func TestAttackPKCE(t *testing.T) {
 // spec: R5.1-pkce
 // attack: code-without-verifier
 func TestAttackWrongVerifier(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	f := newFlow()
@@ -93,6 +95,7 @@ func TestAttackWrongVerifier(t *testing.T) {
 // A second exchange of a code fails and revokes what the first one issued.
 // attack: code-replay
 func TestAttackCodeReplay(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	f := newFlow()
@@ -119,6 +122,7 @@ func TestAttackCodeReplay(t *testing.T) {
 // the provider's own page, never redirected (no open redirect).
 // attack: open-redirect
 func TestAttackRedirectAndClient(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	for name, mutate := range map[string]func(url.Values){
 		"RedirectOtherHost":   func(q url.Values) { q.Set("redirect_uri", "https://evil.example/cb") },
@@ -156,6 +160,7 @@ func TestAttackRedirectAndClient(t *testing.T) {
 // A refresh cannot widen the granted scopes.
 // attack: refresh-scope-escalation
 func TestAttackRefreshScopeEscalation(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)
@@ -193,6 +198,7 @@ func TestAttackRefreshScopeEscalation(t *testing.T) {
 // spec: D-refresh-reuse
 // attack: refresh-token-reuse
 func TestAttackRefreshReuse(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)
@@ -226,6 +232,7 @@ func TestAttackRefreshReuse(t *testing.T) {
 // signed by another key, do not verify against the provider's JWKS.
 // attack: forged-tokens
 func TestAttackForgedTokens(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	tok, _ := ti.loginTokens(r, alice)
@@ -275,6 +282,7 @@ func TestAttackForgedTokens(t *testing.T) {
 // spec: D-lockout
 // attack: password-guessing
 func TestAttackLockout(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -303,6 +311,7 @@ func TestAttackLockout(t *testing.T) {
 // The login form is bound to the browser that opened it (login CSRF).
 // attack: login-form-csrf
 func TestAttackLoginCSRF(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	_, page := ti.browser().get(r.authURL(newFlow()))
@@ -316,6 +325,7 @@ func TestAttackLoginCSRF(t *testing.T) {
 // Oversized bodies are refused before they are read.
 // attack: oversized-body
 func TestAttackOversizedBody(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	big := strings.NewReader("grant_type=authorization_code&code=" + strings.Repeat("a", 100<<10))
 	resp, err := http.Post(ti.issuer+PathToken, "application/x-www-form-urlencoded", big)
@@ -331,6 +341,7 @@ func TestAttackOversizedBody(t *testing.T) {
 // Signing keys rotate without breaking tokens in flight, and a change of
 // algorithm (RS256 to ES256) keeps the old keys published as well.
 func TestKeyRotation(t *testing.T) {
+	t.Parallel()
 	t.Run("RS256", func(t *testing.T) { testKeyRotation(t, mustIDP(t)) })
 	t.Run("ES256", func(t *testing.T) {
 		testKeyRotation(t, mustIDP(t, func(c *Config) { c.SigningAlgorithm = "ES256" }))

@@ -92,6 +92,7 @@ func (ti *testIDP) deliver(t *testing.T) int {
 // the user and the provider session its id_token named; an application the
 // user never signed in to gets nothing, and nothing is sent twice.
 func TestBackchannelLogoutOnSignOut(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	lr := newLogoutReceiver(t)
 	ti.withBackchannelLogout(lr.srv.URL + "/logout")
@@ -137,6 +138,7 @@ func TestBackchannelLogoutOnSignOut(t *testing.T) {
 // with a logout token for its sid; signing in again as the same user keeps
 // the session and its sid.
 func TestBackchannelLogoutOnUserSwitch(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	lr := newLogoutReceiver(t)
 	ti.withBackchannelLogout(lr.srv.URL)
@@ -174,6 +176,7 @@ func TestBackchannelLogoutOnUserSwitch(t *testing.T) {
 // is retried with backoff by the provider's clock, and a logout is given
 // up after logoutMaxAttempts.
 func TestBackchannelLogoutRetries(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	lr := newLogoutReceiver(t, http.StatusServiceUnavailable, http.StatusFound)
 	ti.withBackchannelLogout(lr.srv.URL)
@@ -228,6 +231,7 @@ func forceLogin() oauth2.AuthCodeOption { return oauth2.SetAuthURLParam("prompt"
 // "Sign out everywhere else" on the account page sends the applications a
 // logout for each other browser's session, and none for this one.
 func TestBackchannelLogoutOnEndOthers(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	lr := newLogoutReceiver(t)
 	ti.withBackchannelLogout(lr.srv.URL)
@@ -266,6 +270,7 @@ func TestBackchannelLogoutOnEndOthers(t *testing.T) {
 // redirect gets nothing).
 // attack: backchannel-logout-ssrf
 func TestAttackBackchannelLogoutSSRF(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrAddressRefused", func(t *testing.T) {
 		ti := mustIDP(t, func(c *Config) { c.Egress = egress.Policy{} }) // loopback not allowed
 		lr := newLogoutReceiver(t)

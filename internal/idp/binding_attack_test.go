@@ -56,6 +56,7 @@ func (ti *testIDP) assertNoCode(t *testing.T, attacker *browser, id string) {
 // the attacker never gets a code for the victim (D-login-binding).
 // attack: login-transaction-hijack
 func TestAttackLoginTransactionHijack(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	link := func(t *testing.T) (*browser, string) {
@@ -121,6 +122,7 @@ func TestAttackLoginTransactionHijack(t *testing.T) {
 // code is still issued once to the right browser.
 // attack: code-callback-foreign-browser
 func TestAttackCallbackForeignBrowser(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	victim := ti.browser()
@@ -157,6 +159,7 @@ func TestAttackCallbackForeignBrowser(t *testing.T) {
 // (login CSRF) nor ends the victim's provider session.
 // attack: sso-login-csrf
 func TestAttackSSOLoginCSRF(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t)
 	ext := startExternalOP(t, ti.issuer, nil)
 	idpID := ti.mustSSOOrg(t, ext, ssoOnly(true))
@@ -198,6 +201,7 @@ func TestAttackSSOLoginCSRF(t *testing.T) {
 // admin gets neither a code nor a link (D-linking).
 // attack: rogue-provider-links-owner
 func TestAttackRogueProviderLinksOwner(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t)
 	ti.mustExistingUser(t, "owner") // the owner of customer B, with the provider's address
 	rogue := startExternalOP(t, ti.issuer, nil)
@@ -233,6 +237,7 @@ func TestAttackRogueProviderLinksOwner(t *testing.T) {
 // enforces MFA and the provider's amr agrees (D-federated-mfa).
 // attack: federated-login-skips-mfa
 func TestAttackFederatedLoginSkipsMFA(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	forced := ssoOnly(true)
 	forced.MFAForced = true
 	for _, tc := range []struct {
@@ -263,6 +268,7 @@ func TestAttackFederatedLoginSkipsMFA(t *testing.T) {
 
 // amrShowsMFA decides whether a provider said to enforce MFA proved it.
 func TestAMRShowsMFA(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		amr  []string
 		want bool

@@ -52,6 +52,7 @@ func assertionFor(t *testing.T, key *ecdsa.PrivateKey, clientID, aud string) str
 // authentication.
 // spec: D-service-accounts
 func TestManagementConfidentialApplications(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	codeFor := func(clientID string) (flow, string) {

@@ -66,6 +66,7 @@ func (s *setCookies) RoundTrip(r *http.Request) (*http.Response, error) {
 // with them; the plain names are neither set nor read.
 // attack: cookies-without-host-prefix
 func TestAttackCookiesWithoutHostPrefix(t *testing.T) {
+	t.Parallel()
 	ti := mustTLSIDP(t)
 	const clientID, redirect = "https-app", "https://app.example/cb"
 	if err := ti.st.CreateApplication(context.Background(), &platform.Application{AppID: "app-https", ClientID: clientID, Name: "App",

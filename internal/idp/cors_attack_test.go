@@ -44,6 +44,7 @@ func corsDo(t *testing.T, method, u, origin string, body url.Values) *http.Respo
 // whatever the origin.
 // attack: cors-any-origin
 func TestAttackCORS(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	registered, evil := "http://127.0.0.1:1", "https://evil.example" // appRedirect's origin, and another
 	endpoints := map[string]string{"token": PathToken, "userinfo": PathUserinfo, "keys": PathKeys, "revoke": PathRevoke,

@@ -80,6 +80,7 @@ func hiddenOrInput(page, name string) string {
 // tokens once, and the refresh token works.
 // spec: D-service-accounts
 func TestDeviceFlow(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	status, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid email offline_access"}})
@@ -142,6 +143,7 @@ func TestDeviceFlow(t *testing.T) {
 // Denying the device on the confirmation page ends the authorization: the
 // device's next poll is access_denied, and the code cannot be entered again.
 func TestDeviceDenied(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	_, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid"}})
@@ -164,6 +166,7 @@ func TestDeviceDenied(t *testing.T) {
 // authorization not collected before it expires gives no tokens.
 // attack: device-code-polling
 func TestAttackDevicePolling(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	approved := func() string {
@@ -204,6 +207,7 @@ func TestAttackDevicePolling(t *testing.T) {
 // An expired device authorization answers expired_token, and its user
 // code is refused in the browser.
 func TestDeviceExpired(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	_, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid"}})
@@ -223,6 +227,7 @@ func TestDeviceExpired(t *testing.T) {
 // of this provider.
 // attack: device-flow-clients
 func TestAttackDeviceAuthorizationRequests(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	for name, tc := range map[string]struct {
@@ -247,6 +252,7 @@ func TestAttackDeviceAuthorizationRequests(t *testing.T) {
 // the confirmation needs the page's CSRF token.
 // attack: device-code-phishing
 func TestAttackDeviceCode(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	if err := ti.st.CreateApplication(context.Background(), &platform.Application{AppID: "app-tv2", ClientID: "tv-other",
@@ -280,6 +286,7 @@ func TestAttackDeviceCode(t *testing.T) {
 // Guessing user codes is limited like sign-in attempts.
 // attack: device-user-code-guessing
 func TestAttackDeviceUserCodeGuessing(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.LoginRateLimit = 3 })
 	b := ti.browser()
 	_, entry := b.get(ti.issuer + PathDevice)
@@ -295,6 +302,7 @@ func TestAttackDeviceUserCodeGuessing(t *testing.T) {
 // The management API registers device applications: public ones only,
 // which then need no redirect URI.
 func TestManagementDeviceApplications(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	code, app := m.do(http.MethodPost, "/applications", map[string]any{"name": "CLI", "deviceFlow": true})
@@ -323,6 +331,7 @@ func TestManagementDeviceApplications(t *testing.T) {
 // decisions count on the sign-in limit like user-code entries.
 // attack: device-decision-without-confirmation
 func TestAttackDeviceDecisionWithoutConfirmation(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.withDeviceApp()
 	_, d := ti.startDevice(t, url.Values{"client_id": {deviceClientID}, "scope": {"openid"}})

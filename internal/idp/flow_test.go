@@ -28,6 +28,7 @@ type idClaims struct {
 // with the provider's JWKS.
 // spec: R1-idp, R4.3-authorize, R4.3-token, R5.7-claims, R5.1-nonce
 func TestCodeFlowWithRealRelyingParty(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "profile", "email", ScopeResourceOwner)
 	tok, f := ti.loginTokens(r, alice, oauth2.SetAuthURLParam("login_hint", alice))
@@ -68,6 +69,7 @@ func TestCodeFlowWithRealRelyingParty(t *testing.T) {
 // scope, and the access token (a JWT) carries it too.
 // spec: R5.7-claims
 func TestClaimsWithoutResourceOwnerScope(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	tok, _ := ti.loginTokens(r, bob)
@@ -94,6 +96,7 @@ func TestClaimsWithoutResourceOwnerScope(t *testing.T) {
 // password and for an unknown address.
 // spec: R4.1-ro-password
 func TestLoginPage(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -124,6 +127,7 @@ func TestLoginPage(t *testing.T) {
 // organization can log in to any application.
 // spec: R2.5-independent
 func TestOrgScope(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	// bob (org B) signs in to the same application as alice (org A)
@@ -143,6 +147,7 @@ func TestOrgScope(t *testing.T) {
 // one, login_required when not.
 // spec: R5.2-silent
 func TestPromptNone(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -200,6 +205,7 @@ func TestPromptNone(t *testing.T) {
 
 // An existing session answers an interactive login without the form.
 func TestSessionReuse(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -218,6 +224,7 @@ func TestSessionReuse(t *testing.T) {
 
 // Offline access gives a refresh token; each refresh rotates it.
 func TestRefreshRotation(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)
@@ -244,6 +251,7 @@ func TestRefreshRotation(t *testing.T) {
 // (D-refresh-id-token, OpenID Connect Core 12.2).
 // spec: D-refresh-id-token
 func TestRefreshIDTokenOnRequest(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)

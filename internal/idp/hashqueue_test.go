@@ -15,6 +15,7 @@ import (
 // without a hash, the same for a known and an unknown address.
 // attack: hash-flood
 func TestAttackHashFlood(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots, c.PasswordHashWait = 2, 200*time.Millisecond })
 	r := ti.rp()
 	release := make(chan struct{})
@@ -80,6 +81,7 @@ func TestAttackHashFlood(t *testing.T) {
 
 // The queue answers errHashBusy at once when its waiters are many.
 func TestHashQueueWaitersBounded(t *testing.T) {
+	t.Parallel()
 	q := newHashQueue(1, time.Hour) // a wait would outlast the test
 	q.maxWaiting = 0
 	hold := make(chan struct{})

@@ -28,6 +28,7 @@ func (ti *testIDP) mustConfidentialService(clientID, secret string) {
 // management client; anyone else gets {"active":false} and nothing more.
 // attack: introspection-across-clients
 func TestAttackIntrospectionAcrossClients(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.mustServiceApp() // the management client
 	ti.mustConfidentialService("acme-deployer", "acme-deployer-secret-0123456789")

@@ -30,6 +30,7 @@ var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Reques
 // error body; they count apart, and nothing is stored past the limit.
 // attack: authorize-par-flood
 func TestAttackAuthorizeAndPushedFlood(t *testing.T) {
+	t.Parallel()
 	const limit = 5
 	ti := mustIDP(t, func(c *Config) { c.AuthorizeRateLimit = limit })
 	r := ti.rp()

@@ -80,6 +80,7 @@ func linkOf(t testing.TB, b mail.Body) string {
 // is not repeated is refused without spending the link; the right one sets
 // the password and signs the user in, so the next login needs no password.
 func TestInvitationSetsPasswordAndSignsIn(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	link := ti.invite("carol", "carol@a.example")
 	b := ti.browser()
@@ -121,6 +122,7 @@ func TestInvitationSetsPasswordAndSignsIn(t *testing.T) {
 // with the styled page, and the password stays the one first set.
 // attack: invitation-link-reuse
 func TestAttackInvitationLinkReuse(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	link := ti.invite("carol", "carol@a.example")
 	b := ti.browser()
@@ -148,6 +150,7 @@ func TestAttackInvitationLinkReuse(t *testing.T) {
 // unknown token and a resent (replaced) link are refused alike.
 // attack: invitation-link-expiry
 func TestAttackInvitationLinkExpired(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	link := ti.invite("carol", "carol@a.example")
 	ti.clock.offset = mail.InvitationLifetime + time.Minute
@@ -182,6 +185,7 @@ func TestAttackInvitationLinkExpired(t *testing.T) {
 // account cannot be taken over with one's own invitation.
 // attack: invitation-link-other-user
 func TestAttackInvitationLinkOtherUser(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	link := ti.invite("carol", "carol@a.example")
 	b := ti.browser()
@@ -205,6 +209,7 @@ func TestAttackInvitationLinkOtherUser(t *testing.T) {
 // address no more messages are sent, with the same answer.
 // attack: forgot-password-enumeration
 func TestAttackForgotPasswordEnumeration(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ask := func(email string) (int, string) {
 		b := ti.browser()
@@ -244,6 +249,7 @@ var csrfValue = regexp.MustCompile(`name="csrf" value="[^"]*"`)
 // token the user had, and is refused when used again.
 // attack: reset-link-reuse
 func TestAttackResetLinkReuseAndSessionsEnd(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp("openid", "email", "offline_access")
 	tok, _ := ti.loginTokens(r, alice)
@@ -285,6 +291,7 @@ func TestAttackResetLinkReuseAndSessionsEnd(t *testing.T) {
 
 // A reset link expires after an hour.
 func TestResetLinkExpires(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	link := ti.link(userAlice, store.TokenReset, mail.PathPasswordReset, mail.ResetLifetime)
 	ti.clock.offset = mail.ResetLifetime + time.Second
@@ -296,6 +303,7 @@ func TestResetLinkExpires(t *testing.T) {
 // Accounts without a password (an open or revoked invitation) and
 // suspended accounts get no reset link.
 func TestForgotPasswordSkipsInvitedAndSuspended(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.invite("carol", "carol@a.example")
 	if err := ti.st.SetUserSuspended(context.Background(), userBob, time.Now()); err != nil {
@@ -318,6 +326,7 @@ func TestForgotPasswordSkipsInvitedAndSuspended(t *testing.T) {
 // the lock. The whole path runs through a real SMTP server.
 // attack: lockout-message-enumeration
 func TestAttackLockoutMessageAndUnlockMail(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	smtp := mailtest.Start(t)
 	worker := &mail.Worker{Store: ti.st, Sealer: ti.p.sealer, Sender: smtp.Sender(), From: "no-reply@platform.test", Now: ti.p.now}

@@ -19,6 +19,7 @@ import (
 // counted before its hash is checked and the account locked after five.
 // attack: lockout-race
 func TestAttackLockoutRace(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots = 32 }) // all twenty guesses in flight at once
 	r := ti.rp()
 	release := make(chan struct{})
@@ -74,6 +75,7 @@ func TestAttackLockoutRace(t *testing.T) {
 // the hashes are counted).
 // attack: login-timing-enumeration
 func TestAttackOneHashPerAttempt(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	now := time.Now()
 	hash, _ := HashPassword(goodPass, ti.p.cfg.Password)
@@ -117,6 +119,7 @@ func TestAttackOneHashPerAttempt(t *testing.T) {
 // the form answers 429 with Retry-After and checks no password.
 // attack: login-form-flood
 func TestAttackLoginRateLimit(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.LoginRateLimit = 3 })
 	r := ti.rp()
 	ti.p.hashes = new(atomic.Int64)

@@ -27,6 +27,7 @@ func (ti *testIDP) silentLoginWorks(t *testing.T, b *browser, r *rp) bool {
 // login_required, not a code.
 // attack: logout-without-hint-keeps-session
 func TestAttackLogoutWithoutHint(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -49,6 +50,7 @@ func TestAttackLogoutWithoutHint(t *testing.T) {
 // session, and a POST without the page's CSRF token is refused.
 // attack: logout-csrf
 func TestAttackLogoutCSRF(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	bobToken, _ := ti.loginTokens(r, bob)
@@ -85,6 +87,7 @@ func TestAttackLogoutCSRF(t *testing.T) {
 // for bob otherwise, never a code for alice (OIDC Core 3.1.2.2).
 // attack: foreign-id-token-hint
 func TestAttackForeignIDTokenHint(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	bobToken, _ := ti.loginTokens(r, bob)
@@ -114,6 +117,7 @@ func TestAttackForeignIDTokenHint(t *testing.T) {
 // as unsupported is refused as such.
 // attack: discovery-overclaims
 func TestAttackDiscoveryHonest(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	resp, err := http.Get(ti.issuer + DiscoveryPath)
 	if err != nil {
@@ -164,6 +168,7 @@ func TestAttackDiscoveryHonest(t *testing.T) {
 // WWW-Authenticate (RFC 6750 section 3): no token, a forged one, a revoked one.
 // attack: bearer-challenge
 func TestAttackUserinfoChallenge(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	tok, _ := ti.loginTokens(r, alice)
@@ -219,6 +224,7 @@ func TestAttackUserinfoChallenge(t *testing.T) {
 //
 // attack: grants-outlive-sign-out
 func TestAttackGrantsOutliveSignOut(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, gooidc.ScopeOfflineAccess)
 	signIn := func(b *browser, extra ...oauth2.AuthCodeOption) *oauth2.Token {

@@ -96,6 +96,7 @@ func (ti *testIDP) amr(r *rp, f flow, resp *http.Response) []string {
 // login with a code (amr pwd otp mfa), a code that works once, a recovery code
 // that works once.
 func TestTOTP(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -142,6 +143,7 @@ func TestTOTP(t *testing.T) {
 // An organization that forces MFA: a password alone never finishes the
 // login; the user enrols on the spot and then gets in.
 func TestForcedMFA(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	policy := platform.DefaultLoginPolicy(orgB)
 	policy.MFAForced, policy.UpdatedAt = true, time.Now()
@@ -195,6 +197,7 @@ func TestForcedMFA(t *testing.T) {
 // spec: D-lockout
 // attack: code-guessing
 func TestTOTPLockout(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	smtp := mailtest.Start(t)
 	worker := &mail.Worker{Store: ti.st, Sealer: ti.p.sealer, Sender: smtp.Sender(), From: "no-reply@platform.test", Now: ti.p.now}

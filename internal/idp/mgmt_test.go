@@ -73,6 +73,7 @@ func (m *mgmt) do(method, path string, body any) (int, map[string]any) {
 // token, or with a service that may not manage.
 // attack: management-api-without-service-token
 func TestManagementAuthentication(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	for name, header := range map[string]string{"NoToken": "", "Garbage": "Bearer abc.def.ghi", "Basic": "Basic eDp5"} {
 		t.Run(name, func(t *testing.T) {
@@ -121,6 +122,7 @@ func TestManagementAuthentication(t *testing.T) {
 // completes a PKCE login at once.
 // spec: R2.5-instance-app
 func TestManagementApplications(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	redirects := []string{"https://tenant.example/auth/callback", "https://tenant.example/3/auth/callback"}
@@ -171,6 +173,7 @@ func withClient(q map[string][]string, id string) map[string][]string {
 
 // Bad input answers the error object and changes nothing.
 func TestManagementBadInput(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	for name, tc := range map[string]struct {
@@ -218,6 +221,7 @@ func TestManagementBadInput(t *testing.T) {
 // Users and organizations: create a user with a password, find by e-mail,
 // list organizations with their policies; the new user can sign in.
 func TestManagementUsersAndOrganizations(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	code, u := m.do(http.MethodPost, "/users", map[string]any{"orgId": orgB, "email": "New.User@B.example", "name": "New User",

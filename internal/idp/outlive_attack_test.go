@@ -20,6 +20,7 @@ import (
 // here, so only the request's end can stop the read.)
 // attack: sso-fetch-outlives-request
 func TestAttackSSOFetchOutlivesRequest(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t, func(c *Config) { c.Egress.Timeout = time.Hour })
 	var hold atomic.Bool
 	entered, abandoned, release := make(chan struct{}, 1), make(chan struct{}, 1), make(chan struct{})
@@ -83,6 +84,7 @@ func TestAttackSSOFetchOutlivesRequest(t *testing.T) {
 // after the answer so its timing tells nothing) is bounded: past
 // laterSlots jobs at once, a new one is dropped rather than piled up.
 func TestLaterBounded(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	release := make(chan struct{})
 	var ran atomic.Int64

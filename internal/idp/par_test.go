@@ -51,6 +51,7 @@ func (ti *testIDP) authorizeWith(clientID, requestURI string) string {
 // with the pushed PKCE verifier.
 // spec: D-service-accounts
 func TestPushedAuthorizationRequest(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	f := newFlow()
 	status, out := ti.push(t, pushParams(appClientID, f), "", "")
@@ -76,6 +77,7 @@ func TestPushedAuthorizationRequest(t *testing.T) {
 // authorization request.
 // attack: par-request-uri
 func TestAttackPushedRequestURI(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ctx := context.Background()
 	if err := ti.st.CreateApplication(ctx, &platform.Application{AppID: "app-2", ClientID: "other-app", Name: "Other",
@@ -118,6 +120,7 @@ func TestAttackPushedRequestURI(t *testing.T) {
 // authenticates confidential clients as the token endpoint does.
 // attack: par-push
 func TestAttackPushedRequests(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	_, web := m.do(http.MethodPost, "/applications", map[string]any{"name": "Web", "kind": "web", "redirectUris": []string{appRedirect}})

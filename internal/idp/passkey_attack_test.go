@@ -19,6 +19,7 @@ import (
 //
 // attack: passkey-other-user
 func TestAttackPasskeyOtherUser(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	kb := newSoftKey(ti, userBob)
 	bobBrowser := ti.browser()
@@ -86,6 +87,7 @@ func TestAttackPasskeyOtherUser(t *testing.T) {
 //
 // attack: passkey-replay
 func TestAttackPasskeyReplay(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	k := newSoftKey(ti, userAlice)
 	ti.enrol(ti.signedIn(), k, "Laptop")
@@ -155,6 +157,7 @@ func TestAttackPasskeyReplay(t *testing.T) {
 //
 // attack: passkey-wrong-rp
 func TestAttackPasskeyWrongRPID(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	k := newSoftKey(ti, userAlice)
 	b := ti.signedIn()
@@ -198,6 +201,7 @@ func TestAttackPasskeyWrongRPID(t *testing.T) {
 //
 // attack: passkey-login-hijack
 func TestAttackPasskeyLoginHijack(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	k := newSoftKey(ti, userAlice)
 	victim := ti.signedIn()

@@ -53,6 +53,7 @@ func (ti *testIDP) ownCSRF(b *browser) string {
 //
 // attack: passkey-ceremony-other-browser
 func TestAttackPasskeyCeremonyOtherBrowser(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	k := newSoftKey(ti, userAlice)
 	a, other := ti.signedIn(), ti.signedIn()
@@ -129,6 +130,7 @@ func TestAttackPasskeyCeremonyOtherBrowser(t *testing.T) {
 //
 // attack: passkey-challenge-reuse
 func TestAttackPasskeyChallengeReuse(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	b := ti.signedIn()
 	k1, k2 := newSoftKey(ti, userAlice), newSoftKey(ti, userAlice)
@@ -214,6 +216,7 @@ func TestAttackPasskeyChallengeReuse(t *testing.T) {
 //
 // attack: passkey-account-csrf
 func TestAttackPasskeyAccountCSRF(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	victim, other := ti.signedIn(), ti.signedIn()
 	k := newSoftKey(ti, userAlice)
@@ -259,6 +262,7 @@ func TestAttackPasskeyAccountCSRF(t *testing.T) {
 //
 // attack: passkey-stopped-user
 func TestAttackPasskeyStoppedUser(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	ctx := context.Background()
 	k := newSoftKey(ti, userAlice)
@@ -348,6 +352,7 @@ func TestAttackPasskeyStoppedUser(t *testing.T) {
 //
 // attack: passkey-rate-limit
 func TestAttackPasskeyAttemptsLimited(t *testing.T) {
+	t.Parallel()
 	const limit = 6
 	ti := passkeyIDP(t, nil, func(c *Config) { c.LoginRateLimit = limit })
 	k := newSoftKey(ti, userAlice)
@@ -390,6 +395,7 @@ func TestAttackPasskeyAttemptsLimited(t *testing.T) {
 //
 // attack: passkey-options-flood
 func TestAttackPasskeyOptionsFlood(t *testing.T) {
+	t.Parallel()
 	const limit = 5
 	ti := passkeyIDP(t, nil, func(c *Config) { c.LoginRateLimit = limit })
 	acct := ti.signedIn() // one password sign-in of the address's limit
@@ -435,6 +441,7 @@ func TestAttackPasskeyOptionsFlood(t *testing.T) {
 //
 // attack: passkey-large-body
 func TestAttackPasskeyLargeBody(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	b := ti.signedIn()
 	k := newSoftKey(ti, userAlice)

@@ -25,6 +25,7 @@ import (
 //
 // attack: passkey-planted-by-stolen-session
 func TestAttackPasskeyPlantedNoticeAndLimit(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	smtp := mailtest.Start(t)
 	worker := &mail.Worker{Store: ti.st, Sealer: ti.p.sealer, Sender: smtp.Sender(), From: "no-reply@platform.test", Now: ti.p.now}

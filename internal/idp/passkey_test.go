@@ -197,6 +197,7 @@ func (ti *testIDP) auditActions(userID string) []string {
 // A passkey enrolled on the account page signs in without a password
 // (amr hwk mfa), is listed, renamed and removed; each step is audited.
 func TestPasskeyEnrolSignInRenameRemove(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	b := ti.signedIn()
 	k := newSoftKey(ti, userAlice)
@@ -248,6 +249,7 @@ func TestPasskeyEnrolSignInRenameRemove(t *testing.T) {
 // Without JavaScript the password path is unchanged and enrolment says
 // what it needs; an organization that does not allow passkeys shows none.
 func TestPasskeyProgressiveAndPolicy(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	b := ti.signedIn()
 	_, page := b.get(ti.issuer + PathAccount)
@@ -274,6 +276,7 @@ func TestPasskeyProgressiveAndPolicy(t *testing.T) {
 // Under forced MFA a passkey is the second factor after a password
 // (amr pwd hwk mfa); a user with only passkeys is not sent to TOTP setup.
 func TestPasskeySecondFactor(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	k := newSoftKey(ti, userAlice)
 	ti.enrol(ti.signedIn(), k, "Phone")
@@ -302,6 +305,7 @@ func TestPasskeySecondFactor(t *testing.T) {
 // (also when right), offers the passkey only, and keeps the last passkey;
 // a reset link lets the user add one.
 func TestPasskeyRequiredByPolicy(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	b := ti.signedIn()
 	k := newSoftKey(ti, userAlice)
@@ -343,6 +347,7 @@ func TestPasskeyRequiredByPolicy(t *testing.T) {
 // factor; a wrong code keeps the passkey offered, and the passkey then
 // finishes the sign-in.
 func TestPasskeyBesideTOTP(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	b := ti.signedIn()
 	ti.enrolTOTP(b)
@@ -370,6 +375,7 @@ func TestPasskeyBesideTOTP(t *testing.T) {
 // in through a password reset link: the link signs the browser in and
 // offers the enrolment, and the passkey then signs in.
 func TestPasskeyRequiredEnrolAfterReset(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, func(p *platform.LoginPolicy) { p.PasskeyRequired = true })
 	b := ti.browser()
 	_, form := b.get(ti.link(userAlice, store.TokenReset, mail.PathPasswordReset, mail.ResetLifetime))

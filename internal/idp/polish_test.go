@@ -14,6 +14,7 @@ import (
 // organization; an address from the gateway is read-only with "Not you?",
 // which opens the same form with the field empty and editable.
 func TestLoginCardPolish(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -50,6 +51,7 @@ func extractHref(page, id string) string {
 // An unknown address at the provider answers the styled page with a way
 // back, not the bare "404 page not found".
 func TestStyledNotFound(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.ConsoleURL = "https://console.example" })
 	resp, body := ti.browser().get(ti.issuer + "/no/such/page")
 	if resp.StatusCode != http.StatusNotFound || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") ||
@@ -61,6 +63,7 @@ func TestStyledNotFound(t *testing.T) {
 // A wrong recovery code keeps the recovery form open with the error beside
 // it, instead of sending the user back to the authenticator code.
 func TestRecoveryCodeErrorKeepsPlace(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	b := ti.signedIn()
 	ti.enrolTOTP(b)
@@ -81,6 +84,7 @@ func TestRecoveryCodeErrorKeepsPlace(t *testing.T) {
 // <provider>…", which moves on by itself without script; other clients get
 // the redirect.
 func TestSSOHandOffPage(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/", nil)

@@ -68,6 +68,7 @@ func (ti *testIDP) notices(to string) []string {
 //
 // attack: account-change-from-bare-session
 func TestAttackAccountChangesNeedRecentProof(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	ctx := context.Background()
 	b := ti.signedIn()
@@ -139,6 +140,7 @@ func TestAttackAccountChangesNeedRecentProof(t *testing.T) {
 // changes go through for the window, each mailed to the holder by what it
 // changed; past the window they need a confirmation again.
 func TestAccountConfirmThenChange(t *testing.T) {
+	t.Parallel()
 	ti := passkeyIDP(t, nil)
 	ctx := context.Background()
 	b := ti.signedIn()
@@ -227,6 +229,7 @@ func (ti *testIDP) confirmWithPasskey(f *accountForms, k *softKey) (*http.Respon
 // authenticator app (spent); an account with only a password confirms
 // with it and lands on the enrolment it asked for.
 func TestAccountConfirmWithPasskeyRecoveryCodeOrPassword(t *testing.T) {
+	t.Parallel()
 	t.Run("Passkey", func(t *testing.T) {
 		ti := passkeyIDP(t, nil)
 		b := ti.signedIn()

@@ -33,6 +33,7 @@ func (ti *testIDP) refreshRaw(t *testing.T, clientID, refreshToken string) (int,
 // then rotates as usual (D-refresh-grace).
 // spec: D-refresh-grace
 func TestRefreshReuseGrace(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t, func(c *Config) { c.RefreshReuseGrace = 10 * time.Second })
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)
@@ -57,6 +58,7 @@ func TestRefreshReuseGrace(t *testing.T) {
 // the family is revoked, as D-refresh-reuse says.
 // attack: refresh-grace-abuse
 func TestAttackRefreshGraceAbuse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		after  time.Duration

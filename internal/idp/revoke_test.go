@@ -66,6 +66,7 @@ func (ti *testIDP) revoke(t *testing.T, token string) int {
 // Introspection needs an authenticated service client; it reports an access
 // token active until the token is revoked.
 func TestIntrospectAndRevokeAccessToken(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ti.mustServiceApp()
 	r := ti.rp()
@@ -91,6 +92,7 @@ func TestIntrospectAndRevokeAccessToken(t *testing.T) {
 
 // Revoking a refresh token revokes its family; unknown tokens are not an error (RFC 7009).
 func TestRevokeRefreshToken(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	r := ti.rp(gooidc.ScopeOpenID, gooidc.ScopeOfflineAccess)
 	tok, _ := ti.loginTokens(r, alice)

@@ -21,6 +21,7 @@ func (ti *testIDP) signedIn() *browser {
 // password needs the current one and the policy, then ends every other
 // session while this browser stays signed in.
 func TestAccountPageChangePassword(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	b, other := ti.signedIn(), ti.signedIn()
 	resp, page := b.get(ti.issuer + PathAccount)
@@ -51,6 +52,7 @@ func TestAccountPageChangePassword(t *testing.T) {
 
 // "Sign out everywhere else" ends the other browsers' sessions only.
 func TestAccountPageEndOtherSessions(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	b, other := ti.signedIn(), ti.signedIn()
 	_, page := b.get(ti.issuer + PathAccount)
@@ -69,6 +71,7 @@ func TestAccountPageEndOtherSessions(t *testing.T) {
 // New recovery codes are shown once, with a copy box and a download link;
 // the old ones stop working.
 func TestAccountPageRecoveryCodes(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ctx := context.Background()
 	b := ti.signedIn()
@@ -99,6 +102,7 @@ func TestAccountPageRecoveryCodes(t *testing.T) {
 // change nothing.
 // attack: account-page-csrf
 func TestAttackAccountPageCSRF(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	victim, other := ti.signedIn(), ti.signedIn()
 	_, page := victim.get(ti.issuer + PathAccount)

@@ -19,6 +19,7 @@ import (
 // looked up, and nothing is stored by any path.
 // attack: sso-issuer-plain-http
 func TestAttackSSOIssuerPlainHTTP(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	m := ti.mgmtClient(t, true)
 	for _, issuer := range []string{"http://sso.example.com", "http://sso.example.com.localhost.example/", "http://10.0.0.8"} {

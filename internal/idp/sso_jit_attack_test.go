@@ -24,6 +24,7 @@ import (
 //
 // attack: jit-foreign-address
 func TestAttackJITForeignAddress(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	const orgC = "org-c"
 	for _, tc := range []struct {
 		name            string
@@ -95,6 +96,7 @@ func TestAttackJITForeignAddress(t *testing.T) {
 // with the egress policy's rule, before anything is dialled, and stores
 // nothing; an issuer on an address EGRESS_ALLOW lists is registered.
 func TestSSORegistrationRefusesInternalIssuer(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t, func(c *Config) { c.Egress = egress.Policy{} })
 	m := ti.mgmtClient(t, true)
 	for _, issuer := range []string{"http://127.0.0.1:9/", "https://10.0.0.7/", "https://169.254.169.254/latest/", "http://localhost:8080/"} {

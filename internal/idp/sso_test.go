@@ -122,6 +122,7 @@ func (ti *testIDP) ssoLoginWith(t *testing.T, b *browser, ext *externalOP, authU
 // own sub and resource-owner claims.
 // spec: R4.1-ro-sso, R5.4-skip, R1-idp
 func TestSSOEndToEnd(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t)
 	ext := startExternalOP(t, ti.issuer, nil)
 	idpID := ti.mustSSOOrg(t, ext, ssoOnly(true))
@@ -226,6 +227,7 @@ func (ti *testIDP) mustExistingUser(t *testing.T, id string) {
 // only after that account proves itself with its own password (D-linking);
 // after that the provider signs the user in directly.
 func TestSSOLinkAfterAccountProof(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t)
 	ti.mustExistingUser(t, "user-ext")
 	ext := startExternalOP(t, ti.issuer, nil)
@@ -274,6 +276,7 @@ func TestSSOLinkAfterAccountProof(t *testing.T) {
 // A provider a platform_admin trusts for linking links an existing account
 // at once, but only for an address on a domain its customer verified.
 func TestSSOTrustedProviderLinksVerifiedDomain(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	for _, tc := range []struct {
 		name   string
 		domain string
@@ -320,6 +323,7 @@ func TestSSOTrustedProviderLinksVerifiedDomain(t *testing.T) {
 // without account creation nothing is created either.
 // attack: unverified-external-email-link
 func TestSSOUnverifiedEmailNeverLinks(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t)
 	now := time.Now()
 	if err := ti.st.CreateUser(context.Background(), &platform.User{ID: "victim", OrgID: orgB, Email: "victim@b.example",
@@ -350,6 +354,7 @@ func TestSSOUnverifiedEmailNeverLinks(t *testing.T) {
 // generic page.
 // attack: sso-state-replay
 func TestSSOStateReplayAndErrors(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	ti := mustIDP(t)
 	ext := startExternalOP(t, ti.issuer, nil)
 	idpID := ti.mustSSOOrg(t, ext, ssoOnly(true))

@@ -74,6 +74,7 @@ func rewriteDiscovery(ext *externalOP, field, value string) {
 // error page, and nothing of the internal answer shows (D-egress).
 // attack: sso-ssrf
 func TestAttackSSOSSRF(t *testing.T) {
+	// serial: the external provider (zitadel's example OP) registers its client in a process-wide list
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, ti *testIDP, target string) (*externalOP, string)

@@ -15,6 +15,7 @@ import (
 // once; an address another account of the organization took meanwhile is
 // refused and the link stays unspent.
 func TestEmailChangeNeedsVerification(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	ctx := context.Background()
 	b := ti.signedIn()
@@ -75,6 +76,7 @@ func TestEmailChangeNeedsVerification(t *testing.T) {
 // back with it.
 // attack: reset-link-after-email-change
 func TestAttackResetLinkAfterEmailChange(t *testing.T) {
+	t.Parallel()
 	ti := mustIDP(t)
 	b := ti.signedIn()
 	fb := ti.browser()

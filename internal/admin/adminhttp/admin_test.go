@@ -29,6 +29,7 @@ func count(t *testing.T, e *env, table string) int {
 // instance and no connection are stored.
 // spec: R2.5-instance-app
 func TestCreateInstanceProviderFails(t *testing.T) {
+	t.Parallel()
 	apps := new(MockApps)
 	apps.On("Create", mock.Anything, mock.MatchedBy(func(in admin.AppInput) bool {
 		return len(in.RedirectURIs) == 2 && strings.HasSuffix(in.RedirectURIs[0], "/auth/callback") &&
@@ -54,6 +55,7 @@ func TestCreateInstanceProviderFails(t *testing.T) {
 
 // Bad input is answered with the 7.1 error object and writes nothing.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pa := e.mustUser(authz.PlatformAdmin, "")
 	a, b := e.mustCustomer(), e.mustCustomer()
@@ -138,6 +140,7 @@ func mapsEqual(a, b map[string]int) bool {
 // intersection; an empty source means unscoped.
 // spec: R2.6-cascade, R2.6-resolver, R2.6-source
 func TestGrantsThroughAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pa := e.mustUser(authz.PlatformAdmin, "")
 	am := e.mustUser(authz.AccountManager, "")
@@ -185,6 +188,7 @@ func TestGrantsThroughAPI(t *testing.T) {
 // twice keeps the first, and removing it takes the instance away again.
 // spec: R2.6-instance-grant, R5.7-and
 func TestInstanceGrantsThroughAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pa := e.mustUser(authz.PlatformAdmin, "")
 	qa := e.mustUser(authz.QAAdmin, "")
@@ -241,6 +245,7 @@ func TestInstanceGrantsThroughAPI(t *testing.T) {
 // (principal, scope, decisions, lists).
 // spec: R6-subscription
 func TestSubscriptionGrantsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cust, other := e.mustCustomer(), e.mustCustomer()
 	e.mustTenant(cust, "")
@@ -290,6 +295,7 @@ var requestIDs = regexp.MustCompile(`"(requestId|timestamp)":"[^"]*"`)
 // granted customers' tenants, a page at a time.
 // spec: R5.7-am, R4.6-customer-side
 func TestTenantListScopedInSQL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	am := e.mustUser(authz.AccountManager, "")
 	a, b := e.mustCustomer(), e.mustCustomer()

@@ -60,6 +60,7 @@ func newBillingWorld(t *testing.T) *billingWorld {
 //
 // spec: R5.7-redact, R4.6-customer-side
 func TestUsageRedaction(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	amount := 240.1
 	for caller, billed := range map[string]bool{
@@ -100,6 +101,7 @@ func TestUsageRedaction(t *testing.T) {
 //
 // spec: R4.6-id-scope, R5.7-strict, R5.7-soft, R7.2-status
 func TestUsageScope(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	customersOf := func(rows []admin.Usage) []string {
 		var out []string
@@ -157,6 +159,7 @@ func TestUsageScope(t *testing.T) {
 //
 // spec: R5.7-redact
 func TestBilledTotals(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	r := w.e.do(w.callers["billing"], "GET", "/customers/"+w.acme+"/usage/billed-totals", nil)
 	var p struct{ Items []admin.BilledTotal }
@@ -181,6 +184,7 @@ func TestBilledTotals(t *testing.T) {
 //
 // spec: R4.6-customer-side, R7.1-shape
 func TestCredits(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	path := "/customers/" + w.acme + "/credits"
 	// no billing setup yet: a purchase has no invoice to be charged on
@@ -241,6 +245,7 @@ func TestCredits(t *testing.T) {
 //
 // spec: R4.6-customer-side
 func TestBillingSetup(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	path := "/customers/" + w.acme + "/billing-setup"
 	if r := w.e.do(w.callers["owner"], "GET", path, nil); r.Status != 404 {
@@ -288,6 +293,7 @@ func TestBillingSetup(t *testing.T) {
 //
 // spec: R4.6-id-scope, R5.7-strict
 func TestInvoices(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	mine, theirs := w.e.mustInvoice(w.acme), w.e.mustInvoice(w.other)
 	for _, tc := range []struct {
@@ -319,6 +325,7 @@ func TestInvoices(t *testing.T) {
 // TestUsagePaging: ?limit= and ?cursor= walk a usage list page by page,
 // each row once; a malformed cursor is 400.
 func TestUsagePaging(t *testing.T) {
+	t.Parallel()
 	w := newBillingWorld(t)
 	var got []string
 	path := "/usage?limit=2"

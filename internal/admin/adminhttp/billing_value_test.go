@@ -39,6 +39,7 @@ func (e *env) nextInvoice(t *testing.T, user, customerID string) admin.NextInvoi
 // spec: R4.6-customer-side
 // attack: customer-creates-value
 func TestAttackCustomerCreatesValue(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, meter := e.mustMeter()
 	plat, finance := e.mustUser(authz.PlatformAdmin, ""), e.mustUser(authz.FinanceAdmin, "")

@@ -21,6 +21,7 @@ import (
 //
 // attack: customer-rows-without-end
 func TestAttackCustomerRowsWithoutEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cust, other := e.mustCustomer(), e.mustCustomer()
 	owner, otherOwner := e.mustUser(authz.Owner, cust), e.mustUser(authz.Owner, other)
@@ -125,6 +126,7 @@ func (a *cleanupApps) Delete(ctx context.Context, appID string) error {
 // own, which outlives the request's cancellation but has a deadline
 // (D-request-bounds).
 func TestInstanceCleanupBounded(t *testing.T) {
+	t.Parallel()
 	apps := &cleanupApps{fakeApps: newFakeApps()}
 	e := newEnv(t, admin.WithApps(apps))
 	cust := e.mustCustomer()

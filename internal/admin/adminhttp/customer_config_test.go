@@ -50,6 +50,7 @@ func decodeInto(t *testing.T, r response, v any) {
 //
 // spec: R4.6-customer-side, R4.6-id-scope, R5.7-strict, D-events
 func TestWebhooks(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	path := "/customers/" + w.acme + "/webhooks"
 	for _, body := range []any{
@@ -140,6 +141,7 @@ var loopback = egress.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.
 //
 // attack: webhook-url-internal
 func TestAttackWebhookURLInternal(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	path := "/customers/" + w.acme + "/webhooks"
 	for _, u := range []string{"http://localhost:9000/hook", "http://127.0.0.1:8081/api/v1/customers", "https://169.254.169.254/latest/meta-data/",
@@ -174,6 +176,7 @@ func TestAttackWebhookURLInternal(t *testing.T) {
 //
 // spec: D-events
 func TestWebhookDeliveredEndToEnd(t *testing.T) {
+	t.Parallel()
 	sl, err := secrets.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +244,7 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 //
 // spec: R4.6-customer-side
 func TestIdentityProviders(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	path := "/customers/" + w.acme + "/identity-providers"
 	good := map[string]any{"name": "Okta", "issuer": "https://acme.okta.example", "clientId": "0oa1", "clientSecret": "very-secret-value"}
@@ -298,6 +302,7 @@ func TestIdentityProviders(t *testing.T) {
 //
 // spec: R4.6-customer-side
 func TestServiceAccounts(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	path := "/customers/" + w.acme + "/service-accounts"
 	if r := w.e.do(w.owner, "POST", path, map[string]any{"name": "  "}); r.Status != 400 {
@@ -347,6 +352,7 @@ func TestServiceAccounts(t *testing.T) {
 //
 // spec: R4.6-id-scope, R5.7-strict, R5.7-redact
 func TestServicesCheckAgain(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	ctx := context.Background()
 	svc := w.e.svc
@@ -386,6 +392,7 @@ func TestServicesCheckAgain(t *testing.T) {
 //
 // spec: R4.6-customer-side
 func TestSSOTakesEffect(t *testing.T) {
+	t.Parallel()
 	sl, err := secrets.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
@@ -475,6 +482,7 @@ func TestSSOTakesEffect(t *testing.T) {
 // A customer's sign-in settings carry the organization's passkey policy:
 // allowed, and required (which needs allowed).
 func TestSSOPasskeyPolicy(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	ctx := context.Background()
 	cust, _ := w.e.st.Customer(ctx, w.acme)

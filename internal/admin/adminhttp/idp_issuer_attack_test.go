@@ -18,6 +18,7 @@ import (
 //
 // attack: sso-issuer-internal
 func TestAttackSSOIssuerInternal(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	ctx := context.Background()
 	path := "/customers/" + w.acme + "/identity-providers"

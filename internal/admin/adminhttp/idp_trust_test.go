@@ -15,6 +15,7 @@ import (
 // admin cannot repoint a trusted or linked provider at one he controls.
 // attack: customer-trusts-own-provider
 func TestAttackCustomerTrustsOwnProvider(t *testing.T) {
+	t.Parallel()
 	w := newConfigWorld(t)
 	ctx := context.Background()
 	path := "/customers/" + w.acme + "/identity-providers"

@@ -20,6 +20,7 @@ import (
 //
 // spec: R4.6-infra, R4.6-id-scope, R5.7-strict, R5.7-and
 func TestScopedRolesReadInstances(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	acme, globex, initech := e.mustCustomer(), e.mustCustomer(), e.mustCustomer()
 	a1, a2, g1, i1 := e.mustInstance(acme), e.mustInstance(acme), e.mustInstance(globex), e.mustInstance(initech)

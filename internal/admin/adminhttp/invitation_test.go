@@ -51,6 +51,7 @@ func invitationTokens(t *testing.T, e *env, sl *secrets.Sealer, to string) []str
 // store keeps its hash). Resending replaces the link, revoking ends it,
 // and neither works once the invitation was accepted.
 func TestInvitationResendRevoke(t *testing.T) {
+	t.Parallel()
 	sl, _ := secrets.New(make([]byte, 32))
 	e := newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
 	ctx := context.Background()
@@ -114,6 +115,7 @@ func TestInvitationResendRevoke(t *testing.T) {
 // An invitation that cannot be created (the address is taken) leaves no
 // message behind: the user and the message are written together or not at all.
 func TestInvitationNoPartialState(t *testing.T) {
+	t.Parallel()
 	sl, _ := secrets.New(make([]byte, 32))
 	e := newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
 	cust := e.mustCustomer()
@@ -136,6 +138,7 @@ func TestInvitationNoPartialState(t *testing.T) {
 // admin, are refused and the lock stays.
 // attack: unlock-unauthorized-role
 func TestAttackUnlockByUnauthorizedRole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	cust, other := e.mustCustomer(), e.mustCustomer()

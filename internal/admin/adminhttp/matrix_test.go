@@ -156,6 +156,7 @@ const expectedHeader = `# Expected answer of the admin API for every role × sco
 //
 // spec: R5.7-matrix
 func TestMatrixTable(t *testing.T) {
+	t.Parallel()
 	want := expectationRows(t)
 	path := filepath.Join("testdata", "expected.csv")
 	if *update {
@@ -317,6 +318,7 @@ func (rt routeRow) want(exp map[[3]string]expectation, role authz.Role, scope st
 //
 // spec: R5.7-matrix
 func TestRouteTableCovered(t *testing.T) {
+	t.Parallel()
 	rows := loadRoutes(t)
 	listed := map[string]bool{}
 	for _, r := range rows {
@@ -412,6 +414,7 @@ func pendingActions(t testing.TB) map[string]bool {
 // spec: R5.7-matrix, R5.7-strict, R5.7-soft, R5.7-and, R5.7-am, R5.7-never, R5.7-no-tenant, R5.7-no-infra,
 // R4.6-admin-only, R4.6-owner-transfer, R4.6-infra, R4.6-customer-side, R4.6-id-scope, R7.2-status
 func TestCapabilityMatrix(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	exp := loadExpectations(t)
 	routes := loadRoutes(t)

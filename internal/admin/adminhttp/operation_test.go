@@ -23,6 +23,7 @@ import (
 //
 // spec: R5.7-matrix
 func TestRoutesPerformDeclaredOperations(t *testing.T) {
+	t.Parallel()
 	declared := map[string]admin.Operation{}
 	for _, op := range admin.Operations() {
 		declared[op.Name] = op
@@ -118,6 +119,7 @@ func (e *env) doWithID(requestID, userID, method, path string, body any) respons
 // refused before the service records a denial and no allowed event. Every
 // route's service method records its own write (D-audit-events).
 func TestEveryWriteAuditedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := 0
 	for _, rt := range loadRoutes(t) {

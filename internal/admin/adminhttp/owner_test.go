@@ -14,6 +14,7 @@ import (
 //
 // attack: suspend-the-owner
 func TestAttackOwnerProtected(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, role := range []authz.Role{authz.AccountManager, authz.QAAdmin, authz.Admin, authz.PlatformAdmin} {
 		t.Run(role.String(), func(t *testing.T) {

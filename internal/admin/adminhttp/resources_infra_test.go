@@ -32,6 +32,7 @@ func infraCallers(e *env) map[string]string {
 //
 // spec: R4.6-infra, R5.7-no-infra, R5.7-am
 func TestInfraFamilies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := infraCallers(e)
 	type fam struct {
@@ -80,6 +81,7 @@ func TestInfraFamilies(t *testing.T) {
 // TestEnvironmentSecrets: a secret value is sealed, masked in every answer,
 // and cannot be turned non-secret without a new value.
 func TestEnvironmentSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := infraCallers(e)
 	ops := c["infra_ops"]
@@ -142,6 +144,7 @@ func mustCaller(t *testing.T, e *env, userID string) *access.Caller {
 
 // TestReleaseLifecycle: draft → published → withdrawn, nothing else.
 func TestReleaseLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ops := infraCallers(e)["infra_ops"]
 	for _, v := range []string{"1.0", "01.0.0", "1.0.0 ", "v1.2.3-"} {
@@ -181,6 +184,7 @@ func TestReleaseLifecycle(t *testing.T) {
 // TestWorkersAndDiscrepancies: pausing and running workers; the inbox's
 // resolve and reopen rules.
 func TestWorkersAndDiscrepancies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := infraCallers(e)
 	ops := c["infra_ops"]
@@ -260,6 +264,7 @@ func TestWorkersAndDiscrepancies(t *testing.T) {
 
 // TestUserAttributes: enum options, types and key rules.
 func TestUserAttributes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := infraCallers(e)["platform_admin"]
 	for _, body := range []map[string]any{
