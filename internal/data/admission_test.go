@@ -4,9 +4,9 @@ import (
 	"io"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/platform/platform/internal/data"
+	"github.com/platform/platform/internal/testkit"
 )
 
 // Uploads beyond the replica's slots wait briefly, then answer 503 with
@@ -34,9 +34,7 @@ func TestAttackUploadFlood(t *testing.T) {
 	if _, err := pw.Write([]byte(`{"scheduleId":"` + schAcme + `","data":[`)); err != nil {
 		t.Fatal(err)
 	}
-	for data.UploadsRunning(e.handler) == 0 { // the first upload holds the slot, its body unfinished
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(t, "the first upload holds the slot, its body unfinished", func() bool { return data.UploadsRunning(e.handler) > 0 })
 	r := e.postJSON(t, uploadPath, upload(schAcme, map[string]string{"ID": "HT-L1", "Name": "Level 1"}), asUser(memberA))
 	if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "5" || r.json(t)["code"] != float64(503) {
 		t.Fatalf("an upload beyond the slots: %d Retry-After=%q %s", r.status, r.header.Get("Retry-After"), r.body)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/platform/platform/internal/testkit"
 )
 
 // A flood of sign-ins never has more password verifications in flight than
@@ -42,9 +44,7 @@ func TestAttackHashFlood(t *testing.T) {
 			b.submitLogin(ti.issuer, page, alice, "guess "+string(rune('a'+i)))
 		}()
 	}
-	for ti.p.hashes.Load() < 2 {
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, "both slots held", func() bool { return ti.p.hashes.Load() >= 2 })
 	// Both slots held: these wait out the queue's wait and are refused.
 	for _, email := range []string{alice, "nobody@example.com"} {
 		resp, body := b.submitLogin(ti.issuer, page, email, goodPass)
