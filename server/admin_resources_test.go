@@ -13,6 +13,7 @@ import (
 //
 // spec: R4.6-customer-side, R4.1-ro-types
 func TestCustomerSSOThroughConsoleAPI(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	code, idp := adminCall(t, m, owner.AccessToken, "POST", "/customers/"+DemoAcmeCustomerID+"/identity-providers",

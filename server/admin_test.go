@@ -52,6 +52,7 @@ func adminCall(t *testing.T, m *Main, token, method, path string, body any) (int
 // for that instance creates a session from the id_token.
 // spec: R2.5-instance-app, R2.4-connection, R9-callbacks, R4.1-rc4
 func TestInstanceCreatedThroughAPILogsIn(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 
@@ -165,6 +166,7 @@ func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) b
 // A suspended user cannot sign in, its refresh token stops working, and
 // after reactivation it signs in again. The owner suspends through the API.
 func TestSuspendedUserCannotSignIn(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	bob, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example", "offline_access")

@@ -24,6 +24,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/tenant"
+	"github.com/platform/platform/internal/testkit"
 )
 
 // tenantSignIn signs email in to the demo instance in a browser of its own
@@ -79,21 +80,12 @@ func providerSignOut(t *testing.T, m *Main, jar http.CookieJar) {
 	}
 }
 
-// eventually waits (at most a generous minute) until cond holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("still not so after a minute: %s", what)
-		}
-	}
-}
-
 // Signing out at the identity provider ends the tenant web app's session
 // of that browser through back-channel logout, and only that one: the
 // same user's session from another browser (another provider session)
 // stays.
 func TestBackchannelLogoutEndsTenantSession(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	jar1, _ := cookiejar.New(nil)
 	jar2, _ := cookiejar.New(nil)
@@ -103,7 +95,7 @@ func TestBackchannelLogoutEndsTenantSession(t *testing.T) {
 		t.Fatal("two browsers share a provider session id")
 	}
 	providerSignOut(t, m, jar1)
-	eventually(t, "the tenant session of the browser that signed out ended", func() bool { return !tenantSignedIn(t, m, app1) })
+	testkit.Eventually(t, "the tenant session of the browser that signed out ended", func() bool { return !tenantSignedIn(t, m, app1) })
 	if !tenantSignedIn(t, m, app2) {
 		t.Fatal("signing out one browser ended the session of another")
 	}
@@ -147,6 +139,7 @@ func postLogout(t *testing.T, m *Main, form url.Values) int {
 // the sessions that began after it.
 // attack: forged-logout-token
 func TestAttackForgedLogoutToken(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	jar, _ := cookiejar.New(nil)
 	app, sid := tenantSignIn(t, m, jar, "bob@acme.example")

@@ -29,6 +29,7 @@ func openMail(m *Main, to string) chromedp.Tasks {
 // page changes the password; then forgets it, asks for a link, and sets a
 // new one through it.
 func TestBrowserAccountLifecycle(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")

@@ -16,6 +16,7 @@ import (
 //
 // attack: token-outlives-sign-out
 func TestAttackBrowserTokenOutlivesSignOut(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "admin@platform.example")
@@ -53,6 +54,7 @@ func TestAttackBrowserTokenOutlivesSignOut(t *testing.T) {
 //
 // attack: playground-history-at-rest
 func TestAttackBrowserPlaygroundHistoryAtRest(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	const marker = "kept-secret-4f1c9a"

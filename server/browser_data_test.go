@@ -49,6 +49,7 @@ func dataRequest(t *testing.T, c *http.Client, method, url string, body []byte, 
 // demo data is there for Acme's owner and not for Globex's users.
 // spec: R4.5-list, R2.2-envelope, D-data-access, D-api-auth
 func TestDemoDataAPI(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	base := m.Config.InstanceURL
 	tok, _ := demoLogin(t, m, m.Config.InstanceClientID, base+"/auth/callback", "alice@acme.example", "offline_access")
@@ -114,6 +115,7 @@ func waitText(id, want string) chromedp.Action {
 
 // Seeding twice changes nothing.
 func TestSeedDemoDataTwice(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := context.Background()
 	if err := SeedDemoData(ctx, m.Store); err != nil {
@@ -131,6 +133,7 @@ func TestSeedDemoDataTwice(t *testing.T) {
 // and then the good one (a dry run first, then applied).
 // spec: R5.3-flow, R4.5-list, R4.5-cx-same, R4.5-cx-cycle, D-cx
 func TestBrowserProjectsData(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	stored := func() int {

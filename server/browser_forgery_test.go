@@ -131,6 +131,7 @@ func storedToken(t *testing.T, ctx context.Context, key string) string {
 // spec: R5.1-state, R5.1-nonce
 // attack: forged-state-and-nonce-console
 func TestAttackBrowserConsoleForgedStateAndNonce(t *testing.T) {
+	t.Parallel()
 	m, rec := mustRunRecordedAll(t)
 	client, callbackURL := m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback"
 
@@ -203,6 +204,7 @@ func TestAttackBrowserConsoleForgedStateAndNonce(t *testing.T) {
 // spec: R5.1-state, R5.1-nonce
 // attack: forged-state-and-nonce-tenant
 func TestAttackBrowserTenantForgedStateAndNonce(t *testing.T) {
+	t.Parallel()
 	m, rec := mustRunRecordedAll(t)
 	client, callbackURL := m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback"
 

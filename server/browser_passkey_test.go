@@ -48,6 +48,7 @@ func signedOut() chromedp.Action {
 // A person enrols a passkey on the account page and signs in with it by
 // the e-mail field's autofill (conditional UI).
 func TestBrowserPasskeys(t *testing.T) {
+	t.Parallel()
 	m := mustRunPasskeyMain(t)
 	ctx := mustBrowser(t)
 	axe := axeSource(t)

@@ -36,6 +36,7 @@ func mustBrowser(t *testing.T) context.Context {
 		}
 		t.Skip("chromium is not installed (apt-get install chromium)")
 	}
+	takeBrowserSlot(t)
 	browser, err := sharedChromium()
 	if err != nil {
 		t.Fatalf("start chromium: %v", err)
@@ -63,6 +64,35 @@ func mustBrowser(t *testing.T) context.Context {
 		t.Fatalf("attach to the tab: %v", err)
 	}
 	return ctx
+}
+
+// browserSlots bounds the tests that drive Chromium at once: page work is
+// CPU-bound, so browser tests run one at a time (the rest of their work, such
+// as starting the platform, overlaps other tests). A test holds its slot
+// until it ends; its subtests share it.
+var browserSlots = struct {
+	mu   sync.Mutex
+	held map[string]int // top-level test → its browsers open
+	free chan struct{}
+}{held: map[string]int{}, free: make(chan struct{}, 1)}
+
+func takeBrowserSlot(t *testing.T) {
+	root, _, _ := strings.Cut(t.Name(), "/")
+	browserSlots.mu.Lock()
+	if browserSlots.held[root] == 0 {
+		browserSlots.mu.Unlock()
+		browserSlots.free <- struct{}{}
+		browserSlots.mu.Lock()
+	}
+	browserSlots.held[root]++
+	browserSlots.mu.Unlock()
+	t.Cleanup(func() {
+		browserSlots.mu.Lock()
+		defer browserSlots.mu.Unlock()
+		if browserSlots.held[root]--; browserSlots.held[root] == 0 {
+			<-browserSlots.free
+		}
+	})
 }
 
 // chromium is the test binary's headless Chromium: the context of its first
@@ -192,6 +222,7 @@ func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 // sees the generic error.
 // spec: R5.2-flow, R1-gateway, R4.1-ro-password, R4.1-me, R7.2-generic
 func TestBrowserConsoleLogin(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	base := m.Config.ConsoleURL + "/"
 
@@ -303,6 +334,7 @@ func TestBrowserConsoleLogin(t *testing.T) {
 // unregistered redirect URI is refused.
 // spec: R5.3-refuse, R5.3-direct, R4.1-rc-never
 func TestBrowserTenantGateway(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	q := url.Values{"client_id": {m.Config.InstanceClientID}, "redirect_uri": {m.Config.InstanceURL + "/auth/callback"},
 		"scope": {"openid profile email offline_access"}, "code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"},
@@ -447,6 +479,7 @@ func tenantCookie(ctx context.Context, t *testing.T) string {
 // cookie; the console never sees a code or a token.
 // spec: R5.3-flow, R5.3-direct, R5.1-no-tokens, R5.1-pkce, R1-gateway, R4.4-callbacks
 func TestBrowserTenantWebApp(t *testing.T) {
+	t.Parallel()
 	m, consoleRec, tenantRec := mustRunRecorded(t)
 	ctx := mustBrowser(t)
 	var name string
@@ -503,6 +536,7 @@ func TestBrowserTenantWebApp(t *testing.T) {
 // The same flow through the v3 route /3/auth/callback.
 // spec: R9-callbacks, R4.1-rc3
 func TestBrowserTenantWebAppV3(t *testing.T) {
+	t.Parallel()
 	m, consoleRec, tenantRec := mustRunRecorded(t)
 	ctx := mustBrowser(t)
 	if err := chromedp.Run(ctx,

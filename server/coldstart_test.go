@@ -17,6 +17,7 @@ import (
 // signing key are made once, and every replica publishes the key the others
 // sign with. Three rounds, three replicas each.
 func TestColdStartReplicas(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("replicas share a PostgreSQL database; set " + storetest.EnvPostgres)
 	}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestConfigFromEnv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -142,6 +143,7 @@ func lookupIn(env map[string]string) func(string) (string, bool) {
 // TestDescribeEgress: the start-up log names what each policy lets
 // through beyond public addresses.
 func TestDescribeEgress(t *testing.T) {
+	t.Parallel()
 	c, err := ConfigFromEnv(lookupIn(nil))
 	if err != nil {
 		t.Fatal(err)

@@ -65,6 +65,7 @@ func fieldError(label, want string) chromedp.Action {
 // and reads its deliveries, rotates both secrets (each shown once, the old
 // one refused afterwards) and edits the customer's settings document.
 func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
@@ -259,6 +260,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 // amounts, issues a credit and corrects the billing setup; a viewer is
 // offered no billing at all, and sees a tenant read only.
 func TestBrowserConsoleAppBilling(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx0 := context.Background()
@@ -357,6 +359,7 @@ func TestBrowserConsoleAppBilling(t *testing.T) {
 // A platform_admin manages a tenant: members, settings, a migration and a
 // transfer to another customer; and moves a user's home organization.
 func TestBrowserConsoleAppTenantAdministration(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)

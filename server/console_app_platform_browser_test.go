@@ -82,6 +82,7 @@ func mustInternalUser(t *testing.T, m *Main, id, email, name, role string) {
 // platform_admin creates, edits and deletes plans and meters; a server
 // validation message is shown at its field.
 func TestBrowserConsoleAppCatalog(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
@@ -131,6 +132,7 @@ func TestBrowserConsoleAppCatalog(t *testing.T) {
 // edits and removes environment variables; a secret value is never shown
 // back.
 func TestBrowserConsoleAppReleases(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
@@ -179,6 +181,7 @@ func TestBrowserConsoleAppReleases(t *testing.T) {
 // manager a customer picked from the list of account managers and QA
 // administrators, removes the grant and the user.
 func TestBrowserConsoleAppInternalUsersAndGrants(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
@@ -243,6 +246,7 @@ func TestBrowserConsoleAppInternalUsersAndGrants(t *testing.T) {
 // platform_admin defines, edits and deletes a user attribute, and resolves
 // and reopens a discrepancy; the status filter is in the URL.
 func TestBrowserConsoleAppAttributesAndDiscrepancies(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
@@ -289,6 +293,7 @@ func TestBrowserConsoleAppAttributesAndDiscrepancies(t *testing.T) {
 // typing its name; a public instance's secret rotation is refused with the
 // server's sentence.
 func TestBrowserConsoleAppInstances(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
@@ -381,6 +386,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 // and the infrastructure pages are not offered, even by URL.
 // spec: R5.7-strict, R5.7-and, R4.6-infra
 func TestBrowserConsoleAppQAAdmin(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx0 := context.Background()
@@ -456,6 +462,7 @@ func TestBrowserConsoleAppQAAdmin(t *testing.T) {
 // full access are offered no write control there; infra_ops, which holds
 // releases and instances but not the catalog, is offered those only.
 func TestBrowserConsoleAppPlatformReadOnly(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	mustInternalUser(t, m, "2b7e4d10-0000-4000-8000-0000000000c1", "rita@platform.example", "Rita Reader", "reader")
@@ -563,6 +570,7 @@ new MutationObserver((_, obs) => {
 // reports them ("Console app"). Each page must load with at most 4
 // operations: me, focus, and one or two of its own.
 func TestBrowserConsoleAppLoad(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "admin@platform.example")
@@ -596,6 +604,7 @@ func TestBrowserConsoleAppLoad(t *testing.T) {
 // it is offered none of the customer's tenants, users, instances or
 // sign-in settings, and its plans and meters page offers writes.
 func TestBrowserConsoleAppFinanceAdmin(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	axe := axeSource(t)
 	ctx0 := context.Background()

@@ -32,6 +32,7 @@ var pageRef = regexp.MustCompile(`(?i)\b(?:src|href|action)\s*=\s*"([^"]*)"`)
 //
 // attack: console-page-headers
 func TestAttackConsolePageHeaders(t *testing.T) {
+	t.Parallel()
 	var listener string
 	m := mustRunMainWith(t, func(m *Main) {
 		listener = m.Config.ConsoleURL

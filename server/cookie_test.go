@@ -34,6 +34,7 @@ func tenantRequest(t *testing.T, method, u, cookie, origin string) int {
 // it: a cross-site write with it is refused.
 // attack: tenant-cookie-without-host-prefix
 func TestAttackTenantCookieWithoutHostPrefix(t *testing.T) {
+	t.Parallel()
 	var listener string
 	m := mustRunMainWith(t, func(m *Main) {
 		listener = m.Config.InstanceURL // TLS ends at a proxy in front: the listener speaks HTTP

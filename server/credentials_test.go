@@ -161,6 +161,7 @@ func consoleReplica(t *testing.T, m *Main) string {
 //
 // attack: credentials-outlive-suspension
 func TestAttackCredentialsFollowSuspension(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	replica := consoleReplica(t, m)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
@@ -199,6 +200,7 @@ func TestAttackCredentialsFollowSuspension(t *testing.T) {
 // A password change (the store's SetPassword, which a reset runs) ends every
 // token and session issued before it.
 func TestPasswordChangeEndsCredentials(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	bob := signIn(t, m, "bob@acme.example")
 	wantAllowed(t, apis(t, m, m.Config.ConsoleURL, bob))
@@ -218,6 +220,7 @@ func TestPasswordChangeEndsCredentials(t *testing.T) {
 // while the user's other grants (the instance's, the session) go on.
 // attack: revoked-grant-still-accepted
 func TestAttackRevokedGrantAtAPIs(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	bob := signIn(t, m, "bob@acme.example")
 	resp, err := http.PostForm(m.Config.IssuerURL+"/oauth/v2/revoke", map[string][]string{
@@ -247,6 +250,7 @@ func TestAttackRevokedGrantAtAPIs(t *testing.T) {
 //
 // attack: refresh-reuse-keeps-api-access
 func TestAttackRefreshReuseEndsAPIAccess(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	replica := consoleReplica(t, m)
 	bob := signIn(t, m, "bob@acme.example")
@@ -287,6 +291,7 @@ func TestAttackRefreshReuseEndsAPIAccess(t *testing.T) {
 //
 // attack: id-token-as-bearer
 func TestAttackIDTokenAsBearer(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	bob := signIn(t, m, "bob@acme.example")
 	gql := map[string]any{"query": "{ me { userId } }"}
@@ -333,6 +338,7 @@ func (b *syncBuffer) String() string {
 //
 // attack: tokens-in-logs
 func TestAttackNoTokensInLogs(t *testing.T) {
+	// serial: sets the process-wide slog logger to read what every request logs
 	logs := &syncBuffer{}
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))

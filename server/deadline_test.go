@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/storetest"
+	"github.com/platform/platform/internal/testkit"
 )
 
 // mustLockTable holds an exclusive lock on table of m's database, as a
@@ -52,6 +54,7 @@ func mustLockTable(t *testing.T, m *Main, table string) (release func()) {
 // routes that do not need the locked table answer meanwhile.
 // spec: D-deadlines
 func TestDeadlineHeldLock(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("table locks are PostgreSQL's; set " + storetest.EnvPostgres)
 	}
@@ -102,18 +105,14 @@ func waitForLockWaiters(t *testing.T, dbURL string, n int) {
 		t.Fatal(err)
 	}
 	defer admin.Close(ctx)
-	for range 1000 {
+	testkit.Eventually(t, fmt.Sprintf("%d requests waiting on the lock", n), func() bool {
 		var waiting int
 		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
 			name).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
-		if waiting >= n {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("fewer than %d requests reached the lock", n)
+		return waiting >= n
+	})
 }
 
 // readyz tells a busy pool from an unreachable database: with every
@@ -122,6 +121,7 @@ func waitForLockWaiters(t *testing.T, dbURL string, n int) {
 // refusing connections it answers "database unreachable".
 // spec: D-deadlines
 func TestReadinessReasons(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("needs PostgreSQL; set " + storetest.EnvPostgres)
 	}
@@ -177,6 +177,7 @@ func TestReadinessReasons(t *testing.T) {
 // and closes, instead of waiting for the body for minutes.
 // attack: slow-body
 func TestAttackSlowBody(t *testing.T) {
+	t.Parallel()
 	m := mustRunMainWith(t, func(m *Main) { m.Config.RequestTimeout = time.Second })
 	conn, err := net.Dial("tcp", strings.TrimPrefix(m.Config.ConsoleURL, "http://"))
 	if err != nil {

@@ -102,6 +102,7 @@ func modulePath(name string) string {
 //
 // spec: D-cx
 func TestArchitecture(t *testing.T) {
+	t.Parallel()
 	rules := readRules(t)
 	cmd := exec.Command("go", "list", "-json", module+"/...")
 	out, err := cmd.Output()

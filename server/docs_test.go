@@ -47,6 +47,7 @@ var (
 // comment that looks like a tag but is not one is an error, since no
 // search would find it.
 func TestDocsSpecTagsAreDefined(t *testing.T) {
+	t.Parallel()
 	rules := requirementDefs(t)
 	decisions := decisionDefs(t)
 	tags := specTags(t)
@@ -67,6 +68,7 @@ func TestDocsSpecTagsAreDefined(t *testing.T) {
 // at least one test that names it in a `// spec:` tag. A mention in a plain
 // comment does not count.
 func TestDocsRulesAreTested(t *testing.T) {
+	t.Parallel()
 	named := map[string]bool{}
 	for _, tg := range specTags(t) {
 		named[tg.id] = true
@@ -87,6 +89,7 @@ func TestDocsRulesAreTested(t *testing.T) {
 // its definition, so no page or comment points at a requirement or decision
 // that is not written down.
 func TestDocsIDsAreDefined(t *testing.T) {
+	t.Parallel()
 	rules := requirementDefs(t)
 	decisions := decisionDefs(t)
 	undefined := func(f string) []string {
@@ -144,6 +147,7 @@ func TestDocsIDsAreDefined(t *testing.T) {
 // (`internal/store/<noun>.go`, `migrations/…`) and brace lists must match
 // something, a Go symbol (`internal/data.Service`) its package's directory.
 func TestDocsPathsExist(t *testing.T) {
+	t.Parallel()
 	tree := trackedTree(t)
 	docs := docFiles(t)
 	checked := 0
@@ -176,6 +180,7 @@ func TestDocsPathsExist(t *testing.T) {
 // function of some _test.go file, so a renamed or removed test cannot leave
 // a page vouching for nothing.
 func TestDocsNamedTestsExist(t *testing.T) {
+	t.Parallel()
 	funcs := map[string]bool{}
 	decl := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w+)\(`)
 	for _, f := range repoFiles(t) {
@@ -214,6 +219,7 @@ func TestDocsNamedTestsExist(t *testing.T) {
 // requirements are docs/requirements.md, the decisions docs/decisions.md.
 // The documentation also names its own files by repository paths only.
 func TestDocsNameNothingOutside(t *testing.T) {
+	t.Parallel()
 	var docs, other []string
 	for _, f := range trackedFiles(t) {
 		if isDoc(f) {

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/platform/platform/internal/store/storetest"
+	"github.com/platform/platform/internal/testkit"
 )
 
 // lockUsers holds an exclusive lock on the users table of dbURL until
@@ -75,6 +76,7 @@ func readyReason(t *testing.T, url string) (int, string) {
 // still exits 0, soon after the grace.
 // spec: D-drain
 func TestSIGTERMDrain(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("the in-flight request waits on a PostgreSQL table lock; set " + storetest.EnvPostgres)
 	}
@@ -125,11 +127,9 @@ func readyReasonEventually(t *testing.T, url, reason string) (int, string) {
 	t.Helper()
 	var code int
 	var got string
-	for range 200 {
-		if code, got = readyReason(t, url); got == reason {
-			return code, got
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.EventuallyWithin(testkit.Wait, func() bool {
+		code, got = readyReason(t, url)
+		return got == reason
+	})
 	return code, got
 }

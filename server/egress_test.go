@@ -24,6 +24,7 @@ import (
 //
 // attack: egress-config-in-force
 func TestAttackEgressAllowInForce(t *testing.T) {
+	t.Parallel()
 	m := mustRunMainWith(t, func(m *Main) { m.Config.EgressAllow, m.Config.EgressProviderLoopback = "127.0.0.1", false })
 	alice, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	rcv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
@@ -50,6 +51,7 @@ func TestAttackEgressAllowInForce(t *testing.T) {
 //
 // attack: webhook-to-internal-listener
 func TestAttackWebhookToInternalListener(t *testing.T) {
+	t.Parallel()
 	for name, env := range map[string]map[string]string{"Unset": {}, "SetEmpty": {"EGRESS_ALLOW": ""}} {
 		t.Run(name, func(t *testing.T) {
 			cfg, err := ConfigFromEnv(lookupIn(env))

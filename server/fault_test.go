@@ -22,6 +22,7 @@ import (
 // rows from before (D-deadlines, D-cx all-or-nothing).
 // spec: D-deadlines
 func TestUploadBackendTerminated(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("terminates PostgreSQL backends; set " + storetest.EnvPostgres)
 	}

@@ -15,6 +15,7 @@ import (
 // moves the focus to the step's heading, and Back after signing in returns
 // to the app instead of a "state mismatch" error.
 func TestBrowserGatewayPolish(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	base := m.Config.ConsoleURL + "/"
 

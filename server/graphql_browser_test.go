@@ -27,6 +27,7 @@ func tableColumn(ctx context.Context, table string, col int) ([]string, error) {
 // The playground is served in the all-in-one role.
 // spec: R5.7-redact
 func TestBrowserDashboardGraphQL(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	base := m.Config.ConsoleURL + "/"
 	for _, tc := range []struct {
@@ -140,6 +141,7 @@ func jsString(s string) string {
 // without asking again.
 // spec: D-playground
 func TestBrowserPlayground(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	off := watchOffline(ctx)

@@ -77,6 +77,7 @@ func createConfidentialInstance(t *testing.T, m *Main, token, base string) (stri
 // sentence saying so.
 // spec: D-service-accounts
 func TestRotateInstanceSecret(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 	const base = "https://portal.acme.example"
@@ -147,6 +148,7 @@ func toString(v any) string {
 // REST or GraphQL: refused, audited, and the secret keeps working.
 // attack: instance-secret-rotation-unauthorized
 func TestAttackInstanceSecretRotationUnauthorized(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 	const base = "https://portal.acme.example"

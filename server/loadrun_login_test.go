@@ -63,6 +63,7 @@ const (
 // It asserts that every login succeeded and every failed sign-in failed,
 // nothing about timing or memory.
 func TestLoadLogin(t *testing.T) {
+	// serial: measures the process's CPU and memory
 	if os.Getenv("LOAD_RUN") != "1" {
 		t.Skip("set LOAD_RUN=1 to run the login load run")
 	}

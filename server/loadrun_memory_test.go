@@ -28,6 +28,7 @@ import (
 //
 // It asserts the answers (200 or 503, never a partial write), not the memory.
 func TestLoadUploadMemory(t *testing.T) {
+	// serial: measures the process's CPU and memory
 	if os.Getenv("LOAD_RUN") != "1" {
 		t.Skip("set LOAD_RUN=1 to run the upload memory load run")
 	}

@@ -32,6 +32,7 @@ import (
 // It asserts the answers (200, or 413 for the attack workbooks; 503 when
 // no upload slot freed up in time), not the memory.
 func TestLoadUploadMemoryXLSX(t *testing.T) {
+	// serial: measures the process's CPU and memory
 	if os.Getenv("LOAD_RUN") != "1" {
 		t.Skip("set LOAD_RUN=1 to run the spreadsheet memory load run")
 	}

@@ -93,6 +93,7 @@ func publicJWKS(t *testing.T, key *ecdsa.PrivateKey) map[string]any {
 // ends its tokens at once (D-service-accounts).
 // spec: D-service-accounts
 func TestServiceAccountCallsTheAPIs(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 	code, sa := adminCall(t, m, admin.AccessToken, "POST", "/customers/"+DemoAcmeCustomerID+"/service-accounts",
@@ -174,6 +175,7 @@ func TestServiceAccountCallsTheAPIs(t *testing.T) {
 // account cannot ask for another customer's API.
 // attack: service-account-credentials
 func TestAttackServiceAccountCredentials(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 	create := func(body map[string]any) map[string]any {
@@ -238,6 +240,7 @@ func mustJSON(v any) []byte {
 // A method the API does not offer is refused and nothing is made.
 // spec: D-service-accounts
 func TestConfidentialInstanceApplication(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 	if code, out := adminCall(t, m, admin.AccessToken, http.MethodPost, "/instances", map[string]any{"customerId": DemoAcmeCustomerID,

@@ -69,6 +69,7 @@ func (p *page) submit(action string, fields ...string) int {
 // the provider, the password is set and the user is signed in; the e-mail
 // log says sent. A resent invitation replaces the link.
 func TestInvitationOverSMTP(t *testing.T) {
+	t.Parallel()
 	smtp := mailtest.Start(t)
 	m := mustRunMainWith(t, func(m *Main) {
 		m.Config.SMTPURL, m.Config.MailFrom = smtp.URL(), "Acme Platform <no-reply@platform.test>"
@@ -131,6 +132,7 @@ func TestInvitationOverSMTP(t *testing.T) {
 // which the banner names; the e-mail log says not configured. Other roles
 // have no mailbox.
 func TestDevMailbox(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	var banner bytes.Buffer
 	m.PrintBanner(&banner)
@@ -173,6 +175,7 @@ func TestDevMailbox(t *testing.T) {
 // proxy on this machine), gets 404 with a hint and none of the mailbox.
 // attack: dev-mailbox-public
 func TestAttackDevMailboxNotPublic(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	if code, _ := adminCall(t, m, owner.AccessToken, http.MethodPost, "/customers/"+DemoAcmeCustomerID+"/users",

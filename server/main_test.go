@@ -131,6 +131,7 @@ func metricsURL(m *Main) string {
 // served on the metrics listener only, with every role's counters, and on
 // none of the public listeners (D-metrics).
 func TestOpsEndpoints(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
 		if code, body := get(t, base+"/healthz"); code != 200 || !strings.Contains(body, `"ok"`) {
@@ -224,6 +225,7 @@ func demoLoginIn(t *testing.T, m *Main, jar http.CookieJar, clientID, redirect, 
 // portal application, and the id_token verifies against the JWKS.
 // spec: R2.5-console-app, R4.4-callbacks
 func TestDemoLogin(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	_, claims := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example",
 		idp.ScopeResourceOwner, idp.ScopeOrgPrefix+DemoAcmeOrgID)
@@ -253,6 +255,7 @@ func me(t *testing.T, m *Main, token string) (int, map[string]any) {
 //
 // attack: public-metrics
 func TestAttackMetricsNotPublic(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	for _, base := range []string{m.Config.IssuerURL, m.Config.ConsoleURL, m.Config.InstanceURL} {
 		for _, path := range []string{"/metrics", "/metrics/", "/api/v1/metrics"} {
@@ -277,6 +280,7 @@ func TestAttackMetricsNotPublic(t *testing.T) {
 // data for a console access token, and nothing for anything else.
 // spec: R4.1-me, R5.7-claims
 func TestAuthMe(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	tok, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	code, body := me(t, m, tok.AccessToken)
@@ -306,6 +310,7 @@ func TestAuthMe(t *testing.T) {
 // The seeded instance application registers both callback paths.
 // spec: R9-callbacks, R2.5-instance-app
 func TestDemoInstanceApplication(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	app, err := m.Store.ApplicationByClientID(context.Background(), m.Config.InstanceClientID)
 	if err != nil {
@@ -319,6 +324,7 @@ func TestDemoInstanceApplication(t *testing.T) {
 
 // The binary starts with no setup, prints its URLs, and stops cleanly on SIGTERM.
 func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -385,6 +391,7 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 
 // A bad configuration stops the binary with every problem listed.
 func TestBinaryRefusesBadConfig(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
@@ -421,6 +428,7 @@ func freePorts(t *testing.T, n int) []int {
 // user of Initech.
 // spec: R5.4-skip
 func TestDemoSSOOrganization(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := context.Background()
 	prov, err := gooidc.NewProvider(ctx, m.Config.IssuerURL)

@@ -96,6 +96,7 @@ func submit(t *testing.T, c *http.Client, action, page string, extra ...string) 
 // that requires PAR, a refresh, and the device flow approved in a browser.
 // spec: D-service-accounts
 func TestOpenIDClient(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "openid-client")
 	node := nodeTool(t, dir, "openid-client")
 	m := MustRunMain(t)

@@ -12,6 +12,7 @@ import (
 //
 // spec: R9-prefix
 func TestAPIPathsCarryVersionPrefix(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	for _, tc := range []struct{ base, path string }{
 		{m.Config.ConsoleURL, "/me/permissions"},

@@ -50,6 +50,7 @@ func resolveOrgAs(t *testing.T, base, client, forwardedFor string) int {
 // spec: D-trusted-proxies
 // attack: rate-limit-behind-proxy
 func TestAttackRateLimitBehindProxy(t *testing.T) {
+	t.Parallel()
 	m := mustRunMainWith(t, func(m *Main) {
 		m.Config.ResolveRateLimit, m.Config.TrustedProxies = 3, "127.0.0.1/32"
 	})
@@ -95,6 +96,7 @@ var noRedirectClient = &http.Client{CheckRedirect: func(*http.Request, []*http.R
 // is that IPv4 address.
 // attack: ipv6-address-rotation
 func TestAttackIPv6RateLimitByNetwork(t *testing.T) {
+	t.Parallel()
 	m := mustRunMainWith(t, func(m *Main) {
 		m.Config.ResolveRateLimit, m.Config.AuthorizeRateLimit, m.Config.TrustedProxies = 3, 3, "127.0.0.1/32"
 	})

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/store/storetest"
+	"github.com/platform/platform/internal/testkit"
 )
 
 // loadBalancer is a round-robin reverse proxy in front of the replicas'
@@ -102,21 +103,17 @@ func (lb *loadBalancer) healthChecks(ctx context.Context) {
 // waitReady waits until n backends are ready.
 func (lb *loadBalancer) waitReady(n int) {
 	lb.t.Helper()
-	for range 2000 {
+	testkit.Eventually(lb.t, fmt.Sprintf("%d backends ready", n), func() bool {
 		lb.mu.Lock()
+		defer lb.mu.Unlock()
 		ready := 0
 		for _, b := range lb.backends {
 			if b.ready.Load() {
 				ready++
 			}
 		}
-		lb.mu.Unlock()
-		if ready >= n {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	lb.t.Fatalf("fewer than %d backends became ready", n)
+		return ready >= n
+	})
 }
 
 func (lb *loadBalancer) pick(skip string) *backend {
@@ -198,6 +195,7 @@ func (rs *replicaSet) join(p *process) {
 // database, a login whose every step goes to the other replica works, and a
 // rolling restart under load fails no request.
 func TestReplicas(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("replicas share a PostgreSQL database; set " + storetest.EnvPostgres)
 	}

@@ -15,6 +15,7 @@ var attackTag = regexp.MustCompile(`(?m)^// attack: ([a-z0-9-]+)\n(?://.*\n)*fun
 // docs/security.md lists every attack test of the suite, by name and tag,
 // so the page and the suite cannot drift apart.
 func TestSecurityPageListsEveryAttack(t *testing.T) {
+	t.Parallel()
 	page, err := os.ReadFile("../docs/security.md")
 	if err != nil {
 		t.Fatal(err)

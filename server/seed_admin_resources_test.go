@@ -11,6 +11,7 @@ import (
 //
 // spec: R5.7-redact
 func TestSeededUsageThroughAPI(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	member, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "bob@acme.example")

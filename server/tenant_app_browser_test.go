@@ -12,6 +12,7 @@ import (
 // filters, sort and page in the URL, so a reload shows the same page; a
 // viewer sees no upload form; counts are plural only when they should be.
 func TestBrowserTenantAppState(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 
 	t.Run("ListingInURL", func(t *testing.T) {

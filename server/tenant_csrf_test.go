@@ -21,6 +21,7 @@ import (
 // another site can send without a preflight.
 // spec: D-data-access
 func TestTenantCSRFFollowsAuthentication(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	base := m.Config.InstanceURL
 	tok, _ := demoLogin(t, m, m.Config.InstanceClientID, base+"/auth/callback", "alice@acme.example", "offline_access")

@@ -18,6 +18,7 @@ import (
 //
 // attack: tenant-refresh-other-grant
 func TestAttackTenantRefreshOtherGrant(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := context.Background()
 	signIn := func(email string) (*http.Client, string) {

@@ -45,6 +45,7 @@ func getJSON(t *testing.T, c *http.Client, url string) (int, map[string]any) {
 
 // spec: R4.2-config
 func TestTenantConfig(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	code, cfg := getJSON(t, http.DefaultClient, m.Config.InstanceURL+"/auth/config")
 	want := map[string]any{"loginUrl": m.Config.ConsoleURL + "/", "issuer": m.Config.IssuerURL, "clientId": m.Config.InstanceClientID,
@@ -66,6 +67,7 @@ func TestTenantConfig(t *testing.T) {
 // cookie); the session reads back, survives nothing tampered, and logout ends it.
 // spec: R4.2-callback, R1-backend
 func TestTenantSession(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	tok, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example", "offline_access")
 	jar, _ := cookiejar.New(nil)
@@ -105,6 +107,7 @@ func TestTenantSession(t *testing.T) {
 // An expired session token is renewed with the refresh token, which keeps
 // the session alive.
 func TestTenantSessionRefresh(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	tok, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example", "offline_access")
 	jar, _ := cookiejar.New(nil)
@@ -191,6 +194,7 @@ func signTypedWithProviderKey(t *testing.T, m *Main, typ string, claims map[stri
 // spec: R4.2-callback
 // attack: forged-tenant-callback
 func TestTenantCallbackAttacks(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	good, claims := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
 	console, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "bob@acme.example")
@@ -300,6 +304,7 @@ func TestTenantCallbackAttacks(t *testing.T) {
 //
 // attack: access-token-as-id-token
 func TestAttackAccessTokenAsIDToken(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	good, _ := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
 	at := jwtClaims(t, good.AccessToken) // the access token's own claims, and a nonce
