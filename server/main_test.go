@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -325,13 +324,7 @@ func TestDemoInstanceApplication(t *testing.T) {
 // The binary starts with no setup, prints its URLs, and stops cleanly on SIGTERM.
 func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t) // built once per test binary; skipped with -short
 	ports := freePorts(t, 4)
 	dir := t.TempDir()
 	cmd := exec.Command(bin)
@@ -392,10 +385,7 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 // A bad configuration stops the binary with every problem listed.
 func TestBinaryRefusesBadConfig(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
-	cmd := exec.Command("go", "run", ".")
+	cmd := exec.Command(serverBinary(t)) // built once per test binary; skipped with -short
 	cmd.Env = append(os.Environ(), "ROLE=nope", "LOG_FORMAT=xml")
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 && ee.ExitCode() != 2 {
