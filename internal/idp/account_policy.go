@@ -3,6 +3,7 @@ package idp
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -17,7 +18,7 @@ import (
 // sign-in: an account of an organization that signs in only through its
 // identity provider (or only with passkeys and SSO) is never a password's
 // account, whatever organization the request names or leaves out.
-func (p *Provider) passwordAccounts(ctx context.Context, users []*platform.User) ([]*platform.User, error) {
+func (p *core) passwordAccounts(ctx context.Context, users []*platform.User) ([]*platform.User, error) {
 	out := make([]*platform.User, 0, len(users))
 	for _, u := range users {
 		policy, err := p.store.LoginPolicy(ctx, u.OrgID)
@@ -50,7 +51,7 @@ func firstFactor(amr []string) string {
 // as amr did. A password session of an organization that has turned to
 // SSO only, or a passkey session of one that stopped allowing passkeys,
 // is not.
-func (p *Provider) methodAllowed(policy *platform.LoginPolicy, amr []string) bool {
+func (p *core) methodAllowed(policy *platform.LoginPolicy, amr []string) bool {
 	switch firstFactor(amr) {
 	case "pwd":
 		return policy.PasswordAllowed
@@ -65,10 +66,61 @@ func (p *Provider) methodAllowed(policy *platform.LoginPolicy, amr []string) boo
 // sessionAllowed reports whether the account's policy allows the way the
 // browser session signed in; a session it does not allow satisfies
 // nothing: no login transaction and no account page.
-func (p *Provider) sessionAllowed(ctx context.Context, s *store.Session, u *platform.User) (bool, *platform.LoginPolicy) {
+func (p *core) sessionAllowed(ctx context.Context, s *store.Session, u *platform.User) (bool, *platform.LoginPolicy) {
 	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
 	if err != nil {
 		return false, nil
 	}
 	return p.methodAllowed(policy, s.AMR), policy
+}
+
+// passkeysAllowed reports whether an organization's users may use passkeys
+// on this provider.
+func (p *core) passkeysAllowed(policy *platform.LoginPolicy) bool {
+	return p.passkeysOn && policy.PasskeyAllowed
+}
+
+// passkeyRequired reports whether the user's organization refuses their
+// password sign-in.
+func (p *core) passkeyRequired(ctx context.Context, u *platform.User) (bool, error) {
+	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	if err != nil {
+		return false, err
+	}
+	return p.passkeysAllowed(policy) && policy.PasskeyRequired, nil
+}
+
+// sessionSatisfies reports whether a browser session may answer a login
+// transaction without asking the user: the user of the id_token_hint, same
+// organization as the org scope, same address as login_hint, within
+// max_age, and signed in a way the account's own policy allows now
+// (D-account-policy).
+func (p *core) sessionSatisfies(ctx context.Context, sess *store.Session, a *store.AuthRequest) bool {
+	if a.HintUserID != "" && a.HintUserID != sess.UserID {
+		return false // OIDC Core 3.1.2.2: the session must be the hinted user's
+	}
+	u, err := p.user(ctx, sess.UserID)
+	if err != nil {
+		return false
+	}
+	if org := orgScope(a.Scopes); org != "" && u.OrgID != org {
+		return false
+	}
+	if a.LoginHint != "" && platform.NormalizeEmail(a.LoginHint) != u.Email {
+		return false
+	}
+	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
+		return false
+	}
+	allowed, policy := p.sessionAllowed(ctx, sess, u)
+	if !allowed {
+		return false // e.g. a password session of an organization that has turned to SSO only
+	}
+	if policy.MFAForced && !slices.Contains(sess.AMR, "mfa") {
+		return false // a session without a second factor does not satisfy a policy that forces one
+	}
+	if policy.PasskeyRequired && !slices.Contains(sess.AMR, "hwk") {
+		return false // nor one without a passkey a policy that requires passkeys
+	}
+	return true
 }

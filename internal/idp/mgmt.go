@@ -19,6 +19,15 @@ import (
 	"github.com/platform/platform/internal/secrets"
 )
 
+// mgmtAPI is the management API: organizations with their login policy
+// and external providers, users, applications.
+type mgmtAPI struct {
+	*core
+	op         *op.Provider
+	origins    *corsOrigins // forgotten when an application's redirect URIs change
+	ssoClients *ssoClients
+}
+
 // PathManagement is the prefix of the management API (docs/idp-management-api.md).
 const PathManagement = "/management/v1"
 
@@ -26,7 +35,7 @@ const PathManagement = "/management/v1"
 // read organizations with their policies and providers, and manage users. A
 // caller authenticates with an access token of a service application that is
 // allowed to manage (client_credentials).
-func (p *Provider) managementRoutes() http.Handler {
+func (p *mgmtAPI) managementRoutes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(p.requireServiceClient)
 	r.Get("/organizations", p.mgmtListOrganizations)
@@ -45,7 +54,7 @@ func (p *Provider) managementRoutes() http.Handler {
 	return r
 }
 
-func (p *Provider) requireServiceClient(next http.Handler) http.Handler {
+func (p *mgmtAPI) requireServiceClient(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || raw == "" {
@@ -100,7 +109,7 @@ func newIDPView(x *platform.ExternalIDP) idpView {
 	return idpView{ID: x.ID, OrgID: x.OrgID, Name: x.Name, Issuer: x.Issuer, ClientID: x.ClientID, Scopes: scopes}
 }
 
-func (p *Provider) orgView(ctx context.Context, o *platform.Organization, idps []*platform.ExternalIDP) (orgView, error) {
+func (p *mgmtAPI) orgView(ctx context.Context, o *platform.Organization, idps []*platform.ExternalIDP) (orgView, error) {
 	policy, err := p.store.LoginPolicy(ctx, o.ID)
 	if err != nil {
 		return orgView{}, err
@@ -114,7 +123,7 @@ func (p *Provider) orgView(ctx context.Context, o *platform.Organization, idps [
 	return v, nil
 }
 
-func (p *Provider) mgmtListOrganizations(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtListOrganizations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	orgs, err := p.store.Organizations(ctx)
 	if err != nil {
@@ -138,7 +147,7 @@ func (p *Provider) mgmtListOrganizations(w http.ResponseWriter, r *http.Request)
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"organizations": out})
 }
 
-func (p *Provider) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	o, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
 	if err != nil {
@@ -158,7 +167,7 @@ func (p *Provider) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, v)
 }
 
-func (p *Provider) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	orgID := chi.URLParam(r, "orgID")
 	var in platform.LoginPolicy
@@ -187,13 +196,13 @@ func (p *Provider) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, in)
 }
 
-// RegisterExternalIDP stores an external provider with its client secret
+// registerExternalIDP stores an external provider with its client secret
 // sealed. With checkDiscovery (an issuer someone gave) it first checks the
 // issuer against the egress policy, as a webhook URL is checked (an
 // internal address is refused, EINVALID, before anything is dialled), then
 // reads its discovery document, so a misconfigured provider is refused up
 // front (EINVALID).
-func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
+func (p *mgmtAPI) registerExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
 	if err := x.Validate(); err != nil {
 		return err
 	}
@@ -202,7 +211,7 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 			return platform.Errorf(platform.EINVALID, "issuer must reach a public address; the egress policy refuses this one")
 		}
 		dctx, cancel := context.WithTimeout(ctx, ssoBudget)
-		_, err := p.sso.provider(dctx, x.Issuer)
+		_, err := p.ssoClients.provider(dctx, x.Issuer)
 		cancel()
 		if err != nil {
 			// what the issuer answered stays out of the message (it is not ours to relay)
@@ -223,7 +232,7 @@ type createIDPRequest struct {
 
 // mgmtCreateIDP registers an external provider after checking that its
 // discovery document answers, so a misconfigured provider is refused up front.
-func (p *Provider) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in createIDPRequest
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
@@ -241,14 +250,14 @@ func (p *Provider) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
 	}
 	x := &platform.ExternalIDP{ID: uuid.NewString(), OrgID: org.ID, Name: strings.TrimSpace(in.Name),
 		Issuer: strings.TrimSpace(in.Issuer), ClientID: in.ClientID, Scopes: in.Scopes, CreatedAt: p.now()}
-	if err := p.RegisterExternalIDP(ctx, x, in.ClientSecret, true); err != nil {
+	if err := p.registerExternalIDP(ctx, x, in.ClientSecret, true); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
 	httpapi.WriteJSON(w, http.StatusCreated, newIDPView(x))
 }
 
-func (p *Provider) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	x, err := p.store.ExternalIDP(ctx, chi.URLParam(r, "idpID"))
 	if err != nil {
@@ -300,7 +309,7 @@ func newUserView(u *platform.User) userView {
 // mgmtCreateUser creates a user, with a password when one is given (checked
 // against the organization's password rules; refused where the organization
 // allows no password sign-in, D-account-policy).
-func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in userRequest
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
@@ -350,7 +359,7 @@ func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 }
 
 // mgmtFindUsers finds the users with an address, in every organization.
-func (p *Provider) mgmtFindUsers(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtFindUsers(w http.ResponseWriter, r *http.Request) {
 	email := platform.NormalizeEmail(r.URL.Query().Get("email"))
 	if !platform.ValidEmail(email) {
 		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "query parameter email must be an e-mail address"))

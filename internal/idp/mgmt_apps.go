@@ -97,7 +97,7 @@ func applyApp(a *platform.Application, in appRequest) (secret string, err error)
 }
 
 // mgmtCreateApp registers a public or confidential web application.
-func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
 	var in appRequest
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
@@ -133,7 +133,7 @@ func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
 func newClientID() string { return "app-" + strings.ToLower(randomToken()[:22]) }
 
 // managedApp loads an application of the management API (public or web).
-func (p *Provider) managedApp(w http.ResponseWriter, r *http.Request) (*platform.Application, bool) {
+func (p *mgmtAPI) managedApp(w http.ResponseWriter, r *http.Request) (*platform.Application, bool) {
 	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
 	if err == nil && a.Kind != platform.AppPublic && a.Kind != platform.AppWeb {
 		err = platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here")
@@ -145,14 +145,14 @@ func (p *Provider) managedApp(w http.ResponseWriter, r *http.Request) (*platform
 	return a, true
 }
 
-func (p *Provider) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
 	if a, ok := p.managedApp(w, r); ok {
 		httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
 	}
 }
 
 // mgmtUpdateApp replaces an application's settings (its kind stays).
-func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
 	var in appRequest
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
@@ -180,7 +180,7 @@ func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, v)
 }
 
-func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.managedApp(w, r)
 	if !ok {
 		return
@@ -195,7 +195,7 @@ func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
 
 // mgmtRotateApp gives an application a new client id (the old one stops
 // working at once).
-func (p *Provider) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.managedApp(w, r)
 	if !ok {
 		return
@@ -210,7 +210,7 @@ func (p *Provider) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
 
 // mgmtRotateAppSecret gives a web application that authenticates with a
 // secret a new one, answered once; the old one stops working at once.
-func (p *Provider) mgmtRotateAppSecret(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtRotateAppSecret(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.managedApp(w, r)
 	if !ok {
 		return

@@ -35,7 +35,7 @@ const (
 	stepSecond = "second" // the passkey is the second factor after a password
 )
 
-func (p *Provider) passkeyRoutes(r chi.Router) {
+func (p *passkeys) passkeyRoutes(r chi.Router) {
 	r.Post(PathLoginPasskeyOptions, p.loginPasskeyOptions)
 	r.Post(PathLoginPasskey, p.loginPasskey)
 	r.Post(PathAccountPasskeysOptions, p.accountPasskeyOptions)
@@ -66,7 +66,7 @@ func optionsError(w http.ResponseWriter, status int, msg string) {
 // (LoginRateLimit per minute, a counter of its own so that autofill on
 // every page view does not spend the sign-in attempts; 429 when it is
 // spent): each beginning writes a challenge.
-func (p *Provider) beginOptions(w http.ResponseWriter, r *http.Request, expired string) bool {
+func (p *passkeys) beginOptions(w http.ResponseWriter, r *http.Request, expired string) bool {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
 		optionsError(w, http.StatusForbidden, expired)
 		return false
@@ -80,11 +80,11 @@ func (p *Provider) beginOptions(w http.ResponseWriter, r *http.Request, expired 
 
 // accountOptions begins a ceremony of the signed-in account: beginOptions,
 // then the browser's session and its user (401 without one).
-func (p *Provider) accountOptions(w http.ResponseWriter, r *http.Request) (*store.Session, *platform.User, bool) {
+func (p *passkeys) accountOptions(w http.ResponseWriter, r *http.Request) (*store.Session, *platform.User, bool) {
 	if !p.beginOptions(w, r, msgAccountFormExpired) {
 		return nil, nil, false
 	}
-	s, u, ok := p.accountSession(r.Context())
+	s, u, ok := p.account.accountSession(r.Context())
 	if !ok {
 		optionsError(w, http.StatusUnauthorized, "Sign in first.")
 	}
@@ -94,12 +94,12 @@ func (p *Provider) accountOptions(w http.ResponseWriter, r *http.Request) (*stor
 // loginPasskeyOptions begins a passkey sign-in of a login transaction:
 // discoverable (any passkey of this provider, no address typed) for the
 // first factor, the pending user's passkeys for the second.
-func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
+func (p *passkeys) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if !p.beginOptions(w, r, "Reload the page and try again.") {
 		return
 	}
-	a, err := p.boundRequest(r, r.PostForm.Get("authRequestID"))
+	a, err := p.login.boundRequest(r, r.PostForm.Get("authRequestID"))
 	if err != nil || a.Done {
 		optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
 		return
@@ -121,7 +121,7 @@ func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else {
-		v, err := p.loginOptions(ctx, a)
+		v, err := p.login.loginOptions(ctx, a)
 		if err != nil || !v.Passkey {
 			optionsError(w, http.StatusForbidden, "Passkeys are not offered here.")
 			return
@@ -140,7 +140,7 @@ func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 
 // pendingPasskeyUser is the user who passed the password step, with their
 // passkeys.
-func (p *Provider) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
+func (p *passkeys) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
 	if a.PendingUserID == "" || p.webauthn == nil {
 		return nil, errPasskeyFailed
 	}
@@ -159,9 +159,9 @@ func (p *Provider) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest)
 }
 
 // loginPasskey checks the passkey's answer of a login transaction.
-func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
+func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, ok := p.formRequest(w, r)
+	a, ok := p.login.formRequest(w, r)
 	if !ok || !p.allowAttempt(w, r) {
 		return
 	}
@@ -169,25 +169,25 @@ func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
 		p.secondFactorPasskey(w, r, a)
 		return
 	}
-	v, err := p.loginOptions(ctx, a)
+	v, err := p.login.loginOptions(ctx, a)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	if !v.Passkey {
-		p.renderLogin(w, http.StatusForbidden, v, msgPasskeyFailed)
+		p.login.renderLogin(w, http.StatusForbidden, v, msgPasskeyFailed)
 		return
 	}
 	u, err := p.checkPasskey(ctx, a, r.PostForm.Get("credential"))
 	if errors.Is(err, errPasskeyFailed) {
 		v.PasskeyFailed = true
-		p.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
+		p.login.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
 		return
 	} else if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	p.afterFirstFactor(w, r, a, u, amrPasskey, true)
+	p.login.afterFirstFactor(w, r, a, u, amrPasskey, true)
 }
 
 // checkPasskey verifies a discoverable assertion against the transaction's
@@ -195,7 +195,7 @@ func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
 // its user handle names, that user's organization must allow passkeys and
 // be the org scope's, and the counter must advance. Every outcome is
 // audited. errPasskeyFailed for any refusal.
-func (p *Provider) checkPasskey(ctx context.Context, a *store.AuthRequest, raw string) (*platform.User, error) {
+func (p *passkeys) checkPasskey(ctx context.Context, a *store.AuthRequest, raw string) (*platform.User, error) {
 	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeLogin)
 	if err != nil {
 		if errors.Is(err, errPasskeyFailed) {
@@ -258,9 +258,9 @@ func (p *Provider) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 // secondFactorPasskey checks a passkey of the user who passed the password
 // step: one of that user's own passkeys, against the transaction's
 // challenge.
-func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
+func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
 	ctx := r.Context()
-	user, ok := p.pendingUser(w, r, a)
+	user, ok := p.login.pendingUser(w, r, a)
 	if !ok {
 		return
 	}
@@ -311,7 +311,7 @@ func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	if len(first) == 0 {
 		first = []string{"pwd"}
 	}
-	p.finishLogin(w, r, a, user.ID, append(slices.Clone(first), "hwk", "mfa"))
+	p.login.finishLogin(w, r, a, user.ID, append(slices.Clone(first), "hwk", "mfa"))
 }
 
 // passkeyReason is the library's short reason for a refused answer, for
@@ -325,7 +325,7 @@ func passkeyReason(err error) string {
 }
 
 // hasPasskey reports whether a user can use a passkey as second factor.
-func (p *Provider) hasPasskey(ctx context.Context, policy *platform.LoginPolicy, u *platform.User) (bool, error) {
+func (p *passkeys) hasPasskey(ctx context.Context, policy *platform.LoginPolicy, u *platform.User) (bool, error) {
 	if !p.passkeysAllowed(policy) {
 		return false, nil
 	}
@@ -336,19 +336,9 @@ func (p *Provider) hasPasskey(ctx context.Context, policy *platform.LoginPolicy,
 	return len(pu.cred) > 0, nil
 }
 
-// passkeyRequired reports whether the user's organization refuses their
-// password sign-in.
-func (p *Provider) passkeyRequired(ctx context.Context, u *platform.User) (bool, error) {
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		return false, err
-	}
-	return p.passkeysAllowed(policy) && policy.PasskeyRequired, nil
-}
-
 // renderSecondFactor asks for the second factor the user has: a code from
 // the authenticator app, a passkey, or either.
-func (p *Provider) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, hasTOTP, hasPasskey bool, msg string) {
+func (p *passkeys) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, hasTOTP, hasPasskey bool, msg string) {
 	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg, NoTOTP: !hasTOTP, Passkey: hasPasskey}
 	if hasPasskey {
 		p.renderPasskeyPage(w, status, "otp.html", v)

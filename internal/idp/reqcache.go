@@ -24,7 +24,7 @@ func withRequestCache(next http.Handler) http.Handler {
 	})
 }
 
-func (p *Provider) user(ctx context.Context, id string) (*platform.User, error) {
+func (p *core) user(ctx context.Context, id string) (*platform.User, error) {
 	c, _ := ctx.Value(reqCacheKey{}).(*reqCache)
 	if c != nil {
 		if u, ok := c.users[id]; ok {
@@ -45,7 +45,7 @@ func (p *Provider) user(ctx context.Context, id string) (*platform.User, error) 
 	return u, err
 }
 
-func (p *Provider) application(ctx context.Context, clientID string) (*platform.Application, error) {
+func (p *core) application(ctx context.Context, clientID string) (*platform.Application, error) {
 	c, _ := ctx.Value(reqCacheKey{}).(*reqCache)
 	if c != nil {
 		if a, ok := c.apps[clientID]; ok {

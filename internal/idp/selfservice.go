@@ -13,6 +13,15 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// accountPages are the signed-in user's own pages (/ui/account and its
+// confirmation step, e-mail verification) and the invitation and reset
+// links.
+type accountPages struct {
+	*core
+	factors  *factors
+	passkeys *passkeys
+}
+
 // The self-service account page and its forms (server-rendered, every
 // form with the CSRF cookie).
 const (
@@ -69,7 +78,7 @@ func codesDownload(codes []string) template.URL {
 }
 
 // accountHome shows the account page of the signed-in user.
-func (p *Provider) accountHome(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountHome(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.sessionUser(w, r)
 	if !ok {
 		return
@@ -89,7 +98,7 @@ var accountNotices = map[string]string{
 	"passkey-removed": "Your passkey was removed.",
 }
 
-func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
+func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
 	ctx := r.Context()
 	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg}
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
@@ -153,7 +162,7 @@ func containsAll(list []string, want string) bool {
 
 // accountForm checks a form post of the account page: its CSRF token, the
 // signed-in user, the sign-in rate limit. It answers the error itself.
-func (p *Provider) accountForm(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
+func (p *accountPages) accountForm(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
 		p.renderError(w, r, http.StatusForbidden, "Invalid request", msgAccountFormExpired)
 		return nil, false
@@ -169,7 +178,7 @@ func (p *Provider) accountForm(w http.ResponseWriter, r *http.Request) (*platfor
 // lockout like a sign-in (one argon2id, attempt reserved first). Where the
 // account's organization allows no password sign-in, no password is right
 // (D-account-policy).
-func (p *Provider) currentPassword(r *http.Request, u *platform.User, password string) (bool, error) {
+func (p *accountPages) currentPassword(r *http.Request, u *platform.User, password string) (bool, error) {
 	ctx := r.Context()
 	if password == "" || len(password) > 1024 || u.PasswordHash == "" {
 		return false, nil
@@ -184,7 +193,7 @@ func (p *Provider) currentPassword(r *http.Request, u *platform.User, password s
 	if err != nil || !reserved {
 		return false, err
 	}
-	ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
+	ok, err := p.factors.verifyPassword(ctx, password, u.PasswordHash)
 	if err != nil || !ok {
 		return false, nil
 	}
@@ -196,7 +205,7 @@ func (p *Provider) currentPassword(r *http.Request, u *platform.User, password s
 // (D-reauth; the current password is that proof where it alone signs the
 // account in). Everything the user was signed in with ends (D-reset); this
 // browser gets a new session; the holder is mailed.
-func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
@@ -265,7 +274,7 @@ func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
 // starts the window. It answers the refusal itself: 401 for a wrong
 // password, the confirmation page when a second factor must confirm first
 // (checked before the password, so no attempt is spent on it).
-func (p *Provider) proofOrPassword(w http.ResponseWriter, r *http.Request, u *platform.User) bool {
+func (p *accountPages) proofOrPassword(w http.ResponseWriter, r *http.Request, u *platform.User) bool {
 	ctx := r.Context()
 	recent := p.recentProof(sessionFromContext(ctx))
 	if !recent {
@@ -296,7 +305,7 @@ func (p *Provider) proofOrPassword(w http.ResponseWriter, r *http.Request, u *pl
 }
 
 // accountEndOthers signs the user out of every other browser.
-func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountEndOthers(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
@@ -315,7 +324,7 @@ func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
 // once, with a copy box and a download link. It needs a recent proof
 // (D-reauth): new codes sign in without the authenticator app; the holder
 // is mailed.
-func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
@@ -325,7 +334,7 @@ func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) 
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Turn on two-step verification first.")
 		return
 	}
-	codes, err := p.noticedRecoveryCodes(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
+	codes, err := p.factors.noticedRecoveryCodes(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -338,7 +347,7 @@ func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) 
 // the password): the old authenticator and its recovery codes are removed
 // at once, the holder is mailed, and the new one counts once it is
 // confirmed with a first code.
-func (p *Provider) accountMFAReset(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
@@ -356,7 +365,7 @@ func (p *Provider) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	enrol, err := p.beginTOTP(r.Context(), u.ID, u.Email)
+	enrol, err := p.factors.beginTOTP(r.Context(), u.ID, u.Email)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
