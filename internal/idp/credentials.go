@@ -55,7 +55,7 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID stri
 		}
 		return nil, errLoginFailed
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +166,11 @@ func (p *factors) sendResetLinks(ctx context.Context, email, why string) error {
 // unlock offer, nothing (the lock ends by itself, or an administrator lifts
 // it).
 func (p *factors) sendResetLink(ctx context.Context, u *platform.User, why string) error {
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return err
 	}
-	ssoOnly := !policy.PasswordAllowed
+	ssoOnly := !policy.passwords()
 	if (u.PasswordHash == "" && !ssoOnly) || (ssoOnly && why == "unlock") {
 		return nil
 	}
@@ -231,7 +231,7 @@ func (p *factors) accountLocked(ctx context.Context, u *platform.User) {
 // checkSecondFactor verifies a TOTP or recovery code, counting failures
 // toward the same lockout as passwords (D-lockout).
 func (p *factors) checkSecondFactor(ctx context.Context, u *platform.User, code string, recovery bool) error {
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return err
 	}

@@ -65,39 +65,39 @@ type doneView struct {
 
 // linkUser loads the user, organization and policy of a valid link, or
 // answers the styled error page.
-func (p *accountPages) linkUser(w http.ResponseWriter, r *http.Request, pg linkPage, token string) (*platform.User, string, *platform.LoginPolicy, bool) {
+func (p *accountPages) linkUser(w http.ResponseWriter, r *http.Request, pg linkPage, token string) (*platform.User, string, loginRules, bool) {
 	ctx := r.Context()
 	if token == "" || len(token) > 128 {
 		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	tok, err := p.store.AccountToken(ctx, mail.TokenHash(token), pg.kind, p.now())
 	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	} else if err != nil {
 		p.internalError(w, r, err)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	u, err := p.user(ctx, tok.UserID)
 	if err != nil {
 		p.internalError(w, r, err)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	org := ""
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	return u, org, policy, true
 }
 
 func (p *accountPages) renderSetPassword(w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
-	policy *platform.LoginPolicy, token string, errs []string) {
+	policy loginRules, token string, errs []string) {
 	p.render(w, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
 		Action: pg.action, Org: org, Email: u.Email, Token: token, CSRF: p.newCSRF(w), MinLength: policy.PasswordMinLength,
 		CheckCommon: policy.PasswordCheckCommon, Errors: errs})
@@ -112,7 +112,7 @@ func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if !policy.PasswordAllowed {
+		if !policy.passwords() {
 			p.renderSSOOnly(w, http.StatusOK, pg, org)
 			return
 		}
@@ -160,7 +160,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if !policy.PasswordAllowed { // nothing is set or spent
+		if !policy.passwords() { // nothing is set or spent
 			p.renderSSOOnly(w, http.StatusForbidden, pg, org)
 			return
 		}
@@ -169,7 +169,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			p.renderSetPassword(w, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
 			return
 		}
-		if err := CheckPassword(policy, password, u.Email); err != nil {
+		if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
 			var pe *platform.Error
 			errs := []string{platform.ErrorMessage(err)}
 			if errors.As(err, &pe) && len(pe.Details) > 0 {
@@ -198,7 +198,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 				return
 			}
 			v.Title, v.Message = "You are signed in", "Your password is set and you are signed in as "+u.Email+"."
-		} else if p.passkeysAllowed(policy) && policy.PasskeyRequired {
+		} else if policy.passkeysRequired() {
 			// the link proved the mailbox: this browser may add the passkey the organization requires
 			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}); err != nil {
 				p.internalError(w, r, err)

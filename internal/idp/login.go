@@ -86,16 +86,16 @@ func (p *loginPages) loginOptions(ctx context.Context, a *store.AuthRequest) (lo
 	if org == "" {
 		return v, nil
 	}
-	policy, err := p.store.LoginPolicy(ctx, org)
+	policy, err := p.loginRules(ctx, org)
 	if err != nil {
 		if platform.ErrorCode(err) == platform.ENOTFOUND {
 			return v, nil // an unknown organization: the form answers like a wrong password
 		}
 		return v, err
 	}
-	v.PasswordAllowed = policy.PasswordAllowed && !policy.PasskeyRequired
-	v.Passkey = v.Passkey && p.passkeysAllowed(policy)
-	if policy.SSOAllowed && a.LinkIDPID == "" {
+	v.PasswordAllowed = policy.passwordForm()
+	v.Passkey = v.Passkey && policy.passkeys()
+	if policy.sso() && a.LinkIDPID == "" {
 		idps, err := p.store.ExternalIDPs(ctx, org)
 		if err != nil {
 			return v, err
@@ -212,14 +212,14 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 // a provider that enforces it, D-federated-mfa).
 func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, user *platform.User, amr []string, mfaDone bool) {
 	ctx := r.Context()
-	policy, err := p.store.LoginPolicy(ctx, user.OrgID)
+	policy, err := p.loginRules(ctx, user.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	factor, ferr := p.store.TOTP(ctx, user.ID)
 	hasTOTP := ferr == nil && factor.Confirmed
-	if mfaDone || (!hasTOTP && !policy.MFAForced) {
+	if mfaDone || (!hasTOTP && !policy.mfaForced()) {
 		p.finishLogin(w, r, a, user.ID, amr)
 		return
 	}

@@ -328,7 +328,7 @@ func (p *mgmtAPI) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, r, &platform.Error{Code: platform.EINVALID, Message: "invalid user", Details: problems})
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, in.OrgID)
+	policy, err := p.loginRules(ctx, in.OrgID)
 	if err != nil {
 		httpapi.WriteError(w, r, err)
 		return
@@ -337,12 +337,12 @@ func (p *mgmtAPI) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 	u := &platform.User{ID: uuid.NewString(), OrgID: in.OrgID, Email: email, EmailVerified: in.EmailVerified,
 		Name: strings.TrimSpace(in.Name), CreatedAt: now, UpdatedAt: now}
 	if in.Password != "" {
-		if !policy.PasswordAllowed {
+		if !policy.passwords() {
 			httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID,
 				"the organization allows no password sign-in; create the user without a password"))
 			return
 		}
-		if err := CheckPassword(policy, in.Password, email); err != nil {
+		if err := CheckPassword(policy.LoginPolicy, in.Password, email); err != nil {
 			httpapi.WriteError(w, r, err)
 			return
 		}

@@ -50,8 +50,8 @@ func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 		optionsError(w, http.StatusForbidden, msgConfirmFirst)
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil || !p.passkeysAllowed(policy) {
+	policy, err := p.loginRules(ctx, u.OrgID)
+	if err != nil || !policy.passkeys() {
 		optionsError(w, http.StatusForbidden, "Your organization does not use passkeys.")
 		return
 	}
@@ -88,12 +88,12 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	if !p.passkeysAllowed(policy) {
+	if !policy.passkeys() {
 		p.account.renderAccount(w, r, http.StatusForbidden, u, "", "Your organization does not use passkeys.")
 		return
 	}

@@ -148,11 +148,11 @@ func (p *passkeys) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	if !p.passkeysAllowed(policy) {
+	if !policy.passkeys() {
 		return nil, errPasskeyFailed
 	}
 	return p.loadPasskeyUser(ctx, u)
@@ -235,11 +235,11 @@ func (p *passkeys) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 		p.auditPasskey(ctx, who, "passkey.sign_in", "", false, passkeyReason(err))
 		return nil, errPasskeyFailed
 	}
-	policy, err := p.store.LoginPolicy(ctx, pu.u.OrgID)
+	policy, err := p.loginRules(ctx, pu.u.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	if !p.passkeysAllowed(policy) {
+	if !policy.passkeys() {
 		p.auditPasskey(ctx, pu.u, "passkey.sign_in", "", false, "the organization does not allow passkeys")
 		return nil, errPasskeyFailed
 	}
@@ -325,8 +325,8 @@ func passkeyReason(err error) string {
 }
 
 // hasPasskey reports whether a user can use a passkey as second factor.
-func (p *passkeys) hasPasskey(ctx context.Context, policy *platform.LoginPolicy, u *platform.User) (bool, error) {
-	if !p.passkeysAllowed(policy) {
+func (p *passkeys) hasPasskey(ctx context.Context, policy loginRules, u *platform.User) (bool, error) {
+	if !policy.passkeys() {
 		return false, nil
 	}
 	pu, err := p.loadPasskeyUser(ctx, u)

@@ -46,22 +46,22 @@ func (m proofMethods) any() bool { return m.Password || m.Code || m.Passkey }
 // proofMethods reads how u confirms itself now.
 func (p *accountPages) proofMethods(ctx context.Context, u *platform.User) (proofMethods, error) {
 	var m proofMethods
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return m, err
 	}
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
 		m.Code = true
 	}
-	if p.passkeysAllowed(policy) {
+	if policy.passkeys() {
 		pu, err := p.passkeys.loadPasskeyUser(ctx, u)
 		if err != nil {
 			return m, err
 		}
 		m.Passkey = len(pu.cred) > 0
 	}
-	m.Password = policy.PasswordAllowed && u.PasswordHash != "" && !m.Code &&
-		!(m.Passkey && (policy.MFAForced || policy.PasskeyRequired))
+	m.Password = policy.passwords() && u.PasswordHash != "" && !m.Code &&
+		!(m.Passkey && !policy.passwordEnough())
 	return m, nil
 }
 

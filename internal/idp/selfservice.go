@@ -104,24 +104,24 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	v.MinLength, v.CheckCommon = policy.PasswordMinLength, policy.PasswordCheckCommon
-	v.PasswordAllowed, v.HasPassword = policy.PasswordAllowed, policy.PasswordAllowed && u.PasswordHash != ""
+	v.PasswordAllowed, v.HasPassword = policy.passwords(), policy.passwords() && u.PasswordHash != ""
 	v.Confirmed, v.ProofMinutes = p.recentProof(sessionFromContext(ctx)), int(ProofWindow/time.Minute)
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
 		v.MFA = true
 	}
-	if p.passkeysAllowed(policy) {
+	if policy.passkeys() {
 		keys, err := p.store.Passkeys(ctx, u.ID)
 		if err != nil {
 			p.internalError(w, r, err)
 			return
 		}
-		v.PasskeysAllowed, v.PasskeyRequired, v.Passkeys = true, policy.PasskeyRequired, passkeyRows(keys)
+		v.PasskeysAllowed, v.PasskeyRequired, v.Passkeys = true, policy.passkeysRequired(), passkeyRows(keys)
 	}
 	sessions, err := p.store.UserSessions(ctx, u.ID, p.now())
 	if err != nil {
@@ -183,8 +183,8 @@ func (p *accountPages) currentPassword(r *http.Request, u *platform.User, passwo
 	if password == "" || len(password) > 1024 || u.PasswordHash == "" {
 		return false, nil
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil || !policy.PasswordAllowed {
+	policy, err := p.loginRules(ctx, u.OrgID)
+	if err != nil || !policy.passwords() {
 		return false, err
 	}
 	now := p.now()
@@ -211,12 +211,12 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	if !policy.PasswordAllowed {
+	if !policy.passwords() {
 		p.renderAccount(w, r, http.StatusForbidden, u, "", msgNoPasswords)
 		return
 	}
@@ -228,7 +228,7 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The two new passwords are not the same.")
 		return
 	}
-	if err := CheckPassword(policy, password, u.Email); err != nil {
+	if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
 		var pe *platform.Error
 		msg := platform.ErrorMessage(err)
 		if errors.As(err, &pe) && len(pe.Details) > 0 {

@@ -147,8 +147,8 @@ func (p *ssoLogin) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 		p.ssoError(w, r, fmt.Errorf("identity provider %s belongs to organization %s, not %s", x.ID, x.OrgID, org))
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
-	if err != nil || !policy.SSOAllowed {
+	policy, err := p.loginRules(ctx, x.OrgID)
+	if err != nil || !policy.sso() {
 		p.ssoError(w, r, fmt.Errorf("organization %s does not allow SSO (%v)", x.OrgID, err))
 		return
 	}
@@ -361,11 +361,11 @@ func (p *ssoLogin) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x 
 		}
 		return "", u, nil
 	}
-	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
+	policy, err := p.loginRules(ctx, x.OrgID)
 	if err != nil {
 		return "", nil, err
 	}
-	if !policy.SSOCreateUsers {
+	if !policy.ssoCreatesUsers() {
 		return "", nil, errNoAccount
 	}
 	if ok, err := p.vouchesFor(ctx, x, email); err != nil {

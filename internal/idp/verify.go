@@ -38,12 +38,12 @@ func (p *accountPages) accountEmail(w http.ResponseWriter, r *http.Request) {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Enter a new e-mail address.")
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	if policy.PasswordAllowed && u.PasswordHash != "" {
+	if policy.passwords() && u.PasswordHash != "" {
 		if !p.proofOrPassword(w, r, u) {
 			return
 		}
