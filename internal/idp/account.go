@@ -1,7 +1,6 @@
 package idp
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/platform/platform/internal/platform"
@@ -41,8 +40,7 @@ func (p *accountPages) accountMFA(w http.ResponseWriter, r *http.Request) {
 // once; the holder is mailed.
 func (p *accountPages) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
+	if !p.postedForm(w, r, "Reload the page and try again.") {
 		return
 	}
 	u, ok := p.sessionUser(w, r)
@@ -53,25 +51,10 @@ func (p *accountPages) accountMFASubmit(w http.ResponseWriter, r *http.Request) 
 		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
 		return
 	}
-	if err := p.factors.checkSecondFactor(ctx, u, r.PostForm.Get("code"), false); err != nil {
-		if !errors.Is(err, errBadCode) {
-			p.internalError(w, r, err)
-			return
-		}
-		enrol, err := p.factors.currentEnrolment(ctx, u)
-		if err != nil {
-			p.internalError(w, r, err)
-			return
-		}
-		p.renderSetup(w, http.StatusUnauthorized, PathAccountMFA, "", enrol, msgCodeFailed)
+	if !p.factors.confirmEnrolment(w, r, u, PathAccountMFA, "") {
 		return
 	}
-	codes, err := p.factors.noticedRecoveryCodes(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
-	if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes, ContinueURL: PathAccount})
+	p.showNewCodes(w, r, u, "Two-step verification with an authenticator app was turned on for your account.", true)
 }
 
 // sessionUser is the user of the browser session, when the session signed

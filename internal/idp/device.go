@@ -30,6 +30,9 @@ const (
 	PathDeviceDecide        = "/ui/device/decide"
 	deviceLifetime          = 10 * time.Minute
 	devicePollInterval      = 5 * time.Second
+
+	msgDeviceCodeExpired = "This code has expired"
+	msgStartOnDevice     = "Start again on your device."
 )
 
 var _ op.DeviceAuthorizationStorage = (*storage)(nil)
@@ -150,11 +153,7 @@ func normalUserCode(s string) string {
 // browser (its login binding cookie) and to the device code: only that
 // value, not the user code, can approve or deny the device.
 func (p *loginPages) deviceSubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
-		return
-	}
-	if !p.allowAttempt(w, r) {
+	if !p.postedAttempt(w, r, "Reload the page and try again.") {
 		return
 	}
 	code := normalUserCode(r.PostForm.Get("user_code"))
@@ -195,11 +194,7 @@ func (p *loginPages) deviceByCode(ctx context.Context, code string) (*store.Devi
 // the page; a user code alone (guessed, or from someone else's screen)
 // decides nothing.
 func (p *loginPages) deviceDecide(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
-		return
-	}
-	if !p.allowAttempt(w, r) {
+	if !p.postedAttempt(w, r, "Reload the page and try again.") {
 		return
 	}
 	ctx := r.Context()
@@ -212,22 +207,14 @@ func (p *loginPages) deviceDecide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := p.store.TakeDeviceConfirmation(ctx, hashSecret(confirmation), binding, p.now())
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.renderError(w, r, http.StatusBadRequest, "This confirmation has expired",
-			"It was used already, has expired, or was opened in another browser. Enter the code shown on your device again.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.failed(w, r, err, http.StatusBadRequest, "This confirmation has expired",
+		"It was used already, has expired, or was opened in another browser. Enter the code shown on your device again.") {
 		return
 	}
 	now := p.now()
 	if r.PostForm.Get("decision") != "approve" {
 		err := p.store.DecideDeviceAuthorization(ctx, d.DeviceCodeHash, false, "", nil, time.Time{}, now)
-		if platform.ErrorCode(err) == platform.ENOTFOUND {
-			p.renderError(w, r, http.StatusBadRequest, "This code has expired", "Start again on your device.")
-			return
-		} else if err != nil {
-			p.internalError(w, r, err)
+		if p.failed(w, r, err, http.StatusBadRequest, msgDeviceCodeExpired, msgStartOnDevice) {
 			return
 		}
 		p.renderError(w, r, http.StatusOK, "Request denied", "The device was not signed in. You can close this window.")
@@ -250,15 +237,11 @@ func (p *loginPages) deviceDecide(w http.ResponseWriter, r *http.Request) {
 // device's next poll gets the tokens of the user who signed in.
 func (p *loginPages) approveDevice(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
 	if !a.Done {
-		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Start again on your device.")
+		p.renderError(w, r, http.StatusBadRequest, msgExpired, msgStartOnDevice)
 		return
 	}
 	err := p.store.DecideDeviceAuthorization(r.Context(), a.DeviceCodeHash, true, a.UserID, a.AMR, a.AuthTime, p.now())
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.renderError(w, r, http.StatusBadRequest, "This code has expired", "Start again on your device.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.failed(w, r, err, http.StatusBadRequest, msgDeviceCodeExpired, msgStartOnDevice) {
 		return
 	}
 	p.renderError(w, r, http.StatusOK, "Device signed in", "Return to your device: it continues by itself. You can close this window.")

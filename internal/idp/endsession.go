@@ -72,9 +72,7 @@ func (p *loginPages) endSessionPage(w http.ResponseWriter, r *http.Request) {
 // back-channel logouts, then lets the op library validate the
 // request and redirect to the post-logout URI.
 func (p *loginPages) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request",
-			"Your session on this page has ended. Go back to the application and sign out again.")
+	if !p.postedForm(w, r, "Your session on this page has ended. Go back to the application and sign out again.") {
 		return
 	}
 	if s := sessionFromContext(r.Context()); s != nil {

@@ -148,11 +148,7 @@ func (p *accountPages) renderSSOOnly(w http.ResponseWriter, status int, pg linkP
 func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-			p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Open the link from the e-mail again.")
-			return
-		}
-		if !p.allowAttempt(w, r) {
+		if !p.postedAttempt(w, r, "Your session on this page has ended. Open the link from the e-mail again.") {
 			return
 		}
 		token := r.PostForm.Get("token")
@@ -183,11 +179,8 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			p.internalError(w, r, err)
 			return
 		}
-		if _, err := p.store.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); platform.ErrorCode(err) == platform.ENOTFOUND {
-			p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
-			return
-		} else if err != nil {
-			p.internalError(w, r, err)
+		if _, err := p.store.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); p.failed(w, r, err,
+			http.StatusNotFound, "This link is not valid", msgLinkInvalid) {
 			return
 		}
 		slog.InfoContext(ctx, "password set through a link", "user_id", u.ID, "kind", pg.kind)
@@ -237,11 +230,7 @@ func (p *accountPages) forgotPage(w http.ResponseWriter, r *http.Request) {
 // address (the sign-in limit), per address and per account (forgotLimit an
 // hour).
 func (p *accountPages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Reload the page and try again.")
-		return
-	}
-	if !p.allowAttempt(w, r) {
+	if !p.postedAttempt(w, r, "Your session on this page has ended. Reload the page and try again.") {
 		return
 	}
 	email := platform.NormalizeEmail(r.PostForm.Get("email"))

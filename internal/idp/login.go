@@ -159,7 +159,7 @@ func (p *loginPages) loginPage(w http.ResponseWriter, r *http.Request) {
 func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
+	if !ok {
 		return
 	}
 	v, err := p.loginOptions(ctx, a)
@@ -244,8 +244,9 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	p.renderSetup(w, http.StatusOK, PathLoginMFASetup, a.ID, enrol, "")
 }
 
-// formRequest parses a login-UI form post, checks its CSRF token and loads
-// its unfinished login transaction. It answers the error itself.
+// formRequest parses a login-UI form post, checks its CSRF token, loads
+// its unfinished login transaction and counts the post against the
+// address's sign-in limit. It answers the error itself.
 func (p *loginPages) formRequest(w http.ResponseWriter, r *http.Request) (*store.AuthRequest, bool) {
 	if err := r.ParseForm(); err != nil {
 		p.renderError(w, r, http.StatusBadRequest, "Invalid request", "The form could not be read.")
@@ -255,17 +256,17 @@ func (p *loginPages) formRequest(w http.ResponseWriter, r *http.Request) (*store
 		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Go back to the application and start again.")
 		return nil, false
 	}
-	return p.transaction(w, r, r.PostForm.Get("authRequestID"), false)
+	a, ok := p.transaction(w, r, r.PostForm.Get("authRequestID"), false)
+	if !ok || !p.allowAttempt(w, r) {
+		return nil, false
+	}
+	return a, true
 }
 
 // otpSubmit checks the second factor: a TOTP code or a recovery code.
 func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
-		return
-	}
-	user, ok := p.pendingUser(w, r, a)
+	a, user, ok := p.secondStep(w, r)
 	if !ok {
 		return
 	}
@@ -295,25 +296,11 @@ func withSecondFactor(first []string) []string {
 // mfaSetupSubmit confirms an enrolment forced by policy during a login.
 func (p *loginPages) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
-		return
-	}
-	user, ok := p.pendingUser(w, r, a)
+	a, user, ok := p.secondStep(w, r)
 	if !ok {
 		return
 	}
-	if err := p.factors.checkSecondFactor(ctx, user, r.PostForm.Get("code"), false); err != nil {
-		if !errors.Is(err, errBadCode) {
-			p.internalError(w, r, err)
-			return
-		}
-		enrol, err := p.factors.currentEnrolment(ctx, user)
-		if err != nil {
-			p.internalError(w, r, err)
-			return
-		}
-		p.renderSetup(w, http.StatusUnauthorized, PathLoginMFASetup, a.ID, enrol, msgCodeFailed)
+	if !p.factors.confirmEnrolment(w, r, user, PathLoginMFASetup, a.ID) {
 		return
 	}
 	codes, err := p.factors.newRecoveryCodes(ctx, user.ID)
@@ -332,6 +319,17 @@ func (p *loginPages) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 type recoveryView struct {
 	Codes       []string
 	ContinueURL string
+}
+
+// secondStep is formRequest for the steps after the first factor: the
+// transaction and the user who passed that factor.
+func (p *loginPages) secondStep(w http.ResponseWriter, r *http.Request) (*store.AuthRequest, *platform.User, bool) {
+	a, ok := p.formRequest(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	u, ok := p.pendingUser(w, r, a)
+	return a, u, ok
 }
 
 // pendingUser returns the user who passed the password step of a login.

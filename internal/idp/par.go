@@ -155,12 +155,8 @@ func (p *endpoints) pushedRequests(next http.Handler) http.Handler {
 			return
 		}
 		params, err := p.store.TakePushedRequest(ctx, hashSecret(requestURI), clientID, p.now())
-		if platform.ErrorCode(err) == platform.ENOTFOUND {
-			p.renderError(w, r, http.StatusBadRequest, "This sign-in request has expired",
-				"It was used already, or is too old. Go back to the application and try again.")
-			return
-		} else if err != nil {
-			p.internalError(w, r, err)
+		if p.failed(w, r, err, http.StatusBadRequest, "This sign-in request has expired",
+			"It was used already, or is too old. Go back to the application and try again.") {
 			return
 		}
 		pushed := r.Clone(ctx)

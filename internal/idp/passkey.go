@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -213,4 +214,34 @@ func (p *passkeys) auditPasskey(ctx context.Context, u *platform.User, action, p
 func cleanPasskeyName(s string) (string, bool) {
 	s = strings.Join(strings.Fields(s), " ")
 	return s, s != "" && len(s) <= passkeyNameMax
+}
+
+// stepFailed answers the error of a passkey step and reports whether there
+// was one: errPasskeyFailed (a refusal) through fail with reason, anything
+// else as an internal error.
+func (p *passkeys) stepFailed(w http.ResponseWriter, r *http.Request, err error, fail func(reason string), reason string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, errPasskeyFailed):
+		fail(reason)
+	default:
+		p.internalError(w, r, err)
+	}
+	return true
+}
+
+// changed answers a rename or removal of one of the user's passkeys
+// (action), audited either way: a passkey that is not the user's is 404.
+func (p *passkeys) changed(w http.ResponseWriter, r *http.Request, u *platform.User, action, id string, err error, done string) {
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.auditPasskey(r.Context(), u, action, id, false, "not the user's passkey")
+		p.account.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.auditPasskey(r.Context(), u, action, id, true, "")
+	http.Redirect(w, r, PathAccount+"?done="+done, http.StatusSeeOther)
 }

@@ -88,13 +88,7 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	policy, err := p.loginRules(ctx, u.OrgID)
-	if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	if !policy.passkeys() {
-		p.account.renderAccount(w, r, http.StatusForbidden, u, "", "Your organization does not use passkeys.")
+	if _, ok := p.account.orgAllows(w, r, u, loginRules.passkeys, "Your organization does not use passkeys."); !ok {
 		return
 	}
 	name, ok := cleanPasskeyName(r.PostForm.Get("name"))
@@ -112,11 +106,7 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "The passkey could not be added. Try again.")
 	}
 	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeRegister)
-	if errors.Is(err, errPasskeyFailed) {
-		refuse("no open challenge")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.stepFailed(w, r, err, refuse, "no open challenge") {
 		return
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes([]byte(raw))
@@ -199,16 +189,7 @@ func (p *passkeys) accountPasskeyRename(w http.ResponseWriter, r *http.Request) 
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
 		return
 	}
-	if err := p.store.RenamePasskey(ctx, u.ID, id, name); platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.auditPasskey(ctx, u, "passkey.rename", id, false, "not the user's passkey")
-		p.account.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	p.auditPasskey(ctx, u, "passkey.rename", id, true, "")
-	http.Redirect(w, r, PathAccount+"?done=passkey-renamed", http.StatusSeeOther)
+	p.changed(w, r, u, "passkey.rename", id, p.store.RenamePasskey(ctx, u.ID, id, name), "passkey-renamed")
 }
 
 // accountPasskeyRemove removes one of the user's passkeys, with a recent
@@ -248,16 +229,7 @@ func (p *passkeys) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 		}
 		return p.queueNotice(ctx, tx, notice)
 	})
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.auditPasskey(ctx, u, "passkey.remove", id, false, "not the user's passkey")
-		p.account.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	p.auditPasskey(ctx, u, "passkey.remove", id, true, "")
-	http.Redirect(w, r, PathAccount+"?done=passkey-removed", http.StatusSeeOther)
+	p.changed(w, r, u, "passkey.remove", id, err, "passkey-removed")
 }
 
 func newPasskeyID() string { return "pk_" + randomToken()[:22] }

@@ -162,7 +162,7 @@ func (p *passkeys) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest)
 func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.login.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
+	if !ok {
 		return
 	}
 	if r.PostForm.Get("step") == stepSecond {
@@ -179,12 +179,10 @@ func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := p.checkPasskey(ctx, a, r.PostForm.Get("credential"))
-	if errors.Is(err, errPasskeyFailed) {
+	if p.stepFailed(w, r, err, func(string) {
 		v.PasskeyFailed = true
 		p.login.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	}, "") {
 		return
 	}
 	p.login.afterFirstFactor(w, r, a, u, amrPasskey, true)
@@ -273,19 +271,11 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
-	if errors.Is(err, errPasskeyFailed) {
-		fail("the organization does not allow passkeys")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.stepFailed(w, r, err, fail, "the organization does not allow passkeys") {
 		return
 	}
 	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeMFA)
-	if errors.Is(err, errPasskeyFailed) {
-		fail("no open challenge")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.stepFailed(w, r, err, fail, "no open challenge") {
 		return
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(r.PostForm.Get("credential")))
@@ -299,11 +289,9 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 		return
 	}
 	row, err := p.recordUse(ctx, pu, cred)
-	if errors.Is(err, errPasskeyFailed) {
+	if p.stepFailed(w, r, err, func(string) {
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	}, "") {
 		return
 	}
 	p.auditPasskey(ctx, user, "passkey.second_factor", row.ID, true, "")

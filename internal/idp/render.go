@@ -7,11 +7,28 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 )
 
 func (p *core) validCSRF(r *http.Request) bool {
 	c, err := r.Cookie(p.cookie(csrfCookie))
 	return err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostForm.Get("csrf"))) == 1
+}
+
+// postedForm parses a page's form post and checks its CSRF token; a post
+// that fails is answered 403 with retry (how to start again).
+func (p *core) postedForm(w http.ResponseWriter, r *http.Request, retry string) bool {
+	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
+		p.renderError(w, r, http.StatusForbidden, "Invalid request", retry)
+		return false
+	}
+	return true
+}
+
+// postedAttempt is postedForm for a post that counts against the
+// address's sign-in limit (allowAttempt answers 429).
+func (p *core) postedAttempt(w http.ResponseWriter, r *http.Request, retry string) bool {
+	return p.postedForm(w, r, retry) && p.allowAttempt(w, r)
 }
 
 // newCSRF sets the CSRF cookie a page's forms must echo.
@@ -34,6 +51,21 @@ func (p *core) renderError(w http.ResponseWriter, r *http.Request, status int, t
 func (p *core) internalError(w http.ResponseWriter, r *http.Request, err error) {
 	slog.ErrorContext(r.Context(), "login UI", "err", err, "request_id", httpapi.RequestID(r.Context()))
 	p.renderError(w, r, http.StatusInternalServerError, "Something went wrong", "Please try again in a moment.")
+}
+
+// failed answers a page whose step failed and reports whether it did: a
+// row that is not there (ENOTFOUND: used, expired, someone else's) with
+// status, title and msg, any other error with the internal-error page.
+func (p *core) failed(w http.ResponseWriter, r *http.Request, err error, status int, title, msg string) bool {
+	switch {
+	case err == nil:
+		return false
+	case platform.ErrorCode(err) == platform.ENOTFOUND:
+		p.renderError(w, r, status, title, msg)
+	default:
+		p.internalError(w, r, err)
+	}
+	return true
 }
 
 func (p *core) render(w http.ResponseWriter, status int, name string, data any) {

@@ -163,8 +163,7 @@ func containsAll(list []string, want string) bool {
 // accountForm checks a form post of the account page: its CSRF token, the
 // signed-in user, the sign-in rate limit. It answers the error itself.
 func (p *accountPages) accountForm(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", msgAccountFormExpired)
+	if !p.postedForm(w, r, msgAccountFormExpired) {
 		return nil, false
 	}
 	u, ok := p.sessionUser(w, r)
@@ -200,6 +199,22 @@ func (p *accountPages) currentPassword(r *http.Request, u *platform.User, passwo
 	return true, p.store.ResetLoginFailures(ctx, u.ID)
 }
 
+// orgAllows reads the rules of the user's organization and reports whether
+// they allow what the page is asked for (allowed); when they do not, the
+// account page answers 403 with refusal.
+func (p *accountPages) orgAllows(w http.ResponseWriter, r *http.Request, u *platform.User, allowed func(loginRules) bool, refusal string) (loginRules, bool) {
+	rules, err := p.loginRules(r.Context(), u.OrgID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return rules, false
+	}
+	if !allowed(rules) {
+		p.renderAccount(w, r, http.StatusForbidden, u, "", refusal)
+		return rules, false
+	}
+	return rules, true
+}
+
 // accountPassword changes the password: the current one is required, the
 // new one must meet the policy, and the session needs a recent proof
 // (D-reauth; the current password is that proof where it alone signs the
@@ -211,13 +226,8 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	policy, err := p.loginRules(ctx, u.OrgID)
-	if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	if !policy.passwords() {
-		p.renderAccount(w, r, http.StatusForbidden, u, "", msgNoPasswords)
+	policy, ok := p.orgAllows(w, r, u, loginRules.passwords, msgNoPasswords)
+	if !ok {
 		return
 	}
 	if !p.proofOrPassword(w, r, u) {
@@ -334,12 +344,23 @@ func (p *accountPages) accountRecoveryCodes(w http.ResponseWriter, r *http.Reque
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Turn on two-step verification first.")
 		return
 	}
-	codes, err := p.factors.noticedRecoveryCodes(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
+	p.showNewCodes(w, r, u, "New recovery codes were made for your account; the ones before no longer work.", false)
+}
+
+// showNewCodes makes the user's recovery codes, mails the holder notice
+// in the same transaction, and shows the codes once; enrolled: they come
+// with an authenticator just turned on.
+func (p *accountPages) showNewCodes(w http.ResponseWriter, r *http.Request, u *platform.User, notice string, enrolled bool) {
+	codes, err := p.factors.noticedRecoveryCodes(r.Context(), u, notice)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	p.render(w, http.StatusOK, "recovery.html", newCodesView{Codes: codes, ContinueURL: PathAccount})
+	var v any = newCodesView{Codes: codes, ContinueURL: PathAccount}
+	if enrolled {
+		v = recoveryView{Codes: codes, ContinueURL: PathAccount}
+	}
+	p.render(w, http.StatusOK, "recovery.html", v)
 }
 
 // accountMFAReset starts enrolling a new authenticator, with a recent

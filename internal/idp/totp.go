@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/png"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -43,15 +44,7 @@ func (p *factors) beginTOTP(ctx context.Context, userID, email string) (*totpEnr
 		SecretSealed: p.sealer.Seal([]byte(key.Secret()), secrets.LabelTOTP(userID)), CreatedAt: p.now()}); err != nil {
 		return nil, err
 	}
-	img, err := key.Image(240, 240)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return &totpEnrolment{Secret: key.Secret(), QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
+	return enrolmentOf(key, key.Secret())
 }
 
 func (p *factors) totpIssuer() string {
@@ -163,6 +156,34 @@ func (p *factors) currentEnrolment(ctx context.Context, u *platform.User) (*totp
 	if err != nil {
 		return nil, err
 	}
+	return enrolmentOf(key, string(secret))
+}
+
+// confirmEnrolment checks the first code of an authenticator being
+// enrolled (the form's "code"); a wrong code shows the setup page of
+// action again. It reports whether the code was right, and answers
+// otherwise.
+func (p *factors) confirmEnrolment(w http.ResponseWriter, r *http.Request, u *platform.User, action, authRequestID string) bool {
+	err := p.checkSecondFactor(r.Context(), u, r.PostForm.Get("code"), false)
+	if err == nil {
+		return true
+	}
+	if !errors.Is(err, errBadCode) {
+		p.internalError(w, r, err)
+		return false
+	}
+	enrol, err := p.currentEnrolment(r.Context(), u)
+	if err != nil {
+		p.internalError(w, r, err)
+		return false
+	}
+	p.renderSetup(w, http.StatusUnauthorized, action, authRequestID, enrol, msgCodeFailed)
+	return false
+}
+
+// enrolmentOf is what the setup page shows of a key: its secret and its
+// QR code.
+func enrolmentOf(key *otp.Key, secret string) (*totpEnrolment, error) {
 	img, err := key.Image(240, 240)
 	if err != nil {
 		return nil, err
@@ -171,5 +192,5 @@ func (p *factors) currentEnrolment(ctx context.Context, u *platform.User) (*totp
 	if err := png.Encode(&buf, img); err != nil {
 		return nil, err
 	}
-	return &totpEnrolment{Secret: string(secret), QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
+	return &totpEnrolment{Secret: secret, QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
 }

@@ -115,8 +115,7 @@ func (p *accountPages) verifyLink(w http.ResponseWriter, r *http.Request, token 
 
 // verifySubmit confirms the new address once.
 func (p *accountPages) verifySubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Open the link from the e-mail again.")
+	if !p.postedForm(w, r, "Your session on this page has ended. Open the link from the e-mail again.") {
 		return
 	}
 	tok, err := p.store.ConfirmEmail(r.Context(), mail.TokenHash(r.PostForm.Get("token")), p.now())
