@@ -124,76 +124,83 @@ func (p *mgmtAPI) orgView(ctx context.Context, o *platform.Organization, idps []
 }
 
 func (p *mgmtAPI) mgmtListOrganizations(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
+	out, err := p.organizations(r.Context())
+	answer(w, r, http.StatusOK, map[string]any{"organizations": out}, err)
+}
+
+// organizations are the views of every organization.
+func (p *mgmtAPI) organizations(ctx context.Context) ([]orgView, error) {
 	orgs, err := p.store.Organizations(ctx)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return nil, err
 	}
 	idps, err := p.store.ExternalIDPs(ctx, "")
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return nil, err
 	}
 	out := make([]orgView, 0, len(orgs))
 	for _, o := range orgs {
 		v, err := p.orgView(ctx, o, idps)
 		if err != nil {
-			httpapi.WriteError(w, r, err)
-			return
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"organizations": out})
+	return out, nil
 }
 
 func (p *mgmtAPI) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	o, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
+	v, err := p.organization(r.Context(), chi.URLParam(r, "orgID"))
+	answer(w, r, http.StatusOK, v, err)
+}
+
+// organization is the view of one organization: its login policy and
+// external providers.
+func (p *mgmtAPI) organization(ctx context.Context, orgID string) (orgView, error) {
+	o, err := p.store.Organization(ctx, orgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return orgView{}, err
 	}
 	idps, err := p.store.ExternalIDPs(ctx, o.ID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return orgView{}, err
 	}
-	v, err := p.orgView(ctx, o, idps)
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, v)
+	return p.orgView(ctx, o, idps)
 }
 
 func (p *mgmtAPI) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	orgID := chi.URLParam(r, "orgID")
 	var in platform.LoginPolicy
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
-	in.OrgID, in.UpdatedAt = orgID, p.now()
-	if _, err := p.store.Organization(ctx, orgID); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+	in.OrgID, in.UpdatedAt = chi.URLParam(r, "orgID"), p.now()
+	answer(w, r, http.StatusOK, in, p.putPolicy(r.Context(), &in))
+}
+
+// putPolicy sets an organization's login policy, which must hold with the
+// external providers the organization has (platform.LoginPolicy.Validate).
+func (p *mgmtAPI) putPolicy(ctx context.Context, in *platform.LoginPolicy) error {
+	if _, err := p.store.Organization(ctx, in.OrgID); err != nil {
+		return err
 	}
-	idps, err := p.store.ExternalIDPs(ctx, orgID)
+	idps, err := p.store.ExternalIDPs(ctx, in.OrgID)
+	if err != nil {
+		return err
+	}
+	if err := in.Validate(len(idps)); err != nil {
+		return err
+	}
+	return p.store.PutLoginPolicy(ctx, in)
+}
+
+// answer writes v with status, or err.
+func answer(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
 	if err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
-	if err := in.Validate(len(idps)); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	if err := p.store.PutLoginPolicy(ctx, &in); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, in)
+	httpapi.WriteJSON(w, status, v)
 }
 
 // registerExternalIDP stores an external provider with its client secret
@@ -258,32 +265,34 @@ func (p *mgmtAPI) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *mgmtAPI) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	x, err := p.store.ExternalIDP(ctx, chi.URLParam(r, "idpID"))
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	idps, err := p.store.ExternalIDPs(ctx, x.OrgID)
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	if err := policy.Validate(len(idps) - 1); err != nil {
-		httpapi.WriteError(w, r, platform.Errorf(platform.ECONFLICT,
-			"the organization signs in only through external providers; allow passwords before removing the last one"))
-		return
-	}
-	if err := p.store.DeleteExternalIDP(ctx, x.ID); err != nil {
+	if err := p.deleteIDP(r.Context(), chi.URLParam(r, "idpID")); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// deleteIDP removes an external provider, unless the organization's login
+// policy would no longer hold without it (ECONFLICT: the last provider of
+// an organization that signs in only through them).
+func (p *mgmtAPI) deleteIDP(ctx context.Context, idpID string) error {
+	x, err := p.store.ExternalIDP(ctx, idpID)
+	if err != nil {
+		return err
+	}
+	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
+	if err != nil {
+		return err
+	}
+	idps, err := p.store.ExternalIDPs(ctx, x.OrgID)
+	if err != nil {
+		return err
+	}
+	if err := policy.Validate(len(idps) - 1); err != nil {
+		return platform.Errorf(platform.ECONFLICT,
+			"the organization signs in only through external providers; allow passwords before removing the last one")
+	}
+	return p.store.DeleteExternalIDP(ctx, x.ID)
 }
 
 type userRequest struct {

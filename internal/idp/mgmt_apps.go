@@ -21,40 +21,39 @@ import (
 // applications (client_credentials) are the console's own client and the
 // service accounts, managed elsewhere.
 
+// appSettings are what a request sets of an application and its view
+// answers.
+type appSettings struct {
+	ClientID               string   `json:"clientId"`
+	Name                   string   `json:"name"`
+	Kind                   string   `json:"kind"`
+	AuthMethod             string   `json:"authMethod"`
+	RedirectURIs           []string `json:"redirectUris"`
+	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
+	RequirePAR             bool     `json:"requirePar"`
+	BackchannelLogoutURI   string   `json:"backchannelLogoutUri"`
+	DeviceFlow             bool     `json:"deviceFlow"`
+}
+
 type appRequest struct {
-	Name                   string          `json:"name"`
-	ClientID               string          `json:"clientId"`
-	Kind                   string          `json:"kind"`
-	AuthMethod             string          `json:"authMethod"`
-	JWKS                   json.RawMessage `json:"jwks"`
-	RedirectURIs           []string        `json:"redirectUris"`
-	PostLogoutRedirectURIs []string        `json:"postLogoutRedirectUris"`
-	RequirePAR             bool            `json:"requirePar"`
-	BackchannelLogoutURI   string          `json:"backchannelLogoutUri"`
-	DeviceFlow             bool            `json:"deviceFlow"`
+	appSettings
+	JWKS json.RawMessage `json:"jwks"`
 }
 
 type appView struct {
-	AppID                  string    `json:"appId"`
-	ClientID               string    `json:"clientId"`
-	Name                   string    `json:"name"`
-	Kind                   string    `json:"kind"`
-	AuthMethod             string    `json:"authMethod"`
-	KeyIDs                 []string  `json:"keyIds"`
-	RedirectURIs           []string  `json:"redirectUris"`
-	PostLogoutRedirectURIs []string  `json:"postLogoutRedirectUris"`
-	RequirePAR             bool      `json:"requirePar"`
-	BackchannelLogoutURI   string    `json:"backchannelLogoutUri"`
-	DeviceFlow             bool      `json:"deviceFlow"`
-	CreatedAt              time.Time `json:"createdAt"`
+	AppID string `json:"appId"`
+	appSettings
+	KeyIDs    []string  `json:"keyIds"`
+	CreatedAt time.Time `json:"createdAt"`
 	// ClientSecret is answered once, when a secret is made.
 	ClientSecret string `json:"clientSecret,omitempty"`
 }
 
 func newAppView(a *platform.Application) appView {
-	v := appView{AppID: a.AppID, ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
-		KeyIDs: clientkeys.KeyIDs(a.JWKS), RedirectURIs: a.RedirectURIs, PostLogoutRedirectURIs: a.PostLogoutRedirectURIs,
-		RequirePAR: a.RequirePAR, BackchannelLogoutURI: a.BackchannelLogoutURI, DeviceFlow: a.DeviceFlow, CreatedAt: a.CreatedAt}
+	v := appView{AppID: a.AppID, appSettings: appSettings{ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
+		RedirectURIs: a.RedirectURIs, PostLogoutRedirectURIs: a.PostLogoutRedirectURIs,
+		RequirePAR: a.RequirePAR, BackchannelLogoutURI: a.BackchannelLogoutURI, DeviceFlow: a.DeviceFlow},
+		KeyIDs: clientkeys.KeyIDs(a.JWKS), CreatedAt: a.CreatedAt}
 	if v.RedirectURIs == nil {
 		v.RedirectURIs = []string{}
 	}
@@ -120,14 +119,21 @@ func (p *mgmtAPI) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
 	if a.ClientID == "" {
 		a.ClientID = newClientID()
 	}
-	if err := p.store.CreateApplication(r.Context(), a); err != nil {
+	p.savedApp(w, r, p.store.CreateApplication(r.Context(), a), a, secret, http.StatusCreated)
+}
+
+// savedApp answers the write of an application: its error, or the
+// application (with the secret made, once) after the applications' origins
+// are forgotten, so that CORS reads them again.
+func (p *mgmtAPI) savedApp(w http.ResponseWriter, r *http.Request, err error, a *platform.Application, secret string, status int) {
+	if err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
 	p.origins.forget()
 	v := newAppView(a)
 	v.ClientSecret = secret
-	httpapi.WriteJSON(w, http.StatusCreated, v)
+	httpapi.WriteJSON(w, status, v)
 }
 
 func newClientID() string { return "app-" + strings.ToLower(randomToken()[:22]) }
@@ -170,14 +176,7 @@ func (p *mgmtAPI) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = p.store.UpdateApplication(r.Context(), a)
 	}
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	p.origins.forget()
-	v := newAppView(a)
-	v.ClientSecret = secret
-	httpapi.WriteJSON(w, http.StatusOK, v)
+	p.savedApp(w, r, err, a, secret, http.StatusOK)
 }
 
 func (p *mgmtAPI) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {

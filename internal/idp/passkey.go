@@ -133,6 +133,31 @@ func (p *passkeys) loadPasskeyUser(ctx context.Context, u *platform.User) (*pass
 	return pu, nil
 }
 
+// sendOptions keeps the ceremony the library began (sess, for owner and
+// purpose) and answers its options to the passkey script; err is the
+// library's error in beginning it.
+func (p *passkeys) sendOptions(ctx context.Context, w http.ResponseWriter, owner, purpose string, opts any, sess *webauthn.SessionData, err error) {
+	if err == nil {
+		err = p.beginCeremony(ctx, owner, purpose, sess)
+	}
+	if err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return
+	}
+	writeOptions(w, http.StatusOK, opts)
+}
+
+// optionsUser loads the user's passkeys for a ceremony's options; a
+// failure is answered to the passkey script.
+func (p *passkeys) optionsUser(ctx context.Context, w http.ResponseWriter, u *platform.User) (*passkeyUser, bool) {
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return nil, false
+	}
+	return pu, true
+}
+
 // beginCeremony keeps the library's session data of a ceremony for its owner.
 func (p *passkeys) beginCeremony(ctx context.Context, owner, purpose string, s *webauthn.SessionData) error {
 	data, err := json.Marshal(s)

@@ -55,9 +55,8 @@ func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 		optionsError(w, http.StatusForbidden, "Your organization does not use passkeys.")
 		return
 	}
-	pu, err := p.loadPasskeyUser(ctx, u)
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+	pu, ok := p.optionsUser(ctx, w, u)
+	if !ok {
 		return
 	}
 	if full, err := p.passkeysFull(ctx, u); err != nil || full {
@@ -70,14 +69,7 @@ func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 			ResidentKey: protocol.ResidentKeyRequirementRequired, UserVerification: protocol.VerificationRequired}),
 		webauthn.WithConveyancePreference(protocol.PreferNoAttestation),
 		webauthn.WithExclusions(webauthn.Credentials(pu.cred).CredentialDescriptors()))
-	if err == nil {
-		err = p.beginCeremony(ctx, sessionOwner(s), purposeRegister, sess)
-	}
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	writeOptions(w, http.StatusOK, opts)
+	p.sendOptions(ctx, w, sessionOwner(s), purposeRegister, opts, sess, err)
 }
 
 // accountPasskeyAdd stores the passkey the browser created for the
@@ -247,20 +239,12 @@ func (p *passkeys) accountConfirmOptions(w http.ResponseWriter, r *http.Request)
 		optionsError(w, http.StatusForbidden, "You have no passkey to confirm with.")
 		return
 	}
-	pu, err := p.loadPasskeyUser(ctx, u)
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+	pu, ok := p.optionsUser(ctx, w, u)
+	if !ok {
 		return
 	}
 	opts, sess, err := p.webauthn.BeginLogin(pu, webauthn.WithUserVerification(protocol.VerificationRequired))
-	if err == nil {
-		err = p.beginCeremony(ctx, sessionOwner(s), purposeReauth, sess)
-	}
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	writeOptions(w, http.StatusOK, opts)
+	p.sendOptions(ctx, w, sessionOwner(s), purposeReauth, opts, sess, err)
 }
 
 // provePasskey checks a passkey's answer to this session's confirmation

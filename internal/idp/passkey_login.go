@@ -110,32 +110,21 @@ func (p *passkeys) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	purpose := purposeLogin
 	if r.PostForm.Get("step") == stepSecond {
 		purpose = purposeMFA
-		pu, err := p.pendingPasskeyUser(ctx, a)
-		if err != nil || len(pu.cred) == 0 {
+		pu, perr := p.pendingPasskeyUser(ctx, a)
+		if perr != nil || len(pu.cred) == 0 {
 			optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
 			return
 		}
 		opts, sess, err = p.webauthn.BeginLogin(pu, uv)
-		if err != nil {
-			optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-			return
-		}
 	} else {
-		v, err := p.login.loginOptions(ctx, a)
-		if err != nil || !v.Passkey {
+		v, verr := p.login.loginOptions(ctx, a)
+		if verr != nil || !v.Passkey {
 			optionsError(w, http.StatusForbidden, "Passkeys are not offered here.")
 			return
 		}
-		if opts, sess, err = p.webauthn.BeginDiscoverableLogin(uv); err != nil {
-			optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-			return
-		}
+		opts, sess, err = p.webauthn.BeginDiscoverableLogin(uv)
 	}
-	if err := p.beginCeremony(ctx, ceremonyOwner(a), purpose, sess); err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	writeOptions(w, http.StatusOK, opts)
+	p.sendOptions(ctx, w, ceremonyOwner(a), purpose, opts, sess, err)
 }
 
 // pendingPasskeyUser is the user who passed the password step, with their
