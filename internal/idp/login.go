@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
@@ -63,6 +64,23 @@ type errorView struct {
 	Message   string
 	RequestID string
 	Back      string // a way back (errorpage.go: backURL)
+}
+
+// routes serves the sign-in pages, the step that issues the code, and the
+// device and end-session pages.
+func (p *loginPages) routes(r chi.Router) {
+	r.Get(PathLogin, p.loginPage)
+	r.Post(PathLogin, p.loginSubmit)
+	r.Post(PathLoginOTP, p.otpSubmit)
+	r.Post(PathLoginMFASetup, p.mfaSetupSubmit)
+	// The step that issues the code answers only the browser that holds
+	// the transaction, whatever the method (D-login-binding).
+	r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
+	r.Get(PathDevice, p.devicePage)
+	r.Post(PathDevice, p.deviceSubmit)
+	r.Post(PathDeviceDecide, p.deviceDecide)
+	r.Get(PathEndSession, p.endSessionPage)
+	r.Post(PathEndSession, p.endSessionSubmit)
 }
 
 // loginOptions are the sign-in methods the organization of the org scope

@@ -35,13 +35,15 @@ const (
 	stepSecond = "second" // the passkey is the second factor after a password
 )
 
-func (p *passkeys) passkeyRoutes(r chi.Router) {
+// routes serves the passkey ceremonies of sign-in and of the account page.
+func (p *passkeys) routes(r chi.Router) {
 	r.Post(PathLoginPasskeyOptions, p.loginPasskeyOptions)
 	r.Post(PathLoginPasskey, p.loginPasskey)
 	r.Post(PathAccountPasskeysOptions, p.accountPasskeyOptions)
 	r.Post(PathAccountPasskeys, p.accountPasskeyAdd)
 	r.Post(PathAccountPasskeyRename, p.accountPasskeyRename)
 	r.Post(PathAccountPasskeyRemove, p.accountPasskeyRemove)
+	r.Post(PathAccountConfirmOptions, p.accountConfirmOptions)
 }
 
 // ceremonyOwner names the login transaction a ceremony belongs to; the

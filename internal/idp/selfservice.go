@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -75,6 +76,29 @@ func (v newCodesView) Download() template.URL { return codesDownload(v.Codes) }
 func codesDownload(codes []string) template.URL {
 	// a data: URL built here from codes of [a-z0-9-] only; not user input
 	return template.URL("data:text/plain;charset=utf-8," + url.PathEscape(strings.Join(codes, "\n")+"\n"))
+}
+
+// routes serves the account pages, e-mail verification, and the
+// invitation, reset and forgot-password pages.
+func (p *accountPages) routes(r chi.Router) {
+	r.Get(PathInvitation, p.setPasswordPage(invitationPage))
+	r.Post(PathInvitation, p.setPasswordSubmit(invitationPage))
+	r.Get(PathPasswordReset, p.setPasswordPage(resetPage))
+	r.Post(PathPasswordReset, p.setPasswordSubmit(resetPage))
+	r.Get(PathPasswordForgot, p.forgotPage)
+	r.Post(PathPasswordForgot, p.forgotSubmit)
+	r.Get(PathAccount, p.accountHome)
+	r.Post(PathAccountPassword, p.accountPassword)
+	r.Post(PathAccountEndOthers, p.accountEndOthers)
+	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
+	r.Post(PathAccountMFAReset, p.accountMFAReset)
+	r.Post(PathAccountEmail, p.accountEmail)
+	r.Get(PathAccountConfirm, p.accountConfirmPage)
+	r.Post(PathAccountConfirm, p.accountConfirmSubmit)
+	r.Get(PathVerifyEmail, p.verifyPage)
+	r.Post(PathVerifyEmail, p.verifySubmit)
+	r.Get(PathAccountMFA, p.accountMFA)
+	r.Post(PathAccountMFA, p.accountMFASubmit)
 }
 
 // accountHome shows the account page of the signed-in user.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-chi/chi/v5"
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/google/uuid"
 	"golang.org/x/oauth2"
@@ -118,6 +119,12 @@ func (p *ssoLogin) oauthConfig(x *platform.ExternalIDP, prov *ssoProvider) (*oau
 	}
 	return &oauth2.Config{ClientID: x.ClientID, ClientSecret: string(secret), Endpoint: prov.Endpoint(),
 		RedirectURL: p.cfg.Issuer + PathSSOCallback, Scopes: scopes}, nil
+}
+
+// routes serves the way out to an external provider and back.
+func (p *ssoLogin) routes(r chi.Router) {
+	r.Get(PathSSOStart, p.ssoStart)
+	r.Get(PathSSOCallback, p.ssoCallback)
 }
 
 // ssoStart sends the user of a login to an external provider. Only the
