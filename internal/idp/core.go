@@ -2,6 +2,8 @@ package idp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"html/template"
 	"log/slog"
 	"sync"
@@ -53,6 +55,13 @@ type core struct {
 	laterSlots chan struct{}  // one per job of later running
 }
 
+// Bounds of the work started after requests (later): at most laterSlots
+// jobs at once, each within laterBudget.
+const (
+	laterSlots  = 32
+	laterBudget = 30 * time.Second
+)
+
 // later runs fn after the request, detached from its cancellation (the
 // answer must not wait for it, nor its timing tell anything), within
 // laterBudget; WaitBackground waits for such work (tests, shutdown). At
@@ -84,3 +93,12 @@ func (p *core) later(ctx context.Context, fn func(context.Context) error) {
 func (p *core) WaitBackground() { p.pending.Wait() }
 
 func (p *core) now() time.Time { return p.cfg.Now() }
+
+// randomToken is 32 random bytes, base64url: ids, handles, secrets.
+func randomToken() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}

@@ -1,6 +1,8 @@
 package idp
 
 import (
+	"net/http"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/zitadel/oidc/v3/pkg/op"
 )
@@ -30,4 +32,11 @@ func (p *endpoints) routes(r chi.Router) {
 	r.With(p.cors).Handle(PathKeys, p.op)
 	r.With(p.cors).Handle(PathRevoke, p.op)
 	r.With(p.cors).Handle(PathIntrospect, p.op)
+}
+
+// allowGet answers an OPTIONS request (other than a preflight) to a
+// resource that is only read.
+func allowGet(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
@@ -244,13 +243,6 @@ func (p *accountPages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
 	p.later(r.Context(), func(ctx context.Context) error { return p.factors.sendResetLinks(ctx, email, store.TokenReset) })
 	p.render(w, http.StatusOK, "forgot.html", v)
 }
-
-// Bounds of the work started after requests (later): at most laterSlots
-// jobs at once, each within laterBudget.
-const (
-	laterSlots  = 32
-	laterBudget = 30 * time.Second
-)
 
 // authRequestParam keeps a login transaction id for a "back to sign-in"
 // link, when it looks like one.

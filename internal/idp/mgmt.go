@@ -169,13 +169,13 @@ func (p *mgmtAPI) organization(ctx context.Context, orgID string) (orgView, erro
 }
 
 func (p *mgmtAPI) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
-	var in platform.LoginPolicy
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+	in, ok := decoded[platform.LoginPolicy](w, r)
+	if !ok {
 		return
 	}
 	in.OrgID, in.UpdatedAt = chi.URLParam(r, "orgID"), p.now()
-	answer(w, r, http.StatusOK, in, p.putPolicy(r.Context(), &in))
+	err := p.putPolicy(r.Context(), &in) // the stored policy is answered
+	answer(w, r, http.StatusOK, in, err)
 }
 
 // putPolicy sets an organization's login policy, which must hold with the
@@ -192,6 +192,17 @@ func (p *mgmtAPI) putPolicy(ctx context.Context, in *platform.LoginPolicy) error
 		return err
 	}
 	return p.store.PutLoginPolicy(ctx, in)
+}
+
+// decoded is the request's JSON body as an In; a body that is not one is
+// answered.
+func decoded[In any](w http.ResponseWriter, r *http.Request) (In, bool) {
+	var in In
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return in, false
+	}
+	return in, true
 }
 
 // answer writes v with status, or err.
@@ -240,28 +251,27 @@ type createIDPRequest struct {
 // mgmtCreateIDP registers an external provider after checking that its
 // discovery document answers, so a misconfigured provider is refused up front.
 func (p *mgmtAPI) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	var in createIDPRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+	in, ok := decoded[createIDPRequest](w, r)
+	if !ok {
 		return
 	}
-	org, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
+	v, err := p.createIDP(r.Context(), chi.URLParam(r, "orgID"), in)
+	answer(w, r, http.StatusCreated, v, err)
+}
+
+// createIDP registers an external provider of an organization, with its
+// client secret; the issuer is checked (registerExternalIDP).
+func (p *mgmtAPI) createIDP(ctx context.Context, orgID string, in createIDPRequest) (idpView, error) {
+	org, err := p.store.Organization(ctx, orgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return idpView{}, err
 	}
 	if in.ClientSecret == "" {
-		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "clientSecret is required"))
-		return
+		return idpView{}, platform.Errorf(platform.EINVALID, "clientSecret is required")
 	}
 	x := &platform.ExternalIDP{ID: uuid.NewString(), OrgID: org.ID, Name: strings.TrimSpace(in.Name),
 		Issuer: strings.TrimSpace(in.Issuer), ClientID: in.ClientID, Scopes: in.Scopes, CreatedAt: p.now()}
-	if err := p.registerExternalIDP(ctx, x, in.ClientSecret, true); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusCreated, newIDPView(x))
+	return newIDPView(x), p.registerExternalIDP(ctx, x, in.ClientSecret, true)
 }
 
 func (p *mgmtAPI) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
@@ -319,12 +329,17 @@ func newUserView(u *platform.User) userView {
 // against the organization's password rules; refused where the organization
 // allows no password sign-in, D-account-policy).
 func (p *mgmtAPI) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	var in userRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+	in, ok := decoded[userRequest](w, r)
+	if !ok {
 		return
 	}
+	v, err := p.createUser(r.Context(), in)
+	answer(w, r, http.StatusCreated, v, err)
+}
+
+// createUser creates a user of an organization; a password is set only
+// where the organization's rules have passwords, and must meet them.
+func (p *mgmtAPI) createUser(ctx context.Context, in userRequest) (userView, error) {
 	email := platform.NormalizeEmail(in.Email)
 	var problems []string
 	if !platform.ValidEmail(email) {
@@ -334,37 +349,28 @@ func (p *mgmtAPI) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 		problems = append(problems, "name is required (at most 200 characters)")
 	}
 	if len(problems) > 0 {
-		httpapi.WriteError(w, r, &platform.Error{Code: platform.EINVALID, Message: "invalid user", Details: problems})
-		return
+		return userView{}, &platform.Error{Code: platform.EINVALID, Message: "invalid user", Details: problems}
 	}
 	policy, err := p.loginRules(ctx, in.OrgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return userView{}, err
 	}
 	now := p.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: uuid.NewString(), OrgID: in.OrgID, Email: email, EmailVerified: in.EmailVerified,
 		Name: strings.TrimSpace(in.Name), CreatedAt: now, UpdatedAt: now}
 	if in.Password != "" {
 		if !policy.passwords() {
-			httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID,
-				"the organization allows no password sign-in; create the user without a password"))
-			return
+			return userView{}, platform.Errorf(platform.EINVALID,
+				"the organization allows no password sign-in; create the user without a password")
 		}
 		if err := CheckPassword(policy.LoginPolicy, in.Password, email); err != nil {
-			httpapi.WriteError(w, r, err)
-			return
+			return userView{}, err
 		}
 		if u.PasswordHash, err = HashPassword(in.Password, p.cfg.Password); err != nil {
-			httpapi.WriteError(w, r, err)
-			return
+			return userView{}, err
 		}
 	}
-	if err := p.store.CreateUser(ctx, u); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusCreated, newUserView(u))
+	return newUserView(u), p.store.CreateUser(ctx, u)
 }
 
 // mgmtFindUsers finds the users with an address, in every organization.

@@ -97,9 +97,8 @@ func applyApp(a *platform.Application, in appRequest) (secret string, err error)
 
 // mgmtCreateApp registers a public or confidential web application.
 func (p *mgmtAPI) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
-	var in appRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+	in, ok := decoded[appRequest](w, r)
+	if !ok {
 		return
 	}
 	kind := in.Kind
@@ -159,9 +158,8 @@ func (p *mgmtAPI) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
 
 // mgmtUpdateApp replaces an application's settings (its kind stays).
 func (p *mgmtAPI) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
-	var in appRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+	in, ok := decoded[appRequest](w, r)
+	if !ok {
 		return
 	}
 	a, ok := p.managedApp(w, r)

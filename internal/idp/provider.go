@@ -3,7 +3,6 @@ package idp
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -250,21 +249,6 @@ func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 		}
 		return err
 	})
-}
-
-func randomToken() string {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// allowGet answers an OPTIONS request (other than a preflight) to a
-// resource that is only read.
-func allowGet(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // RegisterExternalIDP stores an external provider as the management API

@@ -10,6 +10,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
+// validCSRF reports whether a parsed form post echoes the CSRF cookie.
 func (p *core) validCSRF(r *http.Request) bool {
 	c, err := r.Cookie(p.cookie(csrfCookie))
 	return err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostForm.Get("csrf"))) == 1
