@@ -18,8 +18,8 @@ import (
 //
 //	core          configuration, store, sealer, page templates, the
 //	              browser session, CSRF, rendering, rate limits, work after
-//	              the request, and the one home of login-policy decisions
-//	              (account_policy.go)
+//	              the request, and loginRules, the one home of what a login
+//	              policy allows (account_policy.go)
 //	factors       passwords, one-time codes, recovery codes, lockout and
 //	              reset links (credentials.go, totp.go, hashqueue.go)
 //	storage       what zitadel/oidc's op.Storage needs (storage.go,
@@ -27,6 +27,7 @@ import (
 //	              device.go's storage half)
 //	endpoints     the OAuth endpoints around op: client authentication,
 //	              PAR, the device endpoint, refresh grace, discovery, CORS
+//	              (endpoints.go lists the files)
 //	loginPages    sign-in, second factor, the login transaction's binding,
 //	              device and end-session pages (login.go, binding.go,
 //	              logincard.go, device.go, endsession.go)
