@@ -3,7 +3,6 @@ package tenant
 import (
 	"context"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -109,16 +108,7 @@ type pageView struct {
 
 func (t *Tenant) page(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
-			"connect-src 'self' "+t.cfg.Issuer+"; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-		if err := t.pages.ExecuteTemplate(w, name, pageView{Issuer: t.cfg.Issuer}); err != nil {
-			slog.Error("render page", "page", name, "err", err)
-		}
+		httpapi.RenderPage(w, http.StatusOK, t.pages, name, pageView{Issuer: t.cfg.Issuer}, t.cfg.Issuer)
 	}
 }
 
