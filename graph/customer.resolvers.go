@@ -31,7 +31,7 @@ func (r *customerResolver) Users(ctx context.Context, obj *admin.Customer, first
 func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error) {
 	l := loadersFrom(ctx)
 	if l == nil {
-		return nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+		return nil, errConsoleField
 	}
 	gs, err := l.grants.Load(ctx, obj.ID)()
 	if gs == nil && err == nil {

@@ -61,33 +61,12 @@ func (r *mutationResolver) LeaveFocus(ctx context.Context) (*admin.Focus, error)
 }
 
 func (r *queryResolver) Grants(ctx context.Context, userID *string, customerID *string, instanceID *string) ([]*admin.GrantView, error) {
-	svc, c, err := r.adminCaller(ctx)
+	gs, err := call(ctx, r.Resolver, (*admin.Service).ListGrants,
+		admin.GrantFilter{UserID: str(userID), CustomerID: str(customerID), InstanceID: str(instanceID)})
 	if err != nil {
 		return nil, err
 	}
-	gs, err := svc.ListGrants(ctx, c, admin.GrantFilter{UserID: str(userID), CustomerID: str(customerID), InstanceID: str(instanceID)})
-	if err != nil {
-		return nil, err
-	}
-	if l := loadersFrom(ctx); l != nil {
-		var users, customers, instances func()
-		if selects(ctx, "user") {
-			users = func() {
-				prefetch(ctx, l.internalUser, svc.InternalUsersByIDs, ids(gs, func(g *admin.GrantView) string { return g.GranteeID }))
-			}
-		}
-		if selects(ctx, "customer") {
-			customers = func() {
-				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.CustomerID) }))
-			}
-		}
-		if selects(ctx, "instance") {
-			instances = func() {
-				prefetch(ctx, l.instance, svc.InstancesByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.InstanceID) }))
-			}
-		}
-		prefetchAll(users, customers, instances)
-	}
+	r.prefetchGrants(ctx, gs)
 	return gs, nil
 }
 
