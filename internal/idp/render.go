@@ -90,13 +90,7 @@ func (p *core) renderPasskeyPage(w http.ResponseWriter, status int, name string,
 }
 
 func (p *core) renderPageCSP(w http.ResponseWriter, status int, name string, data any, extra string) {
-	csp := "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'" + extra
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", csp)
-	h.Set("Referrer-Policy", "no-referrer")
+	httpapi.PageHeaders(w.Header(), "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"+extra)
 	w.WriteHeader(status)
 	if err := p.pages.ExecuteTemplate(w, name, data); err != nil {
 		slog.Error("render page", "page", name, "err", err)
