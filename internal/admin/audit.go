@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// logs reads the audit log and the e-mail log (email.go).
+type logs struct{ *core }
+
 // LogQuery pages through the audit or e-mail log, newest first: Cursor is
 // the nextCursor of the previous page.
 type LogQuery struct {
@@ -21,7 +24,7 @@ type LogQuery struct {
 // logScope returns the customers whose events the caller may read: all for
 // unscoped internal roles, the scope's customers for scoped ones and focus
 // mode, the home customer for customer roles.
-func (s *Service) logScope(ctx context.Context, c *access.Caller, op Operation) (authz.Filter, error) {
+func (s *logs) logScope(ctx context.Context, c *access.Caller, op Operation) (authz.Filter, error) {
 	if err := s.checkRole(ctx, c, op); err != nil {
 		return authz.Filter{}, err
 	}
@@ -55,7 +58,7 @@ func newAuditEvent(e *store.AuditEvent) *AuditEvent {
 
 // AuditLog lists audit events the caller may read, newest first (R: the
 // matrix row 'Audit log, email logs').
-func (s *Service) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[*AuditEvent], error) {
+func (s *logs) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[*AuditEvent], error) {
 	scope, err := s.logScope(ctx, c, OpAuditLog)
 	if err != nil {
 		return nil, err

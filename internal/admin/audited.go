@@ -31,7 +31,7 @@ func on(customerID string, path ...string) acted {
 // other services come before it. A nil write records an operation whose
 // effect is outside the database (a secret rotated at the identity
 // provider, a database URI read).
-func (s *Service) audited(ctx context.Context, c *access.Caller, op Operation, what acted, write func(tx *store.Store) error) error {
+func (s *core) audited(ctx context.Context, c *access.Caller, op Operation, what acted, write func(tx *store.Store) error) error {
 	return s.store.InTx(ctx, func(tx *store.Store) error {
 		if write != nil {
 			if err := write(tx); err != nil {
@@ -44,7 +44,7 @@ func (s *Service) audited(ctx context.Context, c *access.Caller, op Operation, w
 }
 
 // auditedRow is audited for a write that answers the row it wrote.
-func auditedRow[T any](ctx context.Context, s *Service, c *access.Caller, op Operation, what acted,
+func auditedRow[T any](ctx context.Context, s *core, c *access.Caller, op Operation, what acted,
 	write func(tx *store.Store) (*T, error)) (*T, error) {
 	var row *T
 	err := s.audited(ctx, c, op, what, func(tx *store.Store) (err error) {

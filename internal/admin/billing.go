@@ -12,6 +12,11 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// billing reads and manages customers' billing: invoices, payments,
+// credits and billing setups, the next invoice (invoice_next.go) and usage
+// (usage.go).
+type billing struct{ *core }
+
 // Billing (SPEC 5.7): invoices, payments and credits need view_billing to
 // read; billing setup and credits need manage_billing to write; usage needs
 // view_usage_units, and its billed amounts view_billed_units (R5.7-redact).
@@ -124,7 +129,7 @@ type BillingSetupInput struct {
 }
 
 // ListInvoices lists the invoices of the caller's customers, newest first.
-func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
+func (s *billing) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
 	if err := s.checkRole(ctx, c, OpInvoiceList); err != nil {
 		return nil, err
 	}
@@ -132,7 +137,7 @@ func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceF
 }
 
 // ListCustomerInvoices lists one customer's invoices, newest first.
-func (s *Service) ListCustomerInvoices(ctx context.Context, c *access.Caller, customerID string, f InvoiceFilter) (*Page[*InvoiceView], error) {
+func (s *billing) ListCustomerInvoices(ctx context.Context, c *access.Caller, customerID string, f InvoiceFilter) (*Page[*InvoiceView], error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpCustomerInvoiceList); err != nil {
 		return nil, err
 	}
@@ -140,7 +145,7 @@ func (s *Service) ListCustomerInvoices(ctx context.Context, c *access.Caller, cu
 	return s.invoices(ctx, c, f)
 }
 
-func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
+func (s *billing) invoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
 	if f.Status != "" {
 		if _, err := oneOf("status", f.Status, "draft", "open", "paid", "void"); err != nil {
 			return nil, err
@@ -158,13 +163,13 @@ func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 }
 
 // Invoice returns one invoice. ENOTFOUND or EFORBIDDEN per the scope mode.
-func (s *Service) Invoice(ctx context.Context, c *access.Caller, id string) (*InvoiceView, error) {
-	return viewing(newInvoiceView)(decided(ctx, s, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
+func (s *billing) Invoice(ctx context.Context, c *access.Caller, id string) (*InvoiceView, error) {
+	return viewing(newInvoiceView)(decided(ctx, s.core, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
 }
 
 // billingPage checks the caller may perform op, a read of customerID's
 // billing, and the page's size (platform.NewestPages).
-func (s *Service) billingPage(ctx context.Context, c *access.Caller, customerID string, op Operation, p PageInput) error {
+func (s *billing) billingPage(ctx context.Context, c *access.Caller, customerID string, op Operation, p PageInput) error {
 	if _, err := s.customerFor(ctx, c, customerID, op); err != nil {
 		return err
 	}
@@ -172,7 +177,7 @@ func (s *Service) billingPage(ctx context.Context, c *access.Caller, customerID 
 }
 
 // ListPayments lists a customer's payments, newest first, one page.
-func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
+func (s *billing) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
 	if err := s.billingPage(ctx, c, customerID, OpPaymentList, p); err != nil {
 		return nil, err
 	}
@@ -185,7 +190,7 @@ func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID
 }
 
 // ListCredits lists a customer's credits, newest first, one page.
-func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
+func (s *billing) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
 	if err := s.billingPage(ctx, c, customerID, OpCreditList, p); err != nil {
 		return nil, err
 	}
@@ -204,7 +209,7 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 // prepaid top-up that its next invoice charges (NextInvoice), and needs a
 // billing setup; an internal role's is an adjustment, which lowers the next
 // invoice. Either is in the setup's currency when there is one. EINVALID.
-func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID string, in CreditInput) (*CreditView, error) {
+func (s *billing) IssueCredit(ctx context.Context, c *access.Caller, customerID string, in CreditInput) (*CreditView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpCreditIssue); err != nil {
 		return nil, err
 	}
@@ -251,7 +256,7 @@ func newBillingSetupView(b *store.BillingSetup) *BillingSetupView {
 }
 
 // BillingSetup returns a customer's billing setup. ENOTFOUND when it has none.
-func (s *Service) BillingSetup(ctx context.Context, c *access.Caller, customerID string) (*BillingSetupView, error) {
+func (s *billing) BillingSetup(ctx context.Context, c *access.Caller, customerID string) (*BillingSetupView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupGet); err != nil {
 		return nil, err
 	}
@@ -268,7 +273,7 @@ var countryRE = regexp.MustCompile(`^[A-Z]{2}$`)
 // A customer role changes the plan only to one offered to it (checkPlan).
 // EINVALID, also for a plan that does not exist or is in another currency;
 // EFORBIDDEN for a plan the caller may not choose.
-func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, customerID string, in BillingSetupInput) (*BillingSetupView, error) {
+func (s *billing) PutBillingSetup(ctx context.Context, c *access.Caller, customerID string, in BillingSetupInput) (*BillingSetupView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupPut); err != nil {
 		return nil, err
 	}
@@ -316,7 +321,7 @@ func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, custome
 // for none, which would end the monthly fee. EINVALID for a plan that does
 // not exist or is in another currency; EFORBIDDEN (audited) for one the
 // caller may not choose.
-func (s *Service) checkPlan(ctx context.Context, c *access.Caller, b *store.BillingSetup) error {
+func (s *billing) checkPlan(ctx context.Context, c *access.Caller, b *store.BillingSetup) error {
 	current := ""
 	if old, err := s.store.BillingSetup(ctx, b.CustomerID); err == nil {
 		current = old.PlanID
@@ -345,4 +350,13 @@ func (s *Service) checkPlan(ctx context.Context, c *access.Caller, b *store.Bill
 			"your role may change the plan only to a plan offered to the customer (active and public); the platform's staff assign the others")
 	}
 	return nil
+}
+
+func invoiceResource(i *store.Invoice) authz.Resource {
+	return authz.Resource{CustomerID: i.CustomerID}
+}
+
+// InvoiceResource is the customer of the invoice id.
+func (s *billing) InvoiceResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(invoiceResource)(s.store.Invoice(ctx, id))
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// catalog manages the catalog of plans and meters.
+type catalog struct{ *core }
+
 // PlanView is a plan as the API shows it; monthlyFee in major units.
 type PlanView struct {
 	ID          string    `json:"id"`
@@ -51,7 +54,7 @@ type PlanPatch struct {
 }
 
 // ListPlans lists the plans by code.
-func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
+func (s *catalog) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
 	if err := s.infra(ctx, c, OpPlanList); err != nil {
 		return nil, err
 	}
@@ -63,7 +66,7 @@ func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanV
 }
 
 // CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.
-func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput) (*PlanView, error) {
+func (s *catalog) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput) (*PlanView, error) {
 	if err := s.infra(ctx, c, OpPlanCreate); err != nil {
 		return nil, err
 	}
@@ -99,7 +102,7 @@ func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput
 }
 
 // Plan returns one plan. ENOTFOUND.
-func (s *Service) Plan(ctx context.Context, c *access.Caller, id string) (*PlanView, error) {
+func (s *catalog) Plan(ctx context.Context, c *access.Caller, id string) (*PlanView, error) {
 	if err := s.infra(ctx, c, OpPlanGet); err != nil {
 		return nil, err
 	}
@@ -111,11 +114,11 @@ func (s *Service) Plan(ctx context.Context, c *access.Caller, id string) (*PlanV
 }
 
 // UpdatePlan changes a plan. EINVALID, ENOTFOUND.
-func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, in PlanPatch) (*PlanView, error) {
+func (s *catalog) UpdatePlan(ctx context.Context, c *access.Caller, id string, in PlanPatch) (*PlanView, error) {
 	if err := s.infra(ctx, c, OpPlanUpdate); err != nil {
 		return nil, err
 	}
-	p, err := auditedRow(ctx, s, c, OpPlanUpdate, on("", "plans", id), func(tx *store.Store) (*store.Plan, error) {
+	p, err := auditedRow(ctx, s.core, c, OpPlanUpdate, on("", "plans", id), func(tx *store.Store) (*store.Plan, error) {
 		return tx.UpdatePlan(ctx, id, func(p *store.Plan) error { return s.patchPlan(p, in) })
 	})
 	if err != nil {
@@ -125,7 +128,7 @@ func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, i
 }
 
 // patchPlan applies in to p. EINVALID.
-func (s *Service) patchPlan(p *store.Plan, in PlanPatch) error {
+func (s *catalog) patchPlan(p *store.Plan, in PlanPatch) error {
 	var err error
 	if in.Name != nil {
 		if p.Name, err = required("name", *in.Name, 200); err != nil {
@@ -158,7 +161,7 @@ func (s *Service) patchPlan(p *store.Plan, in PlanPatch) error {
 }
 
 // DeletePlan removes a plan; billing setups on it keep no plan. ENOTFOUND.
-func (s *Service) DeletePlan(ctx context.Context, c *access.Caller, id string) error {
+func (s *catalog) DeletePlan(ctx context.Context, c *access.Caller, id string) error {
 	if err := s.infra(ctx, c, OpPlanDelete); err != nil {
 		return err
 	}
@@ -201,7 +204,7 @@ func newMeterView(m *store.Meter) *MeterView {
 }
 
 // ListMeters lists the meters by key.
-func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
+func (s *catalog) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
 	if err := s.infra(ctx, c, OpMeterList); err != nil {
 		return nil, err
 	}
@@ -213,7 +216,7 @@ func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*Mete
 }
 
 // CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.
-func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
+func (s *catalog) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
 	if err := s.infra(ctx, c, OpMeterCreate); err != nil {
 		return nil, err
 	}
@@ -243,7 +246,7 @@ func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInp
 }
 
 // Meter returns one meter. ENOTFOUND.
-func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
+func (s *catalog) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
 	if err := s.infra(ctx, c, OpMeterGet); err != nil {
 		return nil, err
 	}
@@ -251,17 +254,17 @@ func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*Mete
 }
 
 // UpdateMeter changes a meter. EINVALID, ENOTFOUND.
-func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
+func (s *catalog) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
 	if err := s.infra(ctx, c, OpMeterUpdate); err != nil {
 		return nil, err
 	}
-	return viewing(newMeterView)(auditedRow(ctx, s, c, OpMeterUpdate, on("", "meters", id), func(tx *store.Store) (*store.Meter, error) {
+	return viewing(newMeterView)(auditedRow(ctx, s.core, c, OpMeterUpdate, on("", "meters", id), func(tx *store.Store) (*store.Meter, error) {
 		return tx.UpdateMeter(ctx, id, func(m *store.Meter) error { return s.patchMeter(m, in) })
 	}))
 }
 
 // patchMeter applies in to m. EINVALID.
-func (s *Service) patchMeter(m *store.Meter, in MeterPatch) error {
+func (s *catalog) patchMeter(m *store.Meter, in MeterPatch) error {
 	var err error
 	if in.Name != nil {
 		if m.Name, err = required("name", *in.Name, 200); err != nil {
@@ -289,7 +292,7 @@ func (s *Service) patchMeter(m *store.Meter, in MeterPatch) error {
 
 // DeleteMeter removes a meter without recorded usage. ENOTFOUND; ECONFLICT
 // when usage was recorded on it.
-func (s *Service) DeleteMeter(ctx context.Context, c *access.Caller, id string) error {
+func (s *catalog) DeleteMeter(ctx context.Context, c *access.Caller, id string) error {
 	if err := s.infra(ctx, c, OpMeterDelete); err != nil {
 		return err
 	}

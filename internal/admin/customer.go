@@ -13,6 +13,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// customers manages customers (and searches them, customer_search.go).
+type customers struct{ *core }
+
 // Customer is a customer as the API shows it.
 type Customer struct {
 	ID        string          `json:"id"`
@@ -48,7 +51,7 @@ type OwnershipInput struct {
 
 // ListCustomers lists the customers in the caller's scope (every role may
 // read its customers).
-func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
+func (s *customers) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
 	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
 		return nil, err
 	}
@@ -63,25 +66,19 @@ func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInp
 }
 
 // Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
-func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
+func (s *customers) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
 	return viewing(newCustomer)(s.customerFor(ctx, c, id, OpCustomerGet))
-}
-
-// customerFor loads a customer and checks op on it; a missing one answers
-// as an out-of-scope one would.
-func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*platform.Customer, error) {
-	return decided(ctx, s, c, op, customerResource)(s.store.Customer(ctx, id))
 }
 
 // CustomersByIDs returns the customers of ids in key order, nil where a
 // customer does not exist or is outside the caller's scope (a dataloader batch).
-func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
+func (s *customers) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
 	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids))
 }
 
 // CreateCustomer creates a customer and its organization at the identity
 // provider (platform_admin only, R4.6-admin-only).
-func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in CustomerInput) (*Customer, error) {
+func (s *customers) CreateCustomer(ctx context.Context, c *access.Caller, in CustomerInput) (*Customer, error) {
 	if err := s.check(ctx, c, OpCustomerCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -124,7 +121,7 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 }
 
 // UpdateCustomer renames a customer (customer settings, R4.6-customer-side).
-func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
+func (s *customers) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
 	if _, err := s.customerFor(ctx, c, id, OpCustomerUpdate); err != nil {
 		return nil, err
 	}
@@ -143,7 +140,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id strin
 
 // DeleteCustomer removes a customer with its organization, users, grants
 // (R2.6-cascade), instances and tenants: platform_admin, or the customer's owner.
-func (s *Service) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
+func (s *customers) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
 	if _, err := s.customerFor(ctx, c, id, OpCustomerDelete); err != nil {
 		return err
 	}
@@ -151,7 +148,7 @@ func (s *Service) DeleteCustomer(ctx context.Context, c *access.Caller, id strin
 }
 
 // CustomerSettings returns a customer's settings document.
-func (s *Service) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
+func (s *customers) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
 	row, err := s.customerFor(ctx, c, id, OpCustomerSettings)
 	if err != nil {
 		return nil, err
@@ -160,7 +157,7 @@ func (s *Service) CustomerSettings(ctx context.Context, c *access.Caller, id str
 }
 
 // PutCustomerSettings replaces a customer's settings (a JSON object of at most 64 KiB).
-func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
+func (s *customers) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
 	if _, err := s.customerFor(ctx, c, id, OpCustomerSettingsPut); err != nil {
 		return nil, err
 	}
@@ -180,7 +177,7 @@ func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id 
 // previous owner becomes an admin. Only the customer's owner and
 // platform_admin may (R4.6-owner-transfer). EINVALID when the user is not
 // one of the customer's users, is suspended, or already the owner.
-func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
+func (s *customers) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
 	cust, err := s.customerFor(ctx, c, id, OpCustomerTransferOwnership)
 	if err != nil {
 		return nil, err
@@ -212,4 +209,11 @@ func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id st
 	}
 	u.Role = authz.Owner.String()
 	return newCustomerUser(u), nil
+}
+
+func customerResource(c *platform.Customer) authz.Resource { return authz.Resource{CustomerID: c.ID} }
+
+// CustomerResource is the customer id.
+func (s *customers) CustomerResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(customerResource)(s.store.Customer(ctx, id))
 }

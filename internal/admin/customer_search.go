@@ -11,7 +11,7 @@ import (
 
 // SearchCustomers lists the customers in the caller's scope whose name
 // contains search (case-insensitive), by name; an empty search lists all.
-func (s *Service) SearchCustomers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*Customer], error) {
+func (s *customers) SearchCustomers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*Customer], error) {
 	search, err := cleanSearch(search)
 	if err != nil {
 		return nil, err

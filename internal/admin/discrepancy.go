@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// discrepancies manages the discrepancies inbox.
+type discrepancies struct{ *core }
+
 // DiscrepancyInput reports an inbox item. Kind is a lower-case key (for
 // example billing_mismatch, instance_drift); customerId is optional and
 // must name a customer.
@@ -51,7 +54,7 @@ func newDiscrepancyView(d *store.Discrepancy) *DiscrepancyView {
 
 // ListDiscrepancies lists inbox items of a status (open, resolved, or all
 // when empty), newest first, within the caller's scope.
-func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[*DiscrepancyView], error) {
+func (s *discrepancies) ListDiscrepancies(ctx context.Context, c *access.Caller, status string, limit int) (*Page[*DiscrepancyView], error) {
 	if err := s.infra(ctx, c, OpDiscrepancyList); err != nil {
 		return nil, err
 	}
@@ -71,7 +74,7 @@ func (s *Service) ListDiscrepancies(ctx context.Context, c *access.Caller, statu
 }
 
 // ReportDiscrepancy adds an open item. EINVALID, also for an unknown customer.
-func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*DiscrepancyView, error) {
+func (s *discrepancies) ReportDiscrepancy(ctx context.Context, c *access.Caller, in DiscrepancyInput) (*DiscrepancyView, error) {
 	if err := s.check(ctx, c, OpDiscrepancyReport, authz.Resource{CustomerID: in.CustomerID}); err != nil {
 		return nil, err
 	}
@@ -107,18 +110,18 @@ func (s *Service) ReportDiscrepancy(ctx context.Context, c *access.Caller, in Di
 }
 
 // discrepancyFor loads an item and checks op on its customer.
-func (s *Service) discrepancyFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Discrepancy, error) {
-	return decided(ctx, s, c, op, discrepancyResource)(s.store.Discrepancy(ctx, id))
+func (s *discrepancies) discrepancyFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Discrepancy, error) {
+	return decided(ctx, s.core, c, op, discrepancyResource)(s.store.Discrepancy(ctx, id))
 }
 
 // Discrepancy returns one item. ENOTFOUND.
-func (s *Service) Discrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
+func (s *discrepancies) Discrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
 	return viewing(newDiscrepancyView)(s.discrepancyFor(ctx, c, id, OpDiscrepancyGet))
 }
 
 // ResolveDiscrepancy resolves an open item. EINVALID without a resolution;
 // ECONFLICT when already resolved.
-func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*DiscrepancyView, error) {
+func (s *discrepancies) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id string, in ResolutionInput) (*DiscrepancyView, error) {
 	d, err := s.discrepancyFor(ctx, c, id, OpDiscrepancyResolve)
 	if err != nil {
 		return nil, err
@@ -142,7 +145,7 @@ func (s *Service) ResolveDiscrepancy(ctx context.Context, c *access.Caller, id s
 }
 
 // ReopenDiscrepancy reopens a resolved item. ECONFLICT when it is open.
-func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
+func (s *discrepancies) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id string) (*DiscrepancyView, error) {
 	d, err := s.discrepancyFor(ctx, c, id, OpDiscrepancyReopen)
 	if err != nil {
 		return nil, err
@@ -158,4 +161,8 @@ func (s *Service) ReopenDiscrepancy(ctx context.Context, c *access.Caller, id st
 	}
 	d.Status, d.ResolvedAt, d.ResolvedBy, d.Resolution = store.DiscrepancyOpen, nil, "", ""
 	return newDiscrepancyView(d), nil
+}
+
+func discrepancyResource(d *store.Discrepancy) authz.Resource {
+	return authz.Resource{CustomerID: d.CustomerID}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/platform/platform/internal/mail"
-
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/store"
 )
@@ -27,7 +25,7 @@ type EmailView struct {
 }
 
 // EmailLog lists e-mails the platform sent that the caller may read, newest first.
-func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[EmailView], error) {
+func (s *logs) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[EmailView], error) {
 	scope, err := s.logScope(ctx, c, OpEmailLog)
 	if err != nil {
 		return nil, err
@@ -47,10 +45,4 @@ func (s *Service) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*
 		out = append(out, v)
 	}
 	return newPage(out, next), nil
-}
-
-// queueMail writes a message to the outbox through tx, the transaction of
-// the change that causes it (D-mail).
-func (s *Service) queueMail(ctx context.Context, tx *store.Store, m mail.Message) error {
-	return (&mail.Outbox{Sealer: s.secrets(), Now: s.now}).Queue(ctx, tx, m)
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// environment manages the platform's environment variables.
+type environment struct{ *core }
+
 // EnvVarView is an environment variable as the API shows it: the value of
 // a secret one is masked.
 type EnvVarView struct {
@@ -56,7 +59,7 @@ var envNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,127}$`)
 const maxEnvValue = 32 << 10
 
 // setValue stores value in v, sealed when v is secret.
-func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
+func (s *environment) setEnvValue(v *store.EnvVar, value string) error {
 	if len(value) > maxEnvValue {
 		return invalid("value must be at most %d bytes", maxEnvValue)
 	}
@@ -69,7 +72,7 @@ func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
 }
 
 // ListEnvVars lists the variables by name.
-func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*EnvVarView], error) {
+func (s *environment) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*EnvVarView], error) {
 	if err := s.infra(ctx, c, OpEnvVarList); err != nil {
 		return nil, err
 	}
@@ -81,7 +84,7 @@ func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*Env
 }
 
 // CreateEnvVar adds a variable. EINVALID; ECONFLICT when the name exists.
-func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarInput) (*EnvVarView, error) {
+func (s *environment) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarInput) (*EnvVarView, error) {
 	if err := s.infra(ctx, c, OpEnvVarCreate); err != nil {
 		return nil, err
 	}
@@ -104,7 +107,7 @@ func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarI
 }
 
 // EnvVar returns one variable, a secret value masked. ENOTFOUND.
-func (s *Service) EnvVar(ctx context.Context, c *access.Caller, id string) (*EnvVarView, error) {
+func (s *environment) EnvVar(ctx context.Context, c *access.Caller, id string) (*EnvVarView, error) {
 	if err := s.infra(ctx, c, OpEnvVarGet); err != nil {
 		return nil, err
 	}
@@ -116,11 +119,11 @@ func (s *Service) EnvVar(ctx context.Context, c *access.Caller, id string) (*Env
 }
 
 // UpdateEnvVar changes a variable. EINVALID, ENOTFOUND.
-func (s *Service) UpdateEnvVar(ctx context.Context, c *access.Caller, id string, in EnvVarPatch) (*EnvVarView, error) {
+func (s *environment) UpdateEnvVar(ctx context.Context, c *access.Caller, id string, in EnvVarPatch) (*EnvVarView, error) {
 	if err := s.infra(ctx, c, OpEnvVarUpdate); err != nil {
 		return nil, err
 	}
-	v, err := auditedRow(ctx, s, c, OpEnvVarUpdate, on("", "environment", id), func(tx *store.Store) (*store.EnvVar, error) {
+	v, err := auditedRow(ctx, s.core, c, OpEnvVarUpdate, on("", "environment", id), func(tx *store.Store) (*store.EnvVar, error) {
 		return tx.UpdateEnvVar(ctx, id, func(v *store.EnvVar) error { return s.patchEnvVar(c, v, in) })
 	})
 	if err != nil {
@@ -130,7 +133,7 @@ func (s *Service) UpdateEnvVar(ctx context.Context, c *access.Caller, id string,
 }
 
 // patchEnvVar applies in to v, changed by c. EINVALID.
-func (s *Service) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch) error {
+func (s *environment) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch) error {
 	value, hasValue := v.Value, false
 	if in.Value != nil {
 		value, hasValue = *in.Value, true
@@ -161,7 +164,7 @@ func (s *Service) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch)
 }
 
 // DeleteEnvVar removes a variable. ENOTFOUND.
-func (s *Service) DeleteEnvVar(ctx context.Context, c *access.Caller, id string) error {
+func (s *environment) DeleteEnvVar(ctx context.Context, c *access.Caller, id string) error {
 	if err := s.infra(ctx, c, OpEnvVarDelete); err != nil {
 		return err
 	}
@@ -171,7 +174,7 @@ func (s *Service) DeleteEnvVar(ctx context.Context, c *access.Caller, id string)
 // EnvValue returns a variable's value, a secret one opened: for the
 // platform's own use (deployments), never for an API answer. Every opening
 // is audited.
-func (s *Service) EnvValue(ctx context.Context, c *access.Caller, id string) (string, error) {
+func (s *environment) EnvValue(ctx context.Context, c *access.Caller, id string) (string, error) {
 	if err := s.infra(ctx, c, OpEnvVarValue); err != nil {
 		return "", err
 	}

@@ -32,7 +32,7 @@ type Focus struct {
 	Scope ScopeView `json:"scope"`
 }
 
-func (s *Service) focusView(ctx context.Context, caller *access.Caller) (*Focus, error) {
+func (s *me) focusView(ctx context.Context, caller *access.Caller) (*Focus, error) {
 	c, err := s.access.Load(ctx, caller.Identity()) // the scope as the caller's next request resolves it
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func (s *Service) focusView(ctx context.Context, caller *access.Caller) (*Focus,
 }
 
 // Focus returns the caller's focus mode.
-func (s *Service) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
+func (s *me) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
 	if err := s.check(ctx, c, OpFocusGet, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (s *Service) Focus(ctx context.Context, c *access.Caller) (*Focus, error) {
 // only that customer, and other customers' ids answer 404 (R5.7-soft). Only
 // internal roles may; a scoped role only on a customer it is granted
 // (EFORBIDDEN otherwise). EINVALID for a missing customer or bad minutes.
-func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInput) (*Focus, error) {
+func (s *me) EnterFocus(ctx context.Context, c *access.Caller, in FocusInput) (*Focus, error) {
 	if err := s.check(ctx, c, OpFocusEnter, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (s *Service) EnterFocus(ctx context.Context, c *access.Caller, in FocusInpu
 }
 
 // LeaveFocus turns focus mode off (nothing happens when it is off).
-func (s *Service) LeaveFocus(ctx context.Context, c *access.Caller) error {
+func (s *me) LeaveFocus(ctx context.Context, c *access.Caller) error {
 	if err := s.check(ctx, c, OpFocusLeave, authz.Resource{}); err != nil {
 		return err
 	}

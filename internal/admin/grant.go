@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// grants manages internal users' customer and instance grants.
+type grants struct{ *core }
+
 // GrantView is a customer grant or an instance grant (R2.6-grant-key,
 // R2.6-instance-grant): exactly one of customerId and instanceId is set.
 type GrantView struct {
@@ -49,7 +52,7 @@ type GrantFilter struct {
 
 // ListGrants lists customer grants, then instance grants, matching f. A
 // filter on a customer lists no instance grants and the reverse.
-func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilter) ([]*GrantView, error) {
+func (s *grants) ListGrants(ctx context.Context, c *access.Caller, f GrantFilter) ([]*GrantView, error) {
 	if err := s.check(ctx, c, OpGrantList, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -77,7 +80,7 @@ func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilte
 
 // GrantsByCustomerIDs returns each customer's grants, in key order (a
 // dataloader batch); callers that may not read grants get EFORBIDDEN.
-func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*GrantView, error) {
+func (s *grants) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*GrantView, error) {
 	if err := s.checkRole(ctx, c, OpGrantList); err != nil {
 		return nil, err
 	}
@@ -100,7 +103,7 @@ func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids
 // when both or neither are named, when the user is not an internal user, or
 // when the customer or instance does not exist; granting twice keeps the
 // first grant.
-func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInput) (*GrantView, error) {
+func (s *grants) CreateGrant(ctx context.Context, c *access.Caller, in GrantInput) (*GrantView, error) {
 	if err := s.check(ctx, c, OpGrantCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -139,7 +142,7 @@ func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInp
 
 // DeleteGrant removes a user's customer grant (instance false) or instance
 // grant. ENOTFOUND when there was none.
-func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bool, targetID, userID string) error {
+func (s *grants) DeleteGrant(ctx context.Context, c *access.Caller, instance bool, targetID, userID string) error {
 	op := OpGrantDeleteCustomer
 	if instance {
 		op = OpGrantDeleteInstance
@@ -157,7 +160,7 @@ func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bo
 // grantActed names a grant of userID on a customer or an instance
 // (targetID) for its audit event, which its customer sees. ENOTFOUND when
 // the instance does not exist.
-func (s *Service) grantActed(ctx context.Context, instance bool, targetID, userID string) (acted, error) {
+func (s *grants) grantActed(ctx context.Context, instance bool, targetID, userID string) (acted, error) {
 	if !instance {
 		return on(targetID, "customers", targetID, "grants", userID), nil
 	}

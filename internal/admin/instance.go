@@ -12,6 +12,14 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// instances manages instances and their applications at the identity
+// provider.
+type instances struct {
+	*core
+	apps  Apps  // the identity provider's applications (WithApps)
+	vault Vault // where database URIs are (WithVault)
+}
+
 // Instance callback paths registered at the identity provider (R2.5-instance-app, R9-callbacks).
 const (
 	CallbackPath   = "/auth/callback"
@@ -63,7 +71,7 @@ func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
 // them through manage_instances, not when through create_tenant (account_manager
 // and qa_admin reach the instances of their scope they create tenants on,
 // D-instance-reads); the connection and every write stay manage_instances'.
-func (s *Service) instanceView(c *access.Caller) func(*store.InstanceRow) *Instance {
+func (s *instances) instanceView(c *access.Caller) func(*store.InstanceRow) *Instance {
 	if s.actionOf(c, OpInstanceList) == authz.ManageInstances {
 		return newInstance
 	}
@@ -128,7 +136,7 @@ func appInput(name, base string) AppInput {
 }
 
 // ListInstances lists the instances in the caller's scope.
-func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
+func (s *instances) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
 	return s.SearchInstances(ctx, c, customerID, "", p)
 }
 
@@ -139,7 +147,7 @@ func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerI
 // those of its instance grants on its customers (D-instance-reads).
 // EFORBIDDEN for a role that reads instances with neither manage_instances
 // nor create_tenant.
-func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
+func (s *instances) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
 	search, err := cleanSearch(search)
 	if err != nil {
 		return nil, err
@@ -158,19 +166,19 @@ func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, custome
 }
 
 // instanceFor loads an instance and checks op on it.
-func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
-	return decided(ctx, s, c, op, instanceResource)(s.store.InstanceRow(ctx, id))
+func (s *instances) instanceFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
+	return decided(ctx, s.core, c, op, instanceResource)(s.store.InstanceRow(ctx, id))
 }
 
 // Instance returns one instance, with its connection for roles that hold
 // manage_instances. EFORBIDDEN or ENOTFOUND per the scope mode.
-func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
+func (s *instances) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
 	return viewing(s.instanceView(c))(s.instanceFor(ctx, c, id, OpInstanceGet))
 }
 
 // InstancesByIDs returns the instances of ids in key order, nil where
 // missing or outside the caller's scope (a dataloader batch).
-func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
+func (s *instances) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
 	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, s.instanceView(c))(s.store.InstancesByIDs(ctx, ids))
 }
 
@@ -184,7 +192,7 @@ const AppCleanupTimeout = 10 * time.Second
 // provider with {url}/auth/callback and {url}/3/auth/callback, then stores
 // the instance and its connection (R2.5-instance-app). When the provider
 // fails nothing is stored; when storing fails the application is removed.
-func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
+func (s *instances) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
 	if err := s.checkRole(ctx, c, OpInstanceCreate); err != nil {
 		return nil, err
 	}
@@ -253,7 +261,7 @@ func appError(err error) error {
 
 // UpdateInstance renames an instance and moves it to a new URL; a new URL
 // updates the application's callbacks and the stored oidcRedirectUri.
-func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
+func (s *instances) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceUpdate)
 	if err != nil {
 		return nil, err
@@ -298,7 +306,7 @@ func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id strin
 // DeleteInstance removes the instance's application at the identity
 // provider, then the instance, its connection and grants; its tenants stay
 // without an instance.
-func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
+func (s *instances) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceDelete)
 	if err != nil {
 		return err
@@ -312,7 +320,7 @@ func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id strin
 }
 
 // Connection returns an instance's connection.
-func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+func (s *instances) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceConnection)
 	if err != nil {
 		return nil, err
@@ -324,7 +332,7 @@ func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (
 // callback paths and stores oidcRedirectUri (repairs legacy connections
 // whose oidcRedirectUri is empty, R9-legacy); without an application it
 // registers a new one.
-func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+func (s *instances) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRepair)
 	if err != nil {
 		return nil, err
@@ -352,7 +360,7 @@ func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id str
 
 // RotateConnection gives the instance's application a new client id at the
 // identity provider (the old one stops working) and stores it.
-func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+func (s *instances) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRotate)
 	if err != nil {
 		return nil, err
@@ -389,7 +397,7 @@ type InstanceSecret struct {
 // client secret at the identity provider (the old one stops at once) and
 // answers it once; nothing is stored. ECONFLICT for an instance without an
 // application or whose application has no secret (a public client).
-func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
+func (s *instances) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceSecretRotate)
 	if err != nil {
 		return nil, err
@@ -424,7 +432,7 @@ func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id
 
 // ResolveDatabaseURI returns where the instance's database is (platform_admin
 // and infra_ops only); every call is audited.
-func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
+func (s *instances) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceDatabaseURIResolve)
 	if err != nil {
 		return nil, err
@@ -437,4 +445,19 @@ func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id s
 		return nil, err
 	}
 	return &DatabaseURI{InstanceID: id, DatabaseURI: uri}, nil
+}
+
+func instanceResource(i *store.InstanceRow) authz.Resource {
+	return authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}
+}
+
+// InstanceResource is the instance id and its customer.
+func (s *instances) InstanceResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(instanceResource)(s.store.InstanceRow(ctx, id))
+}
+
+// InstancesByCustomerIDs returns each customer's instances (Customer.instances).
+func (s *instances) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Instance, error) {
+	return childBatch(ctx, s.core, c, OpInstanceList, limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
+		s.instanceView(c), s.store.InstancesByCustomerIDs)
 }

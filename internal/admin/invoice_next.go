@@ -46,7 +46,7 @@ type NextInvoiceView struct {
 // Credits in another currency wait for an invoice in theirs. ENOTFOUND when
 // the customer has no billing setup (it is not billed); EFORBIDDEN or
 // ENOTFOUND per the scope mode.
-func (s *Service) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
+func (s *billing) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpInvoiceNext); err != nil {
 		return nil, err
 	}

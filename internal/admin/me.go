@@ -6,6 +6,11 @@ import (
 	"github.com/platform/platform/internal/access"
 )
 
+// me is the caller's own data: who it is, what it may do, its focus mode
+// and its notification subscriptions (focus.go, permissions.go,
+// subscription.go).
+type me struct{ *core }
+
 // Profile is who the caller is: its user's e-mail and name.
 type Profile struct {
 	Email string `json:"email"`
@@ -13,7 +18,7 @@ type Profile struct {
 }
 
 // Profile returns the caller's own e-mail and name; every caller may read its own.
-func (s *Service) Profile(ctx context.Context, c *access.Caller) (*Profile, error) {
+func (s *me) Profile(ctx context.Context, c *access.Caller) (*Profile, error) {
 	u, err := s.store.User(ctx, c.UserID)
 	if err != nil {
 		return nil, err

@@ -31,7 +31,7 @@ type ActionGrant struct {
 
 // Permissions returns what the caller may do: its role, customer, scope and
 // every action it holds with its access (D-me-permissions).
-func (s *Service) Permissions(c *access.Caller) *Permissions {
+func (s *me) Permissions(c *access.Caller) *Permissions {
 	p := &Permissions{UserID: c.UserID, Role: c.Role,
 		Scope: ScopeView{Source: c.Scope.Source, Mode: c.Scope.Mode, CustomerIDs: nonNil(c.Scope.CustomerIDs),
 			InstanceIDs: nonNil(c.Scope.InstanceIDs)}}

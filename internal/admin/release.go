@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// releases manages the platform's releases.
+type releases struct{ *core }
+
 // ReleaseInput creates a draft release. Version is semantic (1.2.3, with
 // an optional pre-release suffix), unique; channel is stable (default) or beta.
 type ReleaseInput struct {
@@ -45,7 +48,7 @@ func newReleaseView(x *store.Release) *ReleaseView {
 }
 
 // ListReleases lists releases, newest first.
-func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[*ReleaseView], error) {
+func (s *releases) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[*ReleaseView], error) {
 	if err := s.infra(ctx, c, OpReleaseList); err != nil {
 		return nil, err
 	}
@@ -60,7 +63,7 @@ func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int)
 }
 
 // CreateRelease adds a draft release. EINVALID; ECONFLICT when the version exists.
-func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*ReleaseView, error) {
+func (s *releases) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, OpReleaseCreate); err != nil {
 		return nil, err
 	}
@@ -86,7 +89,7 @@ func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in Releas
 }
 
 // Release returns one release. ENOTFOUND.
-func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
+func (s *releases) Release(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, OpReleaseGet); err != nil {
 		return nil, err
 	}
@@ -95,7 +98,7 @@ func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*Re
 
 // UpdateRelease changes a release. EINVALID; ECONFLICT for a channel
 // change after publication.
-func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*ReleaseView, error) {
+func (s *releases) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, OpReleaseUpdate); err != nil {
 		return nil, err
 	}
@@ -119,16 +122,16 @@ func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string
 }
 
 // PublishRelease publishes a draft release. ECONFLICT when it is not a draft.
-func (s *Service) PublishRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
+func (s *releases) PublishRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
 	return s.moveRelease(ctx, c, OpReleasePublish, id, "draft", "published")
 }
 
 // WithdrawRelease withdraws a published release. ECONFLICT when it is not published.
-func (s *Service) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
+func (s *releases) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
 	return s.moveRelease(ctx, c, OpReleaseWithdraw, id, "published", "withdrawn")
 }
 
-func (s *Service) moveRelease(ctx context.Context, c *access.Caller, op Operation, id, from, to string) (*ReleaseView, error) {
+func (s *releases) moveRelease(ctx context.Context, c *access.Caller, op Operation, id, from, to string) (*ReleaseView, error) {
 	if err := s.infra(ctx, c, op); err != nil {
 		return nil, err
 	}
@@ -146,8 +149,8 @@ func (s *Service) moveRelease(ctx context.Context, c *access.Caller, op Operatio
 }
 
 // changeRelease applies change to the release id as op, audited.
-func (s *Service) changeRelease(ctx context.Context, c *access.Caller, op Operation, id string, change func(*store.Release) error) (*ReleaseView, error) {
-	return viewing(newReleaseView)(auditedRow(ctx, s, c, op, on("", "releases", id), func(tx *store.Store) (*store.Release, error) {
+func (s *releases) changeRelease(ctx context.Context, c *access.Caller, op Operation, id string, change func(*store.Release) error) (*ReleaseView, error) {
+	return viewing(newReleaseView)(auditedRow(ctx, s.core, c, op, on("", "releases", id), func(tx *store.Store) (*store.Release, error) {
 		return tx.UpdateRelease(ctx, id, change)
 	}))
 }

@@ -49,11 +49,11 @@ func newName(name *string) (string, error) {
 }
 
 // rename writes name unless it is "" (the name stays).
-func (s *Service) rename(ctx context.Context, id, name string, write nameAndSettings) error {
+func (s *core) rename(ctx context.Context, id, name string, write nameAndSettings) error {
 	return write(ctx, id, name, nil, s.now())
 }
 
 // putSettings replaces a settings document, checked by validSettings.
-func (s *Service) putSettings(ctx context.Context, id string, settings json.RawMessage, write nameAndSettings) error {
+func (s *core) putSettings(ctx context.Context, id string, settings json.RawMessage, write nameAndSettings) error {
 	return write(ctx, id, "", settings, s.now())
 }

@@ -31,7 +31,7 @@ func validEventType(s string) error {
 }
 
 // Subscriptions lists the caller's subscriptions.
-func (s *Service) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscription, error) {
+func (s *me) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscription, error) {
 	if err := s.check(ctx, c, OpSubscriptionList, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (s *Service) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscr
 
 // Subscribe subscribes the caller to an event type; subscribing twice is
 // one subscription. It grants no permission (R6-subscription).
-func (s *Service) Subscribe(ctx context.Context, c *access.Caller, in SubscriptionInput) (*Subscription, error) {
+func (s *me) Subscribe(ctx context.Context, c *access.Caller, in SubscriptionInput) (*Subscription, error) {
 	if err := s.check(ctx, c, OpSubscriptionCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (s *Service) Subscribe(ctx context.Context, c *access.Caller, in Subscripti
 }
 
 // Unsubscribe removes a subscription. ENOTFOUND when there was none.
-func (s *Service) Unsubscribe(ctx context.Context, c *access.Caller, eventType string) error {
+func (s *me) Unsubscribe(ctx context.Context, c *access.Caller, eventType string) error {
 	if err := s.check(ctx, c, OpSubscriptionDelete, authz.Resource{}); err != nil {
 		return err
 	}

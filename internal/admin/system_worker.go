@@ -8,6 +8,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// systemWorkers manages the platform's background workers.
+type systemWorkers struct{ *core }
+
 // SystemWorkerView is a background worker and how its runs went, as the API
 // shows it; lastRunAt and runRequestedAt are null when there is none.
 type SystemWorkerView struct {
@@ -28,7 +31,7 @@ func newSystemWorkerView(w *store.SystemWorker) *SystemWorkerView {
 }
 
 // ListSystemWorkers lists the workers.
-func (s *Service) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Page[*SystemWorkerView], error) {
+func (s *systemWorkers) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Page[*SystemWorkerView], error) {
 	if err := s.infra(ctx, c, OpSystemWorkerList); err != nil {
 		return nil, err
 	}
@@ -40,7 +43,7 @@ func (s *Service) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Pag
 }
 
 // SystemWorker returns one worker. ENOTFOUND.
-func (s *Service) SystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
+func (s *systemWorkers) SystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
 	if err := s.infra(ctx, c, OpSystemWorkerGet); err != nil {
 		return nil, err
 	}
@@ -49,7 +52,7 @@ func (s *Service) SystemWorker(ctx context.Context, c *access.Caller, id string)
 
 // RunSystemWorker asks a worker to run at its next check, paused or not
 // (answered 202: the run happens in the worker). ENOTFOUND.
-func (s *Service) RunSystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
+func (s *systemWorkers) RunSystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
 	if err := s.infra(ctx, c, OpSystemWorkerRun); err != nil {
 		return nil, err
 	}
@@ -63,7 +66,7 @@ func (s *Service) RunSystemWorker(ctx context.Context, c *access.Caller, id stri
 }
 
 // PauseSystemWorker pauses (paused true) or resumes a worker. ENOTFOUND.
-func (s *Service) PauseSystemWorker(ctx context.Context, c *access.Caller, id string, paused bool) (*SystemWorkerView, error) {
+func (s *systemWorkers) PauseSystemWorker(ctx context.Context, c *access.Caller, id string, paused bool) (*SystemWorkerView, error) {
 	op := OpSystemWorkerResume
 	if paused {
 		op = OpSystemWorkerPause

@@ -12,6 +12,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// tenants manages tenants, their members and migrations.
+type tenants struct{ *core }
+
 // Tenant is a tenant as the API shows it; instanceId is null when it runs on none.
 type Tenant struct {
 	ID         string          `json:"id"`
@@ -88,7 +91,7 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 // ListTenants lists the tenants in the caller's scope, the scope applied in
 // SQL. A role holding trigger_migration and not manage_tenant reads them
 // too (OpTenantList, D-tenant-reads).
-func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
+func (s *tenants) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
 	if err := s.checkRole(ctx, c, OpTenantList); err != nil {
 		return nil, err
 	}
@@ -104,24 +107,24 @@ func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFil
 }
 
 // tenantFor loads a tenant and checks op on it.
-func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Tenant, error) {
-	return decided(ctx, s, c, op, tenantResource)(s.store.Tenant(ctx, id))
+func (s *tenants) tenantFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Tenant, error) {
+	return decided(ctx, s.core, c, op, tenantResource)(s.store.Tenant(ctx, id))
 }
 
 // Tenant returns one tenant (OpTenantGet, D-tenant-reads).
-func (s *Service) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
+func (s *tenants) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
 	return viewing(newTenant)(s.tenantFor(ctx, c, id, OpTenantGet))
 }
 
 // TenantsByIDs returns the tenants of ids in key order, nil where missing
 // or outside the caller's scope (a dataloader batch).
-func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Tenant, error) {
+func (s *tenants) TenantsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Tenant, error) {
 	return inKeyOrder(c, ids, func(t *store.Tenant) string { return t.ID }, tenantResource, newTenant)(s.store.TenantsByIDs(ctx, ids))
 }
 
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
 // set (an instance of that customer). No portal role may (R5.7-no-tenant).
-func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
+func (s *tenants) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
 	if err := s.checkRole(ctx, c, OpTenantCreate); err != nil {
 		return nil, err
 	}
@@ -168,7 +171,7 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 }
 
 // UpdateTenant renames a tenant.
-func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
+func (s *tenants) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantUpdate)
 	if err != nil {
 		return nil, err
@@ -187,7 +190,7 @@ func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string,
 }
 
 // DeleteTenant removes a tenant and its data (R5.7-no-tenant: no portal role).
-func (s *Service) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
+func (s *tenants) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
 	t, err := s.tenantFor(ctx, c, id, OpTenantDelete)
 	if err != nil {
 		return err
@@ -196,7 +199,7 @@ func (s *Service) DeleteTenant(ctx context.Context, c *access.Caller, id string)
 }
 
 // TenantSettings returns a tenant's settings document.
-func (s *Service) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
+func (s *tenants) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantSettings)
 	if err != nil {
 		return nil, err
@@ -205,7 +208,7 @@ func (s *Service) TenantSettings(ctx context.Context, c *access.Caller, id strin
 }
 
 // PutTenantSettings replaces a tenant's settings (a JSON object).
-func (s *Service) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
+func (s *tenants) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantSettingsPut)
 	if err != nil {
 		return nil, err
@@ -223,7 +226,7 @@ func (s *Service) PutTenantSettings(ctx context.Context, c *access.Caller, id st
 }
 
 // TenantMembers lists a tenant's members.
-func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string) ([]TenantMember, error) {
+func (s *tenants) TenantMembers(ctx context.Context, c *access.Caller, id string) ([]TenantMember, error) {
 	if _, err := s.tenantFor(ctx, c, id, OpTenantMembers); err != nil {
 		return nil, err
 	}
@@ -240,7 +243,7 @@ func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string
 
 // PutTenantMember adds a user of the tenant's customer as a member or
 // changes its role. EINVALID for an unknown role or a user of another customer.
-func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, userID string, in MemberInput) (*TenantMember, error) {
+func (s *tenants) PutTenantMember(ctx context.Context, c *access.Caller, id, userID string, in MemberInput) (*TenantMember, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantMemberPut)
 	if err != nil {
 		return nil, err
@@ -265,7 +268,7 @@ func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, use
 }
 
 // RemoveTenantMember removes a member. ENOTFOUND when the user is none.
-func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, userID string) error {
+func (s *tenants) RemoveTenantMember(ctx context.Context, c *access.Caller, id, userID string) error {
 	t, err := s.tenantFor(ctx, c, id, OpTenantMemberRemove)
 	if err != nil {
 		return err
@@ -279,7 +282,7 @@ func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, 
 // R4.6-admin-only). The decision is on the tenant: a cross-customer move
 // leaves any one-customer lens, so focus mode does not limit the destination. EINVALID for the same customer, a missing destination,
 // or an instance that is not the destination's.
-func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id string, in TransferInput) (*Tenant, error) {
+func (s *tenants) TransferTenant(ctx context.Context, c *access.Caller, id string, in TransferInput) (*Tenant, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantTransfer)
 	if err != nil {
 		return nil, err
@@ -318,7 +321,7 @@ func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id strin
 }
 
 // TriggerMigration requests a migration run on a tenant.
-func (s *Service) TriggerMigration(ctx context.Context, c *access.Caller, id string, in MigrationInput) (*TenantMigration, error) {
+func (s *tenants) TriggerMigration(ctx context.Context, c *access.Caller, id string, in MigrationInput) (*TenantMigration, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantMigrate)
 	if err != nil {
 		return nil, err
@@ -347,7 +350,7 @@ func newMigration(m *store.TenantMigration) *TenantMigration {
 }
 
 // TenantMigrations lists a tenant's requested runs, newest first.
-func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id string) ([]*TenantMigration, error) {
+func (s *tenants) TenantMigrations(ctx context.Context, c *access.Caller, id string) ([]*TenantMigration, error) {
 	if _, err := s.tenantFor(ctx, c, id, OpTenantMigrations); err != nil {
 		return nil, err
 	}
@@ -356,4 +359,25 @@ func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id str
 		return nil, err
 	}
 	return views(rows, newMigration), nil
+}
+
+func tenantResource(t *store.Tenant) authz.Resource {
+	return authz.Resource{CustomerID: t.CustomerID, InstanceID: t.InstanceID}
+}
+
+// TenantResource is the tenant id's customer and instance.
+func (s *tenants) TenantResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(tenantResource)(s.store.Tenant(ctx, id))
+}
+
+// TenantsByCustomerIDs returns each customer's tenants (Customer.tenants).
+func (s *tenants) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
+	return childBatch(ctx, s.core, c, OpTenantList, limit, ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
+		s.store.TenantsByCustomerIDs)
+}
+
+// TenantsByInstanceIDs returns the tenants on each instance (Instance.tenants).
+func (s *tenants) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
+	return childBatch(ctx, s.core, c, OpTenantList, limit, ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
+		s.store.TenantsByInstanceIDs)
 }

@@ -41,7 +41,7 @@ type UsageFilter struct {
 // matches nothing (lists never answer 403 for scope). billedAmount is null
 // for callers without view_billed_units (R5.7-redact). EINVALID for a bad
 // filter; EFORBIDDEN only for a role without view_usage_units.
-func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+func (s *billing) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	if err := s.checkRole(ctx, c, OpUsageList); err != nil {
 		return nil, err
 	}
@@ -50,14 +50,14 @@ func (s *Service) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter
 
 // ListCustomerUsage lists one customer's usage rows; the customer is
 // checked against the caller's scope (403 or 404 per the scope mode).
-func (s *Service) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+func (s *billing) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	if _, err := s.customerFor(ctx, c, f.CustomerID, OpCustomerUsageList); err != nil {
 		return nil, err
 	}
 	return s.usage(ctx, c, f)
 }
 
-func (s *Service) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+func (s *billing) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	var err error
 	if f.From != "" {
 		if f.From, err = period("from", f.From); err != nil {
@@ -101,7 +101,7 @@ type BilledTotal struct {
 // currency, periods from and to (YYYY-MM, inclusive, optional). It needs
 // view_billed_units: without it the caller gets EFORBIDDEN, as the
 // amounts in usage rows are null for it (R5.7-redact).
-func (s *Service) BilledTotals(ctx context.Context, c *access.Caller, customerID, from, to string) ([]*BilledTotal, error) {
+func (s *billing) BilledTotals(ctx context.Context, c *access.Caller, customerID, from, to string) ([]*BilledTotal, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpBilledTotals); err != nil {
 		return nil, err
 	}

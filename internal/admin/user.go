@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// users manages customers' users and their invitations.
+type users struct{ *accounts }
+
 // CustomerUserView is a customer's user as the API shows it. Status is
 // invited (no password yet), active or suspended.
 type CustomerUserView struct {
@@ -67,7 +70,7 @@ func portalRole(s string) (authz.Role, error) {
 }
 
 // ListUsers lists customers' users in the caller's scope, optionally of one customer.
-func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
+func (s *users) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
 	if err := s.checkRole(ctx, c, OpUserList); err != nil {
 		return nil, err
 	}
@@ -82,14 +85,14 @@ func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID st
 }
 
 // userFor loads a customer user and checks op on it.
-func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
-	return decided(ctx, s, c, op, customerUserResource)(s.store.CustomerUser(ctx, id))
+func (s *users) userFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
+	return decided(ctx, s.core, c, op, customerUserResource)(s.store.CustomerUser(ctx, id))
 }
 
 // ownerFor is userFor for suspending, reactivating or deleting a user: the
 // customer's owner only platform_admin may (D-owner-protect), everyone else
 // gets EFORBIDDEN (audited).
-func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
+func (s *users) ownerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
 	u, err := s.userFor(ctx, c, id, op)
 	if err != nil {
 		return nil, err
@@ -103,14 +106,14 @@ func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, op 
 }
 
 // User returns one customer user.
-func (s *Service) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+func (s *users) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
 	return viewing(newCustomerUser)(s.userFor(ctx, c, id, OpUserGet))
 }
 
 // InviteUser creates a user in the customer's organization at the identity
 // provider, without a password, with a portal role, and records the
 // invitation e-mail. ECONFLICT when the organization has the address.
-func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
+func (s *users) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
 	cust, err := s.customerFor(ctx, c, customerID, OpUserInvite)
 	if err != nil {
 		return nil, err
@@ -137,7 +140,7 @@ func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID s
 
 // UpdateUser renames a customer user or changes its portal role (not to or
 // from owner: that is transfer-ownership).
-func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
+func (s *users) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
 	u, err := s.userFor(ctx, c, id, OpUserUpdate)
 	if err != nil {
 		return nil, err
@@ -169,7 +172,7 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 // DeleteUser removes a customer user from the identity provider; every
 // token and session of the user ends with it. Only platform_admin removes
 // the customer's owner (D-owner-protect): EFORBIDDEN for anyone else.
-func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
+func (s *users) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
 	u, err := s.ownerFor(ctx, c, id, OpUserDelete)
 	if err != nil {
 		return err
@@ -182,7 +185,7 @@ func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) e
 // (its grants are revoked, D-credentials-follow). Only platform_admin
 // suspends the customer's owner (D-owner-protect): EFORBIDDEN for anyone
 // else. EINVALID for oneself.
-func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+func (s *users) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
 	u, err := s.ownerFor(ctx, c, id, OpUserSuspend)
 	if err != nil {
 		return nil, err
@@ -206,7 +209,7 @@ func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) 
 // ReactivateUser lifts a suspension; the user signs in again (nothing it
 // was signed in with before comes back). The owner only platform_admin
 // reactivates (D-owner-protect).
-func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+func (s *users) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
 	u, err := s.ownerFor(ctx, c, id, OpUserReactivate)
 	if err != nil {
 		return nil, err
@@ -228,7 +231,7 @@ func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id strin
 // (platform_admin only, R4.6-admin-only); an owner arrives as admin.
 // EINVALID for the same customer or a missing one; ECONFLICT when the
 // destination already has a user with that address.
-func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
+func (s *users) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
 	u, err := s.userFor(ctx, c, id, OpUserTransferHomeOrg)
 	if err != nil {
 		return nil, err
@@ -257,4 +260,82 @@ func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id stri
 		return nil, err
 	}
 	return newCustomerUser(moved), nil
+}
+
+func customerUserResource(u *store.CustomerUser) authz.Resource {
+	return authz.Resource{CustomerID: u.CustomerID}
+}
+
+// CustomerUserResource is the customer of the customer user id.
+func (s *users) CustomerUserResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(customerUserResource)(s.store.CustomerUser(ctx, id))
+}
+
+// UsersByCustomerIDs returns each customer's users (Customer.users).
+func (s *users) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*CustomerUserView, error) {
+	return childBatch(ctx, s.core, c, OpUserList, limit, ids, func(u *store.CustomerUser) string { return u.CustomerID },
+		newCustomerUser, s.store.CustomerUsersByCustomerIDs)
+}
+
+// ResendInvitation sends a customer user who has not set a password yet a
+// new invitation link; the previous link stops working. EINVALID once the
+// invitation was accepted.
+func (s *users) ResendInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, OpUserInvitationResend)
+	if err != nil {
+		return nil, err
+	}
+	if u.HasPassword {
+		return nil, errAccepted
+	}
+	if err := s.allowResend(ctx, u.ID); err != nil {
+		return nil, err
+	}
+	cust, err := s.store.Customer(ctx, u.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	err = s.audited(ctx, c, OpUserInvitationResend, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, u.CustomerID, cust.Name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(u), nil
+}
+
+// RevokeInvitation makes a customer user's open invitation link stop
+// working; the user stays, invited, until invited again (resend) or
+// deleted. EINVALID once the invitation was accepted.
+func (s *users) RevokeInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, OpUserInvitationRevoke)
+	if err != nil {
+		return nil, err
+	}
+	if u.HasPassword {
+		return nil, errAccepted
+	}
+	err = s.audited(ctx, c, OpUserInvitationRevoke, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return tx.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(u), nil
+}
+
+// UnlockUser ends a customer user's sign-in lockout at once (the failed
+// attempts are forgotten). Those who may suspend the user may unlock it.
+func (s *users) UnlockUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	u, err := s.userFor(ctx, c, id, OpUserUnlock)
+	if err != nil {
+		return nil, err
+	}
+	err = s.audited(ctx, c, OpUserUnlock, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+		return tx.ResetLoginFailures(ctx, u.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newCustomerUser(u), nil
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// userAttributes manages the definitions of custom user attributes.
+type userAttributes struct{ *core }
+
 // UserAttributeInput defines an attribute. Key is a lower-case key, unique;
 // type is string, number, boolean, date or enum; options (1 to 100
 // distinct, non-empty) only and always for enum.
@@ -74,7 +77,7 @@ func newUserAttributeView(a *store.UserAttribute) *UserAttributeView {
 }
 
 // ListUserAttributes lists the definitions by key.
-func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[*UserAttributeView], error) {
+func (s *userAttributes) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[*UserAttributeView], error) {
 	if err := s.infra(ctx, c, OpUserAttributeList); err != nil {
 		return nil, err
 	}
@@ -86,7 +89,7 @@ func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Pa
 }
 
 // CreateUserAttribute adds a definition. EINVALID; ECONFLICT when the key exists.
-func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*UserAttributeView, error) {
+func (s *userAttributes) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*UserAttributeView, error) {
 	if err := s.infra(ctx, c, OpUserAttributeCreate); err != nil {
 		return nil, err
 	}
@@ -115,7 +118,7 @@ func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in 
 }
 
 // UserAttribute returns one definition. ENOTFOUND.
-func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string) (*UserAttributeView, error) {
+func (s *userAttributes) UserAttribute(ctx context.Context, c *access.Caller, id string) (*UserAttributeView, error) {
 	if err := s.infra(ctx, c, OpUserAttributeGet); err != nil {
 		return nil, err
 	}
@@ -123,18 +126,18 @@ func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string
 }
 
 // UpdateUserAttribute changes a definition. EINVALID, ENOTFOUND.
-func (s *Service) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*UserAttributeView, error) {
+func (s *userAttributes) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*UserAttributeView, error) {
 	if err := s.infra(ctx, c, OpUserAttributeUpdate); err != nil {
 		return nil, err
 	}
-	return viewing(newUserAttributeView)(auditedRow(ctx, s, c, OpUserAttributeUpdate, on("", "user-attributes", id),
+	return viewing(newUserAttributeView)(auditedRow(ctx, s.core, c, OpUserAttributeUpdate, on("", "user-attributes", id),
 		func(tx *store.Store) (*store.UserAttribute, error) {
 			return tx.UpdateUserAttribute(ctx, id, func(a *store.UserAttribute) error { return s.patchUserAttribute(a, in) })
 		}))
 }
 
 // patchUserAttribute applies in to a. EINVALID.
-func (s *Service) patchUserAttribute(a *store.UserAttribute, in UserAttributePatch) error {
+func (s *userAttributes) patchUserAttribute(a *store.UserAttribute, in UserAttributePatch) error {
 	var err error
 	if in.Label != nil {
 		if a.Label, err = required("label", *in.Label, 200); err != nil {
@@ -164,7 +167,7 @@ func (s *Service) patchUserAttribute(a *store.UserAttribute, in UserAttributePat
 }
 
 // DeleteUserAttribute removes a definition. ENOTFOUND.
-func (s *Service) DeleteUserAttribute(ctx context.Context, c *access.Caller, id string) error {
+func (s *userAttributes) DeleteUserAttribute(ctx context.Context, c *access.Caller, id string) error {
 	if err := s.infra(ctx, c, OpUserAttributeDelete); err != nil {
 		return err
 	}

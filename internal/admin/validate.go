@@ -67,12 +67,12 @@ func endpointURL(field, raw string) (string, error) {
 // data or secrets (a webhook, an identity provider's issuer): endpointURL's
 // rules, and no address the egress policy refuses. A name that does not
 // resolve yet is accepted; every request checks the address it connects to.
-func (s *Service) outboundURL(ctx context.Context, field, raw string) (string, error) {
+func outboundURL(ctx context.Context, policy egress.Policy, field, raw string) (string, error) {
 	u, err := endpointURL(field, raw)
 	if err != nil {
 		return "", err
 	}
-	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
+	if err := policy.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
 		return "", invalid("%s must reach a public address; the platform's egress policy refuses this one", field)
 	}
 	return u, nil
