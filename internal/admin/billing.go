@@ -151,15 +151,10 @@ func (s *billing) invoices(ctx context.Context, c *access.Caller, f InvoiceFilte
 			return nil, err
 		}
 	}
-	if err := platform.NewestPages.Check("limit", f.Limit); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.Invoices(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
-		Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newInvoiceView), next), nil
+	return newestPage(platform.NewestPages, f.Limit, func() ([]store.Invoice, string, error) {
+		return s.store.Invoices(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
+			Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
+	}, newInvoiceView)
 }
 
 // Invoice returns one invoice. ENOTFOUND or EFORBIDDEN per the scope mode.
@@ -167,39 +162,26 @@ func (s *billing) Invoice(ctx context.Context, c *access.Caller, id string) (*In
 	return viewing(newInvoiceView)(decided(ctx, s.core, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
 }
 
-// billingPage checks the caller may perform op, a read of customerID's
-// billing, and the page's size (platform.NewestPages).
-func (s *billing) billingPage(ctx context.Context, c *access.Caller, customerID string, op Operation, p PageInput) error {
+// customerPage answers one page, newest first, of a customer's billing
+// records (load) to c, decided on op on the customer.
+func customerPage[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, customerID string, p PageInput,
+	load func(context.Context, store.BillingQuery) ([]R, string, error), view func(*R) V) (*Page[V], error) {
 	if _, err := s.customerFor(ctx, c, customerID, op); err != nil {
-		return err
+		return nil, err
 	}
-	return platform.NewestPages.Check("limit", p.Limit)
+	return newestPage(platform.NewestPages, p.Limit, func() ([]R, string, error) {
+		return load(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit, Cursor: p.Cursor})
+	}, view)
 }
 
 // ListPayments lists a customer's payments, newest first, one page.
 func (s *billing) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
-	if err := s.billingPage(ctx, c, customerID, OpPaymentList, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
-		Cursor: p.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newPaymentView), next), nil
+	return customerPage(ctx, s.core, c, OpPaymentList, customerID, p, s.store.Payments, newPaymentView)
 }
 
 // ListCredits lists a customer's credits, newest first, one page.
 func (s *billing) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
-	if err := s.billingPage(ctx, c, customerID, OpCreditList, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
-		Cursor: p.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newCreditView), next), nil
+	return customerPage(ctx, s.core, c, OpCreditList, customerID, p, s.store.Credits, newCreditView)
 }
 
 // IssueCredit credits a customer's account (manage_billing). SPEC 5.7
@@ -260,11 +242,7 @@ func (s *billing) BillingSetup(ctx context.Context, c *access.Caller, customerID
 	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupGet); err != nil {
 		return nil, err
 	}
-	b, err := s.store.BillingSetup(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return newBillingSetupView(b), nil
+	return viewing(newBillingSetupView)(s.store.BillingSetup(ctx, customerID))
 }
 
 var countryRE = regexp.MustCompile(`^[A-Z]{2}$`)

@@ -84,6 +84,23 @@ func (s *core) customerFor(ctx context.Context, c *access.Caller, id string, op 
 	return decided(ctx, s, c, op, customerResource)(s.store.Customer(ctx, id))
 }
 
+// destination loads the customer a record of customer from moves to (to),
+// a move across customers (R4.6-admin-only); what names the record in the
+// messages. EINVALID when to is not given, is from, or names no customer.
+func (s *core) destination(ctx context.Context, from, to, what string) (*platform.Customer, error) {
+	switch {
+	case to == "":
+		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
+	case to == from:
+		return nil, platform.Errorf(platform.EINVALID, "the %s already belongs to this customer", what)
+	}
+	dest, err := s.store.Customer(ctx, to)
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
+	}
+	return dest, err
+}
+
 // stamp returns the service's clock at the precision both databases keep.
 func (s *core) stamp() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 

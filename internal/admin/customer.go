@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
@@ -13,7 +14,7 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// customers manages customers (and searches them, customer_search.go).
+// customers manages customers.
 type customers struct{ *core }
 
 // Customer is a customer as the API shows it.
@@ -52,17 +53,9 @@ type OwnershipInput struct {
 // ListCustomers lists the customers in the caller's scope (every role may
 // read its customers).
 func (s *customers) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
-	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListCustomers(ctx, c.Scope.Filter(), p)
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newCustomer), next), nil
+	return namePage(ctx, s.core, c, OpCustomerList, p, func(f authz.Filter) ([]platform.Customer, string, error) {
+		return s.store.ListCustomers(ctx, f, p)
+	}, newCustomer)
 }
 
 // Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
@@ -122,17 +115,7 @@ func (s *customers) CreateCustomer(ctx context.Context, c *access.Caller, in Cus
 
 // UpdateCustomer renames a customer (customer settings, R4.6-customer-side).
 func (s *customers) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
-	if _, err := s.customerFor(ctx, c, id, OpCustomerUpdate); err != nil {
-		return nil, err
-	}
-	name, err := newName(in.Name)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpCustomerUpdate, on(id, "customers", id), func(tx *store.Store) error {
-		return s.rename(ctx, id, name, tx.UpdateCustomer)
-	})
-	if err != nil {
+	if err := s.named().rename(ctx, c, OpCustomerUpdate, id, in.Name); err != nil {
 		return nil, err
 	}
 	return viewing(newCustomer)(s.store.Customer(ctx, id))
@@ -141,36 +124,24 @@ func (s *customers) UpdateCustomer(ctx context.Context, c *access.Caller, id str
 // DeleteCustomer removes a customer with its organization, users, grants
 // (R2.6-cascade), instances and tenants: platform_admin, or the customer's owner.
 func (s *customers) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.customerFor(ctx, c, id, OpCustomerDelete); err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpCustomerDelete, on(id, "customers", id), func(tx *store.Store) error { return tx.DeleteCustomer(ctx, id) })
+	return s.named().delete(ctx, c, OpCustomerDelete, id)
 }
 
 // CustomerSettings returns a customer's settings document.
 func (s *customers) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
-	row, err := s.customerFor(ctx, c, id, OpCustomerSettings)
-	if err != nil {
-		return nil, err
-	}
-	return row.Settings, nil
+	return s.named().getSettings(ctx, c, OpCustomerSettings, id)
 }
 
 // PutCustomerSettings replaces a customer's settings (a JSON object of at most 64 KiB).
 func (s *customers) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
-	if _, err := s.customerFor(ctx, c, id, OpCustomerSettingsPut); err != nil {
-		return nil, err
-	}
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	err := s.audited(ctx, c, OpCustomerSettingsPut, on(id, "customers", id), func(tx *store.Store) error {
-		return s.putSettings(ctx, id, settings, tx.UpdateCustomer)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return settings, nil
+	return s.named().putSettings(ctx, c, OpCustomerSettingsPut, id, settings)
+}
+
+// named is a customer as its name and settings are written.
+func (s *customers) named() named[platform.Customer] {
+	return named[platform.Customer]{core: s.core, load: s.customerFor, write: (*store.Store).UpdateCustomer, remove: (*store.Store).DeleteCustomer,
+		what:     func(cust *platform.Customer) acted { return on(cust.ID, "customers", cust.ID) },
+		settings: func(cust *platform.Customer) json.RawMessage { return cust.Settings }}
 }
 
 // TransferOwnership makes another user of the same customer its owner; the
@@ -216,4 +187,28 @@ func customerResource(c *platform.Customer) authz.Resource { return authz.Resour
 // CustomerResource is the customer id.
 func (s *customers) CustomerResource(ctx context.Context, id string) (authz.Resource, error) {
 	return located(customerResource)(s.store.Customer(ctx, id))
+}
+
+// SearchCustomers lists the customers in the caller's scope whose name
+// contains search (case-insensitive), by name; an empty search lists all.
+func (s *customers) SearchCustomers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*Customer], error) {
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
+	if search == "" {
+		return s.ListCustomers(ctx, c, p)
+	}
+	return namePage(ctx, s.core, c, OpCustomerList, p, func(f authz.Filter) ([]platform.Customer, string, error) {
+		return s.store.SearchCustomers(ctx, f, search, p)
+	}, newCustomer)
+}
+
+// cleanSearch trims a search text; EINVALID past 200 characters.
+func cleanSearch(search string) (string, error) {
+	search = strings.TrimSpace(search)
+	if utf8.RuneCountInString(search) > 200 {
+		return "", platform.Errorf(platform.EINVALID, "search must be at most 200 characters")
+	}
+	return search, nil
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -53,26 +52,24 @@ type GrantFilter struct {
 // ListGrants lists customer grants, then instance grants, matching f. A
 // filter on a customer lists no instance grants and the reverse.
 func (s *grants) ListGrants(ctx context.Context, c *access.Caller, f GrantFilter) ([]*GrantView, error) {
-	if err := s.check(ctx, c, OpGrantList, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, OpGrantList); err != nil {
 		return nil, err
 	}
 	out := []*GrantView{}
-	if f.InstanceID == "" {
-		gs, err := s.store.Grants(ctx, false, f.CustomerID, f.UserID)
+	for _, instance := range []bool{false, true} {
+		target, other := f.CustomerID, f.InstanceID
+		if instance {
+			target, other = f.InstanceID, f.CustomerID
+		}
+		if other != "" {
+			continue
+		}
+		gs, err := s.store.Grants(ctx, instance, target, f.UserID)
 		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
 			return nil, err
 		}
 		for _, g := range gs {
-			out = append(out, newGrant(g, false))
-		}
-	}
-	if f.CustomerID == "" {
-		gs, err := s.store.Grants(ctx, true, f.InstanceID, f.UserID)
-		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
-			return nil, err
-		}
-		for _, g := range gs {
-			out = append(out, newGrant(g, true))
+			out = append(out, newGrant(g, instance))
 		}
 	}
 	return out, nil
@@ -104,7 +101,7 @@ func (s *grants) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids 
 // when the customer or instance does not exist; granting twice keeps the
 // first grant.
 func (s *grants) CreateGrant(ctx context.Context, c *access.Caller, in GrantInput) (*GrantView, error) {
-	if err := s.check(ctx, c, OpGrantCreate, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, OpGrantCreate); err != nil {
 		return nil, err
 	}
 	if (in.CustomerID == "") == (in.InstanceID == "") {
@@ -147,7 +144,7 @@ func (s *grants) DeleteGrant(ctx context.Context, c *access.Caller, instance boo
 	if instance {
 		op = OpGrantDeleteInstance
 	}
-	if err := s.check(ctx, c, op, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, op); err != nil {
 		return err
 	}
 	what, err := s.grantActed(ctx, instance, targetID, userID)

@@ -156,14 +156,7 @@ func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
 
 // ListIdentityProviders lists a customer's identity providers.
 func (s *identityProviders) ListIdentityProviders(ctx context.Context, c *access.Caller, customerID string) (*Page[*IdentityProvider], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpIdentityProviderList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.IDPConfigs(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newIdentityProvider)), nil
+	return customerList(ctx, s.core, c, OpIdentityProviderList, customerID, s.store.IDPConfigs, newIdentityProvider)
 }
 
 // CreateIdentityProvider adds an identity provider to a customer; enabled,

@@ -152,17 +152,9 @@ func (s *instances) SearchInstances(ctx context.Context, c *access.Caller, custo
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkRole(ctx, c, OpInstanceList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, p)
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, s.instanceView(c)), next), nil
+	return namePage(ctx, s.core, c, OpInstanceList, p, func(f authz.Filter) ([]store.InstanceRow, string, error) {
+		return s.store.ListInstances(ctx, f, customerID, search, p)
+	}, s.instanceView(c))
 }
 
 // instanceFor loads an instance and checks op on it.

@@ -59,7 +59,7 @@ func internalRole(s string) (authz.Role, error) {
 
 // ListInternalUsers lists internal users (platform_admin; compliance_admin and reader read).
 func (s *internalUsers) ListInternalUsers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*InternalUser], error) {
-	if err := s.check(ctx, c, OpInternalUserList, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, OpInternalUserList); err != nil {
 		return nil, err
 	}
 	if err := checkPage(platform.NamePages, p); err != nil {
@@ -75,7 +75,7 @@ func (s *internalUsers) ListInternalUsers(ctx context.Context, c *access.Caller,
 // internalUserFor checks op, which no customer's scope limits, and loads
 // the internal user id.
 func (s *internalUsers) internalUserFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InternalUser, error) {
-	if err := s.check(ctx, c, op, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, op); err != nil {
 		return nil, err
 	}
 	return s.store.InternalUser(ctx, id)
@@ -90,7 +90,7 @@ func (s *internalUsers) InternalUser(ctx context.Context, c *access.Caller, id s
 // an internal role (EINVALID for an unknown or portal role). The user signs
 // in once a password is set or through the organization's SSO.
 func (s *internalUsers) CreateInternalUser(ctx context.Context, c *access.Caller, in InternalUserInput) (*InternalUser, error) {
-	if err := s.check(ctx, c, OpInternalUserCreate, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, OpInternalUserCreate); err != nil {
 		return nil, err
 	}
 	role, rerr := internalRole(in.Role)
@@ -98,20 +98,15 @@ func (s *internalUsers) CreateInternalUser(ctx context.Context, c *access.Caller
 	if err != nil {
 		return nil, err
 	}
-	adminOrgID := s.adminOrgID
-	if adminOrgID == "" {
+	if s.adminOrgID == "" {
 		return nil, platform.Errorf(platform.EINTERNAL, "no administrator organization is configured")
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	u := &platform.User{ID: newID(), OrgID: adminOrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	org := s.adminOrgName(ctx)
-	err = s.audited(ctx, c, OpInternalUserCreate, on("", "internal-users", u.ID), func(tx *store.Store) error {
-		return s.invite(ctx, tx, u, role, "", org)
-	})
+	a := account{id: newID(), email: email, name: name}
+	now, err := s.create(ctx, c, OpInternalUserCreate, a, s.adminOrgID, role)
 	if err != nil {
 		return nil, err
 	}
-	return &InternalUser{ID: u.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
+	return &InternalUser{ID: a.id, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
 }
 
 // UpdateInternalUser renames an internal user or changes its internal role.
@@ -130,15 +125,8 @@ func (s *internalUsers) UpdateInternalUser(ctx context.Context, c *access.Caller
 		}
 		u.Role = role.String()
 	}
-	if in.Name != nil {
-		if u.Name, err = cleanName("name", *in.Name); err != nil {
-			return nil, err
-		}
-	}
-	err = s.audited(ctx, c, OpInternalUserUpdate, on("", "internal-users", id), func(tx *store.Store) error {
-		return s.saveUser(ctx, tx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt})
-	})
-	if err != nil {
+	cu := &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt}
+	if err := s.update(ctx, c, OpInternalUserUpdate, internalUserAccount(u), in.Name, &u.Name, cu); err != nil {
 		return nil, err
 	}
 	return newInternalUser(u), nil
@@ -188,55 +176,21 @@ func (s *internalUsers) InternalUsersByIDs(ctx context.Context, c *access.Caller
 
 // ResendInternalInvitation is ResendInvitation for an internal user.
 func (s *internalUsers) ResendInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, OpInternalUserInvitationResend)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.notAccepted(ctx, u.ID); err != nil {
-		return nil, err
-	}
-	if err := s.allowResend(ctx, u.ID); err != nil {
-		return nil, err
-	}
-	org := s.adminOrgName(ctx)
-	err = s.audited(ctx, c, OpInternalUserInvitationResend, on("", "internal-users", id), func(tx *store.Store) error {
-		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, "", org)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newInternalUser(u), nil
+	return withAccount(ctx, c, id, OpInternalUserInvitationResend, s.internalUserFor, internalUserAccount, s.resendInvitation,
+		newInternalUser)
 }
 
 // RevokeInternalInvitation is RevokeInvitation for an internal user.
 func (s *internalUsers) RevokeInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, OpInternalUserInvitationRevoke)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.notAccepted(ctx, u.ID); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpInternalUserInvitationRevoke, on("", "internal-users", id), func(tx *store.Store) error {
-		return tx.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newInternalUser(u), nil
+	return withAccount(ctx, c, id, OpInternalUserInvitationRevoke, s.internalUserFor, internalUserAccount, s.revokeInvitation,
+		newInternalUser)
 }
 
 // UnlockInternalUser is UnlockUser for an internal user (platform_admin).
 func (s *internalUsers) UnlockInternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	u, err := s.internalUserFor(ctx, c, id, OpInternalUserUnlock)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpInternalUserUnlock, on("", "internal-users", id), func(tx *store.Store) error {
-		return tx.ResetLoginFailures(ctx, u.ID)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newInternalUser(u), nil
+	return withAccount(ctx, c, id, OpInternalUserUnlock, s.internalUserFor, internalUserAccount, s.unlock, newInternalUser)
+}
+
+func internalUserAccount(u *store.InternalUser) account {
+	return account{id: u.ID, email: u.Email, name: u.Name}
 }

@@ -32,37 +32,18 @@ func newSystemWorkerView(w *store.SystemWorker) *SystemWorkerView {
 
 // ListSystemWorkers lists the workers.
 func (s *systemWorkers) ListSystemWorkers(ctx context.Context, c *access.Caller) (*Page[*SystemWorkerView], error) {
-	if err := s.infra(ctx, c, OpSystemWorkerList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.SystemWorkers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newSystemWorkerView)), nil
+	return infraList(ctx, s.core, c, OpSystemWorkerList, s.store.SystemWorkers, newSystemWorkerView)
 }
 
 // SystemWorker returns one worker. ENOTFOUND.
 func (s *systemWorkers) SystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
-	if err := s.infra(ctx, c, OpSystemWorkerGet); err != nil {
-		return nil, err
-	}
-	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
+	return infraGet(ctx, s.core, c, OpSystemWorkerGet, id, s.store.SystemWorker, newSystemWorkerView)
 }
 
 // RunSystemWorker asks a worker to run at its next check, paused or not
 // (answered 202: the run happens in the worker). ENOTFOUND.
 func (s *systemWorkers) RunSystemWorker(ctx context.Context, c *access.Caller, id string) (*SystemWorkerView, error) {
-	if err := s.infra(ctx, c, OpSystemWorkerRun); err != nil {
-		return nil, err
-	}
-	err := s.audited(ctx, c, OpSystemWorkerRun, on("", "system-workers", id), func(tx *store.Store) error {
-		return tx.RequestWorkerRun(ctx, id, s.stamp())
-	})
-	if err != nil {
-		return nil, err
-	}
-	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
+	return s.command(ctx, c, OpSystemWorkerRun, id, func(tx *store.Store) error { return tx.RequestWorkerRun(ctx, id, s.stamp()) })
 }
 
 // PauseSystemWorker pauses (paused true) or resumes a worker. ENOTFOUND.
@@ -71,11 +52,13 @@ func (s *systemWorkers) PauseSystemWorker(ctx context.Context, c *access.Caller,
 	if paused {
 		op = OpSystemWorkerPause
 	}
-	if err := s.infra(ctx, c, op); err != nil {
-		return nil, err
-	}
-	err := s.audited(ctx, c, op, on("", "system-workers", id), func(tx *store.Store) error { return tx.SetWorkerPaused(ctx, id, paused) })
-	if err != nil {
+	return s.command(ctx, c, op, id, func(tx *store.Store) error { return tx.SetWorkerPaused(ctx, id, paused) })
+}
+
+// command gives the worker id a command (write) as op, audited, and answers
+// the worker.
+func (s *systemWorkers) command(ctx context.Context, c *access.Caller, op Operation, id string, write func(tx *store.Store) error) (*SystemWorkerView, error) {
+	if err := s.infraWrite(ctx, c, op, on("", "system-workers", id), write); err != nil {
 		return nil, err
 	}
 	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))

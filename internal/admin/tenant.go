@@ -92,18 +92,9 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 // SQL. A role holding trigger_migration and not manage_tenant reads them
 // too (OpTenantList, D-tenant-reads).
 func (s *tenants) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	if err := s.checkRole(ctx, c, OpTenantList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListTenants(ctx, store.TenantQuery{Scope: c.Scope.Filter(), CustomerID: f.CustomerID,
-		InstanceID: f.InstanceID, Page: p})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newTenant), next), nil
+	return namePage(ctx, s.core, c, OpTenantList, p, func(scope authz.Filter) ([]store.Tenant, string, error) {
+		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Page: p})
+	}, newTenant)
 }
 
 // tenantFor loads a tenant and checks op on it.
@@ -172,18 +163,7 @@ func (s *tenants) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 
 // UpdateTenant renames a tenant.
 func (s *tenants) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
-	t, err := s.tenantFor(ctx, c, id, OpTenantUpdate)
-	if err != nil {
-		return nil, err
-	}
-	name, err := newName(in.Name)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpTenantUpdate, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
-		return s.rename(ctx, id, name, tx.UpdateTenant)
-	})
-	if err != nil {
+	if err := s.named().rename(ctx, c, OpTenantUpdate, id, in.Name); err != nil {
 		return nil, err
 	}
 	return viewing(newTenant)(s.store.Tenant(ctx, id))
@@ -191,38 +171,24 @@ func (s *tenants) UpdateTenant(ctx context.Context, c *access.Caller, id string,
 
 // DeleteTenant removes a tenant and its data (R5.7-no-tenant: no portal role).
 func (s *tenants) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
-	t, err := s.tenantFor(ctx, c, id, OpTenantDelete)
-	if err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpTenantDelete, on(t.CustomerID, "tenants", id), func(tx *store.Store) error { return tx.DeleteTenant(ctx, id) })
+	return s.named().delete(ctx, c, OpTenantDelete, id)
 }
 
 // TenantSettings returns a tenant's settings document.
 func (s *tenants) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
-	t, err := s.tenantFor(ctx, c, id, OpTenantSettings)
-	if err != nil {
-		return nil, err
-	}
-	return t.Settings, nil
+	return s.named().getSettings(ctx, c, OpTenantSettings, id)
 }
 
 // PutTenantSettings replaces a tenant's settings (a JSON object).
 func (s *tenants) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
-	t, err := s.tenantFor(ctx, c, id, OpTenantSettingsPut)
-	if err != nil {
-		return nil, err
-	}
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpTenantSettingsPut, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
-		return s.putSettings(ctx, id, settings, tx.UpdateTenant)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return settings, nil
+	return s.named().putSettings(ctx, c, OpTenantSettingsPut, id, settings)
+}
+
+// named is a tenant as its name and settings are written; its events are its customer's.
+func (s *tenants) named() named[store.Tenant] {
+	return named[store.Tenant]{core: s.core, load: s.tenantFor, write: (*store.Store).UpdateTenant, remove: (*store.Store).DeleteTenant,
+		what:     func(t *store.Tenant) acted { return on(t.CustomerID, "tenants", t.ID) },
+		settings: func(t *store.Tenant) json.RawMessage { return t.Settings }}
 }
 
 // TenantMembers lists a tenant's members.
@@ -287,15 +253,7 @@ func (s *tenants) TransferTenant(ctx context.Context, c *access.Caller, id strin
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case in.CustomerID == "":
-		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
-	case in.CustomerID == t.CustomerID:
-		return nil, platform.Errorf(platform.EINVALID, "the tenant already belongs to this customer")
-	}
-	if _, err := s.store.Customer(ctx, in.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
-		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
-	} else if err != nil {
+	if _, err := s.destination(ctx, t.CustomerID, in.CustomerID, "tenant"); err != nil {
 		return nil, err
 	}
 	if in.InstanceID != "" {
@@ -313,11 +271,7 @@ func (s *tenants) TransferTenant(ctx context.Context, c *access.Caller, id strin
 	if err != nil {
 		return nil, err
 	}
-	moved, err := s.store.Tenant(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newTenant(moved), nil
+	return viewing(newTenant)(s.store.Tenant(ctx, id))
 }
 
 // TriggerMigration requests a migration run on a tenant.

@@ -59,35 +59,21 @@ func (s *billing) ListCustomerUsage(ctx context.Context, c *access.Caller, f Usa
 
 func (s *billing) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
 	var err error
-	if f.From != "" {
-		if f.From, err = period("from", f.From); err != nil {
-			return nil, err
-		}
-	}
-	if f.To != "" {
-		if f.To, err = period("to", f.To); err != nil {
-			return nil, err
-		}
+	if f.From, f.To, err = periods(f.From, f.To); err != nil {
+		return nil, err
 	}
 	if f.From != "" && f.To != "" && f.From > f.To {
 		return nil, invalid("from must not be after to")
 	}
-	if err := platform.NewestPages.Check("limit", f.Limit); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.UsageRows(ctx, store.UsageQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
-		MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})
-	if err != nil {
-		return nil, err
-	}
 	cat := s.access.Catalog()
-	out := make([]*Usage, 0, len(rows))
-	for _, u := range rows {
+	return newestPage(platform.NewestPages, f.Limit, func() ([]store.UsageRow, string, error) {
+		return s.store.UsageRows(ctx, store.UsageQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
+			MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})
+	}, func(u *store.UsageRow) *Usage {
 		amount := major(u.BilledAmountCents)
-		out = append(out, &Usage{ID: u.ID, CustomerID: u.CustomerID, Meter: u.MeterKey, Unit: u.Unit, Period: u.Period,
-			Units: u.Units, BilledAmount: cat.RedactBilled(&c.Principal, &amount), Currency: u.Currency})
-	}
-	return newPage(out, next), nil
+		return &Usage{ID: u.ID, CustomerID: u.CustomerID, Meter: u.MeterKey, Unit: u.Unit, Period: u.Period,
+			Units: u.Units, BilledAmount: cat.RedactBilled(&c.Principal, &amount), Currency: u.Currency}
+	})
 }
 
 // BilledTotal is what a customer was billed for its usage in one period and currency.
@@ -106,15 +92,8 @@ func (s *billing) BilledTotals(ctx context.Context, c *access.Caller, customerID
 		return nil, err
 	}
 	var err error
-	if from != "" {
-		if from, err = period("from", from); err != nil {
-			return nil, err
-		}
-	}
-	if to != "" {
-		if to, err = period("to", to); err != nil {
-			return nil, err
-		}
+	if from, to, err = periods(from, to); err != nil {
+		return nil, err
 	}
 	rows, err := s.store.BilledTotals(ctx, customerID, from, to)
 	if err != nil {

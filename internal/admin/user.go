@@ -71,17 +71,9 @@ func portalRole(s string) (authz.Role, error) {
 
 // ListUsers lists customers' users in the caller's scope, optionally of one customer.
 func (s *users) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
-	if err := s.checkRole(ctx, c, OpUserList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListCustomerUsers(ctx, c.Scope.Filter(), customerID, p)
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newCustomerUser), next), nil
+	return namePage(ctx, s.core, c, OpUserList, p, func(f authz.Filter) ([]store.CustomerUser, string, error) {
+		return s.store.ListCustomerUsers(ctx, f, customerID, p)
+	}, newCustomerUser)
 }
 
 // userFor loads a customer user and checks op on it.
@@ -126,15 +118,12 @@ func (s *users) InviteUser(ctx context.Context, c *access.Caller, customerID str
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	err = s.audited(ctx, c, OpUserInvite, on(cust.ID, "users", u.ID), func(tx *store.Store) error {
-		return s.invite(ctx, tx, u, role, cust.ID, cust.Name)
-	})
+	a := account{id: newID(), email: email, name: name, customerID: cust.ID}
+	now, err := s.create(ctx, c, OpUserInvite, a, cust.OrgID, role)
 	if err != nil {
 		return nil, err
 	}
-	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
+	return &CustomerUserView{ID: a.id, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
 		CreatedAt: now}, nil
 }
 
@@ -155,15 +144,8 @@ func (s *users) UpdateUser(ctx context.Context, c *access.Caller, id string, in 
 		}
 		u.Role = role.String()
 	}
-	if in.Name != nil {
-		if u.Name, err = cleanName("name", *in.Name); err != nil {
-			return nil, err
-		}
-	}
-	err = s.audited(ctx, c, OpUserUpdate, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		return s.saveUser(ctx, tx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
-	})
-	if err != nil {
+	cu := &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()}
+	if err := s.update(ctx, c, OpUserUpdate, customerUserAccount(u), in.Name, &u.Name, cu); err != nil {
 		return nil, err
 	}
 	return newCustomerUser(u), nil
@@ -236,16 +218,8 @@ func (s *users) TransferHomeOrg(ctx context.Context, c *access.Caller, id string
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case in.CustomerID == "":
-		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
-	case in.CustomerID == u.CustomerID:
-		return nil, platform.Errorf(platform.EINVALID, "the user already belongs to this customer")
-	}
-	dest, err := s.store.Customer(ctx, in.CustomerID)
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
-	} else if err != nil {
+	dest, err := s.destination(ctx, u.CustomerID, in.CustomerID, "user")
+	if err != nil {
 		return nil, err
 	}
 	// the event is the customer's the user leaves, on which it was decided
@@ -255,11 +229,7 @@ func (s *users) TransferHomeOrg(ctx context.Context, c *access.Caller, id string
 	if err != nil {
 		return nil, err
 	}
-	moved, err := s.store.CustomerUser(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newCustomerUser(moved), nil
+	return viewing(newCustomerUser)(s.store.CustomerUser(ctx, id))
 }
 
 func customerUserResource(u *store.CustomerUser) authz.Resource {
@@ -281,61 +251,22 @@ func (s *users) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limit 
 // new invitation link; the previous link stops working. EINVALID once the
 // invitation was accepted.
 func (s *users) ResendInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, OpUserInvitationResend)
-	if err != nil {
-		return nil, err
-	}
-	if u.HasPassword {
-		return nil, errAccepted
-	}
-	if err := s.allowResend(ctx, u.ID); err != nil {
-		return nil, err
-	}
-	cust, err := s.store.Customer(ctx, u.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpUserInvitationResend, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, u.CustomerID, cust.Name)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newCustomerUser(u), nil
+	return withAccount(ctx, c, id, OpUserInvitationResend, s.userFor, customerUserAccount, s.resendInvitation, newCustomerUser)
 }
 
 // RevokeInvitation makes a customer user's open invitation link stop
 // working; the user stays, invited, until invited again (resend) or
 // deleted. EINVALID once the invitation was accepted.
 func (s *users) RevokeInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, OpUserInvitationRevoke)
-	if err != nil {
-		return nil, err
-	}
-	if u.HasPassword {
-		return nil, errAccepted
-	}
-	err = s.audited(ctx, c, OpUserInvitationRevoke, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		return tx.DeleteAccountTokens(ctx, u.ID, store.TokenInvitation)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newCustomerUser(u), nil
+	return withAccount(ctx, c, id, OpUserInvitationRevoke, s.userFor, customerUserAccount, s.revokeInvitation, newCustomerUser)
 }
 
 // UnlockUser ends a customer user's sign-in lockout at once (the failed
 // attempts are forgotten). Those who may suspend the user may unlock it.
 func (s *users) UnlockUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	u, err := s.userFor(ctx, c, id, OpUserUnlock)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpUserUnlock, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		return tx.ResetLoginFailures(ctx, u.ID)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newCustomerUser(u), nil
+	return withAccount(ctx, c, id, OpUserUnlock, s.userFor, customerUserAccount, s.unlock, newCustomerUser)
+}
+
+func customerUserAccount(u *store.CustomerUser) account {
+	return account{id: u.ID, email: u.Email, name: u.Name, customerID: u.CustomerID}
 }

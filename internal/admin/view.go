@@ -11,8 +11,8 @@ import (
 // Services map store rows to the view types the transports answer with.
 
 // views maps rows to their views, in order.
-func views[R, V any](rows []R, view func(*R) *V) []*V {
-	out := make([]*V, 0, len(rows))
+func views[R, V any](rows []R, view func(*R) V) []V {
+	out := make([]V, 0, len(rows))
 	for i := range rows {
 		out = append(out, view(&rows[i]))
 	}

@@ -98,14 +98,7 @@ func newWebhookSecret() string { return "whsec_" + randomHex(32) }
 
 // ListWebhooks lists a customer's webhooks.
 func (s *webhooks) ListWebhooks(ctx context.Context, c *access.Caller, customerID string) (*Page[*WebhookView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpWebhookList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.Webhooks(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newWebhookView)), nil
+	return customerList(ctx, s.core, c, OpWebhookList, customerID, s.store.Webhooks, newWebhookView)
 }
 
 // CreateWebhook subscribes a URL to a customer's events and answers its
