@@ -82,6 +82,16 @@ func changed[R, V any](ctx context.Context, s *core, c *access.Caller, op Operat
 	return viewing(view)(auditedRow(ctx, s, c, op, what, func(tx *store.Store) (*R, error) { return update(tx, ctx, id, change) }))
 }
 
+// reread runs write audited as op on what and answers the view of the
+// record id as stored after it (load).
+func reread[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, what acted, write func(tx *store.Store) error,
+	load func(context.Context, string) (*R, error), id string, view func(*R) *V) (*V, error) {
+	if err := s.audited(ctx, c, op, what, write); err != nil {
+		return nil, err
+	}
+	return viewing(view)(load(ctx, id))
+}
+
 // infraList answers the whole list of a kind of the platform's records
 // (load) to c, decided on op.
 func infraList[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation,

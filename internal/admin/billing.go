@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -13,11 +14,10 @@ import (
 )
 
 // billing reads and manages customers' billing: invoices, payments,
-// credits and billing setups, the next invoice (invoice_next.go) and usage
-// (usage.go).
+// credits and billing setups, the next invoice and usage.
 type billing struct{ *core }
 
-// Billing (SPEC 5.7): invoices, payments and credits need view_billing to
+// Billing (R5.7-matrix): invoices, payments and credits need view_billing to
 // read; billing setup and credits need manage_billing to write; usage needs
 // view_usage_units, and its billed amounts view_billed_units (R5.7-redact).
 // Amounts are in major units of their currency (two decimals), kept in
@@ -184,7 +184,7 @@ func (s *billing) ListCredits(ctx context.Context, c *access.Caller, customerID 
 	return customerPage(ctx, s.core, c, OpCreditList, customerID, p, s.store.Credits, newCreditView)
 }
 
-// IssueCredit credits a customer's account (manage_billing). SPEC 5.7
+// IssueCredit credits a customer's account (manage_billing). R5.7-matrix
 // gives the customer's owner, admin and billing users this action too, so
 // what a credit is follows the caller's role, and no customer creates value
 // for itself (D-credit-kinds): a customer role's credit is a purchase, a
@@ -337,4 +337,196 @@ func invoiceResource(i *store.Invoice) authz.Resource {
 // InvoiceResource is the customer of the invoice id.
 func (s *billing) InvoiceResource(ctx context.Context, id string) (authz.Resource, error) {
 	return located(invoiceResource)(s.store.Invoice(ctx, id))
+}
+
+// Kinds of the lines of a computed invoice.
+const (
+	LinePlan       = "plan"       // the plan's monthly fee
+	LineUsage      = "usage"      // the period's billed usage
+	LinePurchase   = "purchase"   // prepaid top-ups the customer bought (credits of kind purchase)
+	LineAdjustment = "adjustment" // credits of the platform's staff, applied (negative)
+)
+
+// InvoiceLine is one line of a computed invoice; Amount is negative for a
+// line that lowers the invoice.
+type InvoiceLine struct {
+	Kind        string  `json:"kind"`
+	Description string  `json:"description"`
+	Amount      float64 `json:"amount"`
+}
+
+// NextInvoiceView is the invoice the platform computes for a customer's
+// current period so far (D-credit-kinds): the plan's monthly fee, the
+// period's billed usage and the prepaid top-ups bought since the last
+// invoice are charged (Charges); the staff's credits lower the charges, at
+// most to zero (Credited), and what they leave is carried to the invoice
+// after (CarriedForward). Total is Charges less Credited.
+type NextInvoiceView struct {
+	CustomerID     string        `json:"customerId"`
+	Period         string        `json:"period"`
+	Currency       string        `json:"currency"`
+	Lines          []InvoiceLine `json:"lines"`
+	Charges        float64       `json:"charges"`
+	Credited       float64       `json:"credited"`
+	Total          float64       `json:"total"`
+	CarriedForward float64       `json:"carriedForward"`
+}
+
+// NextInvoice computes a customer's next invoice, in the currency of its
+// billing setup, for the period the service's clock is in (view_billing).
+// Credits in another currency wait for an invoice in theirs. ENOTFOUND when
+// the customer has no billing setup (it is not billed); EFORBIDDEN or
+// ENOTFOUND per the scope mode.
+func (s *billing) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
+	if _, err := s.customerFor(ctx, c, customerID, OpInvoiceNext); err != nil {
+		return nil, err
+	}
+	setup, err := s.store.BillingSetup(ctx, customerID)
+	if err != nil {
+		return nil, err
+	}
+	period := s.now().UTC().Format("2006-01")
+	var charges, adjustments int64
+	var lines []InvoiceLine
+	charge := func(kind, desc string, cents int64) {
+		charges += cents
+		lines = append(lines, InvoiceLine{Kind: kind, Description: desc, Amount: major(cents)})
+	}
+	if setup.PlanID != "" {
+		plan, err := s.store.Plan(ctx, setup.PlanID)
+		if err != nil {
+			return nil, err
+		}
+		charge(LinePlan, fmt.Sprintf("%s plan, monthly fee", plan.Name), plan.MonthlyFeeCents)
+	}
+	totals, err := s.store.BilledTotals(ctx, customerID, period, period)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range totals {
+		if t.Currency == setup.Currency && t.AmountCents > 0 {
+			charge(LineUsage, "Metered usage "+period, t.AmountCents)
+		}
+	}
+	credits, err := s.store.OpenCredits(ctx, customerID, setup.Currency)
+	if err != nil {
+		return nil, err
+	}
+	var adjusted int
+	for _, t := range credits {
+		switch t.Kind {
+		case store.CreditPurchase:
+			charge(LinePurchase, fmt.Sprintf("Prepaid top-ups (%d)", t.Count), t.AmountCents)
+		case store.CreditAdjustment:
+			adjustments, adjusted = adjustments+t.AmountCents, adjusted+t.Count
+		}
+	}
+	applied := min(adjustments, charges)
+	if applied > 0 {
+		lines = append(lines, InvoiceLine{Kind: LineAdjustment, Description: fmt.Sprintf("Credits (%d)", adjusted), Amount: -major(applied)})
+	}
+	if lines == nil {
+		lines = []InvoiceLine{}
+	}
+	return &NextInvoiceView{CustomerID: customerID, Period: period, Currency: setup.Currency, Lines: lines,
+		Charges: major(charges), Credited: major(applied), Total: major(charges - applied),
+		CarriedForward: major(adjustments - applied)}, nil
+}
+
+// Usage (R5.7-matrix, see Billing above): view_usage_units reads it, and its
+// billed amounts need view_billed_units (R5.7-redact).
+
+// Usage is a usage row as the API and GraphQL show it: billedAmount is
+// null for callers without view_billed_units (R5.7-redact).
+type Usage struct {
+	ID           string   `json:"id"`
+	CustomerID   string   `json:"customerId"`
+	Meter        string   `json:"meter"`
+	Unit         string   `json:"unit"`
+	Period       string   `json:"period"`
+	Units        float64  `json:"units"`
+	BilledAmount *float64 `json:"billedAmount"`
+	Currency     string   `json:"currency"`
+}
+
+// UsageFilter narrows a usage list: a customer (within the caller's
+// scope), a meter key, periods From and To (YYYY-MM, inclusive); a page
+// holds at most Limit rows (1 to 1000, default 100) after Cursor (the
+// previous page's nextCursor).
+type UsageFilter struct {
+	CustomerID string
+	Meter      string
+	From, To   string
+	Limit      int
+	Cursor     string
+}
+
+// ListUsage lists the usage rows of the caller's customers, by period
+// (newest first), customer and meter; a customer filter outside the scope
+// matches nothing (lists never answer 403 for scope). billedAmount is null
+// for callers without view_billed_units (R5.7-redact). EINVALID for a bad
+// filter; EFORBIDDEN only for a role without view_usage_units.
+func (s *billing) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+	if err := s.checkRole(ctx, c, OpUsageList); err != nil {
+		return nil, err
+	}
+	return s.usage(ctx, c, f)
+}
+
+// ListCustomerUsage lists one customer's usage rows; the customer is
+// checked against the caller's scope (403 or 404 per the scope mode).
+func (s *billing) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+	if _, err := s.customerFor(ctx, c, f.CustomerID, OpCustomerUsageList); err != nil {
+		return nil, err
+	}
+	return s.usage(ctx, c, f)
+}
+
+func (s *billing) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+	var err error
+	if f.From, f.To, err = periods(f.From, f.To); err != nil {
+		return nil, err
+	}
+	if f.From != "" && f.To != "" && f.From > f.To {
+		return nil, invalid("from must not be after to")
+	}
+	cat := s.access.Catalog()
+	return newestPage(platform.NewestPages, f.Limit, func() ([]store.UsageRow, string, error) {
+		return s.store.UsageRows(ctx, store.UsageQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
+			MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})
+	}, func(u *store.UsageRow) *Usage {
+		amount := major(u.BilledAmountCents)
+		return &Usage{ID: u.ID, CustomerID: u.CustomerID, Meter: u.MeterKey, Unit: u.Unit, Period: u.Period,
+			Units: u.Units, BilledAmount: cat.RedactBilled(&c.Principal, &amount), Currency: u.Currency}
+	})
+}
+
+// BilledTotal is what a customer was billed for its usage in one period and currency.
+type BilledTotal struct {
+	Period       string  `json:"period"`
+	Currency     string  `json:"currency"`
+	BilledAmount float64 `json:"billedAmount"`
+}
+
+// BilledTotals sums a customer's billed usage by period (newest first) and
+// currency, periods from and to (YYYY-MM, inclusive, optional). It needs
+// view_billed_units: without it the caller gets EFORBIDDEN, as the
+// amounts in usage rows are null for it (R5.7-redact).
+func (s *billing) BilledTotals(ctx context.Context, c *access.Caller, customerID, from, to string) ([]*BilledTotal, error) {
+	if _, err := s.customerFor(ctx, c, customerID, OpBilledTotals); err != nil {
+		return nil, err
+	}
+	var err error
+	if from, to, err = periods(from, to); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.BilledTotals(ctx, customerID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*BilledTotal, 0, len(rows))
+	for _, b := range rows {
+		out = append(out, &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)})
+	}
+	return out, nil
 }

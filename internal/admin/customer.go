@@ -91,7 +91,7 @@ func (s *customers) CreateCustomer(ctx context.Context, c *access.Caller, in Cus
 		}
 		domains = append(domains, d)
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	row := &platform.Customer{ID: newID(), Name: name, OrgID: newID(), Settings: settings, CreatedAt: now, UpdatedAt: now}
 	err = s.audited(ctx, c, OpCustomerCreate, on(row.ID, "customers", row.ID), func(tx *store.Store) error {
 		if err := tx.CreateOrganization(ctx, &platform.Organization{ID: row.OrgID, Name: name, CreatedAt: now}); err != nil {

@@ -9,19 +9,22 @@
 // users (user.go) and internalUsers (internal_user.go), which share accounts
 // (account.go: new users and their invitations), grants (grant.go),
 // serviceAccounts (service_account.go), identityProviders
-// (identity_provider.go, sso.go), webhooks (webhook.go), billing (billing.go,
-// invoice_next.go, usage.go), catalog (catalog.go), releases (release.go),
-// environment (environment.go), systemWorkers (system_worker.go),
-// userAttributes (user_attribute.go), discrepancies (discrepancy.go), logs
-// (audit.go, email.go) and me, the caller's own (me.go, focus.go,
-// subscription.go).
+// (identity_provider.go, sso.go), webhooks (webhook.go), billing with usage
+// (billing.go), catalog (catalog.go), releases (release.go), environment
+// (environment.go), systemWorkers (system_worker.go), userAttributes
+// (user_attribute.go), discrepancies (discrepancy.go), logs, the audit and
+// e-mail logs (logs.go), and me, the caller's own data (me.go).
 //
 // The parts share only the core (core.go): the store, the decisions on an
-// operation (check, checkRole, decided, customerFor), the clock and the
-// sealer; the audited write and the steps every method is made of (check,
-// load, write in the audit's transaction, view) are built on it
-// (audited.go, view.go, page.go). A tenant operation is written in tenant.go
-// against the core alone; what a part needs besides (the identity
-// provider's applications, the egress policy) it holds itself, set by the
-// options of NewService.
+// operation (check, checkRole, infra, decided, customerFor), the clock and
+// the sealer. The audited write and the steps methods are made of are built
+// on it once: a write and the view of what it wrote (audited.go: audited,
+// created, changed, reread, and the whole methods of the platform's own
+// records, infraList, infraCreate, infraGet, infraChange, infraWrite), the
+// pages of a list (page.go: namePage, newestPage, customerList), the views
+// (view.go), the checks of an input's fields (validate.go: fields, applied
+// by a record's patch, which its create applies too). A tenant operation is
+// written in tenant.go against the core alone; what a part needs besides
+// (the identity provider's applications, the egress policy) it holds
+// itself, set by the options of NewService.
 package admin

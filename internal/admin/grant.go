@@ -114,7 +114,7 @@ func (s *grants) CreateGrant(ctx context.Context, c *access.Caller, in GrantInpu
 	}
 	instance := in.InstanceID != ""
 	g := &store.Grant{GranteeType: store.GranteeUser, GranteeID: in.UserID, TargetID: in.CustomerID, GrantedBy: c.UserID,
-		GrantedAt: s.now().UTC().Truncate(time.Microsecond)}
+		GrantedAt: s.stamp()}
 	if instance {
 		g.TargetID = in.InstanceID
 	}

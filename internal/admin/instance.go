@@ -30,7 +30,7 @@ const (
 	BackchannelLogoutPath = "/auth/backchannel-logout"
 )
 
-// Connection is an instance's connection to the identity provider (SPEC 2.4).
+// Connection is an instance's connection to the identity provider (R2.4-connection).
 type Connection struct {
 	OIDCClientID    string    `json:"oidcClientId"`
 	OIDCRedirectURI string    `json:"oidcRedirectUri"`
@@ -55,12 +55,15 @@ type Instance struct {
 
 func newInstance(i *store.InstanceRow) *Instance {
 	return &Instance{ID: i.ID, CustomerID: i.CustomerID, Name: i.Name, URL: i.URL, CreatedAt: i.CreatedAt,
-		Connection: &Connection{OIDCClientID: i.Connection.OIDCClientID, OIDCRedirectURI: i.Connection.OIDCRedirectURI,
-			IDPAppID: i.Connection.IDPAppID, UpdatedAt: i.Connection.UpdatedAt}}
+		Connection: newConnection(&i.Connection)}
+}
+
+func newConnection(c *platform.InstanceConnection) *Connection {
+	return &Connection{OIDCClientID: c.OIDCClientID, OIDCRedirectURI: c.OIDCRedirectURI, IDPAppID: c.IDPAppID, UpdatedAt: c.UpdatedAt}
 }
 
 // newInstanceWithoutConnection is the view of a caller reading instances
-// through create_tenant: SPEC 4.6 keeps the connection from scoped roles.
+// through create_tenant: R4.6-infra keeps the connection from scoped roles.
 func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
 	v := newInstance(i)
 	v.Connection = nil
@@ -216,7 +219,7 @@ func (s *instances) CreateInstance(ctx context.Context, c *access.Caller, in Ins
 	if err != nil {
 		return nil, appError(err)
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	row := &store.InstanceRow{Instance: platform.Instance{ID: newID(), CustomerID: in.CustomerID, Name: name, URL: base, CreatedAt: now}}
 	row.Connection = platform.InstanceConnection{InstanceID: row.ID, OIDCClientID: app.ClientID,
 		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now}
@@ -271,7 +274,7 @@ func (s *instances) UpdateInstance(ctx context.Context, c *access.Caller, id str
 			conn.OIDCRedirectURI, conn.UpdatedAt = base+CallbackPath, s.now()
 		}
 	}
-	err = s.audited(ctx, c, OpInstanceUpdate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
+	return reread(ctx, s.core, c, OpInstanceUpdate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
 		if err := tx.UpdateInstance(ctx, id, name, base); err != nil {
 			return err
 		}
@@ -284,15 +287,7 @@ func (s *instances) UpdateInstance(ctx context.Context, c *access.Caller, id str
 			return tx.SetInstanceDatabaseURI(ctx, id, in.DatabaseURI)
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	row, err := s.store.InstanceRow(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newInstance(row), nil
+	}, s.store.InstanceRow, id, newInstance)
 }
 
 // DeleteInstance removes the instance's application at the identity
@@ -317,7 +312,7 @@ func (s *instances) Connection(ctx context.Context, c *access.Caller, id string)
 	if err != nil {
 		return nil, err
 	}
-	return newInstance(i).Connection, nil
+	return newConnection(&i.Connection), nil
 }
 
 // RepairConnection re-registers the instance's application with both
@@ -338,42 +333,45 @@ func (s *instances) RepairConnection(ctx context.Context, c *access.Caller, id s
 	if err != nil {
 		return nil, appError(err)
 	}
-	conn := platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID, OIDCRedirectURI: i.URL + CallbackPath,
-		IDPAppID: app.AppID, UpdatedAt: s.now().UTC().Truncate(time.Microsecond)}
-	err = s.audited(ctx, c, OpInstanceConnectionRepair, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
-		return tx.PutConnection(ctx, &conn)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
-		UpdatedAt: conn.UpdatedAt}, nil
+	return s.putConnection(ctx, c, OpInstanceConnectionRepair, i, platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID,
+		OIDCRedirectURI: i.URL + CallbackPath, IDPAppID: app.AppID, UpdatedAt: s.stamp()})
 }
 
 // RotateConnection gives the instance's application a new client id at the
 // identity provider (the old one stops working) and stores it.
 func (s *instances) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
-	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRotate)
+	i, err := s.withApp(ctx, c, id, OpInstanceConnectionRotate)
 	if err != nil {
 		return nil, err
-	}
-	if i.Connection.IDPAppID == "" {
-		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application to rotate; repair the connection first")
 	}
 	app, err := s.apps.Rotate(ctx, i.Connection.IDPAppID)
 	if err != nil {
 		return nil, appError(err)
 	}
 	conn := i.Connection
-	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.now().UTC().Truncate(time.Microsecond)
-	err = s.audited(ctx, c, OpInstanceConnectionRotate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
-		return tx.PutConnection(ctx, &conn)
-	})
+	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.stamp()
+	return s.putConnection(ctx, c, OpInstanceConnectionRotate, i, conn)
+}
+
+// putConnection stores conn, the new connection of the instance i, as op
+// and answers it.
+func (s *instances) putConnection(ctx context.Context, c *access.Caller, op Operation, i *store.InstanceRow,
+	conn platform.InstanceConnection) (*Connection, error) {
+	err := s.audited(ctx, c, op, on(i.CustomerID, "instances", i.ID), func(tx *store.Store) error { return tx.PutConnection(ctx, &conn) })
 	if err != nil {
 		return nil, err
 	}
-	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
-		UpdatedAt: conn.UpdatedAt}, nil
+	return newConnection(&conn), nil
+}
+
+// withApp is instanceFor for an operation on the instance's application at
+// the identity provider: ECONFLICT for an instance without one.
+func (s *instances) withApp(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
+	i, err := s.instanceFor(ctx, c, id, op)
+	if err == nil && i.Connection.IDPAppID == "" {
+		err = platform.Errorf(platform.ECONFLICT, "the instance has no application; repair the connection first")
+	}
+	return i, err
 }
 
 // InstanceSecret is a confidential instance application's new client
@@ -390,12 +388,9 @@ type InstanceSecret struct {
 // answers it once; nothing is stored. ECONFLICT for an instance without an
 // application or whose application has no secret (a public client).
 func (s *instances) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
-	i, err := s.instanceFor(ctx, c, id, OpInstanceSecretRotate)
+	i, err := s.withApp(ctx, c, id, OpInstanceSecretRotate)
 	if err != nil {
 		return nil, err
-	}
-	if i.Connection.IDPAppID == "" {
-		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application; repair the connection first")
 	}
 	app, err := s.apps.RotateSecret(ctx, i.Connection.IDPAppID)
 	switch platform.ErrorCode(err) {

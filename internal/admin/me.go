@@ -154,7 +154,7 @@ func (s *me) EnterFocus(ctx context.Context, c *access.Caller, in FocusInput) (*
 	if !c.MayFocus(in.CustomerID) {
 		return nil, platform.Errorf(platform.EFORBIDDEN, "not allowed: %s", authz.ReasonCustomerOutOfScope)
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	// the lens is the caller's own: its events name no customer
 	err := s.audited(ctx, c, OpFocusEnter, on("", "users", c.UserID, "focus"), func(tx *store.Store) error {
 		return tx.SetFocus(ctx, c.UserID, in.CustomerID, now, now.Add(time.Duration(in.Minutes)*time.Minute))

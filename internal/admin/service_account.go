@@ -99,7 +99,7 @@ func (s *serviceAccounts) ListServiceAccounts(ctx context.Context, c *access.Cal
 
 // ListInternalServiceAccounts lists the internal service accounts.
 func (s *serviceAccounts) ListInternalServiceAccounts(ctx context.Context, c *access.Caller) (*Page[*ServiceAccountView], error) {
-	if err := s.check(ctx, c, OpInternalServiceAccountList, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, OpInternalServiceAccountList); err != nil {
 		return nil, err
 	}
 	return s.listServiceAccounts(ctx, "")
@@ -112,11 +112,11 @@ func (s *serviceAccounts) listServiceAccounts(ctx context.Context, customerID st
 	}
 	out := make([]*ServiceAccountView, 0, len(rows))
 	for i := range rows {
-		app, err := s.store.ServiceAccountApp(ctx, &rows[i])
-		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		v, err := s.serviceAccountView(ctx, &rows[i])
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, newServiceAccountView(&rows[i], app))
+		out = append(out, v)
 	}
 	return WholePage(out), nil
 }
@@ -140,7 +140,7 @@ func (s *serviceAccounts) CreateServiceAccount(ctx context.Context, c *access.Ca
 // (platform_admin) and answers its client secret, this once. EINVALID;
 // ECONFLICT when the name is taken.
 func (s *serviceAccounts) CreateInternalServiceAccount(ctx context.Context, c *access.Caller, in ServiceAccountInput) (*ServiceAccountSecret, error) {
-	if err := s.check(ctx, c, OpInternalServiceAccountCreate, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, OpInternalServiceAccountCreate); err != nil {
 		return nil, err
 	}
 	role, err := internalRole(in.Role)
@@ -225,7 +225,7 @@ func (s *serviceAccounts) serviceAccountFor(ctx context.Context, c *access.Calle
 	if op.Write {
 		internal = OpInternalServiceAccountChange
 	}
-	if err := s.check(ctx, c, internal, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, internal); err != nil {
 		return nil, err
 	}
 	return a, nil

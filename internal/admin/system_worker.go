@@ -58,8 +58,8 @@ func (s *systemWorkers) PauseSystemWorker(ctx context.Context, c *access.Caller,
 // command gives the worker id a command (write) as op, audited, and answers
 // the worker.
 func (s *systemWorkers) command(ctx context.Context, c *access.Caller, op Operation, id string, write func(tx *store.Store) error) (*SystemWorkerView, error) {
-	if err := s.infraWrite(ctx, c, op, on("", "system-workers", id), write); err != nil {
+	if err := s.infra(ctx, c, op); err != nil {
 		return nil, err
 	}
-	return viewing(newSystemWorkerView)(s.store.SystemWorker(ctx, id))
+	return reread(ctx, s.core, c, op, on("", "system-workers", id), write, s.store.SystemWorker, id, newSystemWorkerView)
 }

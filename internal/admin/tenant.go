@@ -151,7 +151,7 @@ func (s *tenants) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	t := &store.Tenant{ID: newID(), CustomerID: in.CustomerID, InstanceID: in.InstanceID, Name: name, Settings: settings,
 		CreatedAt: now, UpdatedAt: now}
 	err = s.audited(ctx, c, OpTenantCreate, on(t.CustomerID, "tenants", t.ID), func(tx *store.Store) error { return tx.CreateTenant(ctx, t) })
@@ -223,7 +223,7 @@ func (s *tenants) PutTenantMember(ctx context.Context, c *access.Caller, id, use
 	} else if err != nil {
 		return nil, err
 	}
-	m := &store.TenantMember{TenantID: id, UserID: userID, Role: in.Role, AddedAt: s.now().UTC().Truncate(time.Microsecond)}
+	m := &store.TenantMember{TenantID: id, UserID: userID, Role: in.Role, AddedAt: s.stamp()}
 	err = s.audited(ctx, c, OpTenantMemberPut, on(t.CustomerID, "tenants", id, "members", userID), func(tx *store.Store) error {
 		return tx.PutTenantMember(ctx, m)
 	})
@@ -265,13 +265,9 @@ func (s *tenants) TransferTenant(ctx context.Context, c *access.Caller, id strin
 		}
 	}
 	// the event is the customer's the tenant leaves, on which it was decided
-	err = s.audited(ctx, c, OpTenantTransfer, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
+	return reread(ctx, s.core, c, OpTenantTransfer, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
 		return tx.MoveTenant(ctx, id, in.CustomerID, in.InstanceID, s.now())
-	})
-	if err != nil {
-		return nil, err
-	}
-	return viewing(newTenant)(s.store.Tenant(ctx, id))
+	}, s.store.Tenant, id, newTenant)
 }
 
 // TriggerMigration requests a migration run on a tenant.
@@ -288,7 +284,7 @@ func (s *tenants) TriggerMigration(ctx context.Context, c *access.Caller, id str
 		return nil, platform.Errorf(platform.EINVALID, "targetVersion must be at most 64 characters")
 	}
 	m := &store.TenantMigration{ID: newID(), TenantID: id, TargetVersion: v, Status: "requested", RequestedBy: c.UserID,
-		RequestedAt: s.now().UTC().Truncate(time.Microsecond)}
+		RequestedAt: s.stamp()}
 	err = s.audited(ctx, c, OpTenantMigrate, on(t.CustomerID, "tenants", id, "migrations", m.ID), func(tx *store.Store) error {
 		return tx.CreateTenantMigration(ctx, m)
 	})

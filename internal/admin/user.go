@@ -179,7 +179,7 @@ func (s *users) SuspendUser(ctx context.Context, c *access.Caller, id string) (*
 		if !u.SuspendedAt.IsZero() {
 			return nil
 		}
-		u.SuspendedAt = s.now().UTC().Truncate(time.Microsecond)
+		u.SuspendedAt = s.stamp()
 		return tx.SetUserSuspended(ctx, id, u.SuspendedAt)
 	})
 	if err != nil {
@@ -223,13 +223,9 @@ func (s *users) TransferHomeOrg(ctx context.Context, c *access.Caller, id string
 		return nil, err
 	}
 	// the event is the customer's the user leaves, on which it was decided
-	err = s.audited(ctx, c, OpUserTransferHomeOrg, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+	return reread(ctx, s.core, c, OpUserTransferHomeOrg, on(u.CustomerID, "users", id), func(tx *store.Store) error {
 		return tx.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now())
-	})
-	if err != nil {
-		return nil, err
-	}
-	return viewing(newCustomerUser)(s.store.CustomerUser(ctx, id))
+	}, s.store.CustomerUser, id, newCustomerUser)
 }
 
 func customerUserResource(u *store.CustomerUser) authz.Resource {
