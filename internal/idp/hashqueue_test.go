@@ -22,8 +22,8 @@ func TestAttackHashFlood(t *testing.T) {
 	r := ti.rp()
 	release := make(chan struct{})
 	var inFlight, peak atomic.Int64
-	ti.p.hashes = new(atomic.Int64)
-	ti.p.hashGate = func(string) {
+	ti.p.factors.hashes = new(atomic.Int64)
+	ti.p.factors.hashGate = func(string) {
 		n := inFlight.Add(1)
 		for {
 			p := peak.Load()
@@ -44,7 +44,7 @@ func TestAttackHashFlood(t *testing.T) {
 			b.submitLogin(ti.issuer, page, alice, "guess "+string(rune('a'+i)))
 		}()
 	}
-	testkit.Eventually(t, "both slots held", func() bool { return ti.p.hashes.Load() >= 2 })
+	testkit.Eventually(t, "both slots held", func() bool { return ti.p.factors.hashes.Load() >= 2 })
 	// Both slots held: these wait out the queue's wait and are refused.
 	for _, email := range []string{alice, "nobody@example.com"} {
 		resp, body := b.submitLogin(ti.issuer, page, email, goodPass)
@@ -55,7 +55,7 @@ func TestAttackHashFlood(t *testing.T) {
 			t.Fatalf("%s: a busy answer must not read as a failed login", email)
 		}
 	}
-	if n := ti.p.hashes.Load(); n != 2 {
+	if n := ti.p.factors.hashes.Load(); n != 2 {
 		t.Fatalf("%d hashes computed, want the 2 in flight only", n)
 	}
 	// Many at once, released: they all get their verification, in turn.
