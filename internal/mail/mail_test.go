@@ -72,6 +72,7 @@ var invitation = mail.Message{Kind: mail.KindInvitation, To: "ada@example.com", 
 // text and HTML parts naming the organization and carrying the link; the
 // log says sent and the body is no longer kept.
 func TestWorkerSendsOverSMTP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.queue(t, invitation)
 	st, err := f.worker.RunOnce(ctx)
@@ -109,6 +110,7 @@ func TestWorkerSendsOverSMTP(t *testing.T) {
 // The mail server is down: the message stays queued with the reason and is
 // retried after the backoff; once the server is up again it goes out, once.
 func TestWorkerRetriesWhenServerIsDownThenUp(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.smtp.Stop()
 	f.queue(t, invitation)
@@ -141,6 +143,7 @@ func TestWorkerRetriesWhenServerIsDownThenUp(t *testing.T) {
 // A message that keeps failing is given up as failed after MaxAttempts,
 // with its reason in the log.
 func TestWorkerGivesUpAfterMaxAttempts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.worker.MaxAttempts = 2
 	f.smtp.Stop()
@@ -160,6 +163,7 @@ func TestWorkerGivesUpAfterMaxAttempts(t *testing.T) {
 // Wrong credentials at the server: retried (the operator may fix them),
 // and the reason says what the server answered.
 func TestWorkerBadCredentials(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	sender, err := mail.ParseSMTPURL("smtp://mailer:wrong@" + f.smtp.Addr())
 	if err != nil {
@@ -182,6 +186,7 @@ func TestWorkerBadCredentials(t *testing.T) {
 // Without a mail server, messages are marked "not configured" and keep
 // their body (the development mailbox shows them).
 func TestWorkerNotConfigured(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.worker.Sender = nil
 	f.queue(t, invitation)
@@ -205,6 +210,7 @@ func TestWorkerNotConfigured(t *testing.T) {
 // A message is written with the change that causes it: when the
 // transaction fails, neither is kept.
 func TestQueueIsPartOfTheTransaction(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	boom := errors.New("the change failed")
 	err := f.st.InTx(ctx, func(tx *store.Store) error {
@@ -223,6 +229,7 @@ func TestQueueIsPartOfTheTransaction(t *testing.T) {
 
 // Two workers (two replicas) running at once send each message once.
 func TestWorkersAcrossReplicasSendOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for i := range 6 {
 		m := invitation
@@ -242,6 +249,7 @@ func TestWorkersAcrossReplicasSendOnce(t *testing.T) {
 }
 
 func TestParseSMTPURL(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"smtp://u:p@mail.example.com:587", "smtps://u:p%40x@mail.example.com", "smtp://mail.example.com",
 		"smtp://127.0.0.1:1025?tls=none", "smtp://localhost:1025?tls=none"} {
 		if _, err := mail.ParseSMTPURL(ok); err != nil {
@@ -262,6 +270,7 @@ func TestParseSMTPURL(t *testing.T) {
 
 // Templates escape what they show: a name cannot inject HTML.
 func TestComposeEscapes(t *testing.T) {
+	t.Parallel()
 	m := invitation
 	m.Name, m.Org = `<script>x</script>`, `A & B`
 	b, err := mail.Compose(m)
@@ -278,6 +287,7 @@ func TestComposeEscapes(t *testing.T) {
 // one), the sign-in-changed notice the change, escaped, and the account
 // page's link.
 func TestComposeSignInNotices(t *testing.T) {
+	t.Parallel()
 	sso := mail.Message{Kind: mail.KindSSOOnly, To: "ada@example.com", Org: "Initech", Name: "Ada"}
 	b, err := mail.Compose(sso)
 	if err != nil {

@@ -154,6 +154,7 @@ func (f *fixture) delivery(t *testing.T, webhookID string) store.WebhookDelivery
 //
 // spec: D-events
 func TestRetryWithBackoff(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rcv := newReceiver(t, 500, 503)
 	f.webhook(t, "wh-1", "acme", rcv.srv.URL+"/hook", "whsec_test")
@@ -233,6 +234,7 @@ func TestRetryWithBackoff(t *testing.T) {
 //
 // spec: D-events
 func TestEarlierEventPayload(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rcv := newReceiver(t)
 	f.webhook(t, "wh-1", "acme", rcv.srv.URL, "s", "manage_tenant")
@@ -260,6 +262,7 @@ func TestEarlierEventPayload(t *testing.T) {
 //
 // spec: D-events
 func TestGiveUp(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rcv := newReceiver(t, 500, 500, 500, 500, 500)
 	f.webhook(t, "wh-1", "acme", rcv.srv.URL, "s")
@@ -284,6 +287,7 @@ func TestGiveUp(t *testing.T) {
 //
 // spec: D-events
 func TestRouting(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	all, billing, other := newReceiver(t), newReceiver(t), newReceiver(t)
 	f.webhook(t, "wh-all", "acme", all.srv.URL, "a", AllEvents)
@@ -344,6 +348,7 @@ func TestRouting(t *testing.T) {
 //
 // attack: webhook-ssrf-loopback
 func TestAttackWebhookToLoopback(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.d.Egress = egress.Policy{}
 	rcv := newReceiver(t)
@@ -366,6 +371,7 @@ func TestAttackWebhookToLoopback(t *testing.T) {
 //
 // attack: webhook-ssrf-redirect
 func TestAttackWebhookRedirect(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	internal := newReceiver(t)
 	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -392,6 +398,7 @@ func TestAttackWebhookRedirect(t *testing.T) {
 //
 // attack: webhook-body-in-record
 func TestAttackWebhookAnswerKept(t *testing.T) {
+	t.Parallel()
 	const secret = "SECRET-ANSWER aws_secret_access_key=abc"
 	f := newFixture(t)
 	status := http.StatusInternalServerError
@@ -428,6 +435,7 @@ func TestAttackWebhookAnswerKept(t *testing.T) {
 }
 
 func TestVerifyRejectsOldAndMalformed(t *testing.T) {
+	t.Parallel()
 	body := []byte(`{}`)
 	h := Sign("s", t0, body)
 	if err := Verify("s", h, body, t0.Add(10*time.Minute), 5*time.Minute); err != ErrTooOld {
@@ -441,6 +449,7 @@ func TestVerifyRejectsOldAndMalformed(t *testing.T) {
 }
 
 func TestDefaultBackoff(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute}
 	for i, w := range want {
 		if got := DefaultBackoff(i + 1); got != w {
@@ -455,6 +464,7 @@ func TestDefaultBackoff(t *testing.T) {
 // TestTick: a paused worker does not run unless a run was requested; each
 // run is recorded in system_workers and clears the request.
 func TestTick(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rcv := newReceiver(t)
 	f.webhook(t, "wh-1", "acme", rcv.srv.URL, "s")
