@@ -46,14 +46,14 @@ func keyset(args *[]any, cursor, keyCol, idCol string) (string, error) {
 // most platform.NamePages.Size(p.Limit) of them, and the cursor of the next
 // page ("" on the last).
 // key names a row's (key, id) for the cursor. EINVALID for a bad cursor.
-func keysetPage[T any](ctx context.Context, s *Store, p PageQuery, selectFrom, cond string, args []any,
+func keysetPage[T any](ctx context.Context, db DB, p PageQuery, selectFrom, cond string, args []any,
 	keyCol, idCol string, scan func(Row) (T, error), key func(*T) (string, string)) ([]T, string, error) {
 	ks, err := keyset(&args, p.Cursor, keyCol, idCol)
 	if err != nil {
 		return nil, "", err
 	}
 	n := platform.NamePages.Size(p.Limit)
-	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+ks+
+	rows, err := queryAll(ctx, db, scan, selectFrom+` WHERE `+cond+` AND `+ks+
 		` ORDER BY `+keyCol+`, `+idCol+` LIMIT `+arg(&args, n+1), args...) // one more tells whether a next page exists
 	if err != nil {
 		return nil, "", err
@@ -89,14 +89,14 @@ func newestCursor(t time.Time, id string) string {
 // after cursor, at most platform.NewestPages.Size(limit) of them, and the cursor of the next
 // page ("" on the last). at names a row's time and id for the cursor.
 // EINVALID for a bad cursor.
-func newestPage[T any](ctx context.Context, s *Store, cursor string, limit int, selectFrom, cond string, args []any,
+func newestPage[T any](ctx context.Context, db DB, cursor string, limit int, selectFrom, cond string, args []any,
 	timeCol string, scan func(Row) (T, error), at func(*T) (time.Time, string)) ([]T, string, error) {
 	after, err := newestAfter(&args, cursor, timeCol, "id")
 	if err != nil {
 		return nil, "", err
 	}
 	n := platform.NewestPages.Size(limit)
-	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+after+
+	rows, err := queryAll(ctx, db, scan, selectFrom+` WHERE `+cond+` AND `+after+
 		` ORDER BY `+timeCol+` DESC, id DESC LIMIT `+arg(&args, n+1), args...)
 	if err != nil {
 		return nil, "", err

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+// Webhook is a customer's subscription to its events. SecretSealed is the
+// signing secret sealed for its row.
+type Webhook struct {
+	ID           string
+	CustomerID   string
+	URL          string
+	Description  string
+	Events       []string
+	SecretSealed []byte
+	Active       bool
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+const webhookColumns = `id, customer_id, url, description, events, secret_sealed, active, created_at, updated_at`
+
+func scanWebhook(r Row) (Webhook, error) {
+	var w Webhook
+	var events string
+	err := r.Scan(&w.ID, &w.CustomerID, &w.URL, &w.Description, &events, &w.SecretSealed, &w.Active, &w.CreatedAt, &w.UpdatedAt)
+	w.Events = decodeList(events)
+	return w, err
+}
+
+// CreateWebhook stores a webhook.
+func (s *Events) CreateWebhook(ctx context.Context, w *Webhook) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO webhooks (`+webhookColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		w.ID, w.CustomerID, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active, w.CreatedAt.UTC(), w.UpdatedAt.UTC())
+	return wrap(err, "webhook")
+}
+
+// Webhook returns one webhook. ENOTFOUND.
+func (s *Events) Webhook(ctx context.Context, id string) (*Webhook, error) {
+	return queryOne(ctx, s.db, "webhook", scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id)
+}
+
+// Webhooks lists a customer's webhooks, oldest first.
+func (s *Events) Webhooks(ctx context.Context, customerID string) ([]Webhook, error) {
+	return queryAll(ctx, s.db, scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE customer_id = $1 ORDER BY created_at, id`, customerID)
+}
+
+// UpdateWebhook runs fn on the stored webhook in a transaction and saves
+// what fn leaves. ENOTFOUND.
+func (s *Events) UpdateWebhook(ctx context.Context, id string, fn func(*Webhook) error) (*Webhook, error) {
+	return update(ctx, s.querier, "webhook", scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id, fn,
+		func(tx *Store, w *Webhook) error {
+			return tx.execOne(ctx, "webhook", `UPDATE webhooks SET url = $2, description = $3, events = $4, secret_sealed = $5,
+				active = $6, updated_at = $7 WHERE id = $1`, id, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active,
+				w.UpdatedAt.UTC())
+		})
+}
+
+// DeleteWebhook removes a webhook and its deliveries. ENOTFOUND.
+func (s *Events) DeleteWebhook(ctx context.Context, id string) error {
+	return s.execOne(ctx, "webhook", `DELETE FROM webhooks WHERE id = $1`, id)
+}
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one event on its way to one webhook.
+type WebhookDelivery struct {
+	ID             string
+	WebhookID      string
+	EventID        string
+	EventType      string
+	Payload        string
+	Status         string
+	Attempts       int
+	NextAttemptAt  time.Time
+	LastStatusCode int
+	LastError      string
+	CreatedAt      time.Time
+	DeliveredAt    *time.Time
+}
+
+const deliveryColumns = `id, webhook_id, event_id, event_type, payload, status, attempts, next_attempt_at, last_status_code,
+	last_error, created_at, delivered_at`
+
+func scanDelivery(r Row) (WebhookDelivery, error) {
+	var d WebhookDelivery
+	var delivered sql.NullTime
+	err := r.Scan(&d.ID, &d.WebhookID, &d.EventID, &d.EventType, &d.Payload, &d.Status, &d.Attempts, &d.NextAttemptAt,
+		&d.LastStatusCode, &d.LastError, &d.CreatedAt, &delivered)
+	d.DeliveredAt = timePtr(delivered)
+	return d, err
+}
+
+// AddWebhookDelivery queues a delivery; a webhook gets each event once, so
+// queuing it again does nothing and answers false.
+func (s *Events) AddWebhookDelivery(ctx context.Context, d *WebhookDelivery) (bool, error) {
+	n, err := s.db.Exec(ctx, `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, attempts,
+		next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+		d.ID, d.WebhookID, d.EventID, d.EventType, d.Payload, DeliveryPending, d.NextAttemptAt.UTC(), d.CreatedAt.UTC())
+	return n == 1, wrap(err, "webhook delivery")
+}
+
+// WebhookDeliveries lists a webhook's deliveries, newest first.
+func (s *Events) WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]WebhookDelivery, error) {
+	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = $1
+		ORDER BY created_at DESC, id DESC LIMIT $2`, webhookID, platform.NewestPages.Size(limit))
+}
+
+// WebhookDelivery returns one delivery. ENOTFOUND.
+func (s *Events) WebhookDelivery(ctx context.Context, id string) (*WebhookDelivery, error) {
+	return queryOne(ctx, s.db, "webhook delivery", scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = $1`, id)
+}
+
+// DueWebhookDeliveries lists pending deliveries whose next attempt is due
+// at now, oldest due first.
+func (s *Events) DueWebhookDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error) {
+	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries
+		WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), platform.NewestPages.Size(limit))
+}
+
+// ClaimWebhookDelivery leases a due delivery until leaseUntil, so one
+// dispatcher among replicas sends it: true when this caller won it (it was
+// still pending and due at now).
+func (s *Events) ClaimWebhookDelivery(ctx context.Context, id string, now, leaseUntil time.Time) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE webhook_deliveries SET next_attempt_at = $3
+		WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2`, id, now.UTC(), leaseUntil.UTC())
+	return n == 1, err
+}
+
+// RecordWebhookAttempt stores the outcome of an attempt: the new status,
+// attempt count, next attempt, answer and error.
+func (s *Events) RecordWebhookAttempt(ctx context.Context, d *WebhookDelivery) error {
+	return s.execOne(ctx, "webhook delivery", `UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4,
+		last_status_code = $5, last_error = $6, delivered_at = $7 WHERE id = $1`, d.ID, d.Status, d.Attempts,
+		d.NextAttemptAt.UTC(), d.LastStatusCode, d.LastError, nullTimePtr(d.DeliveredAt))
+}
+
+// WebhookEvent is an allowed audit event of a customer that has an active
+// webhook created before it, with that webhook.
+type WebhookEvent struct {
+	Event        AuditEvent
+	WebhookID    string
+	WebhookEvent []string
+}
+
+// WebhookEvents lists (event, webhook) pairs after the pair (at, eventID,
+// webhookID) in that order, at most limit: allowed audit events of
+// customers with active webhooks created no later than the event. Start
+// with empty ids to include events at exactly at.
+func (s *Events) WebhookEvents(ctx context.Context, at time.Time, eventID, webhookID string, limit int) ([]WebhookEvent, error) {
+	return queryAll(ctx, s.db, func(r Row) (WebhookEvent, error) {
+		var we WebhookEvent
+		var events string
+		e := &we.Event
+		err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision, &e.Reason,
+			&e.Status, &e.RequestID, &we.WebhookID, &events)
+		we.WebhookEvent = decodeList(events)
+		return we, err
+	}, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.operation, a.resource, a.decision,
+		a.reason, a.status, a.request_id, w.id, w.events
+		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
+		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
+		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, platform.NewestPages.Size(limit))
+}
+
+// WebhookCursor returns how far the dispatcher named name has read the
+// audit log (zero time when it never ran).
+func (s *Events) WebhookCursor(ctx context.Context, name string) (time.Time, error) {
+	var at time.Time
+	err := s.db.QueryRow(ctx, `SELECT at FROM webhook_cursor WHERE name = $1`, name).Scan(&at)
+	if errors.Is(err, ErrNoRows) {
+		return time.Time{}, nil
+	}
+	return at, err
+}
+
+// SetWebhookCursor moves the dispatcher's cursor forward (never back).
+func (s *Events) SetWebhookCursor(ctx context.Context, name string, at time.Time) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO webhook_cursor (name, at) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET at = EXCLUDED.at WHERE webhook_cursor.at < EXCLUDED.at`, name, at.UTC())
+	return err
+}
