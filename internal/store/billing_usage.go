@@ -70,19 +70,14 @@ func (s *Billing) UsageRows(ctx context.Context, q UsageQuery) ([]UsageRow, stri
 		w += ` AND (u.period < ` + p + ` OR (u.period = ` + p + ` AND (u.customer_id > ` + c + ` OR (u.customer_id = ` + c +
 			` AND u.meter_key > ` + m + `))))`
 	}
-	limit := platform.NewestPages.Size(q.Limit)
-	rows, err := queryAll(ctx, s.db, func(r Row) (UsageRow, error) {
-		var u UsageRow
-		err := r.Scan(&u.ID, &u.CustomerID, &u.MeterKey, &u.Unit, &u.Period, &u.Units, &u.BilledAmountCents, &u.Currency)
-		return u, err
-	}, `SELECT u.id, u.customer_id, u.meter_key, m.unit, u.period, u.units, u.billed_amount_cents,
+	return onePage(ctx, s.db, `SELECT u.id, u.customer_id, u.meter_key, m.unit, u.period, u.units, u.billed_amount_cents,
 		u.currency FROM usage_rows u JOIN meters m ON m.meter_key = u.meter_key WHERE `+w+`
-		ORDER BY u.period DESC, u.customer_id, u.meter_key LIMIT `+arg(&args, limit+1), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	out, next := cut(rows, limit, func(u *UsageRow) string { return EncodeCursor(u.Period, u.CustomerID+"\x00"+u.MeterKey) })
-	return out, next, nil
+		ORDER BY u.period DESC, u.customer_id, u.meter_key`, args, platform.NewestPages.Size(q.Limit),
+		func(r Row) (UsageRow, error) {
+			var u UsageRow
+			err := r.Scan(&u.ID, &u.CustomerID, &u.MeterKey, &u.Unit, &u.Period, &u.Units, &u.BilledAmountCents, &u.Currency)
+			return u, err
+		}, func(u *UsageRow) string { return EncodeCursor(u.Period, u.CustomerID+"\x00"+u.MeterKey) })
 }
 
 // BilledTotal is the billed amount of a customer's usage in one period and currency.

@@ -72,6 +72,23 @@ func (s *Data) CreateMaster(ctx context.Context, m *Master) error {
 	return wrap(err, "master")
 }
 
+// masterColumns are the columns of masters (aliased m) in Master's order,
+// scanned to masterDest (the fields column to fields, for decodeFields).
+const masterColumns = `m.id, m.tenant_id, m.name, m.fields, m.created_at`
+
+func masterDest(m *Master, fields *string) []any {
+	return []any{&m.ID, &m.TenantID, &m.Name, fields, &m.CreatedAt}
+}
+
+// scanMaster scans a row of masterColumns and then the columns of after.
+func scanMaster(r Row, m *Master, after ...any) error {
+	var fields string
+	if err := r.Scan(append(masterDest(m, &fields), after...)...); err != nil {
+		return err
+	}
+	return decodeFields(m, fields)
+}
+
 // encodeFields writes the masters.fields column: a JSON array of
 // {"key": …, "type": …} objects.
 func encodeFields(fs []MasterField) (string, error) {
@@ -106,11 +123,7 @@ func (s *Data) MastersByName(ctx context.Context, name string, f TenantFilter) (
 	}
 	return queryAll(ctx, s.db, func(r Row) (Master, error) {
 		var m Master
-		var fields string
-		if err := r.Scan(&m.ID, &m.TenantID, &m.Name, &fields, &m.CreatedAt); err != nil {
-			return m, err
-		}
-		return m, decodeFields(&m, fields)
-	}, `SELECT m.id, m.tenant_id, m.name, m.fields, m.created_at FROM masters m JOIN tenants t ON t.id = m.tenant_id
+		return m, scanMaster(r, &m)
+	}, `SELECT `+masterColumns+` FROM masters m JOIN tenants t ON t.id = m.tenant_id
 		WHERE m.name = $1 AND `+cond+` ORDER BY m.tenant_id`, args...)
 }

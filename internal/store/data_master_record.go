@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/platform/platform/internal/platform"
@@ -29,9 +30,13 @@ type MasterRecord struct {
 	IsDeleted    bool
 }
 
-// recordColumns are the columns of master_records in MasterRecord's order.
-var recordColumns = []string{"id", "master_id", "tenant_id", "project_id", "parent_id", "slug", "ref_id",
-	"custom_fields", "created_by", "created_at", "is_deleted"}
+// recordColumns are the columns of master_records in MasterRecord's order;
+// recordSelect selects them of the table aliased r (scanRecord reads them).
+var (
+	recordColumns = []string{"id", "master_id", "tenant_id", "project_id", "parent_id", "slug", "ref_id",
+		"custom_fields", "created_by", "created_at", "is_deleted"}
+	recordSelect = "r." + strings.Join(recordColumns, ", r.")
+)
 
 // InsertMasterRecords stores records in one transaction: with COPY on
 // PostgreSQL, in batched INSERTs on SQLite. An empty CustomFields is stored
@@ -192,8 +197,7 @@ func (s *Data) markedPage(ctx context.Context, q RecordQuery) (*RecordPage, erro
 	}
 	// The mark's values go in as scalar subqueries, which the planners turn
 	// into constants of the index range: (master_id, created_at, id) >= (…).
-	rows, err := s.db.Query(ctx, `SELECT m.records_version, r.id, r.master_id, r.tenant_id, r.project_id, r.parent_id, r.slug, r.ref_id,
-			r.custom_fields, r.created_by, r.created_at, r.is_deleted
+	rows, err := s.db.Query(ctx, `SELECT m.records_version, `+recordSelect+`
 		FROM masters m
 		LEFT JOIN (SELECT r.id, r.created_at AS k FROM master_records r
 			WHERE r.master_id = $1`+live1+` AND (r.created_at, r.id) >= (
@@ -330,8 +334,7 @@ func (s *Data) scannedPage(ctx context.Context, q RecordQuery) (*RecordPage, err
 			SELECT id, ` + key + ` AS k FROM master_records WHERE ` + where + `
 			ORDER BY ` + order(key, "id") + ` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args)) + `
 		), total AS (SELECT COUNT(*) AS n FROM master_records WHERE ` + where + `)
-		SELECT total.n, r.id, r.master_id, r.tenant_id, r.project_id, r.parent_id, r.slug, r.ref_id, r.custom_fields,
-			r.created_by, r.created_at, r.is_deleted
+		SELECT total.n, ` + recordSelect + `
 		FROM total LEFT JOIN page ON TRUE LEFT JOIN master_records r ON r.id = page.id
 		ORDER BY ` + order("page.k", "page.id")
 	rows, err := s.db.Query(ctx, sqlText, args...)
@@ -420,9 +423,7 @@ func (s *Data) MasterRecordsByIDs(ctx context.Context, ids []string, f TenantFil
 	if !ok {
 		return nil, masters, nil
 	}
-	rows, err := s.db.Query(ctx, `SELECT m.id, m.tenant_id, m.name, m.fields, m.created_at,
-			r.id, r.master_id, r.tenant_id, r.project_id, r.parent_id, r.slug, r.ref_id,
-			r.custom_fields, r.created_by, r.created_at, r.is_deleted
+	rows, err := s.db.Query(ctx, `SELECT `+masterColumns+`, `+recordSelect+`
 		FROM master_records r JOIN masters m ON m.id = r.master_id JOIN tenants t ON t.id = r.tenant_id
 		WHERE r.id IN (`+in+`) AND `+cond, args...)
 	if err != nil {
@@ -433,7 +434,7 @@ func (s *Data) MasterRecordsByIDs(ctx context.Context, ids []string, f TenantFil
 	for rows.Next() {
 		var m Master
 		var fields string
-		r, ok, err := scanRecord(rows, &m.ID, &m.TenantID, &m.Name, &fields, &m.CreatedAt)
+		r, ok, err := scanRecord(rows, masterDest(&m, &fields)...)
 		if err != nil {
 			return nil, nil, err
 		}

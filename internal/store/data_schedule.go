@@ -26,12 +26,19 @@ func (s *Data) CreateSchedule(ctx context.Context, sc *Schedule) error {
 	return wrap(err, "schedule")
 }
 
+// scheduleColumns are the columns of a schedule (aliased sc) and its
+// tenant (t) in Schedule's order, scanned to scheduleDest.
+const scheduleColumns = `sc.id, sc.tenant_id, sc.project_id, sc.name, sc.created_at, t.customer_id`
+
+func scheduleDest(sc *Schedule) []any {
+	return []any{&sc.ID, &sc.TenantID, &sc.ProjectID, &sc.Name, &sc.CreatedAt, &sc.CustomerID}
+}
+
 // Schedule returns a schedule with its tenant's customer. ENOTFOUND.
 func (s *Data) Schedule(ctx context.Context, id string) (*Schedule, error) {
 	var sc Schedule
-	err := s.db.QueryRow(ctx, `SELECT s.id, s.tenant_id, s.project_id, s.name, s.created_at, t.customer_id
-		FROM schedules s JOIN tenants t ON t.id = s.tenant_id WHERE s.id = $1`, id).
-		Scan(&sc.ID, &sc.TenantID, &sc.ProjectID, &sc.Name, &sc.CreatedAt, &sc.CustomerID)
+	err := s.db.QueryRow(ctx, `SELECT `+scheduleColumns+` FROM schedules sc JOIN tenants t ON t.id = sc.tenant_id
+		WHERE sc.id = $1`, id).Scan(scheduleDest(&sc)...)
 	return &sc, wrap(err, "schedule")
 }
 
@@ -39,12 +46,8 @@ func (s *Data) Schedule(ctx context.Context, id string) (*Schedule, error) {
 // transaction ends (SQLite transactions hold the write lock already). Call
 // it in a transaction. ENOTFOUND.
 func (s *Data) LockSchedule(ctx context.Context, id string) error {
-	q := `SELECT id FROM schedules WHERE id = $1`
-	if s.Dialect() == Postgres {
-		q += ` FOR UPDATE`
-	}
 	var got string
-	return wrap(s.db.QueryRow(ctx, q, id).Scan(&got), "schedule")
+	return wrap(s.db.QueryRow(ctx, `SELECT id FROM schedules WHERE id = $1`+s.forUpdate(), id).Scan(&got), "schedule")
 }
 
 // ScheduleRows returns every row stored in a schedule, ordered by row id.

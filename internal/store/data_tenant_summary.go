@@ -7,10 +7,8 @@ import (
 
 // MasterSummary is a master with the number of its records not marked deleted.
 type MasterSummary struct {
-	ID       string
-	TenantID string
-	Name     string
-	Records  int
+	Master
+	Records int
 }
 
 // ScheduleSummary is a schedule with the number of its rows.
@@ -44,16 +42,14 @@ func (s *Data) TenantSummaries(ctx context.Context, f TenantFilter, limit int) (
 	if limit > 0 {
 		page = ` LIMIT ` + arg(&first, limit+1)
 	}
-	err = s.each(ctx, `SELECT t.id, t.customer_id, COALESCE(t.instance_id, ''), t.name, t.created_at FROM tenants t
-		WHERE `+cond+` ORDER BY t.name, t.id`+page, first,
+	err = s.each(ctx, `SELECT `+tenantColumns+` FROM tenants t WHERE `+cond+` ORDER BY t.name, t.id`+page, first,
 		func(r Row) error {
-			var t TenantSummary
-			if err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name, &t.CreatedAt); err != nil {
+			t, err := scanTenant(r)
+			if err != nil {
 				return err
 			}
-			t.Projects, t.Masters, t.Schedules = []Project{}, []MasterSummary{}, []ScheduleSummary{}
 			index[t.ID] = len(out)
-			out = append(out, t)
+			out = append(out, TenantSummary{Tenant: t, Projects: []Project{}, Masters: []MasterSummary{}, Schedules: []ScheduleSummary{}})
 			return nil
 		})
 	if err != nil || len(out) == 0 {
@@ -68,45 +64,41 @@ func (s *Data) TenantSummaries(ctx context.Context, f TenantFilter, limit int) (
 		}
 		cond += ` AND t.id IN (` + placeholders(&args, ids) + `)`
 	}
-	err = s.each(ctx, `SELECT p.id, p.tenant_id, p.name, p.created_at FROM projects p JOIN tenants t ON t.id = p.tenant_id
-		WHERE `+cond+` ORDER BY p.name, p.id`, args, func(r Row) error {
-		var p Project
-		if err := r.Scan(&p.ID, &p.TenantID, &p.Name, &p.CreatedAt); err != nil {
-			return err
-		}
-		t := &out[index[p.TenantID]]
-		t.Projects = append(t.Projects, p)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
+	err = attach(ctx, s.db, out, index, `SELECT `+projectColumns+` FROM projects p JOIN tenants t ON t.id = p.tenant_id
+		WHERE `+cond+` ORDER BY p.name, p.id`, args, scanProject,
+		func(p *Project) string { return p.TenantID }, func(t *TenantSummary) *[]Project { return &t.Projects })
+	if err == nil {
+		err = attach(ctx, s.db, out, index, `SELECT `+masterColumns+`, m.live_records FROM masters m JOIN tenants t ON t.id = m.tenant_id
+			WHERE `+cond+` ORDER BY m.name, m.id`, args, func(r Row) (MasterSummary, error) {
+			var m MasterSummary
+			return m, scanMaster(r, &m.Master, &m.Records)
+		}, func(m *MasterSummary) string { return m.TenantID }, func(t *TenantSummary) *[]MasterSummary { return &t.Masters })
 	}
-	err = s.each(ctx, `SELECT m.id, m.tenant_id, m.name, m.live_records
-		FROM masters m JOIN tenants t ON t.id = m.tenant_id WHERE `+cond+` ORDER BY m.name, m.id`, args, func(r Row) error {
-		var m MasterSummary
-		if err := r.Scan(&m.ID, &m.TenantID, &m.Name, &m.Records); err != nil {
-			return err
-		}
-		t := &out[index[m.TenantID]]
-		t.Masters = append(t.Masters, m)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
+	if err == nil {
+		err = attach(ctx, s.db, out, index, `SELECT `+scheduleColumns+`, (SELECT COUNT(*) FROM schedule_rows sr WHERE sr.schedule_id = sc.id)
+			FROM schedules sc JOIN tenants t ON t.id = sc.tenant_id WHERE `+cond+` ORDER BY sc.name, sc.id`, args,
+			func(r Row) (ScheduleSummary, error) {
+				var sc ScheduleSummary
+				return sc, r.Scan(append(scheduleDest(&sc.Schedule), &sc.Rows)...)
+			}, func(sc *ScheduleSummary) string { return sc.TenantID }, func(t *TenantSummary) *[]ScheduleSummary { return &t.Schedules })
 	}
-	err = s.each(ctx, `SELECT sc.id, sc.tenant_id, sc.project_id, sc.name, sc.created_at, t.customer_id,
-			(SELECT COUNT(*) FROM schedule_rows sr WHERE sr.schedule_id = sc.id)
-		FROM schedules sc JOIN tenants t ON t.id = sc.tenant_id WHERE `+cond+` ORDER BY sc.name, sc.id`, args, func(r Row) error {
-		var sc ScheduleSummary
-		if err := r.Scan(&sc.ID, &sc.TenantID, &sc.ProjectID, &sc.Name, &sc.CreatedAt, &sc.CustomerID, &sc.Rows); err != nil {
-			return err
-		}
-		t := &out[index[sc.TenantID]]
-		t.Schedules = append(t.Schedules, sc)
-		return nil
-	})
 	if err != nil {
 		return nil, false, err
 	}
 	return out, more, nil
+}
+
+// attach reads the rows of query with scan and appends each to the list
+// (picked by list) of the summary of its tenant (tenantID).
+func attach[T any](ctx context.Context, db DB, out []TenantSummary, index map[string]int, query string, args []any,
+	scan func(Row) (T, error), tenantID func(*T) string, list func(*TenantSummary) *[]T) error {
+	rows, err := queryAll(ctx, db, scan, query, args...)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		l := list(&out[index[tenantID(&rows[i])]])
+		*l = append(*l, rows[i])
+	}
+	return nil
 }

@@ -24,6 +24,16 @@ type AuditEvent struct {
 	RequestID string
 }
 
+// auditColumns are the columns of audit_log (aliased a) in AuditEvent's order.
+const auditColumns = `a.id, a.at, a.actor_id, COALESCE(a.customer_id, ''), a.action, a.operation, a.resource, a.decision,
+	a.reason, a.status, a.request_id`
+
+// auditDest is where a row of auditColumns is scanned to.
+func auditDest(e *AuditEvent) []any {
+	return []any{&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision, &e.Reason,
+		&e.Status, &e.RequestID}
+}
+
 // AppendAudit stores an audit event.
 func (s *Events) AppendAudit(ctx context.Context, e *AuditEvent) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO audit_log (id, at, actor_id, customer_id, action, operation, resource, decision, reason,
@@ -51,12 +61,9 @@ func (s *Events) AuditEvents(ctx context.Context, q AuditQuery) ([]AuditEvent, s
 	}
 	args := []any{q.ActorID}
 	cond := `($1 = '' OR actor_id = $1) AND ` + scopeCondition(&args, q.Scope, "customer_id", "")
-	return newestPage(ctx, s.db, q.Cursor, q.Limit, `SELECT id, at, actor_id, COALESCE(customer_id, ''), action, operation, resource,
-		decision, reason, status, request_id FROM audit_log`, cond, args, "at",
+	return newestPage(ctx, s.db, q.Cursor, q.Limit, `SELECT `+auditColumns+` FROM audit_log a`, cond, args, "at",
 		func(r Row) (AuditEvent, error) {
 			var e AuditEvent
-			err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision, &e.Reason,
-				&e.Status, &e.RequestID)
-			return e, err
+			return e, r.Scan(auditDest(&e)...)
 		}, func(e *AuditEvent) (time.Time, string) { return e.At, e.ID })
 }

@@ -43,11 +43,6 @@ func (s *Events) EmailLog(ctx context.Context, q EmailQuery) ([]Email, string, e
 	}
 	var args []any
 	cond := scopeCondition(&args, q.Scope, "customer_id", "")
-	return newestPage(ctx, s.db, q.Cursor, q.Limit, `SELECT id, at, COALESCE(customer_id, ''), recipient, kind, subject, status,
-		COALESCE(user_id, ''), last_error FROM email_log`, cond, args, "at",
-		func(r Row) (Email, error) {
-			var e Email
-			err := r.Scan(&e.ID, &e.At, &e.CustomerID, &e.Recipient, &e.Kind, &e.Subject, &e.Status, &e.UserID, &e.LastError)
-			return e, err
-		}, func(e *Email) (time.Time, string) { return e.At, e.ID })
+	return newestPage(ctx, s.db, q.Cursor, q.Limit, `SELECT `+outboxColumns+` FROM email_log`, cond, args, "at", scanOutbox,
+		func(e *Email) (time.Time, string) { return e.At, e.ID })
 }

@@ -52,16 +52,13 @@ func (s *Events) OutboxEmail(ctx context.Context, id string) (*Email, error) {
 
 // DueEmails lists queued messages due at now, oldest due first.
 func (s *Events) DueEmails(ctx context.Context, now time.Time, limit int) ([]Email, error) {
-	return queryAll(ctx, s.db, scanOutbox, `SELECT `+outboxColumns+` FROM email_log
-		WHERE status = 'queued' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), platform.NewestPages.Size(limit))
+	return due(ctx, s.db, emailQueue, outboxColumns, scanOutbox, now, limit)
 }
 
 // ClaimEmail leases a due message until leaseUntil, so one worker among
 // replicas sends it: true when this caller won it.
 func (s *Events) ClaimEmail(ctx context.Context, id string, now, leaseUntil time.Time) (bool, error) {
-	n, err := s.db.Exec(ctx, `UPDATE email_log SET next_attempt_at = $3
-		WHERE id = $1 AND status = 'queued' AND next_attempt_at <= $2`, id, now.UTC(), leaseUntil.UTC())
-	return n == 1, err
+	return emailQueue.claim(ctx, s.db, id, now, leaseUntil)
 }
 
 // RecordEmailAttempt stores how an attempt went: status, attempts, next

@@ -124,17 +124,14 @@ func (s *Events) WebhookDelivery(ctx context.Context, id string) (*WebhookDelive
 // DueWebhookDeliveries lists pending deliveries whose next attempt is due
 // at now, oldest due first.
 func (s *Events) DueWebhookDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error) {
-	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries
-		WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`, now.UTC(), platform.NewestPages.Size(limit))
+	return due(ctx, s.db, webhookQueue, deliveryColumns, scanDelivery, now, limit)
 }
 
 // ClaimWebhookDelivery leases a due delivery until leaseUntil, so one
 // dispatcher among replicas sends it: true when this caller won it (it was
 // still pending and due at now).
 func (s *Events) ClaimWebhookDelivery(ctx context.Context, id string, now, leaseUntil time.Time) (bool, error) {
-	n, err := s.db.Exec(ctx, `UPDATE webhook_deliveries SET next_attempt_at = $3
-		WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2`, id, now.UTC(), leaseUntil.UTC())
-	return n == 1, err
+	return webhookQueue.claim(ctx, s.db, id, now, leaseUntil)
 }
 
 // RecordWebhookAttempt stores the outcome of an attempt: the new status,
@@ -161,13 +158,10 @@ func (s *Events) WebhookEvents(ctx context.Context, at time.Time, eventID, webho
 	return queryAll(ctx, s.db, func(r Row) (WebhookEvent, error) {
 		var we WebhookEvent
 		var events string
-		e := &we.Event
-		err := r.Scan(&e.ID, &e.At, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision, &e.Reason,
-			&e.Status, &e.RequestID, &we.WebhookID, &events)
+		err := r.Scan(append(auditDest(&we.Event), &we.WebhookID, &events)...)
 		we.WebhookEvent = decodeList(events)
 		return we, err
-	}, `SELECT a.id, a.at, a.actor_id, a.customer_id, a.action, a.operation, a.resource, a.decision,
-		a.reason, a.status, a.request_id, w.id, w.events
+	}, `SELECT `+auditColumns+`, w.id, w.events
 		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
 		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
 		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, platform.NewestPages.Size(limit))

@@ -22,20 +22,14 @@ type Passkey struct {
 
 const passkeyColumns = `id, user_id, credential_id, name, credential, sign_count, clone_warning, created_at, last_used_at`
 
-func scanPasskey(r Row) (*Passkey, error) {
+func scanPasskey(r Row) (Passkey, error) {
 	var k Passkey
 	var cred string
 	var count int64
 	var used sql.NullTime
-	if err := r.Scan(&k.ID, &k.UserID, &k.CredentialID, &k.Name, &cred, &count, &k.CloneWarning, &k.CreatedAt, &used); err != nil {
-		return nil, err
-	}
-	k.Credential, k.SignCount = []byte(cred), uint32(count)
-	if used.Valid {
-		t := used.Time
-		k.LastUsedAt = &t
-	}
-	return &k, nil
+	err := r.Scan(&k.ID, &k.UserID, &k.CredentialID, &k.Name, &cred, &count, &k.CloneWarning, &k.CreatedAt, &used)
+	k.Credential, k.SignCount, k.LastUsedAt = []byte(cred), uint32(count), timePtr(used)
+	return k, err
 }
 
 // CreatePasskey stores a new passkey. ECONFLICT when its credential id is
@@ -48,47 +42,25 @@ func (s *Identity) CreatePasskey(ctx context.Context, k *Passkey) error {
 
 // Passkeys lists a user's passkeys, oldest first.
 func (s *Identity) Passkeys(ctx context.Context, userID string) ([]Passkey, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+passkeyColumns+` FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Passkey
-	for rows.Next() {
-		k, err := scanPasskey(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *k)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, scanPasskey, `SELECT `+passkeyColumns+` FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`, userID)
 }
 
 // PasskeyByCredentialID finds the passkey an assertion names. ENOTFOUND
 // when none.
 func (s *Identity) PasskeyByCredentialID(ctx context.Context, credentialID []byte) (*Passkey, error) {
-	k, err := scanPasskey(s.db.QueryRow(ctx, `SELECT `+passkeyColumns+` FROM passkeys WHERE credential_id = $1`, credentialID))
-	return k, wrap(err, "passkey")
+	return queryOne(ctx, s.db, "passkey", scanPasskey, `SELECT `+passkeyColumns+` FROM passkeys WHERE credential_id = $1`, credentialID)
 }
 
 // RenamePasskey names a user's passkey. ENOTFOUND when the user has no
 // passkey with that id.
 func (s *Identity) RenamePasskey(ctx context.Context, userID, id, name string) error {
-	n, err := s.db.Exec(ctx, `UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2`, id, userID, name)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "passkey")
+	return s.execOne(ctx, "passkey", `UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2`, id, userID, name)
 }
 
 // DeletePasskey removes a user's passkey. ENOTFOUND when the user has no
 // passkey with that id.
 func (s *Identity) DeletePasskey(ctx context.Context, userID, id string) error {
-	n, err := s.db.Exec(ctx, `DELETE FROM passkeys WHERE id = $1 AND user_id = $2`, id, userID)
-	if err == nil && n == 0 {
-		err = ErrNoRows
-	}
-	return wrap(err, "passkey")
+	return s.execOne(ctx, "passkey", `DELETE FROM passkeys WHERE id = $1 AND user_id = $2`, id, userID)
 }
 
 // UsePasskey records a sign-in with a passkey: its new counter and record,

@@ -57,14 +57,14 @@ func (s *Identity) CreateServiceAccount(ctx context.Context, a *ServiceAccount, 
 				return wrap(ErrUnique, "service account")
 			}
 		}
-		if _, err := tx.db.Exec(ctx, `INSERT INTO users (id, org_id, email, email_verified, name, password_hash, failed_logins,
-			created_at, updated_at, service) VALUES ($1, $2, $3, FALSE, $4, '', 0, $5, $5, TRUE)`,
-			a.UserID, orgID, a.ClientID+"@service-accounts.invalid", a.Name, a.CreatedAt.UTC()); err != nil {
+		principal := &platform.User{ID: a.UserID, OrgID: orgID, Email: a.ClientID + "@service-accounts.invalid", Name: a.Name,
+			CreatedAt: a.CreatedAt, UpdatedAt: a.CreatedAt}
+		if err := tx.insertUser(ctx, principal, true); err != nil {
 			return wrap(err, "service account")
 		}
-		if _, err := tx.db.Exec(ctx, `INSERT INTO console_users (user_id, role, customer_id, created_at) VALUES ($1, $2, $3, $4)`,
-			a.UserID, a.Role, nullString(a.CustomerID), a.CreatedAt.UTC()); err != nil {
-			return wrap(err, "service account")
+		if err := tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: a.UserID, Role: a.Role, CustomerID: a.CustomerID,
+			CreatedAt: a.CreatedAt}); err != nil {
+			return err
 		}
 		if _, err := tx.db.Exec(ctx, `INSERT INTO service_accounts (`+serviceAccountColumns+`)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, a.ID, nullString(a.CustomerID), a.Name, a.Description, a.ClientID,

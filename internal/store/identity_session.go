@@ -23,30 +23,32 @@ type Session struct {
 	ProvedAt time.Time
 }
 
+const sessionColumns = `id_hash, user_id, auth_time, amr, created_at, expires_at, sid, proved_at`
+
+func scanSession(r Row) (Session, error) {
+	var ss Session
+	var amr string
+	var proved sql.NullTime
+	err := r.Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt, &ss.SID, &proved)
+	ss.AMR, ss.ProvedAt = splitList(amr), orTime(proved, time.Time{})
+	return ss, err
+}
+
 // CreateSession stores a browser session.
 func (s *Identity) CreateSession(ctx context.Context, ss *Session) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (id_hash, user_id, auth_time, amr, created_at, expires_at, sid)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(),
-		ss.ExpiresAt.UTC(), ss.SID)
+	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (`+sessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)`,
+		ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC(), ss.SID)
 	return wrap(err, "session")
 }
 
 // Session returns an unexpired session by the hash of its cookie. ENOTFOUND otherwise.
 func (s *Identity) Session(ctx context.Context, idHash string, now time.Time) (*Session, error) {
-	var ss Session
-	var amr string
-	var proved sql.NullTime
-	err := s.db.QueryRow(ctx, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at, sid, proved_at FROM idp_sessions
-		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC()).
-		Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt, &ss.SID, &proved)
+	ss, err := queryOne(ctx, s.db, "session", scanSession, `SELECT `+sessionColumns+` FROM idp_sessions
+		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC())
 	if err != nil {
-		return nil, wrap(err, "session")
+		return nil, err
 	}
-	ss.AMR = splitList(amr)
-	if proved.Valid {
-		ss.ProvedAt = proved.Time
-	}
-	return &ss, nil
+	return ss, nil
 }
 
 // ProveSession records that the user of a browser session proved

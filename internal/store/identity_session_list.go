@@ -8,13 +8,7 @@ import (
 // UserSessions lists a user's unexpired browser sessions at the identity
 // provider, newest first (the account page).
 func (s *Identity) UserSessions(ctx context.Context, userID string, now time.Time) ([]Session, error) {
-	return queryAll(ctx, s.db, func(r Row) (Session, error) {
-		var ss Session
-		var amr string
-		err := r.Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt)
-		ss.AMR = splitList(amr)
-		return ss, err
-	}, `SELECT id_hash, user_id, auth_time, amr, created_at, expires_at FROM idp_sessions
+	return queryAll(ctx, s.db, scanSession, `SELECT `+sessionColumns+` FROM idp_sessions
 		WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at DESC, id_hash`, userID, now.UTC())
 }
 
@@ -24,10 +18,7 @@ func (s *Identity) UserSessions(ctx context.Context, userID string, now time.Tim
 func (s *Identity) DeleteOtherSessions(ctx context.Context, userID, keepHash string, now time.Time) (int64, error) {
 	var n int64
 	err := s.InTx(ctx, func(tx *Store) error {
-		sids, err := queryAll(ctx, tx.db, func(r Row) (string, error) {
-			var sid string
-			return sid, r.Scan(&sid)
-		}, `SELECT sid FROM idp_sessions WHERE user_id = $1 AND id_hash <> $2`, userID, keepHash)
+		sids, err := queryAll(ctx, tx.db, scanString, `SELECT sid FROM idp_sessions WHERE user_id = $1 AND id_hash <> $2`, userID, keepHash)
 		if err != nil {
 			return err
 		}

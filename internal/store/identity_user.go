@@ -26,10 +26,15 @@ func scanUser(r Row) (*platform.User, error) {
 // organization already has that address.
 func (s *Identity) CreateUser(ctx context.Context, u *platform.User) error {
 	u.Email = platform.NormalizeEmail(u.Email)
-	_, err := s.db.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+	return wrap(s.insertUser(ctx, u, false), "user")
+}
+
+// insertUser inserts u, a service account's principal when service is true.
+func (s *Identity) insertUser(ctx context.Context, u *platform.User, service bool) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO users (`+userColumns+`, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		u.ID, u.OrgID, u.Email, u.EmailVerified, u.Name, u.PasswordHash, u.FailedLogins,
-		nullTime(u.LockedUntil), u.CreatedAt.UTC(), u.UpdatedAt.UTC())
-	return wrap(err, "user")
+		nullTime(u.LockedUntil), u.CreatedAt.UTC(), u.UpdatedAt.UTC(), service)
+	return err
 }
 
 // User returns one user by id. ENOTFOUND when missing.

@@ -28,9 +28,15 @@ type TokenGrant struct {
 // openGrant records the grant of an issued token, with the provider
 // session it ends with, or extends it to expiresAt. A revoked grant stays
 // revoked; its session stays the one it opened with.
-const openGrant = `INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at, session_sid)
-	VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
-		THEN EXCLUDED.expires_at ELSE token_grants.expires_at END`
+const openGrant = `INSERT INTO token_grants (` + grantColumns + `) VALUES ($1, $2, $3, $4, $5, $6)` + extendGrant
+
+// grantColumns are the columns of token_grants a grant opens with.
+const grantColumns = `id, user_id, client_id, created_at, expires_at, session_sid`
+
+// extendGrant ends the insert of a grant that may exist: it extends its
+// expiry, never shortens it.
+const extendGrant = ` ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
+	THEN EXCLUDED.expires_at ELSE token_grants.expires_at END`
 
 // TokenGrant returns a grant, revoked or not. ENOTFOUND.
 func (s *OIDC) TokenGrant(ctx context.Context, id string) (*TokenGrant, error) {

@@ -35,6 +35,16 @@ func (t *AccessToken) grantExpiry() time.Time {
 	return t.ExpiresAt.UTC()
 }
 
+// accessTokenColumns are the columns of access_tokens a row is written and
+// read with, in the order of accessTokenRow.
+const accessTokenColumns = `id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked`
+
+// accessTokenRow is t's values of accessTokenColumns.
+func accessTokenRow(t *AccessToken) []any {
+	return []any{t.ID, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), t.CreatedAt.UTC(),
+		t.ExpiresAt.UTC(), t.Revoked}
+}
+
 // CreateAccessToken stores an issued access token and records (or extends)
 // its grant, in one transaction.
 func (s *OIDC) CreateAccessToken(ctx context.Context, t *AccessToken) error {
@@ -42,9 +52,8 @@ func (s *OIDC) CreateAccessToken(ctx context.Context, t *AccessToken) error {
 		if _, err := tx.db.Exec(ctx, openGrant, t.FamilyID, t.UserID, t.ClientID, t.CreatedAt.UTC(), t.grantExpiry(), t.SessionSID); err != nil {
 			return wrap(err, "grant")
 		}
-		_, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, t.ID, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes),
-			joinList(t.Audience), t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Revoked)
+		_, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (`+accessTokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			accessTokenRow(t)...)
 		return wrap(err, "access token")
 	})
 }
@@ -53,9 +62,8 @@ func (s *OIDC) CreateAccessToken(ctx context.Context, t *AccessToken) error {
 func (s *OIDC) ActiveAccessToken(ctx context.Context, id string, now time.Time) (*AccessToken, error) {
 	var t AccessToken
 	var scopes, aud string
-	err := s.db.QueryRow(ctx, `SELECT id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked
-		FROM access_tokens WHERE id = $1 AND expires_at > $2 AND NOT revoked`, id, now.UTC()).
-		Scan(&t.ID, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &t.CreatedAt, &t.ExpiresAt, &t.Revoked)
+	err := s.db.QueryRow(ctx, `SELECT `+accessTokenColumns+` FROM access_tokens WHERE id = $1 AND expires_at > $2 AND NOT revoked`,
+		id, now.UTC()).Scan(&t.ID, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &t.CreatedAt, &t.ExpiresAt, &t.Revoked)
 	if err != nil {
 		return nil, wrap(err, "access token")
 	}
@@ -86,13 +94,21 @@ type RefreshToken struct {
 	Revoked       bool
 }
 
+// refreshTokenColumns are the columns of refresh_tokens a row is written
+// and read with, in the order of refreshTokenRow.
+const refreshTokenColumns = `token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time, access_token_id,
+	created_at, expires_at, used, revoked`
+
+// refreshTokenRow is t's values of refreshTokenColumns.
+func refreshTokenRow(t *RefreshToken) []any {
+	return []any{t.TokenHash, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), joinList(t.AMR),
+		t.AuthTime.UTC(), t.AccessTokenID, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Used, t.Revoked}
+}
+
 // CreateRefreshToken stores an issued refresh token.
 func (s *OIDC) CreateRefreshToken(ctx context.Context, t *RefreshToken) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience, amr,
-		auth_time, access_token_id, created_at, expires_at, used, revoked)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-		t.TokenHash, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), joinList(t.AMR),
-		t.AuthTime.UTC(), t.AccessTokenID, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Used, t.Revoked)
+	_, err := s.db.Exec(ctx, `INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, refreshTokenRow(t)...)
 	return wrap(err, "refresh token")
 }
 
@@ -102,10 +118,7 @@ func (s *OIDC) CreateRefreshToken(ctx context.Context, t *RefreshToken) error {
 // when it was already used or revoked. On PostgreSQL this is one statement,
 // so a refresh grant costs one round trip.
 func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken, rt *RefreshToken) (bool, error) {
-	atArgs := []any{at.ID, at.FamilyID, at.ClientID, at.UserID, joinList(at.Scopes), joinList(at.Audience),
-		at.CreatedAt.UTC(), at.ExpiresAt.UTC()}
-	rtArgs := []any{rt.TokenHash, rt.FamilyID, rt.ClientID, rt.UserID, joinList(rt.Scopes), joinList(rt.Audience),
-		joinList(rt.AMR), rt.AuthTime.UTC(), rt.AccessTokenID, rt.CreatedAt.UTC(), rt.ExpiresAt.UTC()}
+	atArgs, rtArgs := accessTokenRow(at), refreshTokenRow(rt)
 	grantExpires := at.grantExpiry()
 	if rt.ExpiresAt.After(grantExpires) {
 		grantExpires = rt.ExpiresAt.UTC()
@@ -119,18 +132,16 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 			), ok AS (
 				SELECT 1 AS one FROM used UNION ALL SELECT 1 WHERE $1 = ''
 			), a AS (
-				INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience, created_at, expires_at)
-				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz FROM ok RETURNING 1
+				INSERT INTO access_tokens (`+accessTokenColumns+`)
+				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, $10::boolean FROM ok RETURNING 1
 			), g AS (
-				INSERT INTO token_grants (id, user_id, client_id, created_at, expires_at, session_sid)
-				SELECT $3, $5, $4, $8::timestamptz, $21::timestamptz, $22 FROM ok
-				ON CONFLICT (id) DO UPDATE SET expires_at = CASE WHEN EXCLUDED.expires_at > token_grants.expires_at
-					THEN EXCLUDED.expires_at ELSE token_grants.expires_at END
+				INSERT INTO token_grants (`+grantColumns+`)
+				SELECT $3, $5, $4, $8::timestamptz, $24::timestamptz, $25 FROM ok`+extendGrant+`
 				RETURNING 1
 			)
-			INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time,
-				access_token_id, created_at, expires_at)
-			SELECT $10, $11, $12, $13, $14, $15, $16, $17::timestamptz, $18, $19::timestamptz, $20::timestamptz FROM ok
+			INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
+			SELECT $11, $12, $13, $14, $15, $16, $17, $18::timestamptz, $19, $20::timestamptz, $21::timestamptz, $22::boolean,
+				$23::boolean FROM ok
 			RETURNING 1`, args...).Scan(&one)
 		if errors.Is(err, ErrNoRows) {
 			return false, nil
@@ -147,12 +158,12 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 		if _, err := tx.db.Exec(ctx, openGrant, at.FamilyID, at.UserID, at.ClientID, at.CreatedAt.UTC(), grantExpires, at.SessionSID); err != nil {
 			return err
 		}
-		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (id, family_id, client_id, user_id, scopes, audience,
-			created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, atArgs...); err != nil {
+		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (`+accessTokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			atArgs...); err != nil {
 			return err
 		}
-		_, err := tx.db.Exec(ctx, `INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scopes, audience,
-			amr, auth_time, access_token_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, rtArgs...)
+		_, err := tx.db.Exec(ctx, `INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, rtArgs...)
 		return err
 	})
 	return ok, wrap(err, "refresh token")
@@ -162,8 +173,7 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 func (s *OIDC) RefreshToken(ctx context.Context, tokenHash string, now time.Time) (*RefreshToken, error) {
 	var t RefreshToken
 	var scopes, aud, amr string
-	err := s.db.QueryRow(ctx, `SELECT token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time,
-		access_token_id, created_at, expires_at, used, revoked FROM refresh_tokens WHERE token_hash = $1 AND expires_at > $2`,
+	err := s.db.QueryRow(ctx, `SELECT `+refreshTokenColumns+` FROM refresh_tokens WHERE token_hash = $1 AND expires_at > $2`,
 		tokenHash, now.UTC()).Scan(&t.TokenHash, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &amr, &t.AuthTime,
 		&t.AccessTokenID, &t.CreatedAt, &t.ExpiresAt, &t.Used, &t.Revoked)
 	if err != nil {

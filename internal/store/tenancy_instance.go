@@ -27,6 +27,10 @@ func scanInstanceRow(r Row) (InstanceRow, error) {
 	return i, err
 }
 
+// connectionColumns are the columns of instance_connections in
+// platform.InstanceConnection's order.
+const connectionColumns = `instance_id, oidc_client_id, oidc_redirect_uri, idp_app_id, updated_at`
+
 // instanceRowFrom is where an instance and its connection are read from.
 const instanceRowFrom = ` FROM instances i LEFT JOIN instance_connections c ON c.instance_id = i.id`
 
@@ -37,10 +41,7 @@ func (s *Tenancy) CreateInstance(ctx context.Context, in *platform.Instance, con
 			in.ID, in.CustomerID, in.Name, in.URL, in.CreatedAt.UTC()); err != nil {
 			return wrap(err, "instance")
 		}
-		_, err := tx.db.Exec(ctx, `INSERT INTO instance_connections (instance_id, oidc_client_id, oidc_redirect_uri,
-			idp_app_id, updated_at) VALUES ($1, $2, $3, $4, $5)`, conn.InstanceID, conn.OIDCClientID, conn.OIDCRedirectURI,
-			conn.IDPAppID, conn.UpdatedAt.UTC())
-		return wrap(err, "instance connection")
+		return tx.PutConnection(ctx, conn)
 	})
 }
 
@@ -81,8 +82,7 @@ func (s *Tenancy) UpdateInstance(ctx context.Context, id, name, url string) erro
 
 // PutConnection stores an instance's connection, replacing the previous one.
 func (s *Tenancy) PutConnection(ctx context.Context, c *platform.InstanceConnection) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO instance_connections (instance_id, oidc_client_id, oidc_redirect_uri, idp_app_id, updated_at)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (instance_id) DO UPDATE SET oidc_client_id = EXCLUDED.oidc_client_id,
+	_, err := s.db.Exec(ctx, `INSERT INTO instance_connections (`+connectionColumns+`) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (instance_id) DO UPDATE SET oidc_client_id = EXCLUDED.oidc_client_id,
 		oidc_redirect_uri = EXCLUDED.oidc_redirect_uri, idp_app_id = EXCLUDED.idp_app_id, updated_at = EXCLUDED.updated_at`,
 		c.InstanceID, c.OIDCClientID, c.OIDCRedirectURI, c.IDPAppID, c.UpdatedAt.UTC())
 	return wrap(err, "instance connection")
@@ -91,8 +91,7 @@ func (s *Tenancy) PutConnection(ctx context.Context, c *platform.InstanceConnect
 // ConnectionByClientID returns the instance connection of an OIDC client id. ENOTFOUND.
 func (s *Tenancy) ConnectionByClientID(ctx context.Context, clientID string) (*platform.InstanceConnection, error) {
 	var c platform.InstanceConnection
-	err := s.db.QueryRow(ctx, `SELECT instance_id, oidc_client_id, oidc_redirect_uri, idp_app_id, updated_at
-		FROM instance_connections WHERE oidc_client_id = $1`, clientID).
+	err := s.db.QueryRow(ctx, `SELECT `+connectionColumns+` FROM instance_connections WHERE oidc_client_id = $1`, clientID).
 		Scan(&c.InstanceID, &c.OIDCClientID, &c.OIDCRedirectURI, &c.IDPAppID, &c.UpdatedAt)
 	return &c, wrap(err, "instance connection")
 }
