@@ -33,7 +33,6 @@ import (
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/mail"
-	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
@@ -214,11 +213,7 @@ func (m *Main) Run(ctx context.Context) error {
 				return fmt.Errorf("console service client: %w", err)
 			}
 		}
-		key, err := m.Config.secretsKey()
-		if err != nil {
-			return err
-		}
-		sealer, err := secrets.New(key)
+		sealer, err := m.Config.sealer()
 		if err != nil {
 			return err
 		}

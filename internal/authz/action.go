@@ -103,21 +103,15 @@ var ErrUnknownAction = errors.New("unknown action")
 
 // ParseAction returns the action named s, or an error wrapping ErrUnknownAction.
 func ParseAction(s string) (Action, error) {
-	for a := CreateCustomer; int(a) < numActions; a++ {
-		if actions[a].name == s {
-			return a, nil
-		}
+	if a, ok := lookup(CreateCustomer, numActions, func(a Action) string { return actions[a].name }, s); ok {
+		return a, nil
 	}
 	return 0, fmt.Errorf("authz: %w %q", ErrUnknownAction, s)
 }
 
 // Actions returns every action in the order of the matrix rows.
 func Actions() []Action {
-	out := make([]Action, 0, numActions-1)
-	for a := CreateCustomer; int(a) < numActions; a++ {
-		out = append(out, a)
-	}
-	return out
+	return values(CreateCustomer, numActions)
 }
 
 // String returns the action's stable snake_case name.
@@ -155,12 +149,7 @@ func (a Action) MarshalText() ([]byte, error) {
 
 // UnmarshalText decodes an action name as ParseAction does.
 func (a *Action) UnmarshalText(b []byte) error {
-	v, err := ParseAction(string(b))
-	if err != nil {
-		return err
-	}
-	*a = v
-	return nil
+	return decode(a, b, ParseAction)
 }
 
 func (a Action) valid() bool { return a >= CreateCustomer && int(a) < numActions }

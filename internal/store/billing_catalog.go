@@ -31,37 +31,36 @@ func scanPlan(r Row) (Plan, error) {
 	return p, err
 }
 
+var plans = table[Plan]{"plans", "plan", planColumns, scanPlan}
+
 // CreatePlan stores a plan. ECONFLICT when the code is taken.
 func (s *Billing) CreatePlan(ctx context.Context, p *Plan) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO plans (`+planColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		p.ID, p.Code, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active, p.Public, p.CreatedAt.UTC(), p.UpdatedAt.UTC())
-	return wrap(err, "plan")
+	return plans.insert(ctx, s.db, p.ID, p.Code, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active, p.Public,
+		p.CreatedAt.UTC(), p.UpdatedAt.UTC())
 }
 
 // Plan returns one plan. ENOTFOUND.
 func (s *Billing) Plan(ctx context.Context, id string) (*Plan, error) {
-	return queryOne(ctx, s.db, "plan", scanPlan, `SELECT `+planColumns+` FROM plans WHERE id = $1`, id)
+	return plans.get(ctx, s.db, id)
 }
 
 // Plans lists the plans by code.
 func (s *Billing) Plans(ctx context.Context) ([]Plan, error) {
-	return queryAll(ctx, s.db, scanPlan, `SELECT `+planColumns+` FROM plans ORDER BY code, id`)
+	return plans.list(ctx, s.db, "TRUE", "code, id")
 }
 
 // UpdatePlan runs fn on the stored plan in a transaction and saves what fn
 // leaves. ENOTFOUND.
 func (s *Billing) UpdatePlan(ctx context.Context, id string, fn func(*Plan) error) (*Plan, error) {
-	return update(ctx, s.querier, "plan", scanPlan, `SELECT `+planColumns+` FROM plans WHERE id = $1`, id, fn,
-		func(tx *Store, p *Plan) error {
-			return tx.execOne(ctx, "plan", `UPDATE plans SET name = $2, description = $3, currency = $4, monthly_fee_cents = $5,
-				active = $6, public = $7, updated_at = $8 WHERE id = $1`, id, p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active,
-				p.Public, p.UpdatedAt.UTC())
-		})
+	return plans.update(ctx, s.querier, id, fn, `name = $2, description = $3, currency = $4, monthly_fee_cents = $5,
+		active = $6, public = $7, updated_at = $8`, func(p *Plan) []any {
+		return []any{p.Name, p.Description, p.Currency, p.MonthlyFeeCents, p.Active, p.Public, p.UpdatedAt.UTC()}
+	})
 }
 
 // DeletePlan removes a plan; billing setups on it are left without one. ENOTFOUND.
 func (s *Billing) DeletePlan(ctx context.Context, id string) error {
-	return s.execOne(ctx, "plan", `DELETE FROM plans WHERE id = $1`, id)
+	return plans.delete(ctx, s.querier, id)
 }
 
 // Meter is a usage meter of the catalog.
@@ -84,36 +83,33 @@ func scanMeter(r Row) (Meter, error) {
 	return m, err
 }
 
+var meters = table[Meter]{"meters", "meter", meterColumns, scanMeter}
+
 // CreateMeter stores a meter. ECONFLICT when the key is taken.
 func (s *Billing) CreateMeter(ctx context.Context, m *Meter) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO meters (`+meterColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		m.ID, m.Key, m.Name, m.Unit, m.Aggregation, m.Description, m.CreatedAt.UTC(), m.UpdatedAt.UTC())
-	return wrap(err, "meter")
+	return meters.insert(ctx, s.db, m.ID, m.Key, m.Name, m.Unit, m.Aggregation, m.Description, m.CreatedAt.UTC(), m.UpdatedAt.UTC())
 }
 
 // Meter returns one meter. ENOTFOUND.
 func (s *Billing) Meter(ctx context.Context, id string) (*Meter, error) {
-	return queryOne(ctx, s.db, "meter", scanMeter, `SELECT `+meterColumns+` FROM meters WHERE id = $1`, id)
+	return meters.get(ctx, s.db, id)
 }
 
 // MeterByKey returns the meter with key. ENOTFOUND.
 func (s *Billing) MeterByKey(ctx context.Context, key string) (*Meter, error) {
-	return queryOne(ctx, s.db, "meter", scanMeter, `SELECT `+meterColumns+` FROM meters WHERE meter_key = $1`, key)
+	return queryOne(ctx, s.db, "meter", scanMeter, meters.selectFrom()+` WHERE meter_key = $1`, key)
 }
 
 // Meters lists the meters by key.
 func (s *Billing) Meters(ctx context.Context) ([]Meter, error) {
-	return queryAll(ctx, s.db, scanMeter, `SELECT `+meterColumns+` FROM meters ORDER BY meter_key, id`)
+	return meters.list(ctx, s.db, "TRUE", "meter_key, id")
 }
 
 // UpdateMeter runs fn on the stored meter in a transaction and saves what
 // fn leaves (the key never changes). ENOTFOUND.
 func (s *Billing) UpdateMeter(ctx context.Context, id string, fn func(*Meter) error) (*Meter, error) {
-	return update(ctx, s.querier, "meter", scanMeter, `SELECT `+meterColumns+` FROM meters WHERE id = $1`, id, fn,
-		func(tx *Store, m *Meter) error {
-			return tx.execOne(ctx, "meter", `UPDATE meters SET name = $2, unit = $3, aggregation = $4, description = $5,
-				updated_at = $6 WHERE id = $1`, id, m.Name, m.Unit, m.Aggregation, m.Description, m.UpdatedAt.UTC())
-		})
+	return meters.update(ctx, s.querier, id, fn, `name = $2, unit = $3, aggregation = $4, description = $5, updated_at = $6`,
+		func(m *Meter) []any { return []any{m.Name, m.Unit, m.Aggregation, m.Description, m.UpdatedAt.UTC()} })
 }
 
 // DeleteMeter removes a meter that no usage row refers to. ENOTFOUND;
@@ -128,6 +124,6 @@ func (s *Billing) DeleteMeter(ctx context.Context, id string) error {
 		if used {
 			return platform.Errorf(platform.ECONFLICT, "usage was recorded on this meter; it cannot be deleted")
 		}
-		return tx.execOne(ctx, "meter", `DELETE FROM meters WHERE id = $1`, id)
+		return meters.delete(ctx, &tx.querier, id)
 	})
 }

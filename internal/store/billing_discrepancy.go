@@ -42,6 +42,9 @@ func scanDiscrepancy(r Row) (Discrepancy, error) {
 	return d, err
 }
 
+// discrepancies reads rows only: its columns are not all plain names.
+var discrepancies = table[Discrepancy]{"discrepancies", "discrepancy", discrepancyColumns, scanDiscrepancy}
+
 // CreateDiscrepancy stores an inbox item.
 func (s *Billing) CreateDiscrepancy(ctx context.Context, d *Discrepancy) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO discrepancies (id, kind, customer_id, resource, summary, detail, status, detected_at,
@@ -53,7 +56,7 @@ func (s *Billing) CreateDiscrepancy(ctx context.Context, d *Discrepancy) error {
 
 // Discrepancy returns one inbox item. ENOTFOUND.
 func (s *Billing) Discrepancy(ctx context.Context, id string) (*Discrepancy, error) {
-	return queryOne(ctx, s.db, "discrepancy", scanDiscrepancy, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE id = $1`, id)
+	return discrepancies.get(ctx, s.db, id)
 }
 
 // Discrepancies lists inbox items of a status (all when empty), newest
@@ -61,8 +64,7 @@ func (s *Billing) Discrepancy(ctx context.Context, id string) (*Discrepancy, err
 func (s *Billing) Discrepancies(ctx context.Context, status string, customers authz.Filter, limit int) ([]Discrepancy, error) {
 	args := []any{status}
 	w := `($1 = '' OR status = $1) AND (customer_id IS NULL OR ` + scopeCondition(&args, customers, "customer_id", "") + `)`
-	return queryAll(ctx, s.db, scanDiscrepancy, `SELECT `+discrepancyColumns+` FROM discrepancies WHERE `+w+`
-		ORDER BY detected_at DESC, id DESC LIMIT `+arg(&args, platform.NewestPages.Size(limit)), args...)
+	return discrepancies.list(ctx, s.db, w, `detected_at DESC, id DESC LIMIT `+arg(&args, platform.NewestPages.Size(limit)), args...)
 }
 
 // SetDiscrepancyStatus resolves (resolvedAt set) or reopens (nil) an item.

@@ -69,16 +69,17 @@ func scanInvoice(r Row) (Invoice, error) {
 	return i, err
 }
 
+var invoices = table[Invoice]{"invoices", "invoice", invoiceColumns, scanInvoice}
+
 // CreateInvoice stores an invoice. ECONFLICT when the number is taken.
 func (s *Billing) CreateInvoice(ctx context.Context, i *Invoice) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO invoices (`+invoiceColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		i.ID, i.CustomerID, i.Number, i.Period, i.Currency, i.TotalCents, i.Status, i.IssuedAt.UTC(), i.DueAt.UTC())
-	return wrap(err, "invoice")
+	return invoices.insert(ctx, s.db, i.ID, i.CustomerID, i.Number, i.Period, i.Currency, i.TotalCents, i.Status, i.IssuedAt.UTC(),
+		i.DueAt.UTC())
 }
 
 // Invoice returns one invoice. ENOTFOUND.
 func (s *Billing) Invoice(ctx context.Context, id string) (*Invoice, error) {
-	return queryOne(ctx, s.db, "invoice", scanInvoice, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, id)
+	return invoices.get(ctx, s.db, id)
 }
 
 // BillingQuery selects the invoices, payments or credits of the customers
@@ -92,9 +93,9 @@ type BillingQuery struct {
 	Cursor     string
 }
 
-// billingPage runs one page of a billing list, selectFrom narrowed by q,
+// billingPage runs one page of a billing list, the rows of t narrowed by q,
 // newest first by timeCol.
-func billingPage[T any](ctx context.Context, db DB, q BillingQuery, selectFrom, timeCol string, scan func(Row) (T, error),
+func billingPage[T any](ctx context.Context, db DB, q BillingQuery, t *table[T], timeCol string,
 	at func(*T) (time.Time, string)) ([]T, string, error) {
 	var args []any
 	w := scopeCondition(&args, q.Customers, "customer_id", "")
@@ -104,14 +105,13 @@ func billingPage[T any](ctx context.Context, db DB, q BillingQuery, selectFrom, 
 	if q.Status != "" {
 		w += ` AND status = ` + arg(&args, q.Status)
 	}
-	return newestPage(ctx, db, q.Cursor, q.Limit, selectFrom, w, args, timeCol, scan, at)
+	return newestPage(ctx, db, q.Cursor, q.Limit, t.selectFrom(), w, args, timeCol, t.scan, at)
 }
 
 // Invoices lists one page of invoices, newest first, and the cursor of the
 // next page ("" on the last). EINVALID for a malformed cursor.
 func (s *Billing) Invoices(ctx context.Context, q BillingQuery) ([]Invoice, string, error) {
-	return billingPage(ctx, s.db, q, `SELECT `+invoiceColumns+` FROM invoices`, "issued_at", scanInvoice,
-		func(i *Invoice) (time.Time, string) { return i.IssuedAt, i.ID })
+	return billingPage(ctx, s.db, q, &invoices, "issued_at", func(i *Invoice) (time.Time, string) { return i.IssuedAt, i.ID })
 }
 
 // Payment is money received from a customer, for an invoice when InvoiceID is set.
@@ -136,18 +136,18 @@ func scanPayment(r Row) (Payment, error) {
 	return p, err
 }
 
+var payments = table[Payment]{"payments", "payment", paymentColumns, scanPayment}
+
 // CreatePayment stores a payment.
 func (s *Billing) CreatePayment(ctx context.Context, p *Payment) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		p.ID, p.CustomerID, nullString(p.InvoiceID), p.AmountCents, p.Currency, p.Method, p.Status, p.ReceivedAt.UTC())
-	return wrap(err, "payment")
+	return payments.insert(ctx, s.db, p.ID, p.CustomerID, nullString(p.InvoiceID), p.AmountCents, p.Currency, p.Method, p.Status,
+		p.ReceivedAt.UTC())
 }
 
 // Payments lists one page of payments, newest first, and the next cursor.
 func (s *Billing) Payments(ctx context.Context, q BillingQuery) ([]Payment, string, error) {
 	q.Status = "" // no status column
-	return billingPage(ctx, s.db, q, `SELECT `+paymentColumns+` FROM payments`, "received_at", scanPayment,
-		func(p *Payment) (time.Time, string) { return p.ReceivedAt, p.ID })
+	return billingPage(ctx, s.db, q, &payments, "received_at", func(p *Payment) (time.Time, string) { return p.ReceivedAt, p.ID })
 }
 
 // Kinds of credit (D-credit-kinds).
@@ -183,15 +183,16 @@ func scanCredit(r Row) (Credit, error) {
 	return c, err
 }
 
+var credits = table[Credit]{"credits", "credit", creditColumns, scanCredit}
+
 // CreateCredit stores a credit.
 func (s *Billing) CreateCredit(ctx context.Context, c *Credit) error {
 	kind := c.Kind
 	if kind == "" {
 		kind = CreditAdjustment
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO credits (`+creditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		c.ID, c.CustomerID, kind, c.AmountCents, c.Currency, c.Reason, c.IssuedBy, c.IssuedAt.UTC(), nullString(c.InvoiceID))
-	return wrap(err, "credit")
+	return credits.insert(ctx, s.db, c.ID, c.CustomerID, kind, c.AmountCents, c.Currency, c.Reason, c.IssuedBy, c.IssuedAt.UTC(),
+		nullString(c.InvoiceID))
 }
 
 // CreditTotal sums the credits of one kind that wait for a customer's next
@@ -217,6 +218,5 @@ func (s *Billing) OpenCredits(ctx context.Context, customerID, currency string) 
 // Credits lists one page of credits, newest first, and the next cursor.
 func (s *Billing) Credits(ctx context.Context, q BillingQuery) ([]Credit, string, error) {
 	q.Status = "" // no status column
-	return billingPage(ctx, s.db, q, `SELECT `+creditColumns+` FROM credits`, "issued_at", scanCredit,
-		func(c *Credit) (time.Time, string) { return c.IssuedAt, c.ID })
+	return billingPage(ctx, s.db, q, &credits, "issued_at", func(c *Credit) (time.Time, string) { return c.IssuedAt, c.ID })
 }

@@ -33,37 +33,36 @@ func scanWebhook(r Row) (Webhook, error) {
 	return w, err
 }
 
+var webhooks = table[Webhook]{"webhooks", "webhook", webhookColumns, scanWebhook}
+
 // CreateWebhook stores a webhook.
 func (s *Events) CreateWebhook(ctx context.Context, w *Webhook) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO webhooks (`+webhookColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		w.ID, w.CustomerID, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active, w.CreatedAt.UTC(), w.UpdatedAt.UTC())
-	return wrap(err, "webhook")
+	return webhooks.insert(ctx, s.db, w.ID, w.CustomerID, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active,
+		w.CreatedAt.UTC(), w.UpdatedAt.UTC())
 }
 
 // Webhook returns one webhook. ENOTFOUND.
 func (s *Events) Webhook(ctx context.Context, id string) (*Webhook, error) {
-	return queryOne(ctx, s.db, "webhook", scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id)
+	return webhooks.get(ctx, s.db, id)
 }
 
 // Webhooks lists a customer's webhooks, oldest first.
 func (s *Events) Webhooks(ctx context.Context, customerID string) ([]Webhook, error) {
-	return queryAll(ctx, s.db, scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE customer_id = $1 ORDER BY created_at, id`, customerID)
+	return webhooks.list(ctx, s.db, "customer_id = $1", "created_at, id", customerID)
 }
 
 // UpdateWebhook runs fn on the stored webhook in a transaction and saves
 // what fn leaves. ENOTFOUND.
 func (s *Events) UpdateWebhook(ctx context.Context, id string, fn func(*Webhook) error) (*Webhook, error) {
-	return update(ctx, s.querier, "webhook", scanWebhook, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1`, id, fn,
-		func(tx *Store, w *Webhook) error {
-			return tx.execOne(ctx, "webhook", `UPDATE webhooks SET url = $2, description = $3, events = $4, secret_sealed = $5,
-				active = $6, updated_at = $7 WHERE id = $1`, id, w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active,
-				w.UpdatedAt.UTC())
-		})
+	return webhooks.update(ctx, s.querier, id, fn, `url = $2, description = $3, events = $4, secret_sealed = $5, active = $6,
+		updated_at = $7`, func(w *Webhook) []any {
+		return []any{w.URL, w.Description, jsonList(w.Events), w.SecretSealed, w.Active, w.UpdatedAt.UTC()}
+	})
 }
 
 // DeleteWebhook removes a webhook and its deliveries. ENOTFOUND.
 func (s *Events) DeleteWebhook(ctx context.Context, id string) error {
-	return s.execOne(ctx, "webhook", `DELETE FROM webhooks WHERE id = $1`, id)
+	return webhooks.delete(ctx, s.querier, id)
 }
 
 // Delivery statuses.
@@ -101,6 +100,8 @@ func scanDelivery(r Row) (WebhookDelivery, error) {
 	return d, err
 }
 
+var deliveries = table[WebhookDelivery]{"webhook_deliveries", "webhook delivery", deliveryColumns, scanDelivery}
+
 // AddWebhookDelivery queues a delivery; a webhook gets each event once, so
 // queuing it again does nothing and answers false.
 func (s *Events) AddWebhookDelivery(ctx context.Context, d *WebhookDelivery) (bool, error) {
@@ -112,13 +113,12 @@ func (s *Events) AddWebhookDelivery(ctx context.Context, d *WebhookDelivery) (bo
 
 // WebhookDeliveries lists a webhook's deliveries, newest first.
 func (s *Events) WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]WebhookDelivery, error) {
-	return queryAll(ctx, s.db, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = $1
-		ORDER BY created_at DESC, id DESC LIMIT $2`, webhookID, platform.NewestPages.Size(limit))
+	return deliveries.list(ctx, s.db, "webhook_id = $1", "created_at DESC, id DESC LIMIT $2", webhookID, platform.NewestPages.Size(limit))
 }
 
 // WebhookDelivery returns one delivery. ENOTFOUND.
 func (s *Events) WebhookDelivery(ctx context.Context, id string) (*WebhookDelivery, error) {
-	return queryOne(ctx, s.db, "webhook delivery", scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = $1`, id)
+	return deliveries.get(ctx, s.db, id)
 }
 
 // DueWebhookDeliveries lists pending deliveries whose next attempt is due
@@ -137,7 +137,7 @@ func (s *Events) ClaimWebhookDelivery(ctx context.Context, id string, now, lease
 // RecordWebhookAttempt stores the outcome of an attempt: the new status,
 // attempt count, next attempt, answer and error.
 func (s *Events) RecordWebhookAttempt(ctx context.Context, d *WebhookDelivery) error {
-	return s.execOne(ctx, "webhook delivery", `UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4,
+	return s.execOne(ctx, deliveries.noun, `UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4,
 		last_status_code = $5, last_error = $6, delivered_at = $7 WHERE id = $1`, d.ID, d.Status, d.Attempts,
 		d.NextAttemptAt.UTC(), d.LastStatusCode, d.LastError, nullTimePtr(d.DeliveredAt))
 }

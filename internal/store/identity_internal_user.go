@@ -16,8 +16,10 @@ type InternalUser struct {
 	CreatedAt   time.Time
 }
 
+// internalUserQuery reads the users with an internal role: a console role
+// of no customer.
 const internalUserQuery = `SELECT u.id, u.email, u.name, cu.role, u.suspended_at, cu.created_at
-	FROM console_users cu JOIN users u ON u.id = cu.user_id`
+	FROM console_users cu JOIN users u ON u.id = cu.user_id AND cu.customer_id IS NULL`
 
 func scanInternalUser(r Row) (InternalUser, error) {
 	var u InternalUser
@@ -31,12 +33,12 @@ func scanInternalUser(r Row) (InternalUser, error) {
 
 // InternalUser returns one internal user. ENOTFOUND.
 func (s *Identity) InternalUser(ctx context.Context, id string) (*InternalUser, error) {
-	return queryOne(ctx, s.db, "internal user", scanInternalUser, internalUserQuery+` WHERE cu.customer_id IS NULL AND u.id = $1`, id)
+	return queryOne(ctx, s.db, "internal user", scanInternalUser, internalUserQuery+` WHERE u.id = $1`, id)
 }
 
 // ListInternalUsers lists internal users by (email, id).
 func (s *Identity) ListInternalUsers(ctx context.Context, p PageQuery) ([]InternalUser, string, error) {
-	return keysetPage(ctx, s.db, p, internalUserQuery, `cu.customer_id IS NULL`, nil, "u.email", "u.id", scanInternalUser,
+	return keysetPage(ctx, s.db, p, internalUserQuery, "TRUE", nil, "u.email", "u.id", scanInternalUser,
 		func(u *InternalUser) (string, string) { return u.Email, u.ID })
 }
 

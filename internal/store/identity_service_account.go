@@ -37,6 +37,8 @@ func scanServiceAccount(r Row) (ServiceAccount, error) {
 	return a, err
 }
 
+var serviceAccounts = table[ServiceAccount]{"service_accounts", "service account", serviceAccountColumns, scanServiceAccount}
+
 // CreateServiceAccount stores a service account with everything it is, in
 // one transaction: its principal (a service users row in orgID and its
 // console role) and its client app at the identity provider. ECONFLICT
@@ -66,10 +68,9 @@ func (s *Identity) CreateServiceAccount(ctx context.Context, a *ServiceAccount, 
 			CreatedAt: a.CreatedAt}); err != nil {
 			return err
 		}
-		if _, err := tx.db.Exec(ctx, `INSERT INTO service_accounts (`+serviceAccountColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, a.ID, nullString(a.CustomerID), a.Name, a.Description, a.ClientID,
+		if err := serviceAccounts.insert(ctx, tx.db, a.ID, nullString(a.CustomerID), a.Name, a.Description, a.ClientID,
 			a.SecretHash, a.CreatedAt.UTC(), a.SecretRotatedAt.UTC(), a.UserID, a.Role); err != nil {
-			return wrap(err, "service account")
+			return err
 		}
 		return tx.CreateApplication(ctx, app)
 	})
@@ -77,14 +78,13 @@ func (s *Identity) CreateServiceAccount(ctx context.Context, a *ServiceAccount, 
 
 // ServiceAccount returns one service account. ENOTFOUND.
 func (s *Identity) ServiceAccount(ctx context.Context, id string) (*ServiceAccount, error) {
-	return queryOne(ctx, s.db, "service account", scanServiceAccount, `SELECT `+serviceAccountColumns+` FROM service_accounts WHERE id = $1`, id)
+	return serviceAccounts.get(ctx, s.db, id)
 }
 
 // ServiceAccounts lists a customer's service accounts by name, or the
 // internal ones for customerID "".
 func (s *Identity) ServiceAccounts(ctx context.Context, customerID string) ([]ServiceAccount, error) {
-	return queryAll(ctx, s.db, scanServiceAccount, `SELECT `+serviceAccountColumns+` FROM service_accounts
-		WHERE ($1 = '' AND customer_id IS NULL) OR customer_id = $1 ORDER BY name, id`, customerID)
+	return serviceAccounts.list(ctx, s.db, "($1 = '' AND customer_id IS NULL) OR customer_id = $1", "name, id", customerID)
 }
 
 // ServiceAccountApp returns the identity provider's client of a service

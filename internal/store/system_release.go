@@ -30,29 +30,27 @@ func scanRelease(r Row) (Release, error) {
 	return x, err
 }
 
+var releases = table[Release]{"releases", "release", releaseColumns, scanRelease}
+
 // CreateRelease stores a release. ECONFLICT when the version exists.
 func (s *System) CreateRelease(ctx context.Context, x *Release) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO releases (`+releaseColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		x.ID, x.Version, x.Channel, x.Notes, x.Status, x.CreatedBy, x.CreatedAt.UTC(), nullTimePtr(x.PublishedAt))
-	return wrap(err, "release")
+	return releases.insert(ctx, s.db, x.ID, x.Version, x.Channel, x.Notes, x.Status, x.CreatedBy, x.CreatedAt.UTC(),
+		nullTimePtr(x.PublishedAt))
 }
 
 // Release returns one release. ENOTFOUND.
 func (s *System) Release(ctx context.Context, id string) (*Release, error) {
-	return queryOne(ctx, s.db, "release", scanRelease, `SELECT `+releaseColumns+` FROM releases WHERE id = $1`, id)
+	return releases.get(ctx, s.db, id)
 }
 
 // Releases lists releases, newest first.
 func (s *System) Releases(ctx context.Context, limit int) ([]Release, error) {
-	return queryAll(ctx, s.db, scanRelease, `SELECT `+releaseColumns+` FROM releases ORDER BY created_at DESC, id DESC LIMIT $1`, platform.NewestPages.Size(limit))
+	return releases.list(ctx, s.db, "TRUE", "created_at DESC, id DESC LIMIT $1", platform.NewestPages.Size(limit))
 }
 
 // UpdateRelease runs fn on the stored release in a transaction and saves
 // what fn leaves. ENOTFOUND.
 func (s *System) UpdateRelease(ctx context.Context, id string, fn func(*Release) error) (*Release, error) {
-	return update(ctx, s.querier, "release", scanRelease, `SELECT `+releaseColumns+` FROM releases WHERE id = $1`, id, fn,
-		func(tx *Store, x *Release) error {
-			return tx.execOne(ctx, "release", `UPDATE releases SET channel = $2, notes = $3, status = $4, published_at = $5
-				WHERE id = $1`, id, x.Channel, x.Notes, x.Status, nullTimePtr(x.PublishedAt))
-		})
+	return releases.update(ctx, s.querier, id, fn, `channel = $2, notes = $3, status = $4, published_at = $5`,
+		func(x *Release) []any { return []any{x.Channel, x.Notes, x.Status, nullTimePtr(x.PublishedAt)} })
 }

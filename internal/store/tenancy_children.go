@@ -67,10 +67,5 @@ func (s *Tenancy) CustomerUsersByCustomerIDs(ctx context.Context, f authz.Filter
 
 // InternalUsersByIDs returns the internal users of ids that exist (a dataloader batch).
 func (s *Tenancy) InternalUsersByIDs(ctx context.Context, ids []string) ([]InternalUser, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	var args []any
-	return queryAll(ctx, s.db, scanInternalUser, internalUserQuery+` WHERE cu.customer_id IS NULL AND u.id IN (`+
-		placeholders(&args, ids)+`)`, args...)
+	return byIDs(ctx, s.db, scanInternalUser, internalUserQuery, "u.id", ids)
 }

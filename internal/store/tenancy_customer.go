@@ -29,15 +29,17 @@ func settingsText(settings json.RawMessage) string {
 
 // Customer returns one customer with its settings. ENOTFOUND when missing.
 func (s *Tenancy) Customer(ctx context.Context, id string) (*platform.Customer, error) {
-	return queryOne(ctx, s.db, "customer", scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id)
+	return customers.get(ctx, s.db, id)
 }
 
 // CustomerByOrg returns the customer whose organization is orgID. ENOTFOUND.
 func (s *Tenancy) CustomerByOrg(ctx context.Context, orgID string) (*platform.Customer, error) {
-	return queryOne(ctx, s.db, "customer", scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE org_id = $1`, orgID)
+	return queryOne(ctx, s.db, "customer", scanCustomer, customers.selectFrom()+` WHERE org_id = $1`, orgID)
 }
 
 const customerColumns = `id, name, org_id, settings, created_at, updated_at`
+
+var customers = table[platform.Customer]{"customers", "customer", customerColumns, scanCustomer}
 
 func scanCustomer(r Row) (platform.Customer, error) {
 	var c platform.Customer
@@ -56,18 +58,14 @@ func (s *Tenancy) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery
 	}
 	var args []any
 	cond := scopeCondition(&args, f, "id", "")
-	return keysetPage(ctx, s.db, p, `SELECT `+customerColumns+` FROM customers`, cond, args, "name", "id", scanCustomer,
+	return keysetPage(ctx, s.db, p, customers.selectFrom(), cond, args, "name", "id", scanCustomer,
 		func(c *platform.Customer) (string, string) { return c.Name, c.ID })
 }
 
 // CustomersByIDs returns the customers of ids that exist, in any order (a
 // batch for dataloaders).
 func (s *Tenancy) CustomersByIDs(ctx context.Context, ids []string) ([]platform.Customer, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	var args []any
-	return queryAll(ctx, s.db, scanCustomer, `SELECT `+customerColumns+` FROM customers WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
+	return byIDs(ctx, s.db, scanCustomer, customers.selectFrom(), "id", ids)
 }
 
 // UpdateCustomer sets a customer's name (when not empty) and settings (when

@@ -16,7 +16,7 @@ func (s *Tenancy) SearchCustomers(ctx context.Context, f authz.Filter, search st
 	}
 	var args []any
 	cond := scopeCondition(&args, f, "id", "") + ` AND LOWER(name) LIKE ` + arg(&args, "%"+likeEscape(strings.ToLower(search))+"%") + ` ESCAPE '\'`
-	return keysetPage(ctx, s.db, p, `SELECT `+customerColumns+` FROM customers`, cond, args, "name", "id", scanCustomer,
+	return keysetPage(ctx, s.db, p, customers.selectFrom(), cond, args, "name", "id", scanCustomer,
 		func(c *platform.Customer) (string, string) { return c.Name, c.ID })
 }
 

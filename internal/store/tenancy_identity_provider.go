@@ -37,40 +37,36 @@ func scanIDPConfig(r Row) (IDPConfig, error) {
 	return c, err
 }
 
+var idpConfigs = table[IDPConfig]{"customer_idp_configs", "identity provider", idpConfigColumns, scanIDPConfig}
+
 // CreateIDPConfig stores an identity provider. ECONFLICT when the customer
 // already has one of that name.
 func (s *Tenancy) CreateIDPConfig(ctx context.Context, c *IDPConfig) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO customer_idp_configs (`+idpConfigColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, c.ID, c.CustomerID, c.Name, c.Issuer, c.ClientID,
-		c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.CreatedAt.UTC(), c.UpdatedAt.UTC(), c.LinkTrusted, c.MFAEnforced)
-	return wrap(err, "identity provider")
+	return idpConfigs.insert(ctx, s.db, c.ID, c.CustomerID, c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes),
+		c.Enabled, c.CreatedAt.UTC(), c.UpdatedAt.UTC(), c.LinkTrusted, c.MFAEnforced)
 }
 
 // IDPConfig returns one identity provider. ENOTFOUND.
 func (s *Tenancy) IDPConfig(ctx context.Context, id string) (*IDPConfig, error) {
-	return queryOne(ctx, s.db, "identity provider", scanIDPConfig, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE id = $1`, id)
+	return idpConfigs.get(ctx, s.db, id)
 }
 
 // IDPConfigs lists a customer's identity providers by name.
 func (s *Tenancy) IDPConfigs(ctx context.Context, customerID string) ([]IDPConfig, error) {
-	return queryAll(ctx, s.db, scanIDPConfig, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE customer_id = $1
-		ORDER BY name, id`, customerID)
+	return idpConfigs.list(ctx, s.db, "customer_id = $1", "name, id", customerID)
 }
 
 // UpdateIDPConfig runs fn on the stored identity provider in a transaction
 // and saves what fn leaves. ENOTFOUND; ECONFLICT on a name already taken.
 func (s *Tenancy) UpdateIDPConfig(ctx context.Context, id string, fn func(*IDPConfig) error) (*IDPConfig, error) {
-	return update(ctx, s.querier, "identity provider", scanIDPConfig, `SELECT `+idpConfigColumns+` FROM customer_idp_configs WHERE id = $1`, id, fn,
-		func(tx *Store, c *IDPConfig) error {
-			return tx.execOne(ctx, "identity provider", `UPDATE customer_idp_configs SET name = $2, issuer = $3, client_id = $4,
-				client_secret_sealed = $5, scopes = $6, enabled = $7, updated_at = $8, link_trusted = $9, mfa_enforced = $10
-				WHERE id = $1`,
-				id, c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.UpdatedAt.UTC(),
-				c.LinkTrusted, c.MFAEnforced)
-		})
+	return idpConfigs.update(ctx, s.querier, id, fn, `name = $2, issuer = $3, client_id = $4, client_secret_sealed = $5,
+		scopes = $6, enabled = $7, updated_at = $8, link_trusted = $9, mfa_enforced = $10`, func(c *IDPConfig) []any {
+		return []any{c.Name, c.Issuer, c.ClientID, c.ClientSecretSealed, jsonList(c.Scopes), c.Enabled, c.UpdatedAt.UTC(),
+			c.LinkTrusted, c.MFAEnforced}
+	})
 }
 
 // DeleteIDPConfig removes an identity provider. ENOTFOUND.
 func (s *Tenancy) DeleteIDPConfig(ctx context.Context, id string) error {
-	return s.execOne(ctx, "identity provider", `DELETE FROM customer_idp_configs WHERE id = $1`, id)
+	return idpConfigs.delete(ctx, s.querier, id)
 }

@@ -68,11 +68,7 @@ func (s *Tenancy) ListInstances(ctx context.Context, f authz.Filter, customerID,
 
 // InstancesByIDs returns the instances of ids that exist (a dataloader batch).
 func (s *Tenancy) InstancesByIDs(ctx context.Context, ids []string) ([]InstanceRow, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	var args []any
-	return queryAll(ctx, s.db, scanInstanceRow, `SELECT `+instanceRowColumns+instanceRowFrom+` WHERE i.id IN (`+placeholders(&args, ids)+`)`, args...)
+	return byIDs(ctx, s.db, scanInstanceRow, `SELECT `+instanceRowColumns+instanceRowFrom, "i.id", ids)
 }
 
 // UpdateInstance sets an instance's name and URL. ENOTFOUND.

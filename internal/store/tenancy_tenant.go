@@ -32,10 +32,12 @@ func (s *Tenancy) CreateTenant(ctx context.Context, t *Tenant) error {
 
 // Tenant returns one tenant. ENOTFOUND when missing.
 func (s *Tenancy) Tenant(ctx context.Context, id string) (*Tenant, error) {
-	return queryOne(ctx, s.db, "tenant", scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, id)
+	return tenants.get(ctx, s.db, id)
 }
 
 const tenantColumns = `id, customer_id, COALESCE(instance_id, ''), name, settings, created_at, updated_at`
+
+var tenants = table[Tenant]{"tenants", "tenant", tenantColumns, scanTenant}
 
 func scanTenant(r Row) (Tenant, error) {
 	var t Tenant
@@ -63,17 +65,13 @@ func (s *Tenancy) ListTenants(ctx context.Context, q TenantQuery) ([]Tenant, str
 	}
 	args := []any{q.CustomerID, q.InstanceID}
 	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id")
-	return keysetPage(ctx, s.db, q.Page, `SELECT `+tenantColumns+` FROM tenants`, cond, args, "name", "id", scanTenant,
+	return keysetPage(ctx, s.db, q.Page, tenants.selectFrom(), cond, args, "name", "id", scanTenant,
 		func(t *Tenant) (string, string) { return t.Name, t.ID })
 }
 
 // TenantsByIDs returns the tenants of ids that exist (a dataloader batch).
 func (s *Tenancy) TenantsByIDs(ctx context.Context, ids []string) ([]Tenant, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	var args []any
-	return queryAll(ctx, s.db, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE id IN (`+placeholders(&args, ids)+`)`, args...)
+	return byIDs(ctx, s.db, scanTenant, tenants.selectFrom(), "id", ids)
 }
 
 // UpdateTenant sets a tenant's name (when not empty) and settings (when not
@@ -91,7 +89,7 @@ func (s *Tenancy) MoveTenant(ctx context.Context, id, customerID, instanceID str
 
 // DeleteTenant removes a tenant and its data. ENOTFOUND.
 func (s *Tenancy) DeleteTenant(ctx context.Context, id string) error {
-	return s.execOne(ctx, "tenant", `DELETE FROM tenants WHERE id = $1`, id)
+	return tenants.delete(ctx, s.querier, id)
 }
 
 // TenantFilter selects tenants: those within Scope (the caller's, from

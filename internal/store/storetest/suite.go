@@ -74,6 +74,27 @@ func mustUser(t *testing.T, st *store.Store, id, org, email string) *platform.Us
 	return u
 }
 
+// keys names each of rows with key, in order (nil for none).
+func keys[T any](rows []T, key func(T) string) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, key(r))
+	}
+	return out
+}
+
+// wantSame fails the test when a read answered err, or got differs from
+// want (what names the row in the failure).
+func wantSame[T any](t *testing.T, what string, want, got T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", what, diff)
+	}
+}
+
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
 	if got := platform.ErrorCode(err); got != code {
@@ -92,12 +113,7 @@ func testOrganizations(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "b")
 	mustOrg(t, st, "a")
 	got, err := st.Organization(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(&platform.Organization{ID: "a", Name: "Org a", CreatedAt: ts}, got); diff != "" {
-		t.Errorf("organization (-want +got):\n%s", diff)
-	}
+	wantSame(t, "organization", &platform.Organization{ID: "a", Name: "Org a", CreatedAt: ts}, got, err)
 	_, err = st.Organization(ctx, "missing")
 	wantCode(t, err, platform.ENOTFOUND)
 	wantCode(t, st.CreateOrganization(ctx, &platform.Organization{ID: "a", Name: "dup", CreatedAt: ts}), platform.ECONFLICT)
@@ -113,12 +129,7 @@ func testUsers(t *testing.T, st *store.Store) {
 	want := mustUser(t, st, "u1", "o1", " Same@Example.COM ")
 	mustUser(t, st, "u2", "o2", "same@example.com")
 	got, err := st.User(ctx, "u1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("user (-want +got):\n%s", diff)
-	}
+	wantSame(t, "user", want, got, err)
 	if got.Email != "same@example.com" {
 		t.Errorf("email stored as %q, want normalized", got.Email)
 	}
@@ -230,12 +241,7 @@ func testApplications(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.ApplicationByClientID(ctx, "client1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(app, got); diff != "" {
-		t.Errorf("application (-want +got):\n%s", diff)
-	}
+	wantSame(t, "application", app, got, err)
 	dup := *app
 	dup.AppID = "app2"
 	wantCode(t, st.CreateApplication(ctx, &dup), platform.ECONFLICT)
@@ -261,12 +267,7 @@ func testAuthRequest(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.AuthRequest(ctx, "ar1", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(a, got); diff != "" {
-		t.Errorf("auth request (-want +got):\n%s", diff)
-	}
+	wantSame(t, "auth request", a, got, err)
 	_, err = st.AuthRequest(ctx, "ar1", ts.Add(2*time.Hour))
 	wantCode(t, err, platform.ENOTFOUND)
 	if err := st.SetPendingUser(ctx, "ar1", "u1", []string{"fed"}); err != nil {
@@ -339,12 +340,7 @@ func testRefreshFamily(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.RefreshToken(ctx, "rh1", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(rt, got); diff != "" {
-		t.Errorf("refresh token (-want +got):\n%s", diff)
-	}
+	wantSame(t, "refresh token", rt, got, err)
 	if ok, err := st.UseRefreshToken(ctx, "rh1"); !ok || err != nil {
 		t.Fatalf("first use = %v, %v", ok, err)
 	}
@@ -392,12 +388,7 @@ func testSessions(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.Session(ctx, "sh", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(s, got); diff != "" {
-		t.Errorf("session (-want +got):\n%s", diff)
-	}
+	wantSame(t, "session", s, got, err)
 	if err := st.ProveSession(ctx, "sh", ts.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -464,12 +455,7 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 		t.Fatalf("rotation = %v, %v", ok, err)
 	}
 	got, err := st.RefreshToken(ctx, "rt2", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(rt2, got); diff != "" {
-		t.Errorf("rotated refresh token (-want +got):\n%s", diff)
-	}
+	wantSame(t, "rotated refresh token", rt2, got, err)
 	if _, err := st.ActiveAccessToken(ctx, "at2", ts); err != nil {
 		t.Fatalf("rotated access token: %v", err)
 	}
