@@ -22,7 +22,7 @@ import (
 	"github.com/platform/platform/internal/secrets"
 )
 
-// Roles a process can run (DESIGN 1).
+// Roles a process can run (D-roles).
 const (
 	RoleAll     = "all"
 	RoleIDP     = "idp"

@@ -279,9 +279,10 @@ func (m *Main) Run(ctx context.Context) error {
 const ListenerMetrics = "metrics"
 
 func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
+	_, public := m.listener(role)
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
-		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(m.publicURL(role), "https://")))
+		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(public, "https://")))
 	httpapi.MountOps(r, m.ready)
 	r.Mount("/", h)
 	return r
@@ -296,29 +297,19 @@ func (m *Main) requestTimeout(r *http.Request) time.Duration {
 	return m.Config.RequestTimeout
 }
 
-// publicURL is where browsers reach role (https when TLS ends here or at a
-// proxy in front).
-func (m *Main) publicURL(role string) string {
-	switch role {
-	case RoleIDP:
-		return m.Config.IssuerURL
-	case RoleConsole:
-		return m.Config.ConsoleURL
-	default:
-		return m.Config.InstanceURL
-	}
-}
-
-func (m *Main) addr(name string) string {
+// listener is the address the listener name (a role, or ListenerMetrics)
+// listens on and its public URL, where browsers reach it (https when TLS
+// ends here or at a proxy in front; none for the metrics listener).
+func (m *Main) listener(name string) (addr, publicURL string) {
 	switch name {
 	case RoleIDP:
-		return m.Config.IDPAddr
+		return m.Config.IDPAddr, m.Config.IssuerURL
 	case RoleConsole:
-		return m.Config.ConsoleAddr
+		return m.Config.ConsoleAddr, m.Config.ConsoleURL
 	case ListenerMetrics:
-		return m.Config.MetricsAddr
+		return m.Config.MetricsAddr, ""
 	default:
-		return m.Config.TenantAddr
+		return m.Config.TenantAddr, m.Config.InstanceURL
 	}
 }
 
@@ -326,7 +317,8 @@ func (m *Main) serve(role string, h http.Handler) error {
 	ln := m.Listeners[role]
 	if ln == nil {
 		var err error
-		if ln, err = net.Listen("tcp", m.addr(role)); err != nil {
+		addr, _ := m.listener(role)
+		if ln, err = net.Listen("tcp", addr); err != nil {
 			return fmt.Errorf("%s: %w", role, err)
 		}
 		m.Listeners[role] = ln

@@ -74,6 +74,28 @@ func mustUser(t *testing.T, st *store.Store, id, org, email string) *platform.Us
 	return u
 }
 
+// race runs try n times at once and counts the tries that answered true;
+// an error fails the test.
+func race(t *testing.T, n int, try func() (bool, error)) int {
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := try()
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				won.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return int(won.Load())
+}
+
 // keys names each of rows with key, in order (nil for none).
 func keys[T any](rows []T, key func(T) string) []string {
 	var out []string
@@ -177,22 +199,12 @@ func testReserveLoginAttempt(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "o")
 	mustUser(t, st, "u", "o", "u@example.com")
 	until := ts.Add(15 * time.Minute)
-	var reserved atomic.Int32
-	var wg sync.WaitGroup
-	for range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until, ts); err != nil {
-				t.Error(err)
-			} else if ok {
-				reserved.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if n := reserved.Load(); n != 3 {
-		t.Fatalf("%d of 12 concurrent attempts reserved, want 3", n)
+	reserved := race(t, 12, func() (bool, error) {
+		_, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until, ts)
+		return ok, err
+	})
+	if reserved != 3 {
+		t.Fatalf("%d of 12 concurrent attempts reserved, want 3", reserved)
 	}
 	u, _ := st.User(ctx, "u")
 	if u.FailedLogins != 3 || !u.LockedUntil.Equal(until) {
@@ -306,24 +318,8 @@ func testCodeExchangedOnce(t *testing.T, st *store.Store) {
 	if err := st.CreateAuthRequest(ctx, newAuthRequest("ar")); err != nil {
 		t.Fatal(err)
 	}
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok, err := st.MarkAuthRequestExchanged(ctx, "ar")
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 {
-		t.Fatalf("%d concurrent exchanges won, want exactly 1", wins.Load())
+	if wins := race(t, 8, func() (bool, error) { return st.MarkAuthRequestExchanged(ctx, "ar") }); wins != 1 {
+		t.Fatalf("%d concurrent exchanges won, want exactly 1", wins)
 	}
 }
 
