@@ -23,10 +23,12 @@ type BillingSetup struct {
 	UpdatedBy     string
 }
 
+const billingSetupColumns = `customer_id, plan_id, billing_email, company_name, address, country, tax_id, currency,
+	payment_method, updated_at, updated_by`
+
 // PutBillingSetup creates or replaces a customer's billing setup.
 func (s *Billing) PutBillingSetup(ctx context.Context, b *BillingSetup) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO billing_setups (customer_id, plan_id, billing_email, company_name, address, country,
-		tax_id, currency, payment_method, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+	_, err := s.db.Exec(ctx, `INSERT INTO billing_setups (`+billingSetupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (customer_id) DO UPDATE SET plan_id = EXCLUDED.plan_id, billing_email = EXCLUDED.billing_email,
 		company_name = EXCLUDED.company_name, address = EXCLUDED.address, country = EXCLUDED.country, tax_id = EXCLUDED.tax_id,
 		currency = EXCLUDED.currency, payment_method = EXCLUDED.payment_method, updated_at = EXCLUDED.updated_at,
@@ -44,8 +46,7 @@ func (s *Billing) BillingSetup(ctx context.Context, customerID string) (*Billing
 			&b.PaymentMethod, &b.UpdatedAt, &b.UpdatedBy)
 		b.PlanID = plan.String
 		return b, err
-	}, `SELECT customer_id, plan_id, billing_email, company_name, address, country, tax_id, currency,
-		payment_method, updated_at, updated_by FROM billing_setups WHERE customer_id = $1`, customerID)
+	}, `SELECT `+billingSetupColumns+` FROM billing_setups WHERE customer_id = $1`, customerID)
 }
 
 // Invoice is a bill sent to a customer for one period (YYYY-MM).

@@ -16,10 +16,12 @@ type TOTPFactor struct {
 	CreatedAt    time.Time
 }
 
+const totpColumns = `user_id, secret_enc, confirmed, last_step, created_at`
+
 // PutTOTP starts (or restarts) an unconfirmed enrolment. A confirmed factor is
 // not replaced: ECONFLICT.
 func (s *Identity) PutTOTP(ctx context.Context, f *TOTPFactor) error {
-	n, err := s.db.Exec(ctx, `INSERT INTO totp_factors (user_id, secret_enc, confirmed, last_step, created_at)
+	n, err := s.db.Exec(ctx, `INSERT INTO totp_factors (`+totpColumns+`)
 		VALUES ($1, $2, FALSE, 0, $3)
 		ON CONFLICT (user_id) DO UPDATE SET secret_enc = EXCLUDED.secret_enc, created_at = EXCLUDED.created_at
 		WHERE NOT totp_factors.confirmed`, f.UserID, f.SecretSealed, f.CreatedAt.UTC())
@@ -32,8 +34,7 @@ func (s *Identity) PutTOTP(ctx context.Context, f *TOTPFactor) error {
 // TOTP returns a user's factor. ENOTFOUND when none.
 func (s *Identity) TOTP(ctx context.Context, userID string) (*TOTPFactor, error) {
 	var f TOTPFactor
-	err := s.db.QueryRow(ctx, `SELECT user_id, secret_enc, confirmed, last_step, created_at FROM totp_factors
-		WHERE user_id = $1`, userID).Scan(&f.UserID, &f.SecretSealed, &f.Confirmed, &f.LastStep, &f.CreatedAt)
+	err := s.db.QueryRow(ctx, `SELECT `+totpColumns+` FROM totp_factors WHERE user_id = $1`, userID).Scan(&f.UserID, &f.SecretSealed, &f.Confirmed, &f.LastStep, &f.CreatedAt)
 	return &f, wrap(err, "totp factor")
 }
 

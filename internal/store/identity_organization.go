@@ -7,28 +7,28 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
+var organizations = table[platform.Organization]{"organizations", "organization", `id, name, created_at`,
+	func(r Row) (platform.Organization, error) {
+		var o platform.Organization
+		return o, r.Scan(&o.ID, &o.Name, &o.CreatedAt)
+	}}
+
 // CreateOrganization inserts an organization. ECONFLICT when the id exists.
 func (s *Identity) CreateOrganization(ctx context.Context, o *platform.Organization) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)`,
-		o.ID, o.Name, o.CreatedAt.UTC())
-	return wrap(err, "organization")
+	return organizations.insert(ctx, s.db, o.ID, o.Name, o.CreatedAt.UTC())
 }
 
 // Organization returns one organization. ENOTFOUND when missing.
 func (s *Identity) Organization(ctx context.Context, id string) (*platform.Organization, error) {
-	var o platform.Organization
-	err := s.db.QueryRow(ctx, `SELECT id, name, created_at FROM organizations WHERE id = $1`, id).
-		Scan(&o.ID, &o.Name, &o.CreatedAt)
-	return &o, wrap(err, "organization")
+	return organizations.get(ctx, s.db, id)
 }
 
 // Organizations lists every organization by name.
 func (s *Identity) Organizations(ctx context.Context) ([]*platform.Organization, error) {
 	return queryAll(ctx, s.db, func(r Row) (*platform.Organization, error) {
-		var o platform.Organization
-		err := r.Scan(&o.ID, &o.Name, &o.CreatedAt)
+		o, err := organizations.scan(r)
 		return &o, err
-	}, `SELECT id, name, created_at FROM organizations ORDER BY name, id`)
+	}, organizations.selectFrom()+` ORDER BY name, id`)
 }
 
 // OrgMemberships answers resolve-org in one statement whatever the address:

@@ -17,10 +17,12 @@ type SigningKey struct {
 	ExpiresAt  time.Time
 }
 
+const signingKeyColumns = `id, algorithm, private_key, created_at, not_before, expires_at`
+
 // CreateSigningKey stores a key.
 func (s *OIDC) CreateSigningKey(ctx context.Context, k *SigningKey) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO signing_keys (id, algorithm, private_key, created_at, not_before, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6)`, k.ID, k.Algorithm, k.PrivateKey, k.CreatedAt.UTC(), k.NotBefore.UTC(), k.ExpiresAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO signing_keys (`+signingKeyColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
+		k.ID, k.Algorithm, k.PrivateKey, k.CreatedAt.UTC(), k.NotBefore.UTC(), k.ExpiresAt.UTC())
 	return wrap(err, "signing key")
 }
 
@@ -30,6 +32,5 @@ func (s *OIDC) SigningKeys(ctx context.Context, now time.Time) ([]*SigningKey, e
 		var k SigningKey
 		err := r.Scan(&k.ID, &k.Algorithm, &k.PrivateKey, &k.CreatedAt, &k.NotBefore, &k.ExpiresAt)
 		return &k, err
-	}, `SELECT id, algorithm, private_key, created_at, not_before, expires_at
-		FROM signing_keys WHERE expires_at > $1 ORDER BY not_before DESC, id`, now.UTC())
+	}, `SELECT `+signingKeyColumns+` FROM signing_keys WHERE expires_at > $1 ORDER BY not_before DESC, id`, now.UTC())
 }

@@ -14,9 +14,7 @@ import (
 // CreateCustomer stores a customer; an empty Settings is stored as {}.
 // ECONFLICT when the id or organization is taken.
 func (s *Tenancy) CreateCustomer(ctx context.Context, c *platform.Customer) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO customers (id, name, org_id, settings, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $5)`, c.ID, c.Name, c.OrgID, settingsText(c.Settings), c.CreatedAt.UTC())
-	return wrap(err, "customer")
+	return customers.insert(ctx, s.db, c.ID, c.Name, c.OrgID, settingsText(c.Settings), c.CreatedAt.UTC(), c.CreatedAt.UTC())
 }
 
 // settingsText is a settings column: a JSON object, {} when empty.

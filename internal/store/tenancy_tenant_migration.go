@@ -15,10 +15,11 @@ type TenantMigration struct {
 	RequestedAt   time.Time
 }
 
+const tenantMigrationColumns = `id, tenant_id, target_version, status, requested_by, requested_at`
+
 // CreateTenantMigration records a requested run.
 func (s *Tenancy) CreateTenantMigration(ctx context.Context, m *TenantMigration) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO tenant_migrations (id, tenant_id, target_version, status, requested_by, requested_at)
-		VALUES ($1, $2, $3, $4, $5, $6)`, m.ID, m.TenantID, m.TargetVersion, m.Status, m.RequestedBy, m.RequestedAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO tenant_migrations (`+tenantMigrationColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`, m.ID, m.TenantID, m.TargetVersion, m.Status, m.RequestedBy, m.RequestedAt.UTC())
 	return wrap(err, "tenant migration")
 }
 
@@ -28,6 +29,5 @@ func (s *Tenancy) TenantMigrations(ctx context.Context, tenantID string) ([]Tena
 		var m TenantMigration
 		err := r.Scan(&m.ID, &m.TenantID, &m.TargetVersion, &m.Status, &m.RequestedBy, &m.RequestedAt)
 		return m, err
-	}, `SELECT id, tenant_id, target_version, status, requested_by, requested_at
-		FROM tenant_migrations WHERE tenant_id = $1 ORDER BY requested_at DESC, id DESC`, tenantID)
+	}, `SELECT `+tenantMigrationColumns+` FROM tenant_migrations WHERE tenant_id = $1 ORDER BY requested_at DESC, id DESC`, tenantID)
 }
