@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
 		{"TxRollback", testTxRollback},
+		{"TxAreas", testTxAreas},
 		{"Data", testData},
 		{"Access", testAccess},
 		{"Credentials", testCredentials},
@@ -432,6 +433,51 @@ func testTxRollback(t *testing.T, st *store.Store) {
 	}
 	_, err = st.Organization(ctx, "tx")
 	wantCode(t, err, platform.ENOTFOUND)
+}
+
+// testTxAreas: the areas a transaction hands out are bound to it. A write
+// through one area is seen by another within the transaction (and by an
+// area's own InTx, which joins it), not outside it until the commit, and a
+// rollback undoes the writes of every area.
+func testTxAreas(t *testing.T, st *store.Store) {
+	boom := errors.New("boom")
+	write := func(fail bool) error {
+		return st.InTx(ctx, func(tx *store.Store) error {
+			var identity *store.Identity = &tx.Identity
+			if err := identity.CreateOrganization(ctx, &platform.Organization{ID: "org-tx", Name: "tx", CreatedAt: ts}); err != nil {
+				return err
+			}
+			tenancy := &tx.Tenancy
+			if err := tenancy.CreateCustomer(ctx, &platform.Customer{ID: "cust-tx", Name: "tx", OrgID: "org-tx", CreatedAt: ts}); err != nil {
+				return err
+			}
+			if _, err := st.Customer(ctx, "cust-tx"); platform.ErrorCode(err) != platform.ENOTFOUND {
+				t.Errorf("outside the transaction before its commit: %v, want ENOTFOUND", err)
+			}
+			err := identity.InTx(ctx, func(inner *store.Store) error {
+				_, err := inner.Customer(ctx, "cust-tx")
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if fail {
+				return boom
+			}
+			return nil
+		})
+	}
+	if err := write(true); !errors.Is(err, boom) {
+		t.Fatalf("InTx error = %v", err)
+	}
+	_, err := st.Organization(ctx, "org-tx")
+	wantCode(t, err, platform.ENOTFOUND)
+	if err := write(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Tenancy.Customer(ctx, "cust-tx"); err != nil {
+		t.Fatalf("after the commit: %v", err)
+	}
 }
 
 func testIssueTokens(t *testing.T, st *store.Store) {
