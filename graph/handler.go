@@ -19,7 +19,7 @@ import (
 	"github.com/platform/platform/internal/httpapi"
 )
 
-// Limits of the GraphQL endpoint (DESIGN 6, D-limits). Every operation is
+// Limits of the GraphQL endpoint (D-graphql, D-limits). Every operation is
 // checked against them before it executes.
 const (
 	// MaxBody is the largest request body.

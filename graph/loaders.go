@@ -12,7 +12,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// loaders batch the parent → child edges of one request (DESIGN 6): each
+// loaders batch the parent → child edges of one request (D-graphql-edges): each
 // batch is one service call, which is one SQL statement, whatever the
 // number of parents. They are created per request, so nothing is cached
 // across callers.

@@ -21,7 +21,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// Roles a process can run (DESIGN 1).
+// Roles a process can run (D-roles).
 const (
 	RoleAll     = "all"
 	RoleIDP     = "idp"

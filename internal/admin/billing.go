@@ -12,7 +12,7 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// Billing (SPEC 5.7): invoices, payments and credits need view_billing to
+// Billing (R5.7-matrix): invoices, payments and credits need view_billing to
 // read; billing setup and credits need manage_billing to write; usage needs
 // view_usage_units, and its billed amounts view_billed_units (R5.7-redact).
 // Amounts are in major units of their currency (two decimals), kept in
@@ -197,7 +197,7 @@ func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID 
 	return newPage(views(rows, newCreditView), next), nil
 }
 
-// IssueCredit credits a customer's account (manage_billing). SPEC 5.7
+// IssueCredit credits a customer's account (manage_billing). R5.7-matrix
 // gives the customer's owner, admin and billing users this action too, so
 // what a credit is follows the caller's role, and no customer creates value
 // for itself (D-credit-kinds): a customer role's credit is a purchase, a

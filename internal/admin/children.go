@@ -8,7 +8,7 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// The parent → children batches of the GraphQL edges (DESIGN 6): each
+// The parent → children batches of the GraphQL edges (D-graphql-edges): each
 // answers, in key order, the children of every parent key in one SQL
 // statement, the caller's scope applied in SQL, at most limit
 // (platform.ChildPages) per parent. A role that does

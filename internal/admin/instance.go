@@ -22,7 +22,7 @@ const (
 	BackchannelLogoutPath = "/auth/backchannel-logout"
 )
 
-// Connection is an instance's connection to the identity provider (SPEC 2.4).
+// Connection is an instance's connection to the identity provider (R2.4-connection).
 type Connection struct {
 	OIDCClientID    string    `json:"oidcClientId"`
 	OIDCRedirectURI string    `json:"oidcRedirectUri"`
@@ -52,7 +52,7 @@ func newInstance(i *store.InstanceRow) *Instance {
 }
 
 // newInstanceWithoutConnection is the view of a caller reading instances
-// through create_tenant: SPEC 4.6 keeps the connection from scoped roles.
+// through create_tenant: R4.6-infra keeps the connection from scoped roles.
 func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
 	v := newInstance(i)
 	v.Connection = nil

@@ -21,7 +21,7 @@ import (
 // Service holds the administration rules the REST routes and the GraphQL
 // resolvers share. Every method takes the caller, checks its permission
 // through access.Service.Check itself on the method's declared Operation
-// (DESIGN 4: the services check again, so no transport can skip it),
+// (D-access-path: the services check again, so no transport can skip it),
 // records a successful write in the audit log in the write's own
 // transaction (audited) and returns coded errors: EINVALID for bad
 // input, ENOTFOUND or EFORBIDDEN for a refused or missing resource (the

@@ -8,7 +8,7 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// Usage (SPEC 5.7, see billing.go): view_usage_units reads it, and its
+// Usage (R5.7-matrix, see billing.go): view_usage_units reads it, and its
 // billed amounts need view_billed_units (R5.7-redact).
 
 // Usage is a usage row as the API and GraphQL show it: billedAmount is

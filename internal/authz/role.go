@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Role is one of the fixed roles of SPEC 5.7. Roles live in code; only the
+// Role is one of the fixed roles of R5.7-roles. Roles live in code; only the
 // catalog of what each role may do is data (R5.7-catalog). The zero Role is
 // invalid, so a zero Principal holds no permission.
 type Role uint8

@@ -29,7 +29,7 @@ import (
 	"github.com/platform/platform/internal/web"
 )
 
-// Paths of the provider's endpoints (DESIGN 2).
+// Paths of the provider's endpoints (D-idp).
 const (
 	PathAuthorize  = "/oauth/v2/authorize"
 	PathToken      = "/oauth/v2/token"

@@ -19,7 +19,7 @@ import (
 	"github.com/platform/platform/internal/web"
 )
 
-// Config configures the tenant backend (SPEC 5.6).
+// Config configures the tenant backend (docs/requirements.md 5.6).
 type Config struct {
 	Issuer      string
 	ConsoleURL  string // the login gateway the web app sends users to
@@ -44,7 +44,7 @@ type Tenant struct {
 	cookie   string // the session cookie's name (SessionCookieName)
 }
 
-// Scope the web app asks for (SPEC 5.3 step 1): no urn:idp:iam: scope.
+// Scope the web app asks for (R5.3-flow): no urn:idp:iam: scope.
 const Scope = "openid profile email offline_access"
 
 // New builds the tenant backend. id_tokens and access tokens are verified

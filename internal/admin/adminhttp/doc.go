@@ -1,4 +1,4 @@
-// Package adminhttp serves the console's administration API under /api/v1 (SPEC 4.6): the route table with
+// Package adminhttp serves the console's administration API under /api/v1 (docs/api.md; docs/requirements.md 4.6): the route table with
 // the decision in front of every route, request decoding and paging; each handler calls one admin.Service method.
 package adminhttp
 

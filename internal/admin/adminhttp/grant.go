@@ -9,7 +9,7 @@ import (
 )
 
 // Grants give account managers and QA admins their customers and instances
-// (SPEC 2.6). Managing them is managing internal users: platform_admin, with
+// (R2.6-grant-key). Managing them is managing internal users: platform_admin, with
 // compliance_admin and reader reading.
 func (a *API) grantRoutes() []Route {
 	s := a.svc
