@@ -76,7 +76,8 @@ func readyReason(t *testing.T, url string) (int, string) {
 // still exits 0, soon after the grace.
 // spec: D-drain
 func TestSIGTERMDrain(t *testing.T) {
-	t.Parallel()
+	// serial: its server processes listen on ports picked free beforehand (freePorts),
+	// which a test running beside it could take first
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("the in-flight request waits on a PostgreSQL table lock; set " + storetest.EnvPostgres)
 	}

@@ -323,7 +323,8 @@ func TestDemoInstanceApplication(t *testing.T) {
 
 // The binary starts with no setup, prints its URLs, and stops cleanly on SIGTERM.
 func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
-	t.Parallel()
+	// serial: its server processes listen on ports picked free beforehand (freePorts),
+	// which a test running beside it could take first
 	bin := serverBinary(t) // built once per test binary; skipped with -short
 	ports := freePorts(t, 4)
 	dir := t.TempDir()

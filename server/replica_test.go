@@ -195,7 +195,8 @@ func (rs *replicaSet) join(p *process) {
 // database, a login whose every step goes to the other replica works, and a
 // rolling restart under load fails no request.
 func TestReplicas(t *testing.T) {
-	t.Parallel()
+	// serial: its server processes listen on ports picked free beforehand (freePorts),
+	// which a test running beside it could take first
 	if os.Getenv(storetest.EnvPostgres) == "" {
 		t.Skip("replicas share a PostgreSQL database; set " + storetest.EnvPostgres)
 	}
