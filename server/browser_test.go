@@ -54,7 +54,9 @@ func mustBrowser(t *testing.T) context.Context {
 	}
 	ctx, cancelCtx := chromedp.NewContext(browser, chromedp.WithTargetID(tab))
 	chromedp.FromContext(ctx).BrowserContextID = id // the test's further tabs open beside this one
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	// a bound against hanging, not a measure of speed: CI runs both
+	// databases' tests at once, on a machine other builds share
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancelCtx() // closes the tab
