@@ -95,27 +95,6 @@ func TestRoleReadOnEveryRequestNotFromToken(t *testing.T) {
 	}
 }
 
-// startConsole starts a console process on m's database, as a restart or a
-// new replica does, and answers its address; the process compiles the
-// permission catalog from role_permissions as it starts.
-func startConsole(t *testing.T, m *Main) (string, error) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := m.Config
-	cfg.Role, cfg.SeedDemo = RoleConsole, false
-	cfg.ConsoleServiceClientSecret = strings.Repeat("r", 32)
-	r := NewMain(cfg)
-	r.Listeners[RoleConsole] = ln
-	t.Cleanup(func() { r.Close() })
-	if err := r.Run(context.Background()); err != nil {
-		return "", err
-	}
-	return "http://" + ln.Addr().String(), nil
-}
-
 // The decisions come from the role_permissions table: a row deleted takes
 // the action from the role, a row inserted gives it, once a console process
 // has read the table (it compiles the catalog when it starts). A row naming
@@ -144,10 +123,7 @@ func TestCatalogDecidesFromTable(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	base, err := startConsole(t, m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := consoleReplica(t, m) // a console that starts now reads the table
 	if customer, audit := answers(base); customer != http.StatusForbidden || audit != 200 {
 		t.Fatalf("member after the table changed: customer %d, audit log %d; want 403, 200", customer, audit)
 	}
@@ -155,7 +131,17 @@ func TestCatalogDecidesFromTable(t *testing.T) {
 	if _, err := m.Store.Conn().Exec(ctx, `INSERT INTO role_permissions (role, action, access) VALUES ('wizard', 'view_audit_log', 'read')`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startConsole(t, m); err == nil || !strings.Contains(err.Error(), `"wizard"`) || !strings.Contains(err.Error(), "role") {
+	cfg := m.Config
+	cfg.Role, cfg.SeedDemo = RoleConsole, false
+	cfg.ConsoleServiceClientSecret = strings.Repeat("r", 32)
+	restarted := NewMain(cfg)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	restarted.Listeners[RoleConsole] = ln
+	t.Cleanup(func() { restarted.Close(); ln.Close() })
+	if err := restarted.Run(ctx); err == nil || !strings.Contains(err.Error(), `"wizard"`) || !strings.Contains(err.Error(), "role") {
 		t.Fatalf("start with an unknown role in role_permissions: err = %v; want a refusal naming the role", err)
 	}
 }

@@ -7,14 +7,11 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
-	"encoding/json"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-jose/go-jose/v4"
 
 	"github.com/platform/platform/internal/tenant"
 )
@@ -37,18 +34,7 @@ func signWithForeignKey(t *testing.T, m *Main, claims map[string]any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(keys[0].Algorithm),
-		Key: jose.JSONWebKey{Key: key, KeyID: keys[0].ID}}, (&jose.SignerOptions{}).WithType("JWT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	payload, _ := json.Marshal(claims)
-	sig, err := signer.Sign(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := sig.CompactSerialize()
-	return raw
+	return signLogout(t, key, keys[0].ID, keys[0].Algorithm, "JWT", claims)
 }
 
 // The tenant backend opens a session only from the identity provider's
