@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/idp"
 )
@@ -30,7 +31,7 @@ type rawAuthorization struct {
 }
 
 func newRawAuthorization(t *testing.T, m *Main, email string) *rawAuthorization {
-	verifier := strings.Repeat("v", 20) + base64.RawURLEncoding.EncodeToString([]byte(t.Name()+email))
+	verifier := oauth2.GenerateVerifier()
 	sum := sha256.Sum256([]byte(verifier))
 	jar, _ := cookiejar.New(nil)
 	return &rawAuthorization{t: t, m: m, verifier: verifier,
