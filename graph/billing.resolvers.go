@@ -15,9 +15,7 @@ import (
 )
 
 func (r *customerResolver) NextInvoice(ctx context.Context, obj *admin.Customer) (*admin.NextInvoiceView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.NextInvoiceView, error) {
-		return s.NextInvoice(ctx, c, obj.ID)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).NextInvoice, obj.ID)
 }
 
 func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error) {
@@ -28,35 +26,25 @@ func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, st
 }
 
 func (r *customerResolver) Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.PaymentView], error) {
-		return s.ListPayments(ctx, c, obj.ID, in)
-	})
+	p, err := pageOf(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).ListPayments, obj.ID)
 	return (*model.PaymentPage)(p), err
 }
 
 func (r *customerResolver) Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.CreditView], error) {
-		return s.ListCredits(ctx, c, obj.ID, in)
-	})
+	p, err := pageOf(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).ListCredits, obj.ID)
 	return (*model.CreditPage)(p), err
 }
 
 func (r *customerResolver) BillingSetup(ctx context.Context, obj *admin.Customer) (*admin.BillingSetupView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.BillingSetupView, error) {
-		return s.BillingSetup(ctx, c, obj.ID)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).BillingSetup, obj.ID)
 }
 
 func (r *mutationResolver) IssueCredit(ctx context.Context, customerID string, input admin.CreditInput) (*admin.CreditView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CreditView, error) {
-		return s.IssueCredit(ctx, c, customerID, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).IssueCredit, customerID, input)
 }
 
 func (r *mutationResolver) PutBillingSetup(ctx context.Context, customerID string, input admin.BillingSetupInput) (*admin.BillingSetupView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.BillingSetupView, error) {
-		return s.PutBillingSetup(ctx, c, customerID, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).PutBillingSetup, customerID, input)
 }
 
 func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error) {
@@ -74,7 +62,5 @@ func (r *queryResolver) Invoices(ctx context.Context, customerID *string, status
 }
 
 func (r *queryResolver) Invoice(ctx context.Context, id string) (*admin.InvoiceView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InvoiceView, error) {
-		return s.Invoice(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).Invoice, id)
 }

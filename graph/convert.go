@@ -22,10 +22,14 @@ func caller(ctx context.Context) (*access.Caller, error) {
 	return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
 }
 
+// errConsoleField answers a field of the admin service on the tenant
+// role, which does not run it.
+var errConsoleField = platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+
 // adminService returns the admin service, which the tenant role does not run.
 func (r *Resolver) adminService() (*admin.Service, error) {
 	if r.Admin == nil {
-		return nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+		return nil, errConsoleField
 	}
 	return r.Admin, nil
 }
@@ -152,7 +156,7 @@ func (r *Resolver) holds(c *access.Caller, act authz.Action) bool {
 func (r *Resolver) profile(ctx context.Context, m *model.Me) (*admin.Profile, error) {
 	l := loadersFrom(ctx)
 	if l == nil {
-		return nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+		return nil, errConsoleField
 	}
 	return l.profile.Load(ctx, m.UserID)()
 }

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -249,16 +248,7 @@ type costLimit struct {
 	max   int
 }
 
-var _ interface {
-	graphql.OperationContextMutator
-	graphql.HandlerExtension
-} = costLimit{}
-
-func (costLimit) ExtensionName() string                   { return "CostLimit" }
-func (costLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (l costLimit) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
-	o := op.Doc.Operations.ForName(op.OperationName)
+func (l costLimit) check(o *ast.OperationDefinition, op *graphql.OperationContext) *gqlerror.Error {
 	if o == nil {
 		return nil
 	}

@@ -31,7 +31,7 @@ func (r *customerResolver) Users(ctx context.Context, obj *admin.Customer, first
 func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*admin.GrantView, error) {
 	l := loadersFrom(ctx)
 	if l == nil {
-		return nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+		return nil, errConsoleField
 	}
 	gs, err := l.grants.Load(ctx, obj.ID)()
 	if gs == nil && err == nil {
@@ -48,66 +48,38 @@ func (r *customerResolver) Usage(ctx context.Context, obj *admin.Customer, from 
 }
 
 func (r *customerResolver) BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error) {
-	svc, err := r.adminService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.BilledTotals(ctx, c, obj.ID, str(from), str(to))
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.BilledTotal, error) {
+		return s.BilledTotals(ctx, c, obj.ID, str(from), str(to))
+	})
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*admin.Customer, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.CreateCustomer(ctx, c, admin.CustomerInput{Name: input.Name, Settings: input.Settings, Domains: input.Domains})
+	return call(ctx, r.Resolver, (*admin.Service).CreateCustomer, admin.CustomerInput{Name: input.Name, Settings: input.Settings, Domains: input.Domains})
 }
 
 func (r *mutationResolver) UpdateCustomer(ctx context.Context, id string, input model.UpdateCustomerInput) (*admin.Customer, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.UpdateCustomer(ctx, c, id, admin.CustomerPatch{Name: input.Name})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateCustomer, id, admin.CustomerPatch{Name: input.Name})
 }
 
 func (r *mutationResolver) PutCustomerSettings(ctx context.Context, id string, settings json.RawMessage) (json.RawMessage, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.PutCustomerSettings(ctx, c, id, settings)
+	return call2(ctx, r.Resolver, (*admin.Service).PutCustomerSettings, id, settings)
 }
 
 func (r *mutationResolver) DeleteCustomer(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteCustomer(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteCustomer, id)
 }
 
 func (r *mutationResolver) TransferOwnership(ctx context.Context, id string, userID string) (*admin.CustomerUserView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
-		return s.TransferOwnership(ctx, c, id, admin.OwnershipInput{UserID: userID})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).TransferOwnership, id, admin.OwnershipInput{UserID: userID})
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Customer], error) {
-		return s.SearchCustomers(ctx, c, str(search), in)
-	}, r.prefetchCustomerPage)
+	p, err := pageOf(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).SearchCustomers, str(search), r.prefetchCustomerPage)
 	return (*model.CustomerPage)(p), err
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*admin.Customer, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.Customer(ctx, c, id)
+	return call(ctx, r.Resolver, (*admin.Service).Customer, id)
 }
 
 func (r *Resolver) Customer() generated.CustomerResolver { return &customerResolver{r} }

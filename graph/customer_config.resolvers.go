@@ -10,156 +10,103 @@ import (
 	"encoding/json"
 
 	"github.com/platform/platform/graph/generated"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 )
 
 func (r *customerResolver) Sso(ctx context.Context, obj *admin.Customer) (*admin.SSOSettings, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.SSOSettings, error) {
-		return s.SSOSettings(ctx, c, obj.ID)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).SSOSettings, obj.ID)
 }
 
 func (r *customerResolver) IdentityProviders(ctx context.Context, obj *admin.Customer) ([]*admin.IdentityProvider, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.IdentityProvider, error) {
-		return items(s.ListIdentityProviders(ctx, c, obj.ID))
-	})
+	return listOf(ctx, r.Resolver, (*admin.Service).ListIdentityProviders, obj.ID)
 }
 
 func (r *customerResolver) Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.WebhookView, error) {
-		return items(s.ListWebhooks(ctx, c, obj.ID))
-	})
+	return listOf(ctx, r.Resolver, (*admin.Service).ListWebhooks, obj.ID)
 }
 
 func (r *customerResolver) ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.ServiceAccountView, error) {
-		return items(s.ListServiceAccounts(ctx, c, obj.ID))
-	})
+	return listOf(ctx, r.Resolver, (*admin.Service).ListServiceAccounts, obj.ID)
 }
 
 func (r *mutationResolver) PutSSOSettings(ctx context.Context, customerID string, input admin.SSOSettingsInput) (*admin.SSOSettings, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.SSOSettings, error) {
-		return s.PutSSOSettings(ctx, c, customerID, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).PutSSOSettings, customerID, input)
 }
 
 func (r *mutationResolver) CreateIdentityProvider(ctx context.Context, customerID string, input admin.IdentityProviderInput) (*admin.IdentityProvider, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.IdentityProvider, error) {
-		return s.CreateIdentityProvider(ctx, c, customerID, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).CreateIdentityProvider, customerID, input)
 }
 
 func (r *mutationResolver) UpdateIdentityProvider(ctx context.Context, id string, input admin.IdentityProviderPatch) (*admin.IdentityProvider, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.IdentityProvider, error) {
-		return s.UpdateIdentityProvider(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateIdentityProvider, id, input)
 }
 
 func (r *mutationResolver) DeleteIdentityProvider(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteIdentityProvider(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteIdentityProvider, id)
 }
 
 func (r *mutationResolver) TrustIdentityProvider(ctx context.Context, id string, linkTrusted bool) (*admin.IdentityProvider, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.IdentityProvider, error) {
-		return s.TrustIdentityProvider(ctx, c, id, admin.TrustInput{LinkTrusted: &linkTrusted})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).TrustIdentityProvider, id, admin.TrustInput{LinkTrusted: &linkTrusted})
 }
 
 func (r *mutationResolver) CreateWebhook(ctx context.Context, customerID string, input admin.WebhookInput) (*admin.WebhookSecret, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.WebhookSecret, error) {
-		return s.CreateWebhook(ctx, c, customerID, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).CreateWebhook, customerID, input)
 }
 
 func (r *mutationResolver) UpdateWebhook(ctx context.Context, id string, input admin.WebhookPatch) (*admin.WebhookView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.WebhookView, error) {
-		return s.UpdateWebhook(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateWebhook, id, input)
 }
 
 func (r *mutationResolver) DeleteWebhook(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteWebhook(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteWebhook, id)
 }
 
 func (r *mutationResolver) RotateWebhookSecret(ctx context.Context, id string) (*admin.WebhookSecret, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.WebhookSecret, error) {
-		return s.RotateWebhookSecret(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RotateWebhookSecret, id)
 }
 
 func (r *mutationResolver) CreateServiceAccount(ctx context.Context, customerID string, input admin.ServiceAccountInput) (*admin.ServiceAccountSecret, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ServiceAccountSecret, error) {
-		return s.CreateServiceAccount(ctx, c, customerID, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).CreateServiceAccount, customerID, input)
 }
 
 func (r *mutationResolver) CreateInternalServiceAccount(ctx context.Context, input admin.ServiceAccountInput) (*admin.ServiceAccountSecret, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ServiceAccountSecret, error) {
-		return s.CreateInternalServiceAccount(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreateInternalServiceAccount, input)
 }
 
 func (r *mutationResolver) RotateServiceAccountSecret(ctx context.Context, id string) (*admin.ServiceAccountSecret, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ServiceAccountSecret, error) {
-		return s.RotateServiceAccountSecret(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RotateServiceAccountSecret, id)
 }
 
 func (r *mutationResolver) SetServiceAccountKeys(ctx context.Context, id string, jwks json.RawMessage) (*admin.ServiceAccountView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ServiceAccountView, error) {
-		return s.SetServiceAccountKeys(ctx, c, id, admin.ServiceAccountKeysInput{JWKS: jwks})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).SetServiceAccountKeys, id, admin.ServiceAccountKeysInput{JWKS: jwks})
 }
 
 func (r *mutationResolver) SetServiceAccountRole(ctx context.Context, id string, role string) (*admin.ServiceAccountView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ServiceAccountView, error) {
-		return s.SetServiceAccountRole(ctx, c, id, admin.ServiceAccountRoleInput{Role: role})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).SetServiceAccountRole, id, admin.ServiceAccountRoleInput{Role: role})
 }
 
 func (r *mutationResolver) DeleteServiceAccount(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteServiceAccount(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteServiceAccount, id)
 }
 
 func (r *queryResolver) IdentityProvider(ctx context.Context, id string) (*admin.IdentityProvider, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.IdentityProvider, error) {
-		return s.IdentityProvider(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).IdentityProvider, id)
 }
 
 func (r *queryResolver) Webhook(ctx context.Context, id string) (*admin.WebhookView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.WebhookView, error) {
-		return s.Webhook(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).Webhook, id)
 }
 
 func (r *queryResolver) ServiceAccount(ctx context.Context, id string) (*admin.ServiceAccountView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ServiceAccountView, error) {
-		return s.ServiceAccount(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).ServiceAccount, id)
 }
 
 func (r *queryResolver) InternalServiceAccounts(ctx context.Context) ([]*admin.ServiceAccountView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.ServiceAccountView, error) {
-		return items(s.ListInternalServiceAccounts(ctx, c))
-	})
+	return listAll(ctx, r.Resolver, (*admin.Service).ListInternalServiceAccounts)
 }
 
 func (r *webhookResolver) Deliveries(ctx context.Context, obj *admin.WebhookView, first *int) ([]*admin.WebhookDeliveryView, error) {
-	n, err := limit(first)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.WebhookDeliveryView, error) {
-		return items(s.ListWebhookDeliveries(ctx, c, obj.ID, n))
-	})
+	return newestOf(ctx, r.Resolver, (*admin.Service).ListWebhookDeliveries, obj.ID, first)
 }
 
 func (r *Resolver) Webhook() generated.WebhookResolver { return &webhookResolver{r} }

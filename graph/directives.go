@@ -19,7 +19,7 @@ type directives struct {
 	access *access.Service
 }
 
-// authz decides whether the caller may resolve the field (DESIGN 6), on the
+// authz decides whether the caller may resolve the field (D-graphql-admin), on the
 // operation the field performs (fieldOps, declared in internal/admin; the
 // directive's own arguments say the same for readers of the schema, which
 // TestFieldOperations checks):

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -30,18 +29,7 @@ func representations(args map[string]any) int {
 
 // entitiesLimit refuses, before execution, an _entities call with more
 // than MaxRepresentations representations.
-type entitiesLimit struct{}
-
-var _ interface {
-	graphql.OperationContextMutator
-	graphql.HandlerExtension
-} = entitiesLimit{}
-
-func (entitiesLimit) ExtensionName() string                   { return "EntitiesLimit" }
-func (entitiesLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (entitiesLimit) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
-	o := op.Doc.Operations.ForName(op.OperationName)
+func entitiesLimit(o *ast.OperationDefinition, op *graphql.OperationContext) *gqlerror.Error {
 	if o == nil || o.Operation != ast.Query {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -19,107 +20,60 @@ func (r *focusResolver) Scope(ctx context.Context, obj *admin.Focus) (*model.Sco
 }
 
 func (r *grantResolver) User(ctx context.Context, obj *admin.GrantView) (*admin.InternalUser, error) {
-	l := loadersFrom(ctx)
-	if l == nil {
-		return nil, nil
-	}
-	return l.internalUser.Load(ctx, obj.GranteeID)()
+	return loadOne(ctx, internalUserByID, obj.GranteeID)
 }
 
 func (r *grantResolver) Customer(ctx context.Context, obj *admin.GrantView) (*admin.Customer, error) {
-	l := loadersFrom(ctx)
-	if l == nil || obj.CustomerID == nil {
-		return nil, nil
-	}
-	return l.customer.Load(ctx, *obj.CustomerID)()
+	return loadOne(ctx, customerByID, str(obj.CustomerID))
 }
 
 func (r *grantResolver) Instance(ctx context.Context, obj *admin.GrantView) (*admin.Instance, error) {
-	l := loadersFrom(ctx)
-	if l == nil || obj.InstanceID == nil {
-		return nil, nil
-	}
-	return l.instance.Load(ctx, *obj.InstanceID)()
+	return loadOne(ctx, instanceByID, str(obj.InstanceID))
 }
 
 func (r *mutationResolver) CreateGrant(ctx context.Context, input model.GrantInput) (*admin.GrantView, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.CreateGrant(ctx, c, admin.GrantInput{UserID: input.UserID, CustomerID: str(input.CustomerID), InstanceID: str(input.InstanceID)})
+	return call(ctx, r.Resolver, (*admin.Service).CreateGrant, admin.GrantInput{UserID: input.UserID, CustomerID: str(input.CustomerID), InstanceID: str(input.InstanceID)})
 }
 
 func (r *mutationResolver) DeleteGrant(ctx context.Context, userID string, customerID *string, instanceID *string) (*bool, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if (str(customerID) == "") == (str(instanceID) == "") {
-		return nil, platform.Errorf(platform.EINVALID, "name exactly one of customerId and instanceId")
-	}
-	if id := str(customerID); id != "" {
-		return done(svc.DeleteGrant(ctx, c, false, id, userID))
-	}
-	return done(svc.DeleteGrant(ctx, c, true, str(instanceID), userID))
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
+		if (str(customerID) == "") == (str(instanceID) == "") {
+			return platform.Errorf(platform.EINVALID, "name exactly one of customerId and instanceId")
+		}
+		if id := str(customerID); id != "" {
+			return s.DeleteGrant(ctx, c, false, id, userID)
+		}
+		return s.DeleteGrant(ctx, c, true, str(instanceID), userID)
+	})
 }
 
 func (r *mutationResolver) EnterFocus(ctx context.Context, input model.FocusInput) (*admin.Focus, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.EnterFocus(ctx, c, admin.FocusInput{CustomerID: input.CustomerID, Minutes: num(input.Minutes)})
+	return call(ctx, r.Resolver, (*admin.Service).EnterFocus, admin.FocusInput{CustomerID: input.CustomerID, Minutes: num(input.Minutes)})
 }
 
 func (r *mutationResolver) LeaveFocus(ctx context.Context) (*admin.Focus, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := svc.LeaveFocus(ctx, c); err != nil {
-		return nil, err
-	}
-	return svc.Focus(ctx, c)
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Focus, error) {
+		if err := s.LeaveFocus(ctx, c); err != nil {
+			return nil, err
+		}
+		return s.Focus(ctx, c)
+	})
 }
 
 func (r *queryResolver) Grants(ctx context.Context, userID *string, customerID *string, instanceID *string) ([]*admin.GrantView, error) {
-	svc, c, err := r.adminCaller(ctx)
+	gs, err := call(ctx, r.Resolver, (*admin.Service).ListGrants,
+		admin.GrantFilter{UserID: str(userID), CustomerID: str(customerID), InstanceID: str(instanceID)})
 	if err != nil {
 		return nil, err
 	}
-	gs, err := svc.ListGrants(ctx, c, admin.GrantFilter{UserID: str(userID), CustomerID: str(customerID), InstanceID: str(instanceID)})
-	if err != nil {
-		return nil, err
-	}
-	if l := loadersFrom(ctx); l != nil {
-		var users, customers, instances func()
-		if selects(ctx, "user") {
-			users = func() {
-				prefetch(ctx, l.internalUser, svc.InternalUsersByIDs, ids(gs, func(g *admin.GrantView) string { return g.GranteeID }))
-			}
-		}
-		if selects(ctx, "customer") {
-			customers = func() {
-				prefetch(ctx, l.customer, svc.CustomersByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.CustomerID) }))
-			}
-		}
-		if selects(ctx, "instance") {
-			instances = func() {
-				prefetch(ctx, l.instance, svc.InstancesByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.InstanceID) }))
-			}
-		}
-		prefetchAll(users, customers, instances)
-	}
+	r.prefetchGrants(ctx, gs)
 	return gs, nil
 }
 
 func (r *queryResolver) Focus(ctx context.Context) (*admin.Focus, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.Focus(ctx, c)
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Focus, error) {
+		return s.Focus(ctx, c)
+	})
 }
 
 func (r *Resolver) Focus() generated.FocusResolver { return &focusResolver{r} }

@@ -19,7 +19,7 @@ import (
 	"github.com/platform/platform/internal/httpapi"
 )
 
-// Limits of the GraphQL endpoint (DESIGN 6, D-limits). Every operation is
+// Limits of the GraphQL endpoint (D-graphql-cost, D-limits). Every operation is
 // checked against them before it executes.
 const (
 	// MaxBody is the largest request body.
@@ -99,11 +99,11 @@ func NewHandler(cfg Config) http.Handler {
 	srv.AddTransport(pagePOST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(MaxTokens)
-	srv.Use(introspection{on: cfg.Playground})
+	srv.Use(operationCheck{"IntrospectionSwitch", introspection(cfg.Playground)})
 	srv.Use(&strictVariables{})
-	srv.Use(shapeLimit{MaxDepth: cfg.MaxDepth, MaxAliases: MaxAliases})
-	srv.Use(entitiesLimit{})
-	srv.Use(costLimit{model: schemaCost(es), max: MaxComplexity})
+	srv.Use(operationCheck{"ShapeLimit", shapeLimit{MaxDepth: cfg.MaxDepth, MaxAliases: MaxAliases}.check})
+	srv.Use(operationCheck{"EntitiesLimit", entitiesLimit})
+	srv.Use(operationCheck{"CostLimit", costLimit{model: schemaCost(es), max: MaxComplexity}.check})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {

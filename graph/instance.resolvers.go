@@ -16,11 +16,7 @@ import (
 )
 
 func (r *instanceResolver) Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error) {
-	l := loadersFrom(ctx)
-	if l == nil {
-		return nil, nil
-	}
-	return l.customer.Load(ctx, obj.CustomerID)()
+	return loadOne(ctx, customerByID, obj.CustomerID)
 }
 
 func (r *instanceResolver) Tenants(ctx context.Context, obj *admin.Instance, first *int) ([]*admin.Tenant, error) {
@@ -32,52 +28,36 @@ func (r *instanceResolver) Connection(ctx context.Context, obj *admin.Instance) 
 }
 
 func (r *mutationResolver) CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.CreateInstance(ctx, c, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL, DatabaseURI: str(input.DatabaseURI),
-		AppAuthMethod: str(input.AppAuthMethod)})
+	return call(ctx, r.Resolver, (*admin.Service).CreateInstance, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL,
+		DatabaseURI: str(input.DatabaseURI), AppAuthMethod: str(input.AppAuthMethod)})
 }
 
 func (r *mutationResolver) UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Instance, error) {
-		return s.UpdateInstance(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateInstance, id, input)
 }
 
 func (r *mutationResolver) DeleteInstance(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteInstance(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteInstance, id)
 }
 
 func (r *mutationResolver) RepairConnection(ctx context.Context, id string) (*admin.Connection, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Connection, error) {
-		return s.RepairConnection(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RepairConnection, id)
 }
 
 func (r *mutationResolver) RotateConnection(ctx context.Context, id string) (*admin.Connection, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Connection, error) {
-		return s.RotateConnection(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RotateConnection, id)
 }
 
 func (r *mutationResolver) RotateInstanceSecret(ctx context.Context, id string) (*admin.InstanceSecret, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InstanceSecret, error) {
-		return s.RotateInstanceSecret(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RotateInstanceSecret, id)
 }
 
 func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*string, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*string, error) {
-		u, err := s.ResolveDatabaseURI(ctx, c, id)
-		if err != nil {
-			return nil, err
-		}
-		return &u.DatabaseURI, nil
-	})
+	u, err := call(ctx, r.Resolver, (*admin.Service).ResolveDatabaseURI, id)
+	if err != nil {
+		return nil, err
+	}
+	return &u.DatabaseURI, nil
 }
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error) {
@@ -88,11 +68,7 @@ func (r *queryResolver) Instances(ctx context.Context, customerID *string, first
 }
 
 func (r *queryResolver) Instance(ctx context.Context, id string) (*admin.Instance, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.Instance(ctx, c, id)
+	return call(ctx, r.Resolver, (*admin.Service).Instance, id)
 }
 
 func (r *Resolver) Instance() generated.InstanceResolver { return &instanceResolver{r} }

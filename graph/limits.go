@@ -9,6 +9,27 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
+// operationCheck is a gqlgen extension that looks at the operation about
+// to run, once it is parsed and validated, and may refuse it: check gets
+// the operation the request names (nil when the document has none of that
+// name) and its context. The endpoint's limits are checks of this kind.
+type operationCheck struct {
+	name  string
+	check func(o *ast.OperationDefinition, op *graphql.OperationContext) *gqlerror.Error
+}
+
+var _ interface {
+	graphql.OperationContextMutator
+	graphql.HandlerExtension
+} = operationCheck{}
+
+func (c operationCheck) ExtensionName() string                 { return c.name }
+func (operationCheck) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (c operationCheck) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
+	return c.check(op.Doc.Operations.ForName(op.OperationName), op)
+}
+
 // shapeLimit refuses, before execution, operations nested deeper than
 // MaxDepth or using more than MaxAliases aliases (an alias bomb asks for
 // one expensive field many times under different names). Fragments count
@@ -22,16 +43,7 @@ type shapeLimit struct {
 	MaxAliases int
 }
 
-var _ interface {
-	graphql.OperationContextMutator
-	graphql.HandlerExtension
-} = shapeLimit{}
-
-func (shapeLimit) ExtensionName() string                   { return "ShapeLimit" }
-func (shapeLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (l shapeLimit) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
-	o := op.Doc.Operations.ForName(op.OperationName)
+func (l shapeLimit) check(o *ast.OperationDefinition, op *graphql.OperationContext) *gqlerror.Error {
 	if o == nil {
 		return nil
 	}
@@ -113,32 +125,24 @@ func (w *walker) walk(set ast.SelectionSet, depth, spreads int, intro bool, chai
 // (D-playground), and otherwise only for an operation that asks for
 // nothing but the federation SDL (_service { sdl }), so a federation
 // router can always compose the subgraph.
-type introspection struct{ on bool }
-
-var _ interface {
-	graphql.OperationContextMutator
-	graphql.HandlerExtension
-} = introspection{}
-
-func (introspection) ExtensionName() string                   { return "IntrospectionSwitch" }
-func (introspection) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (i introspection) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
-	if i.on {
-		op.DisableIntrospection = false
+func introspection(on bool) func(*ast.OperationDefinition, *graphql.OperationContext) *gqlerror.Error {
+	return func(o *ast.OperationDefinition, op *graphql.OperationContext) *gqlerror.Error {
+		op.DisableIntrospection = !on && !onlyFederationSDL(o)
 		return nil
 	}
-	op.DisableIntrospection = true
-	o := op.Doc.Operations.ForName(op.OperationName)
+}
+
+// onlyFederationSDL reports whether o is a query of _service (and
+// __typename) alone.
+func onlyFederationSDL(o *ast.OperationDefinition) bool {
 	if o == nil || o.Operation != ast.Query {
-		return nil
+		return false
 	}
 	for _, sel := range o.SelectionSet {
 		f, ok := sel.(*ast.Field)
 		if !ok || (f.Name != "_service" && f.Name != "__typename") {
-			return nil
+			return false
 		}
 	}
-	op.DisableIntrospection = false
-	return nil
+	return true
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// loaders batch the parent → child edges of one request (DESIGN 6): each
+// loaders batch the parent → child edges of one request (D-graphql-edges): each
 // batch is one service call, which is one SQL statement, whatever the
 // number of parents. They are created per request, so nothing is cached
 // across callers.
@@ -200,6 +200,21 @@ func ids[T any](items []T, key func(T) string) []string {
 	}
 	return out
 }
+
+// loadOne answers the value of key through the loader pick chooses: V's
+// zero (null) without loaders (the tenant role) or without a key.
+func loadOne[V any](ctx context.Context, pick func(*loaders) *loader[V], key string) (V, error) {
+	l := loadersFrom(ctx)
+	if l == nil || key == "" {
+		var zero V
+		return zero, nil
+	}
+	return pick(l).Load(ctx, key)()
+}
+
+func customerByID(l *loaders) *loader[*admin.Customer]         { return l.customer }
+func instanceByID(l *loaders) *loader[*admin.Instance]         { return l.instance }
+func internalUserByID(l *loaders) *loader[*admin.InternalUser] { return l.internalUser }
 
 func tenantsOfCustomer(l *loaders) *edge[*admin.Tenant] {
 	return l.tenantsOfCustomer

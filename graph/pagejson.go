@@ -108,18 +108,18 @@ func (w *jsonWriter) tenant(p *tenantsPage, d *pageData, t *admin.Tenant) bool {
 		case "instanceId":
 			w.optStr(t.InstanceID)
 		case "customer":
-			cu := d.customers[t.CustomerID]
-			if cu == nil {
-				w.raw("null")
-				return true
-			}
-			return w.customer(p, d, cu)
+			return w.customer(p, d, d.customers[t.CustomerID])
 		}
 		return true
 	})
 }
 
+// customer writes cu, or null for a customer the page did not load.
 func (w *jsonWriter) customer(p *tenantsPage, d *pageData, cu *admin.Customer) bool {
+	if cu == nil {
+		w.raw("null")
+		return true
+	}
 	return w.named(p.customer, "Customer", cu.ID, cu.Name, cu.CreatedAt, cu.UpdatedAt, func(f *graphql.CollectedField) bool {
 		switch f.Name {
 		case "orgId":

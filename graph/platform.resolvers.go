@@ -8,164 +8,111 @@ package graph
 import (
 	"context"
 
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 )
 
 func (r *mutationResolver) CreatePlan(ctx context.Context, input admin.PlanInput) (*admin.PlanView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.PlanView, error) {
-		return s.CreatePlan(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreatePlan, input)
 }
 
 func (r *mutationResolver) UpdatePlan(ctx context.Context, id string, input admin.PlanPatch) (*admin.PlanView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.PlanView, error) {
-		return s.UpdatePlan(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdatePlan, id, input)
 }
 
 func (r *mutationResolver) DeletePlan(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeletePlan(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeletePlan, id)
 }
 
 func (r *mutationResolver) CreateMeter(ctx context.Context, input admin.MeterInput) (*admin.MeterView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.MeterView, error) {
-		return s.CreateMeter(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreateMeter, input)
 }
 
 func (r *mutationResolver) UpdateMeter(ctx context.Context, id string, input admin.MeterPatch) (*admin.MeterView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.MeterView, error) {
-		return s.UpdateMeter(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateMeter, id, input)
 }
 
 func (r *mutationResolver) DeleteMeter(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteMeter(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteMeter, id)
 }
 
 func (r *mutationResolver) CreateRelease(ctx context.Context, input admin.ReleaseInput) (*admin.ReleaseView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ReleaseView, error) {
-		return s.CreateRelease(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreateRelease, input)
 }
 
 func (r *mutationResolver) UpdateRelease(ctx context.Context, id string, input admin.ReleasePatch) (*admin.ReleaseView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ReleaseView, error) {
-		return s.UpdateRelease(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateRelease, id, input)
 }
 
 func (r *mutationResolver) PublishRelease(ctx context.Context, id string) (*admin.ReleaseView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ReleaseView, error) {
-		return s.PublishRelease(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).PublishRelease, id)
 }
 
 func (r *mutationResolver) WithdrawRelease(ctx context.Context, id string) (*admin.ReleaseView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ReleaseView, error) {
-		return s.WithdrawRelease(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).WithdrawRelease, id)
 }
 
 func (r *mutationResolver) CreateEnvVar(ctx context.Context, input admin.EnvVarInput) (*admin.EnvVarView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.EnvVarView, error) {
-		return s.CreateEnvVar(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreateEnvVar, input)
 }
 
 func (r *mutationResolver) UpdateEnvVar(ctx context.Context, id string, input admin.EnvVarPatch) (*admin.EnvVarView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.EnvVarView, error) {
-		return s.UpdateEnvVar(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateEnvVar, id, input)
 }
 
 func (r *mutationResolver) DeleteEnvVar(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteEnvVar(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteEnvVar, id)
 }
 
 func (r *mutationResolver) RunSystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.SystemWorkerView, error) {
-		return s.RunSystemWorker(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RunSystemWorker, id)
 }
 
 func (r *mutationResolver) PauseSystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.SystemWorkerView, error) {
-		return s.PauseSystemWorker(ctx, c, id, true)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).PauseSystemWorker, id, true)
 }
 
 func (r *mutationResolver) ResumeSystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.SystemWorkerView, error) {
-		return s.PauseSystemWorker(ctx, c, id, false)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).PauseSystemWorker, id, false)
 }
 
 func (r *mutationResolver) CreateUserAttribute(ctx context.Context, input admin.UserAttributeInput) (*admin.UserAttributeView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.UserAttributeView, error) {
-		return s.CreateUserAttribute(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreateUserAttribute, input)
 }
 
 func (r *mutationResolver) UpdateUserAttribute(ctx context.Context, id string, input admin.UserAttributePatch) (*admin.UserAttributeView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.UserAttributeView, error) {
-		return s.UpdateUserAttribute(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateUserAttribute, id, input)
 }
 
 func (r *mutationResolver) DeleteUserAttribute(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteUserAttribute(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteUserAttribute, id)
 }
 
 func (r *mutationResolver) ReportDiscrepancy(ctx context.Context, input admin.DiscrepancyInput) (*admin.DiscrepancyView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.DiscrepancyView, error) {
-		return s.ReportDiscrepancy(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).ReportDiscrepancy, input)
 }
 
 func (r *mutationResolver) ResolveDiscrepancy(ctx context.Context, id string, resolution string) (*admin.DiscrepancyView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.DiscrepancyView, error) {
-		return s.ResolveDiscrepancy(ctx, c, id, admin.ResolutionInput{Resolution: resolution})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).ResolveDiscrepancy, id, admin.ResolutionInput{Resolution: resolution})
 }
 
 func (r *mutationResolver) ReopenDiscrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.DiscrepancyView, error) {
-		return s.ReopenDiscrepancy(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).ReopenDiscrepancy, id)
 }
 
 func (r *queryResolver) Plans(ctx context.Context) ([]*admin.PlanView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.PlanView, error) {
-		return items(s.ListPlans(ctx, c))
-	})
+	return listAll(ctx, r.Resolver, (*admin.Service).ListPlans)
 }
 
 func (r *queryResolver) Plan(ctx context.Context, id string) (*admin.PlanView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.PlanView, error) {
-		return s.Plan(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).Plan, id)
 }
 
 func (r *queryResolver) Meters(ctx context.Context) ([]*admin.MeterView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.MeterView, error) {
-		return items(s.ListMeters(ctx, c))
-	})
+	return listAll(ctx, r.Resolver, (*admin.Service).ListMeters)
 }
 
 func (r *queryResolver) Meter(ctx context.Context, id string) (*admin.MeterView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.MeterView, error) {
-		return s.Meter(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).Meter, id)
 }
 
 func (r *queryResolver) Releases(ctx context.Context, first *int) ([]*admin.ReleaseView, error) {
@@ -173,65 +120,41 @@ func (r *queryResolver) Releases(ctx context.Context, first *int) ([]*admin.Rele
 	if err != nil {
 		return nil, err
 	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.ReleaseView, error) {
-		return items(s.ListReleases(ctx, c, n))
-	})
+	return listOf(ctx, r.Resolver, (*admin.Service).ListReleases, n)
 }
 
 func (r *queryResolver) Release(ctx context.Context, id string) (*admin.ReleaseView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.ReleaseView, error) {
-		return s.Release(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).Release, id)
 }
 
 func (r *queryResolver) Environment(ctx context.Context) ([]*admin.EnvVarView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.EnvVarView, error) {
-		return items(s.ListEnvVars(ctx, c))
-	})
+	return listAll(ctx, r.Resolver, (*admin.Service).ListEnvVars)
 }
 
 func (r *queryResolver) EnvVar(ctx context.Context, id string) (*admin.EnvVarView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.EnvVarView, error) {
-		return s.EnvVar(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).EnvVar, id)
 }
 
 func (r *queryResolver) SystemWorkers(ctx context.Context) ([]*admin.SystemWorkerView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.SystemWorkerView, error) {
-		return items(s.ListSystemWorkers(ctx, c))
-	})
+	return listAll(ctx, r.Resolver, (*admin.Service).ListSystemWorkers)
 }
 
 func (r *queryResolver) SystemWorker(ctx context.Context, id string) (*admin.SystemWorkerView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.SystemWorkerView, error) {
-		return s.SystemWorker(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).SystemWorker, id)
 }
 
 func (r *queryResolver) UserAttributes(ctx context.Context) ([]*admin.UserAttributeView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.UserAttributeView, error) {
-		return items(s.ListUserAttributes(ctx, c))
-	})
+	return listAll(ctx, r.Resolver, (*admin.Service).ListUserAttributes)
 }
 
 func (r *queryResolver) UserAttribute(ctx context.Context, id string) (*admin.UserAttributeView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.UserAttributeView, error) {
-		return s.UserAttribute(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).UserAttribute, id)
 }
 
 func (r *queryResolver) Discrepancies(ctx context.Context, status *string, first *int) ([]*admin.DiscrepancyView, error) {
-	n, err := limit(first)
-	if err != nil {
-		return nil, err
-	}
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.DiscrepancyView, error) {
-		return items(s.ListDiscrepancies(ctx, c, str(status), n))
-	})
+	return newestOf(ctx, r.Resolver, (*admin.Service).ListDiscrepancies, str(status), first)
 }
 
 func (r *queryResolver) Discrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.DiscrepancyView, error) {
-		return s.Discrepancy(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).Discrepancy, id)
 }

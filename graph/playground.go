@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+
+	"github.com/platform/platform/internal/httpapi"
 )
 
 // playgroundFiles are GraphiQL and React's browser builds, vendored from
@@ -101,13 +103,8 @@ func (p *playground) serves(w http.ResponseWriter, r *http.Request) bool {
 	if r.URL.RawQuery != "" || !strings.Contains(r.Header.Get("Accept"), "text/html") {
 		return false
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", playgroundCSP)
-	h.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers without CSP 2
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	httpapi.PageHeaders(w.Header(), playgroundCSP)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	_, _ = w.Write(p.page)
 	return true
 }

@@ -109,3 +109,31 @@ func (r *Resolver) prefetchInstancePage(ctx context.Context, svc *admin.Service,
 	}
 	prefetchAll(customers, tenants)
 }
+
+// prefetchGrants loads what the current list of grants selects of its
+// elements: their users, customers and instances, in one batch each, run
+// together.
+func (r *Resolver) prefetchGrants(ctx context.Context, gs []*admin.GrantView) {
+	l := loadersFrom(ctx)
+	if l == nil {
+		return
+	}
+	svc := r.Admin
+	var users, customers, instances func()
+	if selects(ctx, "user") {
+		users = func() {
+			prefetch(ctx, l.internalUser, svc.InternalUsersByIDs, ids(gs, func(g *admin.GrantView) string { return g.GranteeID }))
+		}
+	}
+	if selects(ctx, "customer") {
+		customers = func() {
+			prefetch(ctx, l.customer, svc.CustomersByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.CustomerID) }))
+		}
+	}
+	if selects(ctx, "instance") {
+		instances = func() {
+			prefetch(ctx, l.instance, svc.InstancesByIDs, ids(gs, func(g *admin.GrantView) string { return str(g.InstanceID) }))
+		}
+	}
+	prefetchAll(users, customers, instances)
+}

@@ -1,4 +1,4 @@
-// Package graph is the GraphQL API (DESIGN 6): an Apollo Federation v2
+// Package graph is the GraphQL API (D-graphql-admin): an Apollo Federation v2
 // subgraph over the same services as the REST routes. The schema lives in
 // schema/, gqlgen generates graph/generated and graph/model from it, and
 // the resolvers here parse arguments, call one service method and map the

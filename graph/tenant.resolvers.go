@@ -17,39 +17,23 @@ import (
 )
 
 func (r *mutationResolver) CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.CreateTenant(ctx, c, admin.TenantInput{CustomerID: input.CustomerID, InstanceID: str(input.InstanceID), Name: input.Name, Settings: input.Settings})
+	return call(ctx, r.Resolver, (*admin.Service).CreateTenant, admin.TenantInput{CustomerID: input.CustomerID, InstanceID: str(input.InstanceID), Name: input.Name, Settings: input.Settings})
 }
 
 func (r *mutationResolver) UpdateTenant(ctx context.Context, id string, input model.UpdateTenantInput) (*admin.Tenant, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.UpdateTenant(ctx, c, id, admin.TenantPatch{Name: input.Name})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateTenant, id, admin.TenantPatch{Name: input.Name})
 }
 
 func (r *mutationResolver) DeleteTenant(ctx context.Context, id string) (*bool, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return done(svc.DeleteTenant(ctx, c, id))
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteTenant, id)
 }
 
 func (r *mutationResolver) TransferTenant(ctx context.Context, id string, input admin.TransferInput) (*admin.Tenant, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Tenant, error) {
-		return s.TransferTenant(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).TransferTenant, id, input)
 }
 
 func (r *mutationResolver) PutTenantSettings(ctx context.Context, id string, settings json.RawMessage) (json.RawMessage, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (json.RawMessage, error) {
-		return s.PutTenantSettings(ctx, c, id, settings)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).PutTenantSettings, id, settings)
 }
 
 func (r *mutationResolver) PutTenantMember(ctx context.Context, id string, userID string, role string) (*admin.TenantMember, error) {
@@ -65,52 +49,33 @@ func (r *mutationResolver) RemoveTenantMember(ctx context.Context, id string, us
 }
 
 func (r *mutationResolver) TriggerMigration(ctx context.Context, id string, targetVersion string) (*admin.TenantMigration, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.TenantMigration, error) {
-		return s.TriggerMigration(ctx, c, id, admin.MigrationInput{TargetVersion: targetVersion})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).TriggerMigration, id, admin.MigrationInput{TargetVersion: targetVersion})
 }
 
 func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Tenant], error) {
-		return s.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, in)
-	}, r.prefetchTenantPage)
+	p, err := pageOf(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).ListTenants,
+		admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, r.prefetchTenantPage)
 	return (*model.TenantPage)(p), err
 }
 
 func (r *queryResolver) Tenant(ctx context.Context, id string) (*admin.Tenant, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.Tenant(ctx, c, id)
+	return call(ctx, r.Resolver, (*admin.Service).Tenant, id)
 }
 
 func (r *tenantResolver) Customer(ctx context.Context, obj *admin.Tenant) (*admin.Customer, error) {
-	l := loadersFrom(ctx)
-	if l == nil {
-		return nil, nil
-	}
-	return l.customer.Load(ctx, obj.CustomerID)()
+	return loadOne(ctx, customerByID, obj.CustomerID)
 }
 
 func (r *tenantResolver) Instance(ctx context.Context, obj *admin.Tenant) (*admin.Instance, error) {
-	l := loadersFrom(ctx)
-	if l == nil || obj.InstanceID == nil {
-		return nil, nil
-	}
-	return l.instance.Load(ctx, *obj.InstanceID)()
+	return loadOne(ctx, instanceByID, str(obj.InstanceID))
 }
 
 func (r *tenantResolver) Members(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMember, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.TenantMember, error) {
-		return pointers(s.TenantMembers(ctx, c, obj.ID))
-	})
+	return pointers(call(ctx, r.Resolver, (*admin.Service).TenantMembers, obj.ID))
 }
 
 func (r *tenantResolver) Migrations(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMigration, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.TenantMigration, error) {
-		return s.TenantMigrations(ctx, c, obj.ID)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).TenantMigrations, obj.ID)
 }
 
 func (r *Resolver) Tenant() generated.TenantResolver { return &tenantResolver{r} }

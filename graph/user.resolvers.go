@@ -16,11 +16,7 @@ import (
 )
 
 func (r *customerUserResolver) Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error) {
-	l := loadersFrom(ctx)
-	if l == nil {
-		return nil, nil
-	}
-	return l.customer.Load(ctx, obj.CustomerID)()
+	return loadOne(ctx, customerByID, obj.CustomerID)
 }
 
 func (r *meResolver) Email(ctx context.Context, obj *model.Me) (string, error) {
@@ -40,99 +36,63 @@ func (r *meResolver) Name(ctx context.Context, obj *model.Me) (string, error) {
 }
 
 func (r *mutationResolver) InviteUser(ctx context.Context, customerID string, input model.InviteUserInput) (*admin.CustomerUserView, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.InviteUser(ctx, c, customerID, admin.InviteInput{Email: input.Email, Name: input.Name, Role: input.Role})
+	return call2(ctx, r.Resolver, (*admin.Service).InviteUser, customerID, admin.InviteInput{Email: input.Email, Name: input.Name, Role: input.Role})
 }
 
 func (r *mutationResolver) SuspendUser(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.SuspendUser(ctx, c, id)
+	return call(ctx, r.Resolver, (*admin.Service).SuspendUser, id)
 }
 
 func (r *mutationResolver) ReactivateUser(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.ReactivateUser(ctx, c, id)
+	return call(ctx, r.Resolver, (*admin.Service).ReactivateUser, id)
 }
 
 func (r *mutationResolver) ResendInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
-		return s.ResendInvitation(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).ResendInvitation, id)
 }
 
 func (r *mutationResolver) RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
-		return s.RevokeInvitation(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RevokeInvitation, id)
 }
 
 func (r *mutationResolver) UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
-		return s.UnlockUser(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).UnlockUser, id)
 }
 
 func (r *mutationResolver) UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
-		return s.UpdateUser(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateUser, id, input)
 }
 
 func (r *mutationResolver) DeleteUser(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteUser(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).DeleteUser, id)
 }
 
 func (r *mutationResolver) TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.CustomerUserView, error) {
-		return s.TransferHomeOrg(ctx, c, id, admin.HomeOrgInput{CustomerID: customerID})
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).TransferHomeOrg, id, admin.HomeOrgInput{CustomerID: customerID})
 }
 
 func (r *mutationResolver) CreateInternalUser(ctx context.Context, input admin.InternalUserInput) (*admin.InternalUser, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
-		return s.CreateInternalUser(ctx, c, input)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).CreateInternalUser, input)
 }
 
 func (r *mutationResolver) UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
-		return s.UpdateInternalUser(ctx, c, id, input)
-	})
+	return call2(ctx, r.Resolver, (*admin.Service).UpdateInternalUser, id, input)
 }
 
 func (r *mutationResolver) RemoveInternalUser(ctx context.Context, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.RemoveInternalUser(ctx, c, id)
-	})
+	return remove(ctx, r.Resolver, (*admin.Service).RemoveInternalUser, id)
 }
 
 func (r *mutationResolver) ResendInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
-		return s.ResendInternalInvitation(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).ResendInternalInvitation, id)
 }
 
 func (r *mutationResolver) RevokeInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
-		return s.RevokeInternalInvitation(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).RevokeInternalInvitation, id)
 }
 
 func (r *mutationResolver) UnlockInternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
-		return s.UnlockInternalUser(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).UnlockInternalUser, id)
 }
 
 func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
@@ -144,18 +104,12 @@ func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 }
 
 func (r *queryResolver) Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.CustomerUserView], error) {
-		return s.ListUsers(ctx, c, str(customerID), in)
-	})
+	p, err := pageOf(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).ListUsers, str(customerID))
 	return (*model.CustomerUserPage)(p), err
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	svc, c, err := r.adminCaller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return svc.User(ctx, c, id)
+	return call(ctx, r.Resolver, (*admin.Service).User, id)
 }
 
 func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error) {
@@ -166,9 +120,7 @@ func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *st
 }
 
 func (r *queryResolver) InternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.InternalUser, error) {
-		return s.InternalUser(ctx, c, id)
-	})
+	return call(ctx, r.Resolver, (*admin.Service).InternalUser, id)
 }
 
 func (r *Resolver) CustomerUser() generated.CustomerUserResolver { return &customerUserResolver{r} }

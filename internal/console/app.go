@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/web"
 )
 
@@ -39,15 +40,10 @@ func (c *Console) appPage(w http.ResponseWriter, r *http.Request) {
 		"__ISSUER__", html.EscapeString(c.cfg.Issuer),
 		"__CLIENT_ID__", html.EscapeString(c.cfg.ClientID),
 	).Replace(c.appShell)
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'nonce-"+nonce+"'; "+
+	httpapi.PageHeaders(w.Header(), "default-src 'none'; script-src 'self'; style-src 'self' 'nonce-"+nonce+"'; "+
 		"style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; "+
 		"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	_, _ = w.Write([]byte(page))
 }
 

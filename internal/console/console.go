@@ -15,7 +15,7 @@ import (
 	"github.com/platform/platform/internal/web"
 )
 
-// Config configures the console (SPEC 5.6).
+// Config configures the console (D-roles: one validated configuration).
 type Config struct {
 	Issuer     string // the identity provider
 	ConsoleURL string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/web"
 )
 
@@ -85,15 +86,5 @@ func (c *Console) static(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) render(w http.ResponseWriter, status int, name string, data any) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
-		"connect-src 'self' "+c.cfg.Issuer+"; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	w.WriteHeader(status)
-	if err := c.pages.ExecuteTemplate(w, name, data); err != nil {
-		slog.Error("render page", "page", name, "err", err)
-	}
+	httpapi.RenderPage(w, status, c.pages, name, data, c.cfg.Issuer)
 }

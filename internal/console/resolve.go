@@ -7,7 +7,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// Resolve-org types (SPEC 4.1).
+// Resolve-org types (R4.1-ro-types).
 const (
 	TypeInternal = "internal"
 	TypeCustomer = "customer"
@@ -68,7 +68,7 @@ func (c *Console) ResolveOrg(ctx context.Context, email string) (*ResolveOrgResp
 		if m.PasswordAllowed && !m.PasskeyRequired && m.UserExists {
 			methods = append(methods, Method{Type: "password"})
 		}
-		if m.PasskeyAllowed && m.UserExists { // D-passkeys: SPEC 4.1 names password and sso
+		if m.PasskeyAllowed && m.UserExists { // D-passkeys: R4.1-ro-types names password and sso
 			methods = append(methods, Method{Type: "passkey"})
 		}
 		if m.SSOAllowed {
@@ -86,7 +86,7 @@ func (c *Console) ResolveOrg(ctx context.Context, email string) (*ResolveOrgResp
 	return resp, nil
 }
 
-// ResolveClient applies SPEC 4.1 rules 1 to 4: the client must be an
+// ResolveClient applies R4.1-rc1 to R4.1-rc4: the client must be an
 // instance connection, its stored redirect URI non-empty, and redirectURI
 // either that URI or its /3/auth/callback twin. It returns the registered
 // URIs when valid.
@@ -115,7 +115,7 @@ func (c *Console) ResolveClient(ctx context.Context, clientID, redirectURI strin
 
 // RegisteredRedirects are the redirect URIs an instance connection accepts:
 // the stored one and, for {instance}/auth/callback, {instance}/3/auth/callback
-// (SPEC 2.5 and 9.2).
+// (R2.5-instance-app, R9-callbacks).
 func RegisteredRedirects(stored string) []string {
 	if stored == "" {
 		return nil

@@ -1,4 +1,4 @@
-// Package httpapi holds what every HTTP surface shares: the error object of
-// SPEC 7.1 and the one mapping from error codes to statuses, request ids,
+// Package httpapi holds what every HTTP surface shares: the error object
+// (R7.1-shape) and the one mapping from error codes to statuses, request ids,
 // access logs, metrics, panic recovery, body limits and health endpoints.
 package httpapi

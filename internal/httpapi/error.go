@@ -10,7 +10,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// ErrorObject is the error body of the data and console APIs (SPEC 7.1).
+// ErrorObject is the error body of the data and console APIs (R7.1-shape).
 type ErrorObject struct {
 	Code      int         `json:"code"`
 	Timestamp string      `json:"timestamp"`

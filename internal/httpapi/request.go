@@ -39,14 +39,28 @@ var errNotJSON = platform.Errorf(platform.EUNSUPPORTED, "the body must be JSON (
 // (EUNSUPPORTED otherwise), one JSON value and nothing after it, no field
 // v does not have, within the body limit of the route (LimitBody;
 // ETOOLARGE past it). Every other problem is EINVALID with a message
-// naming it. The REST routes of the console, the provider's management API
-// and the tenant backend decode their bodies with it.
+// naming it. The REST routes of the console and the provider's management
+// API decode their bodies with it.
 func DecodeJSON(r *http.Request, v any) error {
 	if !IsJSON(r) {
 		return errNotJSON
 	}
+	return decodeJSON(r, v, true)
+}
+
+// DecodeJSONLoose reads r's body into v as DecodeJSON does, but leaves the
+// content type to the caller and ignores fields v does not have: for the
+// one surface whose documented contract takes a client's token response
+// whole, the tenant backend's POST /auth/idp/callback (D-request-body).
+func DecodeJSONLoose(r *http.Request, v any) error {
+	return decodeJSON(r, v, false)
+}
+
+func decodeJSON(r *http.Request, v any, strict bool) error {
 	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	if err := dec.Decode(v); err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {

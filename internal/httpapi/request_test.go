@@ -114,3 +114,51 @@ func TestLimitBodyPlain(t *testing.T) {
 		t.Fatalf("8 bytes = %v %v, read %d", resp, err, read)
 	}
 }
+
+// TestDecodeJSONLoose decodes as DecodeJSON does but takes fields the
+// value lacks and leaves the type to the caller; one value only, and a
+// body past the limit is 413 even when it comes without a length.
+func TestDecodeJSONLoose(t *testing.T) {
+	const limit = 64
+	for _, tc := range []struct {
+		name, ct, body string
+		chunked        bool
+		status         int
+		want           string
+	}{
+		{"OKUnknownField", "application/json", `{"name":"a","expires_in":900}`, false, 200, "a"},
+		{"OKNoType", "", `{"name":"a"}`, false, 200, "a"},
+		{"ErrTrailingData", "application/json", `{"name":"a"} ]`, false, 400, "more than one JSON value"},
+		{"ErrSyntax", "application/json", `{"name":`, false, 400, "the request body is not valid"},
+		{"ErrTooLargeChunked", "application/json", `{"name":"` + strings.Repeat("x", limit) + `"}`, true, 413, "larger than 64 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got string
+			h := LimitBody(limit)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var in struct {
+					Name string `json:"name"`
+				}
+				if err := DecodeJSONLoose(r, &in); err != nil {
+					WriteError(w, r, err)
+					return
+				}
+				got = in.Name
+			}))
+			req := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(tc.body))
+			if tc.ct != "" {
+				req.Header.Set("Content-Type", tc.ct)
+			}
+			if tc.chunked {
+				req.ContentLength = -1
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tc.status, rec.Body)
+			}
+			if tc.status == 200 && got != tc.want || tc.status != 200 && !strings.Contains(rec.Body.String(), tc.want) {
+				t.Fatalf("got %q / %s, want %q", got, rec.Body, tc.want)
+			}
+		})
+	}
+}

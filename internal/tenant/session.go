@@ -90,13 +90,8 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in CallbackRequest
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(&in); err != nil {
-		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "invalid JSON body"))
-		return
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "invalid JSON body: unexpected data after the object"))
+	if err := httpapi.DecodeJSONLoose(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	if err := in.check(); err != nil {

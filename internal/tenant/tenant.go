@@ -3,7 +3,6 @@ package tenant
 import (
 	"context"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -19,7 +18,7 @@ import (
 	"github.com/platform/platform/internal/web"
 )
 
-// Config configures the tenant backend (SPEC 5.6).
+// Config configures the tenant backend (D-roles: one validated configuration).
 type Config struct {
 	Issuer      string
 	ConsoleURL  string // the login gateway the web app sends users to
@@ -44,7 +43,7 @@ type Tenant struct {
 	cookie   string // the session cookie's name (SessionCookieName)
 }
 
-// Scope the web app asks for (SPEC 5.3 step 1): no urn:idp:iam: scope.
+// Scope the web app asks for (R5.3-flow, R5.4-strip): no urn:idp:iam: scope.
 const Scope = "openid profile email offline_access"
 
 // New builds the tenant backend. id_tokens and access tokens are verified
@@ -109,16 +108,7 @@ type pageView struct {
 
 func (t *Tenant) page(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
-			"connect-src 'self' "+t.cfg.Issuer+"; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-		if err := t.pages.ExecuteTemplate(w, name, pageView{Issuer: t.cfg.Issuer}); err != nil {
-			slog.Error("render page", "page", name, "err", err)
-		}
+		httpapi.RenderPage(w, http.StatusOK, t.pages, name, pageView{Issuer: t.cfg.Issuer}, t.cfg.Issuer)
 	}
 }
 

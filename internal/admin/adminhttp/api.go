@@ -59,22 +59,6 @@ type Handler func(r *http.Request, c *access.Caller, res authz.Resource) (status
 // Routes lists the route table (the matrix test walks it).
 func (a *API) Routes() []Route { return a.routes }
 
-// table declares every route. Each noun's file contributes its own.
-func (a *API) table() []Route {
-	var t []Route
-	for _, part := range []func() []Route{
-		a.meRoutes,
-		a.customerRoutes, a.tenantRoutes, a.instanceRoutes, a.userRoutes, a.internalUserRoutes,
-		a.grantRoutes, a.focusRoutes, a.auditRoutes, a.subscriptionRoutes,
-		a.identityProviderRoutes, a.webhookRoutes, a.serviceAccountRoutes,
-		a.billingRoutes, a.catalogRoutes, a.releaseRoutes, a.workerRoutes,
-		a.userAttributeRoutes, a.discrepancyRoutes,
-	} {
-		t = append(t, part()...)
-	}
-	return t
-}
-
 // Mount registers the route table on r (the /api/v1 router), each route
 // behind auth, which puts the access.Caller in the context.
 func (a *API) Mount(r chi.Router, auth func(http.Handler) http.Handler) {

@@ -7,12 +7,30 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
-	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 )
 
-// The shapes of the handlers: each parses the request, calls one service
-// method and answers its result with status, or its error.
+// The shapes of the handlers. Every handler takes from the request the key
+// it names (the route's {id}, a query parameter, or nothing) and the input
+// it carries (the JSON body, paging or filter parameters, or nothing),
+// calls one service method with them and answers its result with status,
+// or its error: answer. The shapes below fit the service's signatures to
+// it, one each.
+
+// answer is the one shape of a handler: key and read take the call's key
+// and input from the request, call answers for the caller, and the handler
+// answers status and what call returns (nil: no content).
+func answer[In, T any](status int, key func(*http.Request) string, read func(*http.Request) (In, error),
+	call func(context.Context, *access.Caller, string, In) (T, error)) Handler {
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		in, err := read(r)
+		if err != nil {
+			return 0, nil, err
+		}
+		v, err := call(r.Context(), c, key(r), in)
+		return respond(status, v, err)
+	}
+}
 
 // respond is a handler's answer: status and v, or err. A nil v answers no content.
 func respond(status int, v any, err error) (int, any, error) {
@@ -22,93 +40,90 @@ func respond(status int, v any, err error) (int, any, error) {
 	return status, v, nil
 }
 
+// unkeyed fits a call that takes no key to answer.
+func unkeyed[In, T any](call func(context.Context, *access.Caller, In) (T, error)) func(context.Context, *access.Caller, string, In) (T, error) {
+	return func(ctx context.Context, c *access.Caller, _ string, in In) (T, error) { return call(ctx, c, in) }
+}
+
+// keyOnly fits a call that takes the key and no input to answer.
+func keyOnly[T any](call func(context.Context, *access.Caller, string) (T, error)) func(context.Context, *access.Caller, string, struct{}) (T, error) {
+	return func(ctx context.Context, c *access.Caller, key string, _ struct{}) (T, error) {
+		return call(ctx, c, key)
+	}
+}
+
+// callerOnly fits a call that takes neither key nor input to answer.
+func callerOnly[T any](call func(context.Context, *access.Caller) (T, error)) func(context.Context, *access.Caller, string, struct{}) (T, error) {
+	return func(ctx context.Context, c *access.Caller, _ string, _ struct{}) (T, error) { return call(ctx, c) }
+}
+
+// items answers the list call returns as {"items": […]}.
+func items[In, T any](call func(context.Context, *access.Caller, string, In) ([]T, error)) func(context.Context, *access.Caller, string, In) (any, error) {
+	return func(ctx context.Context, c *access.Caller, key string, in In) (any, error) {
+		v, err := call(ctx, c, key, in)
+		return map[string]any{"items": v}, err
+	}
+}
+
 // ofCaller answers what call returns for the caller.
 func ofCaller[T any](status int, call func(context.Context, *access.Caller) (T, error)) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		v, err := call(r.Context(), c)
-		return respond(status, v, err)
-	}
+	return answer(status, none, nothing, callerOnly(call))
 }
 
 // withBody answers what call returns for the request's JSON body.
 func withBody[In, T any](status int, call func(context.Context, *access.Caller, In) (T, error)) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		var in In
-		if err := httpapi.DecodeJSON(r, &in); err != nil {
-			return 0, nil, err
-		}
-		v, err := call(r.Context(), c, in)
-		return respond(status, v, err)
-	}
+	return answer(status, none, body[In], unkeyed(call))
 }
 
 // byID answers what call returns for the route's {id}.
 func byID[T any](status int, call func(context.Context, *access.Caller, string) (T, error)) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		v, err := call(r.Context(), c, id(r))
-		return respond(status, v, err)
-	}
+	return answer(status, id, nothing, keyOnly(call))
 }
 
 // byIDWithBody answers what call returns for the route's {id} and the
 // request's JSON body.
 func byIDWithBody[In, T any](status int, call func(context.Context, *access.Caller, string, In) (T, error)) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		var in In
-		if err := httpapi.DecodeJSON(r, &in); err != nil {
-			return 0, nil, err
-		}
-		v, err := call(r.Context(), c, id(r), in)
-		return respond(status, v, err)
-	}
+	return answer(status, id, body[In], call)
 }
 
 // deleteByID answers 204 once call has removed the route's {id}.
 func deleteByID(call func(context.Context, *access.Caller, string) error) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r)))
-	}
+	return answer(http.StatusNoContent, id, nothing, func(ctx context.Context, c *access.Caller, id string, _ struct{}) (any, error) {
+		return nil, call(ctx, c, id)
+	})
 }
 
 // itemsByID answers the list call returns for the route's {id} as {"items": […]}.
 func itemsByID[T any](call func(context.Context, *access.Caller, string) ([]T, error)) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		v, err := call(r.Context(), c, id(r))
-		return respond(http.StatusOK, map[string]any{"items": v}, err)
-	}
+	return answer(http.StatusOK, id, nothing, items(keyOnly(call)))
+}
+
+// listed answers the list call returns for what read takes from the
+// query string.
+func listed[Q, T any](read func(*http.Request) (Q, error), call func(context.Context, *access.Caller, Q) (T, error)) Handler {
+	return answer(http.StatusOK, none, read, unkeyed(call))
+}
+
+// listedByID answers the list call returns for the route's {id} and what
+// read takes from the query string.
+func listedByID[Q, T any](read func(*http.Request) (Q, error), call func(context.Context, *access.Caller, string, Q) (T, error)) Handler {
+	return answer(http.StatusOK, id, read, call)
 }
 
 // paged answers the page of a list by name call returns for ?limit= and ?cursor=.
 func paged[T any](call func(context.Context, *access.Caller, admin.PageInput) (T, error)) Handler {
-	return pagedBy(platform.NamePages, func(*http.Request) string { return "" },
-		func(ctx context.Context, c *access.Caller, _ string, p admin.PageInput) (T, error) {
-			return call(ctx, c, p)
-		})
+	return listed(pages(platform.NamePages), call)
 }
 
 // pagedByCustomer answers the page of a list by name call returns for
 // ?customerId= ("" for every customer in the caller's scope), ?limit= and
 // ?cursor=.
 func pagedByCustomer[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
-	return pagedBy(platform.NamePages, func(r *http.Request) string { return r.URL.Query().Get("customerId") }, call)
+	return answer(http.StatusOK, query("customerId"), pages(platform.NamePages), call)
 }
 
 // pagedByID answers the page of a newest-first list call returns for the
 // route's {id}, ?limit= and ?cursor=.
 func pagedByID[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
-	return pagedBy(platform.NewestPages, id, call)
-}
-
-// pagedBy answers the page call returns for the key the request names,
-// ?limit= (within limits) and ?cursor=.
-func pagedBy[T any](limits platform.PageLimit, key func(*http.Request) string,
-	call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		p, err := pageInput(r, limits)
-		if err != nil {
-			return 0, nil, err
-		}
-		v, err := call(r.Context(), c, key(r), p)
-		return respond(http.StatusOK, v, err)
-	}
+	return answer(http.StatusOK, id, pages(platform.NewestPages), call)
 }

@@ -1,0 +1,283 @@
+package adminhttp
+
+import (
+	"net/http"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+)
+
+// table declares every route, one line each: method, pattern, the
+// operation it performs, the look-up of its {id} (Locate) and its handler,
+// a shape of handler.go over one service method, or one of the few below
+// the table that take more of the request.
+func (a *API) table() []Route {
+	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
+	const ok, created, accepted = http.StatusOK, http.StatusCreated, http.StatusAccepted
+	s := a.svc
+	cust, tenant, inst, user, intUser := s.CustomerResource, s.TenantResource, s.InstanceResource, s.CustomerUserResource, s.InternalUserResource
+	idp, hook, sa := s.IdentityProviderResource, s.WebhookResource, s.ServiceAccountResource
+	return []Route{
+		// Every caller may read its own permissions; the action is the one every role holds.
+		{Method: get, Pattern: "/me/permissions", Op: admin.OpMePermissions, Handle: a.mePermissions},
+
+		// Customers.
+		{Method: get, Pattern: "/customers", Op: admin.OpCustomerList, Handle: paged(s.ListCustomers)},
+		{Method: post, Pattern: "/customers", Op: admin.OpCustomerCreate, Handle: withBody(created, s.CreateCustomer)},
+		{Method: get, Pattern: "/customers/{id}", Op: admin.OpCustomerGet, Locate: cust, Handle: byID(ok, s.Customer)},
+		{Method: patch, Pattern: "/customers/{id}", Op: admin.OpCustomerUpdate, Locate: cust, Handle: byIDWithBody(ok, s.UpdateCustomer)},
+		{Method: del, Pattern: "/customers/{id}", Op: admin.OpCustomerDelete, Locate: cust, Handle: deleteByID(s.DeleteCustomer)},
+		{Method: get, Pattern: "/customers/{id}/settings", Op: admin.OpCustomerSettings, Locate: cust, Handle: byID(ok, s.CustomerSettings)},
+		{Method: put, Pattern: "/customers/{id}/settings", Op: admin.OpCustomerSettingsPut, Locate: cust, Handle: byIDWithBody(ok, s.PutCustomerSettings)},
+		{Method: post, Pattern: "/customers/{id}/transfer-ownership", Op: admin.OpCustomerTransferOwnership, Locate: cust, Handle: byIDWithBody(ok, s.TransferOwnership)},
+
+		// Tenants, answered with their settings.
+		{Method: get, Pattern: "/tenants", Op: admin.OpTenantListWithSettings, Handle: a.listTenants},
+		{Method: post, Pattern: "/tenants", Op: admin.OpTenantCreate, Handle: withBody(created, s.CreateTenant)},
+		{Method: get, Pattern: "/tenants/{id}", Op: admin.OpTenantGetWithSettings, Locate: tenant, Handle: byID(ok, s.Tenant)},
+		{Method: patch, Pattern: "/tenants/{id}", Op: admin.OpTenantUpdate, Locate: tenant, Handle: byIDWithBody(ok, s.UpdateTenant)},
+		{Method: del, Pattern: "/tenants/{id}", Op: admin.OpTenantDelete, Locate: tenant, Handle: deleteByID(s.DeleteTenant)},
+		{Method: get, Pattern: "/tenants/{id}/settings", Op: admin.OpTenantSettings, Locate: tenant, Handle: byID(ok, s.TenantSettings)},
+		{Method: put, Pattern: "/tenants/{id}/settings", Op: admin.OpTenantSettingsPut, Locate: tenant, Handle: byIDWithBody(ok, s.PutTenantSettings)},
+		{Method: get, Pattern: "/tenants/{id}/members", Op: admin.OpTenantMembers, Locate: tenant, Handle: itemsByID(s.TenantMembers)},
+		{Method: put, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberPut, Locate: tenant, Handle: a.putTenantMember},
+		{Method: del, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberRemove, Locate: tenant, Handle: a.deleteTenantMember},
+		{Method: post, Pattern: "/tenants/{id}/transfer", Op: admin.OpTenantTransfer, Locate: tenant, Handle: byIDWithBody(ok, s.TransferTenant)},
+		{Method: get, Pattern: "/tenants/{id}/migrations", Op: admin.OpTenantMigrations, Locate: tenant, Handle: itemsByID(s.TenantMigrations)},
+		{Method: post, Pattern: "/tenants/{id}/migrations", Op: admin.OpTenantMigrate, Locate: tenant, Handle: byIDWithBody(accepted, s.TriggerMigration)},
+
+		// Instances. account_manager and qa_admin read the instances of their
+		// scope through create_tenant (D-instance-reads).
+		{Method: get, Pattern: "/instances", Op: admin.OpInstanceList, Handle: pagedByCustomer(s.ListInstances)},
+		{Method: post, Pattern: "/instances", Op: admin.OpInstanceCreate, Handle: withBody(created, s.CreateInstance)},
+		{Method: get, Pattern: "/instances/{id}", Op: admin.OpInstanceGet, Locate: inst, Handle: byID(ok, s.Instance)},
+		{Method: put, Pattern: "/instances/{id}", Op: admin.OpInstanceUpdate, Locate: inst, Handle: byIDWithBody(ok, s.UpdateInstance)},
+		{Method: del, Pattern: "/instances/{id}", Op: admin.OpInstanceDelete, Locate: inst, Handle: deleteByID(s.DeleteInstance)},
+		{Method: get, Pattern: "/instances/{id}/connection", Op: admin.OpInstanceConnection, Locate: inst, Handle: byID(ok, s.Connection)},
+		{Method: put, Pattern: "/instances/{id}/connection", Op: admin.OpInstanceConnectionRepair, Locate: inst, Handle: byID(ok, s.RepairConnection)},
+		{Method: post, Pattern: "/instances/{id}/connection/rotate", Op: admin.OpInstanceConnectionRotate, Locate: inst, Handle: byID(ok, s.RotateConnection)},
+		{Method: post, Pattern: "/instances/{id}/rotate-secret", Op: admin.OpInstanceSecretRotate, Locate: inst, Handle: byID(ok, s.RotateInstanceSecret)},
+		{Method: post, Pattern: "/instances/{id}/resolve-database-uri", Op: admin.OpInstanceDatabaseURIResolve, Locate: inst, Handle: byID(ok, s.ResolveDatabaseURI)},
+
+		// Customers' users.
+		{Method: get, Pattern: "/users", Op: admin.OpUserList, Handle: pagedByCustomer(s.ListUsers)},
+		{Method: post, Pattern: "/customers/{id}/users", Op: admin.OpUserInvite, Locate: cust, Handle: byIDWithBody(created, s.InviteUser)},
+		{Method: get, Pattern: "/users/{id}", Op: admin.OpUserGet, Locate: user, Handle: byID(ok, s.User)},
+		{Method: patch, Pattern: "/users/{id}", Op: admin.OpUserUpdate, Locate: user, Handle: byIDWithBody(ok, s.UpdateUser)},
+		{Method: del, Pattern: "/users/{id}", Op: admin.OpUserDelete, Locate: user, Handle: deleteByID(s.DeleteUser)},
+		{Method: post, Pattern: "/users/{id}/suspend", Op: admin.OpUserSuspend, Locate: user, Handle: byID(ok, s.SuspendUser)},
+		{Method: post, Pattern: "/users/{id}/reactivate", Op: admin.OpUserReactivate, Locate: user, Handle: byID(ok, s.ReactivateUser)},
+		{Method: post, Pattern: "/users/{id}/resend-invitation", Op: admin.OpUserInvitationResend, Locate: user, Handle: byID(ok, s.ResendInvitation)},
+		{Method: post, Pattern: "/users/{id}/revoke-invitation", Op: admin.OpUserInvitationRevoke, Locate: user, Handle: byID(ok, s.RevokeInvitation)},
+		{Method: post, Pattern: "/users/{id}/unlock", Op: admin.OpUserUnlock, Locate: user, Handle: byID(ok, s.UnlockUser)},
+		{Method: post, Pattern: "/users/{id}/transfer-home-org", Op: admin.OpUserTransferHomeOrg, Locate: user, Handle: byIDWithBody(ok, s.TransferHomeOrg)},
+
+		// Internal users.
+		{Method: get, Pattern: "/internal-users", Op: admin.OpInternalUserList, Handle: paged(s.ListInternalUsers)},
+		{Method: post, Pattern: "/internal-users", Op: admin.OpInternalUserCreate, Handle: withBody(created, s.CreateInternalUser)},
+		{Method: get, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserGet, Locate: intUser, Handle: byID(ok, s.InternalUser)},
+		{Method: patch, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserUpdate, Locate: intUser, Handle: byIDWithBody(ok, s.UpdateInternalUser)},
+		{Method: post, Pattern: "/internal-users/{id}/resend-invitation", Op: admin.OpInternalUserInvitationResend, Locate: intUser, Handle: byID(ok, s.ResendInternalInvitation)},
+		{Method: post, Pattern: "/internal-users/{id}/revoke-invitation", Op: admin.OpInternalUserInvitationRevoke, Locate: intUser, Handle: byID(ok, s.RevokeInternalInvitation)},
+		{Method: post, Pattern: "/internal-users/{id}/unlock", Op: admin.OpInternalUserUnlock, Locate: intUser, Handle: byID(ok, s.UnlockInternalUser)},
+		{Method: del, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserRemove, Locate: intUser, Handle: deleteByID(s.RemoveInternalUser)},
+
+		// Grants give account managers and QA admins their customers and
+		// instances (R2.6-instance-grant). Managing them is managing internal
+		// users: platform_admin, with compliance_admin and reader reading.
+		{Method: get, Pattern: "/grants", Op: admin.OpGrantList, Handle: answer(ok, none, grantFilter, items(unkeyed(s.ListGrants)))},
+		{Method: post, Pattern: "/grants", Op: admin.OpGrantCreate, Handle: withBody(created, s.CreateGrant)},
+		{Method: del, Pattern: "/customers/{id}/grants/{userId}", Op: admin.OpGrantDeleteCustomer, Locate: cust, Handle: a.deleteGrant(false)},
+		{Method: del, Pattern: "/instances/{id}/grants/{userId}", Op: admin.OpGrantDeleteInstance, Locate: inst, Handle: a.deleteGrant(true)},
+
+		// Focus mode is a caller's own lens; every role reaches the routes,
+		// the service refuses customer roles.
+		{Method: get, Pattern: "/me/focus", Op: admin.OpFocusGet, Handle: ofCaller(ok, s.Focus)},
+		{Method: post, Pattern: "/me/focus", Op: admin.OpFocusEnter, Handle: withBody(ok, s.EnterFocus)},
+		{Method: del, Pattern: "/me/focus", Op: admin.OpFocusLeave, Handle: a.leaveFocus},
+
+		// The audit and e-mail logs.
+		{Method: get, Pattern: "/audit-log", Op: admin.OpAuditLog, Handle: listed(logQuery, s.AuditLog)},
+		{Method: get, Pattern: "/email-log", Op: admin.OpEmailLog, Handle: listed(logQuery, s.EmailLog)},
+
+		// Subscriptions are the caller's own; every role may hold them, and
+		// they grant nothing (R6-subscription).
+		{Method: get, Pattern: "/me/subscriptions", Op: admin.OpSubscriptionList, Handle: answer(ok, none, nothing, items(callerOnly(s.Subscriptions)))},
+		{Method: post, Pattern: "/me/subscriptions", Op: admin.OpSubscriptionCreate, Handle: withBody(created, s.Subscribe)},
+		{Method: del, Pattern: "/me/subscriptions/{eventType}", Op: admin.OpSubscriptionDelete, Handle: a.unsubscribe},
+
+		// A customer's SSO settings and identity providers, open to
+		// account_manager within scope (R4.6-customer-side).
+		{Method: get, Pattern: "/customers/{id}/sso", Op: admin.OpSSOSettings, Locate: cust, Handle: byID(ok, s.SSOSettings)},
+		{Method: put, Pattern: "/customers/{id}/sso", Op: admin.OpSSOSettingsPut, Locate: cust, Handle: byIDWithBody(ok, s.PutSSOSettings)},
+		{Method: get, Pattern: "/customers/{id}/identity-providers", Op: admin.OpIdentityProviderList, Locate: cust, Handle: byID(ok, s.ListIdentityProviders)},
+		{Method: post, Pattern: "/customers/{id}/identity-providers", Op: admin.OpIdentityProviderCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateIdentityProvider)},
+		{Method: get, Pattern: "/identity-providers/{id}", Op: admin.OpIdentityProviderGet, Locate: idp, Handle: byID(ok, s.IdentityProvider)},
+		{Method: patch, Pattern: "/identity-providers/{id}", Op: admin.OpIdentityProviderUpdate, Locate: idp, Handle: byIDWithBody(ok, s.UpdateIdentityProvider)},
+		{Method: del, Pattern: "/identity-providers/{id}", Op: admin.OpIdentityProviderDelete, Locate: idp, Handle: deleteByID(s.DeleteIdentityProvider)},
+		// platform_admin's trust in a provider to link accounts (D-linking)
+		{Method: put, Pattern: "/identity-providers/{id}/trust", Op: admin.OpIdentityProviderTrust, Locate: idp, Handle: byIDWithBody(ok, s.TrustIdentityProvider)},
+
+		// A customer's webhooks and their deliveries, open to account_manager
+		// within scope (R4.6-customer-side).
+		{Method: get, Pattern: "/customers/{id}/webhooks", Op: admin.OpWebhookList, Locate: cust, Handle: byID(ok, s.ListWebhooks)},
+		{Method: post, Pattern: "/customers/{id}/webhooks", Op: admin.OpWebhookCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateWebhook)},
+		{Method: get, Pattern: "/webhooks/{id}", Op: admin.OpWebhookGet, Locate: hook, Handle: byID(ok, s.Webhook)},
+		{Method: patch, Pattern: "/webhooks/{id}", Op: admin.OpWebhookUpdate, Locate: hook, Handle: byIDWithBody(ok, s.UpdateWebhook)},
+		{Method: del, Pattern: "/webhooks/{id}", Op: admin.OpWebhookDelete, Locate: hook, Handle: deleteByID(s.DeleteWebhook)},
+		{Method: post, Pattern: "/webhooks/{id}/rotate-secret", Op: admin.OpWebhookSecretRotate, Locate: hook, Handle: byID(ok, s.RotateWebhookSecret)},
+		{Method: get, Pattern: "/webhooks/{id}/deliveries", Op: admin.OpWebhookDeliveries, Locate: hook, Handle: listedByID(limitParam, s.ListWebhookDeliveries)},
+
+		// A customer's service accounts, open to account_manager within scope
+		// (R4.6-customer-side), and the internal ones (platform_admin). An
+		// internal account's own routes are decided again in the service, as
+		// internal users.
+		{Method: get, Pattern: "/customers/{id}/service-accounts", Op: admin.OpServiceAccountList, Locate: cust, Handle: byID(ok, s.ListServiceAccounts)},
+		{Method: post, Pattern: "/customers/{id}/service-accounts", Op: admin.OpServiceAccountCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateServiceAccount)},
+		{Method: get, Pattern: "/service-accounts/{id}", Op: admin.OpServiceAccountGet, Locate: sa, Handle: byID(ok, s.ServiceAccount)},
+		{Method: del, Pattern: "/service-accounts/{id}", Op: admin.OpServiceAccountDelete, Locate: sa, Handle: deleteByID(s.DeleteServiceAccount)},
+		{Method: post, Pattern: "/service-accounts/{id}/rotate-secret", Op: admin.OpServiceAccountSecretRotate, Locate: sa, Handle: byID(ok, s.RotateServiceAccountSecret)},
+		{Method: put, Pattern: "/service-accounts/{id}/keys", Op: admin.OpServiceAccountKeysPut, Locate: sa, Handle: byIDWithBody(ok, s.SetServiceAccountKeys)},
+		{Method: put, Pattern: "/service-accounts/{id}/role", Op: admin.OpServiceAccountRolePut, Locate: sa, Handle: byIDWithBody(ok, s.SetServiceAccountRole)},
+		// internal service accounts: platform_admin's, like internal users
+		{Method: get, Pattern: "/service-accounts", Op: admin.OpInternalServiceAccountList, Handle: ofCaller(ok, s.ListInternalServiceAccounts)},
+		{Method: post, Pattern: "/service-accounts", Op: admin.OpInternalServiceAccountCreate, Handle: withBody(created, s.CreateInternalServiceAccount)},
+
+		// Invoices, payments, credits, billing setup and usage of customers,
+		// open to account_manager within scope (R4.6-customer-side). Lists
+		// without a customer in the path are filtered by the caller's scope.
+		{Method: get, Pattern: "/invoices", Op: admin.OpInvoiceList, Handle: listed(invoiceFilter, s.ListInvoices)},
+		{Method: get, Pattern: "/invoices/{id}", Op: admin.OpInvoiceGet, Locate: s.InvoiceResource, Handle: byID(ok, s.Invoice)},
+		{Method: get, Pattern: "/customers/{id}/invoices", Op: admin.OpCustomerInvoiceList, Locate: cust, Handle: listedByID(invoiceFilter, s.ListCustomerInvoices)},
+		{Method: get, Pattern: "/customers/{id}/invoices/next", Op: admin.OpInvoiceNext, Locate: cust, Handle: byID(ok, s.NextInvoice)},
+		{Method: get, Pattern: "/customers/{id}/payments", Op: admin.OpPaymentList, Locate: cust, Handle: pagedByID(s.ListPayments)},
+		{Method: get, Pattern: "/customers/{id}/credits", Op: admin.OpCreditList, Locate: cust, Handle: pagedByID(s.ListCredits)},
+		{Method: post, Pattern: "/customers/{id}/credits", Op: admin.OpCreditIssue, Locate: cust, Handle: byIDWithBody(created, s.IssueCredit)},
+		{Method: get, Pattern: "/customers/{id}/billing-setup", Op: admin.OpBillingSetupGet, Locate: cust, Handle: byID(ok, s.BillingSetup)},
+		{Method: put, Pattern: "/customers/{id}/billing-setup", Op: admin.OpBillingSetupPut, Locate: cust, Handle: byIDWithBody(ok, s.PutBillingSetup)},
+		{Method: get, Pattern: "/usage", Op: admin.OpUsageList, Handle: listed(usageFilter, s.ListUsage)},
+		{Method: get, Pattern: "/customers/{id}/usage", Op: admin.OpCustomerUsageList, Locate: cust, Handle: listed(customerUsageFilter, s.ListCustomerUsage)},
+		{Method: get, Pattern: "/customers/{id}/usage/billed-totals", Op: admin.OpBilledTotals, Locate: cust, Handle: a.billedTotals},
+
+		// The plan and meter catalog, an internal-infrastructure resource
+		// (R4.6-infra): platform_admin and finance_admin write it,
+		// compliance_admin and reader read it, nobody else. Its records
+		// belong to no customer, so an {id} is decided on the role alone.
+		{Method: get, Pattern: "/plans", Op: admin.OpPlanList, Handle: ofCaller(ok, s.ListPlans)},
+		{Method: post, Pattern: "/plans", Op: admin.OpPlanCreate, Handle: withBody(created, s.CreatePlan)},
+		{Method: get, Pattern: "/plans/{id}", Op: admin.OpPlanGet, Handle: byID(ok, s.Plan)},
+		{Method: patch, Pattern: "/plans/{id}", Op: admin.OpPlanUpdate, Handle: byIDWithBody(ok, s.UpdatePlan)},
+		{Method: del, Pattern: "/plans/{id}", Op: admin.OpPlanDelete, Handle: deleteByID(s.DeletePlan)},
+		{Method: get, Pattern: "/meters", Op: admin.OpMeterList, Handle: ofCaller(ok, s.ListMeters)},
+		{Method: post, Pattern: "/meters", Op: admin.OpMeterCreate, Handle: withBody(created, s.CreateMeter)},
+		{Method: get, Pattern: "/meters/{id}", Op: admin.OpMeterGet, Handle: byID(ok, s.Meter)},
+		{Method: patch, Pattern: "/meters/{id}", Op: admin.OpMeterUpdate, Handle: byIDWithBody(ok, s.UpdateMeter)},
+		{Method: del, Pattern: "/meters/{id}", Op: admin.OpMeterDelete, Handle: deleteByID(s.DeleteMeter)},
+
+		// Platform releases and environment variables, an
+		// internal-infrastructure resource (R4.6-infra): platform_admin and
+		// infra_ops write it, compliance_admin and reader read it.
+		{Method: get, Pattern: "/releases", Op: admin.OpReleaseList, Handle: listed(limitParam, s.ListReleases)},
+		{Method: post, Pattern: "/releases", Op: admin.OpReleaseCreate, Handle: withBody(created, s.CreateRelease)},
+		{Method: get, Pattern: "/releases/{id}", Op: admin.OpReleaseGet, Handle: byID(ok, s.Release)},
+		{Method: patch, Pattern: "/releases/{id}", Op: admin.OpReleaseUpdate, Handle: byIDWithBody(ok, s.UpdateRelease)},
+		{Method: post, Pattern: "/releases/{id}/publish", Op: admin.OpReleasePublish, Handle: byID(ok, s.PublishRelease)},
+		{Method: post, Pattern: "/releases/{id}/withdraw", Op: admin.OpReleaseWithdraw, Handle: byID(ok, s.WithdrawRelease)},
+		{Method: get, Pattern: "/environment", Op: admin.OpEnvVarList, Handle: ofCaller(ok, s.ListEnvVars)},
+		{Method: post, Pattern: "/environment", Op: admin.OpEnvVarCreate, Handle: withBody(created, s.CreateEnvVar)},
+		{Method: get, Pattern: "/environment/{id}", Op: admin.OpEnvVarGet, Handle: byID(ok, s.EnvVar)},
+		{Method: patch, Pattern: "/environment/{id}", Op: admin.OpEnvVarUpdate, Handle: byIDWithBody(ok, s.UpdateEnvVar)},
+		{Method: del, Pattern: "/environment/{id}", Op: admin.OpEnvVarDelete, Handle: deleteByID(s.DeleteEnvVar)},
+
+		// The platform's background workers and how their runs went, an
+		// internal-infrastructure resource (R4.6-infra): platform_admin and
+		// infra_ops run, pause and resume them, compliance_admin and reader
+		// read.
+		{Method: get, Pattern: "/system-workers", Op: admin.OpSystemWorkerList, Handle: ofCaller(ok, s.ListSystemWorkers)},
+		{Method: get, Pattern: "/system-workers/{id}", Op: admin.OpSystemWorkerGet, Handle: byID(ok, s.SystemWorker)},
+		{Method: post, Pattern: "/system-workers/{id}/run", Op: admin.OpSystemWorkerRun, Handle: byID(accepted, s.RunSystemWorker)},
+		{Method: post, Pattern: "/system-workers/{id}/pause", Op: admin.OpSystemWorkerPause, Handle: a.pauseWorker(true)},
+		{Method: post, Pattern: "/system-workers/{id}/resume", Op: admin.OpSystemWorkerResume, Handle: a.pauseWorker(false)},
+
+		// Definitions of custom user attributes, an internal-infrastructure
+		// resource (R4.6-infra) of platform_admin alone.
+		{Method: get, Pattern: "/user-attributes", Op: admin.OpUserAttributeList, Handle: ofCaller(ok, s.ListUserAttributes)},
+		{Method: post, Pattern: "/user-attributes", Op: admin.OpUserAttributeCreate, Handle: withBody(created, s.CreateUserAttribute)},
+		{Method: get, Pattern: "/user-attributes/{id}", Op: admin.OpUserAttributeGet, Handle: byID(ok, s.UserAttribute)},
+		{Method: patch, Pattern: "/user-attributes/{id}", Op: admin.OpUserAttributeUpdate, Handle: byIDWithBody(ok, s.UpdateUserAttribute)},
+		{Method: del, Pattern: "/user-attributes/{id}", Op: admin.OpUserAttributeDelete, Handle: deleteByID(s.DeleteUserAttribute)},
+
+		// The discrepancies inbox, an internal-infrastructure resource
+		// (R4.6-infra): platform_admin and infra_ops report and resolve
+		// items, compliance_admin and reader read them. An item may concern
+		// a customer; focus mode then narrows the inbox to that customer's
+		// items and the platform-wide ones.
+		{Method: get, Pattern: "/discrepancies", Op: admin.OpDiscrepancyList, Handle: answer(ok, query("status"), limitParam, s.ListDiscrepancies)},
+		{Method: post, Pattern: "/discrepancies", Op: admin.OpDiscrepancyReport, Handle: withBody(created, s.ReportDiscrepancy)},
+		{Method: get, Pattern: "/discrepancies/{id}", Op: admin.OpDiscrepancyGet, Handle: byID(ok, s.Discrepancy)},
+		{Method: post, Pattern: "/discrepancies/{id}/resolve", Op: admin.OpDiscrepancyResolve, Handle: byIDWithBody(ok, s.ResolveDiscrepancy)},
+		{Method: post, Pattern: "/discrepancies/{id}/reopen", Op: admin.OpDiscrepancyReopen, Handle: byID(ok, s.ReopenDiscrepancy)},
+	}
+}
+
+// The handlers that take more of the request than a key and an input, or
+// answer what no shape does.
+
+func (a *API) mePermissions(_ *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return http.StatusOK, a.svc.Permissions(c), nil
+}
+
+func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	p, err := pageInput(r, platform.NamePages)
+	if err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.ListTenants(r.Context(), c, tenantFilter(r), p)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	in, err := body[admin.MemberInput](r)
+	if err != nil {
+		return 0, nil, err
+	}
+	v, err := a.svc.PutTenantMember(r.Context(), c, id(r), param(r, "userId"), in)
+	return respond(http.StatusOK, v, err)
+}
+
+func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
+}
+
+// deleteGrant removes the user's customer grant, or instance grant.
+func (a *API) deleteGrant(instance bool) Handler {
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		return respond(http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, instance, id(r), param(r, "userId")))
+	}
+}
+
+func (a *API) leaveFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.LeaveFocus(r.Context(), c))
+}
+
+func (a *API) unsubscribe(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.Unsubscribe(r.Context(), c, param(r, "eventType")))
+}
+
+// billedTotals answers a customer's billed totals of ?from= to ?to= as a
+// page.
+func (a *API) billedTotals(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	q := r.URL.Query()
+	v, err := a.svc.BilledTotals(r.Context(), c, id(r), q.Get("from"), q.Get("to"))
+	return respond(http.StatusOK, admin.WholePage(v), err)
+}
+
+// pauseWorker pauses the worker (paused true) or resumes it.
+func (a *API) pauseWorker(paused bool) Handler {
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		v, err := a.svc.PauseSystemWorker(r.Context(), c, id(r), paused)
+		return respond(http.StatusOK, v, err)
+	}
+}
