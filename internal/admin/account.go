@@ -2,15 +2,38 @@ package admin
 
 import (
 	"context"
+	"time"
 
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
-// User accounts with a console role, a customer's (user.go) or internal
-// (internal_user.go), are checked, created and changed alike: a new one has
-// no password yet and is sent an invitation.
+// accounts is what the two parts with user accounts share, a customer's
+// users (user.go) and internal users (internal_user.go): both are checked,
+// created and changed alike, and a new one has no password yet and is sent
+// an invitation, a single-use link in an e-mail.
+type accounts struct {
+	*core
+	adminOrgID string // the administrator organization, home of internal users (WithAdminOrg)
+	issuer     string // the identity provider's public URL, where links open (WithIssuer)
+}
+
+// account is a user with a console role as accounts acts on it.
+type account struct {
+	id, email, name string
+	customerID      string // "" for an internal user
+}
+
+// acted names the account for its audit events, which its customer sees.
+func (a account) acted() acted {
+	if a.customerID == "" {
+		return on("", "internal-users", a.id)
+	}
+	return on(a.customerID, "users", a.id)
+}
 
 // userInput checks a new user's e-mail address and name, with its role's
 // parse error (nil when the role is valid), and reports every problem at
@@ -34,27 +57,154 @@ func userInput(what, email, name string, roleErr error) (string, string, error) 
 	return email, name, nil
 }
 
-// invite creates u with role in customerID ("" for an internal role) and
-// its invitation (a single-use link and the e-mail carrying it, invitation.go)
-// through tx, the transaction of the write: both or neither. org names the
-// organization in the message. ECONFLICT when the organization has the
-// address.
-func (s *Service) invite(ctx context.Context, tx *store.Store, u *platform.User, role authz.Role, customerID, org string) error {
-	if err := tx.CreateUser(ctx, u); err != nil {
-		return err
+// create makes the new user a in the organization orgID with role, and its
+// invitation, as op: in one transaction with the audit event, so both or
+// neither. It answers when the user was created. ECONFLICT when the
+// organization has the address.
+func (s *accounts) create(ctx context.Context, c *access.Caller, op Operation, a account, orgID string, role authz.Role) (time.Time, error) {
+	org, err := s.orgName(ctx, a.customerID)
+	if err != nil {
+		return time.Time{}, err
 	}
-	err := tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: customerID,
-		CreatedAt: u.CreatedAt})
+	now := s.stamp()
+	u := &platform.User{ID: a.id, OrgID: orgID, Email: a.email, Name: a.name, CreatedAt: now, UpdatedAt: now}
+	return now, s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error {
+		if err := tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		err := tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u.ID, Role: role.String(), CustomerID: a.customerID, CreatedAt: now})
+		if err != nil {
+			return err
+		}
+		return s.sendInvitation(ctx, tx, a, org)
+	})
+}
+
+// update writes the user's console role cu and its name, *name renamed to
+// rename when that is given (1 to 200 characters), as op.
+func (s *accounts) update(ctx context.Context, c *access.Caller, op Operation, a account, rename *string, name *string,
+	cu *platform.ConsoleUser) error {
+	if rename != nil {
+		n, err := cleanName("name", *rename)
+		if err != nil {
+			return err
+		}
+		*name = n
+	}
+	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error {
+		if err := tx.RenameUser(ctx, a.id, *name, s.now()); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, cu)
+	})
+}
+
+// orgName names the organization of a user of customerID ("" for an
+// internal user) in its messages.
+func (s *accounts) orgName(ctx context.Context, customerID string) (string, error) {
+	if customerID == "" {
+		if o, err := s.store.Organization(ctx, s.adminOrgID); err == nil {
+			return o.Name, nil
+		}
+		return "the platform console", nil
+	}
+	cust, err := s.store.Customer(ctx, customerID)
+	if err != nil {
+		return "", err
+	}
+	return cust.Name, nil
+}
+
+// sendInvitation makes a's invitation link (single use, 7 days, only its
+// hash stored; any older link of the user stops working) and queues the
+// e-mail carrying it, naming the organization org, through tx.
+func (s *accounts) sendInvitation(ctx context.Context, tx *store.Store, a account, org string) error {
+	token, hash := mail.NewToken()
+	now := s.stamp()
+	err := tx.CreateAccountToken(ctx, &store.AccountToken{Hash: hash, Kind: store.TokenInvitation, UserID: a.id,
+		CreatedAt: now, ExpiresAt: now.Add(mail.InvitationLifetime)}, true)
 	if err != nil {
 		return err
 	}
-	return s.sendInvitation(ctx, tx, u.ID, u.Email, u.Name, customerID, org)
+	return s.queueMail(ctx, tx, mail.Message{Kind: mail.KindInvitation, To: a.email, CustomerID: a.customerID, UserID: a.id,
+		Org: org, Name: a.name, Link: mail.Link(s.issuer, mail.PathInvitation, token)})
 }
 
-// saveUser writes a user's name and console role through tx.
-func (s *Service) saveUser(ctx context.Context, tx *store.Store, id, name string, role *platform.ConsoleUser) error {
-	if err := tx.RenameUser(ctx, id, name, s.now()); err != nil {
+var errAccepted = platform.Errorf(platform.EINVALID, "the user has already accepted the invitation")
+
+// resendLimit is how many times one user's invitation may be sent again in
+// an hour (counted in the database, so replicas share it): an administrator's
+// script or a stolen console token cannot turn the platform's mail into a
+// flood at someone's inbox.
+const resendLimit = 5
+
+// resendInvitation sends a, who has not set a password yet, a new
+// invitation link as op; the previous link stops working. EINVALID once the
+// invitation was accepted; ELIMIT past resendLimit an hour.
+func (s *accounts) resendInvitation(ctx context.Context, c *access.Caller, op Operation, a account) error {
+	if err := s.notAccepted(ctx, a.id); err != nil {
 		return err
 	}
-	return tx.PutConsoleUser(ctx, role)
+	now := s.stamp()
+	ok, reset, err := s.store.Allow(ctx, "resend-invitation:"+a.id, resendLimit, time.Hour, now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return platform.Errorf(platform.ELIMIT, "this invitation was sent %d times this hour; try again in %d minutes",
+			resendLimit, int(reset.Sub(now).Minutes())+1)
+	}
+	org, err := s.orgName(ctx, a.customerID)
+	if err != nil {
+		return err
+	}
+	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error { return s.sendInvitation(ctx, tx, a, org) })
+}
+
+// revokeInvitation makes a's open invitation link stop working, as op; the
+// user stays, invited, until invited again (resend) or deleted. EINVALID
+// once the invitation was accepted.
+func (s *accounts) revokeInvitation(ctx context.Context, c *access.Caller, op Operation, a account) error {
+	if err := s.notAccepted(ctx, a.id); err != nil {
+		return err
+	}
+	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error {
+		return tx.DeleteAccountTokens(ctx, a.id, store.TokenInvitation)
+	})
+}
+
+// unlock ends a's sign-in lockout at once (the failed attempts are
+// forgotten), as op.
+func (s *accounts) unlock(ctx context.Context, c *access.Caller, op Operation, a account) error {
+	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error { return tx.ResetLoginFailures(ctx, a.id) })
+}
+
+// notAccepted refuses a user who has set a password: EINVALID.
+func (s *accounts) notAccepted(ctx context.Context, userID string) error {
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if u.PasswordHash != "" {
+		return errAccepted
+	}
+	return nil
+}
+
+// step is one of the operations accounts makes on an account, as op.
+type step func(ctx context.Context, c *access.Caller, op Operation, a account) error
+
+// withAccount loads the record id (load decides on op), makes step on its
+// account as op and answers its view.
+func withAccount[R, V any](ctx context.Context, c *access.Caller, id string, op Operation,
+	load func(context.Context, *access.Caller, string, Operation) (*R, error), acct func(*R) account, step step,
+	view func(*R) *V) (*V, error) {
+	row, err := load(ctx, c, id, op)
+	if err != nil {
+		return nil, err
+	}
+	if err := step(ctx, c, op, acct(row)); err != nil {
+		return nil, err
+	}
+	return view(row), nil
 }

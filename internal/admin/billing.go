@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -12,7 +13,11 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// Billing (SPEC 5.7): invoices, payments and credits need view_billing to
+// billing reads and manages customers' billing: invoices, payments,
+// credits and billing setups, the next invoice and usage.
+type billing struct{ *core }
+
+// Billing (R5.7-matrix): invoices, payments and credits need view_billing to
 // read; billing setup and credits need manage_billing to write; usage needs
 // view_usage_units, and its billed amounts view_billed_units (R5.7-redact).
 // Amounts are in major units of their currency (two decimals), kept in
@@ -124,7 +129,7 @@ type BillingSetupInput struct {
 }
 
 // ListInvoices lists the invoices of the caller's customers, newest first.
-func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
+func (s *billing) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
 	if err := s.checkRole(ctx, c, OpInvoiceList); err != nil {
 		return nil, err
 	}
@@ -132,7 +137,7 @@ func (s *Service) ListInvoices(ctx context.Context, c *access.Caller, f InvoiceF
 }
 
 // ListCustomerInvoices lists one customer's invoices, newest first.
-func (s *Service) ListCustomerInvoices(ctx context.Context, c *access.Caller, customerID string, f InvoiceFilter) (*Page[*InvoiceView], error) {
+func (s *billing) ListCustomerInvoices(ctx context.Context, c *access.Caller, customerID string, f InvoiceFilter) (*Page[*InvoiceView], error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpCustomerInvoiceList); err != nil {
 		return nil, err
 	}
@@ -140,71 +145,53 @@ func (s *Service) ListCustomerInvoices(ctx context.Context, c *access.Caller, cu
 	return s.invoices(ctx, c, f)
 }
 
-func (s *Service) invoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
+func (s *billing) invoices(ctx context.Context, c *access.Caller, f InvoiceFilter) (*Page[*InvoiceView], error) {
 	if f.Status != "" {
 		if _, err := oneOf("status", f.Status, "draft", "open", "paid", "void"); err != nil {
 			return nil, err
 		}
 	}
-	if err := platform.NewestPages.Check("limit", f.Limit); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.Invoices(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
-		Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newInvoiceView), next), nil
+	return newestPage(platform.NewestPages, f.Limit, func() ([]store.Invoice, string, error) {
+		return s.store.Invoices(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
+			Status: f.Status, Limit: f.Limit, Cursor: f.Cursor})
+	}, newInvoiceView)
 }
 
 // Invoice returns one invoice. ENOTFOUND or EFORBIDDEN per the scope mode.
-func (s *Service) Invoice(ctx context.Context, c *access.Caller, id string) (*InvoiceView, error) {
-	return viewing(newInvoiceView)(decided(ctx, s, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
+func (s *billing) Invoice(ctx context.Context, c *access.Caller, id string) (*InvoiceView, error) {
+	return viewing(newInvoiceView)(decided(ctx, s.core, c, OpInvoiceGet, invoiceResource)(s.store.Invoice(ctx, id)))
 }
 
-// billingPage checks the caller may perform op, a read of customerID's
-// billing, and the page's size (platform.NewestPages).
-func (s *Service) billingPage(ctx context.Context, c *access.Caller, customerID string, op Operation, p PageInput) error {
+// customerPage answers one page, newest first, of a customer's billing
+// records (load) to c, decided on op on the customer.
+func customerPage[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, customerID string, p PageInput,
+	load func(context.Context, store.BillingQuery) ([]R, string, error), view func(*R) V) (*Page[V], error) {
 	if _, err := s.customerFor(ctx, c, customerID, op); err != nil {
-		return err
+		return nil, err
 	}
-	return platform.NewestPages.Check("limit", p.Limit)
+	return newestPage(platform.NewestPages, p.Limit, func() ([]R, string, error) {
+		return load(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit, Cursor: p.Cursor})
+	}, view)
 }
 
 // ListPayments lists a customer's payments, newest first, one page.
-func (s *Service) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
-	if err := s.billingPage(ctx, c, customerID, OpPaymentList, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.Payments(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
-		Cursor: p.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newPaymentView), next), nil
+func (s *billing) ListPayments(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*PaymentView], error) {
+	return customerPage(ctx, s.core, c, OpPaymentList, customerID, p, s.store.Payments, newPaymentView)
 }
 
 // ListCredits lists a customer's credits, newest first, one page.
-func (s *Service) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
-	if err := s.billingPage(ctx, c, customerID, OpCreditList, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.Credits(ctx, store.BillingQuery{Customers: c.Scope.Filter(), CustomerID: customerID, Limit: p.Limit,
-		Cursor: p.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newCreditView), next), nil
+func (s *billing) ListCredits(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CreditView], error) {
+	return customerPage(ctx, s.core, c, OpCreditList, customerID, p, s.store.Credits, newCreditView)
 }
 
-// IssueCredit credits a customer's account (manage_billing). SPEC 5.7
+// IssueCredit credits a customer's account (manage_billing). R5.7-matrix
 // gives the customer's owner, admin and billing users this action too, so
 // what a credit is follows the caller's role, and no customer creates value
 // for itself (D-credit-kinds): a customer role's credit is a purchase, a
 // prepaid top-up that its next invoice charges (NextInvoice), and needs a
 // billing setup; an internal role's is an adjustment, which lowers the next
 // invoice. Either is in the setup's currency when there is one. EINVALID.
-func (s *Service) IssueCredit(ctx context.Context, c *access.Caller, customerID string, in CreditInput) (*CreditView, error) {
+func (s *billing) IssueCredit(ctx context.Context, c *access.Caller, customerID string, in CreditInput) (*CreditView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpCreditIssue); err != nil {
 		return nil, err
 	}
@@ -251,15 +238,11 @@ func newBillingSetupView(b *store.BillingSetup) *BillingSetupView {
 }
 
 // BillingSetup returns a customer's billing setup. ENOTFOUND when it has none.
-func (s *Service) BillingSetup(ctx context.Context, c *access.Caller, customerID string) (*BillingSetupView, error) {
+func (s *billing) BillingSetup(ctx context.Context, c *access.Caller, customerID string) (*BillingSetupView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupGet); err != nil {
 		return nil, err
 	}
-	b, err := s.store.BillingSetup(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return newBillingSetupView(b), nil
+	return viewing(newBillingSetupView)(s.store.BillingSetup(ctx, customerID))
 }
 
 var countryRE = regexp.MustCompile(`^[A-Z]{2}$`)
@@ -268,7 +251,7 @@ var countryRE = regexp.MustCompile(`^[A-Z]{2}$`)
 // A customer role changes the plan only to one offered to it (checkPlan).
 // EINVALID, also for a plan that does not exist or is in another currency;
 // EFORBIDDEN for a plan the caller may not choose.
-func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, customerID string, in BillingSetupInput) (*BillingSetupView, error) {
+func (s *billing) PutBillingSetup(ctx context.Context, c *access.Caller, customerID string, in BillingSetupInput) (*BillingSetupView, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpBillingSetupPut); err != nil {
 		return nil, err
 	}
@@ -316,7 +299,7 @@ func (s *Service) PutBillingSetup(ctx context.Context, c *access.Caller, custome
 // for none, which would end the monthly fee. EINVALID for a plan that does
 // not exist or is in another currency; EFORBIDDEN (audited) for one the
 // caller may not choose.
-func (s *Service) checkPlan(ctx context.Context, c *access.Caller, b *store.BillingSetup) error {
+func (s *billing) checkPlan(ctx context.Context, c *access.Caller, b *store.BillingSetup) error {
 	current := ""
 	if old, err := s.store.BillingSetup(ctx, b.CustomerID); err == nil {
 		current = old.PlanID
@@ -345,4 +328,205 @@ func (s *Service) checkPlan(ctx context.Context, c *access.Caller, b *store.Bill
 			"your role may change the plan only to a plan offered to the customer (active and public); the platform's staff assign the others")
 	}
 	return nil
+}
+
+func invoiceResource(i *store.Invoice) authz.Resource {
+	return authz.Resource{CustomerID: i.CustomerID}
+}
+
+// InvoiceResource is the customer of the invoice id.
+func (s *billing) InvoiceResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(invoiceResource)(s.store.Invoice(ctx, id))
+}
+
+// Kinds of the lines of a computed invoice.
+const (
+	LinePlan       = "plan"       // the plan's monthly fee
+	LineUsage      = "usage"      // the period's billed usage
+	LinePurchase   = "purchase"   // prepaid top-ups the customer bought (credits of kind purchase)
+	LineAdjustment = "adjustment" // credits of the platform's staff, applied (negative)
+)
+
+// InvoiceLine is one line of a computed invoice; Amount is negative for a
+// line that lowers the invoice.
+type InvoiceLine struct {
+	Kind        string  `json:"kind"`
+	Description string  `json:"description"`
+	Amount      float64 `json:"amount"`
+}
+
+// NextInvoiceView is the invoice the platform computes for a customer's
+// current period so far (D-credit-kinds): the plan's monthly fee, the
+// period's billed usage and the prepaid top-ups bought since the last
+// invoice are charged (Charges); the staff's credits lower the charges, at
+// most to zero (Credited), and what they leave is carried to the invoice
+// after (CarriedForward). Total is Charges less Credited.
+type NextInvoiceView struct {
+	CustomerID     string        `json:"customerId"`
+	Period         string        `json:"period"`
+	Currency       string        `json:"currency"`
+	Lines          []InvoiceLine `json:"lines"`
+	Charges        float64       `json:"charges"`
+	Credited       float64       `json:"credited"`
+	Total          float64       `json:"total"`
+	CarriedForward float64       `json:"carriedForward"`
+}
+
+// NextInvoice computes a customer's next invoice, in the currency of its
+// billing setup, for the period the service's clock is in (view_billing).
+// Credits in another currency wait for an invoice in theirs. ENOTFOUND when
+// the customer has no billing setup (it is not billed); EFORBIDDEN or
+// ENOTFOUND per the scope mode.
+func (s *billing) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
+	if _, err := s.customerFor(ctx, c, customerID, OpInvoiceNext); err != nil {
+		return nil, err
+	}
+	setup, err := s.store.BillingSetup(ctx, customerID)
+	if err != nil {
+		return nil, err
+	}
+	period := s.now().UTC().Format("2006-01")
+	var charges, adjustments int64
+	var lines []InvoiceLine
+	charge := func(kind, desc string, cents int64) {
+		charges += cents
+		lines = append(lines, InvoiceLine{Kind: kind, Description: desc, Amount: major(cents)})
+	}
+	if setup.PlanID != "" {
+		plan, err := s.store.Plan(ctx, setup.PlanID)
+		if err != nil {
+			return nil, err
+		}
+		charge(LinePlan, fmt.Sprintf("%s plan, monthly fee", plan.Name), plan.MonthlyFeeCents)
+	}
+	totals, err := s.store.BilledTotals(ctx, customerID, period, period)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range totals {
+		if t.Currency == setup.Currency && t.AmountCents > 0 {
+			charge(LineUsage, "Metered usage "+period, t.AmountCents)
+		}
+	}
+	credits, err := s.store.OpenCredits(ctx, customerID, setup.Currency)
+	if err != nil {
+		return nil, err
+	}
+	var adjusted int
+	for _, t := range credits {
+		switch t.Kind {
+		case store.CreditPurchase:
+			charge(LinePurchase, fmt.Sprintf("Prepaid top-ups (%d)", t.Count), t.AmountCents)
+		case store.CreditAdjustment:
+			adjustments, adjusted = adjustments+t.AmountCents, adjusted+t.Count
+		}
+	}
+	applied := min(adjustments, charges)
+	if applied > 0 {
+		lines = append(lines, InvoiceLine{Kind: LineAdjustment, Description: fmt.Sprintf("Credits (%d)", adjusted), Amount: -major(applied)})
+	}
+	if lines == nil {
+		lines = []InvoiceLine{}
+	}
+	return &NextInvoiceView{CustomerID: customerID, Period: period, Currency: setup.Currency, Lines: lines,
+		Charges: major(charges), Credited: major(applied), Total: major(charges - applied),
+		CarriedForward: major(adjustments - applied)}, nil
+}
+
+// Usage (R5.7-matrix, see Billing above): view_usage_units reads it, and its
+// billed amounts need view_billed_units (R5.7-redact).
+
+// Usage is a usage row as the API and GraphQL show it: billedAmount is
+// null for callers without view_billed_units (R5.7-redact).
+type Usage struct {
+	ID           string   `json:"id"`
+	CustomerID   string   `json:"customerId"`
+	Meter        string   `json:"meter"`
+	Unit         string   `json:"unit"`
+	Period       string   `json:"period"`
+	Units        float64  `json:"units"`
+	BilledAmount *float64 `json:"billedAmount"`
+	Currency     string   `json:"currency"`
+}
+
+// UsageFilter narrows a usage list: a customer (within the caller's
+// scope), a meter key, periods From and To (YYYY-MM, inclusive); a page
+// holds at most Limit rows (1 to 1000, default 100) after Cursor (the
+// previous page's nextCursor).
+type UsageFilter struct {
+	CustomerID string
+	Meter      string
+	From, To   string
+	Limit      int
+	Cursor     string
+}
+
+// ListUsage lists the usage rows of the caller's customers, by period
+// (newest first), customer and meter; a customer filter outside the scope
+// matches nothing (lists never answer 403 for scope). billedAmount is null
+// for callers without view_billed_units (R5.7-redact). EINVALID for a bad
+// filter; EFORBIDDEN only for a role without view_usage_units.
+func (s *billing) ListUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+	if err := s.checkRole(ctx, c, OpUsageList); err != nil {
+		return nil, err
+	}
+	return s.usage(ctx, c, f)
+}
+
+// ListCustomerUsage lists one customer's usage rows; the customer is
+// checked against the caller's scope (403 or 404 per the scope mode).
+func (s *billing) ListCustomerUsage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+	if _, err := s.customerFor(ctx, c, f.CustomerID, OpCustomerUsageList); err != nil {
+		return nil, err
+	}
+	return s.usage(ctx, c, f)
+}
+
+func (s *billing) usage(ctx context.Context, c *access.Caller, f UsageFilter) (*Page[*Usage], error) {
+	var err error
+	if f.From, f.To, err = periods(f.From, f.To); err != nil {
+		return nil, err
+	}
+	if f.From != "" && f.To != "" && f.From > f.To {
+		return nil, invalid("from must not be after to")
+	}
+	cat := s.access.Catalog()
+	return newestPage(platform.NewestPages, f.Limit, func() ([]store.UsageRow, string, error) {
+		return s.store.UsageRows(ctx, store.UsageQuery{Customers: c.Scope.Filter(), CustomerID: f.CustomerID,
+			MeterKey: f.Meter, From: f.From, To: f.To, Limit: f.Limit, Cursor: f.Cursor})
+	}, func(u *store.UsageRow) *Usage {
+		amount := major(u.BilledAmountCents)
+		return &Usage{ID: u.ID, CustomerID: u.CustomerID, Meter: u.MeterKey, Unit: u.Unit, Period: u.Period,
+			Units: u.Units, BilledAmount: cat.RedactBilled(&c.Principal, &amount), Currency: u.Currency}
+	})
+}
+
+// BilledTotal is what a customer was billed for its usage in one period and currency.
+type BilledTotal struct {
+	Period       string  `json:"period"`
+	Currency     string  `json:"currency"`
+	BilledAmount float64 `json:"billedAmount"`
+}
+
+// BilledTotals sums a customer's billed usage by period (newest first) and
+// currency, periods from and to (YYYY-MM, inclusive, optional). It needs
+// view_billed_units: without it the caller gets EFORBIDDEN, as the
+// amounts in usage rows are null for it (R5.7-redact).
+func (s *billing) BilledTotals(ctx context.Context, c *access.Caller, customerID, from, to string) ([]*BilledTotal, error) {
+	if _, err := s.customerFor(ctx, c, customerID, OpBilledTotals); err != nil {
+		return nil, err
+	}
+	var err error
+	if from, to, err = periods(from, to); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.BilledTotals(ctx, customerID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*BilledTotal, 0, len(rows))
+	for _, b := range rows {
+		out = append(out, &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)})
+	}
+	return out, nil
 }

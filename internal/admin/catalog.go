@@ -8,6 +8,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// catalog manages the catalog of plans and meters.
+type catalog struct{ *core }
+
 // PlanView is a plan as the API shows it; monthlyFee in major units.
 type PlanView struct {
 	ID          string    `json:"id"`
@@ -51,118 +54,50 @@ type PlanPatch struct {
 }
 
 // ListPlans lists the plans by code.
-func (s *Service) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
-	if err := s.infra(ctx, c, OpPlanList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.Plans(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newPlanView)), nil
+func (s *catalog) ListPlans(ctx context.Context, c *access.Caller) (*Page[*PlanView], error) {
+	return infraList(ctx, s.core, c, OpPlanList, s.store.Plans, newPlanView)
 }
 
 // CreatePlan adds a plan. EINVALID; ECONFLICT when the code is taken.
-func (s *Service) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput) (*PlanView, error) {
-	if err := s.infra(ctx, c, OpPlanCreate); err != nil {
-		return nil, err
-	}
+func (s *catalog) CreatePlan(ctx context.Context, c *access.Caller, in PlanInput) (*PlanView, error) {
 	now := s.stamp()
-	p := &store.Plan{ID: newID(), Active: true, CreatedAt: now, UpdatedAt: now}
-	var err error
-	if p.Code, err = catalogKey("code", in.Code); err != nil {
-		return nil, err
-	}
-	if p.Name, err = required("name", in.Name, 200); err != nil {
-		return nil, err
-	}
-	if p.Description, err = text("description", in.Description, 2000); err != nil {
-		return nil, err
-	}
-	if p.Currency, err = currency("currency", in.Currency); err != nil {
-		return nil, err
-	}
-	if p.MonthlyFeeCents, err = cents("monthlyFee", in.MonthlyFee); err != nil {
-		return nil, err
-	}
-	if in.Active != nil {
-		p.Active = *in.Active
-	}
-	if in.Public != nil {
-		p.Public = *in.Public
-	}
-	err = s.audited(ctx, c, OpPlanCreate, on("", "plans", p.ID), func(tx *store.Store) error { return tx.CreatePlan(ctx, p) })
-	if err != nil {
-		return nil, err
-	}
-	return newPlanView(p), nil
+	p := &store.Plan{ID: newID(), Active: true, CreatedAt: now}
+	return infraCreate(ctx, s.core, c, OpPlanCreate, on("", "plans", p.ID), p, func() (err error) {
+		if p.Code, err = catalogKey("code", in.Code); err == nil {
+			err = patchPlan(p, PlanPatch{Name: &in.Name, Description: &in.Description, Currency: &in.Currency,
+				MonthlyFee: &in.MonthlyFee, Active: in.Active, Public: in.Public}, now)
+		}
+		return err
+	}, (*store.Store).CreatePlan, newPlanView)
 }
 
 // Plan returns one plan. ENOTFOUND.
-func (s *Service) Plan(ctx context.Context, c *access.Caller, id string) (*PlanView, error) {
-	if err := s.infra(ctx, c, OpPlanGet); err != nil {
-		return nil, err
-	}
-	p, err := s.store.Plan(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newPlanView(p), nil
+func (s *catalog) Plan(ctx context.Context, c *access.Caller, id string) (*PlanView, error) {
+	return infraGet(ctx, s.core, c, OpPlanGet, id, s.store.Plan, newPlanView)
 }
 
 // UpdatePlan changes a plan. EINVALID, ENOTFOUND.
-func (s *Service) UpdatePlan(ctx context.Context, c *access.Caller, id string, in PlanPatch) (*PlanView, error) {
-	if err := s.infra(ctx, c, OpPlanUpdate); err != nil {
-		return nil, err
-	}
-	p, err := auditedRow(ctx, s, c, OpPlanUpdate, on("", "plans", id), func(tx *store.Store) (*store.Plan, error) {
-		return tx.UpdatePlan(ctx, id, func(p *store.Plan) error { return s.patchPlan(p, in) })
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newPlanView(p), nil
+func (s *catalog) UpdatePlan(ctx context.Context, c *access.Caller, id string, in PlanPatch) (*PlanView, error) {
+	return infraChange(ctx, s.core, c, OpPlanUpdate, on("", "plans", id), id, (*store.Store).UpdatePlan,
+		func(p *store.Plan) error { return patchPlan(p, in, s.stamp()) }, newPlanView)
 }
 
-// patchPlan applies in to p. EINVALID.
-func (s *Service) patchPlan(p *store.Plan, in PlanPatch) error {
-	var err error
-	if in.Name != nil {
-		if p.Name, err = required("name", *in.Name, 200); err != nil {
-			return err
-		}
-	}
-	if in.Description != nil {
-		if p.Description, err = text("description", *in.Description, 2000); err != nil {
-			return err
-		}
-	}
-	if in.Currency != nil {
-		if p.Currency, err = currency("currency", *in.Currency); err != nil {
-			return err
-		}
-	}
-	if in.MonthlyFee != nil {
-		if p.MonthlyFeeCents, err = cents("monthlyFee", *in.MonthlyFee); err != nil {
-			return err
-		}
-	}
-	if in.Active != nil {
-		p.Active = *in.Active
-	}
-	if in.Public != nil {
-		p.Public = *in.Public
-	}
-	p.UpdatedAt = s.stamp()
-	return nil
+// patchPlan applies in to p, changed at now. EINVALID.
+func patchPlan(p *store.Plan, in PlanPatch, now time.Time) error {
+	var f fields
+	f.required(&p.Name, "name", in.Name, 200)
+	f.text(&p.Description, "description", in.Description, 2000)
+	f.currency(&p.Currency, "currency", in.Currency)
+	f.cents(&p.MonthlyFeeCents, "monthlyFee", in.MonthlyFee)
+	set(&p.Active, in.Active)
+	set(&p.Public, in.Public)
+	p.UpdatedAt = now
+	return f.err
 }
 
 // DeletePlan removes a plan; billing setups on it keep no plan. ENOTFOUND.
-func (s *Service) DeletePlan(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, OpPlanDelete); err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpPlanDelete, on("", "plans", id), func(tx *store.Store) error { return tx.DeletePlan(ctx, id) })
+func (s *catalog) DeletePlan(ctx context.Context, c *access.Caller, id string) error {
+	return s.infraWrite(ctx, c, OpPlanDelete, on("", "plans", id), func(tx *store.Store) error { return tx.DeletePlan(ctx, id) })
 }
 
 // MeterInput creates a meter. Key is a lower-case key, unique; aggregation
@@ -201,97 +136,46 @@ func newMeterView(m *store.Meter) *MeterView {
 }
 
 // ListMeters lists the meters by key.
-func (s *Service) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
-	if err := s.infra(ctx, c, OpMeterList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.Meters(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newMeterView)), nil
+func (s *catalog) ListMeters(ctx context.Context, c *access.Caller) (*Page[*MeterView], error) {
+	return infraList(ctx, s.core, c, OpMeterList, s.store.Meters, newMeterView)
 }
 
 // CreateMeter adds a meter. EINVALID; ECONFLICT when the key is taken.
-func (s *Service) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
-	if err := s.infra(ctx, c, OpMeterCreate); err != nil {
-		return nil, err
-	}
+func (s *catalog) CreateMeter(ctx context.Context, c *access.Caller, in MeterInput) (*MeterView, error) {
 	now := s.stamp()
-	m := &store.Meter{ID: newID(), CreatedAt: now, UpdatedAt: now}
-	var err error
-	if m.Key, err = catalogKey("key", in.Key); err != nil {
-		return nil, err
-	}
-	if m.Name, err = required("name", in.Name, 200); err != nil {
-		return nil, err
-	}
-	if m.Unit, err = required("unit", in.Unit, 50); err != nil {
-		return nil, err
-	}
-	if m.Aggregation, err = oneOf("aggregation", in.Aggregation, "sum", "max"); err != nil {
-		return nil, err
-	}
-	if m.Description, err = text("description", in.Description, 2000); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpMeterCreate, on("", "meters", m.ID), func(tx *store.Store) error { return tx.CreateMeter(ctx, m) })
-	if err != nil {
-		return nil, err
-	}
-	return newMeterView(m), nil
+	m := &store.Meter{ID: newID(), CreatedAt: now}
+	return infraCreate(ctx, s.core, c, OpMeterCreate, on("", "meters", m.ID), m, func() (err error) {
+		if m.Key, err = catalogKey("key", in.Key); err == nil {
+			err = patchMeter(m, MeterPatch{Name: &in.Name, Unit: &in.Unit, Aggregation: &in.Aggregation, Description: &in.Description}, now)
+		}
+		return err
+	}, (*store.Store).CreateMeter, newMeterView)
 }
 
 // Meter returns one meter. ENOTFOUND.
-func (s *Service) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
-	if err := s.infra(ctx, c, OpMeterGet); err != nil {
-		return nil, err
-	}
-	return viewing(newMeterView)(s.store.Meter(ctx, id))
+func (s *catalog) Meter(ctx context.Context, c *access.Caller, id string) (*MeterView, error) {
+	return infraGet(ctx, s.core, c, OpMeterGet, id, s.store.Meter, newMeterView)
 }
 
 // UpdateMeter changes a meter. EINVALID, ENOTFOUND.
-func (s *Service) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
-	if err := s.infra(ctx, c, OpMeterUpdate); err != nil {
-		return nil, err
-	}
-	return viewing(newMeterView)(auditedRow(ctx, s, c, OpMeterUpdate, on("", "meters", id), func(tx *store.Store) (*store.Meter, error) {
-		return tx.UpdateMeter(ctx, id, func(m *store.Meter) error { return s.patchMeter(m, in) })
-	}))
+func (s *catalog) UpdateMeter(ctx context.Context, c *access.Caller, id string, in MeterPatch) (*MeterView, error) {
+	return infraChange(ctx, s.core, c, OpMeterUpdate, on("", "meters", id), id, (*store.Store).UpdateMeter,
+		func(m *store.Meter) error { return patchMeter(m, in, s.stamp()) }, newMeterView)
 }
 
-// patchMeter applies in to m. EINVALID.
-func (s *Service) patchMeter(m *store.Meter, in MeterPatch) error {
-	var err error
-	if in.Name != nil {
-		if m.Name, err = required("name", *in.Name, 200); err != nil {
-			return err
-		}
-	}
-	if in.Unit != nil {
-		if m.Unit, err = required("unit", *in.Unit, 50); err != nil {
-			return err
-		}
-	}
-	if in.Aggregation != nil {
-		if m.Aggregation, err = oneOf("aggregation", *in.Aggregation, "sum", "max"); err != nil {
-			return err
-		}
-	}
-	if in.Description != nil {
-		if m.Description, err = text("description", *in.Description, 2000); err != nil {
-			return err
-		}
-	}
-	m.UpdatedAt = s.stamp()
-	return nil
+// patchMeter applies in to m, changed at now. EINVALID.
+func patchMeter(m *store.Meter, in MeterPatch, now time.Time) error {
+	var f fields
+	f.required(&m.Name, "name", in.Name, 200)
+	f.required(&m.Unit, "unit", in.Unit, 50)
+	f.oneOf(&m.Aggregation, "aggregation", in.Aggregation, "sum", "max")
+	f.text(&m.Description, "description", in.Description, 2000)
+	m.UpdatedAt = now
+	return f.err
 }
 
 // DeleteMeter removes a meter without recorded usage. ENOTFOUND; ECONFLICT
 // when usage was recorded on it.
-func (s *Service) DeleteMeter(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, OpMeterDelete); err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpMeterDelete, on("", "meters", id), func(tx *store.Store) error { return tx.DeleteMeter(ctx, id) })
+func (s *catalog) DeleteMeter(ctx context.Context, c *access.Caller, id string) error {
+	return s.infraWrite(ctx, c, OpMeterDelete, on("", "meters", id), func(tx *store.Store) error { return tx.DeleteMeter(ctx, id) })
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
@@ -12,6 +13,9 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
+
+// customers manages customers.
+type customers struct{ *core }
 
 // Customer is a customer as the API shows it.
 type Customer struct {
@@ -48,40 +52,26 @@ type OwnershipInput struct {
 
 // ListCustomers lists the customers in the caller's scope (every role may
 // read its customers).
-func (s *Service) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
-	if err := s.checkRole(ctx, c, OpCustomerList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListCustomers(ctx, c.Scope.Filter(), p)
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newCustomer), next), nil
+func (s *customers) ListCustomers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*Customer], error) {
+	return namePage(ctx, s.core, c, OpCustomerList, p, func(f authz.Filter) ([]platform.Customer, string, error) {
+		return s.store.ListCustomers(ctx, f, p)
+	}, newCustomer)
 }
 
 // Customer returns one customer. ENOTFOUND or EFORBIDDEN per the scope mode.
-func (s *Service) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
+func (s *customers) Customer(ctx context.Context, c *access.Caller, id string) (*Customer, error) {
 	return viewing(newCustomer)(s.customerFor(ctx, c, id, OpCustomerGet))
-}
-
-// customerFor loads a customer and checks op on it; a missing one answers
-// as an out-of-scope one would.
-func (s *Service) customerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*platform.Customer, error) {
-	return decided(ctx, s, c, op, customerResource)(s.store.Customer(ctx, id))
 }
 
 // CustomersByIDs returns the customers of ids in key order, nil where a
 // customer does not exist or is outside the caller's scope (a dataloader batch).
-func (s *Service) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
+func (s *customers) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
 	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids))
 }
 
 // CreateCustomer creates a customer and its organization at the identity
 // provider (platform_admin only, R4.6-admin-only).
-func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in CustomerInput) (*Customer, error) {
+func (s *customers) CreateCustomer(ctx context.Context, c *access.Caller, in CustomerInput) (*Customer, error) {
 	if err := s.check(ctx, c, OpCustomerCreate, authz.Resource{}); err != nil {
 		return nil, err
 	}
@@ -101,7 +91,7 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 		}
 		domains = append(domains, d)
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	row := &platform.Customer{ID: newID(), Name: name, OrgID: newID(), Settings: settings, CreatedAt: now, UpdatedAt: now}
 	err = s.audited(ctx, c, OpCustomerCreate, on(row.ID, "customers", row.ID), func(tx *store.Store) error {
 		if err := tx.CreateOrganization(ctx, &platform.Organization{ID: row.OrgID, Name: name, CreatedAt: now}); err != nil {
@@ -124,18 +114,8 @@ func (s *Service) CreateCustomer(ctx context.Context, c *access.Caller, in Custo
 }
 
 // UpdateCustomer renames a customer (customer settings, R4.6-customer-side).
-func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
-	if _, err := s.customerFor(ctx, c, id, OpCustomerUpdate); err != nil {
-		return nil, err
-	}
-	name, err := newName(in.Name)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpCustomerUpdate, on(id, "customers", id), func(tx *store.Store) error {
-		return s.rename(ctx, id, name, tx.UpdateCustomer)
-	})
-	if err != nil {
+func (s *customers) UpdateCustomer(ctx context.Context, c *access.Caller, id string, in CustomerPatch) (*Customer, error) {
+	if err := s.named().rename(ctx, c, OpCustomerUpdate, id, in.Name); err != nil {
 		return nil, err
 	}
 	return viewing(newCustomer)(s.store.Customer(ctx, id))
@@ -143,44 +123,32 @@ func (s *Service) UpdateCustomer(ctx context.Context, c *access.Caller, id strin
 
 // DeleteCustomer removes a customer with its organization, users, grants
 // (R2.6-cascade), instances and tenants: platform_admin, or the customer's owner.
-func (s *Service) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.customerFor(ctx, c, id, OpCustomerDelete); err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpCustomerDelete, on(id, "customers", id), func(tx *store.Store) error { return tx.DeleteCustomer(ctx, id) })
+func (s *customers) DeleteCustomer(ctx context.Context, c *access.Caller, id string) error {
+	return s.named().delete(ctx, c, OpCustomerDelete, id)
 }
 
 // CustomerSettings returns a customer's settings document.
-func (s *Service) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
-	row, err := s.customerFor(ctx, c, id, OpCustomerSettings)
-	if err != nil {
-		return nil, err
-	}
-	return row.Settings, nil
+func (s *customers) CustomerSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
+	return s.named().getSettings(ctx, c, OpCustomerSettings, id)
 }
 
 // PutCustomerSettings replaces a customer's settings (a JSON object of at most 64 KiB).
-func (s *Service) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
-	if _, err := s.customerFor(ctx, c, id, OpCustomerSettingsPut); err != nil {
-		return nil, err
-	}
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	err := s.audited(ctx, c, OpCustomerSettingsPut, on(id, "customers", id), func(tx *store.Store) error {
-		return s.putSettings(ctx, id, settings, tx.UpdateCustomer)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return settings, nil
+func (s *customers) PutCustomerSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
+	return s.named().putSettings(ctx, c, OpCustomerSettingsPut, id, settings)
+}
+
+// named is a customer as its name and settings are written.
+func (s *customers) named() named[platform.Customer] {
+	return named[platform.Customer]{core: s.core, load: s.customerFor, write: (*store.Store).UpdateCustomer, remove: (*store.Store).DeleteCustomer,
+		what:     func(cust *platform.Customer) acted { return on(cust.ID, "customers", cust.ID) },
+		settings: func(cust *platform.Customer) json.RawMessage { return cust.Settings }}
 }
 
 // TransferOwnership makes another user of the same customer its owner; the
 // previous owner becomes an admin. Only the customer's owner and
 // platform_admin may (R4.6-owner-transfer). EINVALID when the user is not
 // one of the customer's users, is suspended, or already the owner.
-func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
+func (s *customers) TransferOwnership(ctx context.Context, c *access.Caller, id string, in OwnershipInput) (*CustomerUserView, error) {
 	cust, err := s.customerFor(ctx, c, id, OpCustomerTransferOwnership)
 	if err != nil {
 		return nil, err
@@ -212,4 +180,35 @@ func (s *Service) TransferOwnership(ctx context.Context, c *access.Caller, id st
 	}
 	u.Role = authz.Owner.String()
 	return newCustomerUser(u), nil
+}
+
+func customerResource(c *platform.Customer) authz.Resource { return authz.Resource{CustomerID: c.ID} }
+
+// CustomerResource is the customer id.
+func (s *customers) CustomerResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(customerResource)(s.store.Customer(ctx, id))
+}
+
+// SearchCustomers lists the customers in the caller's scope whose name
+// contains search (case-insensitive), by name; an empty search lists all.
+func (s *customers) SearchCustomers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*Customer], error) {
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
+	if search == "" {
+		return s.ListCustomers(ctx, c, p)
+	}
+	return namePage(ctx, s.core, c, OpCustomerList, p, func(f authz.Filter) ([]platform.Customer, string, error) {
+		return s.store.SearchCustomers(ctx, f, search, p)
+	}, newCustomer)
+}
+
+// cleanSearch trims a search text; EINVALID past 200 characters.
+func cleanSearch(search string) (string, error) {
+	search = strings.TrimSpace(search)
+	if utf8.RuneCountInString(search) > 200 {
+		return "", platform.Errorf(platform.EINVALID, "search must be at most 200 characters")
+	}
+	return search, nil
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// environment manages the platform's environment variables.
+type environment struct{ *core }
+
 // EnvVarView is an environment variable as the API shows it: the value of
 // a secret one is masked.
 type EnvVarView struct {
@@ -55,8 +58,8 @@ var envNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,127}$`)
 
 const maxEnvValue = 32 << 10
 
-// setValue stores value in v, sealed when v is secret.
-func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
+// setEnvValue stores value in v, sealed when v is secret.
+func (s *environment) setEnvValue(v *store.EnvVar, value string) error {
 	if len(value) > maxEnvValue {
 		return invalid("value must be at most %d bytes", maxEnvValue)
 	}
@@ -69,68 +72,34 @@ func (s *Service) setEnvValue(v *store.EnvVar, value string) error {
 }
 
 // ListEnvVars lists the variables by name.
-func (s *Service) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*EnvVarView], error) {
-	if err := s.infra(ctx, c, OpEnvVarList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.EnvVars(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newEnvVarView)), nil
+func (s *environment) ListEnvVars(ctx context.Context, c *access.Caller) (*Page[*EnvVarView], error) {
+	return infraList(ctx, s.core, c, OpEnvVarList, s.store.EnvVars, newEnvVarView)
 }
 
 // CreateEnvVar adds a variable. EINVALID; ECONFLICT when the name exists.
-func (s *Service) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarInput) (*EnvVarView, error) {
-	if err := s.infra(ctx, c, OpEnvVarCreate); err != nil {
-		return nil, err
-	}
-	if !envNameRE.MatchString(in.Name) {
-		return nil, invalid("name must start with A-Z and hold only A-Z, 0-9 and _ (at most 128 characters)")
-	}
-	v := &store.EnvVar{ID: newID(), Name: in.Name, Secret: in.Secret, UpdatedAt: s.stamp(), UpdatedBy: c.UserID}
-	var err error
-	if v.Description, err = text("description", in.Description, 500); err != nil {
-		return nil, err
-	}
-	if err := s.setEnvValue(v, in.Value); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpEnvVarCreate, on("", "environment", v.ID), func(tx *store.Store) error { return tx.CreateEnvVar(ctx, v) })
-	if err != nil {
-		return nil, err
-	}
-	return newEnvVarView(v), nil
+func (s *environment) CreateEnvVar(ctx context.Context, c *access.Caller, in EnvVarInput) (*EnvVarView, error) {
+	v := &store.EnvVar{ID: newID(), Name: in.Name}
+	return infraCreate(ctx, s.core, c, OpEnvVarCreate, on("", "environment", v.ID), v, func() error {
+		if !envNameRE.MatchString(in.Name) {
+			return invalid("name must start with A-Z and hold only A-Z, 0-9 and _ (at most 128 characters)")
+		}
+		return s.patchEnvVar(c, v, EnvVarPatch{Value: &in.Value, Secret: &in.Secret, Description: &in.Description})
+	}, (*store.Store).CreateEnvVar, newEnvVarView)
 }
 
 // EnvVar returns one variable, a secret value masked. ENOTFOUND.
-func (s *Service) EnvVar(ctx context.Context, c *access.Caller, id string) (*EnvVarView, error) {
-	if err := s.infra(ctx, c, OpEnvVarGet); err != nil {
-		return nil, err
-	}
-	v, err := s.store.EnvVar(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newEnvVarView(v), nil
+func (s *environment) EnvVar(ctx context.Context, c *access.Caller, id string) (*EnvVarView, error) {
+	return infraGet(ctx, s.core, c, OpEnvVarGet, id, s.store.EnvVar, newEnvVarView)
 }
 
 // UpdateEnvVar changes a variable. EINVALID, ENOTFOUND.
-func (s *Service) UpdateEnvVar(ctx context.Context, c *access.Caller, id string, in EnvVarPatch) (*EnvVarView, error) {
-	if err := s.infra(ctx, c, OpEnvVarUpdate); err != nil {
-		return nil, err
-	}
-	v, err := auditedRow(ctx, s, c, OpEnvVarUpdate, on("", "environment", id), func(tx *store.Store) (*store.EnvVar, error) {
-		return tx.UpdateEnvVar(ctx, id, func(v *store.EnvVar) error { return s.patchEnvVar(c, v, in) })
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newEnvVarView(v), nil
+func (s *environment) UpdateEnvVar(ctx context.Context, c *access.Caller, id string, in EnvVarPatch) (*EnvVarView, error) {
+	return infraChange(ctx, s.core, c, OpEnvVarUpdate, on("", "environment", id), id, (*store.Store).UpdateEnvVar,
+		func(v *store.EnvVar) error { return s.patchEnvVar(c, v, in) }, newEnvVarView)
 }
 
 // patchEnvVar applies in to v, changed by c. EINVALID.
-func (s *Service) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch) error {
+func (s *environment) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch) error {
 	value, hasValue := v.Value, false
 	if in.Value != nil {
 		value, hasValue = *in.Value, true
@@ -149,29 +118,21 @@ func (s *Service) patchEnvVar(c *access.Caller, v *store.EnvVar, in EnvVarPatch)
 			return err
 		}
 	}
-	if in.Description != nil {
-		d, err := text("description", *in.Description, 500)
-		if err != nil {
-			return err
-		}
-		v.Description = d
-	}
+	var f fields
+	f.text(&v.Description, "description", in.Description, 500)
 	v.UpdatedAt, v.UpdatedBy = s.stamp(), c.UserID
-	return nil
+	return f.err
 }
 
 // DeleteEnvVar removes a variable. ENOTFOUND.
-func (s *Service) DeleteEnvVar(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, OpEnvVarDelete); err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpEnvVarDelete, on("", "environment", id), func(tx *store.Store) error { return tx.DeleteEnvVar(ctx, id) })
+func (s *environment) DeleteEnvVar(ctx context.Context, c *access.Caller, id string) error {
+	return s.infraWrite(ctx, c, OpEnvVarDelete, on("", "environment", id), func(tx *store.Store) error { return tx.DeleteEnvVar(ctx, id) })
 }
 
 // EnvValue returns a variable's value, a secret one opened: for the
 // platform's own use (deployments), never for an API answer. Every opening
 // is audited.
-func (s *Service) EnvValue(ctx context.Context, c *access.Caller, id string) (string, error) {
+func (s *environment) EnvValue(ctx context.Context, c *access.Caller, id string) (string, error) {
 	if err := s.infra(ctx, c, OpEnvVarValue); err != nil {
 		return "", err
 	}

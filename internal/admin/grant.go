@@ -5,10 +5,12 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
+
+// grants manages internal users' customer and instance grants.
+type grants struct{ *core }
 
 // GrantView is a customer grant or an instance grant (R2.6-grant-key,
 // R2.6-instance-grant): exactly one of customerId and instanceId is set.
@@ -49,27 +51,25 @@ type GrantFilter struct {
 
 // ListGrants lists customer grants, then instance grants, matching f. A
 // filter on a customer lists no instance grants and the reverse.
-func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilter) ([]*GrantView, error) {
-	if err := s.check(ctx, c, OpGrantList, authz.Resource{}); err != nil {
+func (s *grants) ListGrants(ctx context.Context, c *access.Caller, f GrantFilter) ([]*GrantView, error) {
+	if err := s.infra(ctx, c, OpGrantList); err != nil {
 		return nil, err
 	}
 	out := []*GrantView{}
-	if f.InstanceID == "" {
-		gs, err := s.store.Grants(ctx, false, f.CustomerID, f.UserID)
+	for _, instance := range []bool{false, true} {
+		target, other := f.CustomerID, f.InstanceID
+		if instance {
+			target, other = f.InstanceID, f.CustomerID
+		}
+		if other != "" {
+			continue
+		}
+		gs, err := s.store.Grants(ctx, instance, target, f.UserID)
 		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
 			return nil, err
 		}
 		for _, g := range gs {
-			out = append(out, newGrant(g, false))
-		}
-	}
-	if f.CustomerID == "" {
-		gs, err := s.store.Grants(ctx, true, f.InstanceID, f.UserID)
-		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
-			return nil, err
-		}
-		for _, g := range gs {
-			out = append(out, newGrant(g, true))
+			out = append(out, newGrant(g, instance))
 		}
 	}
 	return out, nil
@@ -77,7 +77,7 @@ func (s *Service) ListGrants(ctx context.Context, c *access.Caller, f GrantFilte
 
 // GrantsByCustomerIDs returns each customer's grants, in key order (a
 // dataloader batch); callers that may not read grants get EFORBIDDEN.
-func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*GrantView, error) {
+func (s *grants) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids []string) ([][]*GrantView, error) {
 	if err := s.checkRole(ctx, c, OpGrantList); err != nil {
 		return nil, err
 	}
@@ -100,8 +100,8 @@ func (s *Service) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids
 // when both or neither are named, when the user is not an internal user, or
 // when the customer or instance does not exist; granting twice keeps the
 // first grant.
-func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInput) (*GrantView, error) {
-	if err := s.check(ctx, c, OpGrantCreate, authz.Resource{}); err != nil {
+func (s *grants) CreateGrant(ctx context.Context, c *access.Caller, in GrantInput) (*GrantView, error) {
+	if err := s.infra(ctx, c, OpGrantCreate); err != nil {
 		return nil, err
 	}
 	if (in.CustomerID == "") == (in.InstanceID == "") {
@@ -114,7 +114,7 @@ func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInp
 	}
 	instance := in.InstanceID != ""
 	g := &store.Grant{GranteeType: store.GranteeUser, GranteeID: in.UserID, TargetID: in.CustomerID, GrantedBy: c.UserID,
-		GrantedAt: s.now().UTC().Truncate(time.Microsecond)}
+		GrantedAt: s.stamp()}
 	if instance {
 		g.TargetID = in.InstanceID
 	}
@@ -139,12 +139,12 @@ func (s *Service) CreateGrant(ctx context.Context, c *access.Caller, in GrantInp
 
 // DeleteGrant removes a user's customer grant (instance false) or instance
 // grant. ENOTFOUND when there was none.
-func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bool, targetID, userID string) error {
+func (s *grants) DeleteGrant(ctx context.Context, c *access.Caller, instance bool, targetID, userID string) error {
 	op := OpGrantDeleteCustomer
 	if instance {
 		op = OpGrantDeleteInstance
 	}
-	if err := s.check(ctx, c, op, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, op); err != nil {
 		return err
 	}
 	what, err := s.grantActed(ctx, instance, targetID, userID)
@@ -157,7 +157,7 @@ func (s *Service) DeleteGrant(ctx context.Context, c *access.Caller, instance bo
 // grantActed names a grant of userID on a customer or an instance
 // (targetID) for its audit event, which its customer sees. ENOTFOUND when
 // the instance does not exist.
-func (s *Service) grantActed(ctx context.Context, instance bool, targetID, userID string) (acted, error) {
+func (s *grants) grantActed(ctx context.Context, instance bool, targetID, userID string) (acted, error) {
 	if !instance {
 		return on(targetID, "customers", targetID, "grants", userID), nil
 	}

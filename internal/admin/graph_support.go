@@ -1,7 +1,7 @@
 package admin
 
 // IsEntity marks Customer as an Apollo Federation entity of the GraphQL
-// subgraph (graph/, DESIGN 6), which binds its type to this one.
+// subgraph (graph/, D-graphql), which binds its type to this one.
 func (Customer) IsEntity() {}
 
 // IsEntity marks Tenant as a federation entity.

@@ -8,10 +8,18 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
+
+// identityProviders manages a customer's identity providers and how its
+// users sign in (sso.go).
+type identityProviders struct {
+	*core
+	egress egress.Policy // where an issuer may point (WithEgress)
+}
 
 // Customer-side configuration (R4.6-customer-side): every method needs
 // manage_customer_config on the resource's customer. Secrets are sealed
@@ -92,7 +100,7 @@ type TrustInput struct {
 // TrustIdentityProvider marks a provider trusted for linking accounts on the
 // customer's domains, or not (D-linking; trust_identity_provider, which only
 // platform_admin holds). EINVALID without linkTrusted.
-func (s *Service) TrustIdentityProvider(ctx context.Context, c *access.Caller, id string, in TrustInput) (*IdentityProvider, error) {
+func (s *identityProviders) TrustIdentityProvider(ctx context.Context, c *access.Caller, id string, in TrustInput) (*IdentityProvider, error) {
 	if in.LinkTrusted == nil {
 		return nil, invalid("linkTrusted is required (true or false)")
 	}
@@ -101,7 +109,7 @@ func (s *Service) TrustIdentityProvider(ctx context.Context, c *access.Caller, i
 
 // checkTrust refuses, unless c holds trust_identity_provider, a request
 // that would make a provider trusted for linking.
-func (s *Service) checkTrust(ctx context.Context, c *access.Caller, customerID string, trusted *bool) error {
+func (s *identityProviders) checkTrust(ctx context.Context, c *access.Caller, customerID string, trusted *bool) error {
 	if trusted == nil || !*trusted {
 		return nil
 	}
@@ -135,8 +143,8 @@ func identityScopes(in []string) ([]string, error) {
 // issuerURL validates an identity provider's issuer by the rule of webhook
 // URLs (outboundURL): an internal issuer would have the identity provider
 // fetch internal addresses at sign-in.
-func (s *Service) issuerURL(ctx context.Context, raw string) (string, error) {
-	return s.outboundURL(ctx, "issuer", raw)
+func (s *identityProviders) issuerURL(ctx context.Context, raw string) (string, error) {
+	return outboundURL(ctx, s.egress, "issuer", raw)
 }
 
 // external is the identity provider's record of an enabled provider.
@@ -147,21 +155,14 @@ func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
 }
 
 // ListIdentityProviders lists a customer's identity providers.
-func (s *Service) ListIdentityProviders(ctx context.Context, c *access.Caller, customerID string) (*Page[*IdentityProvider], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpIdentityProviderList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.IDPConfigs(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newIdentityProvider)), nil
+func (s *identityProviders) ListIdentityProviders(ctx context.Context, c *access.Caller, customerID string) (*Page[*IdentityProvider], error) {
+	return customerList(ctx, s.core, c, OpIdentityProviderList, customerID, s.store.IDPConfigs, newIdentityProvider)
 }
 
 // CreateIdentityProvider adds an identity provider to a customer; enabled,
 // its users can sign in with it. EINVALID; ECONFLICT when the customer has
 // one of that name, or MaxIdentityProviders.
-func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, customerID string, in IdentityProviderInput) (*IdentityProvider, error) {
+func (s *identityProviders) CreateIdentityProvider(ctx context.Context, c *access.Caller, customerID string, in IdentityProviderInput) (*IdentityProvider, error) {
 	cust, err := s.customerFor(ctx, c, customerID, OpIdentityProviderCreate)
 	if err != nil {
 		return nil, err
@@ -211,13 +212,13 @@ func (s *Service) CreateIdentityProvider(ctx context.Context, c *access.Caller, 
 }
 
 // identityProviderFor loads an identity provider and checks op on it.
-func (s *Service) identityProviderFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.IDPConfig, error) {
-	return decided(ctx, s, c, op, identityProviderResource)(s.store.IDPConfig(ctx, id))
+func (s *identityProviders) identityProviderFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.IDPConfig, error) {
+	return decided(ctx, s.core, c, op, identityProviderResource)(s.store.IDPConfig(ctx, id))
 }
 
 // IdentityProvider returns one identity provider. ENOTFOUND or EFORBIDDEN
 // per the scope mode.
-func (s *Service) IdentityProvider(ctx context.Context, c *access.Caller, id string) (*IdentityProvider, error) {
+func (s *identityProviders) IdentityProvider(ctx context.Context, c *access.Caller, id string) (*IdentityProvider, error) {
 	return viewing(newIdentityProvider)(s.identityProviderFor(ctx, c, id, OpIdentityProviderGet))
 }
 
@@ -241,13 +242,13 @@ func keepsSSO(ctx context.Context, tx *store.Store, orgID, leaving string) error
 // UpdateIdentityProvider changes an identity provider, and what sign-in
 // uses with it. EINVALID; ECONFLICT for a name taken, or for disabling the
 // last provider of an SSO-only customer.
-func (s *Service) UpdateIdentityProvider(ctx context.Context, c *access.Caller, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
+func (s *identityProviders) UpdateIdentityProvider(ctx context.Context, c *access.Caller, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
 	return s.updateIdentityProvider(ctx, c, OpIdentityProviderUpdate, id, in)
 }
 
 // updateIdentityProvider changes an identity provider as op: an update, or
 // a trust (which changes the provider as well, so both are decided).
-func (s *Service) updateIdentityProvider(ctx context.Context, c *access.Caller, op Operation, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
+func (s *identityProviders) updateIdentityProvider(ctx context.Context, c *access.Caller, op Operation, id string, in IdentityProviderPatch) (*IdentityProvider, error) {
 	old, err := s.identityProviderFor(ctx, c, id, op)
 	if err != nil {
 		return nil, err
@@ -304,7 +305,7 @@ func (s *Service) updateIdentityProvider(ctx context.Context, c *access.Caller, 
 	return newIdentityProvider(row), nil
 }
 
-func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProviderPatch) error {
+func (s *identityProviders) patchIdentityProvider(row *store.IDPConfig, in IdentityProviderPatch) error {
 	var err error
 	prevIssuer := row.Issuer
 	if in.Name != nil {
@@ -352,7 +353,7 @@ func (s *Service) patchIdentityProvider(row *store.IDPConfig, in IdentityProvide
 
 // DeleteIdentityProvider removes an identity provider from the customer and
 // from sign-in. ECONFLICT for the last provider of an SSO-only customer.
-func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, id string) error {
+func (s *identityProviders) DeleteIdentityProvider(ctx context.Context, c *access.Caller, id string) error {
 	row, err := s.identityProviderFor(ctx, c, id, OpIdentityProviderDelete)
 	if err != nil {
 		return err
@@ -372,4 +373,13 @@ func (s *Service) DeleteIdentityProvider(ctx context.Context, c *access.Caller, 
 		}
 		return tx.DeleteIDPConfig(ctx, id)
 	})
+}
+
+func identityProviderResource(c *store.IDPConfig) authz.Resource {
+	return authz.Resource{CustomerID: c.CustomerID}
+}
+
+// IdentityProviderResource is the customer of the identity provider id.
+func (s *identityProviders) IdentityProviderResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(identityProviderResource)(s.store.IDPConfig(ctx, id))
 }

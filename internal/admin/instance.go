@@ -12,6 +12,14 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// instances manages instances and their applications at the identity
+// provider.
+type instances struct {
+	*core
+	apps  Apps  // the identity provider's applications (WithApps)
+	vault Vault // where database URIs are (WithVault)
+}
+
 // Instance callback paths registered at the identity provider (R2.5-instance-app, R9-callbacks).
 const (
 	CallbackPath   = "/auth/callback"
@@ -22,7 +30,7 @@ const (
 	BackchannelLogoutPath = "/auth/backchannel-logout"
 )
 
-// Connection is an instance's connection to the identity provider (SPEC 2.4).
+// Connection is an instance's connection to the identity provider (R2.4-connection).
 type Connection struct {
 	OIDCClientID    string    `json:"oidcClientId"`
 	OIDCRedirectURI string    `json:"oidcRedirectUri"`
@@ -47,12 +55,15 @@ type Instance struct {
 
 func newInstance(i *store.InstanceRow) *Instance {
 	return &Instance{ID: i.ID, CustomerID: i.CustomerID, Name: i.Name, URL: i.URL, CreatedAt: i.CreatedAt,
-		Connection: &Connection{OIDCClientID: i.Connection.OIDCClientID, OIDCRedirectURI: i.Connection.OIDCRedirectURI,
-			IDPAppID: i.Connection.IDPAppID, UpdatedAt: i.Connection.UpdatedAt}}
+		Connection: newConnection(&i.Connection)}
+}
+
+func newConnection(c *platform.InstanceConnection) *Connection {
+	return &Connection{OIDCClientID: c.OIDCClientID, OIDCRedirectURI: c.OIDCRedirectURI, IDPAppID: c.IDPAppID, UpdatedAt: c.UpdatedAt}
 }
 
 // newInstanceWithoutConnection is the view of a caller reading instances
-// through create_tenant: SPEC 4.6 keeps the connection from scoped roles.
+// through create_tenant: R4.6-infra keeps the connection from scoped roles.
 func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
 	v := newInstance(i)
 	v.Connection = nil
@@ -63,7 +74,7 @@ func newInstanceWithoutConnection(i *store.InstanceRow) *Instance {
 // them through manage_instances, not when through create_tenant (account_manager
 // and qa_admin reach the instances of their scope they create tenants on,
 // D-instance-reads); the connection and every write stay manage_instances'.
-func (s *Service) instanceView(c *access.Caller) func(*store.InstanceRow) *Instance {
+func (s *instances) instanceView(c *access.Caller) func(*store.InstanceRow) *Instance {
 	if s.actionOf(c, OpInstanceList) == authz.ManageInstances {
 		return newInstance
 	}
@@ -128,7 +139,7 @@ func appInput(name, base string) AppInput {
 }
 
 // ListInstances lists the instances in the caller's scope.
-func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
+func (s *instances) ListInstances(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*Instance], error) {
 	return s.SearchInstances(ctx, c, customerID, "", p)
 }
 
@@ -139,38 +150,30 @@ func (s *Service) ListInstances(ctx context.Context, c *access.Caller, customerI
 // those of its instance grants on its customers (D-instance-reads).
 // EFORBIDDEN for a role that reads instances with neither manage_instances
 // nor create_tenant.
-func (s *Service) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
+func (s *instances) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
 	search, err := cleanSearch(search)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkRole(ctx, c, OpInstanceList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListInstances(ctx, c.Scope.Filter(), customerID, search, p)
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, s.instanceView(c)), next), nil
+	return namePage(ctx, s.core, c, OpInstanceList, p, func(f authz.Filter) ([]store.InstanceRow, string, error) {
+		return s.store.ListInstances(ctx, f, customerID, search, p)
+	}, s.instanceView(c))
 }
 
 // instanceFor loads an instance and checks op on it.
-func (s *Service) instanceFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
-	return decided(ctx, s, c, op, instanceResource)(s.store.InstanceRow(ctx, id))
+func (s *instances) instanceFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
+	return decided(ctx, s.core, c, op, instanceResource)(s.store.InstanceRow(ctx, id))
 }
 
 // Instance returns one instance, with its connection for roles that hold
 // manage_instances. EFORBIDDEN or ENOTFOUND per the scope mode.
-func (s *Service) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
+func (s *instances) Instance(ctx context.Context, c *access.Caller, id string) (*Instance, error) {
 	return viewing(s.instanceView(c))(s.instanceFor(ctx, c, id, OpInstanceGet))
 }
 
 // InstancesByIDs returns the instances of ids in key order, nil where
 // missing or outside the caller's scope (a dataloader batch).
-func (s *Service) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
+func (s *instances) InstancesByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Instance, error) {
 	return inKeyOrder(c, ids, func(i *store.InstanceRow) string { return i.ID }, instanceResource, s.instanceView(c))(s.store.InstancesByIDs(ctx, ids))
 }
 
@@ -184,7 +187,7 @@ const AppCleanupTimeout = 10 * time.Second
 // provider with {url}/auth/callback and {url}/3/auth/callback, then stores
 // the instance and its connection (R2.5-instance-app). When the provider
 // fails nothing is stored; when storing fails the application is removed.
-func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
+func (s *instances) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
 	if err := s.checkRole(ctx, c, OpInstanceCreate); err != nil {
 		return nil, err
 	}
@@ -216,7 +219,7 @@ func (s *Service) CreateInstance(ctx context.Context, c *access.Caller, in Insta
 	if err != nil {
 		return nil, appError(err)
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	row := &store.InstanceRow{Instance: platform.Instance{ID: newID(), CustomerID: in.CustomerID, Name: name, URL: base, CreatedAt: now}}
 	row.Connection = platform.InstanceConnection{InstanceID: row.ID, OIDCClientID: app.ClientID,
 		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now}
@@ -253,7 +256,7 @@ func appError(err error) error {
 
 // UpdateInstance renames an instance and moves it to a new URL; a new URL
 // updates the application's callbacks and the stored oidcRedirectUri.
-func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
+func (s *instances) UpdateInstance(ctx context.Context, c *access.Caller, id string, in InstanceUpdate) (*Instance, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceUpdate)
 	if err != nil {
 		return nil, err
@@ -271,7 +274,7 @@ func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id strin
 			conn.OIDCRedirectURI, conn.UpdatedAt = base+CallbackPath, s.now()
 		}
 	}
-	err = s.audited(ctx, c, OpInstanceUpdate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
+	return reread(ctx, s.core, c, OpInstanceUpdate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
 		if err := tx.UpdateInstance(ctx, id, name, base); err != nil {
 			return err
 		}
@@ -284,21 +287,13 @@ func (s *Service) UpdateInstance(ctx context.Context, c *access.Caller, id strin
 			return tx.SetInstanceDatabaseURI(ctx, id, in.DatabaseURI)
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	row, err := s.store.InstanceRow(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newInstance(row), nil
+	}, s.store.InstanceRow, id, newInstance)
 }
 
 // DeleteInstance removes the instance's application at the identity
 // provider, then the instance, its connection and grants; its tenants stay
 // without an instance.
-func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
+func (s *instances) DeleteInstance(ctx context.Context, c *access.Caller, id string) error {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceDelete)
 	if err != nil {
 		return err
@@ -312,19 +307,19 @@ func (s *Service) DeleteInstance(ctx context.Context, c *access.Caller, id strin
 }
 
 // Connection returns an instance's connection.
-func (s *Service) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+func (s *instances) Connection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceConnection)
 	if err != nil {
 		return nil, err
 	}
-	return newInstance(i).Connection, nil
+	return newConnection(&i.Connection), nil
 }
 
 // RepairConnection re-registers the instance's application with both
 // callback paths and stores oidcRedirectUri (repairs legacy connections
 // whose oidcRedirectUri is empty, R9-legacy); without an application it
 // registers a new one.
-func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+func (s *instances) RepairConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRepair)
 	if err != nil {
 		return nil, err
@@ -338,42 +333,45 @@ func (s *Service) RepairConnection(ctx context.Context, c *access.Caller, id str
 	if err != nil {
 		return nil, appError(err)
 	}
-	conn := platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID, OIDCRedirectURI: i.URL + CallbackPath,
-		IDPAppID: app.AppID, UpdatedAt: s.now().UTC().Truncate(time.Microsecond)}
-	err = s.audited(ctx, c, OpInstanceConnectionRepair, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
-		return tx.PutConnection(ctx, &conn)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
-		UpdatedAt: conn.UpdatedAt}, nil
+	return s.putConnection(ctx, c, OpInstanceConnectionRepair, i, platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID,
+		OIDCRedirectURI: i.URL + CallbackPath, IDPAppID: app.AppID, UpdatedAt: s.stamp()})
 }
 
 // RotateConnection gives the instance's application a new client id at the
 // identity provider (the old one stops working) and stores it.
-func (s *Service) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
-	i, err := s.instanceFor(ctx, c, id, OpInstanceConnectionRotate)
+func (s *instances) RotateConnection(ctx context.Context, c *access.Caller, id string) (*Connection, error) {
+	i, err := s.withApp(ctx, c, id, OpInstanceConnectionRotate)
 	if err != nil {
 		return nil, err
-	}
-	if i.Connection.IDPAppID == "" {
-		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application to rotate; repair the connection first")
 	}
 	app, err := s.apps.Rotate(ctx, i.Connection.IDPAppID)
 	if err != nil {
 		return nil, appError(err)
 	}
 	conn := i.Connection
-	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.now().UTC().Truncate(time.Microsecond)
-	err = s.audited(ctx, c, OpInstanceConnectionRotate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
-		return tx.PutConnection(ctx, &conn)
-	})
+	conn.OIDCClientID, conn.UpdatedAt = app.ClientID, s.stamp()
+	return s.putConnection(ctx, c, OpInstanceConnectionRotate, i, conn)
+}
+
+// putConnection stores conn, the new connection of the instance i, as op
+// and answers it.
+func (s *instances) putConnection(ctx context.Context, c *access.Caller, op Operation, i *store.InstanceRow,
+	conn platform.InstanceConnection) (*Connection, error) {
+	err := s.audited(ctx, c, op, on(i.CustomerID, "instances", i.ID), func(tx *store.Store) error { return tx.PutConnection(ctx, &conn) })
 	if err != nil {
 		return nil, err
 	}
-	return &Connection{OIDCClientID: conn.OIDCClientID, OIDCRedirectURI: conn.OIDCRedirectURI, IDPAppID: conn.IDPAppID,
-		UpdatedAt: conn.UpdatedAt}, nil
+	return newConnection(&conn), nil
+}
+
+// withApp is instanceFor for an operation on the instance's application at
+// the identity provider: ECONFLICT for an instance without one.
+func (s *instances) withApp(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InstanceRow, error) {
+	i, err := s.instanceFor(ctx, c, id, op)
+	if err == nil && i.Connection.IDPAppID == "" {
+		err = platform.Errorf(platform.ECONFLICT, "the instance has no application; repair the connection first")
+	}
+	return i, err
 }
 
 // InstanceSecret is a confidential instance application's new client
@@ -389,13 +387,10 @@ type InstanceSecret struct {
 // client secret at the identity provider (the old one stops at once) and
 // answers it once; nothing is stored. ECONFLICT for an instance without an
 // application or whose application has no secret (a public client).
-func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
-	i, err := s.instanceFor(ctx, c, id, OpInstanceSecretRotate)
+func (s *instances) RotateInstanceSecret(ctx context.Context, c *access.Caller, id string) (*InstanceSecret, error) {
+	i, err := s.withApp(ctx, c, id, OpInstanceSecretRotate)
 	if err != nil {
 		return nil, err
-	}
-	if i.Connection.IDPAppID == "" {
-		return nil, platform.Errorf(platform.ECONFLICT, "the instance has no application; repair the connection first")
 	}
 	app, err := s.apps.RotateSecret(ctx, i.Connection.IDPAppID)
 	switch platform.ErrorCode(err) {
@@ -424,7 +419,7 @@ func (s *Service) RotateInstanceSecret(ctx context.Context, c *access.Caller, id
 
 // ResolveDatabaseURI returns where the instance's database is (platform_admin
 // and infra_ops only); every call is audited.
-func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
+func (s *instances) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id string) (*DatabaseURI, error) {
 	i, err := s.instanceFor(ctx, c, id, OpInstanceDatabaseURIResolve)
 	if err != nil {
 		return nil, err
@@ -437,4 +432,19 @@ func (s *Service) ResolveDatabaseURI(ctx context.Context, c *access.Caller, id s
 		return nil, err
 	}
 	return &DatabaseURI{InstanceID: id, DatabaseURI: uri}, nil
+}
+
+func instanceResource(i *store.InstanceRow) authz.Resource {
+	return authz.Resource{CustomerID: i.CustomerID, InstanceID: i.ID}
+}
+
+// InstanceResource is the instance id and its customer.
+func (s *instances) InstanceResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(instanceResource)(s.store.InstanceRow(ctx, id))
+}
+
+// InstancesByCustomerIDs returns each customer's instances (Customer.instances).
+func (s *instances) InstancesByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Instance, error) {
+	return childBatch(ctx, s.core, c, OpInstanceList, limit, ids, func(i *store.InstanceRow) string { return i.CustomerID },
+		s.instanceView(c), s.store.InstancesByCustomerIDs)
 }

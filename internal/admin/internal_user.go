@@ -10,6 +10,10 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// internalUsers manages the users of the administrator organization and
+// their invitations.
+type internalUsers struct{ *accounts }
+
 // InternalUser is a user of the administrator organization with an internal role.
 type InternalUser struct {
 	ID          string     `json:"id"`
@@ -54,8 +58,8 @@ func internalRole(s string) (authz.Role, error) {
 }
 
 // ListInternalUsers lists internal users (platform_admin; compliance_admin and reader read).
-func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*InternalUser], error) {
-	if err := s.check(ctx, c, OpInternalUserList, authz.Resource{}); err != nil {
+func (s *internalUsers) ListInternalUsers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*InternalUser], error) {
+	if err := s.infra(ctx, c, OpInternalUserList); err != nil {
 		return nil, err
 	}
 	if err := checkPage(platform.NamePages, p); err != nil {
@@ -70,23 +74,23 @@ func (s *Service) ListInternalUsers(ctx context.Context, c *access.Caller, p Pag
 
 // internalUserFor checks op, which no customer's scope limits, and loads
 // the internal user id.
-func (s *Service) internalUserFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InternalUser, error) {
-	if err := s.check(ctx, c, op, authz.Resource{}); err != nil {
+func (s *internalUsers) internalUserFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.InternalUser, error) {
+	if err := s.infra(ctx, c, op); err != nil {
 		return nil, err
 	}
 	return s.store.InternalUser(ctx, id)
 }
 
 // InternalUser returns one internal user.
-func (s *Service) InternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
+func (s *internalUsers) InternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
 	return viewing(newInternalUser)(s.internalUserFor(ctx, c, id, OpInternalUserGet))
 }
 
 // CreateInternalUser creates a user in the administrator organization with
 // an internal role (EINVALID for an unknown or portal role). The user signs
 // in once a password is set or through the organization's SSO.
-func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in InternalUserInput) (*InternalUser, error) {
-	if err := s.check(ctx, c, OpInternalUserCreate, authz.Resource{}); err != nil {
+func (s *internalUsers) CreateInternalUser(ctx context.Context, c *access.Caller, in InternalUserInput) (*InternalUser, error) {
+	if err := s.infra(ctx, c, OpInternalUserCreate); err != nil {
 		return nil, err
 	}
 	role, rerr := internalRole(in.Role)
@@ -94,24 +98,19 @@ func (s *Service) CreateInternalUser(ctx context.Context, c *access.Caller, in I
 	if err != nil {
 		return nil, err
 	}
-	adminOrgID := s.adminOrgID
-	if adminOrgID == "" {
+	if s.adminOrgID == "" {
 		return nil, platform.Errorf(platform.EINTERNAL, "no administrator organization is configured")
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	u := &platform.User{ID: newID(), OrgID: adminOrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	org := s.adminOrgName(ctx)
-	err = s.audited(ctx, c, OpInternalUserCreate, on("", "internal-users", u.ID), func(tx *store.Store) error {
-		return s.invite(ctx, tx, u, role, "", org)
-	})
+	a := account{id: newID(), email: email, name: name}
+	now, err := s.create(ctx, c, OpInternalUserCreate, a, s.adminOrgID, role)
 	if err != nil {
 		return nil, err
 	}
-	return &InternalUser{ID: u.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
+	return &InternalUser{ID: a.id, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
 }
 
 // UpdateInternalUser renames an internal user or changes its internal role.
-func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id string, in InternalUserPatch) (*InternalUser, error) {
+func (s *internalUsers) UpdateInternalUser(ctx context.Context, c *access.Caller, id string, in InternalUserPatch) (*InternalUser, error) {
 	u, err := s.internalUserFor(ctx, c, id, OpInternalUserUpdate)
 	if err != nil {
 		return nil, err
@@ -126,15 +125,8 @@ func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id s
 		}
 		u.Role = role.String()
 	}
-	if in.Name != nil {
-		if u.Name, err = cleanName("name", *in.Name); err != nil {
-			return nil, err
-		}
-	}
-	err = s.audited(ctx, c, OpInternalUserUpdate, on("", "internal-users", id), func(tx *store.Store) error {
-		return s.saveUser(ctx, tx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt})
-	})
-	if err != nil {
+	cu := &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt}
+	if err := s.update(ctx, c, OpInternalUserUpdate, internalUserAccount(u), in.Name, &u.Name, cu); err != nil {
 		return nil, err
 	}
 	return newInternalUser(u), nil
@@ -142,7 +134,7 @@ func (s *Service) UpdateInternalUser(ctx context.Context, c *access.Caller, id s
 
 // RemoveInternalUser takes away an internal user's role, grants and focus
 // mode and suspends the account. EINVALID for oneself.
-func (s *Service) RemoveInternalUser(ctx context.Context, c *access.Caller, id string) error {
+func (s *internalUsers) RemoveInternalUser(ctx context.Context, c *access.Caller, id string) error {
 	if _, err := s.internalUserFor(ctx, c, id, OpInternalUserRemove); err != nil {
 		return err
 	}
@@ -152,4 +144,53 @@ func (s *Service) RemoveInternalUser(ctx context.Context, c *access.Caller, id s
 	return s.audited(ctx, c, OpInternalUserRemove, on("", "internal-users", id), func(tx *store.Store) error {
 		return tx.RemoveInternalUser(ctx, id, s.now())
 	})
+}
+
+// InternalUserResource checks that id is an internal user; it names no customer.
+func (s *internalUsers) InternalUserResource(ctx context.Context, id string) (authz.Resource, error) {
+	_, err := s.store.InternalUser(ctx, id)
+	return authz.Resource{}, err
+}
+
+// InternalUsersByIDs returns the internal users of ids in key order, nil
+// where missing (Grant.user); roles that may not read internal users get
+// EFORBIDDEN.
+func (s *internalUsers) InternalUsersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*InternalUser, error) {
+	if err := s.checkRole(ctx, c, OpInternalUserList); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.InternalUsersByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	by := make(map[string]*InternalUser, len(rows))
+	for i := range rows {
+		by[rows[i].ID] = newInternalUser(&rows[i])
+	}
+	out := make([]*InternalUser, len(ids))
+	for i, id := range ids {
+		out[i] = by[id]
+	}
+	return out, nil
+}
+
+// ResendInternalInvitation is ResendInvitation for an internal user.
+func (s *internalUsers) ResendInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
+	return withAccount(ctx, c, id, OpInternalUserInvitationResend, s.internalUserFor, internalUserAccount, s.resendInvitation,
+		newInternalUser)
+}
+
+// RevokeInternalInvitation is RevokeInvitation for an internal user.
+func (s *internalUsers) RevokeInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
+	return withAccount(ctx, c, id, OpInternalUserInvitationRevoke, s.internalUserFor, internalUserAccount, s.revokeInvitation,
+		newInternalUser)
+}
+
+// UnlockInternalUser is UnlockUser for an internal user (platform_admin).
+func (s *internalUsers) UnlockInternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
+	return withAccount(ctx, c, id, OpInternalUserUnlock, s.internalUserFor, internalUserAccount, s.unlock, newInternalUser)
+}
+
+func internalUserAccount(u *store.InternalUser) account {
+	return account{id: u.ID, email: u.Email, name: u.Name}
 }

@@ -1,6 +1,10 @@
 package admin
 
 import (
+	"context"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -39,6 +43,58 @@ func checkPage(limits platform.PageLimit, p PageInput) error {
 		}
 	}
 	return nil
+}
+
+// namePage answers one page of a list ordered by name (or e-mail) and id,
+// to c, whose role must hold op (EFORBIDDEN) and whose scope filters the
+// rows: load reads the page with the filter applied in SQL.
+func namePage[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, p PageInput,
+	load func(authz.Filter) ([]R, string, error), view func(*R) *V) (*Page[*V], error) {
+	if err := s.checkRole(ctx, c, op); err != nil {
+		return nil, err
+	}
+	if err := checkPage(platform.NamePages, p); err != nil {
+		return nil, err
+	}
+	rows, next, err := load(c.Scope.Filter())
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, view), next), nil
+}
+
+// newestPage answers one page of a list, newest first, whose size limits
+// bounds (EINVALID): load reads it.
+func newestPage[R, V any](limits platform.PageLimit, limit int, load func() ([]R, string, error), view func(*R) V) (*Page[V], error) {
+	if err := limits.Check("limit", limit); err != nil {
+		return nil, err
+	}
+	rows, next, err := load()
+	if err != nil {
+		return nil, err
+	}
+	return newPage(views(rows, view), next), nil
+}
+
+// wholeList answers the whole list load reads, unless the decision on it
+// refused (refused is not nil).
+func wholeList[R, V any](ctx context.Context, refused error, load func(context.Context) ([]R, error), view func(*R) *V) (*Page[*V], error) {
+	if refused != nil {
+		return nil, refused
+	}
+	rows, err := load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return WholePage(views(rows, view)), nil
+}
+
+// customerList answers the whole list of a customer's records (load) to c,
+// decided on op on the customer.
+func customerList[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, customerID string,
+	load func(context.Context, string) ([]R, error), view func(*R) *V) (*Page[*V], error) {
+	_, err := s.customerFor(ctx, c, customerID, op)
+	return wholeList(ctx, err, func(ctx context.Context) ([]R, error) { return load(ctx, customerID) }, view)
 }
 
 // WholePage is a whole list as the API answers it: the page envelope without a next page.

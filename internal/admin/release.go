@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// releases manages the platform's releases.
+type releases struct{ *core }
+
 // ReleaseInput creates a draft release. Version is semantic (1.2.3, with
 // an optional pre-release suffix), unique; channel is stable (default) or beta.
 type ReleaseInput struct {
@@ -45,94 +48,66 @@ func newReleaseView(x *store.Release) *ReleaseView {
 }
 
 // ListReleases lists releases, newest first.
-func (s *Service) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[*ReleaseView], error) {
-	if err := s.infra(ctx, c, OpReleaseList); err != nil {
-		return nil, err
-	}
-	if err := platform.NewestPages.Check("limit", limit); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.Releases(ctx, limit)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newReleaseView)), nil
+func (s *releases) ListReleases(ctx context.Context, c *access.Caller, limit int) (*Page[*ReleaseView], error) {
+	return infraList(ctx, s.core, c, OpReleaseList, func(ctx context.Context) ([]store.Release, error) {
+		if err := platform.NewestPages.Check("limit", limit); err != nil {
+			return nil, err
+		}
+		return s.store.Releases(ctx, limit)
+	}, newReleaseView)
 }
 
 // CreateRelease adds a draft release. EINVALID; ECONFLICT when the version exists.
-func (s *Service) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, OpReleaseCreate); err != nil {
-		return nil, err
-	}
-	x := &store.Release{ID: newID(), Status: "draft", CreatedBy: c.UserID, CreatedAt: s.stamp(), Channel: "stable"}
-	if !versionRE.MatchString(in.Version) {
-		return nil, invalid("version must be a semantic version such as 1.4.0")
-	}
-	x.Version = in.Version
-	var err error
-	if in.Channel != "" {
-		if x.Channel, err = oneOf("channel", in.Channel, "stable", "beta"); err != nil {
-			return nil, err
+func (s *releases) CreateRelease(ctx context.Context, c *access.Caller, in ReleaseInput) (*ReleaseView, error) {
+	x := &store.Release{ID: newID(), Version: in.Version, Status: "draft", CreatedBy: c.UserID, CreatedAt: s.stamp(), Channel: "stable"}
+	return infraCreate(ctx, s.core, c, OpReleaseCreate, on("", "releases", x.ID), x, func() error {
+		if !versionRE.MatchString(in.Version) {
+			return invalid("version must be a semantic version such as 1.4.0")
 		}
-	}
-	if x.Notes, err = text("notes", in.Notes, 20000); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpReleaseCreate, on("", "releases", x.ID), func(tx *store.Store) error { return tx.CreateRelease(ctx, x) })
-	if err != nil {
-		return nil, err
-	}
-	return newReleaseView(x), nil
+		patch := ReleasePatch{Notes: &in.Notes}
+		if in.Channel != "" {
+			patch.Channel = &in.Channel
+		}
+		return patchRelease(x, patch)
+	}, (*store.Store).CreateRelease, newReleaseView)
 }
 
 // Release returns one release. ENOTFOUND.
-func (s *Service) Release(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, OpReleaseGet); err != nil {
-		return nil, err
-	}
-	return viewing(newReleaseView)(s.store.Release(ctx, id))
+func (s *releases) Release(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
+	return infraGet(ctx, s.core, c, OpReleaseGet, id, s.store.Release, newReleaseView)
 }
 
 // UpdateRelease changes a release. EINVALID; ECONFLICT for a channel
 // change after publication.
-func (s *Service) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, OpReleaseUpdate); err != nil {
-		return nil, err
+func (s *releases) UpdateRelease(ctx context.Context, c *access.Caller, id string, in ReleasePatch) (*ReleaseView, error) {
+	return s.change(ctx, c, OpReleaseUpdate, id, func(x *store.Release) error { return patchRelease(x, in) })
+}
+
+// patchRelease applies in to x. EINVALID; ECONFLICT for a channel change
+// after publication.
+func patchRelease(x *store.Release, in ReleasePatch) error {
+	if in.Channel != nil && x.Status != "draft" && *in.Channel != x.Channel {
+		return platform.Errorf(platform.ECONFLICT, "the channel of a %s release cannot change", x.Status)
 	}
-	return s.changeRelease(ctx, c, OpReleaseUpdate, id, func(x *store.Release) error {
-		var err error
-		if in.Channel != nil {
-			if x.Status != "draft" && *in.Channel != x.Channel {
-				return platform.Errorf(platform.ECONFLICT, "the channel of a %s release cannot change", x.Status)
-			}
-			if x.Channel, err = oneOf("channel", *in.Channel, "stable", "beta"); err != nil {
-				return err
-			}
-		}
-		if in.Notes != nil {
-			if x.Notes, err = text("notes", *in.Notes, 20000); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	var f fields
+	f.oneOf(&x.Channel, "channel", in.Channel, "stable", "beta")
+	f.text(&x.Notes, "notes", in.Notes, 20000)
+	return f.err
 }
 
 // PublishRelease publishes a draft release. ECONFLICT when it is not a draft.
-func (s *Service) PublishRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
-	return s.moveRelease(ctx, c, OpReleasePublish, id, "draft", "published")
+func (s *releases) PublishRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
+	return s.move(ctx, c, OpReleasePublish, id, "draft", "published")
 }
 
 // WithdrawRelease withdraws a published release. ECONFLICT when it is not published.
-func (s *Service) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
-	return s.moveRelease(ctx, c, OpReleaseWithdraw, id, "published", "withdrawn")
+func (s *releases) WithdrawRelease(ctx context.Context, c *access.Caller, id string) (*ReleaseView, error) {
+	return s.move(ctx, c, OpReleaseWithdraw, id, "published", "withdrawn")
 }
 
-func (s *Service) moveRelease(ctx context.Context, c *access.Caller, op Operation, id, from, to string) (*ReleaseView, error) {
-	if err := s.infra(ctx, c, op); err != nil {
-		return nil, err
-	}
-	return s.changeRelease(ctx, c, op, id, func(x *store.Release) error {
+// move takes the release id from status from to status to as op.
+func (s *releases) move(ctx context.Context, c *access.Caller, op Operation, id, from, to string) (*ReleaseView, error) {
+	return s.change(ctx, c, op, id, func(x *store.Release) error {
 		if x.Status != from {
 			return platform.Errorf(platform.ECONFLICT, "the release is %s; only a %s release can become %s", x.Status, from, to)
 		}
@@ -145,9 +120,7 @@ func (s *Service) moveRelease(ctx context.Context, c *access.Caller, op Operatio
 	})
 }
 
-// changeRelease applies change to the release id as op, audited.
-func (s *Service) changeRelease(ctx context.Context, c *access.Caller, op Operation, id string, change func(*store.Release) error) (*ReleaseView, error) {
-	return viewing(newReleaseView)(auditedRow(ctx, s, c, op, on("", "releases", id), func(tx *store.Store) (*store.Release, error) {
-		return tx.UpdateRelease(ctx, id, change)
-	}))
+// change applies change to the release id as op, audited.
+func (s *releases) change(ctx context.Context, c *access.Caller, op Operation, id string, change func(*store.Release) error) (*ReleaseView, error) {
+	return infraChange(ctx, s.core, c, op, on("", "releases", id), id, (*store.Store).UpdateRelease, change, newReleaseView)
 }

@@ -12,6 +12,12 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// serviceAccounts manages customers' and internal service accounts.
+type serviceAccounts struct {
+	*core
+	adminOrgID string // where internal service accounts are made (WithAdminOrg)
+}
+
 // A service account is a machine principal (D-service-accounts): it holds a
 // console role, inside its customer (admin, billing, viewer or member) or,
 // created by a platform_admin, an internal one, and acts as that principal
@@ -84,7 +90,7 @@ func newClientSecret() (secret, hash string) {
 }
 
 // ListServiceAccounts lists a customer's service accounts.
-func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, customerID string) (*Page[*ServiceAccountView], error) {
+func (s *serviceAccounts) ListServiceAccounts(ctx context.Context, c *access.Caller, customerID string) (*Page[*ServiceAccountView], error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpServiceAccountList); err != nil {
 		return nil, err
 	}
@@ -92,25 +98,25 @@ func (s *Service) ListServiceAccounts(ctx context.Context, c *access.Caller, cus
 }
 
 // ListInternalServiceAccounts lists the internal service accounts.
-func (s *Service) ListInternalServiceAccounts(ctx context.Context, c *access.Caller) (*Page[*ServiceAccountView], error) {
-	if err := s.check(ctx, c, OpInternalServiceAccountList, authz.Resource{}); err != nil {
+func (s *serviceAccounts) ListInternalServiceAccounts(ctx context.Context, c *access.Caller) (*Page[*ServiceAccountView], error) {
+	if err := s.infra(ctx, c, OpInternalServiceAccountList); err != nil {
 		return nil, err
 	}
 	return s.listServiceAccounts(ctx, "")
 }
 
-func (s *Service) listServiceAccounts(ctx context.Context, customerID string) (*Page[*ServiceAccountView], error) {
+func (s *serviceAccounts) listServiceAccounts(ctx context.Context, customerID string) (*Page[*ServiceAccountView], error) {
 	rows, err := s.store.ServiceAccounts(ctx, customerID)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*ServiceAccountView, 0, len(rows))
 	for i := range rows {
-		app, err := s.store.ServiceAccountApp(ctx, &rows[i])
-		if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		v, err := s.serviceAccountView(ctx, &rows[i])
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, newServiceAccountView(&rows[i], app))
+		out = append(out, v)
 	}
 	return WholePage(out), nil
 }
@@ -118,7 +124,7 @@ func (s *Service) listServiceAccounts(ctx context.Context, customerID string) (*
 // CreateServiceAccount creates a customer's service account and answers
 // its client secret, this once. EINVALID; ECONFLICT when the name is taken
 // or the customer has MaxServiceAccounts.
-func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, customerID string, in ServiceAccountInput) (*ServiceAccountSecret, error) {
+func (s *serviceAccounts) CreateServiceAccount(ctx context.Context, c *access.Caller, customerID string, in ServiceAccountInput) (*ServiceAccountSecret, error) {
 	cust, err := s.customerFor(ctx, c, customerID, OpServiceAccountCreate)
 	if err != nil {
 		return nil, err
@@ -133,8 +139,8 @@ func (s *Service) CreateServiceAccount(ctx context.Context, c *access.Caller, cu
 // CreateInternalServiceAccount creates an internal service account
 // (platform_admin) and answers its client secret, this once. EINVALID;
 // ECONFLICT when the name is taken.
-func (s *Service) CreateInternalServiceAccount(ctx context.Context, c *access.Caller, in ServiceAccountInput) (*ServiceAccountSecret, error) {
-	if err := s.check(ctx, c, OpInternalServiceAccountCreate, authz.Resource{}); err != nil {
+func (s *serviceAccounts) CreateInternalServiceAccount(ctx context.Context, c *access.Caller, in ServiceAccountInput) (*ServiceAccountSecret, error) {
+	if err := s.infra(ctx, c, OpInternalServiceAccountCreate); err != nil {
 		return nil, err
 	}
 	role, err := internalRole(in.Role)
@@ -150,7 +156,7 @@ func (s *Service) CreateInternalServiceAccount(ctx context.Context, c *access.Ca
 	return s.createServiceAccount(ctx, c, OpInternalServiceAccountCreate, "", s.adminOrgID, role, in)
 }
 
-func (s *Service) createServiceAccount(ctx context.Context, c *access.Caller, op Operation, customerID, orgID string, role authz.Role,
+func (s *serviceAccounts) createServiceAccount(ctx context.Context, c *access.Caller, op Operation, customerID, orgID string, role authz.Role,
 	in ServiceAccountInput) (*ServiceAccountSecret, error) {
 	now := s.stamp()
 	a := &store.ServiceAccount{ID: newID(), CustomerID: customerID, ClientID: "sa_" + randomHex(12), UserID: newID(),
@@ -210,8 +216,8 @@ func setAuthMethod(app *platform.Application, method string, jwks json.RawMessag
 // serviceAccountFor loads a service account and checks op on it; an
 // internal account (of no customer) is decided again as managing internal
 // users are.
-func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.ServiceAccount, error) {
-	a, err := decided(ctx, s, c, op, serviceAccountResource)(s.store.ServiceAccount(ctx, id))
+func (s *serviceAccounts) serviceAccountFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.ServiceAccount, error) {
+	a, err := decided(ctx, s.core, c, op, serviceAccountResource)(s.store.ServiceAccount(ctx, id))
 	if err != nil || a.CustomerID != "" {
 		return a, err
 	}
@@ -219,13 +225,13 @@ func (s *Service) serviceAccountFor(ctx context.Context, c *access.Caller, id st
 	if op.Write {
 		internal = OpInternalServiceAccountChange
 	}
-	if err := s.check(ctx, c, internal, authz.Resource{}); err != nil {
+	if err := s.infra(ctx, c, internal); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-func (s *Service) serviceAccountView(ctx context.Context, a *store.ServiceAccount) (*ServiceAccountView, error) {
+func (s *serviceAccounts) serviceAccountView(ctx context.Context, a *store.ServiceAccount) (*ServiceAccountView, error) {
 	app, err := s.store.ServiceAccountApp(ctx, a)
 	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
 		return nil, err
@@ -234,7 +240,7 @@ func (s *Service) serviceAccountView(ctx context.Context, a *store.ServiceAccoun
 }
 
 // ServiceAccount returns one service account.
-func (s *Service) ServiceAccount(ctx context.Context, c *access.Caller, id string) (*ServiceAccountView, error) {
+func (s *serviceAccounts) ServiceAccount(ctx context.Context, c *access.Caller, id string) (*ServiceAccountView, error) {
 	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountGet)
 	if err != nil {
 		return nil, err
@@ -245,7 +251,7 @@ func (s *Service) ServiceAccount(ctx context.Context, c *access.Caller, id strin
 // RotateServiceAccountSecret replaces a service account's secret and
 // answers the new one, this once; the old one stops working and every
 // token of the account ends.
-func (s *Service) RotateServiceAccountSecret(ctx context.Context, c *access.Caller, id string) (*ServiceAccountSecret, error) {
+func (s *serviceAccounts) RotateServiceAccountSecret(ctx context.Context, c *access.Caller, id string) (*ServiceAccountSecret, error) {
 	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountSecretRotate)
 	if err != nil {
 		return nil, err
@@ -264,7 +270,7 @@ func (s *Service) RotateServiceAccountSecret(ctx context.Context, c *access.Call
 // SetServiceAccountKeys replaces a service account's public keys; it
 // authenticates with private_key_jwt from then on, and every token it
 // held ends. EINVALID.
-func (s *Service) SetServiceAccountKeys(ctx context.Context, c *access.Caller, id string, in ServiceAccountKeysInput) (*ServiceAccountView, error) {
+func (s *serviceAccounts) SetServiceAccountKeys(ctx context.Context, c *access.Caller, id string, in ServiceAccountKeysInput) (*ServiceAccountView, error) {
 	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountKeysPut)
 	if err != nil {
 		return nil, err
@@ -284,10 +290,10 @@ func (s *Service) SetServiceAccountKeys(ctx context.Context, c *access.Caller, i
 // changeCredentials changes the credentials of the service account a as op
 // (change edits its application) and answers the account and application
 // as stored.
-func (s *Service) changeCredentials(ctx context.Context, c *access.Caller, op Operation, a *store.ServiceAccount,
+func (s *serviceAccounts) changeCredentials(ctx context.Context, c *access.Caller, op Operation, a *store.ServiceAccount,
 	change func(*platform.Application) error) (*store.ServiceAccount, *platform.Application, error) {
 	var app *platform.Application
-	a, err := auditedRow(ctx, s, c, op, on(a.CustomerID, "service-accounts", a.ID), func(tx *store.Store) (*store.ServiceAccount, error) {
+	a, err := auditedRow(ctx, s.core, c, op, on(a.CustomerID, "service-accounts", a.ID), func(tx *store.Store) (*store.ServiceAccount, error) {
 		return tx.UpdateServiceAccountCredentials(ctx, a.ID, s.stamp(), func(x *platform.Application) error {
 			app = x
 			return change(x)
@@ -299,7 +305,7 @@ func (s *Service) changeCredentials(ctx context.Context, c *access.Caller, op Op
 // SetServiceAccountRole changes a service account's role: a portal role
 // but owner for a customer's, an internal role but platform_admin for an
 // internal one. EINVALID.
-func (s *Service) SetServiceAccountRole(ctx context.Context, c *access.Caller, id string, in ServiceAccountRoleInput) (*ServiceAccountView, error) {
+func (s *serviceAccounts) SetServiceAccountRole(ctx context.Context, c *access.Caller, id string, in ServiceAccountRoleInput) (*ServiceAccountView, error) {
 	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountRolePut)
 	if err != nil {
 		return nil, err
@@ -324,7 +330,7 @@ func (s *Service) SetServiceAccountRole(ctx context.Context, c *access.Caller, i
 }
 
 // DeleteServiceAccount removes a service account; its tokens end at once.
-func (s *Service) DeleteServiceAccount(ctx context.Context, c *access.Caller, id string) error {
+func (s *serviceAccounts) DeleteServiceAccount(ctx context.Context, c *access.Caller, id string) error {
 	a, err := s.serviceAccountFor(ctx, c, id, OpServiceAccountDelete)
 	if err != nil {
 		return err
@@ -332,4 +338,13 @@ func (s *Service) DeleteServiceAccount(ctx context.Context, c *access.Caller, id
 	return s.audited(ctx, c, OpServiceAccountDelete, on(a.CustomerID, "service-accounts", id), func(tx *store.Store) error {
 		return tx.DeleteServiceAccount(ctx, id)
 	})
+}
+
+func serviceAccountResource(a *store.ServiceAccount) authz.Resource {
+	return authz.Resource{CustomerID: a.CustomerID}
+}
+
+// ServiceAccountResource is the customer of the service account id.
+func (s *serviceAccounts) ServiceAccountResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(serviceAccountResource)(s.store.ServiceAccount(ctx, id))
 }

@@ -5,15 +5,75 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
 
-// Customers and tenants both have a name and a settings document, written
-// by the same kind of store call.
+// named is what customers and tenants share: a record with a name and a
+// settings document, renamed, read, replaced and removed alike.
+type named[R any] struct {
+	*core
+	// load loads the record id and decides op on it (customerFor, tenantFor).
+	load func(ctx context.Context, c *access.Caller, id string, op Operation) (*R, error)
+	// what names the record for its audit events.
+	what func(*R) acted
+	// settings is the record's settings document.
+	settings func(*R) json.RawMessage
+	// write writes its name (unless "") and settings (unless nil):
+	// (*store.Store).UpdateCustomer, UpdateTenant.
+	write func(tx *store.Store, ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error
+	// remove removes it with everything it holds.
+	remove func(tx *store.Store, ctx context.Context, id string) error
+}
 
-// nameAndSettings writes a customer's or tenant's name (unless "") and
-// settings (unless nil): store.UpdateCustomer, store.UpdateTenant.
-type nameAndSettings func(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error
+// rename renames the record id as op; a nil name keeps it. EINVALID.
+func (n named[R]) rename(ctx context.Context, c *access.Caller, op Operation, id string, name *string) error {
+	row, err := n.load(ctx, c, id, op)
+	if err != nil {
+		return err
+	}
+	newName, err := newName(name)
+	if err != nil {
+		return err
+	}
+	return n.audited(ctx, c, op, n.what(row), func(tx *store.Store) error { return n.write(tx, ctx, id, newName, nil, n.now()) })
+}
+
+// delete removes the record id as op.
+func (n named[R]) delete(ctx context.Context, c *access.Caller, op Operation, id string) error {
+	row, err := n.load(ctx, c, id, op)
+	if err != nil {
+		return err
+	}
+	return n.audited(ctx, c, op, n.what(row), func(tx *store.Store) error { return n.remove(tx, ctx, id) })
+}
+
+// getSettings answers the settings document of the record id, read as op.
+func (n named[R]) getSettings(ctx context.Context, c *access.Caller, op Operation, id string) (json.RawMessage, error) {
+	row, err := n.load(ctx, c, id, op)
+	if err != nil {
+		return nil, err
+	}
+	return n.settings(row), nil
+}
+
+// putSettings replaces the settings document of the record id as op, checked
+// by validSettings.
+func (n named[R]) putSettings(ctx context.Context, c *access.Caller, op Operation, id string, settings json.RawMessage) (json.RawMessage, error) {
+	row, err := n.load(ctx, c, id, op)
+	if err != nil {
+		return nil, err
+	}
+	if err := validSettings(settings); err != nil {
+		return nil, err
+	}
+	err = n.audited(ctx, c, op, n.what(row), func(tx *store.Store) error { return n.write(tx, ctx, id, "", settings, n.now()) })
+	if err != nil {
+		return nil, err
+	}
+	return settings, nil
+}
 
 // maxSettings bounds a settings document.
 const maxSettings = 64 << 10
@@ -46,14 +106,4 @@ func newName(name *string) (string, error) {
 		return "", nil
 	}
 	return cleanName("name", *name)
-}
-
-// rename writes name unless it is "" (the name stays).
-func (s *Service) rename(ctx context.Context, id, name string, write nameAndSettings) error {
-	return write(ctx, id, name, nil, s.now())
-}
-
-// putSettings replaces a settings document, checked by validSettings.
-func (s *Service) putSettings(ctx context.Context, id string, settings json.RawMessage, write nameAndSettings) error {
-	return write(ctx, id, "", settings, s.now())
 }

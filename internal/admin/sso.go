@@ -32,7 +32,7 @@ type SSOSettingsInput struct {
 }
 
 // SSOSettings returns how a customer's users sign in.
-func (s *Service) SSOSettings(ctx context.Context, c *access.Caller, customerID string) (*SSOSettings, error) {
+func (s *identityProviders) SSOSettings(ctx context.Context, c *access.Caller, customerID string) (*SSOSettings, error) {
 	cust, err := s.customerFor(ctx, c, customerID, OpSSOSettings)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func ssoSettings(ctx context.Context, st *store.Store, orgID string) (*SSOSettin
 
 // PutSSOSettings changes how a customer's users sign in. EINVALID when no
 // method would remain, or SSO only without an identity provider.
-func (s *Service) PutSSOSettings(ctx context.Context, c *access.Caller, customerID string, in SSOSettingsInput) (*SSOSettings, error) {
+func (s *identityProviders) PutSSOSettings(ctx context.Context, c *access.Caller, customerID string, in SSOSettingsInput) (*SSOSettings, error) {
 	cust, err := s.customerFor(ctx, c, customerID, OpSSOSettingsPut)
 	if err != nil {
 		return nil, err

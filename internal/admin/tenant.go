@@ -12,6 +12,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// tenants manages tenants, their members and migrations.
+type tenants struct{ *core }
+
 // Tenant is a tenant as the API shows it; instanceId is null when it runs on none.
 type Tenant struct {
 	ID         string          `json:"id"`
@@ -88,40 +91,31 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 // ListTenants lists the tenants in the caller's scope, the scope applied in
 // SQL. A role holding trigger_migration and not manage_tenant reads them
 // too (OpTenantList, D-tenant-reads).
-func (s *Service) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	if err := s.checkRole(ctx, c, OpTenantList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListTenants(ctx, store.TenantQuery{Scope: c.Scope.Filter(), CustomerID: f.CustomerID,
-		InstanceID: f.InstanceID, Page: p})
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newTenant), next), nil
+func (s *tenants) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
+	return namePage(ctx, s.core, c, OpTenantList, p, func(scope authz.Filter) ([]store.Tenant, string, error) {
+		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Page: p})
+	}, newTenant)
 }
 
 // tenantFor loads a tenant and checks op on it.
-func (s *Service) tenantFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Tenant, error) {
-	return decided(ctx, s, c, op, tenantResource)(s.store.Tenant(ctx, id))
+func (s *tenants) tenantFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Tenant, error) {
+	return decided(ctx, s.core, c, op, tenantResource)(s.store.Tenant(ctx, id))
 }
 
 // Tenant returns one tenant (OpTenantGet, D-tenant-reads).
-func (s *Service) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
+func (s *tenants) Tenant(ctx context.Context, c *access.Caller, id string) (*Tenant, error) {
 	return viewing(newTenant)(s.tenantFor(ctx, c, id, OpTenantGet))
 }
 
 // TenantsByIDs returns the tenants of ids in key order, nil where missing
 // or outside the caller's scope (a dataloader batch).
-func (s *Service) TenantsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Tenant, error) {
+func (s *tenants) TenantsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Tenant, error) {
 	return inKeyOrder(c, ids, func(t *store.Tenant) string { return t.ID }, tenantResource, newTenant)(s.store.TenantsByIDs(ctx, ids))
 }
 
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
 // set (an instance of that customer). No portal role may (R5.7-no-tenant).
-func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
+func (s *tenants) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
 	if err := s.checkRole(ctx, c, OpTenantCreate); err != nil {
 		return nil, err
 	}
@@ -157,7 +151,7 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.stamp()
 	t := &store.Tenant{ID: newID(), CustomerID: in.CustomerID, InstanceID: in.InstanceID, Name: name, Settings: settings,
 		CreatedAt: now, UpdatedAt: now}
 	err = s.audited(ctx, c, OpTenantCreate, on(t.CustomerID, "tenants", t.ID), func(tx *store.Store) error { return tx.CreateTenant(ctx, t) })
@@ -168,62 +162,37 @@ func (s *Service) CreateTenant(ctx context.Context, c *access.Caller, in TenantI
 }
 
 // UpdateTenant renames a tenant.
-func (s *Service) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
-	t, err := s.tenantFor(ctx, c, id, OpTenantUpdate)
-	if err != nil {
-		return nil, err
-	}
-	name, err := newName(in.Name)
-	if err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpTenantUpdate, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
-		return s.rename(ctx, id, name, tx.UpdateTenant)
-	})
-	if err != nil {
+func (s *tenants) UpdateTenant(ctx context.Context, c *access.Caller, id string, in TenantPatch) (*Tenant, error) {
+	if err := s.named().rename(ctx, c, OpTenantUpdate, id, in.Name); err != nil {
 		return nil, err
 	}
 	return viewing(newTenant)(s.store.Tenant(ctx, id))
 }
 
 // DeleteTenant removes a tenant and its data (R5.7-no-tenant: no portal role).
-func (s *Service) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
-	t, err := s.tenantFor(ctx, c, id, OpTenantDelete)
-	if err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpTenantDelete, on(t.CustomerID, "tenants", id), func(tx *store.Store) error { return tx.DeleteTenant(ctx, id) })
+func (s *tenants) DeleteTenant(ctx context.Context, c *access.Caller, id string) error {
+	return s.named().delete(ctx, c, OpTenantDelete, id)
 }
 
 // TenantSettings returns a tenant's settings document.
-func (s *Service) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
-	t, err := s.tenantFor(ctx, c, id, OpTenantSettings)
-	if err != nil {
-		return nil, err
-	}
-	return t.Settings, nil
+func (s *tenants) TenantSettings(ctx context.Context, c *access.Caller, id string) (json.RawMessage, error) {
+	return s.named().getSettings(ctx, c, OpTenantSettings, id)
 }
 
 // PutTenantSettings replaces a tenant's settings (a JSON object).
-func (s *Service) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
-	t, err := s.tenantFor(ctx, c, id, OpTenantSettingsPut)
-	if err != nil {
-		return nil, err
-	}
-	if err := validSettings(settings); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpTenantSettingsPut, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
-		return s.putSettings(ctx, id, settings, tx.UpdateTenant)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return settings, nil
+func (s *tenants) PutTenantSettings(ctx context.Context, c *access.Caller, id string, settings json.RawMessage) (json.RawMessage, error) {
+	return s.named().putSettings(ctx, c, OpTenantSettingsPut, id, settings)
+}
+
+// named is a tenant as its name and settings are written; its events are its customer's.
+func (s *tenants) named() named[store.Tenant] {
+	return named[store.Tenant]{core: s.core, load: s.tenantFor, write: (*store.Store).UpdateTenant, remove: (*store.Store).DeleteTenant,
+		what:     func(t *store.Tenant) acted { return on(t.CustomerID, "tenants", t.ID) },
+		settings: func(t *store.Tenant) json.RawMessage { return t.Settings }}
 }
 
 // TenantMembers lists a tenant's members.
-func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string) ([]TenantMember, error) {
+func (s *tenants) TenantMembers(ctx context.Context, c *access.Caller, id string) ([]TenantMember, error) {
 	if _, err := s.tenantFor(ctx, c, id, OpTenantMembers); err != nil {
 		return nil, err
 	}
@@ -240,7 +209,7 @@ func (s *Service) TenantMembers(ctx context.Context, c *access.Caller, id string
 
 // PutTenantMember adds a user of the tenant's customer as a member or
 // changes its role. EINVALID for an unknown role or a user of another customer.
-func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, userID string, in MemberInput) (*TenantMember, error) {
+func (s *tenants) PutTenantMember(ctx context.Context, c *access.Caller, id, userID string, in MemberInput) (*TenantMember, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantMemberPut)
 	if err != nil {
 		return nil, err
@@ -254,7 +223,7 @@ func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, use
 	} else if err != nil {
 		return nil, err
 	}
-	m := &store.TenantMember{TenantID: id, UserID: userID, Role: in.Role, AddedAt: s.now().UTC().Truncate(time.Microsecond)}
+	m := &store.TenantMember{TenantID: id, UserID: userID, Role: in.Role, AddedAt: s.stamp()}
 	err = s.audited(ctx, c, OpTenantMemberPut, on(t.CustomerID, "tenants", id, "members", userID), func(tx *store.Store) error {
 		return tx.PutTenantMember(ctx, m)
 	})
@@ -265,7 +234,7 @@ func (s *Service) PutTenantMember(ctx context.Context, c *access.Caller, id, use
 }
 
 // RemoveTenantMember removes a member. ENOTFOUND when the user is none.
-func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, userID string) error {
+func (s *tenants) RemoveTenantMember(ctx context.Context, c *access.Caller, id, userID string) error {
 	t, err := s.tenantFor(ctx, c, id, OpTenantMemberRemove)
 	if err != nil {
 		return err
@@ -279,20 +248,12 @@ func (s *Service) RemoveTenantMember(ctx context.Context, c *access.Caller, id, 
 // R4.6-admin-only). The decision is on the tenant: a cross-customer move
 // leaves any one-customer lens, so focus mode does not limit the destination. EINVALID for the same customer, a missing destination,
 // or an instance that is not the destination's.
-func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id string, in TransferInput) (*Tenant, error) {
+func (s *tenants) TransferTenant(ctx context.Context, c *access.Caller, id string, in TransferInput) (*Tenant, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantTransfer)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case in.CustomerID == "":
-		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
-	case in.CustomerID == t.CustomerID:
-		return nil, platform.Errorf(platform.EINVALID, "the tenant already belongs to this customer")
-	}
-	if _, err := s.store.Customer(ctx, in.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
-		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
-	} else if err != nil {
+	if _, err := s.destination(ctx, t.CustomerID, in.CustomerID, "tenant"); err != nil {
 		return nil, err
 	}
 	if in.InstanceID != "" {
@@ -304,21 +265,13 @@ func (s *Service) TransferTenant(ctx context.Context, c *access.Caller, id strin
 		}
 	}
 	// the event is the customer's the tenant leaves, on which it was decided
-	err = s.audited(ctx, c, OpTenantTransfer, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
+	return reread(ctx, s.core, c, OpTenantTransfer, on(t.CustomerID, "tenants", id), func(tx *store.Store) error {
 		return tx.MoveTenant(ctx, id, in.CustomerID, in.InstanceID, s.now())
-	})
-	if err != nil {
-		return nil, err
-	}
-	moved, err := s.store.Tenant(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newTenant(moved), nil
+	}, s.store.Tenant, id, newTenant)
 }
 
 // TriggerMigration requests a migration run on a tenant.
-func (s *Service) TriggerMigration(ctx context.Context, c *access.Caller, id string, in MigrationInput) (*TenantMigration, error) {
+func (s *tenants) TriggerMigration(ctx context.Context, c *access.Caller, id string, in MigrationInput) (*TenantMigration, error) {
 	t, err := s.tenantFor(ctx, c, id, OpTenantMigrate)
 	if err != nil {
 		return nil, err
@@ -331,7 +284,7 @@ func (s *Service) TriggerMigration(ctx context.Context, c *access.Caller, id str
 		return nil, platform.Errorf(platform.EINVALID, "targetVersion must be at most 64 characters")
 	}
 	m := &store.TenantMigration{ID: newID(), TenantID: id, TargetVersion: v, Status: "requested", RequestedBy: c.UserID,
-		RequestedAt: s.now().UTC().Truncate(time.Microsecond)}
+		RequestedAt: s.stamp()}
 	err = s.audited(ctx, c, OpTenantMigrate, on(t.CustomerID, "tenants", id, "migrations", m.ID), func(tx *store.Store) error {
 		return tx.CreateTenantMigration(ctx, m)
 	})
@@ -347,7 +300,7 @@ func newMigration(m *store.TenantMigration) *TenantMigration {
 }
 
 // TenantMigrations lists a tenant's requested runs, newest first.
-func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id string) ([]*TenantMigration, error) {
+func (s *tenants) TenantMigrations(ctx context.Context, c *access.Caller, id string) ([]*TenantMigration, error) {
 	if _, err := s.tenantFor(ctx, c, id, OpTenantMigrations); err != nil {
 		return nil, err
 	}
@@ -356,4 +309,25 @@ func (s *Service) TenantMigrations(ctx context.Context, c *access.Caller, id str
 		return nil, err
 	}
 	return views(rows, newMigration), nil
+}
+
+func tenantResource(t *store.Tenant) authz.Resource {
+	return authz.Resource{CustomerID: t.CustomerID, InstanceID: t.InstanceID}
+}
+
+// TenantResource is the tenant id's customer and instance.
+func (s *tenants) TenantResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(tenantResource)(s.store.Tenant(ctx, id))
+}
+
+// TenantsByCustomerIDs returns each customer's tenants (Customer.tenants).
+func (s *tenants) TenantsByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
+	return childBatch(ctx, s.core, c, OpTenantList, limit, ids, func(t *store.Tenant) string { return t.CustomerID }, newTenant,
+		s.store.TenantsByCustomerIDs)
+}
+
+// TenantsByInstanceIDs returns the tenants on each instance (Instance.tenants).
+func (s *tenants) TenantsByInstanceIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*Tenant, error) {
+	return childBatch(ctx, s.core, c, OpTenantList, limit, ids, func(t *store.Tenant) string { return t.InstanceID }, newTenant,
+		s.store.TenantsByInstanceIDs)
 }

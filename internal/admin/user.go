@@ -10,6 +10,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// users manages customers' users and their invitations.
+type users struct{ *accounts }
+
 // CustomerUserView is a customer's user as the API shows it. Status is
 // invited (no password yet), active or suspended.
 type CustomerUserView struct {
@@ -67,29 +70,21 @@ func portalRole(s string) (authz.Role, error) {
 }
 
 // ListUsers lists customers' users in the caller's scope, optionally of one customer.
-func (s *Service) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
-	if err := s.checkRole(ctx, c, OpUserList); err != nil {
-		return nil, err
-	}
-	if err := checkPage(platform.NamePages, p); err != nil {
-		return nil, err
-	}
-	rows, next, err := s.store.ListCustomerUsers(ctx, c.Scope.Filter(), customerID, p)
-	if err != nil {
-		return nil, err
-	}
-	return newPage(views(rows, newCustomerUser), next), nil
+func (s *users) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
+	return namePage(ctx, s.core, c, OpUserList, p, func(f authz.Filter) ([]store.CustomerUser, string, error) {
+		return s.store.ListCustomerUsers(ctx, f, customerID, p)
+	}, newCustomerUser)
 }
 
 // userFor loads a customer user and checks op on it.
-func (s *Service) userFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
-	return decided(ctx, s, c, op, customerUserResource)(s.store.CustomerUser(ctx, id))
+func (s *users) userFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
+	return decided(ctx, s.core, c, op, customerUserResource)(s.store.CustomerUser(ctx, id))
 }
 
 // ownerFor is userFor for suspending, reactivating or deleting a user: the
 // customer's owner only platform_admin may (D-owner-protect), everyone else
 // gets EFORBIDDEN (audited).
-func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
+func (s *users) ownerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
 	u, err := s.userFor(ctx, c, id, op)
 	if err != nil {
 		return nil, err
@@ -103,14 +98,14 @@ func (s *Service) ownerFor(ctx context.Context, c *access.Caller, id string, op 
 }
 
 // User returns one customer user.
-func (s *Service) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+func (s *users) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
 	return viewing(newCustomerUser)(s.userFor(ctx, c, id, OpUserGet))
 }
 
 // InviteUser creates a user in the customer's organization at the identity
 // provider, without a password, with a portal role, and records the
 // invitation e-mail. ECONFLICT when the organization has the address.
-func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
+func (s *users) InviteUser(ctx context.Context, c *access.Caller, customerID string, in InviteInput) (*CustomerUserView, error) {
 	cust, err := s.customerFor(ctx, c, customerID, OpUserInvite)
 	if err != nil {
 		return nil, err
@@ -123,21 +118,18 @@ func (s *Service) InviteUser(ctx context.Context, c *access.Caller, customerID s
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	u := &platform.User{ID: newID(), OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
-	err = s.audited(ctx, c, OpUserInvite, on(cust.ID, "users", u.ID), func(tx *store.Store) error {
-		return s.invite(ctx, tx, u, role, cust.ID, cust.Name)
-	})
+	a := account{id: newID(), email: email, name: name, customerID: cust.ID}
+	now, err := s.create(ctx, c, OpUserInvite, a, cust.OrgID, role)
 	if err != nil {
 		return nil, err
 	}
-	return &CustomerUserView{ID: u.ID, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
+	return &CustomerUserView{ID: a.id, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
 		CreatedAt: now}, nil
 }
 
 // UpdateUser renames a customer user or changes its portal role (not to or
 // from owner: that is transfer-ownership).
-func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
+func (s *users) UpdateUser(ctx context.Context, c *access.Caller, id string, in UserPatch) (*CustomerUserView, error) {
 	u, err := s.userFor(ctx, c, id, OpUserUpdate)
 	if err != nil {
 		return nil, err
@@ -152,15 +144,8 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 		}
 		u.Role = role.String()
 	}
-	if in.Name != nil {
-		if u.Name, err = cleanName("name", *in.Name); err != nil {
-			return nil, err
-		}
-	}
-	err = s.audited(ctx, c, OpUserUpdate, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		return s.saveUser(ctx, tx, id, u.Name, &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()})
-	})
-	if err != nil {
+	cu := &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()}
+	if err := s.update(ctx, c, OpUserUpdate, customerUserAccount(u), in.Name, &u.Name, cu); err != nil {
 		return nil, err
 	}
 	return newCustomerUser(u), nil
@@ -169,7 +154,7 @@ func (s *Service) UpdateUser(ctx context.Context, c *access.Caller, id string, i
 // DeleteUser removes a customer user from the identity provider; every
 // token and session of the user ends with it. Only platform_admin removes
 // the customer's owner (D-owner-protect): EFORBIDDEN for anyone else.
-func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
+func (s *users) DeleteUser(ctx context.Context, c *access.Caller, id string) error {
 	u, err := s.ownerFor(ctx, c, id, OpUserDelete)
 	if err != nil {
 		return err
@@ -182,7 +167,7 @@ func (s *Service) DeleteUser(ctx context.Context, c *access.Caller, id string) e
 // (its grants are revoked, D-credentials-follow). Only platform_admin
 // suspends the customer's owner (D-owner-protect): EFORBIDDEN for anyone
 // else. EINVALID for oneself.
-func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+func (s *users) SuspendUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
 	u, err := s.ownerFor(ctx, c, id, OpUserSuspend)
 	if err != nil {
 		return nil, err
@@ -194,7 +179,7 @@ func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) 
 		if !u.SuspendedAt.IsZero() {
 			return nil
 		}
-		u.SuspendedAt = s.now().UTC().Truncate(time.Microsecond)
+		u.SuspendedAt = s.stamp()
 		return tx.SetUserSuspended(ctx, id, u.SuspendedAt)
 	})
 	if err != nil {
@@ -206,7 +191,7 @@ func (s *Service) SuspendUser(ctx context.Context, c *access.Caller, id string) 
 // ReactivateUser lifts a suspension; the user signs in again (nothing it
 // was signed in with before comes back). The owner only platform_admin
 // reactivates (D-owner-protect).
-func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+func (s *users) ReactivateUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
 	u, err := s.ownerFor(ctx, c, id, OpUserReactivate)
 	if err != nil {
 		return nil, err
@@ -228,33 +213,56 @@ func (s *Service) ReactivateUser(ctx context.Context, c *access.Caller, id strin
 // (platform_admin only, R4.6-admin-only); an owner arrives as admin.
 // EINVALID for the same customer or a missing one; ECONFLICT when the
 // destination already has a user with that address.
-func (s *Service) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
+func (s *users) TransferHomeOrg(ctx context.Context, c *access.Caller, id string, in HomeOrgInput) (*CustomerUserView, error) {
 	u, err := s.userFor(ctx, c, id, OpUserTransferHomeOrg)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case in.CustomerID == "":
-		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
-	case in.CustomerID == u.CustomerID:
-		return nil, platform.Errorf(platform.EINVALID, "the user already belongs to this customer")
-	}
-	dest, err := s.store.Customer(ctx, in.CustomerID)
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")
-	} else if err != nil {
+	dest, err := s.destination(ctx, u.CustomerID, in.CustomerID, "user")
+	if err != nil {
 		return nil, err
 	}
 	// the event is the customer's the user leaves, on which it was decided
-	err = s.audited(ctx, c, OpUserTransferHomeOrg, on(u.CustomerID, "users", id), func(tx *store.Store) error {
+	return reread(ctx, s.core, c, OpUserTransferHomeOrg, on(u.CustomerID, "users", id), func(tx *store.Store) error {
 		return tx.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now())
-	})
-	if err != nil {
-		return nil, err
-	}
-	moved, err := s.store.CustomerUser(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return newCustomerUser(moved), nil
+	}, s.store.CustomerUser, id, newCustomerUser)
+}
+
+func customerUserResource(u *store.CustomerUser) authz.Resource {
+	return authz.Resource{CustomerID: u.CustomerID}
+}
+
+// CustomerUserResource is the customer of the customer user id.
+func (s *users) CustomerUserResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(customerUserResource)(s.store.CustomerUser(ctx, id))
+}
+
+// UsersByCustomerIDs returns each customer's users (Customer.users).
+func (s *users) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*CustomerUserView, error) {
+	return childBatch(ctx, s.core, c, OpUserList, limit, ids, func(u *store.CustomerUser) string { return u.CustomerID },
+		newCustomerUser, s.store.CustomerUsersByCustomerIDs)
+}
+
+// ResendInvitation sends a customer user who has not set a password yet a
+// new invitation link; the previous link stops working. EINVALID once the
+// invitation was accepted.
+func (s *users) ResendInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	return withAccount(ctx, c, id, OpUserInvitationResend, s.userFor, customerUserAccount, s.resendInvitation, newCustomerUser)
+}
+
+// RevokeInvitation makes a customer user's open invitation link stop
+// working; the user stays, invited, until invited again (resend) or
+// deleted. EINVALID once the invitation was accepted.
+func (s *users) RevokeInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	return withAccount(ctx, c, id, OpUserInvitationRevoke, s.userFor, customerUserAccount, s.revokeInvitation, newCustomerUser)
+}
+
+// UnlockUser ends a customer user's sign-in lockout at once (the failed
+// attempts are forgotten). Those who may suspend the user may unlock it.
+func (s *users) UnlockUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	return withAccount(ctx, c, id, OpUserUnlock, s.userFor, customerUserAccount, s.unlock, newCustomerUser)
+}
+
+func customerUserAccount(u *store.CustomerUser) account {
+	return account{id: u.ID, email: u.Email, name: u.Name, customerID: u.CustomerID}
 }

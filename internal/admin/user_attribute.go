@@ -9,6 +9,9 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// userAttributes manages the definitions of custom user attributes.
+type userAttributes struct{ *core }
+
 // UserAttributeInput defines an attribute. Key is a lower-case key, unique;
 // type is string, number, boolean, date or enum; options (1 to 100
 // distinct, non-empty) only and always for enum.
@@ -74,101 +77,52 @@ func newUserAttributeView(a *store.UserAttribute) *UserAttributeView {
 }
 
 // ListUserAttributes lists the definitions by key.
-func (s *Service) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[*UserAttributeView], error) {
-	if err := s.infra(ctx, c, OpUserAttributeList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.UserAttributes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newUserAttributeView)), nil
+func (s *userAttributes) ListUserAttributes(ctx context.Context, c *access.Caller) (*Page[*UserAttributeView], error) {
+	return infraList(ctx, s.core, c, OpUserAttributeList, s.store.UserAttributes, newUserAttributeView)
 }
 
 // CreateUserAttribute adds a definition. EINVALID; ECONFLICT when the key exists.
-func (s *Service) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*UserAttributeView, error) {
-	if err := s.infra(ctx, c, OpUserAttributeCreate); err != nil {
-		return nil, err
-	}
+func (s *userAttributes) CreateUserAttribute(ctx context.Context, c *access.Caller, in UserAttributeInput) (*UserAttributeView, error) {
 	now := s.stamp()
-	a := &store.UserAttribute{ID: newID(), Required: in.Required, CreatedAt: now, UpdatedAt: now}
-	var err error
-	if a.Key, err = catalogKey("key", in.Key); err != nil {
-		return nil, err
-	}
-	if a.Label, err = required("label", in.Label, 200); err != nil {
-		return nil, err
-	}
-	if a.Type, err = oneOf("type", in.Type, attributeTypes...); err != nil {
-		return nil, err
-	}
-	if a.Options, err = attributeOptions(a.Type, in.Options); err != nil {
-		return nil, err
-	}
-	err = s.audited(ctx, c, OpUserAttributeCreate, on("", "user-attributes", a.ID), func(tx *store.Store) error {
-		return tx.CreateUserAttribute(ctx, a)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newUserAttributeView(a), nil
+	a := &store.UserAttribute{ID: newID(), CreatedAt: now}
+	return infraCreate(ctx, s.core, c, OpUserAttributeCreate, on("", "user-attributes", a.ID), a, func() (err error) {
+		if a.Key, err = catalogKey("key", in.Key); err == nil {
+			err = patchUserAttribute(a, UserAttributePatch{Label: &in.Label, Type: &in.Type, Options: &in.Options, Required: &in.Required}, now)
+		}
+		return err
+	}, (*store.Store).CreateUserAttribute, newUserAttributeView)
 }
 
 // UserAttribute returns one definition. ENOTFOUND.
-func (s *Service) UserAttribute(ctx context.Context, c *access.Caller, id string) (*UserAttributeView, error) {
-	if err := s.infra(ctx, c, OpUserAttributeGet); err != nil {
-		return nil, err
-	}
-	return viewing(newUserAttributeView)(s.store.UserAttribute(ctx, id))
+func (s *userAttributes) UserAttribute(ctx context.Context, c *access.Caller, id string) (*UserAttributeView, error) {
+	return infraGet(ctx, s.core, c, OpUserAttributeGet, id, s.store.UserAttribute, newUserAttributeView)
 }
 
 // UpdateUserAttribute changes a definition. EINVALID, ENOTFOUND.
-func (s *Service) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*UserAttributeView, error) {
-	if err := s.infra(ctx, c, OpUserAttributeUpdate); err != nil {
-		return nil, err
-	}
-	return viewing(newUserAttributeView)(auditedRow(ctx, s, c, OpUserAttributeUpdate, on("", "user-attributes", id),
-		func(tx *store.Store) (*store.UserAttribute, error) {
-			return tx.UpdateUserAttribute(ctx, id, func(a *store.UserAttribute) error { return s.patchUserAttribute(a, in) })
-		}))
+func (s *userAttributes) UpdateUserAttribute(ctx context.Context, c *access.Caller, id string, in UserAttributePatch) (*UserAttributeView, error) {
+	return infraChange(ctx, s.core, c, OpUserAttributeUpdate, on("", "user-attributes", id), id, (*store.Store).UpdateUserAttribute,
+		func(a *store.UserAttribute) error { return patchUserAttribute(a, in, s.stamp()) }, newUserAttributeView)
 }
 
-// patchUserAttribute applies in to a. EINVALID.
-func (s *Service) patchUserAttribute(a *store.UserAttribute, in UserAttributePatch) error {
-	var err error
-	if in.Label != nil {
-		if a.Label, err = required("label", *in.Label, 200); err != nil {
-			return err
-		}
-	}
+// patchUserAttribute applies in to a, changed at now. EINVALID.
+func patchUserAttribute(a *store.UserAttribute, in UserAttributePatch, now time.Time) error {
+	var f fields
+	f.required(&a.Label, "label", in.Label, 200)
+	f.oneOf(&a.Type, "type", in.Type, attributeTypes...)
 	opts := a.Options
-	if in.Type != nil {
-		if a.Type, err = oneOf("type", *in.Type, attributeTypes...); err != nil {
-			return err
-		}
-		if a.Type != "enum" {
-			opts = nil
-		}
+	if in.Type != nil && a.Type != "enum" {
+		opts = nil
 	}
-	if in.Options != nil {
-		opts = *in.Options
-	}
-	if a.Options, err = attributeOptions(a.Type, opts); err != nil {
-		return err
-	}
-	if in.Required != nil {
-		a.Required = *in.Required
-	}
-	a.UpdatedAt = s.stamp()
-	return nil
+	set(&opts, in.Options)
+	apply(&f, &a.Options, &opts, func(opts []string) ([]string, error) { return attributeOptions(a.Type, opts) })
+	set(&a.Required, in.Required)
+	a.UpdatedAt = now
+	return f.err
 }
 
 // DeleteUserAttribute removes a definition. ENOTFOUND.
-func (s *Service) DeleteUserAttribute(ctx context.Context, c *access.Caller, id string) error {
-	if err := s.infra(ctx, c, OpUserAttributeDelete); err != nil {
-		return err
-	}
-	return s.audited(ctx, c, OpUserAttributeDelete, on("", "user-attributes", id), func(tx *store.Store) error {
+func (s *userAttributes) DeleteUserAttribute(ctx context.Context, c *access.Caller, id string) error {
+	return s.infraWrite(ctx, c, OpUserAttributeDelete, on("", "user-attributes", id), func(tx *store.Store) error {
 		return tx.DeleteUserAttribute(ctx, id)
 	})
 }

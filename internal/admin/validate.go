@@ -67,12 +67,12 @@ func endpointURL(field, raw string) (string, error) {
 // data or secrets (a webhook, an identity provider's issuer): endpointURL's
 // rules, and no address the egress policy refuses. A name that does not
 // resolve yet is accepted; every request checks the address it connects to.
-func (s *Service) outboundURL(ctx context.Context, field, raw string) (string, error) {
+func outboundURL(ctx context.Context, policy egress.Policy, field, raw string) (string, error) {
 	u, err := endpointURL(field, raw)
 	if err != nil {
 		return "", err
 	}
-	if err := s.egress.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
+	if err := policy.CheckURL(ctx, u); errors.Is(err, egress.ErrBlocked) {
 		return "", invalid("%s must reach a public address; the platform's egress policy refuses this one", field)
 	}
 	return u, nil
@@ -96,6 +96,23 @@ func period(field, v string) (string, error) {
 		return "", invalid("%s must be a month written YYYY-MM", field)
 	}
 	return v, nil
+}
+
+// periods checks the optional months from and to of a filter (YYYY-MM,
+// "" for none).
+func periods(from, to string) (string, string, error) {
+	var err error
+	if from != "" {
+		if from, err = period("from", from); err != nil {
+			return "", "", err
+		}
+	}
+	if to != "" {
+		if to, err = period("to", to); err != nil {
+			return "", "", err
+		}
+	}
+	return from, to, nil
 }
 
 // maxCents bounds amounts: ten billion in major units.
@@ -127,4 +144,50 @@ func oneOf(field, v string, allowed ...string) (string, error) {
 		}
 	}
 	return "", invalid("%s must be one of %s", field, strings.Join(allowed, ", "))
+}
+
+// fields applies the fields of an input or a patch to a record, each through
+// its check, and keeps the first problem (EINVALID): a nil field (one a patch
+// leaves out) keeps the record's value, and once a check fails the fields
+// after it are not applied. A create passes every field of its input to the
+// record's patch, so each field of a record is checked in one place.
+type fields struct{ err error }
+
+// apply sets *dst to fn(*v) when v is given and nothing failed before.
+func apply[T, U any](f *fields, dst *U, v *T, fn func(T) (U, error)) {
+	if v == nil || f.err != nil {
+		return
+	}
+	*dst, f.err = fn(*v)
+}
+
+// set sets *dst to *v when v is given (a field that needs no check).
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func (f *fields) text(dst *string, field string, v *string, max int) {
+	apply(f, dst, v, func(v string) (string, error) { return text(field, v, max) })
+}
+
+func (f *fields) required(dst *string, field string, v *string, max int) {
+	apply(f, dst, v, func(v string) (string, error) { return required(field, v, max) })
+}
+
+func (f *fields) oneOf(dst *string, field string, v *string, allowed ...string) {
+	apply(f, dst, v, func(v string) (string, error) { return oneOf(field, v, allowed...) })
+}
+
+func (f *fields) currency(dst *string, field string, v *string) {
+	apply(f, dst, v, func(v string) (string, error) { return currency(field, v) })
+}
+
+func (f *fields) cents(dst *int64, field string, v *float64) {
+	apply(f, dst, v, func(v float64) (int64, error) { return cents(field, v) })
+}
+
+func (f *fields) key(dst *string, field string, v *string) {
+	apply(f, dst, v, func(v string) (string, error) { return catalogKey(field, v) })
 }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -10,8 +11,8 @@ import (
 // Services map store rows to the view types the transports answer with.
 
 // views maps rows to their views, in order.
-func views[R, V any](rows []R, view func(*R) *V) []*V {
-	out := make([]*V, 0, len(rows))
+func views[R, V any](rows []R, view func(*R) V) []V {
+	out := make([]V, 0, len(rows))
 	for i := range rows {
 		out = append(out, view(&rows[i]))
 	}
@@ -66,4 +67,36 @@ func timeOrNull(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// childBatch answers the parent → children batches of the GraphQL edges
+// (D-graphql-edges): in key order, the children of every parent key in one
+// SQL statement, the caller's scope applied in SQL, at most limit
+// (platform.ChildPages) per parent. A role that does not hold the
+// children's action gets EFORBIDDEN, as the paged list would answer.
+// It checks the caller's role for op, loads at most limit children
+// of each of ids within its scope and groups their views by parent, in key
+// order.
+func childBatch[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, limit int, ids []string,
+	parent func(*R) string, view func(*R) *V, load func(context.Context, authz.Filter, int, []string) ([]R, error)) ([][]*V, error) {
+	if err := s.checkRole(ctx, c, op); err != nil {
+		return nil, err
+	}
+	rows, err := load(ctx, c.Scope.Filter(), limit, ids)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string][]*V{}
+	for i := range rows {
+		p := parent(&rows[i])
+		by[p] = append(by[p], view(&rows[i]))
+	}
+	out := make([][]*V, len(ids))
+	for i, id := range ids {
+		out[i] = by[id]
+		if out[i] == nil {
+			out[i] = []*V{}
+		}
+	}
+	return out, nil
 }

@@ -7,10 +7,17 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
+
+// webhooks manages a customer's webhooks.
+type webhooks struct {
+	*core
+	egress egress.Policy // where a webhook may point (WithEgress)
+}
 
 // A customer's webhooks are customer-side configuration (R4.6-customer-side,
 // see identity_provider.go): the signing secret is sealed, and answered
@@ -83,28 +90,21 @@ func webhookEvents(in []string) ([]string, error) {
 }
 
 // webhookURL validates a webhook URL (outboundURL).
-func (s *Service) webhookURL(ctx context.Context, raw string) (string, error) {
-	return s.outboundURL(ctx, "url", raw)
+func (s *webhooks) webhookURL(ctx context.Context, raw string) (string, error) {
+	return outboundURL(ctx, s.egress, "url", raw)
 }
 
 func newWebhookSecret() string { return "whsec_" + randomHex(32) }
 
 // ListWebhooks lists a customer's webhooks.
-func (s *Service) ListWebhooks(ctx context.Context, c *access.Caller, customerID string) (*Page[*WebhookView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpWebhookList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.Webhooks(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return WholePage(views(rows, newWebhookView)), nil
+func (s *webhooks) ListWebhooks(ctx context.Context, c *access.Caller, customerID string) (*Page[*WebhookView], error) {
+	return customerList(ctx, s.core, c, OpWebhookList, customerID, s.store.Webhooks, newWebhookView)
 }
 
 // CreateWebhook subscribes a URL to a customer's events and answers its
 // signing secret, this once. EINVALID; ECONFLICT once the customer has
 // MaxWebhooks.
-func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerID string, in WebhookInput) (*WebhookSecret, error) {
+func (s *webhooks) CreateWebhook(ctx context.Context, c *access.Caller, customerID string, in WebhookInput) (*WebhookSecret, error) {
 	if _, err := s.customerFor(ctx, c, customerID, OpWebhookCreate); err != nil {
 		return nil, err
 	}
@@ -137,17 +137,17 @@ func (s *Service) CreateWebhook(ctx context.Context, c *access.Caller, customerI
 	return &WebhookSecret{WebhookView: newWebhookView(w), Secret: secret}, nil
 }
 
-func (s *Service) webhookFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Webhook, error) {
-	return decided(ctx, s, c, op, webhookResource)(s.store.Webhook(ctx, id))
+func (s *webhooks) webhookFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.Webhook, error) {
+	return decided(ctx, s.core, c, op, webhookResource)(s.store.Webhook(ctx, id))
 }
 
 // Webhook returns one webhook. ENOTFOUND or EFORBIDDEN per the scope mode.
-func (s *Service) Webhook(ctx context.Context, c *access.Caller, id string) (*WebhookView, error) {
+func (s *webhooks) Webhook(ctx context.Context, c *access.Caller, id string) (*WebhookView, error) {
 	return viewing(newWebhookView)(s.webhookFor(ctx, c, id, OpWebhookGet))
 }
 
 // UpdateWebhook changes a webhook. EINVALID.
-func (s *Service) UpdateWebhook(ctx context.Context, c *access.Caller, id string, in WebhookPatch) (*WebhookView, error) {
+func (s *webhooks) UpdateWebhook(ctx context.Context, c *access.Caller, id string, in WebhookPatch) (*WebhookView, error) {
 	old, err := s.webhookFor(ctx, c, id, OpWebhookUpdate)
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (s *Service) UpdateWebhook(ctx context.Context, c *access.Caller, id string
 			return nil, err
 		}
 	}
-	w, err := auditedRow(ctx, s, c, OpWebhookUpdate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
+	w, err := auditedRow(ctx, s.core, c, OpWebhookUpdate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
 		return tx.UpdateWebhook(ctx, id, func(w *store.Webhook) error { return s.patchWebhook(w, in, newURL) })
 	})
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *Service) UpdateWebhook(ctx context.Context, c *access.Caller, id string
 }
 
 // patchWebhook applies in to w, its URL checked already (newURL). EINVALID.
-func (s *Service) patchWebhook(w *store.Webhook, in WebhookPatch, newURL string) error {
+func (s *webhooks) patchWebhook(w *store.Webhook, in WebhookPatch, newURL string) error {
 	var err error
 	if in.URL != nil {
 		w.URL = newURL
@@ -195,13 +195,13 @@ func (s *Service) patchWebhook(w *store.Webhook, in WebhookPatch, newURL string)
 
 // RotateWebhookSecret replaces a webhook's signing secret and answers the
 // new one, this once.
-func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id string) (*WebhookSecret, error) {
+func (s *webhooks) RotateWebhookSecret(ctx context.Context, c *access.Caller, id string) (*WebhookSecret, error) {
 	old, err := s.webhookFor(ctx, c, id, OpWebhookSecretRotate)
 	if err != nil {
 		return nil, err
 	}
 	secret := newWebhookSecret()
-	w, err := auditedRow(ctx, s, c, OpWebhookSecretRotate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
+	w, err := auditedRow(ctx, s.core, c, OpWebhookSecretRotate, on(old.CustomerID, "webhooks", id), func(tx *store.Store) (*store.Webhook, error) {
 		return tx.UpdateWebhook(ctx, id, func(w *store.Webhook) error {
 			w.SecretSealed, w.UpdatedAt = s.secrets().Seal([]byte(secret), secrets.LabelWebhookSecret(w.ID)), s.stamp()
 			return nil
@@ -214,7 +214,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, c *access.Caller, id 
 }
 
 // DeleteWebhook removes a webhook and its deliveries.
-func (s *Service) DeleteWebhook(ctx context.Context, c *access.Caller, id string) error {
+func (s *webhooks) DeleteWebhook(ctx context.Context, c *access.Caller, id string) error {
 	w, err := s.webhookFor(ctx, c, id, OpWebhookDelete)
 	if err != nil {
 		return err
@@ -245,7 +245,7 @@ func newWebhookDeliveryView(d *store.WebhookDelivery) *WebhookDeliveryView {
 }
 
 // ListWebhookDeliveries lists a webhook's latest deliveries, newest first.
-func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[*WebhookDeliveryView], error) {
+func (s *webhooks) ListWebhookDeliveries(ctx context.Context, c *access.Caller, id string, limit int) (*Page[*WebhookDeliveryView], error) {
 	if _, err := s.webhookFor(ctx, c, id, OpWebhookDeliveries); err != nil {
 		return nil, err
 	}
@@ -257,4 +257,13 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, c *access.Caller, i
 		return nil, err
 	}
 	return WholePage(views(rows, newWebhookDeliveryView)), nil
+}
+
+func webhookResource(w *store.Webhook) authz.Resource {
+	return authz.Resource{CustomerID: w.CustomerID}
+}
+
+// WebhookResource is the customer of the webhook id.
+func (s *webhooks) WebhookResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(webhookResource)(s.store.Webhook(ctx, id))
 }

@@ -2,11 +2,9 @@ package idp
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
-	jose "github.com/go-jose/go-jose/v4"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
 	"github.com/platform/platform/internal/store"
@@ -50,15 +48,15 @@ type accessTokenClaims struct {
 
 // signAccessToken signs the access token t as an RFC 9068 JWT with the
 // current signing key.
-func (s storage) signAccessToken(ctx context.Context, req op.TokenRequest, t *store.AccessToken) (string, error) {
+func (s *storage) signAccessToken(ctx context.Context, req op.TokenRequest, t *store.AccessToken) (string, error) {
 	aud := t.Audience
 	if len(aud) == 0 {
 		aud = []string{t.ClientID}
 	}
-	c := accessTokenClaims{Issuer: s.p.cfg.Issuer, Subject: t.UserID, Audience: aud, ClientID: t.ClientID,
+	c := accessTokenClaims{Issuer: s.cfg.Issuer, Subject: t.UserID, Audience: aud, ClientID: t.ClientID,
 		IssuedAt: t.CreatedAt.Unix(), NotBefore: t.CreatedAt.Unix(), Expiry: t.ExpiresAt.Unix(), ID: t.ID,
 		Scope: strings.Join(t.Scopes, " "), GrantID: t.FamilyID}
-	if u, err := s.p.user(ctx, t.UserID); err == nil { // client_credentials tokens have no user
+	if u, err := s.user(ctx, t.UserID); err == nil { // client_credentials tokens have no user
 		c.HomeOrgID = u.OrgID
 	}
 	if r, ok := req.(op.IDTokenRequest); ok {
@@ -67,36 +65,13 @@ func (s storage) signAccessToken(ctx context.Context, req op.TokenRequest, t *st
 		}
 		c.AuthMethod = r.GetAMR()
 	}
-	return s.p.signJWT(ctx, typeAccessToken, c)
-}
-
-// signJWT signs claims as a JWT of header type typ with the current
-// signing key.
-func (p *Provider) signJWT(ctx context.Context, typ string, claims any) (string, error) {
-	key, err := p.keys.SigningKey(ctx)
-	if err != nil {
-		return "", err
-	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: key.SignatureAlgorithm(),
-		Key: &jose.JSONWebKey{Key: key.Key(), KeyID: key.ID()}}, (&jose.SignerOptions{}).WithType(jose.ContentType(typ)))
-	if err != nil {
-		return "", err
-	}
-	payload, err := json.Marshal(claims)
-	if err != nil {
-		return "", err
-	}
-	jws, err := signer.Sign(payload)
-	if err != nil {
-		return "", err
-	}
-	return jws.CompactSerialize()
+	return s.keys.signJWT(ctx, typeAccessToken, c)
 }
 
 // grantLifetime is how long a grant lives at least once it issued a token:
 // as long as the longest token issued with it (a session made from the
 // id_token may outlive the access token).
-func (p *Provider) grantLifetime() time.Duration {
+func (p *storage) grantLifetime() time.Duration {
 	return max(p.cfg.AccessTokenLifetime, p.cfg.IDTokenLifetime)
 }
 

@@ -1,47 +1,10 @@
 package idp
 
 import (
-	"bytes"
-	"context"
-	"encoding/base64"
-	"errors"
-	"html/template"
-	"image/png"
 	"net/http"
-	"net/url"
-
-	"github.com/pquerna/otp"
 
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/secrets"
 )
-
-// currentEnrolment shows an unconfirmed factor again (after a wrong code).
-func (p *Provider) currentEnrolment(ctx context.Context, u *platform.User) (*totpEnrolment, error) {
-	f, err := p.store.TOTP(ctx, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	secret, err := p.sealer.Open(f.SecretSealed, secrets.LabelTOTP(u.ID))
-	if err != nil {
-		return nil, err
-	}
-	issuer := p.totpIssuer()
-	q := url.Values{"secret": {string(secret)}, "issuer": {issuer}, "period": {"30"}, "digits": {"6"}, "algorithm": {"SHA1"}}
-	key, err := otp.NewKeyFromURL("otpauth://totp/" + url.PathEscape(issuer+":"+u.Email) + "?" + q.Encode())
-	if err != nil {
-		return nil, err
-	}
-	img, err := key.Image(240, 240)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return &totpEnrolment{Secret: string(secret), QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
-}
 
 type accountView struct {
 	Email   string
@@ -51,7 +14,7 @@ type accountView struct {
 // accountMFA lets a signed-in user turn on two-step verification. The
 // enrolment (its key shown once) begins only with a recent proof
 // (D-reauth).
-func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountMFA(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u, ok := p.sessionUser(w, r)
 	if !ok {
@@ -64,7 +27,7 @@ func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
 	if !p.requireProof(w, r, u, PathAccountMFA) {
 		return
 	}
-	enrol, err := p.beginTOTP(ctx, u.ID, u.Email)
+	enrol, err := p.factors.beginTOTP(ctx, u.ID, u.Email)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -75,10 +38,9 @@ func (p *Provider) accountMFA(w http.ResponseWriter, r *http.Request) {
 // accountMFASubmit confirms the enrolment with a first code of its key
 // (which only a proven session was shown) and shows the recovery codes
 // once; the holder is mailed.
-func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
+	if !p.postedForm(w, r, "Reload the page and try again.") {
 		return
 	}
 	u, ok := p.sessionUser(w, r)
@@ -89,31 +51,16 @@ func (p *Provider) accountMFASubmit(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
 		return
 	}
-	if err := p.checkSecondFactor(ctx, u, r.PostForm.Get("code"), false); err != nil {
-		if !errors.Is(err, errBadCode) {
-			p.internalError(w, r, err)
-			return
-		}
-		enrol, err := p.currentEnrolment(ctx, u)
-		if err != nil {
-			p.internalError(w, r, err)
-			return
-		}
-		p.renderSetup(w, http.StatusUnauthorized, PathAccountMFA, "", enrol, msgCodeFailed)
+	if !p.factors.confirmEnrolment(w, r, u, PathAccountMFA, "") {
 		return
 	}
-	codes, err := p.noticedRecoveryCodes(ctx, u, "Two-step verification with an authenticator app was turned on for your account.")
-	if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes, ContinueURL: PathAccount})
+	p.showNewCodes(w, r, u, "Two-step verification with an authenticator app was turned on for your account.", true)
 }
 
 // sessionUser is the user of the browser session, when the session signed
 // in a way the account's policy still allows (D-account-policy); otherwise
 // it answers the "sign in first" page.
-func (p *Provider) sessionUser(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
+func (p *accountPages) sessionUser(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
 	if s := sessionFromContext(r.Context()); s != nil {
 		if u, err := p.user(r.Context(), s.UserID); err == nil {
 			if ok, _ := p.sessionAllowed(r.Context(), s, u); ok {

@@ -64,14 +64,14 @@ func TestAttackSSOOnlyPasswordSignIn(t *testing.T) {
 	ti.providerB(t)
 	ti.ssoOnlyB(t)
 	r := ti.rp()
-	ti.p.hashes = new(atomic.Int64)
+	ti.p.factors.hashes = new(atomic.Int64)
 	attempt := func(email, password string) (int, string) {
 		t.Helper()
 		b := ti.browser()
 		_, page := b.get(r.authURL(newFlow()))
-		before := ti.p.hashes.Load()
+		before := ti.p.factors.hashes.Load()
 		resp, body := b.submitLogin(ti.issuer, page, email, password)
-		if n := ti.p.hashes.Load() - before; n != 1 {
+		if n := ti.p.factors.hashes.Load() - before; n != 1 {
 			t.Fatalf("%s: %d password hashes, want 1 as for a wrong password", email, n)
 		}
 		if loc := resp.Header.Get("Location"); loc != "" {
@@ -116,12 +116,12 @@ func TestAttackSSOOnlyPasswordSignIn(t *testing.T) {
 		}
 		b := ti.browser()
 		_, page := ti.enterCode(b, d["verification_uri_complete"].(string), "approve")
-		before := ti.p.hashes.Load()
+		before := ti.p.factors.hashes.Load()
 		resp, body := b.submitLogin(ti.issuer, page, bob, goodPass)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, msgLoginFailed) || strings.Contains(body, "Device signed in") {
 			t.Fatalf("device sign-in with an SSO-only account's password: %d\n%.600s", resp.StatusCode, body)
 		}
-		if n := ti.p.hashes.Load() - before; n != 1 {
+		if n := ti.p.factors.hashes.Load() - before; n != 1 {
 			t.Fatalf("%d hashes, want 1", n)
 		}
 		ti.clock.offset += 6 * time.Second

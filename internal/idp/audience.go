@@ -16,7 +16,7 @@ import (
 // instance's client id, which its data API accepts. A customer's service
 // account may ask only for its own customer's instances. Anything else is
 // invalid_target.
-func (p *Provider) serviceAudience(ctx context.Context, app *platform.Application, resource string) ([]string, error) {
+func (p *storage) serviceAudience(ctx context.Context, app *platform.Application, resource string) ([]string, error) {
 	resource = strings.TrimSuffix(resource, "/")
 	if resource == "" || resource == strings.TrimSuffix(p.cfg.ConsoleURL, "/") {
 		if p.cfg.ConsoleClientID == "" {

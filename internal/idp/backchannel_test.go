@@ -81,7 +81,7 @@ func (ti *testIDP) verifyLogout(t *testing.T, raw string) *access.LogoutToken {
 // deliver runs one delivery round and answers how many arrived.
 func (ti *testIDP) deliver(t *testing.T) int {
 	t.Helper()
-	n, err := ti.p.deliverLogouts(context.Background())
+	n, err := ti.p.logouts.deliverLogouts(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

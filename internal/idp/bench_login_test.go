@@ -90,7 +90,7 @@ func BenchmarkPasswordLoginConcurrent(b *testing.B) {
 					go func() {
 						defer wg.Done()
 						for next.Add(1) <= int64(b.N) {
-							if ok, _ := ti.p.verifyPassword(context.Background(), goodPass, userHash); !ok {
+							if ok, _ := ti.p.factors.verifyPassword(context.Background(), goodPass, userHash); !ok {
 								b.Error("hash mismatch")
 								return
 							}

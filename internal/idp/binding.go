@@ -25,7 +25,7 @@ type bindingKey struct{}
 
 // bindBrowser sits in front of the authorize endpoint: it (re)sets the
 // browser's binding cookie and hands its hash to CreateAuthRequest.
-func (p *Provider) bindBrowser(next http.Handler) http.Handler {
+func (p *loginPages) bindBrowser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bindingKey{}, p.bind(w, r))))
 	})
@@ -33,7 +33,7 @@ func (p *Provider) bindBrowser(next http.Handler) http.Handler {
 
 // bind (re)sets the browser's binding cookie and answers the hash a login
 // transaction of this browser stores.
-func (p *Provider) bind(w http.ResponseWriter, r *http.Request) string {
+func (p *loginPages) bind(w http.ResponseWriter, r *http.Request) string {
 	v := ""
 	if c, err := r.Cookie(p.cookie(bindingCookie)); err == nil && validHandle(c.Value) {
 		v = c.Value
@@ -74,7 +74,7 @@ var (
 // boundRequest loads an unexpired login transaction for the browser of r:
 // errNoTransaction when there is none, errForeignBrowser when r's browser did
 // not start it.
-func (p *Provider) boundRequest(r *http.Request, id string) (*store.AuthRequest, error) {
+func (p *loginPages) boundRequest(r *http.Request, id string) (*store.AuthRequest, error) {
 	if id == "" || len(id) > 64 {
 		return nil, errNoTransaction
 	}
@@ -95,7 +95,7 @@ func (p *Provider) boundRequest(r *http.Request, id string) (*store.AuthRequest,
 // transaction loads the login transaction named by id for this browser, or
 // answers the provider's error page and reports false. Unless finished is
 // true, a transaction that is already done counts as expired.
-func (p *Provider) transaction(w http.ResponseWriter, r *http.Request, id string, finished bool) (*store.AuthRequest, bool) {
+func (p *loginPages) transaction(w http.ResponseWriter, r *http.Request, id string, finished bool) (*store.AuthRequest, bool) {
 	a, err := p.boundRequest(r, id)
 	switch {
 	case errors.Is(err, errForeignBrowser):
@@ -115,7 +115,7 @@ func (p *Provider) transaction(w http.ResponseWriter, r *http.Request, id string
 // authorizeCallback is the step that turns a finished login into a code. It
 // answers only the browser that holds the transaction; the op library then
 // issues the code, once (SaveAuthCode refuses a second).
-func (p *Provider) authorizeCallback(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) authorizeCallback(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.transaction(w, r, r.URL.Query().Get("id"), true)
 	if !ok {
 		return

@@ -49,7 +49,7 @@ func requestedResource(ctx context.Context) string {
 // once; a secret must come the registered way (basic or post). Whatever
 // does not hold is answered invalid_client. It also keeps the resource
 // indicator of a client_credentials request for the token's audience.
-func (p *Provider) clientAuth(next http.Handler) http.Handler {
+func (p *endpoints) clientAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
@@ -95,7 +95,7 @@ func (p *Provider) clientAuth(next http.Handler) http.Handler {
 // checkSecretMethod refuses a secret sent another way than the client's
 // registered method (client_secret_basic or client_secret_post), and any
 // secret of a private_key_jwt client.
-func (p *Provider) checkSecretMethod(ctx context.Context, r *http.Request) error {
+func (p *endpoints) checkSecretMethod(ctx context.Context, r *http.Request) error {
 	id, secret, basic := r.BasicAuth()
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
@@ -121,7 +121,7 @@ func (p *Provider) checkSecretMethod(ctx context.Context, r *http.Request) error
 // client, aud the issuer, the token endpoint or the PAR endpoint, unexpired and expiring
 // within assertionMaxLifetime, with a jti not seen before. It answers the
 // client id.
-func (p *Provider) verifyClientAssertion(ctx context.Context, raw, clientID string) (string, error) {
+func (p *endpoints) verifyClientAssertion(ctx context.Context, raw, clientID string) (string, error) {
 	refused := errors.New("the client assertion is not valid")
 	if raw == "" || len(raw) > 8192 {
 		return "", refused

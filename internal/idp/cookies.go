@@ -6,4 +6,4 @@ import "github.com/platform/platform/internal/httpapi"
 // SessionCookie, csrfCookie) has in browsers: prefixed __Host- when the
 // issuer is https (each is set Secure, with Path=/ and no Domain), plain
 // under http (httpapi.CookieName decides).
-func (p *Provider) cookie(name string) string { return httpapi.CookieName(name, p.secure) }
+func (p *core) cookie(name string) string { return httpapi.CookieName(name, p.secure) }

@@ -94,7 +94,7 @@ func originOf(raw string) string {
 // gets no CORS header, so its pages cannot read the answers nor send
 // anything a preflight guards. The other endpoints (authorize, the login
 // pages) carry no CORS headers at all.
-func (p *Provider) cors(next http.Handler) http.Handler {
+func (p *endpoints) cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Add("Vary", "Origin")

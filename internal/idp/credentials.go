@@ -6,10 +6,24 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
+
+// factors checks what a user knows and holds: passwords (argon2id through
+// the hash queue), one-time codes, recovery codes, and the lockout with its
+// reset links. The sign-in and account pages share it.
+type factors struct {
+	*core
+	hashQueue *hashQueue            // bounds the verifications in flight
+	dummyHash string                // verified against when no user matches, so both cost the same
+	hashes    *atomic.Int64         // when set (tests), counts password verifications
+	hashGate  func(password string) // when set (tests), runs inside each verification
+}
 
 var errLoginFailed = errors.New("login failed")
 
@@ -26,7 +40,7 @@ var errLoginFailed = errors.New("login failed")
 // (D-account-policy): an account of an organization without password
 // sign-in is no password's account, and the attempt answers and costs
 // exactly what a wrong password does.
-func (p *Provider) checkPassword(ctx context.Context, email, password, orgID string) (*platform.User, error) {
+func (p *factors) checkPassword(ctx context.Context, email, password, orgID string) (*platform.User, error) {
 	users, err := p.store.UsersByEmail(ctx, email, orgID)
 	if err != nil {
 		return nil, err
@@ -41,7 +55,7 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 		}
 		return nil, errLoginFailed
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +101,7 @@ func (p *Provider) checkPassword(ctx context.Context, email, password, orgID str
 // comes first (the console's flow for internal users), then the address's
 // oldest account; an address's other accounts are signed in to through the
 // gateway, which names their organization.
-func (p *Provider) signInAccount(users []*platform.User) *platform.User {
+func (p *factors) signInAccount(users []*platform.User) *platform.User {
 	if len(users) == 0 {
 		return nil
 	}
@@ -108,7 +122,7 @@ func (p *Provider) signInAccount(users []*platform.User) *platform.User {
 // verifyPassword is the one place a password hash is computed during
 // sign-in, in a slot of the hash queue (errHashBusy when none frees up in
 // time); tests count its calls (p.hashes) and hold them (p.hashGate).
-func (p *Provider) verifyPassword(ctx context.Context, password, phc string) (ok bool, err error) {
+func (p *factors) verifyPassword(ctx context.Context, password, phc string) (ok bool, err error) {
 	if qerr := p.hashQueue.do(ctx, func() {
 		if p.hashes != nil {
 			p.hashes.Add(1)
@@ -121,4 +135,133 @@ func (p *Provider) verifyPassword(ctx context.Context, password, phc string) (ok
 		return false, qerr
 	}
 	return ok, err
+}
+
+// sendResetLinks sends each account of an address that has a password and
+// is not suspended a reset link (1 hour), within the per-address and
+// per-account limits. kind names the message: a reset asked for, or the
+// unlock offer after a lockout.
+func (p *factors) sendResetLinks(ctx context.Context, email, why string) error {
+	now := p.now()
+	if ok, _, err := p.store.Allow(ctx, "reset-address:"+digest(email), forgotLimit, time.Hour, now); err != nil || !ok {
+		return err
+	}
+	users, err := p.store.UsersByEmail(ctx, email, "")
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if err := p.sendResetLink(ctx, u, why); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendResetLink sends one account a reset link, unless it has no password
+// yet (an open or revoked invitation is not bypassed), is suspended, or
+// asked too often. An account of an organization without password sign-in
+// gets no link (D-account-policy): a reset asked for is answered with a
+// message that the organization signs in with its identity provider; an
+// unlock offer, nothing (the lock ends by itself, or an administrator lifts
+// it).
+func (p *factors) sendResetLink(ctx context.Context, u *platform.User, why string) error {
+	policy, err := p.loginRules(ctx, u.OrgID)
+	if err != nil {
+		return err
+	}
+	ssoOnly := !policy.passwords()
+	if (u.PasswordHash == "" && !ssoOnly) || (ssoOnly && why == "unlock") {
+		return nil
+	}
+	if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil || suspended {
+		return err
+	}
+	now := p.now()
+	if ok, _, err := p.store.Allow(ctx, "reset-account:"+u.ID, forgotLimit, time.Hour, now); err != nil || !ok {
+		return err
+	}
+	org := ""
+	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
+		org = o.Name
+	}
+	if ssoOnly {
+		m := mail.Message{Kind: mail.KindSSOOnly, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name}
+		if p.cfg.ConsoleURL != "" {
+			m.Link = p.cfg.ConsoleURL + "/"
+		}
+		return p.store.InTx(ctx, func(tx *store.Store) error {
+			return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, m)
+		})
+	}
+	kind := mail.KindReset
+	if why == "unlock" {
+		kind = mail.KindUnlock
+	}
+	token, hash := mail.NewToken()
+	return p.store.InTx(ctx, func(tx *store.Store) error {
+		err := tx.CreateAccountToken(ctx, &store.AccountToken{Hash: hash, Kind: store.TokenReset, UserID: u.ID, CreatedAt: now,
+			ExpiresAt: now.Add(mail.ResetLifetime)}, false)
+		if err != nil {
+			return err
+		}
+		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: kind, To: u.Email, UserID: u.ID,
+			CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Link: mail.Link(p.cfg.Issuer, PathPasswordReset, token)})
+	})
+}
+
+// failedLoginMessage counts a failed sign-in against the address (whether
+// or not it has an account) and, past the lockout's number of attempts,
+// answers that too many were made and that instructions were sent if the
+// address has an account: the same for every address, so it tells nothing.
+func (p *factors) failedLoginMessage(ctx context.Context, email string) string {
+	ok, _, err := p.store.Allow(ctx, "login-fail:"+digest(email), p.cfg.MaxFailedLogins, p.cfg.LockoutDuration, p.now())
+	if err != nil || ok {
+		return msgLoginFailed
+	}
+	return msgTooMany
+}
+
+// accountLocked sends the holder of an account that was just locked an
+// unlock-by-reset link, off the request.
+func (p *factors) accountLocked(ctx context.Context, u *platform.User) {
+	p.later(ctx, func(ctx context.Context) error { return p.sendResetLink(ctx, u, "unlock") })
+}
+
+// checkSecondFactor verifies a TOTP or recovery code, counting failures
+// toward the same lockout as passwords (D-lockout).
+func (p *factors) checkSecondFactor(ctx context.Context, u *platform.User, code string, recovery bool) error {
+	policy, err := p.loginRules(ctx, u.OrgID)
+	if err != nil {
+		return err
+	}
+	if len(code) > 64 {
+		return errBadCode
+	}
+	// The attempt is counted before the code is checked, so concurrent
+	// guesses cannot overtake the lockout (see checkPassword).
+	now := p.now()
+	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
+	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
+	if err != nil {
+		return err
+	}
+	if !reserved {
+		return errBadCode
+	}
+	if recovery {
+		err = p.useRecoveryCode(ctx, u.ID, code)
+	} else {
+		err = p.checkTOTP(ctx, u.ID, code)
+	}
+	if err != nil {
+		if errors.Is(err, errBadCode) && n == policy.LockoutMaxAttempts {
+			// Someone who knows the password is guessing codes: the holder
+			// gets the unlock-by-reset link, which also replaces the password.
+			slog.WarnContext(ctx, "account locked after failed codes", "user_id", u.ID, "until", until)
+			p.accountLocked(ctx, u)
+		}
+		return err
+	}
+	return p.store.ResetLoginFailures(ctx, u.ID)
 }

@@ -30,15 +30,18 @@ const (
 	PathDeviceDecide        = "/ui/device/decide"
 	deviceLifetime          = 10 * time.Minute
 	devicePollInterval      = 5 * time.Second
+
+	msgDeviceCodeExpired = "This code has expired"
+	msgStartOnDevice     = "Start again on your device."
 )
 
-var _ op.DeviceAuthorizationStorage = storage{}
+var _ op.DeviceAuthorizationStorage = (*storage)(nil)
 
 // StoreDeviceAuthorization stores a new device authorization; only the
 // device code's hash is kept.
-func (s storage) StoreDeviceAuthorization(ctx context.Context, clientID, deviceCode, userCode string, expires time.Time, scopes []string) error {
+func (s *storage) StoreDeviceAuthorization(ctx context.Context, clientID, deviceCode, userCode string, expires time.Time, scopes []string) error {
 	now := s.now()
-	err := s.p.store.CreateDeviceAuthorization(ctx, &store.DeviceAuthorization{DeviceCodeHash: hashSecret(deviceCode),
+	err := s.store.CreateDeviceAuthorization(ctx, &store.DeviceAuthorization{DeviceCodeHash: hashSecret(deviceCode),
 		UserCode: userCode, ClientID: clientID, Scopes: scopes, Interval: devicePollInterval, CreatedAt: now, ExpiresAt: expires})
 	if platform.ErrorCode(err) == platform.ECONFLICT {
 		return op.ErrDuplicateUserCode
@@ -49,8 +52,8 @@ func (s storage) StoreDeviceAuthorization(ctx context.Context, clientID, deviceC
 // GetDeviceAuthorizatonState answers a poll of the token endpoint: pending,
 // denied, expired, or approved (once), and slow_down (the library's reading
 // of context.DeadlineExceeded) for a poll sooner than the interval.
-func (s storage) GetDeviceAuthorizatonState(ctx context.Context, clientID, deviceCode string) (*op.DeviceAuthorizationState, error) {
-	d, fast, err := s.p.store.PollDeviceAuthorization(ctx, clientID, hashSecret(deviceCode), s.now())
+func (s *storage) GetDeviceAuthorizatonState(ctx context.Context, clientID, deviceCode string) (*op.DeviceAuthorizationState, error) {
+	d, fast, err := s.store.PollDeviceAuthorization(ctx, clientID, hashSecret(deviceCode), s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +82,7 @@ func (s storage) GetDeviceAuthorizatonState(ctx context.Context, clientID, devic
 // 3.1) for a public application with the device flow: the client sends its
 // client_id and no credentials, and the scopes it wants, which must all be
 // scopes of this provider. Requests are rate limited by client address.
-func (p *Provider) deviceAuthorization(w http.ResponseWriter, r *http.Request) {
+func (p *endpoints) deviceAuthorization(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "the form could not be read")
 		return
@@ -125,7 +128,7 @@ type deviceView struct {
 const deviceConfirmLifetime = 10 * time.Minute
 
 // devicePage asks for the user code (prefilled from the verification link).
-func (p *Provider) devicePage(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) devicePage(w http.ResponseWriter, r *http.Request) {
 	code := r.URL.Query().Get("user_code")
 	if len(code) > 20 {
 		code = ""
@@ -149,12 +152,8 @@ func normalUserCode(s string) string {
 // confirmation page carries a one-time value of its own, bound to this
 // browser (its login binding cookie) and to the device code: only that
 // value, not the user code, can approve or deny the device.
-func (p *Provider) deviceSubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
-		return
-	}
-	if !p.allowAttempt(w, r) {
+func (p *loginPages) deviceSubmit(w http.ResponseWriter, r *http.Request) {
+	if !p.postedAttempt(w, r, "Reload the page and try again.") {
 		return
 	}
 	code := normalUserCode(r.PostForm.Get("user_code"))
@@ -180,7 +179,7 @@ func (p *Provider) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 		Confirmation: confirmation})
 }
 
-func (p *Provider) deviceByCode(ctx context.Context, code string) (*store.DeviceAuthorization, error) {
+func (p *loginPages) deviceByCode(ctx context.Context, code string) (*store.DeviceAuthorization, error) {
 	if code == "" {
 		return nil, platform.Errorf(platform.ENOTFOUND, "device authorization not found")
 	}
@@ -194,12 +193,8 @@ func (p *Provider) deviceByCode(ctx context.Context, code string) (*store.Device
 // confirmation page's one-time value, once, in the browser that was shown
 // the page; a user code alone (guessed, or from someone else's screen)
 // decides nothing.
-func (p *Provider) deviceDecide(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Reload the page and try again.")
-		return
-	}
-	if !p.allowAttempt(w, r) {
+func (p *loginPages) deviceDecide(w http.ResponseWriter, r *http.Request) {
+	if !p.postedAttempt(w, r, "Reload the page and try again.") {
 		return
 	}
 	ctx := r.Context()
@@ -212,22 +207,14 @@ func (p *Provider) deviceDecide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := p.store.TakeDeviceConfirmation(ctx, hashSecret(confirmation), binding, p.now())
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.renderError(w, r, http.StatusBadRequest, "This confirmation has expired",
-			"It was used already, has expired, or was opened in another browser. Enter the code shown on your device again.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.failed(w, r, err, http.StatusBadRequest, "This confirmation has expired",
+		"It was used already, has expired, or was opened in another browser. Enter the code shown on your device again.") {
 		return
 	}
 	now := p.now()
 	if r.PostForm.Get("decision") != "approve" {
 		err := p.store.DecideDeviceAuthorization(ctx, d.DeviceCodeHash, false, "", nil, time.Time{}, now)
-		if platform.ErrorCode(err) == platform.ENOTFOUND {
-			p.renderError(w, r, http.StatusBadRequest, "This code has expired", "Start again on your device.")
-			return
-		} else if err != nil {
-			p.internalError(w, r, err)
+		if p.failed(w, r, err, http.StatusBadRequest, msgDeviceCodeExpired, msgStartOnDevice) {
 			return
 		}
 		p.renderError(w, r, http.StatusOK, "Request denied", "The device was not signed in. You can close this window.")
@@ -248,17 +235,13 @@ func (p *Provider) deviceDecide(w http.ResponseWriter, r *http.Request) {
 
 // approveDevice is the callback of a login that approves a device: the
 // device's next poll gets the tokens of the user who signed in.
-func (p *Provider) approveDevice(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
+func (p *loginPages) approveDevice(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
 	if !a.Done {
-		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Start again on your device.")
+		p.renderError(w, r, http.StatusBadRequest, msgExpired, msgStartOnDevice)
 		return
 	}
 	err := p.store.DecideDeviceAuthorization(r.Context(), a.DeviceCodeHash, true, a.UserID, a.AMR, a.AuthTime, p.now())
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.renderError(w, r, http.StatusBadRequest, "This code has expired", "Start again on your device.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.failed(w, r, err, http.StatusBadRequest, msgDeviceCodeExpired, msgStartOnDevice) {
 		return
 	}
 	p.renderError(w, r, http.StatusOK, "Device signed in", "Return to your device: it continues by itself. You can close this window.")

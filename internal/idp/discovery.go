@@ -29,9 +29,9 @@ var claimsSupported = []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "
 // library's document without the implicit and hybrid response types, the
 // device, jwt-bearer and token-exchange grants, request objects, session
 // iframes and client authentication methods the provider does not accept.
-func (p *Provider) discovery(w http.ResponseWriter, r *http.Request) {
+func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)
-	d := op.CreateDiscoveryConfig(ctx, p.op, storage{p})
+	d := op.CreateDiscoveryConfig(ctx, p.op, p.storage)
 	d.ResponseTypesSupported = []string{string(oidc.ResponseTypeCode)}
 	d.ResponseModesSupported = []string{string(oidc.ResponseModeQuery)}
 	d.GrantTypesSupported = slices.Clone(supportedGrantTypes)
@@ -68,7 +68,7 @@ type discoveryDocument struct {
 
 // supportedGrants refuses, with RFC 6749's unsupported_grant_type, every
 // grant the provider does not offer.
-func (p *Provider) supportedGrants(next http.Handler) http.Handler {
+func (p *endpoints) supportedGrants(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			if err := r.ParseForm(); err != nil {
@@ -93,11 +93,9 @@ func oauthError(w http.ResponseWriter, status int, code, desc string) {
 // with WWW-Authenticate (error="invalid_token" when a token was sent), and
 // an OAuth error body. The op library answers a missing or invalid token
 // with plain text and an inactive one with 403.
-func (p *Provider) bearerChallenge(next http.Handler) http.Handler {
+func (p *endpoints) bearerChallenge(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cw := &challengeCapture{ResponseWriter: w}
-		next.ServeHTTP(cw, r)
-		if !cw.captured {
+		if holdAnswer(w, r, next, refused) == nil {
 			return
 		}
 		challenge := `Bearer realm="` + p.cfg.Issuer + `"`
@@ -111,28 +109,9 @@ func (p *Provider) bearerChallenge(next http.Handler) http.Handler {
 	})
 }
 
-// challengeCapture holds back a 401 or 403 answer for bearerChallenge.
-type challengeCapture struct {
-	http.ResponseWriter
-	captured bool
-}
-
-func (c *challengeCapture) WriteHeader(code int) {
-	if code == http.StatusUnauthorized || code == http.StatusForbidden {
-		c.captured = true
-		for _, h := range []string{"Content-Type", "X-Content-Type-Options", "Content-Length"} {
-			c.Header().Del(h)
-		}
-		return
-	}
-	c.ResponseWriter.WriteHeader(code)
-}
-
-func (c *challengeCapture) Write(b []byte) (int, error) {
-	if c.captured {
-		return len(b), nil
-	}
-	return c.ResponseWriter.Write(b)
+// refused picks the 401 and 403 answers bearerChallenge replaces.
+func refused(code int, _ http.Header) bool {
+	return code == http.StatusUnauthorized || code == http.StatusForbidden
 }
 
 func algNames(algs []jose.SignatureAlgorithm) []string {

@@ -39,7 +39,7 @@ type logoutParam struct{ Name, Value string }
 // id_token_hint is a valid token of the session's user. Without a session
 // there is nothing to end: the op library validates the request and
 // redirects.
-func (p *Provider) endSessionPage(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) endSessionPage(w http.ResponseWriter, r *http.Request) {
 	s := sessionFromContext(r.Context())
 	if s == nil {
 		p.op.ServeHTTP(w, r)
@@ -71,10 +71,8 @@ func (p *Provider) endSessionPage(w http.ResponseWriter, r *http.Request) {
 // id_token_hint names (D-logout), and tells the applications that receive
 // back-channel logouts, then lets the op library validate the
 // request and redirect to the post-logout URI.
-func (p *Provider) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request",
-			"Your session on this page has ended. Go back to the application and sign out again.")
+func (p *loginPages) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
+	if !p.postedForm(w, r, "Your session on this page has ended. Go back to the application and sign out again.") {
 		return
 	}
 	if s := sessionFromContext(r.Context()); s != nil {

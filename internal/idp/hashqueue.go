@@ -76,7 +76,7 @@ func (q *hashQueue) do(ctx context.Context, f func()) error {
 
 // hashBusy answers a sign-in the hash queue refused: 503 with Retry-After,
 // the same for every address, so it tells nothing about accounts.
-func (p *Provider) hashBusy(w http.ResponseWriter, r *http.Request) {
+func (p *factors) hashBusy(w http.ResponseWriter, r *http.Request) {
 	slog.WarnContext(r.Context(), "password verification queue full", "slots", p.hashQueue.slots)
 	w.Header().Set("Retry-After", "2")
 	p.renderError(w, r, http.StatusServiceUnavailable, "Busy", "Many people are signing in right now. Please try again in a moment.")

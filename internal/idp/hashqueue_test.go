@@ -19,8 +19,8 @@ func TestAttackHashFlood(t *testing.T) {
 	r := ti.rp()
 	release := make(chan struct{})
 	var inFlight, peak atomic.Int64
-	ti.p.hashes = new(atomic.Int64)
-	ti.p.hashGate = func(string) {
+	ti.p.factors.hashes = new(atomic.Int64)
+	ti.p.factors.hashGate = func(string) {
 		n := inFlight.Add(1)
 		for {
 			p := peak.Load()
@@ -41,7 +41,7 @@ func TestAttackHashFlood(t *testing.T) {
 			b.submitLogin(ti.issuer, page, alice, "guess "+string(rune('a'+i)))
 		}()
 	}
-	for ti.p.hashes.Load() < 2 {
+	for ti.p.factors.hashes.Load() < 2 {
 		time.Sleep(time.Millisecond)
 	}
 	// Both slots held: these wait out the queue's wait and are refused.
@@ -54,7 +54,7 @@ func TestAttackHashFlood(t *testing.T) {
 			t.Fatalf("%s: a busy answer must not read as a failed login", email)
 		}
 	}
-	if n := ti.p.hashes.Load(); n != 2 {
+	if n := ti.p.factors.hashes.Load(); n != 2 {
 		t.Fatalf("%d hashes computed, want the 2 in flight only", n)
 	}
 	// Many at once, released: they all get their verification, in turn.

@@ -45,7 +45,7 @@ func TestAttackIntrospectionAcrossClients(t *testing.T) {
 	acme, globex := token("acme-deployer", "acme-deployer-secret-0123456789"), token("globex-deployer", "globex-deployer-secret-0123456789")
 	alices, _ := ti.loginTokens(ti.rp(), alice)
 	// a token of alice's for the orders API as well (its audience names it)
-	forOrders, _, err := storage{ti.p}.CreateAccessToken(context.Background(), serviceRequest{subject: userAlice, clientID: appClientID,
+	forOrders, _, err := ti.p.storage.CreateAccessToken(context.Background(), serviceRequest{subject: userAlice, clientID: appClientID,
 		audience: []string{appClientID, "orders-api"}, scopes: []string{"openid", "email", "profile"}})
 	if err != nil {
 		t.Fatal(err)

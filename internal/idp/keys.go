@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -207,4 +208,27 @@ func (m *keyManager) KeySet(ctx context.Context) ([]op.Key, error) {
 		out[i] = publicKey{k}
 	}
 	return out, nil
+}
+
+// signJWT signs claims as a JWT of header type typ with the current
+// signing key.
+func (m *keyManager) signJWT(ctx context.Context, typ string, claims any) (string, error) {
+	key, err := m.SigningKey(ctx)
+	if err != nil {
+		return "", err
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: key.SignatureAlgorithm(),
+		Key: &jose.JSONWebKey{Key: key.Key(), KeyID: key.ID()}}, (&jose.SignerOptions{}).WithType(jose.ContentType(typ)))
+	if err != nil {
+		return "", err
+	}
+	payload, err := json.Marshal(claims)
+	if err != nil {
+		return "", err
+	}
+	jws, err := signer.Sign(payload)
+	if err != nil {
+		return "", err
+	}
+	return jws.CompactSerialize()
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
@@ -65,39 +64,39 @@ type doneView struct {
 
 // linkUser loads the user, organization and policy of a valid link, or
 // answers the styled error page.
-func (p *Provider) linkUser(w http.ResponseWriter, r *http.Request, pg linkPage, token string) (*platform.User, string, *platform.LoginPolicy, bool) {
+func (p *accountPages) linkUser(w http.ResponseWriter, r *http.Request, pg linkPage, token string) (*platform.User, string, loginRules, bool) {
 	ctx := r.Context()
 	if token == "" || len(token) > 128 {
 		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	tok, err := p.store.AccountToken(ctx, mail.TokenHash(token), pg.kind, p.now())
 	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	} else if err != nil {
 		p.internalError(w, r, err)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	u, err := p.user(ctx, tok.UserID)
 	if err != nil {
 		p.internalError(w, r, err)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	org := ""
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
-		return nil, "", nil, false
+		return nil, "", loginRules{}, false
 	}
 	return u, org, policy, true
 }
 
-func (p *Provider) renderSetPassword(w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
-	policy *platform.LoginPolicy, token string, errs []string) {
+func (p *accountPages) renderSetPassword(w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
+	policy loginRules, token string, errs []string) {
 	p.render(w, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
 		Action: pg.action, Org: org, Email: u.Email, Token: token, CSRF: p.newCSRF(w), MinLength: policy.PasswordMinLength,
 		CheckCommon: policy.PasswordCheckCommon, Errors: errs})
@@ -105,14 +104,14 @@ func (p *Provider) renderSetPassword(w http.ResponseWriter, status int, pg linkP
 
 // setPasswordPage shows the form of a valid link; opening it spends nothing
 // (mail scanners open links too).
-func (p *Provider) setPasswordPage(pg linkPage) http.HandlerFunc {
+func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token := r.URL.Query().Get("token")
 		u, org, policy, ok := p.linkUser(w, r, pg, token)
 		if !ok {
 			return
 		}
-		if !policy.PasswordAllowed {
+		if !policy.passwords() {
 			p.renderSSOOnly(w, http.StatusOK, pg, org)
 			return
 		}
@@ -124,7 +123,7 @@ func (p *Provider) setPasswordPage(pg linkPage) http.HandlerFunc {
 // sign-in (D-account-policy): there is no password to set; the user signs
 // in through the organization's identity provider, from the sign-in page.
 // The link stays unspent.
-func (p *Provider) renderSSOOnly(w http.ResponseWriter, status int, pg linkPage, org string) {
+func (p *accountPages) renderSSOOnly(w http.ResponseWriter, status int, pg linkPage, org string) {
 	name := org
 	if name == "" {
 		name = "Your organization"
@@ -145,14 +144,10 @@ func (p *Provider) renderSSOOnly(w http.ResponseWriter, status int, pg linkPage,
 // policy, then spends the link and sets it (SetPasswordByLink). An
 // invitation signs the user in; a reset ends every session and token of
 // the user and asks to sign in again.
-func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
+func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-			p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Open the link from the e-mail again.")
-			return
-		}
-		if !p.allowAttempt(w, r) {
+		if !p.postedAttempt(w, r, "Your session on this page has ended. Open the link from the e-mail again.") {
 			return
 		}
 		token := r.PostForm.Get("token")
@@ -160,7 +155,7 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if !policy.PasswordAllowed { // nothing is set or spent
+		if !policy.passwords() { // nothing is set or spent
 			p.renderSSOOnly(w, http.StatusForbidden, pg, org)
 			return
 		}
@@ -169,7 +164,7 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			p.renderSetPassword(w, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
 			return
 		}
-		if err := CheckPassword(policy, password, u.Email); err != nil {
+		if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
 			var pe *platform.Error
 			errs := []string{platform.ErrorMessage(err)}
 			if errors.As(err, &pe) && len(pe.Details) > 0 {
@@ -183,11 +178,8 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			p.internalError(w, r, err)
 			return
 		}
-		if _, err := p.store.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); platform.ErrorCode(err) == platform.ENOTFOUND {
-			p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
-			return
-		} else if err != nil {
-			p.internalError(w, r, err)
+		if _, err := p.store.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); p.failed(w, r, err,
+			http.StatusNotFound, "This link is not valid", msgLinkInvalid) {
 			return
 		}
 		slog.InfoContext(ctx, "password set through a link", "user_id", u.ID, "kind", pg.kind)
@@ -198,7 +190,7 @@ func (p *Provider) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 				return
 			}
 			v.Title, v.Message = "You are signed in", "Your password is set and you are signed in as "+u.Email+"."
-		} else if p.passkeysAllowed(policy) && policy.PasskeyRequired {
+		} else if policy.passkeysRequired() {
 			// the link proved the mailbox: this browser may add the passkey the organization requires
 			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}); err != nil {
 				p.internalError(w, r, err)
@@ -226,7 +218,7 @@ type forgotView struct {
 }
 
 // forgotPage shows the forgot-password form.
-func (p *Provider) forgotPage(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) forgotPage(w http.ResponseWriter, r *http.Request) {
 	p.render(w, http.StatusOK, "forgot.html", forgotView{CSRF: p.newCSRF(w), AuthRequestID: authRequestParam(r.URL.Query().Get("authRequestID"))})
 }
 
@@ -236,12 +228,8 @@ func (p *Provider) forgotPage(w http.ResponseWriter, r *http.Request) {
 // nor its timing tells whether one exists. Requests are limited per client
 // address (the sign-in limit), per address and per account (forgotLimit an
 // hour).
-func (p *Provider) forgotSubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Reload the page and try again.")
-		return
-	}
-	if !p.allowAttempt(w, r) {
+func (p *accountPages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
+	if !p.postedAttempt(w, r, "Your session on this page has ended. Reload the page and try again.") {
 		return
 	}
 	email := platform.NormalizeEmail(r.PostForm.Get("email"))
@@ -252,147 +240,9 @@ func (p *Provider) forgotSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Sent = true
-	p.later(r.Context(), func(ctx context.Context) error { return p.sendResetLinks(ctx, email, store.TokenReset) })
+	p.later(r.Context(), func(ctx context.Context) error { return p.factors.sendResetLinks(ctx, email, store.TokenReset) })
 	p.render(w, http.StatusOK, "forgot.html", v)
 }
-
-// sendResetLinks sends each account of an address that has a password and
-// is not suspended a reset link (1 hour), within the per-address and
-// per-account limits. kind names the message: a reset asked for, or the
-// unlock offer after a lockout.
-func (p *Provider) sendResetLinks(ctx context.Context, email, why string) error {
-	now := p.now()
-	if ok, _, err := p.store.Allow(ctx, "reset-address:"+digest(email), forgotLimit, time.Hour, now); err != nil || !ok {
-		return err
-	}
-	users, err := p.store.UsersByEmail(ctx, email, "")
-	if err != nil {
-		return err
-	}
-	for _, u := range users {
-		if err := p.sendResetLink(ctx, u, why); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sendResetLink sends one account a reset link, unless it has no password
-// yet (an open or revoked invitation is not bypassed), is suspended, or
-// asked too often. An account of an organization without password sign-in
-// gets no link (D-account-policy): a reset asked for is answered with a
-// message that the organization signs in with its identity provider; an
-// unlock offer, nothing (the lock ends by itself, or an administrator lifts
-// it).
-func (p *Provider) sendResetLink(ctx context.Context, u *platform.User, why string) error {
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		return err
-	}
-	ssoOnly := !policy.PasswordAllowed
-	if (u.PasswordHash == "" && !ssoOnly) || (ssoOnly && why == "unlock") {
-		return nil
-	}
-	if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil || suspended {
-		return err
-	}
-	now := p.now()
-	if ok, _, err := p.store.Allow(ctx, "reset-account:"+u.ID, forgotLimit, time.Hour, now); err != nil || !ok {
-		return err
-	}
-	org := ""
-	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
-		org = o.Name
-	}
-	if ssoOnly {
-		m := mail.Message{Kind: mail.KindSSOOnly, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name}
-		if p.cfg.ConsoleURL != "" {
-			m.Link = p.cfg.ConsoleURL + "/"
-		}
-		return p.store.InTx(ctx, func(tx *store.Store) error {
-			return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, m)
-		})
-	}
-	kind := mail.KindReset
-	if why == "unlock" {
-		kind = mail.KindUnlock
-	}
-	token, hash := mail.NewToken()
-	return p.store.InTx(ctx, func(tx *store.Store) error {
-		err := tx.CreateAccountToken(ctx, &store.AccountToken{Hash: hash, Kind: store.TokenReset, UserID: u.ID, CreatedAt: now,
-			ExpiresAt: now.Add(mail.ResetLifetime)}, false)
-		if err != nil {
-			return err
-		}
-		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: kind, To: u.Email, UserID: u.ID,
-			CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Link: mail.Link(p.cfg.Issuer, PathPasswordReset, token)})
-	})
-}
-
-// customerOf is the customer of an organization ("" for none), so the
-// customer's e-mail log lists the message.
-func (p *Provider) customerOf(ctx context.Context, orgID string) string {
-	c, err := p.store.CustomerByOrg(ctx, orgID)
-	if err != nil {
-		return ""
-	}
-	return c.ID
-}
-
-// failedLoginMessage counts a failed sign-in against the address (whether
-// or not it has an account) and, past the lockout's number of attempts,
-// answers that too many were made and that instructions were sent if the
-// address has an account: the same for every address, so it tells nothing.
-func (p *Provider) failedLoginMessage(ctx context.Context, email string) string {
-	ok, _, err := p.store.Allow(ctx, "login-fail:"+digest(email), p.cfg.MaxFailedLogins, p.cfg.LockoutDuration, p.now())
-	if err != nil || ok {
-		return msgLoginFailed
-	}
-	return msgTooMany
-}
-
-// accountLocked sends the holder of an account that was just locked an
-// unlock-by-reset link, off the request.
-func (p *Provider) accountLocked(ctx context.Context, u *platform.User) {
-	p.later(ctx, func(ctx context.Context) error { return p.sendResetLink(ctx, u, "unlock") })
-}
-
-// Bounds of the work started after requests (later): at most laterSlots
-// jobs at once, each within laterBudget.
-const (
-	laterSlots  = 32
-	laterBudget = 30 * time.Second
-)
-
-// later runs fn after the request, detached from its cancellation (the
-// answer must not wait for it, nor its timing tell anything), within
-// laterBudget; WaitBackground waits for such work (tests, shutdown). At
-// most laterSlots jobs run at once: past that the job is dropped and
-// logged, so a flood from many addresses cannot pile up goroutines and
-// database work that no request waits for.
-func (p *Provider) later(ctx context.Context, fn func(context.Context) error) {
-	select {
-	case p.laterSlots <- struct{}{}:
-	default:
-		slog.WarnContext(ctx, "account e-mail dropped: too many in flight", "in_flight", laterSlots)
-		return
-	}
-	ctx = context.WithoutCancel(ctx)
-	p.pending.Add(1)
-	go func() {
-		defer func() { <-p.laterSlots }()
-		defer p.pending.Done()
-		ctx, cancel := context.WithTimeout(ctx, laterBudget)
-		defer cancel()
-		if err := fn(ctx); err != nil {
-			slog.ErrorContext(ctx, "account e-mail", "err", err)
-		}
-	}()
-}
-
-// WaitBackground waits for the work started after requests (reset and
-// unlock e-mails) to finish.
-func (p *Provider) WaitBackground() { p.pending.Wait() }
 
 // authRequestParam keeps a login transaction id for a "back to sign-in"
 // link, when it looks like one.

@@ -22,8 +22,8 @@ func TestAttackLockoutRace(t *testing.T) {
 	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots = 32 }) // all twenty guesses in flight at once
 	r := ti.rp()
 	release := make(chan struct{})
-	ti.p.hashes = new(atomic.Int64)
-	ti.p.hashGate = func(password string) {
+	ti.p.factors.hashes = new(atomic.Int64)
+	ti.p.factors.hashGate = func(password string) {
 		if password != goodPass {
 			<-release // the wrong guesses stay in flight
 		}
@@ -44,13 +44,13 @@ func TestAttackLockoutRace(t *testing.T) {
 			}
 		}()
 	}
-	for ti.p.hashes.Load() < 20 { // every guess is inside its one hash
+	for ti.p.factors.hashes.Load() < 20 { // every guess is inside its one hash
 		select {
 		case <-time.After(time.Millisecond):
 		case <-stuck:
 			close(release)
 			wg.Wait()
-			t.Fatalf("only %d of 20 guesses reached their hash", ti.p.hashes.Load())
+			t.Fatalf("only %d of 20 guesses reached their hash", ti.p.factors.hashes.Load())
 		}
 	}
 	resp, body := b.submitLogin(ti.issuer, page, alice, goodPass)
@@ -63,7 +63,7 @@ func TestAttackLockoutRace(t *testing.T) {
 	if !u.LockedUntil.After(time.Now()) || u.FailedLogins != 5 {
 		t.Fatalf("after 20 concurrent guesses: %d failures counted, locked until %v; want 5 and locked", u.FailedLogins, u.LockedUntil)
 	}
-	if n := ti.p.hashes.Load(); n != 21 {
+	if n := ti.p.factors.hashes.Load(); n != 21 {
 		t.Fatalf("%d hashes for 21 attempts, want one each", n)
 	}
 }
@@ -86,7 +86,7 @@ func TestAttackOneHashPerAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ti.rp()
-	ti.p.hashes = new(atomic.Int64)
+	ti.p.factors.hashes = new(atomic.Int64)
 	for _, tc := range []struct{ name, email, password string }{
 		{"Unknown", "nobody@a.example", goodPass},
 		{"OneAccountWrong", bob, "wrong password"},
@@ -97,9 +97,9 @@ func TestAttackOneHashPerAttempt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := ti.browser()
 			_, page := b.get(r.authURL(newFlow(), oauth2.SetAuthURLParam("prompt", "login")))
-			before := ti.p.hashes.Load()
+			before := ti.p.factors.hashes.Load()
 			b.submitLogin(ti.issuer, page, tc.email, tc.password)
-			if n := ti.p.hashes.Load() - before; n != 1 {
+			if n := ti.p.factors.hashes.Load() - before; n != 1 {
 				t.Fatalf("%d password hashes for one attempt, want 1", n)
 			}
 		})
@@ -119,7 +119,7 @@ func TestAttackOneHashPerAttempt(t *testing.T) {
 func TestAttackLoginRateLimit(t *testing.T) {
 	ti := mustIDP(t, func(c *Config) { c.LoginRateLimit = 3 })
 	r := ti.rp()
-	ti.p.hashes = new(atomic.Int64)
+	ti.p.factors.hashes = new(atomic.Int64)
 	b := ti.browser()
 	_, page := b.get(r.authURL(newFlow()))
 	for i := range 3 {
@@ -133,7 +133,7 @@ func TestAttackLoginRateLimit(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("fourth attempt in a minute answered %d (Retry-After %q)", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	if n := ti.p.hashes.Load(); n != 3 {
+	if n := ti.p.factors.hashes.Load(); n != 3 {
 		t.Fatalf("%d hashes, want 3: a refused attempt checks no password", n)
 	}
 }

@@ -2,7 +2,6 @@ package idp
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"html/template"
 	"log/slog"
@@ -10,15 +9,25 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
-	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
+
+// loginPages are the sign-in pages of a login transaction: the form, the
+// second factor, the transaction's binding to the browser, the device
+// flow's pages and the end of a session.
+type loginPages struct {
+	*core
+	op       *op.Provider
+	factors  *factors
+	passkeys *passkeys
+	sso      *ssoLogin
+}
 
 // The one message for every failed sign-in: wrong password, unknown address,
 // locked account. It never tells which (no account enumeration).
@@ -46,7 +55,7 @@ type loginView struct {
 	Passkey         bool // passkeys are offered: autofill on the address, a button (passkey_login.go)
 	PasskeyFailed   bool // a passkey just failed: the button stays, autofill does not offer it again at once
 	Providers       []providerLink
-	App, Org        string // the card names the application and the organization (polish.go)
+	App, Org        string // the card names the application and the organization (logincard.go)
 	OtherURL        string // "Not you?" when the address came from the gateway
 }
 
@@ -54,12 +63,29 @@ type errorView struct {
 	Title     string
 	Message   string
 	RequestID string
-	Back      string // a way back (polish.go)
+	Back      string // a way back (errorpage.go: backURL)
+}
+
+// routes serves the sign-in pages, the step that issues the code, and the
+// device and end-session pages.
+func (p *loginPages) routes(r chi.Router) {
+	r.Get(PathLogin, p.loginPage)
+	r.Post(PathLogin, p.loginSubmit)
+	r.Post(PathLoginOTP, p.otpSubmit)
+	r.Post(PathLoginMFASetup, p.mfaSetupSubmit)
+	// The step that issues the code answers only the browser that holds
+	// the transaction, whatever the method (D-login-binding).
+	r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
+	r.Get(PathDevice, p.devicePage)
+	r.Post(PathDevice, p.deviceSubmit)
+	r.Post(PathDeviceDecide, p.deviceDecide)
+	r.Get(PathEndSession, p.endSessionPage)
+	r.Post(PathEndSession, p.endSessionSubmit)
 }
 
 // loginOptions are the sign-in methods the organization of the org scope
 // allows; without an org scope, password sign-in for any organization.
-func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (loginView, error) {
+func (p *loginPages) loginOptions(ctx context.Context, a *store.AuthRequest) (loginView, error) {
 	v := loginView{AuthRequestID: a.ID, PasswordAllowed: true}
 	p.nameCard(ctx, a, &v)
 	if a.LinkIDPID != "" { // an account proving itself for a link: its own password, nothing else
@@ -74,20 +100,20 @@ func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (logi
 	org := orgScope(a.Scopes)
 	// Without an org scope passkeys are offered; the user's own
 	// organization decides once the passkey names them.
-	v.Passkey = p.webauthn != nil && a.LinkIDPID == ""
+	v.Passkey = p.passkeysOn && a.LinkIDPID == ""
 	if org == "" {
 		return v, nil
 	}
-	policy, err := p.store.LoginPolicy(ctx, org)
+	policy, err := p.loginRules(ctx, org)
 	if err != nil {
 		if platform.ErrorCode(err) == platform.ENOTFOUND {
 			return v, nil // an unknown organization: the form answers like a wrong password
 		}
 		return v, err
 	}
-	v.PasswordAllowed = policy.PasswordAllowed && !policy.PasskeyRequired
-	v.Passkey = v.Passkey && p.passkeysAllowed(policy)
-	if policy.SSOAllowed && a.LinkIDPID == "" {
+	v.PasswordAllowed = policy.passwordForm()
+	v.Passkey = v.Passkey && policy.passkeys()
+	if policy.sso() && a.LinkIDPID == "" {
 		idps, err := p.store.ExternalIDPs(ctx, org)
 		if err != nil {
 			return v, err
@@ -104,7 +130,7 @@ func (p *Provider) loginOptions(ctx context.Context, a *store.AuthRequest) (logi
 // external provider named by the idp scope (R5.4-skip), to the only provider of
 // an SSO-only organization, or straight back when the browser session already
 // satisfies the request.
-func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) loginPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.transaction(w, r, r.URL.Query().Get("authRequestID"), true)
 	if !ok {
@@ -124,7 +150,7 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if idpID := idpScope(a.Scopes); idpID != "" {
-		p.redirectToIDP(w, r, a, idpID)
+		p.sso.redirectToIDP(w, r, a, idpID)
 		return
 	}
 	v, err := p.loginOptions(ctx, a)
@@ -148,10 +174,10 @@ func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request) {
 
 // loginSubmit checks the password form, then asks for a second factor when
 // the user has one or the organization forces one.
-func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
+	if !ok {
 		return
 	}
 	v, err := p.loginOptions(ctx, a)
@@ -174,10 +200,10 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderLogin(w, http.StatusBadRequest, v, "Enter your e-mail address and password.")
 		return
 	}
-	user, err := p.checkPassword(ctx, email, password, orgScope(a.Scopes))
+	user, err := p.factors.checkPassword(ctx, email, password, orgScope(a.Scopes))
 	if err != nil {
 		if errors.Is(err, errHashBusy) {
-			p.hashBusy(w, r)
+			p.factors.hashBusy(w, r)
 			return
 		}
 		if !errors.Is(err, errLoginFailed) {
@@ -185,7 +211,7 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		slog.InfoContext(ctx, "login failed", "client_id", a.ClientID)
-		p.renderLogin(w, http.StatusUnauthorized, v, p.failedLoginMessage(ctx, email))
+		p.renderLogin(w, http.StatusUnauthorized, v, p.factors.failedLoginMessage(ctx, email))
 		return
 	}
 	if required, err := p.passkeyRequired(ctx, user); err != nil {
@@ -202,16 +228,16 @@ func (p *Provider) loginSubmit(w http.ResponseWriter, r *http.Request) {
 // asks for the second one: when the user has one, or the organization forces
 // MFA, unless the first factor already satisfied MFA (a federated login from
 // a provider that enforces it, D-federated-mfa).
-func (p *Provider) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, user *platform.User, amr []string, mfaDone bool) {
+func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, user *platform.User, amr []string, mfaDone bool) {
 	ctx := r.Context()
-	policy, err := p.store.LoginPolicy(ctx, user.OrgID)
+	policy, err := p.loginRules(ctx, user.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	factor, ferr := p.store.TOTP(ctx, user.ID)
 	hasTOTP := ferr == nil && factor.Confirmed
-	if mfaDone || (!hasTOTP && !policy.MFAForced) {
+	if mfaDone || (!hasTOTP && !policy.mfaForced()) {
 		p.finishLogin(w, r, a, user.ID, amr)
 		return
 	}
@@ -219,16 +245,16 @@ func (p *Provider) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *s
 		p.internalError(w, r, err)
 		return
 	}
-	hasPasskey, err := p.hasPasskey(ctx, policy, user)
+	hasPasskey, err := p.passkeys.hasPasskey(ctx, policy, user)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	if hasTOTP || hasPasskey {
-		p.renderSecondFactor(w, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
+		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
 		return
 	}
-	enrol, err := p.beginTOTP(ctx, user.ID, user.Email)
+	enrol, err := p.factors.beginTOTP(ctx, user.ID, user.Email)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -236,9 +262,10 @@ func (p *Provider) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *s
 	p.renderSetup(w, http.StatusOK, PathLoginMFASetup, a.ID, enrol, "")
 }
 
-// formRequest parses a login-UI form post, checks its CSRF token and loads
-// its unfinished login transaction. It answers the error itself.
-func (p *Provider) formRequest(w http.ResponseWriter, r *http.Request) (*store.AuthRequest, bool) {
+// formRequest parses a login-UI form post, checks its CSRF token, loads
+// its unfinished login transaction and counts the post against the
+// address's sign-in limit. It answers the error itself.
+func (p *loginPages) formRequest(w http.ResponseWriter, r *http.Request) (*store.AuthRequest, bool) {
 	if err := r.ParseForm(); err != nil {
 		p.renderError(w, r, http.StatusBadRequest, "Invalid request", "The form could not be read.")
 		return nil, false
@@ -247,33 +274,28 @@ func (p *Provider) formRequest(w http.ResponseWriter, r *http.Request) (*store.A
 		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Go back to the application and start again.")
 		return nil, false
 	}
-	return p.transaction(w, r, r.PostForm.Get("authRequestID"), false)
-}
-
-func (p *Provider) validCSRF(r *http.Request) bool {
-	c, err := r.Cookie(p.cookie(csrfCookie))
-	return err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostForm.Get("csrf"))) == 1
+	a, ok := p.transaction(w, r, r.PostForm.Get("authRequestID"), false)
+	if !ok || !p.allowAttempt(w, r) {
+		return nil, false
+	}
+	return a, true
 }
 
 // otpSubmit checks the second factor: a TOTP code or a recovery code.
-func (p *Provider) otpSubmit(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
-		return
-	}
-	user, ok := p.pendingUser(w, r, a)
+	a, user, ok := p.secondStep(w, r)
 	if !ok {
 		return
 	}
 	code := r.PostForm.Get("code")
 	recovery := r.PostForm.Get("recovery") != ""
-	if err := p.checkSecondFactor(ctx, user, code, recovery); err != nil {
+	if err := p.factors.checkSecondFactor(ctx, user, code, recovery); err != nil {
 		if !errors.Is(err, errBadCode) {
 			p.internalError(w, r, err)
 			return
 		}
-		pu, perr := p.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
+		pu, perr := p.passkeys.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
 		p.renderOTPAgain(w, a.ID, recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
@@ -290,30 +312,16 @@ func withSecondFactor(first []string) []string {
 }
 
 // mfaSetupSubmit confirms an enrolment forced by policy during a login.
-func (p *Provider) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
+func (p *loginPages) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
-		return
-	}
-	user, ok := p.pendingUser(w, r, a)
+	a, user, ok := p.secondStep(w, r)
 	if !ok {
 		return
 	}
-	if err := p.checkSecondFactor(ctx, user, r.PostForm.Get("code"), false); err != nil {
-		if !errors.Is(err, errBadCode) {
-			p.internalError(w, r, err)
-			return
-		}
-		enrol, err := p.currentEnrolment(ctx, user)
-		if err != nil {
-			p.internalError(w, r, err)
-			return
-		}
-		p.renderSetup(w, http.StatusUnauthorized, PathLoginMFASetup, a.ID, enrol, msgCodeFailed)
+	if !p.factors.confirmEnrolment(w, r, user, PathLoginMFASetup, a.ID) {
 		return
 	}
-	codes, err := p.newRecoveryCodes(ctx, user.ID)
+	codes, err := p.factors.newRecoveryCodes(ctx, user.ID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -331,8 +339,19 @@ type recoveryView struct {
 	ContinueURL string
 }
 
+// secondStep is formRequest for the steps after the first factor: the
+// transaction and the user who passed that factor.
+func (p *loginPages) secondStep(w http.ResponseWriter, r *http.Request) (*store.AuthRequest, *platform.User, bool) {
+	a, ok := p.formRequest(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	u, ok := p.pendingUser(w, r, a)
+	return a, u, ok
+}
+
 // pendingUser returns the user who passed the password step of a login.
-func (p *Provider) pendingUser(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) (*platform.User, bool) {
+func (p *loginPages) pendingUser(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) (*platform.User, bool) {
 	if a.PendingUserID != "" {
 		if u, err := p.user(r.Context(), a.PendingUserID); err == nil {
 			return u, true
@@ -342,47 +361,9 @@ func (p *Provider) pendingUser(w http.ResponseWriter, r *http.Request, a *store.
 	return nil, false
 }
 
-// checkSecondFactor verifies a TOTP or recovery code, counting failures
-// toward the same lockout as passwords (D-lockout).
-func (p *Provider) checkSecondFactor(ctx context.Context, u *platform.User, code string, recovery bool) error {
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		return err
-	}
-	if len(code) > 64 {
-		return errBadCode
-	}
-	// The attempt is counted before the code is checked, so concurrent
-	// guesses cannot overtake the lockout (see checkPassword).
-	now := p.now()
-	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
-	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
-	if err != nil {
-		return err
-	}
-	if !reserved {
-		return errBadCode
-	}
-	if recovery {
-		err = p.useRecoveryCode(ctx, u.ID, code)
-	} else {
-		err = p.checkTOTP(ctx, u.ID, code)
-	}
-	if err != nil {
-		if errors.Is(err, errBadCode) && n == policy.LockoutMaxAttempts {
-			// Someone who knows the password is guessing codes: the holder
-			// gets the unlock-by-reset link, which also replaces the password.
-			slog.WarnContext(ctx, "account locked after failed codes", "user_id", u.ID, "until", until)
-			p.accountLocked(ctx, u)
-		}
-		return err
-	}
-	return p.store.ResetLoginFailures(ctx, u.ID)
-}
-
 // finishLogin starts the browser session, completes the login transaction
 // and hands back to the op library, which issues the code.
-func (p *Provider) finishLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) {
+func (p *loginPages) finishLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) {
 	if p.completeLogin(w, r, a, userID, amr) {
 		p.toCallback(w, r, a.ID)
 	}
@@ -391,7 +372,7 @@ func (p *Provider) finishLogin(w http.ResponseWriter, r *http.Request, a *store.
 // completeLogin stores an external identity waiting for this user's proof
 // (D-linking), starts the browser session and completes the transaction. It
 // answers the error itself and reports false on failure.
-func (p *Provider) completeLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) bool {
+func (p *loginPages) completeLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) bool {
 	ctx := r.Context()
 	if a.LinkIDPID != "" && a.LinkUserID == userID {
 		err := p.store.LinkExternalIdentity(ctx, a.LinkIDPID, a.LinkSubject, userID, p.now())
@@ -414,24 +395,16 @@ func (p *Provider) completeLogin(w http.ResponseWriter, r *http.Request, a *stor
 	return true
 }
 
-func (p *Provider) toCallback(w http.ResponseWriter, r *http.Request, id string) {
+func (p *loginPages) toCallback(w http.ResponseWriter, r *http.Request, id string) {
 	http.Redirect(w, r, p.callbackURL(r.Context(), id), http.StatusFound)
 }
 
 // callbackURL is where the op library turns a finished login into a code.
-func (p *Provider) callbackURL(ctx context.Context, authRequestID string) string {
+func (p *loginPages) callbackURL(ctx context.Context, authRequestID string) string {
 	return op.AuthCallbackURL(p.op)(op.ContextWithIssuer(ctx, p.cfg.Issuer), authRequestID)
 }
 
-// newCSRF sets the CSRF cookie a page's forms must echo.
-func (p *Provider) newCSRF(w http.ResponseWriter) string {
-	csrf := randomToken()
-	http.SetCookie(w, &http.Cookie{Name: p.cookie(csrfCookie), Value: csrf, Path: "/", HttpOnly: true, Secure: p.secure,
-		SameSite: http.SameSiteStrictMode, MaxAge: int((30 * time.Minute).Seconds())})
-	return csrf
-}
-
-func (p *Provider) renderLogin(w http.ResponseWriter, status int, v loginView, msg string) {
+func (p *loginPages) renderLogin(w http.ResponseWriter, status int, v loginView, msg string) {
 	v.CSRF, v.Error = p.newCSRF(w), msg
 	if v.Passkey {
 		p.renderPasskeyPage(w, status, "login.html", v)
@@ -444,12 +417,12 @@ type otpView struct {
 	AuthRequestID string
 	CSRF          string
 	Error         string
-	Recovery      bool // the recovery-code form failed: it stays open (polish.go)
+	Recovery      bool // the recovery-code form failed: it stays open (logincard.go)
 	NoTOTP        bool // the user has no authenticator app, only passkeys
 	Passkey       bool // a passkey may be the second factor (passkey_login.go)
 }
 
-func (p *Provider) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {
+func (p *loginPages) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {
 	p.render(w, status, "otp.html", otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg})
 }
 
@@ -460,52 +433,4 @@ type setupView struct {
 	Error         string
 	Secret        string
 	QR            template.URL
-}
-
-func (p *Provider) renderSetup(w http.ResponseWriter, status int, action, authRequestID string, e *totpEnrolment, msg string) {
-	p.render(w, status, "mfa_setup.html", setupView{Action: action, AuthRequestID: authRequestID, CSRF: p.newCSRF(w),
-		Error: msg, Secret: e.Secret, QR: e.QR})
-}
-
-func (p *Provider) renderError(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
-	p.render(w, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context()), Back: p.backURL()})
-}
-
-func (p *Provider) internalError(w http.ResponseWriter, r *http.Request, err error) {
-	slog.ErrorContext(r.Context(), "login UI", "err", err, "request_id", httpapi.RequestID(r.Context()))
-	p.renderError(w, r, http.StatusInternalServerError, "Something went wrong", "Please try again in a moment.")
-}
-
-func (p *Provider) render(w http.ResponseWriter, status int, name string, data any) {
-	p.renderPage(w, status, name, data, false)
-}
-
-// renderPage renders a page; script allows the one inline script of the
-// provider's pages (autoSubmit) by its hash, nothing else.
-func (p *Provider) renderPage(w http.ResponseWriter, status int, name string, data any, script bool) {
-	extra := ""
-	if script {
-		extra = "; script-src " + autoSubmitHash
-	}
-	p.renderPageCSP(w, status, name, data, extra)
-}
-
-// renderPasskeyPage renders a page that offers passkeys: it may load the
-// provider's own passkey script and post to the provider, nothing else.
-func (p *Provider) renderPasskeyPage(w http.ResponseWriter, status int, name string, data any) {
-	p.renderPageCSP(w, status, name, data, "; script-src 'self'; connect-src 'self'")
-}
-
-func (p *Provider) renderPageCSP(w http.ResponseWriter, status int, name string, data any, extra string) {
-	csp := "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'" + extra
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", csp)
-	h.Set("Referrer-Policy", "no-referrer")
-	w.WriteHeader(status)
-	if err := p.pages.ExecuteTemplate(w, name, data); err != nil {
-		slog.Error("render page", "page", name, "err", err)
-	}
 }

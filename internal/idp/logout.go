@@ -16,6 +16,13 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// logoutSender delivers the queued back-channel logouts.
+type logoutSender struct {
+	*core
+	keys   *keyManager
+	client *http.Client // under the egress policy
+}
+
 // Back-channel logout (OpenID Connect Back-Channel Logout 1.0). When a
 // provider session ends (the user signs out, or another user signs in in
 // the same browser) or every credential of a user ends (suspension,
@@ -59,36 +66,19 @@ func logoutBackoff(n int) time.Duration {
 	return min(10*time.Second<<min(n-1, 10), time.Hour)
 }
 
-// endSession ends a provider session and queues its back-channel logouts.
-func (p *Provider) endSession(ctx context.Context, s *store.Session) error {
-	if err := p.store.EndSession(ctx, s.IDHash, s.UserID, s.SID, p.now()); err != nil {
-		return err
-	}
-	p.wakeLogouts()
-	return nil
-}
-
-// wakeLogouts has DeliverLogouts look at the queue now.
-func (p *Provider) wakeLogouts() {
-	select {
-	case p.logoutWake <- struct{}{}:
-	default:
-	}
-}
-
 // DeliverLogouts delivers queued back-channel logouts until ctx ends: when
 // a session ends here, and every few seconds for retries and for logouts
 // queued elsewhere (another replica, the console ending a user's
 // credentials).
 func (p *Provider) DeliverLogouts(ctx context.Context) {
 	background.EveryOrWake(ctx, "back-channel logout delivery", logoutPoll, 0, p.logoutWake, func(ctx context.Context) error {
-		_, err := p.deliverLogouts(ctx)
+		_, err := p.logouts.deliverLogouts(ctx)
 		return err
 	})
 }
 
 // deliverLogouts sends the due logouts once and answers how many arrived.
-func (p *Provider) deliverLogouts(ctx context.Context) (int, error) {
+func (p *logoutSender) deliverLogouts(ctx context.Context) (int, error) {
 	due, err := p.store.ClaimBackchannelLogouts(ctx, p.now(), logoutLease, logoutBatch)
 	if err != nil {
 		return 0, err
@@ -116,18 +106,18 @@ func (p *Provider) deliverLogouts(ctx context.Context) (int, error) {
 // sendLogout posts one logout token. Only a 200 or 204 answer counts
 // (OpenID Connect Back-Channel Logout 1.0 section 2.8); redirects are not
 // followed.
-func (p *Provider) sendLogout(ctx context.Context, l *store.BackchannelLogout) error {
+func (p *logoutSender) sendLogout(ctx context.Context, l *store.BackchannelLogout) error {
 	now := p.now()
 	c := LogoutClaims{Issuer: p.cfg.Issuer, Audience: []string{l.ClientID}, IssuedAt: l.IssuedAt.Unix(),
 		Expiry: now.Add(logoutTokenLifetime).Unix(), ID: uuid.NewString(), Subject: l.UserID, SessionID: l.SessionSID,
 		Events: map[string]map[string]any{BackchannelLogoutEvent: {}}}
-	token, err := p.signJWT(ctx, TypeLogoutToken, c)
+	token, err := p.keys.signJWT(ctx, TypeLogoutToken, c)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	resp, err := httpapi.PostForm(ctx, p.logoutClient, l.URI, url.Values{"logout_token": {token}})
+	resp, err := httpapi.PostForm(ctx, p.client, l.URI, url.Values{"logout_token": {token}})
 	if err != nil {
 		return err
 	}

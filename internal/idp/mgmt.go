@@ -19,6 +19,15 @@ import (
 	"github.com/platform/platform/internal/secrets"
 )
 
+// mgmtAPI is the management API: organizations with their login policy
+// and external providers, users, applications.
+type mgmtAPI struct {
+	*core
+	op         *op.Provider
+	origins    *corsOrigins // forgotten when an application's redirect URIs change
+	ssoClients *ssoClients
+}
+
 // PathManagement is the prefix of the management API (docs/idp-management-api.md).
 const PathManagement = "/management/v1"
 
@@ -26,7 +35,7 @@ const PathManagement = "/management/v1"
 // read organizations with their policies and providers, and manage users. A
 // caller authenticates with an access token of a service application that is
 // allowed to manage (client_credentials).
-func (p *Provider) managementRoutes() http.Handler {
+func (p *mgmtAPI) managementRoutes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(p.requireServiceClient)
 	r.Get("/organizations", p.mgmtListOrganizations)
@@ -45,7 +54,7 @@ func (p *Provider) managementRoutes() http.Handler {
 	return r
 }
 
-func (p *Provider) requireServiceClient(next http.Handler) http.Handler {
+func (p *mgmtAPI) requireServiceClient(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || raw == "" {
@@ -100,7 +109,7 @@ func newIDPView(x *platform.ExternalIDP) idpView {
 	return idpView{ID: x.ID, OrgID: x.OrgID, Name: x.Name, Issuer: x.Issuer, ClientID: x.ClientID, Scopes: scopes}
 }
 
-func (p *Provider) orgView(ctx context.Context, o *platform.Organization, idps []*platform.ExternalIDP) (orgView, error) {
+func (p *mgmtAPI) orgView(ctx context.Context, o *platform.Organization, idps []*platform.ExternalIDP) (orgView, error) {
 	policy, err := p.store.LoginPolicy(ctx, o.ID)
 	if err != nil {
 		return orgView{}, err
@@ -114,86 +123,104 @@ func (p *Provider) orgView(ctx context.Context, o *platform.Organization, idps [
 	return v, nil
 }
 
-func (p *Provider) mgmtListOrganizations(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
+func (p *mgmtAPI) mgmtListOrganizations(w http.ResponseWriter, r *http.Request) {
+	out, err := p.organizations(r.Context())
+	answer(w, r, http.StatusOK, map[string]any{"organizations": out}, err)
+}
+
+// organizations are the views of every organization.
+func (p *mgmtAPI) organizations(ctx context.Context) ([]orgView, error) {
 	orgs, err := p.store.Organizations(ctx)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return nil, err
 	}
 	idps, err := p.store.ExternalIDPs(ctx, "")
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return nil, err
 	}
 	out := make([]orgView, 0, len(orgs))
 	for _, o := range orgs {
 		v, err := p.orgView(ctx, o, idps)
 		if err != nil {
-			httpapi.WriteError(w, r, err)
-			return
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"organizations": out})
+	return out, nil
 }
 
-func (p *Provider) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	o, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
+func (p *mgmtAPI) mgmtGetOrganization(w http.ResponseWriter, r *http.Request) {
+	v, err := p.organization(r.Context(), chi.URLParam(r, "orgID"))
+	answer(w, r, http.StatusOK, v, err)
+}
+
+// organization is the view of one organization: its login policy and
+// external providers.
+func (p *mgmtAPI) organization(ctx context.Context, orgID string) (orgView, error) {
+	o, err := p.store.Organization(ctx, orgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return orgView{}, err
 	}
 	idps, err := p.store.ExternalIDPs(ctx, o.ID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return orgView{}, err
 	}
-	v, err := p.orgView(ctx, o, idps)
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, v)
+	return p.orgView(ctx, o, idps)
 }
 
-func (p *Provider) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	orgID := chi.URLParam(r, "orgID")
-	var in platform.LoginPolicy
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+func (p *mgmtAPI) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
+	in, ok := decoded[platform.LoginPolicy](w, r)
+	if !ok {
 		return
 	}
-	in.OrgID, in.UpdatedAt = orgID, p.now()
-	if _, err := p.store.Organization(ctx, orgID); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+	in.OrgID, in.UpdatedAt = chi.URLParam(r, "orgID"), p.now()
+	err := p.putPolicy(r.Context(), &in) // the stored policy is answered
+	answer(w, r, http.StatusOK, in, err)
+}
+
+// putPolicy sets an organization's login policy, which must hold with the
+// external providers the organization has (platform.LoginPolicy.Validate).
+func (p *mgmtAPI) putPolicy(ctx context.Context, in *platform.LoginPolicy) error {
+	if _, err := p.store.Organization(ctx, in.OrgID); err != nil {
+		return err
 	}
-	idps, err := p.store.ExternalIDPs(ctx, orgID)
+	idps, err := p.store.ExternalIDPs(ctx, in.OrgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return err
 	}
 	if err := in.Validate(len(idps)); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return err
 	}
-	if err := p.store.PutLoginPolicy(ctx, &in); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, in)
+	return p.store.PutLoginPolicy(ctx, in)
 }
 
-// RegisterExternalIDP stores an external provider with its client secret
+// decoded is the request's JSON body as an In; a body that is not one is
+// answered.
+func decoded[In any](w http.ResponseWriter, r *http.Request) (In, bool) {
+	var in In
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
+		return in, false
+	}
+	return in, true
+}
+
+// answer writes v with status, or err.
+func answer(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		httpapi.WriteError(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, status, v)
+}
+
+// registerExternalIDP stores an external provider with its client secret
 // sealed. With checkDiscovery (an issuer someone gave) it first checks the
 // issuer against the egress policy, as a webhook URL is checked (an
 // internal address is refused, EINVALID, before anything is dialled), then
 // reads its discovery document, so a misconfigured provider is refused up
 // front (EINVALID).
-func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
+func (p *mgmtAPI) registerExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
 	if err := x.Validate(); err != nil {
 		return err
 	}
@@ -202,7 +229,7 @@ func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.External
 			return platform.Errorf(platform.EINVALID, "issuer must reach a public address; the egress policy refuses this one")
 		}
 		dctx, cancel := context.WithTimeout(ctx, ssoBudget)
-		_, err := p.sso.provider(dctx, x.Issuer)
+		_, err := p.ssoClients.provider(dctx, x.Issuer)
 		cancel()
 		if err != nil {
 			// what the issuer answered stays out of the message (it is not ours to relay)
@@ -223,58 +250,59 @@ type createIDPRequest struct {
 
 // mgmtCreateIDP registers an external provider after checking that its
 // discovery document answers, so a misconfigured provider is refused up front.
-func (p *Provider) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	var in createIDPRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+func (p *mgmtAPI) mgmtCreateIDP(w http.ResponseWriter, r *http.Request) {
+	in, ok := decoded[createIDPRequest](w, r)
+	if !ok {
 		return
 	}
-	org, err := p.store.Organization(ctx, chi.URLParam(r, "orgID"))
+	v, err := p.createIDP(r.Context(), chi.URLParam(r, "orgID"), in)
+	answer(w, r, http.StatusCreated, v, err)
+}
+
+// createIDP registers an external provider of an organization, with its
+// client secret; the issuer is checked (registerExternalIDP).
+func (p *mgmtAPI) createIDP(ctx context.Context, orgID string, in createIDPRequest) (idpView, error) {
+	org, err := p.store.Organization(ctx, orgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return idpView{}, err
 	}
 	if in.ClientSecret == "" {
-		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "clientSecret is required"))
-		return
+		return idpView{}, platform.Errorf(platform.EINVALID, "clientSecret is required")
 	}
 	x := &platform.ExternalIDP{ID: uuid.NewString(), OrgID: org.ID, Name: strings.TrimSpace(in.Name),
 		Issuer: strings.TrimSpace(in.Issuer), ClientID: in.ClientID, Scopes: in.Scopes, CreatedAt: p.now()}
-	if err := p.RegisterExternalIDP(ctx, x, in.ClientSecret, true); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusCreated, newIDPView(x))
+	return newIDPView(x), p.registerExternalIDP(ctx, x, in.ClientSecret, true)
 }
 
-func (p *Provider) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	x, err := p.store.ExternalIDP(ctx, chi.URLParam(r, "idpID"))
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	idps, err := p.store.ExternalIDPs(ctx, x.OrgID)
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	if err := policy.Validate(len(idps) - 1); err != nil {
-		httpapi.WriteError(w, r, platform.Errorf(platform.ECONFLICT,
-			"the organization signs in only through external providers; allow passwords before removing the last one"))
-		return
-	}
-	if err := p.store.DeleteExternalIDP(ctx, x.ID); err != nil {
+func (p *mgmtAPI) mgmtDeleteIDP(w http.ResponseWriter, r *http.Request) {
+	if err := p.deleteIDP(r.Context(), chi.URLParam(r, "idpID")); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// deleteIDP removes an external provider, unless the organization's login
+// policy would no longer hold without it (ECONFLICT: the last provider of
+// an organization that signs in only through them).
+func (p *mgmtAPI) deleteIDP(ctx context.Context, idpID string) error {
+	x, err := p.store.ExternalIDP(ctx, idpID)
+	if err != nil {
+		return err
+	}
+	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
+	if err != nil {
+		return err
+	}
+	idps, err := p.store.ExternalIDPs(ctx, x.OrgID)
+	if err != nil {
+		return err
+	}
+	if err := policy.Validate(len(idps) - 1); err != nil {
+		return platform.Errorf(platform.ECONFLICT,
+			"the organization signs in only through external providers; allow passwords before removing the last one")
+	}
+	return p.store.DeleteExternalIDP(ctx, x.ID)
 }
 
 type userRequest struct {
@@ -300,13 +328,18 @@ func newUserView(u *platform.User) userView {
 // mgmtCreateUser creates a user, with a password when one is given (checked
 // against the organization's password rules; refused where the organization
 // allows no password sign-in, D-account-policy).
-func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	var in userRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+func (p *mgmtAPI) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
+	in, ok := decoded[userRequest](w, r)
+	if !ok {
 		return
 	}
+	v, err := p.createUser(r.Context(), in)
+	answer(w, r, http.StatusCreated, v, err)
+}
+
+// createUser creates a user of an organization; a password is set only
+// where the organization's rules have passwords, and must meet them.
+func (p *mgmtAPI) createUser(ctx context.Context, in userRequest) (userView, error) {
 	email := platform.NormalizeEmail(in.Email)
 	var problems []string
 	if !platform.ValidEmail(email) {
@@ -316,41 +349,32 @@ func (p *Provider) mgmtCreateUser(w http.ResponseWriter, r *http.Request) {
 		problems = append(problems, "name is required (at most 200 characters)")
 	}
 	if len(problems) > 0 {
-		httpapi.WriteError(w, r, &platform.Error{Code: platform.EINVALID, Message: "invalid user", Details: problems})
-		return
+		return userView{}, &platform.Error{Code: platform.EINVALID, Message: "invalid user", Details: problems}
 	}
-	policy, err := p.store.LoginPolicy(ctx, in.OrgID)
+	policy, err := p.loginRules(ctx, in.OrgID)
 	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
+		return userView{}, err
 	}
 	now := p.now().UTC().Truncate(time.Microsecond)
 	u := &platform.User{ID: uuid.NewString(), OrgID: in.OrgID, Email: email, EmailVerified: in.EmailVerified,
 		Name: strings.TrimSpace(in.Name), CreatedAt: now, UpdatedAt: now}
 	if in.Password != "" {
-		if !policy.PasswordAllowed {
-			httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID,
-				"the organization allows no password sign-in; create the user without a password"))
-			return
+		if !policy.passwords() {
+			return userView{}, platform.Errorf(platform.EINVALID,
+				"the organization allows no password sign-in; create the user without a password")
 		}
-		if err := CheckPassword(policy, in.Password, email); err != nil {
-			httpapi.WriteError(w, r, err)
-			return
+		if err := CheckPassword(policy.LoginPolicy, in.Password, email); err != nil {
+			return userView{}, err
 		}
 		if u.PasswordHash, err = HashPassword(in.Password, p.cfg.Password); err != nil {
-			httpapi.WriteError(w, r, err)
-			return
+			return userView{}, err
 		}
 	}
-	if err := p.store.CreateUser(ctx, u); err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusCreated, newUserView(u))
+	return newUserView(u), p.store.CreateUser(ctx, u)
 }
 
 // mgmtFindUsers finds the users with an address, in every organization.
-func (p *Provider) mgmtFindUsers(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtFindUsers(w http.ResponseWriter, r *http.Request) {
 	email := platform.NormalizeEmail(r.URL.Query().Get("email"))
 	if !platform.ValidEmail(email) {
 		httpapi.WriteError(w, r, platform.Errorf(platform.EINVALID, "query parameter email must be an e-mail address"))

@@ -21,40 +21,39 @@ import (
 // applications (client_credentials) are the console's own client and the
 // service accounts, managed elsewhere.
 
+// appSettings are what a request sets of an application and its view
+// answers.
+type appSettings struct {
+	ClientID               string   `json:"clientId"`
+	Name                   string   `json:"name"`
+	Kind                   string   `json:"kind"`
+	AuthMethod             string   `json:"authMethod"`
+	RedirectURIs           []string `json:"redirectUris"`
+	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
+	RequirePAR             bool     `json:"requirePar"`
+	BackchannelLogoutURI   string   `json:"backchannelLogoutUri"`
+	DeviceFlow             bool     `json:"deviceFlow"`
+}
+
 type appRequest struct {
-	Name                   string          `json:"name"`
-	ClientID               string          `json:"clientId"`
-	Kind                   string          `json:"kind"`
-	AuthMethod             string          `json:"authMethod"`
-	JWKS                   json.RawMessage `json:"jwks"`
-	RedirectURIs           []string        `json:"redirectUris"`
-	PostLogoutRedirectURIs []string        `json:"postLogoutRedirectUris"`
-	RequirePAR             bool            `json:"requirePar"`
-	BackchannelLogoutURI   string          `json:"backchannelLogoutUri"`
-	DeviceFlow             bool            `json:"deviceFlow"`
+	appSettings
+	JWKS json.RawMessage `json:"jwks"`
 }
 
 type appView struct {
-	AppID                  string    `json:"appId"`
-	ClientID               string    `json:"clientId"`
-	Name                   string    `json:"name"`
-	Kind                   string    `json:"kind"`
-	AuthMethod             string    `json:"authMethod"`
-	KeyIDs                 []string  `json:"keyIds"`
-	RedirectURIs           []string  `json:"redirectUris"`
-	PostLogoutRedirectURIs []string  `json:"postLogoutRedirectUris"`
-	RequirePAR             bool      `json:"requirePar"`
-	BackchannelLogoutURI   string    `json:"backchannelLogoutUri"`
-	DeviceFlow             bool      `json:"deviceFlow"`
-	CreatedAt              time.Time `json:"createdAt"`
+	AppID string `json:"appId"`
+	appSettings
+	KeyIDs    []string  `json:"keyIds"`
+	CreatedAt time.Time `json:"createdAt"`
 	// ClientSecret is answered once, when a secret is made.
 	ClientSecret string `json:"clientSecret,omitempty"`
 }
 
 func newAppView(a *platform.Application) appView {
-	v := appView{AppID: a.AppID, ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
-		KeyIDs: clientkeys.KeyIDs(a.JWKS), RedirectURIs: a.RedirectURIs, PostLogoutRedirectURIs: a.PostLogoutRedirectURIs,
-		RequirePAR: a.RequirePAR, BackchannelLogoutURI: a.BackchannelLogoutURI, DeviceFlow: a.DeviceFlow, CreatedAt: a.CreatedAt}
+	v := appView{AppID: a.AppID, appSettings: appSettings{ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
+		RedirectURIs: a.RedirectURIs, PostLogoutRedirectURIs: a.PostLogoutRedirectURIs,
+		RequirePAR: a.RequirePAR, BackchannelLogoutURI: a.BackchannelLogoutURI, DeviceFlow: a.DeviceFlow},
+		KeyIDs: clientkeys.KeyIDs(a.JWKS), CreatedAt: a.CreatedAt}
 	if v.RedirectURIs == nil {
 		v.RedirectURIs = []string{}
 	}
@@ -97,10 +96,9 @@ func applyApp(a *platform.Application, in appRequest) (secret string, err error)
 }
 
 // mgmtCreateApp registers a public or confidential web application.
-func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
-	var in appRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+func (p *mgmtAPI) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
+	in, ok := decoded[appRequest](w, r)
+	if !ok {
 		return
 	}
 	kind := in.Kind
@@ -120,20 +118,27 @@ func (p *Provider) mgmtCreateApp(w http.ResponseWriter, r *http.Request) {
 	if a.ClientID == "" {
 		a.ClientID = newClientID()
 	}
-	if err := p.store.CreateApplication(r.Context(), a); err != nil {
+	p.savedApp(w, r, p.store.CreateApplication(r.Context(), a), a, secret, http.StatusCreated)
+}
+
+// savedApp answers the write of an application: its error, or the
+// application (with the secret made, once) after the applications' origins
+// are forgotten, so that CORS reads them again.
+func (p *mgmtAPI) savedApp(w http.ResponseWriter, r *http.Request, err error, a *platform.Application, secret string, status int) {
+	if err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
 	p.origins.forget()
 	v := newAppView(a)
 	v.ClientSecret = secret
-	httpapi.WriteJSON(w, http.StatusCreated, v)
+	httpapi.WriteJSON(w, status, v)
 }
 
 func newClientID() string { return "app-" + strings.ToLower(randomToken()[:22]) }
 
 // managedApp loads an application of the management API (public or web).
-func (p *Provider) managedApp(w http.ResponseWriter, r *http.Request) (*platform.Application, bool) {
+func (p *mgmtAPI) managedApp(w http.ResponseWriter, r *http.Request) (*platform.Application, bool) {
 	a, err := p.store.ApplicationByAppID(r.Context(), chi.URLParam(r, "appID"))
 	if err == nil && a.Kind != platform.AppPublic && a.Kind != platform.AppWeb {
 		err = platform.Errorf(platform.EFORBIDDEN, "service applications are not managed here")
@@ -145,17 +150,16 @@ func (p *Provider) managedApp(w http.ResponseWriter, r *http.Request) (*platform
 	return a, true
 }
 
-func (p *Provider) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtGetApp(w http.ResponseWriter, r *http.Request) {
 	if a, ok := p.managedApp(w, r); ok {
 		httpapi.WriteJSON(w, http.StatusOK, newAppView(a))
 	}
 }
 
 // mgmtUpdateApp replaces an application's settings (its kind stays).
-func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
-	var in appRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		httpapi.WriteError(w, r, err)
+func (p *mgmtAPI) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
+	in, ok := decoded[appRequest](w, r)
+	if !ok {
 		return
 	}
 	a, ok := p.managedApp(w, r)
@@ -170,17 +174,10 @@ func (p *Provider) mgmtUpdateApp(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = p.store.UpdateApplication(r.Context(), a)
 	}
-	if err != nil {
-		httpapi.WriteError(w, r, err)
-		return
-	}
-	p.origins.forget()
-	v := newAppView(a)
-	v.ClientSecret = secret
-	httpapi.WriteJSON(w, http.StatusOK, v)
+	p.savedApp(w, r, err, a, secret, http.StatusOK)
 }
 
-func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.managedApp(w, r)
 	if !ok {
 		return
@@ -195,7 +192,7 @@ func (p *Provider) mgmtDeleteApp(w http.ResponseWriter, r *http.Request) {
 
 // mgmtRotateApp gives an application a new client id (the old one stops
 // working at once).
-func (p *Provider) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.managedApp(w, r)
 	if !ok {
 		return
@@ -210,7 +207,7 @@ func (p *Provider) mgmtRotateApp(w http.ResponseWriter, r *http.Request) {
 
 // mgmtRotateAppSecret gives a web application that authenticates with a
 // secret a new one, answered once; the old one stops working at once.
-func (p *Provider) mgmtRotateAppSecret(w http.ResponseWriter, r *http.Request) {
+func (p *mgmtAPI) mgmtRotateAppSecret(w http.ResponseWriter, r *http.Request) {
 	a, ok := p.managedApp(w, r)
 	if !ok {
 		return

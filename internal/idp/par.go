@@ -33,7 +33,7 @@ var clientAuthFields = []string{"client_secret", "client_assertion", "client_ass
 // pushAuthorization stores a pushed authorization request (RFC 9126
 // section 2). clientAuth has run: an assertion is verified, a secret came
 // the registered way.
-func (p *Provider) pushAuthorization(w http.ResponseWriter, r *http.Request) {
+func (p *endpoints) pushAuthorization(w http.ResponseWriter, r *http.Request) {
 	ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)
 	app, err := p.pushingClient(r)
 	if err != nil {
@@ -82,13 +82,13 @@ func (p *Provider) pushAuthorization(w http.ResponseWriter, r *http.Request) {
 // will: the op library's checks against the client (redirect URI exactly
 // registered, response type, scopes, prompt, id_token_hint) and this
 // provider's (PKCE S256, bounded lengths).
-func (p *Provider) validatePushed(r *http.Request, params url.Values) error {
+func (p *endpoints) validatePushed(r *http.Request, params url.Values) error {
 	ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)
 	req := new(oidc.AuthRequest)
 	if err := p.op.Decoder().Decode(req, params); err != nil {
 		return oidc.ErrInvalidRequest().WithDescription("the request's parameters could not be read")
 	}
-	c, err := p.client(ctx, req.ClientID)
+	c, err := p.storage.client(ctx, req.ClientID)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (p *Provider) validatePushed(r *http.Request, params url.Values) error {
 // pushingClient authenticates the client of a pushed request: by its
 // verified assertion, by its secret (constant-time), or, for a public
 // application, by its client_id and nothing else.
-func (p *Provider) pushingClient(r *http.Request) (*platform.Application, error) {
+func (p *endpoints) pushingClient(r *http.Request) (*platform.Application, error) {
 	ctx := r.Context()
 	refused := errors.New("client authentication failed")
 	if id := assertedClient(ctx); id != "" {
@@ -127,7 +127,7 @@ func (p *Provider) pushingClient(r *http.Request) (*platform.Application, error)
 		}
 		return app, nil
 	}
-	if secret == "" || (storage{p}).AuthorizeClientIDSecret(ctx, id, secret) != nil {
+	if secret == "" || p.storage.AuthorizeClientIDSecret(ctx, id, secret) != nil {
 		return nil, refused
 	}
 	return app, nil
@@ -137,7 +137,7 @@ func (p *Provider) pushingClient(r *http.Request) (*platform.Application, error)
 // the parameters pushed for it, used up; a request_uri that is unknown,
 // expired, used, or another client's is refused with a page (its redirect
 // URI is not known). An application with RequirePAR gets nothing else.
-func (p *Provider) pushedRequests(next http.Handler) http.Handler {
+func (p *endpoints) pushedRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			p.renderError(w, r, http.StatusBadRequest, "This sign-in request is not valid", "Go back to the application and try again.")
@@ -155,12 +155,8 @@ func (p *Provider) pushedRequests(next http.Handler) http.Handler {
 			return
 		}
 		params, err := p.store.TakePushedRequest(ctx, hashSecret(requestURI), clientID, p.now())
-		if platform.ErrorCode(err) == platform.ENOTFOUND {
-			p.renderError(w, r, http.StatusBadRequest, "This sign-in request has expired",
-				"It was used already, or is too old. Go back to the application and try again.")
-			return
-		} else if err != nil {
-			p.internalError(w, r, err)
+		if p.failed(w, r, err, http.StatusBadRequest, "This sign-in request has expired",
+			"It was used already, or is too old. Go back to the application and try again.") {
 			return
 		}
 		pushed := r.Clone(ctx)

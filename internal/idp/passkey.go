@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -18,6 +19,16 @@ import (
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
+
+// passkeys holds the WebAuthn relying party and everything a passkey
+// does: sign-in alone or as second factor, enrolment, rename and removal on
+// the account page, and confirmation with a passkey.
+type passkeys struct {
+	*core
+	webauthn *webauthn.WebAuthn // nil when the issuer cannot be a relying party
+	login    *loginPages
+	account  *accountPages
+}
 
 // Passkeys (WebAuthn, on go-webauthn): the relying-party id is the issuer's
 // host, attestation none, user verification required, discoverable
@@ -103,7 +114,7 @@ func (pu *passkeyUser) row(id []byte) *store.Passkey {
 
 // loadPasskeyUser reads a user and their usable passkeys (a credential
 // flagged as cloned is left out, so it signs no one in).
-func (p *Provider) loadPasskeyUser(ctx context.Context, u *platform.User) (*passkeyUser, error) {
+func (p *passkeys) loadPasskeyUser(ctx context.Context, u *platform.User) (*passkeyUser, error) {
 	rows, err := p.store.Passkeys(ctx, u.ID)
 	if err != nil {
 		return nil, err
@@ -122,14 +133,33 @@ func (p *Provider) loadPasskeyUser(ctx context.Context, u *platform.User) (*pass
 	return pu, nil
 }
 
-// passkeysAllowed reports whether an organization's users may use passkeys
-// on this provider.
-func (p *Provider) passkeysAllowed(policy *platform.LoginPolicy) bool {
-	return p.webauthn != nil && policy.PasskeyAllowed
+// sendOptions keeps the ceremony the library began (sess, for owner and
+// purpose) and answers its options to the passkey script; err is the
+// library's error in beginning it.
+func (p *passkeys) sendOptions(ctx context.Context, w http.ResponseWriter, owner, purpose string, opts any, sess *webauthn.SessionData, err error) {
+	if err == nil {
+		err = p.beginCeremony(ctx, owner, purpose, sess)
+	}
+	if err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return
+	}
+	writeOptions(w, http.StatusOK, opts)
+}
+
+// optionsUser loads the user's passkeys for a ceremony's options; a
+// failure is answered to the passkey script.
+func (p *passkeys) optionsUser(ctx context.Context, w http.ResponseWriter, u *platform.User) (*passkeyUser, bool) {
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		return nil, false
+	}
+	return pu, true
 }
 
 // beginCeremony keeps the library's session data of a ceremony for its owner.
-func (p *Provider) beginCeremony(ctx context.Context, owner, purpose string, s *webauthn.SessionData) error {
+func (p *passkeys) beginCeremony(ctx context.Context, owner, purpose string, s *webauthn.SessionData) error {
 	data, err := json.Marshal(s)
 	if err != nil {
 		return err
@@ -139,7 +169,7 @@ func (p *Provider) beginCeremony(ctx context.Context, owner, purpose string, s *
 
 // takeCeremony returns the ceremony of an owner once; errPasskeyFailed
 // when there is none (answered, expired or never begun).
-func (p *Provider) takeCeremony(ctx context.Context, owner, purpose string) (*webauthn.SessionData, error) {
+func (p *passkeys) takeCeremony(ctx context.Context, owner, purpose string) (*webauthn.SessionData, error) {
 	data, err := p.store.TakeCeremony(ctx, owner, purpose, p.now())
 	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		return nil, errPasskeyFailed
@@ -156,7 +186,7 @@ func (p *Provider) takeCeremony(ctx context.Context, owner, purpose string) (*we
 // recordUse stores what an accepted assertion changed: the counter (from
 // the value read, once) and the credential's flags. A counter that did not
 // advance flags the passkey as possibly cloned and refuses the sign-in.
-func (p *Provider) recordUse(ctx context.Context, pu *passkeyUser, c *webauthn.Credential) (*store.Passkey, error) {
+func (p *passkeys) recordUse(ctx context.Context, pu *passkeyUser, c *webauthn.Credential) (*store.Passkey, error) {
 	row := pu.row(c.ID)
 	if row == nil {
 		return nil, errPasskeyFailed
@@ -185,7 +215,7 @@ func (p *Provider) recordUse(ctx context.Context, pu *passkeyUser, c *webauthn.C
 // auditPasskey writes a passkey event to the audit log, with the customer
 // of the user's organization so its scoped readers see it. A failed write
 // is logged, never returned.
-func (p *Provider) auditPasskey(ctx context.Context, u *platform.User, action, passkeyID string, allowed bool, reason string) {
+func (p *passkeys) auditPasskey(ctx context.Context, u *platform.User, action, passkeyID string, allowed bool, reason string) {
 	e := &store.AuditEvent{ID: randomToken()[:32], At: p.now(), Action: action, Decision: "allowed", Status: 200,
 		Reason: reason, RequestID: httpapi.RequestID(ctx), Resource: "passkeys"}
 	if u != nil {
@@ -209,4 +239,34 @@ func (p *Provider) auditPasskey(ctx context.Context, u *platform.User, action, p
 func cleanPasskeyName(s string) (string, bool) {
 	s = strings.Join(strings.Fields(s), " ")
 	return s, s != "" && len(s) <= passkeyNameMax
+}
+
+// stepFailed answers the error of a passkey step and reports whether there
+// was one: errPasskeyFailed (a refusal) through fail with reason, anything
+// else as an internal error.
+func (p *passkeys) stepFailed(w http.ResponseWriter, r *http.Request, err error, fail func(reason string), reason string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, errPasskeyFailed):
+		fail(reason)
+	default:
+		p.internalError(w, r, err)
+	}
+	return true
+}
+
+// changed answers a rename or removal of one of the user's passkeys
+// (action), audited either way: a passkey that is not the user's is 404.
+func (p *passkeys) changed(w http.ResponseWriter, r *http.Request, u *platform.User, action, id string, err error, done string) {
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		p.auditPasskey(r.Context(), u, action, id, false, "not the user's passkey")
+		p.account.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
+		return
+	} else if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.auditPasskey(r.Context(), u, action, id, true, "")
+	http.Redirect(w, r, PathAccount+"?done="+done, http.StatusSeeOther)
 }

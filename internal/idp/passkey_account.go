@@ -40,24 +40,23 @@ func sessionOwner(s *store.Session) string { return "s:" + s.IDHash }
 // accountPasskeyOptions begins adding a passkey for the signed-in user:
 // a discoverable credential, user verification required, no attestation,
 // none of the user's passkeys again. It needs a recent proof (D-reauth).
-func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request) {
+func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	s, u, ok := p.accountOptions(w, r)
 	if !ok {
 		return
 	}
-	if !p.recentProof(s) {
+	if !p.account.recentProof(s) {
 		optionsError(w, http.StatusForbidden, msgConfirmFirst)
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil || !p.passkeysAllowed(policy) {
+	policy, err := p.loginRules(ctx, u.OrgID)
+	if err != nil || !policy.passkeys() {
 		optionsError(w, http.StatusForbidden, "Your organization does not use passkeys.")
 		return
 	}
-	pu, err := p.loadPasskeyUser(ctx, u)
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+	pu, ok := p.optionsUser(ctx, w, u)
+	if !ok {
 		return
 	}
 	if full, err := p.passkeysFull(ctx, u); err != nil || full {
@@ -70,53 +69,36 @@ func (p *Provider) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 			ResidentKey: protocol.ResidentKeyRequirementRequired, UserVerification: protocol.VerificationRequired}),
 		webauthn.WithConveyancePreference(protocol.PreferNoAttestation),
 		webauthn.WithExclusions(webauthn.Credentials(pu.cred).CredentialDescriptors()))
-	if err == nil {
-		err = p.beginCeremony(ctx, sessionOwner(s), purposeRegister, sess)
-	}
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	writeOptions(w, http.StatusOK, opts)
+	p.sendOptions(ctx, w, sessionOwner(s), purposeRegister, opts, sess, err)
 }
 
 // accountPasskeyAdd stores the passkey the browser created for the
 // enrolment this session began, while the session's proof is recent.
-func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
-	u, ok := p.accountForm(w, r)
-	if !ok || !p.requireProof(w, r, u, PathAccount) {
+func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.account.accountForm(w, r)
+	if !ok || !p.account.requireProof(w, r, u, PathAccount) {
 		return
 	}
 	ctx := r.Context()
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	if !p.passkeysAllowed(policy) {
-		p.renderAccount(w, r, http.StatusForbidden, u, "", "Your organization does not use passkeys.")
+	if _, ok := p.account.orgAllows(w, r, u, loginRules.passkeys, "Your organization does not use passkeys."); !ok {
 		return
 	}
 	name, ok := cleanPasskeyName(r.PostForm.Get("name"))
 	if !ok {
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
+		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
 		return
 	}
 	raw := r.PostForm.Get("credential")
 	if raw == "" {
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Adding a passkey needs a browser that supports passkeys, with JavaScript on.")
+		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Adding a passkey needs a browser that supports passkeys, with JavaScript on.")
 		return
 	}
 	refuse := func(reason string) {
 		p.auditPasskey(ctx, u, "passkey.register", "", false, reason)
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The passkey could not be added. Try again.")
+		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "The passkey could not be added. Try again.")
 	}
 	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeRegister)
-	if errors.Is(err, errPasskeyFailed) {
-		refuse("no open challenge")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.stepFailed(w, r, err, refuse, "no open challenge") {
 		return
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes([]byte(raw))
@@ -144,7 +126,7 @@ func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		return
 	} else if full {
 		p.auditPasskey(ctx, u, "passkey.register", "", false, "too many passkeys")
-		p.renderAccount(w, r, http.StatusConflict, u, "", msgPasskeysFull)
+		p.account.renderAccount(w, r, http.StatusConflict, u, "", msgPasskeysFull)
 		return
 	}
 	k := &store.Passkey{ID: newPasskeyID(), UserID: u.ID, CredentialID: cred.ID, Name: name, Credential: data,
@@ -163,7 +145,7 @@ func (p *Provider) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 const msgPasskeysFull = "Your account holds 20 passkeys, the most it can. Remove one you no longer use first."
 
 // passkeysFull reports whether u holds passkeysMax passkeys already.
-func (p *Provider) passkeysFull(ctx context.Context, u *platform.User) (bool, error) {
+func (p *passkeys) passkeysFull(ctx context.Context, u *platform.User) (bool, error) {
 	keys, err := p.store.Passkeys(ctx, u.ID)
 	return len(keys) >= passkeysMax, err
 }
@@ -171,7 +153,7 @@ func (p *Provider) passkeysFull(ctx context.Context, u *platform.User) (bool, er
 // addPasskey stores k and, in the same transaction, mails its holder a
 // notice naming it: a passkey signs in without the password, so one added
 // from a stolen session must not go unnoticed.
-func (p *Provider) addPasskey(ctx context.Context, u *platform.User, k *store.Passkey) error {
+func (p *passkeys) addPasskey(ctx context.Context, u *platform.User, k *store.Passkey) error {
 	org := ""
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
@@ -187,8 +169,8 @@ func (p *Provider) addPasskey(ctx context.Context, u *platform.User, k *store.Pa
 }
 
 // accountPasskeyRename names one of the user's passkeys.
-func (p *Provider) accountPasskeyRename(w http.ResponseWriter, r *http.Request) {
-	u, ok := p.accountForm(w, r)
+func (p *passkeys) accountPasskeyRename(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.account.accountForm(w, r)
 	if !ok {
 		return
 	}
@@ -196,27 +178,18 @@ func (p *Provider) accountPasskeyRename(w http.ResponseWriter, r *http.Request) 
 	id := r.PostForm.Get("id")
 	name, ok := cleanPasskeyName(r.PostForm.Get("name"))
 	if !ok {
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
+		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
 		return
 	}
-	if err := p.store.RenamePasskey(ctx, u.ID, id, name); platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.auditPasskey(ctx, u, "passkey.rename", id, false, "not the user's passkey")
-		p.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	p.auditPasskey(ctx, u, "passkey.rename", id, true, "")
-	http.Redirect(w, r, PathAccount+"?done=passkey-renamed", http.StatusSeeOther)
+	p.changed(w, r, u, "passkey.rename", id, p.store.RenamePasskey(ctx, u.ID, id, name), "passkey-renamed")
 }
 
 // accountPasskeyRemove removes one of the user's passkeys, with a recent
 // proof (D-reauth), and mails its holder; the last one is kept while the
 // organization requires passkeys.
-func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) {
-	u, ok := p.accountForm(w, r)
-	if !ok || !p.requireProof(w, r, u, PathAccount) {
+func (p *passkeys) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.account.accountForm(w, r)
+	if !ok || !p.account.requireProof(w, r, u, PathAccount) {
 		return
 	}
 	ctx := r.Context()
@@ -232,7 +205,7 @@ func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if required && len(keys) == 1 && keys[0].ID == id {
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Your organization signs in with passkeys: add another one before you remove this one.")
+		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Your organization signs in with passkeys: add another one before you remove this one.")
 		return
 	}
 	name := ""
@@ -248,16 +221,64 @@ func (p *Provider) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 		}
 		return p.queueNotice(ctx, tx, notice)
 	})
-	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.auditPasskey(ctx, u, "passkey.remove", id, false, "not the user's passkey")
-		p.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	p.auditPasskey(ctx, u, "passkey.remove", id, true, "")
-	http.Redirect(w, r, PathAccount+"?done=passkey-removed", http.StatusSeeOther)
+	p.changed(w, r, u, "passkey.remove", id, err, "passkey-removed")
 }
 
 func newPasskeyID() string { return "pk_" + randomToken()[:22] }
+
+// accountConfirmOptions begins a passkey confirmation: one of the user's
+// own passkeys, user verification required, for this browser session.
+func (p *passkeys) accountConfirmOptions(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	s, u, ok := p.accountOptions(w, r)
+	if !ok {
+		return
+	}
+	m, err := p.account.proofMethods(ctx, u)
+	if err != nil || !m.Passkey || p.webauthn == nil {
+		optionsError(w, http.StatusForbidden, "You have no passkey to confirm with.")
+		return
+	}
+	pu, ok := p.optionsUser(ctx, w, u)
+	if !ok {
+		return
+	}
+	opts, sess, err := p.webauthn.BeginLogin(pu, webauthn.WithUserVerification(protocol.VerificationRequired))
+	p.sendOptions(ctx, w, sessionOwner(s), purposeReauth, opts, sess, err)
+}
+
+// provePasskey checks a passkey's answer to this session's confirmation
+// challenge (taken once): one of u's own passkeys, its counter advancing.
+// Every outcome is audited.
+func (p *passkeys) provePasskey(ctx context.Context, u *platform.User, raw string) (bool, error) {
+	fail := func(reason string) (bool, error) {
+		p.auditPasskey(ctx, u, "passkey.confirm", "", false, reason)
+		return false, nil
+	}
+	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeReauth)
+	if errors.Is(err, errPasskeyFailed) {
+		return fail("no open challenge")
+	} else if err != nil {
+		return false, err
+	}
+	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(raw))
+	if err != nil {
+		return fail("malformed answer")
+	}
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		return false, err
+	}
+	cred, err := p.webauthn.ValidateLogin(pu, *sess, parsed)
+	if err != nil {
+		return fail(passkeyReason(err))
+	}
+	row, err := p.recordUse(ctx, pu, cred)
+	if errors.Is(err, errPasskeyFailed) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	p.auditPasskey(ctx, u, "passkey.confirm", row.ID, true, "")
+	return true, nil
+}

@@ -35,13 +35,15 @@ const (
 	stepSecond = "second" // the passkey is the second factor after a password
 )
 
-func (p *Provider) passkeyRoutes(r chi.Router) {
+// routes serves the passkey ceremonies of sign-in and of the account page.
+func (p *passkeys) routes(r chi.Router) {
 	r.Post(PathLoginPasskeyOptions, p.loginPasskeyOptions)
 	r.Post(PathLoginPasskey, p.loginPasskey)
 	r.Post(PathAccountPasskeysOptions, p.accountPasskeyOptions)
 	r.Post(PathAccountPasskeys, p.accountPasskeyAdd)
 	r.Post(PathAccountPasskeyRename, p.accountPasskeyRename)
 	r.Post(PathAccountPasskeyRemove, p.accountPasskeyRemove)
+	r.Post(PathAccountConfirmOptions, p.accountConfirmOptions)
 }
 
 // ceremonyOwner names the login transaction a ceremony belongs to; the
@@ -66,7 +68,7 @@ func optionsError(w http.ResponseWriter, status int, msg string) {
 // (LoginRateLimit per minute, a counter of its own so that autofill on
 // every page view does not spend the sign-in attempts; 429 when it is
 // spent): each beginning writes a challenge.
-func (p *Provider) beginOptions(w http.ResponseWriter, r *http.Request, expired string) bool {
+func (p *passkeys) beginOptions(w http.ResponseWriter, r *http.Request, expired string) bool {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
 		optionsError(w, http.StatusForbidden, expired)
 		return false
@@ -80,11 +82,11 @@ func (p *Provider) beginOptions(w http.ResponseWriter, r *http.Request, expired 
 
 // accountOptions begins a ceremony of the signed-in account: beginOptions,
 // then the browser's session and its user (401 without one).
-func (p *Provider) accountOptions(w http.ResponseWriter, r *http.Request) (*store.Session, *platform.User, bool) {
+func (p *passkeys) accountOptions(w http.ResponseWriter, r *http.Request) (*store.Session, *platform.User, bool) {
 	if !p.beginOptions(w, r, msgAccountFormExpired) {
 		return nil, nil, false
 	}
-	s, u, ok := p.accountSession(r.Context())
+	s, u, ok := p.account.accountSession(r.Context())
 	if !ok {
 		optionsError(w, http.StatusUnauthorized, "Sign in first.")
 	}
@@ -94,12 +96,12 @@ func (p *Provider) accountOptions(w http.ResponseWriter, r *http.Request) (*stor
 // loginPasskeyOptions begins a passkey sign-in of a login transaction:
 // discoverable (any passkey of this provider, no address typed) for the
 // first factor, the pending user's passkeys for the second.
-func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
+func (p *passkeys) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if !p.beginOptions(w, r, "Reload the page and try again.") {
 		return
 	}
-	a, err := p.boundRequest(r, r.PostForm.Get("authRequestID"))
+	a, err := p.login.boundRequest(r, r.PostForm.Get("authRequestID"))
 	if err != nil || a.Done {
 		optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
 		return
@@ -110,37 +112,26 @@ func (p *Provider) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	purpose := purposeLogin
 	if r.PostForm.Get("step") == stepSecond {
 		purpose = purposeMFA
-		pu, err := p.pendingPasskeyUser(ctx, a)
-		if err != nil || len(pu.cred) == 0 {
+		pu, perr := p.pendingPasskeyUser(ctx, a)
+		if perr != nil || len(pu.cred) == 0 {
 			optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
 			return
 		}
 		opts, sess, err = p.webauthn.BeginLogin(pu, uv)
-		if err != nil {
-			optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-			return
-		}
 	} else {
-		v, err := p.loginOptions(ctx, a)
-		if err != nil || !v.Passkey {
+		v, verr := p.login.loginOptions(ctx, a)
+		if verr != nil || !v.Passkey {
 			optionsError(w, http.StatusForbidden, "Passkeys are not offered here.")
 			return
 		}
-		if opts, sess, err = p.webauthn.BeginDiscoverableLogin(uv); err != nil {
-			optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-			return
-		}
+		opts, sess, err = p.webauthn.BeginDiscoverableLogin(uv)
 	}
-	if err := p.beginCeremony(ctx, ceremonyOwner(a), purpose, sess); err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	writeOptions(w, http.StatusOK, opts)
+	p.sendOptions(ctx, w, ceremonyOwner(a), purpose, opts, sess, err)
 }
 
 // pendingPasskeyUser is the user who passed the password step, with their
 // passkeys.
-func (p *Provider) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
+func (p *passkeys) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
 	if a.PendingUserID == "" || p.webauthn == nil {
 		return nil, errPasskeyFailed
 	}
@@ -148,46 +139,44 @@ func (p *Provider) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	if !p.passkeysAllowed(policy) {
+	if !policy.passkeys() {
 		return nil, errPasskeyFailed
 	}
 	return p.loadPasskeyUser(ctx, u)
 }
 
 // loginPasskey checks the passkey's answer of a login transaction.
-func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
+func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, ok := p.formRequest(w, r)
-	if !ok || !p.allowAttempt(w, r) {
+	a, ok := p.login.formRequest(w, r)
+	if !ok {
 		return
 	}
 	if r.PostForm.Get("step") == stepSecond {
 		p.secondFactorPasskey(w, r, a)
 		return
 	}
-	v, err := p.loginOptions(ctx, a)
+	v, err := p.login.loginOptions(ctx, a)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	if !v.Passkey {
-		p.renderLogin(w, http.StatusForbidden, v, msgPasskeyFailed)
+		p.login.renderLogin(w, http.StatusForbidden, v, msgPasskeyFailed)
 		return
 	}
 	u, err := p.checkPasskey(ctx, a, r.PostForm.Get("credential"))
-	if errors.Is(err, errPasskeyFailed) {
+	if p.stepFailed(w, r, err, func(string) {
 		v.PasskeyFailed = true
-		p.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+		p.login.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
+	}, "") {
 		return
 	}
-	p.afterFirstFactor(w, r, a, u, amrPasskey, true)
+	p.login.afterFirstFactor(w, r, a, u, amrPasskey, true)
 }
 
 // checkPasskey verifies a discoverable assertion against the transaction's
@@ -195,7 +184,7 @@ func (p *Provider) loginPasskey(w http.ResponseWriter, r *http.Request) {
 // its user handle names, that user's organization must allow passkeys and
 // be the org scope's, and the counter must advance. Every outcome is
 // audited. errPasskeyFailed for any refusal.
-func (p *Provider) checkPasskey(ctx context.Context, a *store.AuthRequest, raw string) (*platform.User, error) {
+func (p *passkeys) checkPasskey(ctx context.Context, a *store.AuthRequest, raw string) (*platform.User, error) {
 	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeLogin)
 	if err != nil {
 		if errors.Is(err, errPasskeyFailed) {
@@ -235,11 +224,11 @@ func (p *Provider) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 		p.auditPasskey(ctx, who, "passkey.sign_in", "", false, passkeyReason(err))
 		return nil, errPasskeyFailed
 	}
-	policy, err := p.store.LoginPolicy(ctx, pu.u.OrgID)
+	policy, err := p.loginRules(ctx, pu.u.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	if !p.passkeysAllowed(policy) {
+	if !policy.passkeys() {
 		p.auditPasskey(ctx, pu.u, "passkey.sign_in", "", false, "the organization does not allow passkeys")
 		return nil, errPasskeyFailed
 	}
@@ -258,9 +247,9 @@ func (p *Provider) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 // secondFactorPasskey checks a passkey of the user who passed the password
 // step: one of that user's own passkeys, against the transaction's
 // challenge.
-func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
+func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a *store.AuthRequest) {
 	ctx := r.Context()
-	user, ok := p.pendingUser(w, r, a)
+	user, ok := p.login.pendingUser(w, r, a)
 	if !ok {
 		return
 	}
@@ -273,19 +262,11 @@ func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
-	if errors.Is(err, errPasskeyFailed) {
-		fail("the organization does not allow passkeys")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.stepFailed(w, r, err, fail, "the organization does not allow passkeys") {
 		return
 	}
 	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeMFA)
-	if errors.Is(err, errPasskeyFailed) {
-		fail("no open challenge")
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	if p.stepFailed(w, r, err, fail, "no open challenge") {
 		return
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(r.PostForm.Get("credential")))
@@ -299,11 +280,9 @@ func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 		return
 	}
 	row, err := p.recordUse(ctx, pu, cred)
-	if errors.Is(err, errPasskeyFailed) {
+	if p.stepFailed(w, r, err, func(string) {
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
-		return
-	} else if err != nil {
-		p.internalError(w, r, err)
+	}, "") {
 		return
 	}
 	p.auditPasskey(ctx, user, "passkey.second_factor", row.ID, true, "")
@@ -311,7 +290,7 @@ func (p *Provider) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	if len(first) == 0 {
 		first = []string{"pwd"}
 	}
-	p.finishLogin(w, r, a, user.ID, append(slices.Clone(first), "hwk", "mfa"))
+	p.login.finishLogin(w, r, a, user.ID, append(slices.Clone(first), "hwk", "mfa"))
 }
 
 // passkeyReason is the library's short reason for a refused answer, for
@@ -325,8 +304,8 @@ func passkeyReason(err error) string {
 }
 
 // hasPasskey reports whether a user can use a passkey as second factor.
-func (p *Provider) hasPasskey(ctx context.Context, policy *platform.LoginPolicy, u *platform.User) (bool, error) {
-	if !p.passkeysAllowed(policy) {
+func (p *passkeys) hasPasskey(ctx context.Context, policy loginRules, u *platform.User) (bool, error) {
+	if !policy.passkeys() {
 		return false, nil
 	}
 	pu, err := p.loadPasskeyUser(ctx, u)
@@ -336,19 +315,9 @@ func (p *Provider) hasPasskey(ctx context.Context, policy *platform.LoginPolicy,
 	return len(pu.cred) > 0, nil
 }
 
-// passkeyRequired reports whether the user's organization refuses their
-// password sign-in.
-func (p *Provider) passkeyRequired(ctx context.Context, u *platform.User) (bool, error) {
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		return false, err
-	}
-	return p.passkeysAllowed(policy) && policy.PasskeyRequired, nil
-}
-
 // renderSecondFactor asks for the second factor the user has: a code from
 // the authenticator app, a passkey, or either.
-func (p *Provider) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, hasTOTP, hasPasskey bool, msg string) {
+func (p *passkeys) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, hasTOTP, hasPasskey bool, msg string) {
 	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg, NoTOTP: !hasTOTP, Passkey: hasPasskey}
 	if hasPasskey {
 		p.renderPasskeyPage(w, status, "otp.html", v)

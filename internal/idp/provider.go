@@ -3,21 +3,15 @@ package idp
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 	jose "github.com/go-jose/go-jose/v4"
-	"github.com/go-webauthn/webauthn/webauthn"
-	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
 	"github.com/platform/platform/internal/background"
@@ -29,7 +23,7 @@ import (
 	"github.com/platform/platform/internal/web"
 )
 
-// Paths of the provider's endpoints (DESIGN 2).
+// Paths of the provider's endpoints (D-idp).
 const (
 	PathAuthorize  = "/oauth/v2/authorize"
 	PathToken      = "/oauth/v2/token"
@@ -126,54 +120,55 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Provider is the identity provider.
+// Provider is the identity provider: the parts (core.go) composed, and
+// the surface the server uses.
 type Provider struct {
-	cfg    Config
-	store  *store.Store
-	keys   *keyManager
-	op     *op.Provider
-	pages  *template.Template
-	sealer *secrets.Sealer
-	sso    *ssoClients
-	// logoutClient posts logout tokens under the egress policy; logoutWake
-	// has DeliverLogouts look at the queue.
-	logoutClient *http.Client
-	logoutWake   chan struct{}
-	dummyHash    string                // verified against when no user matches, so both cost the same
-	secure       bool                  // cookies get Secure when the issuer is https
-	hashes       *atomic.Int64         // when set (tests), counts password verifications
-	hashGate     func(password string) // when set (tests), runs inside each verification
-	pending      sync.WaitGroup        // work started after requests (links.go: later)
-	laterSlots   chan struct{}         // one per job of later running
-	hashQueue    *hashQueue            // bounds the verifications in flight
-	webauthn     *webauthn.WebAuthn    // nil when the issuer cannot be a relying party (passkey.go)
-	origins      *corsOrigins          // the applications' origins, for cors
+	*core
+	keys      *keyManager
+	op        *op.Provider
+	factors   *factors
+	storage   *storage
+	endpoints *endpoints
+	login     *loginPages
+	account   *accountPages
+	passkeys  *passkeys
+	sso       *ssoLogin
+	mgmt      *mgmtAPI
+	logouts   *logoutSender
 }
 
 // New builds the provider and loads (or creates) its signing keys.
 func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
-	p := &Provider{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
-		hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait),
-		origins:   &corsOrigins{load: st.ApplicationRedirectURIs}, laterSlots: make(chan struct{}, laterSlots)}
-	p.keys = &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: p.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
+	c := &core{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
+		logoutWake: make(chan struct{}, 1), laterSlots: make(chan struct{}, laterSlots)}
+	keys := &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: c.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
 		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
-	if err := p.keys.load(ctx); err != nil {
+	if err := keys.load(ctx); err != nil {
 		return nil, fmt.Errorf("idp signing keys: %w", err)
 	}
 	var err error
-	if p.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
+	if c.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
 		return nil, err
 	}
-	p.sso = newSSOClients(cfg.Egress.Client())
-	p.webauthn = newWebAuthn(cfg.Issuer)
-	p.logoutClient, p.logoutWake = cfg.Egress.Client(), make(chan struct{}, 1)
-	if p.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
+	if c.pages, err = template.ParseFS(web.FS, "idp/*.html"); err != nil {
 		return nil, err
 	}
-	if p.pages, err = template.ParseFS(web.FS, "idp/*.html"); err != nil {
+	wa := newWebAuthn(cfg.Issuer)
+	c.passkeysOn = wa != nil
+	f := &factors{core: c, hashQueue: newHashQueue(cfg.PasswordHashSlots, cfg.PasswordHashWait)}
+	if f.dummyHash, err = HashPassword(randomToken(), cfg.Password); err != nil {
 		return nil, err
 	}
+	ssoClients := newSSOClients(cfg.Egress.Client())
+	origins := &corsOrigins{load: st.ApplicationRedirectURIs}
+	p := &Provider{core: c, keys: keys, factors: f, storage: &storage{core: c, keys: keys}}
+	p.login = &loginPages{core: c, factors: f}
+	p.account = &accountPages{core: c, factors: f}
+	p.passkeys = &passkeys{core: c, webauthn: wa, login: p.login, account: p.account}
+	p.sso = &ssoLogin{core: c, clients: ssoClients, login: p.login}
+	p.login.passkeys, p.login.sso, p.account.passkeys = p.passkeys, p.sso, p.passkeys
+	p.logouts = &logoutSender{core: c, keys: keys, client: cfg.Egress.Client()}
 	var cryptoKey [32]byte
 	if _, err := rand.Read(cryptoKey[:]); err != nil {
 		return nil, err
@@ -186,7 +181,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		op.WithCrypto(newTokenCrypto(cryptoKey)), // access tokens are RFC 9068 JWTs (accesstoken.go)
 		op.WithCORSOptions(nil),                  // no CORS from the library: cors (cors.go) on the endpoints browser apps call
 	}
-	if !p.secure {
+	if !c.secure {
 		opts = append(opts, op.WithAllowInsecure())
 	}
 	p.op, err = op.NewProvider(&op.Config{
@@ -200,14 +195,15 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 			UserFormPath: PathDevice, UserCode: op.UserCodeBase20},
 		SupportedScopes: []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
 		SupportedClaims: append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
-	}, storage{p}, op.StaticIssuer(cfg.Issuer), opts...)
+	}, p.storage, op.StaticIssuer(cfg.Issuer), opts...)
 	if err != nil {
 		return nil, err
 	}
+	p.login.op = p.op
+	p.endpoints = &endpoints{core: c, op: p.op, storage: p.storage, origins: origins}
+	p.mgmt = &mgmtAPI{core: c, op: p.op, origins: origins, ssoClients: ssoClients}
 	return p, nil
 }
-
-func (p *Provider) now() time.Time { return p.cfg.Now() }
 
 // Handler serves the OIDC endpoints and the hosted login UI.
 func (p *Provider) Handler() http.Handler {
@@ -215,52 +211,14 @@ func (p *Provider) Handler() http.Handler {
 	r.Use(httpapi.WithRequestID, httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
-		r.Get(PathLogin, p.loginPage)
-		r.Post(PathLogin, p.loginSubmit)
-		r.Post(PathLoginOTP, p.otpSubmit)
-		r.Post(PathLoginMFASetup, p.mfaSetupSubmit)
-		r.Get(PathSSOStart, p.ssoStart)
-		r.Get(PathSSOCallback, p.ssoCallback)
-		r.Get(PathInvitation, p.setPasswordPage(invitationPage))
-		r.Post(PathInvitation, p.setPasswordSubmit(invitationPage))
-		r.Get(PathPasswordReset, p.setPasswordPage(resetPage))
-		r.Post(PathPasswordReset, p.setPasswordSubmit(resetPage))
-		r.Get(PathPasswordForgot, p.forgotPage)
-		r.Post(PathPasswordForgot, p.forgotSubmit)
-		r.Get(PathAccount, p.accountHome)
-		r.Post(PathAccountPassword, p.accountPassword)
-		r.Post(PathAccountEndOthers, p.accountEndOthers)
-		r.Post(PathAccountRecovery, p.accountRecoveryCodes)
-		r.Post(PathAccountMFAReset, p.accountMFAReset)
-		r.Post(PathAccountEmail, p.accountEmail)
-		r.Get(PathAccountConfirm, p.accountConfirmPage)
-		r.Post(PathAccountConfirm, p.accountConfirmSubmit)
-		r.Post(PathAccountConfirmOptions, p.accountConfirmOptions)
-		r.Get(PathVerifyEmail, p.verifyPage)
-		r.Post(PathVerifyEmail, p.verifySubmit)
-		p.passkeyRoutes(r)
-		r.Get(PathAccountMFA, p.accountMFA)
-		r.Post(PathAccountMFA, p.accountMFASubmit)
-		r.With(p.limitAuthorize, p.errorPages, p.pushedRequests, p.bindBrowser).Handle(PathAuthorize, p.op)
-		// The step that issues the code answers only the browser that holds
-		// the transaction, whatever the method (D-login-binding).
-		r.With(p.errorPages).HandleFunc(PathAuthorize+"/callback", p.authorizeCallback)
-		r.Get(PathDevice, p.devicePage)
-		r.Post(PathDevice, p.deviceSubmit)
-		r.Post(PathDeviceDecide, p.deviceDecide)
-		r.Get(PathEndSession, p.endSessionPage)
-		r.Post(PathEndSession, p.endSessionSubmit)
+		p.login.routes(r)
+		p.sso.routes(r)
+		p.account.routes(r)
+		p.passkeys.routes(r)
+		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.login.bindBrowser).Handle(PathAuthorize, p.op)
 	})
-	r.Mount(PathManagement, p.managementRoutes())
-	r.With(p.cors).Get(DiscoveryPath, p.discovery)
-	r.With(p.cors).Options(DiscoveryPath, allowGet)
-	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
-	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
-	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
-	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(p.op))
-	r.With(p.cors).Handle(PathKeys, p.op)
-	r.With(p.cors).Handle(PathRevoke, p.op)
-	r.With(p.cors).Handle(PathIntrospect, p.op)
+	r.Mount(PathManagement, p.mgmt.managementRoutes())
+	p.endpoints.routes(r)
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
@@ -293,87 +251,8 @@ func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 	})
 }
 
-func (p *Provider) client(ctx context.Context, clientID string) (op.Client, error) {
-	app, err := p.application(ctx, clientID)
-	if err != nil {
-		return nil, err
-	}
-	return &client{
-		app:      app,
-		loginURL: func(id string) string { return p.cfg.Issuer + PathLogin + "?authRequestID=" + id },
-		devMode:  !p.secure,
-		idTTL:    p.cfg.IDTokenLifetime,
-	}, nil
-}
-
-// fillUserinfo sets the claims of a user for the granted scopes (R5.7-claims).
-func (p *Provider) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID string, scopes []string) error {
-	u, err := p.user(ctx, userID)
-	if err != nil {
-		return err
-	}
-	info.Subject = u.ID
-	if hasScope(scopes, oidc.ScopeEmail) {
-		info.Email, info.EmailVerified = u.Email, oidc.Bool(u.EmailVerified)
-	}
-	if hasScope(scopes, oidc.ScopeProfile) {
-		info.Name = u.Name
-	}
-	info.AppendClaims(ClaimResourceOwnerID, u.OrgID)
-	if hasScope(scopes, ScopeResourceOwner) {
-		if org, err := p.store.Organization(ctx, u.OrgID); err == nil {
-			info.AppendClaims(ClaimResourceOwnerName, org.Name)
-		}
-	}
-	return nil
-}
-
-// sessionSatisfies reports whether a browser session may answer a login
-// transaction without asking the user: the user of the id_token_hint, same
-// organization as the org scope, same address as login_hint, within
-// max_age, and signed in a way the account's own policy allows now
-// (D-account-policy).
-func (p *Provider) sessionSatisfies(ctx context.Context, sess *store.Session, a *store.AuthRequest) bool {
-	if a.HintUserID != "" && a.HintUserID != sess.UserID {
-		return false // OIDC Core 3.1.2.2: the session must be the hinted user's
-	}
-	u, err := p.user(ctx, sess.UserID)
-	if err != nil {
-		return false
-	}
-	if org := orgScope(a.Scopes); org != "" && u.OrgID != org {
-		return false
-	}
-	if a.LoginHint != "" && platform.NormalizeEmail(a.LoginHint) != u.Email {
-		return false
-	}
-	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
-		return false
-	}
-	allowed, policy := p.sessionAllowed(ctx, sess, u)
-	if !allowed {
-		return false // e.g. a password session of an organization that has turned to SSO only
-	}
-	if policy.MFAForced && !slices.Contains(sess.AMR, "mfa") {
-		return false // a session without a second factor does not satisfy a policy that forces one
-	}
-	if policy.PasskeyRequired && !slices.Contains(sess.AMR, "hwk") {
-		return false // nor one without a passkey a policy that requires passkeys
-	}
-	return true
-}
-
-func randomToken() string {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// allowGet answers an OPTIONS request (other than a preflight) to a
-// resource that is only read.
-func allowGet(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-	w.WriteHeader(http.StatusNoContent)
+// RegisterExternalIDP stores an external provider as the management API
+// does (mgmt.go: registerExternalIDP); the demo data uses it.
+func (p *Provider) RegisterExternalIDP(ctx context.Context, x *platform.ExternalIDP, secret string, checkDiscovery bool) error {
+	return p.mgmt.registerExternalIDP(ctx, x, secret, checkDiscovery)
 }

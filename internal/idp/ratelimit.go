@@ -14,7 +14,7 @@ import (
 // share it) and answers 429 with the provider's page when it is spent. A
 // failing counter lets the attempt through: the per-account lockout still
 // holds.
-func (p *Provider) allowAttempt(w http.ResponseWriter, r *http.Request) bool {
+func (p *core) allowAttempt(w http.ResponseWriter, r *http.Request) bool {
 	if p.allow(w, r, "login") {
 		return true
 	}
@@ -26,7 +26,7 @@ func (p *Provider) allowAttempt(w http.ResponseWriter, r *http.Request) bool {
 // allow counts a request of kind against the client address's limit
 // (LoginRateLimit per minute) and, when it is spent, sets Retry-After and
 // answers false; the caller writes the 429.
-func (p *Provider) allow(w http.ResponseWriter, r *http.Request, kind string) bool {
+func (p *core) allow(w http.ResponseWriter, r *http.Request, kind string) bool {
 	return p.allowUpTo(w, r, kind, p.cfg.LoginRateLimit)
 }
 
@@ -34,7 +34,7 @@ func (p *Provider) allow(w http.ResponseWriter, r *http.Request, kind string) bo
 // of limit a minute (0 or less: no limit), keyed by httpapi.RateKey (an
 // IPv6 client by its /64). A failing counter lets the request through and
 // is logged: the limiter must not take the provider down with the database.
-func (p *Provider) allowUpTo(w http.ResponseWriter, r *http.Request, kind string, limit int) bool {
+func (p *core) allowUpTo(w http.ResponseWriter, r *http.Request, kind string, limit int) bool {
 	if limit <= 0 {
 		return true
 	}
@@ -55,7 +55,7 @@ func (p *Provider) allowUpTo(w http.ResponseWriter, r *http.Request, kind string
 // address's AuthorizeRateLimit, on a counter of their own; past it the
 // browser gets the provider's 429 page, nothing is stored and nothing is
 // redirected to the client.
-func (p *Provider) limitAuthorize(next http.Handler) http.Handler {
+func (p *core) limitAuthorize(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !p.allowUpTo(w, r, "authorize", p.cfg.AuthorizeRateLimit) {
 			p.renderError(w, r, http.StatusTooManyRequests, "Too many sign-in requests",
@@ -70,7 +70,7 @@ func (p *Provider) limitAuthorize(next http.Handler) http.Handler {
 // address's AuthorizeRateLimit, on a counter apart from the authorization
 // endpoint's, before the client is authenticated; past it the answer is
 // an OAuth error with 429 and Retry-After, and nothing is stored.
-func (p *Provider) limitPushed(next http.Handler) http.Handler {
+func (p *core) limitPushed(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !p.allowUpTo(w, r, "par", p.cfg.AuthorizeRateLimit) {
 			oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",

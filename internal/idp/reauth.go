@@ -8,10 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-webauthn/webauthn/protocol"
-	"github.com/go-webauthn/webauthn/webauthn"
-
-	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -48,30 +44,30 @@ type proofMethods struct {
 func (m proofMethods) any() bool { return m.Password || m.Code || m.Passkey }
 
 // proofMethods reads how u confirms itself now.
-func (p *Provider) proofMethods(ctx context.Context, u *platform.User) (proofMethods, error) {
+func (p *accountPages) proofMethods(ctx context.Context, u *platform.User) (proofMethods, error) {
 	var m proofMethods
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		return m, err
 	}
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
 		m.Code = true
 	}
-	if p.passkeysAllowed(policy) {
-		pu, err := p.loadPasskeyUser(ctx, u)
+	if policy.passkeys() {
+		pu, err := p.passkeys.loadPasskeyUser(ctx, u)
 		if err != nil {
 			return m, err
 		}
 		m.Passkey = len(pu.cred) > 0
 	}
-	m.Password = policy.PasswordAllowed && u.PasswordHash != "" && !m.Code &&
-		!(m.Passkey && (policy.MFAForced || policy.PasskeyRequired))
+	m.Password = policy.passwords() && u.PasswordHash != "" && !m.Code &&
+		!(m.Passkey && !policy.passwordEnough())
 	return m, nil
 }
 
 // recentProof reports whether the browser session signed in, or was
 // confirmed, within ProofWindow.
-func (p *Provider) recentProof(s *store.Session) bool {
+func (p *accountPages) recentProof(s *store.Session) bool {
 	if s == nil {
 		return false
 	}
@@ -86,7 +82,7 @@ func (p *Provider) recentProof(s *store.Session) bool {
 // has a recent proof; otherwise it answers the confirmation page (403,
 // nothing changed) and reports false. next is where the confirmation
 // returns to.
-func (p *Provider) requireProof(w http.ResponseWriter, r *http.Request, u *platform.User, next string) bool {
+func (p *accountPages) requireProof(w http.ResponseWriter, r *http.Request, u *platform.User, next string) bool {
 	if s := sessionFromContext(r.Context()); s != nil && p.recentProof(s) {
 		return true
 	}
@@ -96,7 +92,7 @@ func (p *Provider) requireProof(w http.ResponseWriter, r *http.Request, u *platf
 }
 
 // recordProof starts the window again for this browser session.
-func (p *Provider) recordProof(ctx context.Context) error {
+func (p *accountPages) recordProof(ctx context.Context) error {
 	s := sessionFromContext(ctx)
 	if s == nil {
 		return errors.New("no browser session to record a proof in")
@@ -124,7 +120,7 @@ type confirmView struct {
 	Minutes                               int
 }
 
-func (p *Provider) renderConfirm(w http.ResponseWriter, r *http.Request, status int, u *platform.User, next, notice, msg string) {
+func (p *accountPages) renderConfirm(w http.ResponseWriter, r *http.Request, status int, u *platform.User, next, notice, msg string) {
 	ctx := r.Context()
 	m, err := p.proofMethods(ctx, u)
 	if err != nil {
@@ -132,7 +128,7 @@ func (p *Provider) renderConfirm(w http.ResponseWriter, r *http.Request, status 
 		return
 	}
 	v := confirmView{Email: u.Email, CSRF: p.newCSRF(w), Notice: notice, Error: msg, Next: confirmNext(next),
-		Password: m.Password, Code: m.Code, Passkey: m.Passkey && p.webauthn != nil, Minutes: int(ProofWindow / time.Minute),
+		Password: m.Password, Code: m.Code, Passkey: m.Passkey && p.passkeysOn, Minutes: int(ProofWindow / time.Minute),
 		Recovery: msg != "" && r.PostForm.Get("recovery") != ""}
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
@@ -146,7 +142,7 @@ func (p *Provider) renderConfirm(w http.ResponseWriter, r *http.Request, status 
 
 // accountConfirmPage asks the signed-in user to confirm it is them, with
 // what signs the account in.
-func (p *Provider) accountConfirmPage(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountConfirmPage(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.sessionUser(w, r)
 	if !ok {
 		return
@@ -159,7 +155,7 @@ func (p *Provider) accountConfirmPage(w http.ResponseWriter, r *http.Request) {
 // account (proofMethods). Passwords and codes count toward the lockout
 // like sign-in attempts, and the form shares the sign-in limit per client
 // address.
-func (p *Provider) accountConfirmSubmit(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountConfirmSubmit(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
@@ -174,10 +170,10 @@ func (p *Provider) accountConfirmSubmit(w http.ResponseWriter, r *http.Request) 
 	proved, how := false, ""
 	switch {
 	case m.Passkey && r.PostForm.Get("credential") != "":
-		proved, err = p.provePasskey(ctx, u, r.PostForm.Get("credential"))
+		proved, err = p.passkeys.provePasskey(ctx, u, r.PostForm.Get("credential"))
 		how = "passkey"
 	case m.Code && r.PostForm.Get("code") != "":
-		err = p.checkSecondFactor(ctx, u, r.PostForm.Get("code"), r.PostForm.Get("recovery") != "")
+		err = p.factors.checkSecondFactor(ctx, u, r.PostForm.Get("code"), r.PostForm.Get("recovery") != "")
 		proved, how = err == nil, "code"
 		if errors.Is(err, errBadCode) {
 			err = nil
@@ -205,74 +201,9 @@ func (p *Provider) accountConfirmSubmit(w http.ResponseWriter, r *http.Request) 
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
-// accountConfirmOptions begins a passkey confirmation: one of the user's
-// own passkeys, user verification required, for this browser session.
-func (p *Provider) accountConfirmOptions(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	s, u, ok := p.accountOptions(w, r)
-	if !ok {
-		return
-	}
-	m, err := p.proofMethods(ctx, u)
-	if err != nil || !m.Passkey || p.webauthn == nil {
-		optionsError(w, http.StatusForbidden, "You have no passkey to confirm with.")
-		return
-	}
-	pu, err := p.loadPasskeyUser(ctx, u)
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	opts, sess, err := p.webauthn.BeginLogin(pu, webauthn.WithUserVerification(protocol.VerificationRequired))
-	if err == nil {
-		err = p.beginCeremony(ctx, sessionOwner(s), purposeReauth, sess)
-	}
-	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
-		return
-	}
-	writeOptions(w, http.StatusOK, opts)
-}
-
-// provePasskey checks a passkey's answer to this session's confirmation
-// challenge (taken once): one of u's own passkeys, its counter advancing.
-// Every outcome is audited.
-func (p *Provider) provePasskey(ctx context.Context, u *platform.User, raw string) (bool, error) {
-	fail := func(reason string) (bool, error) {
-		p.auditPasskey(ctx, u, "passkey.confirm", "", false, reason)
-		return false, nil
-	}
-	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeReauth)
-	if errors.Is(err, errPasskeyFailed) {
-		return fail("no open challenge")
-	} else if err != nil {
-		return false, err
-	}
-	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(raw))
-	if err != nil {
-		return fail("malformed answer")
-	}
-	pu, err := p.loadPasskeyUser(ctx, u)
-	if err != nil {
-		return false, err
-	}
-	cred, err := p.webauthn.ValidateLogin(pu, *sess, parsed)
-	if err != nil {
-		return fail(passkeyReason(err))
-	}
-	row, err := p.recordUse(ctx, pu, cred)
-	if errors.Is(err, errPasskeyFailed) {
-		return false, nil
-	} else if err != nil {
-		return false, err
-	}
-	p.auditPasskey(ctx, u, "passkey.confirm", row.ID, true, "")
-	return true, nil
-}
-
 // accountSession is the browser session and its user, when the session
 // signed in a way the account's policy allows (sessionUser without a page).
-func (p *Provider) accountSession(ctx context.Context) (*store.Session, *platform.User, bool) {
+func (p *accountPages) accountSession(ctx context.Context) (*store.Session, *platform.User, bool) {
 	s := sessionFromContext(ctx)
 	if s == nil {
 		return nil, nil, false
@@ -283,23 +214,6 @@ func (p *Provider) accountSession(ctx context.Context) (*store.Session, *platfor
 	}
 	ok, _ := p.sessionAllowed(ctx, s, u)
 	return s, u, ok
-}
-
-// signInNotice is the message telling u's holder what changed in how the
-// account signs in; queue it through the transaction of the change
-// (queueNotice), so the change and its message exist together.
-func (p *Provider) signInNotice(ctx context.Context, u *platform.User, change string) mail.Message {
-	org := ""
-	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
-		org = o.Name
-	}
-	return mail.Message{Kind: mail.KindSignIn, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org,
-		Name: u.Name, Change: change, Link: p.cfg.Issuer + PathAccount}
-}
-
-// queueNotice writes m to the outbox through tx.
-func (p *Provider) queueNotice(ctx context.Context, tx *store.Store, m mail.Message) error {
-	return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, m)
 }
 
 // quoted is a name the user gave, in quotes, for a notice.

@@ -127,7 +127,7 @@ func TestAttackAccountChangesNeedRecentProof(t *testing.T) {
 	} else if ok, _ := VerifyPassword(goodPass, u.PasswordHash); !ok {
 		t.Error("the password changed")
 	}
-	if err := ti.p.useRecoveryCode(ctx, userAlice, codes[0]); err != nil {
+	if err := ti.p.factors.useRecoveryCode(ctx, userAlice, codes[0]); err != nil {
 		t.Error("the recovery codes were replaced")
 	}
 	if n := len(ti.mails(alice)); n != mailed || len(ti.mails("thief@a.example")) != 0 {
@@ -262,7 +262,7 @@ func TestAccountConfirmWithPasskeyRecoveryCodeOrPassword(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != PathAccount {
 			t.Fatalf("recovery code confirmation: %d", resp.StatusCode)
 		}
-		if err := ti.p.useRecoveryCode(context.Background(), userAlice, codes[0]); err == nil {
+		if err := ti.p.factors.useRecoveryCode(context.Background(), userAlice, codes[0]); err == nil {
 			t.Fatal("the recovery code was not spent")
 		}
 		if resp, _ := f.post(PathAccountRecovery, nil); resp.StatusCode != http.StatusOK {

@@ -19,7 +19,7 @@ import (
 // client's authentication and the checks of the grant are the op library's,
 // as for every other grant; a request that asks for the id_token goes to it
 // whole.
-func (p *Provider) refreshWithoutIDToken(next http.Handler) http.Handler {
+func (p *endpoints) refreshWithoutIDToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || oidc.GrantType(r.PostForm.Get("grant_type")) != oidc.GrantTypeRefreshToken ||
 			asksForIDToken(r.PostForm.Get("scope")) {

@@ -21,7 +21,7 @@ import (
 // library sees the reuse and revokes the family as before (D-refresh-reuse).
 // Confidential clients get no grace: the kept answer would be handed out
 // before their secret is checked.
-func (p *Provider) refreshGrace(next http.Handler) http.Handler {
+func (p *endpoints) refreshGrace(next http.Handler) http.Handler {
 	if p.cfg.RefreshReuseGrace <= 0 {
 		return next
 	}
@@ -61,7 +61,7 @@ func (p *Provider) refreshGrace(next http.Handler) http.Handler {
 
 // rotateKeepingAnswer lets the op library rotate the token and, when it
 // succeeds, keeps its answer sealed on the token it used up.
-func (p *Provider) rotateKeepingAnswer(w http.ResponseWriter, r *http.Request, next http.Handler, hash string, known bool) {
+func (p *endpoints) rotateKeepingAnswer(w http.ResponseWriter, r *http.Request, next http.Handler, hash string, known bool) {
 	if !known {
 		next.ServeHTTP(w, r)
 		return
@@ -87,7 +87,7 @@ func (p *Provider) rotateKeepingAnswer(w http.ResponseWriter, r *http.Request, n
 // keptAnswer waits (briefly: the rotation may still be running) for the
 // kept answer of a token's rotation, and returns it when the rotation was
 // within the grace.
-func (p *Provider) keptAnswer(ctx context.Context, hash string) ([]byte, bool) {
+func (p *endpoints) keptAnswer(ctx context.Context, hash string) ([]byte, bool) {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		sealed, usedAt, err := p.store.RefreshSuccessor(ctx, hash)
@@ -109,7 +109,7 @@ func (p *Provider) keptAnswer(ctx context.Context, hash string) ([]byte, bool) {
 	}
 }
 
-func (p *Provider) publicClient(ctx context.Context, clientID string) bool {
+func (p *endpoints) publicClient(ctx context.Context, clientID string) bool {
 	app, err := p.application(ctx, clientID)
 	return err == nil && app.Kind == platform.AppPublic
 }

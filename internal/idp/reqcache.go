@@ -24,37 +24,40 @@ func withRequestCache(next http.Handler) http.Handler {
 	})
 }
 
-func (p *Provider) user(ctx context.Context, id string) (*platform.User, error) {
+// cached answers the value of key from the request's cache (entries picks
+// the map), or loads it and keeps it there.
+func cached[T any](ctx context.Context, entries func(*reqCache) map[string]*T, key string, load func() (*T, error)) (*T, error) {
 	c, _ := ctx.Value(reqCacheKey{}).(*reqCache)
 	if c != nil {
-		if u, ok := c.users[id]; ok {
-			return u, nil
+		if v, ok := entries(c)[key]; ok {
+			return v, nil
 		}
 	}
-	u, err := p.store.User(ctx, id)
-	if err == nil {
-		// A suspended user is no user: no session reuse, no tokens, no userinfo.
-		var suspended bool
-		if suspended, err = p.store.UserSuspended(ctx, id); err == nil && suspended {
-			return nil, platform.Errorf(platform.ENOTFOUND, "user not found")
-		}
-	}
+	v, err := load()
 	if err == nil && c != nil {
-		c.users[id] = u
+		entries(c)[key] = v
 	}
-	return u, err
+	return v, err
 }
 
-func (p *Provider) application(ctx context.Context, clientID string) (*platform.Application, error) {
-	c, _ := ctx.Value(reqCacheKey{}).(*reqCache)
-	if c != nil {
-		if a, ok := c.apps[clientID]; ok {
-			return a, nil
+func (p *core) user(ctx context.Context, id string) (*platform.User, error) {
+	return cached(ctx, func(c *reqCache) map[string]*platform.User { return c.users }, id, func() (*platform.User, error) {
+		u, err := p.store.User(ctx, id)
+		if err != nil {
+			return nil, err
 		}
-	}
-	a, err := p.store.ApplicationByClientID(ctx, clientID)
-	if err == nil && c != nil {
-		c.apps[clientID] = a
-	}
-	return a, err
+		// A suspended user is no user: no session reuse, no tokens, no userinfo.
+		if suspended, err := p.store.UserSuspended(ctx, id); err != nil {
+			return nil, err
+		} else if suspended {
+			return nil, platform.Errorf(platform.ENOTFOUND, "user not found")
+		}
+		return u, nil
+	})
+}
+
+func (p *core) application(ctx context.Context, clientID string) (*platform.Application, error) {
+	return cached(ctx, func(c *reqCache) map[string]*platform.Application { return c.apps }, clientID, func() (*platform.Application, error) {
+		return p.store.ApplicationByClientID(ctx, clientID)
+	})
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// Scopes with a meaning at this provider (DESIGN 2).
+// Scopes with a meaning at this provider (D-idp-scopes).
 const (
 	ScopeOrgPrefix     = "urn:idp:iam:org:id:"     // + orgId: login limited to that organization
 	ScopeOrgIDPPrefix  = "urn:idp:iam:org:idp:id:" // + idpId: straight to that external provider

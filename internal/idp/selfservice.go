@@ -9,9 +9,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
+
+// accountPages are the signed-in user's own pages (/ui/account and its
+// confirmation step, e-mail verification) and the invitation and reset
+// links.
+type accountPages struct {
+	*core
+	factors  *factors
+	passkeys *passkeys
+}
 
 // The self-service account page and its forms (server-rendered, every
 // form with the CSRF cookie).
@@ -68,8 +78,31 @@ func codesDownload(codes []string) template.URL {
 	return template.URL("data:text/plain;charset=utf-8," + url.PathEscape(strings.Join(codes, "\n")+"\n"))
 }
 
+// routes serves the account pages, e-mail verification, and the
+// invitation, reset and forgot-password pages.
+func (p *accountPages) routes(r chi.Router) {
+	r.Get(PathInvitation, p.setPasswordPage(invitationPage))
+	r.Post(PathInvitation, p.setPasswordSubmit(invitationPage))
+	r.Get(PathPasswordReset, p.setPasswordPage(resetPage))
+	r.Post(PathPasswordReset, p.setPasswordSubmit(resetPage))
+	r.Get(PathPasswordForgot, p.forgotPage)
+	r.Post(PathPasswordForgot, p.forgotSubmit)
+	r.Get(PathAccount, p.accountHome)
+	r.Post(PathAccountPassword, p.accountPassword)
+	r.Post(PathAccountEndOthers, p.accountEndOthers)
+	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
+	r.Post(PathAccountMFAReset, p.accountMFAReset)
+	r.Post(PathAccountEmail, p.accountEmail)
+	r.Get(PathAccountConfirm, p.accountConfirmPage)
+	r.Post(PathAccountConfirm, p.accountConfirmSubmit)
+	r.Get(PathVerifyEmail, p.verifyPage)
+	r.Post(PathVerifyEmail, p.verifySubmit)
+	r.Get(PathAccountMFA, p.accountMFA)
+	r.Post(PathAccountMFA, p.accountMFASubmit)
+}
+
 // accountHome shows the account page of the signed-in user.
-func (p *Provider) accountHome(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountHome(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.sessionUser(w, r)
 	if !ok {
 		return
@@ -89,30 +122,30 @@ var accountNotices = map[string]string{
 	"passkey-removed": "Your passkey was removed.",
 }
 
-func (p *Provider) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
+func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
 	ctx := r.Context()
 	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg}
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	v.MinLength, v.CheckCommon = policy.PasswordMinLength, policy.PasswordCheckCommon
-	v.PasswordAllowed, v.HasPassword = policy.PasswordAllowed, policy.PasswordAllowed && u.PasswordHash != ""
+	v.PasswordAllowed, v.HasPassword = policy.passwords(), policy.passwords() && u.PasswordHash != ""
 	v.Confirmed, v.ProofMinutes = p.recentProof(sessionFromContext(ctx)), int(ProofWindow/time.Minute)
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
 		v.MFA = true
 	}
-	if p.passkeysAllowed(policy) {
+	if policy.passkeys() {
 		keys, err := p.store.Passkeys(ctx, u.ID)
 		if err != nil {
 			p.internalError(w, r, err)
 			return
 		}
-		v.PasskeysAllowed, v.PasskeyRequired, v.Passkeys = true, policy.PasskeyRequired, passkeyRows(keys)
+		v.PasskeysAllowed, v.PasskeyRequired, v.Passkeys = true, policy.passkeysRequired(), passkeyRows(keys)
 	}
 	sessions, err := p.store.UserSessions(ctx, u.ID, p.now())
 	if err != nil {
@@ -153,9 +186,8 @@ func containsAll(list []string, want string) bool {
 
 // accountForm checks a form post of the account page: its CSRF token, the
 // signed-in user, the sign-in rate limit. It answers the error itself.
-func (p *Provider) accountForm(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", msgAccountFormExpired)
+func (p *accountPages) accountForm(w http.ResponseWriter, r *http.Request) (*platform.User, bool) {
+	if !p.postedForm(w, r, msgAccountFormExpired) {
 		return nil, false
 	}
 	u, ok := p.sessionUser(w, r)
@@ -169,13 +201,13 @@ func (p *Provider) accountForm(w http.ResponseWriter, r *http.Request) (*platfor
 // lockout like a sign-in (one argon2id, attempt reserved first). Where the
 // account's organization allows no password sign-in, no password is right
 // (D-account-policy).
-func (p *Provider) currentPassword(r *http.Request, u *platform.User, password string) (bool, error) {
+func (p *accountPages) currentPassword(r *http.Request, u *platform.User, password string) (bool, error) {
 	ctx := r.Context()
 	if password == "" || len(password) > 1024 || u.PasswordHash == "" {
 		return false, nil
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil || !policy.PasswordAllowed {
+	policy, err := p.loginRules(ctx, u.OrgID)
+	if err != nil || !policy.passwords() {
 		return false, err
 	}
 	now := p.now()
@@ -184,11 +216,27 @@ func (p *Provider) currentPassword(r *http.Request, u *platform.User, password s
 	if err != nil || !reserved {
 		return false, err
 	}
-	ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
+	ok, err := p.factors.verifyPassword(ctx, password, u.PasswordHash)
 	if err != nil || !ok {
 		return false, nil
 	}
 	return true, p.store.ResetLoginFailures(ctx, u.ID)
+}
+
+// orgAllows reads the rules of the user's organization and reports whether
+// they allow what the page is asked for (allowed); when they do not, the
+// account page answers 403 with refusal.
+func (p *accountPages) orgAllows(w http.ResponseWriter, r *http.Request, u *platform.User, allowed func(loginRules) bool, refusal string) (loginRules, bool) {
+	rules, err := p.loginRules(r.Context(), u.OrgID)
+	if err != nil {
+		p.internalError(w, r, err)
+		return rules, false
+	}
+	if !allowed(rules) {
+		p.renderAccount(w, r, http.StatusForbidden, u, "", refusal)
+		return rules, false
+	}
+	return rules, true
 }
 
 // accountPassword changes the password: the current one is required, the
@@ -196,19 +244,14 @@ func (p *Provider) currentPassword(r *http.Request, u *platform.User, password s
 // (D-reauth; the current password is that proof where it alone signs the
 // account in). Everything the user was signed in with ends (D-reset); this
 // browser gets a new session; the holder is mailed.
-func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
-	if err != nil {
-		p.internalError(w, r, err)
-		return
-	}
-	if !policy.PasswordAllowed {
-		p.renderAccount(w, r, http.StatusForbidden, u, "", msgNoPasswords)
+	policy, ok := p.orgAllows(w, r, u, loginRules.passwords, msgNoPasswords)
+	if !ok {
 		return
 	}
 	if !p.proofOrPassword(w, r, u) {
@@ -219,7 +262,7 @@ func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The two new passwords are not the same.")
 		return
 	}
-	if err := CheckPassword(policy, password, u.Email); err != nil {
+	if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
 		var pe *platform.Error
 		msg := platform.ErrorMessage(err)
 		if errors.As(err, &pe) && len(pe.Details) > 0 {
@@ -265,7 +308,7 @@ func (p *Provider) accountPassword(w http.ResponseWriter, r *http.Request) {
 // starts the window. It answers the refusal itself: 401 for a wrong
 // password, the confirmation page when a second factor must confirm first
 // (checked before the password, so no attempt is spent on it).
-func (p *Provider) proofOrPassword(w http.ResponseWriter, r *http.Request, u *platform.User) bool {
+func (p *accountPages) proofOrPassword(w http.ResponseWriter, r *http.Request, u *platform.User) bool {
 	ctx := r.Context()
 	recent := p.recentProof(sessionFromContext(ctx))
 	if !recent {
@@ -296,7 +339,7 @@ func (p *Provider) proofOrPassword(w http.ResponseWriter, r *http.Request, u *pl
 }
 
 // accountEndOthers signs the user out of every other browser.
-func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountEndOthers(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
@@ -315,7 +358,7 @@ func (p *Provider) accountEndOthers(w http.ResponseWriter, r *http.Request) {
 // once, with a copy box and a download link. It needs a recent proof
 // (D-reauth): new codes sign in without the authenticator app; the holder
 // is mailed.
-func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
@@ -325,12 +368,23 @@ func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) 
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Turn on two-step verification first.")
 		return
 	}
-	codes, err := p.noticedRecoveryCodes(ctx, u, "New recovery codes were made for your account; the ones before no longer work.")
+	p.showNewCodes(w, r, u, "New recovery codes were made for your account; the ones before no longer work.", false)
+}
+
+// showNewCodes makes the user's recovery codes, mails the holder notice
+// in the same transaction, and shows the codes once; enrolled: they come
+// with an authenticator just turned on.
+func (p *accountPages) showNewCodes(w http.ResponseWriter, r *http.Request, u *platform.User, notice string, enrolled bool) {
+	codes, err := p.factors.noticedRecoveryCodes(r.Context(), u, notice)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	p.render(w, http.StatusOK, "recovery.html", newCodesView{Codes: codes, ContinueURL: PathAccount})
+	var v any = newCodesView{Codes: codes, ContinueURL: PathAccount}
+	if enrolled {
+		v = recoveryView{Codes: codes, ContinueURL: PathAccount}
+	}
+	p.render(w, http.StatusOK, "recovery.html", v)
 }
 
 // accountMFAReset starts enrolling a new authenticator, with a recent
@@ -338,7 +392,7 @@ func (p *Provider) accountRecoveryCodes(w http.ResponseWriter, r *http.Request) 
 // the password): the old authenticator and its recovery codes are removed
 // at once, the holder is mailed, and the new one counts once it is
 // confirmed with a first code.
-func (p *Provider) accountMFAReset(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok || !p.requireProof(w, r, u, PathAccount) {
 		return
@@ -356,7 +410,7 @@ func (p *Provider) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	enrol, err := p.beginTOTP(r.Context(), u.ID, u.Email)
+	enrol, err := p.factors.beginTOTP(r.Context(), u.ID, u.Email)
 	if err != nil {
 		p.internalError(w, r, err)
 		return

@@ -79,7 +79,7 @@ func TestAccountPageRecoveryCodes(t *testing.T) {
 		!strings.Contains(codes, `href="data:text/plain;charset=utf-8,`) || !strings.Contains(codes, "<textarea") {
 		t.Fatalf("codes page %d:\n%s", resp.StatusCode, codes)
 	}
-	if err := ti.p.useRecoveryCode(ctx, userAlice, old[0]); err == nil {
+	if err := ti.p.factors.useRecoveryCode(ctx, userAlice, old[0]); err == nil {
 		t.Fatal("an old recovery code still works")
 	}
 	// a new authenticator, within the sign-in's proof (D-reauth): the

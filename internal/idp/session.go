@@ -22,7 +22,7 @@ func sessionFromContext(ctx context.Context) *store.Session {
 
 // loadSession puts the browser session, when the cookie names a live one, into
 // the request context for the authorize endpoint and the login UI.
-func (p *Provider) loadSession(next http.Handler) http.Handler {
+func (p *core) loadSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, err := r.Cookie(p.cookie(SessionCookie)); err == nil && len(c.Value) <= 128 {
 			if s, err := p.store.Session(r.Context(), hashSecret(c.Value), p.now()); err == nil {
@@ -37,7 +37,7 @@ func (p *Provider) loadSession(next http.Handler) http.Handler {
 // It replaces the browser's old session: a sign-in of the same user (again,
 // or stepping up) keeps its sid, so the applications' sessions stay tied
 // to it; another user's session ends, with its back-channel logouts.
-func (p *Provider) startSession(w http.ResponseWriter, r *http.Request, userID string, amr []string) (*store.Session, error) {
+func (p *core) startSession(w http.ResponseWriter, r *http.Request, userID string, amr []string) (*store.Session, error) {
 	ctx := r.Context()
 	now := p.now()
 	sid := randomToken()
@@ -58,4 +58,21 @@ func (p *Provider) startSession(w http.ResponseWriter, r *http.Request, userID s
 	http.SetCookie(w, &http.Cookie{Name: p.cookie(SessionCookie), Value: id, Path: "/", HttpOnly: true, Secure: p.secure,
 		SameSite: http.SameSiteLaxMode, Expires: s.ExpiresAt, MaxAge: int(p.cfg.SessionLifetime / time.Second)})
 	return s, nil
+}
+
+// endSession ends a provider session and queues its back-channel logouts.
+func (p *core) endSession(ctx context.Context, s *store.Session) error {
+	if err := p.store.EndSession(ctx, s.IDHash, s.UserID, s.SID, p.now()); err != nil {
+		return err
+	}
+	p.wakeLogouts()
+	return nil
+}
+
+// wakeLogouts has DeliverLogouts look at the queue now.
+func (p *core) wakeLogouts() {
+	select {
+	case p.logoutWake <- struct{}{}:
+	default:
+	}
 }

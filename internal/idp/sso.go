@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-chi/chi/v5"
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/google/uuid"
 	"golang.org/x/oauth2"
@@ -21,6 +22,14 @@ import (
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
+
+// ssoLogin signs users in through their organization's external OpenID
+// providers.
+type ssoLogin struct {
+	*core
+	clients *ssoClients
+	login   *loginPages
+}
 
 // ssoBudget bounds the outbound requests of one step of an external login
 // (discovery; or the code exchange, the keys and userinfo), within the
@@ -99,7 +108,7 @@ func (c *ssoClients) provider(ctx context.Context, issuer string) (*ssoProvider,
 }
 
 // oauthConfig is this provider as a relying party of an external one.
-func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *ssoProvider) (*oauth2.Config, error) {
+func (p *ssoLogin) oauthConfig(x *platform.ExternalIDP, prov *ssoProvider) (*oauth2.Config, error) {
 	secret, err := p.sealer.Open(x.SecretSealed, secrets.LabelIDPSecret(x.ID))
 	if err != nil {
 		return nil, fmt.Errorf("open client secret of %s: %w", x.ID, err)
@@ -112,11 +121,17 @@ func (p *Provider) oauthConfig(x *platform.ExternalIDP, prov *ssoProvider) (*oau
 		RedirectURL: p.cfg.Issuer + PathSSOCallback, Scopes: scopes}, nil
 }
 
+// routes serves the way out to an external provider and back.
+func (p *ssoLogin) routes(r chi.Router) {
+	r.Get(PathSSOStart, p.ssoStart)
+	r.Get(PathSSOCallback, p.ssoCallback)
+}
+
 // ssoStart sends the user of a login to an external provider. Only the
 // browser that started the login may (D-login-binding), so discovery of an
 // external provider is never triggered by a bare link.
-func (p *Provider) ssoStart(w http.ResponseWriter, r *http.Request) {
-	a, ok := p.transaction(w, r, r.URL.Query().Get("authRequestID"), false)
+func (p *ssoLogin) ssoStart(w http.ResponseWriter, r *http.Request) {
+	a, ok := p.login.transaction(w, r, r.URL.Query().Get("authRequestID"), false)
 	if !ok {
 		return
 	}
@@ -124,7 +139,7 @@ func (p *Provider) ssoStart(w http.ResponseWriter, r *http.Request) {
 }
 
 // redirectToIDP starts an external login with PKCE, state and nonce of its own.
-func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, idpID string) {
+func (p *ssoLogin) redirectToIDP(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, idpID string) {
 	ctx := r.Context()
 	if idpID == "" || len(idpID) > 64 {
 		p.ssoError(w, r, errors.New("no identity provider named"))
@@ -139,13 +154,13 @@ func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 		p.ssoError(w, r, fmt.Errorf("identity provider %s belongs to organization %s, not %s", x.ID, x.OrgID, org))
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
-	if err != nil || !policy.SSOAllowed {
+	policy, err := p.loginRules(ctx, x.OrgID)
+	if err != nil || !policy.sso() {
 		p.ssoError(w, r, fmt.Errorf("organization %s does not allow SSO (%v)", x.OrgID, err))
 		return
 	}
 	dctx, cancel := context.WithTimeout(ctx, ssoBudget)
-	prov, err := p.sso.provider(dctx, x.Issuer)
+	prov, err := p.clients.provider(dctx, x.Issuer)
 	cancel()
 	if err != nil {
 		p.ssoError(w, r, upstream("discovery", x, err))
@@ -177,7 +192,7 @@ func (p *Provider) redirectToIDP(w http.ResponseWriter, r *http.Request, a *stor
 // then the external identity is resolved to a local user (D-linking) and
 // the organization's second factor asked for unless the provider enforces
 // MFA (D-federated-mfa).
-func (p *Provider) ssoCallback(w http.ResponseWriter, r *http.Request) {
+func (p *ssoLogin) ssoCallback(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	if len(q.Get("state")) > 128 {
@@ -189,7 +204,7 @@ func (p *Provider) ssoCallback(w http.ResponseWriter, r *http.Request) {
 		p.renderError(w, r, http.StatusBadRequest, msgExpired, "Go back to the application and start again.")
 		return
 	}
-	a, ok := p.transaction(w, r, st.AuthRequestID, false)
+	a, ok := p.login.transaction(w, r, st.AuthRequestID, false)
 	if !ok {
 		return
 	}
@@ -231,7 +246,7 @@ func (p *Provider) ssoCallback(w http.ResponseWriter, r *http.Request) {
 	if mfa {
 		amr = append(amr, "mfa")
 	}
-	p.afterFirstFactor(w, r, a, u, amr, mfa)
+	p.login.afterFirstFactor(w, r, a, u, amr, mfa)
 }
 
 // amrShowsMFA reports whether an external login's amr (RFC 8176) allows it
@@ -272,8 +287,8 @@ var (
 
 // externalIdentity exchanges the code of an external login and verifies its
 // id_token (signature, issuer, audience, expiry, nonce).
-func (p *Provider) externalIdentity(ctx context.Context, x *platform.ExternalIDP, st *store.SSOState, code string) (*externalIdentity, error) {
-	prov, err := p.sso.provider(ctx, x.Issuer)
+func (p *ssoLogin) externalIdentity(ctx context.Context, x *platform.ExternalIDP, st *store.SSOState, code string) (*externalIdentity, error) {
+	prov, err := p.clients.provider(ctx, x.Issuer)
 	if err != nil {
 		return nil, upstream("discovery", x, err)
 	}
@@ -284,12 +299,12 @@ func (p *Provider) externalIdentity(ctx context.Context, x *platform.ExternalIDP
 	if code == "" || len(code) > 2048 {
 		return nil, fmt.Errorf("callback from %s carries no usable code", x.ID)
 	}
-	tok, err := cfg.Exchange(p.sso.ctx(ctx), code, oauth2.VerifierOption(st.CodeVerifier))
+	tok, err := cfg.Exchange(p.clients.ctx(ctx), code, oauth2.VerifierOption(st.CodeVerifier))
 	if err != nil {
 		return nil, upstream("code exchange", x, err)
 	}
 	raw, _ := tok.Extra("id_token").(string)
-	idt, err := prov.verifier(x.ClientID).Verify(p.sso.ctx(ctx), raw)
+	idt, err := prov.verifier(x.ClientID).Verify(p.clients.ctx(ctx), raw)
 	if err != nil {
 		return nil, upstream("id_token verification", x, err)
 	}
@@ -301,7 +316,7 @@ func (p *Provider) externalIdentity(ctx context.Context, x *platform.ExternalIDP
 		return nil, fmt.Errorf("id_token claims from %s: %w", x.ID, err)
 	}
 	if ext.Email == "" {
-		if info, err := prov.UserInfo(p.sso.ctx(ctx), oauth2.StaticTokenSource(tok)); err == nil && info.Subject == idt.Subject {
+		if info, err := prov.UserInfo(p.clients.ctx(ctx), oauth2.StaticTokenSource(tok)); err == nil && info.Subject == idt.Subject {
 			ext.Email, ext.EmailVerified = info.Email, &info.EmailVerified
 			if ext.Name == "" {
 				var c externalClaims
@@ -322,7 +337,7 @@ func (p *Provider) externalIdentity(ctx context.Context, x *platform.ExternalIDP
 // pending link and returns that user as proof, and the link is stored when
 // the user signs in with their own credentials (completeLogin). Without an
 // account, one is created when the organization allows it.
-func (p *Provider) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x *platform.ExternalIDP, ext *externalIdentity) (string, *platform.User, error) {
+func (p *ssoLogin) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x *platform.ExternalIDP, ext *externalIdentity) (string, *platform.User, error) {
 	email := platform.NormalizeEmail(ext.Email)
 	if !platform.ValidEmail(email) {
 		return "", nil, fmt.Errorf("external identity from %s has no usable e-mail address", x.ID)
@@ -353,11 +368,11 @@ func (p *Provider) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x 
 		}
 		return "", u, nil
 	}
-	policy, err := p.store.LoginPolicy(ctx, x.OrgID)
+	policy, err := p.loginRules(ctx, x.OrgID)
 	if err != nil {
 		return "", nil, err
 	}
-	if !policy.SSOCreateUsers {
+	if !policy.ssoCreatesUsers() {
 		return "", nil, errNoAccount
 	}
 	if ok, err := p.vouchesFor(ctx, x, email); err != nil {
@@ -391,7 +406,7 @@ func (p *Provider) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x 
 // for the platform's own staff. Until customers prove their domains
 // themselves, a customer admin's own provider creates accounts only for
 // addresses no one else holds.
-func (p *Provider) vouchesFor(ctx context.Context, x *platform.ExternalIDP, email string) (bool, error) {
+func (p *ssoLogin) vouchesFor(ctx context.Context, x *platform.ExternalIDP, email string) (bool, error) {
 	users, err := p.store.UsersByEmail(ctx, email, "")
 	if err != nil || len(users) == 0 {
 		return err == nil, err
@@ -410,9 +425,9 @@ func (p *Provider) vouchesFor(ctx context.Context, x *platform.ExternalIDP, emai
 // askAccountProof shows the sign-in form for the existing account an
 // external identity matched: signing in with the account's own password (and
 // second factor) links the two (D-linking, Keycloak's "first broker login").
-func (p *Provider) askAccountProof(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, x *platform.ExternalIDP, u *platform.User) {
+func (p *ssoLogin) askAccountProof(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, x *platform.ExternalIDP, u *platform.User) {
 	a.LinkIDPID, a.LinkSubject, a.LinkUserID = x.ID, "", u.ID
-	v, err := p.loginOptions(r.Context(), a)
+	v, err := p.login.loginOptions(r.Context(), a)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -425,14 +440,31 @@ func (p *Provider) askAccountProof(w http.ResponseWriter, r *http.Request, a *st
 		return
 	}
 	v.Email = u.Email
-	p.renderLogin(w, http.StatusOK, v, "")
+	p.login.renderLogin(w, http.StatusOK, v, "")
 }
 
 // ssoError logs an external-login failure and shows the user a generic page
 // with the request id to quote. What an external provider answered is logged
 // only as upstream describes it: never a response body.
-func (p *Provider) ssoError(w http.ResponseWriter, r *http.Request, err error) {
+func (p *ssoLogin) ssoError(w http.ResponseWriter, r *http.Request, err error) {
 	slog.ErrorContext(r.Context(), "external login failed", "err", err.Error())
 	p.renderError(w, r, http.StatusBadGateway, "Sign-in with your organization's provider failed",
 		"Please try again. If it keeps failing, contact your administrator and quote the reference below.")
+}
+
+type handOffView struct {
+	Name string
+	URL  string
+}
+
+// handOff sends the browser to an external identity provider: a browser
+// (it asks for HTML) sees "Continuing to <provider>…", which moves on at
+// once by itself (meta refresh, no script) and has a link; other clients
+// get the plain redirect.
+func (p *ssoLogin) handOff(w http.ResponseWriter, r *http.Request, name, target string) {
+	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		http.Redirect(w, r, target, http.StatusFound)
+		return
+	}
+	p.render(w, http.StatusOK, "handoff.html", handOffView{Name: name, URL: target})
 }

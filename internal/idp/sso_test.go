@@ -409,3 +409,25 @@ func TestSSOStateReplayAndErrors(t *testing.T) {
 		}
 	})
 }
+
+// A browser going to its organization's provider sees "Continuing to
+// <provider>…", which moves on by itself without script; other clients get
+// the redirect.
+func TestSSOHandOffPage(t *testing.T) {
+	ti := mustIDP(t)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	ti.p.sso.handOff(rec, req, "Acme SSO", "https://sso.example/authorize?state=x&nonce=y")
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, "Continuing to Acme SSO…") ||
+		!strings.Contains(body, `<meta http-equiv="refresh" content="0;url=https://sso.example/authorize?state=x&amp;nonce=y">`) ||
+		!strings.Contains(body, `href="https://sso.example/authorize?state=x&amp;nonce=y"`) {
+		t.Fatalf("hand-off page %d:\n%s", rec.Code, body)
+	}
+	rec = httptest.NewRecorder()
+	ti.p.sso.handOff(rec, httptest.NewRequest(http.MethodGet, "/", nil), "Acme SSO", "https://sso.example/authorize")
+	if rec.Code != http.StatusFound || rec.Header().Get("Location") != "https://sso.example/authorize" {
+		t.Fatalf("plain client: %d %v", rec.Code, rec.Header())
+	}
+}

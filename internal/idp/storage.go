@@ -23,20 +23,23 @@ import (
 // provider's own rules live: PKCE S256 for every client, prompt=none from the
 // browser session, single-use codes and refresh-token rotation with reuse
 // detection.
-type storage struct{ p *Provider }
+type storage struct {
+	*core
+	keys *keyManager
+}
 
 var (
-	_ op.Storage                   = storage{}
-	_ op.CanSetUserinfoFromRequest = storage{}
+	_ op.Storage                   = (*storage)(nil)
+	_ op.CanSetUserinfoFromRequest = (*storage)(nil)
 )
 
-func (s storage) now() time.Time { return s.p.now().UTC() }
+func (s *storage) now() time.Time { return s.core.now().UTC() }
 
 // CreateAuthRequest refuses requests without an S256 challenge (R5.1-pkce),
 // binds the transaction to the browser that sent it (D-login-binding) and
 // answers prompt=none from the browser session (R5.2-silent). hintUserID is
 // the subject of a valid id_token_hint: only that user's session answers.
-func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, hintUserID string) (op.AuthRequest, error) {
+func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, hintUserID string) (op.AuthRequest, error) {
 	if err := checkAuthParams(req); err != nil {
 		return nil, err
 	}
@@ -49,7 +52,7 @@ func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, h
 		ID: uuid.NewString(), ClientID: req.ClientID, RedirectURI: req.RedirectURI, Scopes: req.Scopes,
 		State: req.State, Nonce: req.Nonce, ResponseType: string(req.ResponseType), ResponseMode: string(req.ResponseMode),
 		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
-		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.p.cfg.LoginTimeout),
+		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginTimeout),
 	}
 	if req.MaxAge != nil {
 		v := int64(*req.MaxAge)
@@ -57,12 +60,12 @@ func (s storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, h
 	}
 	if slices.Contains(req.Prompt, oidc.PromptNone) {
 		sess := sessionFromContext(ctx)
-		if sess == nil || !s.p.sessionSatisfies(ctx, sess, a) {
+		if sess == nil || !s.sessionSatisfies(ctx, sess, a) {
 			return nil, oidc.ErrLoginRequired()
 		}
 		a.UserID, a.AuthTime, a.AMR, a.Done, a.SessionSID = sess.UserID, sess.AuthTime, sess.AMR, true, sess.SID
 	}
-	if err := s.p.store.CreateAuthRequest(ctx, a); err != nil {
+	if err := s.store.CreateAuthRequest(ctx, a); err != nil {
 		return nil, err
 	}
 	return authRequest{a}, nil
@@ -87,8 +90,8 @@ func checkAuthParams(req *oidc.AuthRequest) *oidc.Error {
 	return nil
 }
 
-func (s storage) AuthRequestByID(ctx context.Context, id string) (op.AuthRequest, error) {
-	a, err := s.p.store.AuthRequest(ctx, id, s.now())
+func (s *storage) AuthRequestByID(ctx context.Context, id string) (op.AuthRequest, error) {
+	a, err := s.store.AuthRequest(ctx, id, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -97,18 +100,18 @@ func (s storage) AuthRequestByID(ctx context.Context, id string) (op.AuthRequest
 
 // AuthRequestByCode redeems a code at most once. A second presentation is a
 // replay: everything the first exchange issued is revoked.
-func (s storage) AuthRequestByCode(ctx context.Context, code string) (op.AuthRequest, error) {
-	a, err := s.p.store.AuthRequestByCodeHash(ctx, hashSecret(code), s.now())
+func (s *storage) AuthRequestByCode(ctx context.Context, code string) (op.AuthRequest, error) {
+	a, err := s.store.AuthRequestByCodeHash(ctx, hashSecret(code), s.now())
 	if err != nil {
 		return nil, err
 	}
-	won, err := s.p.store.MarkAuthRequestExchanged(ctx, a.ID)
+	won, err := s.store.MarkAuthRequestExchanged(ctx, a.ID)
 	if err != nil {
 		return nil, err
 	}
 	if !won {
 		slog.WarnContext(ctx, "authorization code replayed; revoking its tokens", "client_id", a.ClientID, "auth_request", a.ID)
-		if err := s.p.store.RevokeFamily(ctx, a.ID); err != nil {
+		if err := s.store.RevokeFamily(ctx, a.ID); err != nil {
 			return nil, err
 		}
 		return nil, errors.New("code already used")
@@ -116,19 +119,19 @@ func (s storage) AuthRequestByCode(ctx context.Context, code string) (op.AuthReq
 	return authRequest{a}, nil
 }
 
-func (s storage) SaveAuthCode(ctx context.Context, id, code string) error {
-	return s.p.store.SaveAuthCode(ctx, id, hashSecret(code), s.now().Add(s.p.cfg.CodeLifetime))
+func (s *storage) SaveAuthCode(ctx context.Context, id, code string) error {
+	return s.store.SaveAuthCode(ctx, id, hashSecret(code), s.now().Add(s.cfg.CodeLifetime))
 }
 
 // DeleteAuthRequest keeps an exchanged request until it expires, so that a
 // replayed code is recognised; unexchanged ones are simply left to expire.
-func (s storage) DeleteAuthRequest(context.Context, string) error { return nil }
+func (s *storage) DeleteAuthRequest(context.Context, string) error { return nil }
 
 // CreateAccessToken stores an access token (and opens its grant) and
 // returns it signed (see accesstoken.go: the library takes it as the token's id).
-func (s storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
+func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
 	t := s.newAccessToken(req, familyOf(req))
-	if err := s.p.store.CreateAccessToken(ctx, t); err != nil {
+	if err := s.store.CreateAccessToken(ctx, t); err != nil {
 		return "", time.Time{}, err
 	}
 	jwt, err := s.signAccessToken(ctx, req, t)
@@ -138,12 +141,12 @@ func (s storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (st
 	return jwt, t.ExpiresAt, nil
 }
 
-func (s storage) newAccessToken(req op.TokenRequest, family string) *store.AccessToken {
+func (s *storage) newAccessToken(req op.TokenRequest, family string) *store.AccessToken {
 	now := s.now()
 	return &store.AccessToken{
 		ID: uuid.NewString(), FamilyID: family, ClientID: clientOf(req), UserID: req.GetSubject(),
-		Scopes: req.GetScopes(), Audience: req.GetAudience(), CreatedAt: now, ExpiresAt: now.Add(s.p.cfg.AccessTokenLifetime),
-		GrantExpiresAt: now.Add(s.p.grantLifetime()), SessionSID: sessionOfGrant(req),
+		Scopes: req.GetScopes(), Audience: req.GetAudience(), CreatedAt: now, ExpiresAt: now.Add(s.cfg.AccessTokenLifetime),
+		GrantExpiresAt: now.Add(s.grantLifetime()), SessionSID: sessionOfGrant(req),
 	}
 }
 
@@ -160,7 +163,7 @@ func sessionOfGrant(req op.TokenRequest) string {
 // CreateAccessAndRefreshTokens issues an access token and a new refresh token
 // in the request's family; when refreshing, the presented token is used up in
 // the same transaction (D-refresh-reuse).
-func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
+func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
 	family := familyOf(req)
 	at := s.newAccessToken(req, family)
 	refresh := randomToken()
@@ -168,7 +171,7 @@ func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenR
 	rt := &store.RefreshToken{
 		TokenHash: hashSecret(refresh), FamilyID: family, ClientID: at.ClientID, UserID: at.UserID,
 		Scopes: req.GetScopes(), Audience: req.GetAudience(), AccessTokenID: at.ID, CreatedAt: now,
-		ExpiresAt: now.Add(s.p.cfg.RefreshTokenLifetime),
+		ExpiresAt: now.Add(s.cfg.RefreshTokenLifetime),
 	}
 	switch r := req.(type) {
 	case authRequest:
@@ -183,7 +186,7 @@ func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenR
 	if current != "" {
 		used = hashSecret(current)
 	}
-	ok, err := s.p.store.IssueTokens(ctx, used, at, rt)
+	ok, err := s.store.IssueTokens(ctx, used, at, rt)
 	if err != nil {
 		return "", "", time.Time{}, err
 	}
@@ -198,17 +201,17 @@ func (s storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenR
 	return jwt, refresh, at.ExpiresAt, nil
 }
 
-func (s storage) revokeReused(ctx context.Context, family string) {
+func (s *storage) revokeReused(ctx context.Context, family string) {
 	slog.WarnContext(ctx, "refresh token reused; revoking its family", "family", family)
-	if err := s.p.store.RevokeFamily(ctx, family); err != nil {
+	if err := s.store.RevokeFamily(ctx, family); err != nil {
 		slog.ErrorContext(ctx, "revoke token family", "family", family, "err", err)
 	}
 }
 
 // TokenRequestByRefreshToken returns the grant behind a refresh token. A used
 // or revoked token revokes its whole family (D-refresh-reuse).
-func (s storage) TokenRequestByRefreshToken(ctx context.Context, token string) (op.RefreshTokenRequest, error) {
-	rt, err := s.p.store.RefreshToken(ctx, hashSecret(token), s.now())
+func (s *storage) TokenRequestByRefreshToken(ctx context.Context, token string) (op.RefreshTokenRequest, error) {
+	rt, err := s.store.RefreshToken(ctx, hashSecret(token), s.now())
 	if err != nil {
 		return nil, op.ErrInvalidRefreshToken
 	}
@@ -223,56 +226,56 @@ func (s storage) TokenRequestByRefreshToken(ctx context.Context, token string) (
 // in endSessionSubmit, after the user confirmed with a POST, before the op
 // library calls this. A request that reaches here by GET had no session to
 // end, and an id_token_hint never ends the sessions of other browsers.
-func (s storage) TerminateSession(context.Context, string, string) error { return nil }
+func (s *storage) TerminateSession(context.Context, string, string) error { return nil }
 
 // RevokeToken revokes an access token (by JWT id) or a refresh token (RFC 7009).
 // Unknown tokens are not an error.
-func (s storage) RevokeToken(ctx context.Context, tokenOrID, _ string, clientID string) *oidc.Error {
-	if rt, err := s.p.store.RefreshToken(ctx, hashSecret(tokenOrID), s.now()); err == nil {
+func (s *storage) RevokeToken(ctx context.Context, tokenOrID, _ string, clientID string) *oidc.Error {
+	if rt, err := s.store.RefreshToken(ctx, hashSecret(tokenOrID), s.now()); err == nil {
 		if rt.ClientID != clientID {
 			return oidc.ErrInvalidClient().WithDescription("token was not issued to this client")
 		}
-		if err := s.p.store.RevokeFamily(ctx, rt.FamilyID); err != nil {
+		if err := s.store.RevokeFamily(ctx, rt.FamilyID); err != nil {
 			return oidc.ErrServerError()
 		}
 		return nil
 	}
-	if at, err := s.p.store.ActiveAccessToken(ctx, tokenOrID, s.now()); err == nil {
+	if at, err := s.store.ActiveAccessToken(ctx, tokenOrID, s.now()); err == nil {
 		if at.ClientID != clientID {
 			return oidc.ErrInvalidClient().WithDescription("token was not issued to this client")
 		}
-		if _, err := s.p.store.RevokeAccessToken(ctx, at.ID); err != nil {
+		if _, err := s.store.RevokeAccessToken(ctx, at.ID); err != nil {
 			return oidc.ErrServerError()
 		}
 	}
 	return nil
 }
 
-func (s storage) GetRefreshTokenInfo(ctx context.Context, clientID, token string) (string, string, error) {
-	rt, err := s.p.store.RefreshToken(ctx, hashSecret(token), s.now())
+func (s *storage) GetRefreshTokenInfo(ctx context.Context, clientID, token string) (string, string, error) {
+	rt, err := s.store.RefreshToken(ctx, hashSecret(token), s.now())
 	if err != nil || rt.ClientID != clientID {
 		return "", "", op.ErrInvalidRefreshToken
 	}
 	return rt.UserID, token, nil
 }
 
-func (s storage) SigningKey(ctx context.Context) (op.SigningKey, error) {
-	return s.p.keys.SigningKey(ctx)
+func (s *storage) SigningKey(ctx context.Context) (op.SigningKey, error) {
+	return s.keys.SigningKey(ctx)
 }
-func (s storage) KeySet(ctx context.Context) ([]op.Key, error) { return s.p.keys.KeySet(ctx) }
-func (s storage) SignatureAlgorithms(context.Context) ([]jose.SignatureAlgorithm, error) {
-	return []jose.SignatureAlgorithm{s.p.keys.alg}, nil
+func (s *storage) KeySet(ctx context.Context) ([]op.Key, error) { return s.keys.KeySet(ctx) }
+func (s *storage) SignatureAlgorithms(context.Context) ([]jose.SignatureAlgorithm, error) {
+	return []jose.SignatureAlgorithm{s.keys.alg}, nil
 }
 
-func (s storage) GetClientByClientID(ctx context.Context, clientID string) (op.Client, error) {
-	return s.p.client(ctx, clientID)
+func (s *storage) GetClientByClientID(ctx context.Context, clientID string) (op.Client, error) {
+	return s.client(ctx, clientID)
 }
 
 // AuthorizeClientIDSecret checks a confidential client's secret in
 // constant time. A client registered for private_key_jwt has no secret
 // that counts.
-func (s storage) AuthorizeClientIDSecret(ctx context.Context, clientID, secret string) error {
-	app, err := s.p.application(ctx, clientID)
+func (s *storage) AuthorizeClientIDSecret(ctx context.Context, clientID, secret string) error {
+	app, err := s.application(ctx, clientID)
 	if err != nil || app.Kind == platform.AppPublic || app.TokenAuthMethod() == platform.AuthPrivateKeyJWT || app.SecretHash == "" {
 		return oidc.ErrInvalidClient()
 	}
@@ -283,13 +286,13 @@ func (s storage) AuthorizeClientIDSecret(ctx context.Context, clientID, secret s
 }
 
 // SetUserinfoFromScopes is superseded by SetUserinfoFromRequest.
-func (s storage) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string, string, []string) error {
+func (s *storage) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string, string, []string) error {
 	return nil
 }
 
 // SetUserinfoFromRequest fills the id_token claims.
-func (s storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
-	if err := s.p.fillUserinfo(ctx, info, req.GetSubject(), scopes); err != nil {
+func (s *storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
+	if err := s.fillUserinfo(ctx, info, req.GetSubject(), scopes); err != nil {
 		return err
 	}
 	if a, ok := req.(authRequest); ok && a.SessionSID != "" {
@@ -299,12 +302,12 @@ func (s storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo
 }
 
 // SetUserinfoFromToken answers the userinfo endpoint for an active access token.
-func (s storage) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo, tokenID, subject, _ string) error {
-	t, err := s.p.store.ActiveAccessToken(ctx, tokenID, s.now())
+func (s *storage) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo, tokenID, subject, _ string) error {
+	t, err := s.store.ActiveAccessToken(ctx, tokenID, s.now())
 	if err != nil || t.UserID != subject {
 		return errors.New("access token is not active")
 	}
-	return s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes)
+	return s.fillUserinfo(ctx, info, t.UserID, t.Scopes)
 }
 
 // SetIntrospectionFromToken answers introspection (RFC 7662) to the
@@ -315,19 +318,19 @@ func (s storage) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo, 
 // is {"active":false}, as for an unknown token (D-introspection). Nothing
 // is filled in before the check: the op library writes the response even
 // when this returns an error.
-func (s storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.IntrospectionResponse, tokenID, subject, clientID string) error {
-	t, err := s.p.store.ActiveAccessToken(ctx, tokenID, s.now())
+func (s *storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.IntrospectionResponse, tokenID, subject, clientID string) error {
+	t, err := s.store.ActiveAccessToken(ctx, tokenID, s.now())
 	if err != nil || t.UserID != subject {
 		return errors.New("access token is not active")
 	}
-	if !s.p.mayIntrospect(ctx, clientID, t) {
+	if !s.mayIntrospect(ctx, clientID, t) {
 		slog.InfoContext(ctx, "introspection refused: the token is not the caller's", "caller", clientID, "token_client", t.ClientID)
 		return errors.New("the token does not concern the caller")
 	}
 	info := new(oidc.UserInfo)
 	if t.UserID == t.ClientID {
 		info.Subject = t.UserID // a service client's own token (client_credentials): no user behind it
-	} else if err := s.p.fillUserinfo(ctx, info, t.UserID, t.Scopes); err != nil {
+	} else if err := s.fillUserinfo(ctx, info, t.UserID, t.Scopes); err != nil {
 		return err
 	}
 	resp.SetUserInfo(info)
@@ -344,7 +347,7 @@ func (s storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.Intro
 // mayIntrospect reports whether the authenticated client caller may learn
 // about access token t: t's client, a client among t's audience, or a
 // service application allowed to manage the provider.
-func (p *Provider) mayIntrospect(ctx context.Context, caller string, t *store.AccessToken) bool {
+func (p *storage) mayIntrospect(ctx context.Context, caller string, t *store.AccessToken) bool {
 	if caller == "" {
 		return false
 	}
@@ -356,8 +359,8 @@ func (p *Provider) mayIntrospect(ctx context.Context, caller string, t *store.Ac
 }
 
 // GetPrivateClaimsFromScopes adds the home organization to JWT access tokens.
-func (s storage) GetPrivateClaimsFromScopes(ctx context.Context, userID, _ string, _ []string) (map[string]any, error) {
-	u, err := s.p.user(ctx, userID)
+func (s *storage) GetPrivateClaimsFromScopes(ctx context.Context, userID, _ string, _ []string) (map[string]any, error) {
+	u, err := s.user(ctx, userID)
 	if err != nil {
 		return nil, nil // client_credentials tokens have no user
 	}
@@ -367,19 +370,19 @@ func (s storage) GetPrivateClaimsFromScopes(ctx context.Context, userID, _ strin
 // GetKeyByIDAndClientID is a private_key_jwt client's registered public
 // key (the op library verifies the assertions of the code and refresh
 // grants with it; clientAuth verified them first and spent their jti).
-func (s storage) GetKeyByIDAndClientID(ctx context.Context, keyID, clientID string) (*jose.JSONWebKey, error) {
-	app, err := s.p.application(ctx, clientID)
+func (s *storage) GetKeyByIDAndClientID(ctx context.Context, keyID, clientID string) (*jose.JSONWebKey, error) {
+	app, err := s.application(ctx, clientID)
 	if err != nil || app.TokenAuthMethod() != platform.AuthPrivateKeyJWT {
 		return nil, errors.New("the client has no registered keys")
 	}
 	return clientKey(app, keyID)
 }
 
-func (s storage) ValidateJWTProfileScopes(context.Context, string, []string) ([]string, error) {
+func (s *storage) ValidateJWTProfileScopes(context.Context, string, []string) ([]string, error) {
 	return nil, errors.New("jwt profile is not supported")
 }
 
-func (s storage) Health(ctx context.Context) error { return s.p.store.Ping(ctx) }
+func (s *storage) Health(ctx context.Context) error { return s.store.Ping(ctx) }
 
 func familyOf(req op.TokenRequest) string {
 	switch r := req.(type) {
@@ -406,32 +409,32 @@ func hashSecret(s string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-var _ op.ClientCredentialsStorage = storage{}
+var _ op.ClientCredentialsStorage = (*storage)(nil)
 
 // ClientCredentials authenticates a service application (client_credentials):
 // by the assertion clientAuth verified, or by its secret.
-func (s storage) ClientCredentials(ctx context.Context, clientID, secret string) (op.Client, error) {
+func (s *storage) ClientCredentials(ctx context.Context, clientID, secret string) (op.Client, error) {
 	if assertedClient(ctx) != clientID {
 		if err := s.AuthorizeClientIDSecret(ctx, clientID, secret); err != nil {
 			return nil, err
 		}
 	}
-	return s.p.client(ctx, clientID)
+	return s.client(ctx, clientID)
 }
 
 // ClientCredentialsTokenRequest is the grant of a service application. A
 // service account's tokens have its principal as subject and the API of the
 // requested resource (RFC 8707) as audience (serviceAudience); the
 // console's service client's have the client as both.
-func (s storage) ClientCredentialsTokenRequest(ctx context.Context, clientID string, scopes []string) (op.TokenRequest, error) {
-	app, err := s.p.application(ctx, clientID)
+func (s *storage) ClientCredentialsTokenRequest(ctx context.Context, clientID string, scopes []string) (op.TokenRequest, error) {
+	app, err := s.application(ctx, clientID)
 	if err != nil {
 		return nil, oidc.ErrInvalidClient()
 	}
 	if app.UserID == "" {
 		return serviceRequest{subject: clientID, clientID: clientID, audience: []string{clientID}, scopes: scopes}, nil
 	}
-	aud, err := s.p.serviceAudience(ctx, app, requestedResource(ctx))
+	aud, err := s.serviceAudience(ctx, app, requestedResource(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -453,3 +456,38 @@ func NewSecret() string { return randomToken() }
 
 // HashSecret is how application secrets are stored (see hashSecret).
 func HashSecret(s string) string { return hashSecret(s) }
+
+func (p *storage) client(ctx context.Context, clientID string) (op.Client, error) {
+	app, err := p.application(ctx, clientID)
+	if err != nil {
+		return nil, err
+	}
+	return &client{
+		app:      app,
+		loginURL: func(id string) string { return p.cfg.Issuer + PathLogin + "?authRequestID=" + id },
+		devMode:  !p.secure,
+		idTTL:    p.cfg.IDTokenLifetime,
+	}, nil
+}
+
+// fillUserinfo sets the claims of a user for the granted scopes (R5.7-claims).
+func (p *storage) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID string, scopes []string) error {
+	u, err := p.user(ctx, userID)
+	if err != nil {
+		return err
+	}
+	info.Subject = u.ID
+	if hasScope(scopes, oidc.ScopeEmail) {
+		info.Email, info.EmailVerified = u.Email, oidc.Bool(u.EmailVerified)
+	}
+	if hasScope(scopes, oidc.ScopeProfile) {
+		info.Name = u.Name
+	}
+	info.AppendClaims(ClaimResourceOwnerID, u.OrgID)
+	if hasScope(scopes, ScopeResourceOwner) {
+		if org, err := p.store.Organization(ctx, u.OrgID); err == nil {
+			info.AppendClaims(ClaimResourceOwnerName, org.Name)
+		}
+	}
+	return nil
+}

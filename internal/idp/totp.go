@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"html/template"
 	"image/png"
+	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -32,7 +34,7 @@ type totpEnrolment struct {
 }
 
 // beginTOTP creates (or restarts) an unconfirmed TOTP factor for a user.
-func (p *Provider) beginTOTP(ctx context.Context, userID, email string) (*totpEnrolment, error) {
+func (p *factors) beginTOTP(ctx context.Context, userID, email string) (*totpEnrolment, error) {
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: p.totpIssuer(), AccountName: email, Period: totpPeriod,
 		SecretSize: 20, Algorithm: otp.AlgorithmSHA1, Digits: otp.DigitsSix})
 	if err != nil {
@@ -42,18 +44,10 @@ func (p *Provider) beginTOTP(ctx context.Context, userID, email string) (*totpEn
 		SecretSealed: p.sealer.Seal([]byte(key.Secret()), secrets.LabelTOTP(userID)), CreatedAt: p.now()}); err != nil {
 		return nil, err
 	}
-	img, err := key.Image(240, 240)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return &totpEnrolment{Secret: key.Secret(), QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
+	return enrolmentOf(key, key.Secret())
 }
 
-func (p *Provider) totpIssuer() string {
+func (p *factors) totpIssuer() string {
 	return strings.TrimPrefix(strings.TrimPrefix(p.cfg.Issuer, "https://"), "http://")
 }
 
@@ -62,7 +56,7 @@ var errBadCode = errors.New("idp: wrong code")
 // checkTOTP verifies a six-digit code against the user's factor (one step of
 // clock drift either way) and spends its time step, so each code works once.
 // A successful check of an unconfirmed factor confirms it.
-func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
+func (p *factors) checkTOTP(ctx context.Context, userID, code string) error {
 	f, err := p.store.TOTP(ctx, userID)
 	if err != nil {
 		return errBadCode
@@ -94,13 +88,13 @@ func (p *Provider) checkTOTP(ctx context.Context, userID, code string) error {
 
 // newRecoveryCodes replaces a user's recovery codes and returns them once, in
 // clear; only their hashes are kept.
-func (p *Provider) newRecoveryCodes(ctx context.Context, userID string) ([]string, error) {
+func (p *factors) newRecoveryCodes(ctx context.Context, userID string) ([]string, error) {
 	return p.replaceRecoveryCodes(ctx, p.store, userID)
 }
 
 // noticedRecoveryCodes replaces u's recovery codes and queues the notice of
 // change to its holder in one transaction, and answers the new codes.
-func (p *Provider) noticedRecoveryCodes(ctx context.Context, u *platform.User, change string) ([]string, error) {
+func (p *factors) noticedRecoveryCodes(ctx context.Context, u *platform.User, change string) ([]string, error) {
 	notice := p.signInNotice(ctx, u, change)
 	var codes []string
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
@@ -115,7 +109,7 @@ func (p *Provider) noticedRecoveryCodes(ctx context.Context, u *platform.User, c
 
 // replaceRecoveryCodes is newRecoveryCodes through st (a transaction of a
 // change the codes belong to).
-func (p *Provider) replaceRecoveryCodes(ctx context.Context, st *store.Store, userID string) ([]string, error) {
+func (p *factors) replaceRecoveryCodes(ctx context.Context, st *store.Store, userID string) ([]string, error) {
 	codes := make([]string, recoveryCodeCount)
 	hashes := make([]string, recoveryCodeCount)
 	for i := range codes {
@@ -134,7 +128,7 @@ func (p *Provider) replaceRecoveryCodes(ctx context.Context, st *store.Store, us
 }
 
 // useRecoveryCode spends a recovery code.
-func (p *Provider) useRecoveryCode(ctx context.Context, userID, code string) error {
+func (p *factors) useRecoveryCode(ctx context.Context, userID, code string) error {
 	norm := strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(strings.TrimSpace(code)))
 	ok, err := p.store.UseRecoveryCode(ctx, userID, hashSecret(userID+":"+norm))
 	if err != nil {
@@ -144,4 +138,59 @@ func (p *Provider) useRecoveryCode(ctx context.Context, userID, code string) err
 		return errBadCode
 	}
 	return nil
+}
+
+// currentEnrolment shows an unconfirmed factor again (after a wrong code).
+func (p *factors) currentEnrolment(ctx context.Context, u *platform.User) (*totpEnrolment, error) {
+	f, err := p.store.TOTP(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := p.sealer.Open(f.SecretSealed, secrets.LabelTOTP(u.ID))
+	if err != nil {
+		return nil, err
+	}
+	issuer := p.totpIssuer()
+	q := url.Values{"secret": {string(secret)}, "issuer": {issuer}, "period": {"30"}, "digits": {"6"}, "algorithm": {"SHA1"}}
+	key, err := otp.NewKeyFromURL("otpauth://totp/" + url.PathEscape(issuer+":"+u.Email) + "?" + q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	return enrolmentOf(key, string(secret))
+}
+
+// confirmEnrolment checks the first code of an authenticator being
+// enrolled (the form's "code"); a wrong code shows the setup page of
+// action again. It reports whether the code was right, and answers
+// otherwise.
+func (p *factors) confirmEnrolment(w http.ResponseWriter, r *http.Request, u *platform.User, action, authRequestID string) bool {
+	err := p.checkSecondFactor(r.Context(), u, r.PostForm.Get("code"), false)
+	if err == nil {
+		return true
+	}
+	if !errors.Is(err, errBadCode) {
+		p.internalError(w, r, err)
+		return false
+	}
+	enrol, err := p.currentEnrolment(r.Context(), u)
+	if err != nil {
+		p.internalError(w, r, err)
+		return false
+	}
+	p.renderSetup(w, http.StatusUnauthorized, action, authRequestID, enrol, msgCodeFailed)
+	return false
+}
+
+// enrolmentOf is what the setup page shows of a key: its secret and its
+// QR code.
+func enrolmentOf(key *otp.Key, secret string) (*totpEnrolment, error) {
+	img, err := key.Image(240, 240)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return &totpEnrolment{Secret: secret, QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))}, nil
 }

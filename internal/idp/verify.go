@@ -27,7 +27,7 @@ type verifyView struct {
 // signs the account in). The link (7 days, single use) goes to the new
 // address, and the current one is told. The answer is the same whether or
 // not the organization already has the address.
-func (p *Provider) accountEmail(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) accountEmail(w http.ResponseWriter, r *http.Request) {
 	u, ok := p.accountForm(w, r)
 	if !ok {
 		return
@@ -38,12 +38,12 @@ func (p *Provider) accountEmail(w http.ResponseWriter, r *http.Request) {
 		p.renderAccount(w, r, http.StatusBadRequest, u, "", "Enter a new e-mail address.")
 		return
 	}
-	policy, err := p.store.LoginPolicy(ctx, u.OrgID)
+	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	if policy.PasswordAllowed && u.PasswordHash != "" {
+	if policy.passwords() && u.PasswordHash != "" {
 		if !p.proofOrPassword(w, r, u) {
 			return
 		}
@@ -79,7 +79,7 @@ func (p *Provider) accountEmail(w http.ResponseWriter, r *http.Request) {
 }
 
 // verifyPage shows what confirming the link does; opening it spends nothing.
-func (p *Provider) verifyPage(w http.ResponseWriter, r *http.Request) {
+func (p *accountPages) verifyPage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
 	tok, u, ok := p.verifyLink(w, r, token)
 	if !ok {
@@ -92,7 +92,7 @@ func (p *Provider) verifyPage(w http.ResponseWriter, r *http.Request) {
 	p.render(w, http.StatusOK, "verify.html", v)
 }
 
-func (p *Provider) verifyLink(w http.ResponseWriter, r *http.Request, token string) (*store.AccountToken, *platform.User, bool) {
+func (p *accountPages) verifyLink(w http.ResponseWriter, r *http.Request, token string) (*store.AccountToken, *platform.User, bool) {
 	if token == "" || len(token) > 128 {
 		p.renderError(w, r, http.StatusNotFound, "This link is not valid", msgLinkInvalid)
 		return nil, nil, false
@@ -114,9 +114,8 @@ func (p *Provider) verifyLink(w http.ResponseWriter, r *http.Request, token stri
 }
 
 // verifySubmit confirms the new address once.
-func (p *Provider) verifySubmit(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		p.renderError(w, r, http.StatusForbidden, "Invalid request", "Your session on this page has ended. Open the link from the e-mail again.")
+func (p *accountPages) verifySubmit(w http.ResponseWriter, r *http.Request) {
+	if !p.postedForm(w, r, "Your session on this page has ended. Open the link from the e-mail again.") {
 		return
 	}
 	tok, err := p.store.ConfirmEmail(r.Context(), mail.TokenHash(r.PostForm.Get("token")), p.now())

@@ -27,7 +27,7 @@ func TestRoutesPerformDeclaredOperations(t *testing.T) {
 	for _, op := range admin.Operations() {
 		declared[op.Name] = op
 	}
-	for _, rt := range New(nil, nil).Routes() {
+	for _, rt := range New(new(admin.Service), nil).Routes() { // the table only: no method is called
 		key := rt.Method + " " + rt.Pattern
 		op, ok := declared[rt.Op.Name]
 		switch {

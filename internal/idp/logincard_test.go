@@ -2,7 +2,6 @@ package idp
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 // The sign-in card names the application and, with an org scope, the
 // organization; an address from the gateway is read-only with "Not you?",
 // which opens the same form with the field empty and editable.
-func TestLoginCardPolish(t *testing.T) {
+func TestLoginCard(t *testing.T) {
 	ti := mustIDP(t)
 	r := ti.rp()
 	b := ti.browser()
@@ -47,17 +46,6 @@ func extractHref(page, id string) string {
 	return strings.ReplaceAll(href, "&amp;", "&")
 }
 
-// An unknown address at the provider answers the styled page with a way
-// back, not the bare "404 page not found".
-func TestStyledNotFound(t *testing.T) {
-	ti := mustIDP(t, func(c *Config) { c.ConsoleURL = "https://console.example" })
-	resp, body := ti.browser().get(ti.issuer + "/no/such/page")
-	if resp.StatusCode != http.StatusNotFound || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") ||
-		!strings.Contains(body, `class="card"`) || !strings.Contains(body, `href="https://console.example/"`) {
-		t.Fatalf("404 = %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
-	}
-}
-
 // A wrong recovery code keeps the recovery form open with the error beside
 // it, instead of sending the user back to the authenticator code.
 func TestRecoveryCodeErrorKeepsPlace(t *testing.T) {
@@ -74,27 +62,5 @@ func TestRecoveryCodeErrorKeepsPlace(t *testing.T) {
 	resp, again = b.submit(ti.issuer, again, PathLoginOTP, url.Values{"code": {"000000"}})
 	if resp.StatusCode != http.StatusUnauthorized || strings.Contains(again, "<details open>") || !strings.Contains(again, `id="otp-error"`) {
 		t.Fatalf("after a wrong authenticator code %d:\n%s", resp.StatusCode, again)
-	}
-}
-
-// A browser going to its organization's provider sees "Continuing to
-// <provider>…", which moves on by itself without script; other clients get
-// the redirect.
-func TestSSOHandOffPage(t *testing.T) {
-	ti := mustIDP(t)
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodGet, "/", nil)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml")
-	ti.p.handOff(rec, req, "Acme SSO", "https://sso.example/authorize?state=x&nonce=y")
-	body := rec.Body.String()
-	if rec.Code != 200 || !strings.Contains(body, "Continuing to Acme SSO…") ||
-		!strings.Contains(body, `<meta http-equiv="refresh" content="0;url=https://sso.example/authorize?state=x&amp;nonce=y">`) ||
-		!strings.Contains(body, `href="https://sso.example/authorize?state=x&amp;nonce=y"`) {
-		t.Fatalf("hand-off page %d:\n%s", rec.Code, body)
-	}
-	rec = httptest.NewRecorder()
-	ti.p.handOff(rec, httptest.NewRequest(http.MethodGet, "/", nil), "Acme SSO", "https://sso.example/authorize")
-	if rec.Code != http.StatusFound || rec.Header().Get("Location") != "https://sso.example/authorize" {
-		t.Fatalf("plain client: %d %v", rec.Code, rec.Header())
 	}
 }
