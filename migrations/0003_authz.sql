@@ -1,6 +1,6 @@
 -- The permission catalog: which role holds which action, at full (read and write) or read access.
 -- Roles and actions are fixed in code (internal/authz); these rows are the capability matrix of
--- SPEC 5.7, equal to authz.SpecMatrix() (a test compares them); authz.NewCatalog refuses rows that
+-- R5.7-matrix, equal to authz.SpecMatrix() (a test compares them); authz.NewCatalog refuses rows that
 -- break an invariant of the spec, so an edited table cannot widen those rules.
 CREATE TABLE role_permissions (
     role   TEXT NOT NULL,

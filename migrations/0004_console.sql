@@ -1,7 +1,7 @@
 -- The console's own data: customers (each with its organization at the
 -- identity provider), the e-mail domains a customer signs in with through
 -- SSO, console roles of users, and instances with their connection to the
--- identity provider (SPEC 2.4).
+-- identity provider (R2.4-connection).
 CREATE TABLE customers (
     id         TEXT PRIMARY KEY,
     name       TEXT NOT NULL,

@@ -1,5 +1,5 @@
--- Tenant data served by the data API (SPEC 4.5): tenants of customers, their
--- projects, masters with their field definitions and master records (2.1),
+-- Tenant data served by the data API (docs/requirements.md 4.5): tenants of customers, their
+-- projects, masters with their field definitions and master records (R2.1-fields),
 -- cx schedules with their rows, and the answers kept for Idempotency-Key.
 
 -- Kept minimal on purpose; the authorization work extends it.

@@ -1,6 +1,6 @@
--- Who may see what (SPEC 2.6, 5.7): customer and instance grants of internal
+-- Who may see what (R2.6-grant-key, R5.7-and): customer and instance grants of internal
 -- users, focus mode, notification subscriptions (which grant nothing), and
--- the audit log every denial and every admin write goes to (DESIGN 4, 7).
+-- the audit log every denial and every admin write goes to (D-access-path, D-events).
 
 -- Grants (R2.6-grant-key): grantee_type is 'user' or 'group' (only 'user'
 -- is written today); removing a customer or instance removes its grants

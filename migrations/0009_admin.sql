@@ -1,4 +1,4 @@
--- Console administration (SPEC 4.6): customer settings, tenants bound to an
+-- Console administration (docs/requirements.md 4.6): customer settings, tenants bound to an
 -- instance with settings, members and requested migrations, suspended users,
 -- and the log of e-mails the platform sent.
 

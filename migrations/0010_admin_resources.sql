@@ -1,4 +1,4 @@
--- The console's remaining administration resources (SPEC 4.6), one typed
+-- The console's remaining administration resources (R4.6-customer-side; docs/requirements.md 4.6), one typed
 -- table each: customer-side configuration (external identity providers,
 -- webhooks and their deliveries, service accounts), billing (plans, meters,
 -- billing setups, invoices, payments, credits, usage rows), and the

@@ -19,9 +19,10 @@ import (
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/secrets"
 )
 
-// Roles a process can run (DESIGN 1).
+// Roles a process can run (D-roles).
 const (
 	RoleAll     = "all"
 	RoleIDP     = "idp"
@@ -476,4 +477,13 @@ func (c Config) secretsKey() ([]byte, error) {
 	}
 	slog.Warn("generated a secrets key for this development database; set SECRETS_KEY in production", "file", path)
 	return k, nil
+}
+
+// sealer is the Sealer of the secrets key (secretsKey).
+func (c Config) sealer() (*secrets.Sealer, error) {
+	key, err := c.secretsKey()
+	if err != nil {
+		return nil, err
+	}
+	return secrets.New(key)
 }

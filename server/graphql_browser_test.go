@@ -21,7 +21,7 @@ func tableColumn(ctx context.Context, table string, col int) ([]string, error) {
 	return out, err
 }
 
-// The console app shows its data through the GraphQL API (DESIGN 6):
+// The console app shows its data through the GraphQL API (D-graphql):
 // tenants with their customers, instances only for roles that may read
 // them, usage with billed amounts only for roles holding view_billed_units.
 // The playground is served in the all-in-one role.

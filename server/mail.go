@@ -9,7 +9,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/mail"
-	"github.com/platform/platform/internal/secrets"
 )
 
 // devMailbox reports whether this process shows the development mailbox:
@@ -21,11 +20,7 @@ func (m *Main) devMailbox() bool { return m.Config.Role == RoleAll && m.Config.S
 // server, mounts the development mailbox on the identity provider's
 // listener. Production roles without SMTP_URL warn once at start.
 func (m *Main) startMail(ctx context.Context, handlers map[string]http.Handler) error {
-	key, err := m.Config.secretsKey()
-	if err != nil {
-		return err
-	}
-	sealer, err := secrets.New(key)
+	sealer, err := m.Config.sealer()
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,6 @@ import (
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/mail"
-	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
@@ -214,11 +213,7 @@ func (m *Main) Run(ctx context.Context) error {
 				return fmt.Errorf("console service client: %w", err)
 			}
 		}
-		key, err := m.Config.secretsKey()
-		if err != nil {
-			return err
-		}
-		sealer, err := secrets.New(key)
+		sealer, err := m.Config.sealer()
 		if err != nil {
 			return err
 		}
@@ -284,9 +279,10 @@ func (m *Main) Run(ctx context.Context) error {
 const ListenerMetrics = "metrics"
 
 func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) http.Handler {
+	_, public := m.listener(role)
 	r := chi.NewRouter()
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
-		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(m.publicURL(role), "https://")))
+		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(public, "https://")))
 	httpapi.MountOps(r, m.ready)
 	r.Mount("/", h)
 	return r
@@ -301,29 +297,19 @@ func (m *Main) requestTimeout(r *http.Request) time.Duration {
 	return m.Config.RequestTimeout
 }
 
-// publicURL is where browsers reach role (https when TLS ends here or at a
-// proxy in front).
-func (m *Main) publicURL(role string) string {
-	switch role {
-	case RoleIDP:
-		return m.Config.IssuerURL
-	case RoleConsole:
-		return m.Config.ConsoleURL
-	default:
-		return m.Config.InstanceURL
-	}
-}
-
-func (m *Main) addr(name string) string {
+// listener is the address the listener name (a role, or ListenerMetrics)
+// listens on and its public URL, where browsers reach it (https when TLS
+// ends here or at a proxy in front; none for the metrics listener).
+func (m *Main) listener(name string) (addr, publicURL string) {
 	switch name {
 	case RoleIDP:
-		return m.Config.IDPAddr
+		return m.Config.IDPAddr, m.Config.IssuerURL
 	case RoleConsole:
-		return m.Config.ConsoleAddr
+		return m.Config.ConsoleAddr, m.Config.ConsoleURL
 	case ListenerMetrics:
-		return m.Config.MetricsAddr
+		return m.Config.MetricsAddr, ""
 	default:
-		return m.Config.TenantAddr
+		return m.Config.TenantAddr, m.Config.InstanceURL
 	}
 }
 
@@ -331,7 +317,8 @@ func (m *Main) serve(role string, h http.Handler) error {
 	ln := m.Listeners[role]
 	if ln == nil {
 		var err error
-		if ln, err = net.Listen("tcp", m.addr(role)); err != nil {
+		addr, _ := m.listener(role)
+		if ln, err = net.Listen("tcp", addr); err != nil {
 			return fmt.Errorf("%s: %w", role, err)
 		}
 		m.Listeners[role] = ln

@@ -4925,10 +4925,10 @@ type Mutation {
   transferOwnership(id: ID!, userId: ID!): CustomerUser @authz(action: TRANSFER_OWNERSHIP)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/customer_config.graphqls", Input: `# A customer's sign-in configuration, webhooks and service accounts (SPEC
-# 5.7 manage_customer_config, trust_identity_provider).
+	{Name: "../../schema/customer_config.graphqls", Input: `# A customer's sign-in configuration, webhooks and service accounts (the
+# actions manage_customer_config, R5.7-matrix, and trust_identity_provider, D-linking).
 
-"How a customer's users sign in (R5.7-sso)."
+"How a customer's users sign in (R4.1-ro-types)."
 type SSOSettings {
   passwordAllowed: Boolean!
   ssoAllowed: Boolean!
@@ -5112,7 +5112,7 @@ extend type Mutation {
   deleteServiceAccount(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/cx.graphqls", Input: `"An error or warning of a cx upload (DESIGN 5)."
+	{Name: "../../schema/cx.graphqls", Input: `"An error or warning of a cx upload (D-cx)."
 type CxIssue {
   index: Int!
   rowId: String!
@@ -5164,7 +5164,7 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../../schema/directives.graphqls", Input: `# Schema-wide definitions: the federation link, the authorization
 # directives, the cost directives, scalars and the shared paging types
-# (DESIGN 6).
+# (D-graphql).
 
 extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@cost", "@listSize"])
 
@@ -5210,7 +5210,7 @@ Batched entity resolution (gqlgen's federation plugin; not part of the served SD
 """
 directive @entityResolver(multi: Boolean) on OBJECT
 
-"An action of the capability matrix (SPEC 5.7), or of the data API (D-data-access)."
+"An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access)."
 enum Action {
   CREATE_CUSTOMER
   DELETE_CUSTOMER
@@ -5350,7 +5350,7 @@ type Instance @key(fields: "id") @entityResolver(multi: true) {
   customer: Customer
   "The first tenants running on the instance by name, first 1 to 100 (batched per request; the paged tenants(instanceId:) goes further)."
   tenants(first: Int = 100): [Tenant!] @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 100, slicingArguments: ["first"], requireOneSlicingArgument: false)
-  "The instance's connection to the identity provider (SPEC 2.4)."
+  "The instance's connection to the identity provider (R2.4-connection)."
   connection: Connection @authz(action: MANAGE_INSTANCES)
   "The client secret of a confidential instance application, answered once by createInstance; empty otherwise."
   clientSecret: String!
@@ -5413,7 +5413,7 @@ extend type Mutation {
   resolveDatabaseUri(id: ID!): String @authz(action: RESOLVE_DATABASE_URI)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/master_record.graphqls", Input: `"A master record (SPEC 2.1)."
+	{Name: "../../schema/master_record.graphqls", Input: `"A master record (R2.1-fields)."
 type MasterRecord @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
   "Values of the keys the record's master defines."

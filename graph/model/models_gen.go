@@ -218,7 +218,7 @@ type UsagePage struct {
 	NextCursor *string        `json:"nextCursor,omitempty"`
 }
 
-// An action of the capability matrix (SPEC 5.7), or of the data API (D-data-access).
+// An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access).
 type Action string
 
 const (

@@ -30,18 +30,14 @@ type LogoutToken struct {
 // jti, sub or sid, the back-channel logout event as a JSON object, and no
 // nonce (which would make it an id_token). Its error names the reason.
 func (v *TokenVerifier) VerifyLogout(ctx context.Context, raw string) (*LogoutToken, error) {
-	tok, key, err := v.parse(ctx, raw, TypeLogoutToken)
-	if err != nil {
-		return nil, err
-	}
-	var std jwt.Claims
 	var own struct {
 		SessionID string                     `json:"sid"`
 		Events    map[string]json.RawMessage `json:"events"`
 		Nonce     *json.RawMessage           `json:"nonce"`
 	}
-	if err := tok.Claims(key.Key, &std, &own); err != nil {
-		return nil, refuse("signature does not verify")
+	std, err := v.claims(ctx, raw, TypeLogoutToken, &own)
+	if err != nil {
+		return nil, err
 	}
 	event, hasEvent := own.Events[BackchannelLogoutEvent]
 	switch {
@@ -54,9 +50,8 @@ func (v *TokenVerifier) VerifyLogout(ctx context.Context, raw string) (*LogoutTo
 	case own.Nonce != nil:
 		return nil, refuse("a logout token carries no nonce")
 	}
-	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: v.now()},
-		tokenLeeway); err != nil {
-		return nil, refuse("%v", err)
+	if err := v.current(std); err != nil {
+		return nil, err
 	}
 	return &LogoutToken{Subject: std.Subject, SessionID: own.SessionID, IssuedAt: std.IssuedAt.Time()}, nil
 }

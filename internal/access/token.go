@@ -59,20 +59,40 @@ func (e *errToken) Error() string { return "access token refused: " + e.reason }
 
 func refuse(format string, args ...any) error { return &errToken{reason: fmt.Sprintf(format, args...)} }
 
-// Verify checks raw and returns what it says. Its error names the reason
-// (never the token's contents).
-func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, error) {
-	tok, key, err := v.parse(ctx, raw, TypeAccessToken)
+// claims reads a token of type typ that parse accepts: its registered
+// claims, and into own the claims of its type, once its signature verifies.
+func (v *TokenVerifier) claims(ctx context.Context, raw, typ string, own any) (*jwt.Claims, error) {
+	tok, key, err := v.parse(ctx, raw, typ)
 	if err != nil {
 		return nil, err
 	}
 	var std jwt.Claims
+	if err := tok.Claims(key.Key, &std, own); err != nil {
+		return nil, refuse("signature does not verify")
+	}
+	return &std, nil
+}
+
+// current checks the issuer, the audience and the times of std, within the
+// leeway.
+func (v *TokenVerifier) current(std *jwt.Claims) error {
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: v.now()},
+		tokenLeeway); err != nil {
+		return refuse("%v", err)
+	}
+	return nil
+}
+
+// Verify checks raw and returns what it says. Its error names the reason
+// (never the token's contents).
+func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, error) {
 	var own struct {
 		ClientID string `json:"client_id"`
 		GrantID  string `json:"grant_id"`
 	}
-	if err := tok.Claims(key.Key, &std, &own); err != nil {
-		return nil, refuse("signature does not verify")
+	std, err := v.claims(ctx, raw, TypeAccessToken, &own)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case std.Expiry == nil || std.IssuedAt == nil:
@@ -80,9 +100,8 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 	case std.Subject == "" || std.ID == "" || own.ClientID == "" || own.GrantID == "":
 		return nil, refuse("sub, jti, client_id and grant_id are required")
 	}
-	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: v.now()},
-		tokenLeeway); err != nil {
-		return nil, refuse("%v", err)
+	if err := v.current(std); err != nil {
+		return nil, err
 	}
 	return &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
 		Expiry: std.Expiry.Time()}, nil

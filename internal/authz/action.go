@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Action is one row of the capability matrix of SPEC 5.7, or one of the data
+// Action is one row of the capability matrix (R5.7-matrix), or one of the data
 // API's actions (D-data-access), which the catalog holds the same way. The zero Action is
 // invalid. Names are stable: they are stored in role_permissions and sent on
 // the wire.
@@ -52,7 +52,7 @@ const numActions = int(TrustIdentityProvider) + 1
 // actionInfo is what Decide and NewCatalog know about an action beyond the catalog.
 type actionInfo struct {
 	name string
-	// infra: an internal-infrastructure action (SPEC 4.6): never a portal
+	// infra: an internal-infrastructure action (R4.6-infra): never a portal
 	// role's, never a scoped internal role's (R4.6-infra, R5.7-no-infra, R5.7-am).
 	infra bool
 	// adminOnly: platform_admin only, whatever the scope (R5.7-never).
@@ -103,21 +103,15 @@ var ErrUnknownAction = errors.New("unknown action")
 
 // ParseAction returns the action named s, or an error wrapping ErrUnknownAction.
 func ParseAction(s string) (Action, error) {
-	for a := CreateCustomer; int(a) < numActions; a++ {
-		if actions[a].name == s {
-			return a, nil
-		}
+	if a, ok := lookup(CreateCustomer, numActions, func(a Action) string { return actions[a].name }, s); ok {
+		return a, nil
 	}
 	return 0, fmt.Errorf("authz: %w %q", ErrUnknownAction, s)
 }
 
 // Actions returns every action in the order of the matrix rows.
 func Actions() []Action {
-	out := make([]Action, 0, numActions-1)
-	for a := CreateCustomer; int(a) < numActions; a++ {
-		out = append(out, a)
-	}
-	return out
+	return values(CreateCustomer, numActions)
 }
 
 // String returns the action's stable snake_case name.
@@ -128,7 +122,7 @@ func (a Action) String() string {
 	return actions[a].name
 }
 
-// Infra reports whether a is an internal-infrastructure action (SPEC 4.6):
+// Infra reports whether a is an internal-infrastructure action (R4.6-infra):
 // releases and environment, instances and their connection, the database URI,
 // system workers, internal users, user attributes, plans and meters, and the
 // discrepancies inbox. No portal role and no scoped internal role may hold one.
@@ -155,12 +149,7 @@ func (a Action) MarshalText() ([]byte, error) {
 
 // UnmarshalText decodes an action name as ParseAction does.
 func (a *Action) UnmarshalText(b []byte) error {
-	v, err := ParseAction(string(b))
-	if err != nil {
-		return err
-	}
-	*a = v
-	return nil
+	return decode(a, b, ParseAction)
 }
 
 func (a Action) valid() bool { return a >= CreateCustomer && int(a) < numActions }

@@ -48,7 +48,7 @@ func TestActionKinds(t *testing.T) {
 			tenant = append(tenant, a)
 		}
 	}
-	// SPEC 4.6: internal-users, system-workers, releases, environment, plans,
+	// R4.6-infra: internal-users, system-workers, releases, environment, plans,
 	// meters, user-attributes, instance connection and instance writes, and the
 	// database URI from the vault and the discrepancies inbox beside them.
 	wantInfra := []Action{ManageCatalog, ManageReleases, ManageInstances, ResolveDatabaseURI,

@@ -27,10 +27,8 @@ func (x Access) String() string {
 
 // ParseAccess reads none, read or full.
 func ParseAccess(s string) (Access, error) {
-	for i, n := range accessNames {
-		if n == s {
-			return Access(i), nil
-		}
+	if x, ok := lookup(AccessNone, len(accessNames), func(x Access) string { return accessNames[x] }, s); ok {
+		return x, nil
 	}
 	return 0, fmt.Errorf("authz: unknown access %q", s)
 }
@@ -178,10 +176,5 @@ func (x Access) MarshalText() ([]byte, error) {
 
 // UnmarshalText decodes none, read or full.
 func (x *Access) UnmarshalText(b []byte) error {
-	v, err := ParseAccess(string(b))
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return decode(x, b, ParseAccess)
 }

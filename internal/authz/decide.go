@@ -71,27 +71,11 @@ const (
 // A role the action is closed to gets 403 whatever the resource, so the
 // answer never depends on whether a resource exists. Decide does not allocate.
 func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bool) Decision {
-	switch {
-	case p == nil:
-		return deny(statusForbidden, ReasonNoPrincipal)
-	case c == nil:
-		return deny(statusForbidden, ReasonNoCatalog)
-	case !p.Role.valid():
-		return deny(statusForbidden, ReasonUnknownRole)
-	case !a.valid():
-		return deny(statusForbidden, ReasonUnknownAction)
+	access, denied, ok := c.roleAccess(p, a, write)
+	if !ok {
+		return denied
 	}
 	role := p.Role
-	if reason := forbidden(role, a); reason != "" {
-		return deny(statusForbidden, reason)
-	}
-	access := c.access[role][a]
-	switch {
-	case access == AccessNone:
-		return deny(statusForbidden, ReasonNoAccess)
-	case write && access != AccessFull:
-		return deny(statusForbidden, ReasonReadOnly)
-	}
 
 	if role.Portal() {
 		switch {
@@ -125,6 +109,34 @@ func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bo
 	return owner(role, r, access)
 }
 
+// roleAccess is the first steps of Decide and DecideMissing: the principal,
+// the catalog, the role and the action are known, the action is not closed
+// to the role, and the role's access to it allows the call (a write needs
+// full access). It returns that access, or the denial and false.
+func (c *Catalog) roleAccess(p *Principal, a Action, write bool) (Access, Decision, bool) {
+	switch {
+	case p == nil:
+		return AccessNone, deny(statusForbidden, ReasonNoPrincipal), false
+	case c == nil:
+		return AccessNone, deny(statusForbidden, ReasonNoCatalog), false
+	case !p.Role.valid():
+		return AccessNone, deny(statusForbidden, ReasonUnknownRole), false
+	case !a.valid():
+		return AccessNone, deny(statusForbidden, ReasonUnknownAction), false
+	}
+	if reason := forbidden(p.Role, a); reason != "" {
+		return AccessNone, deny(statusForbidden, reason), false
+	}
+	switch access := c.access[p.Role][a]; {
+	case access == AccessNone:
+		return access, deny(statusForbidden, ReasonNoAccess), false
+	case write && access != AccessFull:
+		return access, deny(statusForbidden, ReasonReadOnly), false
+	default:
+		return access, Decision{}, true
+	}
+}
+
 // owner is the last step of Decide, once the scope holds the resource (so
 // that a caller outside it never learns who the owner is).
 func owner(role Role, r Resource, access Access) Decision {
@@ -140,24 +152,8 @@ func owner(role Role, r Resource, access Access) Decision {
 // is closed to gets its 403 (as for any id); a strict scope answers 403; every
 // other caller 404 (ReasonMissing). It never allows.
 func (c *Catalog) DecideMissing(p *Principal, sc *Scope, a Action, write bool) Decision {
-	switch {
-	case p == nil:
-		return deny(statusForbidden, ReasonNoPrincipal)
-	case c == nil:
-		return deny(statusForbidden, ReasonNoCatalog)
-	case !p.Role.valid():
-		return deny(statusForbidden, ReasonUnknownRole)
-	case !a.valid():
-		return deny(statusForbidden, ReasonUnknownAction)
-	}
-	if reason := forbidden(p.Role, a); reason != "" {
-		return deny(statusForbidden, reason)
-	}
-	switch access := c.access[p.Role][a]; {
-	case access == AccessNone:
-		return deny(statusForbidden, ReasonNoAccess)
-	case write && access != AccessFull:
-		return deny(statusForbidden, ReasonReadOnly)
+	if _, denied, ok := c.roleAccess(p, a, write); !ok {
+		return denied
 	}
 	switch {
 	case p.Role.Portal():

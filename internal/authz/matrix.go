@@ -1,11 +1,11 @@
 package authz
 
-// specRows is the capability matrix of SPEC 5.7, one line per row: the roles
+// specRows is the capability matrix (R5.7-matrix), one line per row: the roles
 // of the "Full access" column and of the "Read only" column. The notes
 // "(scope)", "(assigned)" and "(own customer only)" are not access levels:
 // Decide applies them through the caller's scope.
 //
-// Where SPEC 4.6 calls the infrastructure routes "reachable by platform_admin
+// Where R4.6-infra calls the infrastructure routes "reachable by platform_admin
 // and infra_ops", the matrix is the finer rule and wins: infra_ops holds
 // releases, instances, the database URI, system workers and discrepancies,
 // but not plans and meters (finance_admin's), internal users or user
@@ -40,7 +40,7 @@ var specRows = [...]struct {
 	{ViewAuditLog, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin}, []Role{Reader, Owner, Admin, Billing, Viewer}},
 	{ManageDiscrepancies, []Role{PlatformAdmin, InfraOps}, []Role{ComplianceAdmin, Reader}},
 	// The data API's actions (D-data-access, docs/decisions.md), not rows of
-	// SPEC 5.7: every role reads tenant data within its scope (a portal role
+	// the matrix (R5.7-matrix): every role reads tenant data within its scope (a portal role
 	// its own customer's tenants); the customer's owner, admin and member
 	// upload cx data, nobody else.
 	{ReadTenantData, nil, []Role{PlatformAdmin, AccountManager, QAAdmin, InfraOps, FinanceAdmin, ComplianceAdmin, Reader,
@@ -52,7 +52,7 @@ var specRows = [...]struct {
 	{TrustIdentityProvider, []Role{PlatformAdmin}, nil},
 }
 
-// SpecMatrix returns the capability matrix of SPEC 5.7, followed by the
+// SpecMatrix returns the capability matrix (R5.7-matrix), followed by the
 // data API's rows (D-data-access), as catalog entries, by matrix row,
 // full-access roles before read-only ones. The migrations 0003_authz.sql
 // 0013_access_path.sql and 0014_trust_identity_provider.sql seed

@@ -40,7 +40,7 @@ func spellsScope(src string) []string {
 	return out
 }
 
-// One access path (DESIGN 4, STYLE 14): the scope and its checks live in
+// One access path (D-access-path): the scope and its checks live in
 // this package (Scope.Allows, Scope.Filter, Decide), and the store renders a
 // Filter to SQL in exactly one function. No other package spells a
 // customer-scope condition: not in SQL, not in Go. The scan covers every

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Role is one of the fixed roles of SPEC 5.7. Roles live in code; only the
+// Role is one of the fixed roles of R5.7-roles. Roles live in code; only the
 // catalog of what each role may do is data (R5.7-catalog). The zero Role is
 // invalid, so a zero Principal holds no permission.
 type Role uint8
@@ -60,21 +60,15 @@ func ParseRole(s string) (Role, error) {
 	if s == legacyInfraOps {
 		return InfraOps, nil
 	}
-	for r := PlatformAdmin; int(r) < numRoles; r++ {
-		if roleNames[r] == s {
-			return r, nil
-		}
+	if r, ok := lookup(PlatformAdmin, numRoles, func(r Role) string { return roleNames[r] }, s); ok {
+		return r, nil
 	}
 	return 0, fmt.Errorf("authz: %w %q", ErrUnknownRole, s)
 }
 
 // Roles returns every role, internal roles first, in declaration order.
 func Roles() []Role {
-	out := make([]Role, 0, numRoles-1)
-	for r := PlatformAdmin; int(r) < numRoles; r++ {
-		out = append(out, r)
-	}
-	return out
+	return values(PlatformAdmin, numRoles)
 }
 
 // String returns the role's name as stored and sent on the wire.
@@ -111,10 +105,5 @@ func (r Role) MarshalText() ([]byte, error) {
 
 // UnmarshalText decodes a role name as ParseRole does.
 func (r *Role) UnmarshalText(b []byte) error {
-	v, err := ParseRole(string(b))
-	if err != nil {
-		return err
-	}
-	*r = v
-	return nil
+	return decode(r, b, ParseRole)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // IsEntity marks Record as an Apollo Federation entity (MasterRecord) of
-// the GraphQL subgraph (graph/, DESIGN 6), which binds its type to this one.
+// the GraphQL subgraph (graph/, D-graphql), which binds its type to this one.
 func (Record) IsEntity() {}
 
 // RecordsByIDs returns the master records of ids in key order, nil where a

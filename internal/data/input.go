@@ -54,7 +54,7 @@ func tooLarge() *InputError {
 // limits are the decoders' limits of an upload.
 var limits = cx.Limits{MaxRows: MaxUploadRows, MaxSheetBytes: MaxSheetTextBytes}
 
-// DecodeJSON reads a JSON upload body (SPEC 4.5) of at most MaxUploadBytes.
+// DecodeJSON reads a JSON upload body (R4.5-cx-required, D-cx) of at most MaxUploadBytes.
 // Errors are *InputError.
 func DecodeJSON(r io.Reader) (*cx.Request, error) {
 	lr := &limitReader{r: r, n: MaxUploadBytes}

@@ -31,7 +31,7 @@ type Query struct {
 	Sort string
 }
 
-// Page is one page of a listing (SPEC 2.2).
+// Page is one page of a listing (R2.2-envelope).
 type Page struct {
 	Rows       []Record `json:"rows"`
 	Total      int      `json:"total"`

@@ -11,7 +11,7 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// Record is one master record as the data API shows it (SPEC 2.1).
+// Record is one master record as the data API shows it (R2.1-fields).
 // CustomFields holds the keys the record's master defines, each with a value
 // of the defined type: json.Number, string, bool, a YYYY-MM-DD string or
 // []string.
@@ -47,7 +47,7 @@ type recordJSON struct {
 	IsDeleted    bool           `json:"isDeleted"`
 }
 
-// MarshalJSON writes the record in the shape of SPEC 2.1: _id and id carry
+// MarshalJSON writes the record in the shape of R2.1-fields: _id and id carry
 // the same value, parentID is null without a parent, createdAt is UTC with
 // milliseconds.
 func (r Record) MarshalJSON() ([]byte, error) {

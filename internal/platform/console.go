@@ -35,7 +35,7 @@ type Instance struct {
 }
 
 // InstanceConnection is how an instance signs in at the identity provider
-// (SPEC 2.4). OIDCRedirectURI is empty on legacy records.
+// (R2.4-connection). OIDCRedirectURI is empty on legacy records.
 type InstanceConnection struct {
 	InstanceID      string
 	OIDCClientID    string

@@ -17,7 +17,7 @@ const copyThreshold = 500
 // bulkInsert inserts rows into table, with COPY on PostgreSQL for large
 // loads and multi-row INSERTs otherwise; suffix (ON CONFLICT …) is appended
 // to each INSERT. COPY is used only without suffix. Call it in a transaction.
-func (s *Store) bulkInsert(ctx context.Context, table string, columns []string, rows [][]any, suffix string) error {
+func (s *querier) bulkInsert(ctx context.Context, table string, columns []string, rows [][]any, suffix string) error {
 	if c, ok := s.db.(copier); ok && suffix == "" && len(rows) >= copyThreshold {
 		_, err := c.CopyFrom(ctx, table, columns, rows)
 		return err

@@ -47,20 +47,45 @@ type Conn interface {
 	Close()
 }
 
-// Store is the platform's data access. Methods are grouped by noun in this package's files.
+// Store is the platform's data access: the composition of its areas, each a
+// type with the methods and row models of its own files (areas.go names
+// them), all sharing one querier. A consumer that needs one area may take
+// that area's type; InTx hands out the whole composition bound to one
+// transaction.
 type Store struct {
+	querier
+	Identity
+	OIDC
+	Tenancy
+	Billing
+	Data
+	Events
+	System
+}
+
+// querier is what every area shares: the pool, the handle statements run
+// on (the pool, or one transaction of it) and the composition it serves.
+type querier struct {
 	conn Conn
 	db   DB
+	all  *Store
 }
 
 // New returns a Store over conn. Call Migrate before use.
-func New(conn Conn) *Store { return &Store{conn: conn, db: conn} }
+func New(conn Conn) *Store { return compose(conn, conn) }
+
+// compose builds the areas over one querier running statements on db.
+func compose(conn Conn, db DB) *Store {
+	s := &Store{querier: querier{conn: conn, db: db}}
+	q := &s.querier
+	q.all = s
+	s.Identity, s.OIDC, s.Tenancy, s.Billing = Identity{q}, OIDC{q}, Tenancy{q}, Billing{q}
+	s.Data, s.Events, s.System = Data{q}, Events{q}, System{q}
+	return s
+}
 
 // Conn returns the underlying connection pool.
 func (s *Store) Conn() Conn { return s.conn }
-
-// Dialect names the database behind the store.
-func (s *Store) Dialect() string { return s.conn.Dialect() }
 
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.conn.Ping(ctx) }
@@ -68,12 +93,16 @@ func (s *Store) Ping(ctx context.Context) error { return s.conn.Ping(ctx) }
 // Close releases the pool.
 func (s *Store) Close() { s.conn.Close() }
 
-// InTx runs fn with a Store bound to one transaction.
-func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
-	if s.db != DB(s.conn) { // already in a transaction
-		return fn(s)
+// Dialect names the database behind the store.
+func (q *querier) Dialect() string { return q.conn.Dialect() }
+
+// InTx runs fn with a Store bound to one transaction; within one already,
+// fn runs in it.
+func (q *querier) InTx(ctx context.Context, fn func(tx *Store) error) error {
+	if q.db != DB(q.conn) { // already in a transaction
+		return fn(q.all)
 	}
-	return s.conn.InTx(ctx, func(tx DB) error { return fn(&Store{conn: s.conn, db: tx}) })
+	return q.conn.InTx(ctx, func(tx DB) error { return fn(compose(q.conn, tx)) })
 }
 
 // Locks that serialize start-up work across replicas (Locked).

@@ -65,7 +65,7 @@ func (s *Store) Migrate(ctx context.Context, fsys fs.FS) (applied []string, err 
 	return applied, nil
 }
 
-func (s *Store) rewriteDDL(sql string) string {
+func (s *querier) rewriteDDL(sql string) string {
 	if s.Dialect() != SQLite {
 		return sql
 	}

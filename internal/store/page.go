@@ -28,8 +28,10 @@ func DecodeCursor(c string) (key, id string, err error) {
 	return k, i, nil
 }
 
-// keyset appends the condition "after cursor" on (keyCol, idCol).
-func keyset(args *[]any, cursor, keyCol, idCol string) (string, error) {
+// after appends the condition "after cursor" of a listing ordered by
+// (keyCol, idCol), ascending (op ">") or descending (op "<"); key reads the
+// cursor's key into its argument. EINVALID for a malformed cursor.
+func after(args *[]any, cursor, keyCol, idCol, op string, key func(string) (any, error)) (string, error) {
 	if cursor == "" {
 		return "TRUE", nil
 	}
@@ -37,8 +39,30 @@ func keyset(args *[]any, cursor, keyCol, idCol string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	a, b := arg(args, k), arg(args, id)
-	return `(` + keyCol + ` > ` + a + ` OR (` + keyCol + ` = ` + a + ` AND ` + idCol + ` > ` + b + `))`, nil
+	v, err := key(k)
+	if err != nil {
+		return "", platform.Errorf(platform.EINVALID, "cursor is not valid")
+	}
+	a, b := arg(args, v), arg(args, id)
+	return `(` + keyCol + ` ` + op + ` ` + a + ` OR (` + keyCol + ` = ` + a + ` AND ` + idCol + ` ` + op + ` ` + b + `))`, nil
+}
+
+// keyset appends the condition "after cursor" on (keyCol, idCol).
+func keyset(args *[]any, cursor, keyCol, idCol string) (string, error) {
+	return after(args, cursor, keyCol, idCol, ">", func(k string) (any, error) { return k, nil })
+}
+
+// newestAfter appends the condition "after cursor" for a listing ordered
+// newest first by (timeCol, idCol); the cursor is newestCursor's.
+func newestAfter(args *[]any, cursor, timeCol, idCol string) (string, error) {
+	return after(args, cursor, timeCol, idCol, "<", func(k string) (any, error) {
+		t, err := time.Parse(time.RFC3339Nano, k)
+		return t.UTC(), err
+	})
+}
+
+func newestCursor(t time.Time, id string) string {
+	return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id)
 }
 
 // keysetPage runs one page of a listing ordered by (keyCol, idCol): the rows
@@ -46,42 +70,14 @@ func keyset(args *[]any, cursor, keyCol, idCol string) (string, error) {
 // most platform.NamePages.Size(p.Limit) of them, and the cursor of the next
 // page ("" on the last).
 // key names a row's (key, id) for the cursor. EINVALID for a bad cursor.
-func keysetPage[T any](ctx context.Context, s *Store, p PageQuery, selectFrom, cond string, args []any,
+func keysetPage[T any](ctx context.Context, db DB, p PageQuery, selectFrom, cond string, args []any,
 	keyCol, idCol string, scan func(Row) (T, error), key func(*T) (string, string)) ([]T, string, error) {
 	ks, err := keyset(&args, p.Cursor, keyCol, idCol)
 	if err != nil {
 		return nil, "", err
 	}
-	n := platform.NamePages.Size(p.Limit)
-	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+ks+
-		` ORDER BY `+keyCol+`, `+idCol+` LIMIT `+arg(&args, n+1), args...) // one more tells whether a next page exists
-	if err != nil {
-		return nil, "", err
-	}
-	out, next := cut(rows, n, func(v *T) string { return EncodeCursor(key(v)) })
-	return out, next, nil
-}
-
-// newestAfter appends the condition "after cursor" for a listing ordered
-// newest first by (timeCol, idCol); the cursor is newestCursor's.
-func newestAfter(args *[]any, cursor, timeCol, idCol string) (string, error) {
-	if cursor == "" {
-		return "TRUE", nil
-	}
-	k, id, err := DecodeCursor(cursor)
-	if err != nil {
-		return "", err
-	}
-	t, err := time.Parse(time.RFC3339Nano, k)
-	if err != nil {
-		return "", platform.Errorf(platform.EINVALID, "cursor is not valid")
-	}
-	a, b := arg(args, t.UTC()), arg(args, id)
-	return `(` + timeCol + ` < ` + a + ` OR (` + timeCol + ` = ` + a + ` AND ` + idCol + ` < ` + b + `))`, nil
-}
-
-func newestCursor(t time.Time, id string) string {
-	return EncodeCursor(t.UTC().Format(time.RFC3339Nano), id)
+	return onePage(ctx, db, selectFrom+` WHERE `+cond+` AND `+ks+` ORDER BY `+keyCol+`, `+idCol, args,
+		platform.NamePages.Size(p.Limit), scan, func(v *T) string { return EncodeCursor(key(v)) })
 }
 
 // newestPage runs one page of a listing ordered newest first by timeCol,
@@ -89,19 +85,25 @@ func newestCursor(t time.Time, id string) string {
 // after cursor, at most platform.NewestPages.Size(limit) of them, and the cursor of the next
 // page ("" on the last). at names a row's time and id for the cursor.
 // EINVALID for a bad cursor.
-func newestPage[T any](ctx context.Context, s *Store, cursor string, limit int, selectFrom, cond string, args []any,
+func newestPage[T any](ctx context.Context, db DB, cursor string, limit int, selectFrom, cond string, args []any,
 	timeCol string, scan func(Row) (T, error), at func(*T) (time.Time, string)) ([]T, string, error) {
 	after, err := newestAfter(&args, cursor, timeCol, "id")
 	if err != nil {
 		return nil, "", err
 	}
-	n := platform.NewestPages.Size(limit)
-	rows, err := queryAll(ctx, s.db, scan, selectFrom+` WHERE `+cond+` AND `+after+
-		` ORDER BY `+timeCol+` DESC, id DESC LIMIT `+arg(&args, n+1), args...)
+	return onePage(ctx, db, selectFrom+` WHERE `+cond+` AND `+after+` ORDER BY `+timeCol+` DESC, id DESC`, args,
+		platform.NewestPages.Size(limit), scan, func(v *T) string { return newestCursor(at(v)) })
+}
+
+// onePage runs query (ordered, without its LIMIT) for at most n rows, and
+// returns them with the cursor after the last when more follow.
+func onePage[T any](ctx context.Context, db DB, query string, args []any, n int, scan func(Row) (T, error),
+	cursor func(*T) string) ([]T, string, error) {
+	rows, err := queryAll(ctx, db, scan, query+` LIMIT `+arg(&args, n+1), args...) // one more tells whether a next page exists
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := cut(rows, n, func(v *T) string { return newestCursor(at(v)) })
+	out, next := cut(rows, n, cursor)
 	return out, next, nil
 }
 

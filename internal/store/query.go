@@ -42,7 +42,7 @@ func queryOne[T any](ctx context.Context, db DB, noun string, scan func(Row) (T,
 }
 
 // execOne runs a write that must touch one row: ENOTFOUND naming noun otherwise.
-func (s *Store) execOne(ctx context.Context, noun, q string, args ...any) error {
+func (s *querier) execOne(ctx context.Context, noun, q string, args ...any) error {
 	n, err := s.db.Exec(ctx, q, args...)
 	if err == nil && n == 0 {
 		err = ErrNoRows
@@ -54,7 +54,7 @@ func (s *Store) execOne(ctx context.Context, noun, q string, args ...any) error 
 // of id with query (which ends in its WHERE clause) and holds it, runs fn on
 // it, and writes what fn leaves with save. ENOTFOUND naming noun; fn's error
 // as it is.
-func update[T any](ctx context.Context, s *Store, noun string, scan func(Row) (T, error), query, id string,
+func update[T any](ctx context.Context, s *querier, noun string, scan func(Row) (T, error), query, id string,
 	fn func(*T) error, save func(tx *Store, v *T) error) (*T, error) {
 	var out *T
 	err := s.InTx(ctx, func(tx *Store) error {
@@ -71,7 +71,7 @@ func update[T any](ctx context.Context, s *Store, noun string, scan func(Row) (T
 	return out, err
 }
 
-func (s *Store) forUpdate() string {
+func (s *querier) forUpdate() string {
 	if s.Dialect() == Postgres {
 		return " FOR UPDATE"
 	}
@@ -79,7 +79,7 @@ func (s *Store) forUpdate() string {
 }
 
 // each runs a query and calls fn for every row.
-func (s *Store) each(ctx context.Context, query string, args []any, fn func(Row) error) error {
+func (s *querier) each(ctx context.Context, query string, args []any, fn func(Row) error) error {
 	rows, err := s.db.Query(ctx, query, args...)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import "github.com/platform/platform/internal/authz"
 // applies and instanceCol names the rows' instance ("" when the rows have
 // none), whose instance is one of its instances or none (R5.7-and). Every
 // listing the caller's scope narrows goes through it: it is the only place
-// outside internal/authz that spells a customer-scope condition (DESIGN 4;
+// outside internal/authz that spells a customer-scope condition (D-access-path;
 // TestOneScopeRenderer scans the sources for others).
 func scopeCondition(args *[]any, f authz.Filter, customerCol, instanceCol string) string {
 	switch {

@@ -29,9 +29,11 @@ func scanWorker(r Row) (SystemWorker, error) {
 	return w, err
 }
 
+var workers = table[SystemWorker]{"system_workers", "system worker", workerColumns, scanWorker}
+
 // PutSystemWorker registers a worker, keeping the run record of one
 // already registered.
-func (s *Store) PutSystemWorker(ctx context.Context, w *SystemWorker) error {
+func (s *System) PutSystemWorker(ctx context.Context, w *SystemWorker) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO system_workers (id, name, description, interval_seconds) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
 		interval_seconds = EXCLUDED.interval_seconds`, w.ID, w.Name, w.Description, w.IntervalSeconds)
@@ -39,28 +41,28 @@ func (s *Store) PutSystemWorker(ctx context.Context, w *SystemWorker) error {
 }
 
 // SystemWorker returns one worker. ENOTFOUND.
-func (s *Store) SystemWorker(ctx context.Context, id string) (*SystemWorker, error) {
-	return queryOne(ctx, s.db, "system worker", scanWorker, `SELECT `+workerColumns+` FROM system_workers WHERE id = $1`, id)
+func (s *System) SystemWorker(ctx context.Context, id string) (*SystemWorker, error) {
+	return workers.get(ctx, s.db, id)
 }
 
 // SystemWorkers lists the workers by id.
-func (s *Store) SystemWorkers(ctx context.Context) ([]SystemWorker, error) {
-	return queryAll(ctx, s.db, scanWorker, `SELECT `+workerColumns+` FROM system_workers ORDER BY id`)
+func (s *System) SystemWorkers(ctx context.Context) ([]SystemWorker, error) {
+	return workers.list(ctx, s.db, "TRUE", "id")
 }
 
 // SetWorkerPaused pauses or resumes a worker. ENOTFOUND.
-func (s *Store) SetWorkerPaused(ctx context.Context, id string, paused bool) error {
-	return s.execOne(ctx, "system worker", `UPDATE system_workers SET paused = $2 WHERE id = $1`, id, paused)
+func (s *System) SetWorkerPaused(ctx context.Context, id string, paused bool) error {
+	return s.execOne(ctx, workers.noun, `UPDATE system_workers SET paused = $2 WHERE id = $1`, id, paused)
 }
 
 // RequestWorkerRun asks a worker to run at its next check. ENOTFOUND.
-func (s *Store) RequestWorkerRun(ctx context.Context, id string, at time.Time) error {
-	return s.execOne(ctx, "system worker", `UPDATE system_workers SET run_requested_at = $2 WHERE id = $1`, id, at.UTC())
+func (s *System) RequestWorkerRun(ctx context.Context, id string, at time.Time) error {
+	return s.execOne(ctx, workers.noun, `UPDATE system_workers SET run_requested_at = $2 WHERE id = $1`, id, at.UTC())
 }
 
 // RecordWorkerRun stores the outcome of a run: failures counts consecutive
 // failed runs and is reset by a good one; a pending run request is cleared.
-func (s *Store) RecordWorkerRun(ctx context.Context, id string, at time.Time, runErr string) error {
-	return s.execOne(ctx, "system worker", `UPDATE system_workers SET last_run_at = $2, last_error = $3,
+func (s *System) RecordWorkerRun(ctx context.Context, id string, at time.Time, runErr string) error {
+	return s.execOne(ctx, workers.noun, `UPDATE system_workers SET last_run_at = $2, last_error = $3,
 		failures = CASE WHEN $3 = '' THEN 0 ELSE failures + 1 END, run_requested_at = NULL WHERE id = $1`, id, at.UTC(), runErr)
 }

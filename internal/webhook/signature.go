@@ -1,5 +1,5 @@
 // Package webhook delivers a customer's events to its webhook subscriptions
-// (DESIGN 7, D-events): each allowed audit event of the customer becomes a
+// (D-events): each allowed audit event of the customer becomes a
 // delivery per matching webhook, POSTed as JSON, signed with HMAC-SHA256
 // under the webhook's secret, and retried with exponential backoff until
 // the receiver answers 2xx or the attempts run out.

@@ -27,7 +27,7 @@ func (e *env) nextInvoice(t *testing.T, user, customerID string) admin.NextInvoi
 }
 
 // TestAttackCustomerCreatesValue: a customer's owner, admin and billing user
-// (who hold manage_billing, SPEC 5.7) issue themselves 999,999.99 EUR of
+// (who hold manage_billing, R5.7-matrix) issue themselves 999,999.99 EUR of
 // credit and switch their own plan. The credit is a purchase: the next
 // invoice the platform computes charges it (its total grows by exactly the
 // amount, never shrinks); the plan moves only to a plan offered to the

@@ -343,7 +343,7 @@ func TestServiceAccounts(t *testing.T) {
 
 // TestServicesCheckAgain: called directly, as GraphQL resolvers do, the
 // services refuse what the routes refuse: no transport can skip the
-// decision (DESIGN 4).
+// decision (D-access-path).
 //
 // spec: R4.6-id-scope, R5.7-strict, R5.7-redact
 func TestServicesCheckAgain(t *testing.T) {

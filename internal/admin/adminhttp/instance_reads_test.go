@@ -16,7 +16,7 @@ import (
 // account_manager its customers' instances, qa_admin its instance grants
 // on its customers; an instance outside the scope is 403 (strict scope), a
 // missing one too; the connection is not part of what they read, and every
-// instance write and the connection routes stay refused (SPEC 4.6).
+// instance write and the connection routes stay refused (R4.6-infra).
 //
 // spec: R4.6-infra, R4.6-id-scope, R5.7-strict, R5.7-and
 func TestScopedRolesReadInstances(t *testing.T) {
@@ -95,7 +95,7 @@ func TestScopedRolesReadInstances(t *testing.T) {
 			}
 		}
 	}
-	// writes and the connection stay manage_instances' (SPEC 4.6), in scope too
+	// writes and the connection stay manage_instances' (R4.6-infra), in scope too
 	for _, user := range []string{am, qa} {
 		for _, rq := range []struct{ method, path string }{
 			{http.MethodPost, "/instances"}, {http.MethodPut, "/instances/" + a2}, {http.MethodDelete, "/instances/" + a2},

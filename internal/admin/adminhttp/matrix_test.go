@@ -22,7 +22,7 @@ import (
 //
 //   - internal/authz/testdata/matrix.csv: the spec's matrix, role × action →
 //     full, read or none;
-//   - the scope rules of SPEC 5.7 written out below (expectedStatus);
+//   - the scope rules of R5.7-and to R5.7-soft written out below (expectedStatus);
 //   - testdata/expected.csv: the two combined for every role × scope ×
 //     action, generated with `go test ./internal/admin/adminhttp -run TestMatrixTable
 //     -update` and checked in, so a reviewer reads the answers as a table;
@@ -67,7 +67,7 @@ func scopesOf(r authz.Role) []string {
 	return []string{scopeAny, scopeFocusIn, scopeFocusOut}
 }
 
-// expectedStatus is SPEC 5.7's answer for a request that acts on a
+// expectedStatus is the answer of R5.7-matrix for a request that acts on a
 // customer's resource (and, for instance, on an instance of it): the
 // matrix cell decides full/read/none (403 when it does not hold), then the
 // scope: a customer role sees only its own customer (404 otherwise, so
@@ -145,7 +145,7 @@ func expectationRows(t testing.TB) [][]string {
 }
 
 const expectedHeader = `# Expected answer of the admin API for every role × scope situation × action
-# of the capability matrix (SPEC 5.7), for a request acting on a resource of
+# of the capability matrix (R5.7-matrix), for a request acting on a resource of
 # the situation's customer (and instance). access is the matrix cell (full,
 # read, none); read and write are the statuses of a reading and of a writing
 # request. Generated from internal/authz/testdata/matrix.csv and the scope

@@ -146,11 +146,7 @@ func testAccess(t *testing.T, st *store.Store) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out []string
-			for _, e := range es {
-				out = append(out, e.ID)
-			}
-			return out
+			return keys(es, func(e store.AuditEvent) string { return e.ID })
 		}
 		if got := ids(store.AuditQuery{Scope: authz.Filter{All: true}}); !slices.Equal(got, []string{"c", "b", "a"}) {
 			t.Errorf("unscoped = %v", got)

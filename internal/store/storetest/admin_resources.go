@@ -37,12 +37,7 @@ func testIDPConfigs(t *testing.T, st *store.Store) {
 	dup.ID = "idp-2"
 	wantCode(t, st.CreateIDPConfig(ctx, &dup), platform.ECONFLICT)
 	got, err := st.IDPConfig(ctx, "idp-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(c, got); diff != "" {
-		t.Errorf("identity provider (-want +got):\n%s", diff)
-	}
+	wantSame(t, "identity provider", c, got, err)
 	upd, err := st.UpdateIDPConfig(ctx, "idp-1", func(c *store.IDPConfig) error {
 		c.Enabled, c.UpdatedAt = false, ts.Add(time.Hour)
 		return nil
@@ -140,12 +135,7 @@ func testWebhooks(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.WebhookDelivery(ctx, "d-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(d, got); diff != "" {
-		t.Errorf("delivery (-want +got):\n%s", diff)
-	}
+	wantSame(t, "delivery", d, got, err)
 	if c, _ := st.WebhookCursor(ctx, "x"); !c.IsZero() {
 		t.Fatalf("fresh cursor = %v", c)
 	}
@@ -262,11 +252,7 @@ func testBilling(t *testing.T, st *store.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
-		for _, r := range rows {
-			out = append(out, r.CustomerID+"/"+r.Period+"/"+r.Unit)
-		}
-		return out
+		return keys(rows, func(r store.UsageRow) string { return r.CustomerID + "/" + r.Period + "/" + r.Unit })
 	}
 	all := authz.Filter{All: true}
 	for name, tc := range map[string]struct {
@@ -380,22 +366,14 @@ func testBilling(t *testing.T, st *store.Store) {
 	}
 	usagePage := func(cursor string) ([]string, string, error) {
 		rows, next, err := st.UsageRows(ctx, store.UsageQuery{Customers: all, Limit: 1, Cursor: cursor})
-		var ids []string
-		for _, r := range rows {
-			ids = append(ids, r.CustomerID+"/"+r.Period)
-		}
-		return ids, next, err
+		return keys(rows, func(r store.UsageRow) string { return r.CustomerID + "/" + r.Period }), next, err
 	}
 	if diff := cmp.Diff([]string{"cust-a/2026-02", "cust-b/2026-02", "cust-a/2026-01"}, walk(usagePage)); diff != "" {
 		t.Errorf("usage pages (-want +got):\n%s", diff)
 	}
 	invoicePage := func(cursor string) ([]string, string, error) {
 		rows, next, err := st.Invoices(ctx, store.BillingQuery{Customers: all, Limit: 2, Cursor: cursor})
-		var ids []string
-		for _, r := range rows {
-			ids = append(ids, r.ID)
-		}
-		return ids, next, err
+		return keys(rows, func(r store.Invoice) string { return r.ID }), next, err
 	}
 	if diff := cmp.Diff([]string{"inv-3", "inv-2", "inv-1"}, walk(invoicePage)); diff != "" {
 		t.Errorf("invoice pages (-want +got):\n%s", diff)

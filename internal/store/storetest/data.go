@@ -66,11 +66,7 @@ func testDataMasters(t *testing.T, st *store.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
-		for _, m := range ms {
-			out = append(out, m.ID)
-		}
-		return out
+		return keys(ms, func(m store.Master) string { return m.ID })
 	}
 	for _, tc := range []struct {
 		name string
@@ -134,11 +130,7 @@ func testDataListing(t *testing.T, st *store.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids := []string{}
-		for _, r := range page.Records {
-			ids = append(ids, r.ID)
-		}
-		return ids, page.Total
+		return keys(page.Records, func(r store.MasterRecord) string { return r.ID }), page.Total
 	}
 	custom := func(key, typ string, desc bool) store.RecordSort {
 		return store.RecordSort{Field: store.SortCustom, Key: key, Type: typ, Desc: desc}
@@ -303,12 +295,7 @@ func testDataIdempotency(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.IdempotencyRecord(ctx, "u1", "k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(rec, got); diff != "" {
-		t.Errorf("record (-want +got):\n%s", diff)
-	}
+	wantSame(t, "record", rec, got, err)
 	_, err = st.IdempotencyRecord(ctx, "u3", "k")
 	wantCode(t, err, platform.ENOTFOUND)
 	n, err := st.DeleteIdempotencyRecords(ctx, ts.Add(time.Minute))

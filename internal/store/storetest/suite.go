@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
 		{"TxRollback", testTxRollback},
+		{"TxAreas", testTxAreas},
 		{"Data", testData},
 		{"Access", testAccess},
 		{"Credentials", testCredentials},
@@ -74,6 +75,49 @@ func mustUser(t *testing.T, st *store.Store, id, org, email string) *platform.Us
 	return u
 }
 
+// race runs try n times at once and counts the tries that answered true;
+// an error fails the test.
+func race(t *testing.T, n int, try func() (bool, error)) int {
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := try()
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				won.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return int(won.Load())
+}
+
+// keys names each of rows with key, in order (nil for none).
+func keys[T any](rows []T, key func(T) string) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, key(r))
+	}
+	return out
+}
+
+// wantSame fails the test when a read answered err, or got differs from
+// want (what names the row in the failure).
+func wantSame[T any](t *testing.T, what string, want, got T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", what, diff)
+	}
+}
+
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
 	if got := platform.ErrorCode(err); got != code {
@@ -92,12 +136,7 @@ func testOrganizations(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "b")
 	mustOrg(t, st, "a")
 	got, err := st.Organization(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(&platform.Organization{ID: "a", Name: "Org a", CreatedAt: ts}, got); diff != "" {
-		t.Errorf("organization (-want +got):\n%s", diff)
-	}
+	wantSame(t, "organization", &platform.Organization{ID: "a", Name: "Org a", CreatedAt: ts}, got, err)
 	_, err = st.Organization(ctx, "missing")
 	wantCode(t, err, platform.ENOTFOUND)
 	wantCode(t, st.CreateOrganization(ctx, &platform.Organization{ID: "a", Name: "dup", CreatedAt: ts}), platform.ECONFLICT)
@@ -113,12 +152,7 @@ func testUsers(t *testing.T, st *store.Store) {
 	want := mustUser(t, st, "u1", "o1", " Same@Example.COM ")
 	mustUser(t, st, "u2", "o2", "same@example.com")
 	got, err := st.User(ctx, "u1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("user (-want +got):\n%s", diff)
-	}
+	wantSame(t, "user", want, got, err)
 	if got.Email != "same@example.com" {
 		t.Errorf("email stored as %q, want normalized", got.Email)
 	}
@@ -166,22 +200,12 @@ func testReserveLoginAttempt(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "o")
 	mustUser(t, st, "u", "o", "u@example.com")
 	until := ts.Add(15 * time.Minute)
-	var reserved atomic.Int32
-	var wg sync.WaitGroup
-	for range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until, ts); err != nil {
-				t.Error(err)
-			} else if ok {
-				reserved.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if n := reserved.Load(); n != 3 {
-		t.Fatalf("%d of 12 concurrent attempts reserved, want 3", n)
+	reserved := race(t, 12, func() (bool, error) {
+		_, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until, ts)
+		return ok, err
+	})
+	if reserved != 3 {
+		t.Fatalf("%d of 12 concurrent attempts reserved, want 3", reserved)
 	}
 	u, _ := st.User(ctx, "u")
 	if u.FailedLogins != 3 || !u.LockedUntil.Equal(until) {
@@ -230,12 +254,7 @@ func testApplications(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.ApplicationByClientID(ctx, "client1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(app, got); diff != "" {
-		t.Errorf("application (-want +got):\n%s", diff)
-	}
+	wantSame(t, "application", app, got, err)
 	dup := *app
 	dup.AppID = "app2"
 	wantCode(t, st.CreateApplication(ctx, &dup), platform.ECONFLICT)
@@ -261,12 +280,7 @@ func testAuthRequest(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.AuthRequest(ctx, "ar1", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(a, got); diff != "" {
-		t.Errorf("auth request (-want +got):\n%s", diff)
-	}
+	wantSame(t, "auth request", a, got, err)
 	_, err = st.AuthRequest(ctx, "ar1", ts.Add(2*time.Hour))
 	wantCode(t, err, platform.ENOTFOUND)
 	if err := st.SetPendingUser(ctx, "ar1", "u1", []string{"fed"}); err != nil {
@@ -305,24 +319,8 @@ func testCodeExchangedOnce(t *testing.T, st *store.Store) {
 	if err := st.CreateAuthRequest(ctx, newAuthRequest("ar")); err != nil {
 		t.Fatal(err)
 	}
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok, err := st.MarkAuthRequestExchanged(ctx, "ar")
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 {
-		t.Fatalf("%d concurrent exchanges won, want exactly 1", wins.Load())
+	if wins := race(t, 8, func() (bool, error) { return st.MarkAuthRequestExchanged(ctx, "ar") }); wins != 1 {
+		t.Fatalf("%d concurrent exchanges won, want exactly 1", wins)
 	}
 }
 
@@ -339,12 +337,7 @@ func testRefreshFamily(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.RefreshToken(ctx, "rh1", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(rt, got); diff != "" {
-		t.Errorf("refresh token (-want +got):\n%s", diff)
-	}
+	wantSame(t, "refresh token", rt, got, err)
 	if ok, err := st.UseRefreshToken(ctx, "rh1"); !ok || err != nil {
 		t.Fatalf("first use = %v, %v", ok, err)
 	}
@@ -392,12 +385,7 @@ func testSessions(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	got, err := st.Session(ctx, "sh", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(s, got); diff != "" {
-		t.Errorf("session (-want +got):\n%s", diff)
-	}
+	wantSame(t, "session", s, got, err)
 	if err := st.ProveSession(ctx, "sh", ts.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -447,6 +435,51 @@ func testTxRollback(t *testing.T, st *store.Store) {
 	wantCode(t, err, platform.ENOTFOUND)
 }
 
+// testTxAreas: the areas a transaction hands out are bound to it. A write
+// through one area is seen by another within the transaction (and by an
+// area's own InTx, which joins it), not outside it until the commit, and a
+// rollback undoes the writes of every area.
+func testTxAreas(t *testing.T, st *store.Store) {
+	boom := errors.New("boom")
+	write := func(fail bool) error {
+		return st.InTx(ctx, func(tx *store.Store) error {
+			var identity *store.Identity = &tx.Identity
+			if err := identity.CreateOrganization(ctx, &platform.Organization{ID: "org-tx", Name: "tx", CreatedAt: ts}); err != nil {
+				return err
+			}
+			tenancy := &tx.Tenancy
+			if err := tenancy.CreateCustomer(ctx, &platform.Customer{ID: "cust-tx", Name: "tx", OrgID: "org-tx", CreatedAt: ts}); err != nil {
+				return err
+			}
+			if _, err := st.Customer(ctx, "cust-tx"); platform.ErrorCode(err) != platform.ENOTFOUND {
+				t.Errorf("outside the transaction before its commit: %v, want ENOTFOUND", err)
+			}
+			err := identity.InTx(ctx, func(inner *store.Store) error {
+				_, err := inner.Customer(ctx, "cust-tx")
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if fail {
+				return boom
+			}
+			return nil
+		})
+	}
+	if err := write(true); !errors.Is(err, boom) {
+		t.Fatalf("InTx error = %v", err)
+	}
+	_, err := st.Organization(ctx, "org-tx")
+	wantCode(t, err, platform.ENOTFOUND)
+	if err := write(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Tenancy.Customer(ctx, "cust-tx"); err != nil {
+		t.Fatalf("after the commit: %v", err)
+	}
+}
+
 func testIssueTokens(t *testing.T, st *store.Store) {
 	mk := func(n string) (*store.AccessToken, *store.RefreshToken) {
 		return &store.AccessToken{ID: "at" + n, FamilyID: "fam", ClientID: "c", UserID: "u", Scopes: []string{"openid"},
@@ -464,12 +497,7 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 		t.Fatalf("rotation = %v, %v", ok, err)
 	}
 	got, err := st.RefreshToken(ctx, "rt2", ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(rt2, got); diff != "" {
-		t.Errorf("rotated refresh token (-want +got):\n%s", diff)
-	}
+	wantSame(t, "rotated refresh token", rt2, got, err)
 	if _, err := st.ActiveAccessToken(ctx, "at2", ts); err != nil {
 		t.Fatalf("rotated access token: %v", err)
 	}

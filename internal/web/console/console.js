@@ -1,7 +1,7 @@
 // The console's server-rendered sign-in pages: the login gateway and the
 // OAuth callback (the signed-in app is internal/web/console/app). PKCE verifier, state and nonce of the
 // console's own flow live in sessionStorage; a tenant app's are only passed
-// through (SPEC 5.1 to 5.3).
+// through (R5.1-state, R5.1-nonce, R5.1-no-tokens).
 
 const $ = (id) => document.getElementById(id);
 const store = window.sessionStorage;

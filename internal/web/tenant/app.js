@@ -1,5 +1,5 @@
 // The tenant web app: it signs in through the console's login gateway with
-// its own PKCE, state and nonce (SPEC 5.3), exchanges the code itself, hands
+// its own PKCE, state and nonce (R5.3-flow), exchanges the code itself, hands
 // the tokens to its backend for a session, and shows the user's projects
 // (projects.js).
 

@@ -1,4 +1,4 @@
-// The console's own sign-in (SPEC 5.2): the gateway and /callback are
+// The console's own sign-in (R5.2-flow): the gateway and /callback are
 // server-rendered pages; the app only reads the access token they left in
 // session storage, re-authenticates silently once (prompt=none, R5.2-silent)
 // when it is missing or refused, and on sign-out ends its grant at the console

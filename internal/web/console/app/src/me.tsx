@@ -1,5 +1,5 @@
-// The caller's role and permissions, read once when the app starts (SPEC
-// 5.7, D-me-permissions): the app offers only the actions the role holds.
+// The caller's role and permissions, read once when the app starts (R4.1-me,
+// D-me-permissions): the app offers only the actions the role holds.
 import { createContext, useContext } from "react";
 import { graphql } from "./gql";
 import type { MeQuery } from "./gql/graphql";

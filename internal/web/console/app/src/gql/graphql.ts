@@ -4,7 +4,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-/** An action of the capability matrix (SPEC 5.7), or of the data API (D-data-access). */
+/** An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access). */
 export type Action =
   | 'CREATE_CUSTOMER'
   | 'CREATE_TENANT'

@@ -50,7 +50,7 @@ type Policy = {
 };
 
 // SignIn is a customer's sign-in configuration: which methods its users
-// have (R5.7-sso) and its OpenID Connect identity providers.
+// have (R4.1-ro-types) and its OpenID Connect identity providers.
 export function SignIn({ customerId }: { customerId: string }) {
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Session is the identity provider's own browser session.
+type Session struct {
+	IDHash string
+	// SID names the session in id_tokens and logout tokens (never the
+	// cookie or its hash); a new sign-in of the same user keeps it.
+	SID       string
+	UserID    string
+	AuthTime  time.Time
+	AMR       []string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	// ProvedAt is when the user last proved themselves again in this
+	// session (the account page's confirmation); zero when not since the
+	// sign-in (AuthTime).
+	ProvedAt time.Time
+}
+
+const sessionColumns = `id_hash, user_id, auth_time, amr, created_at, expires_at, sid, proved_at`
+
+func scanSession(r Row) (Session, error) {
+	var ss Session
+	var amr string
+	var proved sql.NullTime
+	err := r.Scan(&ss.IDHash, &ss.UserID, &ss.AuthTime, &amr, &ss.CreatedAt, &ss.ExpiresAt, &ss.SID, &proved)
+	ss.AMR, ss.ProvedAt = splitList(amr), orTime(proved, time.Time{})
+	return ss, err
+}
+
+// CreateSession stores a browser session.
+func (s *Identity) CreateSession(ctx context.Context, ss *Session) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (`+sessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)`,
+		ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC(), ss.SID)
+	return wrap(err, "session")
+}
+
+// Session returns an unexpired session by the hash of its cookie. ENOTFOUND otherwise.
+func (s *Identity) Session(ctx context.Context, idHash string, now time.Time) (*Session, error) {
+	ss, err := queryOne(ctx, s.db, "session", scanSession, `SELECT `+sessionColumns+` FROM idp_sessions
+		WHERE id_hash = $1 AND expires_at > $2`, idHash, now.UTC())
+	if err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+// ProveSession records that the user of a browser session proved
+// themselves again at at. ENOTFOUND when the session is gone.
+func (s *Identity) ProveSession(ctx context.Context, idHash string, at time.Time) error {
+	return s.execOne(ctx, "session", `UPDATE idp_sessions SET proved_at = $2 WHERE id_hash = $1`, idHash, at.UTC())
+}
+
+// DeleteSession ends one browser session.
+func (s *Identity) DeleteSession(ctx context.Context, idHash string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE id_hash = $1`, idHash)
+	return err
+}
+
+// DeleteUserSessions ends every browser session of a user.
+func (s *Identity) DeleteUserSessions(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM idp_sessions WHERE user_id = $1`, userID)
+	return err
+}

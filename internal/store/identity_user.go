@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+)
+
+const userColumns = `id, org_id, email, email_verified, name, password_hash, failed_logins, locked_until, created_at, updated_at`
+
+func scanUser(r Row) (*platform.User, error) {
+	var u platform.User
+	var locked sql.NullTime
+	err := r.Scan(&u.ID, &u.OrgID, &u.Email, &u.EmailVerified, &u.Name, &u.PasswordHash,
+		&u.FailedLogins, &locked, &u.CreatedAt, &u.UpdatedAt)
+	if locked.Valid {
+		u.LockedUntil = locked.Time
+	}
+	return &u, err
+}
+
+// CreateUser inserts a user; the e-mail is normalized. ECONFLICT when the
+// organization already has that address.
+func (s *Identity) CreateUser(ctx context.Context, u *platform.User) error {
+	u.Email = platform.NormalizeEmail(u.Email)
+	return wrap(s.insertUser(ctx, u, false), "user")
+}
+
+// insertUser inserts u, a service account's principal when service is true.
+func (s *Identity) insertUser(ctx context.Context, u *platform.User, service bool) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO users (`+userColumns+`, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		u.ID, u.OrgID, u.Email, u.EmailVerified, u.Name, u.PasswordHash, u.FailedLogins,
+		nullTime(u.LockedUntil), u.CreatedAt.UTC(), u.UpdatedAt.UTC(), service)
+	return err
+}
+
+// User returns one user by id. ENOTFOUND when missing.
+func (s *Identity) User(ctx context.Context, id string) (*platform.User, error) {
+	u, err := scanUser(s.db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+	return u, wrap(err, "user")
+}
+
+// UsersByEmail returns the users with this address, optionally within one
+// organization (orgID != ""), ordered by organization. Service accounts'
+// users are never found by address.
+func (s *Identity) UsersByEmail(ctx context.Context, email, orgID string) ([]*platform.User, error) {
+	return queryAll(ctx, s.db, scanUser, `SELECT `+userColumns+` FROM users
+		WHERE email = $1 AND ($2 = '' OR org_id = $2) AND NOT service ORDER BY org_id`, platform.NormalizeEmail(email), orgID)
+}
+
+// RenameUser sets a user's display name. ENOTFOUND.
+func (s *Identity) RenameUser(ctx context.Context, id, name string, now time.Time) error {
+	return s.execOne(ctx, "user", `UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, id, name, now.UTC())
+}
+
+// ReserveLoginAttempt counts an attempt before its credential is checked, so
+// concurrent attempts cannot overtake the lockout: it answers false, counting
+// nothing, while the account is locked at now; otherwise it counts the
+// attempt (restarting the count after an expired lock), locks the account
+// until lockUntil when the count reaches maxAttempts, and returns the count.
+// A successful attempt clears the count with ResetLoginFailures. (NULLIF of
+// the column with itself is a NULL of the column's type, which PostgreSQL
+// needs to type $3.)
+func (s *Identity) ReserveLoginAttempt(ctx context.Context, userID string, maxAttempts int, lockUntil, now time.Time) (int, bool, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `UPDATE users SET
+		failed_logins = CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END,
+		locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END) >= $2
+			THEN $3 ELSE NULLIF(locked_until, locked_until) END
+		WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $4)
+		RETURNING failed_logins`, userID, maxAttempts, lockUntil.UTC(), now.UTC()).Scan(&n)
+	if errors.Is(err, ErrNoRows) {
+		return 0, false, nil
+	}
+	return n, err == nil, wrap(err, "user")
+}
+
+// RecordLoginFailure counts a failed attempt and locks the account until
+// lockUntil once the count reaches maxFailures. It returns the new count.
+func (s *Identity) RecordLoginFailure(ctx context.Context, userID string, maxFailures int, lockUntil time.Time) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `UPDATE users SET failed_logins = failed_logins + 1,
+		locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END
+		WHERE id = $1 RETURNING failed_logins`, userID, maxFailures, lockUntil.UTC()).Scan(&n)
+	return n, wrap(err, "user")
+}
+
+// ResetLoginFailures clears the failure count and any lock after a success.
+func (s *Identity) ResetLoginFailures(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `UPDATE users SET failed_logins = 0, locked_until = NULL
+		WHERE id = $1 AND (failed_logins <> 0 OR locked_until IS NOT NULL)`, userID)
+	return err
+}
+
+// SetPassword replaces a user's password hash and, in the same transaction,
+// ends everything the user was signed in with (EndUserCredentials): after a
+// reset no token or session issued before it is accepted (D-reset). ENOTFOUND.
+func (s *Identity) SetPassword(ctx context.Context, userID, hash string) error {
+	now := time.Now().UTC()
+	return s.InTx(ctx, func(tx *Store) error {
+		err := tx.execOne(ctx, "user", `UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1`, userID, hash, now)
+		if err != nil {
+			return err
+		}
+		return tx.EndUserCredentials(ctx, userID, now)
+	})
+}
+
+// SetUserSuspended suspends a user (at not zero) or reactivates it (zero).
+// Suspending also ends everything the user is signed in with
+// (EndUserCredentials): a reactivated user signs in again. ENOTFOUND.
+func (s *Identity) SetUserSuspended(ctx context.Context, userID string, at time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		err := tx.execOne(ctx, "user", `UPDATE users SET suspended_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1`,
+			userID, nullTime(at))
+		if err != nil || at.IsZero() {
+			return err
+		}
+		return tx.EndUserCredentials(ctx, userID, at)
+	})
+}
+
+// UserSuspended reports whether a user is suspended. ENOTFOUND.
+func (s *Identity) UserSuspended(ctx context.Context, userID string) (bool, error) {
+	var susp sql.NullTime
+	err := s.db.QueryRow(ctx, `SELECT suspended_at FROM users WHERE id = $1`, userID).Scan(&susp)
+	return susp.Valid, wrap(err, "user")
+}
+
+// DeleteUser removes a user with its console role, sessions and factors. ENOTFOUND.
+func (s *Identity) DeleteUser(ctx context.Context, id string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `DELETE FROM console_users WHERE user_id = $1`, id); err != nil {
+			return err
+		}
+		if err := tx.EndUserCredentials(ctx, id, time.Now()); err != nil {
+			return err
+		}
+		return tx.execOne(ctx, "user", `DELETE FROM users WHERE id = $1`, id)
+	})
+}

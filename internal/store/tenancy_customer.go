@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+)
+
+// CreateCustomer stores a customer; an empty Settings is stored as {}.
+// ECONFLICT when the id or organization is taken.
+func (s *Tenancy) CreateCustomer(ctx context.Context, c *platform.Customer) error {
+	return customers.insert(ctx, s.db, c.ID, c.Name, c.OrgID, settingsText(c.Settings), c.CreatedAt.UTC(), c.CreatedAt.UTC())
+}
+
+// settingsText is a settings column: a JSON object, {} when empty.
+func settingsText(settings json.RawMessage) string {
+	if len(settings) == 0 {
+		return "{}"
+	}
+	return string(settings)
+}
+
+// Customer returns one customer with its settings. ENOTFOUND when missing.
+func (s *Tenancy) Customer(ctx context.Context, id string) (*platform.Customer, error) {
+	return customers.get(ctx, s.db, id)
+}
+
+// CustomerByOrg returns the customer whose organization is orgID. ENOTFOUND.
+func (s *Tenancy) CustomerByOrg(ctx context.Context, orgID string) (*platform.Customer, error) {
+	return queryOne(ctx, s.db, "customer", scanCustomer, customers.selectFrom()+` WHERE org_id = $1`, orgID)
+}
+
+const customerColumns = `id, name, org_id, settings, created_at, updated_at`
+
+var customers = table[platform.Customer]{"customers", "customer", customerColumns, scanCustomer}
+
+func scanCustomer(r Row) (platform.Customer, error) {
+	var c platform.Customer
+	var settings string
+	var upd sql.NullTime
+	err := r.Scan(&c.ID, &c.Name, &c.OrgID, &settings, &c.CreatedAt, &upd)
+	c.Settings, c.UpdatedAt = rawJSON(settings), orTime(upd, c.CreatedAt)
+	return c, err
+}
+
+// ListCustomers lists the customers within f by (name, id), one page, and
+// the cursor of the next page ("" on the last).
+func (s *Tenancy) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery) ([]platform.Customer, string, error) {
+	if f.Empty() {
+		return nil, "", nil
+	}
+	var args []any
+	cond := scopeCondition(&args, f, "id", "")
+	return keysetPage(ctx, s.db, p, customers.selectFrom(), cond, args, "name", "id", scanCustomer,
+		func(c *platform.Customer) (string, string) { return c.Name, c.ID })
+}
+
+// CustomersByIDs returns the customers of ids that exist, in any order (a
+// batch for dataloaders).
+func (s *Tenancy) CustomersByIDs(ctx context.Context, ids []string) ([]platform.Customer, error) {
+	return byIDs(ctx, s.db, scanCustomer, customers.selectFrom(), "id", ids)
+}
+
+// UpdateCustomer sets a customer's name (when not empty) and settings (when
+// not nil). ENOTFOUND.
+func (s *Tenancy) UpdateCustomer(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
+	return s.updateNamed(ctx, "customers", "customer", id, name, settings, now)
+}
+
+// updateNamed sets the name (when not empty) and settings (when not nil) of
+// the row id of table, a customer or a tenant. ENOTFOUND naming noun.
+func (s *Tenancy) updateNamed(ctx context.Context, table, noun, id, name string, settings json.RawMessage, now time.Time) error {
+	var st any
+	if settings != nil {
+		st = string(settings)
+	}
+	return s.execOne(ctx, noun, `UPDATE `+table+` SET name = CASE WHEN $2 = '' THEN name ELSE $2 END,
+		settings = COALESCE($3, settings), updated_at = $4 WHERE id = $1`, id, name, st, now.UTC())
+}
+
+// DeleteCustomer removes a customer and its organization at the identity
+// provider, with everything that hangs off them: users, console roles,
+// grants (R2.6-cascade), focus modes, instances and their connections,
+// tenants and their data. ENOTFOUND.
+func (s *Tenancy) DeleteCustomer(ctx context.Context, id string) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		var org string
+		if err := tx.db.QueryRow(ctx, `SELECT org_id FROM customers WHERE id = $1`, id).Scan(&org); err != nil {
+			return wrap(err, "customer")
+		}
+		if _, err := tx.db.Exec(ctx, `DELETE FROM customers WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err := tx.db.Exec(ctx, `DELETE FROM organizations WHERE id = $1`, org)
+		return err
+	})
+}
+
+// CustomerOwners lists the user ids holding the owner role of a customer.
+func (s *Tenancy) CustomerOwners(ctx context.Context, customerID string) ([]string, error) {
+	return queryAll(ctx, s.db, scanString, `SELECT user_id FROM console_users WHERE customer_id = $1 AND role = 'owner' ORDER BY user_id`, customerID)
+}
+
+// TransferOwnership makes newOwnerID the only owner of a customer; the
+// previous owners become admins. One transaction.
+func (s *Tenancy) TransferOwnership(ctx context.Context, customerID, newOwnerID string, now time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `UPDATE console_users SET role = 'admin' WHERE customer_id = $1 AND role = 'owner'
+			AND user_id <> $2`, customerID, newOwnerID); err != nil {
+			return err
+		}
+		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: newOwnerID, Role: "owner", CustomerID: customerID, CreatedAt: now})
+	})
+}
+
+// OrgDomainVerified reports whether domain is an e-mail domain recorded for
+// the customer whose organization is orgID. Domains are recorded by a
+// platform_admin (customer creation), so a recorded domain is a verified one.
+func (s *Tenancy) OrgDomainVerified(ctx context.Context, orgID, domain string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM customer_domains d JOIN customers c ON c.id = d.customer_id
+		WHERE c.org_id = $1 AND d.domain = $2)`, orgID, strings.ToLower(domain)).Scan(&ok)
+	return ok, err
+}
+
+// AddCustomerDomain lets a customer's users be found by e-mail domain (for
+// SSO organizations whose users are created at first sign-in).
+func (s *Tenancy) AddCustomerDomain(ctx context.Context, domain, customerID string) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO customer_domains (domain, customer_id) VALUES ($1, $2)`,
+		strings.ToLower(domain), customerID)
+	return wrap(err, "customer domain")
+}
+
+// scanString scans a row of one text column.
+func scanString(r Row) (string, error) {
+	var v string
+	err := r.Scan(&v)
+	return v, err
+}

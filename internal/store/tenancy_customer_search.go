@@ -1,0 +1,26 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+)
+
+// SearchCustomers lists the customers within f whose name contains search
+// (case-insensitive; % and _ match themselves), by (name, id).
+func (s *Tenancy) SearchCustomers(ctx context.Context, f authz.Filter, search string, p PageQuery) ([]platform.Customer, string, error) {
+	if f.Empty() {
+		return nil, "", nil
+	}
+	var args []any
+	cond := scopeCondition(&args, f, "id", "") + ` AND LOWER(name) LIKE ` + arg(&args, "%"+likeEscape(strings.ToLower(search))+"%") + ` ESCAPE '\'`
+	return keysetPage(ctx, s.db, p, customers.selectFrom(), cond, args, "name", "id", scanCustomer,
+		func(c *platform.Customer) (string, string) { return c.Name, c.ID })
+}
+
+// likeEscape escapes LIKE's wildcards and its escape character.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
