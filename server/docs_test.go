@@ -28,7 +28,6 @@ var (
 	specID       = regexp.MustCompile(`^(` + ruleID + `|` + decisionID + `)(?: \([^()]+\))?$`)
 	specLine     = regexp.MustCompile(`^\s*// spec: (.*)$`)
 	specLike     = regexp.MustCompile(`(?i)^\s*//\s*spec(?:\s*:|\s+(?:R[0-9]|D-))`)
-	commentLine  = regexp.MustCompile(`^\s*// (.*)$`)
 	ruleDef      = regexp.MustCompile(`^- \*\*(` + ruleID + `)\*\* — \S`)
 	ruleDefLike  = regexp.MustCompile(`^\s*[-*] \*\*R[0-9]`)
 	anyRuleID    = regexp.MustCompile(`\b` + ruleID + `\b`)
@@ -349,23 +348,22 @@ func specTags(t *testing.T) []tag {
 		}
 		rel, _ := filepath.Rel(repoRoot, p)
 		rel = filepath.ToSlash(rel)
-		cont := false
 		eachLine(t, rel, func(n int, line string) {
 			at := fmt.Sprintf("%s:%d", rel, n)
-			var list string
-			if m := specLine.FindStringSubmatch(line); m != nil {
-				list = m[1]
-			} else if m := commentLine.FindStringSubmatch(line); cont && m != nil {
-				list = m[1]
-			} else {
+			m := specLine.FindStringSubmatch(line)
+			if m == nil {
 				if specLike.MatchString(line) {
 					t.Errorf("%s: %q looks like a spec tag but is not `// spec: ID, ID`", at, strings.TrimSpace(line))
 				}
-				cont = false
 				return
 			}
-			list = strings.TrimSpace(list)
-			cont = strings.HasSuffix(list, ",")
+			// Every ID sits on a `// spec:` line: a list that goes on
+			// past the line's end is continued by another `// spec:` line,
+			// never by a plain comment line (which grep would not find).
+			list := strings.TrimSpace(m[1])
+			if strings.HasSuffix(list, ",") {
+				t.Errorf("%s: a spec tag ends with a comma; continue it on a line of its own that starts with `// spec:`", at)
+			}
 			for _, item := range strings.Split(strings.TrimSuffix(list, ","), ",") {
 				item = strings.TrimSpace(item)
 				m := specID.FindStringSubmatch(item)

@@ -139,6 +139,7 @@ func newDataWorld(t *testing.T, e *env, row matrixRow) dataWorld {
 // answer an existing one outside the scope gets.
 //
 // spec: R5.7-matrix, R5.7-and, R5.7-strict, R5.7-soft, R5.7-no-infra
+// spec: R7.2-master
 func TestDataMatrix(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -116,7 +116,8 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	// ops_engineer is accepted as the old name of infra_ops (R5.7-roles).
+	// ops_engineer is accepted as the old name of infra_ops.
+	// spec: R5.7-roles
 	resp := e.do(pa, "POST", "/internal-users", map[string]any{"email": "ops@p.example", "name": "Ops", "role": "ops_engineer"})
 	if resp.Status != 201 || resp.json(t)["role"] != "infra_ops" {
 		t.Fatalf("ops_engineer = %d %s", resp.Status, resp.Body)

@@ -412,8 +412,8 @@ func pendingActions(t testing.TB) map[string]bool {
 // and must get the same status as an existing id would get outside scope,
 // so a scoped caller cannot learn whether an id exists.
 //
-// spec: R5.7-matrix, R5.7-strict, R5.7-soft, R5.7-and, R5.7-am, R5.7-never, R5.7-no-tenant, R5.7-no-infra,
-// R4.6-admin-only, R4.6-owner-transfer, R4.6-infra, R4.6-customer-side, R4.6-id-scope, R7.2-status
+// spec: R5.7-matrix, R5.7-strict, R5.7-soft, R5.7-and, R5.7-am, R5.7-never, R5.7-no-tenant, R5.7-no-infra
+// spec: R4.6-admin-only, R4.6-owner-transfer, R4.6-infra, R4.6-customer-side, R4.6-id-scope, R7.2-status
 func TestCapabilityMatrix(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
