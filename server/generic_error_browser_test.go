@@ -16,6 +16,7 @@ import (
 //
 // spec: R7.2-generic
 func TestBrowserTenantAppGenericError(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := mustBrowser(t)
 	shown := func(start, email string) (msg, loc string, steps int) {

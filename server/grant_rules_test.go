@@ -14,6 +14,7 @@ import (
 //
 // spec: R2.6-grant-key
 func TestGrantedAtIsCreationTime(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 	code, u := adminCall(t, m, admin.AccessToken, http.MethodPost, "/internal-users",

@@ -149,6 +149,7 @@ func (a *rawAuthorization) tokenForm(code string, change func(url.Values)) url.V
 //
 // spec: R1-idp, R4.3-authorize, R4.3-token
 func TestAuthorizationCodeFlowByHand(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	ctx := context.Background()
 

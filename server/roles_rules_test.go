@@ -55,6 +55,7 @@ func roleAnswers(t *testing.T, m *Main, token string) (me, gql string, auditLog 
 //
 // spec: R5.7-claims
 func TestRoleReadOnEveryRequestNotFromToken(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	bob, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "bob@acme.example",
@@ -103,6 +104,7 @@ func TestRoleReadOnEveryRequestNotFromToken(t *testing.T) {
 //
 // spec: R5.7-catalog
 func TestCatalogDecidesFromTable(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	bob, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "bob@acme.example")
 	ctx := context.Background()

@@ -58,6 +58,7 @@ func walkRoutes(t *testing.T, h http.Handler) []string {
 //
 // spec: R9-prefix
 func TestEveryAPIRouteUnderVersionPrefix(t *testing.T) {
+	t.Parallel()
 	_, hs := roleHandlers(t)
 	notAPI := map[string]map[string]bool{
 		RoleConsole: {
@@ -130,6 +131,7 @@ func authorizeURLFor(t *testing.T, m *Main, in map[string]string) (int, url.Valu
 //
 // spec: R2.5-console-app
 func TestConsolePortalApplicationRegistersOnlyCallback(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	apps, err := m.Store.Applications(context.Background())
 	if err != nil {
@@ -191,6 +193,7 @@ func TestConsolePortalApplicationRegistersOnlyCallback(t *testing.T) {
 //
 // spec: R4.4-callbacks
 func TestCallbackAddresses(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	consoleCallback := m.Config.ConsoleURL + "/callback"
 	for _, in := range []map[string]string{

@@ -43,6 +43,7 @@ func addInitechDirectory(t *testing.T, m *Main, idpID, clientID string) {
 //
 // spec: R4.1-ro-sso
 func TestSSOThroughTheChosenProvider(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	const secondID, secondClient = "3a9d6c1b-0000-4000-8000-0000000000f2", "initech-directory-2"
 	addInitechDirectory(t, m, secondID, secondClient)

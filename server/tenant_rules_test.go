@@ -50,6 +50,7 @@ func signWithForeignKey(t *testing.T, m *Main, claims map[string]any) string {
 //
 // spec: R1-backend
 func TestTenantBackendSessionOnlyFromProviderJWT(t *testing.T) {
+	t.Parallel()
 	m := MustRunMain(t)
 	other := MustRunMain(t)
 	good, claims := demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
