@@ -55,7 +55,7 @@ func TestBrowserPasskeys(t *testing.T) {
 	base := m.Config.ConsoleURL + "/"
 	var auth webauthn.AuthenticatorID
 	var notice, list string
-	if err := chromedp.Run(ctx, virtualAuthenticator(&auth),
+	run(t, ctx, virtualAuthenticator(&auth),
 		gatewayEmail(base, "alice@acme.example"), providerPassword(DemoPassword),
 		waitShows(`[data-testid="role"]`, "owner"),
 		chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
@@ -67,9 +67,7 @@ func TestBrowserPasskeys(t *testing.T) {
 		chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
 		chromedp.Text(`#passkey-list`, &list, chromedp.ByID),
 		shot(t, ctx, "passkey-enrolled"),
-	); err != nil {
-		t.Fatal(err)
-	}
+	)
 	if !strings.Contains(notice, "Your passkey was added") || !strings.Contains(list, "Work laptop") {
 		t.Fatalf("enrolment: %q %q", notice, list)
 	}
@@ -78,14 +76,12 @@ func TestBrowserPasskeys(t *testing.T) {
 	// spec: R1-idp
 	t.Run("Autofill", func(t *testing.T) {
 		var method string
-		if err := chromedp.Run(ctx, signedOut(),
+		run(t, ctx, signedOut(),
 			gatewayEmail(base, "alice@acme.example"),
 			// the provider's page offers the passkey on its address field
 			// (autocomplete webauthn); the virtual authenticator picks it
 			landedWithSession(m, &method),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		if !strings.Contains(method, "(passkey)") {
 			t.Fatalf("this browser's session: %q, want a passkey sign-in", method)
 		}
@@ -95,21 +91,18 @@ func TestBrowserPasskeys(t *testing.T) {
 		setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.PasskeyRequired = true })
 		defer setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.PasskeyRequired = false })
 		var passwordFields int
-		if err := chromedp.Run(ctx, signedOut(),
+		run(t, ctx, signedOut(),
 			gatewayEmail(base, "alice@acme.example"),
+			waitShows(`#passkey-button`, "Sign in with a passkey"),
 			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
 			chromedp.Evaluate(`document.querySelectorAll("input[type=password]").length`, &passwordFields),
 			shot(t, ctx, "passkey-required"),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		axeCheck(t, ctx, axe, "passkey-only sign-in page")
-		if err := chromedp.Run(ctx,
+		run(t, ctx,
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
 			waitShows(`[data-testid="role"]`, "owner"),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		if passwordFields != 0 {
 			t.Fatalf("a passkey-only organization's page asks for a password (%d fields)", passwordFields)
 		}
@@ -119,23 +112,23 @@ func TestBrowserPasskeys(t *testing.T) {
 		setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.MFAForced = true })
 		defer setAcmePolicy(t, m, func(p *platform.LoginPolicy) { p.MFAForced = false })
 		var method string
-		if err := chromedp.Run(ctx, signedOut(),
+		run(t, ctx, signedOut(),
 			// the person does not pick the passkey from the address field: the password is typed
 			webauthn.SetAutomaticPresenceSimulation(auth, false),
 			gatewayEmail(base, "alice@acme.example"), providerPassword(DemoPassword),
+			// the second-factor page's button, not the sign-in page's ("Sign
+			// in with a passkey"), which stays visible until the password's
+			// answer replaces the page
+			waitShows(`#passkey-button`, "Use your passkey"),
 			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
 			shot(t, ctx, "passkey-second-factor"),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		axeCheck(t, ctx, axe, "second-factor page")
-		if err := chromedp.Run(ctx,
+		run(t, ctx,
 			webauthn.SetAutomaticPresenceSimulation(auth, true),
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
 			landedWithSession(m, &method),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		if !strings.Contains(method, "(password and passkey)") {
 			t.Fatalf("this browser's session: %q", method)
 		}
@@ -150,24 +143,20 @@ func TestBrowserPasskeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		var notice string
-		if err := chromedp.Run(ctx,
+		run(t, ctx,
 			chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
 			chromedp.WaitVisible(`#confirm-needed`, chromedp.ByID),
 			chromedp.Click(`.passkey-row form[action$="remove"] button`, chromedp.ByQuery),
 			waitShows(`#confirm-notice`, "recent confirmation"),
 			chromedp.WaitVisible(`#passkey-button`, chromedp.ByID),
 			shot(t, ctx, "confirm-it-is-you"),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		axeCheck(t, ctx, axe, "confirmation page")
-		if err := chromedp.Run(ctx,
+		run(t, ctx,
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
 			waitShows(`#account-notice`, "Confirmed"),
 			chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		if !strings.Contains(notice, "5 minutes") {
 			t.Fatalf("after the confirmation: %q", notice)
 		}
@@ -175,7 +164,7 @@ func TestBrowserPasskeys(t *testing.T) {
 
 	t.Run("RenameAndRemove", func(t *testing.T) {
 		var renamed, removed string
-		if err := chromedp.Run(ctx,
+		run(t, ctx,
 			chromedp.Navigate(m.Config.IssuerURL+"/ui/account"),
 			chromedp.WaitVisible(`.passkey-row input[name=name]`, chromedp.ByQuery),
 			chromedp.Evaluate(`document.querySelector(".passkey-row input[name=name]").value = ""`, nil),
@@ -186,21 +175,17 @@ func TestBrowserPasskeys(t *testing.T) {
 			chromedp.Click(`.passkey-row form[action$="remove"] button`, chromedp.ByQuery),
 			waitShows(`#account-notice`, "removed"),
 			chromedp.Text(`#passkey-list`, &removed, chromedp.ByID),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		if !strings.Contains(renamed, "Old laptop") || !strings.Contains(removed, "No passkeys yet") {
 			t.Fatalf("renamed %q, removed %q", renamed, removed)
 		}
 		// the removed passkey no longer signs in: the provider's page stays
 		var errText string
-		if err := chromedp.Run(ctx, signedOut(),
+		run(t, ctx, signedOut(),
 			gatewayEmail(base, "alice@acme.example"),
 			chromedp.WaitVisible(`#login-error`, chromedp.ByID),
 			chromedp.Text(`#login-error`, &errText, chromedp.ByID),
-		); err != nil {
-			t.Fatal(err)
-		}
+		)
 		if !strings.Contains(errText, "could not sign you in") {
 			t.Fatalf("removed passkey: %q", errText)
 		}

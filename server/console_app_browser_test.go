@@ -150,7 +150,8 @@ func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	t.Helper()
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		var text, loc string
-		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		// past the test's own bound too: what the page shows is the clue
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		_ = chromedp.Run(fctx, chromedp.Location(&loc), chromedp.Evaluate(`document.body.innerText`, &text), shot(t, fctx, "failure-"+strings.ReplaceAll(t.Name(), "/", "-")))
 		t.Fatalf("%v\nat %s:\n%.2000s", err, loc, text)
