@@ -94,7 +94,16 @@ func TestTenantSession(t *testing.T) {
 	if r, _ := tampered.Do(req); r.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("tampered cookie answered %d", r.StatusCode)
 	}
-	resp, out := postJSON(t, c, m.Config.InstanceURL+"/auth/logout", nil)
+	// the web app's own request: the CSRF header, no other origin
+	req, _ = http.NewRequest(http.MethodPost, m.Config.InstanceURL+"/auth/logout", nil)
+	req.Header.Set("X-Requested-With", "fetch")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]any{}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(out["endSessionUrl"].(string), "/oidc/v1/end_session?") ||
 		!strings.Contains(out["endSessionUrl"].(string), "id_token_hint=") {
 		t.Fatalf("logout = %d %v", resp.StatusCode, out)

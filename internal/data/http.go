@@ -21,10 +21,9 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// CSRFHeader is the header the web app sends with every unsafe request: a
-// page of another site cannot send it without a CORS preflight, which this
-// API never grants.
-const CSRFHeader = "X-Requested-With"
+// CSRFHeader is the header the web app sends with every unsafe request
+// (httpapi.CSRFHeader).
+const CSRFHeader = httpapi.CSRFHeader
 
 // Handler serves the REST routes of the data API (docs/api-data.md): thin
 // shims that parse a request, call one Service method and encode its answer.
@@ -48,14 +47,10 @@ const uploadQueueWait = 2 * time.Second
 // at once (0: DefaultUploadConcurrency): an upload holds up to a few hundred
 // megabytes while it is decoded and validated.
 func NewHandler(svc *Service, instanceURL string, concurrency int) *Handler {
-	origin := ""
-	if u, err := url.Parse(instanceURL); err == nil && u.Scheme != "" && u.Host != "" {
-		origin = u.Scheme + "://" + u.Host
-	}
 	if concurrency <= 0 {
 		concurrency = DefaultUploadConcurrency
 	}
-	return &Handler{svc: svc, origin: origin, uploads: make(chan struct{}, concurrency)}
+	return &Handler{svc: svc, origin: httpapi.Origin(instanceURL), uploads: make(chan struct{}, concurrency)}
 }
 
 // admitUpload takes one of the replica's upload slots, waiting briefly for
@@ -107,15 +102,7 @@ func (h *Handler) csrf(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		origin := r.Header.Get("Origin")
-		if origin == "" || origin == "null" {
-			if ref, err := url.Parse(r.Header.Get("Referer")); err == nil && ref.Host != "" {
-				origin = ref.Scheme + "://" + ref.Host
-			}
-		}
-		sameOrigin := origin != "" && origin == h.origin
-		foreign := origin != "" && origin != "null" && !sameOrigin
-		if sameOrigin || (!foreign && r.Header.Get(CSRFHeader) != "") {
+		if httpapi.FromOwnPages(r, h.origin) {
 			next.ServeHTTP(w, r)
 			return
 		}

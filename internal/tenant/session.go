@@ -308,6 +308,13 @@ func (t *Tenant) handleSession(w http.ResponseWriter, r *http.Request) {
 // handleLogout ends the session and tells the app where to end the
 // provider's session (end_session with the id_token as hint).
 func (t *Tenant) handleLogout(w http.ResponseWriter, r *http.Request) {
+	// the cookie signs the request in: only the web app's own pages may
+	// end its session (another site's form post would sign the user out)
+	if !httpapi.FromOwnPages(r, httpapi.Origin(t.cfg.InstanceURL)) {
+		httpapi.WriteError(w, r, platform.Errorf(platform.EFORBIDDEN,
+			"cross-site request refused: sign out from this instance's pages (send the %s header)", httpapi.CSRFHeader))
+		return
+	}
 	end := url.Values{"client_id": {t.cfg.ClientID}, "post_logout_redirect_uri": {t.cfg.InstanceURL + "/signed-out"}}
 	if c, err := r.Cookie(t.cookie); err == nil && len(c.Value) <= 128 {
 		if ts, err := t.store.TenantSession(r.Context(), hashID(c.Value), t.cfg.Now()); err == nil {

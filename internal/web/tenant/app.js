@@ -118,7 +118,7 @@ async function app() {
   const out = $("sign-out");
   out.hidden = false;
   out.addEventListener("click", async () => {
-    const r = await fetch("/auth/logout", { method: "POST" });
+    const r = await fetch("/auth/logout", { method: "POST", headers: { "X-Requested-With": "fetch" } });
     const data = await r.json().catch(() => ({}));
     store.clear();
     window.location.assign(data.endSessionUrl || "/");
