@@ -191,12 +191,18 @@ func (r response) json(t testing.TB) map[string]any {
 	return m
 }
 
-// do sends one request as userID. body: nil, a string or []byte sent as
-// is, or a value encoded as JSON.
 // typedBody is a request body sent with its own Content-Type ("": none).
 type typedBody struct{ contentType, body string }
 
+// do sends one request as userID. body: nil, a string or []byte sent as
+// is, a typedBody, or a value encoded as JSON.
 func (e *env) do(userID, method, path string, body any) response {
+	e.t.Helper()
+	return e.doWithID("", userID, method, path, body)
+}
+
+// doWithID is do with the request id the request comes with ("": none).
+func (e *env) doWithID(requestID, userID, method, path string, body any) response {
 	e.t.Helper()
 	var rd io.Reader
 	contentType := "application/json"
@@ -221,6 +227,9 @@ func (e *env) do(userID, method, path string, body any) response {
 	}
 	if rd != nil && contentType != "" {
 		req.Header.Set("Content-Type", contentType)
+	}
+	if requestID != "" {
+		req.Header.Set("X-Request-ID", requestID)
 	}
 	if userID != "" {
 		req.Header.Set(testUserHeader, userID)

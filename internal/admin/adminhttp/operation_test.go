@@ -1,11 +1,8 @@
 package adminhttp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -78,39 +75,6 @@ func auditRows(t testing.TB, st *store.Store, requestID string) []auditRow {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// doWithID is e.do with the request id the request comes with.
-func (e *env) doWithID(requestID, userID, method, path string, body any) response {
-	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, e.srv.URL+"/api/v1"+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("X-Request-ID", requestID)
-	req.Header.Set(testUserHeader, userID)
-	resp, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return response{Status: resp.StatusCode, Body: b}
 }
 
 // TestEveryWriteAuditedOnce sends every writing route as platform_admin
