@@ -46,6 +46,11 @@ var migrationsHash = sync.OnceValue(func() string {
 	return hex.EncodeToString(h.Sum(nil))[:12]
 })
 
+// templateFormat names what a PostgreSQL template holds beyond the migrated
+// schema (2: the seed schema pool databases are emptied to), so a template an
+// older tree made is not taken for one.
+const templateFormat = "2"
+
 // lockTemplate is the advisory lock that serializes making a PostgreSQL
 // template across test binaries running at once.
 const lockTemplate int64 = 727100
@@ -64,15 +69,23 @@ type templateOnce struct {
 // server, making it once: under an advisory lock, a database that exists
 // and is marked as a template is taken as it is; anything else of that name
 // (a run that stopped half way) is dropped and made again.
-func postgresTemplate(ctx context.Context, admin *pgx.Conn, serverURL string) (string, error) {
+func postgresTemplate(ctx context.Context, serverURL string) (string, error) {
 	v, _ := postgresTemplates.LoadOrStore(serverURL, &templateOnce{})
 	o := v.(*templateOnce)
-	o.once.Do(func() { o.name, o.err = makePostgresTemplate(ctx, admin, serverURL) })
+	o.once.Do(func() {
+		admin, err := pgx.Connect(ctx, serverURL)
+		if err != nil {
+			o.err = err
+			return
+		}
+		defer admin.Close(context.Background())
+		o.name, o.err = makePostgresTemplate(ctx, admin, serverURL)
+	})
 	return o.name, o.err
 }
 
 func makePostgresTemplate(ctx context.Context, admin *pgx.Conn, serverURL string) (string, error) {
-	name := "platform_tmpl_" + migrationsHash()
+	name := "platform_tmpl_" + migrationsHash() + "_" + templateFormat
 	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock($1)", lockTemplate); err != nil {
 		return "", err
 	}
@@ -101,6 +114,15 @@ func makePostgresTemplate(ctx context.Context, admin *pgx.Conn, serverURL string
 	st.Close()
 	if err != nil {
 		return "", fmt.Errorf("migrate template: %w", err)
+	}
+	seedConn, err := pgx.Connect(ctx, databaseURL(serverURL, name))
+	if err != nil {
+		return "", err
+	}
+	err = seedTemplate(ctx, seedConn)
+	seedConn.Close(ctx)
+	if err != nil {
+		return "", fmt.Errorf("seed schema of the template: %w", err)
 	}
 	if _, err := admin.Exec(ctx, "ALTER DATABASE "+name+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"); err != nil {
 		return "", err
