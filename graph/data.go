@@ -37,6 +37,23 @@ func recordQuery(f *model.MasterRecordFilter, sort *string) data.Query {
 	return q
 }
 
+// masterRecordPage answers a D-master page of q with the page and pageSize
+// arguments (Query.masterRecords, Tenant.masterRecords).
+func masterRecordPage(ctx context.Context, svc *data.Service, c *access.Caller, master string, q data.Query, page, pageSize *int) (*model.MasterRecordPage, error) {
+	var err error
+	if q.Page, err = platform.RecordPageNumbers.Arg("page", page); err != nil {
+		return nil, err
+	}
+	if q.PageSize, err = platform.RecordPages.Arg("pageSize", pageSize); err != nil {
+		return nil, err
+	}
+	p, err := svc.ListMasterRecords(ctx, c, master, q)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MasterRecordPage{Rows: records(p.Rows), Total: p.Total, Page: p.Page, PageSize: p.PageSize, TotalPages: p.TotalPages}, nil
+}
+
 func records(rows []data.Record) []*data.Record {
 	out := make([]*data.Record, len(rows))
 	for i := range rows {

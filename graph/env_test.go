@@ -122,6 +122,12 @@ func newEnvOn(t testing.TB, wrap func(store.Conn) store.Conn, opts ...func(*grap
 	general.NoFastPage = true
 	r.Handle("/graphql-executor", graph.NewHandler(general))
 	r.Handle("/graphql/assets/*", gh)
+	// Each role's subgraph (D-graphql-subgraphs): the console's and the
+	// tenant role's, over the same services.
+	consoleCfg, dataCfg := cfg, cfg
+	consoleCfg.Data, dataCfg.Admin = nil, nil
+	r.Handle("/graphql-console", graph.NewHandler(consoleCfg))
+	r.Handle("/graphql-data", graph.NewHandler(dataCfg))
 	r.Route("/api/v1", func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, auth) })
 	dataRouter := chi.NewRouter()
 	srv := httptest.NewServer(r)
