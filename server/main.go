@@ -310,6 +310,12 @@ func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) htt
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
 		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(public, "https://")))
 	httpapi.MountOps(r, m.ready)
+	if role != RoleIDP {
+		// The APIs' answers and pages, gzip-compressed for clients that
+		// accept it (D-compression); the provider's answers, tokens among
+		// them, are not.
+		h = httpapi.Compress()(h)
+	}
 	r.Mount("/", h)
 	return r
 }

@@ -1,4 +1,5 @@
 import type { CodegenConfig } from "@graphql-codegen/cli";
+import { addTypenameSelectionDocumentTransform } from "@graphql-codegen/client-preset";
 
 // Typed operations from the console subgraph's schema (../../../../schema;
 // the data subgraph's, in schema/data, is not the console's) and the
@@ -15,6 +16,10 @@ const config: CodegenConfig = {
     "src/gql/": {
       preset: "client",
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: "sha256" } },
+      // The registered documents select __typename everywhere, as urql's
+      // document cache adds it to what it sends: a mutation's answer names
+      // the types whose cached lists it invalidates.
+      documentTransforms: [addTypenameSelectionDocumentTransform],
       config: {
         enumsAsTypes: true,
         useTypeImports: true,

@@ -6,13 +6,14 @@ import { billed } from "./pages/usage";
 const me = (role: string, customerId: string | null, actions: [string, string][]) =>
   caller(
     {
+      __typename: "Me",
       userId: "u1",
       email: "a@b.example",
       name: "A",
       role,
       customerId,
-      scope: { source: "", mode: "", customerIds: [], instanceIds: [] },
-      actions: actions.map(([action, access]) => ({ action: action as never, access })),
+      scope: { __typename: "Scope", source: "", mode: "", customerIds: [], instanceIds: [] },
+      actions: actions.map(([action, access]) => ({ __typename: "ActionGrant", action: action as never, access })),
     },
     "a@b.example",
     "A",
