@@ -118,3 +118,43 @@ func TestAttackConsoleTokenBehindRouter(t *testing.T) {
 		}
 	}
 }
+
+// The console's GraphQL and REST answers and the tenant role's data API
+// answers are gzip-compressed for a client that accepts gzip, from 1 KiB
+// on (D-compression); a smaller answer is sent as it is.
+func TestAPIAnswersCompressed(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
+	bob := signIn(t, m, "bob@acme.example")
+	raw := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	ask := func(method, url, token, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(method, url, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Accept-Encoding", "gzip")
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := raw.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	for name, c := range map[string]struct {
+		resp *http.Response
+		gzip bool
+	}{
+		"GraphQL customers": {ask(http.MethodPost, m.Config.ConsoleURL+"/graphql", admin.AccessToken,
+			`{"query":"{ a: customers { items { id name orgId createdAt updatedAt } } b: customers { items { id name orgId createdAt updatedAt } } }"}`), true},
+		"REST permissions": {ask(http.MethodGet, m.Config.ConsoleURL+"/api/v1/me/permissions", admin.AccessToken, ""), true},
+		"data API records": {ask(http.MethodGet, m.Config.InstanceURL+"/api/v1/master-record/Building", bob.tenant.AccessToken, ""), true},
+		"GraphQL small":    {ask(http.MethodPost, m.Config.ConsoleURL+"/graphql", admin.AccessToken, `{"query":"{ me { role } }"}`), false},
+	} {
+		if got := c.resp.Header.Get("Content-Encoding") == "gzip"; c.resp.StatusCode != 200 || got != c.gzip {
+			t.Errorf("%s: %d, Content-Encoding %q, %d bytes", name, c.resp.StatusCode, c.resp.Header.Get("Content-Encoding"), c.resp.ContentLength)
+		}
+	}
+}
