@@ -16,10 +16,11 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// dataCaller returns the data service, which only the tenant role runs, and the caller.
+// dataCaller returns the data service and the caller. Only the data
+// subgraph and the whole graph have fields that call it, and both run it.
 func (r *Resolver) dataCaller(ctx context.Context) (*data.Service, *access.Caller, error) {
 	if r.Data == nil {
-		return nil, nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the tenant backend's GraphQL endpoint")
+		return nil, nil, platform.Errorf(platform.EINTERNAL, "the data service is not configured")
 	}
 	c, err := caller(ctx)
 	if err != nil {
