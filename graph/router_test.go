@@ -163,23 +163,10 @@ func TestSubgraphsServeTheirOwnFields(t *testing.T) {
 	}
 }
 
-// routerToolchain returns node and graph/router, whose node_modules .ci/run
-// installs (npm ci from the committed lock file). Without them the test
-// skips, except under CI=true, where it must run.
+// routerToolchain returns node and graph/router (gatewayToolchain).
 func routerToolchain(t *testing.T) (node, dir string) {
 	t.Helper()
-	dir = filepath.Join("router")
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules", "@graphql-hive", "gateway"))
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%v: the router tests must run in CI (.ci/run installs %s with npm ci)", err, dir)
-		}
-		t.Skipf("%v: run npm ci in %s", err, dir)
-	}
-	return node, dir
+	return gatewayToolchain(t, "router")
 }
 
 // startRouter starts the router as `npm start` does in dir, in front of the
