@@ -96,6 +96,47 @@ func TestRouter(t *testing.T) {
 	}
 }
 
+// TestRouterTrustedDocuments: a router started with
+// ROUTER_TRUSTED_DOCUMENTS=true executes the console app's registered
+// operations by their hash (the manifest its build writes) and refuses any
+// other before a subgraph is asked.
+//
+// spec: D-trusted-documents
+func TestRouterTrustedDocuments(t *testing.T) {
+	t.Parallel()
+	node, dir := routerToolchain(t)
+	e := newEnv(t)
+	router := startRouter(t, node, dir, e.srv.URL+"/graphql-console", e.srv.URL+"/graphql-data", "ROUTER_TRUSTED_DOCUMENTS=true")
+	b, err := os.ReadFile(filepath.Join("..", "internal", "web", "console", "dist", "persisted-documents.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var manifest map[string]string
+	if err := json.Unmarshal(b, &manifest); err != nil {
+		t.Fatal(err)
+	}
+	var me string
+	for h, doc := range manifest {
+		if strings.HasPrefix(doc, "query Me ") {
+			me = h
+		}
+	}
+	before := e.queries.Load()
+	refused := postRouter(t, router, ownerA, map[string]any{"query": `{ me { role } }`})
+	if refused["data"] != nil || dig(refused, "errors", 0, "message") == nil {
+		t.Errorf("an operation of its own through the trusting router: %v", refused)
+	}
+	if ran := e.queries.Load() - before; ran != 0 {
+		t.Errorf("the refused operation ran %d SQL statements", ran)
+	}
+	for _, hash := range []string{me, strings.TrimPrefix(me, "sha256:")} {
+		got := postRouter(t, router, ownerA, map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}})
+		if dig(got, "data", "me", "role") != "owner" {
+			t.Errorf("the app's Me query by its hash %.20s: %v", hash, got)
+		}
+	}
+}
+
 // TestAttackEntityReference: a router, or anyone who reaches the data
 // subgraph, resolves a Tenant by reference (_entities) with the caller's
 // credentials; the data subgraph decides on the caller's scope as its own
@@ -171,7 +212,7 @@ func routerToolchain(t *testing.T) (node, dir string) {
 
 // startRouter starts the router as `npm start` does in dir, in front of the
 // two subgraphs, and returns its /graphql URL once it answers.
-func startRouter(t *testing.T, node, dir, consoleURL, dataURL string) string {
+func startRouter(t *testing.T, node, dir, consoleURL, dataURL string, env ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -183,6 +224,7 @@ func startRouter(t *testing.T, node, dir, consoleURL, dataURL string) string {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ROUTER_HOST=127.0.0.1", "ROUTER_PORT="+strconv.Itoa(port), "ROUTER_LOG_LEVEL=error",
 		"CONSOLE_GRAPHQL_URL="+consoleURL, "TENANT_GRAPHQL_URL="+dataURL)
+	cmd.Env = append(cmd.Env, env...)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
