@@ -4,8 +4,8 @@ import { StrictMode, useMemo } from "react";
 import { createRoot } from "react-dom/client";
 import { Alert, MantineProvider, Modal, Text, createTheme } from "@mantine/core";
 import { Client, Provider, cacheExchange, fetchExchange, useQuery } from "urql";
-import { persistedExchange } from "@urql/exchange-persisted";
 import { refusedChangesNothing } from "./refused";
+import { trustedOperations } from "./trusted";
 import { accessToken, signedIn, startSignIn } from "./auth";
 import { CallerContext, MeDocument, caller } from "./me";
 import { Shell } from "./shell";
@@ -71,18 +71,6 @@ function App() {
     </CallerContext.Provider>
   );
 }
-
-// trustedOperations sends each operation as its hash alone
-// (extensions.persistedQuery.sha256Hash), the one codegen computed: the
-// console's /graphql executes only the app's registered documents
-// (D-trusted-documents).
-const trustedOperations = persistedExchange({
-  enforcePersistedQueries: true,
-  enableForMutation: true,
-  preferGetForPersistedQueries: false,
-  generateHash: (_query, document) =>
-    Promise.resolve((document as { __meta__?: { hash?: string } }).__meta__?.hash),
-});
 
 function start() {
   if (!accessToken()) {
