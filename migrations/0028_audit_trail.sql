@@ -42,3 +42,6 @@ UPDATE audit_log SET kind = CASE
 CREATE INDEX audit_log_stream ON audit_log (seq, id);
 CREATE INDEX audit_log_customer_stream ON audit_log (customer_id, seq, id);
 CREATE INDEX audit_log_actor ON audit_log (actor_id, at, id);
+-- The provider's maintenance records the end of each lock that ran out
+-- (account.unlocked) as it lifts it.
+CREATE INDEX users_locked ON users (locked_until) WHERE locked_until IS NOT NULL;

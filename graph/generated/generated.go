@@ -70,7 +70,6 @@ type ComplexityRoot struct {
 
 	AuditDetails struct {
 		AMR       func(childComplexity int) int
-		ClientID  func(childComplexity int) int
 		GrantID   func(childComplexity int) int
 		GrantType func(childComplexity int) int
 		Method    func(childComplexity int) int
@@ -1015,12 +1014,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditDetails.AMR(childComplexity), true
-	case "AuditDetails.clientId":
-		if e.ComplexityRoot.AuditDetails.ClientID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.AuditDetails.ClientID(childComplexity), true
 	case "AuditDetails.grantId":
 		if e.ComplexityRoot.AuditDetails.GrantID == nil {
 			break
@@ -4935,7 +4928,6 @@ type AuditDetails {
   step: String!
   "A session's authentication methods (RFC 8176), space separated."
   amr: String!
-  clientId: String!
   grantType: String!
   grantId: String!
   "The kind of token presented again: refresh_token or authorization_code."
@@ -6331,8 +6323,6 @@ func (ec *executionContext) childFields_AuditDetails(ctx context.Context, field 
 		return ec.fieldContext_AuditDetails_step(ctx, field)
 	case "amr":
 		return ec.fieldContext_AuditDetails_amr(ctx, field)
-	case "clientId":
-		return ec.fieldContext_AuditDetails_clientId(ctx, field)
 	case "grantType":
 		return ec.fieldContext_AuditDetails_grantType(ctx, field)
 	case "grantId":
@@ -10269,29 +10259,6 @@ func (ec *executionContext) _AuditDetails_amr(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_AuditDetails_amr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
-}
-
-func (ec *executionContext) _AuditDetails_clientId(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditDetails_clientId(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ClientID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_AuditDetails_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
 }
 
@@ -31217,11 +31184,6 @@ func (ec *executionContext) _AuditDetails(ctx context.Context, sel ast.Selection
 			}
 		case "amr":
 			out.Values[i] = ec._AuditDetails_amr(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "clientId":
-			out.Values[i] = ec._AuditDetails_clientId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -88,8 +88,6 @@ type Details struct {
 	Step string `json:"step,omitempty"`
 	// AMR lists a session's authentication methods (RFC 8176), space separated.
 	AMR string `json:"amr,omitempty"`
-	// ClientID is the application a sign-in or a token was for.
-	ClientID string `json:"clientId,omitempty"`
 	// GrantType is how tokens were issued (authorization_code,
 	// client_credentials, the device code); GrantID the grant they opened
 	// or, for a reuse, revoked.

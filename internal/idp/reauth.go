@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -186,13 +187,29 @@ func (p *accountPages) accountConfirmSubmit(w http.ResponseWriter, r *http.Reque
 		p.internalError(w, r, err)
 		return
 	}
+	method := how // a passkey's confirmation is recorded by provePasskey
+	if how == "code" {
+		method = codeMethod(r.PostForm.Get("recovery") != "")
+	}
 	if !proved {
+		if how != "passkey" {
+			reason := reasonInvalidCredentials
+			if how == "code" {
+				reason = reasonInvalidCode
+			}
+			p.reauthFailed(ctx, u, method, reason)
+		}
 		p.renderConfirm(w, r, http.StatusUnauthorized, u, next, "", msgConfirmFailed)
 		return
 	}
 	if err := p.recordProof(ctx); err != nil {
 		p.internalError(w, r, err)
 		return
+	}
+	if how != "passkey" {
+		e := about(audit.Reauthentication, u)
+		e.Details.Method = method
+		p.recordAfter(ctx, e)
 	}
 	slog.InfoContext(ctx, "account confirmed", "user_id", u.ID, "with", how)
 	if next == PathAccount {
