@@ -27,6 +27,7 @@ import (
 	"github.com/platform/platform/graph"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/admin/adminhttp"
 	"github.com/platform/platform/internal/console"
 	"github.com/platform/platform/internal/data"
@@ -204,6 +205,9 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		go con.Maintain(bg, time.Minute)
+		if m.Config.AuditRetention > 0 {
+			go audit.Retain(bg, st, m.Config.AuditRetention, time.Minute)
+		}
 		svcSecret, err := m.Config.consoleServiceSecret()
 		if err != nil {
 			return err

@@ -208,7 +208,8 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 // Handler serves the OIDC endpoints and the hosted login UI.
 func (p *Provider) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.WithRequestID, httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
+	// the client's address and user agent, for the audit log (the server's, behind TRUSTED_PROXIES, when it set them)
+	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(nil), httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
 		p.login.routes(r)
