@@ -114,6 +114,20 @@ func sessionsEnded(userID, reason string, n int) audit.Entry {
 		Reason: reason, Details: audit.Details{Sessions: n}}
 }
 
+// firstMethod names the first factor of a sign-in's amr: password,
+// sso or passkey.
+func firstMethod(amr []string) string {
+	switch firstFactor(amr) {
+	case "pwd":
+		return methodPassword
+	case "fed":
+		return methodSSO
+	case "hwk":
+		return methodPasskey
+	}
+	return ""
+}
+
 // Why sessions end.
 const (
 	endedSignOut      = "sign_out"

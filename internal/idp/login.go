@@ -14,6 +14,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -394,7 +395,7 @@ func (p *loginPages) completeLogin(w http.ResponseWriter, r *http.Request, a *st
 		slog.InfoContext(ctx, "external identity linked after the account's own sign-in", "user_id", userID, "idp_id", a.LinkIDPID)
 	}
 	signIn := signInEvent(&platform.User{ID: userID}, "", a.ClientID)
-	signIn.Details.AMR = strings.Join(amr, " ")
+	signIn.Details = audit.Details{Method: firstMethod(amr), AMR: strings.Join(amr, " ")}
 	sess, err := p.startSession(w, r, userID, amr, &signIn)
 	if err != nil {
 		p.internalError(w, r, err)

@@ -188,8 +188,11 @@ func (p *accountPages) accountConfirmSubmit(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	method := how // a passkey's confirmation is recorded by provePasskey
-	if how == "code" {
-		method = codeMethod(r.PostForm.Get("recovery") != "")
+	switch {
+	case how == "code" || (how == "" && r.PostForm.Get("code") != ""):
+		how, method = "code", codeMethod(r.PostForm.Get("recovery") != "")
+	case how == "" && r.PostForm.Get("password") != "": // a password where it proves nothing
+		method = methodPassword
 	}
 	if !proved {
 		if how != "passkey" {
