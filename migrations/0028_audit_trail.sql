@@ -21,10 +21,17 @@ ALTER TABLE audit_log ADD COLUMN source_ip TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_log ADD COLUMN user_agent TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_log ADD COLUMN details TEXT NOT NULL DEFAULT '{}';
 -- seq is the event's place in the stream the export follows (D-audit-stream):
--- on PostgreSQL the writing transaction's id, read only once every older
--- transaction has ended; on SQLite, whose writers take turns, one more than
--- the largest before it. Events from before the stream have 0.
+-- on PostgreSQL the writing transaction's id plus audit_stream's shift, read
+-- only once every older transaction has ended; on SQLite, whose writers
+-- take turns, one more than the largest before it. Events from before the
+-- stream have 0. The shift grows when the database was restored into a
+-- server whose transaction ids are behind the stream's (AlignAuditStream).
 ALTER TABLE audit_log ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE audit_stream (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    shift BIGINT NOT NULL
+);
+INSERT INTO audit_stream (id, shift) VALUES (1, 0);
 
 -- What the log held before: administration writes, denials, and the passkey
 -- events under the names they had.

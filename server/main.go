@@ -154,6 +154,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if len(applied) > 0 {
 		slog.Info("database migrated", "dialect", st.Dialect(), "applied", applied)
 	}
+	if err := st.AlignAuditStream(ctx); err != nil {
+		return fmt.Errorf("audit stream: %w", err)
+	}
 	m.Config.logEgress(m.runs)
 	m.registry = prometheus.NewRegistry()
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -81,7 +81,7 @@ func (s *Events) AppendAudit(ctx context.Context, e *AuditEvent) error {
 	}
 	seq := `COALESCE((SELECT MAX(seq) FROM audit_log), 0) + 1`
 	if s.Dialect() == Postgres {
-		seq = `pg_current_xact_id()::text::bigint`
+		seq = `pg_current_xact_id()::text::bigint + ` + streamShift
 	}
 	_, err := s.db.Exec(ctx, `INSERT INTO audit_log (id, at, actor_id, customer_id, action, operation, resource, decision, reason,
 		status, request_id, kind, actor_email, actor_org_id, actor_role, target_type, target_id, target_name, source_ip,
@@ -182,7 +182,7 @@ func (s *Events) AuditStream(ctx context.Context, q AuditStreamQuery) ([]AuditEv
 	args := []any{seq, id}
 	cond := `(a.seq > $1 OR (a.seq = $1 AND a.id > $2)) AND ` + scopeCondition(&args, q.Scope, "a.customer_id", "")
 	if s.Dialect() == Postgres {
-		cond += ` AND a.seq < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
+		cond += ` AND a.seq < pg_snapshot_xmin(pg_current_snapshot())::text::bigint + ` + streamShift
 	}
 	rows, err := queryAll(ctx, s.db, scanAudit, `SELECT `+auditColumns+` FROM audit_log a WHERE `+cond+
 		` ORDER BY a.seq, a.id LIMIT `+arg(&args, q.Limit), args...)
@@ -191,6 +191,26 @@ func (s *Events) AuditStream(ctx context.Context, q AuditStreamQuery) ([]AuditEv
 	}
 	last := rows[len(rows)-1]
 	return rows, streamCursor(last.Seq, last.ID), nil
+}
+
+// streamShift is what the stream adds to a PostgreSQL transaction id
+// (AlignAuditStream).
+const streamShift = `(SELECT shift FROM audit_stream WHERE id = 1)`
+
+// AlignAuditStream keeps the stream's places growing on PostgreSQL when
+// the database was restored into a server whose transaction ids are
+// behind them (a dump restored elsewhere; pg_upgrade keeps them): it moves
+// the shift so that the next transaction's events come after every event
+// stored, and a reader resuming from its cursor misses none of them. Run
+// it at start, before serving; it does nothing on SQLite and when the
+// places are ahead already.
+func (s *Events) AlignAuditStream(ctx context.Context) error {
+	if s.Dialect() != Postgres {
+		return nil
+	}
+	_, err := s.db.Exec(ctx, `UPDATE audit_stream SET shift = (SELECT MAX(seq) FROM audit_log) - pg_current_xact_id()::text::bigint + 1
+		WHERE id = 1 AND (SELECT MAX(seq) FROM audit_log) >= pg_current_xact_id()::text::bigint + shift`)
+	return err
 }
 
 // streamCursor is the cursor after the event at (seq, id) of the stream.
