@@ -77,6 +77,23 @@ func (e *env) follow(caller, after string, limit int) ([]audit.Event, string) {
 	}
 }
 
+// waitStream waits until the export reads, as caller, every one of ids:
+// on PostgreSQL a transaction of another database of the server may hold
+// the stream back a moment (D-audit-stream).
+func (e *env) waitStream(caller string, ids ...string) {
+	e.t.Helper()
+	testkit.Eventually(e.t, "the export reads the events written", func() bool {
+		evs, _ := e.follow(caller, "", 1000)
+		got := eventIDs(evs)
+		for _, id := range ids {
+			if !slices.Contains(got, id) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // record stores a security event as the identity provider does, about
 // userID (its customer sees it; "" for an address without an account).
 func (e *env) record(kind audit.Kind, userID, email string, failed bool) string {
@@ -117,6 +134,7 @@ func TestAuditExport(t *testing.T) {
 	for range 3 {
 		want = append(want, e.record(audit.SignIn, alice, "", false))
 	}
+	e.waitStream(pa, want...)
 	p := e.export(pa, "", 2)
 	if p.status != 200 || !slices.Equal(eventIDs(p.events), want[:2]) || p.next == "" {
 		t.Fatalf("first page = %d %v next %q", p.status, eventIDs(p.events), p.next)
@@ -349,6 +367,7 @@ func TestAttackAuditExportCrossCustomer(t *testing.T) {
 	tenantB := e.mustTenant(b, "")
 
 	mine := e.record(audit.SignIn, adminA, "", false)
+	e.waitStream(pa, mine)
 	before := e.export(pa, "", 1000) // where the victim's events begin
 	e.record(audit.SignIn, userB, "", true)
 	e.record(audit.AccountLocked, userB, "", false)
