@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
@@ -15,9 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	gooidc "github.com/coreos/go-oidc/v3/oidc"
-	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/testkit"
@@ -28,41 +24,40 @@ import (
 // orgID), and answers the status and the page.
 func passwordAttempt(t *testing.T, m *Main, email, password, orgID string) (int, string) {
 	t.Helper()
-	prov, err := gooidc.NewProvider(context.Background(), m.Config.IssuerURL)
-	if err != nil {
-		t.Fatal(err)
+	resp, page := signInForm(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", email, password,
+		idp.ScopeOrgPrefix+orgID)
+	return resp.StatusCode, string(page)
+}
+
+// acmeSignInHook subscribes a webhook of Acme (its owner's token) to its
+// sign-ins, at a receiver of the test; delivered runs the dispatcher and
+// answers the events the receiver got.
+func acmeSignInHook(t *testing.T, m *Main, token string) (delivered func() []map[string]any) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []map[string]any
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&ev)
+		mu.Lock()
+		got = append(got, ev)
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(rcv.Close)
+	if a := call(t, nil, http.MethodPost, m.Config.ConsoleURL+"/api/v1/customers/"+DemoAcmeCustomerID+"/webhooks", token,
+		map[string]any{"url": rcv.URL, "events": []string{"sign_in"}}); a.status != http.StatusCreated {
+		t.Fatalf("webhook = %d %v", a.status, a.body)
 	}
-	redirect := m.Config.ConsoleURL + "/callback"
-	cfg := oauth2.Config{ClientID: m.Config.ConsoleClientID, Endpoint: prov.Endpoint(), RedirectURL: redirect,
-		Scopes: []string{"openid", "email", idp.ScopeOrgPrefix + orgID}}
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
-		if strings.HasPrefix(r.URL.String(), redirect) {
-			return http.ErrUseLastResponse
+	return func() []map[string]any {
+		t.Helper()
+		if _, err := m.Webhooks.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	}}
-	resp, err := c.Get(cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()),
-		oauth2.SetAuthURLParam("login_hint", email)))
-	if err != nil {
-		t.Fatal(err)
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(got)
 	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	form := url.Values{"email": {email}, "password": {password}}
-	for _, mm := range regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
-		form.Set(mm[1], mm[2])
-	}
-	if form.Get("authRequestID") == "" {
-		t.Fatalf("no sign-in form for %s:\n%.500s", email, page)
-	}
-	resp, err = c.PostForm(m.Config.IssuerURL+idp.PathLogin, form)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
 }
 
 // auditItems reads a page of the console's audit log (query: its filters).
@@ -158,21 +153,7 @@ func TestAttackFailedSignInEnumeration(t *testing.T) {
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
 	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
 
-	var mu sync.Mutex
-	var delivered []map[string]any
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var ev map[string]any
-		_ = json.NewDecoder(r.Body).Decode(&ev)
-		mu.Lock()
-		delivered = append(delivered, ev)
-		mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer rcv.Close()
-	if a := call(t, nil, http.MethodPost, m.Config.ConsoleURL+"/api/v1/customers/"+DemoAcmeCustomerID+"/webhooks", owner.AccessToken,
-		map[string]any{"url": rcv.URL, "events": []string{"sign_in"}}); a.status != http.StatusCreated {
-		t.Fatalf("webhook = %d %v", a.status, a.body)
-	}
+	delivered := acmeSignInHook(t, m, owner.AccessToken)
 
 	probes := []string{"bob@acme.example", "ghost@acme.example", "carol@globex.example"}
 	var answers []string
@@ -217,12 +198,7 @@ func TestAttackFailedSignInEnumeration(t *testing.T) {
 		append(auditItems(t, m, owner.AccessToken, "actor=carol"), auditItems(t, m, owner.AccessToken, "actor=bob")...)...))
 	only("export", exportAll(t, m, owner.AccessToken, func(evs []map[string]any) bool { return len(failures(evs)) >= 1 }))
 	only("GraphQL log", gqlAudit(t, m, owner.AccessToken, `, kind: "sign_in"`, "kind outcome reason actor { email }"))
-	if _, err := m.Webhooks.RunOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	only("webhook", delivered)
-	mu.Unlock()
+	only("webhook", delivered())
 
 	// the platform's stream has the precise reason, for every address
 	staff := failures(exportAll(t, m, admin.AccessToken, func(evs []map[string]any) bool { return len(failures(evs)) >= 3 }))
@@ -250,21 +226,7 @@ func TestAuditEventOneSchema(t *testing.T) {
 	t.Parallel()
 	m := mustRunMainWith(t, func(m *Main) { m.Config.EgressAllow = "127.0.0.1/32" })
 	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
-	var mu sync.Mutex
-	var delivered []map[string]any
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var ev map[string]any
-		_ = json.NewDecoder(r.Body).Decode(&ev)
-		mu.Lock()
-		delivered = append(delivered, ev)
-		mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer rcv.Close()
-	if a := call(t, nil, http.MethodPost, m.Config.ConsoleURL+"/api/v1/customers/"+DemoAcmeCustomerID+"/webhooks", owner.AccessToken,
-		map[string]any{"url": rcv.URL, "events": []string{"sign_in"}}); a.status != http.StatusCreated {
-		t.Fatalf("webhook = %d %v", a.status, a.body)
-	}
+	delivered := acmeSignInHook(t, m, owner.AccessToken)
 	demoLogin(t, m, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
 
 	bobs := func(evs []map[string]any) map[string]any {
@@ -291,12 +253,7 @@ func TestAuditEventOneSchema(t *testing.T) {
 		t.Errorf("bob's sign-in = %v", rest)
 	}
 	exported := bobs(exportAll(t, m, owner.AccessToken, func(evs []map[string]any) bool { return bobs(evs) != nil }))
-	if _, err := m.Webhooks.RunOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	hooked := bobs(delivered)
-	mu.Unlock()
+	hooked := bobs(delivered())
 	for name, ev := range map[string]map[string]any{"export": exported, "webhook": hooked} {
 		if !jsonEqual(ev, rest) {
 			t.Errorf("bob's sign-in in the %s differs from the log's:\n%v\n%v", name, ev, rest)
