@@ -187,19 +187,16 @@ func (p *accountPages) accountConfirmSubmit(w http.ResponseWriter, r *http.Reque
 		p.internalError(w, r, err)
 		return
 	}
-	method := how // a passkey's confirmation is recorded by provePasskey
+	// the method the confirmation used (a passkey's records itself, in provePasskey)
+	method, reason := how, reasonInvalidCredentials
 	switch {
 	case how == "code" || (how == "" && r.PostForm.Get("code") != ""):
-		how, method = "code", codeMethod(r.PostForm.Get("recovery") != "")
+		method, reason = codeMethod(r.PostForm.Get("recovery") != ""), reasonInvalidCode
 	case how == "" && r.PostForm.Get("password") != "": // a password where it proves nothing
 		method = methodPassword
 	}
 	if !proved {
 		if how != "passkey" {
-			reason := reasonInvalidCredentials
-			if how == "code" {
-				reason = reasonInvalidCode
-			}
 			p.reauthFailed(ctx, u, method, reason)
 		}
 		p.renderConfirm(w, r, http.StatusUnauthorized, u, next, "", msgConfirmFailed)
