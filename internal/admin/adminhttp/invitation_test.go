@@ -93,14 +93,6 @@ func TestInvitationResendRevoke(t *testing.T) {
 		t.Fatalf("the resent link: %v", err)
 	}
 
-	if resp := e.do(owner, http.MethodPost, "/users/"+id+"/revoke-invitation", nil); resp.Status != http.StatusOK ||
-		resp.json(t)["status"] != "invited" {
-		t.Fatalf("revoke: %d %s", resp.Status, resp.Body)
-	}
-	if n, _ := e.st.OpenAccountTokens(ctx, id, store.TokenInvitation, now); n != 0 {
-		t.Fatalf("%d open links after revoke", n)
-	}
-
 	// accepted: neither applies any more
 	if err := e.st.SetPassword(ctx, id, "$argon2id$x"); err != nil {
 		t.Fatal(err)
@@ -109,6 +101,46 @@ func TestInvitationResendRevoke(t *testing.T) {
 		if resp := e.do(owner, http.MethodPost, "/users/"+id+"/"+op, nil); resp.Status != http.StatusBadRequest {
 			t.Fatalf("%s after acceptance: %d %s", op, resp.Status, resp.Body)
 		}
+	}
+	if resp := e.do(owner, http.MethodGet, "/users/"+id, nil); resp.Status != http.StatusOK || resp.json(t)["status"] != "active" {
+		t.Fatalf("the accepted user: %d %s", resp.Status, resp.Body)
+	}
+}
+
+// Revoking a pending invitation removes the account, which has no
+// credential yet, with its link (D-support-tools): the user is gone, the
+// link does not open, and the address can be invited again.
+// spec: D-support-tools
+func TestInvitationRevokeRemovesPendingAccount(t *testing.T) {
+	t.Parallel()
+	sl, _ := secrets.New(make([]byte, 32))
+	e := newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
+	ctx := context.Background()
+	cust := e.mustCustomer()
+	owner := e.mustUser(authz.Owner, cust)
+	invite := func() string {
+		resp := e.do(owner, http.MethodPost, "/customers/"+cust+"/users", map[string]any{"email": "rita@example.com", "name": "Rita"})
+		if resp.Status != http.StatusCreated || resp.json(t)["status"] != "invited" {
+			t.Fatalf("invite: %d %s", resp.Status, resp.Body)
+		}
+		return resp.json(t)["id"].(string)
+	}
+	id := invite()
+	link := invitationTokens(t, e, sl, "rita@example.com")[0]
+	if resp := e.do(owner, http.MethodPost, "/users/"+id+"/revoke-invitation", nil); resp.Status != http.StatusNoContent {
+		t.Fatalf("revoke: %d %s", resp.Status, resp.Body)
+	}
+	if resp := e.do(owner, http.MethodGet, "/users/"+id, nil); resp.Status != http.StatusNotFound {
+		t.Fatalf("the revoked user: %d %s", resp.Status, resp.Body)
+	}
+	if _, err := e.st.AccountToken(ctx, mail.TokenHash(link), store.TokenInvitation, time.Now()); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("the revoked link: %v", err)
+	}
+	if resp := e.do(owner, http.MethodPost, "/users/"+id+"/revoke-invitation", nil); resp.Status != http.StatusNotFound {
+		t.Fatalf("revoked twice: %d %s", resp.Status, resp.Body)
+	}
+	if again := invite(); again == id {
+		t.Fatal("the address was invited again as the removed user")
 	}
 }
 
