@@ -109,9 +109,14 @@ func testSupport(t *testing.T, st *store.Store) {
 			t.Fatalf("after two expired: %+v", page)
 		}
 
-		// ending one: its grant goes with it; another user's sid is not found
-		at := &store.AccessToken{ID: "at-ses", FamilyID: "fam-ses", ClientID: "c", UserID: "ses", CreatedAt: ts,
-			ExpiresAt: ts.Add(15 * time.Minute), SessionSID: "sid-2"}
+		// ending one: its grant goes with it, the application that takes
+		// back-channel logouts is told; another user's sid is not found
+		if err := st.CreateApplication(ctx, &platform.Application{AppID: "ses-app", ClientID: "ses-c", Name: "RP", Kind: platform.AppPublic,
+			RedirectURIs: []string{"https://rp.example/cb"}, BackchannelLogoutURI: "https://rp.example/bcl", CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+		at := &store.AccessToken{ID: "at-ses", FamilyID: "fam-ses", ClientID: "ses-c", UserID: "ses", CreatedAt: ts,
+			ExpiresAt: ts.Add(15 * time.Minute), GrantExpiresAt: ts.Add(time.Hour), SessionSID: "sid-2"}
 		if err := st.CreateAccessToken(ctx, at); err != nil {
 			t.Fatal(err)
 		}
@@ -127,6 +132,10 @@ func testSupport(t *testing.T, st *store.Store) {
 		wantCode(t, err, platform.ENOTFOUND)
 		if g, err := st.TokenGrant(ctx, "fam-ses"); err != nil || g.RevokedAt.IsZero() {
 			t.Fatalf("the session's grant = %+v, %v", g, err)
+		}
+		if due, err := st.ClaimBackchannelLogouts(ctx, ts, time.Minute, 10); err != nil || len(due) != 1 || due[0].SessionSID != "sid-2" ||
+			due[0].ClientID != "ses-c" {
+			t.Fatalf("back-channel logouts = %+v, %v", due, err)
 		}
 		if page, _, _ := st.UserSessionPage(ctx, "ses", ts, store.PageQuery{}); len(page) != 2 {
 			t.Fatalf("after ending one: %+v", page)
