@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http/cookiejar"
-	"strings"
 	"testing"
 	"time"
 
@@ -72,19 +71,7 @@ func sessionsOf(t *testing.T, m *Main, userID string) []string {
 // caller's).
 var supportButtons = []string{"Unlock", "Reset second factor", "Resend invitation", "Revoke invitation", "Sign out everywhere", "Sign out "}
 
-func offeredSupport(ctx context.Context) []string {
-	bs, _ := buttons(ctx)
-	var out []string
-	for _, b := range bs {
-		for _, w := range supportButtons {
-			if strings.HasPrefix(b, w) {
-				out = append(out, b)
-				break
-			}
-		}
-	}
-	return out
-}
+func offeredSupport(ctx context.Context) []string { return buttonsLike(ctx, supportButtons...) }
 
 // platform_admin finds a locked user of Acme in the customer's users,
 // opens the user's page, unlocks the user, signs one of its browsers out,

@@ -183,16 +183,25 @@ func (s *accounts) unlock(ctx context.Context, c *access.Caller, op Operation, a
 // step is one of the operations accounts makes on an account, as op.
 type step func(ctx context.Context, c *access.Caller, op Operation, a account) error
 
-// supported loads the record id (load decides on op), makes step on its
-// account as op and answers the record's view as it is afterwards (reread).
-func supported[R, V any](ctx context.Context, c *access.Caller, id string, op Operation,
-	load func(context.Context, *access.Caller, string, Operation) (*R, error), acct func(*R) account, step step,
-	reread func(context.Context, string) (*R, error), view func(*R) *V) (*V, error) {
+// loader loads a record with an account by id, deciding on op.
+type loader[R any] func(ctx context.Context, c *access.Caller, id string, op Operation) (*R, error)
+
+// withAccount loads the record id (load decides on op) and makes step on
+// its account as op.
+func withAccount[R any](ctx context.Context, c *access.Caller, id string, op Operation, load loader[R], acct func(*R) account,
+	step step) error {
 	row, err := load(ctx, c, id, op)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := step(ctx, c, op, acct(row)); err != nil {
+	return step(ctx, c, op, acct(row))
+}
+
+// supported is withAccount answering the record's view as it is
+// afterwards (reread).
+func supported[R, V any](ctx context.Context, c *access.Caller, id string, op Operation, load loader[R], acct func(*R) account,
+	step step, reread func(context.Context, string) (*R, error), view func(*R) *V) (*V, error) {
+	if err := withAccount(ctx, c, id, op, load, acct, step); err != nil {
 		return nil, err
 	}
 	return viewing(view)(reread(ctx, id))

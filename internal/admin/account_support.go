@@ -64,6 +64,13 @@ func (s *accounts) endSession(ctx context.Context, c *access.Caller, op Operatio
 	return s.audited(ctx, c, op, what, func(tx *store.Store) error { return tx.EndUserSession(ctx, a.id, sid, s.now()) })
 }
 
+// inSession is the step that ends a's session sid (endSession).
+func (s *accounts) inSession(sid string) step {
+	return func(ctx context.Context, c *access.Caller, op Operation, a account) error {
+		return s.endSession(ctx, c, op, a, sid)
+	}
+}
+
 // endSessions signs a out everywhere as op: every browser session, grant,
 // access and refresh token and tenant session ends, and the applications
 // that take back-channel logouts are told (store.EndUserCredentials).

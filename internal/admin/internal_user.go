@@ -188,11 +188,7 @@ func (s *internalUsers) ResendInternalInvitation(ctx context.Context, c *access.
 // RevokeInternalInvitation is RevokeInvitation for an internal user: the
 // pending account is removed.
 func (s *internalUsers) RevokeInternalInvitation(ctx context.Context, c *access.Caller, id string) error {
-	u, err := s.internalUserFor(ctx, c, id, OpInternalUserInvitationRevoke)
-	if err != nil {
-		return err
-	}
-	return s.revokeInvitation(ctx, c, OpInternalUserInvitationRevoke, internalUserAccount(u))
+	return withAccount(ctx, c, id, OpInternalUserInvitationRevoke, s.internalUserFor, internalUserAccount, s.revokeInvitation)
 }
 
 // UnlockInternalUser is UnlockUser for an internal user (platform_admin).
@@ -217,20 +213,12 @@ func (s *internalUsers) InternalUserSessions(ctx context.Context, c *access.Call
 
 // EndInternalUserSession is EndUserSession for an internal user (platform_admin).
 func (s *internalUsers) EndInternalUserSession(ctx context.Context, c *access.Caller, id, sid string) error {
-	u, err := s.internalUserFor(ctx, c, id, OpInternalUserSessionEnd)
-	if err != nil {
-		return err
-	}
-	return s.endSession(ctx, c, OpInternalUserSessionEnd, internalUserAccount(u), sid)
+	return withAccount(ctx, c, id, OpInternalUserSessionEnd, s.internalUserFor, internalUserAccount, s.inSession(sid))
 }
 
 // EndInternalUserSessions is EndUserSessions for an internal user (platform_admin).
 func (s *internalUsers) EndInternalUserSessions(ctx context.Context, c *access.Caller, id string) error {
-	u, err := s.internalUserFor(ctx, c, id, OpInternalUserSessionsEnd)
-	if err != nil {
-		return err
-	}
-	return s.endSessions(ctx, c, OpInternalUserSessionsEnd, internalUserAccount(u))
+	return withAccount(ctx, c, id, OpInternalUserSessionsEnd, s.internalUserFor, internalUserAccount, s.endSessions)
 }
 
 // support loads the internal user id, deciding on op, makes step on its

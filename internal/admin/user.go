@@ -252,11 +252,7 @@ func (s *users) ResendInvitation(ctx context.Context, c *access.Caller, id strin
 // EINVALID once the invitation was accepted; the owner's only platform_admin
 // revokes (D-owner-protect).
 func (s *users) RevokeInvitation(ctx context.Context, c *access.Caller, id string) error {
-	u, err := s.ownerFor(ctx, c, id, OpUserInvitationRevoke)
-	if err != nil {
-		return err
-	}
-	return s.revokeInvitation(ctx, c, OpUserInvitationRevoke, customerUserAccount(u))
+	return withAccount(ctx, c, id, OpUserInvitationRevoke, s.ownerFor, customerUserAccount, s.revokeInvitation)
 }
 
 // UnlockUser ends a customer user's sign-in lockout at once (the failed
@@ -290,28 +286,20 @@ func (s *users) UserSessions(ctx context.Context, c *access.Caller, id string, p
 // back-channel logouts are told. ENOTFOUND for a session the user does not
 // have; the owner's only platform_admin ends (D-owner-protect).
 func (s *users) EndUserSession(ctx context.Context, c *access.Caller, id, sid string) error {
-	u, err := s.ownerFor(ctx, c, id, OpUserSessionEnd)
-	if err != nil {
-		return err
-	}
-	return s.endSession(ctx, c, OpUserSessionEnd, customerUserAccount(u), sid)
+	return withAccount(ctx, c, id, OpUserSessionEnd, s.ownerFor, customerUserAccount, s.inSession(sid))
 }
 
 // EndUserSessions signs a customer user out everywhere: every browser
 // session, grant, refresh token and tenant session ends. The owner's only
 // platform_admin ends (D-owner-protect).
 func (s *users) EndUserSessions(ctx context.Context, c *access.Caller, id string) error {
-	u, err := s.ownerFor(ctx, c, id, OpUserSessionsEnd)
-	if err != nil {
-		return err
-	}
-	return s.endSessions(ctx, c, OpUserSessionsEnd, customerUserAccount(u))
+	return withAccount(ctx, c, id, OpUserSessionsEnd, s.ownerFor, customerUserAccount, s.endSessions)
 }
 
 // support loads the user id with load, which decides on op, makes step on
 // its account and answers the user as it is afterwards.
-func (s *users) support(ctx context.Context, c *access.Caller, id string, op Operation,
-	load func(context.Context, *access.Caller, string, Operation) (*store.CustomerUser, error), step step) (*CustomerUserView, error) {
+func (s *users) support(ctx context.Context, c *access.Caller, id string, op Operation, load loader[store.CustomerUser],
+	step step) (*CustomerUserView, error) {
 	return supported(ctx, c, id, op, load, customerUserAccount, step, s.store.CustomerUser, s.view)
 }
 

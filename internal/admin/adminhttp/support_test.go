@@ -8,11 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -134,11 +132,9 @@ func TestUnlockClearsLockAndCount(t *testing.T) {
 // spec: D-support-tools
 func TestSecondFactorReset(t *testing.T) {
 	t.Parallel()
-	sl, _ := secrets.New(make([]byte, 32))
-	e := newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
+	e, sl, cust, owner := mailEnv(t)
 	ctx := context.Background()
-	cust := e.mustCustomer()
-	owner, user := e.mustUser(authz.Owner, cust), e.mustUser(authz.Member, cust)
+	user := e.mustUser(authz.Member, cust)
 	e.mustTOTP(user)
 	if err := e.st.CreatePasskey(ctx, &store.Passkey{ID: "key-" + user, UserID: user, CredentialID: []byte("cred-" + user),
 		Name: "Laptop", Credential: []byte("{}"), CreatedAt: time.Now()}); err != nil {
@@ -175,8 +171,8 @@ func TestSecondFactorReset(t *testing.T) {
 		t.Errorf("the user's console token after the reset = %d, want 401", r.Status)
 	}
 	mails := outbox(t, e, sl, user+"@example.com", mail.KindSecondFactorReset)
-	if len(mails) != 1 || !strings.Contains(mails[0], "reset the second factor") || !strings.Contains(mails[0], testIssuer+mail.PathAccount) {
-		t.Fatalf("messages: %q", mails)
+	if len(mails) != 1 || !strings.Contains(mails[0].Text, "reset the second factor") || !strings.Contains(mails[0].Text, testIssuer+mail.PathAccount) {
+		t.Fatalf("messages: %+v", mails)
 	}
 	if rows := auditRows(t, e.st, "reset-1"); len(rows) != 1 || rows[0].Operation != "user.second_factor_reset" || rows[0].CustomerID != cust {
 		t.Fatalf("audit: %+v", rows)
@@ -205,27 +201,6 @@ func TestSecondFactorReset(t *testing.T) {
 		r.json(t)["authenticatorApp"] != false {
 		t.Fatalf("internal reset = %d %s", r.Status, r.Body)
 	}
-}
-
-// outbox answers the text of the messages of kind to an address.
-func outbox(t *testing.T, e *env, sl *secrets.Sealer, to, kind string) []string {
-	t.Helper()
-	box, err := e.st.Mailbox(context.Background(), 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for i := range box {
-		if box[i].Recipient != to || box[i].Kind != kind {
-			continue
-		}
-		b, err := mail.Open(sl, &box[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, b.Text)
-	}
-	return out
 }
 
 // A user's sessions are listed newest first with their browser, address

@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { caller } from "./me";
+import { testCaller } from "./testcaller";
 import { describeAgent, secondFactors, signInMethods, supportActions } from "./support";
 
-const me = (role: string, customerId: string | null, actions: [string, string][], userId = "me") =>
-  caller(
-    {
-      userId,
-      email: "a@b.example",
-      name: "A",
-      role,
-      customerId,
-      scope: { source: "", mode: "", customerIds: [], instanceIds: [] },
-      actions: actions.map(([action, access]) => ({ action: action as never, access })),
-    },
-    "a@b.example",
-    "A",
-  );
+const me = (role: string, customerId: string | null, actions: [string, string][]) => testCaller(role, customerId, actions, "me");
 
 const admin = me("admin", "c1", [["MANAGE_CUSTOMER_USER", "full"], ["SUSPEND_USER", "full"]]);
 const reader = me("reader", null, [["MANAGE_CUSTOMER_USER", "read"], ["MANAGE_INTERNAL_USERS", "read"]]);

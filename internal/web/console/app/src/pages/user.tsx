@@ -103,6 +103,28 @@ interface Session {
 // are read again.
 const refreshed = { additionalTypenames: ["CustomerUser", "InternalUser", "UserSession", "UserSessionPage"] };
 
+type Exec<V> = (variables: V, context: typeof refreshed) => Result;
+
+// toolsOf binds a user page's mutations to the user id.
+function toolsOf(internal: boolean, id: string, m: {
+  unlock: Exec<{ id: string }>;
+  reset: Exec<{ id: string }>;
+  resend: Exec<{ id: string }>;
+  revoke: Exec<{ id: string }>;
+  endSession: Exec<{ id: string; sessionId: string }>;
+  endSessions: Exec<{ id: string }>;
+}): Tools {
+  return {
+    internal,
+    unlock: () => m.unlock({ id }, refreshed),
+    reset: () => m.reset({ id }, refreshed),
+    resend: () => m.resend({ id }, refreshed),
+    revoke: () => m.revoke({ id }, refreshed),
+    endSession: (sessionId) => m.endSession({ id, sessionId }, refreshed),
+    endSessions: () => m.endSessions({ id }, refreshed),
+  };
+}
+
 export function CustomerUserPage({ id }: { id: string }) {
   const caller = useCaller();
   const route = useRoute();
@@ -123,15 +145,7 @@ export function CustomerUserPage({ id }: { id: string }) {
   const back = u.customer
     ? caller.internal ? `${route.base}/customers/${u.customer.id}?tab=users` : `${route.base}/users`
     : `${route.base}`;
-  const tools: Tools = {
-    internal: false,
-    unlock: () => unlock({ id }, refreshed),
-    reset: () => reset({ id }, refreshed),
-    resend: () => resend({ id }, refreshed),
-    revoke: () => revoke({ id }, refreshed),
-    endSession: (sessionId) => endSession({ id, sessionId }, refreshed),
-    endSessions: () => endSessions({ id }, refreshed),
-  };
+  const tools = toolsOf(false, id, { unlock, reset, resend, revoke, endSession, endSessions });
   return (
     <UserSupport user={u} tools={tools} back={back} backLabel={u.customer ? `All users of ${u.customer.name}` : "Home"}
       customer={caller.internal && u.customer ? { href: `${route.base}/customers/${u.customer.id}`, name: u.customer.name } : undefined}
@@ -156,15 +170,7 @@ export function InternalUserPage({ id }: { id: string }) {
   if (fetching && !data) return <Loading />;
   const u = data?.internalUser;
   if (!u) return <Gone error={error} />;
-  const tools: Tools = {
-    internal: true,
-    unlock: () => unlock({ id }, refreshed),
-    reset: () => reset({ id }, refreshed),
-    resend: () => resend({ id }, refreshed),
-    revoke: () => revoke({ id }, refreshed),
-    endSession: (sessionId) => endSession({ id, sessionId }, refreshed),
-    endSessions: () => endSessions({ id }, refreshed),
-  };
+  const tools = toolsOf(true, id, { unlock, reset, resend, revoke, endSession, endSessions });
   return (
     <UserSupport user={u} tools={tools} back={`${route.base}/internal-users`} backLabel="All internal users"
       sessions={sessions.data?.internalUserSessions} sessionsError={sessions.error} />
