@@ -146,6 +146,7 @@ func TestAttackRevokedOrReplacedInvitationLink(t *testing.T) {
 		return out
 	}
 	id := invite()
+	links() // delivered before the resend, so the messages arrive in order
 	if code, _ := adminCall(t, m, owner.AccessToken, http.MethodPost, "/users/"+id+"/resend-invitation", nil); code != http.StatusOK {
 		t.Fatalf("resend = %d", code)
 	}
