@@ -47,10 +47,11 @@ func scanSession(r Row) (Session, error) {
 
 // CreateSession stores a browser session, last seen when it was created.
 func (s *Identity) CreateSession(ctx context.Context, ss *Session) error {
-	ua := ss.UserAgent
+	ua := ss.UserAgent // the browser's word: cut, and only valid UTF-8 kept (PostgreSQL refuses the rest)
 	if len(ua) > MaxUserAgent {
-		ua = strings.ToValidUTF8(ua[:MaxUserAgent], "")
+		ua = ua[:MaxUserAgent]
 	}
+	ua = strings.ToValidUTF8(ua, "")
 	_, err := s.db.Exec(ctx, `INSERT INTO idp_sessions (`+sessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9, $5)`,
 		ss.IDHash, ss.UserID, ss.AuthTime.UTC(), joinList(ss.AMR), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC(), ss.SID, ua, ss.Address)
 	return wrap(err, "session")

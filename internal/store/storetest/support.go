@@ -1,8 +1,10 @@
 package storetest
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
@@ -85,9 +87,14 @@ func testSupport(t *testing.T, st *store.Store) {
 				t.Fatal(err)
 			}
 		}
+		// a User-Agent is the browser's to write: too long, not UTF-8
 		if err := st.CreateSession(ctx, &store.Session{IDHash: "h-other", SID: "sid-other", UserID: "ses-other", AuthTime: ts,
-			CreatedAt: ts, ExpiresAt: ts.Add(12 * time.Hour)}); err != nil {
+			CreatedAt: ts, ExpiresAt: ts.Add(12 * time.Hour), UserAgent: "Agent \xff\xfe" + strings.Repeat("x", 600)}); err != nil {
 			t.Fatal(err)
+		}
+		if other, err := st.Session(ctx, "h-other", ts); err != nil || !utf8.ValidString(other.UserAgent) ||
+			len(other.UserAgent) > store.MaxUserAgent || !strings.HasPrefix(other.UserAgent, "Agent xxx") {
+			t.Fatalf("a browser's odd User-Agent kept as %q (%v)", other.UserAgent, err)
 		}
 		if err := st.SeeSession(ctx, "h-sid-1", "198.51.100.4", ts.Add(time.Hour)); err != nil {
 			t.Fatal(err)
