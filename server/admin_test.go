@@ -131,6 +131,16 @@ func TestInstanceCreatedThroughAPILogsIn(t *testing.T) {
 // whether it handed a code back to the application.
 func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) bool {
 	t.Helper()
+	coded, _ := passwordStep(t, m, clientID, redirect, email)
+	return coded
+}
+
+// passwordStep posts the provider's login form for email with the demo
+// password in a new browser and answers whether the provider handed a code
+// back to the application, or else the page it answered (a second factor,
+// its enrolment, a refusal).
+func passwordStep(t *testing.T, m *Main, clientID, redirect, email string) (bool, string) {
+	t.Helper()
 	prov, err := gooidc.NewProvider(context.Background(), m.Config.IssuerURL)
 	if err != nil {
 		t.Fatal(err)
@@ -158,9 +168,10 @@ func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) b
 	if err != nil {
 		t.Fatal(err)
 	}
+	page, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	loc, _ := url.Parse(resp.Header.Get("Location"))
-	return loc != nil && loc.Query().Get("code") != ""
+	return loc != nil && loc.Query().Get("code") != "", string(page)
 }
 
 // A suspended user cannot sign in, its refresh token stops working, and

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -26,7 +27,7 @@ type accountPages struct {
 // The self-service account page and its forms (server-rendered, every
 // form with the CSRF cookie).
 const (
-	PathAccount            = "/ui/account"
+	PathAccount            = mail.PathAccount
 	PathAccountPassword    = "/ui/account/password"
 	PathAccountEndOthers   = "/ui/account/sessions/end-others"
 	PathAccountRecovery    = "/ui/account/recovery-codes"
