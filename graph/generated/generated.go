@@ -190,15 +190,19 @@ type ComplexityRoot struct {
 	}
 
 	CustomerUser struct {
-		CreatedAt   func(childComplexity int) int
-		Customer    func(childComplexity int) int
-		CustomerID  func(childComplexity int) int
-		Email       func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Name        func(childComplexity int) int
-		Role        func(childComplexity int) int
-		Status      func(childComplexity int) int
-		SuspendedAt func(childComplexity int) int
+		AuthenticatorApp func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Customer         func(childComplexity int) int
+		CustomerID       func(childComplexity int) int
+		Email            func(childComplexity int) int
+		FailedSignIns    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LockedUntil      func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Passkeys         func(childComplexity int) int
+		Role             func(childComplexity int) int
+		Status           func(childComplexity int) int
+		SuspendedAt      func(childComplexity int) int
 	}
 
 	CustomerUserPage struct {
@@ -341,12 +345,17 @@ type ComplexityRoot struct {
 	}
 
 	InternalUser struct {
-		CreatedAt   func(childComplexity int) int
-		Email       func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Name        func(childComplexity int) int
-		Role        func(childComplexity int) int
-		SuspendedAt func(childComplexity int) int
+		AuthenticatorApp func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Email            func(childComplexity int) int
+		FailedSignIns    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LockedUntil      func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Passkeys         func(childComplexity int) int
+		Role             func(childComplexity int) int
+		Status           func(childComplexity int) int
+		SuspendedAt      func(childComplexity int) int
 	}
 
 	InternalUserPage struct {
@@ -461,6 +470,10 @@ type ComplexityRoot struct {
 		DeleteUser                   func(childComplexity int, id string) int
 		DeleteUserAttribute          func(childComplexity int, id string) int
 		DeleteWebhook                func(childComplexity int, id string) int
+		EndInternalUserSession       func(childComplexity int, id string, sessionID string) int
+		EndInternalUserSessions      func(childComplexity int, id string) int
+		EndUserSession               func(childComplexity int, id string, sessionID string) int
+		EndUserSessions              func(childComplexity int, id string) int
 		EnterFocus                   func(childComplexity int, input model.FocusInput) int
 		InviteUser                   func(childComplexity int, customerID string, input model.InviteUserInput) int
 		IssueCredit                  func(childComplexity int, customerID string, input admin.CreditInput) int
@@ -480,6 +493,8 @@ type ComplexityRoot struct {
 		ReportDiscrepancy            func(childComplexity int, input admin.DiscrepancyInput) int
 		ResendInternalInvitation     func(childComplexity int, id string) int
 		ResendInvitation             func(childComplexity int, id string) int
+		ResetInternalSecondFactor    func(childComplexity int, id string) int
+		ResetSecondFactor            func(childComplexity int, id string) int
 		ResolveDatabaseURI           func(childComplexity int, id string) int
 		ResolveDiscrepancy           func(childComplexity int, id string, resolution string) int
 		ResumeSystemWorker           func(childComplexity int, id string) int
@@ -579,6 +594,7 @@ type ComplexityRoot struct {
 		Instances               func(childComplexity int, customerID *string, first *int, after *string, search *string) int
 		InternalServiceAccounts func(childComplexity int) int
 		InternalUser            func(childComplexity int, id string) int
+		InternalUserSessions    func(childComplexity int, id string, first *int, after *string) int
 		InternalUsers           func(childComplexity int, first *int, after *string) int
 		Invoice                 func(childComplexity int, id string) int
 		Invoices                func(childComplexity int, customerID *string, status *string, first *int, after *string) int
@@ -600,6 +616,7 @@ type ComplexityRoot struct {
 		User                    func(childComplexity int, id string) int
 		UserAttribute           func(childComplexity int, id string) int
 		UserAttributes          func(childComplexity int) int
+		UserSessions            func(childComplexity int, id string, first *int, after *string) int
 		Users                   func(childComplexity int, customerID *string, first *int, after *string) int
 		Webhook                 func(childComplexity int, id string) int
 		__resolve__service      func(childComplexity int) int
@@ -725,6 +742,21 @@ type ComplexityRoot struct {
 		Required  func(childComplexity int) int
 		Type      func(childComplexity int) int
 		UpdatedAt func(childComplexity int) int
+	}
+
+	UserSession struct {
+		Address    func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		Methods    func(childComplexity int) int
+		SignedInAt func(childComplexity int) int
+		UserAgent  func(childComplexity int) int
+	}
+
+	UserSessionPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
 	}
 
 	Webhook struct {
@@ -888,8 +920,11 @@ type MutationResolver interface {
 	SuspendUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	ReactivateUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	ResendInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error)
-	RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	RevokeInvitation(ctx context.Context, id string) (*bool, error)
 	UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	ResetSecondFactor(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	EndUserSession(ctx context.Context, id string, sessionID string) (*bool, error)
+	EndUserSessions(ctx context.Context, id string) (*bool, error)
 	UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error)
 	DeleteUser(ctx context.Context, id string) (*bool, error)
 	TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error)
@@ -897,8 +932,11 @@ type MutationResolver interface {
 	UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error)
 	RemoveInternalUser(ctx context.Context, id string) (*bool, error)
 	ResendInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
-	RevokeInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
+	RevokeInternalInvitation(ctx context.Context, id string) (*bool, error)
 	UnlockInternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
+	ResetInternalSecondFactor(ctx context.Context, id string) (*admin.InternalUser, error)
+	EndInternalUserSession(ctx context.Context, id string, sessionID string) (*bool, error)
+	EndInternalUserSessions(ctx context.Context, id string) (*bool, error)
 }
 type QueryResolver interface {
 	Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error)
@@ -938,8 +976,10 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.Me, error)
 	Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error)
 	User(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	UserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
 	InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error)
 	InternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
+	InternalUserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
 }
 type TenantResolver interface {
 	Customer(ctx context.Context, obj *admin.Tenant) (*admin.Customer, error)
@@ -1587,6 +1627,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomerPage.NextCursor(childComplexity), true
 
+	case "CustomerUser.authenticatorApp":
+		if e.ComplexityRoot.CustomerUser.AuthenticatorApp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.AuthenticatorApp(childComplexity), true
 	case "CustomerUser.createdAt":
 		if e.ComplexityRoot.CustomerUser.CreatedAt == nil {
 			break
@@ -1611,18 +1657,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerUser.Email(childComplexity), true
+	case "CustomerUser.failedSignIns":
+		if e.ComplexityRoot.CustomerUser.FailedSignIns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.FailedSignIns(childComplexity), true
 	case "CustomerUser.id":
 		if e.ComplexityRoot.CustomerUser.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CustomerUser.ID(childComplexity), true
+	case "CustomerUser.lockedUntil":
+		if e.ComplexityRoot.CustomerUser.LockedUntil == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.LockedUntil(childComplexity), true
 	case "CustomerUser.name":
 		if e.ComplexityRoot.CustomerUser.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CustomerUser.Name(childComplexity), true
+	case "CustomerUser.passkeys":
+		if e.ComplexityRoot.CustomerUser.Passkeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.Passkeys(childComplexity), true
 	case "CustomerUser.role":
 		if e.ComplexityRoot.CustomerUser.Role == nil {
 			break
@@ -2246,6 +2310,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InstanceSecret.InstanceID(childComplexity), true
 
+	case "InternalUser.authenticatorApp":
+		if e.ComplexityRoot.InternalUser.AuthenticatorApp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.AuthenticatorApp(childComplexity), true
 	case "InternalUser.createdAt":
 		if e.ComplexityRoot.InternalUser.CreatedAt == nil {
 			break
@@ -2258,24 +2328,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InternalUser.Email(childComplexity), true
+	case "InternalUser.failedSignIns":
+		if e.ComplexityRoot.InternalUser.FailedSignIns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.FailedSignIns(childComplexity), true
 	case "InternalUser.id":
 		if e.ComplexityRoot.InternalUser.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.InternalUser.ID(childComplexity), true
+	case "InternalUser.lockedUntil":
+		if e.ComplexityRoot.InternalUser.LockedUntil == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.LockedUntil(childComplexity), true
 	case "InternalUser.name":
 		if e.ComplexityRoot.InternalUser.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.InternalUser.Name(childComplexity), true
+	case "InternalUser.passkeys":
+		if e.ComplexityRoot.InternalUser.Passkeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Passkeys(childComplexity), true
 	case "InternalUser.role":
 		if e.ComplexityRoot.InternalUser.Role == nil {
 			break
 		}
 
 		return e.ComplexityRoot.InternalUser.Role(childComplexity), true
+	case "InternalUser.status":
+		if e.ComplexityRoot.InternalUser.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Status(childComplexity), true
 	case "InternalUser.suspendedAt":
 		if e.ComplexityRoot.InternalUser.SuspendedAt == nil {
 			break
@@ -2914,6 +3008,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
+	case "Mutation.endInternalUserSession":
+		if e.ComplexityRoot.Mutation.EndInternalUserSession == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endInternalUserSession_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndInternalUserSession(childComplexity, args["id"].(string), args["sessionId"].(string)), true
+	case "Mutation.endInternalUserSessions":
+		if e.ComplexityRoot.Mutation.EndInternalUserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endInternalUserSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndInternalUserSessions(childComplexity, args["id"].(string)), true
+	case "Mutation.endUserSession":
+		if e.ComplexityRoot.Mutation.EndUserSession == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endUserSession_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndUserSession(childComplexity, args["id"].(string), args["sessionId"].(string)), true
+	case "Mutation.endUserSessions":
+		if e.ComplexityRoot.Mutation.EndUserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endUserSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndUserSessions(childComplexity, args["id"].(string)), true
 	case "Mutation.enterFocus":
 		if e.ComplexityRoot.Mutation.EnterFocus == nil {
 			break
@@ -3118,6 +3256,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResendInvitation(childComplexity, args["id"].(string)), true
+	case "Mutation.resetInternalSecondFactor":
+		if e.ComplexityRoot.Mutation.ResetInternalSecondFactor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resetInternalSecondFactor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResetInternalSecondFactor(childComplexity, args["id"].(string)), true
+	case "Mutation.resetSecondFactor":
+		if e.ComplexityRoot.Mutation.ResetSecondFactor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resetSecondFactor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResetSecondFactor(childComplexity, args["id"].(string)), true
 	case "Mutation.resolveDatabaseUri":
 		if e.ComplexityRoot.Mutation.ResolveDatabaseURI == nil {
 			break
@@ -3835,6 +3995,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InternalUser(childComplexity, args["id"].(string)), true
+	case "Query.internalUserSessions":
+		if e.ComplexityRoot.Query.InternalUserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalUserSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalUserSessions(childComplexity, args["id"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.internalUsers":
 		if e.ComplexityRoot.Query.InternalUsers == nil {
 			break
@@ -4042,6 +4213,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.UserAttributes(childComplexity), true
+	case "Query.userSessions":
+		if e.ComplexityRoot.Query.UserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_userSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UserSessions(childComplexity, args["id"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.users":
 		if e.ComplexityRoot.Query.Users == nil {
 			break
@@ -4586,6 +4768,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UserAttribute.UpdatedAt(childComplexity), true
+
+	case "UserSession.address":
+		if e.ComplexityRoot.UserSession.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.Address(childComplexity), true
+	case "UserSession.expiresAt":
+		if e.ComplexityRoot.UserSession.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.ExpiresAt(childComplexity), true
+	case "UserSession.id":
+		if e.ComplexityRoot.UserSession.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.ID(childComplexity), true
+	case "UserSession.lastSeenAt":
+		if e.ComplexityRoot.UserSession.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.LastSeenAt(childComplexity), true
+	case "UserSession.methods":
+		if e.ComplexityRoot.UserSession.Methods == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.Methods(childComplexity), true
+	case "UserSession.signedInAt":
+		if e.ComplexityRoot.UserSession.SignedInAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.SignedInAt(childComplexity), true
+	case "UserSession.userAgent":
+		if e.ComplexityRoot.UserSession.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.UserAgent(childComplexity), true
+
+	case "UserSessionPage.items":
+		if e.ComplexityRoot.UserSessionPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSessionPage.Items(childComplexity), true
+	case "UserSessionPage.nextCursor":
+		if e.ComplexityRoot.UserSessionPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSessionPage.NextCursor(childComplexity), true
 
 	case "Webhook.active":
 		if e.ComplexityRoot.Webhook.Active == nil {
@@ -6061,7 +6299,12 @@ extend type Mutation {
   triggerMigration(id: ID!, targetVersion: String!): TenantMigration @authz(action: TRIGGER_MIGRATION)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/user.graphqls", Input: `"A user of a customer's organization. status is invited, active or suspended."
+	{Name: "../../schema/user.graphqls", Input: `"""
+A user of a customer's organization. status is the account as it is now
+(D-support-tools), the first that holds of: suspended, locked (a lockout by
+failed sign-ins is in force, until lockedUntil), invited (no credential yet:
+the invitation is pending), active.
+"""
 type CustomerUser {
   id: ID!
   customerId: ID!
@@ -6072,7 +6315,38 @@ type CustomerUser {
   role: String!
   status: String!
   suspendedAt: Time
+  "When the lockout in force ends; null when none is."
+  lockedUntil: Time
+  "Failed sign-ins since the last success or unlock."
+  failedSignIns: Int!
+  "The user has an authenticator app (with recovery codes)."
+  authenticatorApp: Boolean!
+  "How many passkeys the user has."
+  passkeys: Int!
   createdAt: Time!
+}
+
+"""
+One of a user's browser sessions at the identity provider (D-support-tools).
+id names it to sign the user out of it (the session's sid).
+"""
+type UserSession {
+  id: ID!
+  "The browser's User-Agent at sign-in."
+  userAgent: String!
+  "The client address the session was last used from."
+  address: String!
+  signedInAt: Time!
+  "When it was last used at the identity provider (at most a minute behind)."
+  lastSeenAt: Time!
+  expiresAt: Time!
+  "How the sign-in was made (amr): pwd, otp, hwk, fed, mfa."
+  methods: [String!]! @listSize(assumedSize: 4)
+}
+
+type UserSessionPage {
+  items: [UserSession!]!
+  nextCursor: String
 }
 
 type CustomerUserPage {
@@ -6133,6 +6407,8 @@ extend type Query {
   me: Me!
   users(customerId: ID, first: Int = 50, after: String): CustomerUserPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   user(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
+  "A customer user's browser sessions at the identity provider, newest first."
+  userSessions(id: ID!, first: Int = 100, after: String): UserSessionPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
 extend type Mutation {
@@ -6141,10 +6417,16 @@ extend type Mutation {
   reactivateUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
   "Sends a new invitation link (the previous one stops working); an accepted invitation is 400."
   resendInvitation(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
-  "Ends the open invitation link; the user stays invited until invited again or deleted."
-  revokeInvitation(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
-  "Ends the user's sign-in lockout at once."
+  "Takes a pending invitation back: the link stops working and the account, which has no credential yet, is removed; an accepted invitation is 400."
+  revokeInvitation(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
+  "Ends the user's sign-in lockout at once, with its count of failed sign-ins."
   unlockUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+  "Removes the user's authenticator app, recovery codes and passkeys, signs the user out everywhere and mails the user; the next sign-in sets up a new second factor where the organization asks for one."
+  resetSecondFactor(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+  "Signs the user out of one browser session (its grants end; applications with back-channel logout are told)."
+  endUserSession(id: ID!, sessionId: ID!): Boolean @authz(action: SUSPEND_USER)
+  "Signs the user out everywhere: every browser session, grant, refresh token and tenant session ends."
+  endUserSessions(id: ID!): Boolean @authz(action: SUSPEND_USER)
   "Changes a user's name or role."
   updateUser(id: ID!, input: UpdateUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   deleteUser(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
@@ -6157,10 +6439,16 @@ extend type Mutation {
   removeInternalUser(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
   "Sends an internal user a new invitation link (the previous one stops working); an accepted invitation is 400."
   resendInternalInvitation(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
-  "Ends an internal user's open invitation link."
-  revokeInternalInvitation(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "Takes an internal user's pending invitation back: the link stops working and the account is removed."
+  revokeInternalInvitation(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
   "Ends an internal user's sign-in lockout at once."
   unlockInternalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "resetSecondFactor for an internal user."
+  resetInternalSecondFactor(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "endUserSession for an internal user."
+  endInternalUserSession(id: ID!, sessionId: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+  "endUserSessions for an internal user."
+  endInternalUserSessions(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
 }
 
 type InternalUserPage {
@@ -6183,15 +6471,26 @@ input UpdateInternalUserInput {
 extend type Query {
   internalUsers(first: Int = 50, after: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   internalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "An internal user's browser sessions at the identity provider, newest first."
+  internalUserSessions(id: ID!, first: Int = 100, after: String): UserSessionPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
-"A user of the administrator organization with an internal role."
+"A user of the administrator organization with an internal role; status as CustomerUser's."
 type InternalUser {
   id: ID!
   email: String!
   name: String!
   role: String!
+  status: String!
   suspendedAt: Time
+  "When the lockout in force ends; null when none is."
+  lockedUntil: Time
+  "Failed sign-ins since the last success or unlock."
+  failedSignIns: Int!
+  "The user has an authenticator app (with recovery codes)."
+  authenticatorApp: Boolean!
+  "How many passkeys the user has."
+  passkeys: Int!
   createdAt: Time!
 }
 `, BuiltIn: false},
@@ -6575,6 +6874,14 @@ func (ec *executionContext) childFields_CustomerUser(ctx context.Context, field 
 		return ec.fieldContext_CustomerUser_status(ctx, field)
 	case "suspendedAt":
 		return ec.fieldContext_CustomerUser_suspendedAt(ctx, field)
+	case "lockedUntil":
+		return ec.fieldContext_CustomerUser_lockedUntil(ctx, field)
+	case "failedSignIns":
+		return ec.fieldContext_CustomerUser_failedSignIns(ctx, field)
+	case "authenticatorApp":
+		return ec.fieldContext_CustomerUser_authenticatorApp(ctx, field)
+	case "passkeys":
+		return ec.fieldContext_CustomerUser_passkeys(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_CustomerUser_createdAt(ctx, field)
 	}
@@ -6855,8 +7162,18 @@ func (ec *executionContext) childFields_InternalUser(ctx context.Context, field 
 		return ec.fieldContext_InternalUser_name(ctx, field)
 	case "role":
 		return ec.fieldContext_InternalUser_role(ctx, field)
+	case "status":
+		return ec.fieldContext_InternalUser_status(ctx, field)
 	case "suspendedAt":
 		return ec.fieldContext_InternalUser_suspendedAt(ctx, field)
+	case "lockedUntil":
+		return ec.fieldContext_InternalUser_lockedUntil(ctx, field)
+	case "failedSignIns":
+		return ec.fieldContext_InternalUser_failedSignIns(ctx, field)
+	case "authenticatorApp":
+		return ec.fieldContext_InternalUser_authenticatorApp(ctx, field)
+	case "passkeys":
+		return ec.fieldContext_InternalUser_passkeys(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_InternalUser_createdAt(ctx, field)
 	}
@@ -7365,6 +7682,36 @@ func (ec *executionContext) childFields_UserAttribute(ctx context.Context, field
 		return ec.fieldContext_UserAttribute_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserAttribute", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_UserSession_id(ctx, field)
+	case "userAgent":
+		return ec.fieldContext_UserSession_userAgent(ctx, field)
+	case "address":
+		return ec.fieldContext_UserSession_address(ctx, field)
+	case "signedInAt":
+		return ec.fieldContext_UserSession_signedInAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_UserSession_lastSeenAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_UserSession_expiresAt(ctx, field)
+	case "methods":
+		return ec.fieldContext_UserSession_methods(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSession", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSessionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_UserSessionPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_UserSessionPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSessionPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8253,6 +8600,78 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_endInternalUserSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sessionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sessionId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endInternalUserSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endUserSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sessionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sessionId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endUserSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_enterFocus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8564,6 +8983,34 @@ func (ec *executionContext) field_Mutation_resendInternalInvitation_args(ctx con
 }
 
 func (ec *executionContext) field_Mutation_resendInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resetInternalSecondFactor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resetSecondFactor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -9525,6 +9972,36 @@ func (ec *executionContext) field_Query_instances_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_internalUserSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_internalUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9906,6 +10383,36 @@ func (ec *executionContext) field_Query_userAttribute_args(ctx context.Context, 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_userSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -13029,6 +13536,98 @@ func (ec *executionContext) fieldContext_CustomerUser_suspendedAt(_ context.Cont
 	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Time")
 }
 
+func (ec *executionContext) _CustomerUser_lockedUntil(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_lockedUntil(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LockedUntil, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_lockedUntil(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerUser_failedSignIns(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_failedSignIns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedSignIns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_failedSignIns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerUser_authenticatorApp(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_authenticatorApp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthenticatorApp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_authenticatorApp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerUser_passkeys(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_passkeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passkeys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_passkeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Int")
+}
+
 func (ec *executionContext) _CustomerUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15560,6 +16159,29 @@ func (ec *executionContext) fieldContext_InternalUser_role(_ context.Context, fi
 	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
 }
 
+func (ec *executionContext) _InternalUser_status(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
 func (ec *executionContext) _InternalUser_suspendedAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15581,6 +16203,98 @@ func (ec *executionContext) _InternalUser_suspendedAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_InternalUser_suspendedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUser_lockedUntil(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_lockedUntil(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LockedUntil, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_lockedUntil(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUser_failedSignIns(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_failedSignIns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedSignIns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_failedSignIns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InternalUser_authenticatorApp(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_authenticatorApp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthenticatorApp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_authenticatorApp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _InternalUser_passkeys(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_passkeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passkeys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_passkeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Int")
 }
 
 func (ec *executionContext) _InternalUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
@@ -21124,11 +21838,11 @@ func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, fiel
 			directive1 := func(ctx context.Context) (any, error) {
 				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
 				if err != nil {
-					var zeroVal *admin.CustomerUserView
+					var zeroVal *bool
 					return zeroVal, err
 				}
 				if ec.Directives.Authz == nil {
-					var zeroVal *admin.CustomerUserView
+					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
 				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
@@ -21137,8 +21851,8 @@ func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, fiel
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
-			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
 		false,
@@ -21151,7 +21865,7 @@ func (ec *executionContext) fieldContext_Mutation_revokeInvitation(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomerUser(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -21224,6 +21938,192 @@ func (ec *executionContext) fieldContext_Mutation_unlockUser(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_unlockUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resetSecondFactor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resetSecondFactor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResetSecondFactor(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resetSecondFactor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resetSecondFactor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endUserSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endUserSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndUserSession(ctx, fc.Args["id"].(string), fc.Args["sessionId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endUserSession(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endUserSession_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endUserSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endUserSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndUserSessions(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endUserSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21682,11 +22582,11 @@ func (ec *executionContext) _Mutation_revokeInternalInvitation(ctx context.Conte
 			directive1 := func(ctx context.Context) (any, error) {
 				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
 				if err != nil {
-					var zeroVal *admin.InternalUser
+					var zeroVal *bool
 					return zeroVal, err
 				}
 				if ec.Directives.Authz == nil {
-					var zeroVal *admin.InternalUser
+					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
 				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
@@ -21695,8 +22595,8 @@ func (ec *executionContext) _Mutation_revokeInternalInvitation(ctx context.Conte
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
-			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
 		false,
@@ -21709,7 +22609,7 @@ func (ec *executionContext) fieldContext_Mutation_revokeInternalInvitation(ctx c
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InternalUser(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -21782,6 +22682,192 @@ func (ec *executionContext) fieldContext_Mutation_unlockInternalUser(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_unlockInternalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resetInternalSecondFactor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resetInternalSecondFactor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResetInternalSecondFactor(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resetInternalSecondFactor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resetInternalSecondFactor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endInternalUserSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endInternalUserSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndInternalUserSession(ctx, fc.Args["id"].(string), fc.Args["sessionId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endInternalUserSession(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endInternalUserSession_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endInternalUserSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endInternalUserSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndInternalUserSessions(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endInternalUserSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endInternalUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24757,6 +25843,68 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_userSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_userSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UserSessions(ctx, fc.Args["id"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserSessionPage) graphql.Marshaler {
+			return ec.marshalNUserSessionPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUserSessionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_userSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserSessionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_userSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_internalUsers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24875,6 +26023,68 @@ func (ec *executionContext) fieldContext_Query_internalUser(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_internalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalUserSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalUserSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalUserSessions(ctx, fc.Args["id"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserSessionPage) graphql.Marshaler {
+			return ec.marshalNUserSessionPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUserSessionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalUserSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserSessionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27075,6 +28285,222 @@ func (ec *executionContext) _UserAttribute_updatedAt(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_UserAttribute_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_id(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "ID")
+}
+
+func (ec *executionContext) _UserSession_userAgent(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_userAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_userAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserSession_address(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Address, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserSession_signedInAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_signedInAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SignedInAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_signedInAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_methods(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_methods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Methods, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_methods(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserSessionPage_items(ctx context.Context, field graphql.CollectedField, obj *model.UserSessionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSessionPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.UserSession) graphql.Marshaler {
+			return ec.marshalNUserSession2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSessionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSessionPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserSessionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserSession(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserSessionPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.UserSessionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSessionPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserSessionPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSessionPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
@@ -31976,6 +33402,26 @@ func (ec *executionContext) _CustomerUser(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "lockedUntil":
+			out.Values[i] = ec._CustomerUser_lockedUntil(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failedSignIns":
+			out.Values[i] = ec._CustomerUser_failedSignIns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authenticatorApp":
+			out.Values[i] = ec._CustomerUser_authenticatorApp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "passkeys":
+			out.Values[i] = ec._CustomerUser_passkeys(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._CustomerUser_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -32939,9 +34385,34 @@ func (ec *executionContext) _InternalUser(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "status":
+			out.Values[i] = ec._InternalUser_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "suspendedAt":
 			out.Values[i] = ec._InternalUser_suspendedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lockedUntil":
+			out.Values[i] = ec._InternalUser_lockedUntil(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "failedSignIns":
+			out.Values[i] = ec._InternalUser_failedSignIns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authenticatorApp":
+			out.Values[i] = ec._InternalUser_authenticatorApp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passkeys":
+			out.Values[i] = ec._InternalUser_passkeys(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "createdAt":
@@ -34030,6 +35501,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "resetSecondFactor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resetSecondFactor(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endUserSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endUserSession(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endUserSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endUserSessions(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateUser(ctx, field)
@@ -34089,6 +35581,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "unlockInternalUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_unlockInternalUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resetInternalSecondFactor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resetInternalSecondFactor(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endInternalUserSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endInternalUserSession(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endInternalUserSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endInternalUserSessions(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -34651,6 +36164,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_user(ctx, field)
 				})
+		case "userSessions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_userSessions(ctx, field)
+				})
 		case "internalUsers":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -34662,6 +36181,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_internalUser(ctx, field)
+				})
+		case "internalUserSessions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalUserSessions(ctx, field)
 				})
 		case "_entities":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -35465,6 +36990,107 @@ func (ec *executionContext) _UserAttribute(ctx context.Context, sel ast.Selectio
 		case "updatedAt":
 			out.Values[i] = ec._UserAttribute_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userSessionImplementors = []string{"UserSession"}
+
+func (ec *executionContext) _UserSession(ctx context.Context, sel ast.SelectionSet, obj *admin.UserSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserSession")
+		case "id":
+			out.Values[i] = ec._UserSession_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userAgent":
+			out.Values[i] = ec._UserSession_userAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "address":
+			out.Values[i] = ec._UserSession_address(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signedInAt":
+			out.Values[i] = ec._UserSession_signedInAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._UserSession_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._UserSession_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "methods":
+			out.Values[i] = ec._UserSession_methods(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userSessionPageImplementors = []string{"UserSessionPage"}
+
+func (ec *executionContext) _UserSessionPage(ctx context.Context, sel ast.SelectionSet, obj *model.UserSessionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userSessionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserSessionPage")
+		case "items":
+			out.Values[i] = ec._UserSessionPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._UserSessionPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -37283,6 +38909,38 @@ func (ec *executionContext) unmarshalNUserAttributeInput2githubᚗcomᚋplatform
 func (ec *executionContext) unmarshalNUserAttributePatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributePatch(ctx context.Context, v any) (admin.UserAttributePatch, error) {
 	res, err := ec.unmarshalInputUserAttributePatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUserSession2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.UserSession) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserSession2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSession(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserSession2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSession(ctx context.Context, sel ast.SelectionSet, v *admin.UserSession) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserSession!")
+		return graphql.Null
+	}
+	return ec._UserSession(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserSessionPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUserSessionPage(ctx context.Context, sel ast.SelectionSet, v *model.UserSessionPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserSessionPage!")
+		return graphql.Null
+	}
+	return ec._UserSessionPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx context.Context, sel ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {

@@ -219,6 +219,11 @@ type UsagePage struct {
 	NextCursor *string        `json:"nextCursor,omitempty"`
 }
 
+type UserSessionPage struct {
+	Items      []*admin.UserSession `json:"items"`
+	NextCursor *string              `json:"nextCursor,omitempty"`
+}
+
 // An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access).
 type Action string
 

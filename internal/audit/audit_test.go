@@ -44,6 +44,7 @@ func TestAdminWriteMapping(t *testing.T) {
 	for op, want := range map[string]string{
 		"customer.create": "Create", "user.invite": "Create", "credit.issue": "Create", "discrepancy.report": "Create",
 		"tenant.delete": "Delete", "tenant.member_remove": "Delete", "grant.delete_customer": "Delete", "user.invitation_revoke": "Delete",
+		"user.session_end": "Delete", "internal_user.sessions_end": "Delete", "user.second_factor_reset": "Update",
 		"instance.database_uri_resolve": "Read", "env_var.value": "Read",
 		"tenant.update": "Update", "user.unlock": "Update", "user.mfa_reset": "Update", "webhook.secret_rotate": "Update",
 		"customer.transfer_ownership": "Update", "tenant.member_put": "Update", "release.withdraw": "Update",

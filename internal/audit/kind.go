@@ -165,7 +165,7 @@ func classify(k Kind, operation string) (category, class, activity int) {
 
 // operationActivity is the API Activity of a declared operation, from the
 // words of its verb ("tenant.update", "user.invitation_revoke",
-// "grant.delete_customer"): a removal is Delete, a creation Create, a
+// "grant.delete_customer", "user.session_end"): a removal is Delete, a creation Create, a
 // reading Read, anything else Update. A new operation is classified by
 // its name, with nothing to add here.
 func operationActivity(operation string) int {
@@ -184,7 +184,7 @@ func operationActivity(operation string) int {
 	switch {
 	case verb == "":
 		return 99
-	case has("delete", "remove", "revoke"):
+	case has("delete", "remove", "revoke", "end"):
 		return 4
 	case has("create", "invite", "issue", "report", "add"):
 		return 1

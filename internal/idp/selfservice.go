@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -27,7 +28,7 @@ type accountPages struct {
 // The self-service account page and its forms (server-rendered, every
 // form with the CSRF cookie).
 const (
-	PathAccount            = "/ui/account"
+	PathAccount            = mail.PathAccount
 	PathAccountPassword    = "/ui/account/password"
 	PathAccountEndOthers   = "/ui/account/sessions/end-others"
 	PathAccountRecovery    = "/ui/account/recovery-codes"

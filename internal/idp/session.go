@@ -2,10 +2,12 @@ package idp
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -21,17 +23,38 @@ func sessionFromContext(ctx context.Context) *store.Session {
 	return s
 }
 
+// SeenEvery is how far behind a session's last use may be recorded: a
+// session used again within it is not written again.
+const SeenEvery = time.Minute
+
 // loadSession puts the browser session, when the cookie names a live one, into
-// the request context for the authorize endpoint and the login UI.
+// the request context for the authorize endpoint and the login UI, and
+// records its use (when and from which address) at most every SeenEvery.
 func (p *core) loadSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, err := r.Cookie(p.cookie(SessionCookie)); err == nil && len(c.Value) <= 128 {
 			if s, err := p.store.Session(r.Context(), hashSecret(c.Value), p.now()); err == nil {
+				p.seen(r, s)
 				r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// seen records that the session s is used by r, unless that was recorded
+// less than SeenEvery ago from the same address; a failure is only logged
+// (the record is what administrators read, the request does not need it).
+func (p *core) seen(r *http.Request, s *store.Session) {
+	now, addr := p.now(), httpapi.ClientIP(r)
+	if now.Sub(s.LastSeenAt) < SeenEvery && addr == s.Address {
+		return
+	}
+	if err := p.store.SeeSession(r.Context(), s.IDHash, addr, now); err != nil {
+		slog.WarnContext(r.Context(), "session use not recorded", "error", err)
+		return
+	}
+	s.LastSeenAt, s.Address = now, addr
 }
 
 // startSession creates a browser session for a user who just authenticated.
@@ -53,7 +76,7 @@ func (p *core) startSession(w http.ResponseWriter, r *http.Request, userID strin
 	}
 	id := randomToken()
 	s := &store.Session{IDHash: hashSecret(id), SID: sid, UserID: userID, AuthTime: now, AMR: amr, CreatedAt: now,
-		ExpiresAt: now.Add(p.cfg.SessionLifetime)}
+		ExpiresAt: now.Add(p.cfg.SessionLifetime), UserAgent: r.UserAgent(), Address: httpapi.ClientIP(r), LastSeenAt: now}
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
 		if ending {
 			if err := tx.EndSession(ctx, old.IDHash, old.UserID, old.SID, now); err != nil {
