@@ -30,6 +30,7 @@ var fieldOps = map[fieldKey]admin.Operation{
 	{"Query", "internalUserSessions"}:    admin.OpInternalUserSessions,
 	{"Query", "grants"}:                  admin.OpGrantList,
 	{"Query", "auditLog"}:                admin.OpAuditLog,
+	{"Query", "auditKinds"}:              admin.OpAuditLog,
 	{"Query", "emailLog"}:                admin.OpEmailLog,
 	{"Query", "identityProvider"}:        admin.OpIdentityProviderGet,
 	{"Query", "webhook"}:                 admin.OpWebhookGet,

@@ -18,6 +18,7 @@ import (
 	"github.com/99designs/gqlgen/plugin/federation/fedruntime"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/data"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -60,23 +61,59 @@ type ComplexityRoot struct {
 		Action func(childComplexity int) int
 	}
 
+	AuditActor struct {
+		Email          func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		Role           func(childComplexity int) int
+		UserID         func(childComplexity int) int
+	}
+
+	AuditDetails struct {
+		AMR       func(childComplexity int) int
+		GrantID   func(childComplexity int) int
+		GrantType func(childComplexity int) int
+		Method    func(childComplexity int) int
+		Sessions  func(childComplexity int) int
+		Step      func(childComplexity int) int
+		Token     func(childComplexity int) int
+		Until     func(childComplexity int) int
+	}
+
 	AuditEvent struct {
-		Action     func(childComplexity int) int
-		ActorID    func(childComplexity int) int
-		At         func(childComplexity int) int
-		CustomerID func(childComplexity int) int
-		Decision   func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Operation  func(childComplexity int) int
-		Reason     func(childComplexity int) int
-		RequestID  func(childComplexity int) int
-		Resource   func(childComplexity int) int
-		Status     func(childComplexity int) int
+		Action        func(childComplexity int) int
+		Activity      func(childComplexity int) int
+		ActivityID    func(childComplexity int) int
+		Actor         func(childComplexity int) int
+		Category      func(childComplexity int) int
+		CategoryUID   func(childComplexity int) int
+		Class         func(childComplexity int) int
+		ClassUID      func(childComplexity int) int
+		CustomerID    func(childComplexity int) int
+		Details       func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Outcome       func(childComplexity int) int
+		Reason        func(childComplexity int) int
+		RequestID     func(childComplexity int) int
+		Resource      func(childComplexity int) int
+		SourceAddress func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Target        func(childComplexity int) int
+		Time          func(childComplexity int) int
+		TypeUID       func(childComplexity int) int
+		UserAgent     func(childComplexity int) int
 	}
 
 	AuditEventPage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
+	}
+
+	AuditTarget struct {
+		ID   func(childComplexity int) int
+		Name func(childComplexity int) int
+		Type func(childComplexity int) int
 	}
 
 	BilledTotal struct {
@@ -541,7 +578,8 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditLog                func(childComplexity int, actorID *string, first *int, after *string) int
+		AuditKinds              func(childComplexity int) int
+		AuditLog                func(childComplexity int, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) int
 		Customer                func(childComplexity int, id string) int
 		Customers               func(childComplexity int, first *int, after *string, search *string) int
 		Discrepancies           func(childComplexity int, status *string, first *int) int
@@ -903,7 +941,8 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error)
 	Customer(ctx context.Context, id string) (*admin.Customer, error)
-	AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error)
+	AuditLog(ctx context.Context, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) (*model.AuditEventPage, error)
+	AuditKinds(ctx context.Context) ([]string, error)
 	EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error)
 	Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error)
@@ -984,48 +1023,164 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ActionGrant.Action(childComplexity), true
 
+	case "AuditActor.email":
+		if e.ComplexityRoot.AuditActor.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Email(childComplexity), true
+	case "AuditActor.organizationId":
+		if e.ComplexityRoot.AuditActor.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.OrganizationID(childComplexity), true
+	case "AuditActor.role":
+		if e.ComplexityRoot.AuditActor.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Role(childComplexity), true
+	case "AuditActor.userId":
+		if e.ComplexityRoot.AuditActor.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.UserID(childComplexity), true
+
+	case "AuditDetails.amr":
+		if e.ComplexityRoot.AuditDetails.AMR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.AMR(childComplexity), true
+	case "AuditDetails.grantId":
+		if e.ComplexityRoot.AuditDetails.GrantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.GrantID(childComplexity), true
+	case "AuditDetails.grantType":
+		if e.ComplexityRoot.AuditDetails.GrantType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.GrantType(childComplexity), true
+	case "AuditDetails.method":
+		if e.ComplexityRoot.AuditDetails.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Method(childComplexity), true
+	case "AuditDetails.sessions":
+		if e.ComplexityRoot.AuditDetails.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Sessions(childComplexity), true
+	case "AuditDetails.step":
+		if e.ComplexityRoot.AuditDetails.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Step(childComplexity), true
+	case "AuditDetails.token":
+		if e.ComplexityRoot.AuditDetails.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Token(childComplexity), true
+	case "AuditDetails.until":
+		if e.ComplexityRoot.AuditDetails.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Until(childComplexity), true
+
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.Action(childComplexity), true
-	case "AuditEvent.actorId":
-		if e.ComplexityRoot.AuditEvent.ActorID == nil {
+	case "AuditEvent.activity":
+		if e.ComplexityRoot.AuditEvent.Activity == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEvent.ActorID(childComplexity), true
-	case "AuditEvent.at":
-		if e.ComplexityRoot.AuditEvent.At == nil {
+		return e.ComplexityRoot.AuditEvent.Activity(childComplexity), true
+	case "AuditEvent.activityId":
+		if e.ComplexityRoot.AuditEvent.ActivityID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEvent.At(childComplexity), true
+		return e.ComplexityRoot.AuditEvent.ActivityID(childComplexity), true
+	case "AuditEvent.actor":
+		if e.ComplexityRoot.AuditEvent.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Actor(childComplexity), true
+	case "AuditEvent.category":
+		if e.ComplexityRoot.AuditEvent.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Category(childComplexity), true
+	case "AuditEvent.categoryUid":
+		if e.ComplexityRoot.AuditEvent.CategoryUID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.CategoryUID(childComplexity), true
+	case "AuditEvent.class":
+		if e.ComplexityRoot.AuditEvent.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Class(childComplexity), true
+	case "AuditEvent.classUid":
+		if e.ComplexityRoot.AuditEvent.ClassUID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.ClassUID(childComplexity), true
 	case "AuditEvent.customerId":
 		if e.ComplexityRoot.AuditEvent.CustomerID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.CustomerID(childComplexity), true
-	case "AuditEvent.decision":
-		if e.ComplexityRoot.AuditEvent.Decision == nil {
+	case "AuditEvent.details":
+		if e.ComplexityRoot.AuditEvent.Details == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEvent.Decision(childComplexity), true
+		return e.ComplexityRoot.AuditEvent.Details(childComplexity), true
 	case "AuditEvent.id":
 		if e.ComplexityRoot.AuditEvent.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.ID(childComplexity), true
+	case "AuditEvent.kind":
+		if e.ComplexityRoot.AuditEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Kind(childComplexity), true
 	case "AuditEvent.operation":
 		if e.ComplexityRoot.AuditEvent.Operation == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.Operation(childComplexity), true
+	case "AuditEvent.outcome":
+		if e.ComplexityRoot.AuditEvent.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Outcome(childComplexity), true
 	case "AuditEvent.reason":
 		if e.ComplexityRoot.AuditEvent.Reason == nil {
 			break
@@ -1044,12 +1199,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEvent.Resource(childComplexity), true
+	case "AuditEvent.sourceAddress":
+		if e.ComplexityRoot.AuditEvent.SourceAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.SourceAddress(childComplexity), true
 	case "AuditEvent.status":
 		if e.ComplexityRoot.AuditEvent.Status == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.Status(childComplexity), true
+	case "AuditEvent.target":
+		if e.ComplexityRoot.AuditEvent.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Target(childComplexity), true
+	case "AuditEvent.time":
+		if e.ComplexityRoot.AuditEvent.Time == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Time(childComplexity), true
+	case "AuditEvent.typeUid":
+		if e.ComplexityRoot.AuditEvent.TypeUID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.TypeUID(childComplexity), true
+	case "AuditEvent.userAgent":
+		if e.ComplexityRoot.AuditEvent.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.UserAgent(childComplexity), true
 
 	case "AuditEventPage.items":
 		if e.ComplexityRoot.AuditEventPage.Items == nil {
@@ -1063,6 +1248,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEventPage.NextCursor(childComplexity), true
+
+	case "AuditTarget.id":
+		if e.ComplexityRoot.AuditTarget.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.ID(childComplexity), true
+	case "AuditTarget.name":
+		if e.ComplexityRoot.AuditTarget.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Name(childComplexity), true
+	case "AuditTarget.type":
+		if e.ComplexityRoot.AuditTarget.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Type(childComplexity), true
 
 	case "BilledTotal.billedAmount":
 		if e.ComplexityRoot.BilledTotal.BilledAmount == nil {
@@ -3635,6 +3839,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Plan.UpdatedAt(childComplexity), true
 
+	case "Query.auditKinds":
+		if e.ComplexityRoot.Query.AuditKinds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AuditKinds(childComplexity), true
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -3645,7 +3855,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["actorId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["actorId"].(*string), args["actor"].(*string), args["targetId"].(*string), args["kind"].(*string), args["outcome"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
 	case "Query.customer":
 		if e.ComplexityRoot.Query.Customer == nil {
 			break
@@ -4886,25 +5096,84 @@ func newExecutionContext(
 
 var sources = []*ast.Source{
 	{Name: "../../schema/audit.graphqls", Input: `"""
-An audit event: a denied decision or an admin write, in one shape whichever
-API the write came through (D-audit-events).
+An audit event in the one schema of the audit trail (D-audit-trail), aligned
+with OCSF, the same as the REST API, the webhooks and the export answer
+(docs/api.md, "Audit events"): a security event of the identity provider, an
+administration write or a refused request.
 """
 type AuditEvent {
   id: ID!
-  at: Time!
-  actorId: ID!
-  customerId: ID
-  "The action of the capability matrix the request was decided on."
-  action: String!
-  "The declared operation of an allowed write (tenant.update); empty for a denial."
-  operation: String!
-  "What was acted on: type and id as a path (tenants/<id>)."
-  resource: String!
-  "allowed or denied"
-  decision: String!
+  time: Time!
+  "The event's kind (sign_in, account.locked, admin.write, …; auditKinds lists them)."
+  kind: String!
+  "OCSF's category (Identity & Access Management, Application Activity) and its uid."
+  category: String!
+  categoryUid: Int!
+  "OCSF's class (Authentication, Account Change, API Activity) and its uid."
+  class: String!
+  classUid: Int!
+  "OCSF's activity within the class (Logon, Lock, Update, …) and its id."
+  activity: String!
+  activityId: Int!
+  "OCSF's type_uid: classUid × 100 + activityId."
+  typeUid: Int!
+  "success or failure"
+  outcome: String!
+  "A code of why: a failure's cause, why a session ended, a refusal's reason."
   reason: String!
-  status: Int!
+  actor: AuditActor!
+  target: AuditTarget!
+  "The client's address as the request showed it."
+  sourceAddress: String!
+  userAgent: String!
   requestId: String!
+  "The customer whose readers and webhooks see the event; null for a platform-wide event."
+  customerId: ID
+  "The action of the capability matrix an administration event was decided on; empty for security events."
+  action: String!
+  "The declared operation of an allowed write (tenant.update); empty otherwise."
+  operation: String!
+  "What an administration event acted on: kinds and ids as a path (tenants/<id>)."
+  resource: String!
+  "The answer's HTTP status."
+  status: Int!
+  details: AuditDetails!
+}
+
+"Who did what an audit event records, as it was then."
+type AuditActor {
+  "The user; empty for a failed sign-in for an address without an account."
+  userId: ID!
+  email: String!
+  organizationId: ID!
+  role: String!
+}
+
+"What an audit event acted on."
+type AuditTarget {
+  "user, application, session, passkey, tenant, …; empty when the event names nothing."
+  type: String!
+  id: ID!
+  "A user's address, an application's name, where there is one."
+  name: String!
+}
+
+"The fields some kinds of audit event add; empty when the kind has none."
+type AuditDetails {
+  "How a user proved who they are (password, totp, recovery_code, passkey, sso, link), or which factor changed."
+  method: String!
+  "The sign-in's step that failed: first_factor or second_factor."
+  step: String!
+  "A session's authentication methods (RFC 8176), space separated."
+  amr: String!
+  grantType: String!
+  grantId: String!
+  "The kind of token presented again: refresh_token or authorization_code."
+  token: String!
+  "When a lock ends."
+  until: String!
+  "How many sessions ended at once."
+  sessions: Int!
 }
 
 type AuditEventPage {
@@ -4913,8 +5182,15 @@ type AuditEventPage {
 }
 
 extend type Query {
-  "Audit events the caller may read, newest first."
-  auditLog(actorId: ID, first: Int = 100, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  """
+  Audit events the caller may read, newest first, narrowed by the filters
+  given: one actor (actorId), actors whose address contains actor, events that
+  acted on targetId, one kind, one outcome (success or failure), and
+  from ≤ time < to.
+  """
+  auditLog(actorId: ID, actor: String, targetId: ID, kind: String, outcome: String, from: Time, to: Time, first: Int = 100, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  "The kinds of audit event, security events first (the auditLog filter's choices)."
+  auditKinds: [String!]! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 25)
   "E-mails the platform sent within the caller's scope, newest first."
   emailLog(actorId: ID, first: Int = 100, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
@@ -6324,14 +6600,78 @@ func (ec *executionContext) childFields_ActionGrant(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type ActionGrant", field.Name)
 }
 
+func (ec *executionContext) childFields_AuditActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_AuditActor_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_AuditActor_email(ctx, field)
+	case "organizationId":
+		return ec.fieldContext_AuditActor_organizationId(ctx, field)
+	case "role":
+		return ec.fieldContext_AuditActor_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditActor", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditDetails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "method":
+		return ec.fieldContext_AuditDetails_method(ctx, field)
+	case "step":
+		return ec.fieldContext_AuditDetails_step(ctx, field)
+	case "amr":
+		return ec.fieldContext_AuditDetails_amr(ctx, field)
+	case "grantType":
+		return ec.fieldContext_AuditDetails_grantType(ctx, field)
+	case "grantId":
+		return ec.fieldContext_AuditDetails_grantId(ctx, field)
+	case "token":
+		return ec.fieldContext_AuditDetails_token(ctx, field)
+	case "until":
+		return ec.fieldContext_AuditDetails_until(ctx, field)
+	case "sessions":
+		return ec.fieldContext_AuditDetails_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditDetails", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_AuditEvent_id(ctx, field)
-	case "at":
-		return ec.fieldContext_AuditEvent_at(ctx, field)
-	case "actorId":
-		return ec.fieldContext_AuditEvent_actorId(ctx, field)
+	case "time":
+		return ec.fieldContext_AuditEvent_time(ctx, field)
+	case "kind":
+		return ec.fieldContext_AuditEvent_kind(ctx, field)
+	case "category":
+		return ec.fieldContext_AuditEvent_category(ctx, field)
+	case "categoryUid":
+		return ec.fieldContext_AuditEvent_categoryUid(ctx, field)
+	case "class":
+		return ec.fieldContext_AuditEvent_class(ctx, field)
+	case "classUid":
+		return ec.fieldContext_AuditEvent_classUid(ctx, field)
+	case "activity":
+		return ec.fieldContext_AuditEvent_activity(ctx, field)
+	case "activityId":
+		return ec.fieldContext_AuditEvent_activityId(ctx, field)
+	case "typeUid":
+		return ec.fieldContext_AuditEvent_typeUid(ctx, field)
+	case "outcome":
+		return ec.fieldContext_AuditEvent_outcome(ctx, field)
+	case "reason":
+		return ec.fieldContext_AuditEvent_reason(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEvent_actor(ctx, field)
+	case "target":
+		return ec.fieldContext_AuditEvent_target(ctx, field)
+	case "sourceAddress":
+		return ec.fieldContext_AuditEvent_sourceAddress(ctx, field)
+	case "userAgent":
+		return ec.fieldContext_AuditEvent_userAgent(ctx, field)
+	case "requestId":
+		return ec.fieldContext_AuditEvent_requestId(ctx, field)
 	case "customerId":
 		return ec.fieldContext_AuditEvent_customerId(ctx, field)
 	case "action":
@@ -6340,14 +6680,10 @@ func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field gr
 		return ec.fieldContext_AuditEvent_operation(ctx, field)
 	case "resource":
 		return ec.fieldContext_AuditEvent_resource(ctx, field)
-	case "decision":
-		return ec.fieldContext_AuditEvent_decision(ctx, field)
-	case "reason":
-		return ec.fieldContext_AuditEvent_reason(ctx, field)
 	case "status":
 		return ec.fieldContext_AuditEvent_status(ctx, field)
-	case "requestId":
-		return ec.fieldContext_AuditEvent_requestId(ctx, field)
+	case "details":
+		return ec.fieldContext_AuditEvent_details(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEvent", field.Name)
 }
@@ -6360,6 +6696,18 @@ func (ec *executionContext) childFields_AuditEventPage(ctx context.Context, fiel
 		return ec.fieldContext_AuditEventPage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEventPage", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AuditTarget_type(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditTarget_id(ctx, field)
+	case "name":
+		return ec.fieldContext_AuditTarget_name(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditTarget", field.Name)
 }
 
 func (ec *executionContext) childFields_BilledTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9337,22 +9685,70 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["actorId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["first"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "actor",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg2
+	args["actor"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "outcome",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["outcome"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg8
 	return args, nil
 }
 
@@ -10212,7 +10608,283 @@ func (ec *executionContext) fieldContext_ActionGrant_access(_ context.Context, f
 	return graphql.NewScalarFieldContext("ActionGrant", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditActor_userId(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditActor_email(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditActor_organizationId(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditActor_role(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_method(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_step(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_step(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Step, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_amr(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_amr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AMR, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_amr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_grantType(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_grantType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GrantType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_grantType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_grantId(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_grantId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GrantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_grantId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_token(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_until(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_sessions(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sessions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10235,16 +10907,16 @@ func (ec *executionContext) fieldContext_AuditEvent_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
 }
 
-func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_time(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_at(ctx, field)
+			return ec.fieldContext_AuditEvent_time(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.At, nil
+			return obj.Time, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
@@ -10254,66 +10926,20 @@ func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.Co
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_time(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Time")
 }
 
-func (ec *executionContext) _AuditEvent_actorId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_kind(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_actorId(ctx, field)
+			return ec.fieldContext_AuditEvent_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ActorID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_AuditEvent_actorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
-}
-
-func (ec *executionContext) _AuditEvent_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_customerId(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CustomerID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalOID2string(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_AuditEvent_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
-}
-
-func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_action(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Action, nil
+			return obj.Kind, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -10323,20 +10949,20 @@ func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphq
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_category(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_operation(ctx, field)
+			return ec.fieldContext_AuditEvent_category(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Operation, nil
+			return obj.Category, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -10346,20 +10972,43 @@ func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_categoryUid(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_resource(ctx, field)
+			return ec.fieldContext_AuditEvent_categoryUid(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Resource, nil
+			return obj.CategoryUID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_categoryUid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_class(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_class(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Class, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -10369,20 +11018,43 @@ func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_class(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_decision(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_classUid(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_decision(ctx, field)
+			return ec.fieldContext_AuditEvent_classUid(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Decision, nil
+			return obj.ClassUID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_classUid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_activity(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_activity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Activity, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -10392,11 +11064,80 @@ func (ec *executionContext) _AuditEvent_decision(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_decision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_reason(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_activityId(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_activityId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivityID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_activityId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_typeUid(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_typeUid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TypeUID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_typeUid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_outcome(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_reason(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10419,30 +11160,117 @@ func (ec *executionContext) fieldContext_AuditEvent_reason(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_status(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_actor(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_status(ctx, field)
+			return ec.fieldContext_AuditEvent_actor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
+			return obj.Actor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Actor) graphql.Marshaler {
+			return ec.marshalNAuditActor2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐActor(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+func (ec *executionContext) fieldContext_AuditEvent_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditActor(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
-func (ec *executionContext) _AuditEvent_requestId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_target(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Target) graphql.Marshaler {
+			return ec.marshalNAuditTarget2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEvent_sourceAddress(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_sourceAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_sourceAddress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_userAgent(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_userAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_userAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_requestId(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10465,6 +11293,153 @@ func (ec *executionContext) fieldContext_AuditEvent_requestId(_ context.Context,
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
+func (ec *executionContext) _AuditEvent_customerId(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_resource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resource, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_status(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_details(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_details(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Details, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Details) graphql.Marshaler {
+			return ec.marshalNAuditDetails2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐDetails(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_details(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditDetails(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AuditEventPage_items(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10477,8 +11452,8 @@ func (ec *executionContext) _AuditEventPage_items(ctx context.Context, field gra
 			return obj.Items, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*admin.AuditEvent) graphql.Marshaler {
-			return ec.marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEventᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*audit.Event) graphql.Marshaler {
+			return ec.marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEventᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10518,6 +11493,75 @@ func (ec *executionContext) _AuditEventPage_nextCursor(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_AuditEventPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEventPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditTarget_type(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditTarget_id(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditTarget_name(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, "String")
 }
 
 func (ec *executionContext) _BilledTotal_period(ctx context.Context, field graphql.CollectedField, obj *admin.BilledTotal) (ret graphql.Marshaler) {
@@ -22808,7 +23852,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["actorId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["actorId"].(*string), fc.Args["actor"].(*string), fc.Args["targetId"].(*string), fc.Args["kind"].(*string), fc.Args["outcome"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -22858,6 +23902,47 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditKinds(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditKinds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AuditKinds(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_AUDIT_LOG")
+				if err != nil {
+					var zeroVal []string
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []string
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditKinds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, "String")
 }
 
 func (ec *executionContext) _Query_emailLog(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -31454,9 +32539,125 @@ func (ec *executionContext) _ActionGrant(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var auditActorImplementors = []string{"AuditActor"}
+
+func (ec *executionContext) _AuditActor(ctx context.Context, sel ast.SelectionSet, obj *audit.Actor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditActorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditActor")
+		case "userId":
+			out.Values[i] = ec._AuditActor_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._AuditActor_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organizationId":
+			out.Values[i] = ec._AuditActor_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._AuditActor_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditDetailsImplementors = []string{"AuditDetails"}
+
+func (ec *executionContext) _AuditDetails(ctx context.Context, sel ast.SelectionSet, obj *audit.Details) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditDetailsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditDetails")
+		case "method":
+			out.Values[i] = ec._AuditDetails_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "step":
+			out.Values[i] = ec._AuditDetails_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amr":
+			out.Values[i] = ec._AuditDetails_amr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grantType":
+			out.Values[i] = ec._AuditDetails_grantType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grantId":
+			out.Values[i] = ec._AuditDetails_grantId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._AuditDetails_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._AuditDetails_until(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._AuditDetails_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditEventImplementors = []string{"AuditEvent"}
 
-func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *admin.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *audit.Event) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31470,13 +32671,83 @@ func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "at":
-			out.Values[i] = ec._AuditEvent_at(ctx, field, obj)
+		case "time":
+			out.Values[i] = ec._AuditEvent_time(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "actorId":
-			out.Values[i] = ec._AuditEvent_actorId(ctx, field, obj)
+		case "kind":
+			out.Values[i] = ec._AuditEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._AuditEvent_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categoryUid":
+			out.Values[i] = ec._AuditEvent_categoryUid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "class":
+			out.Values[i] = ec._AuditEvent_class(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "classUid":
+			out.Values[i] = ec._AuditEvent_classUid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activity":
+			out.Values[i] = ec._AuditEvent_activity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activityId":
+			out.Values[i] = ec._AuditEvent_activityId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "typeUid":
+			out.Values[i] = ec._AuditEvent_typeUid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._AuditEvent_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._AuditEvent_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actor":
+			out.Values[i] = ec._AuditEvent_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._AuditEvent_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sourceAddress":
+			out.Values[i] = ec._AuditEvent_sourceAddress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userAgent":
+			out.Values[i] = ec._AuditEvent_userAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestId":
+			out.Values[i] = ec._AuditEvent_requestId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -31500,23 +32771,13 @@ func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "decision":
-			out.Values[i] = ec._AuditEvent_decision(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "reason":
-			out.Values[i] = ec._AuditEvent_reason(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "status":
 			out.Values[i] = ec._AuditEvent_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "requestId":
-			out.Values[i] = ec._AuditEvent_requestId(ctx, field, obj)
+		case "details":
+			out.Values[i] = ec._AuditEvent_details(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -31556,6 +32817,49 @@ func (ec *executionContext) _AuditEventPage(ctx context.Context, sel ast.Selecti
 		case "nextCursor":
 			out.Values[i] = ec._AuditEventPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditTargetImplementors = []string{"AuditTarget"}
+
+func (ec *executionContext) _AuditTarget(ctx context.Context, sel ast.SelectionSet, obj *audit.Target) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditTarget")
+		case "type":
+			out.Values[i] = ec._AuditTarget_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._AuditTarget_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._AuditTarget_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -34656,6 +35960,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_auditLog(ctx, field)
 				})
+		case "auditKinds":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_auditKinds(ctx, field)
+				})
 		case "emailLog":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -36424,11 +37734,19 @@ func (ec *executionContext) marshalNActionGrant2ᚖgithubᚗcomᚋplatformᚋpla
 	return ec._ActionGrant(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditActor2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐActor(ctx context.Context, sel ast.SelectionSet, v audit.Actor) graphql.Marshaler {
+	return ec._AuditActor(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditDetails2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐDetails(ctx context.Context, sel ast.SelectionSet, v audit.Details) graphql.Marshaler {
+	return ec._AuditDetails(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*audit.Event) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEvent(ctx, sel, v[i])
+		return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEvent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -36440,7 +37758,7 @@ func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋp
 	return ret
 }
 
-func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v *admin.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEvent(ctx context.Context, sel ast.SelectionSet, v *audit.Event) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuditEvent!")
 		return graphql.Null
@@ -36454,6 +37772,10 @@ func (ec *executionContext) marshalNAuditEventPage2ᚖgithubᚗcomᚋplatformᚋ
 		return graphql.Null
 	}
 	return ec._AuditEventPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditTarget2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐTarget(ctx context.Context, sel ast.SelectionSet, v audit.Target) graphql.Marshaler {
+	return ec._AuditTarget(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNBilledTotal2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBilledTotal(ctx context.Context, sel ast.SelectionSet, v *admin.BilledTotal) graphql.Marshaler {

@@ -119,8 +119,9 @@ var (
 
 // The audit and e-mail logs.
 var (
-	OpAuditLog = declare(Operation{Name: "audit.log", Action: authz.ViewAuditLog})
-	OpEmailLog = declare(Operation{Name: "email.log", Action: authz.ViewAuditLog})
+	OpAuditLog    = declare(Operation{Name: "audit.log", Action: authz.ViewAuditLog})
+	OpAuditExport = declare(Operation{Name: "audit.export", Action: authz.ViewAuditLog})
+	OpEmailLog    = declare(Operation{Name: "email.log", Action: authz.ViewAuditLog})
 )
 
 // A customer's configuration: SSO, identity providers, webhooks and service

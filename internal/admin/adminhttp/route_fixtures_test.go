@@ -71,6 +71,7 @@ var routeFixtures = map[string]string{
 	"POST /me/focus":                                   "focus_enter",
 	"DELETE /me/focus":                                 "focus_leave",
 	"GET /audit-log":                                   "none",
+	"GET /audit-log/export":                            "none",
 	"GET /email-log":                                   "none",
 	"GET /me/subscriptions":                            "none",
 	"POST /me/subscriptions":                           "subscription_new",

@@ -110,7 +110,8 @@ func (a *API) table() []Route {
 		{Method: del, Pattern: "/me/focus", Op: admin.OpFocusLeave, Handle: a.leaveFocus},
 
 		// The audit and e-mail logs.
-		{Method: get, Pattern: "/audit-log", Op: admin.OpAuditLog, Handle: listed(logQuery, s.AuditLog)},
+		{Method: get, Pattern: "/audit-log", Op: admin.OpAuditLog, Handle: listed(auditQuery, s.AuditLog)},
+		{Method: get, Pattern: "/audit-log/export", Op: admin.OpAuditExport, Handle: listed(exportQuery, exported(s.AuditExport))},
 		{Method: get, Pattern: "/email-log", Op: admin.OpEmailLog, Handle: listed(logQuery, s.EmailLog)},
 
 		// Subscriptions are the caller's own; every role may hold them, and

@@ -44,6 +44,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"AccountTokens", testAccountTokens},
 		{"Outbox", testOutbox},
 		{"Passkeys", testPasskeys},
+		{"AuditTrail", testAuditTrail},
 		{"Support", testSupport},
 	}
 	for _, tc := range tests {
