@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"time"
 
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
@@ -14,11 +15,16 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error) {
+func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) (*model.AuditEventPage, error) {
 	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.AuditEvent], error) {
-		return s.AuditLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+		return s.AuditLog(ctx, c, admin.AuditQuery{ActorID: str(actorID), Actor: str(actor), TargetID: str(targetID), Kind: str(kind),
+			Outcome: str(outcome), From: timeOf(from), To: timeOf(to), Limit: in.Limit, Cursor: in.Cursor})
 	})
 	return (*model.AuditEventPage)(p), err
+}
+
+func (r *queryResolver) AuditKinds(ctx context.Context) ([]string, error) {
+	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]string, error) { return s.AuditKinds(ctx, c) })
 }
 
 func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error) {

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -40,6 +41,14 @@ func str(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// timeOf is an optional time argument: the zero time when absent.
+func timeOf(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
 }
 
 func num(p *int) int {

@@ -104,13 +104,13 @@ func TestRotateInstanceSecret(t *testing.T) {
 	if s, _ := got["clientSecret"].(string); !strings.HasPrefix(s, "secret-") || s == first || got["clientId"] != clientID || got["instanceId"] != id {
 		t.Fatalf("rotateInstanceSecret = %v (was %q)", got, first)
 	}
-	audit := e.gql(platAdm, `{ auditLog(first: 5) { items { action operation resource customerId decision } } }`, nil)
+	audit := e.gql(platAdm, `{ auditLog(first: 5) { items { action operation resource customerId outcome } } }`, nil)
 	items, _ := dig(audit.Data, "auditLog", "items").([]any)
 	found := false
 	for _, it := range items {
 		ev := it.(map[string]any)
 		if ev["action"] == "manage_instances" && ev["operation"] == "instance.secret_rotate" && ev["resource"] == "instances/"+id &&
-			ev["customerId"] == custAcme && ev["decision"] == "allowed" {
+			ev["customerId"] == custAcme && ev["outcome"] == "success" {
 			found = true
 		}
 	}

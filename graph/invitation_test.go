@@ -18,11 +18,17 @@ func TestInvitationMutations(t *testing.T) {
 		t.Fatalf("invite: %s", r.Raw)
 	}
 	id := dig(r.Data, "inviteUser", "id").(string)
-	for _, m := range []string{"resendInvitation", "revokeInvitation"} {
-		r := e.gql(ownerA, `mutation($id: ID!) { `+m+`(id: $id) { id status } }`, map[string]any{"id": id})
-		if len(r.Errors) > 0 || dig(r.Data, m, "status") != "invited" {
-			t.Fatalf("%s: %s", m, r.Raw)
-		}
+	if r := e.gql(ownerA, `mutation($id: ID!) { resendInvitation(id: $id) { id status } }`, map[string]any{"id": id}); len(r.Errors) > 0 ||
+		dig(r.Data, "resendInvitation", "status") != "invited" {
+		t.Fatalf("resend: %s", r.Raw)
+	}
+	// revoking removes the pending account
+	if r := e.gql(ownerA, `mutation($id: ID!) { revokeInvitation(id: $id) }`, map[string]any{"id": id}); len(r.Errors) > 0 ||
+		dig(r.Data, "revokeInvitation") != true {
+		t.Fatalf("revoke: %s", r.Raw)
+	}
+	if r := e.gql(ownerA, `query($id: ID!) { user(id: $id) { id } }`, map[string]any{"id": id}); !slices.Equal(r.codes(), []string{"NOT_FOUND"}) {
+		t.Fatalf("the revoked user: %v %s", r.codes(), r.Raw)
 	}
 	// an accepted invitation cannot be resent
 	r = e.gql(ownerA, `mutation($id: ID!) { resendInvitation(id: $id) { id } }`, map[string]any{"id": viewerA})
@@ -49,13 +55,21 @@ func TestInternalInvitationMutations(t *testing.T) {
 	}
 	id := dig(r.Data, "createInternalUser", "id").(string)
 	for _, m := range []string{"resendInternalInvitation", "unlockInternalUser", "revokeInternalInvitation"} {
-		q := `mutation($id: ID!) { ` + m + `(id: $id) { id email } }`
+		q := `mutation($id: ID!) { ` + m + `(id: $id) { id email status } }`
+		if m == "revokeInternalInvitation" {
+			q = `mutation($id: ID!) { ` + m + `(id: $id) }`
+		}
 		if r := e.gql(acctMgr, q, map[string]any{"id": id}); !slices.Equal(r.codes(), []string{"FORBIDDEN"}) {
 			t.Fatalf("%s by an account manager: %v %s", m, r.codes(), r.Raw)
 		}
-		if r := e.gql(platAdm, q, map[string]any{"id": id}); len(r.Errors) > 0 || dig(r.Data, m, "email") != "ivy@platform.example" {
+		r := e.gql(platAdm, q, map[string]any{"id": id})
+		if len(r.Errors) > 0 || (m != "revokeInternalInvitation" && (dig(r.Data, m, "email") != "ivy@platform.example" ||
+			dig(r.Data, m, "status") != "invited")) {
 			t.Fatalf("%s: %s", m, r.Raw)
 		}
+	}
+	if r := e.gql(platAdm, `query($id: ID!) { internalUser(id: $id) { id } }`, map[string]any{"id": id}); !slices.Equal(r.codes(), []string{"NOT_FOUND"}) {
+		t.Fatalf("the revoked internal user: %v %s", r.codes(), r.Raw)
 	}
 }
 

@@ -143,7 +143,7 @@ func TestInvalidMutationChangesNothing(t *testing.T) {
 	if dig(got.Data, "createCustomer", "name") != "Initech" || snapshot() == before {
 		t.Fatalf("valid mutation: %s", got.Raw)
 	}
-	audit := e.gql(platAdm, `{ auditLog(first: 5) { items { action operation resource decision } } }`, nil)
+	audit := e.gql(platAdm, `{ auditLog(first: 5) { items { action operation resource outcome } } }`, nil)
 	if a, _ := dig(audit.Data, "auditLog", "items", 0, "operation").(string); a != "customer.create" {
 		t.Errorf("latest audit event %s", audit.Raw)
 	}

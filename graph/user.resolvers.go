@@ -51,12 +51,24 @@ func (r *mutationResolver) ResendInvitation(ctx context.Context, id string) (*ad
 	return call(ctx, r.Resolver, (*admin.Service).ResendInvitation, id)
 }
 
-func (r *mutationResolver) RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error) {
-	return call(ctx, r.Resolver, (*admin.Service).RevokeInvitation, id)
+func (r *mutationResolver) RevokeInvitation(ctx context.Context, id string) (*bool, error) {
+	return remove(ctx, r.Resolver, (*admin.Service).RevokeInvitation, id)
 }
 
 func (r *mutationResolver) UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error) {
 	return call(ctx, r.Resolver, (*admin.Service).UnlockUser, id)
+}
+
+func (r *mutationResolver) ResetSecondFactor(ctx context.Context, id string) (*admin.CustomerUserView, error) {
+	return call(ctx, r.Resolver, (*admin.Service).ResetSecondFactor, id)
+}
+
+func (r *mutationResolver) EndUserSession(ctx context.Context, id string, sessionID string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error { return s.EndUserSession(ctx, c, id, sessionID) })
+}
+
+func (r *mutationResolver) EndUserSessions(ctx context.Context, id string) (*bool, error) {
+	return remove(ctx, r.Resolver, (*admin.Service).EndUserSessions, id)
 }
 
 func (r *mutationResolver) UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error) {
@@ -87,12 +99,24 @@ func (r *mutationResolver) ResendInternalInvitation(ctx context.Context, id stri
 	return call(ctx, r.Resolver, (*admin.Service).ResendInternalInvitation, id)
 }
 
-func (r *mutationResolver) RevokeInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error) {
-	return call(ctx, r.Resolver, (*admin.Service).RevokeInternalInvitation, id)
+func (r *mutationResolver) RevokeInternalInvitation(ctx context.Context, id string) (*bool, error) {
+	return remove(ctx, r.Resolver, (*admin.Service).RevokeInternalInvitation, id)
 }
 
 func (r *mutationResolver) UnlockInternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {
 	return call(ctx, r.Resolver, (*admin.Service).UnlockInternalUser, id)
+}
+
+func (r *mutationResolver) ResetInternalSecondFactor(ctx context.Context, id string) (*admin.InternalUser, error) {
+	return call(ctx, r.Resolver, (*admin.Service).ResetInternalSecondFactor, id)
+}
+
+func (r *mutationResolver) EndInternalUserSession(ctx context.Context, id string, sessionID string) (*bool, error) {
+	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error { return s.EndInternalUserSession(ctx, c, id, sessionID) })
+}
+
+func (r *mutationResolver) EndInternalUserSessions(ctx context.Context, id string) (*bool, error) {
+	return remove(ctx, r.Resolver, (*admin.Service).EndInternalUserSessions, id)
 }
 
 func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
@@ -112,6 +136,11 @@ func (r *queryResolver) User(ctx context.Context, id string) (*admin.CustomerUse
 	return call(ctx, r.Resolver, (*admin.Service).User, id)
 }
 
+func (r *queryResolver) UserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error) {
+	p, err := pageOf(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).UserSessions, id)
+	return (*model.UserSessionPage)(p), err
+}
+
 func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error) {
 	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InternalUser], error) {
 		return s.ListInternalUsers(ctx, c, in)
@@ -121,6 +150,11 @@ func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *st
 
 func (r *queryResolver) InternalUser(ctx context.Context, id string) (*admin.InternalUser, error) {
 	return call(ctx, r.Resolver, (*admin.Service).InternalUser, id)
+}
+
+func (r *queryResolver) InternalUserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error) {
+	p, err := pageOf(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).InternalUserSessions, id)
+	return (*model.UserSessionPage)(p), err
 }
 
 func (r *Resolver) CustomerUser() generated.CustomerUserResolver { return &customerUserResolver{r} }

@@ -131,11 +131,32 @@ func TestInstanceCreatedThroughAPILogsIn(t *testing.T) {
 // whether it handed a code back to the application.
 func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) bool {
 	t.Helper()
+	coded, _ := passwordStep(t, m, clientID, redirect, email)
+	return coded
+}
+
+// passwordStep posts the provider's login form for email with the demo
+// password in a new browser and answers whether the provider handed a code
+// back to the application, or else the page it answered (a second factor,
+// its enrolment, a refusal).
+func passwordStep(t *testing.T, m *Main, clientID, redirect, email string) (bool, string) {
+	t.Helper()
+	resp, page := signInForm(t, m, clientID, redirect, email, DemoPassword)
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	return loc != nil && loc.Query().Get("code") != "", string(page)
+}
+
+// signInForm starts an authorization of clientID (openid and scopes, a
+// login hint of email) in a new browser and posts the provider's sign-in
+// form with password; it answers the form's answer, redirects to the
+// application not followed, and its page.
+func signInForm(t *testing.T, m *Main, clientID, redirect, email, password string, scopes ...string) (*http.Response, []byte) {
+	t.Helper()
 	prov, err := gooidc.NewProvider(context.Background(), m.Config.IssuerURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := oauth2.Config{ClientID: clientID, Endpoint: prov.Endpoint(), RedirectURL: redirect, Scopes: []string{"openid"}}
+	cfg := oauth2.Config{ClientID: clientID, Endpoint: prov.Endpoint(), RedirectURL: redirect, Scopes: append([]string{"openid"}, scopes...)}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
 		if strings.HasPrefix(r.URL.String(), redirect) {
@@ -143,14 +164,14 @@ func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) b
 		}
 		return nil
 	}}
-	verifier := oauth2.GenerateVerifier()
-	resp, err := c.Get(cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("login_hint", email)))
+	resp, err := c.Get(cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()),
+		oauth2.SetAuthURLParam("login_hint", email)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	form := url.Values{"email": {email}, "password": {DemoPassword}}
+	form := url.Values{"email": {email}, "password": {password}}
 	for _, mm := range regexp.MustCompile(`name="(authRequestID|csrf)" value="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
 		form.Set(mm[1], mm[2])
 	}
@@ -158,9 +179,9 @@ func tryPasswordLogin(t *testing.T, m *Main, clientID, redirect, email string) b
 	if err != nil {
 		t.Fatal(err)
 	}
+	page, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	loc, _ := url.Parse(resp.Header.Get("Location"))
-	return loc != nil && loc.Query().Get("code") != ""
+	return resp, page
 }
 
 // A suspended user cannot sign in, its refresh token stops working, and

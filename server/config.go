@@ -121,6 +121,9 @@ type Config struct {
 	// MAIL_FROM: the From of every message ("Platform <no-reply@example.com>");
 	// required with SMTP_URL outside ROLE=all.
 	MailFrom string
+	// AUDIT_RETENTION: how long audit events are kept (D-audit-retention);
+	// older ones are pruned in the console's background loop. 0 keeps them.
+	AuditRetention time.Duration
 	// PasswordParams is the argon2id cost of the password hashes the
 	// identity provider and the demo seed make. No environment variable
 	// sets it: the zero value is idp.DefaultPasswordParams, and only a
@@ -182,7 +185,33 @@ func DefaultConfig() Config {
 		UploadConcurrency:      4,
 		MaxConnections:         4096,
 		ShutdownGrace:          20 * time.Second,
+		AuditRetention:         DefaultAuditRetention,
 	}
+}
+
+// DefaultAuditRetention is AUDIT_RETENTION's default: 400 days, a year of
+// events and the weeks an audit of that year takes.
+const DefaultAuditRetention = 400 * 24 * time.Hour
+
+// MinAuditRetention is the shortest AUDIT_RETENTION (besides 0, keep
+// everything): a day, so a SIEM that was away for a night still finds
+// what it missed.
+const MinAuditRetention = 24 * time.Hour
+
+// parseRetention reads AUDIT_RETENTION: a whole number of days ("400d"),
+// a Go duration ("9600h"), or 0 to keep every event.
+func parseRetention(v string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 || n > 100*365 {
+			return 0, errors.New("bad days")
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	if v == "0" {
+		return 0, nil
+	}
+	return time.ParseDuration(v)
 }
 
 // ConfigFromEnv starts from DefaultConfig and applies the environment, read
@@ -264,6 +293,13 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 			}
 			*dst = d
 		}
+	}
+	if v := strings.TrimSpace(getenv("AUDIT_RETENTION")); v != "" {
+		d, err := parseRetention(v)
+		if err != nil {
+			problems = append(problems, "AUDIT_RETENTION must be a number of days such as 400d, a duration such as 9600h, or 0 to keep every event")
+		}
+		c.AuditRetention = d
 	}
 	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
 		"AUTHORIZE_RATE_LIMIT": &c.AuthorizeRateLimit, "DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency,
@@ -361,6 +397,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxConnections < 1 {
 		p = append(p, "MAX_CONNECTIONS must be at least 1")
+	}
+	if c.AuditRetention < 0 || (c.AuditRetention > 0 && c.AuditRetention < MinAuditRetention) {
+		p = append(p, "AUDIT_RETENTION must be 0 (keep every event) or at least a day (1d)")
 	}
 	if c.UploadConcurrency < 1 {
 		p = append(p, "UPLOAD_CONCURRENCY must be at least 1")

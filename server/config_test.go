@@ -114,6 +114,17 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "OKAuthorizeRateLimit", env: map[string]string{"AUTHORIZE_RATE_LIMIT": "0"},
 			want: func(c Config) bool { return c.AuthorizeRateLimit == 0 && DefaultConfig().AuthorizeRateLimit == 120 }},
 		{name: "ErrAuthorizeRateLimit", env: map[string]string{"AUTHORIZE_RATE_LIMIT": "many"}, wantErr: []string{"AUTHORIZE_RATE_LIMIT"}},
+		{name: "OKAuditRetention", env: map[string]string{"AUDIT_RETENTION": "30d"},
+			want: func(c Config) bool {
+				return c.AuditRetention == 30*24*time.Hour && DefaultConfig().AuditRetention == 400*24*time.Hour
+			}},
+		{name: "OKAuditRetentionDuration", env: map[string]string{"AUDIT_RETENTION": "36h"},
+			want: func(c Config) bool { return c.AuditRetention == 36*time.Hour }},
+		{name: "OKAuditRetentionForever", env: map[string]string{"AUDIT_RETENTION": "0"},
+			want: func(c Config) bool { return c.AuditRetention == 0 }},
+		{name: "ErrAuditRetention", env: map[string]string{"AUDIT_RETENTION": "a year"}, wantErr: []string{"AUDIT_RETENTION", "400d"}},
+		{name: "ErrAuditRetentionShort", env: map[string]string{"AUDIT_RETENTION": "12h"}, wantErr: []string{"AUDIT_RETENTION", "at least a day"}},
+		{name: "ErrAuditRetentionNegative", env: map[string]string{"AUDIT_RETENTION": "-5d"}, wantErr: []string{"AUDIT_RETENTION"}},
 		{name: "ErrSeedDemo", env: map[string]string{"SEED_DEMO": "maybe"}, wantErr: []string{"SEED_DEMO"}},
 		{name: "ErrEveryProblemAtOnce", env: map[string]string{"ROLE": "x", "DATABASE_URL": "x", "LOG_FORMAT": "x", "ISSUER_URL": "x",
 			"EGRESS_ALLOW": "x"}, wantErr: []string{"ROLE", "DATABASE_URL", "LOG_FORMAT", "ISSUER_URL", "EGRESS_ALLOW"}},

@@ -111,6 +111,22 @@ func buttons(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
+// buttonsLike lists the visible buttons whose text (or label) begins with
+// one of prefixes.
+func buttonsLike(ctx context.Context, prefixes ...string) []string {
+	bs, _ := buttons(ctx)
+	var out []string
+	for _, b := range bs {
+		for _, p := range prefixes {
+			if strings.HasPrefix(b, p) {
+				out = append(out, b)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // axeCheck runs axe-core on the page and fails the test on any violation.
 func axeCheck(t *testing.T, ctx context.Context, src, page string) {
 	t.Helper()

@@ -469,18 +469,7 @@ func TestBrowserConsoleAppPlatformReadOnly(t *testing.T) {
 	mustInternalUser(t, m, "2b7e4d10-0000-4000-8000-0000000000c2", "otto@platform.example", "Otto Ops", "infra_ops")
 	writes := []string{"New", "Edit", "Delete", "Remove", "Publish", "Withdraw", "Set variable", "Resolve", "Reopen", "Invite",
 		"Repair", "Rotate", "Show database URI"}
-	offered := func(ctx context.Context) []string {
-		bs, _ := buttons(ctx)
-		var out []string
-		for _, b := range bs {
-			for _, w := range writes {
-				if strings.HasPrefix(b, w) {
-					out = append(out, b)
-				}
-			}
-		}
-		return out
-	}
+	offered := func(ctx context.Context) []string { return buttonsLike(ctx, writes...) }
 
 	t.Run("reader", func(t *testing.T) {
 		ctx := mustBrowser(t)

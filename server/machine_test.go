@@ -139,7 +139,9 @@ func TestServiceAccountCallsTheAPIs(t *testing.T) {
 	found := false
 	for _, e := range audit["items"].([]any) {
 		ev := e.(map[string]any)
-		found = found || (ev["actorId"] == me["userId"] && strings.Contains(ev["action"].(string), "manage_customer_config"))
+		actor, _ := ev["actor"].(map[string]any)
+		found = found || (actor["userId"] == me["userId"] && actor["role"] == "admin" && ev["kind"] == "admin.write" &&
+			ev["action"] == "manage_customer_config")
 	}
 	if code != http.StatusOK || !found || me["userId"] == nil {
 		t.Fatalf("no audit entry names the service account (%v): %d %v", me["userId"], code, audit)

@@ -28,6 +28,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/admin/adminhttp"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/console"
 	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
@@ -154,6 +155,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if len(applied) > 0 {
 		slog.Info("database migrated", "dialect", st.Dialect(), "applied", applied)
 	}
+	if err := st.AlignAuditStream(ctx); err != nil {
+		return fmt.Errorf("audit stream: %w", err)
+	}
 	m.Config.logEgress(m.runs)
 	m.registry = prometheus.NewRegistry()
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -213,6 +217,9 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 		go con.Maintain(bg, time.Minute)
+		if m.Config.AuditRetention > 0 {
+			go audit.Retain(bg, st, m.Config.AuditRetention, time.Minute)
+		}
 		svcSecret, err := m.Config.consoleServiceSecret()
 		if err != nil {
 			return err

@@ -18,6 +18,7 @@ import (
 	"github.com/99designs/gqlgen/plugin/federation/fedruntime"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/data"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -60,23 +61,59 @@ type ComplexityRoot struct {
 		Action func(childComplexity int) int
 	}
 
+	AuditActor struct {
+		Email          func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		Role           func(childComplexity int) int
+		UserID         func(childComplexity int) int
+	}
+
+	AuditDetails struct {
+		AMR       func(childComplexity int) int
+		GrantID   func(childComplexity int) int
+		GrantType func(childComplexity int) int
+		Method    func(childComplexity int) int
+		Sessions  func(childComplexity int) int
+		Step      func(childComplexity int) int
+		Token     func(childComplexity int) int
+		Until     func(childComplexity int) int
+	}
+
 	AuditEvent struct {
-		Action     func(childComplexity int) int
-		ActorID    func(childComplexity int) int
-		At         func(childComplexity int) int
-		CustomerID func(childComplexity int) int
-		Decision   func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Operation  func(childComplexity int) int
-		Reason     func(childComplexity int) int
-		RequestID  func(childComplexity int) int
-		Resource   func(childComplexity int) int
-		Status     func(childComplexity int) int
+		Action        func(childComplexity int) int
+		Activity      func(childComplexity int) int
+		ActivityID    func(childComplexity int) int
+		Actor         func(childComplexity int) int
+		Category      func(childComplexity int) int
+		CategoryUID   func(childComplexity int) int
+		Class         func(childComplexity int) int
+		ClassUID      func(childComplexity int) int
+		CustomerID    func(childComplexity int) int
+		Details       func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Outcome       func(childComplexity int) int
+		Reason        func(childComplexity int) int
+		RequestID     func(childComplexity int) int
+		Resource      func(childComplexity int) int
+		SourceAddress func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Target        func(childComplexity int) int
+		Time          func(childComplexity int) int
+		TypeUID       func(childComplexity int) int
+		UserAgent     func(childComplexity int) int
 	}
 
 	AuditEventPage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
+	}
+
+	AuditTarget struct {
+		ID   func(childComplexity int) int
+		Name func(childComplexity int) int
+		Type func(childComplexity int) int
 	}
 
 	BilledTotal struct {
@@ -153,15 +190,19 @@ type ComplexityRoot struct {
 	}
 
 	CustomerUser struct {
-		CreatedAt   func(childComplexity int) int
-		Customer    func(childComplexity int) int
-		CustomerID  func(childComplexity int) int
-		Email       func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Name        func(childComplexity int) int
-		Role        func(childComplexity int) int
-		Status      func(childComplexity int) int
-		SuspendedAt func(childComplexity int) int
+		AuthenticatorApp func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Customer         func(childComplexity int) int
+		CustomerID       func(childComplexity int) int
+		Email            func(childComplexity int) int
+		FailedSignIns    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LockedUntil      func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Passkeys         func(childComplexity int) int
+		Role             func(childComplexity int) int
+		Status           func(childComplexity int) int
+		SuspendedAt      func(childComplexity int) int
 	}
 
 	CustomerUserPage struct {
@@ -311,12 +352,17 @@ type ComplexityRoot struct {
 	}
 
 	InternalUser struct {
-		CreatedAt   func(childComplexity int) int
-		Email       func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Name        func(childComplexity int) int
-		Role        func(childComplexity int) int
-		SuspendedAt func(childComplexity int) int
+		AuthenticatorApp func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Email            func(childComplexity int) int
+		FailedSignIns    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LockedUntil      func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Passkeys         func(childComplexity int) int
+		Role             func(childComplexity int) int
+		Status           func(childComplexity int) int
+		SuspendedAt      func(childComplexity int) int
 	}
 
 	InternalUserPage struct {
@@ -431,6 +477,10 @@ type ComplexityRoot struct {
 		DeleteUser                   func(childComplexity int, id string) int
 		DeleteUserAttribute          func(childComplexity int, id string) int
 		DeleteWebhook                func(childComplexity int, id string) int
+		EndInternalUserSession       func(childComplexity int, id string, sessionID string) int
+		EndInternalUserSessions      func(childComplexity int, id string) int
+		EndUserSession               func(childComplexity int, id string, sessionID string) int
+		EndUserSessions              func(childComplexity int, id string) int
 		EnterFocus                   func(childComplexity int, input model.FocusInput) int
 		InviteUser                   func(childComplexity int, customerID string, input model.InviteUserInput) int
 		IssueCredit                  func(childComplexity int, customerID string, input admin.CreditInput) int
@@ -450,6 +500,8 @@ type ComplexityRoot struct {
 		ReportDiscrepancy            func(childComplexity int, input admin.DiscrepancyInput) int
 		ResendInternalInvitation     func(childComplexity int, id string) int
 		ResendInvitation             func(childComplexity int, id string) int
+		ResetInternalSecondFactor    func(childComplexity int, id string) int
+		ResetSecondFactor            func(childComplexity int, id string) int
 		ResolveDatabaseURI           func(childComplexity int, id string) int
 		ResolveDiscrepancy           func(childComplexity int, id string, resolution string) int
 		ResumeSystemWorker           func(childComplexity int, id string) int
@@ -533,7 +585,8 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditLog                func(childComplexity int, actorID *string, first *int, after *string) int
+		AuditKinds              func(childComplexity int) int
+		AuditLog                func(childComplexity int, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) int
 		Customer                func(childComplexity int, id string) int
 		Customers               func(childComplexity int, first *int, after *string, search *string) int
 		Discrepancies           func(childComplexity int, status *string, first *int) int
@@ -548,6 +601,7 @@ type ComplexityRoot struct {
 		Instances               func(childComplexity int, customerID *string, first *int, after *string, search *string) int
 		InternalServiceAccounts func(childComplexity int) int
 		InternalUser            func(childComplexity int, id string) int
+		InternalUserSessions    func(childComplexity int, id string, first *int, after *string) int
 		InternalUsers           func(childComplexity int, first *int, after *string) int
 		Invoice                 func(childComplexity int, id string) int
 		Invoices                func(childComplexity int, customerID *string, status *string, first *int, after *string) int
@@ -569,6 +623,7 @@ type ComplexityRoot struct {
 		User                    func(childComplexity int, id string) int
 		UserAttribute           func(childComplexity int, id string) int
 		UserAttributes          func(childComplexity int) int
+		UserSessions            func(childComplexity int, id string, first *int, after *string) int
 		Users                   func(childComplexity int, customerID *string, first *int, after *string) int
 		Webhook                 func(childComplexity int, id string) int
 		__resolve__service      func(childComplexity int) int
@@ -696,6 +751,21 @@ type ComplexityRoot struct {
 		Required  func(childComplexity int) int
 		Type      func(childComplexity int) int
 		UpdatedAt func(childComplexity int) int
+	}
+
+	UserSession struct {
+		Address    func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		Methods    func(childComplexity int) int
+		SignedInAt func(childComplexity int) int
+		UserAgent  func(childComplexity int) int
+	}
+
+	UserSessionPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
 	}
 
 	Webhook struct {
@@ -858,8 +928,11 @@ type MutationResolver interface {
 	SuspendUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	ReactivateUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	ResendInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error)
-	RevokeInvitation(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	RevokeInvitation(ctx context.Context, id string) (*bool, error)
 	UnlockUser(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	ResetSecondFactor(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	EndUserSession(ctx context.Context, id string, sessionID string) (*bool, error)
+	EndUserSessions(ctx context.Context, id string) (*bool, error)
 	UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error)
 	DeleteUser(ctx context.Context, id string) (*bool, error)
 	TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error)
@@ -867,14 +940,18 @@ type MutationResolver interface {
 	UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error)
 	RemoveInternalUser(ctx context.Context, id string) (*bool, error)
 	ResendInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
-	RevokeInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
+	RevokeInternalInvitation(ctx context.Context, id string) (*bool, error)
 	UnlockInternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
+	ResetInternalSecondFactor(ctx context.Context, id string) (*admin.InternalUser, error)
+	EndInternalUserSession(ctx context.Context, id string, sessionID string) (*bool, error)
+	EndInternalUserSessions(ctx context.Context, id string) (*bool, error)
 	CxUpload(ctx context.Context, input model.CxUploadInput) (*model.CxUploadResult, error)
 }
 type QueryResolver interface {
 	Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error)
 	Customer(ctx context.Context, id string) (*admin.Customer, error)
-	AuditLog(ctx context.Context, actorID *string, first *int, after *string) (*model.AuditEventPage, error)
+	AuditLog(ctx context.Context, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) (*model.AuditEventPage, error)
+	AuditKinds(ctx context.Context) ([]string, error)
 	EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error)
 	Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error)
@@ -906,8 +983,10 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.Me, error)
 	Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error)
 	User(ctx context.Context, id string) (*admin.CustomerUserView, error)
+	UserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
 	InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error)
 	InternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
+	InternalUserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
 	MasterRecords(ctx context.Context, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
 	MasterRecordConnection(ctx context.Context, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordConnection, error)
 }
@@ -955,48 +1034,164 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ActionGrant.Action(childComplexity), true
 
+	case "AuditActor.email":
+		if e.ComplexityRoot.AuditActor.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Email(childComplexity), true
+	case "AuditActor.organizationId":
+		if e.ComplexityRoot.AuditActor.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.OrganizationID(childComplexity), true
+	case "AuditActor.role":
+		if e.ComplexityRoot.AuditActor.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Role(childComplexity), true
+	case "AuditActor.userId":
+		if e.ComplexityRoot.AuditActor.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.UserID(childComplexity), true
+
+	case "AuditDetails.amr":
+		if e.ComplexityRoot.AuditDetails.AMR == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.AMR(childComplexity), true
+	case "AuditDetails.grantId":
+		if e.ComplexityRoot.AuditDetails.GrantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.GrantID(childComplexity), true
+	case "AuditDetails.grantType":
+		if e.ComplexityRoot.AuditDetails.GrantType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.GrantType(childComplexity), true
+	case "AuditDetails.method":
+		if e.ComplexityRoot.AuditDetails.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Method(childComplexity), true
+	case "AuditDetails.sessions":
+		if e.ComplexityRoot.AuditDetails.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Sessions(childComplexity), true
+	case "AuditDetails.step":
+		if e.ComplexityRoot.AuditDetails.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Step(childComplexity), true
+	case "AuditDetails.token":
+		if e.ComplexityRoot.AuditDetails.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Token(childComplexity), true
+	case "AuditDetails.until":
+		if e.ComplexityRoot.AuditDetails.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditDetails.Until(childComplexity), true
+
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.Action(childComplexity), true
-	case "AuditEvent.actorId":
-		if e.ComplexityRoot.AuditEvent.ActorID == nil {
+	case "AuditEvent.activity":
+		if e.ComplexityRoot.AuditEvent.Activity == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEvent.ActorID(childComplexity), true
-	case "AuditEvent.at":
-		if e.ComplexityRoot.AuditEvent.At == nil {
+		return e.ComplexityRoot.AuditEvent.Activity(childComplexity), true
+	case "AuditEvent.activityId":
+		if e.ComplexityRoot.AuditEvent.ActivityID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEvent.At(childComplexity), true
+		return e.ComplexityRoot.AuditEvent.ActivityID(childComplexity), true
+	case "AuditEvent.actor":
+		if e.ComplexityRoot.AuditEvent.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Actor(childComplexity), true
+	case "AuditEvent.category":
+		if e.ComplexityRoot.AuditEvent.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Category(childComplexity), true
+	case "AuditEvent.categoryUid":
+		if e.ComplexityRoot.AuditEvent.CategoryUID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.CategoryUID(childComplexity), true
+	case "AuditEvent.class":
+		if e.ComplexityRoot.AuditEvent.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Class(childComplexity), true
+	case "AuditEvent.classUid":
+		if e.ComplexityRoot.AuditEvent.ClassUID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.ClassUID(childComplexity), true
 	case "AuditEvent.customerId":
 		if e.ComplexityRoot.AuditEvent.CustomerID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.CustomerID(childComplexity), true
-	case "AuditEvent.decision":
-		if e.ComplexityRoot.AuditEvent.Decision == nil {
+	case "AuditEvent.details":
+		if e.ComplexityRoot.AuditEvent.Details == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEvent.Decision(childComplexity), true
+		return e.ComplexityRoot.AuditEvent.Details(childComplexity), true
 	case "AuditEvent.id":
 		if e.ComplexityRoot.AuditEvent.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.ID(childComplexity), true
+	case "AuditEvent.kind":
+		if e.ComplexityRoot.AuditEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Kind(childComplexity), true
 	case "AuditEvent.operation":
 		if e.ComplexityRoot.AuditEvent.Operation == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.Operation(childComplexity), true
+	case "AuditEvent.outcome":
+		if e.ComplexityRoot.AuditEvent.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Outcome(childComplexity), true
 	case "AuditEvent.reason":
 		if e.ComplexityRoot.AuditEvent.Reason == nil {
 			break
@@ -1015,12 +1210,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEvent.Resource(childComplexity), true
+	case "AuditEvent.sourceAddress":
+		if e.ComplexityRoot.AuditEvent.SourceAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.SourceAddress(childComplexity), true
 	case "AuditEvent.status":
 		if e.ComplexityRoot.AuditEvent.Status == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEvent.Status(childComplexity), true
+	case "AuditEvent.target":
+		if e.ComplexityRoot.AuditEvent.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Target(childComplexity), true
+	case "AuditEvent.time":
+		if e.ComplexityRoot.AuditEvent.Time == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Time(childComplexity), true
+	case "AuditEvent.typeUid":
+		if e.ComplexityRoot.AuditEvent.TypeUID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.TypeUID(childComplexity), true
+	case "AuditEvent.userAgent":
+		if e.ComplexityRoot.AuditEvent.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.UserAgent(childComplexity), true
 
 	case "AuditEventPage.items":
 		if e.ComplexityRoot.AuditEventPage.Items == nil {
@@ -1034,6 +1259,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEventPage.NextCursor(childComplexity), true
+
+	case "AuditTarget.id":
+		if e.ComplexityRoot.AuditTarget.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.ID(childComplexity), true
+	case "AuditTarget.name":
+		if e.ComplexityRoot.AuditTarget.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Name(childComplexity), true
+	case "AuditTarget.type":
+		if e.ComplexityRoot.AuditTarget.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Type(childComplexity), true
 
 	case "BilledTotal.billedAmount":
 		if e.ComplexityRoot.BilledTotal.BilledAmount == nil {
@@ -1394,6 +1638,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomerPage.NextCursor(childComplexity), true
 
+	case "CustomerUser.authenticatorApp":
+		if e.ComplexityRoot.CustomerUser.AuthenticatorApp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.AuthenticatorApp(childComplexity), true
 	case "CustomerUser.createdAt":
 		if e.ComplexityRoot.CustomerUser.CreatedAt == nil {
 			break
@@ -1418,18 +1668,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerUser.Email(childComplexity), true
+	case "CustomerUser.failedSignIns":
+		if e.ComplexityRoot.CustomerUser.FailedSignIns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.FailedSignIns(childComplexity), true
 	case "CustomerUser.id":
 		if e.ComplexityRoot.CustomerUser.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CustomerUser.ID(childComplexity), true
+	case "CustomerUser.lockedUntil":
+		if e.ComplexityRoot.CustomerUser.LockedUntil == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.LockedUntil(childComplexity), true
 	case "CustomerUser.name":
 		if e.ComplexityRoot.CustomerUser.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CustomerUser.Name(childComplexity), true
+	case "CustomerUser.passkeys":
+		if e.ComplexityRoot.CustomerUser.Passkeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.Passkeys(childComplexity), true
 	case "CustomerUser.role":
 		if e.ComplexityRoot.CustomerUser.Role == nil {
 			break
@@ -2078,6 +2346,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InstanceSecret.InstanceID(childComplexity), true
 
+	case "InternalUser.authenticatorApp":
+		if e.ComplexityRoot.InternalUser.AuthenticatorApp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.AuthenticatorApp(childComplexity), true
 	case "InternalUser.createdAt":
 		if e.ComplexityRoot.InternalUser.CreatedAt == nil {
 			break
@@ -2090,24 +2364,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InternalUser.Email(childComplexity), true
+	case "InternalUser.failedSignIns":
+		if e.ComplexityRoot.InternalUser.FailedSignIns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.FailedSignIns(childComplexity), true
 	case "InternalUser.id":
 		if e.ComplexityRoot.InternalUser.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.InternalUser.ID(childComplexity), true
+	case "InternalUser.lockedUntil":
+		if e.ComplexityRoot.InternalUser.LockedUntil == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.LockedUntil(childComplexity), true
 	case "InternalUser.name":
 		if e.ComplexityRoot.InternalUser.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.InternalUser.Name(childComplexity), true
+	case "InternalUser.passkeys":
+		if e.ComplexityRoot.InternalUser.Passkeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Passkeys(childComplexity), true
 	case "InternalUser.role":
 		if e.ComplexityRoot.InternalUser.Role == nil {
 			break
 		}
 
 		return e.ComplexityRoot.InternalUser.Role(childComplexity), true
+	case "InternalUser.status":
+		if e.ComplexityRoot.InternalUser.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InternalUser.Status(childComplexity), true
 	case "InternalUser.suspendedAt":
 		if e.ComplexityRoot.InternalUser.SuspendedAt == nil {
 			break
@@ -2746,6 +3044,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
+	case "Mutation.endInternalUserSession":
+		if e.ComplexityRoot.Mutation.EndInternalUserSession == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endInternalUserSession_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndInternalUserSession(childComplexity, args["id"].(string), args["sessionId"].(string)), true
+	case "Mutation.endInternalUserSessions":
+		if e.ComplexityRoot.Mutation.EndInternalUserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endInternalUserSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndInternalUserSessions(childComplexity, args["id"].(string)), true
+	case "Mutation.endUserSession":
+		if e.ComplexityRoot.Mutation.EndUserSession == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endUserSession_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndUserSession(childComplexity, args["id"].(string), args["sessionId"].(string)), true
+	case "Mutation.endUserSessions":
+		if e.ComplexityRoot.Mutation.EndUserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endUserSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndUserSessions(childComplexity, args["id"].(string)), true
 	case "Mutation.enterFocus":
 		if e.ComplexityRoot.Mutation.EnterFocus == nil {
 			break
@@ -2950,6 +3292,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResendInvitation(childComplexity, args["id"].(string)), true
+	case "Mutation.resetInternalSecondFactor":
+		if e.ComplexityRoot.Mutation.ResetInternalSecondFactor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resetInternalSecondFactor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResetInternalSecondFactor(childComplexity, args["id"].(string)), true
+	case "Mutation.resetSecondFactor":
+		if e.ComplexityRoot.Mutation.ResetSecondFactor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resetSecondFactor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResetSecondFactor(childComplexity, args["id"].(string)), true
 	case "Mutation.resolveDatabaseUri":
 		if e.ComplexityRoot.Mutation.ResolveDatabaseURI == nil {
 			break
@@ -3511,6 +3875,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Plan.UpdatedAt(childComplexity), true
 
+	case "Query.auditKinds":
+		if e.ComplexityRoot.Query.AuditKinds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AuditKinds(childComplexity), true
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -3521,7 +3891,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["actorId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["actorId"].(*string), args["actor"].(*string), args["targetId"].(*string), args["kind"].(*string), args["outcome"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
 	case "Query.customer":
 		if e.ComplexityRoot.Query.Customer == nil {
 			break
@@ -3661,6 +4031,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InternalUser(childComplexity, args["id"].(string)), true
+	case "Query.internalUserSessions":
+		if e.ComplexityRoot.Query.InternalUserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalUserSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalUserSessions(childComplexity, args["id"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.internalUsers":
 		if e.ComplexityRoot.Query.InternalUsers == nil {
 			break
@@ -3868,6 +4249,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.UserAttributes(childComplexity), true
+	case "Query.userSessions":
+		if e.ComplexityRoot.Query.UserSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_userSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UserSessions(childComplexity, args["id"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.users":
 		if e.ComplexityRoot.Query.Users == nil {
 			break
@@ -4430,6 +4822,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserAttribute.UpdatedAt(childComplexity), true
 
+	case "UserSession.address":
+		if e.ComplexityRoot.UserSession.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.Address(childComplexity), true
+	case "UserSession.expiresAt":
+		if e.ComplexityRoot.UserSession.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.ExpiresAt(childComplexity), true
+	case "UserSession.id":
+		if e.ComplexityRoot.UserSession.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.ID(childComplexity), true
+	case "UserSession.lastSeenAt":
+		if e.ComplexityRoot.UserSession.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.LastSeenAt(childComplexity), true
+	case "UserSession.methods":
+		if e.ComplexityRoot.UserSession.Methods == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.Methods(childComplexity), true
+	case "UserSession.signedInAt":
+		if e.ComplexityRoot.UserSession.SignedInAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.SignedInAt(childComplexity), true
+	case "UserSession.userAgent":
+		if e.ComplexityRoot.UserSession.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSession.UserAgent(childComplexity), true
+
+	case "UserSessionPage.items":
+		if e.ComplexityRoot.UserSessionPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSessionPage.Items(childComplexity), true
+	case "UserSessionPage.nextCursor":
+		if e.ComplexityRoot.UserSessionPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSessionPage.NextCursor(childComplexity), true
+
 	case "Webhook.active":
 		if e.ComplexityRoot.Webhook.Active == nil {
 			break
@@ -4701,25 +5149,84 @@ func newExecutionContext(
 
 var sources = []*ast.Source{
 	{Name: "../../schema/audit.graphqls", Input: `"""
-An audit event: a denied decision or an admin write, in one shape whichever
-API the write came through (D-audit-events).
+An audit event in the one schema of the audit trail (D-audit-trail), aligned
+with OCSF, the same as the REST API, the webhooks and the export answer
+(docs/api.md, "Audit events"): a security event of the identity provider, an
+administration write or a refused request.
 """
 type AuditEvent {
   id: ID!
-  at: Time!
-  actorId: ID!
-  customerId: ID
-  "The action of the capability matrix the request was decided on."
-  action: String!
-  "The declared operation of an allowed write (tenant.update); empty for a denial."
-  operation: String!
-  "What was acted on: type and id as a path (tenants/<id>)."
-  resource: String!
-  "allowed or denied"
-  decision: String!
+  time: Time!
+  "The event's kind (sign_in, account.locked, admin.write, …; auditKinds lists them)."
+  kind: String!
+  "OCSF's category (Identity & Access Management, Application Activity) and its uid."
+  category: String!
+  categoryUid: Int!
+  "OCSF's class (Authentication, Account Change, API Activity) and its uid."
+  class: String!
+  classUid: Int!
+  "OCSF's activity within the class (Logon, Lock, Update, …) and its id."
+  activity: String!
+  activityId: Int!
+  "OCSF's type_uid: classUid × 100 + activityId."
+  typeUid: Int!
+  "success or failure"
+  outcome: String!
+  "A code of why: a failure's cause, why a session ended, a refusal's reason."
   reason: String!
-  status: Int!
+  actor: AuditActor!
+  target: AuditTarget!
+  "The client's address as the request showed it."
+  sourceAddress: String!
+  userAgent: String!
   requestId: String!
+  "The customer whose readers and webhooks see the event; null for a platform-wide event."
+  customerId: ID
+  "The action of the capability matrix an administration event was decided on; empty for security events."
+  action: String!
+  "The declared operation of an allowed write (tenant.update); empty otherwise."
+  operation: String!
+  "What an administration event acted on: kinds and ids as a path (tenants/<id>)."
+  resource: String!
+  "The answer's HTTP status."
+  status: Int!
+  details: AuditDetails!
+}
+
+"Who did what an audit event records, as it was then."
+type AuditActor {
+  "The user; empty for a failed sign-in for an address without an account."
+  userId: ID!
+  email: String!
+  organizationId: ID!
+  role: String!
+}
+
+"What an audit event acted on."
+type AuditTarget {
+  "user, application, session, passkey, tenant, …; empty when the event names nothing."
+  type: String!
+  id: ID!
+  "A user's address, an application's name, where there is one."
+  name: String!
+}
+
+"The fields some kinds of audit event add; empty when the kind has none."
+type AuditDetails {
+  "How a user proved who they are (password, totp, recovery_code, passkey, sso, link), or which factor changed."
+  method: String!
+  "The sign-in's step that failed: first_factor or second_factor."
+  step: String!
+  "A session's authentication methods (RFC 8176), space separated."
+  amr: String!
+  grantType: String!
+  grantId: String!
+  "The kind of token presented again: refresh_token or authorization_code."
+  token: String!
+  "When a lock ends."
+  until: String!
+  "How many sessions ended at once."
+  sessions: Int!
 }
 
 type AuditEventPage {
@@ -4728,8 +5235,15 @@ type AuditEventPage {
 }
 
 extend type Query {
-  "Audit events the caller may read, newest first."
-  auditLog(actorId: ID, first: Int = 100, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  """
+  Audit events the caller may read, newest first, narrowed by the filters
+  given: one actor (actorId), actors whose address contains actor, events that
+  acted on targetId, one kind, one outcome (success or failure), and
+  from ≤ time < to.
+  """
+  auditLog(actorId: ID, actor: String, targetId: ID, kind: String, outcome: String, from: Time, to: Time, first: Int = 100, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  "The kinds of audit event, security events first (the auditLog filter's choices)."
+  auditKinds: [String!]! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 25)
   "E-mails the platform sent within the caller's scope, newest first."
   emailLog(actorId: ID, first: Int = 100, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
@@ -5723,7 +6237,12 @@ extend type Mutation {
   triggerMigration(id: ID!, targetVersion: String!): TenantMigration @authz(action: TRIGGER_MIGRATION)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/user.graphqls", Input: `"A user of a customer's organization. status is invited, active or suspended."
+	{Name: "../../schema/user.graphqls", Input: `"""
+A user of a customer's organization. status is the account as it is now
+(D-support-tools), the first that holds of: suspended, locked (a lockout by
+failed sign-ins is in force, until lockedUntil), invited (no credential yet:
+the invitation is pending), active.
+"""
 type CustomerUser {
   id: ID!
   customerId: ID!
@@ -5734,7 +6253,38 @@ type CustomerUser {
   role: String!
   status: String!
   suspendedAt: Time
+  "When the lockout in force ends; null when none is."
+  lockedUntil: Time
+  "Failed sign-ins since the last success or unlock."
+  failedSignIns: Int!
+  "The user has an authenticator app (with recovery codes)."
+  authenticatorApp: Boolean!
+  "How many passkeys the user has."
+  passkeys: Int!
   createdAt: Time!
+}
+
+"""
+One of a user's browser sessions at the identity provider (D-support-tools).
+id names it to sign the user out of it (the session's sid).
+"""
+type UserSession {
+  id: ID!
+  "The browser's User-Agent at sign-in."
+  userAgent: String!
+  "The client address the session was last used from."
+  address: String!
+  signedInAt: Time!
+  "When it was last used at the identity provider (at most a minute behind)."
+  lastSeenAt: Time!
+  expiresAt: Time!
+  "How the sign-in was made (amr): pwd, otp, hwk, fed, mfa."
+  methods: [String!]! @listSize(assumedSize: 4)
+}
+
+type UserSessionPage {
+  items: [UserSession!]!
+  nextCursor: String
 }
 
 type CustomerUserPage {
@@ -5795,6 +6345,8 @@ extend type Query {
   me: Me!
   users(customerId: ID, first: Int = 50, after: String): CustomerUserPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   user(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
+  "A customer user's browser sessions at the identity provider, newest first."
+  userSessions(id: ID!, first: Int = 100, after: String): UserSessionPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
 extend type Mutation {
@@ -5803,10 +6355,16 @@ extend type Mutation {
   reactivateUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
   "Sends a new invitation link (the previous one stops working); an accepted invitation is 400."
   resendInvitation(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
-  "Ends the open invitation link; the user stays invited until invited again or deleted."
-  revokeInvitation(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
-  "Ends the user's sign-in lockout at once."
+  "Takes a pending invitation back: the link stops working and the account, which has no credential yet, is removed; an accepted invitation is 400."
+  revokeInvitation(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
+  "Ends the user's sign-in lockout at once, with its count of failed sign-ins."
   unlockUser(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+  "Removes the user's authenticator app, recovery codes and passkeys, signs the user out everywhere and mails the user; the next sign-in sets up a new second factor where the organization asks for one."
+  resetSecondFactor(id: ID!): CustomerUser @authz(action: SUSPEND_USER)
+  "Signs the user out of one browser session (its grants end; applications with back-channel logout are told)."
+  endUserSession(id: ID!, sessionId: ID!): Boolean @authz(action: SUSPEND_USER)
+  "Signs the user out everywhere: every browser session, grant, refresh token and tenant session ends."
+  endUserSessions(id: ID!): Boolean @authz(action: SUSPEND_USER)
   "Changes a user's name or role."
   updateUser(id: ID!, input: UpdateUserInput!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   deleteUser(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
@@ -5819,10 +6377,16 @@ extend type Mutation {
   removeInternalUser(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
   "Sends an internal user a new invitation link (the previous one stops working); an accepted invitation is 400."
   resendInternalInvitation(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
-  "Ends an internal user's open invitation link."
-  revokeInternalInvitation(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "Takes an internal user's pending invitation back: the link stops working and the account is removed."
+  revokeInternalInvitation(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
   "Ends an internal user's sign-in lockout at once."
   unlockInternalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "resetSecondFactor for an internal user."
+  resetInternalSecondFactor(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "endUserSession for an internal user."
+  endInternalUserSession(id: ID!, sessionId: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+  "endUserSessions for an internal user."
+  endInternalUserSessions(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
 }
 
 type InternalUserPage {
@@ -5845,15 +6409,26 @@ input UpdateInternalUserInput {
 extend type Query {
   internalUsers(first: Int = 50, after: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   internalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
+  "An internal user's browser sessions at the identity provider, newest first."
+  internalUserSessions(id: ID!, first: Int = 100, after: String): UserSessionPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
-"A user of the administrator organization with an internal role."
+"A user of the administrator organization with an internal role; status as CustomerUser's."
 type InternalUser {
   id: ID!
   email: String!
   name: String!
   role: String!
+  status: String!
   suspendedAt: Time
+  "When the lockout in force ends; null when none is."
+  lockedUntil: Time
+  "Failed sign-ins since the last success or unlock."
+  failedSignIns: Int!
+  "The user has an authenticator app (with recovery codes)."
+  authenticatorApp: Boolean!
+  "How many passkeys the user has."
+  passkeys: Int!
   createdAt: Time!
 }
 `, BuiltIn: false},
@@ -6104,14 +6679,78 @@ func (ec *executionContext) childFields_ActionGrant(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type ActionGrant", field.Name)
 }
 
+func (ec *executionContext) childFields_AuditActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_AuditActor_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_AuditActor_email(ctx, field)
+	case "organizationId":
+		return ec.fieldContext_AuditActor_organizationId(ctx, field)
+	case "role":
+		return ec.fieldContext_AuditActor_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditActor", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditDetails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "method":
+		return ec.fieldContext_AuditDetails_method(ctx, field)
+	case "step":
+		return ec.fieldContext_AuditDetails_step(ctx, field)
+	case "amr":
+		return ec.fieldContext_AuditDetails_amr(ctx, field)
+	case "grantType":
+		return ec.fieldContext_AuditDetails_grantType(ctx, field)
+	case "grantId":
+		return ec.fieldContext_AuditDetails_grantId(ctx, field)
+	case "token":
+		return ec.fieldContext_AuditDetails_token(ctx, field)
+	case "until":
+		return ec.fieldContext_AuditDetails_until(ctx, field)
+	case "sessions":
+		return ec.fieldContext_AuditDetails_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditDetails", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_AuditEvent_id(ctx, field)
-	case "at":
-		return ec.fieldContext_AuditEvent_at(ctx, field)
-	case "actorId":
-		return ec.fieldContext_AuditEvent_actorId(ctx, field)
+	case "time":
+		return ec.fieldContext_AuditEvent_time(ctx, field)
+	case "kind":
+		return ec.fieldContext_AuditEvent_kind(ctx, field)
+	case "category":
+		return ec.fieldContext_AuditEvent_category(ctx, field)
+	case "categoryUid":
+		return ec.fieldContext_AuditEvent_categoryUid(ctx, field)
+	case "class":
+		return ec.fieldContext_AuditEvent_class(ctx, field)
+	case "classUid":
+		return ec.fieldContext_AuditEvent_classUid(ctx, field)
+	case "activity":
+		return ec.fieldContext_AuditEvent_activity(ctx, field)
+	case "activityId":
+		return ec.fieldContext_AuditEvent_activityId(ctx, field)
+	case "typeUid":
+		return ec.fieldContext_AuditEvent_typeUid(ctx, field)
+	case "outcome":
+		return ec.fieldContext_AuditEvent_outcome(ctx, field)
+	case "reason":
+		return ec.fieldContext_AuditEvent_reason(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEvent_actor(ctx, field)
+	case "target":
+		return ec.fieldContext_AuditEvent_target(ctx, field)
+	case "sourceAddress":
+		return ec.fieldContext_AuditEvent_sourceAddress(ctx, field)
+	case "userAgent":
+		return ec.fieldContext_AuditEvent_userAgent(ctx, field)
+	case "requestId":
+		return ec.fieldContext_AuditEvent_requestId(ctx, field)
 	case "customerId":
 		return ec.fieldContext_AuditEvent_customerId(ctx, field)
 	case "action":
@@ -6120,14 +6759,10 @@ func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field gr
 		return ec.fieldContext_AuditEvent_operation(ctx, field)
 	case "resource":
 		return ec.fieldContext_AuditEvent_resource(ctx, field)
-	case "decision":
-		return ec.fieldContext_AuditEvent_decision(ctx, field)
-	case "reason":
-		return ec.fieldContext_AuditEvent_reason(ctx, field)
 	case "status":
 		return ec.fieldContext_AuditEvent_status(ctx, field)
-	case "requestId":
-		return ec.fieldContext_AuditEvent_requestId(ctx, field)
+	case "details":
+		return ec.fieldContext_AuditEvent_details(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEvent", field.Name)
 }
@@ -6140,6 +6775,18 @@ func (ec *executionContext) childFields_AuditEventPage(ctx context.Context, fiel
 		return ec.fieldContext_AuditEventPage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEventPage", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AuditTarget_type(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditTarget_id(ctx, field)
+	case "name":
+		return ec.fieldContext_AuditTarget_name(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditTarget", field.Name)
 }
 
 func (ec *executionContext) childFields_BilledTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6306,6 +6953,14 @@ func (ec *executionContext) childFields_CustomerUser(ctx context.Context, field 
 		return ec.fieldContext_CustomerUser_status(ctx, field)
 	case "suspendedAt":
 		return ec.fieldContext_CustomerUser_suspendedAt(ctx, field)
+	case "lockedUntil":
+		return ec.fieldContext_CustomerUser_lockedUntil(ctx, field)
+	case "failedSignIns":
+		return ec.fieldContext_CustomerUser_failedSignIns(ctx, field)
+	case "authenticatorApp":
+		return ec.fieldContext_CustomerUser_authenticatorApp(ctx, field)
+	case "passkeys":
+		return ec.fieldContext_CustomerUser_passkeys(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_CustomerUser_createdAt(ctx, field)
 	}
@@ -6600,8 +7255,18 @@ func (ec *executionContext) childFields_InternalUser(ctx context.Context, field 
 		return ec.fieldContext_InternalUser_name(ctx, field)
 	case "role":
 		return ec.fieldContext_InternalUser_role(ctx, field)
+	case "status":
+		return ec.fieldContext_InternalUser_status(ctx, field)
 	case "suspendedAt":
 		return ec.fieldContext_InternalUser_suspendedAt(ctx, field)
+	case "lockedUntil":
+		return ec.fieldContext_InternalUser_lockedUntil(ctx, field)
+	case "failedSignIns":
+		return ec.fieldContext_InternalUser_failedSignIns(ctx, field)
+	case "authenticatorApp":
+		return ec.fieldContext_InternalUser_authenticatorApp(ctx, field)
+	case "passkeys":
+		return ec.fieldContext_InternalUser_passkeys(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_InternalUser_createdAt(ctx, field)
 	}
@@ -7114,6 +7779,36 @@ func (ec *executionContext) childFields_UserAttribute(ctx context.Context, field
 		return ec.fieldContext_UserAttribute_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserAttribute", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_UserSession_id(ctx, field)
+	case "userAgent":
+		return ec.fieldContext_UserSession_userAgent(ctx, field)
+	case "address":
+		return ec.fieldContext_UserSession_address(ctx, field)
+	case "signedInAt":
+		return ec.fieldContext_UserSession_signedInAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_UserSession_lastSeenAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_UserSession_expiresAt(ctx, field)
+	case "methods":
+		return ec.fieldContext_UserSession_methods(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSession", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSessionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_UserSessionPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_UserSessionPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSessionPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8002,6 +8697,78 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_endInternalUserSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sessionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sessionId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endInternalUserSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endUserSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sessionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sessionId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endUserSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_enterFocus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8313,6 +9080,34 @@ func (ec *executionContext) field_Mutation_resendInternalInvitation_args(ctx con
 }
 
 func (ec *executionContext) field_Mutation_resendInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resetInternalSecondFactor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resetSecondFactor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -8987,22 +9782,70 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["actorId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["first"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "actor",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg2
+	args["actor"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "outcome",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["outcome"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg8
 	return args, nil
 }
 
@@ -9223,6 +10066,36 @@ func (ec *executionContext) field_Query_instances_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["search"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalUserSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -9610,6 +10483,36 @@ func (ec *executionContext) field_Query_userAttribute_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_userSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9848,7 +10751,283 @@ func (ec *executionContext) fieldContext_ActionGrant_access(_ context.Context, f
 	return graphql.NewScalarFieldContext("ActionGrant", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditActor_userId(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditActor_email(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditActor_organizationId(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditActor_role(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_method(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_step(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_step(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Step, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_amr(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_amr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AMR, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_amr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_grantType(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_grantType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GrantType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_grantType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_grantId(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_grantId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GrantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_grantId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_token(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_until(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditDetails_sessions(ctx context.Context, field graphql.CollectedField, obj *audit.Details) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditDetails_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sessions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditDetails_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditDetails", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9871,16 +11050,16 @@ func (ec *executionContext) fieldContext_AuditEvent_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
 }
 
-func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_time(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_at(ctx, field)
+			return ec.fieldContext_AuditEvent_time(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.At, nil
+			return obj.Time, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
@@ -9890,66 +11069,20 @@ func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.Co
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_time(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Time")
 }
 
-func (ec *executionContext) _AuditEvent_actorId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_kind(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_actorId(ctx, field)
+			return ec.fieldContext_AuditEvent_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ActorID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_AuditEvent_actorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
-}
-
-func (ec *executionContext) _AuditEvent_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_customerId(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CustomerID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalOID2string(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_AuditEvent_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
-}
-
-func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_action(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Action, nil
+			return obj.Kind, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -9959,20 +11092,20 @@ func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphq
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_category(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_operation(ctx, field)
+			return ec.fieldContext_AuditEvent_category(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Operation, nil
+			return obj.Category, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -9982,20 +11115,43 @@ func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_categoryUid(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_resource(ctx, field)
+			return ec.fieldContext_AuditEvent_categoryUid(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Resource, nil
+			return obj.CategoryUID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_categoryUid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_class(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_class(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Class, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -10005,20 +11161,43 @@ func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_class(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_decision(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_classUid(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_decision(ctx, field)
+			return ec.fieldContext_AuditEvent_classUid(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Decision, nil
+			return obj.ClassUID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_classUid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_activity(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_activity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Activity, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -10028,11 +11207,80 @@ func (ec *executionContext) _AuditEvent_decision(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_decision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEvent_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_reason(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_activityId(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_activityId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivityID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_activityId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_typeUid(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_typeUid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TypeUID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_typeUid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_outcome(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_reason(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10055,30 +11303,117 @@ func (ec *executionContext) fieldContext_AuditEvent_reason(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEvent_status(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_actor(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEvent_status(ctx, field)
+			return ec.fieldContext_AuditEvent_actor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
+			return obj.Actor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Actor) graphql.Marshaler {
+			return ec.marshalNAuditActor2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐActor(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEvent_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+func (ec *executionContext) fieldContext_AuditEvent_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditActor(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
-func (ec *executionContext) _AuditEvent_requestId(ctx context.Context, field graphql.CollectedField, obj *admin.AuditEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEvent_target(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Target) graphql.Marshaler {
+			return ec.marshalNAuditTarget2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEvent_sourceAddress(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_sourceAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_sourceAddress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_userAgent(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_userAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_userAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_requestId(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10101,6 +11436,153 @@ func (ec *executionContext) fieldContext_AuditEvent_requestId(_ context.Context,
 	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
 }
 
+func (ec *executionContext) _AuditEvent_customerId(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_operation(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_resource(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_resource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resource, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_resource(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_status(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEvent_details(ctx context.Context, field graphql.CollectedField, obj *audit.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_details(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Details, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v audit.Details) graphql.Marshaler {
+			return ec.marshalNAuditDetails2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐDetails(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_details(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditDetails(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AuditEventPage_items(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10113,8 +11595,8 @@ func (ec *executionContext) _AuditEventPage_items(ctx context.Context, field gra
 			return obj.Items, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*admin.AuditEvent) graphql.Marshaler {
-			return ec.marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEventᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*audit.Event) graphql.Marshaler {
+			return ec.marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEventᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10154,6 +11636,75 @@ func (ec *executionContext) _AuditEventPage_nextCursor(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_AuditEventPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEventPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditTarget_type(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditTarget_id(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditTarget_name(ctx context.Context, field graphql.CollectedField, obj *audit.Target) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditTarget_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditTarget_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditTarget", field, false, false, "String")
 }
 
 func (ec *executionContext) _BilledTotal_period(ctx context.Context, field graphql.CollectedField, obj *admin.BilledTotal) (ret graphql.Marshaler) {
@@ -12126,6 +13677,98 @@ func (ec *executionContext) _CustomerUser_suspendedAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_CustomerUser_suspendedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerUser_lockedUntil(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_lockedUntil(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LockedUntil, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_lockedUntil(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerUser_failedSignIns(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_failedSignIns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedSignIns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_failedSignIns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerUser_authenticatorApp(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_authenticatorApp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthenticatorApp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_authenticatorApp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerUser_passkeys(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_passkeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passkeys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_passkeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Int")
 }
 
 func (ec *executionContext) _CustomerUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
@@ -14751,6 +16394,29 @@ func (ec *executionContext) fieldContext_InternalUser_role(_ context.Context, fi
 	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
 }
 
+func (ec *executionContext) _InternalUser_status(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "String")
+}
+
 func (ec *executionContext) _InternalUser_suspendedAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14772,6 +16438,98 @@ func (ec *executionContext) _InternalUser_suspendedAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_InternalUser_suspendedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUser_lockedUntil(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_lockedUntil(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LockedUntil, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_lockedUntil(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _InternalUser_failedSignIns(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_failedSignIns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedSignIns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_failedSignIns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InternalUser_authenticatorApp(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_authenticatorApp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthenticatorApp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_authenticatorApp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _InternalUser_passkeys(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InternalUser_passkeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passkeys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InternalUser_passkeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InternalUser", field, false, false, "Int")
 }
 
 func (ec *executionContext) _InternalUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.InternalUser) (ret graphql.Marshaler) {
@@ -20271,11 +22029,11 @@ func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, fiel
 			directive1 := func(ctx context.Context) (any, error) {
 				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
 				if err != nil {
-					var zeroVal *admin.CustomerUserView
+					var zeroVal *bool
 					return zeroVal, err
 				}
 				if ec.Directives.Authz == nil {
-					var zeroVal *admin.CustomerUserView
+					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
 				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
@@ -20284,8 +22042,8 @@ func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, fiel
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
-			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
 		false,
@@ -20298,7 +22056,7 @@ func (ec *executionContext) fieldContext_Mutation_revokeInvitation(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomerUser(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -20371,6 +22129,192 @@ func (ec *executionContext) fieldContext_Mutation_unlockUser(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_unlockUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resetSecondFactor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resetSecondFactor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResetSecondFactor(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.CustomerUserView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.CustomerUserView) graphql.Marshaler {
+			return ec.marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resetSecondFactor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resetSecondFactor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endUserSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endUserSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndUserSession(ctx, fc.Args["id"].(string), fc.Args["sessionId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endUserSession(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endUserSession_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endUserSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endUserSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndUserSessions(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "SUSPEND_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endUserSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -20829,11 +22773,11 @@ func (ec *executionContext) _Mutation_revokeInternalInvitation(ctx context.Conte
 			directive1 := func(ctx context.Context) (any, error) {
 				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
 				if err != nil {
-					var zeroVal *admin.InternalUser
+					var zeroVal *bool
 					return zeroVal, err
 				}
 				if ec.Directives.Authz == nil {
-					var zeroVal *admin.InternalUser
+					var zeroVal *bool
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
 				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
@@ -20842,8 +22786,8 @@ func (ec *executionContext) _Mutation_revokeInternalInvitation(ctx context.Conte
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
-			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
 		false,
@@ -20856,7 +22800,7 @@ func (ec *executionContext) fieldContext_Mutation_revokeInternalInvitation(ctx c
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InternalUser(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -20929,6 +22873,192 @@ func (ec *executionContext) fieldContext_Mutation_unlockInternalUser(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_unlockInternalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resetInternalSecondFactor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resetInternalSecondFactor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResetInternalSecondFactor(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.InternalUser
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.InternalUser) graphql.Marshaler {
+			return ec.marshalOInternalUser2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resetInternalSecondFactor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InternalUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resetInternalSecondFactor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endInternalUserSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endInternalUserSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndInternalUserSession(ctx, fc.Args["id"].(string), fc.Args["sessionId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endInternalUserSession(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endInternalUserSession_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endInternalUserSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endInternalUserSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndInternalUserSessions(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endInternalUserSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endInternalUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21957,7 +24087,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["actorId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["actorId"].(*string), fc.Args["actor"].(*string), fc.Args["targetId"].(*string), fc.Args["kind"].(*string), fc.Args["outcome"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -22007,6 +24137,47 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditKinds(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditKinds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AuditKinds(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_AUDIT_LOG")
+				if err != nil {
+					var zeroVal []string
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []string
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditKinds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, "String")
 }
 
 func (ec *executionContext) _Query_emailLog(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -23819,6 +25990,68 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_userSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_userSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UserSessions(ctx, fc.Args["id"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserSessionPage) graphql.Marshaler {
+			return ec.marshalNUserSessionPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUserSessionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_userSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserSessionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_userSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_internalUsers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23937,6 +26170,68 @@ func (ec *executionContext) fieldContext_Query_internalUser(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_internalUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalUserSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalUserSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalUserSessions(ctx, fc.Args["id"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.UserSessionPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserSessionPage) graphql.Marshaler {
+			return ec.marshalNUserSessionPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUserSessionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalUserSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserSessionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26301,6 +28596,222 @@ func (ec *executionContext) _UserAttribute_updatedAt(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_UserAttribute_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UserAttribute", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_id(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "ID")
+}
+
+func (ec *executionContext) _UserSession_userAgent(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_userAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_userAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserSession_address(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Address, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserSession_signedInAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_signedInAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SignedInAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_signedInAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserSession_methods(ctx context.Context, field graphql.CollectedField, obj *admin.UserSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSession_methods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Methods, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSession_methods(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSession", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserSessionPage_items(ctx context.Context, field graphql.CollectedField, obj *model.UserSessionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSessionPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.UserSession) graphql.Marshaler {
+			return ec.marshalNUserSession2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSessionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserSessionPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserSessionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserSession(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserSessionPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.UserSessionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserSessionPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserSessionPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserSessionPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *admin.WebhookView) (ret graphql.Marshaler) {
@@ -30339,9 +32850,125 @@ func (ec *executionContext) _ActionGrant(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var auditActorImplementors = []string{"AuditActor"}
+
+func (ec *executionContext) _AuditActor(ctx context.Context, sel ast.SelectionSet, obj *audit.Actor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditActorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditActor")
+		case "userId":
+			out.Values[i] = ec._AuditActor_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._AuditActor_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organizationId":
+			out.Values[i] = ec._AuditActor_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._AuditActor_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditDetailsImplementors = []string{"AuditDetails"}
+
+func (ec *executionContext) _AuditDetails(ctx context.Context, sel ast.SelectionSet, obj *audit.Details) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditDetailsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditDetails")
+		case "method":
+			out.Values[i] = ec._AuditDetails_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "step":
+			out.Values[i] = ec._AuditDetails_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amr":
+			out.Values[i] = ec._AuditDetails_amr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grantType":
+			out.Values[i] = ec._AuditDetails_grantType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grantId":
+			out.Values[i] = ec._AuditDetails_grantId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._AuditDetails_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._AuditDetails_until(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._AuditDetails_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditEventImplementors = []string{"AuditEvent"}
 
-func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *admin.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *audit.Event) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30355,13 +32982,83 @@ func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "at":
-			out.Values[i] = ec._AuditEvent_at(ctx, field, obj)
+		case "time":
+			out.Values[i] = ec._AuditEvent_time(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "actorId":
-			out.Values[i] = ec._AuditEvent_actorId(ctx, field, obj)
+		case "kind":
+			out.Values[i] = ec._AuditEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._AuditEvent_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categoryUid":
+			out.Values[i] = ec._AuditEvent_categoryUid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "class":
+			out.Values[i] = ec._AuditEvent_class(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "classUid":
+			out.Values[i] = ec._AuditEvent_classUid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activity":
+			out.Values[i] = ec._AuditEvent_activity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activityId":
+			out.Values[i] = ec._AuditEvent_activityId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "typeUid":
+			out.Values[i] = ec._AuditEvent_typeUid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._AuditEvent_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._AuditEvent_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actor":
+			out.Values[i] = ec._AuditEvent_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._AuditEvent_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sourceAddress":
+			out.Values[i] = ec._AuditEvent_sourceAddress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userAgent":
+			out.Values[i] = ec._AuditEvent_userAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestId":
+			out.Values[i] = ec._AuditEvent_requestId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -30385,23 +33082,13 @@ func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "decision":
-			out.Values[i] = ec._AuditEvent_decision(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "reason":
-			out.Values[i] = ec._AuditEvent_reason(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "status":
 			out.Values[i] = ec._AuditEvent_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "requestId":
-			out.Values[i] = ec._AuditEvent_requestId(ctx, field, obj)
+		case "details":
+			out.Values[i] = ec._AuditEvent_details(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -30441,6 +33128,49 @@ func (ec *executionContext) _AuditEventPage(ctx context.Context, sel ast.Selecti
 		case "nextCursor":
 			out.Values[i] = ec._AuditEventPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditTargetImplementors = []string{"AuditTarget"}
+
+func (ec *executionContext) _AuditTarget(ctx context.Context, sel ast.SelectionSet, obj *audit.Target) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditTarget")
+		case "type":
+			out.Values[i] = ec._AuditTarget_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._AuditTarget_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._AuditTarget_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -30981,6 +33711,26 @@ func (ec *executionContext) _CustomerUser(ctx context.Context, sel ast.Selection
 		case "suspendedAt":
 			out.Values[i] = ec._CustomerUser_suspendedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lockedUntil":
+			out.Values[i] = ec._CustomerUser_lockedUntil(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failedSignIns":
+			out.Values[i] = ec._CustomerUser_failedSignIns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authenticatorApp":
+			out.Values[i] = ec._CustomerUser_authenticatorApp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "passkeys":
+			out.Values[i] = ec._CustomerUser_passkeys(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
@@ -31994,9 +34744,34 @@ func (ec *executionContext) _InternalUser(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "status":
+			out.Values[i] = ec._InternalUser_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "suspendedAt":
 			out.Values[i] = ec._InternalUser_suspendedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lockedUntil":
+			out.Values[i] = ec._InternalUser_lockedUntil(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "failedSignIns":
+			out.Values[i] = ec._InternalUser_failedSignIns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authenticatorApp":
+			out.Values[i] = ec._InternalUser_authenticatorApp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passkeys":
+			out.Values[i] = ec._InternalUser_passkeys(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "createdAt":
@@ -33078,6 +35853,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "resetSecondFactor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resetSecondFactor(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endUserSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endUserSession(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endUserSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endUserSessions(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateUser(ctx, field)
@@ -33137,6 +35933,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "unlockInternalUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_unlockInternalUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resetInternalSecondFactor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resetInternalSecondFactor(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endInternalUserSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endInternalUserSession(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endInternalUserSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endInternalUserSessions(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -33502,6 +36319,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_auditLog(ctx, field)
 				})
+		case "auditKinds":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_auditKinds(ctx, field)
+				})
 		case "emailLog":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -33688,6 +36511,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_user(ctx, field)
 				})
+		case "userSessions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_userSessions(ctx, field)
+				})
 		case "internalUsers":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -33699,6 +36528,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_internalUser(ctx, field)
+				})
+		case "internalUserSessions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalUserSessions(ctx, field)
 				})
 		case "masterRecords":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -34545,6 +37380,107 @@ func (ec *executionContext) _UserAttribute(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var userSessionImplementors = []string{"UserSession"}
+
+func (ec *executionContext) _UserSession(ctx context.Context, sel ast.SelectionSet, obj *admin.UserSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserSession")
+		case "id":
+			out.Values[i] = ec._UserSession_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userAgent":
+			out.Values[i] = ec._UserSession_userAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "address":
+			out.Values[i] = ec._UserSession_address(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signedInAt":
+			out.Values[i] = ec._UserSession_signedInAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._UserSession_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._UserSession_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "methods":
+			out.Values[i] = ec._UserSession_methods(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userSessionPageImplementors = []string{"UserSessionPage"}
+
+func (ec *executionContext) _UserSessionPage(ctx context.Context, sel ast.SelectionSet, obj *model.UserSessionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userSessionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserSessionPage")
+		case "items":
+			out.Values[i] = ec._UserSessionPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._UserSessionPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var webhookImplementors = []string{"Webhook"}
 
 func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *admin.WebhookView) graphql.Marshaler {
@@ -35169,11 +38105,19 @@ func (ec *executionContext) marshalNActionGrant2ᚖgithubᚗcomᚋplatformᚋpla
 	return ec._ActionGrant(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditActor2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐActor(ctx context.Context, sel ast.SelectionSet, v audit.Actor) graphql.Marshaler {
+	return ec._AuditActor(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditDetails2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐDetails(ctx context.Context, sel ast.SelectionSet, v audit.Details) graphql.Marshaler {
+	return ec._AuditDetails(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*audit.Event) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEvent(ctx, sel, v[i])
+		return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEvent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -35185,7 +38129,7 @@ func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋplatformᚋp
 	return ret
 }
 
-func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v *admin.AuditEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐEvent(ctx context.Context, sel ast.SelectionSet, v *audit.Event) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuditEvent!")
 		return graphql.Null
@@ -35199,6 +38143,10 @@ func (ec *executionContext) marshalNAuditEventPage2ᚖgithubᚗcomᚋplatformᚋ
 		return graphql.Null
 	}
 	return ec._AuditEventPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditTarget2githubᚗcomᚋplatformᚋplatformᚋinternalᚋauditᚐTarget(ctx context.Context, sel ast.SelectionSet, v audit.Target) graphql.Marshaler {
+	return ec._AuditTarget(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNBilledTotal2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBilledTotal(ctx context.Context, sel ast.SelectionSet, v *admin.BilledTotal) graphql.Marshaler {
@@ -36340,6 +39288,38 @@ func (ec *executionContext) unmarshalNUserAttributeInput2githubᚗcomᚋplatform
 func (ec *executionContext) unmarshalNUserAttributePatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserAttributePatch(ctx context.Context, v any) (admin.UserAttributePatch, error) {
 	res, err := ec.unmarshalInputUserAttributePatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUserSession2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.UserSession) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserSession2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSession(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserSession2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐUserSession(ctx context.Context, sel ast.SelectionSet, v *admin.UserSession) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserSession!")
+		return graphql.Null
+	}
+	return ec._UserSession(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserSessionPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUserSessionPage(ctx context.Context, sel ast.SelectionSet, v *model.UserSessionPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserSessionPage!")
+		return graphql.Null
+	}
+	return ec._UserSessionPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWebhook2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐWebhookView(ctx context.Context, sel ast.SelectionSet, v *admin.WebhookView) graphql.Marshaler {

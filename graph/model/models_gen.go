@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/data"
 )
@@ -21,8 +22,8 @@ type ActionGrant struct {
 }
 
 type AuditEventPage struct {
-	Items      []*admin.AuditEvent `json:"items"`
-	NextCursor *string             `json:"nextCursor,omitempty"`
+	Items      []*audit.Event `json:"items"`
+	NextCursor *string        `json:"nextCursor,omitempty"`
 }
 
 type CreateCustomerInput struct {
@@ -216,6 +217,11 @@ type UpdateTenantInput struct {
 type UsagePage struct {
 	Items      []*admin.Usage `json:"items"`
 	NextCursor *string        `json:"nextCursor,omitempty"`
+}
+
+type UserSessionPage struct {
+	Items      []*admin.UserSession `json:"items"`
+	NextCursor *string              `json:"nextCursor,omitempty"`
 }
 
 // An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access).

@@ -9,11 +9,10 @@ package access
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 	"time"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
@@ -198,24 +197,25 @@ func (s *Service) RecordWrite(ctx context.Context, tx *store.Store, c *Caller, w
 	return tx.AppendAudit(ctx, e)
 }
 
-// event is the one shape of an audit event: who (c), what (action on
-// resource, of customerID), the decision and the request it came with.
+// event is the one shape of an administration event: who (c, as its role
+// was), what (action on resource, of customerID), the decision, and the
+// request it came with (id, client address, user agent), in the schema of
+// the audit trail (D-audit-trail): an allowed write is an admin.write, a
+// denial an access.denied.
 func (s *Service) event(ctx context.Context, c *Caller, action, resource, customerID string, d authz.Decision) *store.AuditEvent {
-	e := &store.AuditEvent{ID: newID(), At: s.now(), ActorID: c.UserID, CustomerID: customerID, Action: action,
-		Resource: resource, Decision: "allowed", Reason: d.Reason, Status: d.Status, RequestID: httpapi.RequestID(ctx)}
+	target := audit.TargetOf(resource)
+	ip, ua := httpapi.Source(ctx)
+	e := &store.AuditEvent{ID: audit.NewID(), At: s.now(), Kind: string(audit.AdminWrite), ActorID: c.UserID,
+		ActorRole: c.Role.String(), CustomerID: customerID, Action: action, Resource: resource, Decision: "allowed",
+		Reason: d.Reason, Status: d.Status, RequestID: httpapi.RequestID(ctx), TargetType: target.Type, TargetID: target.ID,
+		SourceIP: ip, UserAgent: ua}
 	if !d.Allowed {
-		e.Decision = "denied"
+		e.Decision, e.Kind = "denied", string(audit.AccessDenied)
 	}
 	if e.Status == 0 {
 		e.Status = 200
 	}
 	return e
-}
-
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 type callerKey struct{}

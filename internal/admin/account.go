@@ -25,6 +25,7 @@ type accounts struct {
 type account struct {
 	id, email, name string
 	customerID      string // "" for an internal user
+	pending         bool   // no credential yet: its invitation is not accepted (store.AccountState)
 }
 
 // acted names the account for its audit events, which its customer sees.
@@ -138,12 +139,12 @@ var errAccepted = platform.Errorf(platform.EINVALID, "the user has already accep
 // flood at someone's inbox.
 const resendLimit = 5
 
-// resendInvitation sends a, who has not set a password yet, a new
-// invitation link as op; the previous link stops working. EINVALID once the
-// invitation was accepted; ELIMIT past resendLimit an hour.
+// resendInvitation sends a, whose invitation is pending, a new invitation
+// link as op; the previous link stops working. EINVALID once the invitation
+// was accepted; ELIMIT past resendLimit an hour.
 func (s *accounts) resendInvitation(ctx context.Context, c *access.Caller, op Operation, a account) error {
-	if err := s.notAccepted(ctx, a.id); err != nil {
-		return err
+	if !a.pending {
+		return errAccepted
 	}
 	now := s.stamp()
 	ok, reset, err := s.store.Allow(ctx, "resend-invitation:"+a.id, resendLimit, time.Hour, now)
@@ -161,16 +162,16 @@ func (s *accounts) resendInvitation(ctx context.Context, c *access.Caller, op Op
 	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error { return s.sendInvitation(ctx, tx, a, org) })
 }
 
-// revokeInvitation makes a's open invitation link stop working, as op; the
-// user stays, invited, until invited again (resend) or deleted. EINVALID
-// once the invitation was accepted.
+// revokeInvitation takes a's pending invitation back as op: the account,
+// which has no credential yet, is removed with its open link
+// (D-support-tools), so the link stops working and the address can be
+// invited again. EINVALID once the invitation was accepted, also when that
+// happens while this runs (the removal's own condition).
 func (s *accounts) revokeInvitation(ctx context.Context, c *access.Caller, op Operation, a account) error {
-	if err := s.notAccepted(ctx, a.id); err != nil {
-		return err
+	if !a.pending {
+		return errAccepted
 	}
-	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error {
-		return tx.DeleteAccountTokens(ctx, a.id, store.TokenInvitation)
-	})
+	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error { return tx.RemovePendingUser(ctx, a.id) })
 }
 
 // unlock ends a's sign-in lockout at once (the failed attempts are
@@ -179,32 +180,29 @@ func (s *accounts) unlock(ctx context.Context, c *access.Caller, op Operation, a
 	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error { return tx.ResetLoginFailures(ctx, a.id) })
 }
 
-// notAccepted refuses a user who has set a password: EINVALID.
-func (s *accounts) notAccepted(ctx context.Context, userID string) error {
-	u, err := s.store.User(ctx, userID)
-	if err != nil {
-		return err
-	}
-	if u.PasswordHash != "" {
-		return errAccepted
-	}
-	return nil
-}
-
 // step is one of the operations accounts makes on an account, as op.
 type step func(ctx context.Context, c *access.Caller, op Operation, a account) error
 
-// withAccount loads the record id (load decides on op), makes step on its
-// account as op and answers its view.
-func withAccount[R, V any](ctx context.Context, c *access.Caller, id string, op Operation,
-	load func(context.Context, *access.Caller, string, Operation) (*R, error), acct func(*R) account, step step,
-	view func(*R) *V) (*V, error) {
+// loader loads a record with an account by id, deciding on op.
+type loader[R any] func(ctx context.Context, c *access.Caller, id string, op Operation) (*R, error)
+
+// withAccount loads the record id (load decides on op) and makes step on
+// its account as op.
+func withAccount[R any](ctx context.Context, c *access.Caller, id string, op Operation, load loader[R], acct func(*R) account,
+	step step) error {
 	row, err := load(ctx, c, id, op)
 	if err != nil {
+		return err
+	}
+	return step(ctx, c, op, acct(row))
+}
+
+// supported is withAccount answering the record's view as it is
+// afterwards (reread).
+func supported[R, V any](ctx context.Context, c *access.Caller, id string, op Operation, load loader[R], acct func(*R) account,
+	step step, reread func(context.Context, string) (*R, error), view func(*R) *V) (*V, error) {
+	if err := withAccount(ctx, c, id, op, load, acct, step); err != nil {
 		return nil, err
 	}
-	if err := step(ctx, c, op, acct(row)); err != nil {
-		return nil, err
-	}
-	return view(row), nil
+	return viewing(view)(reread(ctx, id))
 }

@@ -179,7 +179,7 @@ func (s *customers) TransferOwnership(ctx context.Context, c *access.Caller, id 
 		return nil, err
 	}
 	u.Role = authz.Owner.String()
-	return newCustomerUser(u), nil
+	return newCustomerUser(u, s.now()), nil
 }
 
 func customerResource(c *platform.Customer) authz.Resource { return authz.Resource{CustomerID: c.ID} }

@@ -14,24 +14,30 @@ import (
 // their invitations.
 type internalUsers struct{ *accounts }
 
-// InternalUser is a user of the administrator organization with an internal role.
+// InternalUser is a user of the administrator organization with an
+// internal role, with the state of its account (status invited, active,
+// locked or suspended).
 type InternalUser struct {
-	ID          string     `json:"id"`
-	Email       string     `json:"email"`
-	Name        string     `json:"name"`
-	Role        string     `json:"role"`
-	SuspendedAt *time.Time `json:"suspendedAt"`
-	CreatedAt   time.Time  `json:"createdAt"`
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`
+	CreatedAt time.Time `json:"createdAt"`
+	AccountState
 }
 
-func newInternalUser(u *store.InternalUser) *InternalUser {
-	v := &InternalUser{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, SuspendedAt: timeOrNull(u.SuspendedAt),
-		CreatedAt: u.CreatedAt}
+// newInternalUser is u's view at now.
+func newInternalUser(u *store.InternalUser, now time.Time) *InternalUser {
+	v := &InternalUser{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, CreatedAt: u.CreatedAt,
+		AccountState: accountState(u.AccountState, now)}
 	if r, err := authz.ParseRole(u.Role); err == nil {
 		v.Role = r.String() // a stored ops_engineer shows as infra_ops
 	}
 	return v
 }
+
+// view is u's view now.
+func (s *internalUsers) view(u *store.InternalUser) *InternalUser { return newInternalUser(u, s.now()) }
 
 // InternalUserInput creates an internal user in the administrator organization.
 type InternalUserInput struct {
@@ -69,7 +75,7 @@ func (s *internalUsers) ListInternalUsers(ctx context.Context, c *access.Caller,
 	if err != nil {
 		return nil, err
 	}
-	return newPage(views(rows, newInternalUser), next), nil
+	return newPage(views(rows, s.view), next), nil
 }
 
 // internalUserFor checks op, which no customer's scope limits, and loads
@@ -83,7 +89,7 @@ func (s *internalUsers) internalUserFor(ctx context.Context, c *access.Caller, i
 
 // InternalUser returns one internal user.
 func (s *internalUsers) InternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	return viewing(newInternalUser)(s.internalUserFor(ctx, c, id, OpInternalUserGet))
+	return viewing(s.view)(s.internalUserFor(ctx, c, id, OpInternalUserGet))
 }
 
 // CreateInternalUser creates a user in the administrator organization with
@@ -106,7 +112,7 @@ func (s *internalUsers) CreateInternalUser(ctx context.Context, c *access.Caller
 	if err != nil {
 		return nil, err
 	}
-	return &InternalUser{ID: a.id, Email: email, Name: name, Role: role.String(), CreatedAt: now}, nil
+	return &InternalUser{ID: a.id, Email: email, Name: name, Role: role.String(), CreatedAt: now, AccountState: invitedState()}, nil
 }
 
 // UpdateInternalUser renames an internal user or changes its internal role.
@@ -129,7 +135,7 @@ func (s *internalUsers) UpdateInternalUser(ctx context.Context, c *access.Caller
 	if err := s.update(ctx, c, OpInternalUserUpdate, internalUserAccount(u), in.Name, &u.Name, cu); err != nil {
 		return nil, err
 	}
-	return newInternalUser(u), nil
+	return s.view(u), nil
 }
 
 // RemoveInternalUser takes away an internal user's role, grants and focus
@@ -165,7 +171,7 @@ func (s *internalUsers) InternalUsersByIDs(ctx context.Context, c *access.Caller
 	}
 	by := make(map[string]*InternalUser, len(rows))
 	for i := range rows {
-		by[rows[i].ID] = newInternalUser(&rows[i])
+		by[rows[i].ID] = s.view(&rows[i])
 	}
 	out := make([]*InternalUser, len(ids))
 	for i, id := range ids {
@@ -176,21 +182,51 @@ func (s *internalUsers) InternalUsersByIDs(ctx context.Context, c *access.Caller
 
 // ResendInternalInvitation is ResendInvitation for an internal user.
 func (s *internalUsers) ResendInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	return withAccount(ctx, c, id, OpInternalUserInvitationResend, s.internalUserFor, internalUserAccount, s.resendInvitation,
-		newInternalUser)
+	return s.support(ctx, c, id, OpInternalUserInvitationResend, s.resendInvitation)
 }
 
-// RevokeInternalInvitation is RevokeInvitation for an internal user.
-func (s *internalUsers) RevokeInternalInvitation(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	return withAccount(ctx, c, id, OpInternalUserInvitationRevoke, s.internalUserFor, internalUserAccount, s.revokeInvitation,
-		newInternalUser)
+// RevokeInternalInvitation is RevokeInvitation for an internal user: the
+// pending account is removed.
+func (s *internalUsers) RevokeInternalInvitation(ctx context.Context, c *access.Caller, id string) error {
+	return withAccount(ctx, c, id, OpInternalUserInvitationRevoke, s.internalUserFor, internalUserAccount, s.revokeInvitation)
 }
 
 // UnlockInternalUser is UnlockUser for an internal user (platform_admin).
 func (s *internalUsers) UnlockInternalUser(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
-	return withAccount(ctx, c, id, OpInternalUserUnlock, s.internalUserFor, internalUserAccount, s.unlock, newInternalUser)
+	return s.support(ctx, c, id, OpInternalUserUnlock, s.unlock)
+}
+
+// ResetInternalSecondFactor is ResetSecondFactor for an internal user (platform_admin).
+func (s *internalUsers) ResetInternalSecondFactor(ctx context.Context, c *access.Caller, id string) (*InternalUser, error) {
+	return s.support(ctx, c, id, OpInternalUserSecondFactorReset, s.resetSecondFactor)
+}
+
+// InternalUserSessions is UserSessions for an internal user (platform_admin;
+// compliance_admin and reader read).
+func (s *internalUsers) InternalUserSessions(ctx context.Context, c *access.Caller, id string, p PageInput) (*Page[*UserSession], error) {
+	u, err := s.internalUserFor(ctx, c, id, OpInternalUserSessions)
+	if err != nil {
+		return nil, err
+	}
+	return s.sessions(ctx, u.ID, p)
+}
+
+// EndInternalUserSession is EndUserSession for an internal user (platform_admin).
+func (s *internalUsers) EndInternalUserSession(ctx context.Context, c *access.Caller, id, sid string) error {
+	return withAccount(ctx, c, id, OpInternalUserSessionEnd, s.internalUserFor, internalUserAccount, s.inSession(sid))
+}
+
+// EndInternalUserSessions is EndUserSessions for an internal user (platform_admin).
+func (s *internalUsers) EndInternalUserSessions(ctx context.Context, c *access.Caller, id string) error {
+	return withAccount(ctx, c, id, OpInternalUserSessionsEnd, s.internalUserFor, internalUserAccount, s.endSessions)
+}
+
+// support loads the internal user id, deciding on op, makes step on its
+// account and answers the user as it is afterwards.
+func (s *internalUsers) support(ctx context.Context, c *access.Caller, id string, op Operation, step step) (*InternalUser, error) {
+	return supported(ctx, c, id, op, s.internalUserFor, internalUserAccount, step, s.store.InternalUser, s.view)
 }
 
 func internalUserAccount(u *store.InternalUser) account {
-	return account{id: u.ID, email: u.Email, name: u.Name}
+	return account{id: u.ID, email: u.Email, name: u.Name, pending: u.Pending}
 }

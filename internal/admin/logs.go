@@ -2,9 +2,11 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -20,39 +22,121 @@ type LogQuery struct {
 	Limit   int
 }
 
-// AuditEvent is one entry of the audit log as the API and GraphQL show it:
-// a denied decision or an admin write (D-audit-events); customerId is empty
-// for events of no customer, operation for denials.
-type AuditEvent struct {
-	ID         string    `json:"id"`
-	At         time.Time `json:"at"`
-	ActorID    string    `json:"actorId"`
-	CustomerID string    `json:"customerId,omitempty"`
-	Action     string    `json:"action"`
-	Operation  string    `json:"operation"`
-	Resource   string    `json:"resource"`
-	Decision   string    `json:"decision"` // allowed or denied
-	Reason     string    `json:"reason"`
-	Status     int       `json:"status"`
-	RequestID  string    `json:"requestId"`
+// AuditEvent is one entry of the audit log as the API, GraphQL, the
+// webhooks and the export show it: the one schema of the audit trail
+// (D-audit-trail, docs/api.md "Audit events").
+type AuditEvent = audit.Event
+
+// AuditQuery pages through the audit log, newest first, narrowed by the
+// filters that are set: one actor (ActorID) or the actors whose address
+// contains Actor, the events that acted on TargetID, one Kind, one
+// Outcome (success, failure), a time range From ≤ time < To. Cursor is
+// the nextCursor of the previous page.
+type AuditQuery struct {
+	ActorID, Actor, TargetID, Kind, Outcome string
+	From, To                                time.Time
+	Cursor                                  string
+	Limit                                   int
+}
+
+// check refuses filters no event can meet as a request's mistake: an
+// unknown kind or outcome, an address search past an address's length, a
+// time range that ends before it begins. EINVALID naming each.
+func (q AuditQuery) check() error {
+	var problems []string
+	if q.Kind != "" && !audit.Kind(q.Kind).Known() {
+		problems = append(problems, fmt.Sprintf("kind %q is not a kind of audit event (docs/api.md lists them)", q.Kind))
+	}
+	if q.Outcome != "" && q.Outcome != audit.Success && q.Outcome != audit.Failure {
+		problems = append(problems, "outcome must be success or failure")
+	}
+	if len(q.Actor) > 320 {
+		problems = append(problems, "actor must be at most 320 characters")
+	}
+	if !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To) {
+		problems = append(problems, "from must be before to")
+	}
+	if len(problems) > 0 {
+		return &platform.Error{Code: platform.EINVALID, Message: "invalid audit log filter", Details: problems}
+	}
+	return nil
 }
 
 func newAuditEvent(e *store.AuditEvent) *AuditEvent {
-	return &AuditEvent{ID: e.ID, At: e.At, ActorID: e.ActorID, CustomerID: e.CustomerID, Action: e.Action, Operation: e.Operation,
-		Resource: e.Resource, Decision: e.Decision, Reason: e.Reason, Status: e.Status, RequestID: e.RequestID}
+	v := audit.FromRow(e)
+	return &v
 }
 
 // AuditLog lists audit events the caller may read, newest first (the
 // matrix row 'Audit log, email logs', R5.7-matrix): all for unscoped
 // internal roles, the scope's customers' for scoped ones and focus mode,
-// the home customer's for customer roles.
-func (s *logs) AuditLog(ctx context.Context, c *access.Caller, q LogQuery) (*Page[*AuditEvent], error) {
+// the home customer's for customer roles. A customer's readers see its
+// users' security events, never a failed sign-in for an address without
+// an account (platform-wide, D-audit-trail).
+func (s *logs) AuditLog(ctx context.Context, c *access.Caller, q AuditQuery) (*Page[*AuditEvent], error) {
 	if err := s.checkRole(ctx, c, OpAuditLog); err != nil {
 		return nil, err
 	}
+	if err := q.check(); err != nil {
+		return nil, err
+	}
 	return newestPage(platform.LogPages, q.Limit, func() ([]store.AuditEvent, string, error) {
-		return s.store.AuditEvents(ctx, store.AuditQuery{Scope: c.Scope.Filter(), ActorID: q.ActorID, Limit: q.Limit, Cursor: q.Cursor})
+		return s.store.AuditEvents(ctx, store.AuditQuery{Scope: c.Scope.Filter(), ActorID: q.ActorID, ActorEmail: q.Actor,
+			TargetID: q.TargetID, Kind: q.Kind, Outcome: q.Outcome, From: q.From, To: q.To, Limit: q.Limit, Cursor: q.Cursor})
 	}, newAuditEvent)
+}
+
+// AuditKinds lists the kinds of audit event (audit.Kinds), security events
+// first: the choices of the log's kind filter.
+func (s *logs) AuditKinds(ctx context.Context, c *access.Caller) ([]string, error) {
+	if err := s.checkRole(ctx, c, OpAuditLog); err != nil {
+		return nil, err
+	}
+	kinds := audit.Kinds()
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out, nil
+}
+
+// ExportQuery asks the export for the events after After (the cursor the
+// previous answer gave; "" from the beginning), at most Limit
+// (platform.ExportPages).
+type ExportQuery struct {
+	After string
+	Limit int
+}
+
+// Export is one answer of the audit log's export: the events in the
+// stream's order, and the cursor to resume from (After when nothing new).
+type Export struct {
+	Events []AuditEvent
+	Next   string
+}
+
+// AuditExport answers the next events of the audit trail's stream the
+// caller may read, scoped like AuditLog (D-audit-stream): the
+// platform-wide stream for unscoped internal roles, the customers' own for
+// everyone else. Following Next from answer to answer reads every event
+// once, none lost while others are written.
+func (s *logs) AuditExport(ctx context.Context, c *access.Caller, q ExportQuery) (*Export, error) {
+	if err := s.checkRole(ctx, c, OpAuditExport); err != nil {
+		return nil, err
+	}
+	if err := platform.ExportPages.Check("limit", q.Limit); err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.AuditStream(ctx, store.AuditStreamQuery{Scope: c.Scope.Filter(), Cursor: q.After,
+		Limit: platform.ExportPages.Size(q.Limit)})
+	if err != nil {
+		return nil, err
+	}
+	out := &Export{Events: make([]AuditEvent, len(rows)), Next: next}
+	for i := range rows {
+		out.Events[i] = audit.FromRow(&rows[i])
+	}
+	return out, nil
 }
 
 // EmailView is one e-mail of the platform's outbox: its status is queued,

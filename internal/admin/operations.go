@@ -81,25 +81,36 @@ var (
 	OpUserInvitationRevoke = declare(Operation{Name: "user.invitation_revoke", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
 	OpUserUnlock           = declare(Operation{Name: "user.unlock", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
 	OpUserTransferHomeOrg  = declare(Operation{Name: "user.transfer_home_org", Action: authz.TransferHomeOrg, Write: true, Target: TargetCustomer})
+	// Support tools (D-support-tools): a user's sessions are read as the
+	// user is; signing it out and resetting its second factor are for
+	// those who may suspend it.
+	OpUserSessions          = declare(Operation{Name: "user.sessions", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpUserSessionEnd        = declare(Operation{Name: "user.session_end", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
+	OpUserSessionsEnd       = declare(Operation{Name: "user.sessions_end", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
+	OpUserSecondFactorReset = declare(Operation{Name: "user.second_factor_reset", Action: authz.SuspendUser, Write: true, Target: TargetCustomer})
 )
 
 // Internal users, their grants, and internal service accounts: platform_admin's,
 // compliance_admin and reader read.
 var (
-	OpInternalUserList             = declare(Operation{Name: "internal_user.list", Action: authz.ManageInternalUsers})
-	OpInternalUserCreate           = declare(Operation{Name: "internal_user.create", Action: authz.ManageInternalUsers, Write: true})
-	OpInternalUserGet              = declare(Operation{Name: "internal_user.get", Action: authz.ManageInternalUsers})
-	OpInternalUserUpdate           = declare(Operation{Name: "internal_user.update", Action: authz.ManageInternalUsers, Write: true})
-	OpInternalUserRemove           = declare(Operation{Name: "internal_user.remove", Action: authz.ManageInternalUsers, Write: true})
-	OpInternalUserInvitationResend = declare(Operation{Name: "internal_user.invitation_resend", Action: authz.ManageInternalUsers, Write: true})
-	OpInternalUserInvitationRevoke = declare(Operation{Name: "internal_user.invitation_revoke", Action: authz.ManageInternalUsers, Write: true})
-	OpInternalUserUnlock           = declare(Operation{Name: "internal_user.unlock", Action: authz.ManageInternalUsers, Write: true})
-	OpGrantList                    = declare(Operation{Name: "grant.list", Action: authz.ManageInternalUsers})
-	OpGrantCreate                  = declare(Operation{Name: "grant.create", Action: authz.ManageInternalUsers, Write: true})
-	OpGrantDeleteCustomer          = declare(Operation{Name: "grant.delete_customer", Action: authz.ManageInternalUsers, Write: true, Target: TargetCustomer})
-	OpGrantDeleteInstance          = declare(Operation{Name: "grant.delete_instance", Action: authz.ManageInternalUsers, Write: true, Target: TargetInstance})
-	OpInternalServiceAccountList   = declare(Operation{Name: "internal_service_account.list", Action: authz.ManageInternalUsers})
-	OpInternalServiceAccountCreate = declare(Operation{Name: "internal_service_account.create", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserList              = declare(Operation{Name: "internal_user.list", Action: authz.ManageInternalUsers})
+	OpInternalUserCreate            = declare(Operation{Name: "internal_user.create", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserGet               = declare(Operation{Name: "internal_user.get", Action: authz.ManageInternalUsers})
+	OpInternalUserUpdate            = declare(Operation{Name: "internal_user.update", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserRemove            = declare(Operation{Name: "internal_user.remove", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserInvitationResend  = declare(Operation{Name: "internal_user.invitation_resend", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserInvitationRevoke  = declare(Operation{Name: "internal_user.invitation_revoke", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserUnlock            = declare(Operation{Name: "internal_user.unlock", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserSessions          = declare(Operation{Name: "internal_user.sessions", Action: authz.ManageInternalUsers})
+	OpInternalUserSessionEnd        = declare(Operation{Name: "internal_user.session_end", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserSessionsEnd       = declare(Operation{Name: "internal_user.sessions_end", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserSecondFactorReset = declare(Operation{Name: "internal_user.second_factor_reset", Action: authz.ManageInternalUsers, Write: true})
+	OpGrantList                     = declare(Operation{Name: "grant.list", Action: authz.ManageInternalUsers})
+	OpGrantCreate                   = declare(Operation{Name: "grant.create", Action: authz.ManageInternalUsers, Write: true})
+	OpGrantDeleteCustomer           = declare(Operation{Name: "grant.delete_customer", Action: authz.ManageInternalUsers, Write: true, Target: TargetCustomer})
+	OpGrantDeleteInstance           = declare(Operation{Name: "grant.delete_instance", Action: authz.ManageInternalUsers, Write: true, Target: TargetInstance})
+	OpInternalServiceAccountList    = declare(Operation{Name: "internal_service_account.list", Action: authz.ManageInternalUsers})
+	OpInternalServiceAccountCreate  = declare(Operation{Name: "internal_service_account.create", Action: authz.ManageInternalUsers, Write: true})
 	// An internal service account's own operations (the service_account
 	// ones) are decided again as managing internal users.
 	OpInternalServiceAccountRead   = declare(Operation{Name: "internal_service_account.read", Action: authz.ManageInternalUsers})
@@ -108,8 +119,9 @@ var (
 
 // The audit and e-mail logs.
 var (
-	OpAuditLog = declare(Operation{Name: "audit.log", Action: authz.ViewAuditLog})
-	OpEmailLog = declare(Operation{Name: "email.log", Action: authz.ViewAuditLog})
+	OpAuditLog    = declare(Operation{Name: "audit.log", Action: authz.ViewAuditLog})
+	OpAuditExport = declare(Operation{Name: "audit.export", Action: authz.ViewAuditLog})
+	OpEmailLog    = declare(Operation{Name: "email.log", Action: authz.ViewAuditLog})
 )
 
 // A customer's configuration: SSO, identity providers, webhooks and service

@@ -13,30 +13,26 @@ import (
 // users manages customers' users and their invitations.
 type users struct{ *accounts }
 
-// CustomerUserView is a customer's user as the API shows it. Status is
-// invited (no password yet), active or suspended.
+// CustomerUserView is a customer's user as the API shows it, with the state
+// of its account (status invited, active, locked or suspended).
 type CustomerUserView struct {
-	ID          string     `json:"id"`
-	CustomerID  string     `json:"customerId"`
-	Email       string     `json:"email"`
-	Name        string     `json:"name"`
-	Role        string     `json:"role"`
-	Status      string     `json:"status"`
-	SuspendedAt *time.Time `json:"suspendedAt"`
-	CreatedAt   time.Time  `json:"createdAt"`
+	ID         string    `json:"id"`
+	CustomerID string    `json:"customerId"`
+	Email      string    `json:"email"`
+	Name       string    `json:"name"`
+	Role       string    `json:"role"`
+	CreatedAt  time.Time `json:"createdAt"`
+	AccountState
 }
 
-func newCustomerUser(u *store.CustomerUser) *CustomerUserView {
-	v := &CustomerUserView{ID: u.ID, CustomerID: u.CustomerID, Email: u.Email, Name: u.Name, Role: u.Role, Status: "active",
-		CreatedAt: u.CreatedAt}
-	switch {
-	case !u.SuspendedAt.IsZero():
-		v.Status, v.SuspendedAt = "suspended", timeOrNull(u.SuspendedAt)
-	case !u.HasPassword:
-		v.Status = "invited"
-	}
-	return v
+// newCustomerUser is u's view at now.
+func newCustomerUser(u *store.CustomerUser, now time.Time) *CustomerUserView {
+	return &CustomerUserView{ID: u.ID, CustomerID: u.CustomerID, Email: u.Email, Name: u.Name, Role: u.Role, CreatedAt: u.CreatedAt,
+		AccountState: accountState(u.AccountState, now)}
 }
+
+// view is u's view now.
+func (s *users) view(u *store.CustomerUser) *CustomerUserView { return newCustomerUser(u, s.now()) }
 
 // InviteInput invites a user to a customer with a portal role other than
 // owner (ownership moves only by transfer-ownership).
@@ -73,7 +69,7 @@ func portalRole(s string) (authz.Role, error) {
 func (s *users) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
 	return namePage(ctx, s.core, c, OpUserList, p, func(f authz.Filter) ([]store.CustomerUser, string, error) {
 		return s.store.ListCustomerUsers(ctx, f, customerID, p)
-	}, newCustomerUser)
+	}, s.view)
 }
 
 // userFor loads a customer user and checks op on it.
@@ -81,9 +77,10 @@ func (s *users) userFor(ctx context.Context, c *access.Caller, id string, op Ope
 	return decided(ctx, s.core, c, op, customerUserResource)(s.store.CustomerUser(ctx, id))
 }
 
-// ownerFor is userFor for suspending, reactivating or deleting a user: the
-// customer's owner only platform_admin may (D-owner-protect), everyone else
-// gets EFORBIDDEN (audited).
+// ownerFor is userFor for suspending, reactivating, deleting, unlocking a
+// user, revoking its invitation, resetting its second factor and signing
+// it out: the customer's owner only platform_admin may (D-owner-protect),
+// everyone else gets EFORBIDDEN (audited).
 func (s *users) ownerFor(ctx context.Context, c *access.Caller, id string, op Operation) (*store.CustomerUser, error) {
 	u, err := s.userFor(ctx, c, id, op)
 	if err != nil {
@@ -99,7 +96,7 @@ func (s *users) ownerFor(ctx context.Context, c *access.Caller, id string, op Op
 
 // User returns one customer user.
 func (s *users) User(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	return viewing(newCustomerUser)(s.userFor(ctx, c, id, OpUserGet))
+	return viewing(s.view)(s.userFor(ctx, c, id, OpUserGet))
 }
 
 // InviteUser creates a user in the customer's organization at the identity
@@ -123,8 +120,8 @@ func (s *users) InviteUser(ctx context.Context, c *access.Caller, customerID str
 	if err != nil {
 		return nil, err
 	}
-	return &CustomerUserView{ID: a.id, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), Status: "invited",
-		CreatedAt: now}, nil
+	return &CustomerUserView{ID: a.id, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now,
+		AccountState: invitedState()}, nil
 }
 
 // UpdateUser renames a customer user or changes its portal role (not to or
@@ -148,7 +145,7 @@ func (s *users) UpdateUser(ctx context.Context, c *access.Caller, id string, in 
 	if err := s.update(ctx, c, OpUserUpdate, customerUserAccount(u), in.Name, &u.Name, cu); err != nil {
 		return nil, err
 	}
-	return newCustomerUser(u), nil
+	return s.view(u), nil
 }
 
 // DeleteUser removes a customer user from the identity provider; every
@@ -185,7 +182,7 @@ func (s *users) SuspendUser(ctx context.Context, c *access.Caller, id string) (*
 	if err != nil {
 		return nil, err
 	}
-	return newCustomerUser(u), nil
+	return s.view(u), nil
 }
 
 // ReactivateUser lifts a suspension; the user signs in again (nothing it
@@ -206,7 +203,7 @@ func (s *users) ReactivateUser(ctx context.Context, c *access.Caller, id string)
 		return nil, err
 	}
 	u.SuspendedAt = time.Time{}
-	return newCustomerUser(u), nil
+	return s.view(u), nil
 }
 
 // TransferHomeOrg moves a user to another customer's organization
@@ -225,7 +222,7 @@ func (s *users) TransferHomeOrg(ctx context.Context, c *access.Caller, id string
 	// the event is the customer's the user leaves, on which it was decided
 	return reread(ctx, s.core, c, OpUserTransferHomeOrg, on(u.CustomerID, "users", id), func(tx *store.Store) error {
 		return tx.MoveUser(ctx, id, dest.OrgID, dest.ID, s.now())
-	}, s.store.CustomerUser, id, newCustomerUser)
+	}, s.store.CustomerUser, id, s.view)
 }
 
 func customerUserResource(u *store.CustomerUser) authz.Resource {
@@ -240,29 +237,72 @@ func (s *users) CustomerUserResource(ctx context.Context, id string) (authz.Reso
 // UsersByCustomerIDs returns each customer's users (Customer.users).
 func (s *users) UsersByCustomerIDs(ctx context.Context, c *access.Caller, limit int, ids []string) ([][]*CustomerUserView, error) {
 	return childBatch(ctx, s.core, c, OpUserList, limit, ids, func(u *store.CustomerUser) string { return u.CustomerID },
-		newCustomerUser, s.store.CustomerUsersByCustomerIDs)
+		s.view, s.store.CustomerUsersByCustomerIDs)
 }
 
-// ResendInvitation sends a customer user who has not set a password yet a
+// ResendInvitation sends a customer user whose invitation is pending a
 // new invitation link; the previous link stops working. EINVALID once the
 // invitation was accepted.
 func (s *users) ResendInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	return withAccount(ctx, c, id, OpUserInvitationResend, s.userFor, customerUserAccount, s.resendInvitation, newCustomerUser)
+	return s.support(ctx, c, id, OpUserInvitationResend, s.userFor, s.resendInvitation)
 }
 
-// RevokeInvitation makes a customer user's open invitation link stop
-// working; the user stays, invited, until invited again (resend) or
-// deleted. EINVALID once the invitation was accepted.
-func (s *users) RevokeInvitation(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	return withAccount(ctx, c, id, OpUserInvitationRevoke, s.userFor, customerUserAccount, s.revokeInvitation, newCustomerUser)
+// RevokeInvitation takes a pending invitation back: the link stops working
+// and the account, which has no credential yet, is removed (D-support-tools).
+// EINVALID once the invitation was accepted; the owner's only platform_admin
+// revokes (D-owner-protect).
+func (s *users) RevokeInvitation(ctx context.Context, c *access.Caller, id string) error {
+	return withAccount(ctx, c, id, OpUserInvitationRevoke, s.ownerFor, customerUserAccount, s.revokeInvitation)
 }
 
 // UnlockUser ends a customer user's sign-in lockout at once (the failed
-// attempts are forgotten). Those who may suspend the user may unlock it.
+// attempts are forgotten). Those who may suspend the user may unlock it;
+// the owner only platform_admin (D-owner-protect).
 func (s *users) UnlockUser(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
-	return withAccount(ctx, c, id, OpUserUnlock, s.userFor, customerUserAccount, s.unlock, newCustomerUser)
+	return s.support(ctx, c, id, OpUserUnlock, s.ownerFor, s.unlock)
+}
+
+// ResetSecondFactor removes a customer user's authenticator app, recovery
+// codes and passkeys, ends everything the user is signed in with and mails
+// the user (D-support-tools). EINVALID for oneself (the account page does
+// that, with a recent proof) and for a user without a second factor; the
+// owner's only platform_admin resets (D-owner-protect).
+func (s *users) ResetSecondFactor(ctx context.Context, c *access.Caller, id string) (*CustomerUserView, error) {
+	return s.support(ctx, c, id, OpUserSecondFactorReset, s.ownerFor, s.resetSecondFactor)
+}
+
+// UserSessions lists a customer user's browser sessions at the identity
+// provider, newest first.
+func (s *users) UserSessions(ctx context.Context, c *access.Caller, id string, p PageInput) (*Page[*UserSession], error) {
+	u, err := s.userFor(ctx, c, id, OpUserSessions)
+	if err != nil {
+		return nil, err
+	}
+	return s.sessions(ctx, u.ID, p)
+}
+
+// EndUserSession signs a customer user out of one browser session (sid):
+// the session and every grant it made end, and the applications that take
+// back-channel logouts are told. ENOTFOUND for a session the user does not
+// have; the owner's only platform_admin ends (D-owner-protect).
+func (s *users) EndUserSession(ctx context.Context, c *access.Caller, id, sid string) error {
+	return withAccount(ctx, c, id, OpUserSessionEnd, s.ownerFor, customerUserAccount, s.inSession(sid))
+}
+
+// EndUserSessions signs a customer user out everywhere: every browser
+// session, grant, refresh token and tenant session ends. The owner's only
+// platform_admin ends (D-owner-protect).
+func (s *users) EndUserSessions(ctx context.Context, c *access.Caller, id string) error {
+	return withAccount(ctx, c, id, OpUserSessionsEnd, s.ownerFor, customerUserAccount, s.endSessions)
+}
+
+// support loads the user id with load, which decides on op, makes step on
+// its account and answers the user as it is afterwards.
+func (s *users) support(ctx context.Context, c *access.Caller, id string, op Operation, load loader[store.CustomerUser],
+	step step) (*CustomerUserView, error) {
+	return supported(ctx, c, id, op, load, customerUserAccount, step, s.store.CustomerUser, s.view)
 }
 
 func customerUserAccount(u *store.CustomerUser) account {
-	return account{id: u.ID, email: u.Email, name: u.Name, customerID: u.CustomerID}
+	return account{id: u.ID, email: u.Email, name: u.Name, customerID: u.CustomerID, pending: u.Pending}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
@@ -48,8 +49,11 @@ func newWebhookView(w *store.Webhook) *WebhookView {
 }
 
 // WebhookInput creates a webhook. Events are action names of the
-// capability matrix (manage_tenant, manage_billing, …) or "*" for every
-// event of the customer; default ["*"]. Active defaults to true.
+// capability matrix (manage_tenant, manage_billing, …: the administration
+// writes decided on them), kinds of event (the security events of the
+// customer's users, sign_in, account.locked, …, and admin.write for every
+// administration write) or "*" for every event of the customer; default
+// ["*"]. Active defaults to true.
 type WebhookInput struct {
 	URL         string   `json:"url"`
 	Description string   `json:"description,omitempty"`
@@ -68,6 +72,17 @@ type WebhookPatch struct {
 // WebhookAllEvents subscribes a webhook to every event of its customer.
 const WebhookAllEvents = "*"
 
+// webhookDelivers reports whether a webhook may subscribe to e: an action
+// (its administration writes), or a kind of event webhooks carry (the
+// security events, admin.write; refusals are not delivered).
+func webhookDelivers(e string) bool {
+	if _, err := authz.ParseAction(e); err == nil {
+		return true
+	}
+	k := audit.Kind(e)
+	return k.Security() || k == audit.AdminWrite
+}
+
 func webhookEvents(in []string) ([]string, error) {
 	if in == nil {
 		return []string{WebhookAllEvents}, nil
@@ -77,10 +92,8 @@ func webhookEvents(in []string) ([]string, error) {
 	}
 	out := []string{}
 	for _, e := range in {
-		if e != WebhookAllEvents {
-			if _, err := authz.ParseAction(e); err != nil {
-				return nil, invalid("event %q is not an event type; use an action name or \"*\"", e)
-			}
+		if e != WebhookAllEvents && !webhookDelivers(e) {
+			return nil, invalid("event %q is not an event type; use an action name, a kind of event (sign_in, admin.write, …) or \"*\"", e)
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"unicode/utf8"
 )
 
 // ParsePrefixes parses a comma-separated list of CIDRs or single addresses
@@ -35,21 +36,33 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 	return out, errors.Join(errs...)
 }
 
-type clientIPKey struct{}
+type sourceKey struct{}
+
+// source is where a request comes from: the client's address and its user agent.
+type source struct{ ip, userAgent string }
+
+// MaxUserAgent is the longest user agent kept for the audit log; a longer
+// one is cut.
+const MaxUserAgent = 512
 
 // ClientAddress finds the address each request comes from and keeps it for
-// ClientIP (and so for RateKey, the key of every per-address limit). A
-// request's peer is the client unless the peer is one of the trusted
-// proxies; then the client is the nearest address in Forwarded (RFC 7239),
-// or else X-Forwarded-For, that is not itself a trusted proxy, read from
-// the right: entries to the left of it were written by whoever sent the
-// request and are not believed. With no trusted proxies the headers are
-// ignored.
+// ClientIP (and so for RateKey, the key of every per-address limit) and,
+// with the request's user agent, for Source. A request's peer is the
+// client unless the peer is one of the trusted proxies; then the client is
+// the nearest address in Forwarded (RFC 7239), or else X-Forwarded-For,
+// that is not itself a trusted proxy, read from the right: entries to the
+// left of it were written by whoever sent the request and are not
+// believed. With no trusted proxies the headers are ignored. An address an
+// outer ClientAddress already found is kept.
 func ClientAddress(trusted []netip.Prefix) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ip := clientAddr(r, trusted)
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientIPKey{}, ip)))
+			if _, ok := r.Context().Value(sourceKey{}).(source); ok {
+				next.ServeHTTP(w, r)
+				return
+			}
+			src := source{ip: clientAddr(r, trusted), userAgent: cutUTF8(r.UserAgent(), MaxUserAgent)}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sourceKey{}, src)))
 		})
 	}
 }
@@ -57,10 +70,28 @@ func ClientAddress(trusted []netip.Prefix) func(http.Handler) http.Handler {
 // ClientIP is the address a request comes from, as logs show it: the one
 // ClientAddress found, or the peer's. Limits count by RateKey.
 func ClientIP(r *http.Request) string {
-	if ip, ok := r.Context().Value(clientIPKey{}).(string); ok {
-		return ip
+	if s, ok := r.Context().Value(sourceKey{}).(source); ok {
+		return s.ip
 	}
 	return peerIP(r)
+}
+
+// Source is where the request of ctx comes from, as ClientAddress found it:
+// the client's address and user agent ("" outside a request).
+func Source(ctx context.Context) (ip, userAgent string) {
+	s, _ := ctx.Value(sourceKey{}).(source)
+	return s.ip, s.userAgent
+}
+
+// cutUTF8 cuts s to at most n bytes, at a character's boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func peerIP(r *http.Request) string {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -40,12 +41,13 @@ var errLoginFailed = errors.New("login failed")
 // (D-account-policy): an account of an organization without password
 // sign-in is no password's account, and the attempt answers and costs
 // exactly what a wrong password does.
-func (p *factors) checkPassword(ctx context.Context, email, password, orgID string) (*platform.User, error) {
-	users, err := p.store.UsersByEmail(ctx, email, orgID)
+func (p *factors) checkPassword(ctx context.Context, email, password, orgID, clientID string) (*platform.User, error) {
+	all, err := p.store.UsersByEmail(ctx, email, orgID)
 	if err != nil {
 		return nil, err
 	}
-	if users, err = p.passwordAccounts(ctx, users); err != nil {
+	users, err := p.passwordAccounts(ctx, all)
+	if err != nil {
 		return nil, err
 	}
 	u := p.signInAccount(users)
@@ -53,10 +55,24 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID stri
 		if _, err := p.verifyPassword(ctx, password, p.dummyHash); errors.Is(err, errHashBusy) {
 			return nil, err
 		}
+		// who the failure is recorded for: the account the address has
+		// where it has one (its customer sees it), else the address alone
+		// (platform-wide: no customer learns whether an address exists)
+		switch who := p.signInAccount(all); {
+		case u != nil: // an account without a password yet (an open invitation)
+			p.signInFailed(ctx, u, email, clientID, reasonInvalidCredentials, methodPassword, factorFirst)
+		case who != nil: // an account of an organization without password sign-in
+			p.signInFailed(ctx, who, email, clientID, reasonPasswordNotAllowed, methodPassword, factorFirst)
+		default:
+			p.signInFailed(ctx, nil, email, clientID, reasonUnknownUser, methodPassword, factorFirst)
+		}
 		return nil, errLoginFailed
 	}
 	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.expireLock(ctx, u); err != nil {
 		return nil, err
 	}
 	now := p.now()
@@ -69,6 +85,7 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID stri
 		if _, err := p.verifyPassword(ctx, password, p.dummyHash); errors.Is(err, errHashBusy) {
 			return nil, err
 		}
+		p.signInFailed(ctx, u, email, clientID, reasonAccountLocked, methodPassword, factorFirst)
 		return nil, errLoginFailed
 	}
 	ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
@@ -78,8 +95,10 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID stri
 		slog.ErrorContext(ctx, "stored password hash is malformed", "user_id", u.ID)
 	}
 	if !ok {
+		p.signInFailed(ctx, u, email, clientID, reasonInvalidCredentials, methodPassword, factorFirst)
 		if n == policy.LockoutMaxAttempts {
 			slog.WarnContext(ctx, "account locked after failed logins", "user_id", u.ID, "until", until)
+			p.lockedOut(ctx, u, until)
 			p.accountLocked(ctx, u) // the holder gets an unlock-by-reset link
 		}
 		return nil, errLoginFailed
@@ -87,12 +106,53 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID stri
 	if suspended, err := p.store.UserSuspended(ctx, u.ID); err != nil {
 		return nil, err
 	} else if suspended { // answers like a wrong password
+		p.signInFailed(ctx, u, email, clientID, reasonSuspended, methodPassword, factorFirst)
 		return nil, errLoginFailed
 	}
 	if err := p.store.ResetLoginFailures(ctx, u.ID); err != nil {
 		return nil, err
 	}
 	return u, nil
+}
+
+// expiredLocksPerPass bounds the locks one maintenance pass lifts; more
+// wait for the next pass (or for their account's next attempt).
+const expiredLocksPerPass = 500
+
+// LiftExpiredLocks lifts the locks that ran out, at most
+// expiredLocksPerPass of them, each recorded (account.unlocked,
+// lock_expired) with its lifting: the unlock at the lock's expiry, which
+// nothing else would record until the account's next attempt.
+func (p *Provider) LiftExpiredLocks(ctx context.Context) error {
+	users, err := p.store.ExpiredLocks(ctx, p.now(), expiredLocksPerPass)
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if err := p.factors.expireLock(ctx, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expireLock lifts u's lock when it has run out, recorded as an unlock
+// (account.unlocked, lock_expired) in the same transaction; of several
+// attempts at once, one lifts it and records it. The count of failures
+// starts again, as ReserveLoginAttempt would start it.
+func (p *factors) expireLock(ctx context.Context, u *platform.User) error {
+	if u.LockedUntil.IsZero() || u.LockedUntil.After(p.now()) {
+		return nil
+	}
+	return p.store.InTx(ctx, func(tx *store.Store) error {
+		lifted, err := tx.LiftExpiredLock(ctx, u.ID, p.now())
+		if err != nil || !lifted {
+			return err
+		}
+		e := about(audit.AccountUnlocked, u)
+		e.Reason = "lock_expired"
+		return p.record(ctx, tx, e)
+	})
 }
 
 // signInAccount picks the one account a password sign-in is for. Within an
@@ -150,6 +210,9 @@ func (p *factors) sendResetLinks(ctx context.Context, email, why string) error {
 	if err != nil {
 		return err
 	}
+	if len(users) == 0 && why == store.TokenReset { // platform-wide: no customer learns of the address
+		p.recordAfter(ctx, audit.Entry{Kind: audit.PasswordResetRequested, ActorEmail: email, Failed: true, Reason: reasonUnknownUser})
+	}
 	for _, u := range users {
 		if err := p.sendResetLink(ctx, u, why); err != nil {
 			return err
@@ -191,6 +254,11 @@ func (p *factors) sendResetLink(ctx context.Context, u *platform.User, why strin
 			m.Link = p.cfg.ConsoleURL + "/"
 		}
 		return p.store.InTx(ctx, func(tx *store.Store) error {
+			e := about(audit.PasswordResetRequested, u)
+			e.Failed, e.Reason = true, reasonPasswordNotAllowed
+			if err := p.record(ctx, tx, e); err != nil {
+				return err
+			}
 			return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, m)
 		})
 	}
@@ -204,6 +272,11 @@ func (p *factors) sendResetLink(ctx context.Context, u *platform.User, why strin
 			ExpiresAt: now.Add(mail.ResetLifetime)}, false)
 		if err != nil {
 			return err
+		}
+		if why != "unlock" { // an unlock offer is part of the lockout's record
+			if err := p.record(ctx, tx, about(audit.PasswordResetRequested, u)); err != nil {
+				return err
+			}
 		}
 		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: kind, To: u.Email, UserID: u.ID,
 			CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Link: mail.Link(p.cfg.Issuer, PathPasswordReset, token)})
@@ -240,6 +313,9 @@ func (p *factors) checkSecondFactor(ctx context.Context, u *platform.User, code 
 	}
 	// The attempt is counted before the code is checked, so concurrent
 	// guesses cannot overtake the lockout (see checkPassword).
+	if err := p.expireLock(ctx, u); err != nil {
+		return err
+	}
 	now := p.now()
 	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
 	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
@@ -259,6 +335,7 @@ func (p *factors) checkSecondFactor(ctx context.Context, u *platform.User, code 
 			// Someone who knows the password is guessing codes: the holder
 			// gets the unlock-by-reset link, which also replaces the password.
 			slog.WarnContext(ctx, "account locked after failed codes", "user_id", u.ID, "until", until)
+			p.lockedOut(ctx, u, until)
 			p.accountLocked(ctx, u)
 		}
 		return err

@@ -76,7 +76,7 @@ func (p *loginPages) endSessionSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s := sessionFromContext(r.Context()); s != nil {
-		if err := p.endSession(r.Context(), s); err != nil {
+		if err := p.endSession(r.Context(), s, endedSignOut); err != nil {
 			p.internalError(w, r, err)
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -178,21 +179,28 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			p.internalError(w, r, err)
 			return
 		}
-		if _, err := p.store.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); p.failed(w, r, err,
-			http.StatusNotFound, "This link is not valid", msgLinkInvalid) {
+		err = p.store.InTx(ctx, func(tx *store.Store) error {
+			if _, err := tx.SetPasswordByLink(ctx, mail.TokenHash(token), pg.kind, hash, p.now()); err != nil {
+				return err
+			}
+			return p.recordLinkUsed(ctx, tx, pg, u)
+		})
+		if p.failed(w, r, err, http.StatusNotFound, "This link is not valid", msgLinkInvalid) {
 			return
 		}
 		slog.InfoContext(ctx, "password set through a link", "user_id", u.ID, "kind", pg.kind)
 		v := doneView{Org: org}
+		signIn := signInEvent(u, "", "")
+		signIn.Details = audit.Details{Method: "link", AMR: "pwd"}
 		if pg.kind == store.TokenInvitation {
-			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}); err != nil {
+			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}, &signIn); err != nil {
 				p.internalError(w, r, err)
 				return
 			}
 			v.Title, v.Message = "You are signed in", "Your password is set and you are signed in as "+u.Email+"."
 		} else if policy.passkeysRequired() {
 			// the link proved the mailbox: this browser may add the passkey the organization requires
-			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}); err != nil {
+			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}, &signIn); err != nil {
 				p.internalError(w, r, err)
 				return
 			}
@@ -210,6 +218,24 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 		}
 		p.render(w, http.StatusOK, "done.html", v)
 	}
+}
+
+// recordLinkUsed records, through tx, what a link that set u's password
+// did: an invitation accepted, or a password reset, which also lifts a
+// lock in force (account.unlocked, password_reset).
+func (p *accountPages) recordLinkUsed(ctx context.Context, tx *store.Store, pg linkPage, u *platform.User) error {
+	if pg.kind == store.TokenInvitation {
+		return p.record(ctx, tx, about(audit.InvitationAccepted, u))
+	}
+	if err := p.record(ctx, tx, about(audit.PasswordReset, u)); err != nil {
+		return err
+	}
+	if u.LockedUntil.After(p.now()) {
+		e := about(audit.AccountUnlocked, u)
+		e.Reason = "password_reset"
+		return p.record(ctx, tx, e)
+	}
+	return nil
 }
 
 type forgotView struct {

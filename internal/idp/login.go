@@ -14,6 +14,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -200,7 +201,7 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderLogin(w, http.StatusBadRequest, v, "Enter your e-mail address and password.")
 		return
 	}
-	user, err := p.factors.checkPassword(ctx, email, password, orgScope(a.Scopes))
+	user, err := p.factors.checkPassword(ctx, email, password, orgScope(a.Scopes), a.ClientID)
 	if err != nil {
 		if errors.Is(err, errHashBusy) {
 			p.factors.hashBusy(w, r)
@@ -218,6 +219,7 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	} else if required { // the password was right, but this organization signs in with passkeys
+		p.signInFailed(ctx, user, email, a.ClientID, reasonPasskeyRequired, methodPassword, factorFirst)
 		p.renderLogin(w, http.StatusForbidden, v, msgPasskeyRequired)
 		return
 	}
@@ -295,11 +297,21 @@ func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 			p.internalError(w, r, err)
 			return
 		}
+		p.signInFailed(ctx, user, "", a.ClientID, reasonInvalidCode, codeMethod(recovery), factorSecond)
 		pu, perr := p.passkeys.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
 		p.renderOTPAgain(w, a.ID, recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
+}
+
+// codeMethod names the one-time code a second step took: a recovery code
+// or the authenticator app's.
+func codeMethod(recovery bool) string {
+	if recovery {
+		return methodRecoveryCode
+	}
+	return methodTOTP
 }
 
 // withSecondFactor is the amr of a login whose first factor was first and
@@ -321,7 +333,7 @@ func (p *loginPages) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 	if !p.factors.confirmEnrolment(w, r, user, PathLoginMFASetup, a.ID) {
 		return
 	}
-	codes, err := p.factors.newRecoveryCodes(ctx, user.ID)
+	codes, err := p.factors.enrolledCodes(ctx, user)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -382,7 +394,9 @@ func (p *loginPages) completeLogin(w http.ResponseWriter, r *http.Request, a *st
 		}
 		slog.InfoContext(ctx, "external identity linked after the account's own sign-in", "user_id", userID, "idp_id", a.LinkIDPID)
 	}
-	sess, err := p.startSession(w, r, userID, amr)
+	signIn := signInEvent(&platform.User{ID: userID}, "", a.ClientID)
+	signIn.Details = audit.Details{Method: firstMethod(amr), AMR: strings.Join(amr, " ")}
+	sess, err := p.startSession(w, r, userID, amr, &signIn)
 	if err != nil {
 		p.internalError(w, r, err)
 		return false

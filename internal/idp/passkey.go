@@ -15,7 +15,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
 
-	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -195,7 +195,7 @@ func (p *passkeys) recordUse(ctx context.Context, pu *passkeyUser, c *webauthn.C
 		if err := p.store.FlagClonedPasskey(ctx, row.ID); err != nil {
 			return nil, err
 		}
-		p.auditPasskey(ctx, pu.u, "passkey.clone_detected", row.ID, false, "signature counter did not advance")
+		p.passkeyEvent(ctx, pu.u, audit.PasskeyCloneDetected, row.ID, "signature_counter_not_advanced")
 		return nil, errPasskeyFailed
 	}
 	data, err := json.Marshal(c)
@@ -212,27 +212,33 @@ func (p *passkeys) recordUse(ctx context.Context, pu *passkeyUser, c *webauthn.C
 	return row, nil
 }
 
-// auditPasskey writes a passkey event to the audit log, with the customer
-// of the user's organization so its scoped readers see it. A failed write
-// is logged, never returned.
-func (p *passkeys) auditPasskey(ctx context.Context, u *platform.User, action, passkeyID string, allowed bool, reason string) {
-	e := &store.AuditEvent{ID: randomToken()[:32], At: p.now(), Action: action, Decision: "allowed", Status: 200,
-		Reason: reason, RequestID: httpapi.RequestID(ctx), Resource: "passkeys"}
+// passkeyEvent records, right after it, an event of u's passkeys (kind:
+// added, renamed, removed, a clone detected, or a confirmation with one),
+// failed when reason says why; u nil is an answer that named no user, no
+// customer's. Its customer (the user's organization's) sees it.
+func (p *passkeys) passkeyEvent(ctx context.Context, u *platform.User, kind audit.Kind, passkeyID, reason string) {
+	e := audit.Entry{Kind: kind, Failed: reason != "", Reason: reason, Details: audit.Details{Method: methodPasskey}}
 	if u != nil {
-		e.ActorID, e.Resource = u.ID, "users/"+u.ID+"/passkeys"
-		if c, err := p.store.CustomerByOrg(ctx, u.OrgID); err == nil {
-			e.CustomerID = c.ID
-		}
+		e.ActorID, e.CustomerOf = u.ID, u.ID
 	}
 	if passkeyID != "" {
-		e.Resource += "/" + passkeyID
+		e.Target = audit.Target{Type: "passkey", ID: passkeyID}
 	}
-	if !allowed {
-		e.Decision, e.Status = "denied", 401
-	}
-	if err := p.store.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
-		slog.ErrorContext(ctx, "audit log", "err", err, "action", action)
-	}
+	p.recordAfter(ctx, e)
+}
+
+// passkeySignInFailed records, right after it, a passkey that did not sign
+// u (nil: no user the answer named) in to clientID's application, at step.
+func (p *passkeys) passkeySignInFailed(ctx context.Context, u *platform.User, clientID, step, reason string) {
+	p.signInFailed(ctx, u, "", clientID, reason, methodPasskey, step)
+}
+
+// passkeyRecorded is the event of a change to u's passkey id (kind), for
+// the transaction that makes it.
+func passkeyRecorded(kind audit.Kind, u *platform.User, id string) audit.Entry {
+	e := about(kind, u)
+	e.Target, e.Details.Method = audit.Target{Type: "passkey", ID: id}, methodPasskey
+	return e
 }
 
 // cleanPasskeyName trims a name the user gave; empty or too long is refused.
@@ -257,16 +263,16 @@ func (p *passkeys) stepFailed(w http.ResponseWriter, r *http.Request, err error,
 }
 
 // changed answers a rename or removal of one of the user's passkeys
-// (action), audited either way: a passkey that is not the user's is 404.
-func (p *passkeys) changed(w http.ResponseWriter, r *http.Request, u *platform.User, action, id string, err error, done string) {
+// (kind), which recorded itself in its transaction; a passkey that is not
+// the user's is 404, recorded as refused.
+func (p *passkeys) changed(w http.ResponseWriter, r *http.Request, u *platform.User, kind audit.Kind, id string, err error, done string) {
 	if platform.ErrorCode(err) == platform.ENOTFOUND {
-		p.auditPasskey(r.Context(), u, action, id, false, "not the user's passkey")
+		p.passkeyEvent(r.Context(), u, kind, id, "not_the_users_passkey")
 		p.account.renderAccount(w, r, http.StatusNotFound, u, "", "There is no such passkey.")
 		return
 	} else if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	p.auditPasskey(r.Context(), u, action, id, true, "")
 	http.Redirect(w, r, PathAccount+"?done="+done, http.StatusSeeOther)
 }

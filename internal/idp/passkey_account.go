@@ -9,6 +9,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -94,16 +95,16 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	refuse := func(reason string) {
-		p.auditPasskey(ctx, u, "passkey.register", "", false, reason)
+		p.passkeyEvent(ctx, u, audit.PasskeyAdded, "", reason)
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "The passkey could not be added. Try again.")
 	}
 	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeRegister)
-	if p.stepFailed(w, r, err, refuse, "no open challenge") {
+	if p.stepFailed(w, r, err, refuse, "no_open_challenge") {
 		return
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes([]byte(raw))
 	if err != nil {
-		refuse("malformed answer")
+		refuse("malformed_answer")
 		return
 	}
 	pu, err := p.loadPasskeyUser(ctx, u)
@@ -113,7 +114,7 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	cred, err := p.webauthn.CreateCredential(pu, *sess, parsed)
 	if err != nil {
-		refuse(passkeyReason(err))
+		refuse(passkeyReason(ctx, err))
 		return
 	}
 	data, err := json.Marshal(cred)
@@ -125,20 +126,19 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	} else if full {
-		p.auditPasskey(ctx, u, "passkey.register", "", false, "too many passkeys")
+		p.passkeyEvent(ctx, u, audit.PasskeyAdded, "", "too_many_passkeys")
 		p.account.renderAccount(w, r, http.StatusConflict, u, "", msgPasskeysFull)
 		return
 	}
 	k := &store.Passkey{ID: newPasskeyID(), UserID: u.ID, CredentialID: cred.ID, Name: name, Credential: data,
 		SignCount: cred.Authenticator.SignCount, CreatedAt: p.now()}
 	if err := p.addPasskey(ctx, u, k); platform.ErrorCode(err) == platform.ECONFLICT {
-		refuse("credential registered already")
+		refuse("already_registered")
 		return
 	} else if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
-	p.auditPasskey(ctx, u, "passkey.register", k.ID, true, "")
 	http.Redirect(w, r, PathAccount+"?done=passkey-added", http.StatusSeeOther)
 }
 
@@ -163,6 +163,9 @@ func (p *passkeys) addPasskey(ctx context.Context, u *platform.User, k *store.Pa
 		if err := tx.CreatePasskey(ctx, k); err != nil {
 			return err
 		}
+		if err := p.record(ctx, tx, passkeyRecorded(audit.PasskeyAdded, u, k.ID)); err != nil {
+			return err
+		}
 		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: mail.KindPasskey, To: u.Email, UserID: u.ID,
 			CustomerID: customer, Org: org, Name: u.Name, Passkey: k.Name, Link: p.cfg.Issuer + PathAccount})
 	})
@@ -181,7 +184,13 @@ func (p *passkeys) accountPasskeyRename(w http.ResponseWriter, r *http.Request) 
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
 		return
 	}
-	p.changed(w, r, u, "passkey.rename", id, p.store.RenamePasskey(ctx, u.ID, id, name), "passkey-renamed")
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.RenamePasskey(ctx, u.ID, id, name); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, passkeyRecorded(audit.PasskeyRenamed, u, id))
+	})
+	p.changed(w, r, u, audit.PasskeyRenamed, id, err, "passkey-renamed")
 }
 
 // accountPasskeyRemove removes one of the user's passkeys, with a recent
@@ -219,9 +228,12 @@ func (p *passkeys) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 		if err := tx.DeletePasskey(ctx, u.ID, id); err != nil {
 			return err
 		}
+		if err := p.record(ctx, tx, passkeyRecorded(audit.PasskeyRemoved, u, id)); err != nil {
+			return err
+		}
 		return p.queueNotice(ctx, tx, notice)
 	})
-	p.changed(w, r, u, "passkey.remove", id, err, "passkey-removed")
+	p.changed(w, r, u, audit.PasskeyRemoved, id, err, "passkey-removed")
 }
 
 func newPasskeyID() string { return "pk_" + randomToken()[:22] }
@@ -252,18 +264,18 @@ func (p *passkeys) accountConfirmOptions(w http.ResponseWriter, r *http.Request)
 // Every outcome is audited.
 func (p *passkeys) provePasskey(ctx context.Context, u *platform.User, raw string) (bool, error) {
 	fail := func(reason string) (bool, error) {
-		p.auditPasskey(ctx, u, "passkey.confirm", "", false, reason)
+		p.passkeyEvent(ctx, u, audit.Reauthentication, "", reason)
 		return false, nil
 	}
 	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeReauth)
 	if errors.Is(err, errPasskeyFailed) {
-		return fail("no open challenge")
+		return fail("no_open_challenge")
 	} else if err != nil {
 		return false, err
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(raw))
 	if err != nil {
-		return fail("malformed answer")
+		return fail("malformed_answer")
 	}
 	pu, err := p.loadPasskeyUser(ctx, u)
 	if err != nil {
@@ -271,7 +283,7 @@ func (p *passkeys) provePasskey(ctx context.Context, u *platform.User, raw strin
 	}
 	cred, err := p.webauthn.ValidateLogin(pu, *sess, parsed)
 	if err != nil {
-		return fail(passkeyReason(err))
+		return fail(passkeyReason(ctx, err))
 	}
 	row, err := p.recordUse(ctx, pu, cred)
 	if errors.Is(err, errPasskeyFailed) {
@@ -279,6 +291,6 @@ func (p *passkeys) provePasskey(ctx context.Context, u *platform.User, raw strin
 	} else if err != nil {
 		return false, err
 	}
-	p.auditPasskey(ctx, u, "passkey.confirm", row.ID, true, "")
+	p.passkeyEvent(ctx, u, audit.Reauthentication, row.ID, "")
 	return true, nil
 }

@@ -75,8 +75,8 @@ func TestAttackPasskeyOtherUser(t *testing.T) {
 	if k := ti.passkeys(userBob); len(k) != 1 || k[0].Name != "Bob's key" {
 		t.Fatalf("bob's passkey changed: %+v", k)
 	}
-	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.second_factor:denied") ||
-		!slices.Contains(got, "passkey.remove:denied") {
+	if got := ti.auditActions(userAlice); !slices.Contains(got, "sign_in(passkey,second_factor):failure") ||
+		!slices.Contains(got, "passkey.removed(passkey):failure") {
 		t.Fatalf("refusals not audited: %v", got)
 	}
 }
@@ -145,7 +145,7 @@ func TestAttackPasskeyReplay(t *testing.T) {
 	if resp, _ = ti.passkeyLogin(ti.browser(), ti.rp(), newFlow(), k); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("a flagged passkey signed in: %d", resp.StatusCode)
 	}
-	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.clone_detected:denied") {
+	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.clone_detected(passkey):failure") {
 		t.Fatalf("clone not audited: %v", got)
 	}
 }

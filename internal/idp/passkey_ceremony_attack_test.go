@@ -82,7 +82,7 @@ func TestAttackPasskeyCeremonyOtherBrowser(t *testing.T) {
 		"credential": {answer}}); resp.StatusCode != http.StatusOK || len(ti.passkeys(userAlice)) != 1 {
 		t.Fatalf("enrolment in its own session after the refusals: %d", resp.StatusCode)
 	}
-	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.register:denied") {
+	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.added(passkey):failure") {
 		t.Fatalf("refused enrolment not audited: %v", got)
 	}
 
@@ -204,7 +204,7 @@ func TestAttackPasskeyChallengeReuse(t *testing.T) {
 	if resp, body = lb.post(ti.issuer+PathLoginPasskey, form); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, msgPasskeyFailed) {
 		t.Fatalf("answer to an expired challenge: %d", resp.StatusCode)
 	}
-	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.second_factor:denied") {
+	if got := ti.auditActions(userAlice); !slices.Contains(got, "sign_in(passkey,second_factor):failure") {
 		t.Fatalf("refusals not audited: %v", got)
 	}
 }
@@ -330,7 +330,8 @@ func TestAttackPasskeyStoppedUser(t *testing.T) {
 	if resp, _ = nb.post(ti.issuer+PathLoginPasskey, form); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("second factor of an organization without passkeys: %d", resp.StatusCode)
 	}
-	if got := ti.auditActions(userAlice); !slices.Contains(got, "passkey.sign_in:denied") || !slices.Contains(got, "passkey.second_factor:denied") {
+	if got := ti.auditActions(userAlice); !slices.Contains(got, "sign_in(passkey,first_factor):failure") ||
+		!slices.Contains(got, "sign_in(passkey,second_factor):failure") {
 		t.Fatalf("refusals not audited: %v", got)
 	}
 

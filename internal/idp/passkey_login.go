@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"slices"
 
@@ -188,13 +189,13 @@ func (p *passkeys) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeLogin)
 	if err != nil {
 		if errors.Is(err, errPasskeyFailed) {
-			p.auditPasskey(ctx, nil, "passkey.sign_in", "", false, "no open challenge")
+			p.passkeySignInFailed(ctx, nil, a.ClientID, factorFirst, "no_open_challenge")
 		}
 		return nil, err
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(raw))
 	if err != nil {
-		p.auditPasskey(ctx, nil, "passkey.sign_in", "", false, "malformed answer")
+		p.passkeySignInFailed(ctx, nil, a.ClientID, factorFirst, "malformed_answer")
 		return nil, errPasskeyFailed
 	}
 	var pu *passkeyUser
@@ -221,7 +222,7 @@ func (p *passkeys) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 		if pu != nil {
 			who = pu.u
 		}
-		p.auditPasskey(ctx, who, "passkey.sign_in", "", false, passkeyReason(err))
+		p.passkeySignInFailed(ctx, who, a.ClientID, factorFirst, passkeyReason(ctx, err))
 		return nil, errPasskeyFailed
 	}
 	policy, err := p.loginRules(ctx, pu.u.OrgID)
@@ -229,19 +230,17 @@ func (p *passkeys) checkPasskey(ctx context.Context, a *store.AuthRequest, raw s
 		return nil, err
 	}
 	if !policy.passkeys() {
-		p.auditPasskey(ctx, pu.u, "passkey.sign_in", "", false, "the organization does not allow passkeys")
+		p.passkeySignInFailed(ctx, pu.u, a.ClientID, factorFirst, "passkeys_not_allowed")
 		return nil, errPasskeyFailed
 	}
 	if org := orgScope(a.Scopes); org != "" && org != pu.u.OrgID {
-		p.auditPasskey(ctx, pu.u, "passkey.sign_in", "", false, "another organization's sign-in")
+		p.passkeySignInFailed(ctx, pu.u, a.ClientID, factorFirst, "other_organization")
 		return nil, errPasskeyFailed
 	}
-	row, err := p.recordUse(ctx, pu, cred)
-	if err != nil {
+	if _, err := p.recordUse(ctx, pu, cred); err != nil {
 		return nil, err
 	}
-	p.auditPasskey(ctx, pu.u, "passkey.sign_in", row.ID, true, "")
-	return pu.u, nil
+	return pu.u, nil // the sign-in is recorded when its session starts
 }
 
 // secondFactorPasskey checks a passkey of the user who passed the password
@@ -258,34 +257,33 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 		hasTOTP = true
 	}
 	fail := func(reason string) {
-		p.auditPasskey(ctx, user, "passkey.second_factor", "", false, reason)
+		p.passkeySignInFailed(ctx, user, a.ClientID, factorSecond, reason)
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
-	if p.stepFailed(w, r, err, fail, "the organization does not allow passkeys") {
+	if p.stepFailed(w, r, err, fail, "passkeys_not_allowed") {
 		return
 	}
 	sess, err := p.takeCeremony(ctx, ceremonyOwner(a), purposeMFA)
-	if p.stepFailed(w, r, err, fail, "no open challenge") {
+	if p.stepFailed(w, r, err, fail, "no_open_challenge") {
 		return
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes([]byte(r.PostForm.Get("credential")))
 	if err != nil {
-		fail("malformed answer")
+		fail("malformed_answer")
 		return
 	}
 	cred, err := p.webauthn.ValidateLogin(pu, *sess, parsed)
 	if err != nil {
-		fail(passkeyReason(err))
+		fail(passkeyReason(ctx, err))
 		return
 	}
-	row, err := p.recordUse(ctx, pu, cred)
+	_, err = p.recordUse(ctx, pu, cred)
 	if p.stepFailed(w, r, err, func(string) {
 		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
 	}, "") {
 		return
 	}
-	p.auditPasskey(ctx, user, "passkey.second_factor", row.ID, true, "")
 	first := a.PendingAMR
 	if len(first) == 0 {
 		first = []string{"pwd"}
@@ -293,14 +291,14 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	p.login.finishLogin(w, r, a, user.ID, append(slices.Clone(first), "hwk", "mfa"))
 }
 
-// passkeyReason is the library's short reason for a refused answer, for
-// the audit log.
-func passkeyReason(err error) string {
+// passkeyReason is the audit log's reason for an answer the library
+// refused, assertion_refused; the library's own words go to the log.
+func passkeyReason(ctx context.Context, err error) string {
 	var pe *protocol.Error
 	if errors.As(err, &pe) && pe.Details != "" {
-		return pe.Details
+		slog.InfoContext(ctx, "passkey answer refused", "details", pe.Details)
 	}
-	return "assertion refused"
+	return "assertion_refused"
 }
 
 // hasPasskey reports whether a user can use a passkey as second factor.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/descope/virtualwebauthn"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
@@ -180,6 +181,9 @@ func (ti *testIDP) passkeys(userID string) []store.Passkey {
 	return ks
 }
 
+// auditActions lists the audit events userID made, oldest first, as
+// kind(method,step):outcome: "passkey.added(passkey):success",
+// "sign_in(passkey,second_factor):failure".
 func (ti *testIDP) auditActions(userID string) []string {
 	ti.t.Helper()
 	evs, _, err := ti.st.AuditEvents(context.Background(), store.AuditQuery{ActorID: userID, Limit: 100, Scope: authz.Filter{All: true}})
@@ -187,8 +191,13 @@ func (ti *testIDP) auditActions(userID string) []string {
 		ti.t.Fatal(err)
 	}
 	var out []string
-	for _, e := range evs {
-		out = append(out, e.Action+":"+e.Decision)
+	for _, r := range evs {
+		e := audit.FromRow(&r)
+		k := e.Kind
+		if m := strings.Trim(e.Details.Method+","+e.Details.Step, ","); m != "" {
+			k += "(" + m + ")"
+		}
+		out = append(out, k+":"+e.Outcome)
 	}
 	slices.Reverse(out)
 	return out
@@ -240,7 +249,8 @@ func TestPasskeyEnrolSignInRenameRemove(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, msgPasskeyFailed) {
 		t.Fatalf("removed passkey: %d", resp.StatusCode)
 	}
-	want := []string{"passkey.register:allowed", "passkey.sign_in:allowed", "passkey.rename:allowed", "passkey.remove:allowed"}
+	want := []string{"sign_in(password):success", "passkey.added(passkey):success", "sign_in(passkey):success",
+		"token.issued:success", "passkey.renamed(passkey):success", "passkey.removed(passkey):success"}
 	if got := ti.auditActions(userAlice); !slices.Equal(got, want) {
 		t.Fatalf("audit = %v, want %v", got, want)
 	}

@@ -208,7 +208,8 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 // Handler serves the OIDC endpoints and the hosted login UI.
 func (p *Provider) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.WithRequestID, httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
+	// the client's address and user agent, for the audit log (the server's, behind TRUSTED_PROXIES, when it set them)
+	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(nil), httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
 		p.login.routes(r)
@@ -238,12 +239,13 @@ func (p *Provider) Handler() http.Handler {
 // RotateKeys makes a new signing key active now; older keys stay published.
 func (p *Provider) RotateKeys(ctx context.Context) error { return p.keys.rotate(ctx) }
 
-// Maintain deletes expired rows and rotates keys when due, every interval, until ctx ends.
+// Maintain deletes expired rows, lifts the locks that ran out (recording
+// each unlock) and rotates keys when due, every interval, until ctx ends.
 func (p *Provider) Maintain(ctx context.Context, interval time.Duration) {
 	background.Every(ctx, "idp maintenance", interval, interval/10, func(ctx context.Context) error {
 		err := errors.Join(p.store.DeleteExpired(ctx, p.now()), p.store.DeleteExpiredAccountTokens(ctx, p.now()),
 			p.store.DeleteExpiredCeremonies(ctx, p.now()),
-			p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)))
+			p.store.ForgetRefreshSuccessors(ctx, p.now().Add(-p.cfg.RefreshReuseGrace)), p.LiftExpiredLocks(ctx))
 		if kerr := p.keys.load(ctx); kerr != nil {
 			err = errors.Join(err, fmt.Errorf("key rotation: %w", kerr))
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -186,13 +187,29 @@ func (p *accountPages) accountConfirmSubmit(w http.ResponseWriter, r *http.Reque
 		p.internalError(w, r, err)
 		return
 	}
+	// the method the confirmation used (a passkey's records itself, in provePasskey)
+	method, reason := how, reasonInvalidCredentials
+	switch {
+	case how == "code" || (how == "" && r.PostForm.Get("code") != ""):
+		method, reason = codeMethod(r.PostForm.Get("recovery") != ""), reasonInvalidCode
+	case how == "" && r.PostForm.Get("password") != "": // a password where it proves nothing
+		method = methodPassword
+	}
 	if !proved {
+		if how != "passkey" {
+			p.reauthFailed(ctx, u, method, reason)
+		}
 		p.renderConfirm(w, r, http.StatusUnauthorized, u, next, "", msgConfirmFailed)
 		return
 	}
 	if err := p.recordProof(ctx); err != nil {
 		p.internalError(w, r, err)
 		return
+	}
+	if how != "passkey" {
+		e := about(audit.Reauthentication, u)
+		e.Details.Method = method
+		p.recordAfter(ctx, e)
 	}
 	slog.InfoContext(ctx, "account confirmed", "user_id", u.ID, "with", how)
 	if next == PathAccount {

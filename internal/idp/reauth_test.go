@@ -250,7 +250,8 @@ func TestAccountConfirmWithPasskeyRecoveryCodeOrPassword(t *testing.T) {
 			!strings.Contains(page, accountNotices["passkey-added"]) {
 			t.Fatalf("passkey after the confirmation: %d", resp.StatusCode)
 		}
-		if acts := ti.auditActions(userAlice); !slices.Contains(acts, "passkey.confirm:allowed") {
+		if acts := ti.auditActions(userAlice); !slices.Contains(acts, "reauthentication(passkey):success") ||
+			!slices.Contains(acts, "reauthentication(password):failure") {
 			t.Fatalf("audit: %v", acts)
 		}
 	})

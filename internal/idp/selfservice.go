@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -26,7 +28,7 @@ type accountPages struct {
 // The self-service account page and its forms (server-rendered, every
 // form with the CSRF cookie).
 const (
-	PathAccount            = "/ui/account"
+	PathAccount            = mail.PathAccount
 	PathAccountPassword    = "/ui/account/password"
 	PathAccountEndOthers   = "/ui/account/sessions/end-others"
 	PathAccountRecovery    = "/ui/account/recovery-codes"
@@ -210,14 +212,20 @@ func (p *accountPages) currentPassword(r *http.Request, u *platform.User, passwo
 	if err != nil || !policy.passwords() {
 		return false, err
 	}
+	if err := p.factors.expireLock(ctx, u); err != nil {
+		return false, err
+	}
 	now := p.now()
-	_, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts,
-		now.Add(time.Duration(policy.LockoutSeconds)*time.Second), now)
+	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
+	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
 	if err != nil || !reserved {
 		return false, err
 	}
 	ok, err := p.factors.verifyPassword(ctx, password, u.PasswordHash)
 	if err != nil || !ok {
+		if err == nil && n == policy.LockoutMaxAttempts {
+			p.lockedOut(ctx, u, until)
+		}
 		return false, nil
 	}
 	return true, p.store.ResetLoginFailures(ctx, u.ID)
@@ -284,6 +292,9 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 		if err := tx.DeleteAccountTokens(ctx, u.ID, store.TokenReset); err != nil {
 			return err
 		}
+		if err := p.record(ctx, tx, about(audit.PasswordChanged, u)); err != nil {
+			return err
+		}
 		return p.queueNotice(ctx, tx, notice)
 	})
 	if err != nil {
@@ -294,7 +305,7 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 	if s := sessionFromContext(ctx); s != nil {
 		amr = s.AMR
 	}
-	if _, err := p.startSession(w, r, u.ID, amr); err != nil {
+	if _, err := p.startSession(w, r, u.ID, amr, nil); err != nil {
 		p.internalError(w, r, err)
 		return
 	}
@@ -326,6 +337,7 @@ func (p *accountPages) proofOrPassword(w http.ResponseWriter, r *http.Request, u
 		p.internalError(w, r, err)
 		return false
 	} else if !ok {
+		p.reauthFailed(ctx, u, methodPassword, reasonInvalidCredentials)
 		p.renderAccount(w, r, http.StatusUnauthorized, u, "", msgCurrentPasswordBad)
 		return false
 	}
@@ -344,7 +356,15 @@ func (p *accountPages) accountEndOthers(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	n, err := p.store.DeleteOtherSessions(r.Context(), u.ID, sessionFromContext(r.Context()).IDHash, p.now())
+	ctx := r.Context()
+	var n int64
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		var err error
+		if n, err = tx.DeleteOtherSessions(ctx, u.ID, sessionFromContext(ctx).IDHash, p.now()); err != nil || n == 0 {
+			return err
+		}
+		return p.record(ctx, tx, sessionsEnded(u.ID, endedSignOutOther, int(n)))
+	})
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -375,7 +395,11 @@ func (p *accountPages) accountRecoveryCodes(w http.ResponseWriter, r *http.Reque
 // in the same transaction, and shows the codes once; enrolled: they come
 // with an authenticator just turned on.
 func (p *accountPages) showNewCodes(w http.ResponseWriter, r *http.Request, u *platform.User, notice string, enrolled bool) {
-	codes, err := p.factors.noticedRecoveryCodes(r.Context(), u, notice)
+	kind := audit.RecoveryCodesRegenerated
+	if enrolled {
+		kind = audit.MFAEnrolled
+	}
+	codes, err := p.factors.noticedRecoveryCodes(r.Context(), u, notice, kind)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
@@ -400,8 +424,18 @@ func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	notice := p.signInNotice(ctx, u, "The authenticator app of your account's two-step verification was removed, with its recovery codes. "+
 		"A new one counts once it is confirmed with a code.")
+	f, ferr := p.store.TOTP(ctx, u.ID)
+	had := ferr == nil && f.Confirmed
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.DeleteTOTP(ctx, u.ID); err != nil {
+			return err
+		}
+		if !had {
+			return p.queueNotice(ctx, tx, notice)
+		}
+		e := about(audit.MFARemoved, u)
+		e.Reason, e.Details.Method = "replaced_by_user", methodTOTP
+		if err := p.record(ctx, tx, e); err != nil {
 			return err
 		}
 		return p.queueNotice(ctx, tx, notice)

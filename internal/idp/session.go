@@ -2,9 +2,12 @@ package idp
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -20,12 +23,18 @@ func sessionFromContext(ctx context.Context) *store.Session {
 	return s
 }
 
+// SeenEvery is how far behind a session's last use may be recorded: a
+// session used again within it is not written again.
+const SeenEvery = time.Minute
+
 // loadSession puts the browser session, when the cookie names a live one, into
-// the request context for the authorize endpoint and the login UI.
+// the request context for the authorize endpoint and the login UI, and
+// records its use (when and from which address) at most every SeenEvery.
 func (p *core) loadSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, err := r.Cookie(p.cookie(SessionCookie)); err == nil && len(c.Value) <= 128 {
 			if s, err := p.store.Session(r.Context(), hashSecret(c.Value), p.now()); err == nil {
+				p.seen(r, s)
 				r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 			}
 		}
@@ -33,36 +42,83 @@ func (p *core) loadSession(next http.Handler) http.Handler {
 	})
 }
 
+// seen records that the session s is used by r, unless that was recorded
+// less than SeenEvery ago from the same address; a failure is only logged
+// (the record is what administrators read, the request does not need it).
+func (p *core) seen(r *http.Request, s *store.Session) {
+	now, addr := p.now(), httpapi.ClientIP(r)
+	if now.Sub(s.LastSeenAt) < SeenEvery && addr == s.Address {
+		return
+	}
+	if err := p.store.SeeSession(r.Context(), s.IDHash, addr, now); err != nil {
+		slog.WarnContext(r.Context(), "session use not recorded", "error", err)
+		return
+	}
+	s.LastSeenAt, s.Address = now, addr
+}
+
 // startSession creates a browser session for a user who just authenticated.
 // It replaces the browser's old session: a sign-in of the same user (again,
 // or stepping up) keeps its sid, so the applications' sessions stay tied
-// to it; another user's session ends, with its back-channel logouts.
-func (p *core) startSession(w http.ResponseWriter, r *http.Request, userID string, amr []string) (*store.Session, error) {
+// to it; another user's session ends, with its back-channel logouts, and
+// is recorded (session.ended). signIn, when the session is a sign-in's, is
+// its event (sign_in), recorded in the transaction that starts the
+// session: a session and its record exist together or not at all.
+func (p *core) startSession(w http.ResponseWriter, r *http.Request, userID string, amr []string, signIn *audit.Entry) (*store.Session, error) {
 	ctx := r.Context()
 	now := p.now()
 	sid := randomToken()
-	if old := sessionFromContext(ctx); old != nil {
-		if old.UserID == userID && old.SID != "" {
-			sid = old.SID
-			_ = p.store.DeleteSession(ctx, old.IDHash)
-		} else if err := p.endSession(ctx, old); err != nil {
-			return nil, err
-		}
+	old := sessionFromContext(ctx)
+	ending := old != nil && (old.UserID != userID || old.SID == "")
+	if old != nil && !ending {
+		sid = old.SID
+		_ = p.store.DeleteSession(ctx, old.IDHash)
 	}
 	id := randomToken()
 	s := &store.Session{IDHash: hashSecret(id), SID: sid, UserID: userID, AuthTime: now, AMR: amr, CreatedAt: now,
-		ExpiresAt: now.Add(p.cfg.SessionLifetime)}
-	if err := p.store.CreateSession(ctx, s); err != nil {
+		ExpiresAt: now.Add(p.cfg.SessionLifetime), UserAgent: r.UserAgent(), Address: httpapi.ClientIP(r), LastSeenAt: now}
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		if ending {
+			if err := tx.EndSession(ctx, old.IDHash, old.UserID, old.SID, now); err != nil {
+				return err
+			}
+			why := endedOtherUser
+			if old.UserID == userID { // a session from before sids: replaced by a new one
+				why = "signed_in_again"
+			}
+			if err := p.record(ctx, tx, sessionsEnded(old.UserID, why, 1)); err != nil {
+				return err
+			}
+		}
+		if err := tx.CreateSession(ctx, s); err != nil {
+			return err
+		}
+		if signIn != nil {
+			return p.record(ctx, tx, *signIn)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
+	}
+	if ending {
+		p.wakeLogouts()
 	}
 	http.SetCookie(w, &http.Cookie{Name: p.cookie(SessionCookie), Value: id, Path: "/", HttpOnly: true, Secure: p.secure,
 		SameSite: http.SameSiteLaxMode, Expires: s.ExpiresAt, MaxAge: int(p.cfg.SessionLifetime / time.Second)})
 	return s, nil
 }
 
-// endSession ends a provider session and queues its back-channel logouts.
-func (p *core) endSession(ctx context.Context, s *store.Session) error {
-	if err := p.store.EndSession(ctx, s.IDHash, s.UserID, s.SID, p.now()); err != nil {
+// endSession ends a provider session and queues its back-channel logouts;
+// why ended it, by its own user, is recorded in the same transaction.
+func (p *core) endSession(ctx context.Context, s *store.Session, why string) error {
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.EndSession(ctx, s.IDHash, s.UserID, s.SID, p.now()); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, sessionsEnded(s.UserID, why, 1))
+	})
+	if err != nil {
 		return err
 	}
 	p.wakeLogouts()

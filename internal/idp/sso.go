@@ -208,20 +208,25 @@ func (p *ssoLogin) ssoCallback(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var ext *externalIdentity
+	fail := func(err error) { // recorded as a failed sign-in, then answered
+		p.ssoSignInFailed(ctx, a, ext, err)
+		p.ssoError(w, r, err)
+	}
 	if e := q.Get("error"); e != "" {
-		p.ssoError(w, r, fmt.Errorf("external provider answered error %q", oauthCode(e)))
+		fail(fmt.Errorf("external provider answered error %q", oauthCode(e)))
 		return
 	}
 	x, err := p.store.ExternalIDP(ctx, st.IDPID)
 	if err != nil {
-		p.ssoError(w, r, err)
+		fail(err)
 		return
 	}
 	xctx, cancel := context.WithTimeout(ctx, ssoBudget)
-	ext, err := p.externalIdentity(xctx, x, st, q.Get("code"))
+	ext, err = p.externalIdentity(xctx, x, st, q.Get("code"))
 	cancel()
 	if err != nil {
-		p.ssoError(w, r, err)
+		fail(err)
 		return
 	}
 	userID, err := p.store.LinkedUser(ctx, x.ID, ext.Subject)
@@ -234,12 +239,12 @@ func (p *ssoLogin) ssoCallback(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		p.ssoError(w, r, err)
+		fail(err)
 		return
 	}
 	u, err := p.user(ctx, userID)
 	if err != nil {
-		p.ssoError(w, r, fmt.Errorf("linked user %s: %w", userID, err))
+		fail(fmt.Errorf("linked user %s: %w", userID, err))
 		return
 	}
 	amr, mfa := []string{"fed"}, x.MFAEnforced && amrShowsMFA(ext.AMR)
@@ -436,11 +441,34 @@ func (p *ssoLogin) askAccountProof(w http.ResponseWriter, r *http.Request, a *st
 		p.internalError(w, r, err)
 		return
 	} else if !v.PasswordAllowed || len(accounts) == 0 || u.PasswordHash == "" { // the account's own policy decides
+		p.signInFailed(r.Context(), u, "", a.ClientID, "no_proof", methodSSO, factorFirst)
 		p.ssoError(w, r, errNoProof)
 		return
 	}
 	v.Email = u.Email
 	p.login.renderLogin(w, http.StatusOK, v, "")
+}
+
+// ssoSignInFailed records a failed sign-in through an external provider,
+// right after it: for the account the external identity resolved to when
+// the failure is that account's (it cannot prove itself), otherwise for
+// the external address alone, platform-wide (nothing tells a customer
+// whether an address has an account elsewhere).
+func (p *ssoLogin) ssoSignInFailed(ctx context.Context, a *store.AuthRequest, ext *externalIdentity, err error) {
+	reason := "provider_error"
+	switch {
+	case errors.Is(err, errUnverifiedLink):
+		reason = "unverified_email"
+	case errors.Is(err, errNoAccount):
+		reason = "no_account"
+	case errors.Is(err, errNotVouched):
+		reason = "address_not_vouched"
+	}
+	email := ""
+	if ext != nil {
+		email = platform.NormalizeEmail(ext.Email)
+	}
+	p.signInFailed(ctx, nil, email, a.ClientID, reason, methodSSO, factorFirst)
 }
 
 // ssoError logs an external-login failure and shows the user a generic page

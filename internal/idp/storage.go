@@ -15,6 +15,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -111,7 +112,7 @@ func (s *storage) AuthRequestByCode(ctx context.Context, code string) (op.AuthRe
 	}
 	if !won {
 		slog.WarnContext(ctx, "authorization code replayed; revoking its tokens", "client_id", a.ClientID, "auth_request", a.ID)
-		if err := s.store.RevokeFamily(ctx, a.ID); err != nil {
+		if err := s.revokeFamily(ctx, a.ID, a.UserID, a.ClientID, "authorization_code"); err != nil {
 			return nil, err
 		}
 		return nil, errors.New("code already used")
@@ -131,7 +132,13 @@ func (s *storage) DeleteAuthRequest(context.Context, string) error { return nil 
 // returns it signed (see accesstoken.go: the library takes it as the token's id).
 func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
 	t := s.newAccessToken(req, familyOf(req))
-	if err := s.store.CreateAccessToken(ctx, t); err != nil {
+	err := s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.CreateAccessToken(ctx, t); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, tokensIssued(req, t))
+	})
+	if err != nil {
 		return "", time.Time{}, err
 	}
 	jwt, err := s.signAccessToken(ctx, req, t)
@@ -186,12 +193,27 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.Token
 	if current != "" {
 		used = hashSecret(current)
 	}
-	ok, err := s.store.IssueTokens(ctx, used, at, rt)
+	var ok bool
+	issue := func(tx *store.Store) (err error) {
+		ok, err = tx.IssueTokens(ctx, used, at, rt)
+		return err
+	}
+	var err error
+	if _, refresh := req.(*refreshRequest); refresh {
+		err = issue(s.store) // a refresh issues no new grant: not recorded
+	} else {
+		err = s.store.InTx(ctx, func(tx *store.Store) error {
+			if err := issue(tx); err != nil || !ok {
+				return err
+			}
+			return s.record(ctx, tx, tokensIssued(req, at))
+		})
+	}
 	if err != nil {
 		return "", "", time.Time{}, err
 	}
 	if !ok {
-		s.revokeReused(ctx, family)
+		s.revokeReused(ctx, family, at.UserID, at.ClientID)
 		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("refresh token already used")
 	}
 	jwt, err := s.signAccessToken(ctx, req, at)
@@ -201,11 +223,40 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.Token
 	return jwt, refresh, at.ExpiresAt, nil
 }
 
-func (s *storage) revokeReused(ctx context.Context, family string) {
+func (s *storage) revokeReused(ctx context.Context, family, userID, clientID string) {
 	slog.WarnContext(ctx, "refresh token reused; revoking its family", "family", family)
-	if err := s.store.RevokeFamily(ctx, family); err != nil {
+	if err := s.revokeFamily(ctx, family, userID, clientID, "refresh_token"); err != nil {
 		slog.ErrorContext(ctx, "revoke token family", "family", family, "err", err)
 	}
+}
+
+// revokeFamily revokes the grant family, whose token (a refresh token or
+// an authorization code) was presented again, and records the reuse
+// (token.reuse_detected) in the same transaction.
+func (s *storage) revokeFamily(ctx context.Context, family, userID, clientID, token string) error {
+	return s.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.RevokeFamily(ctx, family); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, audit.Entry{Kind: audit.TokenReuseDetected, Failed: true, Reason: "token_reused",
+			ActorID: userID, Target: appTarget(clientID), CustomerOf: userID,
+			Details: audit.Details{Token: token, GrantID: family}})
+	})
+}
+
+// tokensIssued is the event of a new grant's first tokens, t among them:
+// for its subject (a user, a service account, or a client of its own), to
+// its client, by its grant type. Refreshes are not recorded.
+func tokensIssued(req op.TokenRequest, t *store.AccessToken) audit.Entry {
+	grant := "authorization_code"
+	switch req.(type) {
+	case serviceRequest:
+		grant = "client_credentials"
+	case *op.DeviceAuthorizationState:
+		grant = "urn:ietf:params:oauth:grant-type:device_code"
+	}
+	return audit.Entry{Kind: audit.TokenIssued, ActorID: t.UserID, Target: appTarget(t.ClientID), CustomerOf: t.UserID,
+		Details: audit.Details{GrantType: grant, GrantID: t.FamilyID}}
 }
 
 // TokenRequestByRefreshToken returns the grant behind a refresh token. A used
@@ -215,8 +266,14 @@ func (s *storage) TokenRequestByRefreshToken(ctx context.Context, token string) 
 	if err != nil {
 		return nil, op.ErrInvalidRefreshToken
 	}
-	if rt.Used || rt.Revoked {
-		s.revokeReused(ctx, rt.FamilyID)
+	if rt.Used { // presented again after its rotation: reuse, recorded
+		s.revokeReused(ctx, rt.FamilyID, rt.UserID, rt.ClientID)
+		return nil, op.ErrInvalidRefreshToken
+	}
+	if rt.Revoked { // its grant already ended (signed out, reused, revoked): ended again, nothing new to record
+		if err := s.store.RevokeFamily(ctx, rt.FamilyID); err != nil {
+			slog.ErrorContext(ctx, "revoke token family", "family", rt.FamilyID, "err", err)
+		}
 		return nil, op.ErrInvalidRefreshToken
 	}
 	return &refreshRequest{RefreshToken: rt, scopes: rt.Scopes}, nil

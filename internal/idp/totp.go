@@ -17,6 +17,7 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -92,9 +93,10 @@ func (p *factors) newRecoveryCodes(ctx context.Context, userID string) ([]string
 	return p.replaceRecoveryCodes(ctx, p.store, userID)
 }
 
-// noticedRecoveryCodes replaces u's recovery codes and queues the notice of
-// change to its holder in one transaction, and answers the new codes.
-func (p *factors) noticedRecoveryCodes(ctx context.Context, u *platform.User, change string) ([]string, error) {
+// noticedRecoveryCodes replaces u's recovery codes, records why (kind:
+// new codes, or an authenticator enrolled with them) and queues the notice
+// of change to its holder in one transaction, and answers the new codes.
+func (p *factors) noticedRecoveryCodes(ctx context.Context, u *platform.User, change string, kind audit.Kind) ([]string, error) {
 	notice := p.signInNotice(ctx, u, change)
 	var codes []string
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
@@ -102,9 +104,34 @@ func (p *factors) noticedRecoveryCodes(ctx context.Context, u *platform.User, ch
 		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
 			return err
 		}
+		if err := p.record(ctx, tx, enrolment(kind, u)); err != nil {
+			return err
+		}
 		return p.queueNotice(ctx, tx, notice)
 	})
 	return codes, err
+}
+
+// enrolledCodes makes the recovery codes of an authenticator u just
+// enrolled during a sign-in, recorded (mfa.enrolled) in one transaction.
+func (p *factors) enrolledCodes(ctx context.Context, u *platform.User) ([]string, error) {
+	var codes []string
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		var err error
+		if codes, err = p.replaceRecoveryCodes(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, enrolment(audit.MFAEnrolled, u))
+	})
+	return codes, err
+}
+
+// enrolment is the event of u's authenticator app (kind: enrolled, or its
+// recovery codes made anew).
+func enrolment(kind audit.Kind, u *platform.User) audit.Entry {
+	e := about(kind, u)
+	e.Details.Method = methodTOTP
+	return e
 }
 
 // replaceRecoveryCodes is newRecoveryCodes through st (a transaction of a
@@ -172,6 +199,9 @@ func (p *factors) confirmEnrolment(w http.ResponseWriter, r *http.Request, u *pl
 		p.internalError(w, r, err)
 		return false
 	}
+	e := enrolment(audit.MFAEnrolled, u)
+	e.Failed, e.Reason = true, reasonInvalidCode
+	p.recordAfter(r.Context(), e)
 	enrol, err := p.currentEnrolment(r.Context(), u)
 	if err != nil {
 		p.internalError(w, r, err)

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -118,7 +119,15 @@ func (p *accountPages) verifySubmit(w http.ResponseWriter, r *http.Request) {
 	if !p.postedForm(w, r, "Your session on this page has ended. Open the link from the e-mail again.") {
 		return
 	}
-	tok, err := p.store.ConfirmEmail(r.Context(), mail.TokenHash(r.PostForm.Get("token")), p.now())
+	ctx := r.Context()
+	var tok *store.AccountToken
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		var err error
+		if tok, err = tx.ConfirmEmail(ctx, mail.TokenHash(r.PostForm.Get("token")), p.now()); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, about(audit.EmailChanged, &platform.User{ID: tok.UserID}))
+	})
 	switch platform.ErrorCode(err) {
 	case "":
 	case platform.ENOTFOUND:

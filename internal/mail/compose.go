@@ -36,6 +36,10 @@ const (
 	// (Change says what): a password, recovery codes, the second factor,
 	// a passkey removed, an address change asked for.
 	KindSignIn = "sign-in-changed"
+	// KindSecondFactorReset tells the holder that an administrator removed
+	// the account's second factors (D-support-tools): the next sign-in
+	// sets up a new one where the organization asks for one.
+	KindSecondFactorReset = "second-factor-reset"
 )
 
 var (
@@ -45,7 +49,7 @@ var (
 
 var buttonLabels = map[string]string{KindInvitation: "Choose your password", KindReset: "Choose a new password",
 	KindUnlock: "Unlock my account", KindVerify: "Confirm my address", KindPasskey: "Review my passkeys",
-	KindSSOOnly: "Sign in", KindSignIn: "Review my account"}
+	KindSSOOnly: "Sign in", KindSignIn: "Review my account", KindSecondFactorReset: "Review my account"}
 
 // Message is one e-mail to compose: its kind, recipient, and what the
 // templates show (the organization's name, the recipient's name, the link).

@@ -13,6 +13,7 @@ const (
 	PathInvitation    = "/ui/invitation"
 	PathPasswordReset = "/ui/password/reset"
 	PathVerifyEmail   = "/ui/email/verify"
+	PathAccount       = "/ui/account" // the account page, where a holder reviews what changed
 )
 
 // How long a link works (D-reset).

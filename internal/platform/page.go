@@ -22,6 +22,9 @@ const (
 	MaxPageSize = 1000
 	// MaxLogPageSize is the largest page of the audit and e-mail logs.
 	MaxLogPageSize = 500
+	// MaxExportSize is the most events one answer of the audit log's export
+	// holds, and its default (D-audit-stream).
+	MaxExportSize = 1000
 	// MaxChildren is the most children a GraphQL edge (Customer.tenants and
 	// the like) answers per parent, and its default; the paged lists go further.
 	MaxChildren = 100
@@ -39,6 +42,7 @@ var (
 	NamePages         = PageLimit{DefaultPageSize, MaxPageSize}
 	NewestPages       = PageLimit{DefaultNewestSize, MaxPageSize}
 	LogPages          = PageLimit{DefaultNewestSize, MaxLogPageSize}
+	ExportPages       = PageLimit{MaxExportSize, MaxExportSize}
 	ChildPages        = PageLimit{MaxChildren, MaxChildren}
 	RecordPages       = PageLimit{DefaultPageSize, MaxPageSize}
 	RecordPageNumbers = PageLimit{1, MaxPageNumber}

@@ -142,8 +142,9 @@ func (s *Events) RecordWebhookAttempt(ctx context.Context, d *WebhookDelivery) e
 		d.NextAttemptAt.UTC(), d.LastStatusCode, d.LastError, nullTimePtr(d.DeliveredAt))
 }
 
-// WebhookEvent is an allowed audit event of a customer that has an active
-// webhook created before it, with that webhook.
+// WebhookEvent is an audit event of a customer that has an active webhook
+// created before it, with that webhook: an allowed administration write or
+// a security event, never a refusal of the APIs (access.denied).
 type WebhookEvent struct {
 	Event        AuditEvent
 	WebhookID    string
@@ -151,9 +152,9 @@ type WebhookEvent struct {
 }
 
 // WebhookEvents lists (event, webhook) pairs after the pair (at, eventID,
-// webhookID) in that order, at most limit: allowed audit events of
-// customers with active webhooks created no later than the event. Start
-// with empty ids to include events at exactly at.
+// webhookID) in that order, at most limit: the events WebhookEvent
+// describes, of customers with active webhooks created no later than the
+// event. Start with empty ids to include events at exactly at.
 func (s *Events) WebhookEvents(ctx context.Context, at time.Time, eventID, webhookID string, limit int) ([]WebhookEvent, error) {
 	return queryAll(ctx, s.db, func(r Row) (WebhookEvent, error) {
 		var we WebhookEvent
@@ -163,7 +164,8 @@ func (s *Events) WebhookEvents(ctx context.Context, at time.Time, eventID, webho
 		return we, err
 	}, `SELECT `+auditColumns+`, w.id, w.events
 		FROM audit_log a JOIN webhooks w ON w.customer_id = a.customer_id AND w.active AND w.created_at <= a.at
-		WHERE a.decision = 'allowed' AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
+		WHERE a.kind <> 'access.denied' AND (a.decision = 'allowed' OR a.kind NOT IN ('', 'admin.write'))
+			AND (a.at > $1 OR (a.at = $1 AND (a.id > $2 OR (a.id = $2 AND w.id > $3))))
 		ORDER BY a.at, a.id, w.id LIMIT $4`, at.UTC(), eventID, webhookID, platform.NewestPages.Size(limit))
 }
 

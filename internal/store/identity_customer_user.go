@@ -2,28 +2,25 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/platform/platform/internal/authz"
 )
 
 // CustomerUser is a user of a customer's organization with its portal role
-// (member when none is stored).
+// (member when none is stored) and the state of its account.
 type CustomerUser struct {
-	ID          string
-	CustomerID  string
-	OrgID       string
-	Email       string
-	Name        string
-	Role        string
-	SuspendedAt time.Time
-	HasPassword bool
-	CreatedAt   time.Time
+	ID         string
+	CustomerID string
+	OrgID      string
+	Email      string
+	Name       string
+	Role       string
+	CreatedAt  time.Time
+	AccountState
 }
 
-const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.role, 'member'), u.suspended_at,
-	u.password_hash <> '', u.created_at`
+const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.role, 'member'), u.created_at, ` + accountStateColumns
 
 // customerUserFrom leaves out service accounts' users: they are listed as
 // service accounts.
@@ -32,11 +29,9 @@ const customerUserFrom = ` FROM users u JOIN customers c ON c.org_id = u.org_id 
 
 func scanCustomerUser(r Row) (CustomerUser, error) {
 	var u CustomerUser
-	var susp sql.NullTime
-	err := r.Scan(&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &susp, &u.HasPassword, &u.CreatedAt)
-	if susp.Valid {
-		u.SuspendedAt = susp.Time
-	}
+	st := accountStateScan{st: &u.AccountState}
+	err := r.Scan(append([]any{&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.CreatedAt}, st.dest()...)...)
+	st.done()
 	return u, err
 }
 

@@ -2,32 +2,30 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 )
 
-// InternalUser is a user of the administrator organization with an internal role.
+// InternalUser is a user of the administrator organization with an
+// internal role, and the state of its account.
 type InternalUser struct {
-	ID          string
-	Email       string
-	Name        string
-	Role        string
-	SuspendedAt time.Time
-	CreatedAt   time.Time
+	ID        string
+	Email     string
+	Name      string
+	Role      string
+	CreatedAt time.Time
+	AccountState
 }
 
 // internalUserQuery reads the users with an internal role: a console role
 // of no customer.
-const internalUserQuery = `SELECT u.id, u.email, u.name, cu.role, u.suspended_at, cu.created_at
+const internalUserQuery = `SELECT u.id, u.email, u.name, cu.role, cu.created_at, ` + accountStateColumns + `
 	FROM console_users cu JOIN users u ON u.id = cu.user_id AND cu.customer_id IS NULL`
 
 func scanInternalUser(r Row) (InternalUser, error) {
 	var u InternalUser
-	var susp sql.NullTime
-	err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Role, &susp, &u.CreatedAt)
-	if susp.Valid {
-		u.SuspendedAt = susp.Time
-	}
+	st := accountStateScan{st: &u.AccountState}
+	err := r.Scan(append([]any{&u.ID, &u.Email, &u.Name, &u.Role, &u.CreatedAt}, st.dest()...)...)
+	st.done()
 	return u, err
 }
 

@@ -68,3 +68,30 @@ func (s *Identity) UseRecoveryCode(ctx context.Context, userID, hash string) (bo
 		userID, hash)
 	return n == 1, err
 }
+
+// ResetSecondFactor removes every second factor of a user, the
+// authenticator app (confirmed or in enrolment) with its recovery codes and
+// the passkeys, and ends everything the user is signed in with
+// (EndUserCredentials), in one transaction. It answers false, changing
+// nothing, when the user had none of them.
+func (s *Identity) ResetSecondFactor(ctx context.Context, userID string, now time.Time) (bool, error) {
+	var removed int64
+	err := s.InTx(ctx, func(tx *Store) error {
+		for _, q := range []string{
+			`DELETE FROM totp_factors WHERE user_id = $1`,
+			`DELETE FROM passkeys WHERE user_id = $1`,
+			`DELETE FROM recovery_codes WHERE user_id = $1`,
+		} {
+			n, err := tx.db.Exec(ctx, q, userID)
+			if err != nil {
+				return err
+			}
+			removed += n
+		}
+		if removed == 0 {
+			return nil
+		}
+		return tx.EndUserCredentials(ctx, userID, now)
+	})
+	return removed > 0, err
+}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // UserSessions lists a user's unexpired browser sessions at the identity
@@ -10,6 +12,37 @@ import (
 func (s *Identity) UserSessions(ctx context.Context, userID string, now time.Time) ([]Session, error) {
 	return queryAll(ctx, s.db, scanSession, `SELECT `+sessionColumns+` FROM idp_sessions
 		WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at DESC, id_hash`, userID, now.UTC())
+}
+
+// UserSessionPage is one page of a user's unexpired browser sessions at
+// the identity provider, newest first (by creation, then sid), as
+// administrators list them: at most platform.NewestPages.Size(p.Limit)
+// after p's cursor, and the cursor of the next page ("" on the last).
+// EINVALID for a bad cursor.
+func (s *Identity) UserSessionPage(ctx context.Context, userID string, now time.Time, p PageQuery) ([]Session, string, error) {
+	args := []any{userID, now.UTC()}
+	cond, err := newestAfter(&args, p.Cursor, "created_at", "sid")
+	if err != nil {
+		return nil, "", err
+	}
+	return onePage(ctx, s.db, `SELECT `+sessionColumns+` FROM idp_sessions WHERE user_id = $1 AND expires_at > $2 AND `+cond+
+		` ORDER BY created_at DESC, sid DESC`, args, platform.NewestPages.Size(p.Limit), scanSession,
+		func(ss *Session) string { return newestCursor(ss.CreatedAt, ss.SID) })
+}
+
+// EndUserSession ends the browser session sid of userID as signing out of
+// it does (EndSession: its back-channel logouts queued, every grant it made
+// ended with their tokens and tenant sessions), in one transaction.
+// ENOTFOUND when the user has no such unexpired session.
+func (s *Identity) EndUserSession(ctx context.Context, userID, sid string, now time.Time) error {
+	return s.InTx(ctx, func(tx *Store) error {
+		ss, err := queryOne(ctx, tx.db, "session", scanSession, `SELECT `+sessionColumns+` FROM idp_sessions
+			WHERE user_id = $1 AND sid = $2 AND sid <> '' AND expires_at > $3`, userID, sid, now.UTC())
+		if err != nil {
+			return err
+		}
+		return tx.EndSession(ctx, ss.IDHash, userID, sid, now)
+	})
 }
 
 // DeleteOtherSessions ends a user's browser sessions except the one whose

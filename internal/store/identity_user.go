@@ -142,3 +142,19 @@ func (s *Identity) DeleteUser(ctx context.Context, id string) error {
 		return tx.execOne(ctx, "user", `DELETE FROM users WHERE id = $1`, id)
 	})
 }
+
+// LiftExpiredLock clears a lock of userID that has run out at now, and its
+// count of failures: true when this call lifted it (of several at once,
+// one does).
+func (s *Identity) LiftExpiredLock(ctx context.Context, userID string, now time.Time) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE users SET failed_logins = 0, locked_until = NULL
+		WHERE id = $1 AND locked_until IS NOT NULL AND locked_until <= $2`, userID, now.UTC())
+	return n == 1, err
+}
+
+// ExpiredLocks lists at most limit users whose lock has run out at now and
+// was not lifted yet (LiftExpiredLock lifts each).
+func (s *Identity) ExpiredLocks(ctx context.Context, now time.Time, limit int) ([]*platform.User, error) {
+	return queryAll(ctx, s.db, scanUser, `SELECT `+userColumns+` FROM users
+		WHERE locked_until IS NOT NULL AND locked_until <= $1 ORDER BY locked_until, id LIMIT $2`, now.UTC(), limit)
+}

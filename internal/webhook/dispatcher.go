@@ -12,10 +12,10 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
@@ -29,7 +29,9 @@ const WorkerID = "webhook-delivery"
 // AllEvents in a webhook's events subscribes it to every event.
 const AllEvents = "*"
 
-// Dispatcher turns audit events into deliveries and sends them. Several
+// Dispatcher turns a customer's audit events into deliveries and sends
+// them: its administration writes and its users' security events, never a
+// refusal. Several
 // replicas may run one each: deliveries are queued once per (webhook,
 // event) and leased before they are sent. Zero fields take the defaults
 // documented on them.
@@ -87,41 +89,20 @@ func (d *Dispatcher) init() {
 	})
 }
 
-// Event is the JSON body of a delivery.
-type Event struct {
-	ID         string    `json:"id"`
-	Type       string    `json:"type"`
-	CustomerID string    `json:"customerId"`
-	OccurredAt time.Time `json:"occurredAt"`
-	Data       EventData `json:"data"`
-}
+// Event is the JSON body of a delivery: the audit event in the one schema
+// of the audit trail (D-audit-trail), as the REST API, GraphQL and the
+// export answer it.
+type Event = audit.Event
 
-// EventData says what happened: the admin write (D-audit-events), the same
-// whichever API it came through.
-type EventData struct {
-	// Operation is the declared operation, "tenant.update".
-	Operation string `json:"operation"`
-	// Method is the HTTP method of an event recorded before operations
-	// were (its action was "<action> <METHOD>"); absent on newer events.
-	Method    string `json:"method,omitempty"`
-	Resource  string `json:"resource"`
-	ActorID   string `json:"actorId"`
-	Status    int    `json:"status"`
-	RequestID string `json:"requestId"`
-}
+// eventOf reads an audit event of the log.
+func eventOf(e *store.AuditEvent) Event { return audit.FromRow(e) }
 
-// eventOf reads an audit event: its type is the action, which an event
-// recorded before operations were followed with the HTTP method
-// ("manage_tenant PATCH").
-func eventOf(e *store.AuditEvent) Event {
-	typ, method, _ := strings.Cut(e.Action, " ")
-	return Event{ID: e.ID, Type: typ, CustomerID: e.CustomerID, OccurredAt: e.At.UTC(),
-		Data: EventData{Operation: e.Operation, Method: method, Resource: e.Resource, ActorID: e.ActorID, Status: e.Status,
-			RequestID: e.RequestID}}
-}
-
-func subscribed(events []string, typ string) bool {
-	return slices.Contains(events, AllEvents) || slices.Contains(events, typ)
+// subscribed reports whether a webhook subscribed to events takes e: every
+// event ("*"), its kind (a security event's, sign_in, or admin.write), or,
+// for an administration write, its action (manage_tenant).
+func subscribed(events []string, e *Event) bool {
+	return slices.Contains(events, AllEvents) || slices.Contains(events, e.Kind) ||
+		(e.Action != "" && slices.Contains(events, e.Action))
 }
 
 // RunOnce queues the deliveries of events seen since the last run and
@@ -157,7 +138,7 @@ func (d *Dispatcher) enqueue(ctx context.Context) (int, error) {
 		}
 		for _, p := range pairs {
 			ev := eventOf(&p.Event)
-			if !subscribed(p.WebhookEvent, ev.Type) {
+			if !subscribed(p.WebhookEvent, &ev) {
 				continue
 			}
 			body, err := json.Marshal(ev)
@@ -166,7 +147,7 @@ func (d *Dispatcher) enqueue(ctx context.Context) (int, error) {
 			}
 			now := d.Now().UTC()
 			ok, err := d.Store.AddWebhookDelivery(ctx, &store.WebhookDelivery{ID: newID(), WebhookID: p.WebhookID,
-				EventID: ev.ID, EventType: ev.Type, Payload: string(body), NextAttemptAt: now, CreatedAt: now})
+				EventID: ev.ID, EventType: ev.Kind, Payload: string(body), NextAttemptAt: now, CreatedAt: now})
 			if err != nil {
 				return queued, err
 			}

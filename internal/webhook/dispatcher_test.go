@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
@@ -120,8 +121,9 @@ func (f *fixture) webhook(t *testing.T, id, customer, url, secret string, events
 // POST") is an event recorded before operations were, without one.
 func (f *fixture) event(t *testing.T, id, customer, action string, at time.Time) {
 	t.Helper()
-	e := &store.AuditEvent{ID: id, At: at, ActorID: "alice", CustomerID: customer, Action: action, Operation: "tenant.update",
-		Resource: "tenants/t-1", Decision: "allowed", Reason: "allowed", Status: 200, RequestID: "req-" + id}
+	e := &store.AuditEvent{ID: id, At: at, Kind: "admin.write", ActorID: "alice", CustomerID: customer, Action: action,
+		Operation: "tenant.update", Resource: "tenants/t-1", Decision: "allowed", Reason: "allowed", Status: 200, RequestID: "req-" + id,
+		ActorEmail: "alice@acme.example", ActorRole: "owner", TargetType: "tenant", TargetID: "t-1", SourceIP: "203.0.113.7"}
 	if strings.Contains(action, " ") {
 		e.Operation, e.Status = "", 201
 	}
@@ -206,7 +208,7 @@ func TestRetryWithBackoff(t *testing.T) {
 		if err := Verify("wrong-secret", r.Header.Get(SignatureHeader), r.Body, sent[i], 5*time.Minute); err != ErrMismatch {
 			t.Errorf("attempt %d: a wrong secret verified: %v", i+1, err)
 		}
-		if r.Header.Get(IDHeader) != "ev-1" || r.Header.Get(EventHeader) != "manage_tenant" {
+		if r.Header.Get(IDHeader) != "ev-1" || r.Header.Get(EventHeader) != "admin.write" {
 			t.Errorf("attempt %d: headers %v", i+1, r.Header)
 		}
 	}
@@ -214,13 +216,14 @@ func TestRetryWithBackoff(t *testing.T) {
 	if err := json.Unmarshal(reqs[0].Body, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := Event{ID: "ev-1", Type: "manage_tenant", CustomerID: "acme", OccurredAt: t0.Add(time.Second),
-		Data: EventData{Operation: "tenant.update", Resource: "tenants/t-1", ActorID: "alice", Status: 200, RequestID: "req-ev-1"}}
+	acme := "acme"
+	want := Event{ID: "ev-1", Time: t0.Add(time.Second), Kind: "admin.write", Category: "Application Activity", CategoryUID: 6,
+		Class: "API Activity", ClassUID: 6003, Activity: "Update", ActivityID: 3, TypeUID: 600303, Outcome: "success",
+		Reason: "allowed", Actor: audit.Actor{UserID: "alice", Email: "alice@acme.example", Role: "owner"},
+		Target: audit.Target{Type: "tenant", ID: "t-1"}, SourceAddress: "203.0.113.7", RequestID: "req-ev-1", CustomerID: &acme,
+		Action: "manage_tenant", Operation: "tenant.update", Resource: "tenants/t-1", Status: 200}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("payload (-want +got):\n%s", diff)
-	}
-	if strings.Contains(string(reqs[0].Body), `"method"`) {
-		t.Errorf("a write recorded with its operation is sent with a method: %s", reqs[0].Body)
 	}
 	// a tampered body does not verify
 	if err := Verify("whsec_test", reqs[0].Header.Get(SignatureHeader), append(reqs[0].Body, ' '), t0, time.Minute); err != ErrMismatch {
@@ -229,8 +232,8 @@ func TestRetryWithBackoff(t *testing.T) {
 }
 
 // TestEarlierEventPayload: an event recorded before operations were, its
-// action followed by the HTTP method, is still delivered as its action's
-// type, with the method and without an operation.
+// action followed by the HTTP method, is still delivered to a webhook
+// subscribed to its action, as an admin.write with its action alone.
 //
 // spec: D-events
 func TestEarlierEventPayload(t *testing.T) {
@@ -250,10 +253,8 @@ func TestEarlierEventPayload(t *testing.T) {
 	if err := json.Unmarshal(reqs[0].Body, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := Event{ID: "ev-old", Type: "manage_tenant", CustomerID: "acme", OccurredAt: t0,
-		Data: EventData{Method: "PATCH", Resource: "tenants/t-1", ActorID: "alice", Status: 201, RequestID: "req-ev-old"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("payload (-want +got):\n%s", diff)
+	if got.Action != "manage_tenant" || got.Kind != "admin.write" || got.Status != 201 || got.Operation != "" {
+		t.Errorf("payload %+v: want the action without its method, kind admin.write", got)
 	}
 }
 

@@ -1,8 +1,9 @@
 // Package webhook delivers a customer's events to its webhook subscriptions
-// (D-events): each allowed audit event of the customer becomes a
-// delivery per matching webhook, POSTed as JSON, signed with HMAC-SHA256
-// under the webhook's secret, and retried with exponential backoff until
-// the receiver answers 2xx or the attempts run out.
+// (D-events, D-audit-trail): each administration write and security event
+// of the customer becomes a delivery per webhook subscribed to it, POSTed
+// as JSON in the audit trail's one schema, signed with HMAC-SHA256 under
+// the webhook's secret, and retried with exponential backoff until the
+// receiver answers 2xx or the attempts run out.
 package webhook
 
 import (

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
@@ -228,9 +229,13 @@ func TestWebhookDeliveredEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(bodies[0], &ev); err != nil {
 		t.Fatal(err)
 	}
-	if ev.Type != "manage_billing" || ev.CustomerID != w.acme || ev.Data.Operation != admin.OpBillingSetupPut.Name ||
-		ev.Data.Method != "" || ev.Data.ActorID != w.owner || ev.Data.Resource != "customers/"+w.acme+"/billing-setup" {
+	if ev.Kind != "admin.write" || ev.Action != "manage_billing" || ev.CustomerID == nil || *ev.CustomerID != w.acme ||
+		ev.Operation != admin.OpBillingSetupPut.Name || ev.Actor.UserID != w.owner || ev.Actor.Role != "owner" ||
+		ev.Resource != "customers/"+w.acme+"/billing-setup" || ev.Target != (audit.Target{Type: "customer", ID: w.acme}) {
 		t.Fatalf("event = %+v", ev)
+	}
+	if h := got[0].Header.Get(webhook.EventHeader); h != "admin.write" {
+		t.Fatalf("event header %q, want the kind admin.write", h)
 	}
 	var deliveries admin.Page[map[string]any]
 	decodeInto(t, w.e.do(w.owner, "GET", "/webhooks/"+created.ID+"/deliveries", nil), &deliveries)

@@ -179,6 +179,7 @@ func (e *env) mustTenant(customerID, instanceID string) string {
 // response is an answer of the API.
 type response struct {
 	Status int
+	Header http.Header
 	Body   []byte
 }
 
@@ -240,7 +241,7 @@ func (e *env) doWithID(requestID, userID, method, path string, body any) respons
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return response{Status: resp.StatusCode, Body: b}
+	return response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 }
 
 // fakeApps is an identity provider's application registry in memory.

@@ -127,3 +127,14 @@ func pagedByCustomer[T any](call func(context.Context, *access.Caller, string, a
 func pagedByID[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
 	return answer(http.StatusOK, id, pages(platform.NewestPages), call)
 }
+
+// exported answers the audit log's export as NDJSON (ndjson).
+func exported[Q any](call func(context.Context, *access.Caller, Q) (*admin.Export, error)) func(context.Context, *access.Caller, Q) (any, error) {
+	return func(ctx context.Context, c *access.Caller, q Q) (any, error) {
+		x, err := call(ctx, c, q)
+		if err != nil {
+			return nil, err
+		}
+		return ndjson{x}, nil
+	}
+}

@@ -24,19 +24,8 @@ var invitationLink = regexp.MustCompile(regexp.QuoteMeta(testIssuer+mail.PathInv
 // address in the outbox, oldest first.
 func invitationTokens(t *testing.T, e *env, sl *secrets.Sealer, to string) []string {
 	t.Helper()
-	box, err := e.st.Mailbox(context.Background(), 100)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for i := len(box) - 1; i >= 0; i-- {
-		if box[i].Recipient != to || box[i].Kind != mail.KindInvitation {
-			continue
-		}
-		b, err := mail.Open(sl, &box[i])
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range outbox(t, e, sl, to, mail.KindInvitation) {
 		m := invitationLink.FindStringSubmatch(b.Text)
 		if m == nil || !strings.Contains(b.HTML, m[0]) {
 			t.Fatalf("no invitation link in %q", b.Text)
@@ -46,17 +35,48 @@ func invitationTokens(t *testing.T, e *env, sl *secrets.Sealer, to string) []str
 	return out
 }
 
+// outbox answers the messages of kind to an address in the outbox, oldest first.
+func outbox(t *testing.T, e *env, sl *secrets.Sealer, to, kind string) []mail.Body {
+	t.Helper()
+	box, err := e.st.Mailbox(context.Background(), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []mail.Body
+	for i := len(box) - 1; i >= 0; i-- {
+		if box[i].Recipient != to || box[i].Kind != kind {
+			continue
+		}
+		b, err := mail.Open(sl, &box[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// mailEnv is newEnv whose messages can be opened (its sealer) and whose
+// links open at testIssuer, with a customer and its owner.
+func mailEnv(t *testing.T) (e *env, sl *secrets.Sealer, cust, owner string) {
+	t.Helper()
+	sl, err := secrets.New(make([]byte, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
+	cust = e.mustCustomer()
+	return e, sl, cust, e.mustUser(authz.Owner, cust)
+}
+
 // Inviting a user writes the user and the invitation message together;
 // the message carries a link whose token only the message knows (the
 // store keeps its hash). Resending replaces the link, revoking ends it,
 // and neither works once the invitation was accepted.
 func TestInvitationResendRevoke(t *testing.T) {
 	t.Parallel()
-	sl, _ := secrets.New(make([]byte, 32))
-	e := newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
+	e, sl, cust, owner := mailEnv(t)
 	ctx := context.Background()
-	cust := e.mustCustomer()
-	owner := e.mustUser(authz.Owner, cust)
 	resp := e.do(owner, http.MethodPost, "/customers/"+cust+"/users", map[string]any{"email": "Dora@Example.com", "name": "Dora"})
 	if resp.Status != http.StatusCreated {
 		t.Fatalf("invite: %d %s", resp.Status, resp.Body)
@@ -93,14 +113,6 @@ func TestInvitationResendRevoke(t *testing.T) {
 		t.Fatalf("the resent link: %v", err)
 	}
 
-	if resp := e.do(owner, http.MethodPost, "/users/"+id+"/revoke-invitation", nil); resp.Status != http.StatusOK ||
-		resp.json(t)["status"] != "invited" {
-		t.Fatalf("revoke: %d %s", resp.Status, resp.Body)
-	}
-	if n, _ := e.st.OpenAccountTokens(ctx, id, store.TokenInvitation, now); n != 0 {
-		t.Fatalf("%d open links after revoke", n)
-	}
-
 	// accepted: neither applies any more
 	if err := e.st.SetPassword(ctx, id, "$argon2id$x"); err != nil {
 		t.Fatal(err)
@@ -110,16 +122,50 @@ func TestInvitationResendRevoke(t *testing.T) {
 			t.Fatalf("%s after acceptance: %d %s", op, resp.Status, resp.Body)
 		}
 	}
+	if resp := e.do(owner, http.MethodGet, "/users/"+id, nil); resp.Status != http.StatusOK || resp.json(t)["status"] != "active" {
+		t.Fatalf("the accepted user: %d %s", resp.Status, resp.Body)
+	}
+}
+
+// Revoking a pending invitation removes the account, which has no
+// credential yet, with its link (D-support-tools): the user is gone, the
+// link does not open, and the address can be invited again.
+// spec: D-support-tools
+func TestInvitationRevokeRemovesPendingAccount(t *testing.T) {
+	t.Parallel()
+	e, sl, cust, owner := mailEnv(t)
+	ctx := context.Background()
+	invite := func() string {
+		resp := e.do(owner, http.MethodPost, "/customers/"+cust+"/users", map[string]any{"email": "rita@example.com", "name": "Rita"})
+		if resp.Status != http.StatusCreated || resp.json(t)["status"] != "invited" {
+			t.Fatalf("invite: %d %s", resp.Status, resp.Body)
+		}
+		return resp.json(t)["id"].(string)
+	}
+	id := invite()
+	link := invitationTokens(t, e, sl, "rita@example.com")[0]
+	if resp := e.do(owner, http.MethodPost, "/users/"+id+"/revoke-invitation", nil); resp.Status != http.StatusNoContent {
+		t.Fatalf("revoke: %d %s", resp.Status, resp.Body)
+	}
+	if resp := e.do(owner, http.MethodGet, "/users/"+id, nil); resp.Status != http.StatusNotFound {
+		t.Fatalf("the revoked user: %d %s", resp.Status, resp.Body)
+	}
+	if _, err := e.st.AccountToken(ctx, mail.TokenHash(link), store.TokenInvitation, time.Now()); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("the revoked link: %v", err)
+	}
+	if resp := e.do(owner, http.MethodPost, "/users/"+id+"/revoke-invitation", nil); resp.Status != http.StatusNotFound {
+		t.Fatalf("revoked twice: %d %s", resp.Status, resp.Body)
+	}
+	if again := invite(); again == id {
+		t.Fatal("the address was invited again as the removed user")
+	}
 }
 
 // An invitation that cannot be created (the address is taken) leaves no
 // message behind: the user and the message are written together or not at all.
 func TestInvitationNoPartialState(t *testing.T) {
 	t.Parallel()
-	sl, _ := secrets.New(make([]byte, 32))
-	e := newEnv(t, admin.WithIssuer(testIssuer), admin.WithSealer(sl))
-	cust := e.mustCustomer()
-	owner := e.mustUser(authz.Owner, cust)
+	e, sl, cust, owner := mailEnv(t)
 	body := map[string]any{"email": "eve@example.com", "name": "Eve"}
 	if resp := e.do(owner, http.MethodPost, "/customers/"+cust+"/users", body); resp.Status != http.StatusCreated {
 		t.Fatalf("invite: %d", resp.Status)

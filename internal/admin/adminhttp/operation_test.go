@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/store"
 )
@@ -47,32 +48,35 @@ func TestRoutesPerformDeclaredOperations(t *testing.T) {
 	}
 }
 
-// auditRow is an audit_log row as the test reads it.
+// auditRow is an audit_log row as the test reads it, and the event it
+// is in the audit trail's schema.
 type auditRow struct {
 	Action, Operation, Resource, CustomerID, ActorID, Decision, RequestID string
 	Status                                                                int
+	Event                                                                 audit.Event
 }
 
 // auditRows reads the audit events of one request.
 func auditRows(t testing.TB, st *store.Store, requestID string) []auditRow {
 	t.Helper()
-	rows, err := st.Conn().Query(context.Background(), `SELECT action, operation, resource, COALESCE(customer_id, ''), actor_id,
-		decision, request_id, status FROM audit_log WHERE request_id = $1 ORDER BY at, id`, requestID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []auditRow
-	for rows.Next() {
-		var r auditRow
-		if err := rows.Scan(&r.Action, &r.Operation, &r.Resource, &r.CustomerID, &r.ActorID, &r.Decision, &r.RequestID,
-			&r.Status); err != nil {
+	var evs []store.AuditEvent
+	for cursor := ""; ; {
+		page, next, err := st.AuditEvents(context.Background(), store.AuditQuery{Scope: authz.Filter{All: true}, Limit: 500, Cursor: cursor})
+		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, r)
+		evs = append(evs, page...)
+		if cursor = next; cursor == "" {
+			break
+		}
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+	var out []auditRow
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		if e.RequestID == requestID {
+			out = append(out, auditRow{Action: e.Action, Operation: e.Operation, Resource: e.Resource, CustomerID: e.CustomerID,
+				ActorID: e.ActorID, Decision: e.Decision, RequestID: e.RequestID, Status: e.Status, Event: audit.FromRow(&e)})
+		}
 	}
 	return out
 }
@@ -108,6 +112,15 @@ func TestEveryWriteAuditedOnce(t *testing.T) {
 		if got.Decision != "allowed" || got.Operation != rt.Operation || got.Action != rt.Action.String() ||
 			got.ActorID != req.caller(w) || got.Status != 200 || got.Resource == "" || strings.Contains(got.Resource, "{") {
 			t.Errorf("%s: audit event %+v", rt, got)
+		}
+		// every write, whatever its operation, in the audit trail's schema:
+		// an admin.write of API Activity whose activity its operation's
+		// verb names, by the caller as it was, on what its resource names
+		ev := got.Event
+		if ev.Kind != "admin.write" || ev.ClassUID != 6003 || ev.CategoryUID != 6 || ev.Activity == "" || ev.ActivityID == 99 ||
+			ev.TypeUID != 600300+ev.ActivityID || ev.Outcome != "success" || ev.Actor.Role != "platform_admin" ||
+			ev.Actor.Email == "" || ev.Target.Type == "" || ev.Target.ID == "" || !strings.Contains(ev.Resource, ev.Target.ID) {
+			t.Errorf("%s: in the audit trail's schema %+v", rt, ev)
 		}
 	}
 	if n < 70 {

@@ -2,6 +2,7 @@ package adminhttp
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -56,10 +57,46 @@ func limitParam(r *http.Request) (int, error) {
 	return platform.NewestPages.Parse("limit", r.URL.Query().Get("limit"))
 }
 
-// logQuery reads the audit and e-mail logs' ?actorId=, ?cursor= and ?limit=.
+// logQuery reads the e-mail log's ?actorId=, ?cursor= and ?limit=.
 func logQuery(r *http.Request) (admin.LogQuery, error) {
 	p, err := pageInput(r, platform.LogPages)
 	return admin.LogQuery{ActorID: r.URL.Query().Get("actorId"), Cursor: p.Cursor, Limit: p.Limit}, err
+}
+
+// auditQuery reads the audit log's filters (?actorId=, ?actor= (part of
+// an address), ?targetId=, ?kind=, ?outcome=, ?from= and ?to= in RFC 3339)
+// with ?cursor= and ?limit=.
+func auditQuery(r *http.Request) (admin.AuditQuery, error) {
+	p, err := pageInput(r, platform.LogPages)
+	if err != nil {
+		return admin.AuditQuery{}, err
+	}
+	q := r.URL.Query()
+	aq := admin.AuditQuery{ActorID: q.Get("actorId"), Actor: q.Get("actor"), TargetID: q.Get("targetId"), Kind: q.Get("kind"),
+		Outcome: q.Get("outcome"), Cursor: p.Cursor, Limit: p.Limit}
+	var problems []string
+	for _, t := range []struct {
+		name string
+		dst  *time.Time
+	}{{"from", &aq.From}, {"to", &aq.To}} {
+		if v := q.Get(t.name); v != "" {
+			if *t.dst, err = time.Parse(time.RFC3339Nano, v); err != nil {
+				problems = append(problems, t.name+" must be a time in RFC 3339 (2026-05-01T12:00:00Z)")
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return aq, &platform.Error{Code: platform.EINVALID, Message: "invalid audit log filter", Details: problems}
+	}
+	return aq, nil
+}
+
+// exportQuery reads the export's ?after= (the cursor of the previous
+// answer) and ?limit= (platform.ExportPages).
+func exportQuery(r *http.Request) (admin.ExportQuery, error) {
+	q := r.URL.Query()
+	n, err := platform.ExportPages.Parse("limit", q.Get("limit"))
+	return admin.ExportQuery{After: q.Get("after"), Limit: n}, err
 }
 
 // invoiceFilter reads an invoice list's ?customerId= (the path's customer

@@ -1,6 +1,7 @@
 package adminhttp
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/platform/platform/internal/access"
@@ -70,9 +71,15 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/users/{id}/suspend", Op: admin.OpUserSuspend, Locate: user, Handle: byID(ok, s.SuspendUser)},
 		{Method: post, Pattern: "/users/{id}/reactivate", Op: admin.OpUserReactivate, Locate: user, Handle: byID(ok, s.ReactivateUser)},
 		{Method: post, Pattern: "/users/{id}/resend-invitation", Op: admin.OpUserInvitationResend, Locate: user, Handle: byID(ok, s.ResendInvitation)},
-		{Method: post, Pattern: "/users/{id}/revoke-invitation", Op: admin.OpUserInvitationRevoke, Locate: user, Handle: byID(ok, s.RevokeInvitation)},
+		{Method: post, Pattern: "/users/{id}/revoke-invitation", Op: admin.OpUserInvitationRevoke, Locate: user, Handle: deleteByID(s.RevokeInvitation)},
 		{Method: post, Pattern: "/users/{id}/unlock", Op: admin.OpUserUnlock, Locate: user, Handle: byID(ok, s.UnlockUser)},
 		{Method: post, Pattern: "/users/{id}/transfer-home-org", Op: admin.OpUserTransferHomeOrg, Locate: user, Handle: byIDWithBody(ok, s.TransferHomeOrg)},
+		// Support tools (D-support-tools): the user's sessions at the
+		// identity provider, signing out of one or all, the second factor reset.
+		{Method: get, Pattern: "/users/{id}/sessions", Op: admin.OpUserSessions, Locate: user, Handle: pagedByID(s.UserSessions)},
+		{Method: del, Pattern: "/users/{id}/sessions", Op: admin.OpUserSessionsEnd, Locate: user, Handle: deleteByID(s.EndUserSessions)},
+		{Method: del, Pattern: "/users/{id}/sessions/{sessionId}", Op: admin.OpUserSessionEnd, Locate: user, Handle: endSession(s.EndUserSession)},
+		{Method: post, Pattern: "/users/{id}/reset-second-factor", Op: admin.OpUserSecondFactorReset, Locate: user, Handle: byID(ok, s.ResetSecondFactor)},
 
 		// Internal users.
 		{Method: get, Pattern: "/internal-users", Op: admin.OpInternalUserList, Handle: paged(s.ListInternalUsers)},
@@ -80,8 +87,12 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserGet, Locate: intUser, Handle: byID(ok, s.InternalUser)},
 		{Method: patch, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserUpdate, Locate: intUser, Handle: byIDWithBody(ok, s.UpdateInternalUser)},
 		{Method: post, Pattern: "/internal-users/{id}/resend-invitation", Op: admin.OpInternalUserInvitationResend, Locate: intUser, Handle: byID(ok, s.ResendInternalInvitation)},
-		{Method: post, Pattern: "/internal-users/{id}/revoke-invitation", Op: admin.OpInternalUserInvitationRevoke, Locate: intUser, Handle: byID(ok, s.RevokeInternalInvitation)},
+		{Method: post, Pattern: "/internal-users/{id}/revoke-invitation", Op: admin.OpInternalUserInvitationRevoke, Locate: intUser, Handle: deleteByID(s.RevokeInternalInvitation)},
 		{Method: post, Pattern: "/internal-users/{id}/unlock", Op: admin.OpInternalUserUnlock, Locate: intUser, Handle: byID(ok, s.UnlockInternalUser)},
+		{Method: get, Pattern: "/internal-users/{id}/sessions", Op: admin.OpInternalUserSessions, Locate: intUser, Handle: pagedByID(s.InternalUserSessions)},
+		{Method: del, Pattern: "/internal-users/{id}/sessions", Op: admin.OpInternalUserSessionsEnd, Locate: intUser, Handle: deleteByID(s.EndInternalUserSessions)},
+		{Method: del, Pattern: "/internal-users/{id}/sessions/{sessionId}", Op: admin.OpInternalUserSessionEnd, Locate: intUser, Handle: endSession(s.EndInternalUserSession)},
+		{Method: post, Pattern: "/internal-users/{id}/reset-second-factor", Op: admin.OpInternalUserSecondFactorReset, Locate: intUser, Handle: byID(ok, s.ResetInternalSecondFactor)},
 		{Method: del, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserRemove, Locate: intUser, Handle: deleteByID(s.RemoveInternalUser)},
 
 		// Grants give account managers and QA admins their customers and
@@ -99,7 +110,8 @@ func (a *API) table() []Route {
 		{Method: del, Pattern: "/me/focus", Op: admin.OpFocusLeave, Handle: a.leaveFocus},
 
 		// The audit and e-mail logs.
-		{Method: get, Pattern: "/audit-log", Op: admin.OpAuditLog, Handle: listed(logQuery, s.AuditLog)},
+		{Method: get, Pattern: "/audit-log", Op: admin.OpAuditLog, Handle: listed(auditQuery, s.AuditLog)},
+		{Method: get, Pattern: "/audit-log/export", Op: admin.OpAuditExport, Handle: listed(exportQuery, exported(s.AuditExport))},
 		{Method: get, Pattern: "/email-log", Op: admin.OpEmailLog, Handle: listed(logQuery, s.EmailLog)},
 
 		// Subscriptions are the caller's own; every role may hold them, and
@@ -255,6 +267,13 @@ func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Reso
 func (a *API) deleteGrant(instance bool) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		return respond(http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, instance, id(r), param(r, "userId")))
+	}
+}
+
+// endSession signs the route's {id} out of its session {sessionId}.
+func endSession(call func(ctx context.Context, c *access.Caller, id, sessionID string) error) Handler {
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r), param(r, "sessionId")))
 	}
 }
 

@@ -40,10 +40,13 @@ func (a *API) wrap(rt Route) http.Handler {
 			httpapi.WriteError(w, r, err)
 			return
 		}
-		if body == nil {
+		switch b := body.(type) {
+		case nil:
 			w.WriteHeader(status)
-			return
+		case streamed:
+			b.writeTo(w, status)
+		default:
+			httpapi.WriteJSON(w, status, body)
 		}
-		httpapi.WriteJSON(w, status, body)
 	})
 }

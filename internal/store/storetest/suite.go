@@ -44,6 +44,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"AccountTokens", testAccountTokens},
 		{"Outbox", testOutbox},
 		{"Passkeys", testPasskeys},
+		{"AuditTrail", testAuditTrail},
+		{"Support", testSupport},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -380,7 +382,8 @@ func testRefreshFamily(t *testing.T, st *store.Store) {
 func testSessions(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "o")
 	mustUser(t, st, "u", "o", "u@example.com")
-	s := &store.Session{IDHash: "sh", SID: "sid-sh", UserID: "u", AuthTime: ts, AMR: []string{"pwd", "otp"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	s := &store.Session{IDHash: "sh", SID: "sid-sh", UserID: "u", AuthTime: ts, AMR: []string{"pwd", "otp"}, CreatedAt: ts, ExpiresAt: ts.Add(time.Hour),
+		UserAgent: "Mozilla/5.0 (X11; Linux x86_64)", Address: "192.0.2.7", LastSeenAt: ts}
 	if err := st.CreateSession(ctx, s); err != nil {
 		t.Fatal(err)
 	}

@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { caller } from "./me";
+import { testCaller } from "./testcaller";
 import { SECTIONS } from "./shell";
 import { billed } from "./pages/usage";
 
-const me = (role: string, customerId: string | null, actions: [string, string][]) =>
-  caller(
-    {
-      __typename: "Me",
-      userId: "u1",
-      email: "a@b.example",
-      name: "A",
-      role,
-      customerId,
-      scope: { __typename: "Scope", source: "", mode: "", customerIds: [], instanceIds: [] },
-      actions: actions.map(([action, access]) => ({ __typename: "ActionGrant", action: action as never, access })),
-    },
-    "a@b.example",
-    "A",
-  );
+const me = testCaller;
 
 describe("permissions", () => {
   it("tells read from full access", () => {

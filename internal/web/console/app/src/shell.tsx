@@ -21,6 +21,7 @@ import { PageTitle } from "./ui";
 import { EmailsPage, InvoicesPage, WorkersPage } from "./pages/platform";
 import { InstancePage } from "./pages/instance";
 import { InternalUsersPage } from "./pages/internalusers";
+import { CustomerUserPage, InternalUserPage } from "./pages/user";
 import { CatalogPage } from "./pages/catalog";
 import { ReleasesPage } from "./pages/releases";
 import { AttributesPage } from "./pages/attributes";
@@ -130,6 +131,9 @@ function Page({ sections }: { sections: Section[] }) {
     if (!caller.internal && caller.me.customerId) return <CustomerPage id={caller.me.customerId} />;
     return <Home sections={sections} />;
   }
+  // a user's page: internal roles reach customers' users from a customer's
+  // Users tab, so the page is theirs without the portal's Users section
+  if (section === "users" && id && caller.can("MANAGE_CUSTOMER_USER")) return <CustomerUserPage id={id} />;
   if (!sections.some((s) => s.path === section)) return <NotOffered />;
   switch (section) {
     case "customers":
@@ -151,7 +155,7 @@ function Page({ sections }: { sections: Section[] }) {
     case "emails":
       return <EmailsPage />;
     case "internal-users":
-      return <InternalUsersPage />;
+      return id ? <InternalUserPage id={id} /> : <InternalUsersPage />;
     case "catalog":
       return <CatalogPage />;
     case "releases":

@@ -20,7 +20,7 @@ type Documents = {
     "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": typeof types.CreateUserAttributeDocument,
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": typeof types.UpdateUserAttributeDocument,
     "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }": typeof types.DeleteUserAttributeDocument,
-    "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": typeof types.AuditLogDocument,
+    "\n  query AuditLog($actor: String, $actorId: ID, $kind: String, $outcome: String, $from: Time, $to: Time, $first: Int, $after: String) {\n    auditLog(actor: $actor, actorId: $actorId, kind: $kind, outcome: $outcome, from: $from, to: $to, first: $first, after: $after) {\n      items {\n        id time kind outcome reason sourceAddress userAgent action operation\n        actor { userId email role }\n        target { type id name }\n        details { method }\n      }\n      nextCursor\n    }\n    auditKinds\n  }\n": typeof types.AuditLogDocument,
     "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": typeof types.CustomerBillingDocument,
     "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": typeof types.IssueCreditDocument,
     "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": typeof types.PutBillingSetupDocument,
@@ -55,7 +55,7 @@ type Documents = {
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
     "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": typeof types.CreateInstanceDocument,
     "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": typeof types.InstanceCustomersDocument,
-    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n": typeof types.InternalUsersDocument,
+    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n": typeof types.InternalUsersDocument,
     "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": typeof types.CreateInternalUserDocument,
     "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": typeof types.UpdateInternalUserRoleDocument,
     "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": typeof types.RemoveInternalUserDocument,
@@ -97,7 +97,23 @@ type Documents = {
     "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": typeof types.CustomerChoicesDocument,
     "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": typeof types.InstanceChoicesDocument,
     "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
-    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n": typeof types.UsersDocument,
+    "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": typeof types.SupportUserDocument,
+    "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": typeof types.SupportInternalUserDocument,
+    "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": typeof types.UserSessionsDocument,
+    "\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": typeof types.InternalUserSessionsDocument,
+    "mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }": typeof types.UnlockUserDocument,
+    "mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }": typeof types.UnlockInternalUserDocument,
+    "mutation ResetSecondFactor($id: ID!) { resetSecondFactor(id: $id) { id authenticatorApp passkeys } }": typeof types.ResetSecondFactorDocument,
+    "\n  mutation ResetInternalSecondFactor($id: ID!) { resetInternalSecondFactor(id: $id) { id authenticatorApp passkeys } }\n": typeof types.ResetInternalSecondFactorDocument,
+    "mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id status } }": typeof types.ResendInvitationDocument,
+    "mutation ResendInternalInvitation($id: ID!) { resendInternalInvitation(id: $id) { id status } }": typeof types.ResendInternalInvitationDocument,
+    "mutation RevokeInvitation($id: ID!) { revokeInvitation(id: $id) }": typeof types.RevokeInvitationDocument,
+    "mutation RevokeInternalInvitation($id: ID!) { revokeInternalInvitation(id: $id) }": typeof types.RevokeInternalInvitationDocument,
+    "mutation EndUserSession($id: ID!, $sessionId: ID!) { endUserSession(id: $id, sessionId: $sessionId) }": typeof types.EndUserSessionDocument,
+    "\n  mutation EndInternalUserSession($id: ID!, $sessionId: ID!) { endInternalUserSession(id: $id, sessionId: $sessionId) }\n": typeof types.EndInternalUserSessionDocument,
+    "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }": typeof types.EndUserSessionsDocument,
+    "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }": typeof types.EndInternalUserSessionsDocument,
+    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": typeof types.UsersDocument,
     "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n": typeof types.InviteUserDocument,
     "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": typeof types.SuspendUserDocument,
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": typeof types.ReactivateUserDocument,
@@ -120,7 +136,7 @@ const documents: Documents = {
     "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": types.CreateUserAttributeDocument,
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": types.UpdateUserAttributeDocument,
     "mutation DeleteUserAttribute($id: ID!) { deleteUserAttribute(id: $id) }": types.DeleteUserAttributeDocument,
-    "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n": types.AuditLogDocument,
+    "\n  query AuditLog($actor: String, $actorId: ID, $kind: String, $outcome: String, $from: Time, $to: Time, $first: Int, $after: String) {\n    auditLog(actor: $actor, actorId: $actorId, kind: $kind, outcome: $outcome, from: $from, to: $to, first: $first, after: $after) {\n      items {\n        id time kind outcome reason sourceAddress userAgent action operation\n        actor { userId email role }\n        target { type id name }\n        details { method }\n      }\n      nextCursor\n    }\n    auditKinds\n  }\n": types.AuditLogDocument,
     "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": types.CustomerBillingDocument,
     "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": types.IssueCreditDocument,
     "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": types.PutBillingSetupDocument,
@@ -155,7 +171,7 @@ const documents: Documents = {
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
     "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": types.CreateInstanceDocument,
     "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": types.InstanceCustomersDocument,
-    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n": types.InternalUsersDocument,
+    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n": types.InternalUsersDocument,
     "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": types.CreateInternalUserDocument,
     "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": types.UpdateInternalUserRoleDocument,
     "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": types.RemoveInternalUserDocument,
@@ -197,7 +213,23 @@ const documents: Documents = {
     "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": types.CustomerChoicesDocument,
     "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": types.InstanceChoicesDocument,
     "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
-    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n": types.UsersDocument,
+    "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": types.SupportUserDocument,
+    "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": types.SupportInternalUserDocument,
+    "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": types.UserSessionsDocument,
+    "\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": types.InternalUserSessionsDocument,
+    "mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }": types.UnlockUserDocument,
+    "mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }": types.UnlockInternalUserDocument,
+    "mutation ResetSecondFactor($id: ID!) { resetSecondFactor(id: $id) { id authenticatorApp passkeys } }": types.ResetSecondFactorDocument,
+    "\n  mutation ResetInternalSecondFactor($id: ID!) { resetInternalSecondFactor(id: $id) { id authenticatorApp passkeys } }\n": types.ResetInternalSecondFactorDocument,
+    "mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id status } }": types.ResendInvitationDocument,
+    "mutation ResendInternalInvitation($id: ID!) { resendInternalInvitation(id: $id) { id status } }": types.ResendInternalInvitationDocument,
+    "mutation RevokeInvitation($id: ID!) { revokeInvitation(id: $id) }": types.RevokeInvitationDocument,
+    "mutation RevokeInternalInvitation($id: ID!) { revokeInternalInvitation(id: $id) }": types.RevokeInternalInvitationDocument,
+    "mutation EndUserSession($id: ID!, $sessionId: ID!) { endUserSession(id: $id, sessionId: $sessionId) }": types.EndUserSessionDocument,
+    "\n  mutation EndInternalUserSession($id: ID!, $sessionId: ID!) { endInternalUserSession(id: $id, sessionId: $sessionId) }\n": types.EndInternalUserSessionDocument,
+    "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }": types.EndUserSessionsDocument,
+    "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }": types.EndInternalUserSessionsDocument,
+    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": types.UsersDocument,
     "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n": types.InviteUserDocument,
     "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": types.SuspendUserDocument,
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": types.ReactivateUserDocument,
@@ -255,7 +287,7 @@ export function graphql(source: "mutation DeleteUserAttribute($id: ID!) { delete
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query AuditLog($actorId: ID, $first: Int, $after: String) {\n    auditLog(actorId: $actorId, first: $first, after: $after) {\n      items { id at actorId customerId action resource decision reason status requestId }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query AuditLog($actor: String, $actorId: ID, $kind: String, $outcome: String, $from: Time, $to: Time, $first: Int, $after: String) {\n    auditLog(actor: $actor, actorId: $actorId, kind: $kind, outcome: $outcome, from: $from, to: $to, first: $first, after: $after) {\n      items {\n        id time kind outcome reason sourceAddress userAgent action operation\n        actor { userId email role }\n        target { type id name }\n        details { method }\n      }\n      nextCursor\n    }\n    auditKinds\n  }\n"): (typeof documents)["\n  query AuditLog($actor: String, $actorId: ID, $kind: String, $outcome: String, $from: Time, $to: Time, $first: Int, $after: String) {\n    auditLog(actor: $actor, actorId: $actorId, kind: $kind, outcome: $outcome, from: $from, to: $to, first: $first, after: $after) {\n      items {\n        id time kind outcome reason sourceAddress userAgent action operation\n        actor { userId email role }\n        target { type id name }\n        details { method }\n      }\n      nextCursor\n    }\n    auditKinds\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -395,7 +427,7 @@ export function graphql(source: "\n  query InstanceCustomers { customers(first: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n"): (typeof documents)["\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }\n  }\n"];
+export function graphql(source: "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n"): (typeof documents)["\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -563,7 +595,71 @@ export function graphql(source: "\n  query Usage($customerId: ID, $meter: String
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt createdAt }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n"): (typeof documents)["\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n"): (typeof documents)["\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }"): (typeof documents)["mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }"): (typeof documents)["mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ResetSecondFactor($id: ID!) { resetSecondFactor(id: $id) { id authenticatorApp passkeys } }"): (typeof documents)["mutation ResetSecondFactor($id: ID!) { resetSecondFactor(id: $id) { id authenticatorApp passkeys } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResetInternalSecondFactor($id: ID!) { resetInternalSecondFactor(id: $id) { id authenticatorApp passkeys } }\n"): (typeof documents)["\n  mutation ResetInternalSecondFactor($id: ID!) { resetInternalSecondFactor(id: $id) { id authenticatorApp passkeys } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id status } }"): (typeof documents)["mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id status } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ResendInternalInvitation($id: ID!) { resendInternalInvitation(id: $id) { id status } }"): (typeof documents)["mutation ResendInternalInvitation($id: ID!) { resendInternalInvitation(id: $id) { id status } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RevokeInvitation($id: ID!) { revokeInvitation(id: $id) }"): (typeof documents)["mutation RevokeInvitation($id: ID!) { revokeInvitation(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RevokeInternalInvitation($id: ID!) { revokeInternalInvitation(id: $id) }"): (typeof documents)["mutation RevokeInternalInvitation($id: ID!) { revokeInternalInvitation(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation EndUserSession($id: ID!, $sessionId: ID!) { endUserSession(id: $id, sessionId: $sessionId) }"): (typeof documents)["mutation EndUserSession($id: ID!, $sessionId: ID!) { endUserSession(id: $id, sessionId: $sessionId) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EndInternalUserSession($id: ID!, $sessionId: ID!) { endInternalUserSession(id: $id, sessionId: $sessionId) }\n"): (typeof documents)["\n  mutation EndInternalUserSession($id: ID!, $sessionId: ID!) { endInternalUserSession(id: $id, sessionId: $sessionId) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }"): (typeof documents)["mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }"): (typeof documents)["mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,6 +1,6 @@
 // Internal users (MANAGE_INTERNAL_USERS): the administrator organization's
-// users with their roles; for full access invite, change role and remove
-// (typed e-mail).
+// users with their roles and status, each a link to its page (the support
+// tools); for full access invite, change role and remove (typed e-mail).
 import { useState } from "react";
 import { Button, NativeSelect, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
@@ -11,12 +11,13 @@ import { messages, useProblems } from "../forms";
 import { ModalForm } from "../modalform";
 import { useRoute } from "../router";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, Pager } from "../ui";
+import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
+import { StatusBadge } from "./users";
 
 const InternalUsersQuery = graphql(`
   query InternalUsers($first: Int, $after: String) {
-    internalUsers(first: $first, after: $after) { items { id email name role suspendedAt createdAt } nextCursor }
+    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }
   }
 `);
 const CreateInternalUser = graphql(`
@@ -29,7 +30,7 @@ const RemoveInternalUser = graphql(`mutation RemoveInternalUser($id: ID!) { remo
 
 export const INTERNAL_ROLES = ["platform_admin", "account_manager", "qa_admin", "infra_ops", "finance_admin", "compliance_admin", "reader"];
 
-type InternalUser = { id: string; email: string; name: string; role: string; suspendedAt?: string | null };
+type InternalUser = { id: string; email: string; name: string; role: string; status: string; lockedUntil?: string | null };
 
 export function InternalUsersPage() {
   const caller = useCaller();
@@ -54,7 +55,7 @@ export function InternalUsersPage() {
       {data && items.length === 0 && <Empty>No internal users.</Empty>}
       {items.length > 0 && (
         <DataTable label="Internal users" rows={items} rowKey={(u) => u.id} columns={[
-          { label: "Name", cell: (u) => u.name },
+          { label: "Name", cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
           { label: "E-mail", cell: (u) => u.email },
           { label: "Role", cell: (u) => (write && !self(u) ? (
             <NativeSelect size="xs" aria-label={`Role of ${u.email}`} value={u.role} data={INTERNAL_ROLES}
@@ -65,7 +66,7 @@ export function InternalUsersPage() {
                 setDone(m.length ? "" : `${u.email} is now ${role}.`);
               }} />
           ) : u.role) },
-          { label: "Status", cell: (u) => (u.suspendedAt ? "suspended" : "active") },
+          { label: "Status", cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
           ...(write ? [{ label: "Actions", cell: (u: InternalUser) => (self(u) ? "you" : (
             <Button size="xs" variant="outline" color="red.9" aria-label={`Remove ${u.email}`} onClick={() => setRemoving(u)}>Remove</Button>
           )) }] : []),

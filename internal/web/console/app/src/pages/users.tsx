@@ -7,7 +7,7 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { useRoute } from "../router";
 import { DataTable } from "../table";
-import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, Pager } from "../ui";
+import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { ConfirmedForm } from "./confirm";
 import { CustomerChoices } from "./tenants";
@@ -15,7 +15,7 @@ import { CustomerChoices } from "./tenants";
 const UsersQuery = graphql(`
   query Users($customerId: ID, $first: Int, $after: String) {
     users(customerId: $customerId, first: $first, after: $after) {
-      items { id customerId email name role status suspendedAt createdAt }
+      items { id customerId email name role status suspendedAt lockedUntil createdAt }
       nextCursor
     }
   }
@@ -50,6 +50,19 @@ const TransferOwnership = graphql(`
 
 export const PORTAL_ROLES = ["admin", "billing", "viewer", "member"];
 
+const STATUS_COLORS: Record<string, string> = { active: "teal.9", suspended: "red.9", locked: "grape.9", invited: "gray.7" };
+
+// StatusBadge shows a user's status (D-support-tools): invited, active,
+// locked or suspended.
+export function StatusBadge({ status, lockedUntil }: { status: string; lockedUntil?: string | null }) {
+  return (
+    <Badge color={STATUS_COLORS[status] ?? "gray.7"} variant="filled" autoContrast
+      title={status === "locked" && lockedUntil ? `locked until ${formatTime(lockedUntil)}` : undefined}>
+      {status}
+    </Badge>
+  );
+}
+
 export function UsersPage() {
   const caller = useCaller();
   return (
@@ -60,7 +73,7 @@ export function UsersPage() {
   );
 }
 
-type User = { id: string; email: string; name: string; role: string; status: string };
+type User = { id: string; email: string; name: string; role: string; status: string; lockedUntil?: string | null };
 
 export function UserList({ customerId }: { customerId?: string }) {
   const caller = useCaller();
@@ -105,7 +118,7 @@ export function UserList({ customerId }: { customerId?: string }) {
           rows={items}
           rowKey={(u) => u.id}
           columns={[
-            { label: "Name", cell: (u) => u.name },
+            { label: "Name", cell: (u) => <Link href={`${route.base}/users/${u.id}`}>{u.name || u.email}</Link> },
             { label: "E-mail", cell: (u) => u.email },
             {
               label: "Role",
@@ -124,14 +137,7 @@ export function UserList({ customerId }: { customerId?: string }) {
                   u.role
                 ),
             },
-            {
-              label: "Status",
-              cell: (u) => (
-                <Badge color={u.status === "active" ? "teal.9" : u.status === "suspended" ? "red.9" : "gray.7"} variant="filled" autoContrast>
-                  {u.status}
-                </Badge>
-              ),
-            },
+            { label: "Status", cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
             ...(canSuspend || manage || homeOrg
               ? [{
                   label: "Actions",

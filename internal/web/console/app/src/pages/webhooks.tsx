@@ -70,7 +70,8 @@ function RotateWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
   );
 }
 
-// WebhookForm creates or edits a webhook; events are action names or *.
+// WebhookForm creates or edits a webhook; events are action names, kinds
+// of audit event (sign_in, account.locked, admin.write, …) or *.
 export function WebhookForm({ w, submitLabel, onSubmit, onClose }: {
   w?: Webhook;
   submitLabel: string;
@@ -97,7 +98,7 @@ export function WebhookForm({ w, submitLabel, onSubmit, onClose }: {
       <Stack>
         <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url} data-autofocus />
         <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
-        <TextInput label="Events" description="Action names such as manage_tenant, or * for every event"
+        <TextInput label="Events" description="Action names such as manage_tenant, kinds of event such as sign_in or account.locked, or * for every event"
           value={events} onChange={(e) => setEvents(e.currentTarget.value)} error={problems.fields.events ?? problems.fields.event} />
         <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         <FormErrors messages={problems.general} />
