@@ -23,11 +23,12 @@ func caller(ctx context.Context) (*access.Caller, error) {
 	return nil, platform.Errorf(platform.EUNAUTHORIZED, "authentication is required")
 }
 
-// errConsoleField answers a field of the admin service on the tenant
-// role, which does not run it.
-var errConsoleField = platform.Errorf(platform.ENOTFOUND, "this field is served by the console's GraphQL endpoint")
+// errConsoleField answers a field of the admin service where it does not
+// run: only the console subgraph and the whole graph have such fields, and
+// both run it (D-graphql-subgraphs).
+var errConsoleField = platform.Errorf(platform.EINTERNAL, "the admin service is not configured")
 
-// adminService returns the admin service, which the tenant role does not run.
+// adminService returns the admin service.
 func (r *Resolver) adminService() (*admin.Service, error) {
 	if r.Admin == nil {
 		return nil, errConsoleField

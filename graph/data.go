@@ -16,10 +16,11 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// dataCaller returns the data service, which only the tenant role runs, and the caller.
+// dataCaller returns the data service and the caller. Only the data
+// subgraph and the whole graph have fields that call it, and both run it.
 func (r *Resolver) dataCaller(ctx context.Context) (*data.Service, *access.Caller, error) {
 	if r.Data == nil {
-		return nil, nil, platform.Errorf(platform.ENOTFOUND, "this field is served by the tenant backend's GraphQL endpoint")
+		return nil, nil, platform.Errorf(platform.EINTERNAL, "the data service is not configured")
 	}
 	c, err := caller(ctx)
 	if err != nil {
@@ -35,6 +36,23 @@ func recordQuery(f *model.MasterRecordFilter, sort *string) data.Query {
 		q.RootsOnly, q.IncludeDeleted = flag(f.RootsOnly), flag(f.IncludeDeleted)
 	}
 	return q
+}
+
+// masterRecordPage answers a D-master page of q with the page and pageSize
+// arguments (Query.masterRecords, Tenant.masterRecords).
+func masterRecordPage(ctx context.Context, svc *data.Service, c *access.Caller, master string, q data.Query, page, pageSize *int) (*model.MasterRecordPage, error) {
+	var err error
+	if q.Page, err = platform.RecordPageNumbers.Arg("page", page); err != nil {
+		return nil, err
+	}
+	if q.PageSize, err = platform.RecordPages.Arg("pageSize", pageSize); err != nil {
+		return nil, err
+	}
+	p, err := svc.ListMasterRecords(ctx, c, master, q)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MasterRecordPage{Rows: records(p.Rows), Total: p.Total, Page: p.Page, PageSize: p.PageSize, TotalPages: p.TotalPages}, nil
 }
 
 func records(rows []data.Record) []*data.Record {

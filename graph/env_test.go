@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -64,10 +65,15 @@ const (
 const testUserHeader = "X-Test-User"
 
 // headerAuth is the test's authenticator over logins: a header the client
-// sets itself, as a bearer token is (no CSRF proof asked).
+// sets itself, as a bearer token is (no CSRF proof asked); without it, the
+// user id as the bearer token (Authorization: Bearer <user id>), which a
+// router passes on as it passes a real one.
 func headerAuth(logins *storetest.Logins) access.Authenticator {
 	return func(r *http.Request) (access.Identity, error) {
 		id := r.Header.Get(testUserHeader)
+		if id == "" {
+			id, _ = strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		}
 		if id == "" {
 			return access.Identity{}, nil
 		}
@@ -122,6 +128,12 @@ func newEnvOn(t testing.TB, wrap func(store.Conn) store.Conn, opts ...func(*grap
 	general.NoFastPage = true
 	r.Handle("/graphql-executor", graph.NewHandler(general))
 	r.Handle("/graphql/assets/*", gh)
+	// Each role's subgraph (D-graphql-subgraphs): the console's and the
+	// tenant role's, over the same services.
+	consoleCfg, dataCfg := cfg, cfg
+	consoleCfg.Data, dataCfg.Admin = nil, nil
+	r.Handle("/graphql-console", graph.NewHandler(consoleCfg))
+	r.Handle("/graphql-data", graph.NewHandler(dataCfg))
 	r.Route("/api/v1", func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, auth) })
 	dataRouter := chi.NewRouter()
 	srv := httptest.NewServer(r)

@@ -103,19 +103,26 @@ func TestFederationDemandControl(t *testing.T) {
 	}
 }
 
-// federationToolchain returns node and the federation tests' directory,
-// whose node_modules .ci/run installs (npm ci from the committed lock file).
-// Without them the test skips, except under CI=true, where it must run.
+// federationToolchain returns node and the federation tests' directory
+// (gatewayToolchain).
 func federationToolchain(t *testing.T) (node, dir string) {
 	t.Helper()
-	dir = filepath.Join("testdata", "federation")
+	return gatewayToolchain(t, filepath.Join("testdata", "federation"))
+}
+
+// gatewayToolchain returns node and dir, a Node project with Hive Gateway
+// whose node_modules .ci/run installs (npm ci from the committed lock
+// file). Without them the test skips, except under CI=true, where it must
+// run.
+func gatewayToolchain(t *testing.T, dir string) (node, _ string) {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err == nil {
 		_, err = os.Stat(filepath.Join(dir, "node_modules", "@graphql-hive", "gateway"))
 	}
 	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%v: the federation tests must run in CI (.ci/run installs %s with npm ci)", err, dir)
+			t.Fatalf("%v: the tests with Hive Gateway must run in CI (.ci/run installs %s with npm ci)", err, dir)
 		}
 		t.Skipf("%v: run npm ci in %s", err, dir)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/internal/httpapi"
 )
 
@@ -72,6 +71,13 @@ type Config struct {
 	// NoFastPage sends every operation through gqlgen's executor, the
 	// tenants page too (D-graphql-page; tests compare the two).
 	NoFastPage bool
+	// Documents are the registered operations a client may send by hash
+	// (extensions.persistedQuery.sha256Hash): the console app's
+	// (D-trusted-documents).
+	Documents Documents
+	// TrustedDocuments executes only Documents: any other operation is
+	// refused with DOCUMENT_NOT_TRUSTED before it is parsed.
+	TrustedDocuments bool
 }
 
 // NewHandler returns the /graphql handler. Operations go through
@@ -90,7 +96,7 @@ func NewHandler(cfg Config) http.Handler {
 	if cfg.LoaderWait == 0 {
 		cfg.LoaderWait = time.Millisecond
 	}
-	es := generated.NewExecutableSchema(schemaConfig(cfg.Resolver))
+	es := executableSchema(cfg.Resolver)
 	srv := handler.New(es)
 	// POST with a JSON body, and GET for queries (the GET transport refuses
 	// mutations). No form or multipart transport: a cross-site form cannot
@@ -98,6 +104,7 @@ func NewHandler(cfg Config) http.Handler {
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(pagePOST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(trustedDocuments{docs: cfg.Documents, only: cfg.TrustedDocuments})
 	srv.SetParserTokenLimit(MaxTokens)
 	srv.Use(operationCheck{"IntrospectionSwitch", introspection(cfg.Playground)})
 	srv.Use(&strictVariables{})
@@ -172,18 +179,6 @@ func writeTransportError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(`{"errors":[{"message":"` + msg + `","extensions":{"code":"` + code + `"}}],"data":null}`))
-}
-
-// schemaConfig wires resolvers and directives; the schema's cost
-// directives price operations (costLimit), not gqlgen's complexity
-// functions.
-func schemaConfig(r Resolver) generated.Config {
-	res := r
-	d := &directives{access: r.Access}
-	c := generated.Config{Resolvers: &res}
-	c.Directives.Authz = d.authz
-	c.Directives.Redact = d.redact
-	return c
 }
 
 // schemaCost is the cost model of es's schema; a schema whose directives

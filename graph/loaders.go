@@ -9,6 +9,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
+	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -27,6 +28,9 @@ type loaders struct {
 	usersOfCustomer     *edge[*admin.CustomerUserView]
 	internalUser        *loader[*admin.InternalUser]
 	profile             *loader[*admin.Profile]
+	// The data subgraph's tenants (with their cx schedules), by id; nil
+	// where the data service does not run (the console subgraph).
+	tenantData *loader[*data.TenantRef]
 }
 
 // loader is a dataloader with a read-mostly table of the values a list
@@ -70,12 +74,27 @@ func (l *loader[V]) prime(keys []string, vals []V) {
 
 type loadersKey struct{}
 
+// withLoaders puts the request's loaders of the services r runs in ctx:
+// the admin service's (nil on the data subgraph) and the data service's.
 func withLoaders(ctx context.Context, r *Resolver, wait time.Duration) context.Context {
-	if r.Admin == nil {
+	var l *loaders
+	if svc := r.Admin; svc != nil {
+		l = adminLoaders(svc, wait)
+	}
+	if r.Data != nil {
+		if l == nil {
+			l = &loaders{}
+		}
+		l.tenantData = newLoader(r.Data.TenantsByIDs, wait)
+	}
+	if l == nil {
 		return ctx
 	}
-	svc := r.Admin
-	l := &loaders{
+	return context.WithValue(ctx, loadersKey{}, l)
+}
+
+func adminLoaders(svc *admin.Service, wait time.Duration) *loaders {
+	return &loaders{
 		customer:            newLoader(svc.CustomersByIDs, wait),
 		instance:            newLoader(svc.InstancesByIDs, wait),
 		grants:              newLoader(svc.GrantsByCustomerIDs, wait),
@@ -86,7 +105,6 @@ func withLoaders(ctx context.Context, r *Resolver, wait time.Duration) context.C
 		internalUser:        newLoader(svc.InternalUsersByIDs, wait),
 		profile:             newLoader(profiles(svc), wait),
 	}
-	return context.WithValue(ctx, loadersKey{}, l)
 }
 
 func loadersFrom(ctx context.Context) *loaders {
@@ -215,6 +233,7 @@ func loadOne[V any](ctx context.Context, pick func(*loaders) *loader[V], key str
 func customerByID(l *loaders) *loader[*admin.Customer]         { return l.customer }
 func instanceByID(l *loaders) *loader[*admin.Instance]         { return l.instance }
 func internalUserByID(l *loaders) *loader[*admin.InternalUser] { return l.internalUser }
+func tenantData(l *loaders) *loader[*data.TenantRef]           { return l.tenantData }
 
 func tenantsOfCustomer(l *loaders) *edge[*admin.Tenant] {
 	return l.tenantsOfCustomer

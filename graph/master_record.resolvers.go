@@ -12,7 +12,6 @@ import (
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/data"
-	"github.com/platform/platform/internal/platform"
 )
 
 func (r *masterRecordResolver) CustomFields(ctx context.Context, obj *data.Record) (json.RawMessage, error) {
@@ -38,18 +37,7 @@ func (r *queryResolver) MasterRecords(ctx context.Context, master string, page *
 	if err != nil {
 		return nil, err
 	}
-	q := recordQuery(filter, sort)
-	if q.Page, err = platform.RecordPageNumbers.Arg("page", page); err != nil {
-		return nil, err
-	}
-	if q.PageSize, err = platform.RecordPages.Arg("pageSize", pageSize); err != nil {
-		return nil, err
-	}
-	p, err := svc.ListMasterRecords(ctx, c, master, q)
-	if err != nil {
-		return nil, err
-	}
-	return &model.MasterRecordPage{Rows: records(p.Rows), Total: p.Total, Page: p.Page, PageSize: p.PageSize, TotalPages: p.TotalPages}, nil
+	return masterRecordPage(ctx, svc, c, master, recordQuery(filter, sort), page, pageSize)
 }
 
 func (r *queryResolver) MasterRecordConnection(ctx context.Context, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordConnection, error) {

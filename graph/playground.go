@@ -40,7 +40,7 @@ query Example {
 const tenantExample = `# The playground runs operations with your tenant app session:
 # press Run (Ctrl-Enter) to try this one.
 query Example {
-  me { userId role permissions scope { customerIds } }
+  masterRecords(master: "Building", pageSize: 5) { total rows { id slug tenantID } }
 }
 `
 

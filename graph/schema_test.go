@@ -18,44 +18,58 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// TestGoldenSDL: the subgraph SDL a federation router reads
-// (_service { sdl }) is testdata/subgraph.graphql; go test ./graph -update
-// rewrites it after a schema change.
+// TestGoldenSDL: the SDL each role serves (_service { sdl }), which a
+// federation router composes, is testdata/sdl/<role>.graphql: the console
+// subgraph, the data subgraph (the tenant role) and the whole graph
+// (ROLE=all); go test ./graph -update rewrites them after a schema change,
+// and graph/router composes the supergraph from the two subgraphs'.
 func TestGoldenSDL(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	got := e.gql(platAdm, `{ _service { sdl } }`, nil)
-	sdl, _ := dig(got.Data, "_service", "sdl").(string)
-	if sdl == "" {
-		t.Fatalf("no SDL: %s", got.Raw)
-	}
-	path := filepath.Join("testdata", "subgraph.graphql")
-	if *update {
-		if err := os.WriteFile(path, []byte(sdl), 0o644); err != nil {
+	for _, role := range []struct {
+		name, path string
+		entities   []string
+	}{
+		{"console", "/graphql-console", []string{"Customer", "Tenant", "Instance"}},
+		{"tenant", "/graphql-data", []string{"Tenant", "MasterRecord"}},
+		{"all", "/graphql", []string{"Customer", "Tenant", "Instance", "MasterRecord"}},
+	} {
+		got := e.gqlAt(role.path, platAdm, `{ _service { sdl } }`, nil)
+		sdl, _ := dig(got.Data, "_service", "sdl").(string)
+		if sdl == "" {
+			t.Fatalf("%s: no SDL: %s", role.name, got.Raw)
+		}
+		path := filepath.Join("testdata", "sdl", role.name+".graphql")
+		if *update {
+			if err := os.WriteFile(path, []byte(sdl), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), sdl); diff != "" {
-		t.Errorf("SDL differs from %s (-want +got); run go test ./graph -update:\n%s", path, diff)
-	}
-	for _, entity := range []string{"Customer", "Tenant", "Instance", "MasterRecord"} {
-		if !strings.Contains(sdl, "type "+entity+` @key(fields: "id")`) {
-			t.Errorf("%s is not an entity in the SDL", entity)
+		if diff := cmp.Diff(string(want), sdl); diff != "" {
+			t.Errorf("SDL differs from %s (-want +got); run go test ./graph -update:\n%s", path, diff)
+		}
+		for _, entity := range role.entities {
+			if !strings.Contains(sdl, "type "+entity+` @key(fields: "id")`) {
+				t.Errorf("%s: %s is not an entity in the SDL", role.name, entity)
+			}
 		}
 	}
 }
 
-// loadSchema parses schema/*.graphqls with the federation directives the
-// federation plugin adds.
+// loadSchema parses the whole graph's schema (schema/*.graphqls and
+// schema/data/*.graphqls) with the federation directives the federation
+// plugin adds.
 func loadSchema(t *testing.T) *ast.Schema {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "schema", "*.graphqls"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("schema files: %v", err)
+	data, derr := filepath.Glob(filepath.Join("..", "schema", "data", "*.graphqls"))
+	files = append(files, data...)
+	if err != nil || derr != nil || len(files) == 0 {
+		t.Fatalf("schema files: %v %v", err, derr)
 	}
 	srcs := []*ast.Source{{Name: "federation", BuiltIn: true, Input: `
 		directive @key(fields: String!, resolvable: Boolean = true) repeatable on OBJECT | INTERFACE
@@ -80,7 +94,7 @@ var guardedTypes = []string{"Customer", "CustomerPage", "Tenant", "TenantPage", 
 	"BilledTotal", "CustomerUser", "CustomerUserPage", "Grant", "AuditEvent", "AuditEventPage", "MasterRecordPage",
 	"MasterRecordConnection", "CxUploadResult", "InternalUser", "InternalUserPage", "SSOSettings", "IdentityProvider", "Webhook",
 	"WebhookWithSecret", "WebhookDelivery", "ServiceAccount", "ServiceAccountWithSecret", "Invoice", "InvoicePage", "Payment",
-	"PaymentPage", "Credit", "CreditPage", "BillingSetup", "TenantMember", "TenantMigration", "Email", "EmailPage", "Discrepancy"}
+	"PaymentPage", "Credit", "CreditPage", "BillingSetup", "TenantMember", "TenantMigration", "Email", "EmailPage", "Discrepancy", "CxSchedule"}
 
 // allowlist: fields that return guarded data without a directive, and why
 // that is safe. Keep it short.
@@ -96,6 +110,8 @@ var allowlist = map[string]string{
 	"Grant.user":                              "loaded by InternalUsersByIDs, which refuses roles without manage_internal_users",
 	"Query.masterRecords":                     "tenant data under D-data-access, filtered by readFilter in SQL; not a catalog action",
 	"Query.masterRecordConnection":            "the same listing as masterRecords",
+	"Tenant.masterRecords":                    "the same listing as masterRecords, of the one tenant",
+	"Tenant.cxSchedules":                      "loaded by data.Service.TenantsByIDs, which keeps the tenants the caller may read (D-data-access)",
 	"Mutation.cxUpload":                       "D-data-access upload rule (owner, admin, member of the schedule's customer), checked by data.Service.Upload",
 	"Mutation.enterFocus":                     "returns the caller's own focus and scope; the service refuses portal roles and customers outside grants",
 	"Mutation.leaveFocus":                     "the caller's own focus",

@@ -65,6 +65,17 @@ type Config struct {
 	// GRAPHQL_PLAYGROUND: GraphiQL on GET /graphql and introspection
 	// (D-playground): on by default for all, off for console and tenant.
 	GraphQLPlayground bool
+	// GRAPHQL_TRUSTED_DOCUMENTS: the console's /graphql executes only the
+	// console app's registered operations (D-trusted-documents): on by
+	// default outside ROLE=all unless the playground is on, which sends
+	// operations of its own; never with it.
+	GraphQLTrustedDocuments bool
+	// GRAPHQL_CONSOLE_TOKENS: the tenant role's /graphql (the data
+	// subgraph) also accepts the console's access tokens (audience
+	// CONSOLE_CLIENT_ID), for a router that forwards the console app's
+	// Authorization header to both subgraphs (D-graphql-router). Off by
+	// default; the data API's REST routes never accept them.
+	GraphQLConsoleTokens bool
 	// EGRESS_ALLOW: comma-separated CIDRs (or IPs) outbound requests to
 	// customer-configured URLs (webhooks, external SSO, back-channel
 	// logouts) may reach although they are internal (D-egress). Once set,
@@ -254,19 +265,23 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	str("TRUSTED_PROXIES", &c.TrustedProxies)
 	str("SMTP_URL", &c.SMTPURL)
 	str("MAIL_FROM", &c.MailFrom)
-	if v := strings.TrimSpace(getenv("SEED_DEMO")); v != "" {
+	boolean := func(name string, dst *bool) (set bool) {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return false
+		}
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			problems = append(problems, "SEED_DEMO must be true or false")
+			problems = append(problems, name+" must be true or false")
 		}
-		c.SeedDemo = b
+		*dst = b
+		return true
 	}
-	if v := strings.TrimSpace(getenv("GRAPHQL_PLAYGROUND")); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			problems = append(problems, "GRAPHQL_PLAYGROUND must be true or false")
-		}
-		c.GraphQLPlayground = b
+	boolean("SEED_DEMO", &c.SeedDemo)
+	boolean("GRAPHQL_PLAYGROUND", &c.GraphQLPlayground)
+	boolean("GRAPHQL_CONSOLE_TOKENS", &c.GraphQLConsoleTokens)
+	if !boolean("GRAPHQL_TRUSTED_DOCUMENTS", &c.GraphQLTrustedDocuments) {
+		c.GraphQLTrustedDocuments = c.Role != RoleAll && !c.GraphQLPlayground
 	}
 	for name, dst := range map[string]*time.Duration{"DB_ACQUIRE_TIMEOUT": &c.DBAcquireTimeout,
 		"DB_STATEMENT_TIMEOUT": &c.DBStatementTimeout, "REQUEST_TIMEOUT": &c.RequestTimeout, "UPLOAD_TIMEOUT": &c.UploadTimeout,
@@ -339,6 +354,9 @@ func (c Config) Validate() error {
 		if a.used && a.v == c.MetricsAddr {
 			p = append(p, fmt.Sprintf("METRICS_ADDR must differ from %s: metrics are not served on a public listener", a.name))
 		}
+	}
+	if c.GraphQLTrustedDocuments && c.GraphQLPlayground {
+		p = append(p, "GRAPHQL_TRUSTED_DOCUMENTS and GRAPHQL_PLAYGROUND cannot both be true: the playground sends operations the console app does not register")
 	}
 	if strings.TrimSpace(c.AdminOrgID) == "" {
 		p = append(p, "ADMIN_ORG_ID is required")

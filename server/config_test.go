@@ -58,6 +58,20 @@ func TestConfigFromEnv(t *testing.T) {
 				return c.Mailer() != nil && c.Mailer().Describe() == "mail.example.com:465 (TLS)" && c.MailFrom == "Acme <no-reply@acme.example>"
 			}},
 		{name: "OKNoSMTPInDevelopment", env: nil, want: func(c Config) bool { return c.Mailer() == nil && c.MailFrom == devMailFrom }},
+		// D-trusted-documents: on outside ROLE=all unless the playground is, never with it
+		{name: "OKTrustedDocumentsOffInDevelopment", env: nil, want: func(c Config) bool {
+			return !c.GraphQLTrustedDocuments && c.GraphQLPlayground && !c.GraphQLConsoleTokens
+		}},
+		{name: "OKTrustedDocumentsInProduction", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32)}, want: func(c Config) bool { return c.GraphQLTrustedDocuments }},
+		{name: "OKTrustedDocumentsOffWithPlayground", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32), "GRAPHQL_PLAYGROUND": "true"}, want: func(c Config) bool { return !c.GraphQLTrustedDocuments }},
+		{name: "OKTrustedDocumentsOffBehindRouter", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32), "GRAPHQL_TRUSTED_DOCUMENTS": "false"}, want: func(c Config) bool { return !c.GraphQLTrustedDocuments }},
+		{name: "ErrTrustedDocumentsWithPlayground", env: map[string]string{"GRAPHQL_TRUSTED_DOCUMENTS": "true"},
+			wantErr: []string{"GRAPHQL_TRUSTED_DOCUMENTS and GRAPHQL_PLAYGROUND"}},
+		{name: "ErrTrustedDocumentsValue", env: map[string]string{"GRAPHQL_TRUSTED_DOCUMENTS": "sometimes"}, wantErr: []string{"GRAPHQL_TRUSTED_DOCUMENTS must be true or false"}},
+		{name: "OKConsoleTokens", env: map[string]string{"GRAPHQL_CONSOLE_TOKENS": "true"}, want: func(c Config) bool { return c.GraphQLConsoleTokens }},
 		{name: "ErrSMTPURL", env: map[string]string{"SMTP_URL": "mail.example.com:587"}, wantErr: []string{"SMTP_URL"}},
 		{name: "ErrSMTPPlainOutsideLoopback", env: map[string]string{"SMTP_URL": "smtp://mail.example.com:25?tls=none"},
 			wantErr: []string{"SMTP_URL", "loopback"}},

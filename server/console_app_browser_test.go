@@ -226,7 +226,9 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	axeCheck(t, ctx, axe, "customer detail")
 
 	// a tenant of the new customer
-	run(t, ctx, clickText("New tenant"), fill("Name", "Umbrella main"), clickText("Create tenant"),
+	// the dialog offers the customer's instances once they load, which
+	// moves its buttons: click once they are there
+	run(t, ctx, clickText("New tenant"), fill("Name", "Umbrella main"), waitShows(`[role="dialog"]`, "Instance"), clickText("Create tenant"),
 		waitShows(`[data-testid="tenants-table"]`, "Umbrella main"))
 	// an invitation
 	run(t, ctx, clickText("Users"), clickText("Invite user"), fill("E-mail", "wesker@umbrella.example"),

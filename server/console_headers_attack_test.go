@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/platform/platform/internal/web"
 )
 
 // consolePages are the HTML pages of the console role: the gateway (and
@@ -14,9 +16,26 @@ import (
 var consolePages = []string{"/", "/?client_id=x&redirect_uri=y", "/callback", "/dashboard", "/dashboard/customers?tab=users",
 	"/portal", "/portal/usage", "/graphql"}
 
-// consoleFiles are files and answers of the console role that are not pages.
-var consoleFiles = []string{"/static/console.js", "/static/console.css", "/app/assets/app.js", "/app/assets/index.css",
-	"/graphql/assets/graphiql.min.js", "/graphql/assets/playground.js", "/api/v1/auth/me", "/no-such-page"}
+// consoleFiles are files and answers of the console role that are not
+// pages, the console app's assets (named by their hashes) among them.
+var consoleFiles = append([]string{"/static/console.js", "/static/console.css",
+	"/graphql/assets/graphiql.min.js", "/graphql/assets/playground.js", "/api/v1/auth/me", "/no-such-page"}, appAssets()...)
+
+// appAssets are the paths of the scripts and style sheets the console
+// app's page loads.
+func appAssets() []string {
+	page, err := web.FS.ReadFile("console/dist/index.html")
+	if err != nil {
+		panic(err)
+	}
+	var out []string
+	for _, m := range pageRef.FindAllStringSubmatch(string(page), -1) {
+		if strings.HasPrefix(m[1], "/app/assets/") {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
 
 // pageRef finds the addresses a page loads or links to.
 var pageRef = regexp.MustCompile(`(?i)\b(?:src|href|action)\s*=\s*"([^"]*)"`)

@@ -91,6 +91,10 @@ func signIn(t *testing.T, m *Main, email string) signedIn {
 	return signedIn{console: con, tenant: ten, session: c}
 }
 
+// dataGQL is a query of the data subgraph, which the tenant role's
+// /graphql serves (D-graphql-subgraphs).
+var dataGQL = map[string]any{"query": `{ masterRecords(master: "Building", pageSize: 1) { total } }`}
+
 // apis asks every API as s: the console's REST and GraphQL with the console
 // token, the data API and the tenant GraphQL with the instance token, the
 // data API and the session endpoint with the session cookie.
@@ -102,11 +106,11 @@ func apis(t *testing.T, m *Main, consoleURL string, s signedIn) map[string]answe
 		"console /me/permissions":    call(t, nil, http.MethodGet, consoleURL+"/api/v1/me/permissions", s.console.AccessToken, nil),
 		"console /graphql":           call(t, nil, http.MethodPost, consoleURL+"/graphql", s.console.AccessToken, gql),
 		"data API bearer":            call(t, nil, http.MethodGet, m.Config.InstanceURL+"/api/v1/me/tenants", s.tenant.AccessToken, nil),
-		"tenant /graphql bearer":     call(t, nil, http.MethodPost, m.Config.InstanceURL+"/graphql", s.tenant.AccessToken, gql),
+		"tenant /graphql bearer":     call(t, nil, http.MethodPost, m.Config.InstanceURL+"/graphql", s.tenant.AccessToken, dataGQL),
 		"data API session":           call(t, s.session, http.MethodGet, m.Config.InstanceURL+"/api/v1/me/tenants", "", nil),
 		"tenant /auth/session":       call(t, s.session, http.MethodGet, m.Config.InstanceURL+"/auth/session", "", nil),
 		"data API master records":    call(t, nil, http.MethodGet, m.Config.InstanceURL+"/api/v1/master-record/Building", s.tenant.AccessToken, nil),
-		"tenant /graphql via cookie": call(t, s.session, http.MethodPost, m.Config.InstanceURL+"/graphql", "", gql),
+		"tenant /graphql via cookie": call(t, s.session, http.MethodPost, m.Config.InstanceURL+"/graphql", "", dataGQL),
 	}
 }
 
@@ -136,15 +140,25 @@ func wantAllRefused(t *testing.T, answers map[string]answer) {
 // replica behind the same load balancer.
 func consoleReplica(t *testing.T, m *Main) string {
 	t.Helper()
+	return roleReplica(t, m, RoleConsole, nil)
+}
+
+// roleReplica starts a process of role on m's database with m's
+// configuration as edit changes it, and returns its URL.
+func roleReplica(t *testing.T, m *Main, role string, edit func(*Config)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := m.Config
-	cfg.Role, cfg.SeedDemo = RoleConsole, false
+	cfg.Role, cfg.SeedDemo = role, false
 	cfg.ConsoleServiceClientSecret = strings.Repeat("r", 32)
+	if edit != nil {
+		edit(&cfg)
+	}
 	r := NewMain(cfg)
-	r.Listeners[RoleConsole] = ln
+	r.Listeners[role] = ln
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -301,10 +315,10 @@ func TestAttackIDTokenAsBearer(t *testing.T) {
 		"console id_token at /customers":      call(t, nil, http.MethodGet, m.Config.ConsoleURL+"/api/v1/customers", consoleID, nil),
 		"console id_token at /graphql":        call(t, nil, http.MethodPost, m.Config.ConsoleURL+"/graphql", consoleID, gql),
 		"instance id_token at the data API":   call(t, nil, http.MethodGet, m.Config.InstanceURL+"/api/v1/me/tenants", tenantID, nil),
-		"instance id_token at tenant graphql": call(t, nil, http.MethodPost, m.Config.InstanceURL+"/graphql", tenantID, gql),
+		"instance id_token at tenant graphql": call(t, nil, http.MethodPost, m.Config.InstanceURL+"/graphql", tenantID, dataGQL),
 		"instance token at the console":       call(t, nil, http.MethodGet, m.Config.ConsoleURL+"/api/v1/auth/me", bob.tenant.AccessToken, nil),
 		"console token at the data API":       call(t, nil, http.MethodGet, m.Config.InstanceURL+"/api/v1/me/tenants", bob.console.AccessToken, nil),
-		"console token at tenant graphql":     call(t, nil, http.MethodPost, m.Config.InstanceURL+"/graphql", bob.console.AccessToken, gql),
+		"console token at tenant graphql":     call(t, nil, http.MethodPost, m.Config.InstanceURL+"/graphql", bob.console.AccessToken, dataGQL),
 	} {
 		wantRefused(t, name, a)
 		if !strings.Contains(a.challenge, `error="invalid_token"`) {

@@ -38,6 +38,7 @@ import (
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
 	"github.com/platform/platform/internal/tenant"
+	"github.com/platform/platform/internal/web"
 	"github.com/platform/platform/internal/webhook"
 	"github.com/platform/platform/migrations"
 )
@@ -201,6 +202,14 @@ func (m *Main) Run(ctx context.Context) error {
 			return fmt.Errorf("permission catalog: %w", err)
 		}
 	}
+	// The data service of the tenant role; ROLE=all serves its subgraph in
+	// the console's /graphql too, which is then the whole graph
+	// (D-graphql-subgraphs).
+	var dataSvc *data.Service
+	if m.runs(RoleTenant) {
+		dataSvc = data.New(st, acc)
+		go dataSvc.Maintain(bg, time.Hour)
+	}
 	if m.runs(RoleConsole) {
 		con, err := console.New(console.Config{Issuer: m.Config.IssuerURL, ConsoleURL: m.Config.ConsoleURL,
 			ClientID: m.Config.ConsoleClientID, AdminOrgID: m.Config.AdminOrgID, ResolveLimit: m.Config.ResolveRateLimit}, st)
@@ -234,8 +243,12 @@ func (m *Main) Run(ctx context.Context) error {
 		go m.Webhooks.Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
-		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm},
-			Auth: consoleAuth, Playground: m.Config.GraphQLPlayground})
+		docs, err := consoleDocuments()
+		if err != nil {
+			return err
+		}
+		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Admin: adm, Data: dataSvc},
+			Auth: consoleAuth, Playground: m.Config.GraphQLPlayground, Documents: docs, TrustedDocuments: m.Config.GraphQLTrustedDocuments})
 		cr.Handle("/graphql", gh)
 		cr.Handle("/graphql/assets/*", gh) // the playground's files
 
@@ -255,12 +268,15 @@ func (m *Main) Run(ctx context.Context) error {
 		go ten.Maintain(bg, time.Minute)
 		r := chi.NewRouter()
 		ten.Routes(r)
-		dataSvc := data.New(st, acc)
-		go dataSvc.Maintain(bg, time.Hour)
 		tenantAuth := acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier()))
 		data.NewHandler(dataSvc, m.Config.InstanceURL, m.Config.UploadConcurrency).Mount(r, tenantAuth)
+		graphAuth := tenantAuth
+		if m.Config.GraphQLConsoleTokens {
+			// a router forwards the console app's token to both subgraphs (D-graphql-router)
+			graphAuth = acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier(), ten.ConsoleVerifier(m.Config.ConsoleClientID)))
+		}
 		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Data: dataSvc},
-			Auth: tenantAuth, Playground: m.Config.GraphQLPlayground})
+			Auth: graphAuth, Playground: m.Config.GraphQLPlayground})
 		r.Handle("/graphql", gh)
 		r.Handle("/graphql/assets/*", gh) // the playground's files
 
@@ -281,6 +297,16 @@ func (m *Main) Run(ctx context.Context) error {
 	return m.serve(ListenerMetrics, httpapi.MetricsHandler(m.registry))
 }
 
+// consoleDocuments are the console app's registered operations, embedded
+// with its build (D-trusted-documents).
+func consoleDocuments() (graph.Documents, error) {
+	m, err := web.ConsoleDocuments()
+	if err != nil {
+		return nil, fmt.Errorf("the console app's trusted documents: %w", err)
+	}
+	return graph.NewDocuments(m)
+}
+
 // ListenerMetrics names the listener of /metrics in Main.Listeners: its own,
 // on METRICS_ADDR, never a public one (D-metrics).
 const ListenerMetrics = "metrics"
@@ -291,6 +317,12 @@ func (m *Main) router(role string, h http.Handler, metrics *httpapi.Metrics) htt
 	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(m.Config.Proxies()), metrics.Observe(role),
 		httpapi.Deadline(m.requestTimeout), httpapi.SecurityHeaders(strings.HasPrefix(public, "https://")))
 	httpapi.MountOps(r, m.ready)
+	if role != RoleIDP {
+		// The APIs' answers and pages, gzip-compressed for clients that
+		// accept it (D-compression); the provider's answers, tokens among
+		// them, are not.
+		h = httpapi.Compress()(h)
+	}
 	r.Mount("/", h)
 	return r
 }

@@ -220,6 +220,13 @@ type ComplexityRoot struct {
 		Value   func(childComplexity int) int
 	}
 
+	CxSchedule struct {
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
+		ProjectID func(childComplexity int) int
+		RowCount  func(childComplexity int) int
+	}
+
 	CxSummary struct {
 		Created   func(childComplexity int) int
 		Errors    func(childComplexity int) int
@@ -682,17 +689,19 @@ type ComplexityRoot struct {
 	}
 
 	Tenant struct {
-		CreatedAt  func(childComplexity int) int
-		Customer   func(childComplexity int) int
-		CustomerID func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Instance   func(childComplexity int) int
-		InstanceID func(childComplexity int) int
-		Members    func(childComplexity int) int
-		Migrations func(childComplexity int) int
-		Name       func(childComplexity int) int
-		Settings   func(childComplexity int) int
-		UpdatedAt  func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Customer      func(childComplexity int) int
+		CustomerID    func(childComplexity int) int
+		CxSchedules   func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Instance      func(childComplexity int) int
+		InstanceID    func(childComplexity int) int
+		MasterRecords func(childComplexity int, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) int
+		Members       func(childComplexity int) int
+		Migrations    func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Settings      func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
 	}
 
 	TenantMember struct {
@@ -874,7 +883,6 @@ type MutationResolver interface {
 	SetServiceAccountKeys(ctx context.Context, id string, jwks json.RawMessage) (*admin.ServiceAccountView, error)
 	SetServiceAccountRole(ctx context.Context, id string, role string) (*admin.ServiceAccountView, error)
 	DeleteServiceAccount(ctx context.Context, id string) (*bool, error)
-	CxUpload(ctx context.Context, input model.CxUploadInput) (*model.CxUploadResult, error)
 	CreateGrant(ctx context.Context, input model.GrantInput) (*admin.GrantView, error)
 	DeleteGrant(ctx context.Context, userID string, customerID *string, instanceID *string) (*bool, error)
 	EnterFocus(ctx context.Context, input model.FocusInput) (*admin.Focus, error)
@@ -937,6 +945,7 @@ type MutationResolver interface {
 	ResetInternalSecondFactor(ctx context.Context, id string) (*admin.InternalUser, error)
 	EndInternalUserSession(ctx context.Context, id string, sessionID string) (*bool, error)
 	EndInternalUserSessions(ctx context.Context, id string) (*bool, error)
+	CxUpload(ctx context.Context, input model.CxUploadInput) (*model.CxUploadResult, error)
 }
 type QueryResolver interface {
 	Customers(ctx context.Context, first *int, after *string, search *string) (*model.CustomerPage, error)
@@ -955,8 +964,6 @@ type QueryResolver interface {
 	Focus(ctx context.Context) (*admin.Focus, error)
 	Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
-	MasterRecords(ctx context.Context, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
-	MasterRecordConnection(ctx context.Context, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordConnection, error)
 	Plans(ctx context.Context) ([]*admin.PlanView, error)
 	Plan(ctx context.Context, id string) (*admin.PlanView, error)
 	Meters(ctx context.Context) ([]*admin.MeterView, error)
@@ -980,6 +987,8 @@ type QueryResolver interface {
 	InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error)
 	InternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
 	InternalUserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
+	MasterRecords(ctx context.Context, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
+	MasterRecordConnection(ctx context.Context, master string, first *int, after *string, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordConnection, error)
 }
 type TenantResolver interface {
 	Customer(ctx context.Context, obj *admin.Tenant) (*admin.Customer, error)
@@ -987,6 +996,8 @@ type TenantResolver interface {
 
 	Members(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMember, error)
 	Migrations(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMigration, error)
+	MasterRecords(ctx context.Context, obj *admin.Tenant, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
+	CxSchedules(ctx context.Context, obj *admin.Tenant) ([]*data.ScheduleView, error)
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *admin.WebhookView, first *int) ([]*admin.WebhookDeliveryView, error)
@@ -1761,6 +1772,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CxIssue.Value(childComplexity), true
+
+	case "CxSchedule.id":
+		if e.ComplexityRoot.CxSchedule.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CxSchedule.ID(childComplexity), true
+	case "CxSchedule.name":
+		if e.ComplexityRoot.CxSchedule.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CxSchedule.Name(childComplexity), true
+	case "CxSchedule.projectId":
+		if e.ComplexityRoot.CxSchedule.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CxSchedule.ProjectID(childComplexity), true
+	case "CxSchedule.rowCount":
+		if e.ComplexityRoot.CxSchedule.RowCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CxSchedule.RowCount(childComplexity), true
 
 	case "CxSummary.created":
 		if e.ComplexityRoot.CxSummary.Created == nil {
@@ -4528,6 +4564,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Tenant.CustomerID(childComplexity), true
+	case "Tenant.cxSchedules":
+		if e.ComplexityRoot.Tenant.CxSchedules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tenant.CxSchedules(childComplexity), true
 	case "Tenant.id":
 		if e.ComplexityRoot.Tenant.ID == nil {
 			break
@@ -4546,6 +4588,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Tenant.InstanceID(childComplexity), true
+	case "Tenant.masterRecords":
+		if e.ComplexityRoot.Tenant.MasterRecords == nil {
+			break
+		}
+
+		args, err := ec.field_Tenant_masterRecords_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Tenant.MasterRecords(childComplexity, args["master"].(string), args["page"].(*int), args["pageSize"].(*int), args["filter"].(*model.MasterRecordFilter), args["sort"].(*string)), true
 	case "Tenant.members":
 		if e.ComplexityRoot.Tenant.Members == nil {
 			break
@@ -5212,6 +5265,93 @@ type EmailPage {
   nextCursor: String
 }
 `, BuiltIn: false},
+	{Name: "../../schema/authz.graphqls", Input: `# The console subgraph's authorization directives and their enums, and the
+# Time scalar of its objects (D-graphql).
+
+"""
+The field needs the caller's role to hold action: read access for queries and
+fields, full access for mutations. On a field of an object that belongs to a
+customer (or instance) the decision is made on that customer with the caller's
+scope: outside a strict scope FORBIDDEN, outside a soft (focus) or own-customer
+scope NOT_FOUND. The services behind the resolvers decide again. With or, a
+role that does not hold action is decided on or instead (a tenant's list is
+read with MANAGE_TENANT or TRIGGER_MIGRATION: D-tenant-reads).
+"""
+directive @authz(action: Action!, or: Action) on FIELD_DEFINITION
+
+"""
+The field is null unless the caller's role holds the permission unless
+(R5.7-redact: billed amounts need VIEW_BILLED_UNITS).
+"""
+directive @redact(unless: Permission!) on FIELD_DEFINITION
+
+"An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access)."
+enum Action {
+  CREATE_CUSTOMER
+  DELETE_CUSTOMER
+  CREATE_TENANT
+  DELETE_TENANT
+  TRANSFER_TENANT
+  MANAGE_TENANT
+  TRIGGER_MIGRATION
+  MANAGE_CUSTOMER_USER
+  SUSPEND_USER
+  TRANSFER_OWNERSHIP
+  TRANSFER_HOME_ORG
+  MANAGE_CUSTOMER_CONFIG
+  VIEW_BILLING
+  MANAGE_BILLING
+  VIEW_BILLED_UNITS
+  VIEW_USAGE_UNITS
+  MANAGE_CATALOG
+  MANAGE_RELEASES
+  MANAGE_INSTANCES
+  RESOLVE_DATABASE_URI
+  MANAGE_SYSTEM_WORKERS
+  MANAGE_INTERNAL_USERS
+  MANAGE_USER_ATTRIBUTES
+  VIEW_AUDIT_LOG
+  MANAGE_DISCREPANCIES
+  READ_TENANT_DATA
+  UPLOAD_CX_DATA
+  TRUST_IDENTITY_PROVIDER
+}
+
+"A permission a role holds: an action of the capability matrix, at read or full access."
+enum Permission {
+  CREATE_CUSTOMER
+  DELETE_CUSTOMER
+  CREATE_TENANT
+  DELETE_TENANT
+  TRANSFER_TENANT
+  MANAGE_TENANT
+  TRIGGER_MIGRATION
+  MANAGE_CUSTOMER_USER
+  SUSPEND_USER
+  TRANSFER_OWNERSHIP
+  TRANSFER_HOME_ORG
+  MANAGE_CUSTOMER_CONFIG
+  VIEW_BILLING
+  MANAGE_BILLING
+  VIEW_BILLED_UNITS
+  VIEW_USAGE_UNITS
+  MANAGE_CATALOG
+  MANAGE_RELEASES
+  MANAGE_INSTANCES
+  RESOLVE_DATABASE_URI
+  MANAGE_SYSTEM_WORKERS
+  MANAGE_INTERNAL_USERS
+  MANAGE_USER_ATTRIBUTES
+  VIEW_AUDIT_LOG
+  MANAGE_DISCREPANCIES
+  READ_TENANT_DATA
+  UPLOAD_CX_DATA
+  TRUST_IDENTITY_PROVIDER
+}
+
+"An RFC 3339 time, UTC."
+scalar Time
+`, BuiltIn: false},
 	{Name: "../../schema/billing.graphqls", Input: `"A usage row of a customer. billedAmount is null without VIEW_BILLED_UNITS (R5.7-redact)."
 type Usage {
   id: ID!
@@ -5626,78 +5766,11 @@ extend type Mutation {
   deleteServiceAccount(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/cx.graphqls", Input: `"An error or warning of a cx upload (D-cx)."
-type CxIssue {
-  index: Int!
-  rowId: String!
-  field: String!
-  code: String!
-  message: String!
-  value: String
-  cycle: [String!]
-}
-
-type CxSummary {
-  received: Int!
-  created: Int!
-  updated: Int!
-  unchanged: Int!
-  warnings: Int!
-  errors: Int!
-}
-
-"""
-The report of a cx upload, as REST answers it: status applied, valid (a dry
-run that would be applied) or invalid (rules broken, nothing saved, errors
-listed).
-"""
-type CxUploadResult {
-  scheduleId: ID!
-  dryRun: Boolean!
-  status: String!
-  summary: CxSummary!
-  "At most 1,000 (cx.MaxErrors)."
-  warnings: [CxIssue!]! @listSize(assumedSize: 1000)
-  "At most 1,000 (cx.MaxErrors); truncated says whether more were found."
-  errors: [CxIssue!]! @listSize(assumedSize: 1000)
-  truncated: Boolean!
-}
-
-input CxUploadInput {
-  scheduleId: String!
-  "The rows: objects whose values are strings (ID, Name, Parent, Predecessors, ...)."
-  data: JSON!
-  dryRun: Boolean
-  idempotencyKey: String
-}
-
-extend type Mutation {
-  "Validates and, unless dryRun, applies a cx upload, all or nothing (D-cx)."
-  cxUpload(input: CxUploadInput!): CxUploadResult!
-}
-`, BuiltIn: false},
-	{Name: "../../schema/directives.graphqls", Input: `# Schema-wide definitions: the federation link, the authorization
-# directives, the cost directives, scalars and the shared paging types
-# (D-graphql).
+	{Name: "../../schema/directives.graphqls", Input: `# Definitions both subgraphs hold (D-graphql-subgraphs): the federation
+# link, the cost directives, the JSON scalar.
+# The console subgraph's authorization directives are in authz.graphqls.
 
 extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@cost", "@listSize"])
-
-"""
-The field needs the caller's role to hold action: read access for queries and
-fields, full access for mutations. On a field of an object that belongs to a
-customer (or instance) the decision is made on that customer with the caller's
-scope: outside a strict scope FORBIDDEN, outside a soft (focus) or own-customer
-scope NOT_FOUND. The services behind the resolvers decide again. With or, a
-role that does not hold action is decided on or instead (a tenant's list is
-read with MANAGE_TENANT or TRIGGER_MIGRATION: D-tenant-reads).
-"""
-directive @authz(action: Action!, or: Action) on FIELD_DEFINITION
-
-"""
-The field is null unless the caller's role holds the permission unless
-(R5.7-redact: billed amounts need VIEW_BILLED_UNITS).
-"""
-directive @redact(unless: Permission!) on FIELD_DEFINITION
 
 """
 The cost of resolving the field, in the unit of the cost model (D-graphql-cost):
@@ -5724,83 +5797,8 @@ Batched entity resolution (gqlgen's federation plugin; not part of the served SD
 """
 directive @entityResolver(multi: Boolean) on OBJECT
 
-"An action of the capability matrix (R5.7-matrix), or of the data API (D-data-access)."
-enum Action {
-  CREATE_CUSTOMER
-  DELETE_CUSTOMER
-  CREATE_TENANT
-  DELETE_TENANT
-  TRANSFER_TENANT
-  MANAGE_TENANT
-  TRIGGER_MIGRATION
-  MANAGE_CUSTOMER_USER
-  SUSPEND_USER
-  TRANSFER_OWNERSHIP
-  TRANSFER_HOME_ORG
-  MANAGE_CUSTOMER_CONFIG
-  VIEW_BILLING
-  MANAGE_BILLING
-  VIEW_BILLED_UNITS
-  VIEW_USAGE_UNITS
-  MANAGE_CATALOG
-  MANAGE_RELEASES
-  MANAGE_INSTANCES
-  RESOLVE_DATABASE_URI
-  MANAGE_SYSTEM_WORKERS
-  MANAGE_INTERNAL_USERS
-  MANAGE_USER_ATTRIBUTES
-  VIEW_AUDIT_LOG
-  MANAGE_DISCREPANCIES
-  READ_TENANT_DATA
-  UPLOAD_CX_DATA
-  TRUST_IDENTITY_PROVIDER
-}
-
-"A permission a role holds: an action of the capability matrix, at read or full access."
-enum Permission {
-  CREATE_CUSTOMER
-  DELETE_CUSTOMER
-  CREATE_TENANT
-  DELETE_TENANT
-  TRANSFER_TENANT
-  MANAGE_TENANT
-  TRIGGER_MIGRATION
-  MANAGE_CUSTOMER_USER
-  SUSPEND_USER
-  TRANSFER_OWNERSHIP
-  TRANSFER_HOME_ORG
-  MANAGE_CUSTOMER_CONFIG
-  VIEW_BILLING
-  MANAGE_BILLING
-  VIEW_BILLED_UNITS
-  VIEW_USAGE_UNITS
-  MANAGE_CATALOG
-  MANAGE_RELEASES
-  MANAGE_INSTANCES
-  RESOLVE_DATABASE_URI
-  MANAGE_SYSTEM_WORKERS
-  MANAGE_INTERNAL_USERS
-  MANAGE_USER_ATTRIBUTES
-  VIEW_AUDIT_LOG
-  MANAGE_DISCREPANCIES
-  READ_TENANT_DATA
-  UPLOAD_CX_DATA
-  TRUST_IDENTITY_PROVIDER
-}
-
-"An RFC 3339 time, UTC."
-scalar Time
-
 "Any JSON value."
 scalar JSON
-
-"Relay-style page information."
-type PageInfo @shareable {
-  hasNextPage: Boolean!
-  hasPreviousPage: Boolean!
-  startCursor: String
-  endCursor: String
-}
 `, BuiltIn: false},
 	{Name: "../../schema/grant.graphqls", Input: `"A customer grant or an instance grant of an internal user (R2.6-grant-key); exactly one of customerId and instanceId is set."
 type Grant {
@@ -5925,66 +5923,6 @@ extend type Mutation {
   rotateInstanceSecret(id: ID!): InstanceSecret @authz(action: MANAGE_INSTANCES)
   "The instance database's URI, opened (platform_admin; audited)."
   resolveDatabaseUri(id: ID!): String @authz(action: RESOLVE_DATABASE_URI)
-}
-`, BuiltIn: false},
-	{Name: "../../schema/master_record.graphqls", Input: `"A master record (R2.1-fields)."
-type MasterRecord @key(fields: "id") @entityResolver(multi: true) {
-  id: ID!
-  "Values of the keys the record's master defines."
-  customFields: JSON!
-  parentID: ID
-  slug: String!
-  refId: String!
-  tenantID: ID!
-  projectID: ID!
-  createdBy: String!
-  "ISO 8601 UTC with milliseconds (R2.1-time)."
-  createdAt: String!
-  isDeleted: Boolean!
-}
-
-"Filters of a master-record listing (D-master)."
-input MasterRecordFilter {
-  tenantID: ID
-  projectID: ID
-  "The children of one record."
-  parentID: ID
-  "Only records without a parent (excludes parentID)."
-  rootsOnly: Boolean
-  includeDeleted: Boolean
-}
-
-"A page of a listing (R2.2-envelope)."
-type MasterRecordPage {
-  rows: [MasterRecord!]!
-  total: Int!
-  page: Int!
-  pageSize: Int!
-  totalPages: Int!
-}
-
-type MasterRecordEdge {
-  cursor: String!
-  node: MasterRecord!
-}
-
-"A Relay-style connection over the same listing."
-type MasterRecordConnection {
-  edges: [MasterRecordEdge!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-extend type Query {
-  """
-  A page of the records of a master among the tenants the caller may read
-  (D-master, D-data-access): page from 1, pageSize 1 to 1000 (default 50),
-  sort createdAt | slug | refId | customFields.<key>, - for descending.
-  An unknown master answers NOT_FOUND.
-  """
-  masterRecords(master: String!, page: Int, pageSize: Int = 50, filter: MasterRecordFilter, sort: String): MasterRecordPage! @listSize(assumedSize: 50, slicingArguments: ["pageSize"], sizedFields: ["rows"], requireOneSlicingArgument: false)
-  "The same listing as a Relay connection: first 1 to 1000 (default 50) after a cursor."
-  masterRecordConnection(master: String!, first: Int = 50, after: String, filter: MasterRecordFilter, sort: String): MasterRecordConnection! @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["edges"], requireOneSlicingArgument: false)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/platform.graphqls", Input: `# The platform's own configuration: plans and meters, releases and
@@ -6494,6 +6432,147 @@ type InternalUser {
   createdAt: Time!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/data/cx.graphqls", Input: `"An error or warning of a cx upload (D-cx)."
+type CxIssue {
+  index: Int!
+  rowId: String!
+  field: String!
+  code: String!
+  message: String!
+  value: String
+  cycle: [String!]
+}
+
+type CxSummary {
+  received: Int!
+  created: Int!
+  updated: Int!
+  unchanged: Int!
+  warnings: Int!
+  errors: Int!
+}
+
+"""
+The report of a cx upload, as REST answers it: status applied, valid (a dry
+run that would be applied) or invalid (rules broken, nothing saved, errors
+listed).
+"""
+type CxUploadResult {
+  scheduleId: ID!
+  dryRun: Boolean!
+  status: String!
+  summary: CxSummary!
+  "At most 1,000 (cx.MaxErrors)."
+  warnings: [CxIssue!]! @listSize(assumedSize: 1000)
+  "At most 1,000 (cx.MaxErrors); truncated says whether more were found."
+  errors: [CxIssue!]! @listSize(assumedSize: 1000)
+  truncated: Boolean!
+}
+
+input CxUploadInput {
+  scheduleId: String!
+  "The rows: objects whose values are strings (ID, Name, Parent, Predecessors, ...)."
+  data: JSON!
+  dryRun: Boolean
+  idempotencyKey: String
+}
+
+extend type Mutation {
+  "Validates and, unless dryRun, applies a cx upload, all or nothing (D-cx)."
+  cxUpload(input: CxUploadInput!): CxUploadResult!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/data/master_record.graphqls", Input: `"A master record (R2.1-fields)."
+type MasterRecord @key(fields: "id") @entityResolver(multi: true) {
+  id: ID!
+  "Values of the keys the record's master defines."
+  customFields: JSON!
+  parentID: ID
+  slug: String!
+  refId: String!
+  tenantID: ID!
+  projectID: ID!
+  createdBy: String!
+  "ISO 8601 UTC with milliseconds (R2.1-time)."
+  createdAt: String!
+  isDeleted: Boolean!
+}
+
+"Filters of a master-record listing (D-master)."
+input MasterRecordFilter {
+  tenantID: ID
+  projectID: ID
+  "The children of one record."
+  parentID: ID
+  "Only records without a parent (excludes parentID)."
+  rootsOnly: Boolean
+  includeDeleted: Boolean
+}
+
+"A page of a listing (R2.2-envelope)."
+type MasterRecordPage {
+  rows: [MasterRecord!]!
+  total: Int!
+  page: Int!
+  pageSize: Int!
+  totalPages: Int!
+}
+
+type MasterRecordEdge {
+  cursor: String!
+  node: MasterRecord!
+}
+
+"Relay-style page information."
+type PageInfo {
+  hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
+}
+
+"A Relay-style connection over the same listing."
+type MasterRecordConnection {
+  edges: [MasterRecordEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+extend type Query {
+  """
+  A page of the records of a master among the tenants the caller may read
+  (D-master, D-data-access): page from 1, pageSize 1 to 1000 (default 50),
+  sort createdAt | slug | refId | customFields.<key>, - for descending.
+  An unknown master answers NOT_FOUND.
+  """
+  masterRecords(master: String!, page: Int, pageSize: Int = 50, filter: MasterRecordFilter, sort: String): MasterRecordPage! @listSize(assumedSize: 50, slicingArguments: ["pageSize"], sizedFields: ["rows"], requireOneSlicingArgument: false)
+  "The same listing as a Relay connection: first 1 to 1000 (default 50) after a cursor."
+  masterRecordConnection(master: String!, first: Int = 50, after: String, filter: MasterRecordFilter, sort: String): MasterRecordConnection! @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["edges"], requireOneSlicingArgument: false)
+}
+`, BuiltIn: false},
+	{Name: "../../schema/data/tenant_data.graphqls", Input: `"A cx schedule of a tenant: where cx uploads go (D-cx), with its number of rows."
+type CxSchedule {
+  id: ID!
+  name: String!
+  projectId: ID!
+  rowCount: Int!
+}
+
+# The tenant's data, served by the tenant backend (the data subgraph): a
+# router asks for it with the tenant's id and answers it with the console's
+# fields of the same tenant in one request (D-graphql-subgraphs).
+extend type Tenant {
+  """
+  A page of the records of a master of this tenant (D-master, D-data-access),
+  as Query.masterRecords with filter.tenantID this tenant's: page from 1,
+  pageSize 1 to 1000 (default 50). Null with FORBIDDEN for a role that reads
+  no tenant data; empty for a tenant outside the caller's scope.
+  """
+  masterRecords(master: String!, page: Int, pageSize: Int = 50, filter: MasterRecordFilter, sort: String): MasterRecordPage @cost(weight: 100) @listSize(assumedSize: 50, slicingArguments: ["pageSize"], sizedFields: ["rows"], requireOneSlicingArgument: false)
+  "The tenant's cx schedules by name, each with its number of rows (batched per request)."
+  cxSchedules: [CxSchedule!] @listSize(assumedSize: 20)
+}
+`, BuiltIn: false},
 	{Name: "../../federation/directives.graphql", Input: `
 	directive @authenticated on FIELD_DEFINITION | OBJECT | INTERFACE | SCALAR | ENUM
 	directive @composeDirective(name: String!) repeatable on SCHEMA
@@ -6916,6 +6995,20 @@ func (ec *executionContext) childFields_CxIssue(ctx context.Context, field graph
 		return ec.fieldContext_CxIssue_cycle(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CxIssue", field.Name)
+}
+
+func (ec *executionContext) childFields_CxSchedule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CxSchedule_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CxSchedule_name(ctx, field)
+	case "projectId":
+		return ec.fieldContext_CxSchedule_projectId(ctx, field)
+	case "rowCount":
+		return ec.fieldContext_CxSchedule_rowCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CxSchedule", field.Name)
 }
 
 func (ec *executionContext) childFields_CxSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7582,6 +7675,10 @@ func (ec *executionContext) childFields_Tenant(ctx context.Context, field graphq
 		return ec.fieldContext_Tenant_members(ctx, field)
 	case "migrations":
 		return ec.fieldContext_Tenant_migrations(ctx, field)
+	case "masterRecords":
+		return ec.fieldContext_Tenant_masterRecords(ctx, field)
+	case "cxSchedules":
+		return ec.fieldContext_Tenant_cxSchedules(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Tenant", field.Name)
 }
@@ -10471,6 +10568,52 @@ func (ec *executionContext) field_Query_webhook_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Tenant_masterRecords_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "master",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["master"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.MasterRecordFilter, error) {
+			return ec.unmarshalOMasterRecordFilter2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg4
 	return args, nil
 }
 
@@ -13865,6 +14008,98 @@ func (ec *executionContext) _CxIssue_cycle(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_CxIssue_cycle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CxIssue", field, false, false, "String")
+}
+
+func (ec *executionContext) _CxSchedule_id(ctx context.Context, field graphql.CollectedField, obj *data.ScheduleView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CxSchedule_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CxSchedule_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CxSchedule", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CxSchedule_name(ctx context.Context, field graphql.CollectedField, obj *data.ScheduleView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CxSchedule_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CxSchedule_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CxSchedule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CxSchedule_projectId(ctx context.Context, field graphql.CollectedField, obj *data.ScheduleView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CxSchedule_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CxSchedule_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CxSchedule", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CxSchedule_rowCount(ctx context.Context, field graphql.CollectedField, obj *data.ScheduleView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CxSchedule_rowCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RowCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CxSchedule_rowCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CxSchedule", field, false, false, "Int")
 }
 
 func (ec *executionContext) _CxSummary_received(ctx context.Context, field graphql.CollectedField, obj *cx.Summary) (ret graphql.Marshaler) {
@@ -19034,50 +19269,6 @@ func (ec *executionContext) fieldContext_Mutation_deleteServiceAccount(ctx conte
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_cxUpload(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_cxUpload(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CxUpload(ctx, fc.Args["input"].(model.CxUploadInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CxUploadResult) graphql.Marshaler {
-			return ec.marshalNCxUploadResult2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCxUploadResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_cxUpload(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CxUploadResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_cxUpload_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Mutation_createGrant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22874,6 +23065,50 @@ func (ec *executionContext) fieldContext_Mutation_endInternalUserSessions(ctx co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_cxUpload(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cxUpload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CxUpload(ctx, fc.Args["input"].(model.CxUploadInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CxUploadResult) graphql.Marshaler {
+			return ec.marshalNCxUploadResult2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCxUploadResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cxUpload(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CxUploadResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cxUpload_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _NextInvoice_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.NextInvoiceView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24657,94 +24892,6 @@ func (ec *executionContext) fieldContext_Query_instance(ctx context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_masterRecords(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_masterRecords(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MasterRecords(ctx, fc.Args["master"].(string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["filter"].(*model.MasterRecordFilter), fc.Args["sort"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MasterRecordPage) graphql.Marshaler {
-			return ec.marshalNMasterRecordPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordPage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_masterRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MasterRecordPage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_masterRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_masterRecordConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_masterRecordConnection(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MasterRecordConnection(ctx, fc.Args["master"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*model.MasterRecordFilter), fc.Args["sort"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MasterRecordConnection) graphql.Marshaler {
-			return ec.marshalNMasterRecordConnection2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_masterRecordConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MasterRecordConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_masterRecordConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_plans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26085,6 +26232,94 @@ func (ec *executionContext) fieldContext_Query_internalUserSessions(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_internalUserSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_masterRecords(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_masterRecords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MasterRecords(ctx, fc.Args["master"].(string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["filter"].(*model.MasterRecordFilter), fc.Args["sort"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MasterRecordPage) graphql.Marshaler {
+			return ec.marshalNMasterRecordPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_masterRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MasterRecordPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_masterRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_masterRecordConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_masterRecordConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MasterRecordConnection(ctx, fc.Args["master"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*model.MasterRecordFilter), fc.Args["sort"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MasterRecordConnection) graphql.Marshaler {
+			return ec.marshalNMasterRecordConnection2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_masterRecordConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MasterRecordConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_masterRecordConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27533,6 +27768,82 @@ func (ec *executionContext) fieldContext_Tenant_migrations(_ context.Context, fi
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TenantMigration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tenant_masterRecords(ctx context.Context, field graphql.CollectedField, obj *admin.Tenant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tenant_masterRecords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Tenant().MasterRecords(ctx, obj, fc.Args["master"].(string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["filter"].(*model.MasterRecordFilter), fc.Args["sort"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MasterRecordPage) graphql.Marshaler {
+			return ec.marshalOMasterRecordPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Tenant_masterRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tenant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MasterRecordPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Tenant_masterRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tenant_cxSchedules(ctx context.Context, field graphql.CollectedField, obj *admin.Tenant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tenant_cxSchedules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Tenant().CxSchedules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*data.ScheduleView) graphql.Marshaler {
+			return ec.marshalOCxSchedule2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋdataᚐScheduleViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Tenant_cxSchedules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tenant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CxSchedule(ctx, field)
 		},
 	}
 	return fc, nil
@@ -33546,6 +33857,54 @@ func (ec *executionContext) _CxIssue(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var cxScheduleImplementors = []string{"CxSchedule"}
+
+func (ec *executionContext) _CxSchedule(ctx context.Context, sel ast.SelectionSet, obj *data.ScheduleView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cxScheduleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CxSchedule")
+		case "id":
+			out.Values[i] = ec._CxSchedule_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CxSchedule_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "projectId":
+			out.Values[i] = ec._CxSchedule_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rowCount":
+			out.Values[i] = ec._CxSchedule_rowCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var cxSummaryImplementors = []string{"CxSummary"}
 
 func (ec *executionContext) _CxSummary(ctx context.Context, sel ast.SelectionSet, obj *cx.Summary) graphql.Marshaler {
@@ -35165,13 +35524,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
-		case "cxUpload":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_cxUpload(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createGrant":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createGrant(ctx, field)
@@ -35606,6 +35958,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "cxUpload":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cxUpload(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -36038,18 +36397,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_instance(ctx, field)
 				})
-		case "masterRecords":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_masterRecords(ctx, field)
-				})
-		case "masterRecordConnection":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_masterRecordConnection(ctx, field)
-				})
 		case "plans":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -36187,6 +36534,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_internalUserSessions(ctx, field)
+				})
+		case "masterRecords":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_masterRecords(ctx, field)
+				})
+		case "masterRecordConnection":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_masterRecordConnection(ctx, field)
 				})
 		case "_entities":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -36668,6 +37027,18 @@ func (ec *executionContext) _Tenant(ctx context.Context, sel ast.SelectionSet, o
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Tenant_migrations(ctx, field, obj)
+				})
+		case "masterRecords":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Tenant_masterRecords(ctx, field, obj)
+				})
+		case "cxSchedules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Tenant_cxSchedules(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -37954,6 +38325,14 @@ func (ec *executionContext) marshalNCxIssue2ᚖgithubᚗcomᚋplatformᚋplatfor
 		return graphql.Null
 	}
 	return ec._CxIssue(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCxSchedule2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋdataᚐScheduleView(ctx context.Context, sel ast.SelectionSet, v *data.ScheduleView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CxSchedule!")
+		return graphql.Null
+	}
+	return ec._CxSchedule(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCxSummary2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋcxᚐSummary(ctx context.Context, sel ast.SelectionSet, v *cx.Summary) graphql.Marshaler {
@@ -39463,6 +39842,25 @@ func (ec *executionContext) marshalOCustomerUser2ᚖgithubᚗcomᚋplatformᚋpl
 	return ec._CustomerUser(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCxSchedule2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋdataᚐScheduleViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*data.ScheduleView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCxSchedule2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋdataᚐScheduleView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalODiscrepancy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDiscrepancyView(ctx context.Context, sel ast.SelectionSet, v *admin.DiscrepancyView) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -39739,6 +40137,13 @@ func (ec *executionContext) unmarshalOMasterRecordFilter2ᚖgithubᚗcomᚋplatf
 	}
 	res, err := ec.unmarshalInputMasterRecordFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMasterRecordPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐMasterRecordPage(ctx context.Context, sel ast.SelectionSet, v *model.MasterRecordPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MasterRecordPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx context.Context, sel ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {

@@ -53,8 +53,10 @@ const maxBearer = 8192
 // access token of the identity provider for v's audience, verified locally
 // (signature against the cached JWKS, typ at+jwt, issuer, audience, expiry)
 // (D-api-auth, D-token-typ). An id_token, or a token of another audience,
-// does not verify. Nothing of the token is logged.
-func Bearer(v *TokenVerifier) Authenticator {
+// does not verify. With more verifiers, a token of any of their audiences
+// verifies (the data subgraph behind a router, D-graphql-router). Nothing
+// of the token is logged.
+func Bearer(vs ...*TokenVerifier) Authenticator {
 	return func(r *http.Request) (Identity, error) {
 		h := r.Header.Get("Authorization")
 		if h == "" {
@@ -64,7 +66,13 @@ func Bearer(v *TokenVerifier) Authenticator {
 		if !ok || raw == "" || len(raw) > maxBearer {
 			return Identity{}, errInvalidToken("a bearer access token is required")
 		}
-		tok, err := v.Verify(r.Context(), raw)
+		var tok *AccessToken
+		var err error
+		for _, v := range vs {
+			if tok, err = v.Verify(r.Context(), raw); err == nil {
+				break
+			}
+		}
 		if err != nil {
 			if !IsTokenError(err) { // the key set could not be read: say so, never the token
 				slog.ErrorContext(r.Context(), "access token not verified", "err", err)

@@ -86,7 +86,7 @@ func TestOneScopeRenderer(t *testing.T) {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() && rel != "." {
 			switch {
-			case rel == "internal/authz", rel == "graph/generated", strings.HasPrefix(d.Name(), "."), d.Name() == "testdata",
+			case rel == "internal/authz", rel == "graph/generated", rel == "graph/consolegraph", rel == "graph/datagraph", strings.HasPrefix(d.Name(), "."), d.Name() == "testdata",
 				d.Name() == "node_modules":
 				return filepath.SkipDir
 			}

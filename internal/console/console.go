@@ -36,6 +36,7 @@ type Console struct {
 	access   *access.Service
 	pages    *template.Template
 	appShell string // the console app's index.html
+	appETag  string // its validator, for this console's issuer and client (D-console-caching)
 }
 
 // New builds the console. Access tokens are verified locally against the
@@ -59,7 +60,8 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 			return nil, err
 		}
 	}
-	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages, appShell: shell}, nil
+	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages, appShell: shell,
+		appETag: etag(cfg.Issuer, cfg.ClientID, shell)}, nil
 }
 
 // Verifier verifies the identity provider's access tokens issued to the

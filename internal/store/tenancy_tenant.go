@@ -96,7 +96,9 @@ func (s *Tenancy) DeleteTenant(ctx context.Context, id string) error {
 // authz.Scope.Filter), only TenantID when it is set.
 type TenantFilter struct {
 	TenantID string
-	Scope    authz.Filter
+	// TenantIDs, when not nil, keeps only these tenants (none when empty).
+	TenantIDs []string
+	Scope     authz.Filter
 }
 
 // where returns the SQL condition on tenants aliased t that f selects, with
@@ -108,6 +110,12 @@ func (f TenantFilter) where(args *[]any) (string, bool) {
 	cond := scopeCondition(args, f.Scope, "t.customer_id", "t.instance_id")
 	if f.TenantID != "" {
 		cond += ` AND t.id = ` + arg(args, f.TenantID)
+	}
+	if f.TenantIDs != nil {
+		if len(f.TenantIDs) == 0 {
+			return "", false
+		}
+		cond += ` AND t.id IN (` + placeholders(args, f.TenantIDs) + `)`
 	}
 	return cond, true
 }

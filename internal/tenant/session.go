@@ -364,3 +364,11 @@ func (t *Tenant) Authenticator() access.Authenticator {
 // Verifier verifies the identity provider's access tokens issued to the
 // instance client (bearer access to the data API, D-token-typ).
 func (t *Tenant) Verifier() *access.TokenVerifier { return t.access }
+
+// ConsoleVerifier verifies the identity provider's access tokens issued to
+// the console's client, with the same keys: what the data subgraph accepts
+// besides Verifier's behind a router (GRAPHQL_CONSOLE_TOKENS,
+// D-graphql-router).
+func (t *Tenant) ConsoleVerifier(consoleClientID string) *access.TokenVerifier {
+	return access.NewTokenVerifier(t.cfg.Issuer, consoleClientID, t.keys)
+}

@@ -36,6 +36,7 @@ type Tenant struct {
 	store    *store.Store
 	verifier *gooidc.IDTokenVerifier // id_tokens of the instance client
 	access   *access.TokenVerifier   // access tokens of the instance client
+	keys     *access.KeySet          // the identity provider's signing keys
 	sealer   *secrets.Sealer
 	http     *http.Client
 	pages    *template.Template
@@ -68,7 +69,7 @@ func New(cfg Config, st *store.Store) (*Tenant, error) {
 	keys := access.NewKeySet(cfg.Issuer+"/oauth/v2/keys", client)
 	verifier := gooidc.NewVerifier(cfg.Issuer, keys, &gooidc.Config{ClientID: cfg.ClientID,
 		SupportedSigningAlgs: []string{gooidc.RS256, gooidc.ES256}, Now: cfg.Now})
-	return &Tenant{cfg: cfg, store: st, verifier: verifier, access: access.NewTokenVerifier(cfg.Issuer, cfg.ClientID, keys),
+	return &Tenant{cfg: cfg, store: st, verifier: verifier, access: access.NewTokenVerifier(cfg.Issuer, cfg.ClientID, keys), keys: keys,
 		sealer: sealer, http: client, pages: pages, secure: strings.HasPrefix(cfg.InstanceURL, "https://"),
 		cookie: SessionCookieName(cfg.InstanceURL)}, nil
 }

@@ -79,6 +79,9 @@ func testDataMasters(t *testing.T, st *store.Store) {
 		{"Tenant", store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}}, []string{"m-a"}},
 		{"TenantOutOfScope", store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}, nil},
 		{"NoScope", store.TenantFilter{}, nil},
+		{"Tenants", store.TenantFilter{TenantIDs: []string{"ten-b", "ten-x"}, Scope: authz.Filter{All: true}}, []string{"m-b"}},
+		{"TenantsOutOfScope", store.TenantFilter{TenantIDs: []string{"ten-a", "ten-b"}, Scope: authz.Filter{CustomerIDs: []string{"cust-b"}}}, []string{"m-b"}},
+		{"NoTenants", store.TenantFilter{TenantIDs: []string{}, Scope: authz.Filter{All: true}}, nil},
 	} {
 		if got := ids(tc.f); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: masters = %v, want %v", tc.name, got, tc.want)

@@ -1,12 +1,31 @@
-import { defineConfig } from "vitest/config";
+import { readFileSync } from "node:fs";
+import { defineConfig, type Plugin } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
+// trustedDocuments puts the operations' manifest (hash → document, written
+// by codegen) beside the page in ../dist, outside the served assets: the
+// console's /graphql executes only these documents (D-trusted-documents).
+function trustedDocuments(): Plugin {
+  return {
+    name: "trusted-documents",
+    apply: "build",
+    generateBundle() {
+      this.emitFile({
+        type: "asset",
+        fileName: "persisted-documents.json",
+        source: readFileSync("src/gql/persisted-documents.json", "utf8"),
+      });
+    },
+  };
+}
+
 // The build goes to ../dist, committed and embedded by the console service
-// (internal/web). File names carry no hashes and the build has no
-// timestamps, so the same sources give the same bytes and CI can compare
-// them; the service sends the assets with Cache-Control: no-cache.
+// (internal/web). The assets' names carry a hash of their content and the
+// build has no timestamps, so the same sources give the same bytes and CI
+// can compare them; the service sends the assets as immutable, compressed
+// once at start (D-console-caching), and the page with a validator.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), trustedDocuments()],
   base: "/app/",
   build: {
     outDir: "../dist",
@@ -17,9 +36,9 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rollupOptions: {
       output: {
-        entryFileNames: "assets/app.js",
-        chunkFileNames: "assets/[name].js",
-        assetFileNames: "assets/[name][extname]",
+        entryFileNames: "assets/app-[hash].js",
+        chunkFileNames: "assets/[name]-[hash].js",
+        assetFileNames: "assets/[name]-[hash][extname]",
       },
     },
   },

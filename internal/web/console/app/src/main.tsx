@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { Alert, MantineProvider, Modal, Text, createTheme } from "@mantine/core";
 import { Client, Provider, cacheExchange, fetchExchange, useQuery } from "urql";
 import { refusedChangesNothing } from "./refused";
+import { trustedOperations } from "./trusted";
 import { accessToken, signedIn, startSignIn } from "./auth";
 import { CallerContext, MeDocument, caller } from "./me";
 import { Shell } from "./shell";
@@ -78,7 +79,7 @@ function start() {
   }
   const client = new Client({
     url: "/graphql",
-    exchanges: [cacheExchange, refusedChangesNothing, fetchExchange],
+    exchanges: [cacheExchange, refusedChangesNothing, trustedOperations, fetchExchange],
     fetch: fetchWithAuth,
     requestPolicy: "cache-and-network",
     preferGetMethod: false,

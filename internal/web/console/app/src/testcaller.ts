@@ -5,13 +5,14 @@ import { caller, type Caller } from "./me";
 export function testCaller(role: string, customerId: string | null, actions: [string, string][], userId = "u1"): Caller {
   return caller(
     {
+      __typename: "Me",
       userId,
       email: "a@b.example",
       name: "A",
       role,
       customerId,
-      scope: { source: "", mode: "", customerIds: [], instanceIds: [] },
-      actions: actions.map(([action, access]) => ({ action: action as never, access })),
+      scope: { __typename: "Scope", source: "", mode: "", customerIds: [], instanceIds: [] },
+      actions: actions.map(([action, access]) => ({ __typename: "ActionGrant", action: action as never, access })),
     },
     "a@b.example",
     "A",
