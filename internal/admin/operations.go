@@ -214,3 +214,11 @@ var (
 	OpDiscrepancyResolve  = declare(Operation{Name: "discrepancy.resolve", Action: authz.ManageDiscrepancies, Write: true})
 	OpDiscrepancyReopen   = declare(Operation{Name: "discrepancy.reopen", Action: authz.ManageDiscrepancies, Write: true})
 )
+
+// SCIM tokens (D-scim): a customer's directory provisions its users with
+// one; managing them is customer-side configuration.
+var (
+	OpSCIMTokenList   = declare(Operation{Name: "scim_token.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpSCIMTokenCreate = declare(Operation{Name: "scim_token.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpSCIMTokenRevoke = declare(Operation{Name: "scim_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)

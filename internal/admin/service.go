@@ -41,6 +41,8 @@ type Service struct {
 	systemWorkers
 	userAttributes
 	discrepancies
+	scimTokens
+	scimUsers
 }
 
 // config is what the options set.
@@ -119,5 +121,7 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		systemWorkers:     systemWorkers{co},
 		userAttributes:    userAttributes{co},
 		discrepancies:     discrepancies{co},
+		scimTokens:        scimTokens{co},
+		scimUsers:         scimUsers{users{acct}},
 	}
 }
