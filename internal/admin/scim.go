@@ -40,7 +40,7 @@ type SCIMUserInput struct {
 
 // SCIMUsers lists the caller's customer's users meeting f, count of them
 // from offset on, and how many meet f.
-func (s *scimUsers) SCIMUsers(ctx context.Context, c *access.Caller, f *store.SCIMFilter, offset, count int) ([]*SCIMUserView, int, error) {
+func (s *scimUsers) SCIMUsers(ctx context.Context, c *access.Caller, f *SCIMFilter, offset, count int) ([]*SCIMUserView, int, error) {
 	if _, err := s.u.customerFor(ctx, c, c.CustomerID, OpUserList); err != nil {
 		return nil, 0, err
 	}

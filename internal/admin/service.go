@@ -43,6 +43,7 @@ type Service struct {
 	discrepancies
 	scimTokens
 	scimUsers
+	scimGroups
 }
 
 // config is what the options set.
@@ -123,5 +124,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		discrepancies:     discrepancies{co},
 		scimTokens:        scimTokens{co},
 		scimUsers:         scimUsers{users{acct}},
+		scimGroups:        scimGroups{co},
 	}
 }

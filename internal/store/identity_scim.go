@@ -112,10 +112,11 @@ const scimUserColumns = customerUserColumns + `, COALESCE(x.external_id, '')`
 
 // SCIMFilter is a SCIM filter compiled to what the store renders: a
 // logical node (Op "and" or "or" with Left and Right) or a comparison (Op
-// "eq", "ne", "co", "sw" or "pr") of Attr, one of "userName",
-// "emails.value", "displayName", "externalId" and "active", with Value
-// (Active for "active"). Values are compared case-insensitively but for an
-// externalId's eq and ne.
+// "eq", "ne", "co", "sw" or "pr") of Attr with Value (Active for
+// "active"). A user's attributes are "id", "userName", "emails.value",
+// "displayName", "externalId" and "active"; a group's "id",
+// "displayName", "externalId" and "members.value" (eq and pr only). Values
+// are compared case-insensitively but ids and externalIds.
 type SCIMFilter struct {
 	Op          string
 	Attr        string
@@ -124,64 +125,82 @@ type SCIMFilter struct {
 	Left, Right *SCIMFilter
 }
 
-// scimColumns are the columns of the filter's attributes.
-var scimColumns = map[string]string{"userName": "u.email", "emails.value": "u.email", "displayName": "u.name",
-	"externalId": "x.external_id"}
+// scimUserColumns and scimGroupColumns are the columns of the filters'
+// attributes; a caseExact one is marked by a leading "=".
+var (
+	scimUserCols = map[string]string{"id": "=u.id", "userName": "u.email", "emails.value": "u.email", "displayName": "u.name",
+		"externalId": "=x.external_id", "active": "u.suspended_at"}
+	scimGroupCols = map[string]string{"id": "=g.id", "displayName": "g.name", "externalId": "=g.external_id",
+		"members.value": "group_members"}
+)
 
-// render appends the filter as a parameterised condition.
-func (f *SCIMFilter) render(args *[]any) string {
+// render appends the filter as a parameterised condition over cols.
+func (f *SCIMFilter) render(args *[]any, cols map[string]string) string {
 	switch f.Op {
 	case "and", "or":
-		return `(` + f.Left.render(args) + ` ` + strings.ToUpper(f.Op) + ` ` + f.Right.render(args) + `)`
+		return `(` + f.Left.render(args, cols) + ` ` + strings.ToUpper(f.Op) + ` ` + f.Right.render(args, cols) + `)`
 	}
-	if f.Attr == "active" {
-		switch {
-		case f.Op == "pr":
-			return `TRUE`
-		case (f.Op == "eq") == f.Active:
-			return `u.suspended_at IS NULL`
-		default:
-			return `u.suspended_at IS NOT NULL`
-		}
+	col, ok := cols[f.Attr]
+	switch {
+	case !ok:
+		return `FALSE`
+	case f.Attr == "active" && f.Op == "pr":
+		return `TRUE`
+	case f.Attr == "active" && (f.Op == "eq") == f.Active:
+		return `u.suspended_at IS NULL`
+	case f.Attr == "active":
+		return `u.suspended_at IS NOT NULL`
+	case f.Attr == "members.value" && f.Op == "pr":
+		return `EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id)`
+	case f.Attr == "members.value":
+		return `EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = ` + arg(args, f.Value) + `)`
 	}
-	col := scimColumns[f.Attr]
+	exact := strings.HasPrefix(col, "=")
+	col = `COALESCE(` + strings.TrimPrefix(col, "=") + `, '')`
 	switch f.Op {
 	case "pr":
-		return `COALESCE(` + col + `, '') <> ''`
+		return col + ` <> ''`
 	case "eq", "ne":
 		cmp := map[string]string{"eq": " = ", "ne": " <> "}[f.Op]
-		if f.Attr == "externalId" {
-			return `COALESCE(` + col + `, '')` + cmp + arg(args, f.Value)
+		if exact {
+			return col + cmp + arg(args, f.Value)
 		}
-		return `LOWER(` + col + `)` + cmp + `LOWER(` + arg(args, f.Value) + `)`
+		return `LOWER(` + col + `)` + cmp + arg(args, strings.ToLower(f.Value))
 	}
 	pattern := likeEscape(strings.ToLower(f.Value)) + "%"
 	if f.Op == "co" {
 		pattern = "%" + pattern
 	}
-	return `LOWER(COALESCE(` + col + `, '')) LIKE ` + arg(args, pattern) + ` ESCAPE '\'`
+	return `LOWER(` + col + `) LIKE ` + arg(args, pattern) + ` ESCAPE '\'`
+}
+
+// scimPage answers the rows of selectFrom meeting cond (args), count of
+// them from offset on by order, and how many meet cond.
+func scimPage[T any](ctx context.Context, db DB, scan func(Row) (T, error), selectFrom, countFrom, cond, order string, args []any,
+	offset, count int) ([]T, int, error) {
+	var total int
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) `+countFrom+` WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if count <= 0 || offset >= total {
+		return nil, total, nil
+	}
+	q := selectFrom + ` WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ` + arg(&args, count) + ` OFFSET ` + arg(&args, offset)
+	rows, err := queryAll(ctx, db, scan, q, args...)
+	return rows, total, err
 }
 
 // SCIMUsers lists the users of a customer that meet f (nil: all), by
-// creation, the count from offset on (both bounded by the caller), and how
-// many meet f in all.
+// creation, count of them from offset on (both bounded by the caller), and
+// how many meet f in all.
 func (s *Identity) SCIMUsers(ctx context.Context, customerID string, f *SCIMFilter, offset, count int) ([]SCIMUser, int, error) {
 	args := []any{customerID}
 	cond := `c.id = $1`
 	if f != nil {
-		cond += ` AND ` + f.render(&args)
+		cond += ` AND ` + f.render(&args, scimUserCols)
 	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+scimUserFrom+`WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	if count == 0 || offset >= total {
-		return nil, total, nil
-	}
-	q := `SELECT ` + scimUserColumns + scimUserFrom + `WHERE ` + cond + ` ORDER BY u.created_at, u.id LIMIT ` +
-		arg(&args, count) + ` OFFSET ` + arg(&args, offset)
-	rows, err := queryAll(ctx, s.db, scanSCIMUser, q, args...)
-	return rows, total, err
+	return scimPage(ctx, s.db, scanSCIMUser, `SELECT `+scimUserColumns+scimUserFrom, scimUserFrom, cond, `u.created_at, u.id`, args,
+		offset, count)
 }
 
 // SCIMUser returns a user of the customer with its externalId. ENOTFOUND
