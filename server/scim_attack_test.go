@@ -32,10 +32,10 @@ func TestSCIMTokenReachesOnlyItsOrganization(t *testing.T) {
 		method, path string
 		body         any
 	}{
-		{http.MethodGet, "/Users/" + bob, nil},
-		{http.MethodPut, "/Users/" + bob, map[string]any{"userName": "bob@acme.example", "active": false}},
-		{http.MethodPatch, "/Users/" + bob, map[string]any{"Operations": []map[string]any{{"op": "replace", "path": "active", "value": false}}}},
-		{http.MethodDelete, "/Users/" + bob, nil},
+		{http.MethodGet, usersAt + bob, nil},
+		{http.MethodPut, usersAt + bob, map[string]any{"userName": "bob@acme.example", "active": false}},
+		{http.MethodPatch, usersAt + bob, map[string]any{"Operations": []map[string]any{{"op": "replace", "path": "active", "value": false}}}},
+		{http.MethodDelete, usersAt + bob, nil},
 		{http.MethodGet, "/Groups/" + acmeGroup, nil},
 		{http.MethodPut, "/Groups/" + acmeGroup, map[string]any{"displayName": "Taken", "members": []any{}}},
 		{http.MethodPatch, "/Groups/" + acmeGroup, map[string]any{"Operations": []map[string]any{{"op": "remove", "path": "members"}}}},
@@ -55,7 +55,7 @@ func TestSCIMTokenReachesOnlyItsOrganization(t *testing.T) {
 	code, body := scimCall(t, m, globex, http.MethodPost, "/Groups", map[string]any{"displayName": "Poach", "members": []map[string]any{{"value": bob}}})
 	wantSCIMError(t, "Globex's group with Acme's user", code, body, 400, "")
 	// Acme's user and group are as they were
-	if _, u := scimCall(t, m, acme, http.MethodGet, "/Users/"+bob, nil); u["active"] != true {
+	if _, u := scimCall(t, m, acme, http.MethodGet, usersAt+bob, nil); u["active"] != true {
 		t.Fatalf("bob = %v", u)
 	}
 	if _, g := scimCall(t, m, acme, http.MethodGet, "/Groups/"+acmeGroup, nil); g["displayName"] != "Acme crew" || len(g["members"].([]any)) != 1 {
@@ -74,9 +74,9 @@ func TestSCIMCustomerTokenCannotReachTheAdministratorOrganization(t *testing.T) 
 	m := MustRunMain(t)
 	owner := consoleToken(t, m, "alice@acme.example")
 	_, token := scimToken(t, m, owner, DemoAcmeCustomerID)
-	code, body := scimCall(t, m, token, http.MethodGet, "/Users/"+adminUserID, nil)
+	code, body := scimCall(t, m, token, http.MethodGet, usersAt+adminUserID, nil)
 	wantSCIMError(t, "the administrator", code, body, 404, "")
-	code, body = scimCall(t, m, token, http.MethodDelete, "/Users/"+adminUserID, nil)
+	code, body = scimCall(t, m, token, http.MethodDelete, usersAt+adminUserID, nil)
 	wantSCIMError(t, "deleting the administrator", code, body, 404, "")
 	code, list := scimCall(t, m, token, http.MethodGet, "/Users?filter="+url.QueryEscape(`userName eq "admin@platform.example"`), nil)
 	if code != 200 || list["totalResults"] != float64(0) {
@@ -146,7 +146,7 @@ func TestSCIMCannotUnmakeTheOwner(t *testing.T) {
 		{http.MethodPut, map[string]any{"userName": "alice@acme.example", "active": false}},
 		{http.MethodDelete, nil},
 	} {
-		code, body := scimCall(t, m, token, rq.method, "/Users/"+acmeOwnerID, rq.body)
+		code, body := scimCall(t, m, token, rq.method, usersAt+acmeOwnerID, rq.body)
 		wantSCIMError(t, rq.method+" of the owner", code, body, 403, "")
 	}
 	code, g := scimCall(t, m, token, http.MethodPost, "/Groups", map[string]any{"displayName": "Everyone", "members": []map[string]any{{"value": acmeOwnerID}}})

@@ -87,11 +87,11 @@ func TestSCIMRFC7644Examples(t *testing.T) {
 	}
 
 	// 3.4.2.5: attributes and excludedAttributes
-	code, u := scimCall(t, m, token, http.MethodGet, "/Users/"+ids["bjensen"]+"?attributes=userName", nil)
+	code, u := scimCall(t, m, token, http.MethodGet, usersAt+ids["bjensen"]+"?attributes=userName", nil)
 	if code != 200 || u["userName"] != "bjensen@example.com" || u["id"] == nil || u["name"] != nil || u["groups"] != nil {
 		t.Fatalf("attributes = %d %v", code, u)
 	}
-	code, u = scimCall(t, m, token, http.MethodGet, "/Users/"+ids["bjensen"]+"?excludedAttributes=emails,groups", nil)
+	code, u = scimCall(t, m, token, http.MethodGet, usersAt+ids["bjensen"]+"?excludedAttributes=emails,groups", nil)
 	if code != 200 || u["emails"] != nil || u["groups"] != nil || u["userName"] == nil {
 		t.Fatalf("excludedAttributes = %d %v", code, u)
 	}
@@ -145,9 +145,9 @@ func TestSCIMRFC7644Examples(t *testing.T) {
 	}
 
 	// 3.12: errors
-	code, body = scimCall(t, m, token, http.MethodGet, "/Users/2819c223-7f76-453a-919d-413861904646", nil)
+	code, body = scimCall(t, m, token, http.MethodGet, usersAt+"2819c223-7f76-453a-919d-413861904646", nil)
 	wantSCIMError(t, "a missing user", code, body, 404, "")
-	code, body = scimCall(t, m, token, http.MethodPatch, "/Users/"+ids["bjensen"], map[string]any{
+	code, body = scimCall(t, m, token, http.MethodPatch, usersAt+ids["bjensen"], map[string]any{
 		"schemas": []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"}, "Operations": []map[string]any{{"op": "move", "path": "x"}}})
 	wantSCIMError(t, "an unknown op", code, body, 400, "")
 	code, body = scimCall(t, m, token, http.MethodPost, "/Users", `{"userName":`)

@@ -25,6 +25,9 @@ const (
 	consoleRedir = "/callback"
 )
 
+// usersAt starts the path of one user.
+const usersAt = "/Users" + "/"
+
 // scimCall sends one SCIM request with a bearer token and answers its
 // status and JSON body (nil when there is none).
 func scimCall(t *testing.T, m *Main, token, method, path string, body any) (int, map[string]any) {
@@ -180,7 +183,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 		"schemas":    []string{"urn:ietf:params:scim:schemas:core:2.0:User", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"},
 		"externalId": "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef", "userName": "Dana@acme.example", "active": true,
 		"displayName": "Dana Dietz", "emails": []map[string]any{{"primary": true, "type": "work", "value": "Dana@acme.example"}},
-		"name":        map[string]any{"formatted": "Dana Dietz", "familyName": "Dietz", "givenName": "Dana"},
+		"name": map[string]any{"formatted": "Dana Dietz", "familyName": "Dietz", "givenName": "Dana"},
 		"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": map[string]any{"department": "Site"},
 	})
 	if code != http.StatusCreated || u["userName"] != email || u["active"] != true || u["externalId"] != "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef" {
@@ -204,7 +207,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 		t.Fatalf("filter by externalId = %d %v", code, list)
 	}
 
-	code, u = scimCall(t, m, token, http.MethodPatch, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPatch, usersAt+id, map[string]any{
 		"schemas": []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"},
 		"Operations": []map[string]any{
 			{"op": "Replace", "path": "name.givenName", "value": "Danielle"},
@@ -231,7 +234,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 	if code != http.StatusNoContent {
 		t.Fatalf("add member = %d", code)
 	}
-	code, u = scimCall(t, m, token, http.MethodGet, "/Users/"+id, nil)
+	code, u = scimCall(t, m, token, http.MethodGet, usersAt+id, nil)
 	groups, _ := u["groups"].([]any)
 	if code != 200 || len(groups) != 1 || groups[0].(map[string]any)["value"] != gid {
 		t.Fatalf("the user's groups = %d %v", code, u)
@@ -245,7 +248,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 	}
 
 	// deactivate: Entra's string "False"; sign-in and the live token end
-	code, u = scimCall(t, m, token, http.MethodPatch, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPatch, usersAt+id, map[string]any{
 		"schemas":    []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"},
 		"Operations": []map[string]any{{"op": "Replace", "path": "active", "value": "False"}}})
 	if code != 200 || u["active"] != false {
@@ -266,7 +269,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 	}
 
 	// reactivate
-	code, u = scimCall(t, m, token, http.MethodPatch, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPatch, usersAt+id, map[string]any{
 		"schemas":    []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"},
 		"Operations": []map[string]any{{"op": "Replace", "value": map[string]any{"active": "True"}}}})
 	if code != 200 || u["active"] != true {
@@ -277,7 +280,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 	}
 
 	// delete
-	if code, body := scimCall(t, m, token, http.MethodDelete, "/Users/"+id, nil); code != http.StatusNoContent {
+	if code, body := scimCall(t, m, token, http.MethodDelete, usersAt+id, nil); code != http.StatusNoContent {
 		t.Fatalf("delete = %d %v", code, body)
 	}
 	if code, _ := consoleUser(t, m, owner, id); code != 404 {
@@ -286,7 +289,7 @@ func TestSCIMEntraProvisioningSequence(t *testing.T) {
 	if tryPasswordLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+consoleRedir, email) {
 		t.Fatal("a deleted user signs in")
 	}
-	code, body = scimCall(t, m, token, http.MethodGet, "/Users/"+id, nil)
+	code, body = scimCall(t, m, token, http.MethodGet, usersAt+id, nil)
 	wantSCIMError(t, "the deleted user", code, body, 404, "")
 
 	// every change is in the audit log, by the token
@@ -346,14 +349,14 @@ func TestSCIMOktaProvisioningSequence(t *testing.T) {
 	giveDemoPassword(t, m, id)
 
 	// PUT: Okta sends the whole user
-	code, u = scimCall(t, m, token, http.MethodPut, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPut, usersAt+id, map[string]any{
 		"schemas": []string{"urn:ietf:params:scim:schemas:core:2.0:User"}, "id": id, "userName": email,
 		"name": map[string]any{"givenName": "Erin", "familyName": "Eklund"}, "emails": []map[string]any{{"primary": true, "value": email}},
 		"active": true, "externalId": "00u1"})
 	if code != 200 || u["displayName"] != "Erin Eklund" {
 		t.Fatalf("put = %d %v", code, u)
 	}
-	code, body := scimCall(t, m, token, http.MethodPut, "/Users/"+id, map[string]any{"userName": "other@acme.example"})
+	code, body := scimCall(t, m, token, http.MethodPut, usersAt+id, map[string]any{"userName": "other@acme.example"})
 	wantSCIMError(t, "changing the address", code, body, 400, "")
 
 	code, g := scimCall(t, m, token, http.MethodPost, "/Groups", map[string]any{"displayName": "Okta crew", "members": []any{}})
@@ -386,7 +389,7 @@ func TestSCIMOktaProvisioningSequence(t *testing.T) {
 	}
 
 	// deactivate as Okta does
-	code, u = scimCall(t, m, token, http.MethodPatch, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPatch, usersAt+id, map[string]any{
 		"schemas":    []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"},
 		"Operations": []map[string]any{{"op": "replace", "value": map[string]any{"active": false}}}})
 	if code != 200 || u["active"] != false {
@@ -405,12 +408,12 @@ func TestSCIMOktaProvisioningSequence(t *testing.T) {
 	if code != 200 || !found {
 		t.Fatalf("the console's users list does not show the suspension: %d %v", code, users)
 	}
-	code, u = scimCall(t, m, token, http.MethodPut, "/Users/"+id, map[string]any{"userName": email, "active": true,
+	code, u = scimCall(t, m, token, http.MethodPut, usersAt+id, map[string]any{"userName": email, "active": true,
 		"name": map[string]any{"givenName": "Erin", "familyName": "Eklund"}})
 	if code != 200 || u["active"] != true || !tryPasswordLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+consoleRedir, email) {
 		t.Fatalf("reactivate = %d %v", code, u)
 	}
-	if code, body := scimCall(t, m, token, http.MethodDelete, "/Users/"+id, nil); code != http.StatusNoContent {
+	if code, body := scimCall(t, m, token, http.MethodDelete, usersAt+id, nil); code != http.StatusNoContent {
 		t.Fatalf("delete = %d %v", code, body)
 	}
 	if code, _ := consoleUser(t, m, admin, id); code != 404 {

@@ -18,7 +18,7 @@ func (s *Server) groupDoc(g *admin.SCIMGroupView) map[string]any {
 		"id":          g.ID,
 		"displayName": g.Name,
 		"meta": map[string]any{"resourceType": "Group", "created": g.CreatedAt.UTC().Format(time.RFC3339),
-			"lastModified": g.UpdatedAt.UTC().Format(time.RFC3339), "location": s.base + "/Groups/" + g.ID},
+			"lastModified": g.UpdatedAt.UTC().Format(time.RFC3339), "location": s.base + groupsPath + "/" + g.ID},
 	}
 	if g.ExternalID != "" {
 		doc["externalId"] = g.ExternalID
@@ -26,7 +26,7 @@ func (s *Server) groupDoc(g *admin.SCIMGroupView) map[string]any {
 	if g.Members != nil {
 		members := make([]map[string]any, 0, len(g.Members))
 		for _, m := range g.Members {
-			members = append(members, map[string]any{"value": m.ID, "display": m.Name, "$ref": s.base + "/Users/" + m.ID, "type": "User"})
+			members = append(members, map[string]any{"value": m.ID, "display": m.Name, "$ref": s.base + usersPath + "/" + m.ID, "type": "User"})
 		}
 		doc["members"] = members
 	}
@@ -186,7 +186,7 @@ func (s *Server) answerGroup(w http.ResponseWriter, r *http.Request, status int,
 		writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Location", s.base+"/Groups/"+g.ID)
+	w.Header().Set("Location", s.base+groupsPath+"/"+g.ID)
 	write(w, status, proj.apply(s.groupDoc(g)))
 }
 

@@ -42,6 +42,12 @@ const (
 	RateLimit = 1200
 )
 
+// The resources' endpoints.
+const (
+	usersPath  = "/Users"
+	groupsPath = "/Groups"
+)
+
 // ContentType is what the server answers; it reads it and application/json.
 const ContentType = "application/scim+json"
 
@@ -67,18 +73,22 @@ func (s *Server) Mount(r chi.Router) {
 		r.Get("/ResourceTypes/{name}", s.resourceType)
 		r.Get("/Schemas", s.schemas)
 		r.Get("/Schemas/{id}", s.schema)
-		r.Get("/Users", s.listUsers)
-		r.Post("/Users", s.createUser)
-		r.Get("/Users/{id}", s.getUser)
-		r.Put("/Users/{id}", s.putUser)
-		r.Patch("/Users/{id}", s.patchUser)
-		r.Delete("/Users/{id}", s.deleteUser)
-		r.Get("/Groups", s.listGroups)
-		r.Post("/Groups", s.createGroup)
-		r.Get("/Groups/{id}", s.getGroup)
-		r.Put("/Groups/{id}", s.putGroup)
-		r.Patch("/Groups/{id}", s.patchGroup)
-		r.Delete("/Groups/{id}", s.deleteGroup)
+		r.Route(usersPath, func(r chi.Router) {
+			r.Get("/", s.listUsers)
+			r.Post("/", s.createUser)
+			r.Get("/{id}", s.getUser)
+			r.Put("/{id}", s.putUser)
+			r.Patch("/{id}", s.patchUser)
+			r.Delete("/{id}", s.deleteUser)
+		})
+		r.Route(groupsPath, func(r chi.Router) {
+			r.Get("/", s.listGroups)
+			r.Post("/", s.createGroup)
+			r.Get("/{id}", s.getGroup)
+			r.Put("/{id}", s.putGroup)
+			r.Patch("/{id}", s.patchGroup)
+			r.Delete("/{id}", s.deleteGroup)
+		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, platform.Errorf(platform.ENOTFOUND, "no such SCIM endpoint"))
 		})

@@ -32,14 +32,14 @@ func (s *Server) userDoc(u *admin.SCIMUserView, groups []admin.SCIMGroupRef) map
 		"emails":      []map[string]any{{"value": u.Email, "type": "work", "primary": true}},
 		"active":      u.SuspendedAt == nil,
 		"meta": map[string]any{"resourceType": "User", "created": u.CreatedAt.UTC().Format(time.RFC3339),
-			"lastModified": u.CreatedAt.UTC().Format(time.RFC3339), "location": s.base + "/Users/" + u.ID},
+			"lastModified": u.CreatedAt.UTC().Format(time.RFC3339), "location": s.base + usersPath + "/" + u.ID},
 	}
 	if u.ExternalID != "" {
 		doc["externalId"] = u.ExternalID
 	}
 	refs := make([]map[string]any, 0, len(groups))
 	for _, g := range groups {
-		refs = append(refs, map[string]any{"value": g.ID, "display": g.Name, "$ref": s.base + "/Groups/" + g.ID, "type": "direct"})
+		refs = append(refs, map[string]any{"value": g.ID, "display": g.Name, "$ref": s.base + groupsPath + "/" + g.ID, "type": "direct"})
 	}
 	doc["groups"] = refs
 	return doc
@@ -237,7 +237,7 @@ func (s *Server) answerUser(w http.ResponseWriter, r *http.Request, status int, 
 		writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Location", s.base+"/Users/"+u.ID)
+	w.Header().Set("Location", s.base+usersPath+"/"+u.ID)
 	write(w, status, doc)
 }
 
