@@ -201,14 +201,8 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createGroup(w http.ResponseWriter, r *http.Request) {
-	var doc map[string]any
-	if err := decode(r, &doc); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	st, err := readGroup(doc)
-	if err != nil {
-		writeError(w, r, err)
+	st, ok := readResource(w, r, readGroup)
+	if !ok {
 		return
 	}
 	var members []string
@@ -224,14 +218,8 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) putGroup(w http.ResponseWriter, r *http.Request) {
-	var doc map[string]any
-	if err := decode(r, &doc); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	st, err := readGroup(doc)
-	if err != nil {
-		writeError(w, r, err)
+	st, ok := readResource(w, r, readGroup)
+	if !ok {
 		return
 	}
 	if st.externalID == nil {

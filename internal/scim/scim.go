@@ -158,6 +158,22 @@ func decode(r *http.Request, v any) error {
 	return httpapi.DecodeJSONLoose(r, v)
 }
 
+// readResource reads a resource's body with read; on a problem it answers
+// the error and false.
+func readResource[T any](w http.ResponseWriter, r *http.Request, read func(map[string]any) (T, error)) (T, bool) {
+	var doc map[string]any
+	err := decode(r, &doc)
+	var st T
+	if err == nil {
+		st, err = read(doc)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return st, false
+	}
+	return st, true
+}
+
 // write answers v as application/scim+json.
 func write(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", ContentType+"; charset=utf-8")

@@ -247,14 +247,8 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request) {
-	var doc map[string]any
-	if err := decode(r, &doc); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	st, err := readUser(doc)
-	if err != nil {
-		writeError(w, r, err)
+	st, ok := readResource(w, r, readUser)
+	if !ok {
 		return
 	}
 	u, err := s.svc.SCIMCreateUser(ctx(r), caller(r), st.input())
@@ -264,14 +258,8 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request) {
 // putUser replaces the user: what the resource leaves out is cleared (the
 // externalId) or kept (the name falls back to userName; active stays).
 func (s *Server) putUser(w http.ResponseWriter, r *http.Request) {
-	var doc map[string]any
-	if err := decode(r, &doc); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	st, err := readUser(doc)
-	if err != nil {
-		writeError(w, r, err)
+	st, ok := readResource(w, r, readUser)
+	if !ok {
 		return
 	}
 	u, err := s.svc.SCIMReplaceUser(ctx(r), caller(r), chi.URLParam(r, "id"), st.input())
