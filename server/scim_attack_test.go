@@ -143,7 +143,7 @@ func TestSCIMCannotUnmakeTheOwner(t *testing.T) {
 	}{
 		{http.MethodPatch, map[string]any{"Operations": []map[string]any{{"op": "Replace", "path": "active", "value": "False"}}}},
 		{http.MethodPatch, map[string]any{"Operations": []map[string]any{{"op": "replace", "value": map[string]any{"active": false}}}}},
-		{http.MethodPut, map[string]any{"userName": "alice@acme.example", "active": false}},
+		{http.MethodPut, map[string]any{"userName": "alice@acme.example", "active": false, "name": map[string]any{"formatted": "Mallory"}}},
 		{http.MethodDelete, nil},
 	} {
 		code, body := scimCall(t, m, token, rq.method, usersAt+acmeOwnerID, rq.body)
@@ -158,7 +158,7 @@ func TestSCIMCannotUnmakeTheOwner(t *testing.T) {
 		t.Fatalf("empty the group = %d", code)
 	}
 	code, cu := consoleUser(t, m, owner, acmeOwnerID)
-	if code != 200 || cu["role"] != "owner" || cu["status"] != "active" {
+	if code != 200 || cu["role"] != "owner" || cu["status"] != "active" || cu["name"] != "Alice Anders" {
 		t.Fatalf("the owner = %d %v", code, cu)
 	}
 	if !tryPasswordLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+consoleRedir, "alice@acme.example") {

@@ -358,6 +358,15 @@ func TestSCIMOktaProvisioningSequence(t *testing.T) {
 	}
 	code, body := scimCall(t, m, token, http.MethodPut, usersAt+id, map[string]any{"userName": "other@acme.example"})
 	wantSCIMError(t, "changing the address", code, body, 400, "")
+	// a refused replacement changes nothing: another user's externalId with a deactivation
+	if code, o := scimCall(t, m, token, http.MethodPost, "/Users", map[string]any{"userName": "otto@acme.example", "externalId": "00u2"}); code != 201 {
+		t.Fatalf("create = %d %v", code, o)
+	}
+	code, body = scimCall(t, m, token, http.MethodPut, usersAt+id, map[string]any{"userName": email, "externalId": "00u2", "active": false})
+	wantSCIMError(t, "a taken externalId", code, body, 409, "uniqueness")
+	if _, u = scimCall(t, m, token, http.MethodGet, usersAt+id, nil); u["active"] != true || u["externalId"] != "00u1" {
+		t.Fatalf("a refused PUT changed the user: %v", u)
+	}
 
 	code, g := scimCall(t, m, token, http.MethodPost, "/Groups", map[string]any{"displayName": "Okta crew", "members": []any{}})
 	if code != http.StatusCreated {

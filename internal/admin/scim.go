@@ -122,7 +122,10 @@ func (s *scimUsers) SCIMCreateUser(ctx context.Context, c *access.Caller, in SCI
 // SCIMReplaceUser sets a user's name, externalId and, when in.Active is
 // given, its state: false suspends it (SuspendUser), true reactivates it
 // (ReactivateUser). The address (userName) does not change: EINVALID when
-// in.Email names another.
+// in.Email names another. Everything that can refuse the request is checked
+// before anything is written (the name, a taken externalId, the state change
+// the caller may not make, as on the owner), so a refusal leaves the user
+// as it was.
 func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id string, in SCIMUserInput) (*SCIMUserView, error) {
 	cur, err := s.SCIMUser(ctx, c, id)
 	if err != nil {
@@ -135,22 +138,33 @@ func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id st
 	if err != nil {
 		return nil, err
 	}
-	if in.Active != nil && !*in.Active && cur.SuspendedAt == nil {
-		if _, err := s.u.SuspendUser(ctx, c, id); err != nil {
+	name := cur.Name
+	if in.Name != "" {
+		if name, err = cleanName("name", in.Name); err != nil {
 			return nil, err
 		}
 	}
-	if in.Name != "" && in.Name != cur.Name || externalID != cur.ExternalID {
-		name := in.Name
-		if name == "" {
-			name = cur.Name
-		}
-		if err := s.rename(ctx, c, id, cur, name, externalID); err != nil {
+	renamed := name != cur.Name || externalID != cur.ExternalID
+	if externalID != "" && externalID != cur.ExternalID {
+		taken, _, err := s.u.store.SCIMUsers(ctx, c.CustomerID, &SCIMFilter{Op: "eq", Attr: "externalId", Value: externalID}, 0, 1)
+		if err != nil {
 			return nil, err
 		}
+		if len(taken) > 0 {
+			return nil, platform.Errorf(platform.ECONFLICT, "another user of this customer has this externalId")
+		}
 	}
-	if in.Active != nil && *in.Active && cur.SuspendedAt != nil {
-		if _, err := s.u.ReactivateUser(ctx, c, id); err != nil {
+	switch {
+	case in.Active != nil && !*in.Active && cur.SuspendedAt == nil:
+		_, err = s.u.SuspendUser(ctx, c, id)
+	case in.Active != nil && *in.Active && cur.SuspendedAt != nil:
+		_, err = s.u.ReactivateUser(ctx, c, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if renamed {
+		if err := s.rename(ctx, c, id, name, externalID); err != nil {
 			return nil, err
 		}
 	}
@@ -158,17 +172,13 @@ func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id st
 }
 
 // rename writes the user's name and externalId as OpUserUpdate.
-func (s *scimUsers) rename(ctx context.Context, c *access.Caller, id string, cur *SCIMUserView, name, externalID string) error {
+func (s *scimUsers) rename(ctx context.Context, c *access.Caller, id, name, externalID string) error {
 	u, err := s.u.userFor(ctx, c, id, OpUserUpdate)
 	if err != nil {
 		return err
 	}
-	n, err := cleanName("name", name)
-	if err != nil {
-		return err
-	}
 	return s.u.audited(ctx, c, OpUserUpdate, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		if err := tx.RenameUser(ctx, id, n, s.u.now()); err != nil {
+		if err := tx.RenameUser(ctx, id, name, s.u.now()); err != nil {
 			return err
 		}
 		return tx.SetSCIMExternalID(ctx, u.CustomerID, id, externalID)
