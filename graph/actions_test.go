@@ -240,6 +240,17 @@ func TestCustomerConfigAndBilling(t *testing.T) {
 			wantData: []any{"createServiceAccount", "clientSecret"}},
 		{name: "service account/listed", user: ownerA, query: `{ customer(id: "cust-acme") { serviceAccounts { name role } } }`,
 			wantData: []any{"customer", "serviceAccounts", 0, "name"}, wantValue: "ci"},
+		{name: "scim token/create answers the token", user: ownerA,
+			query:    `mutation { createScimToken(customerId: "cust-acme", name: "Entra ID") { scimToken { id name lastUsedAt revokedAt } token } }`,
+			wantData: []any{"createScimToken", "token"}},
+		{name: "scim token/listed", user: ownerA, query: `{ customer(id: "cust-acme") { scimTokens { name revokedAt } } }`,
+			wantData: []any{"customer", "scimTokens", 0, "name"}, wantValue: "Entra ID"},
+		{name: "scim token/viewer may not", user: viewerA,
+			query:     `mutation { createScimToken(customerId: "cust-acme", name: "x") { token } }`,
+			wantCodes: []string{"FORBIDDEN"}},
+		{name: "scim token/account_manager of another customer", user: acctMgr,
+			query:     `mutation { createScimToken(customerId: "cust-globex", name: "x") { token } }`,
+			wantCodes: []string{"FORBIDDEN"}},
 		{name: "credit/finance_admin", user: financeAdm,
 			query:    `mutation { issueCredit(customerId: "cust-acme", input: {amount: 25, currency: "EUR", reason: "Outage"}) { amount reason } }`,
 			wantData: []any{"issueCredit", "amount"}, wantValue: 25.0},
@@ -263,6 +274,19 @@ func TestCustomerConfigAndBilling(t *testing.T) {
 		if _, err := e.gqlErr(ownerA, `{ customer(id: "cust-acme") { webhooks { `+f+` } } }`); err == "" {
 			t.Errorf("Webhook.%s is queryable", f)
 		}
+	}
+	if _, err := e.gqlErr(ownerA, `{ customer(id: "cust-acme") { scimTokens { token } } }`); err == "" {
+		t.Error("ScimToken.token is queryable")
+	}
+	// Revoking: the token shows revoked.
+	got = e.gql(ownerA, `{ customer(id: "cust-acme") { scimTokens { id } } }`, nil)
+	id := got.Data["customer"].(map[string]any)["scimTokens"].([]any)[0].(map[string]any)["id"].(string)
+	if got, err := e.gqlErr(ownerA, `mutation { revokeScimToken(id: "`+id+`") }`); err != "" {
+		t.Fatalf("revoke: %s %s", err, got.Raw)
+	}
+	got = e.gql(ownerA, `{ customer(id: "cust-acme") { scimTokens { revokedAt } } }`, nil)
+	if got.Data["customer"].(map[string]any)["scimTokens"].([]any)[0].(map[string]any)["revokedAt"] == nil {
+		t.Errorf("the revoked token shows live: %s", got.Raw)
 	}
 }
 

@@ -34,6 +34,7 @@ import (
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/mail"
+	"github.com/platform/platform/internal/scim"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/postgres"
 	"github.com/platform/platform/internal/store/sqlite"
@@ -252,6 +253,7 @@ func (m *Main) Run(ctx context.Context) error {
 		cr.Handle("/graphql", gh)
 		cr.Handle("/graphql/assets/*", gh) // the playground's files
 
+		scim.New(adm, st, m.Config.ConsoleURL).Mount(cr) // {console_url}/scim/v2, a directory's token (D-scim)
 		cr.Mount("/", con.Handler(func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, consoleAuth) }))
 		handlers[RoleConsole] = cr
 	}

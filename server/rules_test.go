@@ -53,7 +53,8 @@ func walkRoutes(t *testing.T, h http.Handler) []string {
 // the gateway and its callback (R4.4-callbacks, R5.2-flow), the console
 // app's pages and assets (D-console-app), the tenant web app and its
 // backend's sign-in (R4.2-config, R4.2-callback, D-tenant-auth, the
-// back-channel logout), and GraphQL (D-graphql). Anything else the routers
+// back-channel logout), GraphQL (D-graphql) and the console's SCIM server
+// under /scim/v2, the base directories are given (D-scim). Anything else the routers
 // grow outside /api/v1 fails here.
 //
 // spec: R9-prefix
@@ -77,7 +78,7 @@ func TestEveryAPIRouteUnderVersionPrefix(t *testing.T) {
 	// cannot pass by finding nothing.
 	mustHave := map[string][]string{
 		RoleConsole: {"POST /api/v1/login/resolve-org", "GET /api/v1/login/resolve-client", "GET /api/v1/auth/me",
-			"GET /api/v1/customers", "PATCH /api/v1/tenants/{id}", "GET /api/v1/me/permissions"},
+			"GET /api/v1/customers", "PATCH /api/v1/tenants/{id}", "GET /api/v1/me/permissions", "GET /scim/v2/Users/"},
 		RoleTenant: {"GET /api/v1/master-record/{masterName}", "POST /api/v1/cx/upload", "GET /api/v1/me/tenants"},
 	}
 	for _, role := range []string{RoleConsole, RoleTenant} {
@@ -90,6 +91,7 @@ func TestEveryAPIRouteUnderVersionPrefix(t *testing.T) {
 				switch {
 				case strings.HasPrefix(pattern, "/api/v1/"):
 				case pattern == "/graphql" || pattern == "/graphql/assets/*":
+				case role == RoleConsole && strings.HasPrefix(pattern, "/scim/v2/"): // the SCIM server's fixed base (D-scim)
 				case notAPI[role][rt]:
 				default:
 					t.Errorf("%s route %q is outside /api/v1 and is none of the documented pages", role, rt)

@@ -170,6 +170,7 @@ type ComplexityRoot struct {
 		NextInvoice       func(childComplexity int) int
 		OrgID             func(childComplexity int) int
 		Payments          func(childComplexity int, first *int, after *string) int
+		ScimTokens        func(childComplexity int) int
 		ServiceAccounts   func(childComplexity int) int
 		Settings          func(childComplexity int) int
 		Sso               func(childComplexity int) int
@@ -387,6 +388,7 @@ type ComplexityRoot struct {
 		CreateMeter                  func(childComplexity int, input admin.MeterInput) int
 		CreatePlan                   func(childComplexity int, input admin.PlanInput) int
 		CreateRelease                func(childComplexity int, input admin.ReleaseInput) int
+		CreateScimToken              func(childComplexity int, customerID string, name string) int
 		CreateServiceAccount         func(childComplexity int, customerID string, input admin.ServiceAccountInput) int
 		CreateTenant                 func(childComplexity int, input model.CreateTenantInput) int
 		CreateUserAttribute          func(childComplexity int, input admin.UserAttributeInput) int
@@ -433,6 +435,7 @@ type ComplexityRoot struct {
 		ResumeSystemWorker           func(childComplexity int, id string) int
 		RevokeInternalInvitation     func(childComplexity int, id string) int
 		RevokeInvitation             func(childComplexity int, id string) int
+		RevokeScimToken              func(childComplexity int, id string) int
 		RotateConnection             func(childComplexity int, id string) int
 		RotateInstanceSecret         func(childComplexity int, id string) int
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
@@ -566,6 +569,20 @@ type ComplexityRoot struct {
 		PasswordAllowed   func(childComplexity int) int
 		SSOAllowed        func(childComplexity int) int
 		SSOCreateUsers    func(childComplexity int) int
+	}
+
+	ScimToken struct {
+		CreatedAt  func(childComplexity int) int
+		CustomerID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+		RevokedAt  func(childComplexity int) int
+	}
+
+	ScimTokenWithSecret struct {
+		SCIMTokenView func(childComplexity int) int
+		Token         func(childComplexity int) int
 	}
 
 	Scope struct {
@@ -739,6 +756,7 @@ type CustomerResolver interface {
 	IdentityProviders(ctx context.Context, obj *admin.Customer) ([]*admin.IdentityProvider, error)
 	Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error)
 	ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error)
+	ScimTokens(ctx context.Context, obj *admin.Customer) ([]*admin.SCIMTokenView, error)
 }
 type CustomerUserResolver interface {
 	Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error)
@@ -821,6 +839,8 @@ type MutationResolver interface {
 	ReportDiscrepancy(ctx context.Context, input admin.DiscrepancyInput) (*admin.DiscrepancyView, error)
 	ResolveDiscrepancy(ctx context.Context, id string, resolution string) (*admin.DiscrepancyView, error)
 	ReopenDiscrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
+	CreateScimToken(ctx context.Context, customerID string, name string) (*admin.SCIMTokenSecret, error)
+	RevokeScimToken(ctx context.Context, id string) (*bool, error)
 	CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error)
 	UpdateTenant(ctx context.Context, id string, input model.UpdateTenantInput) (*admin.Tenant, error)
 	DeleteTenant(ctx context.Context, id string) (*bool, error)
@@ -1461,6 +1481,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Payments(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Customer.scimTokens":
+		if e.ComplexityRoot.Customer.ScimTokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.ScimTokens(childComplexity), true
 	case "Customer.serviceAccounts":
 		if e.ComplexityRoot.Customer.ServiceAccounts == nil {
 			break
@@ -2474,6 +2500,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateRelease(childComplexity, args["input"].(admin.ReleaseInput)), true
+	case "Mutation.createScimToken":
+		if e.ComplexityRoot.Mutation.CreateScimToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createScimToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateScimToken(childComplexity, args["customerId"].(string), args["name"].(string)), true
 	case "Mutation.createServiceAccount":
 		if e.ComplexityRoot.Mutation.CreateServiceAccount == nil {
 			break
@@ -2975,6 +3012,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeInvitation(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeScimToken":
+		if e.ComplexityRoot.Mutation.RevokeScimToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeScimToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeScimToken(childComplexity, args["id"].(string)), true
 	case "Mutation.rotateConnection":
 		if e.ComplexityRoot.Mutation.RotateConnection == nil {
 			break
@@ -3950,6 +3998,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SSOSettings.SSOCreateUsers(childComplexity), true
+
+	case "ScimToken.createdAt":
+		if e.ComplexityRoot.ScimToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimToken.CreatedAt(childComplexity), true
+	case "ScimToken.customerId":
+		if e.ComplexityRoot.ScimToken.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimToken.CustomerID(childComplexity), true
+	case "ScimToken.id":
+		if e.ComplexityRoot.ScimToken.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimToken.ID(childComplexity), true
+	case "ScimToken.lastUsedAt":
+		if e.ComplexityRoot.ScimToken.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimToken.LastUsedAt(childComplexity), true
+	case "ScimToken.name":
+		if e.ComplexityRoot.ScimToken.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimToken.Name(childComplexity), true
+	case "ScimToken.revokedAt":
+		if e.ComplexityRoot.ScimToken.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimToken.RevokedAt(childComplexity), true
+
+	case "ScimTokenWithSecret.scimToken":
+		if e.ComplexityRoot.ScimTokenWithSecret.SCIMTokenView == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimTokenWithSecret.SCIMTokenView(childComplexity), true
+	case "ScimTokenWithSecret.token":
+		if e.ComplexityRoot.ScimTokenWithSecret.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScimTokenWithSecret.Token(childComplexity), true
 
 	case "Scope.customerIds":
 		if e.ComplexityRoot.Scope.CustomerIds == nil {
@@ -5694,6 +5792,36 @@ extend type Mutation {
   reopenDiscrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
 }
 `, BuiltIn: false},
+	{Name: "../../schema/scim.graphqls", Input: `"A bearer token a customer's directory provisions its users and groups with through SCIM (docs/scim.md); never the token itself."
+type ScimToken {
+  id: ID!
+  customerId: ID!
+  name: String!
+  createdAt: Time!
+  "When the token was last used, to the minute; null before its first use."
+  lastUsedAt: Time
+  "Null while the token is live."
+  revokedAt: Time
+}
+
+"A new SCIM token with its value, answered once."
+type ScimTokenWithSecret {
+  scimToken: ScimToken!
+  token: String!
+}
+
+extend type Customer {
+  "The customer's SCIM tokens, newest first (at most 50)."
+  scimTokens: [ScimToken!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 50)
+}
+
+extend type Mutation {
+  "Makes a SCIM token for the customer's directory; the token is answered this once."
+  createScimToken(customerId: ID!, name: String!): ScimTokenWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Revokes a SCIM token: the directory's next request with it is refused."
+  revokeScimToken(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/tenant.graphqls", Input: `"A tenant of a customer, optionally running on one of its instances."
 type Tenant @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
@@ -6314,6 +6442,8 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_webhooks(ctx, field)
 	case "serviceAccounts":
 		return ec.fieldContext_Customer_serviceAccounts(ctx, field)
+	case "scimTokens":
+		return ec.fieldContext_Customer_scimTokens(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
 }
@@ -6818,6 +6948,34 @@ func (ec *executionContext) childFields_SSOSettings(ctx context.Context, field g
 		return ec.fieldContext_SSOSettings_identityProviders(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SSOSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_ScimToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ScimToken_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_ScimToken_customerId(ctx, field)
+	case "name":
+		return ec.fieldContext_ScimToken_name(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ScimToken_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_ScimToken_lastUsedAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_ScimToken_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScimToken", field.Name)
+}
+
+func (ec *executionContext) childFields_ScimTokenWithSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scimToken":
+		return ec.fieldContext_ScimTokenWithSecret_scimToken(ctx, field)
+	case "token":
+		return ec.fieldContext_ScimTokenWithSecret_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScimTokenWithSecret", field.Name)
 }
 
 func (ec *executionContext) childFields_Scope(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7652,6 +7810,28 @@ func (ec *executionContext) field_Mutation_createRelease_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createScimToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createServiceAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8397,6 +8577,20 @@ func (ec *executionContext) field_Mutation_revokeInternalInvitation_args(ctx con
 }
 
 func (ec *executionContext) field_Mutation_revokeInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeScimToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -12499,6 +12693,56 @@ func (ec *executionContext) fieldContext_Customer_serviceAccounts(_ context.Cont
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ServiceAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_scimTokens(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_scimTokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().ScimTokens(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.SCIMTokenView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.SCIMTokenView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.SCIMTokenView) graphql.Marshaler {
+			return ec.marshalOScimToken2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_scimTokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScimToken(ctx, field)
 		},
 	}
 	return fc, nil
@@ -19221,6 +19465,130 @@ func (ec *executionContext) fieldContext_Mutation_reopenDiscrepancy(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createScimToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createScimToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateScimToken(ctx, fc.Args["customerId"].(string), fc.Args["name"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SCIMTokenSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SCIMTokenSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SCIMTokenSecret) graphql.Marshaler {
+			return ec.marshalOScimTokenWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createScimToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScimTokenWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createScimToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeScimToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeScimToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeScimToken(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeScimToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeScimToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTenant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24551,6 +24919,199 @@ func (ec *executionContext) _SSOSettings_identityProviders(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_SSOSettings_identityProviders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SSOSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ScimToken_id(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimToken_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScimToken_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ScimToken_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimToken_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScimToken_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ScimToken_name(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimToken_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScimToken_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _ScimToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimToken_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScimToken_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ScimToken_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimToken_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScimToken_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ScimToken_revokedAt(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimToken_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScimToken_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ScimTokenWithSecret_scimToken(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimTokenWithSecret_scimToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SCIMTokenView, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SCIMTokenView) graphql.Marshaler {
+			return ec.marshalNScimToken2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScimTokenWithSecret_scimToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScimTokenWithSecret",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScimToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScimTokenWithSecret_token(ctx context.Context, field graphql.CollectedField, obj *admin.SCIMTokenSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScimTokenWithSecret_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScimTokenWithSecret_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScimTokenWithSecret", field, false, false, "String")
 }
 
 func (ec *executionContext) _Scope_source(ctx context.Context, field graphql.CollectedField, obj *model.Scope) (ret graphql.Marshaler) {
@@ -31078,6 +31639,12 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_serviceAccounts(ctx, field, obj)
 				})
+		case "scimTokens":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_scimTokens(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -32773,6 +33340,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createScimToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createScimToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokeScimToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeScimToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createTenant":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTenant(ctx, field)
@@ -33652,6 +34233,102 @@ func (ec *executionContext) _SSOSettings(ctx context.Context, sel ast.SelectionS
 			}
 		case "identityProviders":
 			out.Values[i] = ec._SSOSettings_identityProviders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var scimTokenImplementors = []string{"ScimToken"}
+
+func (ec *executionContext) _ScimToken(ctx context.Context, sel ast.SelectionSet, obj *admin.SCIMTokenView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scimTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScimToken")
+		case "id":
+			out.Values[i] = ec._ScimToken_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._ScimToken_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ScimToken_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ScimToken_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._ScimToken_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._ScimToken_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var scimTokenWithSecretImplementors = []string{"ScimTokenWithSecret"}
+
+func (ec *executionContext) _ScimTokenWithSecret(ctx context.Context, sel ast.SelectionSet, obj *admin.SCIMTokenSecret) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scimTokenWithSecretImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScimTokenWithSecret")
+		case "scimToken":
+			out.Values[i] = ec._ScimTokenWithSecret_scimToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._ScimTokenWithSecret_token(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -35814,6 +36491,14 @@ func (ec *executionContext) unmarshalNSSOSettingsInput2githubᚗcomᚋplatform�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNScimToken2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenView(ctx context.Context, sel ast.SelectionSet, v *admin.SCIMTokenView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ScimToken!")
+		return graphql.Null
+	}
+	return ec._ScimToken(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNScope2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐScope(ctx context.Context, sel ast.SelectionSet, v *model.Scope) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Scope!")
@@ -36924,6 +37609,32 @@ func (ec *executionContext) marshalOSSOSettings2ᚖgithubᚗcomᚋplatformᚋpla
 		return graphql.Null
 	}
 	return ec._SSOSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOScimToken2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.SCIMTokenView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScimToken2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOScimTokenWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenSecret(ctx context.Context, sel ast.SelectionSet, v *admin.SCIMTokenSecret) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScimTokenWithSecret(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {

@@ -214,3 +214,19 @@ var (
 	OpDiscrepancyResolve  = declare(Operation{Name: "discrepancy.resolve", Action: authz.ManageDiscrepancies, Write: true})
 	OpDiscrepancyReopen   = declare(Operation{Name: "discrepancy.reopen", Action: authz.ManageDiscrepancies, Write: true})
 )
+
+// SCIM tokens (D-scim): a customer's directory provisions its users with
+// one; managing them is customer-side configuration.
+var (
+	OpSCIMTokenList   = declare(Operation{Name: "scim_token.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpSCIMTokenCreate = declare(Operation{Name: "scim_token.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpSCIMTokenRevoke = declare(Operation{Name: "scim_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)
+
+// A customer's groups as its directory writes them through SCIM (D-scim):
+// names, external ids and members, never the bound role.
+var (
+	OpSCIMGroupCreate = declare(Operation{Name: "scim_group.create", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpSCIMGroupUpdate = declare(Operation{Name: "scim_group.update", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpSCIMGroupDelete = declare(Operation{Name: "scim_group.delete", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+)

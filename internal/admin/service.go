@@ -41,6 +41,9 @@ type Service struct {
 	systemWorkers
 	userAttributes
 	discrepancies
+	scimTokens
+	scimUsers
+	scimGroups
 }
 
 // config is what the options set.
@@ -119,5 +122,8 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		systemWorkers:     systemWorkers{co},
 		userAttributes:    userAttributes{co},
 		discrepancies:     discrepancies{co},
+		scimTokens:        scimTokens{co},
+		scimUsers:         scimUsers{users{acct}},
+		scimGroups:        scimGroups{co},
 	}
 }

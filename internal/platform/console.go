@@ -64,3 +64,17 @@ type ProviderRef struct {
 	ID   string
 	Name string
 }
+
+// Group is a group of users of one organization (D-groups): a customer's
+// group, or an internal group of the administrator organization. Role is the
+// role its members hold besides their own ("" binds none); ExternalID is the
+// directory's identifier of the group (SCIM externalId), "" when none.
+type Group struct {
+	ID         string
+	OrgID      string
+	Name       string
+	Role       string
+	ExternalID string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}

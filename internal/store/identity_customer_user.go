@@ -66,7 +66,15 @@ func (s *Identity) MoveUser(ctx context.Context, userID, orgID, customerID strin
 			WHERE user_id = $1`, userID, customerID); err != nil {
 			return err
 		}
-		_, err = tx.db.Exec(ctx, `DELETE FROM tenant_members WHERE user_id = $1`, userID)
-		return err
+		for _, q := range []string{ // a group holds only users of its organization
+			`DELETE FROM tenant_members WHERE user_id = $1`,
+			`DELETE FROM group_members WHERE user_id = $1`,
+			`DELETE FROM group_managers WHERE user_id = $1`,
+		} {
+			if _, err := tx.db.Exec(ctx, q, userID); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

@@ -40,8 +40,8 @@ func (s *Identity) ListInternalUsers(ctx context.Context, p PageQuery) ([]Intern
 		func(u *InternalUser) (string, string) { return u.Email, u.ID })
 }
 
-// RemoveInternalUser takes an internal user's role, grants and focus mode
-// away and suspends its account. ENOTFOUND.
+// RemoveInternalUser takes an internal user's role, grants, focus mode and
+// groups away and suspends its account. ENOTFOUND.
 func (s *Identity) RemoveInternalUser(ctx context.Context, id string, now time.Time) error {
 	return s.InTx(ctx, func(tx *Store) error {
 		err := tx.execOne(ctx, "internal user", `DELETE FROM console_users WHERE user_id = $1 AND customer_id IS NULL`, id)
@@ -52,6 +52,8 @@ func (s *Identity) RemoveInternalUser(ctx context.Context, id string, now time.T
 			`DELETE FROM customer_grants WHERE grantee_type = 'user' AND grantee_id = $1`,
 			`DELETE FROM instance_grants WHERE grantee_type = 'user' AND grantee_id = $1`,
 			`DELETE FROM focus_modes WHERE user_id = $1`,
+			`DELETE FROM group_members WHERE user_id = $1`,
+			`DELETE FROM group_managers WHERE user_id = $1`,
 		} {
 			if _, err := tx.db.Exec(ctx, q, id); err != nil {
 				return err

@@ -8,7 +8,8 @@ import (
 	"github.com/platform/platform/internal/authz"
 )
 
-// Grantee types of a grant (R2.6-grant-key); only GranteeUser is written today.
+// Grantee types of a grant (R2.6-grant-key): a user, or a group whose
+// members hold the grant (D-group-grants).
 const (
 	GranteeUser  = "user"
 	GranteeGroup = "group"
@@ -92,4 +93,18 @@ func (s *Tenancy) GrantsByCustomerIDs(ctx context.Context, ids []string) ([]Gran
 	cond := scopeCondition(&args, authz.Filter{CustomerIDs: ids}, "customer_id", "") // the customers asked for
 	return queryAll(ctx, s.db, scanGrant, `SELECT grantee_type, grantee_id, customer_id, granted_by, granted_at FROM customer_grants
 		WHERE `+cond+` ORDER BY customer_id, grantee_type, grantee_id`, args...)
+}
+
+// DeleteGroupGrant removes a group's grant. ENOTFOUND when there was none.
+func (s *Tenancy) DeleteGroupGrant(ctx context.Context, instance bool, groupID, targetID string) error {
+	t := grantTables[instance]
+	return s.execOne(ctx, "grant", `DELETE FROM `+t[0]+` WHERE grantee_type = 'group' AND grantee_id = $1 AND `+t[1]+` = $2`,
+		groupID, targetID)
+}
+
+// GroupGrants lists a group's grants, by target.
+func (s *Tenancy) GroupGrants(ctx context.Context, instance bool, groupID string) ([]Grant, error) {
+	t := grantTables[instance]
+	return queryAll(ctx, s.db, scanGrant, `SELECT grantee_type, grantee_id, `+t[1]+`, granted_by, granted_at FROM `+t[0]+`
+		WHERE grantee_type = 'group' AND grantee_id = $1 ORDER BY `+t[1], groupID)
 }

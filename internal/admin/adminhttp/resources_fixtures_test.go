@@ -52,6 +52,16 @@ func (e *env) mustWebhook(customerID, url string) string {
 	return id
 }
 
+func (e *env) mustSCIMToken(customerID string) string {
+	e.t.Helper()
+	id := e.id("scim")
+	if err := e.st.CreateSCIMToken(context.Background(), &store.SCIMToken{ID: id, CustomerID: customerID, Name: "Directory " + id,
+		TokenHash: "hash-" + id, CreatedBy: "seed", CreatedAt: time.Now()}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
 func (e *env) mustServiceAccount(customerID string) string {
 	e.t.Helper()
 	now := time.Now()
@@ -191,6 +201,8 @@ func init() {
 			r.Body = map[string]any{"url": "https://hooks.example/in", "events": []string{"*"}}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/service-accounts"):
 			r.Body = map[string]any{"name": "SA " + e.id("n"), "role": "viewer"}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/scim-tokens"):
+			r.Body = map[string]any{"name": "Directory " + e.id("n")}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			e.mustBillingSetup(w.CustomerID) // a customer role's credit is a purchase, charged on the invoice of its setup
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
@@ -226,6 +238,9 @@ func init() {
 			r.Body = map[string]any{"role": "member"}
 		}
 		return r
+	})
+	registerFixture("scim_token", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Params: params("id", w.env.mustSCIMToken(w.CustomerID))}
 	})
 	registerFixture("internal_service_account_new", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Body: map[string]any{"name": w.env.id("robot"), "role": "reader"}}

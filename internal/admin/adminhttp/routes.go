@@ -157,6 +157,12 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/service-accounts", Op: admin.OpInternalServiceAccountList, Handle: ofCaller(ok, s.ListInternalServiceAccounts)},
 		{Method: post, Pattern: "/service-accounts", Op: admin.OpInternalServiceAccountCreate, Handle: withBody(created, s.CreateInternalServiceAccount)},
 
+		// A customer's SCIM tokens (D-scim): its directory provisions users with
+		// one; the token is answered once, a revoked one is refused at once.
+		{Method: get, Pattern: "/customers/{id}/scim-tokens", Op: admin.OpSCIMTokenList, Locate: cust, Handle: byID(ok, s.ListSCIMTokens)},
+		{Method: post, Pattern: "/customers/{id}/scim-tokens", Op: admin.OpSCIMTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateSCIMToken)},
+		{Method: post, Pattern: "/scim-tokens/{id}/revoke", Op: admin.OpSCIMTokenRevoke, Locate: s.SCIMTokenResource, Handle: deleteByID(s.RevokeSCIMToken)},
+
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists
 		// without a customer in the path are filtered by the caller's scope.

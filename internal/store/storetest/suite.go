@@ -46,6 +46,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Passkeys", testPasskeys},
 		{"AuditTrail", testAuditTrail},
 		{"Support", testSupport},
+		{"Groups", testGroups},
+		{"SCIM", testSCIM},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -72,6 +72,9 @@ type Documents = {
     "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }": typeof types.CreateEnvVarDocument,
     "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n": typeof types.UpdateEnvVarDocument,
     "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }": typeof types.DeleteEnvVarDocument,
+    "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n": typeof types.ScimTokensDocument,
+    "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n": typeof types.CreateScimTokenDocument,
+    "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n": typeof types.RevokeScimTokenDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": typeof types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
@@ -188,6 +191,9 @@ const documents: Documents = {
     "mutation CreateEnvVar($input: EnvVarInput!) { createEnvVar(input: $input) { id } }": types.CreateEnvVarDocument,
     "\n  mutation UpdateEnvVar($id: ID!, $input: EnvVarPatch!) { updateEnvVar(id: $id, input: $input) { id secret value description updatedAt } }\n": types.UpdateEnvVarDocument,
     "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }": types.DeleteEnvVarDocument,
+    "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n": types.ScimTokensDocument,
+    "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n": types.CreateScimTokenDocument,
+    "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n": types.RevokeScimTokenDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
@@ -492,6 +498,18 @@ export function graphql(source: "\n  mutation UpdateEnvVar($id: ID!, $input: Env
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }"): (typeof documents)["mutation DeleteEnvVar($id: ID!) { deleteEnvVar(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n"): (typeof documents)["\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n"): (typeof documents)["\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -7,6 +7,7 @@ import { navigate, useRoute, withQuery } from "../router";
 import { chooseTab } from "../tabs";
 import { ConfirmDelete, Fact, FormErrors, Loading, Missing, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
+import { ScimTokens } from "./scim";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
 import { TenantList } from "./tenants";
@@ -41,6 +42,7 @@ const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolea
   { value: "billing", label: "Billing", show: (c) => c.can("VIEW_BILLING"), panel: (id) => <Billing customerId={id} /> },
   { value: "sso", label: "Sign-in", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
   { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
+  { value: "directory", label: "Directory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
 ];
 
 export function CustomerPage({ id }: { id: string }) {

@@ -1,0 +1,125 @@
+package admin
+
+import (
+	"context"
+	"time"
+
+	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// scimTokens manages the bearer tokens a customer's directory provisions
+// its users with (D-scim). A token is 256 random bits shown once; only its
+// SHA-256 is stored. A token reaches only its customer's organization and,
+// revoked, is refused at once.
+type scimTokens struct{ *core }
+
+// SCIMTokenView is a SCIM token as the API shows it: never the token.
+type SCIMTokenView struct {
+	ID         string     `json:"id"`
+	CustomerID string     `json:"customerId"`
+	Name       string     `json:"name"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+}
+
+// SCIMTokenSecret is a new token with its value, answered once.
+type SCIMTokenSecret struct {
+	*SCIMTokenView
+	Token string `json:"token"`
+}
+
+// SCIMTokenInput names a new token (1 to 200 characters).
+type SCIMTokenInput struct {
+	Name string `json:"name"`
+}
+
+func newSCIMTokenView(t *store.SCIMToken) *SCIMTokenView {
+	return &SCIMTokenView{ID: t.ID, CustomerID: t.CustomerID, Name: t.Name, CreatedAt: t.CreatedAt,
+		LastUsedAt: timeOrNull(t.LastUsedAt), RevokedAt: timeOrNull(t.RevokedAt)}
+}
+
+// scimTokenPrefix starts every token, so a leaked one is recognised.
+const scimTokenPrefix = "scim_"
+
+// ListSCIMTokens lists a customer's tokens, newest first; one page (at most
+// store.MaxSCIMTokens).
+func (s *scimTokens) ListSCIMTokens(ctx context.Context, c *access.Caller, customerID string) (*Page[*SCIMTokenView], error) {
+	if _, err := s.customerFor(ctx, c, customerID, OpSCIMTokenList); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.SCIMTokens(ctx, customerID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*SCIMTokenView, 0, len(rows))
+	for i := range rows {
+		out = append(out, newSCIMTokenView(&rows[i]))
+	}
+	return WholePage(out), nil
+}
+
+// CreateSCIMToken makes a token for the customer's directory and answers
+// it, this once. EINVALID; ELIMIT past store.MaxSCIMTokens.
+func (s *scimTokens) CreateSCIMToken(ctx context.Context, c *access.Caller, customerID string, in SCIMTokenInput) (*SCIMTokenSecret, error) {
+	if _, err := s.customerFor(ctx, c, customerID, OpSCIMTokenCreate); err != nil {
+		return nil, err
+	}
+	name, err := required("name", in.Name, 200)
+	if err != nil {
+		return nil, err
+	}
+	token := scimTokenPrefix + randomHex(32)
+	t := &store.SCIMToken{ID: newID(), CustomerID: customerID, Name: name, TokenHash: platform.HashSecret(token),
+		CreatedBy: c.UserID, CreatedAt: s.stamp()}
+	err = s.audited(ctx, c, OpSCIMTokenCreate, on(customerID, "scim-tokens", t.ID), func(tx *store.Store) error {
+		return tx.CreateSCIMToken(ctx, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &SCIMTokenSecret{SCIMTokenView: newSCIMTokenView(t), Token: token}, nil
+}
+
+// RevokeSCIMToken revokes a token: the next request with it is refused.
+func (s *scimTokens) RevokeSCIMToken(ctx context.Context, c *access.Caller, id string) error {
+	t, err := decided(ctx, s.core, c, OpSCIMTokenRevoke, scimTokenResource)(s.store.SCIMToken(ctx, id))
+	if err != nil {
+		return err
+	}
+	return s.audited(ctx, c, OpSCIMTokenRevoke, on(t.CustomerID, "scim-tokens", id), func(tx *store.Store) error {
+		return tx.RevokeSCIMToken(ctx, id, s.stamp())
+	})
+}
+
+func scimTokenResource(t *store.SCIMToken) authz.Resource {
+	return authz.Resource{CustomerID: t.CustomerID}
+}
+
+// SCIMTokenResource is the customer of the token id.
+func (s *scimTokens) SCIMTokenResource(ctx context.Context, id string) (authz.Resource, error) {
+	return located(scimTokenResource)(s.store.SCIMToken(ctx, id))
+}
+
+// SCIMCaller is the caller a live token acts as: its customer's admin,
+// named in the audit log as "scim-token:<id>". It decides like any admin of
+// the customer, so it reaches only that customer's users and cannot act on
+// the owner (D-owner-protect). EUNAUTHORIZED for a token that is unknown or
+// revoked.
+func (s *scimTokens) SCIMCaller(ctx context.Context, token string) (*access.Caller, error) {
+	t, err := s.store.UseSCIMToken(ctx, platform.HashSecret(token), s.stamp())
+	if platform.ErrorCode(err) == platform.ENOTFOUND {
+		return nil, platform.Errorf(platform.EUNAUTHORIZED, "the token is not valid")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := authz.Principal{UserID: SCIMActorPrefix + t.ID, Role: authz.Admin, CustomerID: t.CustomerID}
+	return &access.Caller{Principal: p, Scope: authz.ResolveScope(p), Via: access.ViaBearer}, nil
+}
+
+// SCIMActorPrefix starts the actor id of what a SCIM token does.
+const SCIMActorPrefix = "scim-token:"
