@@ -56,7 +56,7 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 // holds reports whether c's role holds act: read access, or full access for
 // a write.
 func (d *directives) holds(c *access.Caller, act authz.Action, write bool) bool {
-	held := d.access.Catalog().Access(c.Role, act)
+	held := d.access.Catalog().AccessOf(&c.Principal, act)
 	return held != authz.AccessNone && (!write || held == authz.AccessFull)
 }
 
@@ -96,7 +96,7 @@ func (d *directives) redact(ctx context.Context, _ any, next graphql.Resolver, u
 		return nil, err
 	}
 	c := access.From(ctx)
-	if c == nil || d.access.Catalog().Access(c.Role, perm) == authz.AccessNone {
+	if c == nil || d.access.Catalog().AccessOf(&c.Principal, perm) == authz.AccessNone {
 		return nil, nil
 	}
 	return next(ctx)

@@ -60,8 +60,8 @@ func (t Target) String() string {
 // ActionFor is the action c is decided on for op: its Action, or for a read
 // with an Or, the Or when c's role holds Or but not Action.
 func (op Operation) ActionFor(cat *authz.Catalog, c *access.Caller) authz.Action {
-	if op.Or != 0 && !op.Write && cat.Access(c.Role, op.Action) == authz.AccessNone &&
-		cat.Access(c.Role, op.Or) != authz.AccessNone {
+	if op.Or != 0 && !op.Write && cat.AccessOf(&c.Principal, op.Action) == authz.AccessNone &&
+		cat.AccessOf(&c.Principal, op.Or) != authz.AccessNone {
 		return op.Or
 	}
 	return op.Action
