@@ -26,6 +26,9 @@ type Operation struct {
 	// Target is what the operation acts on, and so which scope rules can
 	// refuse it.
 	Target Target
+	// GroupManager: a manager of the group the operation acts on may
+	// perform it without holding Action (D-group-managers).
+	GroupManager bool
 }
 
 // Target is the kind of thing an operation acts on.

@@ -41,6 +41,7 @@ type Service struct {
 	systemWorkers
 	userAttributes
 	discrepancies
+	groups
 }
 
 // config is what the options set.
@@ -119,5 +120,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		systemWorkers:     systemWorkers{co},
 		userAttributes:    userAttributes{co},
 		discrepancies:     discrepancies{co},
+		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
 	}
 }

@@ -202,3 +202,20 @@ func (x Access) MarshalText() ([]byte, error) {
 func (x *Access) UnmarshalText(b []byte) error {
 	return decode(x, b, ParseAccess)
 }
+
+// Covers reports whether p holds at least what role r holds of every
+// action, leaving out the actions the fixed rules close to p's own role
+// (a portal role's data upload for an internal caller): a caller may bind r
+// to a group only then (D-group-roles), so no group lends a role more than
+// its creator holds.
+func (c *Catalog) Covers(p *Principal, r Role) bool {
+	if c == nil || !r.valid() {
+		return false
+	}
+	for a := CreateCustomer; int(a) < numActions; a++ {
+		if forbidden(p.Role, a) == "" && c.Access(r, a) > c.AccessOf(p, a) {
+			return false
+		}
+	}
+	return true
+}

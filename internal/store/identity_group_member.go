@@ -109,3 +109,10 @@ func missing(a, b []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// ManagesGroup reports whether a user is a manager of a group.
+func (s *Identity) ManagesGroup(ctx context.Context, userID, groupID string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM group_managers WHERE group_id = $1 AND user_id = $2)`, groupID, userID).Scan(&ok)
+	return ok, err
+}
