@@ -19,7 +19,9 @@ func groupCall[T any](internal bool, call func(context.Context, *access.Caller, 
 }
 
 func groupBodyCall[In, T any](internal bool, call func(context.Context, *access.Caller, bool, string, In) (T, error)) func(context.Context, *access.Caller, string, In) (T, error) {
-	return func(ctx context.Context, c *access.Caller, id string, in In) (T, error) { return call(ctx, c, internal, id, in) }
+	return func(ctx context.Context, c *access.Caller, id string, in In) (T, error) {
+		return call(ctx, c, internal, id, in)
+	}
 }
 
 func groupDelete(internal bool, call func(context.Context, *access.Caller, bool, string) error) func(context.Context, *access.Caller, string) error {
