@@ -17,6 +17,10 @@ import (
 // directives implements @authz and @redact on the authorization core.
 type directives struct {
 	access *access.Service
+	// manages reports whether the caller manages a group, whose members it
+	// may then read, add and remove without the action (D-group-managers);
+	// nil where no administration service is.
+	manages func(ctx context.Context, c *access.Caller, groupID string) bool
 }
 
 // authz decides whether the caller may resolve the field (D-graphql-admin), on the
@@ -44,6 +48,9 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 	op, ok := operationOf(fc)
 	if !ok {
 		return nil, platform.Errorf(platform.EINTERNAL, "the field declares no operation")
+	}
+	if gid, _ := fc.Args["groupId"].(string); op.GroupManager && d.manages != nil && d.manages(ctx, c, gid) {
+		return next(ctx) // the service decides on the manager's membership operation
 	}
 	act := op.ActionFor(d.access.Catalog(), c)
 	res, onObject := resourceOf(obj)

@@ -180,6 +180,9 @@ func writeTransportError(w http.ResponseWriter, status int, code, msg string) {
 func schemaConfig(r Resolver) generated.Config {
 	res := r
 	d := &directives{access: r.Access}
+	if r.Admin != nil {
+		d.manages = r.Admin.ManagesGroup
+	}
 	c := generated.Config{Resolvers: &res}
 	c.Directives.Authz = d.authz
 	c.Directives.Redact = d.redact
