@@ -159,6 +159,36 @@ func testGroups(t *testing.T, st *store.Store) {
 		}
 	})
 
+	t.Run("SyncUserGroups", func(t *testing.T) {
+		// bob is in g-fin (not managed); the provider manages g-ops and g-a.
+		if _, err := st.AddGroupMember(ctx, false, "g-fin", "bob", ts); err != nil {
+			t.Fatal(err)
+		}
+		joined, left, err := st.SyncUserGroups(ctx, "bob", []string{"g-ops", "g-a", "g-two"}, []string{"g-ops", "g-two"}, ts)
+		if err != nil || !slices.Equal(joined, []string{"g-ops"}) || len(left) != 0 {
+			t.Fatalf("sync = joined %v left %v, %v (another organization's group is never joined)", joined, left, err)
+		}
+		joined, left, err = st.SyncUserGroups(ctx, "bob", []string{"g-ops", "g-a"}, []string{"g-a"}, ts)
+		if err != nil || !slices.Equal(joined, []string{"g-a"}) || !slices.Equal(left, []string{"g-ops"}) {
+			t.Fatalf("sync again = joined %v left %v, %v", joined, left, err)
+		}
+		if gs := groupIDs(t)(st.UserGroups(ctx, "bob")); !slices.Equal(gs, []string{"g-a", "g-fin"}) {
+			t.Errorf("bob's groups = %v (the unmanaged g-fin stays)", gs)
+		}
+		named, err := st.GroupsNamed(ctx, "org-cust-1", []string{"Finance", "g-a", "Ops"})
+		if err != nil || len(named) != 3 {
+			t.Errorf("groups named = %+v, %v", named, err)
+		}
+		if named, _ := st.GroupsNamed(ctx, "org-cust-2", []string{"Finance", "g-a"}); len(named) != 0 {
+			t.Errorf("another organization's groups by name or id = %+v", named)
+		}
+		for _, g := range []string{"g-a", "g-fin"} {
+			if err := st.RemoveGroupMember(ctx, false, g, "bob"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
 	t.Run("GroupGrants", func(t *testing.T) {
 		if err := st.PutGrant(ctx, false, &store.Grant{GranteeType: store.GranteeGroup, GranteeID: "g-emea", TargetID: "cust-2", GrantedBy: "admin", GrantedAt: ts}); err != nil {
 			t.Fatal(err)
