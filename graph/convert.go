@@ -111,9 +111,9 @@ func (r *Resolver) me(c *access.Caller) *model.Me {
 		m.CustomerID = &id
 	}
 	cat := r.Access.Catalog()
-	for _, a := range cat.Allowed(c.Role) {
+	for _, a := range cat.AllowedOf(&c.Principal) {
 		name := strings.ToUpper(a.String())
-		acc := cat.Access(c.Role, a)
+		acc := cat.AccessOf(&c.Principal, a)
 		m.Actions = append(m.Actions, &model.ActionGrant{Action: model.Action(name), Access: acc.String()})
 		m.Permissions = append(m.Permissions, model.Permission(name))
 		if acc == authz.AccessFull {
@@ -159,7 +159,7 @@ func done(err error) (*bool, error) {
 // holds reports whether c's role holds act at all: entity lookups, like
 // lists, answer null for what the caller may not read instead of refusing.
 func (r *Resolver) holds(c *access.Caller, act authz.Action) bool {
-	return r.Access.Catalog().Access(c.Role, act) != authz.AccessNone
+	return r.Access.Catalog().AccessOf(&c.Principal, act) != authz.AccessNone
 }
 
 // profile loads the caller's e-mail and name once per request.

@@ -17,6 +17,10 @@ import (
 // directives implements @authz and @redact on the authorization core.
 type directives struct {
 	access *access.Service
+	// manages reports whether the caller manages a group, whose members it
+	// may then read, add and remove without the action (D-group-managers);
+	// nil where no administration service is.
+	manages func(ctx context.Context, c *access.Caller, groupID string) bool
 }
 
 // authz decides whether the caller may resolve the field (D-graphql-admin), on the
@@ -45,6 +49,9 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 	if !ok {
 		return nil, platform.Errorf(platform.EINTERNAL, "the field declares no operation")
 	}
+	if gid, _ := fc.Args["groupId"].(string); op.GroupManager && d.manages != nil && d.manages(ctx, c, gid) {
+		return next(ctx) // the service decides on the manager's membership operation
+	}
 	act := op.ActionFor(d.access.Catalog(), c)
 	res, onObject := resourceOf(obj)
 	if err := d.decide(ctx, c, act, res, onObject, op.Write); err != nil {
@@ -56,7 +63,7 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 // holds reports whether c's role holds act: read access, or full access for
 // a write.
 func (d *directives) holds(c *access.Caller, act authz.Action, write bool) bool {
-	held := d.access.Catalog().Access(c.Role, act)
+	held := d.access.Catalog().AccessOf(&c.Principal, act)
 	return held != authz.AccessNone && (!write || held == authz.AccessFull)
 }
 
@@ -96,7 +103,7 @@ func (d *directives) redact(ctx context.Context, _ any, next graphql.Resolver, u
 		return nil, err
 	}
 	c := access.From(ctx)
-	if c == nil || d.access.Catalog().Access(c.Role, perm) == authz.AccessNone {
+	if c == nil || d.access.Catalog().AccessOf(&c.Principal, perm) == authz.AccessNone {
 		return nil, nil
 	}
 	return next(ctx)

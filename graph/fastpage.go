@@ -243,8 +243,8 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 	// (fieldOps): the role's part. A role reading tenants through the Or
 	// (D-tenant-reads) goes to the executor.
 	tenantsOp, grants := fieldOps[fieldKey{"Query", "tenants"}], fieldOps[fieldKey{"Customer", "grants"}]
-	if cat.Access(c.Role, tenantsOp.Action) == authz.AccessNone ||
-		(p.grant != nil && cat.Access(c.Role, grants.Action) == authz.AccessNone) {
+	if cat.AccessOf(&c.Principal, tenantsOp.Action) == authz.AccessNone ||
+		(p.grant != nil && cat.AccessOf(&c.Principal, grants.Action) == authz.AccessNone) {
 		return nil, false
 	}
 	in, err := pageInput(platform.NamePages, p.first, p.after)

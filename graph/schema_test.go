@@ -94,7 +94,8 @@ var guardedTypes = []string{"Customer", "CustomerPage", "Tenant", "TenantPage", 
 	"BilledTotal", "CustomerUser", "CustomerUserPage", "Grant", "AuditEvent", "AuditEventPage", "MasterRecordPage",
 	"MasterRecordConnection", "CxUploadResult", "InternalUser", "InternalUserPage", "SSOSettings", "IdentityProvider", "Webhook",
 	"WebhookWithSecret", "WebhookDelivery", "ServiceAccount", "ServiceAccountWithSecret", "Invoice", "InvoicePage", "Payment",
-	"PaymentPage", "Credit", "CreditPage", "BillingSetup", "TenantMember", "TenantMigration", "Email", "EmailPage", "Discrepancy", "CxSchedule"}
+	"PaymentPage", "Credit", "CreditPage", "BillingSetup", "TenantMember", "TenantMigration", "Email", "EmailPage", "Discrepancy", "CxSchedule",
+	"Group", "GroupPage", "GroupMember", "GroupMemberPage"}
 
 // allowlist: fields that return guarded data without a directive, and why
 // that is safe. Keep it short.

@@ -23,6 +23,9 @@ import (
 func executableSchema(r Resolver) graphql.ExecutableSchema {
 	res := &r
 	d := &directives{access: r.Access}
+	if r.Admin != nil {
+		d.manages = r.Admin.ManagesGroup
+	}
 	switch {
 	case r.Admin != nil && r.Data != nil:
 		c := generated.Config{Resolvers: res}

@@ -273,6 +273,33 @@ type ComplexityRoot struct {
 		User        func(childComplexity int) int
 	}
 
+	Group struct {
+		CreatedAt  func(childComplexity int) int
+		CustomerID func(childComplexity int) int
+		ExternalID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Role       func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	GroupMember struct {
+		AddedAt func(childComplexity int) int
+		Email   func(childComplexity int) int
+		Name    func(childComplexity int) int
+		UserID  func(childComplexity int) int
+	}
+
+	GroupMemberPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	GroupPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
 	IdentityProvider struct {
 		ClientID        func(childComplexity int) int
 		ClientSecretSet func(childComplexity int) int
@@ -378,11 +405,18 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AddGroupManager              func(childComplexity int, groupID string, userID string) int
+		AddGroupMember               func(childComplexity int, groupID string, userID string) int
+		AddInternalGroupManager      func(childComplexity int, groupID string, userID string) int
+		AddInternalGroupMember       func(childComplexity int, groupID string, userID string) int
 		CreateCustomer               func(childComplexity int, input model.CreateCustomerInput) int
 		CreateEnvVar                 func(childComplexity int, input admin.EnvVarInput) int
 		CreateGrant                  func(childComplexity int, input model.GrantInput) int
+		CreateGroup                  func(childComplexity int, customerID string, input model.GroupInput) int
+		CreateGroupGrant             func(childComplexity int, groupID string, customerID *string, instanceID *string) int
 		CreateIdentityProvider       func(childComplexity int, customerID string, input admin.IdentityProviderInput) int
 		CreateInstance               func(childComplexity int, input model.CreateInstanceInput) int
+		CreateInternalGroup          func(childComplexity int, input model.GroupInput) int
 		CreateInternalServiceAccount func(childComplexity int, input admin.ServiceAccountInput) int
 		CreateInternalUser           func(childComplexity int, input admin.InternalUserInput) int
 		CreateMeter                  func(childComplexity int, input admin.MeterInput) int
@@ -396,8 +430,11 @@ type ComplexityRoot struct {
 		DeleteCustomer               func(childComplexity int, id string) int
 		DeleteEnvVar                 func(childComplexity int, id string) int
 		DeleteGrant                  func(childComplexity int, userID string, customerID *string, instanceID *string) int
+		DeleteGroup                  func(childComplexity int, id string) int
+		DeleteGroupGrant             func(childComplexity int, groupID string, customerID *string, instanceID *string) int
 		DeleteIdentityProvider       func(childComplexity int, id string) int
 		DeleteInstance               func(childComplexity int, id string) int
+		DeleteInternalGroup          func(childComplexity int, id string) int
 		DeleteMeter                  func(childComplexity int, id string) int
 		DeletePlan                   func(childComplexity int, id string) int
 		DeleteServiceAccount         func(childComplexity int, id string) int
@@ -421,6 +458,10 @@ type ComplexityRoot struct {
 		PutTenantMember              func(childComplexity int, id string, userID string, role string) int
 		PutTenantSettings            func(childComplexity int, id string, settings json.RawMessage) int
 		ReactivateUser               func(childComplexity int, id string) int
+		RemoveGroupManager           func(childComplexity int, groupID string, userID string) int
+		RemoveGroupMember            func(childComplexity int, groupID string, userID string) int
+		RemoveInternalGroupManager   func(childComplexity int, groupID string, userID string) int
+		RemoveInternalGroupMember    func(childComplexity int, groupID string, userID string) int
 		RemoveInternalUser           func(childComplexity int, id string) int
 		RemoveTenantMember           func(childComplexity int, id string, userID string) int
 		ReopenDiscrepancy            func(childComplexity int, id string) int
@@ -453,8 +494,10 @@ type ComplexityRoot struct {
 		UnlockUser                   func(childComplexity int, id string) int
 		UpdateCustomer               func(childComplexity int, id string, input model.UpdateCustomerInput) int
 		UpdateEnvVar                 func(childComplexity int, id string, input admin.EnvVarPatch) int
+		UpdateGroup                  func(childComplexity int, id string, input model.UpdateGroupInput) int
 		UpdateIdentityProvider       func(childComplexity int, id string, input admin.IdentityProviderPatch) int
 		UpdateInstance               func(childComplexity int, id string, input admin.InstanceUpdate) int
+		UpdateInternalGroup          func(childComplexity int, id string, input model.UpdateGroupInput) int
 		UpdateInternalUser           func(childComplexity int, id string, input admin.InternalUserPatch) int
 		UpdateMeter                  func(childComplexity int, id string, input admin.MeterPatch) int
 		UpdatePlan                   func(childComplexity int, id string, input admin.PlanPatch) int
@@ -518,9 +561,18 @@ type ComplexityRoot struct {
 		Environment             func(childComplexity int) int
 		Focus                   func(childComplexity int) int
 		Grants                  func(childComplexity int, userID *string, customerID *string, instanceID *string) int
+		Group                   func(childComplexity int, id string) int
+		GroupManagers           func(childComplexity int, groupID string, first *int, after *string) int
+		GroupMembers            func(childComplexity int, groupID string, first *int, after *string) int
+		Groups                  func(childComplexity int, customerID string, first *int, after *string) int
 		IdentityProvider        func(childComplexity int, id string) int
 		Instance                func(childComplexity int, id string) int
 		Instances               func(childComplexity int, customerID *string, first *int, after *string, search *string) int
+		InternalGroup           func(childComplexity int, id string) int
+		InternalGroupGrants     func(childComplexity int, groupID string) int
+		InternalGroupManagers   func(childComplexity int, groupID string, first *int, after *string) int
+		InternalGroupMembers    func(childComplexity int, groupID string, first *int, after *string) int
+		InternalGroups          func(childComplexity int, first *int, after *string) int
 		InternalServiceAccounts func(childComplexity int) int
 		InternalUser            func(childComplexity int, id string) int
 		InternalUserSessions    func(childComplexity int, id string, first *int, after *string) int
@@ -810,6 +862,22 @@ type MutationResolver interface {
 	DeleteGrant(ctx context.Context, userID string, customerID *string, instanceID *string) (*bool, error)
 	EnterFocus(ctx context.Context, input model.FocusInput) (*admin.Focus, error)
 	LeaveFocus(ctx context.Context) (*admin.Focus, error)
+	CreateGroup(ctx context.Context, customerID string, input model.GroupInput) (*admin.Group, error)
+	UpdateGroup(ctx context.Context, id string, input model.UpdateGroupInput) (*admin.Group, error)
+	DeleteGroup(ctx context.Context, id string) (*bool, error)
+	AddGroupMember(ctx context.Context, groupID string, userID string) (*admin.GroupMember, error)
+	RemoveGroupMember(ctx context.Context, groupID string, userID string) (*bool, error)
+	AddGroupManager(ctx context.Context, groupID string, userID string) (*admin.GroupMember, error)
+	RemoveGroupManager(ctx context.Context, groupID string, userID string) (*bool, error)
+	CreateInternalGroup(ctx context.Context, input model.GroupInput) (*admin.Group, error)
+	UpdateInternalGroup(ctx context.Context, id string, input model.UpdateGroupInput) (*admin.Group, error)
+	DeleteInternalGroup(ctx context.Context, id string) (*bool, error)
+	AddInternalGroupMember(ctx context.Context, groupID string, userID string) (*admin.GroupMember, error)
+	RemoveInternalGroupMember(ctx context.Context, groupID string, userID string) (*bool, error)
+	AddInternalGroupManager(ctx context.Context, groupID string, userID string) (*admin.GroupMember, error)
+	RemoveInternalGroupManager(ctx context.Context, groupID string, userID string) (*bool, error)
+	CreateGroupGrant(ctx context.Context, groupID string, customerID *string, instanceID *string) (*admin.GrantView, error)
+	DeleteGroupGrant(ctx context.Context, groupID string, customerID *string, instanceID *string) (*bool, error)
 	CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error)
 	UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error)
 	DeleteInstance(ctx context.Context, id string) (*bool, error)
@@ -886,6 +954,15 @@ type QueryResolver interface {
 	InternalServiceAccounts(ctx context.Context) ([]*admin.ServiceAccountView, error)
 	Grants(ctx context.Context, userID *string, customerID *string, instanceID *string) ([]*admin.GrantView, error)
 	Focus(ctx context.Context) (*admin.Focus, error)
+	Groups(ctx context.Context, customerID string, first *int, after *string) (*model.GroupPage, error)
+	Group(ctx context.Context, id string) (*admin.Group, error)
+	GroupMembers(ctx context.Context, groupID string, first *int, after *string) (*model.GroupMemberPage, error)
+	GroupManagers(ctx context.Context, groupID string, first *int, after *string) (*model.GroupMemberPage, error)
+	InternalGroups(ctx context.Context, first *int, after *string) (*model.GroupPage, error)
+	InternalGroup(ctx context.Context, id string) (*admin.Group, error)
+	InternalGroupMembers(ctx context.Context, groupID string, first *int, after *string) (*model.GroupMemberPage, error)
+	InternalGroupManagers(ctx context.Context, groupID string, first *int, after *string) (*model.GroupMemberPage, error)
+	InternalGroupGrants(ctx context.Context, groupID string) ([]*admin.GrantView, error)
 	Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
 	Plans(ctx context.Context) ([]*admin.PlanView, error)
@@ -1948,6 +2025,100 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Grant.User(childComplexity), true
 
+	case "Group.createdAt":
+		if e.ComplexityRoot.Group.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.CreatedAt(childComplexity), true
+	case "Group.customerId":
+		if e.ComplexityRoot.Group.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.CustomerID(childComplexity), true
+	case "Group.externalId":
+		if e.ComplexityRoot.Group.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.ExternalID(childComplexity), true
+	case "Group.id":
+		if e.ComplexityRoot.Group.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.ID(childComplexity), true
+	case "Group.name":
+		if e.ComplexityRoot.Group.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.Name(childComplexity), true
+	case "Group.role":
+		if e.ComplexityRoot.Group.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.Role(childComplexity), true
+	case "Group.updatedAt":
+		if e.ComplexityRoot.Group.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.UpdatedAt(childComplexity), true
+
+	case "GroupMember.addedAt":
+		if e.ComplexityRoot.GroupMember.AddedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.AddedAt(childComplexity), true
+	case "GroupMember.email":
+		if e.ComplexityRoot.GroupMember.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.Email(childComplexity), true
+	case "GroupMember.name":
+		if e.ComplexityRoot.GroupMember.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.Name(childComplexity), true
+	case "GroupMember.userId":
+		if e.ComplexityRoot.GroupMember.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.UserID(childComplexity), true
+
+	case "GroupMemberPage.items":
+		if e.ComplexityRoot.GroupMemberPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMemberPage.Items(childComplexity), true
+	case "GroupMemberPage.nextCursor":
+		if e.ComplexityRoot.GroupMemberPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMemberPage.NextCursor(childComplexity), true
+
+	case "GroupPage.items":
+		if e.ComplexityRoot.GroupPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupPage.Items(childComplexity), true
+	case "GroupPage.nextCursor":
+		if e.ComplexityRoot.GroupPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupPage.NextCursor(childComplexity), true
+
 	case "IdentityProvider.clientId":
 		if e.ComplexityRoot.IdentityProvider.ClientID == nil {
 			break
@@ -2390,6 +2561,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Meter.UpdatedAt(childComplexity), true
 
+	case "Mutation.addGroupManager":
+		if e.ComplexityRoot.Mutation.AddGroupManager == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addGroupManager_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddGroupManager(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.addGroupMember":
+		if e.ComplexityRoot.Mutation.AddGroupMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addGroupMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddGroupMember(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.addInternalGroupManager":
+		if e.ComplexityRoot.Mutation.AddInternalGroupManager == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addInternalGroupManager_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddInternalGroupManager(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.addInternalGroupMember":
+		if e.ComplexityRoot.Mutation.AddInternalGroupMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addInternalGroupMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddInternalGroupMember(childComplexity, args["groupId"].(string), args["userId"].(string)), true
 	case "Mutation.createCustomer":
 		if e.ComplexityRoot.Mutation.CreateCustomer == nil {
 			break
@@ -2423,6 +2638,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateGrant(childComplexity, args["input"].(model.GrantInput)), true
+	case "Mutation.createGroup":
+		if e.ComplexityRoot.Mutation.CreateGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateGroup(childComplexity, args["customerId"].(string), args["input"].(model.GroupInput)), true
+	case "Mutation.createGroupGrant":
+		if e.ComplexityRoot.Mutation.CreateGroupGrant == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createGroupGrant_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateGroupGrant(childComplexity, args["groupId"].(string), args["customerId"].(*string), args["instanceId"].(*string)), true
 	case "Mutation.createIdentityProvider":
 		if e.ComplexityRoot.Mutation.CreateIdentityProvider == nil {
 			break
@@ -2445,6 +2682,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInstance(childComplexity, args["input"].(model.CreateInstanceInput)), true
+	case "Mutation.createInternalGroup":
+		if e.ComplexityRoot.Mutation.CreateInternalGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInternalGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInternalGroup(childComplexity, args["input"].(model.GroupInput)), true
 	case "Mutation.createInternalServiceAccount":
 		if e.ComplexityRoot.Mutation.CreateInternalServiceAccount == nil {
 			break
@@ -2588,6 +2836,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteGrant(childComplexity, args["userId"].(string), args["customerId"].(*string), args["instanceId"].(*string)), true
+	case "Mutation.deleteGroup":
+		if e.ComplexityRoot.Mutation.DeleteGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteGroup(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteGroupGrant":
+		if e.ComplexityRoot.Mutation.DeleteGroupGrant == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteGroupGrant_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteGroupGrant(childComplexity, args["groupId"].(string), args["customerId"].(*string), args["instanceId"].(*string)), true
 	case "Mutation.deleteIdentityProvider":
 		if e.ComplexityRoot.Mutation.DeleteIdentityProvider == nil {
 			break
@@ -2610,6 +2880,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteInstance(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteInternalGroup":
+		if e.ComplexityRoot.Mutation.DeleteInternalGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteInternalGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteInternalGroup(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteMeter":
 		if e.ComplexityRoot.Mutation.DeleteMeter == nil {
 			break
@@ -2858,6 +3139,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReactivateUser(childComplexity, args["id"].(string)), true
+	case "Mutation.removeGroupManager":
+		if e.ComplexityRoot.Mutation.RemoveGroupManager == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeGroupManager_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveGroupManager(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.removeGroupMember":
+		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeGroupMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.removeInternalGroupManager":
+		if e.ComplexityRoot.Mutation.RemoveInternalGroupManager == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeInternalGroupManager_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveInternalGroupManager(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.removeInternalGroupMember":
+		if e.ComplexityRoot.Mutation.RemoveInternalGroupMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeInternalGroupMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveInternalGroupMember(childComplexity, args["groupId"].(string), args["userId"].(string)), true
 	case "Mutation.removeInternalUser":
 		if e.ComplexityRoot.Mutation.RemoveInternalUser == nil {
 			break
@@ -3210,6 +3535,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateEnvVar(childComplexity, args["id"].(string), args["input"].(admin.EnvVarPatch)), true
+	case "Mutation.updateGroup":
+		if e.ComplexityRoot.Mutation.UpdateGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateGroup(childComplexity, args["id"].(string), args["input"].(model.UpdateGroupInput)), true
 	case "Mutation.updateIdentityProvider":
 		if e.ComplexityRoot.Mutation.UpdateIdentityProvider == nil {
 			break
@@ -3232,6 +3568,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateInstance(childComplexity, args["id"].(string), args["input"].(admin.InstanceUpdate)), true
+	case "Mutation.updateInternalGroup":
+		if e.ComplexityRoot.Mutation.UpdateInternalGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateInternalGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateInternalGroup(childComplexity, args["id"].(string), args["input"].(model.UpdateGroupInput)), true
 	case "Mutation.updateInternalUser":
 		if e.ComplexityRoot.Mutation.UpdateInternalUser == nil {
 			break
@@ -3610,6 +3957,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Grants(childComplexity, args["userId"].(*string), args["customerId"].(*string), args["instanceId"].(*string)), true
+	case "Query.group":
+		if e.ComplexityRoot.Query.Group == nil {
+			break
+		}
+
+		args, err := ec.field_Query_group_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Group(childComplexity, args["id"].(string)), true
+	case "Query.groupManagers":
+		if e.ComplexityRoot.Query.GroupManagers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groupManagers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GroupManagers(childComplexity, args["groupId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.groupMembers":
+		if e.ComplexityRoot.Query.GroupMembers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groupMembers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GroupMembers(childComplexity, args["groupId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.groups":
+		if e.ComplexityRoot.Query.Groups == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Groups(childComplexity, args["customerId"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.identityProvider":
 		if e.ComplexityRoot.Query.IdentityProvider == nil {
 			break
@@ -3643,6 +4034,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Instances(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
+	case "Query.internalGroup":
+		if e.ComplexityRoot.Query.InternalGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalGroup(childComplexity, args["id"].(string)), true
+	case "Query.internalGroupGrants":
+		if e.ComplexityRoot.Query.InternalGroupGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalGroupGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalGroupGrants(childComplexity, args["groupId"].(string)), true
+	case "Query.internalGroupManagers":
+		if e.ComplexityRoot.Query.InternalGroupManagers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalGroupManagers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalGroupManagers(childComplexity, args["groupId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.internalGroupMembers":
+		if e.ComplexityRoot.Query.InternalGroupMembers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalGroupMembers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalGroupMembers(childComplexity, args["groupId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.internalGroups":
+		if e.ComplexityRoot.Query.InternalGroups == nil {
+			break
+		}
+
+		args, err := ec.field_Query_internalGroups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InternalGroups(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Query.internalServiceAccounts":
 		if e.ComplexityRoot.Query.InternalServiceAccounts == nil {
 			break
@@ -4686,6 +5132,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("EnvVarPatch", ec.unmarshalInputEnvVarPatch),
 			graphql.NewInputUnmarshaler("FocusInput", ec.unmarshalInputFocusInput),
 			graphql.NewInputUnmarshaler("GrantInput", ec.unmarshalInputGrantInput),
+			graphql.NewInputUnmarshaler("GroupInput", ec.unmarshalInputGroupInput),
 			graphql.NewInputUnmarshaler("IdentityProviderInput", ec.unmarshalInputIdentityProviderInput),
 			graphql.NewInputUnmarshaler("IdentityProviderPatch", ec.unmarshalInputIdentityProviderPatch),
 			graphql.NewInputUnmarshaler("InstanceByIDsInput", ec.unmarshalInputInstanceByIDsInput),
@@ -4701,6 +5148,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("TenantByIDsInput", ec.unmarshalInputTenantByIDsInput),
 			graphql.NewInputUnmarshaler("TransferTenantInput", ec.unmarshalInputTransferTenantInput),
 			graphql.NewInputUnmarshaler("UpdateCustomerInput", ec.unmarshalInputUpdateCustomerInput),
+			graphql.NewInputUnmarshaler("UpdateGroupInput", ec.unmarshalInputUpdateGroupInput),
 			graphql.NewInputUnmarshaler("UpdateInstanceInput", ec.unmarshalInputUpdateInstanceInput),
 			graphql.NewInputUnmarshaler("UpdateInternalUserInput", ec.unmarshalInputUpdateInternalUserInput),
 			graphql.NewInputUnmarshaler("UpdateTenantInput", ec.unmarshalInputUpdateTenantInput),
@@ -5486,6 +5934,94 @@ extend type Mutation {
   "Turns focus mode on (internal roles only)."
   enterFocus(input: FocusInput!): Focus
   leaveFocus: Focus
+}
+`, BuiltIn: false},
+	{Name: "../../schema/group.graphqls", Input: `"""
+A group of users (D-groups): a customer's group (customerId set) or an
+internal group of the administrator organization (customerId null). Its
+members hold its role besides their own (D-group-roles); role is "" when it
+binds none. An internal group's grants give its members their customers
+(D-group-grants).
+"""
+type Group {
+  id: ID!
+  customerId: ID
+  name: String!
+  role: String!
+  "The directory's identifier of the group (SCIM externalId); \"\" when none."
+  externalId: String!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+type GroupPage {
+  items: [Group!]!
+  nextCursor: String
+}
+
+"A member or a manager of a group."
+type GroupMember {
+  userId: ID!
+  email: String!
+  name: String!
+  addedAt: Time!
+}
+
+type GroupMemberPage {
+  items: [GroupMember!]!
+  nextCursor: String
+}
+
+input GroupInput {
+  name: String!
+  "A role of the group's kind (portal or internal, never owner) that the caller holds all of; \"\" or none binds no role."
+  role: String
+  externalId: String
+}
+
+input UpdateGroupInput {
+  name: String
+  role: String
+  externalId: String
+}
+
+extend type Query {
+  "A customer's groups by name."
+  groups(customerId: ID!, first: Int = 50, after: String): GroupPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  group(id: ID!): Group @authz(action: MANAGE_CUSTOMER_USER)
+  "A group's members by e-mail; the group's managers may read them too (D-group-managers)."
+  groupMembers(groupId: ID!, first: Int = 50, after: String): GroupMemberPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  groupManagers(groupId: ID!, first: Int = 50, after: String): GroupMemberPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  "The internal groups by name."
+  internalGroups(first: Int = 50, after: String): GroupPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  internalGroup(id: ID!): Group @authz(action: MANAGE_INTERNAL_USERS)
+  internalGroupMembers(groupId: ID!, first: Int = 50, after: String): GroupMemberPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  internalGroupManagers(groupId: ID!, first: Int = 50, after: String): GroupMemberPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  "An internal group's customer grants, then its instance grants."
+  internalGroupGrants(groupId: ID!): [Grant!]! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 100)
+}
+
+extend type Mutation {
+  createGroup(customerId: ID!, input: GroupInput!): Group @authz(action: MANAGE_CUSTOMER_USER)
+  updateGroup(id: ID!, input: UpdateGroupInput!): Group @authz(action: MANAGE_CUSTOMER_USER)
+  "Removes a group with its members, managers and grants."
+  deleteGroup(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
+  "Adds a user of the group's customer; the group's managers may too."
+  addGroupMember(groupId: ID!, userId: ID!): GroupMember @authz(action: MANAGE_CUSTOMER_USER)
+  removeGroupMember(groupId: ID!, userId: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
+  addGroupManager(groupId: ID!, userId: ID!): GroupMember @authz(action: MANAGE_CUSTOMER_USER)
+  removeGroupManager(groupId: ID!, userId: ID!): Boolean @authz(action: MANAGE_CUSTOMER_USER)
+
+  createInternalGroup(input: GroupInput!): Group @authz(action: MANAGE_INTERNAL_USERS)
+  updateInternalGroup(id: ID!, input: UpdateGroupInput!): Group @authz(action: MANAGE_INTERNAL_USERS)
+  deleteInternalGroup(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+  addInternalGroupMember(groupId: ID!, userId: ID!): GroupMember @authz(action: MANAGE_INTERNAL_USERS)
+  removeInternalGroupMember(groupId: ID!, userId: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+  addInternalGroupManager(groupId: ID!, userId: ID!): GroupMember @authz(action: MANAGE_INTERNAL_USERS)
+  removeInternalGroupManager(groupId: ID!, userId: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
+  "Grants an internal group a customer or an instance (one of the two), decided on that customer."
+  createGroupGrant(groupId: ID!, customerId: ID, instanceId: ID): Grant @authz(action: MANAGE_INTERNAL_USERS)
+  deleteGroupGrant(groupId: ID!, customerId: ID, instanceId: ID): Boolean @authz(action: MANAGE_INTERNAL_USERS)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/instance.graphqls", Input: `"An instance: a deployment of the tenant web app and data API for a customer."
@@ -6620,6 +7156,60 @@ func (ec *executionContext) childFields_Grant(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Grant", field.Name)
 }
 
+func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Group_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Group_customerId(ctx, field)
+	case "name":
+		return ec.fieldContext_Group_name(ctx, field)
+	case "role":
+		return ec.fieldContext_Group_role(ctx, field)
+	case "externalId":
+		return ec.fieldContext_Group_externalId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Group_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Group_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Group", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_GroupMember_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_GroupMember_email(ctx, field)
+	case "name":
+		return ec.fieldContext_GroupMember_name(ctx, field)
+	case "addedAt":
+		return ec.fieldContext_GroupMember_addedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupMember", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupMemberPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_GroupMemberPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_GroupMemberPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupMemberPage", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_GroupPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_GroupPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupPage", field.Name)
+}
+
 func (ec *executionContext) childFields_IdentityProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -7662,6 +8252,94 @@ func (ec *executionContext) field_Instance_tenants_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addGroupManager_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addInternalGroupManager_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addInternalGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7704,6 +8382,58 @@ func (ec *executionContext) field_Mutation_createGrant_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createGroupGrant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "instanceId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["instanceId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.GroupInput, error) {
+			return ec.unmarshalNGroupInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7732,6 +8462,20 @@ func (ec *executionContext) field_Mutation_createInstance_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateInstanceInput, error) {
 			return ec.unmarshalNCreateInstanceInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCreateInstanceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createInternalGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.GroupInput, error) {
+			return ec.unmarshalNGroupInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7962,6 +8706,50 @@ func (ec *executionContext) field_Mutation_deleteGrant_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteGroupGrant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "instanceId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["instanceId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7977,6 +8765,20 @@ func (ec *executionContext) field_Mutation_deleteIdentityProvider_args(ctx conte
 }
 
 func (ec *executionContext) field_Mutation_deleteInstance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteInternalGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -8375,6 +9177,94 @@ func (ec *executionContext) field_Mutation_reactivateUser_args(ctx context.Conte
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeGroupManager_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeInternalGroupManager_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeInternalGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
 	return args, nil
 }
 
@@ -8914,6 +9804,28 @@ func (ec *executionContext) field_Mutation_updateEnvVar_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateGroupInput, error) {
+			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateIdentityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8950,6 +9862,28 @@ func (ec *executionContext) field_Mutation_updateInstance_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (admin.InstanceUpdate, error) {
 			return ec.unmarshalNUpdateInstanceInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceUpdate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateInternalGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateGroupInput, error) {
+			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9408,6 +10342,110 @@ func (ec *executionContext) field_Query_grants_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_groupManagers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_groupMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_group_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_identityProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9471,6 +10509,116 @@ func (ec *executionContext) field_Query_instances_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["search"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalGroupGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalGroupManagers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalGroupMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_internalGroups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -14309,6 +15457,369 @@ func (ec *executionContext) fieldContext_Grant_instance(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Group_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Group_name(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "String")
+}
+
+func (ec *executionContext) _Group_role(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "String")
+}
+
+func (ec *executionContext) _Group_externalId(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_externalId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_externalId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "String")
+}
+
+func (ec *executionContext) _Group_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Group_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GroupMember_userId(ctx context.Context, field graphql.CollectedField, obj *admin.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, "ID")
+}
+
+func (ec *executionContext) _GroupMember_email(ctx context.Context, field graphql.CollectedField, obj *admin.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, "String")
+}
+
+func (ec *executionContext) _GroupMember_name(ctx context.Context, field graphql.CollectedField, obj *admin.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, "String")
+}
+
+func (ec *executionContext) _GroupMember_addedAt(ctx context.Context, field graphql.CollectedField, obj *admin.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_addedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_addedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GroupMemberPage_items(ctx context.Context, field graphql.CollectedField, obj *model.GroupMemberPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMemberPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.GroupMember) graphql.Marshaler {
+			return ec.marshalNGroupMember2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMemberᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMemberPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GroupMemberPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GroupMemberPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.GroupMemberPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMemberPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMemberPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMemberPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _GroupPage_items(ctx context.Context, field graphql.CollectedField, obj *model.GroupPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Group) graphql.Marshaler {
+			return ec.marshalNGroup2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GroupPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GroupPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.GroupPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GroupPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupPage", field, false, false, "String")
+}
+
 func (ec *executionContext) _IdentityProvider_id(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17663,6 +19174,998 @@ func (ec *executionContext) fieldContext_Mutation_leaveFocus(_ context.Context, 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Focus(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateGroup(ctx, fc.Args["customerId"].(string), fc.Args["input"].(model.GroupInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.Group
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Group
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateGroup(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateGroupInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.Group
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Group
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addGroupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addGroupMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddGroupMember(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {
+			return ec.marshalOGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeGroupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeGroupMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addGroupManager(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addGroupManager(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddGroupManager(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {
+			return ec.marshalOGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addGroupManager(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addGroupManager_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeGroupManager(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeGroupManager(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveGroupManager(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeGroupManager(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeGroupManager_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createInternalGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createInternalGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateInternalGroup(ctx, fc.Args["input"].(model.GroupInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.Group
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Group
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createInternalGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createInternalGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateInternalGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateInternalGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateInternalGroup(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateGroupInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.Group
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Group
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateInternalGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateInternalGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteInternalGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteInternalGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteInternalGroup(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteInternalGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteInternalGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addInternalGroupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addInternalGroupMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddInternalGroupMember(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {
+			return ec.marshalOGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addInternalGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addInternalGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeInternalGroupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeInternalGroupMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveInternalGroupMember(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeInternalGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeInternalGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addInternalGroupManager(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addInternalGroupManager(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddInternalGroupManager(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.GroupMember
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {
+			return ec.marshalOGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addInternalGroupManager(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addInternalGroupManager_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeInternalGroupManager(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeInternalGroupManager(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveInternalGroupManager(ctx, fc.Args["groupId"].(string), fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeInternalGroupManager(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeInternalGroupManager_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createGroupGrant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createGroupGrant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateGroupGrant(ctx, fc.Args["groupId"].(string), fc.Args["customerId"].(*string), fc.Args["instanceId"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.GrantView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.GrantView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.GrantView) graphql.Marshaler {
+			return ec.marshalOGrant2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGrantView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createGroupGrant(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Grant(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createGroupGrant_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteGroupGrant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteGroupGrant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteGroupGrant(ctx, fc.Args["groupId"].(string), fc.Args["customerId"].(*string), fc.Args["instanceId"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteGroupGrant(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteGroupGrant_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -22940,6 +25443,564 @@ func (ec *executionContext) fieldContext_Query_focus(_ context.Context, field gr
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Focus(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_groups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Groups(ctx, fc.Args["customerId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *model.GroupPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.GroupPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupPage) graphql.Marshaler {
+			return ec.marshalNGroupPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_group(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Group(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.Group
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Group
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_group(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_group_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_groupMembers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groupMembers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GroupMembers(ctx, fc.Args["groupId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupMemberPage) graphql.Marshaler {
+			return ec.marshalNGroupMemberPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMemberPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groupMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMemberPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groupMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_groupManagers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groupManagers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GroupManagers(ctx, fc.Args["groupId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupMemberPage) graphql.Marshaler {
+			return ec.marshalNGroupMemberPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMemberPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groupManagers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMemberPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groupManagers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalGroups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalGroups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalGroups(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *model.GroupPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.GroupPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupPage) graphql.Marshaler {
+			return ec.marshalNGroupPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalGroups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalGroups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalGroup(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.Group
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Group
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalGroupMembers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalGroupMembers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalGroupMembers(ctx, fc.Args["groupId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupMemberPage) graphql.Marshaler {
+			return ec.marshalNGroupMemberPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMemberPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalGroupMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMemberPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalGroupMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalGroupManagers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalGroupManagers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalGroupManagers(ctx, fc.Args["groupId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.GroupMemberPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupMemberPage) graphql.Marshaler {
+			return ec.marshalNGroupMemberPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMemberPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalGroupManagers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMemberPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalGroupManagers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_internalGroupGrants(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalGroupGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InternalGroupGrants(ctx, fc.Args["groupId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal []*admin.GrantView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.GrantView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.GrantView) graphql.Marshaler {
+			return ec.marshalNGrant2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGrantViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalGroupGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Grant(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_internalGroupGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -29389,6 +32450,62 @@ func UnmarshalGrantInput(ctx context.Context, raw any) (model.GrantInput, error)
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputGroupInput(ctx context.Context, obj any) (model.GroupInput, error) {
+	var it model.GroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "role", "externalId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		case "externalId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalGroupInput unmarshals raw into the GroupInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalGroupInput(ctx context.Context, raw any) (model.GroupInput, error) {
+	var out model.GroupInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "GroupInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputIdentityProviderInput(ctx context.Context, obj any) (admin.IdentityProviderInput, error) {
 	var it admin.IdentityProviderInput
 	if obj == nil {
@@ -30345,6 +33462,62 @@ func (ec *executionContext) unmarshalInputUpdateCustomerInput(ctx context.Contex
 func UnmarshalUpdateCustomerInput(ctx context.Context, raw any) (model.UpdateCustomerInput, error) {
 	var out model.UpdateCustomerInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateCustomerInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, obj any) (model.UpdateGroupInput, error) {
+	var it model.UpdateGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "role", "externalId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		case "externalId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateGroupInput unmarshals raw into the UpdateGroupInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateGroupInput(ctx context.Context, raw any) (model.UpdateGroupInput, error) {
+	var out model.UpdateGroupInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateGroupInput", raw, &out)
 	return out, err
 }
 
@@ -32268,6 +35441,193 @@ func (ec *executionContext) _Grant(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var groupImplementors = []string{"Group"}
+
+func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *admin.Group) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Group")
+		case "id":
+			out.Values[i] = ec._Group_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Group_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Group_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._Group_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "externalId":
+			out.Values[i] = ec._Group_externalId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Group_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Group_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var groupMemberImplementors = []string{"GroupMember"}
+
+func (ec *executionContext) _GroupMember(ctx context.Context, sel ast.SelectionSet, obj *admin.GroupMember) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupMemberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupMember")
+		case "userId":
+			out.Values[i] = ec._GroupMember_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._GroupMember_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._GroupMember_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addedAt":
+			out.Values[i] = ec._GroupMember_addedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var groupMemberPageImplementors = []string{"GroupMemberPage"}
+
+func (ec *executionContext) _GroupMemberPage(ctx context.Context, sel ast.SelectionSet, obj *model.GroupMemberPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupMemberPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupMemberPage")
+		case "items":
+			out.Values[i] = ec._GroupMemberPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._GroupMemberPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var groupPageImplementors = []string{"GroupPage"}
+
+func (ec *executionContext) _GroupPage(ctx context.Context, sel ast.SelectionSet, obj *model.GroupPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupPage")
+		case "items":
+			out.Values[i] = ec._GroupPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._GroupPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var identityProviderImplementors = []string{"IdentityProvider"}
 
 func (ec *executionContext) _IdentityProvider(ctx context.Context, sel ast.SelectionSet, obj *admin.IdentityProvider) graphql.Marshaler {
@@ -33137,6 +36497,118 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addGroupMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeGroupMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addGroupManager":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addGroupManager(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeGroupManager":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeGroupManager(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createInternalGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createInternalGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateInternalGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateInternalGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteInternalGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteInternalGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addInternalGroupMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addInternalGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeInternalGroupMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeInternalGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addInternalGroupManager":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addInternalGroupManager(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeInternalGroupManager":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeInternalGroupManager(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createGroupGrant":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createGroupGrant(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteGroupGrant":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteGroupGrant(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createInstance":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInstance(ctx, field)
@@ -33928,6 +37400,60 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_focus(ctx, field)
+				})
+		case "groups":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_groups(ctx, field)
+				})
+		case "group":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_group(ctx, field)
+				})
+		case "groupMembers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_groupMembers(ctx, field)
+				})
+		case "groupManagers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_groupManagers(ctx, field)
+				})
+		case "internalGroups":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalGroups(ctx, field)
+				})
+		case "internalGroup":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalGroup(ctx, field)
+				})
+		case "internalGroupMembers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalGroupMembers(ctx, field)
+				})
+		case "internalGroupManagers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalGroupManagers(ctx, field)
+				})
+		case "internalGroupGrants":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalGroupGrants(ctx, field)
 				})
 		case "instances":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -36084,6 +39610,75 @@ func (ec *executionContext) unmarshalNGrantInput2githubᚗcomᚋplatformᚋplatf
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNGroup2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Group) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx context.Context, sel ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Group!")
+		return graphql.Null
+	}
+	return ec._Group(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGroupInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupInput(ctx context.Context, v any) (model.GroupInput, error) {
+	res, err := ec.unmarshalInputGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGroupMember2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.GroupMember) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GroupMember!")
+		return graphql.Null
+	}
+	return ec._GroupMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGroupMemberPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMemberPage(ctx context.Context, sel ast.SelectionSet, v *model.GroupMemberPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GroupMemberPage!")
+		return graphql.Null
+	}
+	return ec._GroupMemberPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGroupPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupPage(ctx context.Context, sel ast.SelectionSet, v *model.GroupPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GroupPage!")
+		return graphql.Null
+	}
+	return ec._GroupPage(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := model.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -36686,6 +40281,11 @@ func (ec *executionContext) unmarshalNTransferTenantInput2githubᚗcomᚋplatfor
 
 func (ec *executionContext) unmarshalNUpdateCustomerInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateCustomerInput(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
 	res, err := ec.unmarshalInputUpdateCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateGroupInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐUpdateGroupInput(ctx context.Context, v any) (model.UpdateGroupInput, error) {
+	res, err := ec.unmarshalInputUpdateGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -37400,6 +41000,20 @@ func (ec *executionContext) marshalOGrant2ᚖgithubᚗcomᚋplatformᚋplatform�
 		return graphql.Null
 	}
 	return ec._Grant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroup(ctx context.Context, sel ast.SelectionSet, v *admin.Group) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Group(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GroupMember(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOID2string(ctx context.Context, v any) (string, error) {

@@ -109,6 +109,23 @@ type GrantInput struct {
 	InstanceID *string `json:"instanceId,omitempty"`
 }
 
+type GroupInput struct {
+	Name string `json:"name"`
+	// A role of the group's kind (portal or internal, never owner) that the caller holds all of; "" or none binds no role.
+	Role       *string `json:"role,omitempty"`
+	ExternalID *string `json:"externalId,omitempty"`
+}
+
+type GroupMemberPage struct {
+	Items      []*admin.GroupMember `json:"items"`
+	NextCursor *string              `json:"nextCursor,omitempty"`
+}
+
+type GroupPage struct {
+	Items      []*admin.Group `json:"items"`
+	NextCursor *string        `json:"nextCursor,omitempty"`
+}
+
 type InstanceByIDsInput struct {
 	ID string `json:"ID"`
 }
@@ -208,6 +225,12 @@ type TenantPage struct {
 
 type UpdateCustomerInput struct {
 	Name *string `json:"name,omitempty"`
+}
+
+type UpdateGroupInput struct {
+	Name       *string `json:"name,omitempty"`
+	Role       *string `json:"role,omitempty"`
+	ExternalID *string `json:"externalId,omitempty"`
 }
 
 type UpdateTenantInput struct {

@@ -10,6 +10,7 @@ package access
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/platform/platform/internal/audit"
@@ -68,7 +69,9 @@ func (s *Service) Catalog() *authz.Catalog { return s.catalog }
 // EUNAUTHORIZED for a suspended or deleted user or a revoked grant
 // (D-credentials-follow). A user without a console role who lives in a
 // customer's organization is that customer's member (DefaultPortalRole);
-// anyone else without a role is EFORBIDDEN.
+// an internal user without one takes the first of its groups' internal
+// roles; anyone else without a role is EFORBIDDEN. The roles of the user's
+// groups add to its own (D-group-roles), those of its own role's kind only.
 func (s *Service) Load(ctx context.Context, id Identity) (*Caller, error) {
 	p, role, err := s.store.Principal(ctx, id.UserID, id.GrantID, s.now())
 	if err != nil {
@@ -81,9 +84,15 @@ func (s *Service) Load(ctx context.Context, id Identity) (*Caller, error) {
 		}
 	case p.CustomerID != "":
 		p.Role = DefaultPortalRole
+	case len(p.GroupRoles) > 0 && p.GroupRoles[0].Internal():
+		// an internal user whose role comes from its groups only
+		p.Role, p.GroupRoles = p.GroupRoles[0], p.GroupRoles[1:]
 	default:
 		return nil, errNoAccess
 	}
+	p.GroupRoles = slices.DeleteFunc(p.GroupRoles, func(r authz.Role) bool {
+		return r == p.Role || r.Internal() != p.Role.Internal() // a group adds roles of the user's kind only
+	})
 	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID, Via: id.Via}, nil
 }
 
@@ -127,7 +136,7 @@ func (s *Service) CheckMissing(ctx context.Context, c *Caller, a authz.Action, w
 // read for a write), whatever the resource: the answer of a list, which the
 // scope filters and never refuses otherwise. The refusal is audited.
 func (s *Service) CheckRole(ctx context.Context, c *Caller, a authz.Action, write bool) error {
-	acc := s.catalog.Access(c.Role, a)
+	acc := s.catalog.AccessOf(&c.Principal, a)
 	if acc == authz.AccessNone || (write && acc != authz.AccessFull) {
 		return s.Check(ctx, c, a, authz.Resource{}, write)
 	}

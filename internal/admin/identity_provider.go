@@ -51,15 +51,27 @@ type IdentityProvider struct {
 	LinkTrusted bool `json:"linkTrusted"`
 	// MFAEnforced: the customer says the provider enforces MFA itself
 	// (D-federated-mfa).
-	MFAEnforced bool      `json:"mfaEnforced"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	MFAEnforced bool `json:"mfaEnforced"`
+	// GroupsClaim and GroupMapping: just-in-time groups (D-jit-groups).
+	GroupsClaim  string            `json:"groupsClaim"`
+	GroupMapping map[string]string `json:"groupMapping"`
+	CreatedAt    time.Time         `json:"createdAt"`
+	UpdatedAt    time.Time         `json:"updatedAt"`
 }
 
 func newIdentityProvider(c *store.IDPConfig) *IdentityProvider {
 	return &IdentityProvider{ID: c.ID, CustomerID: c.CustomerID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
 		ClientSecretSet: len(c.ClientSecretSealed) > 0, Scopes: c.Scopes, Enabled: c.Enabled, LinkTrusted: c.LinkTrusted,
-		MFAEnforced: c.MFAEnforced, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		MFAEnforced: c.MFAEnforced, GroupsClaim: c.GroupsClaim, GroupMapping: mappingView(c.GroupMapping), CreatedAt: c.CreatedAt,
+		UpdatedAt: c.UpdatedAt}
+}
+
+// mappingView answers a group mapping, {} when none.
+func mappingView(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
 }
 
 // IdentityProviderInput creates an identity provider. Scopes default to
@@ -74,6 +86,11 @@ type IdentityProviderInput struct {
 	// LinkTrusted true needs trust_identity_provider (platform_admin).
 	LinkTrusted *bool `json:"linkTrusted,omitempty"`
 	MFAEnforced *bool `json:"mfaEnforced,omitempty"`
+	// GroupsClaim names the ID token's claim listing the user's groups;
+	// GroupMapping maps its values to the customer's groups by id or name
+	// (D-jit-groups).
+	GroupsClaim  string            `json:"groupsClaim,omitempty"`
+	GroupMapping map[string]string `json:"groupMapping,omitempty"`
 }
 
 // IdentityProviderPatch changes an identity provider; nil fields stay.
@@ -90,6 +107,10 @@ type IdentityProviderPatch struct {
 	Enabled      *bool     `json:"enabled,omitempty"`
 	LinkTrusted  *bool     `json:"linkTrusted,omitempty"`
 	MFAEnforced  *bool     `json:"mfaEnforced,omitempty"`
+	// GroupsClaim "" turns just-in-time groups off; GroupMapping replaces
+	// the mapping ({} for none).
+	GroupsClaim  *string            `json:"groupsClaim,omitempty"`
+	GroupMapping *map[string]string `json:"groupMapping,omitempty"`
 }
 
 // TrustInput sets whether a provider is trusted to link accounts; LinkTrusted is required.
@@ -151,7 +172,7 @@ func (s *identityProviders) issuerURL(ctx context.Context, raw string) (string, 
 func external(c *store.IDPConfig, orgID string) *platform.ExternalIDP {
 	return &platform.ExternalIDP{ID: c.ID, OrgID: orgID, Name: c.Name, Issuer: c.Issuer, ClientID: c.ClientID,
 		SecretSealed: c.ClientSecretSealed, Scopes: c.Scopes, LinkTrusted: c.LinkTrusted, MFAEnforced: c.MFAEnforced,
-		CreatedAt: c.CreatedAt}
+		GroupsClaim: c.GroupsClaim, GroupMapping: c.GroupMapping, CreatedAt: c.CreatedAt}
 }
 
 // ListIdentityProviders lists a customer's identity providers.
@@ -191,6 +212,9 @@ func (s *identityProviders) CreateIdentityProvider(ctx context.Context, c *acces
 	}
 	if in.Enabled != nil {
 		row.Enabled = *in.Enabled
+	}
+	if row.GroupsClaim, row.GroupMapping, err = s.groupMapping(ctx, cust.OrgID, in.GroupsClaim, in.GroupMapping); err != nil {
+		return nil, err
 	}
 	row.ClientSecretSealed = s.secrets().Seal([]byte(secret), secrets.LabelIDPSecret(row.ID))
 	err = s.audited(ctx, c, OpIdentityProviderCreate, on(customerID, "identity-providers", row.ID), func(tx *store.Store) error {
@@ -270,6 +294,19 @@ func (s *identityProviders) updateIdentityProvider(ctx context.Context, c *acces
 	if err != nil {
 		return nil, err
 	}
+	if in.GroupsClaim != nil || in.GroupMapping != nil { // checked before the transaction: it reads the groups
+		claim, mapping := old.GroupsClaim, old.GroupMapping
+		if in.GroupsClaim != nil {
+			claim = *in.GroupsClaim
+		}
+		if in.GroupMapping != nil {
+			mapping = *in.GroupMapping
+		}
+		if claim, mapping, err = s.groupMapping(ctx, cust.OrgID, claim, mapping); err != nil {
+			return nil, err
+		}
+		in.GroupsClaim, in.GroupMapping = &claim, &mapping
+	}
 	var row *store.IDPConfig
 	err = s.audited(ctx, c, op, on(old.CustomerID, "identity-providers", id), func(tx *store.Store) error {
 		wasEnabled, oldIssuer := false, ""
@@ -344,6 +381,12 @@ func (s *identityProviders) patchIdentityProvider(row *store.IDPConfig, in Ident
 	if in.LinkTrusted != nil {
 		row.LinkTrusted = *in.LinkTrusted
 	}
+	if in.GroupsClaim != nil {
+		row.GroupsClaim = *in.GroupsClaim
+	}
+	if in.GroupMapping != nil {
+		row.GroupMapping = *in.GroupMapping
+	}
 	if in.MFAEnforced != nil {
 		row.MFAEnforced = *in.MFAEnforced
 	}
@@ -382,4 +425,47 @@ func identityProviderResource(c *store.IDPConfig) authz.Resource {
 // IdentityProviderResource is the customer of the identity provider id.
 func (s *identityProviders) IdentityProviderResource(ctx context.Context, id string) (authz.Resource, error) {
 	return located(identityProviderResource)(s.store.IDPConfig(ctx, id))
+}
+
+// MaxGroupMapping bounds a provider's group mapping, in entries.
+const MaxGroupMapping = 100
+
+var claimRE = regexp.MustCompile(`^[A-Za-z0-9_:/-]+(\.[A-Za-z0-9_:/-]+)*$`)
+
+// groupMapping checks a provider's just-in-time groups (D-jit-groups): a
+// claim name (a dotted path, at most 100 characters; "" turns the mapping
+// off and needs no mapping) and at most MaxGroupMapping claim values of at
+// most 200 characters, each naming a group of the organization by id or
+// name (EINVALID otherwise). A claim without a mapping is refused: it would
+// do nothing.
+func (s *identityProviders) groupMapping(ctx context.Context, orgID, claim string, m map[string]string) (string, map[string]string, error) {
+	switch {
+	case claim == "" && len(m) > 0:
+		return "", nil, invalid("groupMapping needs a groupsClaim")
+	case claim == "":
+		return "", nil, nil
+	case len(claim) > 100 || !claimRE.MatchString(claim):
+		return "", nil, invalid("groupsClaim must be a claim name (letters, digits, _ : / -, dotted for a nested claim)")
+	case len(m) == 0:
+		return "", nil, invalid("groupsClaim needs a groupMapping")
+	case len(m) > MaxGroupMapping:
+		return "", nil, invalid("groupMapping must have at most %d entries", MaxGroupMapping)
+	}
+	refs := make([]string, 0, len(m))
+	for k, v := range m {
+		if k == "" || len(k) > 200 || v == "" || len(v) > 200 {
+			return "", nil, invalid("groupMapping keys and values must be 1 to 200 characters")
+		}
+		refs = append(refs, v)
+	}
+	found, err := s.store.GroupsNamed(ctx, orgID, refs)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, ref := range refs {
+		if !slices.ContainsFunc(found, func(g platform.Group) bool { return g.ID == ref || g.Name == ref }) {
+			return "", nil, invalid("groupMapping names %q, which is not a group of the customer", ref)
+		}
+	}
+	return claim, m, nil
 }

@@ -62,8 +62,8 @@ func (s *me) Permissions(c *access.Caller) *Permissions {
 			InstanceIDs: nonNil(c.Scope.InstanceIDs)}}
 	p.CustomerID = orNull(c.CustomerID)
 	cat := s.access.Catalog()
-	for _, act := range cat.Allowed(c.Role) {
-		p.Actions = append(p.Actions, ActionGrant{Action: act, Access: cat.Access(c.Role, act)})
+	for _, act := range cat.AllowedOf(&c.Principal) {
+		p.Actions = append(p.Actions, ActionGrant{Action: act, Access: cat.AccessOf(&c.Principal, act)})
 	}
 	return p
 }
@@ -144,7 +144,7 @@ func (s *me) EnterFocus(ctx context.Context, c *access.Caller, in FocusInput) (*
 		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
 	}
 	if _, err := s.store.Customer(ctx, in.CustomerID); platform.ErrorCode(err) == platform.ENOTFOUND {
-		if c.Role.Scoped() {
+		if c.Scoped() {
 			return nil, platform.Errorf(platform.EFORBIDDEN, "not allowed: %s", authz.ReasonCustomerOutOfScope)
 		}
 		return nil, platform.Errorf(platform.EINVALID, "customerId must name an existing customer")

@@ -26,6 +26,9 @@ type Operation struct {
 	// Target is what the operation acts on, and so which scope rules can
 	// refuse it.
 	Target Target
+	// GroupManager: a manager of the group the operation acts on may
+	// perform it without holding Action (D-group-managers).
+	GroupManager bool
 }
 
 // Target is the kind of thing an operation acts on.
@@ -60,8 +63,8 @@ func (t Target) String() string {
 // ActionFor is the action c is decided on for op: its Action, or for a read
 // with an Or, the Or when c's role holds Or but not Action.
 func (op Operation) ActionFor(cat *authz.Catalog, c *access.Caller) authz.Action {
-	if op.Or != 0 && !op.Write && cat.Access(c.Role, op.Action) == authz.AccessNone &&
-		cat.Access(c.Role, op.Or) != authz.AccessNone {
+	if op.Or != 0 && !op.Write && cat.AccessOf(&c.Principal, op.Action) == authz.AccessNone &&
+		cat.AccessOf(&c.Principal, op.Or) != authz.AccessNone {
 		return op.Or
 	}
 	return op.Action

@@ -230,3 +230,37 @@ var (
 	OpSCIMGroupUpdate = declare(Operation{Name: "scim_group.update", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
 	OpSCIMGroupDelete = declare(Operation{Name: "scim_group.delete", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
 )
+
+// Groups (D-groups): a customer's groups are managed as its users are
+// (manage_customer_user, within scope), internal groups and their grants
+// as internal users are (manage_internal_users). A group's managers read,
+// add and remove its members without holding the action (D-group-managers):
+// the member operations say so.
+var (
+	OpGroupList          = declare(Operation{Name: "group.list", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpGroupCreate        = declare(Operation{Name: "group.create", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpGroupGet           = declare(Operation{Name: "group.get", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpGroupUpdate        = declare(Operation{Name: "group.update", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpGroupDelete        = declare(Operation{Name: "group.delete", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpGroupMembers       = declare(Operation{Name: "group.members", Action: authz.ManageCustomerUser, Target: TargetCustomer, GroupManager: true})
+	OpGroupMemberAdd     = declare(Operation{Name: "group.member_add", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer, GroupManager: true})
+	OpGroupMemberRemove  = declare(Operation{Name: "group.member_remove", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer, GroupManager: true})
+	OpGroupManagers      = declare(Operation{Name: "group.managers", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpGroupManagerAdd    = declare(Operation{Name: "group.manager_add", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpGroupManagerRemove = declare(Operation{Name: "group.manager_remove", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+
+	OpInternalGroupList          = declare(Operation{Name: "internal_group.list", Action: authz.ManageInternalUsers})
+	OpInternalGroupCreate        = declare(Operation{Name: "internal_group.create", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalGroupGet           = declare(Operation{Name: "internal_group.get", Action: authz.ManageInternalUsers})
+	OpInternalGroupUpdate        = declare(Operation{Name: "internal_group.update", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalGroupDelete        = declare(Operation{Name: "internal_group.delete", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalGroupMembers       = declare(Operation{Name: "internal_group.members", Action: authz.ManageInternalUsers, GroupManager: true})
+	OpInternalGroupMemberAdd     = declare(Operation{Name: "internal_group.member_add", Action: authz.ManageInternalUsers, Write: true, GroupManager: true})
+	OpInternalGroupMemberRemove  = declare(Operation{Name: "internal_group.member_remove", Action: authz.ManageInternalUsers, Write: true, GroupManager: true})
+	OpInternalGroupManagers      = declare(Operation{Name: "internal_group.managers", Action: authz.ManageInternalUsers})
+	OpInternalGroupManagerAdd    = declare(Operation{Name: "internal_group.manager_add", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalGroupManagerRemove = declare(Operation{Name: "internal_group.manager_remove", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalGroupGrants        = declare(Operation{Name: "internal_group.grants", Action: authz.ManageInternalUsers})
+	OpInternalGroupGrantCreate   = declare(Operation{Name: "internal_group.grant_create", Action: authz.ManageInternalUsers, Write: true, Target: TargetCustomer})
+	OpInternalGroupGrantDelete   = declare(Operation{Name: "internal_group.grant_delete", Action: authz.ManageInternalUsers, Write: true, Target: TargetCustomer})
+)

@@ -44,6 +44,7 @@ type Service struct {
 	scimTokens
 	scimUsers
 	scimGroups
+	groups
 }
 
 // config is what the options set.
@@ -125,5 +126,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		scimTokens:        scimTokens{co},
 		scimUsers:         scimUsers{users{acct}},
 		scimGroups:        scimGroups{co},
+		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
 	}
 }

@@ -99,6 +99,10 @@ type Details struct {
 	Until string `json:"until,omitempty"`
 	// Sessions is how many sessions ended at once.
 	Sessions int `json:"sessions,omitempty"`
+	// GroupsJoined and GroupsLeft are the groups a sign-in's groups claim
+	// put the user in and took it out of (D-jit-groups).
+	GroupsJoined []string `json:"groupsJoined,omitempty"`
+	GroupsLeft   []string `json:"groupsLeft,omitempty"`
 }
 
 func (d Details) encode() string {

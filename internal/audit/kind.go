@@ -53,6 +53,9 @@ const (
 	// PasskeyCloneDetected is a passkey whose signature counter did not
 	// advance: it is stopped until its user removes it.
 	PasskeyCloneDetected Kind = "passkey.clone_detected"
+	// GroupsSynced is a sign-in through a provider with just-in-time
+	// groups that changed the user's memberships (D-jit-groups).
+	GroupsSynced Kind = "groups.synced"
 )
 
 // The events of the administration APIs:
@@ -114,6 +117,7 @@ var kinds = []struct {
 	{PasskeyAdded, place{classAccountChange, 10}},
 	{PasskeyRenamed, place{classAccountChange, 99}},
 	{PasskeyRemoved, place{classAccountChange, 11}},
+	{GroupsSynced, place{classAccountChange, 99}},
 	{AdminWrite, place{classAPIActivity, 0}},
 	{AccessDenied, place{classAPIActivity, 99}},
 }

@@ -142,6 +142,30 @@ func (c *Catalog) Access(r Role, a Action) Access {
 	return c.access[r][a]
 }
 
+// AccessOf returns what p holds of action before scope: the most any of its
+// roles (its own and its groups', D-group-roles) holds, an action closed
+// to a role counting as none for it.
+func (c *Catalog) AccessOf(p *Principal, a Action) Access {
+	if c == nil || !a.valid() {
+		return AccessNone
+	}
+	best := AccessNone
+	p.roles(func(r Role) { best = max(best, c.Access(r, a)) })
+	return best
+}
+
+// AllowedOf returns the actions p holds at read or full access (AccessOf),
+// in matrix order.
+func (c *Catalog) AllowedOf(p *Principal) []Action {
+	var out []Action
+	for a := CreateCustomer; int(a) < numActions; a++ {
+		if c.AccessOf(p, a) != AccessNone {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // Allowed returns the actions role holds at read or full access, in matrix order.
 func (c *Catalog) Allowed(r Role) []Action {
 	var out []Action
@@ -177,4 +201,21 @@ func (x Access) MarshalText() ([]byte, error) {
 // UnmarshalText decodes none, read or full.
 func (x *Access) UnmarshalText(b []byte) error {
 	return decode(x, b, ParseAccess)
+}
+
+// Covers reports whether p holds at least what role r holds of every
+// action, leaving out the actions the fixed rules close to p's own role
+// (a portal role's data upload for an internal caller): a caller may bind r
+// to a group only then (D-group-roles), so no group lends a role more than
+// its creator holds.
+func (c *Catalog) Covers(p *Principal, r Role) bool {
+	if c == nil || !r.valid() {
+		return false
+	}
+	for a := CreateCustomer; int(a) < numActions; a++ {
+		if forbidden(p.Role, a) == "" && c.Access(r, a) > c.AccessOf(p, a) {
+			return false
+		}
+	}
+	return true
 }

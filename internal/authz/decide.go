@@ -71,11 +71,10 @@ const (
 // A role the action is closed to gets 403 whatever the resource, so the
 // answer never depends on whether a resource exists. Decide does not allocate.
 func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bool) Decision {
-	access, denied, ok := c.roleAccess(p, a, write)
+	role, access, denied, ok := c.roleAccess(p, a, write)
 	if !ok {
 		return denied
 	}
-	role := p.Role
 
 	if role.Portal() {
 		switch {
@@ -89,7 +88,7 @@ func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bo
 		return owner(role, r, access)
 	}
 	if sc == nil || sc.Mode == Unscoped {
-		if role.Scoped() {
+		if p.Scoped() {
 			return deny(statusForbidden, ReasonNoScope)
 		}
 		return owner(role, r, access)
@@ -99,11 +98,11 @@ func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bo
 		outside = statusForbidden
 	}
 	switch {
-	case r.CustomerID == "" && actions[a].needsCustomer && role.Scoped():
+	case r.CustomerID == "" && actions[a].needsCustomer && sc.Mode == Strict:
 		return deny(statusForbidden, ReasonNeedsCustomer)
 	case r.CustomerID != "" && !sc.HasCustomer(r.CustomerID):
 		return deny(outside, ReasonCustomerOutOfScope)
-	case r.InstanceID != "" && role.InstanceScoped() && !sc.HasInstance(r.InstanceID):
+	case r.InstanceID != "" && sc.InstanceScoped && !sc.HasInstance(r.InstanceID):
 		return deny(outside, ReasonInstanceOutOfScope)
 	}
 	return owner(role, r, access)
@@ -112,29 +111,50 @@ func (c *Catalog) Decide(p *Principal, sc *Scope, a Action, r Resource, write bo
 // roleAccess is the first steps of Decide and DecideMissing: the principal,
 // the catalog, the role and the action are known, the action is not closed
 // to the role, and the role's access to it allows the call (a write needs
-// full access). It returns that access, or the denial and false.
-func (c *Catalog) roleAccess(p *Principal, a Action, write bool) (Access, Decision, bool) {
+// full access). Of the principal's roles (its own, then its groups',
+// D-group-roles) it takes the one that holds the most of a, its own on a
+// tie, and returns it with that access; or the denial of the principal's
+// own role and false when none allows the call.
+func (c *Catalog) roleAccess(p *Principal, a Action, write bool) (Role, Access, Decision, bool) {
 	switch {
 	case p == nil:
-		return AccessNone, deny(statusForbidden, ReasonNoPrincipal), false
+		return 0, AccessNone, deny(statusForbidden, ReasonNoPrincipal), false
 	case c == nil:
-		return AccessNone, deny(statusForbidden, ReasonNoCatalog), false
+		return 0, AccessNone, deny(statusForbidden, ReasonNoCatalog), false
 	case !p.Role.valid():
-		return AccessNone, deny(statusForbidden, ReasonUnknownRole), false
+		return 0, AccessNone, deny(statusForbidden, ReasonUnknownRole), false
 	case !a.valid():
-		return AccessNone, deny(statusForbidden, ReasonUnknownAction), false
+		return 0, AccessNone, deny(statusForbidden, ReasonUnknownAction), false
 	}
-	if reason := forbidden(p.Role, a); reason != "" {
-		return AccessNone, deny(statusForbidden, reason), false
+	role, access := p.Role, AccessNone
+	for _, r := range p.GroupRoles {
+		if x := c.roleHolds(r, a); x > access && x > c.roleHolds(p.Role, a) {
+			role, access = r, x
+		}
 	}
-	switch access := c.access[p.Role][a]; {
+	if role == p.Role {
+		if reason := forbidden(p.Role, a); reason != "" {
+			return 0, AccessNone, deny(statusForbidden, reason), false
+		}
+		access = c.access[p.Role][a]
+	}
+	switch {
 	case access == AccessNone:
-		return access, deny(statusForbidden, ReasonNoAccess), false
+		return 0, access, deny(statusForbidden, ReasonNoAccess), false
 	case write && access != AccessFull:
-		return access, deny(statusForbidden, ReasonReadOnly), false
+		return 0, access, deny(statusForbidden, ReasonReadOnly), false
 	default:
-		return access, Decision{}, true
+		return role, access, Decision{}, true
 	}
+}
+
+// roleHolds is what role r holds of a: none when a is closed to r (or r is
+// not a role), its catalog access otherwise.
+func (c *Catalog) roleHolds(r Role, a Action) Access {
+	if !r.valid() || forbidden(r, a) != "" {
+		return AccessNone
+	}
+	return c.access[r][a]
 }
 
 // owner is the last step of Decide, once the scope holds the resource (so
@@ -152,7 +172,7 @@ func owner(role Role, r Resource, access Access) Decision {
 // is closed to gets its 403 (as for any id); a strict scope answers 403; every
 // other caller 404 (ReasonMissing). It never allows.
 func (c *Catalog) DecideMissing(p *Principal, sc *Scope, a Action, write bool) Decision {
-	if _, denied, ok := c.roleAccess(p, a, write); !ok {
+	if _, _, denied, ok := c.roleAccess(p, a, write); !ok {
 		return denied
 	}
 	switch {
@@ -160,7 +180,7 @@ func (c *Catalog) DecideMissing(p *Principal, sc *Scope, a Action, write bool) D
 		return deny(statusNotFound, ReasonMissing)
 	case sc != nil && sc.Mode == Strict:
 		return deny(statusForbidden, ReasonCustomerOutOfScope)
-	case p.Role.Scoped() && (sc == nil || sc.Mode == Unscoped):
+	case p.Scoped() && (sc == nil || sc.Mode == Unscoped):
 		return deny(statusForbidden, ReasonNoScope)
 	}
 	return deny(statusNotFound, ReasonMissing)

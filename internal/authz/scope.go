@@ -18,6 +18,36 @@ type Principal struct {
 	// FocusCustomerID is the customer of focus mode, a temporary one-customer
 	// lens an internal user turns on; empty when off.
 	FocusCustomerID string
+	// GroupRoles are the roles bound to the user's groups besides Role
+	// (D-group-roles): of Role's kind (portal or internal), never owner,
+	// without Role itself. The user holds, for each action, the most any of
+	// Role and GroupRoles holds (Catalog.AccessOf).
+	GroupRoles []Role
+}
+
+// roles calls fn on Role, then on each of GroupRoles.
+func (p *Principal) roles(fn func(Role)) {
+	fn(p.Role)
+	for _, r := range p.GroupRoles {
+		fn(r)
+	}
+}
+
+// Scoped reports whether any of the principal's roles is scoped by grants:
+// then its one scope is the grants' (D-group-roles), whatever the other
+// roles, so that no role lends another an unscoped reach.
+func (p *Principal) Scoped() bool {
+	scoped := false
+	p.roles(func(r Role) { scoped = scoped || r.Scoped() })
+	return scoped
+}
+
+// InstanceScoped reports whether any of the principal's roles is also
+// scoped by instance grants.
+func (p *Principal) InstanceScoped() bool {
+	scoped := false
+	p.roles(func(r Role) { scoped = scoped || r.InstanceScoped() })
+	return scoped
 }
 
 // Mode is how a scope answers an id outside it.
@@ -76,7 +106,8 @@ type Scope struct {
 }
 
 // ResolveScope returns the scope of p:
-//   - account_manager: Source account_manager, Strict, its customer grants;
+//   - account_manager: Source account_manager, Strict, its customer grants
+//     (the user's own and its groups', D-group-grants);
 //   - qa_admin: Source account_manager (its direct grants, as for an account
 //     manager), Strict, its customer grants and its instance grants, which
 //     Decide combines with AND;
@@ -87,6 +118,8 @@ type Scope struct {
 //     grants ∩ {focus customer} (possibly none), instance grants unchanged;
 //   - portal roles: Mode Own, their home customer; focus mode does not apply.
 //
+// The role is the principal's: any of Role and GroupRoles that is scoped
+// makes the scope the grants' (Principal.Scoped).
 // A scoped role with no grants gets an empty Strict scope, which allows no
 // customer: only the Mode tells unscoped from scoped.
 func ResolveScope(p Principal) Scope {
@@ -97,9 +130,9 @@ func ResolveScope(p Principal) Scope {
 			ids = []string{p.CustomerID}
 		}
 		return Scope{CustomerIDs: ids, Mode: Own}
-	case p.Role.Scoped():
+	case p.Scoped():
 		sc := Scope{Source: SourceAccountManager, CustomerIDs: sortedSet(p.CustomerGrants), Mode: Strict}
-		if p.Role.InstanceScoped() {
+		if p.InstanceScoped() {
 			sc.InstanceIDs, sc.InstanceScoped = sortedSet(p.InstanceGrants), true
 		}
 		if p.FocusCustomerID != "" {
@@ -163,7 +196,7 @@ func (p *Principal) MayFocus(customerID string) bool {
 	switch {
 	case !p.Role.Internal() || customerID == "":
 		return false
-	case p.Role.Scoped():
+	case p.Scoped():
 		return slices.Contains(p.CustomerGrants, customerID)
 	}
 	return true

@@ -18,7 +18,7 @@ func (Record) IsEntity() {}
 // statement.
 func (s *Service) RecordsByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Record, error) {
 	out := make([]*Record, len(ids))
-	if s.access.Catalog().Access(c.Role, authz.ReadTenantData) == authz.AccessNone {
+	if s.access.Catalog().AccessOf(&c.Principal, authz.ReadTenantData) == authz.AccessNone {
 		return out, nil // a role that reads no tenant data resolves no record
 	}
 	recs, masters, err := s.store.MasterRecordsByIDs(ctx, ids, store.TenantFilter{Scope: c.Scope.Filter()})

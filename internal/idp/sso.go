@@ -247,6 +247,7 @@ func (p *ssoLogin) ssoCallback(w http.ResponseWriter, r *http.Request) {
 		fail(fmt.Errorf("linked user %s: %w", userID, err))
 		return
 	}
+	p.syncGroups(ctx, x, u, ext)
 	amr, mfa := []string{"fed"}, x.MFAEnforced && amrShowsMFA(ext.AMR)
 	if mfa {
 		amr = append(amr, "mfa")
@@ -274,6 +275,10 @@ func amrShowsMFA(amr []string) bool {
 type externalIdentity struct {
 	Subject string
 	externalClaims
+	// Groups are the values of the provider's groups claim, and HasGroups
+	// whether the ID token carried it (D-jit-groups).
+	Groups    []string
+	HasGroups bool
 }
 
 type externalClaims struct {
@@ -319,6 +324,12 @@ func (p *ssoLogin) externalIdentity(ctx context.Context, x *platform.ExternalIDP
 	ext := &externalIdentity{Subject: idt.Subject}
 	if err := idt.Claims(&ext.externalClaims); err != nil {
 		return nil, fmt.Errorf("id_token claims from %s: %w", x.ID, err)
+	}
+	if x.GroupsClaim != "" {
+		var all map[string]any
+		if idt.Claims(&all) == nil {
+			ext.Groups, ext.HasGroups = claimValues(all, x.GroupsClaim)
+		}
 	}
 	if ext.Email == "" {
 		if info, err := prov.UserInfo(p.clients.ctx(ctx), oauth2.StaticTokenSource(tok)); err == nil && info.Subject == idt.Subject {

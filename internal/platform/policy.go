@@ -77,8 +77,14 @@ type ExternalIDP struct {
 	// MFAEnforced: the organization says this provider enforces MFA, so its
 	// logins satisfy forced MFA when its amr does not say otherwise
 	// (D-federated-mfa).
-	MFAEnforced bool      `json:"mfaEnforced"`
-	CreatedAt   time.Time `json:"createdAt"`
+	MFAEnforced bool `json:"mfaEnforced"`
+	// GroupsClaim names the ID token's claim listing the user's groups (a
+	// dotted path reaches into an object); "" turns just-in-time groups off
+	// (D-jit-groups). GroupMapping maps the claim's values to the
+	// organization's groups, by id or name.
+	GroupsClaim  string            `json:"groupsClaim"`
+	GroupMapping map[string]string `json:"groupMapping"`
+	CreatedAt    time.Time         `json:"createdAt"`
 }
 
 // Validate checks a provider before it is stored.

@@ -7,14 +7,16 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-const idpColumns = `id, org_id, name, issuer, client_id, client_secret_enc, scopes, created_at, link_trusted, mfa_enforced`
+const idpColumns = `id, org_id, name, issuer, client_id, client_secret_enc, scopes, created_at, link_trusted, mfa_enforced,
+	groups_claim, group_mapping`
 
 func scanIDP(r Row) (*platform.ExternalIDP, error) {
 	var x platform.ExternalIDP
-	var scopes string
+	var scopes, mapping string
 	err := r.Scan(&x.ID, &x.OrgID, &x.Name, &x.Issuer, &x.ClientID, &x.SecretSealed, &scopes, &x.CreatedAt,
-		&x.LinkTrusted, &x.MFAEnforced)
+		&x.LinkTrusted, &x.MFAEnforced, &x.GroupsClaim, &mapping)
 	x.Scopes = splitList(scopes)
+	x.GroupMapping = decodeMapping(mapping)
 	return &x, err
 }
 
@@ -23,9 +25,9 @@ func (s *Identity) CreateExternalIDP(ctx context.Context, x *platform.ExternalID
 	if err := x.Validate(); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO external_idps (`+idpColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+	_, err := s.db.Exec(ctx, `INSERT INTO external_idps (`+idpColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		x.ID, x.OrgID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes), x.CreatedAt.UTC(),
-		x.LinkTrusted, x.MFAEnforced)
+		x.LinkTrusted, x.MFAEnforced, x.GroupsClaim, encodeMapping(x.GroupMapping))
 	return wrap(err, "identity provider")
 }
 
@@ -48,8 +50,9 @@ func (s *Identity) UpdateExternalIDP(ctx context.Context, x *platform.ExternalID
 		return err
 	}
 	return s.execOne(ctx, "identity provider", `UPDATE external_idps SET name = $2, issuer = $3, client_id = $4,
-		client_secret_enc = $5, scopes = $6, link_trusted = $7, mfa_enforced = $8 WHERE id = $1`,
-		x.ID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes), x.LinkTrusted, x.MFAEnforced)
+		client_secret_enc = $5, scopes = $6, link_trusted = $7, mfa_enforced = $8, groups_claim = $9, group_mapping = $10 WHERE id = $1`,
+		x.ID, x.Name, x.Issuer, x.ClientID, x.SecretSealed, joinList(x.Scopes), x.LinkTrusted, x.MFAEnforced,
+		x.GroupsClaim, encodeMapping(x.GroupMapping))
 }
 
 // DeleteExternalIDP removes a provider and its linked identities. ENOTFOUND.

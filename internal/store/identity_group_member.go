@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // GroupMember is a member or a manager of a group: a user of the group's
@@ -107,5 +109,77 @@ func missing(a, b []string) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// ManagesGroup reports whether a user is a manager of a group.
+func (s *Identity) ManagesGroup(ctx context.Context, userID, groupID string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM group_managers WHERE group_id = $1 AND user_id = $2)`, groupID, userID).Scan(&ok)
+	return ok, err
+}
+
+// GroupsNamed returns the groups of an organization whose id or name is one
+// of refs (a provider's group mapping names groups either way).
+func (s *Identity) GroupsNamed(ctx context.Context, orgID string, refs []string) ([]platform.Group, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	args := []any{orgID}
+	in := placeholders(&args, refs)
+	return queryAll(ctx, s.db, scanGroup, groups.selectFrom()+` WHERE org_id = $1 AND (id IN (`+in+`) OR name IN (`+in+`)) ORDER BY name, id`,
+		args...)
+}
+
+// SyncUserGroups makes a user's memberships of the groups of managed
+// exactly those of want (a subset of managed), in one transaction; its
+// other groups stay. Groups of another organization than the user's are
+// left alone. It answers the ids of the groups joined and of those left.
+func (s *Identity) SyncUserGroups(ctx context.Context, userID string, managed, want []string, at time.Time) (joined, left []string, err error) {
+	if len(managed) == 0 {
+		return nil, nil, nil
+	}
+	err = s.InTx(ctx, func(tx *Store) error {
+		args := []any{userID}
+		in := placeholders(&args, managed)
+		cur, err := queryAll(ctx, tx.db, scanString, `SELECT group_id FROM group_members WHERE user_id = $1 AND group_id IN (`+in+`)`, args...)
+		if err != nil {
+			return err
+		}
+		args = []any{userID}
+		var wantIn = "FALSE"
+		if w := intersect(want, managed); len(w) > 0 {
+			wantIn = `g.id IN (` + placeholders(&args, w) + `)`
+		}
+		next, err := queryAll(ctx, tx.db, scanString, `SELECT g.id FROM user_groups g JOIN users u ON u.org_id = g.org_id AND u.id = $1
+			WHERE `+wantIn, args...)
+		if err != nil {
+			return err
+		}
+		joined, left = missing(next, cur), missing(cur, next)
+		for _, g := range left {
+			if _, err := tx.db.Exec(ctx, `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`, g, userID); err != nil {
+				return err
+			}
+		}
+		for _, g := range joined {
+			if _, err := tx.db.Exec(ctx, `INSERT INTO group_members (group_id, user_id, added_at) VALUES ($1, $2, $3)
+				ON CONFLICT DO NOTHING`, g, userID, at.UTC()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return joined, left, err
+}
+
+// intersect returns the strings of a that b has.
+func intersect(a, b []string) []string {
+	var out []string
+	for _, v := range a {
+		if slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
 	return out
 }

@@ -11,8 +11,9 @@ import (
 
 // Principal loads, in one statement, what authorization knows of the caller
 // of an API request, user userID signed in through grant grantID: the
-// console role and home customer, the customer and instance grants (sorted)
-// and the live focus mode (R2.6-resolver). The same statement checks that
+// console role and home customer, the roles of the user's groups
+// (D-group-roles), the customer and instance grants, the user's own and its
+// groups' (sorted, D-group-grants), and the live focus mode (R2.6-resolver). The same statement checks that
 // the credentials still hold (D-credentials-follow): the user exists and is
 // not suspended, and the grant is the user's and not revoked, by primary
 // key, so a suspension, a deletion or a revocation takes effect at the next
@@ -31,7 +32,13 @@ func (s *Identity) Principal(ctx context.Context, userID, grantID string, now ti
 			WHERE u.id = $1 AND u.suspended_at IS NULL
 		UNION ALL SELECT 1, customer_id, '' FROM customer_grants WHERE grantee_type = 'user' AND grantee_id = $1
 		UNION ALL SELECT 2, instance_id, '' FROM instance_grants WHERE grantee_type = 'user' AND grantee_id = $1
-		UNION ALL SELECT 3, customer_id, '' FROM focus_modes WHERE user_id = $1 AND expires_at > $3`,
+		UNION ALL SELECT 3, customer_id, '' FROM focus_modes WHERE user_id = $1 AND expires_at > $3
+		UNION ALL SELECT 4, g.role, '' FROM group_members m JOIN user_groups g ON g.id = m.group_id AND g.role <> ''
+			WHERE m.user_id = $1
+		UNION ALL SELECT 1, x.customer_id, '' FROM group_members m JOIN customer_grants x ON x.grantee_type = 'group' AND x.grantee_id = m.group_id
+			WHERE m.user_id = $1
+		UNION ALL SELECT 2, x.instance_id, '' FROM group_members m JOIN instance_grants x ON x.grantee_type = 'group' AND x.grantee_id = m.group_id
+			WHERE m.user_id = $1`,
 		userID, grantID, now.UTC()) // unordered: sorting a few grants here is cheaper than in SQL (docs/benchmarks.md)
 	if err != nil {
 		return nil, "", err
@@ -39,6 +46,7 @@ func (s *Identity) Principal(ctx context.Context, userID, grantID string, now ti
 	defer rows.Close()
 	p = &authz.Principal{UserID: userID}
 	found := false
+	var groupRoles []string
 	for rows.Next() {
 		var kind int
 		var v, extra string
@@ -54,6 +62,8 @@ func (s *Identity) Principal(ctx context.Context, userID, grantID string, now ti
 			p.InstanceGrants = append(p.InstanceGrants, v)
 		case 3:
 			p.FocusCustomerID = v
+		case 4:
+			groupRoles = append(groupRoles, v)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -63,8 +73,31 @@ func (s *Identity) Principal(ctx context.Context, userID, grantID string, now ti
 		return nil, "", ErrCredentialsEnded
 	}
 	slices.Sort(p.CustomerGrants)
+	p.CustomerGrants = slices.Compact(p.CustomerGrants) // granted directly and through a group
 	slices.Sort(p.InstanceGrants)
+	p.InstanceGrants = slices.Compact(p.InstanceGrants)
+	p.GroupRoles = groupRolesOf(role, groupRoles)
 	return p, role, nil
+}
+
+// groupRolesOf returns the roles of a user's groups that may add to its
+// own role own (D-group-roles): known roles, never owner, and none beside an
+// owner, whose role is owner whatever its groups. Sorted, without duplicates
+// or the own role. The caller keeps those of the own role's kind
+// (access.Load).
+func groupRolesOf(own string, names []string) []authz.Role {
+	ownRole, _ := authz.ParseRole(own)
+	if ownRole == authz.Owner {
+		return nil
+	}
+	var out []authz.Role
+	for _, n := range names {
+		if r, err := authz.ParseRole(n); err == nil && r != authz.Owner && r != ownRole {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ErrCredentialsEnded is Principal's answer for credentials that no longer

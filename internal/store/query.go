@@ -200,3 +200,21 @@ func rawJSON(s string) json.RawMessage {
 	}
 	return json.RawMessage(s)
 }
+
+// encodeMapping stores a string → string map as a JSON object ("{}" for none).
+func encodeMapping(m map[string]string) string {
+	if len(m) == 0 {
+		return "{}"
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// decodeMapping reads encodeMapping's JSON; nil for none or a malformed value.
+func decodeMapping(s string) map[string]string {
+	var m map[string]string
+	if json.Unmarshal([]byte(s), &m) != nil || len(m) == 0 {
+		return nil
+	}
+	return m
+}

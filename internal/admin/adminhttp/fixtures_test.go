@@ -30,6 +30,8 @@ type World struct {
 	// on: Home and HomeInstance when in scope, Other and OtherInstance when
 	// out, Home and HomeInstance2 for instance_out.
 	CustomerID, InstanceID string
+	// viaGroup: the caller's role and grants come from a group (newGroupWorld).
+	viaGroup bool
 }
 
 // newWorld builds a fresh situation: two customers with instances and a
@@ -65,7 +67,12 @@ func newWorld(e *env, role authz.Role, scope string) *World {
 
 // Fresh returns a new world of the same role and situation, for requests
 // that change the caller or destroy the world's customer.
-func (w *World) Fresh() *World { return newWorld(w.env, w.Role, w.Scope) }
+func (w *World) Fresh() *World {
+	if w.viaGroup {
+		return newGroupWorld(w.env, w.Role, w.Scope)
+	}
+	return newWorld(w.env, w.Role, w.Scope)
+}
 
 // Request is what a fixture builds: path parameters, a body (nil, a string
 // sent as is, or a value sent as JSON) and, when set, another caller (of a

@@ -20,6 +20,7 @@ func (a *API) table() []Route {
 	s := a.svc
 	cust, tenant, inst, user, intUser := s.CustomerResource, s.TenantResource, s.InstanceResource, s.CustomerUserResource, s.InternalUserResource
 	idp, hook, sa := s.IdentityProviderResource, s.WebhookResource, s.ServiceAccountResource
+	group, intGroup := s.GroupResource, s.InternalGroupResource
 	return []Route{
 		// Every caller may read its own permissions; the action is the one every role holds.
 		{Method: get, Pattern: "/me/permissions", Op: admin.OpMePermissions, Handle: a.mePermissions},
@@ -102,6 +103,37 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/grants", Op: admin.OpGrantCreate, Handle: withBody(created, s.CreateGrant)},
 		{Method: del, Pattern: "/customers/{id}/grants/{userId}", Op: admin.OpGrantDeleteCustomer, Locate: cust, Handle: a.deleteGrant(false)},
 		{Method: del, Pattern: "/instances/{id}/grants/{userId}", Op: admin.OpGrantDeleteInstance, Locate: inst, Handle: a.deleteGrant(true)},
+
+		// Groups (D-groups): a customer's groups are managed as its users
+		// are; internal groups and their grants as internal users are. A
+		// group's managers reach its member routes without the action
+		// (D-group-managers; wrap lets them through, the service decides).
+		{Method: get, Pattern: "/customers/{id}/groups", Op: admin.OpGroupList, Locate: cust, Handle: answer(ok, id, pages(platform.NamePages), s.ListGroups)},
+		{Method: post, Pattern: "/customers/{id}/groups", Op: admin.OpGroupCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateGroup)},
+		{Method: get, Pattern: "/groups/{id}", Op: admin.OpGroupGet, Locate: group, Handle: byID(ok, groupCall(false, s.Group))},
+		{Method: patch, Pattern: "/groups/{id}", Op: admin.OpGroupUpdate, Locate: group, Handle: byIDWithBody(ok, groupBodyCall(false, s.UpdateGroup))},
+		{Method: del, Pattern: "/groups/{id}", Op: admin.OpGroupDelete, Locate: group, Handle: deleteByID(groupDelete(false, s.DeleteGroup))},
+		{Method: get, Pattern: "/groups/{id}/members", Op: admin.OpGroupMembers, Locate: group, Handle: a.groupMembers(false, false)},
+		{Method: put, Pattern: "/groups/{id}/members/{userId}", Op: admin.OpGroupMemberAdd, Locate: group, Handle: a.putGroupMember(false, false)},
+		{Method: del, Pattern: "/groups/{id}/members/{userId}", Op: admin.OpGroupMemberRemove, Locate: group, Handle: a.deleteGroupMember(false, false)},
+		{Method: get, Pattern: "/groups/{id}/managers", Op: admin.OpGroupManagers, Locate: group, Handle: a.groupMembers(false, true)},
+		{Method: put, Pattern: "/groups/{id}/managers/{userId}", Op: admin.OpGroupManagerAdd, Locate: group, Handle: a.putGroupMember(false, true)},
+		{Method: del, Pattern: "/groups/{id}/managers/{userId}", Op: admin.OpGroupManagerRemove, Locate: group, Handle: a.deleteGroupMember(false, true)},
+		{Method: get, Pattern: "/internal-groups", Op: admin.OpInternalGroupList, Handle: paged(s.ListInternalGroups)},
+		{Method: post, Pattern: "/internal-groups", Op: admin.OpInternalGroupCreate, Handle: withBody(created, s.CreateInternalGroup)},
+		{Method: get, Pattern: "/internal-groups/{id}", Op: admin.OpInternalGroupGet, Locate: intGroup, Handle: byID(ok, groupCall(true, s.Group))},
+		{Method: patch, Pattern: "/internal-groups/{id}", Op: admin.OpInternalGroupUpdate, Locate: intGroup, Handle: byIDWithBody(ok, groupBodyCall(true, s.UpdateGroup))},
+		{Method: del, Pattern: "/internal-groups/{id}", Op: admin.OpInternalGroupDelete, Locate: intGroup, Handle: deleteByID(groupDelete(true, s.DeleteGroup))},
+		{Method: get, Pattern: "/internal-groups/{id}/members", Op: admin.OpInternalGroupMembers, Locate: intGroup, Handle: a.groupMembers(true, false)},
+		{Method: put, Pattern: "/internal-groups/{id}/members/{userId}", Op: admin.OpInternalGroupMemberAdd, Locate: intGroup, Handle: a.putGroupMember(true, false)},
+		{Method: del, Pattern: "/internal-groups/{id}/members/{userId}", Op: admin.OpInternalGroupMemberRemove, Locate: intGroup, Handle: a.deleteGroupMember(true, false)},
+		{Method: get, Pattern: "/internal-groups/{id}/managers", Op: admin.OpInternalGroupManagers, Locate: intGroup, Handle: a.groupMembers(true, true)},
+		{Method: put, Pattern: "/internal-groups/{id}/managers/{userId}", Op: admin.OpInternalGroupManagerAdd, Locate: intGroup, Handle: a.putGroupMember(true, true)},
+		{Method: del, Pattern: "/internal-groups/{id}/managers/{userId}", Op: admin.OpInternalGroupManagerRemove, Locate: intGroup, Handle: a.deleteGroupMember(true, true)},
+		{Method: get, Pattern: "/internal-groups/{id}/grants", Op: admin.OpInternalGroupGrants, Locate: intGroup, Handle: itemsByID(s.GroupGrants)},
+		{Method: post, Pattern: "/internal-groups/{id}/grants", Op: admin.OpInternalGroupGrantCreate, Locate: intGroup, Handle: byIDWithBody(created, s.CreateGroupGrant)},
+		{Method: del, Pattern: "/internal-groups/{id}/grants/customers/{targetId}", Op: admin.OpInternalGroupGrantDelete, Locate: intGroup, Handle: a.deleteGroupGrant(false)},
+		{Method: del, Pattern: "/internal-groups/{id}/grants/instances/{targetId}", Op: admin.OpInternalGroupGrantDelete, Locate: intGroup, Handle: a.deleteGroupGrant(true)},
 
 		// Focus mode is a caller's own lens; every role reaches the routes,
 		// the service refuses customer roles.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -158,6 +159,36 @@ func testGroups(t *testing.T, st *store.Store) {
 		}
 	})
 
+	t.Run("SyncUserGroups", func(t *testing.T) {
+		// bob is in g-fin (not managed); the provider manages g-ops and g-a.
+		if _, err := st.AddGroupMember(ctx, false, "g-fin", "bob", ts); err != nil {
+			t.Fatal(err)
+		}
+		joined, left, err := st.SyncUserGroups(ctx, "bob", []string{"g-ops", "g-a", "g-two"}, []string{"g-ops", "g-two"}, ts)
+		if err != nil || !slices.Equal(joined, []string{"g-ops"}) || len(left) != 0 {
+			t.Fatalf("sync = joined %v left %v, %v (another organization's group is never joined)", joined, left, err)
+		}
+		joined, left, err = st.SyncUserGroups(ctx, "bob", []string{"g-ops", "g-a"}, []string{"g-a"}, ts)
+		if err != nil || !slices.Equal(joined, []string{"g-a"}) || !slices.Equal(left, []string{"g-ops"}) {
+			t.Fatalf("sync again = joined %v left %v, %v", joined, left, err)
+		}
+		if gs := groupIDs(t)(st.UserGroups(ctx, "bob")); !slices.Equal(gs, []string{"g-a", "g-fin"}) {
+			t.Errorf("bob's groups = %v (the unmanaged g-fin stays)", gs)
+		}
+		named, err := st.GroupsNamed(ctx, "org-cust-1", []string{"Finance", "g-a", "Ops"})
+		if err != nil || len(named) != 3 {
+			t.Errorf("groups named = %+v, %v", named, err)
+		}
+		if named, _ := st.GroupsNamed(ctx, "org-cust-2", []string{"Finance", "g-a"}); len(named) != 0 {
+			t.Errorf("another organization's groups by name or id = %+v", named)
+		}
+		for _, g := range []string{"g-a", "g-fin"} {
+			if err := st.RemoveGroupMember(ctx, false, g, "bob"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
 	t.Run("GroupGrants", func(t *testing.T) {
 		if err := st.PutGrant(ctx, false, &store.Grant{GranteeType: store.GranteeGroup, GranteeID: "g-emea", TargetID: "cust-2", GrantedBy: "admin", GrantedAt: ts}); err != nil {
 			t.Fatal(err)
@@ -175,6 +206,51 @@ func testGroups(t *testing.T, st *store.Store) {
 			t.Fatal(err)
 		}
 		wantCode(t, st.DeleteGroupGrant(ctx, false, "g-emea", "cust-1"), platform.ENOTFOUND)
+	})
+
+	// spec: R2.6-resolver
+	t.Run("Principal", func(t *testing.T) {
+		// ann (no console role) is in g-ops (admin) and g-fin (billing);
+		// am's group g-emea (account_manager) is granted cust-1 and cust-2,
+		// am itself cust-2.
+		for _, g := range []string{"g-ops", "g-fin"} {
+			if _, err := st.AddGroupMember(ctx, false, g, "ann", ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, role, err := st.Principal(ctx, "ann", MustGrant(t, st, "ann"), ts)
+		if err != nil || role != "" || p.CustomerID != "cust-1" || !slices.Equal(p.GroupRoles, []authz.Role{authz.Admin, authz.Billing}) {
+			t.Errorf("ann's principal = %q %+v, %v", role, p, err)
+		}
+		if _, err := st.AddGroupMember(ctx, false, "g-emea", "am", ts); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []string{"cust-1", "cust-2"} {
+			if err := st.PutGrant(ctx, false, &store.Grant{GranteeType: store.GranteeGroup, GranteeID: "g-emea", TargetID: c, GrantedAt: ts}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.PutGrant(ctx, false, &store.Grant{GranteeID: "am", TargetID: "cust-2", GrantedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+		p, _, err = st.Principal(ctx, "am", MustGrant(t, st, "am"), ts)
+		if err != nil || !slices.Equal(p.CustomerGrants, []string{"cust-1", "cust-2"}) || !slices.Equal(p.GroupRoles, []authz.Role{authz.AccountManager}) {
+			t.Errorf("am's principal = %+v, %v", p, err)
+		}
+		// An owner's role is owner whatever its groups.
+		if err := st.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: "ann", Role: "owner", CustomerID: "cust-1", CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+		if p, role, err := st.Principal(ctx, "ann", MustGrant(t, st, "ann"), ts); err != nil || role != "owner" || len(p.GroupRoles) != 0 {
+			t.Errorf("owner's principal = %q %+v, %v", role, p, err)
+		}
+		if err := st.RemoveGroupMember(ctx, false, "g-emea", "am"); err != nil {
+			t.Fatal(err)
+		}
+		// Leaving the group takes its role and grants at the next load.
+		if p, _, err := st.Principal(ctx, "am", MustGrant(t, st, "am"), ts); err != nil || !slices.Equal(p.CustomerGrants, []string{"cust-2"}) || len(p.GroupRoles) != 0 {
+			t.Errorf("am's principal after leaving = %+v, %v", p, err)
+		}
 	})
 
 	t.Run("Removal", func(t *testing.T) {

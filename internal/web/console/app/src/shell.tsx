@@ -26,6 +26,7 @@ import { CatalogPage } from "./pages/catalog";
 import { ReleasesPage } from "./pages/releases";
 import { AttributesPage } from "./pages/attributes";
 import { DiscrepanciesPage } from "./pages/discrepancies";
+import { GroupPage, GroupsPage } from "./pages/groups";
 
 const FocusQuery = graphql(`
   query Focus { focus { active customerId expiresAt } }
@@ -48,6 +49,7 @@ export const SECTIONS: Section[] = [
   { path: "customers", label: "Customers", show: (c) => c.internal && c.can("VIEW_USAGE_UNITS") },
   { path: "tenants", label: "Tenants", show: readsTenants },
   { path: "users", label: "Users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "groups", label: "Groups", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
   { path: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES") },
   { path: "grants", label: "Grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
   { path: "usage", label: "Usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
@@ -55,6 +57,7 @@ export const SECTIONS: Section[] = [
   { path: "audit", label: "Audit log", show: (c) => c.can("VIEW_AUDIT_LOG") },
   { path: "emails", label: "E-mail log", show: (c) => c.can("VIEW_AUDIT_LOG") },
   { path: "internal-users", label: "Internal users", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "internal-groups", label: "Internal groups", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
   { path: "catalog", label: "Plans and meters", show: (c) => c.can("MANAGE_CATALOG") },
   { path: "releases", label: "Releases", show: (c) => c.can("MANAGE_RELEASES") },
   { path: "workers", label: "System workers", show: (c) => c.can("MANAGE_SYSTEM_WORKERS") },
@@ -156,6 +159,10 @@ function Page({ sections }: { sections: Section[] }) {
       return <EmailsPage />;
     case "internal-users":
       return id ? <InternalUserPage id={id} /> : <InternalUsersPage />;
+    case "groups":
+      return id ? <GroupPage id={id} internal={false} /> : <GroupsPage internal={false} />;
+    case "internal-groups":
+      return id ? <GroupPage id={id} internal={true} /> : <GroupsPage internal={true} />;
     case "catalog":
       return <CatalogPage />;
     case "releases":

@@ -45,6 +45,24 @@ type Documents = {
     "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": typeof types.GrantChoicesDocument,
     "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": typeof types.CustomerOptionsDocument,
     "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": typeof types.InstanceOptionsDocument,
+    "\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": typeof types.GroupsDocument,
+    "\n  query InternalGroups($first: Int, $after: String) {\n    internalGroups(first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": typeof types.InternalGroupsDocument,
+    "\n  mutation CreateGroup($customerId: ID!, $input: GroupInput!) { createGroup(customerId: $customerId, input: $input) { id name role } }\n": typeof types.CreateGroupDocument,
+    "\n  mutation CreateInternalGroup($input: GroupInput!) { createInternalGroup(input: $input) { id name role } }\n": typeof types.CreateInternalGroupDocument,
+    "\n  query GroupPage($id: ID!, $first: Int) {\n    group(id: $id) { id name role customerId }\n    groupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    groupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n  }\n": typeof types.GroupPageDocument,
+    "\n  query InternalGroupPage($id: ID!, $first: Int) {\n    internalGroup(id: $id) { id name role customerId }\n    internalGroupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupGrants(groupId: $id) { customerId instanceId }\n  }\n": typeof types.InternalGroupPageDocument,
+    "mutation UpdateGroupRole($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { id role } }": typeof types.UpdateGroupRoleDocument,
+    "mutation UpdateInternalGroupRole($id: ID!, $input: UpdateGroupInput!) { updateInternalGroup(id: $id, input: $input) { id role } }": typeof types.UpdateInternalGroupRoleDocument,
+    "mutation AddGroupMember($g: ID!, $u: ID!) { addGroupMember(groupId: $g, userId: $u) { userId } }": typeof types.AddGroupMemberDocument,
+    "mutation RemoveGroupMember($g: ID!, $u: ID!) { removeGroupMember(groupId: $g, userId: $u) }": typeof types.RemoveGroupMemberDocument,
+    "mutation AddGroupManager($g: ID!, $u: ID!) { addGroupManager(groupId: $g, userId: $u) { userId } }": typeof types.AddGroupManagerDocument,
+    "mutation RemoveGroupManager($g: ID!, $u: ID!) { removeGroupManager(groupId: $g, userId: $u) }": typeof types.RemoveGroupManagerDocument,
+    "mutation AddInternalGroupMember($g: ID!, $u: ID!) { addInternalGroupMember(groupId: $g, userId: $u) { userId } }": typeof types.AddInternalGroupMemberDocument,
+    "mutation RemoveInternalGroupMember($g: ID!, $u: ID!) { removeInternalGroupMember(groupId: $g, userId: $u) }": typeof types.RemoveInternalGroupMemberDocument,
+    "mutation AddInternalGroupManager($g: ID!, $u: ID!) { addInternalGroupManager(groupId: $g, userId: $u) { userId } }": typeof types.AddInternalGroupManagerDocument,
+    "mutation RemoveInternalGroupManager($g: ID!, $u: ID!) { removeInternalGroupManager(groupId: $g, userId: $u) }": typeof types.RemoveInternalGroupManagerDocument,
+    "mutation CreateGroupGrant($g: ID!, $c: ID) { createGroupGrant(groupId: $g, customerId: $c) { customerId } }": typeof types.CreateGroupGrantDocument,
+    "mutation DeleteGroupGrant($g: ID!, $c: ID) { deleteGroupGrant(groupId: $g, customerId: $c) }": typeof types.DeleteGroupGrantDocument,
     "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": typeof types.InstanceDocument,
     "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": typeof types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": typeof types.DeleteInstanceDocument,
@@ -164,6 +182,24 @@ const documents: Documents = {
     "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": types.GrantChoicesDocument,
     "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": types.CustomerOptionsDocument,
     "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": types.InstanceOptionsDocument,
+    "\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": types.GroupsDocument,
+    "\n  query InternalGroups($first: Int, $after: String) {\n    internalGroups(first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": types.InternalGroupsDocument,
+    "\n  mutation CreateGroup($customerId: ID!, $input: GroupInput!) { createGroup(customerId: $customerId, input: $input) { id name role } }\n": types.CreateGroupDocument,
+    "\n  mutation CreateInternalGroup($input: GroupInput!) { createInternalGroup(input: $input) { id name role } }\n": types.CreateInternalGroupDocument,
+    "\n  query GroupPage($id: ID!, $first: Int) {\n    group(id: $id) { id name role customerId }\n    groupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    groupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n  }\n": types.GroupPageDocument,
+    "\n  query InternalGroupPage($id: ID!, $first: Int) {\n    internalGroup(id: $id) { id name role customerId }\n    internalGroupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupGrants(groupId: $id) { customerId instanceId }\n  }\n": types.InternalGroupPageDocument,
+    "mutation UpdateGroupRole($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { id role } }": types.UpdateGroupRoleDocument,
+    "mutation UpdateInternalGroupRole($id: ID!, $input: UpdateGroupInput!) { updateInternalGroup(id: $id, input: $input) { id role } }": types.UpdateInternalGroupRoleDocument,
+    "mutation AddGroupMember($g: ID!, $u: ID!) { addGroupMember(groupId: $g, userId: $u) { userId } }": types.AddGroupMemberDocument,
+    "mutation RemoveGroupMember($g: ID!, $u: ID!) { removeGroupMember(groupId: $g, userId: $u) }": types.RemoveGroupMemberDocument,
+    "mutation AddGroupManager($g: ID!, $u: ID!) { addGroupManager(groupId: $g, userId: $u) { userId } }": types.AddGroupManagerDocument,
+    "mutation RemoveGroupManager($g: ID!, $u: ID!) { removeGroupManager(groupId: $g, userId: $u) }": types.RemoveGroupManagerDocument,
+    "mutation AddInternalGroupMember($g: ID!, $u: ID!) { addInternalGroupMember(groupId: $g, userId: $u) { userId } }": types.AddInternalGroupMemberDocument,
+    "mutation RemoveInternalGroupMember($g: ID!, $u: ID!) { removeInternalGroupMember(groupId: $g, userId: $u) }": types.RemoveInternalGroupMemberDocument,
+    "mutation AddInternalGroupManager($g: ID!, $u: ID!) { addInternalGroupManager(groupId: $g, userId: $u) { userId } }": types.AddInternalGroupManagerDocument,
+    "mutation RemoveInternalGroupManager($g: ID!, $u: ID!) { removeInternalGroupManager(groupId: $g, userId: $u) }": types.RemoveInternalGroupManagerDocument,
+    "mutation CreateGroupGrant($g: ID!, $c: ID) { createGroupGrant(groupId: $g, customerId: $c) { customerId } }": types.CreateGroupGrantDocument,
+    "mutation DeleteGroupGrant($g: ID!, $c: ID) { deleteGroupGrant(groupId: $g, customerId: $c) }": types.DeleteGroupGrantDocument,
     "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": types.InstanceDocument,
     "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": types.DeleteInstanceDocument,
@@ -390,6 +426,78 @@ export function graphql(source: "\n  query CustomerOptions($search: String, $sel
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"): (typeof documents)["\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n"): (typeof documents)["\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InternalGroups($first: Int, $after: String) {\n    internalGroups(first: $first, after: $after) { items { id name role } nextCursor }\n  }\n"): (typeof documents)["\n  query InternalGroups($first: Int, $after: String) {\n    internalGroups(first: $first, after: $after) { items { id name role } nextCursor }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateGroup($customerId: ID!, $input: GroupInput!) { createGroup(customerId: $customerId, input: $input) { id name role } }\n"): (typeof documents)["\n  mutation CreateGroup($customerId: ID!, $input: GroupInput!) { createGroup(customerId: $customerId, input: $input) { id name role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateInternalGroup($input: GroupInput!) { createInternalGroup(input: $input) { id name role } }\n"): (typeof documents)["\n  mutation CreateInternalGroup($input: GroupInput!) { createInternalGroup(input: $input) { id name role } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query GroupPage($id: ID!, $first: Int) {\n    group(id: $id) { id name role customerId }\n    groupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    groupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n  }\n"): (typeof documents)["\n  query GroupPage($id: ID!, $first: Int) {\n    group(id: $id) { id name role customerId }\n    groupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    groupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InternalGroupPage($id: ID!, $first: Int) {\n    internalGroup(id: $id) { id name role customerId }\n    internalGroupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupGrants(groupId: $id) { customerId instanceId }\n  }\n"): (typeof documents)["\n  query InternalGroupPage($id: ID!, $first: Int) {\n    internalGroup(id: $id) { id name role customerId }\n    internalGroupMembers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupManagers(groupId: $id, first: $first) { items { userId email name } nextCursor }\n    internalGroupGrants(groupId: $id) { customerId instanceId }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateGroupRole($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { id role } }"): (typeof documents)["mutation UpdateGroupRole($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { id role } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateInternalGroupRole($id: ID!, $input: UpdateGroupInput!) { updateInternalGroup(id: $id, input: $input) { id role } }"): (typeof documents)["mutation UpdateInternalGroupRole($id: ID!, $input: UpdateGroupInput!) { updateInternalGroup(id: $id, input: $input) { id role } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation AddGroupMember($g: ID!, $u: ID!) { addGroupMember(groupId: $g, userId: $u) { userId } }"): (typeof documents)["mutation AddGroupMember($g: ID!, $u: ID!) { addGroupMember(groupId: $g, userId: $u) { userId } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RemoveGroupMember($g: ID!, $u: ID!) { removeGroupMember(groupId: $g, userId: $u) }"): (typeof documents)["mutation RemoveGroupMember($g: ID!, $u: ID!) { removeGroupMember(groupId: $g, userId: $u) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation AddGroupManager($g: ID!, $u: ID!) { addGroupManager(groupId: $g, userId: $u) { userId } }"): (typeof documents)["mutation AddGroupManager($g: ID!, $u: ID!) { addGroupManager(groupId: $g, userId: $u) { userId } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RemoveGroupManager($g: ID!, $u: ID!) { removeGroupManager(groupId: $g, userId: $u) }"): (typeof documents)["mutation RemoveGroupManager($g: ID!, $u: ID!) { removeGroupManager(groupId: $g, userId: $u) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation AddInternalGroupMember($g: ID!, $u: ID!) { addInternalGroupMember(groupId: $g, userId: $u) { userId } }"): (typeof documents)["mutation AddInternalGroupMember($g: ID!, $u: ID!) { addInternalGroupMember(groupId: $g, userId: $u) { userId } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RemoveInternalGroupMember($g: ID!, $u: ID!) { removeInternalGroupMember(groupId: $g, userId: $u) }"): (typeof documents)["mutation RemoveInternalGroupMember($g: ID!, $u: ID!) { removeInternalGroupMember(groupId: $g, userId: $u) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation AddInternalGroupManager($g: ID!, $u: ID!) { addInternalGroupManager(groupId: $g, userId: $u) { userId } }"): (typeof documents)["mutation AddInternalGroupManager($g: ID!, $u: ID!) { addInternalGroupManager(groupId: $g, userId: $u) { userId } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RemoveInternalGroupManager($g: ID!, $u: ID!) { removeInternalGroupManager(groupId: $g, userId: $u) }"): (typeof documents)["mutation RemoveInternalGroupManager($g: ID!, $u: ID!) { removeInternalGroupManager(groupId: $g, userId: $u) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateGroupGrant($g: ID!, $c: ID) { createGroupGrant(groupId: $g, customerId: $c) { customerId } }"): (typeof documents)["mutation CreateGroupGrant($g: ID!, $c: ID) { createGroupGrant(groupId: $g, customerId: $c) { customerId } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteGroupGrant($g: ID!, $c: ID) { deleteGroupGrant(groupId: $g, customerId: $c) }"): (typeof documents)["mutation DeleteGroupGrant($g: ID!, $c: ID) { deleteGroupGrant(groupId: $g, customerId: $c) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
