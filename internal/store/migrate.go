@@ -29,11 +29,16 @@ func (s *Store) Migrate(ctx context.Context, fsys fs.FS) (applied []string, err 
 		return nil, err
 	}
 	sort.Strings(names)
+	numbered := map[int]string{} // a second file of one number would never run
 	for _, name := range names {
 		version, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
 		if err != nil {
 			return nil, fmt.Errorf("migration %s: name must start with a number", name)
 		}
+		if other, ok := numbered[version]; ok {
+			return nil, fmt.Errorf("migrations %s and %s have the same number", other, name)
+		}
+		numbered[version] = name
 		body, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
