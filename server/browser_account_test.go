@@ -44,14 +44,14 @@ func TestBrowserAccountLifecycle(t *testing.T) {
 	var org, done, email, notice string
 	if err := chromedp.Run(ctx, openMail(m, who),
 		chromedp.WaitVisible(`#password`, chromedp.ByID),
-		chromedp.Text(`#org-name`, &org, chromedp.ByID),
+		textOf(`#org-name`, &org),
 		chromedp.SendKeys(`#password`, "first chosen passphrase", chromedp.ByID),
 		chromedp.SendKeys(`#confirm`, "first chosen passphrase", chromedp.ByID),
 		shot(t, ctx, "set-password"),
 		chromedp.Submit(`#confirm`, chromedp.ByID),
 		chromedp.WaitVisible(`#done-message`, chromedp.ByID),
 		chromedp.Poll(`document.getElementById("done-message").textContent.includes("signed in")`, nil),
-		chromedp.Text(`#done-message`, &done, chromedp.ByID),
+		textOf(`#done-message`, &done),
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -62,14 +62,14 @@ func TestBrowserAccountLifecycle(t *testing.T) {
 		chromedp.Click(`//a[text()="Your account"]`, chromedp.BySearch),
 		chromedp.WaitVisible(`#account-email`, chromedp.ByID),
 		chromedp.Poll(`document.getElementById("account-email").textContent.includes("@")`, nil),
-		chromedp.Text(`#account-email`, &email, chromedp.ByID),
+		textOf(`#account-email`, &email),
 		chromedp.SendKeys(`#current`, "first chosen passphrase", chromedp.ByID),
 		chromedp.SendKeys(`#h-password ~ form #password`, "second chosen passphrase", chromedp.ByQuery),
 		chromedp.SendKeys(`#h-password ~ form #confirm`, "second chosen passphrase", chromedp.ByQuery),
 		chromedp.Submit(`#current`, chromedp.ByID),
 		chromedp.WaitVisible(`#account-notice`, chromedp.ByID),
 		chromedp.Poll(`document.getElementById("account-notice").textContent.includes("password was changed")`, nil),
-		chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
+		textOf(`#account-notice`, &notice),
 		shot(t, ctx, "account-page"),
 	); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestBrowserAccountLifecycle(t *testing.T) {
 		chromedp.Submit(`#email`, chromedp.ByID),
 		chromedp.WaitVisible(`#forgot-sent`, chromedp.ByID),
 		chromedp.Poll(`document.getElementById("forgot-sent").textContent.includes("If an account")`, nil),
-		chromedp.Text(`#forgot-sent`, &sent, chromedp.ByID),
+		textOf(`#forgot-sent`, &sent),
 	); err != nil {
 		t.Fatal(err)
 	}

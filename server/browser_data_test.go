@@ -101,7 +101,7 @@ func waitText(id, want string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var got string
 		for i := 0; i < 150; i++ {
-			if err := chromedp.Text(`#`+id, &got, chromedp.ByQuery, chromedp.NodeVisible).Do(ctx); err != nil {
+			if err := textOf(`#`+id, &got).Do(ctx); err != nil {
 				return err
 			}
 			if got == want {
@@ -165,9 +165,9 @@ func TestBrowserProjectsData(t *testing.T) {
 		providerPassword(DemoPassword),
 		waitForPath(ctx, "/projects"),
 		chromedp.WaitVisible(`#records-table tbody tr`, chromedp.ByQuery),
-		chromedp.Text(`#records-summary`, &summary, chromedp.ByID),
-		chromedp.Text(`#records-table tbody tr:first-child td:first-child`, &firstSlug, chromedp.ByQuery),
-		chromedp.Text(`#user-role`, &role, chromedp.ByID),
+		textOf(`#records-summary`, &summary),
+		textOf(`#records-table tbody tr:first-child td:first-child`, &firstSlug),
+		textOf(`#user-role`, &role),
 		chromedp.Evaluate(`document.querySelectorAll('#records-table tbody tr').length`, &rows),
 		shot(t, ctx, "tenant-projects-records"),
 	); err != nil {
@@ -193,8 +193,8 @@ func TestBrowserProjectsData(t *testing.T) {
 			waitText(`records-summary`, "10 records · page 1 of 2"),
 			chromedp.Click(`#records-next`, chromedp.ByID),
 			waitText(`records-summary`, "10 records · page 2 of 2"),
-			chromedp.Text(`#records-summary`, &s2, chromedp.ByID),
-			chromedp.Text(`#records-table tbody tr:first-child td:first-child`, &slug, chromedp.ByQuery),
+			textOf(`#records-summary`, &s2),
+			textOf(`#records-table tbody tr:first-child td:first-child`, &slug),
 			chromedp.Evaluate(`document.querySelectorAll('#records-table tbody tr.deleted').length`, &deleted),
 			shot(t, ctx, "tenant-records-page-2"),
 		); err != nil {
@@ -212,7 +212,7 @@ func TestBrowserProjectsData(t *testing.T) {
 			chromedp.SetUploadFiles(`#upload-file`, []string{abs("cx-sample-bad.xlsx")}, chromedp.ByID),
 			chromedp.Click(`#upload-submit`, chromedp.ByID),
 			waitStatus("invalid"),
-			chromedp.Text(`#upload-message`, &msg, chromedp.ByID),
+			textOf(`#upload-message`, &msg),
 			chromedp.Evaluate(`[...document.querySelectorAll('#upload-errors tbody td.code')].map(td => td.textContent)`, &codes),
 			chromedp.ScrollIntoView(`#upload`, chromedp.ByID),
 			shot(t, ctx, "tenant-upload-invalid"),
@@ -235,7 +235,7 @@ func TestBrowserProjectsData(t *testing.T) {
 			chromedp.Click(`#upload-dry-run`, chromedp.ByID),
 			chromedp.Click(`#upload-submit`, chromedp.ByID),
 			waitStatus("valid"),
-			chromedp.Text(`#upload-message`, &dry, chromedp.ByID),
+			textOf(`#upload-message`, &dry),
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +246,7 @@ func TestBrowserProjectsData(t *testing.T) {
 			chromedp.Click(`#upload-dry-run`, chromedp.ByID),
 			chromedp.Click(`#upload-submit`, chromedp.ByID),
 			waitStatus("applied"),
-			chromedp.Text(`#upload-message`, &applied, chromedp.ByID),
+			textOf(`#upload-message`, &applied),
 			chromedp.ActionFunc(func(ctx context.Context) error { // the schedule's row count refreshes
 				for i := 0; i < 100 && !strings.Contains(label, "(7 rows)"); i++ {
 					if err := chromedp.Evaluate(`document.getElementById('upload-schedule').selectedOptions[0].textContent`, &label).Do(ctx); err != nil {

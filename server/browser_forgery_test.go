@@ -104,7 +104,7 @@ func count(rec *recorder, prefix string) int {
 func errorShown(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	var msg string
-	if err := chromedp.Run(ctx, chromedp.WaitVisible(`#error`, chromedp.ByID), chromedp.Text(`#error`, &msg, chromedp.ByID)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.WaitVisible(`#error`, chromedp.ByID), textOf(`#error`, &msg)); err != nil {
 		t.Fatal(err)
 	}
 	return msg

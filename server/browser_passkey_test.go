@@ -67,8 +67,8 @@ func TestBrowserPasskeys(t *testing.T) {
 		chromedp.SendKeys(`#passkey-name`, "Work laptop", chromedp.ByID),
 		chromedp.Click(`#passkey-add button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#account-notice`, chromedp.ByID),
-		chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
-		chromedp.Text(`#passkey-list`, &list, chromedp.ByID),
+		textOf(`#account-notice`, &notice),
+		textOf(`#passkey-list`, &list),
 		shot(t, ctx, "passkey-enrolled"),
 	)
 	if !strings.Contains(notice, "Your passkey was added") || !strings.Contains(list, "Work laptop") {
@@ -158,7 +158,7 @@ func TestBrowserPasskeys(t *testing.T) {
 		run(t, ctx,
 			chromedp.Click(`#passkey-button`, chromedp.ByID),
 			waitShows(`#account-notice`, "Confirmed"),
-			chromedp.Text(`#account-notice`, &notice, chromedp.ByID),
+			textOf(`#account-notice`, &notice),
 		)
 		if !strings.Contains(notice, "5 minutes") {
 			t.Fatalf("after the confirmation: %q", notice)
@@ -174,10 +174,10 @@ func TestBrowserPasskeys(t *testing.T) {
 			chromedp.SendKeys(`.passkey-row input[name=name]`, "Old laptop", chromedp.ByQuery),
 			chromedp.Submit(`.passkey-row input[name=name]`, chromedp.ByQuery),
 			waitShows(`#account-notice`, "renamed"),
-			chromedp.Text(`#passkey-list`, &renamed, chromedp.ByID),
+			textOf(`#passkey-list`, &renamed),
 			chromedp.Click(`.passkey-row form[action$="remove"] button`, chromedp.ByQuery),
 			waitShows(`#account-notice`, "removed"),
-			chromedp.Text(`#passkey-list`, &removed, chromedp.ByID),
+			textOf(`#passkey-list`, &removed),
 		)
 		if !strings.Contains(renamed, "Old laptop") || !strings.Contains(removed, "No passkeys yet") {
 			t.Fatalf("renamed %q, removed %q", renamed, removed)
@@ -187,7 +187,7 @@ func TestBrowserPasskeys(t *testing.T) {
 		run(t, ctx, signedOut(),
 			gatewayEmail(base, "alice@acme.example"),
 			chromedp.WaitVisible(`#login-error`, chromedp.ByID),
-			chromedp.Text(`#login-error`, &errText, chromedp.ByID),
+			textOf(`#login-error`, &errText),
 		)
 		if !strings.Contains(errText, "could not sign you in") {
 			t.Fatalf("removed passkey: %q", errText)
@@ -222,7 +222,7 @@ func landedWithSession(m *Main, method *string) chromedp.Tasks {
 		waitShows(`[data-testid="role"]`, "owner"),
 		chromedp.Navigate(m.Config.IssuerURL + "/ui/account"),
 		chromedp.WaitVisible(`#sessions`, chromedp.ByID),
-		chromedp.Text(`#sessions`, method, chromedp.ByID),
+		textOf(`#sessions`, method),
 	}
 }
 

@@ -204,7 +204,7 @@ func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 	if err := chromedp.Run(ctx,
 		// the content, not only the element: the role comes from the GraphQL me query
 		waitShows(`[data-testid="role"]`, ""),
-		chromedp.Text(`[data-testid="role"]`, &role, chromedp.ByQuery),
+		textOf(`[data-testid="role"]`, &role),
 		chromedp.Location(&loc),
 	); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func profile(ctx context.Context, t *testing.T) (role, customer, path string) {
 	u, _ := url.Parse(loc)
 	if u.Path == "/portal" {
 		if err := chromedp.Run(ctx, waitTrue(`(document.getElementById("page-title")?.textContent ?? "") !== ""`),
-			chromedp.Text(`#page-title`, &customer, chromedp.ByID)); err != nil {
+			textOf(`#page-title`, &customer)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -280,7 +280,7 @@ func TestBrowserConsoleLogin(t *testing.T) {
 		var msg, loc string
 		if err := chromedp.Run(ctx, gatewayEmail(base, "nobody@nowhere.example"),
 			chromedp.WaitVisible(`#error`, chromedp.ByID),
-			chromedp.Text(`#error`, &msg, chromedp.ByID),
+			textOf(`#error`, &msg),
 			chromedp.Location(&loc),
 			shot(t, ctx, "console-not-found")); err != nil {
 			t.Fatal(err)
@@ -353,7 +353,7 @@ func TestBrowserTenantGateway(t *testing.T) {
 		var forms int
 		if err := chromedp.Run(ctx, chromedp.Navigate(m.Config.ConsoleURL+"/?"+bad.Encode()),
 			chromedp.WaitVisible(`#refused`, chromedp.ByID),
-			chromedp.Text(`#refused`, &refused, chromedp.ByID),
+			textOf(`#refused`, &refused),
 			chromedp.Evaluate(`document.querySelectorAll('form').length`, &forms),
 			shot(t, ctx, "console-refused")); err != nil {
 			t.Fatal(err)
@@ -392,9 +392,9 @@ func TestBrowserTenantGateway(t *testing.T) {
 		ctx := mustBrowser(t)
 		var msgInternal, msgUnknown string
 		if err := chromedp.Run(ctx, gatewayEmail(m.Config.ConsoleURL+"/?"+q.Encode(), "admin@platform.example"),
-			chromedp.WaitVisible(`#error`, chromedp.ByID), chromedp.Text(`#error`, &msgInternal, chromedp.ByID),
+			chromedp.WaitVisible(`#error`, chromedp.ByID), textOf(`#error`, &msgInternal),
 			gatewayEmail(m.Config.ConsoleURL+"/?"+q.Encode(), "nobody@nowhere.example"),
-			chromedp.WaitVisible(`#error`, chromedp.ByID), chromedp.Text(`#error`, &msgUnknown, chromedp.ByID)); err != nil {
+			chromedp.WaitVisible(`#error`, chromedp.ByID), textOf(`#error`, &msgUnknown)); err != nil {
 			t.Fatal(err)
 		}
 		// spec: R5.5-enum, R4.1-ro-internal
@@ -494,7 +494,7 @@ func TestBrowserTenantWebApp(t *testing.T) {
 		providerPassword(DemoPassword),
 		waitForPath(ctx, "/projects"),
 		chromedp.WaitVisible(`#projects`, chromedp.ByID),
-		chromedp.Text(`#user-name`, &name, chromedp.ByID),
+		textOf(`#user-name`, &name),
 		shot(t, ctx, "tenant-projects"),
 	); err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func TestBrowserConsoleAppAuditLog(t *testing.T) {
 		noRowHas("audit-events-table", "unknown_user"))
 	run(t, owner, fill("Actor e-mail", "ghost"), waitShows("main", "No audit events for these filters."))
 	var page string
-	run(t, owner, chromedp.Text("main", &page))
+	run(t, owner, textOf("main", &page))
 	if strings.Contains(page, "ghost@acme.example") {
 		t.Fatal("the owner reads a failure for an address without an account")
 	}

@@ -50,6 +50,30 @@ func waitShows(sel, want string) chromedp.Action {
 	return waitTrue(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.trim() !== "" && e.textContent.includes(%q); })()`, sel, want))
 }
 
+// textOf reads the rendered text of the first element matching the CSS
+// selector sel once it exists, by evaluation in the current document: a
+// read by DOM node id can fail when the page was just replaced, after a
+// wait by evaluation has already seen the new page.
+func textOf(sel string, out *string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? [true, e.innerText] : [false, ""]; })()`, sel)
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		for {
+			var got []any
+			if err := chromedp.Evaluate(js, &got).Do(ctx); err == nil && len(got) == 2 && got[0] == true {
+				*out, _ = got[1].(string)
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("reading %s: %w", sel, ctx.Err())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	})
+}
+
 // waitTrue evaluates js until it is true, across navigations (an
 // evaluation in a page being replaced fails and is tried again); the
 // browser context's deadline ends it, or 30 seconds, leaving the test
@@ -286,7 +310,7 @@ func TestBrowserConsoleAppAccountManager(t *testing.T) {
 	run(t, ctx, open(m, "/dashboard/customers", "Customers"), waitShows(`[data-testid="customers-table"]`, "Globex Engineering"),
 		chromedp.Evaluate(`[...document.querySelectorAll("nav a")].map(a => a.textContent.trim())`, &nav))
 	var table string
-	_ = chromedp.Run(ctx, chromedp.Text(`[data-testid="customers-table"]`, &table, chromedp.ByQuery))
+	_ = chromedp.Run(ctx, textOf(`[data-testid="customers-table"]`, &table))
 	if strings.Contains(table, "Acme") || strings.Contains(table, "Initech") {
 		t.Errorf("account manager sees customers outside its grants: %q", table)
 	}
@@ -302,7 +326,7 @@ func TestBrowserConsoleAppAccountManager(t *testing.T) {
 
 	var msg string
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoAcmeCustomerID, "Customer"),
-		waitShows(`[data-testid="page-error"]`, "do not have access"), chromedp.Text(`[data-testid="page-error"]`, &msg, chromedp.ByQuery))
+		waitShows(`[data-testid="page-error"]`, "do not have access"), textOf(`[data-testid="page-error"]`, &msg))
 	axeCheck(t, ctx, axe, "forbidden customer")
 	// within its customer it acts: a tenant
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoGlobexCustomerID, "Globex Engineering"),
@@ -400,7 +424,7 @@ func TestBrowserConsoleAppOwner(t *testing.T) {
 
 	var secret string
 	run(t, ctx, clickText("New webhook"), fill("URL", "https://hooks.acme.example/platform"), clickText("Create webhook"),
-		waitShows(`[data-testid="secret"]`, ""), chromedp.Text(`[data-testid="secret"]`, &secret, chromedp.ByQuery))
+		waitShows(`[data-testid="secret"]`, ""), textOf(`[data-testid="secret"]`, &secret))
 	if len(secret) < 16 {
 		t.Errorf("webhook secret shown: %q", secret)
 	}

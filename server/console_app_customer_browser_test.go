@@ -116,7 +116,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 		clickText("New webhook"), fill("URL", "https://hooks.acme.example/platform"), press("Create webhook"),
 		waitShows(`[data-testid="secret"]`, ""))
 	var first string
-	run(t, ctx, chromedp.Text(`[data-testid="secret"]`, &first, chromedp.ByQuery), press("Done"),
+	run(t, ctx, textOf(`[data-testid="secret"]`, &first), press("Done"),
 		rowHas("webhooks-table", "hooks.acme.example", "*"))
 	hooks, err := m.Store.Webhooks(ctx0, DemoAcmeCustomerID)
 	if err != nil || len(hooks) != 1 {
@@ -163,7 +163,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 	var second string
 	run(t, ctx, clickLabel("Rotate secret of "+hook.URL), fill("Type the webhook name, "+hook.URL+", to confirm", hook.URL),
 		press("Rotate the secret of webhook"), waitShows(`[data-testid="secret"]`, "whsec_"),
-		chromedp.Text(`[data-testid="secret"]`, &second, chromedp.ByQuery))
+		textOf(`[data-testid="secret"]`, &second))
 	if second == "" || second == first {
 		t.Errorf("rotation showed %q after %q", second, first)
 	}
@@ -173,7 +173,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 	// a service account's secret rotated: the old one stops working
 	var secret1, secret2 string
 	run(t, ctx, clickText("New service account"), fill("Name", "ci-exporter"), press("Create service account"),
-		waitShows(`[data-testid="secret"]`, ""), chromedp.Text(`[data-testid="secret"]`, &secret1, chromedp.ByQuery),
+		waitShows(`[data-testid="secret"]`, ""), textOf(`[data-testid="secret"]`, &secret1),
 		press("Done"), rowHas("service-accounts-table", "ci-exporter", "secret, rotated"))
 	accounts, err := m.Store.ServiceAccounts(ctx0, DemoAcmeCustomerID)
 	if err != nil || len(accounts) != 1 {
@@ -187,7 +187,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 	axeCheck(t, ctx, axe, "rotate service account secret")
 	run(t, ctx, fill("Type the service account name, ci-exporter, to confirm", "ci-exporter"),
 		press("Rotate the secret of service account"), waitShows(`[data-testid="secret"]`, ""),
-		chromedp.Text(`[data-testid="secret"]`, &secret2, chromedp.ByQuery), press("Done"), waitGone(`[role="dialog"]`))
+		textOf(`[data-testid="secret"]`, &secret2), press("Done"), waitGone(`[role="dialog"]`))
 	if a := clientCredentials(t, m, clientID, secret1, true, nil); a.status == http.StatusOK {
 		t.Error("the secret before the rotation still works")
 	}

@@ -307,7 +307,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	}
 	var secret string
 	run(t, ctx, fill("URL", "https://api.globex.example"), clickText("Create instance"), waitShows(`[data-testid="secret"]`, ""),
-		chromedp.Text(`[data-testid="secret"]`, &secret, chromedp.ByQuery))
+		textOf(`[data-testid="secret"]`, &secret))
 	if len(secret) < 16 {
 		t.Errorf("client secret shown: %q", secret)
 	}
@@ -344,7 +344,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	run(t, ctx, clickText("Rotate client secret"), fill("Type the instance name, Globex API, to confirm", "Globex API"))
 	axeCheck(t, ctx, axe, "rotate secret confirmation")
 	run(t, ctx, clickText("Rotate the secret of instance"), waitShows(`[data-testid="secret"]`, ""),
-		chromedp.Text(`[data-testid="secret"]`, &rotated, chromedp.ByQuery), waitShows(`[role="dialog"]`, "Copy"))
+		textOf(`[data-testid="secret"]`, &rotated), waitShows(`[role="dialog"]`, "Copy"))
 	if len(rotated) < 16 || rotated == secret {
 		t.Errorf("rotated client secret shown: %q (was %q)", rotated, secret)
 	}
@@ -434,7 +434,7 @@ func TestBrowserConsoleAppQAAdmin(t *testing.T) {
 
 	run(t, ctx, open(m, "/dashboard/customers", "Customers"), rowHas("customers-table", "Acme Construction"))
 	var table string
-	run(t, ctx, chromedp.Text(`[data-testid="customers-table"]`, &table, chromedp.ByQuery))
+	run(t, ctx, textOf(`[data-testid="customers-table"]`, &table))
 	if strings.Contains(table, "Globex") || strings.Contains(table, "Initech") {
 		t.Errorf("qa_admin sees customers outside its grants: %q", table)
 	}
@@ -444,7 +444,7 @@ func TestBrowserConsoleAppQAAdmin(t *testing.T) {
 
 	// tenants: only those on its instance
 	run(t, ctx, open(m, "/dashboard/tenants", "Tenants"), rowHas("tenants-table", "QA sandbox"))
-	run(t, ctx, chromedp.Text(`[data-testid="tenants-table"]`, &table, chromedp.ByQuery))
+	run(t, ctx, textOf(`[data-testid="tenants-table"]`, &table))
 	if strings.Contains(table, "Staging yard") || strings.Contains(table, "Data Center North") {
 		t.Errorf("qa_admin sees tenants outside its instance: %q", table)
 	}

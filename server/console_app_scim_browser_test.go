@@ -25,7 +25,7 @@ func TestBrowserConsoleAppDirectoryTokens(t *testing.T) {
 
 	var token string
 	run(t, ctx, clickText("New token"), fill("Name", "Entra ID"), press("Create token"),
-		waitShows(`[data-testid="secret"]`, "scim_"), chromedp.Text(`[data-testid="secret"]`, &token, chromedp.ByQuery))
+		waitShows(`[data-testid="secret"]`, "scim_"), textOf(`[data-testid="secret"]`, &token))
 	axeCheck(t, ctx, axe, "SCIM token shown once")
 	run(t, ctx, press("Done"), rowHas("scim-tokens-table", "Entra ID", "live"))
 

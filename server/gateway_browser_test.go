@@ -26,8 +26,8 @@ func TestBrowserGatewayPolish(t *testing.T) {
 			"code_challenge_method": {"S256"}, "state": {"s1"}, "nonce": {"n1"}}
 		var console, tenant, title string
 		if err := chromedp.Run(ctx,
-			chromedp.Navigate(base), chromedp.Text(`#gateway-title`, &console, chromedp.ByID),
-			chromedp.Navigate(base+"?"+q.Encode()), chromedp.Text(`#gateway-title`, &tenant, chromedp.ByID),
+			chromedp.Navigate(base), textOf(`#gateway-title`, &console),
+			chromedp.Navigate(base+"?"+q.Encode()), textOf(`#gateway-title`, &tenant),
 			chromedp.Title(&title)); err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestBrowserGatewayPolish(t *testing.T) {
 		if err := chromedp.Run(ctx, gatewayEmail(base, "dana@partner.example"),
 			chromedp.WaitVisible(`#org-step`, chromedp.ByID),
 			chromedp.Poll(`document.activeElement && document.activeElement.id === "org-heading"`, nil),
-			chromedp.Text(`#chosen-email`, &shown, chromedp.ByID),
+			textOf(`#chosen-email`, &shown),
 			chromedp.Evaluate(`document.activeElement.textContent`, &focused),
 			shot(t, ctx, "gateway-org-step"),
 			chromedp.Click(`#change-email`, chromedp.ByID),

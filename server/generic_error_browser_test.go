@@ -27,7 +27,7 @@ func TestBrowserTenantAppGenericError(t *testing.T) {
 			chromedp.SendKeys(`#email`, email, chromedp.ByID),
 			chromedp.Click(`#email-step button`, chromedp.ByQuery),
 			chromedp.WaitVisible(`#error`, chromedp.ByID),
-			chromedp.Text(`#error`, &msg, chromedp.ByID),
+			textOf(`#error`, &msg),
 			chromedp.Location(&loc),
 			chromedp.Evaluate(`document.querySelectorAll('#org-list button, #method-list button').length`, &steps)); err != nil {
 			t.Fatalf("%s at %s: %v", email, start, err)
