@@ -28,3 +28,13 @@ CREATE INDEX impersonations_customer ON impersonations (customer_id, created_at)
 -- The audit trail records who acted for the actor of an event made with
 -- an impersonation or a delegation token (the token's act claim).
 ALTER TABLE audit_log ADD COLUMN impersonator_id TEXT NOT NULL DEFAULT '';
+
+-- Who may start an impersonation (support staff who manage a customer's
+-- users, in their scope) and who decides on it (the customer's owner and
+-- admins); equal to the last rows of authz.SpecMatrix().
+INSERT INTO role_permissions (role, action, access) VALUES
+    ('platform_admin', 'impersonate_user', 'full'),
+    ('account_manager', 'impersonate_user', 'full'),
+    ('qa_admin', 'impersonate_user', 'full'),
+    ('owner', 'allow_impersonation', 'full'),
+    ('admin', 'allow_impersonation', 'full');

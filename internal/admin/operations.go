@@ -19,6 +19,21 @@ var (
 	OpSubscriptionDelete = declare(Operation{Name: "subscription.delete", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
 )
 
+// Support impersonation (D-impersonation): support staff act as a
+// customer's user in scope (impersonate_user); the customer's owner and
+// admins (and support in scope) list and end them; the customer's owner
+// and admins decide whether support may (allow_impersonation). Nobody
+// acting for a user holds either (authz.ActorForbidden). Ending one's own
+// impersonation (the banner's End) is the caller's own.
+var (
+	OpUserImpersonate        = declare(Operation{Name: "user.impersonate", Action: authz.ImpersonateUser, Write: true, Target: TargetCustomer})
+	OpImpersonationList      = declare(Operation{Name: "impersonation.list", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpImpersonationEnd       = declare(Operation{Name: "impersonation.end", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpImpersonationEndOwn    = declare(Operation{Name: "impersonation.end_own", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
+	OpImpersonationPolicyGet = declare(Operation{Name: "impersonation.policy", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpImpersonationPolicyPut = declare(Operation{Name: "impersonation.policy_put", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
+)
+
 // Customers.
 var (
 	OpCustomerList              = declare(Operation{Name: "customer.list", Action: authz.ViewUsageUnits})

@@ -46,6 +46,7 @@ const (
 	ReasonOwnerProtected     = "only platform_admin may suspend or delete a customer's owner"
 	ReasonMissing            = "resource does not exist"
 	ReasonImpersonating      = "not while acting for another user"
+	ReasonSupportOnly        = "only support staff may"
 )
 
 const (
@@ -205,11 +206,13 @@ func deny(status int, reason string) Decision {
 // action (the database URI, environment and releases, system workers,
 // instances, internal users, …), the platform_admin-only ones, the
 // owner's (ownership transfer, deleting the customer) and trusting an
-// identity provider.
+// identity provider, and impersonation itself (no chains; the customer's
+// decision on it).
 func ActorForbidden(a Action) bool {
 	if !a.valid() {
 		return true
 	}
 	info := &actions[a]
-	return info.infra || info.adminOnly || a == TransferOwnership || a == DeleteCustomer
+	return info.infra || info.adminOnly || a == TransferOwnership || a == DeleteCustomer || a == ImpersonateUser ||
+		a == AllowImpersonation
 }

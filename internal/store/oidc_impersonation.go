@@ -67,10 +67,15 @@ func (s *OIDC) Impersonation(ctx context.Context, id string) (*Impersonation, er
 // for anything else (a replay, another actor's token, a forbidden
 // customer alike), and the token stays as it was.
 func (s *OIDC) ExchangeImpersonation(ctx context.Context, hash, actorID string, now, expiresAt time.Time) (*Impersonation, error) {
-	return queryOne(ctx, s.db, "impersonation", scanImpersonation, `UPDATE impersonations AS i SET exchanged_at = $3, expires_at = $4
-		WHERE i.token_hash = $1 AND i.actor_id = $2 AND i.exchanged_at IS NULL AND i.ended_at IS NULL AND i.token_expires_at > $3
-			AND EXISTS (SELECT 1 FROM customers c WHERE c.id = i.customer_id AND c.impersonation_allowed)
-		RETURNING `+impersonationColumns, hash, actorID, now.UTC(), expiresAt.UTC())
+	var id string
+	err := s.db.QueryRow(ctx, `UPDATE impersonations SET exchanged_at = $3, expires_at = $4
+		WHERE token_hash = $1 AND actor_id = $2 AND exchanged_at IS NULL AND ended_at IS NULL AND token_expires_at > $3
+			AND EXISTS (SELECT 1 FROM customers c WHERE c.id = impersonations.customer_id AND c.impersonation_allowed)
+		RETURNING id`, hash, actorID, now.UTC(), expiresAt.UTC()).Scan(&id)
+	if err != nil {
+		return nil, wrap(err, "impersonation")
+	}
+	return s.Impersonation(ctx, id)
 }
 
 // ImpersonationPage answers a page of customer customerID's impersonations,
