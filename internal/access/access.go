@@ -51,6 +51,8 @@ type Service struct {
 	store   *store.Store
 	catalog *authz.Catalog
 	now     func() time.Time
+	// stepUp is the demand of the dangerous actions (SetStepUp, D-step-up).
+	stepUp StepUp
 }
 
 // New compiles the permission catalog from the role_permissions table.

@@ -40,10 +40,10 @@ var (
 	OpCustomerCreate            = declare(Operation{Name: "customer.create", Action: authz.CreateCustomer, Write: true})
 	OpCustomerGet               = declare(Operation{Name: "customer.get", Action: authz.ViewUsageUnits, Target: TargetCustomer})
 	OpCustomerUpdate            = declare(Operation{Name: "customer.update", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
-	OpCustomerDelete            = declare(Operation{Name: "customer.delete", Action: authz.DeleteCustomer, Write: true, Target: TargetCustomer})
+	OpCustomerDelete            = declare(Operation{Name: "customer.delete", Action: authz.DeleteCustomer, Write: true, Target: TargetCustomer, StepUp: true})
 	OpCustomerSettings          = declare(Operation{Name: "customer.settings", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpCustomerSettingsPut       = declare(Operation{Name: "customer.settings_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
-	OpCustomerTransferOwnership = declare(Operation{Name: "customer.transfer_ownership", Action: authz.TransferOwnership, Write: true, Target: TargetCustomer})
+	OpCustomerTransferOwnership = declare(Operation{Name: "customer.transfer_ownership", Action: authz.TransferOwnership, Write: true, Target: TargetCustomer, StepUp: true})
 )
 
 // Tenants. A role that holds trigger_migration and not manage_tenant
@@ -80,7 +80,7 @@ var (
 	OpInstanceConnectionRepair   = declare(Operation{Name: "instance.connection_repair", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
 	OpInstanceConnectionRotate   = declare(Operation{Name: "instance.connection_rotate", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
 	OpInstanceSecretRotate       = declare(Operation{Name: "instance.secret_rotate", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
-	OpInstanceDatabaseURIResolve = declare(Operation{Name: "instance.database_uri_resolve", Action: authz.ResolveDatabaseURI, Write: true, Target: TargetInstance})
+	OpInstanceDatabaseURIResolve = declare(Operation{Name: "instance.database_uri_resolve", Action: authz.ResolveDatabaseURI, Write: true, Target: TargetInstance, StepUp: true})
 )
 
 // Customers' users.
