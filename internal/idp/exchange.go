@@ -214,16 +214,16 @@ func (p *endpoints) impersonate(ctx context.Context, app *platform.Application, 
 	if !slices.Contains(actor.token.Audience, p.cfg.ConsoleClientID) {
 		return nil, errExchangeActor
 	}
+	scopes, err := narrowScopes(actor.token.Scopes, form.Get("scope"))
+	if err != nil {
+		return nil, err // before the subject token is spent
+	}
 	now := p.now()
 	m, err := p.store.ExchangeImpersonation(ctx, hashSecret(form.Get("subject_token")), actor.token.UserID, now,
 		now.Add(ImpersonationLifetime))
 	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		return nil, errExchangeSubject
 	} else if err != nil {
-		return nil, err
-	}
-	scopes, err := narrowScopes(actor.token.Scopes, form.Get("scope"))
-	if err != nil {
 		return nil, err
 	}
 	t := &store.AccessToken{ID: uuid.NewString(), FamilyID: m.ID, ClientID: app.ClientID, UserID: m.UserID, Scopes: scopes,
