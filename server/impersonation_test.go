@@ -11,7 +11,6 @@ import (
 	"github.com/platform/platform/internal/idp"
 )
 
-
 // tokenExchange posts an RFC 8693 token exchange to the provider of m as
 // the public client clientID (or with Basic credentials when secret is set).
 func tokenExchange(t *testing.T, m *Main, clientID, secret string, form url.Values) tokenAnswer {
@@ -291,7 +290,7 @@ func TestAttackImpersonationBeyondAnHour(t *testing.T) {
 	w := newImpersonationWorld(t, true)
 	subject, _ := w.start(t, w.admin, demoBobID)
 	form := url.Values{"subject_token": {subject}, "subject_token_type": {idp.TokenTypeImpersonation}, "actor_token": {w.admin},
-		"actor_token_type": {"urn:ietf:params:oauth:token-type:access_token"},
+		"actor_token_type":     {"urn:ietf:params:oauth:token-type:access_token"},
 		"requested_token_type": {"urn:ietf:params:oauth:token-type:refresh_token"}}
 	if a := tokenExchange(t, w.m, w.m.Config.ConsoleClientID, "", form); a.status != http.StatusBadRequest || a.errorCode() != "invalid_request" {
 		t.Fatalf("a refresh token asked for: %d %v", a.status, a.body)

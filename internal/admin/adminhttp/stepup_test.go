@@ -23,8 +23,8 @@ func TestStepUpDangerousActions(t *testing.T) {
 	e.acc.SetStepUp(access.StepUp{MaxAge: 10 * time.Minute})
 	admin := e.mustUser(authz.PlatformAdmin, "")
 	weak := []map[string]string{
-		nil, // no auth_time, no acr: a password sign-in of long ago
-		{testAuthAgeHeader: "1m"},                             // recent, password only
+		nil,                       // no auth_time, no acr: a password sign-in of long ago
+		{testAuthAgeHeader: "1m"}, // recent, password only
 		{testAuthAgeHeader: "11m", testACRHeader: access.ACRMFA}, // a second factor, too long ago
 		{testAuthAgeHeader: "1m", testACRHeader: "urn:other"},    // a class the console does not know
 	}
