@@ -14,7 +14,7 @@ import (
 // the portal as that user under a banner that names who acts, and ends it
 // with the banner's End, back in the dashboard as itself; the customer
 // sees the ended impersonation.
-// spec: R-impersonation
+// spec: D-impersonation
 func TestBrowserConsoleAppImpersonation(t *testing.T) {
 	t.Parallel()
 	m := MustRunMain(t)

@@ -39,7 +39,7 @@ func (ti *testIDP) tokenACR(r *rp, f flow, resp *http.Response) (idACR, map[stri
 // asking for a second factor make a password sign-in ask for the code,
 // and the id_token and the access token then carry acr mfa (and amr); a
 // password-only sign-in carries no acr.
-// spec: R-step-up
+// spec: D-step-up
 func TestStepUpACRValues(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
@@ -86,7 +86,7 @@ func TestStepUpACRValues(t *testing.T) {
 // request whose acr_values ask for a second factor, and no session answers
 // one whose max_age it is older than: prompt=none gets login_required, and
 // without prompt the sign-in is asked again.
-// attack: step-up-old-session, step-up-password-only
+// attack: step-up-bypass
 func TestAttackStepUpBypass(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)

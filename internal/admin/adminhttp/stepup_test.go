@@ -15,8 +15,8 @@ import (
 // challenge until the caller's token shows a sign-in with a second factor
 // within the step-up's max age; then they go ahead. Other actions do not
 // ask.
-// spec: R-step-up
-// attack: step-up-dangerous-without-mfa
+// spec: D-step-up
+// attack: step-up-stale-or-weak-sign-in
 func TestStepUpDangerousActions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -102,7 +102,7 @@ func TestAttackImpersonationOutOfScope(t *testing.T) {
 // Acting for a user (an impersonation, a delegation: the token's act), the
 // authorization core refuses every internal-infrastructure action and the
 // owner's, whatever the user's role, at every route.
-// attack: impersonation-internal-routes
+// attack: actor-forbidden-routes
 func TestAttackActorForbiddenRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
