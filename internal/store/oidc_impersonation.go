@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/platform/platform/internal/platform"
 )
 
 // Impersonation is one support impersonation (migration 0038,
@@ -112,7 +114,7 @@ func (s *OIDC) SetCustomerImpersonation(ctx context.Context, customerID string, 
 			return err
 		}
 		if n == 0 {
-			return wrap(sql.ErrNoRows, "customer")
+			return platform.Errorf(platform.ENOTFOUND, "customer not found")
 		}
 		if allowed {
 			return nil
