@@ -22,7 +22,7 @@ interface Retry {
 }
 
 // needsStepUp finds the step-up refusal among a result's errors.
-export function needsStepUp(errors: readonly { extensions?: Record<string, unknown> }[]): { acrValues: string; maxAge: number } | null {
+export function needsStepUp(errors: readonly { message?: string; extensions?: Record<string, unknown> }[]): { acrValues: string; maxAge: number } | null {
   for (const e of errors) {
     if (e.extensions?.code === stepUpCode) {
       return { acrValues: String(e.extensions.acrValues ?? ""), maxAge: Number(e.extensions.maxAge ?? 0) };
