@@ -223,6 +223,18 @@ var (
 	OpSCIMTokenRevoke = declare(Operation{Name: "scim_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 )
 
+// A customer's e-mail domains (D-verified-domains): claimed, proven by a
+// DNS TXT record or an HTTPS well-known file, re-verified periodically
+// (domain.unverify is the re-verification's own write, by no caller's
+// request).
+var (
+	OpDomainList     = declare(Operation{Name: "domain.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpDomainClaim    = declare(Operation{Name: "domain.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpDomainVerify   = declare(Operation{Name: "domain.verify", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpDomainDelete   = declare(Operation{Name: "domain.delete", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpDomainUnverify = declare(Operation{Name: "domain.unverify", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)
+
 // A customer's groups as its directory writes them through SCIM (D-scim):
 // names, external ids and members, never the bound role.
 var (

@@ -195,6 +195,13 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/customers/{id}/scim-tokens", Op: admin.OpSCIMTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateSCIMToken)},
 		{Method: post, Pattern: "/scim-tokens/{id}/revoke", Op: admin.OpSCIMTokenRevoke, Locate: s.SCIMTokenResource, Handle: deleteByID(s.RevokeSCIMToken)},
 
+		// A customer's e-mail domains (D-verified-domains): claimed, proven
+		// by a DNS TXT record or an HTTPS well-known file, deleted.
+		{Method: get, Pattern: "/customers/{id}/domains", Op: admin.OpDomainList, Locate: cust, Handle: byID(ok, s.ListDomains)},
+		{Method: post, Pattern: "/customers/{id}/domains", Op: admin.OpDomainClaim, Locate: cust, Handle: byIDWithBody(created, s.ClaimDomain)},
+		{Method: post, Pattern: "/customers/{id}/domains/{domainId}/verify", Op: admin.OpDomainVerify, Locate: cust, Handle: a.verifyDomain},
+		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: a.deleteDomain},
+
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists
 		// without a customer in the path are filtered by the caller's scope.
@@ -299,6 +306,17 @@ func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resourc
 
 func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
+}
+
+// verifyDomain proves the customer's domain claim {domainId}.
+func (a *API) verifyDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.VerifyDomain(r.Context(), c, id(r), param(r, "domainId"))
+	return respond(http.StatusOK, v, err)
+}
+
+// deleteDomain removes the customer's domain claim {domainId}.
+func (a *API) deleteDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.DeleteDomain(r.Context(), c, id(r), param(r, "domainId")))
 }
 
 // deleteGrant removes the user's customer grant, or instance grant.
