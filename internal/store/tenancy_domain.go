@@ -157,3 +157,16 @@ func (s *Tenancy) AddCustomerDomain(ctx context.Context, domain, customerID stri
 	return s.CreateDomainClaim(ctx, &DomainClaim{ID: "recorded:" + customerID + ":" + domain, CustomerID: customerID,
 		Domain: domain, Method: DomainRecorded, VerifiedAt: now, CreatedAt: now})
 }
+
+// OrgVouchesForDomain reports whether an organization's providers may
+// create accounts just in time for addresses at domain
+// (D-verified-domains): a customer's organization only for the domains the
+// customer holds verified; an organization of no customer (a directory
+// behind SSO, the administrator organization) for any.
+func (s *Tenancy) OrgVouchesForDomain(ctx context.Context, orgID, domain string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM customers WHERE org_id = $1)
+		OR EXISTS (SELECT 1 FROM customer_domain_claims d JOIN customers c ON c.id = d.customer_id
+			WHERE c.org_id = $1 AND d.domain = $2 AND d.verified_at IS NOT NULL)`, orgID, strings.ToLower(domain)).Scan(&ok)
+	return ok, err
+}
