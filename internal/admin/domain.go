@@ -205,6 +205,9 @@ func (s *customerDomains) ReverifyDomains(ctx context.Context) (int, error) {
 				slog.InfoContext(ctx, "domain lost its verified status", "domain", d.Domain, "customer_id", d.CustomerID)
 			}
 		}
+		if platform.ErrorCode(err) == platform.ENOTFOUND {
+			continue // deleted, or dropped by another replica, meanwhile
+		}
 		if err != nil {
 			return dropped, err
 		}

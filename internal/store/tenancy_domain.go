@@ -118,10 +118,11 @@ func (s *Tenancy) MarkDomainCheckFailed(ctx context.Context, id string, now time
 }
 
 // DropDomainVerification makes claim id unverified again (its proof has
-// failed past the grace). ENOTFOUND.
+// failed past the grace). ENOTFOUND when it is gone or no longer verified
+// (another replica dropped it first).
 func (s *Tenancy) DropDomainVerification(ctx context.Context, id string, now time.Time) error {
 	return s.execOne(ctx, "domain claim", `UPDATE customer_domain_claims SET verified_at = NULL, method = '',
-		failing_since = NULL, checked_at = $2 WHERE id = $1`, id, now.UTC())
+		failing_since = NULL, checked_at = $2 WHERE id = $1 AND verified_at IS NOT NULL`, id, now.UTC())
 }
 
 // DomainClaimsDue lists up to limit verified claims proven by DNS or HTTPS
