@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/miekg/dns"
+
+	"github.com/platform/platform/internal/domains"
 )
 
 // Server is a running DNS server; Addr is its host:port (DNS_SERVER).
@@ -60,6 +62,17 @@ func (s *Server) SetTXT(name string, values ...string) {
 		return
 	}
 	s.txt[key(name)] = values
+}
+
+// Publish publishes the TXT record that proves a claim of domain whose
+// record value is value (domains.RecordValue of the claim's token); ""
+// removes it.
+func (s *Server) Publish(domain, value string) {
+	if value == "" {
+		s.SetTXT(domains.RecordName(domain))
+		return
+	}
+	s.SetTXT(domains.RecordName(domain), value)
 }
 
 // SetA makes name answer the address a (IPv4).
