@@ -62,7 +62,7 @@ export function Domains({ customerId }: { customerId: string }) {
         then verify.
       </Text>
       {verifyResult && (
-        <Alert color={verifyResult.ok ? "green" : "red"} role="status" data-testid="verify-result" mb="xs"
+        <Alert color={verifyResult.ok ? "dark" : "red"} variant="outline" role="status" data-testid="verify-result" mb="xs" closeButtonLabel="Dismiss"
           title={verifyResult.ok ? `${verifyResult.domain} is verified` : `${verifyResult.domain} is not verified yet`}
           withCloseButton onClose={() => setVerifyResult(null)}>
           {verifyResult.text}

@@ -221,7 +221,7 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
       {warning ? (
         // the invitation went out; the address is outside the verified domains
         <Stack>
-          <Alert color="yellow" title="Invitation sent" role="status" data-testid="invite-warning">{warning}</Alert>
+          <Alert color="dark" variant="outline" title="Invitation sent, with a warning" role="status" data-testid="invite-warning">{warning}</Alert>
           <Group justify="flex-end"><Button onClick={onClose} data-autofocus>Close</Button></Group>
         </Stack>
       ) : (
