@@ -176,6 +176,7 @@ type ComplexityRoot struct {
 		OrgID             func(childComplexity int) int
 		Payments          func(childComplexity int, first *int, after *string) int
 		ScimTokens        func(childComplexity int) int
+		SecurityPolicy    func(childComplexity int) int
 		ServiceAccounts   func(childComplexity int) int
 		Settings          func(childComplexity int) int
 		Sso               func(childComplexity int) int
@@ -549,6 +550,7 @@ type ComplexityRoot struct {
 		PutBillingSetup              func(childComplexity int, customerID string, input admin.BillingSetupInput) int
 		PutCustomerSettings          func(childComplexity int, id string, settings json.RawMessage) int
 		PutSSOSettings               func(childComplexity int, customerID string, input admin.SSOSettingsInput) int
+		PutSecurityPolicy            func(childComplexity int, customerID string, input admin.SecurityPolicyInput) int
 		PutTenantMember              func(childComplexity int, id string, userID string, role string) int
 		PutTenantSettings            func(childComplexity int, id string, settings json.RawMessage) int
 		ReactivateUser               func(childComplexity int, id string) int
@@ -748,6 +750,17 @@ type ComplexityRoot struct {
 		Source      func(childComplexity int) int
 	}
 
+	SecurityPolicy struct {
+		MFAByPasskey              func(childComplexity int) int
+		MFABySSO                  func(childComplexity int) int
+		MFAByTOTP                 func(childComplexity int) int
+		MFAForced                 func(childComplexity int) int
+		PasswordMinLength         func(childComplexity int) int
+		PlatformPasswordMinLength func(childComplexity int) int
+		SessionIdleSeconds        func(childComplexity int) int
+		SessionMaxSeconds         func(childComplexity int) int
+	}
+
 	ServiceAccount struct {
 		AuthMethod      func(childComplexity int) int
 		ClientID        func(childComplexity int) int
@@ -916,6 +929,7 @@ type CustomerResolver interface {
 	ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error)
 	ClaimedDomains(ctx context.Context, obj *admin.Customer) ([]*admin.DomainView, error)
 	ScimTokens(ctx context.Context, obj *admin.Customer) ([]*admin.SCIMTokenView, error)
+	SecurityPolicy(ctx context.Context, obj *admin.Customer) (*admin.SecurityPolicy, error)
 }
 type CustomerUserResolver interface {
 	Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error)
@@ -1029,6 +1043,7 @@ type MutationResolver interface {
 	ReopenDiscrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
 	CreateScimToken(ctx context.Context, customerID string, name string) (*admin.SCIMTokenSecret, error)
 	RevokeScimToken(ctx context.Context, id string) (*bool, error)
+	PutSecurityPolicy(ctx context.Context, customerID string, input admin.SecurityPolicyInput) (*admin.SecurityPolicy, error)
 	CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error)
 	UpdateTenant(ctx context.Context, id string, input model.UpdateTenantInput) (*admin.Tenant, error)
 	DeleteTenant(ctx context.Context, id string) (*bool, error)
@@ -1695,6 +1710,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.ScimTokens(childComplexity), true
+	case "Customer.securityPolicy":
+		if e.ComplexityRoot.Customer.SecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.SecurityPolicy(childComplexity), true
 	case "Customer.serviceAccounts":
 		if e.ComplexityRoot.Customer.ServiceAccounts == nil {
 			break
@@ -3638,6 +3659,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutSSOSettings(childComplexity, args["customerId"].(string), args["input"].(admin.SSOSettingsInput)), true
+	case "Mutation.putSecurityPolicy":
+		if e.ComplexityRoot.Mutation.PutSecurityPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putSecurityPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutSecurityPolicy(childComplexity, args["customerId"].(string), args["input"].(admin.SecurityPolicyInput)), true
 	case "Mutation.putTenantMember":
 		if e.ComplexityRoot.Mutation.PutTenantMember == nil {
 			break
@@ -5110,6 +5142,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Scope.Source(childComplexity), true
 
+	case "SecurityPolicy.mfaByPasskey":
+		if e.ComplexityRoot.SecurityPolicy.MFAByPasskey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFAByPasskey(childComplexity), true
+	case "SecurityPolicy.mfaBySso":
+		if e.ComplexityRoot.SecurityPolicy.MFABySSO == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFABySSO(childComplexity), true
+	case "SecurityPolicy.mfaByTotp":
+		if e.ComplexityRoot.SecurityPolicy.MFAByTOTP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFAByTOTP(childComplexity), true
+	case "SecurityPolicy.mfaForced":
+		if e.ComplexityRoot.SecurityPolicy.MFAForced == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFAForced(childComplexity), true
+	case "SecurityPolicy.passwordMinLength":
+		if e.ComplexityRoot.SecurityPolicy.PasswordMinLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.PasswordMinLength(childComplexity), true
+	case "SecurityPolicy.platformPasswordMinLength":
+		if e.ComplexityRoot.SecurityPolicy.PlatformPasswordMinLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.PlatformPasswordMinLength(childComplexity), true
+	case "SecurityPolicy.sessionIdleSeconds":
+		if e.ComplexityRoot.SecurityPolicy.SessionIdleSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.SessionIdleSeconds(childComplexity), true
+	case "SecurityPolicy.sessionMaxSeconds":
+		if e.ComplexityRoot.SecurityPolicy.SessionMaxSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.SessionMaxSeconds(childComplexity), true
+
 	case "ServiceAccount.authMethod":
 		if e.ComplexityRoot.ServiceAccount.AuthMethod == nil {
 			break
@@ -5754,6 +5835,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ReleaseInput", ec.unmarshalInputReleaseInput),
 			graphql.NewInputUnmarshaler("ReleasePatch", ec.unmarshalInputReleasePatch),
 			graphql.NewInputUnmarshaler("SSOSettingsInput", ec.unmarshalInputSSOSettingsInput),
+			graphql.NewInputUnmarshaler("SecurityPolicyInput", ec.unmarshalInputSecurityPolicyInput),
 			graphql.NewInputUnmarshaler("ServiceAccountInput", ec.unmarshalInputServiceAccountInput),
 			graphql.NewInputUnmarshaler("TenantByIDsInput", ec.unmarshalInputTenantByIDsInput),
 			graphql.NewInputUnmarshaler("TransferTenantInput", ec.unmarshalInputTransferTenantInput),
@@ -7004,6 +7086,44 @@ extend type Mutation {
   revokeScimToken(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
+	{Name: "../../schema/security_policy.graphqls", Input: `"A customer organization's security policy (D-org-policy), enforced by the identity provider on its accounts at every step."
+type SecurityPolicy {
+  "How long a session lasts since its last use, in seconds; 0: no idle limit."
+  sessionIdleSeconds: Int!
+  "How long a session lasts since the sign-in, in seconds; 0: the platform's (12 hours)."
+  sessionMaxSeconds: Int!
+  "At least platformPasswordMinLength; the common and breached password list always applies."
+  passwordMinLength: Int!
+  platformPasswordMinLength: Int!
+  "Whether every sign-in needs a second factor (set with putSSOSettings)."
+  mfaForced: Boolean!
+  "An authenticator app's code satisfies MFA."
+  mfaByTotp: Boolean!
+  "A passkey satisfies MFA."
+  mfaByPasskey: Boolean!
+  "An identity provider that enforces MFA satisfies it."
+  mfaBySso: Boolean!
+}
+
+"Fields left out stay as they are."
+input SecurityPolicyInput {
+  sessionIdleSeconds: Int
+  sessionMaxSeconds: Int
+  passwordMinLength: Int
+  mfaByTotp: Boolean
+  mfaByPasskey: Boolean
+  mfaBySso: Boolean
+}
+
+extend type Customer {
+  securityPolicy: SecurityPolicy @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100)
+}
+
+extend type Mutation {
+  "Changes the customer's security policy; INVALID with one detail per problem."
+  putSecurityPolicy(customerId: ID!, input: SecurityPolicyInput!): SecurityPolicy @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/tenant.graphqls", Input: `"A tenant of a customer, optionally running on one of its instances."
 type Tenant @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
@@ -7776,6 +7896,8 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_claimedDomains(ctx, field)
 	case "scimTokens":
 		return ec.fieldContext_Customer_scimTokens(ctx, field)
+	case "securityPolicy":
+		return ec.fieldContext_Customer_securityPolicy(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
 }
@@ -8560,6 +8682,28 @@ func (ec *executionContext) childFields_Scope(ctx context.Context, field graphql
 		return ec.fieldContext_Scope_instanceIds(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Scope", field.Name)
+}
+
+func (ec *executionContext) childFields_SecurityPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessionIdleSeconds":
+		return ec.fieldContext_SecurityPolicy_sessionIdleSeconds(ctx, field)
+	case "sessionMaxSeconds":
+		return ec.fieldContext_SecurityPolicy_sessionMaxSeconds(ctx, field)
+	case "passwordMinLength":
+		return ec.fieldContext_SecurityPolicy_passwordMinLength(ctx, field)
+	case "platformPasswordMinLength":
+		return ec.fieldContext_SecurityPolicy_platformPasswordMinLength(ctx, field)
+	case "mfaForced":
+		return ec.fieldContext_SecurityPolicy_mfaForced(ctx, field)
+	case "mfaByTotp":
+		return ec.fieldContext_SecurityPolicy_mfaByTotp(ctx, field)
+	case "mfaByPasskey":
+		return ec.fieldContext_SecurityPolicy_mfaByPasskey(ctx, field)
+	case "mfaBySso":
+		return ec.fieldContext_SecurityPolicy_mfaBySso(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SecurityPolicy", field.Name)
 }
 
 func (ec *executionContext) childFields_ServiceAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10162,6 +10306,28 @@ func (ec *executionContext) field_Mutation_putSSOSettings_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (admin.SSOSettingsInput, error) {
 			return ec.unmarshalNSSOSettingsInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putSecurityPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.SecurityPolicyInput, error) {
+			return ec.unmarshalNSecurityPolicyInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15157,6 +15323,56 @@ func (ec *executionContext) fieldContext_Customer_scimTokens(_ context.Context, 
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ScimToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_securityPolicy(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_securityPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().SecurityPolicy(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SecurityPolicy) graphql.Marshaler {
+			return ec.marshalOSecurityPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_securityPolicy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SecurityPolicy(ctx, field)
 		},
 	}
 	return fc, nil
@@ -24985,6 +25201,68 @@ func (ec *executionContext) fieldContext_Mutation_revokeScimToken(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_putSecurityPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putSecurityPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutSecurityPolicy(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.SecurityPolicyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SecurityPolicy) graphql.Marshaler {
+			return ec.marshalOSecurityPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putSecurityPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SecurityPolicy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putSecurityPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTenant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31384,6 +31662,190 @@ func (ec *executionContext) fieldContext_Scope_instanceIds(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Scope", field, false, false, "ID")
 }
 
+func (ec *executionContext) _SecurityPolicy_sessionIdleSeconds(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_sessionIdleSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionIdleSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_sessionIdleSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_sessionMaxSeconds(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_sessionMaxSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionMaxSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_sessionMaxSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_passwordMinLength(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_passwordMinLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PasswordMinLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_passwordMinLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_platformPasswordMinLength(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_platformPasswordMinLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformPasswordMinLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_platformPasswordMinLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaForced(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaForced(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAForced, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaForced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaByTotp(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaByTotp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAByTOTP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaByTotp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaByPasskey(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaByPasskey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAByPasskey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaByPasskey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaBySso(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaBySso(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFABySSO, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaBySso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _ServiceAccount_id(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36630,6 +37092,83 @@ func UnmarshalSSOSettingsInput(ctx context.Context, raw any) (admin.SSOSettingsI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSecurityPolicyInput(ctx context.Context, obj any) (admin.SecurityPolicyInput, error) {
+	var it admin.SecurityPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sessionIdleSeconds", "sessionMaxSeconds", "passwordMinLength", "mfaByTotp", "mfaByPasskey", "mfaBySso"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sessionIdleSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionIdleSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionIdleSeconds = data
+		case "sessionMaxSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionMaxSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionMaxSeconds = data
+		case "passwordMinLength":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("passwordMinLength"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PasswordMinLength = data
+		case "mfaByTotp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaByTotp"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAByTOTP = data
+		case "mfaByPasskey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaByPasskey"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAByPasskey = data
+		case "mfaBySso":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaBySso"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFABySSO = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSecurityPolicyInput unmarshals raw into the SecurityPolicyInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSecurityPolicyInput(ctx context.Context, raw any) (admin.SecurityPolicyInput, error) {
+	var out admin.SecurityPolicyInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SecurityPolicyInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputServiceAccountInput(ctx context.Context, obj any) (admin.ServiceAccountInput, error) {
 	var it admin.ServiceAccountInput
 	if obj == nil {
@@ -38198,6 +38737,12 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_scimTokens(ctx, field, obj)
+				})
+		case "securityPolicy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_securityPolicy(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -40780,6 +41325,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "putSecurityPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putSecurityPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createTenant":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTenant(ctx, field)
@@ -41924,6 +42476,74 @@ func (ec *executionContext) _Scope(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "instanceIds":
 			out.Values[i] = ec._Scope_instanceIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var securityPolicyImplementors = []string{"SecurityPolicy"}
+
+func (ec *executionContext) _SecurityPolicy(ctx context.Context, sel ast.SelectionSet, obj *admin.SecurityPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, securityPolicyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SecurityPolicy")
+		case "sessionIdleSeconds":
+			out.Values[i] = ec._SecurityPolicy_sessionIdleSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessionMaxSeconds":
+			out.Values[i] = ec._SecurityPolicy_sessionMaxSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passwordMinLength":
+			out.Values[i] = ec._SecurityPolicy_passwordMinLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platformPasswordMinLength":
+			out.Values[i] = ec._SecurityPolicy_platformPasswordMinLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaForced":
+			out.Values[i] = ec._SecurityPolicy_mfaForced(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaByTotp":
+			out.Values[i] = ec._SecurityPolicy_mfaByTotp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaByPasskey":
+			out.Values[i] = ec._SecurityPolicy_mfaByPasskey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaBySso":
+			out.Values[i] = ec._SecurityPolicy_mfaBySso(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -44282,6 +44902,11 @@ func (ec *executionContext) marshalNScope2ᚖgithubᚗcomᚋplatformᚋplatform�
 	return ec._Scope(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSecurityPolicyInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicyInput(ctx context.Context, v any) (admin.SecurityPolicyInput, error) {
+	res, err := ec.unmarshalInputSecurityPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -45517,6 +46142,13 @@ func (ec *executionContext) marshalOScimTokenWithSecret2ᚖgithubᚗcomᚋplatfo
 		return graphql.Null
 	}
 	return ec._ScimTokenWithSecret(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSecurityPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicy(ctx context.Context, sel ast.SelectionSet, v *admin.SecurityPolicy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SecurityPolicy(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {

@@ -130,6 +130,8 @@ var (
 var (
 	OpSSOSettings                = declare(Operation{Name: "sso.settings", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpSSOSettingsPut             = declare(Operation{Name: "sso.settings_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpSecurityPolicy             = declare(Operation{Name: "security_policy.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpSecurityPolicyPut          = declare(Operation{Name: "security_policy.put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 	OpIdentityProviderList       = declare(Operation{Name: "identity_provider.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpIdentityProviderCreate     = declare(Operation{Name: "identity_provider.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 	OpIdentityProviderGet        = declare(Operation{Name: "identity_provider.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})

@@ -47,6 +47,7 @@ type Service struct {
 	scimGroups
 	groups
 	customerDomains
+	securityPolicies
 }
 
 // config is what the options set.
@@ -137,5 +138,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		scimGroups:        scimGroups{co},
 		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
 		customerDomains:   customerDomains{core: co, prover: cfg.prover},
+		securityPolicies:  securityPolicies{co},
 	}
 }

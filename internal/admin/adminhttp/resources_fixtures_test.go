@@ -208,6 +208,8 @@ func init() {
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			e.mustBillingSetup(w.CustomerID) // a customer role's credit is a purchase, charged on the invoice of its setup
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
+		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/security-policy"):
+			r.Body = map[string]any{"sessionMaxSeconds": 3600, "passwordMinLength": 14}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):
 			r.Body = map[string]any{"ssoAllowed": true, "ssoCreateUsers": true}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/billing-setup"):

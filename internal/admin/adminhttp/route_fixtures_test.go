@@ -78,6 +78,8 @@ var routeFixtures = map[string]string{
 	"DELETE /me/subscriptions/{eventType}":                     "subscription",
 	"GET /customers/{id}/sso":                                  "customer_resource",
 	"PUT /customers/{id}/sso":                                  "customer_resource",
+	"GET /customers/{id}/security-policy":                      "customer_resource",
+	"PUT /customers/{id}/security-policy":                      "customer_resource",
 	"GET /customers/{id}/identity-providers":                   "customer_resource",
 	"POST /customers/{id}/identity-providers":                  "customer_resource",
 	"GET /identity-providers/{id}":                             "identity_provider",

@@ -156,6 +156,9 @@ func (a *API) table() []Route {
 		// account_manager within scope (R4.6-customer-side).
 		{Method: get, Pattern: "/customers/{id}/sso", Op: admin.OpSSOSettings, Locate: cust, Handle: byID(ok, s.SSOSettings)},
 		{Method: put, Pattern: "/customers/{id}/sso", Op: admin.OpSSOSettingsPut, Locate: cust, Handle: byIDWithBody(ok, s.PutSSOSettings)},
+		// The organization's security policy (D-org-policy): session lifetimes, password length, what satisfies MFA.
+		{Method: get, Pattern: "/customers/{id}/security-policy", Op: admin.OpSecurityPolicy, Locate: cust, Handle: byID(ok, s.SecurityPolicy)},
+		{Method: put, Pattern: "/customers/{id}/security-policy", Op: admin.OpSecurityPolicyPut, Locate: cust, Handle: byIDWithBody(ok, s.PutSecurityPolicy)},
 		{Method: get, Pattern: "/customers/{id}/identity-providers", Op: admin.OpIdentityProviderList, Locate: cust, Handle: byID(ok, s.ListIdentityProviders)},
 		{Method: post, Pattern: "/customers/{id}/identity-providers", Op: admin.OpIdentityProviderCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateIdentityProvider)},
 		{Method: get, Pattern: "/identity-providers/{id}", Op: admin.OpIdentityProviderGet, Locate: idp, Handle: byID(ok, s.IdentityProvider)},
