@@ -76,7 +76,7 @@ func (p *LoginPolicy) Validate(providers int) error {
 		v    int
 	}{{"sessionIdleSeconds", p.SessionIdleSeconds}, {"sessionMaxSeconds", p.SessionMaxSeconds}} {
 		if f.v != 0 && (f.v < MinSessionSeconds || f.v > MaxSessionSeconds) {
-			problems = append(problems, f.name+" must be 0 (the platform's default) or between 300 and 2592000")
+			problems = append(problems, f.name+" must be 0 (the platform's default) or between 300 and 2592000 seconds (5 minutes to 30 days)")
 		}
 	}
 	if p.SessionIdleSeconds != 0 && p.SessionMaxSeconds != 0 && p.SessionIdleSeconds > p.SessionMaxSeconds {

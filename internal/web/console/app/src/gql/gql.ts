@@ -97,6 +97,8 @@ type Documents = {
     "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n": typeof types.ScimTokensDocument,
     "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n": typeof types.CreateScimTokenDocument,
     "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n": typeof types.RevokeScimTokenDocument,
+    "\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n": typeof types.CustomerSecurityPolicyDocument,
+    "\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n": typeof types.PutSecurityPolicyDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": typeof types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
@@ -238,6 +240,8 @@ const documents: Documents = {
     "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n": types.ScimTokensDocument,
     "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n": types.CreateScimTokenDocument,
     "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n": types.RevokeScimTokenDocument,
+    "\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n": types.CustomerSecurityPolicyDocument,
+    "\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n": types.PutSecurityPolicyDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
@@ -642,6 +646,14 @@ export function graphql(source: "\n  mutation CreateScimToken($customerId: ID!, 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n"): (typeof documents)["\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n"): (typeof documents)["\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n"): (typeof documents)["\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
