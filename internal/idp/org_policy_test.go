@@ -146,3 +146,25 @@ func TestOrgPolicySessionLifetimes(t *testing.T) {
 		}
 	})
 }
+
+// The organization's minimum password length applies where a password is
+// set: a password longer than the platform's minimum but shorter than the
+// organization's is refused on the account page (D-org-policy).
+//
+// spec: D-org-policy
+func TestOrgPolicyPasswordMinLength(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	ti.putPolicy(orgA, func(p *platform.LoginPolicy) { p.PasswordMinLength = 24 })
+	b := ti.signedIn()
+	_, page := b.get(ti.issuer + PathAccount)
+	const twenty = "quiet-orbit-lantern7" // 20 characters: enough for the platform, not for the organization
+	resp, again := b.submitForm(ti.issuer+PathAccountPassword, page, "current", goodPass, "password", twenty, "confirm", twenty)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(again, "at least 24 characters") {
+		t.Fatalf("a 20-character password under a 24-character minimum: %d", resp.StatusCode)
+	}
+	const long = "quiet-orbit-lantern-seventy7"
+	if resp, _ := b.submitForm(ti.issuer+PathAccountPassword, again, "current", goodPass, "password", long, "confirm", long); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a long enough password: %d", resp.StatusCode)
+	}
+}
