@@ -28,13 +28,20 @@ type Server struct {
 func Start(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{txt: map[string][]string{}, a: map[string]netip.Addr{}}
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", pc.LocalAddr().String())
-	if err != nil {
-		t.Fatal(err)
+	// one port for UDP and TCP: a UDP port whose TCP twin is taken is given back and another tried
+	var pc net.PacketConn
+	var l net.Listener
+	for attempt := 0; l == nil; attempt++ {
+		var err error
+		if pc, err = net.ListenPacket("udp", "127.0.0.1:0"); err != nil {
+			t.Fatal(err)
+		}
+		if l, err = net.Listen("tcp", pc.LocalAddr().String()); err != nil {
+			_ = pc.Close()
+			if attempt == 20 {
+				t.Fatal(err)
+			}
+		}
 	}
 	s.Addr = pc.LocalAddr().String()
 	udp := &dns.Server{PacketConn: pc, Handler: s}
