@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/domains"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/idp"
@@ -89,6 +90,10 @@ type Config struct {
 	// logout URI is its tenant role): the identity provider's requests may
 	// reach loopback, webhooks may not (D-egress-default).
 	EgressProviderLoopback bool
+	// DNS_SERVER: host:port of the DNS server the proofs of customers'
+	// domains ask (their TXT records, and the address of the HTTPS proof
+	// file's host; D-verified-domains). Unset: the system resolver.
+	DNSServer string
 	// TRUSTED_PROXIES: comma-separated CIDRs (or IPs) of the load balancers
 	// and proxies in front of this process; only through them do
 	// X-Forwarded-For and Forwarded name the client (D-trusted-proxies).
@@ -277,6 +282,7 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.EgressAllow, c.EgressProviderLoopback = strings.TrimSpace(v), false
 	}
 	str("TRUSTED_PROXIES", &c.TrustedProxies)
+	str("DNS_SERVER", &c.DNSServer)
 	str("SMTP_URL", &c.SMTPURL)
 	str("MAIL_FROM", &c.MailFrom)
 	boolean := func(name string, dst *bool) (set bool) {
@@ -416,6 +422,11 @@ func (c Config) Validate() error {
 	if _, err := egress.ParseAllow(c.EgressAllow); err != nil {
 		p = append(p, "EGRESS_ALLOW "+err.Error())
 	}
+	if c.DNSServer != "" {
+		if err := checkHostPort(c.DNSServer); err != nil {
+			p = append(p, fmt.Sprintf("DNS_SERVER %q %s", c.DNSServer, err))
+		}
+	}
 	if c.DBMaxConns < 1 {
 		p = append(p, "DB_MAX_CONNS must be at least 1")
 	}
@@ -470,6 +481,33 @@ func (c Config) Mailer() *mail.SMTP {
 func (c Config) Egress() egress.Policy {
 	allow, _ := egress.ParseAllow(c.EgressAllow)
 	return egress.Policy{Allow: allow}
+}
+
+// DomainProver is how customers' domain claims are proven
+// (D-verified-domains): TXT records and the proof file's host asked of
+// DNS_SERVER (the system resolver when unset), the file fetched through
+// Egress. Call it after Validate.
+func (c Config) DomainProver() domains.Prover {
+	r := domains.NewResolver(c.DNSServer)
+	p := c.Egress()
+	p.Resolver = r
+	return domains.Prover{Resolver: r, Egress: p}
+}
+
+// checkHostPort checks a host:port: a host name or IP address and a port
+// from 1 to 65535.
+func checkHostPort(v string) error {
+	host, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return errors.New("must be host:port, such as 10.0.0.2:53 or [2001:db8::53]:53")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return errors.New("must name a port from 1 to 65535")
+	}
+	if _, err := netip.ParseAddr(host); err != nil && (host == "" || strings.ContainsAny(host, " /@")) {
+		return errors.New("must name a host")
+	}
+	return nil
 }
 
 // ProviderEgress is the policy of the identity provider's outbound requests

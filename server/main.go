@@ -29,6 +29,7 @@ import (
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/admin/adminhttp"
 	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/console"
 	"github.com/platform/platform/internal/data"
 	"github.com/platform/platform/internal/httpapi"
@@ -240,7 +241,12 @@ func (m *Main) Run(ctx context.Context) error {
 		egressPolicy := m.Config.Egress()
 		adm := admin.NewService(st, acc, admin.WithAdminOrg(m.Config.AdminOrgID), admin.WithSealer(sealer),
 			admin.WithApps(admin.NewHTTPApps(m.Config.IssuerURL, m.Config.ConsoleServiceClientID, svcSecret)),
-			admin.WithEgress(egressPolicy), admin.WithIssuer(m.Config.IssuerURL))
+			admin.WithEgress(egressPolicy), admin.WithIssuer(m.Config.IssuerURL), admin.WithDomainProver(m.Config.DomainProver()))
+		// verified domains whose proof went missing lose their status after the grace (D-verified-domains)
+		go background.Every(bg, "domain re-verification", 10*time.Minute, time.Minute, func(ctx context.Context) error {
+			_, err := adm.ReverifyDomains(ctx)
+			return err
+		})
 		m.Webhooks = &webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}
 		go m.Webhooks.Run(bg, 10*time.Second)
 		consoleAuth := acc.Require(access.Bearer(con.Verifier()))

@@ -167,6 +167,7 @@ type ComplexityRoot struct {
 	Customer struct {
 		BilledTotals      func(childComplexity int, from *string, to *string) int
 		BillingSetup      func(childComplexity int) int
+		ClaimedDomains    func(childComplexity int) int
 		CreatedAt         func(childComplexity int) int
 		Credits           func(childComplexity int, first *int, after *string) int
 		Grants            func(childComplexity int) int
@@ -179,6 +180,7 @@ type ComplexityRoot struct {
 		OrgID             func(childComplexity int) int
 		Payments          func(childComplexity int, first *int, after *string) int
 		ScimTokens        func(childComplexity int) int
+		SecurityPolicy    func(childComplexity int) int
 		ServiceAccounts   func(childComplexity int) int
 		Settings          func(childComplexity int) int
 		Sso               func(childComplexity int) int
@@ -187,6 +189,22 @@ type ComplexityRoot struct {
 		Usage             func(childComplexity int, from *string, to *string, first *int, after *string) int
 		Users             func(childComplexity int, first *int) int
 		Webhooks          func(childComplexity int) int
+	}
+
+	CustomerDomain struct {
+		CheckedAt    func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		CustomerID   func(childComplexity int) int
+		DisplayName  func(childComplexity int) int
+		Domain       func(childComplexity int) int
+		FailingSince func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Method       func(childComplexity int) int
+		RecordName   func(childComplexity int) int
+		RecordValue  func(childComplexity int) int
+		Status       func(childComplexity int) int
+		VerifiedAt   func(childComplexity int) int
+		WellKnownURL func(childComplexity int) int
 	}
 
 	CustomerPage struct {
@@ -208,6 +226,7 @@ type ComplexityRoot struct {
 		Role             func(childComplexity int) int
 		Status           func(childComplexity int) int
 		SuspendedAt      func(childComplexity int) int
+		Warning          func(childComplexity int) int
 	}
 
 	CustomerUserPage struct {
@@ -527,6 +546,7 @@ type ComplexityRoot struct {
 		AddGroupMember               func(childComplexity int, groupID string, userID string) int
 		AddInternalGroupManager      func(childComplexity int, groupID string, userID string) int
 		AddInternalGroupMember       func(childComplexity int, groupID string, userID string) int
+		ClaimDomain                  func(childComplexity int, customerID string, domain string) int
 		CreateCustomer               func(childComplexity int, input model.CreateCustomerInput) int
 		CreateEnvVar                 func(childComplexity int, input admin.EnvVarInput) int
 		CreateGrant                  func(childComplexity int, input model.GrantInput) int
@@ -548,6 +568,7 @@ type ComplexityRoot struct {
 		CreateWebhook                func(childComplexity int, customerID string, input admin.WebhookInput) int
 		CxUpload                     func(childComplexity int, input model.CxUploadInput) int
 		DeleteCustomer               func(childComplexity int, id string) int
+		DeleteDomain                 func(childComplexity int, customerID string, id string) int
 		DeleteEnvVar                 func(childComplexity int, id string) int
 		DeleteGrant                  func(childComplexity int, userID string, customerID *string, instanceID *string) int
 		DeleteGroup                  func(childComplexity int, id string) int
@@ -578,6 +599,7 @@ type ComplexityRoot struct {
 		PutBillingSetup              func(childComplexity int, customerID string, input admin.BillingSetupInput) int
 		PutCustomerSettings          func(childComplexity int, id string, settings json.RawMessage) int
 		PutSSOSettings               func(childComplexity int, customerID string, input admin.SSOSettingsInput) int
+		PutSecurityPolicy            func(childComplexity int, customerID string, input admin.SecurityPolicyInput) int
 		PutTenantMember              func(childComplexity int, id string, userID string, role string) int
 		PutTenantSettings            func(childComplexity int, id string, settings json.RawMessage) int
 		ReactivateUser               func(childComplexity int, id string) int
@@ -631,6 +653,7 @@ type ComplexityRoot struct {
 		UpdateUser                   func(childComplexity int, id string, input admin.UserPatch) int
 		UpdateUserAttribute          func(childComplexity int, id string, input admin.UserAttributePatch) int
 		UpdateWebhook                func(childComplexity int, id string, input admin.WebhookPatch) int
+		VerifyDomain                 func(childComplexity int, customerID string, id string) int
 		WithdrawRelease              func(childComplexity int, id string) int
 	}
 
@@ -779,6 +802,17 @@ type ComplexityRoot struct {
 		InstanceIds func(childComplexity int) int
 		Mode        func(childComplexity int) int
 		Source      func(childComplexity int) int
+	}
+
+	SecurityPolicy struct {
+		MFAByPasskey              func(childComplexity int) int
+		MFABySSO                  func(childComplexity int) int
+		MFAByTOTP                 func(childComplexity int) int
+		MFAForced                 func(childComplexity int) int
+		PasswordMinLength         func(childComplexity int) int
+		PlatformPasswordMinLength func(childComplexity int) int
+		SessionIdleSeconds        func(childComplexity int) int
+		SessionMaxSeconds         func(childComplexity int) int
 	}
 
 	ServiceAccount struct {
@@ -947,7 +981,9 @@ type CustomerResolver interface {
 	IdentityProviders(ctx context.Context, obj *admin.Customer) ([]*admin.IdentityProvider, error)
 	Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error)
 	ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error)
+	ClaimedDomains(ctx context.Context, obj *admin.Customer) ([]*admin.DomainView, error)
 	ScimTokens(ctx context.Context, obj *admin.Customer) ([]*admin.SCIMTokenView, error)
+	SecurityPolicy(ctx context.Context, obj *admin.Customer) (*admin.SecurityPolicy, error)
 }
 type CustomerUserResolver interface {
 	Customer(ctx context.Context, obj *admin.CustomerUserView) (*admin.Customer, error)
@@ -1010,6 +1046,9 @@ type MutationResolver interface {
 	SetServiceAccountKeys(ctx context.Context, id string, jwks json.RawMessage) (*admin.ServiceAccountView, error)
 	SetServiceAccountRole(ctx context.Context, id string, role string) (*admin.ServiceAccountView, error)
 	DeleteServiceAccount(ctx context.Context, id string) (*bool, error)
+	ClaimDomain(ctx context.Context, customerID string, domain string) (*admin.DomainView, error)
+	VerifyDomain(ctx context.Context, customerID string, id string) (*admin.DomainView, error)
+	DeleteDomain(ctx context.Context, customerID string, id string) (*bool, error)
 	CreateGrant(ctx context.Context, input model.GrantInput) (*admin.GrantView, error)
 	DeleteGrant(ctx context.Context, userID string, customerID *string, instanceID *string) (*bool, error)
 	EnterFocus(ctx context.Context, input model.FocusInput) (*admin.Focus, error)
@@ -1067,6 +1106,7 @@ type MutationResolver interface {
 	RevokeScimToken(ctx context.Context, id string) (*bool, error)
 	CreateInternalScimToken(ctx context.Context, name string) (*admin.SCIMTokenSecret, error)
 	RevokeInternalScimToken(ctx context.Context, id string) (*bool, error)
+	PutSecurityPolicy(ctx context.Context, customerID string, input admin.SecurityPolicyInput) (*admin.SecurityPolicy, error)
 	CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error)
 	UpdateTenant(ctx context.Context, id string, input model.UpdateTenantInput) (*admin.Tenant, error)
 	DeleteTenant(ctx context.Context, id string) (*bool, error)
@@ -1651,6 +1691,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.BillingSetup(childComplexity), true
+	case "Customer.claimedDomains":
+		if e.ComplexityRoot.Customer.ClaimedDomains == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.ClaimedDomains(childComplexity), true
 	case "Customer.createdAt":
 		if e.ComplexityRoot.Customer.CreatedAt == nil {
 			break
@@ -1743,6 +1789,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.ScimTokens(childComplexity), true
+	case "Customer.securityPolicy":
+		if e.ComplexityRoot.Customer.SecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.SecurityPolicy(childComplexity), true
 	case "Customer.serviceAccounts":
 		if e.ComplexityRoot.Customer.ServiceAccounts == nil {
 			break
@@ -1806,6 +1858,85 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Webhooks(childComplexity), true
+
+	case "CustomerDomain.checkedAt":
+		if e.ComplexityRoot.CustomerDomain.CheckedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.CheckedAt(childComplexity), true
+	case "CustomerDomain.createdAt":
+		if e.ComplexityRoot.CustomerDomain.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.CreatedAt(childComplexity), true
+	case "CustomerDomain.customerId":
+		if e.ComplexityRoot.CustomerDomain.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.CustomerID(childComplexity), true
+	case "CustomerDomain.displayName":
+		if e.ComplexityRoot.CustomerDomain.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.DisplayName(childComplexity), true
+	case "CustomerDomain.domain":
+		if e.ComplexityRoot.CustomerDomain.Domain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.Domain(childComplexity), true
+	case "CustomerDomain.failingSince":
+		if e.ComplexityRoot.CustomerDomain.FailingSince == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.FailingSince(childComplexity), true
+	case "CustomerDomain.id":
+		if e.ComplexityRoot.CustomerDomain.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.ID(childComplexity), true
+	case "CustomerDomain.method":
+		if e.ComplexityRoot.CustomerDomain.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.Method(childComplexity), true
+	case "CustomerDomain.recordName":
+		if e.ComplexityRoot.CustomerDomain.RecordName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.RecordName(childComplexity), true
+	case "CustomerDomain.recordValue":
+		if e.ComplexityRoot.CustomerDomain.RecordValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.RecordValue(childComplexity), true
+	case "CustomerDomain.status":
+		if e.ComplexityRoot.CustomerDomain.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.Status(childComplexity), true
+	case "CustomerDomain.verifiedAt":
+		if e.ComplexityRoot.CustomerDomain.VerifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.VerifiedAt(childComplexity), true
+	case "CustomerDomain.wellKnownUrl":
+		if e.ComplexityRoot.CustomerDomain.WellKnownURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerDomain.WellKnownURL(childComplexity), true
 
 	case "CustomerPage.items":
 		if e.ComplexityRoot.CustomerPage.Items == nil {
@@ -1898,6 +2029,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerUser.SuspendedAt(childComplexity), true
+	case "CustomerUser.warning":
+		if e.ComplexityRoot.CustomerUser.Warning == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.Warning(childComplexity), true
 
 	case "CustomerUserPage.items":
 		if e.ComplexityRoot.CustomerUserPage.Items == nil {
@@ -3228,6 +3365,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddInternalGroupMember(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.claimDomain":
+		if e.ComplexityRoot.Mutation.ClaimDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_claimDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClaimDomain(childComplexity, args["customerId"].(string), args["domain"].(string)), true
 	case "Mutation.createCustomer":
 		if e.ComplexityRoot.Mutation.CreateCustomer == nil {
 			break
@@ -3459,6 +3607,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCustomer(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteDomain":
+		if e.ComplexityRoot.Mutation.DeleteDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDomain(childComplexity, args["customerId"].(string), args["id"].(string)), true
 	case "Mutation.deleteEnvVar":
 		if e.ComplexityRoot.Mutation.DeleteEnvVar == nil {
 			break
@@ -3779,6 +3938,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutSSOSettings(childComplexity, args["customerId"].(string), args["input"].(admin.SSOSettingsInput)), true
+	case "Mutation.putSecurityPolicy":
+		if e.ComplexityRoot.Mutation.PutSecurityPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putSecurityPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutSecurityPolicy(childComplexity, args["customerId"].(string), args["input"].(admin.SecurityPolicyInput)), true
 	case "Mutation.putTenantMember":
 		if e.ComplexityRoot.Mutation.PutTenantMember == nil {
 			break
@@ -4362,6 +4532,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(admin.WebhookPatch)), true
+	case "Mutation.verifyDomain":
+		if e.ComplexityRoot.Mutation.VerifyDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_verifyDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.VerifyDomain(childComplexity, args["customerId"].(string), args["id"].(string)), true
 	case "Mutation.withdrawRelease":
 		if e.ComplexityRoot.Mutation.WithdrawRelease == nil {
 			break
@@ -5290,6 +5471,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Scope.Source(childComplexity), true
 
+	case "SecurityPolicy.mfaByPasskey":
+		if e.ComplexityRoot.SecurityPolicy.MFAByPasskey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFAByPasskey(childComplexity), true
+	case "SecurityPolicy.mfaBySso":
+		if e.ComplexityRoot.SecurityPolicy.MFABySSO == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFABySSO(childComplexity), true
+	case "SecurityPolicy.mfaByTotp":
+		if e.ComplexityRoot.SecurityPolicy.MFAByTOTP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFAByTOTP(childComplexity), true
+	case "SecurityPolicy.mfaForced":
+		if e.ComplexityRoot.SecurityPolicy.MFAForced == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.MFAForced(childComplexity), true
+	case "SecurityPolicy.passwordMinLength":
+		if e.ComplexityRoot.SecurityPolicy.PasswordMinLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.PasswordMinLength(childComplexity), true
+	case "SecurityPolicy.platformPasswordMinLength":
+		if e.ComplexityRoot.SecurityPolicy.PlatformPasswordMinLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.PlatformPasswordMinLength(childComplexity), true
+	case "SecurityPolicy.sessionIdleSeconds":
+		if e.ComplexityRoot.SecurityPolicy.SessionIdleSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.SessionIdleSeconds(childComplexity), true
+	case "SecurityPolicy.sessionMaxSeconds":
+		if e.ComplexityRoot.SecurityPolicy.SessionMaxSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecurityPolicy.SessionMaxSeconds(childComplexity), true
+
 	case "ServiceAccount.authMethod":
 		if e.ComplexityRoot.ServiceAccount.AuthMethod == nil {
 			break
@@ -5935,6 +6165,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ReleaseInput", ec.unmarshalInputReleaseInput),
 			graphql.NewInputUnmarshaler("ReleasePatch", ec.unmarshalInputReleasePatch),
 			graphql.NewInputUnmarshaler("SSOSettingsInput", ec.unmarshalInputSSOSettingsInput),
+			graphql.NewInputUnmarshaler("SecurityPolicyInput", ec.unmarshalInputSecurityPolicyInput),
 			graphql.NewInputUnmarshaler("ServiceAccountInput", ec.unmarshalInputServiceAccountInput),
 			graphql.NewInputUnmarshaler("TenantByIDsInput", ec.unmarshalInputTenantByIDsInput),
 			graphql.NewInputUnmarshaler("TransferTenantInput", ec.unmarshalInputTransferTenantInput),
@@ -6704,6 +6935,42 @@ directive @entityResolver(multi: Boolean) on OBJECT
 "Any JSON value."
 scalar JSON
 `, BuiltIn: false},
+	{Name: "../../schema/domain.graphqls", Input: `"An e-mail domain a customer claims (D-verified-domains, docs/api.md): publish recordValue as the TXT record recordName, or in the file at wellKnownUrl, then verify it. A verified domain makes the customer's organization the home realm of its addresses and lets the customer's providers create accounts for them."
+type CustomerDomain {
+  id: ID!
+  customerId: ID!
+  "The ASCII (A-label) form."
+  domain: String!
+  "The Unicode form, for reading."
+  displayName: String!
+  "pending, verified, or failing (verified, its proof missing since failingSince)."
+  status: String!
+  "How it was proven: dns, https or recorded (by a platform_admin); empty while pending."
+  method: String!
+  "The TXT record to publish; empty for a recorded domain."
+  recordName: String!
+  recordValue: String!
+  wellKnownUrl: String!
+  verifiedAt: Time
+  checkedAt: Time
+  failingSince: Time
+  createdAt: Time!
+}
+
+extend type Customer {
+  "The customer's claimed domains by name (at most 50)."
+  claimedDomains: [CustomerDomain!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 50)
+}
+
+extend type Mutation {
+  "Claims a domain for the customer and answers the record to publish; a claim blocks no other customer."
+  claimDomain(customerId: ID!, domain: String!): CustomerDomain @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Looks for the claim's TXT record, then its well-known file; INVALID, saying what was found, when neither proves it; CONFLICT when another customer holds the domain verified."
+  verifyDomain(customerId: ID!, id: ID!): CustomerDomain @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Deletes a claim; a verified domain stops counting at once."
+  deleteDomain(customerId: ID!, id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/grant.graphqls", Input: `"A customer grant or an instance grant of an internal user (R2.6-grant-key); exactly one of customerId and instanceId is set."
 type Grant {
   granteeType: String!
@@ -7257,6 +7524,44 @@ extend type Mutation {
   revokeInternalScimToken(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
 }
 `, BuiltIn: false},
+	{Name: "../../schema/security_policy.graphqls", Input: `"A customer organization's security policy (D-org-policy), enforced by the identity provider on its accounts at every step."
+type SecurityPolicy {
+  "How long a session lasts since its last use, in seconds; 0: no idle limit."
+  sessionIdleSeconds: Int!
+  "How long a session lasts since the sign-in, in seconds; 0: the platform's (12 hours)."
+  sessionMaxSeconds: Int!
+  "At least platformPasswordMinLength; the common and breached password list always applies."
+  passwordMinLength: Int!
+  platformPasswordMinLength: Int!
+  "Whether every sign-in needs a second factor (set with putSSOSettings)."
+  mfaForced: Boolean!
+  "An authenticator app's code satisfies MFA."
+  mfaByTotp: Boolean!
+  "A passkey satisfies MFA."
+  mfaByPasskey: Boolean!
+  "An identity provider that enforces MFA satisfies it."
+  mfaBySso: Boolean!
+}
+
+"Fields left out stay as they are."
+input SecurityPolicyInput {
+  sessionIdleSeconds: Int
+  sessionMaxSeconds: Int
+  passwordMinLength: Int
+  mfaByTotp: Boolean
+  mfaByPasskey: Boolean
+  mfaBySso: Boolean
+}
+
+extend type Customer {
+  securityPolicy: SecurityPolicy @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100)
+}
+
+extend type Mutation {
+  "Changes the customer's security policy; INVALID with one detail per problem."
+  putSecurityPolicy(customerId: ID!, input: SecurityPolicyInput!): SecurityPolicy @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/tenant.graphqls", Input: `"A tenant of a customer, optionally running on one of its instances."
 type Tenant @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
@@ -7364,6 +7669,8 @@ type CustomerUser {
   "How many passkeys the user has."
   passkeys: Int!
   createdAt: Time!
+  "On an invitation's answer: the address is outside the customer's verified domains (the invitation went out all the same); null otherwise."
+  warning: String
 }
 
 """
@@ -8025,10 +8332,46 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_webhooks(ctx, field)
 	case "serviceAccounts":
 		return ec.fieldContext_Customer_serviceAccounts(ctx, field)
+	case "claimedDomains":
+		return ec.fieldContext_Customer_claimedDomains(ctx, field)
 	case "scimTokens":
 		return ec.fieldContext_Customer_scimTokens(ctx, field)
+	case "securityPolicy":
+		return ec.fieldContext_Customer_securityPolicy(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerDomain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomerDomain_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_CustomerDomain_customerId(ctx, field)
+	case "domain":
+		return ec.fieldContext_CustomerDomain_domain(ctx, field)
+	case "displayName":
+		return ec.fieldContext_CustomerDomain_displayName(ctx, field)
+	case "status":
+		return ec.fieldContext_CustomerDomain_status(ctx, field)
+	case "method":
+		return ec.fieldContext_CustomerDomain_method(ctx, field)
+	case "recordName":
+		return ec.fieldContext_CustomerDomain_recordName(ctx, field)
+	case "recordValue":
+		return ec.fieldContext_CustomerDomain_recordValue(ctx, field)
+	case "wellKnownUrl":
+		return ec.fieldContext_CustomerDomain_wellKnownUrl(ctx, field)
+	case "verifiedAt":
+		return ec.fieldContext_CustomerDomain_verifiedAt(ctx, field)
+	case "checkedAt":
+		return ec.fieldContext_CustomerDomain_checkedAt(ctx, field)
+	case "failingSince":
+		return ec.fieldContext_CustomerDomain_failingSince(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CustomerDomain_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerDomain", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomerPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8069,6 +8412,8 @@ func (ec *executionContext) childFields_CustomerUser(ctx context.Context, field 
 		return ec.fieldContext_CustomerUser_passkeys(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_CustomerUser_createdAt(ctx, field)
+	case "warning":
+		return ec.fieldContext_CustomerUser_warning(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CustomerUser", field.Name)
 }
@@ -8861,6 +9206,28 @@ func (ec *executionContext) childFields_Scope(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Scope", field.Name)
 }
 
+func (ec *executionContext) childFields_SecurityPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessionIdleSeconds":
+		return ec.fieldContext_SecurityPolicy_sessionIdleSeconds(ctx, field)
+	case "sessionMaxSeconds":
+		return ec.fieldContext_SecurityPolicy_sessionMaxSeconds(ctx, field)
+	case "passwordMinLength":
+		return ec.fieldContext_SecurityPolicy_passwordMinLength(ctx, field)
+	case "platformPasswordMinLength":
+		return ec.fieldContext_SecurityPolicy_platformPasswordMinLength(ctx, field)
+	case "mfaForced":
+		return ec.fieldContext_SecurityPolicy_mfaForced(ctx, field)
+	case "mfaByTotp":
+		return ec.fieldContext_SecurityPolicy_mfaByTotp(ctx, field)
+	case "mfaByPasskey":
+		return ec.fieldContext_SecurityPolicy_mfaByPasskey(ctx, field)
+	case "mfaBySso":
+		return ec.fieldContext_SecurityPolicy_mfaBySso(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SecurityPolicy", field.Name)
+}
+
 func (ec *executionContext) childFields_ServiceAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9637,6 +10004,28 @@ func (ec *executionContext) field_Mutation_addInternalGroupMember_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_claimDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "domain",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["domain"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9984,6 +10373,28 @@ func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Conte
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -10467,6 +10878,28 @@ func (ec *executionContext) field_Mutation_putSSOSettings_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (admin.SSOSettingsInput, error) {
 			return ec.unmarshalNSSOSettingsInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSSOSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putSecurityPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.SecurityPolicyInput, error) {
+			return ec.unmarshalNSecurityPolicyInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11462,6 +11895,28 @@ func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_verifyDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -15472,6 +15927,56 @@ func (ec *executionContext) fieldContext_Customer_serviceAccounts(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Customer_claimedDomains(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_claimedDomains(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().ClaimedDomains(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.DomainView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.DomainView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.DomainView) graphql.Marshaler {
+			return ec.marshalOCustomerDomain2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_claimedDomains(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerDomain(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Customer_scimTokens(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15520,6 +16025,355 @@ func (ec *executionContext) fieldContext_Customer_scimTokens(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Customer_securityPolicy(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_securityPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().SecurityPolicy(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SecurityPolicy) graphql.Marshaler {
+			return ec.marshalOSecurityPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_securityPolicy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SecurityPolicy(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerDomain_id(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomerDomain_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomerDomain_domain(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_domain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Domain, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_domain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_displayName(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_displayName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_status(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_method(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_recordName(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_recordName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecordName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_recordName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_recordValue(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_recordValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecordValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_recordValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_wellKnownUrl(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_wellKnownUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WellKnownURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_wellKnownUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerDomain_verifiedAt(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_verifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_verifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerDomain_checkedAt(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_checkedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_checkedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerDomain_failingSince(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_failingSince(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailingSince, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_failingSince(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerDomain_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.DomainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerDomain_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerDomain_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerDomain", field, false, false, "Time")
 }
 
 func (ec *executionContext) _CustomerPage_items(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPage) (ret graphql.Marshaler) {
@@ -15883,6 +16737,29 @@ func (ec *executionContext) _CustomerUser_createdAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_CustomerUser_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerUser_warning(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_warning(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warning, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_warning(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "String")
 }
 
 func (ec *executionContext) _CustomerUserPage_items(ctx context.Context, field graphql.CollectedField, obj *model.CustomerUserPage) (ret graphql.Marshaler) {
@@ -22339,6 +23216,192 @@ func (ec *executionContext) fieldContext_Mutation_deleteServiceAccount(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_claimDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_claimDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClaimDomain(ctx, fc.Args["customerId"].(string), fc.Args["domain"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.DomainView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.DomainView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.DomainView) graphql.Marshaler {
+			return ec.marshalOCustomerDomain2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_claimDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerDomain(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_claimDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_verifyDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_verifyDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().VerifyDomain(ctx, fc.Args["customerId"].(string), fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.DomainView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.DomainView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.DomainView) graphql.Marshaler {
+			return ec.marshalOCustomerDomain2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_verifyDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerDomain(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_verifyDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteDomain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteDomain(ctx, fc.Args["customerId"].(string), fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createGrant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25798,6 +26861,68 @@ func (ec *executionContext) fieldContext_Mutation_revokeInternalScimToken(ctx co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeInternalScimToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putSecurityPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putSecurityPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutSecurityPolicy(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.SecurityPolicyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SecurityPolicy
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SecurityPolicy) graphql.Marshaler {
+			return ec.marshalOSecurityPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putSecurityPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SecurityPolicy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putSecurityPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -32377,6 +33502,190 @@ func (ec *executionContext) fieldContext_Scope_instanceIds(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Scope", field, false, false, "ID")
 }
 
+func (ec *executionContext) _SecurityPolicy_sessionIdleSeconds(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_sessionIdleSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionIdleSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_sessionIdleSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_sessionMaxSeconds(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_sessionMaxSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionMaxSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_sessionMaxSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_passwordMinLength(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_passwordMinLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PasswordMinLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_passwordMinLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_platformPasswordMinLength(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_platformPasswordMinLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformPasswordMinLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_platformPasswordMinLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaForced(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaForced(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAForced, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaForced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaByTotp(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaByTotp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAByTOTP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaByTotp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaByPasskey(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaByPasskey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFAByPasskey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaByPasskey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SecurityPolicy_mfaBySso(ctx context.Context, field graphql.CollectedField, obj *admin.SecurityPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecurityPolicy_mfaBySso(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MFABySSO, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecurityPolicy_mfaBySso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SecurityPolicy", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _ServiceAccount_id(ctx context.Context, field graphql.CollectedField, obj *admin.ServiceAccountView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37704,6 +39013,83 @@ func UnmarshalSSOSettingsInput(ctx context.Context, raw any) (admin.SSOSettingsI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSecurityPolicyInput(ctx context.Context, obj any) (admin.SecurityPolicyInput, error) {
+	var it admin.SecurityPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sessionIdleSeconds", "sessionMaxSeconds", "passwordMinLength", "mfaByTotp", "mfaByPasskey", "mfaBySso"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sessionIdleSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionIdleSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionIdleSeconds = data
+		case "sessionMaxSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionMaxSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionMaxSeconds = data
+		case "passwordMinLength":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("passwordMinLength"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PasswordMinLength = data
+		case "mfaByTotp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaByTotp"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAByTOTP = data
+		case "mfaByPasskey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaByPasskey"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFAByPasskey = data
+		case "mfaBySso":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mfaBySso"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MFABySSO = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSecurityPolicyInput unmarshals raw into the SecurityPolicyInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSecurityPolicyInput(ctx context.Context, raw any) (admin.SecurityPolicyInput, error) {
+	var out admin.SecurityPolicyInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SecurityPolicyInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputServiceAccountInput(ctx context.Context, obj any) (admin.ServiceAccountInput, error) {
 	var it admin.ServiceAccountInput
 	if obj == nil {
@@ -39266,12 +40652,117 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_serviceAccounts(ctx, field, obj)
 				})
+		case "claimedDomains":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_claimedDomains(ctx, field, obj)
+				})
 		case "scimTokens":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_scimTokens(ctx, field, obj)
 				})
+		case "securityPolicy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_securityPolicy(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerDomainImplementors = []string{"CustomerDomain"}
+
+func (ec *executionContext) _CustomerDomain(ctx context.Context, sel ast.SelectionSet, obj *admin.DomainView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerDomainImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerDomain")
+		case "id":
+			out.Values[i] = ec._CustomerDomain_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._CustomerDomain_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "domain":
+			out.Values[i] = ec._CustomerDomain_domain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "displayName":
+			out.Values[i] = ec._CustomerDomain_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CustomerDomain_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "method":
+			out.Values[i] = ec._CustomerDomain_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recordName":
+			out.Values[i] = ec._CustomerDomain_recordName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recordValue":
+			out.Values[i] = ec._CustomerDomain_recordValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "wellKnownUrl":
+			out.Values[i] = ec._CustomerDomain_wellKnownUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verifiedAt":
+			out.Values[i] = ec._CustomerDomain_verifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "checkedAt":
+			out.Values[i] = ec._CustomerDomain_checkedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "failingSince":
+			out.Values[i] = ec._CustomerDomain_failingSince(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CustomerDomain_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -39402,6 +40893,11 @@ func (ec *executionContext) _CustomerUser(ctx context.Context, sel ast.Selection
 		case "createdAt":
 			out.Values[i] = ec._CustomerUser_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "warning":
+			out.Values[i] = ec._CustomerUser_warning(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -41648,6 +43144,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "claimDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_claimDomain(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "verifyDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_verifyDomain(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteDomain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDomain(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createGrant":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createGrant(ctx, field)
@@ -42043,6 +43560,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeInternalScimToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeInternalScimToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "putSecurityPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putSecurityPolicy(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -43209,6 +44733,74 @@ func (ec *executionContext) _Scope(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "instanceIds":
 			out.Values[i] = ec._Scope_instanceIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var securityPolicyImplementors = []string{"SecurityPolicy"}
+
+func (ec *executionContext) _SecurityPolicy(ctx context.Context, sel ast.SelectionSet, obj *admin.SecurityPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, securityPolicyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SecurityPolicy")
+		case "sessionIdleSeconds":
+			out.Values[i] = ec._SecurityPolicy_sessionIdleSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessionMaxSeconds":
+			out.Values[i] = ec._SecurityPolicy_sessionMaxSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passwordMinLength":
+			out.Values[i] = ec._SecurityPolicy_passwordMinLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platformPasswordMinLength":
+			out.Values[i] = ec._SecurityPolicy_platformPasswordMinLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaForced":
+			out.Values[i] = ec._SecurityPolicy_mfaForced(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaByTotp":
+			out.Values[i] = ec._SecurityPolicy_mfaByTotp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaByPasskey":
+			out.Values[i] = ec._SecurityPolicy_mfaByPasskey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mfaBySso":
+			out.Values[i] = ec._SecurityPolicy_mfaBySso(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -44723,6 +46315,14 @@ func (ec *executionContext) unmarshalNCustomerByIDsInput2ᚕᚖgithubᚗcomᚋpl
 	return res, nil
 }
 
+func (ec *executionContext) marshalNCustomerDomain2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainView(ctx context.Context, sel ast.SelectionSet, v *admin.DomainView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerDomain!")
+		return graphql.Null
+	}
+	return ec._CustomerDomain(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCustomerPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCustomerPage(ctx context.Context, sel ast.SelectionSet, v *model.CustomerPage) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CustomerPage!")
@@ -45620,6 +47220,11 @@ func (ec *executionContext) marshalNScope2ᚖgithubᚗcomᚋplatformᚋplatform�
 	return ec._Scope(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSecurityPolicyInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicyInput(ctx context.Context, v any) (admin.SecurityPolicyInput, error) {
+	res, err := ec.unmarshalInputSecurityPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -46419,6 +48024,32 @@ func (ec *executionContext) unmarshalOCustomerByIDsInput2ᚖgithubᚗcomᚋplatf
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOCustomerDomain2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.DomainView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomerDomain2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCustomerDomain2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐDomainView(ctx context.Context, sel ast.SelectionSet, v *admin.DomainView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomerDomain(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCustomerUser2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomerUserViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.CustomerUserView) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -46867,6 +48498,13 @@ func (ec *executionContext) marshalOScimTokenWithSecret2ᚖgithubᚗcomᚋplatfo
 		return graphql.Null
 	}
 	return ec._ScimTokenWithSecret(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSecurityPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSecurityPolicy(ctx context.Context, sel ast.SelectionSet, v *admin.SecurityPolicy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SecurityPolicy(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOServiceAccount2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐServiceAccountViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ServiceAccountView) graphql.Marshaler {

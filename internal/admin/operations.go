@@ -145,6 +145,8 @@ var (
 var (
 	OpSSOSettings                = declare(Operation{Name: "sso.settings", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpSSOSettingsPut             = declare(Operation{Name: "sso.settings_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpSecurityPolicy             = declare(Operation{Name: "security_policy.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpSecurityPolicyPut          = declare(Operation{Name: "security_policy.put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 	OpIdentityProviderList       = declare(Operation{Name: "identity_provider.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpIdentityProviderCreate     = declare(Operation{Name: "identity_provider.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 	OpIdentityProviderGet        = declare(Operation{Name: "identity_provider.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
@@ -236,6 +238,18 @@ var (
 	OpSCIMTokenList   = declare(Operation{Name: "scim_token.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpSCIMTokenCreate = declare(Operation{Name: "scim_token.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 	OpSCIMTokenRevoke = declare(Operation{Name: "scim_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)
+
+// A customer's e-mail domains (D-verified-domains): claimed, proven by a
+// DNS TXT record or an HTTPS well-known file, re-verified periodically
+// (domain.unverify is the re-verification's own write, by no caller's
+// request).
+var (
+	OpDomainList     = declare(Operation{Name: "domain.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpDomainClaim    = declare(Operation{Name: "domain.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpDomainVerify   = declare(Operation{Name: "domain.verify", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpDomainDelete   = declare(Operation{Name: "domain.delete", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpDomainUnverify = declare(Operation{Name: "domain.unverify", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 )
 
 // The administrator organization's SCIM tokens and what its directory does

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/domains"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -46,6 +47,8 @@ type Service struct {
 	scimUsers
 	scimGroups
 	groups
+	customerDomains
+	securityPolicies
 }
 
 // config is what the options set.
@@ -57,6 +60,7 @@ type config struct {
 	egress     egress.Policy
 	adminOrgID string
 	issuer     string
+	prover     domains.Prover
 }
 
 // Option configures NewService.
@@ -90,6 +94,12 @@ func WithSealer(sl *secrets.Sealer) Option { return func(c *config) { c.sealer =
 // default, the zero Policy, refuses every internal address. Deliveries check
 // each connection again.
 func WithEgress(p egress.Policy) Option { return func(c *config) { c.egress = p } }
+
+// WithDomainProver sets how customers' domain claims are proven
+// (D-verified-domains): the DNS server of TXT lookups and the egress policy
+// of the well-known file. Without it, the system resolver and the zero
+// egress Policy.
+func WithDomainProver(p domains.Prover) Option { return func(c *config) { c.prover = p } }
 
 // NewService returns the administration service.
 func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
@@ -130,5 +140,7 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		scimUsers:         scimUsers{u: users{acct}, dirs: dirs},
 		scimGroups:        scimGroups{dirs},
 		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
+		customerDomains:   customerDomains{core: co, prover: cfg.prover},
+		securityPolicies:  securityPolicies{co},
 	}
 }

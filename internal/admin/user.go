@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/platform/platform/internal/access"
@@ -23,6 +24,10 @@ type CustomerUserView struct {
 	Role       string    `json:"role"`
 	CreatedAt  time.Time `json:"createdAt"`
 	AccountState
+	// Warning is set on an invitation's answer when the address is outside
+	// the domains the customer holds verified (D-verified-domains); the
+	// invitation went out all the same.
+	Warning string `json:"warning,omitempty"`
 }
 
 // newCustomerUser is u's view at now.
@@ -125,13 +130,33 @@ func (s *users) InviteUser(ctx context.Context, c *access.Caller, customerID str
 	if err != nil {
 		return nil, err
 	}
+	warning, err := s.outsideDomains(ctx, cust.ID, email)
+	if err != nil {
+		return nil, err
+	}
 	a := account{id: newID(), email: email, name: name, customerID: cust.ID}
 	now, err := s.create(ctx, c, OpUserInvite, a, cust.OrgID, role)
 	if err != nil {
 		return nil, err
 	}
 	return &CustomerUserView{ID: a.id, CustomerID: cust.ID, Email: email, Name: name, Role: role.String(), CreatedAt: now,
-		AccountState: invitedState()}, nil
+		AccountState: invitedState(), Warning: warning}, nil
+}
+
+// outsideDomains is the warning of an invitation to email when the customer
+// holds verified domains and the address is at none of them; "" otherwise.
+func (s *users) outsideDomains(ctx context.Context, customerID, email string) (string, error) {
+	verified, err := s.store.VerifiedDomains(ctx, customerID)
+	if err != nil || len(verified) == 0 {
+		return "", err
+	}
+	domain := strings.ToLower(email[strings.LastIndexByte(email, '@')+1:])
+	for _, d := range verified {
+		if d == domain {
+			return "", nil
+		}
+	}
+	return "The address is outside the customer's verified domains (" + strings.Join(verified, ", ") + ").", nil
 }
 
 // UpdateUser renames a customer user or changes its portal role (not to or

@@ -64,11 +64,15 @@ func (c *Console) ResolveOrg(ctx context.Context, email string) (*ResolveOrgResp
 		if m.CustomerID == "" {
 			continue // not a customer organization (e.g. a directory behind SSO)
 		}
+		// The organization whose customer holds the address's domain
+		// verified is its home realm (D-verified-domains): it answers the
+		// same methods whether or not the account exists.
+		known := m.UserExists || m.DomainVerified
 		var methods []Method
-		if m.PasswordAllowed && !m.PasskeyRequired && m.UserExists {
+		if m.PasswordAllowed && !m.PasskeyRequired && known {
 			methods = append(methods, Method{Type: "password"})
 		}
-		if m.PasskeyAllowed && m.UserExists { // D-passkeys: R4.1-ro-types names password and sso
+		if m.PasskeyAllowed && known { // D-passkeys: R4.1-ro-types names password and sso
 			methods = append(methods, Method{Type: "passkey"})
 		}
 		if m.SSOAllowed {

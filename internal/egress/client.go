@@ -43,7 +43,7 @@ func (p Policy) Client() *http.Client {
 	tr := &http.Transport{
 		Proxy:                  nil,
 		DialContext:            dialer.DialContext,
-		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
+		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: p.RootCAs},
 		TLSHandshakeTimeout:    min(tlsTimeout, timeout),
 		ResponseHeaderTimeout:  timeout,
 		ExpectContinueTimeout:  time.Second,

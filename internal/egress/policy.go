@@ -2,6 +2,7 @@ package egress
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -33,6 +34,9 @@ type Policy struct {
 	Timeout time.Duration
 	// Resolver looks names up; nil is net.DefaultResolver (tests set one).
 	Resolver *net.Resolver
+	// RootCAs are the certificate authorities HTTPS servers are checked
+	// against; nil is the system's (tests trust their own server's).
+	RootCAs *x509.CertPool
 }
 
 // Errors of the policy; a refused request's error matches ErrBlocked with

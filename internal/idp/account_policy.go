@@ -87,12 +87,54 @@ func (r loginRules) satisfiedBy(amr []string) bool {
 	switch {
 	case !r.allows(amr):
 		return false // e.g. a password session of an organization that has turned to SSO only
-	case r.MFAForced && !slices.Contains(amr, "mfa"):
-		return false // a session without a second factor does not satisfy a policy that forces one
+	case r.MFAForced && !r.mfaSatisfiedBy(amr):
+		return false // a session without a second factor the policy accepts does not satisfy a policy that forces one
 	case r.PasskeyRequired && !slices.Contains(amr, "hwk"):
 		return false // nor one without a passkey a policy that requires passkeys
 	}
 	return true
+}
+
+// totpIsMFA, passkeyIsMFA, ssoIsMFA: the second factors that satisfy the
+// organization's MFA requirement (D-org-policy). Without one, any does.
+func (r loginRules) totpIsMFA() bool    { return !r.MFAForced || r.MFAByTOTP }
+func (r loginRules) passkeyIsMFA() bool { return !r.MFAForced || r.MFAByPasskey }
+func (r loginRules) ssoIsMFA() bool     { return !r.MFAForced || r.MFABySSO }
+
+// mfaSatisfiedBy reports whether a sign-in that went as amr did had a
+// second factor the policy accepts: a code of the authenticator app
+// ("otp"), a passkey ("hwk"), or an external provider that enforces MFA
+// (a federated sign-in's "mfa" with neither).
+func (r loginRules) mfaSatisfiedBy(amr []string) bool {
+	if !slices.Contains(amr, "mfa") {
+		return false
+	}
+	otp, hwk := slices.Contains(amr, "otp"), slices.Contains(amr, "hwk")
+	switch {
+	case otp && r.totpIsMFA(), hwk && r.passkeyIsMFA():
+		return true
+	case !otp && !hwk && firstFactor(amr) == "fed":
+		return r.ssoIsMFA()
+	}
+	return false
+}
+
+// sessionLimits are how long a session of the organization lasts since its
+// last use (idle, 0: no limit) and since the sign-in (max: the policy's, or
+// the platform's SessionLifetime).
+func (r loginRules) sessionLimits(platformMax time.Duration) (idle, max time.Duration) {
+	idle, max = time.Duration(r.SessionIdleSeconds)*time.Second, platformMax
+	if r.SessionMaxSeconds > 0 {
+		max = time.Duration(r.SessionMaxSeconds) * time.Second
+	}
+	return idle, max
+}
+
+// outlived reports whether a session (or a refresh token's grant) signed
+// in at signedIn and last used at lastUsed has outlived the policy at now.
+func (r loginRules) outlived(platformMax time.Duration, signedIn, lastUsed, now time.Time) bool {
+	idle, max := r.sessionLimits(platformMax)
+	return now.Sub(signedIn) > max || (idle > 0 && now.Sub(lastUsed) > idle)
 }
 
 // passwordAccounts keeps the accounts whose organization allows password

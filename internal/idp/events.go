@@ -29,6 +29,9 @@ const (
 	reasonPasswordNotAllowed = "password_not_allowed"
 	reasonPasskeyRequired    = "passkey_required"
 	reasonInvalidCode        = "invalid_code"
+	// reasonSecondFactorRefused: a second factor the organization's policy
+	// does not accept as MFA (D-org-policy).
+	reasonSecondFactorRefused = "second_factor_not_accepted"
 )
 
 // Methods a user proves itself with, and the sign-in's steps.

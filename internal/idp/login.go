@@ -239,6 +239,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	}
 	factor, ferr := p.store.TOTP(ctx, user.ID)
 	hasTOTP := ferr == nil && factor.Confirmed
+	mfaDone = mfaDone && policy.ssoIsMFA() // the provider's MFA counts only where the policy accepts it (D-org-policy)
 	if (mfaDone && acrMet(a.ACR, amr)) || (!hasTOTP && !policy.mfaForced() && a.ACR == "") {
 		p.finishLogin(w, r, a, user.ID, amr)
 		return
@@ -255,6 +256,8 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		p.internalError(w, r, err)
 		return
 	}
+	// only the second factors the policy accepts are offered
+	hasTOTP, hasPasskey = hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
 	if hasTOTP || hasPasskey {
 		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
 		return
@@ -262,6 +265,11 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	if a.ACR == ACRPhishingResistant {
 		p.renderError(w, r, http.StatusForbidden, "A passkey is required",
 			"The application asks you to sign in with a passkey. Add one on your account page, then try again.")
+		return
+	}
+	if !policy.totpIsMFA() { // the policy takes only passkeys (or its provider), and the user has none
+		p.signInFailed(ctx, user, "", a.ClientID, reasonSecondFactorRefused, methodTOTP, factorSecond)
+		p.renderError(w, r, http.StatusForbidden, "Second step not available", msgSecondFactorRefused)
 		return
 	}
 	enrol, err := p.factors.beginTOTP(ctx, user.ID, user.Email)
@@ -300,6 +308,14 @@ func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	code := r.PostForm.Get("code")
 	recovery := r.PostForm.Get("recovery") != ""
+	if policy, err := p.loginRules(ctx, user.OrgID); err != nil {
+		p.internalError(w, r, err)
+		return
+	} else if !policy.totpIsMFA() { // D-org-policy: a code does not satisfy this organization's MFA
+		p.signInFailed(ctx, user, "", a.ClientID, reasonSecondFactorRefused, codeMethod(recovery), factorSecond)
+		p.renderError(w, r, http.StatusForbidden, "Second step not available", msgSecondFactorRefused)
+		return
+	}
 	if err := p.factors.checkSecondFactor(ctx, user, code, recovery); err != nil {
 		if !errors.Is(err, errBadCode) {
 			p.internalError(w, r, err)

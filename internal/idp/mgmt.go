@@ -169,8 +169,16 @@ func (p *mgmtAPI) organization(ctx context.Context, orgID string) (orgView, erro
 }
 
 func (p *mgmtAPI) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
-	in, ok := decoded[platform.LoginPolicy](w, r)
-	if !ok {
+	// the body replaces the policy; the security policy's settings it leaves
+	// out (D-org-policy) stay as they are
+	def := platform.DefaultLoginPolicy("")
+	in := platform.LoginPolicy{MFAByTOTP: def.MFAByTOTP, MFAByPasskey: def.MFAByPasskey, MFABySSO: def.MFABySSO}
+	if cur, err := p.store.LoginPolicy(r.Context(), chi.URLParam(r, "orgID")); err == nil {
+		in.SessionIdleSeconds, in.SessionMaxSeconds = cur.SessionIdleSeconds, cur.SessionMaxSeconds
+		in.MFAByTOTP, in.MFAByPasskey, in.MFABySSO = cur.MFAByTOTP, cur.MFAByPasskey, cur.MFABySSO
+	}
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	in.OrgID, in.UpdatedAt = chi.URLParam(r, "orgID"), p.now()

@@ -28,8 +28,10 @@ const (
 	PathAccountPasskeyRemove   = "/ui/account/passkeys/remove"
 	PathPasskeyScript          = "/ui/static/passkey.js"
 
-	msgPasskeyFailed   = "This passkey could not sign you in."
-	msgPasskeyTooMany  = "Too many passkey requests came from your network. Wait a minute, then try again."
+	msgPasskeyFailed       = "This passkey could not sign you in."
+	msgPasskeyTooMany      = "Too many passkey requests came from your network. Wait a minute, then try again."
+	msgSecondFactorRefused = "Your organization accepts another kind of second step (a passkey, or its identity provider's), " +
+		"and you have none here. Ask your organization's administrator for help."
 	msgPasskeyRequired = "Your organization signs in with passkeys. Use your passkey; if you have none yet, " +
 		"choose “Forgot your password?” for a link that lets you add one."
 

@@ -33,13 +33,39 @@ const SeenEvery = time.Minute
 func (p *core) loadSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, err := r.Cookie(p.cookie(SessionCookie)); err == nil && len(c.Value) <= 128 {
-			if s, err := p.store.Session(r.Context(), hashSecret(c.Value), p.now()); err == nil {
+			if s, err := p.store.Session(r.Context(), hashSecret(c.Value), p.now()); err == nil && p.withinPolicy(r.Context(), s) {
 				p.seen(r, s)
 				r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// endedPolicyLifetime is why a session ended that outlived its
+// organization's session lifetime (D-org-policy).
+const endedPolicyLifetime = "policy_lifetime"
+
+// withinPolicy reports whether a session is within its user's
+// organization's session lifetimes (idle since its last recorded use, which
+// is written at most every SeenEvery; absolute since the sign-in); one that
+// has outlived them is ended, with its back-channel logouts, and recorded.
+func (p *core) withinPolicy(ctx context.Context, s *store.Session) bool {
+	u, err := p.user(ctx, s.UserID)
+	if err != nil {
+		return false
+	}
+	rules, err := p.loginRules(ctx, u.OrgID)
+	if err != nil {
+		return false
+	}
+	if !rules.outlived(p.cfg.SessionLifetime, s.CreatedAt, s.LastSeenAt, p.now()) {
+		return true
+	}
+	if err := p.endSession(ctx, s, endedPolicyLifetime); err != nil {
+		slog.WarnContext(ctx, "session past its lifetime not ended", "error", err)
+	}
+	return false
 }
 
 // seen records that the session s is used by r, unless that was recorded
@@ -75,8 +101,14 @@ func (p *core) startSession(w http.ResponseWriter, r *http.Request, userID strin
 		_ = p.store.DeleteSession(ctx, old.IDHash)
 	}
 	id := randomToken()
+	lifetime := p.cfg.SessionLifetime
+	if u, err := p.user(ctx, userID); err == nil {
+		if rules, err := p.loginRules(ctx, u.OrgID); err == nil {
+			_, lifetime = rules.sessionLimits(lifetime) // the organization's absolute lifetime (D-org-policy)
+		}
+	}
 	s := &store.Session{IDHash: hashSecret(id), SID: sid, UserID: userID, AuthTime: now, AMR: amr, CreatedAt: now,
-		ExpiresAt: now.Add(p.cfg.SessionLifetime), UserAgent: r.UserAgent(), Address: httpapi.ClientIP(r), LastSeenAt: now}
+		ExpiresAt: now.Add(lifetime), UserAgent: r.UserAgent(), Address: httpapi.ClientIP(r), LastSeenAt: now}
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
 		if ending {
 			if err := tx.EndSession(ctx, old.IDHash, old.UserID, old.SID, now); err != nil {
@@ -105,7 +137,7 @@ func (p *core) startSession(w http.ResponseWriter, r *http.Request, userID strin
 		p.wakeLogouts()
 	}
 	http.SetCookie(w, &http.Cookie{Name: p.cookie(SessionCookie), Value: id, Path: "/", HttpOnly: true, Secure: p.secure,
-		SameSite: http.SameSiteLaxMode, Expires: s.ExpiresAt, MaxAge: int(p.cfg.SessionLifetime / time.Second)})
+		SameSite: http.SameSiteLaxMode, Expires: s.ExpiresAt, MaxAge: int(lifetime / time.Second)})
 	return s, nil
 }
 

@@ -415,14 +415,17 @@ func (p *ssoLogin) resolveUnlinked(ctx context.Context, a *store.AuthRequest, x 
 }
 
 // vouchesFor reports whether an external provider may create an account
-// just in time for an address (D-jit): one that has no account in another
-// organization, or, when a platform_admin trusts the provider for linking,
-// one on a domain recorded for the provider's customer. An address of the
-// administrator organization never: a customer's provider does not speak
-// for the platform's own staff. Until customers prove their domains
-// themselves, a customer admin's own provider creates accounts only for
-// addresses no one else holds.
+// just in time for an address (D-jit, D-verified-domains): a customer's
+// provider only for an address on a domain its customer holds verified
+// (a provider of an organization of no customer, for any); and then only
+// when the address has no account in another organization, or the
+// provider is trusted for linking (a platform_admin's mark). An address of
+// the administrator organization never: a customer's provider does not
+// speak for the platform's own staff.
 func (p *ssoLogin) vouchesFor(ctx context.Context, x *platform.ExternalIDP, email string) (bool, error) {
+	if ok, err := p.store.OrgVouchesForDomain(ctx, x.OrgID, email[strings.LastIndexByte(email, '@')+1:]); err != nil || !ok {
+		return false, err
+	}
 	users, err := p.store.UsersByEmail(ctx, email, "")
 	if err != nil || len(users) == 0 {
 		return err == nil, err

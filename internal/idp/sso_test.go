@@ -77,7 +77,8 @@ func (ti *testIDP) mustSSOOrg(t *testing.T, ext *externalOP, policy platform.Log
 
 func ssoOnly(createUsers bool) platform.LoginPolicy {
 	return platform.LoginPolicy{PasswordAllowed: false, SSOAllowed: true, SSOCreateUsers: createUsers,
-		PasswordMinLength: 12, PasswordCheckCommon: true, LockoutMaxAttempts: 5, LockoutSeconds: 900}
+		PasswordMinLength: 12, PasswordCheckCommon: true, LockoutMaxAttempts: 5, LockoutSeconds: 900,
+		MFAByTOTP: true, MFAByPasskey: true, MFABySSO: true}
 }
 
 var extForm = regexp.MustCompile(`name="id" value="([^"]+)"`)

@@ -277,7 +277,31 @@ func (s *storage) TokenRequestByRefreshToken(ctx context.Context, token string) 
 		}
 		return nil, op.ErrInvalidRefreshToken
 	}
+	if !s.refreshWithinPolicy(ctx, rt) {
+		return nil, op.ErrInvalidRefreshToken
+	}
 	return &refreshRequest{RefreshToken: rt, scopes: rt.Scopes}, nil
+}
+
+// refreshWithinPolicy reports whether the user's organization still lets
+// a refresh token be used (D-org-policy): within its session lifetimes
+// (absolute since the sign-in, idle since the token was issued, that is,
+// the last refresh), and signed in a way that satisfies its policy now (a
+// second factor it accepts where it forces MFA). A user that is gone is
+// refused.
+func (s *storage) refreshWithinPolicy(ctx context.Context, rt *store.RefreshToken) bool {
+	u, err := s.user(ctx, rt.UserID)
+	if err != nil {
+		return false
+	}
+	if u.OrgID == "" || rt.AuthTime.IsZero() { // a machine's grant (client credentials) has no sign-in
+		return true
+	}
+	rules, err := s.loginRules(ctx, u.OrgID)
+	if err != nil {
+		return false
+	}
+	return !rules.outlived(s.cfg.SessionLifetime, rt.AuthTime, rt.CreatedAt, s.now()) && rules.satisfiedBy(rt.AMR)
 }
 
 // TerminateSession does nothing: end_session ends the browser's own session

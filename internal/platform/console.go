@@ -52,6 +52,7 @@ type OrgMembership struct {
 	CustomerID      string
 	Internal        bool // the administrator organization
 	UserExists      bool // false when only the e-mail domain matched
+	DomainVerified  bool // the organization's customer holds the address's domain verified (D-verified-domains)
 	PasswordAllowed bool
 	SSOAllowed      bool
 	PasskeyAllowed  bool

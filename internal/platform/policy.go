@@ -20,15 +20,33 @@ type LoginPolicy struct {
 	// PasskeyAllowed lets the organization's users register passkeys and
 	// sign in with them; PasskeyRequired (which needs PasskeyAllowed) then
 	// refuses their password sign-in.
-	PasskeyAllowed  bool      `json:"passkeyAllowed"`
-	PasskeyRequired bool      `json:"passkeyRequired"`
-	UpdatedAt       time.Time `json:"updatedAt"`
+	PasskeyAllowed  bool `json:"passkeyAllowed"`
+	PasskeyRequired bool `json:"passkeyRequired"`
+	// The organization's security policy (D-org-policy): how long a session
+	// at the identity provider lasts since its last use (idle) and since the
+	// sign-in (absolute), in seconds, 0 for the platform's default; and which
+	// second factors satisfy MFA (MFAForced): an authenticator app, a
+	// passkey, an external provider that enforces MFA.
+	SessionIdleSeconds int       `json:"sessionIdleSeconds"`
+	SessionMaxSeconds  int       `json:"sessionMaxSeconds"`
+	MFAByTOTP          bool      `json:"mfaByTotp"`
+	MFAByPasskey       bool      `json:"mfaByPasskey"`
+	MFABySSO           bool      `json:"mfaBySso"`
+	UpdatedAt          time.Time `json:"updatedAt"`
 }
+
+// The bounds of a security policy's session lifetimes, and the platform's
+// minimum password length, below which no organization may go.
+const (
+	MinSessionSeconds         = 5 * 60
+	MaxSessionSeconds         = 30 * 24 * 60 * 60
+	PlatformPasswordMinLength = 12
+)
 
 // DefaultLoginPolicy applies to organizations that have not set one.
 func DefaultLoginPolicy(orgID string) *LoginPolicy {
 	return &LoginPolicy{OrgID: orgID, PasswordAllowed: true, PasswordMinLength: 12, PasswordCheckCommon: true,
-		LockoutMaxAttempts: 5, LockoutSeconds: 900}
+		LockoutMaxAttempts: 5, LockoutSeconds: 900, MFAByTOTP: true, MFAByPasskey: true, MFABySSO: true}
 }
 
 // Validate checks a policy against the number of external providers the
@@ -52,6 +70,23 @@ func (p *LoginPolicy) Validate(providers int) error {
 	}
 	if p.LockoutSeconds < 60 || p.LockoutSeconds > 86400 {
 		problems = append(problems, "lockoutSeconds must be between 60 and 86400")
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"sessionIdleSeconds", p.SessionIdleSeconds}, {"sessionMaxSeconds", p.SessionMaxSeconds}} {
+		if f.v != 0 && (f.v < MinSessionSeconds || f.v > MaxSessionSeconds) {
+			problems = append(problems, f.name+" must be 0 (the platform's default) or between 300 and 2592000 seconds (5 minutes to 30 days)")
+		}
+	}
+	if p.SessionIdleSeconds != 0 && p.SessionMaxSeconds != 0 && p.SessionIdleSeconds > p.SessionMaxSeconds {
+		problems = append(problems, "sessionIdleSeconds must not exceed sessionMaxSeconds")
+	}
+	if p.MFAForced && !p.MFAByTOTP && !p.MFAByPasskey && !p.MFABySSO {
+		problems = append(problems, "a policy that forces MFA needs at least one of mfaByTotp, mfaByPasskey and mfaBySso")
+	}
+	if p.MFAForced && !p.MFAByTOTP && !p.MFABySSO && !p.PasskeyAllowed {
+		problems = append(problems, "MFA by passkey only needs passkeyAllowed")
 	}
 	if len(problems) > 0 {
 		return &Error{Code: EINVALID, Message: "invalid login policy", Details: problems}

@@ -33,21 +33,22 @@ func (s *Identity) Organizations(ctx context.Context) ([]*platform.Organization,
 
 // OrgMemberships answers resolve-org in one statement whatever the address:
 // the organizations where a user with this address exists, plus the customer
-// organizations that claim its domain, each with its login policy (defaults
-// when unset) and, when SSO is allowed, its external providers (one row per
+// organization that holds its domain verified (D-verified-domains), each
+// with its login policy (defaults when unset) and, when SSO is allowed, its external providers (one row per
 // provider). Known and unknown addresses run the same plan.
 func (s *Identity) OrgMemberships(ctx context.Context, email, adminOrgID string) ([]platform.OrgMembership, error) {
 	email = platform.NormalizeEmail(email)
 	domain := email[strings.LastIndexByte(email, '@')+1:]
 	rows, err := s.db.Query(ctx, `
-		SELECT o.id, o.name, COALESCE(c.id, ''), m.user_exists,
+		SELECT o.id, o.name, COALESCE(c.id, ''), m.user_exists, m.domain_verified,
 			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE), COALESCE(x.id, ''), COALESCE(x.name, ''),
 			COALESCE(p.passkey_allowed, FALSE), COALESCE(p.passkey_required, FALSE)
 		FROM (
-			SELECT org_id, MAX(user_exists) AS user_exists FROM (
-				SELECT org_id, 1 AS user_exists FROM users WHERE email = $1 AND NOT service
+			SELECT org_id, MAX(user_exists) AS user_exists, MAX(domain_verified) AS domain_verified FROM (
+				SELECT org_id, 1 AS user_exists, 0 AS domain_verified FROM users WHERE email = $1 AND NOT service
 				UNION ALL
-				SELECT c2.org_id, 0 FROM customer_domains d JOIN customers c2 ON c2.id = d.customer_id WHERE d.domain = $2
+				SELECT c2.org_id, 0, 1 FROM customer_domain_claims d JOIN customers c2 ON c2.id = d.customer_id
+					WHERE d.domain = $2 AND d.verified_at IS NOT NULL
 			) found GROUP BY org_id
 		) m
 		JOIN organizations o ON o.id = m.org_id
@@ -62,9 +63,9 @@ func (s *Identity) OrgMemberships(ctx context.Context, email, adminOrgID string)
 	var out []platform.OrgMembership
 	for rows.Next() {
 		var m platform.OrgMembership
-		var exists int
+		var exists, verified int
 		var ref platform.ProviderRef
-		if err := rows.Scan(&m.OrgID, &m.OrgName, &m.CustomerID, &exists, &m.PasswordAllowed, &m.SSOAllowed,
+		if err := rows.Scan(&m.OrgID, &m.OrgName, &m.CustomerID, &exists, &verified, &m.PasswordAllowed, &m.SSOAllowed,
 			&ref.ID, &ref.Name, &m.PasskeyAllowed, &m.PasskeyRequired); err != nil {
 			return nil, err
 		}
@@ -72,7 +73,7 @@ func (s *Identity) OrgMemberships(ctx context.Context, email, adminOrgID string)
 			out[n-1].Providers = append(out[n-1].Providers, ref)
 			continue
 		}
-		m.UserExists, m.Internal = exists == 1, m.OrgID == adminOrgID
+		m.UserExists, m.DomainVerified, m.Internal = exists == 1, verified == 1, m.OrgID == adminOrgID
 		if ref.ID != "" {
 			m.Providers = []platform.ProviderRef{ref}
 		}

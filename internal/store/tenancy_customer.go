@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/platform/platform/internal/authz"
@@ -138,24 +137,6 @@ func (s *Tenancy) TransferOwnership(ctx context.Context, customerID, newOwnerID 
 		}
 		return tx.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: newOwnerID, Role: "owner", CustomerID: customerID, CreatedAt: now})
 	})
-}
-
-// OrgDomainVerified reports whether domain is an e-mail domain recorded for
-// the customer whose organization is orgID. Domains are recorded by a
-// platform_admin (customer creation), so a recorded domain is a verified one.
-func (s *Tenancy) OrgDomainVerified(ctx context.Context, orgID, domain string) (bool, error) {
-	var ok bool
-	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM customer_domains d JOIN customers c ON c.id = d.customer_id
-		WHERE c.org_id = $1 AND d.domain = $2)`, orgID, strings.ToLower(domain)).Scan(&ok)
-	return ok, err
-}
-
-// AddCustomerDomain lets a customer's users be found by e-mail domain (for
-// SSO organizations whose users are created at first sign-in).
-func (s *Tenancy) AddCustomerDomain(ctx context.Context, domain, customerID string) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO customer_domains (domain, customer_id) VALUES ($1, $2)`,
-		strings.ToLower(domain), customerID)
-	return wrap(err, "customer domain")
 }
 
 // scanString scans a row of one text column.

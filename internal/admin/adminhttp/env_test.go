@@ -21,6 +21,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/domains"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
@@ -88,7 +89,8 @@ func newEnv(t testing.TB, opts ...admin.Option) *env {
 	if err := st.CreateOrganization(ctx, &platform.Organization{ID: e.adminOrg, Name: "Platform", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	opts = append([]admin.Option{admin.WithApps(e.apps), admin.WithAdminOrg(e.adminOrg), admin.WithEgress(egress.Policy{Resolver: noDNS})}, opts...)
+	opts = append([]admin.Option{admin.WithApps(e.apps), admin.WithAdminOrg(e.adminOrg), admin.WithEgress(egress.Policy{Resolver: noDNS}),
+		admin.WithDomainProver(domains.Prover{Resolver: noDNS, Egress: egress.Policy{Resolver: noDNS}})}, opts...)
 	e.svc = admin.NewService(st, acc, opts...)
 	e.adm = New(e.svc, acc)
 	r := chi.NewRouter()

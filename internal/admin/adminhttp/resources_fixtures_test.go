@@ -201,11 +201,15 @@ func init() {
 			r.Body = map[string]any{"url": "https://hooks.example/in", "events": []string{"*"}}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/service-accounts"):
 			r.Body = map[string]any{"name": "SA " + e.id("n"), "role": "viewer"}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/domains"):
+			r.Body = map[string]any{"domain": e.id("d") + ".example.com"}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/scim-tokens"):
 			r.Body = map[string]any{"name": "Directory " + e.id("n")}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			e.mustBillingSetup(w.CustomerID) // a customer role's credit is a purchase, charged on the invoice of its setup
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
+		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/security-policy"):
+			r.Body = map[string]any{"sessionMaxSeconds": 3600, "passwordMinLength": 14}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):
 			r.Body = map[string]any{"ssoAllowed": true, "ssoCreateUsers": true}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/billing-setup"):
@@ -238,6 +242,15 @@ func init() {
 			r.Body = map[string]any{"role": "member"}
 		}
 		return r
+	})
+	// A recorded domain (D-verified-domains): verifying it again needs no
+	// DNS, and it is audited like any proof.
+	registerFixture("domain", func(t *testing.T, w *World, rt routeRow) Request {
+		domain := w.env.id("d") + ".example.org"
+		if err := w.env.st.AddCustomerDomain(context.Background(), domain, w.CustomerID); err != nil {
+			t.Fatal(err)
+		}
+		return Request{Params: params("id", w.CustomerID, "domainId", "recorded:"+w.CustomerID+":"+domain)}
 	})
 	registerFixture("scim_token", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Params: params("id", w.env.mustSCIMToken(w.CustomerID))}

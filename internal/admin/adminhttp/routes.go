@@ -165,6 +165,9 @@ func (a *API) table() []Route {
 		// account_manager within scope (R4.6-customer-side).
 		{Method: get, Pattern: "/customers/{id}/sso", Op: admin.OpSSOSettings, Locate: cust, Handle: byID(ok, s.SSOSettings)},
 		{Method: put, Pattern: "/customers/{id}/sso", Op: admin.OpSSOSettingsPut, Locate: cust, Handle: byIDWithBody(ok, s.PutSSOSettings)},
+		// The organization's security policy (D-org-policy): session lifetimes, password length, what satisfies MFA.
+		{Method: get, Pattern: "/customers/{id}/security-policy", Op: admin.OpSecurityPolicy, Locate: cust, Handle: byID(ok, s.SecurityPolicy)},
+		{Method: put, Pattern: "/customers/{id}/security-policy", Op: admin.OpSecurityPolicyPut, Locate: cust, Handle: byIDWithBody(ok, s.PutSecurityPolicy)},
 		{Method: get, Pattern: "/customers/{id}/identity-providers", Op: admin.OpIdentityProviderList, Locate: cust, Handle: byID(ok, s.ListIdentityProviders)},
 		{Method: post, Pattern: "/customers/{id}/identity-providers", Op: admin.OpIdentityProviderCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateIdentityProvider)},
 		{Method: get, Pattern: "/identity-providers/{id}", Op: admin.OpIdentityProviderGet, Locate: idp, Handle: byID(ok, s.IdentityProvider)},
@@ -208,6 +211,13 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/internal-scim-tokens", Op: admin.OpInternalSCIMTokenList, Handle: ofCaller(ok, s.ListInternalSCIMTokens)},
 		{Method: post, Pattern: "/internal-scim-tokens", Op: admin.OpInternalSCIMTokenCreate, Handle: withBody(created, s.CreateInternalSCIMToken)},
 		{Method: post, Pattern: "/internal-scim-tokens/{id}/revoke", Op: admin.OpInternalSCIMTokenRevoke, Handle: deleteByID(s.RevokeInternalSCIMToken)},
+
+		// A customer's e-mail domains (D-verified-domains): claimed, proven
+		// by a DNS TXT record or an HTTPS well-known file, deleted.
+		{Method: get, Pattern: "/customers/{id}/domains", Op: admin.OpDomainList, Locate: cust, Handle: byID(ok, s.ListDomains)},
+		{Method: post, Pattern: "/customers/{id}/domains", Op: admin.OpDomainClaim, Locate: cust, Handle: byIDWithBody(created, s.ClaimDomain)},
+		{Method: post, Pattern: "/customers/{id}/domains/{domainId}/verify", Op: admin.OpDomainVerify, Locate: cust, Handle: a.verifyDomain},
+		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: a.deleteDomain},
 
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists
@@ -313,6 +323,17 @@ func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resourc
 
 func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
+}
+
+// verifyDomain proves the customer's domain claim {domainId}.
+func (a *API) verifyDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	v, err := a.svc.VerifyDomain(r.Context(), c, id(r), param(r, "domainId"))
+	return respond(http.StatusOK, v, err)
+}
+
+// deleteDomain removes the customer's domain claim {domainId}.
+func (a *API) deleteDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.DeleteDomain(r.Context(), c, id(r), param(r, "domainId")))
 }
 
 // deleteGrant removes the user's customer grant, or instance grant.

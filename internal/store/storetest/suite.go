@@ -295,6 +295,90 @@ func testCustomerDomains(t *testing.T, st *store.Store) {
 			t.Errorf("OrgDomainVerified(%s, %s) = %v, %v; want %v", tc.org, tc.domain, got, err, tc.want)
 		}
 	}
+	testDomainClaims(t, st)
+}
+
+// Claims (D-verified-domains): two customers claim one domain, only one
+// holds it verified (the database refuses the second), an unverified claim
+// does not count, re-verification lists what is due and drops a proof once.
+func testDomainClaims(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "o2")
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c2", Name: "C2", OrgID: "o2", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	claim := func(id, customer, domain string) {
+		t.Helper()
+		if err := st.CreateDomainClaim(ctx, &store.DomainClaim{ID: id, CustomerID: customer, Domain: domain, Token: "tok-" + id,
+			CreatedBy: "u", CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim("a", "c", "shared.example")
+	claim("b", "c2", "shared.example")
+	if err := st.CreateDomainClaim(ctx, &store.DomainClaim{ID: "a2", CustomerID: "c", Domain: "shared.example", CreatedAt: ts}); platform.ErrorCode(err) != platform.ECONFLICT {
+		t.Fatalf("a second claim of one customer: %v", err)
+	}
+	if err := st.AddCustomerDomain(ctx, "example.com", "c2"); platform.ErrorCode(err) != platform.ECONFLICT {
+		t.Fatalf("recording a domain another customer holds: %v", err)
+	}
+	if ok, _ := st.OrgDomainVerified(ctx, "o", "shared.example"); ok {
+		t.Fatal("an unverified claim counts")
+	}
+	if ok, _ := st.OrgVouchesForDomain(ctx, "o", "shared.example"); ok {
+		t.Fatal("a customer's organization vouches for an unverified domain")
+	}
+	if ok, _ := st.OrgVouchesForDomain(ctx, "other", "shared.example"); !ok {
+		t.Fatal("an organization of no customer does not vouch")
+	}
+	if err := st.MarkDomainVerified(ctx, "a", store.DomainDNS, ts); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.MarkDomainVerified(ctx, "b", store.DomainDNS, ts); platform.ErrorCode(err) != platform.ECONFLICT {
+		t.Fatalf("a second verified owner: %v", err)
+	}
+	if err := st.MarkDomainVerified(ctx, "missing", store.DomainDNS, ts); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("verify a missing claim: %v", err)
+	}
+	if ok, _ := st.OrgVouchesForDomain(ctx, "o", "Shared.Example"); !ok {
+		t.Fatal("the verified domain does not vouch")
+	}
+	if got, err := st.VerifiedDomains(ctx, "c"); err != nil || strings.Join(got, ",") != "example.com,shared.example" {
+		t.Fatalf("VerifiedDomains = %v, %v", got, err)
+	}
+	due, err := st.DomainClaimsDue(ctx, ts.Add(time.Hour), 10)
+	if err != nil || len(due) != 1 || due[0].ID != "a" {
+		t.Fatalf("due = %+v, %v (recorded domains are never due)", due, err)
+	}
+	if due, _ := st.DomainClaimsDue(ctx, ts, 10); len(due) != 0 {
+		t.Fatalf("due before its check: %+v", due)
+	}
+	if err := st.MarkDomainCheckFailed(ctx, "a", ts.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.MarkDomainCheckFailed(ctx, "a", ts.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := st.DomainClaim(ctx, "a"); !c.FailingSince.Equal(ts.Add(time.Hour)) || c.VerifiedAt.IsZero() {
+		t.Fatalf("failing claim: %+v", c)
+	}
+	if err := st.DropDomainVerification(ctx, "a", ts.Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.DropDomainVerification(ctx, "a", ts.Add(3*time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("dropping twice: %v", err)
+	}
+	if err := st.MarkDomainVerified(ctx, "b", store.DomainHTTPS, ts); err != nil {
+		t.Fatalf("the other customer, once the domain is free: %v", err)
+	}
+	if list, err := st.DomainClaims(ctx, "c2"); err != nil || len(list) != 1 || list[0].Method != store.DomainHTTPS {
+		t.Fatalf("DomainClaims = %+v, %v", list, err)
+	}
+	if err := st.DeleteDomainClaim(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := st.OrgDomainVerified(ctx, "o2", "shared.example"); ok {
+		t.Fatal("a deleted claim counts")
+	}
 }
 
 func testApplications(t *testing.T, st *store.Store) {

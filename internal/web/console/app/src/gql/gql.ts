@@ -44,6 +44,10 @@ type Documents = {
     "\n  query Discrepancies($status: String) {\n    discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt resolvedAt resolution }\n  }\n": typeof types.DiscrepanciesDocument,
     "\n  mutation ResolveDiscrepancy($id: ID!, $resolution: String!) { resolveDiscrepancy(id: $id, resolution: $resolution) { id status resolvedAt resolution } }\n": typeof types.ResolveDiscrepancyDocument,
     "\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n": typeof types.ReopenDiscrepancyDocument,
+    "\n  query CustomerDomains($id: ID!) {\n    customer(id: $id) {\n      id\n      claimedDomains { id domain displayName status method recordName recordValue wellKnownUrl verifiedAt checkedAt failingSince }\n    }\n  }\n": typeof types.CustomerDomainsDocument,
+    "\n  mutation ClaimDomain($customerId: ID!, $domain: String!) {\n    claimDomain(customerId: $customerId, domain: $domain) { id domain status recordName recordValue }\n  }\n": typeof types.ClaimDomainDocument,
+    "\n  mutation VerifyDomain($customerId: ID!, $id: ID!) {\n    verifyDomain(customerId: $customerId, id: $id) { id status method verifiedAt checkedAt failingSince }\n  }\n": typeof types.VerifyDomainDocument,
+    "\n  mutation DeleteDomain($customerId: ID!, $id: ID!) { deleteDomain(customerId: $customerId, id: $id) }\n": typeof types.DeleteDomainDocument,
     "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": typeof types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": typeof types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": typeof types.DeleteGrantDocument,
@@ -101,6 +105,8 @@ type Documents = {
     "\n  query InternalScimTokens {\n    internalScimTokens { id name createdAt lastUsedAt revokedAt }\n  }\n": typeof types.InternalScimTokensDocument,
     "\n  mutation CreateInternalScimToken($name: String!) {\n    createInternalScimToken(name: $name) { token scimToken { id name } }\n  }\n": typeof types.CreateInternalScimTokenDocument,
     "\n  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }\n": typeof types.RevokeInternalScimTokenDocument,
+    "\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n": typeof types.CustomerSecurityPolicyDocument,
+    "\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n": typeof types.PutSecurityPolicyDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": typeof types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
@@ -143,7 +149,7 @@ type Documents = {
     "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }": typeof types.EndUserSessionsDocument,
     "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }": typeof types.EndInternalUserSessionsDocument,
     "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": typeof types.UsersDocument,
-    "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n": typeof types.InviteUserDocument,
+    "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }\n  }\n": typeof types.InviteUserDocument,
     "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": typeof types.SuspendUserDocument,
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": typeof types.ReactivateUserDocument,
     "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n": typeof types.UpdateUserRoleDocument,
@@ -189,6 +195,10 @@ const documents: Documents = {
     "\n  query Discrepancies($status: String) {\n    discrepancies(status: $status, first: 100) { id kind customerId resource summary status detectedAt resolvedAt resolution }\n  }\n": types.DiscrepanciesDocument,
     "\n  mutation ResolveDiscrepancy($id: ID!, $resolution: String!) { resolveDiscrepancy(id: $id, resolution: $resolution) { id status resolvedAt resolution } }\n": types.ResolveDiscrepancyDocument,
     "\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n": types.ReopenDiscrepancyDocument,
+    "\n  query CustomerDomains($id: ID!) {\n    customer(id: $id) {\n      id\n      claimedDomains { id domain displayName status method recordName recordValue wellKnownUrl verifiedAt checkedAt failingSince }\n    }\n  }\n": types.CustomerDomainsDocument,
+    "\n  mutation ClaimDomain($customerId: ID!, $domain: String!) {\n    claimDomain(customerId: $customerId, domain: $domain) { id domain status recordName recordValue }\n  }\n": types.ClaimDomainDocument,
+    "\n  mutation VerifyDomain($customerId: ID!, $id: ID!) {\n    verifyDomain(customerId: $customerId, id: $id) { id status method verifiedAt checkedAt failingSince }\n  }\n": types.VerifyDomainDocument,
+    "\n  mutation DeleteDomain($customerId: ID!, $id: ID!) { deleteDomain(customerId: $customerId, id: $id) }\n": types.DeleteDomainDocument,
     "\n  query Grants($userId: ID, $customerId: ID) {\n    grants(userId: $userId, customerId: $customerId) {\n      granteeType granteeId customerId instanceId grantedBy grantedAt\n      user { id email name role }\n      customer { id name }\n      instance { id name }\n    }\n  }\n": types.GrantsDocument,
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": types.DeleteGrantDocument,
@@ -246,6 +256,8 @@ const documents: Documents = {
     "\n  query InternalScimTokens {\n    internalScimTokens { id name createdAt lastUsedAt revokedAt }\n  }\n": types.InternalScimTokensDocument,
     "\n  mutation CreateInternalScimToken($name: String!) {\n    createInternalScimToken(name: $name) { token scimToken { id name } }\n  }\n": types.CreateInternalScimTokenDocument,
     "\n  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }\n": types.RevokeInternalScimTokenDocument,
+    "\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n": types.CustomerSecurityPolicyDocument,
+    "\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n": types.PutSecurityPolicyDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
@@ -288,7 +300,7 @@ const documents: Documents = {
     "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }": types.EndUserSessionsDocument,
     "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }": types.EndInternalUserSessionsDocument,
     "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": types.UsersDocument,
-    "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n": types.InviteUserDocument,
+    "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }\n  }\n": types.InviteUserDocument,
     "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": types.SuspendUserDocument,
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": types.ReactivateUserDocument,
     "\n  mutation UpdateUserRole($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id role } }\n": types.UpdateUserRoleDocument,
@@ -438,6 +450,22 @@ export function graphql(source: "\n  mutation ResolveDiscrepancy($id: ID!, $reso
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n"): (typeof documents)["\n  mutation ReopenDiscrepancy($id: ID!) { reopenDiscrepancy(id: $id) { id status resolvedAt resolution } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerDomains($id: ID!) {\n    customer(id: $id) {\n      id\n      claimedDomains { id domain displayName status method recordName recordValue wellKnownUrl verifiedAt checkedAt failingSince }\n    }\n  }\n"): (typeof documents)["\n  query CustomerDomains($id: ID!) {\n    customer(id: $id) {\n      id\n      claimedDomains { id domain displayName status method recordName recordValue wellKnownUrl verifiedAt checkedAt failingSince }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ClaimDomain($customerId: ID!, $domain: String!) {\n    claimDomain(customerId: $customerId, domain: $domain) { id domain status recordName recordValue }\n  }\n"): (typeof documents)["\n  mutation ClaimDomain($customerId: ID!, $domain: String!) {\n    claimDomain(customerId: $customerId, domain: $domain) { id domain status recordName recordValue }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation VerifyDomain($customerId: ID!, $id: ID!) {\n    verifyDomain(customerId: $customerId, id: $id) { id status method verifiedAt checkedAt failingSince }\n  }\n"): (typeof documents)["\n  mutation VerifyDomain($customerId: ID!, $id: ID!) {\n    verifyDomain(customerId: $customerId, id: $id) { id status method verifiedAt checkedAt failingSince }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteDomain($customerId: ID!, $id: ID!) { deleteDomain(customerId: $customerId, id: $id) }\n"): (typeof documents)["\n  mutation DeleteDomain($customerId: ID!, $id: ID!) { deleteDomain(customerId: $customerId, id: $id) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -669,6 +697,14 @@ export function graphql(source: "\n  mutation RevokeInternalScimToken($id: ID!) 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n"): (typeof documents)["\n  query CustomerSecurityPolicy($id: ID!) {\n    customer(id: $id) {\n      id\n      securityPolicy { sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n"): (typeof documents)["\n  mutation PutSecurityPolicy($customerId: ID!, $input: SecurityPolicyInput!) {\n    putSecurityPolicy(customerId: $customerId, input: $input) {\n      sessionIdleSeconds sessionMaxSeconds passwordMinLength platformPasswordMinLength mfaForced mfaByTotp mfaByPasskey mfaBySso\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n"): (typeof documents)["\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -837,7 +873,7 @@ export function graphql(source: "\n  query Users($customerId: ID, $first: Int, $
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n"): (typeof documents)["\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }\n  }\n"];
+export function graphql(source: "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }\n  }\n"): (typeof documents)["\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -8,6 +8,7 @@ import { chooseTab } from "../tabs";
 import { ConfirmDelete, Fact, FormErrors, Loading, Missing, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
 import { ScimTokens } from "./scim";
+import { Domains } from "./domains";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
 import { TenantList } from "./tenants";
@@ -42,6 +43,7 @@ const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolea
   { value: "billing", label: "Billing", show: (c) => c.can("VIEW_BILLING"), panel: (id) => <Billing customerId={id} /> },
   { value: "sso", label: "Sign-in", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
   { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
+  { value: "domains", label: "Domains", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Domains customerId={id} /> },
   { value: "directory", label: "Directory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
 ];
 

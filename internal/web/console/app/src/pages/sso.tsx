@@ -8,6 +8,7 @@ import { messages, useProblems } from "../forms";
 import { words } from "../jsondoc";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError } from "../ui";
+import { SecurityPolicy } from "./securitypolicy";
 
 const SignInQuery = graphql(`
   query CustomerSignIn($id: ID!) {
@@ -90,6 +91,7 @@ export function SignIn({ customerId }: { customerId: string }) {
     <>
       <PageError error={error} what="this sign-in configuration" />
       {c?.sso && <PolicyForm key={JSON.stringify(c.sso)} customerId={customerId} policy={c.sso} write={write} saved={saved} setSaved={setSaved} />}
+      <SecurityPolicy customerId={customerId} write={write} />
       <Group justify="space-between" mt="xl" mb="xs">
         <Title order={2} size="h3">Identity providers</Title>
         {write && <Button onClick={() => setEditing("new")}>New identity provider</Button>}

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Badge, Button, Group, Modal, NativeSelect, Stack, TextInput } from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, NativeSelect, Stack, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -23,7 +23,7 @@ const UsersQuery = graphql(`
 
 const InviteUser = graphql(`
   mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {
-    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status }
+    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }
   }
 `);
 
@@ -213,16 +213,26 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [role, setRole] = useState("member");
+  const [warning, setWarning] = useState("");
   const { problems, check } = useProblems(["email", "name", "role"]);
   const [{ fetching }, invite] = useMutation(InviteUser);
   return (
     <Modal opened onClose={onClose} title="Invite user" centered>
+      {warning ? (
+        // the invitation went out; the address is outside the verified domains
+        <Stack>
+          <Alert color="dark" variant="outline" title="Invitation sent, with a warning" role="status" data-testid="invite-warning">{warning}</Alert>
+          <Group justify="flex-end"><Button onClick={onClose} data-autofocus>Close</Button></Group>
+        </Stack>
+      ) : (
       <form
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
           const res = await invite({ customerId, input: { email, name, role } }, { additionalTypenames: ["CustomerUser"] });
-          if (check(res.error)) onClose();
+          if (!check(res.error)) return;
+          if (res.data?.inviteUser?.warning) setWarning(res.data.inviteUser.warning);
+          else onClose();
         }}
       >
         <Stack>
@@ -236,6 +246,7 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
           </Group>
         </Stack>
       </form>
+      )}
     </Modal>
   );
 }
