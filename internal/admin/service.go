@@ -45,6 +45,7 @@ type Service struct {
 	scimUsers
 	scimGroups
 	groups
+	brandings
 }
 
 // config is what the options set.
@@ -127,5 +128,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		scimUsers:         scimUsers{users{acct}},
 		scimGroups:        scimGroups{co},
 		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
+		brandings:         brandings{core: co, issuer: cfg.issuer},
 	}
 }

@@ -56,8 +56,9 @@ type loginView struct {
 	Passkey         bool // passkeys are offered: autofill on the address, a button (passkey_login.go)
 	PasskeyFailed   bool // a passkey just failed: the button stays, autofill does not offer it again at once
 	Providers       []providerLink
-	App, Org        string // the card names the application and the organization (logincard.go)
-	OtherURL        string // "Not you?" when the address came from the gateway
+	App, Org        string    // the card names the application and the organization (logincard.go)
+	OtherURL        string    // "Not you?" when the address came from the gateway
+	Brand           brandView // the organization's brand, once the org scope names it (brand.go)
 }
 
 type errorView struct {
