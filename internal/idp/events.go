@@ -133,4 +133,5 @@ const (
 	endedSignOut      = "sign_out"
 	endedOtherUser    = "other_user_signed_in"
 	endedSignOutOther = "signed_out_elsewhere"
+	endedSignOutOne   = "signed_out_one_elsewhere" // one other browser, from the account page
 )

@@ -31,6 +31,7 @@ const (
 	PathAccount            = mail.PathAccount
 	PathAccountPassword    = "/ui/account/password"
 	PathAccountEndOthers   = "/ui/account/sessions/end-others"
+	PathAccountEndSession  = "/ui/account/sessions/end"
 	PathAccountRecovery    = "/ui/account/recovery-codes"
 	PathAccountMFAReset    = "/ui/account/mfa/reset"
 	msgCurrentPasswordBad  = "The current password is incorrect."
@@ -43,6 +44,10 @@ type sessionRow struct {
 	Current      bool
 	Since, Until string
 	Method       string
+	// SID names the session in its sign-out form; Browser and System are
+	// read from its User-Agent, Network is its last address's /24 or /48
+	// and LastUsed when that was (D-your-sessions).
+	SID, Browser, System, Network, LastUsed string
 }
 
 type accountHomeView struct {
@@ -92,6 +97,7 @@ func (p *accountPages) routes(r chi.Router) {
 	r.Get(PathAccount, p.accountHome)
 	r.Post(PathAccountPassword, p.accountPassword)
 	r.Post(PathAccountEndOthers, p.accountEndOthers)
+	r.Post(PathAccountEndSession, p.accountEndSession)
 	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
 	r.Post(PathAccountMFAReset, p.accountMFAReset)
 	r.Post(PathAccountEmail, p.accountEmail)
@@ -115,6 +121,7 @@ func (p *accountPages) accountHome(w http.ResponseWriter, r *http.Request) {
 var accountNotices = map[string]string{
 	"password": "Your password was changed. You were signed out everywhere else.",
 	"sessions": "You were signed out everywhere else.",
+	"session":  "That browser was signed out. Its next visit asks it to sign in again.",
 	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
 
 	"confirmed": "Confirmed: for the next 5 minutes you can change how you sign in.",
@@ -157,7 +164,13 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	current := sessionFromContext(ctx)
 	for _, s := range sessions {
 		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime.UTC().Format(accountSessionTimeForm),
-			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password"}
+			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password", SID: s.SID, Network: networkOf(s.Address)}
+		row.Browser, row.System = describeAgent(s.UserAgent)
+		if last := s.LastSeenAt; !last.IsZero() {
+			row.LastUsed = last.UTC().Format(accountSessionTimeForm)
+		} else {
+			row.LastUsed = row.Since
+		}
 		if containsAll(s.AMR, "hwk") && containsAll(s.AMR, "pwd") {
 			row.Method = "password and passkey"
 		} else if containsAll(s.AMR, "hwk") {
@@ -372,6 +385,40 @@ func (p *accountPages) accountEndOthers(w http.ResponseWriter, r *http.Request) 
 	p.wakeLogouts()
 	slog.InfoContext(r.Context(), "other sessions ended", "user_id", u.ID, "sessions", n)
 	http.Redirect(w, r, PathAccount+"?done=sessions", http.StatusSeeOther)
+}
+
+// accountEndSession signs the user out of one other browser, named by its
+// session's sid, as signing out there would (its applications told by
+// back-channel logout, its grants ended). A sid that is not one of the
+// user's sessions (another user's, one that ended) changes nothing and is
+// answered like one that just ended, so nothing is learnt of it; the
+// current session is ended by signing out.
+func (p *accountPages) accountEndSession(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	sid := r.PostForm.Get("sid")
+	if cur := sessionFromContext(ctx); sid == "" || len(sid) > 200 || (cur != nil && sid == cur.SID) {
+		http.Redirect(w, r, PathAccount, http.StatusSeeOther)
+		return
+	}
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.EndUserSession(ctx, u.ID, sid, p.now()); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, sessionsEnded(u.ID, endedSignOutOne, 1))
+	})
+	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		p.internalError(w, r, err)
+		return
+	}
+	if err == nil {
+		p.wakeLogouts()
+		slog.InfoContext(ctx, "session ended from the account page", "user_id", u.ID)
+	}
+	http.Redirect(w, r, PathAccount+"?done=session", http.StatusSeeOther)
 }
 
 // accountRecoveryCodes replaces the recovery codes and shows the new ones
