@@ -114,6 +114,13 @@ func sessionsEnded(userID, reason string, n int) audit.Entry {
 		Reason: reason, Details: audit.Details{Sessions: n}}
 }
 
+// grantRevoked is the event of userID revoking its grant of the
+// application clientID on the account page.
+func grantRevoked(userID, clientID, grantID string) audit.Entry {
+	return audit.Entry{Kind: audit.TokenRevoked, ActorID: userID, Target: appTarget(clientID), CustomerOf: userID,
+		Reason: "revoked_by_user", Details: audit.Details{GrantID: grantID}}
+}
+
 // firstMethod names the first factor of a sign-in's amr: password,
 // sso or passkey.
 func firstMethod(amr []string) string {

@@ -32,6 +32,7 @@ const (
 	PathAccountPassword    = "/ui/account/password"
 	PathAccountEndOthers   = "/ui/account/sessions/end-others"
 	PathAccountEndSession  = "/ui/account/sessions/end"
+	PathAccountRevokeGrant = "/ui/account/grants/revoke"
 	PathAccountRecovery    = "/ui/account/recovery-codes"
 	PathAccountMFAReset    = "/ui/account/mfa/reset"
 	msgCurrentPasswordBad  = "The current password is incorrect."
@@ -50,6 +51,11 @@ type sessionRow struct {
 	SID, Browser, System, Network, LastUsed string
 }
 
+// grantRow is one application the user is signed in to (D-your-sessions).
+type grantRow struct {
+	ID, App, Granted, LastUsed string
+}
+
 type accountHomeView struct {
 	Org, Email, CSRF, Notice, Error  string
 	MinLength                        int
@@ -62,6 +68,7 @@ type accountHomeView struct {
 	// passwords; HasPassword: this account has one to give.
 	Confirmed, PasswordAllowed, HasPassword bool
 	ProofMinutes                            int
+	Grants                                  []grantRow // the applications the user is signed in to
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -98,6 +105,7 @@ func (p *accountPages) routes(r chi.Router) {
 	r.Post(PathAccountPassword, p.accountPassword)
 	r.Post(PathAccountEndOthers, p.accountEndOthers)
 	r.Post(PathAccountEndSession, p.accountEndSession)
+	r.Post(PathAccountRevokeGrant, p.accountRevokeGrant)
 	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
 	r.Post(PathAccountMFAReset, p.accountMFAReset)
 	r.Post(PathAccountEmail, p.accountEmail)
@@ -122,6 +130,7 @@ var accountNotices = map[string]string{
 	"password": "Your password was changed. You were signed out everywhere else.",
 	"sessions": "You were signed out everywhere else.",
 	"session":  "That browser was signed out. Its next visit asks it to sign in again.",
+	"grant":    "The application's access was revoked. It asks you to sign in again.",
 	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
 
 	"confirmed": "Confirmed: for the next 5 minutes you can change how you sign in.",
@@ -182,6 +191,19 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 		}
 		v.Others = v.Others || !row.Current
 		v.Sessions = append(v.Sessions, row)
+	}
+	grants, err := p.store.UserGrants(ctx, u.ID, p.now(), maxAccountGrants)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	for _, g := range grants {
+		app := g.AppName
+		if app == "" {
+			app = g.ClientID
+		}
+		v.Grants = append(v.Grants, grantRow{ID: g.ID, App: app, Granted: g.CreatedAt.UTC().Format(accountSessionTimeForm),
+			LastUsed: g.LastUsedAt.UTC().Format(accountSessionTimeForm)})
 	}
 	if v.PasskeysAllowed {
 		p.renderPasskeyPage(w, status, "account_home.html", v)
@@ -419,6 +441,45 @@ func (p *accountPages) accountEndSession(w http.ResponseWriter, r *http.Request)
 		slog.InfoContext(ctx, "session ended from the account page", "user_id", u.ID)
 	}
 	http.Redirect(w, r, PathAccount+"?done=session", http.StatusSeeOther)
+}
+
+// maxAccountGrants bounds the applications the account page lists.
+const maxAccountGrants = 50
+
+// accountRevokeGrant revokes one of the user's grants: the application's
+// access and refresh tokens stop working, and it is told by back-channel
+// logout when it receives them. A grant that is not the user's (another
+// user's, one that ended) changes nothing and is answered alike.
+func (p *accountPages) accountRevokeGrant(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	id := r.PostForm.Get("grant")
+	if id == "" || len(id) > 200 {
+		http.Redirect(w, r, PathAccount, http.StatusSeeOther)
+		return
+	}
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		g, err := tx.TokenGrant(ctx, id)
+		if err != nil || g.UserID != u.ID {
+			return platform.Errorf(platform.ENOTFOUND, "grant not found")
+		}
+		if err := tx.EndUserGrant(ctx, u.ID, id, p.now()); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, grantRevoked(u.ID, g.ClientID, id))
+	})
+	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		p.internalError(w, r, err)
+		return
+	}
+	if err == nil {
+		p.wakeLogouts()
+		slog.InfoContext(ctx, "grant revoked from the account page", "user_id", u.ID)
+	}
+	http.Redirect(w, r, PathAccount+"?done=grant", http.StatusSeeOther)
 }
 
 // accountRecoveryCodes replaces the recovery codes and shows the new ones

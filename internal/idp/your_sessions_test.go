@@ -2,11 +2,15 @@ package idp
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	"golang.org/x/oauth2"
+
+	"github.com/platform/platform/internal/audit"
 )
 
 // signedIn signs b in as email through r and answers the session's sid and
@@ -101,5 +105,86 @@ func TestAttackEndOtherUsersSession(t *testing.T) {
 	}
 	if ss, err := ti.st.UserSessions(context.Background(), userBob, ti.p.now()); err != nil || len(ss) != 1 {
 		t.Fatalf("bob's sessions: %d %v", len(ss), err)
+	}
+}
+
+// grantIDOf is the grant_id claim of an access token (not verified: the
+// test reads its own token).
+func grantIDOf(t *testing.T, tok *oauth2.Token) string {
+	t.Helper()
+	parts := strings.Split(tok.AccessToken, ".")
+	if len(parts) != 3 {
+		t.Fatalf("access token is not a JWT: %q", tok.AccessToken)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		GrantID string `json:"grant_id"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil || c.GrantID == "" {
+		t.Fatalf("grant_id: %v %s", err, raw)
+	}
+	return c.GrantID
+}
+
+// The account page lists the applications the user is signed in to and
+// revokes one: its refresh token fails, its application gets a
+// back-channel logout, the browser session stays, and the revocation is a
+// token.revoked event.
+func TestAccountRevokesGrant(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	lr := newLogoutReceiver(t)
+	ti.withBackchannelLogout(lr.srv.URL)
+	r := ti.rp("openid", "offline_access")
+	b := ti.browser()
+	sid, tok := signedIn(t, ti, r, b, alice)
+	grant := grantIDOf(t, tok)
+	_, page := b.get(ti.issuer + PathAccount)
+	for _, want := range []string{"Applications you are signed in to", "App: access granted", `name="grant" value="` + grant + `"`} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("account page lacks %q:\n%s", want, page)
+		}
+	}
+	resp, done := b.submitForm(ti.issuer+PathAccountRevokeGrant, page, "grant", grant)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(done, "access was revoked") || strings.Contains(done, `value="`+grant+`"`) {
+		t.Fatalf("revoke: %d\n%s", resp.StatusCode, done)
+	}
+	if _, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token(); err == nil {
+		t.Fatal("the revoked grant's refresh token still works")
+	}
+	if n := ti.deliver(t); n != 1 {
+		t.Fatalf("%d logouts delivered, want 1", n)
+	}
+	if lt := ti.verifyLogout(t, lr.received()[0]); lt.SessionID != sid {
+		t.Fatalf("logout for sid %q, want %q", lt.SessionID, sid)
+	}
+	if !strings.Contains(done, alice) {
+		t.Fatal("the browser session ended with the grant")
+	}
+	if events := ti.events(audit.TokenRevoked, everyone); len(events) != 1 || events[0].Reason != "revoked_by_user" {
+		t.Fatalf("token.revoked events: %+v", events)
+	}
+}
+
+// Revoking another user's grant by its id is answered like one that just
+// ended, and the grant keeps working.
+// attack: revoke-other-users-grant
+func TestAttackRevokeOtherUsersGrant(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	r := ti.rp("openid", "offline_access")
+	mallory := ti.browser()
+	signedIn(t, ti, r, mallory, alice)
+	_, victimTok := signedIn(t, ti, r, ti.browser(), bob)
+	_, page := mallory.get(ti.issuer + PathAccount)
+	_, done := mallory.submitForm(ti.issuer+PathAccountRevokeGrant, page, "grant", grantIDOf(t, victimTok))
+	if !strings.Contains(done, "access was revoked") {
+		t.Fatalf("answer:\n%s", done)
+	}
+	if _, err := r.cfg.TokenSource(r.ctx, &oauth2.Token{RefreshToken: victimTok.RefreshToken}).Token(); err != nil {
+		t.Fatalf("the other user's grant was revoked: %v", err)
 	}
 }

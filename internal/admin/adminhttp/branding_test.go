@@ -2,8 +2,8 @@ package adminhttp
 
 import (
 	"bytes"
-	"context"
 	"compress/zlib"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
