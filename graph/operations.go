@@ -93,6 +93,7 @@ var fieldOps = map[fieldKey]admin.Operation{
 	{"Customer", "credits"}:           admin.OpCreditList,
 	{"Customer", "billingSetup"}:      admin.OpBillingSetupGet,
 	{"Customer", "sso"}:               admin.OpSSOSettings,
+	{"Customer", "branding"}:          admin.OpBrandingGet,
 	{"Customer", "identityProviders"}: admin.OpIdentityProviderList,
 	{"Customer", "webhooks"}:          admin.OpWebhookList,
 	{"Customer", "serviceAccounts"}:   admin.OpServiceAccountList,
@@ -150,6 +151,8 @@ var fieldOps = map[fieldKey]admin.Operation{
 	// grant.delete_instance operation for an instance's, decided alike
 	{"Mutation", "deleteGrant"}:                  admin.OpGrantDeleteCustomer,
 	{"Mutation", "putSSOSettings"}:               admin.OpSSOSettingsPut,
+	{"Mutation", "putBranding"}:                  admin.OpBrandingPut,
+	{"Mutation", "deleteBrandingLogo"}:           admin.OpBrandingLogoDelete,
 	{"Mutation", "createIdentityProvider"}:       admin.OpIdentityProviderCreate,
 	{"Mutation", "updateIdentityProvider"}:       admin.OpIdentityProviderUpdate,
 	{"Mutation", "deleteIdentityProvider"}:       admin.OpIdentityProviderDelete,
