@@ -40,11 +40,11 @@ func ParseReplyTo(s string) (string, error) {
 		return "", nil
 	}
 	if strings.ContainsAny(s, "\r\n") || len(s) > 254 {
-		return "", platform.Errorf(platform.EINVALID, "replyTo must be one e-mail address")
+		return "", platform.Errorf(platform.EINVALID, "mailReplyTo must be one e-mail address")
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Name != "" || a.Address != strings.TrimSpace(s) || !strings.Contains(a.Address, "@") {
-		return "", platform.Errorf(platform.EINVALID, "replyTo must be one e-mail address, like support@example.com")
+		return "", platform.Errorf(platform.EINVALID, "mailReplyTo must be one e-mail address, like support@example.com")
 	}
 	return a.Address, nil
 }

@@ -73,7 +73,7 @@ func (c *Console) appPage(w http.ResponseWriter, r *http.Request) {
 		"__CLIENT_ID__", html.EscapeString(c.cfg.ClientID),
 	).Replace(c.appShell)
 	httpapi.PageHeaders(w.Header(), "default-src 'none'; script-src 'self'; style-src 'self' 'nonce-"+nonce+"'; "+
-		"style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; "+
+		"style-src-attr 'unsafe-inline'; img-src 'self' data: blob: "+c.issuerOrigin+"; font-src 'self'; connect-src 'self'; "+
 		"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.Header().Set("Cache-Control", "no-cache") // revalidated (ETag), not kept from one load to the next unasked
 	w.Header().Set("X-Content-Type-Options", "nosniff")

@@ -35,14 +35,16 @@ func (s *Identity) Organizations(ctx context.Context) ([]*platform.Organization,
 // the organizations where a user with this address exists, plus the customer
 // organizations that claim its domain, each with its login policy (defaults
 // when unset) and, when SSO is allowed, its external providers (one row per
-// provider). Known and unknown addresses run the same plan.
+// provider), and the customer's branding. Known and unknown addresses run
+// the same plan.
 func (s *Identity) OrgMemberships(ctx context.Context, email, adminOrgID string) ([]platform.OrgMembership, error) {
 	email = platform.NormalizeEmail(email)
 	domain := email[strings.LastIndexByte(email, '@')+1:]
 	rows, err := s.db.Query(ctx, `
 		SELECT o.id, o.name, COALESCE(c.id, ''), m.user_exists,
 			COALESCE(p.password_allowed, TRUE), COALESCE(p.sso_allowed, FALSE), COALESCE(x.id, ''), COALESCE(x.name, ''),
-			COALESCE(p.passkey_allowed, FALSE), COALESCE(p.passkey_required, FALSE)
+			COALESCE(p.passkey_allowed, FALSE), COALESCE(p.passkey_required, FALSE),
+			COALESCE(b.display_name, ''), COALESCE(b.primary_color, ''), COALESCE(b.logo_sha256, '')
 		FROM (
 			SELECT org_id, MAX(user_exists) AS user_exists FROM (
 				SELECT org_id, 1 AS user_exists FROM users WHERE email = $1 AND NOT service
@@ -53,6 +55,7 @@ func (s *Identity) OrgMemberships(ctx context.Context, email, adminOrgID string)
 		JOIN organizations o ON o.id = m.org_id
 		LEFT JOIN customers c ON c.org_id = o.id
 		LEFT JOIN login_policies p ON p.org_id = o.id
+		LEFT JOIN customer_branding b ON b.customer_id = c.id
 		LEFT JOIN external_idps x ON x.org_id = o.id AND p.sso_allowed
 		ORDER BY o.name, o.id, x.name, x.id`, email, domain)
 	if err != nil {
@@ -65,7 +68,8 @@ func (s *Identity) OrgMemberships(ctx context.Context, email, adminOrgID string)
 		var exists int
 		var ref platform.ProviderRef
 		if err := rows.Scan(&m.OrgID, &m.OrgName, &m.CustomerID, &exists, &m.PasswordAllowed, &m.SSOAllowed,
-			&ref.ID, &ref.Name, &m.PasskeyAllowed, &m.PasskeyRequired); err != nil {
+			&ref.ID, &ref.Name, &m.PasskeyAllowed, &m.PasskeyRequired,
+			&m.Brand.DisplayName, &m.Brand.PrimaryColor, &m.Brand.LogoSHA256); err != nil {
 			return nil, err
 		}
 		if n := len(out); n > 0 && out[n-1].OrgID == m.OrgID {
