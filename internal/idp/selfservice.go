@@ -54,6 +54,7 @@ type sessionRow struct {
 // grantRow is one application the user is signed in to (D-your-sessions).
 type grantRow struct {
 	ID, App, Granted, LastUsed string
+	Current                    bool // granted through this browser's session
 }
 
 type accountHomeView struct {
@@ -69,6 +70,7 @@ type accountHomeView struct {
 	Confirmed, PasswordAllowed, HasPassword bool
 	ProofMinutes                            int
 	Grants                                  []grantRow // the applications the user is signed in to
+	Brand                                   brandView  // the brand of the user's organization (D-branding)
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -146,6 +148,7 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
+	v.Brand = p.brandOf(ctx, u.OrgID)
 	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
@@ -203,7 +206,7 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 			app = g.ClientID
 		}
 		v.Grants = append(v.Grants, grantRow{ID: g.ID, App: app, Granted: g.CreatedAt.UTC().Format(accountSessionTimeForm),
-			LastUsed: g.LastUsedAt.UTC().Format(accountSessionTimeForm)})
+			LastUsed: g.LastUsedAt.UTC().Format(accountSessionTimeForm), Current: current != nil && g.SessionSID != "" && g.SessionSID == current.SID})
 	}
 	if v.PasskeysAllowed {
 		p.renderPasskeyPage(w, status, "account_home.html", v)

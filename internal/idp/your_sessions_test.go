@@ -143,7 +143,7 @@ func TestAccountRevokesGrant(t *testing.T) {
 	sid, tok := signedIn(t, ti, r, b, alice)
 	grant := grantIDOf(t, tok)
 	_, page := b.get(ti.issuer + PathAccount)
-	for _, want := range []string{"Applications you are signed in to", "App: access granted", `name="grant" value="` + grant + `"`} {
+	for _, want := range []string{"Applications you are signed in to", "(signed in from this browser): access granted", `name="grant" value="` + grant + `"`} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("account page lacks %q:\n%s", want, page)
 		}
