@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"os"
 	"strings"
 	"testing"
 
@@ -149,3 +150,54 @@ func TestBrowserAccountEndsOtherSession(t *testing.T) {
 	axeCheck(t, ctx, axe, fmt.Sprintf("account after %q", notice))
 }
 
+// The owner brands the customer in the console app: a colour that cannot
+// carry readable text is flagged while it is typed (and cannot be saved),
+// a readable one is saved with the sender; a logo is previewed, uploaded
+// and shown from the identity provider.
+func TestBrowserConsoleAppBranding(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	axe := axeSource(t)
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "alice@acme.example")
+	run(t, ctx, open(m, "/portal?tab=branding", "Acme Construction"), waitShows(`main`, "Look"))
+	axeCheck(t, ctx, axe, "branding")
+	var result string
+	var disabled bool
+	run(t, ctx, fill("Primary colour", "#777777"), waitShows(`[data-testid="contrast-result"]`, "too little"),
+		chromedp.Evaluate(`[...document.querySelectorAll("button")].find(b => b.textContent.trim() === "Save branding").disabled`, &disabled))
+	if !disabled {
+		t.Error("a colour without readable text can be saved")
+	}
+	run(t, ctx, fill("Primary colour", "#0b5d1e"), waitShows(`[data-testid="contrast-result"]`, "readable"),
+		textOf(`[data-testid="contrast-result"]`, &result), fill("Display name", "Acme Construction"),
+		fill("Sender name", "Acme Support"), fill("Reply-To", "help@acme.example"), press("Save branding"),
+		waitShows(`[data-testid="saved"]`, "Saved"))
+	if !strings.Contains(result, "White text on this colour: 8.08:1") {
+		t.Errorf("contrast result: %q", result)
+	}
+	b, err := m.Store.CustomerBranding(t.Context(), DemoAcmeCustomerID)
+	if err != nil || b.PrimaryColor != "#0b5d1e" || b.MailFromName != "Acme Support" || b.MailReplyTo != "help@acme.example" {
+		t.Fatalf("stored branding: %+v %v", b, err)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 120, 40))
+	for x := 0; x < 120; x++ {
+		img.Set(x, x%40, color.NRGBA{11, 93, 30, 255})
+	}
+	file := t.TempDir() + "/logo.png"
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.SetUploadFiles(`[data-testid="logo-file"]`, []string{file}, chromedp.ByQuery),
+		waitTrue(`!!document.querySelector('[data-testid="logo-preview"]')`), press("Upload logo"),
+		waitTrue(`(() => { const i = document.querySelector('[data-testid="logo-current"]'); return !!i && i.complete && i.naturalWidth === 120; })()`),
+		shot(t, ctx, "app-branding"))
+	axeCheck(t, ctx, axe, "branding with a logo")
+	if b, err := m.Store.CustomerBranding(t.Context(), DemoAcmeCustomerID); err != nil || b.LogoSHA256 == "" {
+		t.Fatalf("stored logo: %+v %v", b, err)
+	}
+}

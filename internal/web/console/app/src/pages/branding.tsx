@@ -46,6 +46,8 @@ export function BrandingPage({ customerId }: { customerId: string }) {
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
   const [{ data, fetching, error }, refetch] = useQuery({ query: BrandingQuery, variables: { id: customerId } });
+  // kept here, as the form starts again from the server's answer
+  const [done, setDone] = useState(false);
   if (fetching && !data) return <Loading />;
   const b = data?.customer?.branding;
   return (
@@ -53,7 +55,7 @@ export function BrandingPage({ customerId }: { customerId: string }) {
       <PageError error={error} what="this branding" />
       {b && (
         <>
-          <BrandForm key={JSON.stringify(b)} customerId={customerId} saved={b} write={write} />
+          <BrandForm key={JSON.stringify(b)} customerId={customerId} saved={b} write={write} done={done} setDone={setDone} />
           <LogoForm customerId={customerId} saved={b} write={write} onChange={() => refetch({ requestPolicy: "network-only" })} />
         </>
       )}
@@ -61,12 +63,13 @@ export function BrandingPage({ customerId }: { customerId: string }) {
   );
 }
 
-function BrandForm({ customerId, saved, write }: { customerId: string; saved: Saved; write: boolean }) {
+function BrandForm({ customerId, saved, write, done, setDone }: {
+  customerId: string; saved: Saved; write: boolean; done: boolean; setDone: (b: boolean) => void;
+}) {
   const [displayName, setName] = useState(saved.displayName);
   const [color, setColor] = useState(saved.primaryColor);
   const [mailFromName, setFrom] = useState(saved.mailFromName);
   const [mailReplyTo, setReplyTo] = useState(saved.mailReplyTo);
-  const [done, setDone] = useState(false);
   const { problems, check } = useProblems(["displayName", "primaryColor", "mailFromName", "mailReplyTo"]);
   const [{ fetching }, put] = useMutation(PutBranding);
   const c = checkColor(color);
@@ -131,6 +134,7 @@ function LogoForm({ customerId, saved, write, onChange }: { customerId: string; 
   const [preview, setPreview] = useState("");
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [inputKey, setInputKey] = useState(0); // a new file input once a logo is uploaded
   const [, del] = useMutation(DeleteBrandingLogo);
   useEffect(() => {
     if (!file) { setPreview(""); return; }
@@ -157,6 +161,7 @@ function LogoForm({ customerId, saved, write, onChange }: { customerId: string; 
         return;
       }
       setFile(null);
+      setInputKey((k) => k + 1);
       onChange();
     } finally {
       setBusy(false);
@@ -173,7 +178,7 @@ function LogoForm({ customerId, saved, write, onChange }: { customerId: string; 
       </Group>
       {write && (
         <Group mt="sm">
-          <input type="file" accept={LOGO_TYPES.join(",")} aria-label="Choose a logo" data-testid="logo-file"
+          <input key={inputKey} type="file" accept={LOGO_TYPES.join(",")} aria-label="Choose a logo" data-testid="logo-file"
             onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)} />
           <Button onClick={upload} disabled={!file} loading={busy}>Upload logo</Button>
           {saved.logoUrl && (
