@@ -48,6 +48,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Support", testSupport},
 		{"Groups", testGroups},
 		{"SCIM", testSCIM},
+		{"Branding", testBranding},
+		{"UserGrants", testUserGrants},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
