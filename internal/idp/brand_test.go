@@ -101,3 +101,24 @@ func TestAttackBrandAssetNames(t *testing.T) {
 		}
 	}
 }
+
+// A reset link of a branded organization's user opens the set-password
+// page in the organization's look; the account page once signed in too.
+func TestBrandedLinkAndAccountPages(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	sha := brandOrgB(t, ti)
+	_, body := ti.browser().get(ti.link(userBob, store.TokenReset, PathPasswordReset, time.Hour))
+	if !strings.Contains(body, `src="`+branding.LogoPath(sha)+`"`) || !strings.Contains(body, "/ui/brand/style/0b5d1e.css") {
+		t.Errorf("set-password page not branded:\n%s", body)
+	}
+	b := ti.browser()
+	ti.login(b, ti.rp(), newFlow(), bob, goodPass)
+	if _, body := b.get(ti.issuer + PathAccount); !strings.Contains(body, `id="brand-logo"`) {
+		t.Errorf("account page not branded:\n%s", body)
+	}
+	_, body = ti.browser().get(ti.link(userAlice, store.TokenReset, PathPasswordReset, time.Hour))
+	if strings.Contains(body, "/ui/brand/") {
+		t.Errorf("an unbranded organization's page is branded:\n%s", body)
+	}
+}

@@ -254,7 +254,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		return
 	}
 	if hasTOTP || hasPasskey {
-		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
+		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
 		return
 	}
 	enrol, err := p.factors.beginTOTP(ctx, user.ID, user.Email)
@@ -300,7 +300,7 @@ func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		p.signInFailed(ctx, user, "", a.ClientID, reasonInvalidCode, codeMethod(recovery), factorSecond)
 		pu, perr := p.passkeys.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
-		p.renderOTPAgain(w, a.ID, recovery, perr == nil && len(pu.cred) > 0)
+		p.renderOTPAgain(w, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
@@ -432,9 +432,10 @@ type otpView struct {
 	AuthRequestID string
 	CSRF          string
 	Error         string
-	Recovery      bool // the recovery-code form failed: it stays open (logincard.go)
-	NoTOTP        bool // the user has no authenticator app, only passkeys
-	Passkey       bool // a passkey may be the second factor (passkey_login.go)
+	Recovery      bool      // the recovery-code form failed: it stays open (logincard.go)
+	NoTOTP        bool      // the user has no authenticator app, only passkeys
+	Passkey       bool      // a passkey may be the second factor (passkey_login.go)
+	Brand         brandView // the organization's brand, when the request names it (D-branding)
 }
 
 func (p *loginPages) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {
