@@ -52,6 +52,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"SCIM", testSCIM},
 		{"Branding", testBranding},
 		{"UserGrants", testUserGrants},
+		{"Impersonation", testImpersonation},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
