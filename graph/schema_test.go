@@ -92,7 +92,7 @@ func loadSchema(t *testing.T) *ast.Schema {
 // guardedTypes hold customer, billing or tenant data.
 var guardedTypes = []string{"Customer", "CustomerPage", "Tenant", "TenantPage", "Instance", "InstancePage", "Usage", "UsagePage",
 	"BilledTotal", "CustomerUser", "CustomerUserPage", "Grant", "AuditEvent", "AuditEventPage", "MasterRecordPage",
-	"MasterRecordConnection", "CxUploadResult", "InternalUser", "InternalUserPage", "SSOSettings", "IdentityProvider", "Webhook",
+	"MasterRecordConnection", "CxUploadResult", "InternalUser", "InternalUserPage", "SSOSettings", "Branding", "IdentityProvider", "Webhook",
 	"WebhookWithSecret", "WebhookDelivery", "ServiceAccount", "ServiceAccountWithSecret", "Invoice", "InvoicePage", "Payment",
 	"PaymentPage", "Credit", "CreditPage", "BillingSetup", "TenantMember", "TenantMigration", "Email", "EmailPage", "Discrepancy", "CxSchedule",
 	"Group", "GroupPage", "GroupMember", "GroupMemberPage"}

@@ -136,6 +136,18 @@ type ComplexityRoot struct {
 		UpdatedBy     func(childComplexity int) int
 	}
 
+	Branding struct {
+		Contrast     func(childComplexity int) int
+		CustomerID   func(childComplexity int) int
+		DisplayName  func(childComplexity int) int
+		LogoURL      func(childComplexity int) int
+		MailFromName func(childComplexity int) int
+		MailReplyTo  func(childComplexity int) int
+		PrimaryColor func(childComplexity int) int
+		TextColor    func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
 	Connection struct {
 		IDPAppID        func(childComplexity int) int
 		OIDCClientID    func(childComplexity int) int
@@ -163,6 +175,7 @@ type ComplexityRoot struct {
 	Customer struct {
 		BilledTotals      func(childComplexity int, from *string, to *string) int
 		BillingSetup      func(childComplexity int) int
+		Branding          func(childComplexity int) int
 		ClaimedDomains    func(childComplexity int) int
 		CreatedAt         func(childComplexity int) int
 		Credits           func(childComplexity int, first *int, after *string) int
@@ -493,6 +506,7 @@ type ComplexityRoot struct {
 		CreateTenant                 func(childComplexity int, input model.CreateTenantInput) int
 		CreateUserAttribute          func(childComplexity int, input admin.UserAttributeInput) int
 		CreateWebhook                func(childComplexity int, customerID string, input admin.WebhookInput) int
+		DeleteBrandingLogo           func(childComplexity int, customerID string) int
 		DeleteCustomer               func(childComplexity int, id string) int
 		DeleteDomain                 func(childComplexity int, customerID string, id string) int
 		DeleteEnvVar                 func(childComplexity int, id string) int
@@ -523,6 +537,7 @@ type ComplexityRoot struct {
 		PauseSystemWorker            func(childComplexity int, id string) int
 		PublishRelease               func(childComplexity int, id string) int
 		PutBillingSetup              func(childComplexity int, customerID string, input admin.BillingSetupInput) int
+		PutBranding                  func(childComplexity int, customerID string, input admin.BrandingInput) int
 		PutCustomerSettings          func(childComplexity int, id string, settings json.RawMessage) int
 		PutSSOSettings               func(childComplexity int, customerID string, input admin.SSOSettingsInput) int
 		PutSecurityPolicy            func(childComplexity int, customerID string, input admin.SecurityPolicyInput) int
@@ -892,6 +907,7 @@ type CustomerResolver interface {
 	Payments(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.PaymentPage, error)
 	Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error)
 	BillingSetup(ctx context.Context, obj *admin.Customer) (*admin.BillingSetupView, error)
+	Branding(ctx context.Context, obj *admin.Customer) (*admin.Branding, error)
 	Sso(ctx context.Context, obj *admin.Customer) (*admin.SSOSettings, error)
 	IdentityProviders(ctx context.Context, obj *admin.Customer) ([]*admin.IdentityProvider, error)
 	Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error)
@@ -936,6 +952,8 @@ type MutationResolver interface {
 	TransferOwnership(ctx context.Context, id string, userID string) (*admin.CustomerUserView, error)
 	IssueCredit(ctx context.Context, customerID string, input admin.CreditInput) (*admin.CreditView, error)
 	PutBillingSetup(ctx context.Context, customerID string, input admin.BillingSetupInput) (*admin.BillingSetupView, error)
+	PutBranding(ctx context.Context, customerID string, input admin.BrandingInput) (*admin.Branding, error)
+	DeleteBrandingLogo(ctx context.Context, customerID string) (*admin.Branding, error)
 	PutSSOSettings(ctx context.Context, customerID string, input admin.SSOSettingsInput) (*admin.SSOSettings, error)
 	CreateIdentityProvider(ctx context.Context, customerID string, input admin.IdentityProviderInput) (*admin.IdentityProvider, error)
 	UpdateIdentityProvider(ctx context.Context, id string, input admin.IdentityProviderPatch) (*admin.IdentityProvider, error)
@@ -1481,6 +1499,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BillingSetup.UpdatedBy(childComplexity), true
 
+	case "Branding.contrast":
+		if e.ComplexityRoot.Branding.Contrast == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.Contrast(childComplexity), true
+	case "Branding.customerId":
+		if e.ComplexityRoot.Branding.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.CustomerID(childComplexity), true
+	case "Branding.displayName":
+		if e.ComplexityRoot.Branding.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.DisplayName(childComplexity), true
+	case "Branding.logoUrl":
+		if e.ComplexityRoot.Branding.LogoURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.LogoURL(childComplexity), true
+	case "Branding.mailFromName":
+		if e.ComplexityRoot.Branding.MailFromName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.MailFromName(childComplexity), true
+	case "Branding.mailReplyTo":
+		if e.ComplexityRoot.Branding.MailReplyTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.MailReplyTo(childComplexity), true
+	case "Branding.primaryColor":
+		if e.ComplexityRoot.Branding.PrimaryColor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.PrimaryColor(childComplexity), true
+	case "Branding.textColor":
+		if e.ComplexityRoot.Branding.TextColor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.TextColor(childComplexity), true
+	case "Branding.updatedAt":
+		if e.ComplexityRoot.Branding.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branding.UpdatedAt(childComplexity), true
+
 	case "Connection.idpAppId":
 		if e.ComplexityRoot.Connection.IDPAppID == nil {
 			break
@@ -1591,6 +1664,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.BillingSetup(childComplexity), true
+	case "Customer.branding":
+		if e.ComplexityRoot.Customer.Branding == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Branding(childComplexity), true
 	case "Customer.claimedDomains":
 		if e.ComplexityRoot.Customer.ClaimedDomains == nil {
 			break
@@ -3202,6 +3281,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["customerId"].(string), args["input"].(admin.WebhookInput)), true
+	case "Mutation.deleteBrandingLogo":
+		if e.ComplexityRoot.Mutation.DeleteBrandingLogo == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteBrandingLogo_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteBrandingLogo(childComplexity, args["customerId"].(string)), true
 	case "Mutation.deleteCustomer":
 		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
 			break
@@ -3522,6 +3612,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutBillingSetup(childComplexity, args["customerId"].(string), args["input"].(admin.BillingSetupInput)), true
+	case "Mutation.putBranding":
+		if e.ComplexityRoot.Mutation.PutBranding == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putBranding_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutBranding(childComplexity, args["customerId"].(string), args["input"].(admin.BrandingInput)), true
 	case "Mutation.putCustomerSettings":
 		if e.ComplexityRoot.Mutation.PutCustomerSettings == nil {
 			break
@@ -5680,6 +5781,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("BillingSetupInput", ec.unmarshalInputBillingSetupInput),
+			graphql.NewInputUnmarshaler("BrandingInput", ec.unmarshalInputBrandingInput),
 			graphql.NewInputUnmarshaler("CreateCustomerInput", ec.unmarshalInputCreateCustomerInput),
 			graphql.NewInputUnmarshaler("CreateInstanceInput", ec.unmarshalInputCreateInstanceInput),
 			graphql.NewInputUnmarshaler("CreateInternalUserInput", ec.unmarshalInputCreateInternalUserInput),
@@ -6171,6 +6273,48 @@ extend type Mutation {
   issueCredit(customerId: ID!, input: CreditInput!): Credit @authz(action: MANAGE_BILLING)
   "A customer role keeps its plan or chooses one offered to it (active, public, in its currency); FORBIDDEN otherwise."
   putBillingSetup(customerId: ID!, input: BillingSetupInput!): BillingSetup @authz(action: MANAGE_BILLING)
+}
+`, BuiltIn: false},
+	{Name: "../../schema/branding.graphqls", Input: `# A customer's branding and e-mail sender (D-branding, D-org-mail): read and
+# changed with manage_customer_config. The logo is uploaded through REST
+# (PUT /api/v1/customers/{id}/branding/logo, the raw image).
+
+"A customer's look and e-mail sender; an empty string is the platform's default."
+type Branding {
+  customerId: ID!
+  "The name the sign-in pages, the console gateway and e-mails show."
+  displayName: String!
+  "#rrggbb: the fill of buttons and the header band."
+  primaryColor: String!
+  "The text colour on primaryColor (#ffffff or #111827), whichever contrasts more."
+  textColor: String!
+  "The WCAG 2.x contrast of textColor on primaryColor (at least 4.5)."
+  contrast: Float!
+  "The logo's content-addressed URL at the identity provider; empty without one."
+  logoUrl: String!
+  "The display name of the e-mails sent to the customer's users (their address stays the platform's)."
+  mailFromName: String!
+  "The Reply-To of those e-mails."
+  mailReplyTo: String!
+  updatedAt: Time
+}
+
+"Fields left out stay as they are; an empty string resets one to the default."
+input BrandingInput {
+  displayName: String
+  primaryColor: String
+  mailFromName: String
+  mailReplyTo: String
+}
+
+extend type Customer {
+  branding: Branding @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100)
+}
+
+extend type Mutation {
+  putBranding(customerId: ID!, input: BrandingInput!): Branding @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Removes the logo: the pages show the display name alone."
+  deleteBrandingLogo(customerId: ID!): Branding @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customer.graphqls", Input: `"A customer: an organization that buys the platform."
@@ -7633,6 +7777,30 @@ func (ec *executionContext) childFields_BillingSetup(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type BillingSetup", field.Name)
 }
 
+func (ec *executionContext) childFields_Branding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customerId":
+		return ec.fieldContext_Branding_customerId(ctx, field)
+	case "displayName":
+		return ec.fieldContext_Branding_displayName(ctx, field)
+	case "primaryColor":
+		return ec.fieldContext_Branding_primaryColor(ctx, field)
+	case "textColor":
+		return ec.fieldContext_Branding_textColor(ctx, field)
+	case "contrast":
+		return ec.fieldContext_Branding_contrast(ctx, field)
+	case "logoUrl":
+		return ec.fieldContext_Branding_logoUrl(ctx, field)
+	case "mailFromName":
+		return ec.fieldContext_Branding_mailFromName(ctx, field)
+	case "mailReplyTo":
+		return ec.fieldContext_Branding_mailReplyTo(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Branding_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Branding", field.Name)
+}
+
 func (ec *executionContext) childFields_Connection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "oidcClientId":
@@ -7717,6 +7885,8 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_credits(ctx, field)
 	case "billingSetup":
 		return ec.fieldContext_Customer_billingSetup(ctx, field)
+	case "branding":
+		return ec.fieldContext_Customer_branding(ctx, field)
 	case "sso":
 		return ec.fieldContext_Customer_sso(ctx, field)
 	case "identityProviders":
@@ -9573,6 +9743,20 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteBrandingLogo_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10045,6 +10229,28 @@ func (ec *executionContext) field_Mutation_putBillingSetup_args(ctx context.Cont
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (admin.BillingSetupInput, error) {
 			return ec.unmarshalNBillingSetupInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBillingSetupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putBranding_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.BrandingInput, error) {
+			return ec.unmarshalNBrandingInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBrandingInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13616,6 +13822,213 @@ func (ec *executionContext) fieldContext_BillingSetup_updatedBy(_ context.Contex
 	return graphql.NewScalarFieldContext("BillingSetup", field, false, false, "String")
 }
 
+func (ec *executionContext) _Branding_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Branding_displayName(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_displayName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "String")
+}
+
+func (ec *executionContext) _Branding_primaryColor(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_primaryColor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrimaryColor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_primaryColor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "String")
+}
+
+func (ec *executionContext) _Branding_textColor(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_textColor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TextColor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_textColor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "String")
+}
+
+func (ec *executionContext) _Branding_contrast(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_contrast(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contrast, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_contrast(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Branding_logoUrl(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_logoUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LogoURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_logoUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "String")
+}
+
+func (ec *executionContext) _Branding_mailFromName(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_mailFromName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MailFromName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_mailFromName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "String")
+}
+
+func (ec *executionContext) _Branding_mailReplyTo(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_mailReplyTo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MailReplyTo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_mailReplyTo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "String")
+}
+
+func (ec *executionContext) _Branding_updatedAt(ctx context.Context, field graphql.CollectedField, obj *admin.Branding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branding_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Branding_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branding", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Connection_oidcClientId(ctx context.Context, field graphql.CollectedField, obj *admin.Connection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14795,6 +15208,56 @@ func (ec *executionContext) fieldContext_Customer_billingSetup(_ context.Context
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_BillingSetup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_branding(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_branding(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Branding(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.Branding
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Branding
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Branding) graphql.Marshaler {
+			return ec.marshalOBranding2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBranding(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_branding(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Branding(ctx, field)
 		},
 	}
 	return fc, nil
@@ -20234,6 +20697,130 @@ func (ec *executionContext) fieldContext_Mutation_putBillingSetup(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_putBillingSetup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putBranding(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putBranding(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutBranding(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.BrandingInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.Branding
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Branding
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Branding) graphql.Marshaler {
+			return ec.marshalOBranding2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBranding(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putBranding(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Branding(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putBranding_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteBrandingLogo(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteBrandingLogo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteBrandingLogo(ctx, fc.Args["customerId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.Branding
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Branding
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Branding) graphql.Marshaler {
+			return ec.marshalOBranding2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBranding(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteBrandingLogo(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Branding(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteBrandingLogo_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -34962,6 +35549,69 @@ func UnmarshalBillingSetupInput(ctx context.Context, raw any) (admin.BillingSetu
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputBrandingInput(ctx context.Context, obj any) (admin.BrandingInput, error) {
+	var it admin.BrandingInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"displayName", "primaryColor", "mailFromName", "mailReplyTo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "displayName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayName = data
+		case "primaryColor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("primaryColor"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PrimaryColor = data
+		case "mailFromName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mailFromName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MailFromName = data
+		case "mailReplyTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mailReplyTo"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MailReplyTo = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBrandingInput unmarshals raw into the BrandingInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBrandingInput(ctx context.Context, raw any) (admin.BrandingInput, error) {
+	var out admin.BrandingInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BrandingInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateCustomerInput(ctx context.Context, obj any) (model.CreateCustomerInput, error) {
 	var it model.CreateCustomerInput
 	if obj == nil {
@@ -37834,6 +38484,79 @@ func (ec *executionContext) _BillingSetup(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var brandingImplementors = []string{"Branding"}
+
+func (ec *executionContext) _Branding(ctx context.Context, sel ast.SelectionSet, obj *admin.Branding) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, brandingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Branding")
+		case "customerId":
+			out.Values[i] = ec._Branding_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "displayName":
+			out.Values[i] = ec._Branding_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "primaryColor":
+			out.Values[i] = ec._Branding_primaryColor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "textColor":
+			out.Values[i] = ec._Branding_textColor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contrast":
+			out.Values[i] = ec._Branding_contrast(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "logoUrl":
+			out.Values[i] = ec._Branding_logoUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mailFromName":
+			out.Values[i] = ec._Branding_mailFromName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mailReplyTo":
+			out.Values[i] = ec._Branding_mailReplyTo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Branding_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var connectionImplementors = []string{"Connection"}
 
 func (ec *executionContext) _Connection(ctx context.Context, sel ast.SelectionSet, obj *admin.Connection) graphql.Marshaler {
@@ -38099,6 +38822,12 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_billingSetup(ctx, field, obj)
+				})
+		case "branding":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_branding(ctx, field, obj)
 				})
 		case "sso":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -40053,6 +40782,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "putBillingSetup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_putBillingSetup(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "putBranding":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putBranding(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteBrandingLogo":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteBrandingLogo(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -43167,6 +43910,11 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNBrandingInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBrandingInput(ctx context.Context, v any) (admin.BrandingInput, error) {
+	res, err := ec.unmarshalInputBrandingInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateCustomerInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCreateCustomerInput(ctx context.Context, v any) (model.CreateCustomerInput, error) {
 	res, err := ec.unmarshalInputCreateCustomerInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -44773,6 +45521,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOBranding2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐBranding(ctx context.Context, sel ast.SelectionSet, v *admin.Branding) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Branding(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOConnection2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐConnection(ctx context.Context, sel ast.SelectionSet, v *admin.Connection) graphql.Marshaler {

@@ -46,6 +46,14 @@ var (
 	OpCustomerTransferOwnership = declare(Operation{Name: "customer.transfer_ownership", Action: authz.TransferOwnership, Write: true, Target: TargetCustomer, StepUp: true})
 )
 
+// A customer's branding and e-mail sender (D-branding, D-org-mail).
+var (
+	OpBrandingGet        = declare(Operation{Name: "branding.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpBrandingPut        = declare(Operation{Name: "branding.put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpBrandingLogoPut    = declare(Operation{Name: "branding.logo_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpBrandingLogoDelete = declare(Operation{Name: "branding.logo_delete", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)
+
 // Tenants. A role that holds trigger_migration and not manage_tenant
 // (infra_ops) reads tenants to reach the ones it migrates (D-tenant-reads);
 // the REST routes answer a tenant with its settings, which stay

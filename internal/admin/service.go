@@ -49,6 +49,7 @@ type Service struct {
 	groups
 	customerDomains
 	securityPolicies
+	brandings
 }
 
 // config is what the options set.
@@ -142,5 +143,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
 		customerDomains:   customerDomains{core: co, prover: cfg.prover},
 		securityPolicies:  securityPolicies{co},
+		brandings:         brandings{core: co, issuer: cfg.issuer},
 	}
 }

@@ -26,6 +26,9 @@ const (
 	// TokenReuseDetected is a used refresh token or authorization code
 	// presented again: its grant is revoked.
 	TokenReuseDetected Kind = "token.reuse_detected"
+	// TokenRevoked is a grant its user revoked on the account page
+	// (D-your-sessions): the application's tokens stop working.
+	TokenRevoked Kind = "token.revoked"
 	// AccountLocked is an account locked by failed attempts.
 	AccountLocked Kind = "account.locked"
 	// AccountUnlocked is a lock lifted: at its expiry or by a password reset.
@@ -103,6 +106,7 @@ var kinds = []struct {
 	{SessionEnded, place{classAuthentication, 2}},
 	{TokenIssued, place{classAuthentication, 4}},
 	{TokenReuseDetected, place{classAuthentication, 99}},
+	{TokenRevoked, place{classAuthentication, 2}},
 	{PasskeyCloneDetected, place{classAuthentication, 99}},
 	{AccountLocked, place{classAccountChange, 9}},
 	{AccountUnlocked, place{classAccountChange, 12}},

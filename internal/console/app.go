@@ -76,7 +76,7 @@ func (c *Console) appPage(w http.ResponseWriter, r *http.Request) {
 	// endpoint exchanges an impersonation's subject token (D-impersonation),
 	// as the gateway's pages allow it
 	httpapi.PageHeaders(w.Header(), "default-src 'none'; script-src 'self'; style-src 'self' 'nonce-"+nonce+"'; "+
-		"style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' "+c.cfg.Issuer+"; "+
+		"style-src-attr 'unsafe-inline'; img-src 'self' data: blob: "+c.issuerOrigin+"; font-src 'self'; connect-src 'self' "+c.cfg.Issuer+"; "+
 		"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.Header().Set("Cache-Control", "no-cache") // revalidated (ETag), not kept from one load to the next unasked
 	w.Header().Set("X-Content-Type-Options", "nosniff")

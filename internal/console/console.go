@@ -4,6 +4,8 @@ import (
 	"context"
 	"html/template"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -37,6 +39,9 @@ type Console struct {
 	pages    *template.Template
 	appShell string // the console app's index.html
 	appETag  string // its validator, for this console's issuer and client (D-console-caching)
+	// issuerOrigin is the identity provider's origin, where branded logos
+	// are loaded from (D-branding).
+	issuerOrigin string
 }
 
 // New builds the console. Access tokens are verified locally against the
@@ -61,7 +66,16 @@ func New(cfg Config, st *store.Store) (*Console, error) {
 		}
 	}
 	return &Console{cfg: cfg, store: st, verifier: verifier, access: acc, pages: pages, appShell: shell,
-		appETag: etag(cfg.Issuer, cfg.ClientID, shell)}, nil
+		appETag: etag(cfg.Issuer, cfg.ClientID, shell), issuerOrigin: originOf(cfg.Issuer)}, nil
+}
+
+// originOf is the scheme and host of a URL, "" when it has none.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" || strings.ContainsAny(u.Host, " ;,'") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // Verifier verifies the identity provider's access tokens issued to the

@@ -156,16 +156,16 @@ func TestResolveOrg(t *testing.T) {
 		{"admin@platform.example", ResolveOrgResponse{Type: TypeInternal, Orgs: []OrgRef{}, AuthMethods: []OrgMethods{}}},
 		{"Both@Acme.example", ResolveOrgResponse{Type: TypeInternal, Orgs: []OrgRef{}, AuthMethods: []OrgMethods{}}},
 		{"nobody@acme.example", ResolveOrgResponse{Type: TypeNotFound, Orgs: []OrgRef{}, AuthMethods: []OrgMethods{}}},
-		{"alice@acme.example", ResolveOrgResponse{Type: TypeCustomer, Orgs: []OrgRef{{acmeOrg, "Name of " + acmeOrg}},
+		{"alice@acme.example", ResolveOrgResponse{Type: TypeCustomer, Orgs: []OrgRef{{ID: acmeOrg, Name: "Name of " + acmeOrg}},
 			AuthMethods: []OrgMethods{{OrgID: acmeOrg, Methods: []Method{pw}}}}},
 		{"dana@partner.example", ResolveOrgResponse{Type: TypeCustomer,
-			Orgs: []OrgRef{{acmeOrg, "Name of " + acmeOrg}, {globexOrg, "Name of " + globexOrg}},
+			Orgs: []OrgRef{{ID: acmeOrg, Name: "Name of " + acmeOrg}, {ID: globexOrg, Name: "Name of " + globexOrg}},
 			AuthMethods: []OrgMethods{{OrgID: acmeOrg, Methods: []Method{pw}},
 				{OrgID: globexOrg, Methods: []Method{pw, {Type: "sso", IDPID: "idp-2", Name: "Globex AD"}}}}}},
 		// an SSO-only customer found by domain; the directory organization is not a customer
-		{"peter@initech.example", ResolveOrgResponse{Type: TypeCustomer, Orgs: []OrgRef{{ssoOrg, "Name of " + ssoOrg}},
+		{"peter@initech.example", ResolveOrgResponse{Type: TypeCustomer, Orgs: []OrgRef{{ID: ssoOrg, Name: "Name of " + ssoOrg}},
 			AuthMethods: []OrgMethods{{OrgID: ssoOrg, Methods: []Method{{Type: "sso", IDPID: "idp-1", Name: "Initech Directory"}}}}}},
-		{"new.hire@initech.example", ResolveOrgResponse{Type: TypeCustomer, Orgs: []OrgRef{{ssoOrg, "Name of " + ssoOrg}},
+		{"new.hire@initech.example", ResolveOrgResponse{Type: TypeCustomer, Orgs: []OrgRef{{ID: ssoOrg, Name: "Name of " + ssoOrg}},
 			AuthMethods: []OrgMethods{{OrgID: ssoOrg, Methods: []Method{{Type: "sso", IDPID: "idp-1", Name: "Initech Directory"}}}}}},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/platform/platform/internal/branding"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -21,10 +22,38 @@ type ResolveOrgResponse struct {
 	AuthMethods []OrgMethods `json:"authMethods"`
 }
 
-// OrgRef names an organization.
+// OrgRef names an organization, with its branding when it has one.
 type OrgRef struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
+	ID    string    `json:"id"`
+	Name  string    `json:"name"`
+	Brand *OrgBrand `json:"brand,omitempty"`
+}
+
+// OrgBrand is the branding the gateway shows once the organization is
+// known (D-branding): the display name, the primary colour with the text
+// colour on it (both #rrggbb, checked again here), the logo's URL at the
+// identity provider; "" for each the default.
+type OrgBrand struct {
+	DisplayName  string `json:"displayName,omitempty"`
+	PrimaryColor string `json:"primaryColor,omitempty"`
+	TextColor    string `json:"textColor,omitempty"`
+	LogoURL      string `json:"logoUrl,omitempty"`
+}
+
+// brandOf is the gateway's view of an organization's branding; nil for none.
+func (c *Console) brandOf(b platform.OrgBrand) *OrgBrand {
+	out := &OrgBrand{DisplayName: b.DisplayName}
+	if branding.IsHexColor(b.PrimaryColor) {
+		out.PrimaryColor = strings.ToLower(b.PrimaryColor)
+		out.TextColor, _ = branding.TextColor(out.PrimaryColor)
+	}
+	if branding.IsLogoHash(b.LogoSHA256) {
+		out.LogoURL = strings.TrimSuffix(c.cfg.Issuer, "/") + branding.LogoPath(b.LogoSHA256)
+	}
+	if *out == (OrgBrand{}) {
+		return nil
+	}
+	return out
 }
 
 // OrgMethods are the sign-in methods of one organization.
@@ -84,7 +113,7 @@ func (c *Console) ResolveOrg(ctx context.Context, email string) (*ResolveOrgResp
 			continue
 		}
 		resp.Type = TypeCustomer
-		resp.Orgs = append(resp.Orgs, OrgRef{ID: m.OrgID, Name: m.OrgName})
+		resp.Orgs = append(resp.Orgs, OrgRef{ID: m.OrgID, Name: m.OrgName, Brand: c.brandOf(m.Brand)})
 		resp.AuthMethods = append(resp.AuthMethods, OrgMethods{OrgID: m.OrgID, Methods: methods})
 	}
 	return resp, nil

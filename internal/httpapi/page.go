@@ -21,9 +21,10 @@ func PageHeaders(h http.Header, csp string) {
 // RenderPage answers status and the template name of pages with data: a
 // page of the login gateway or the tenant web app, which runs its own
 // scripts and style sheets and talks to its own role and to the identity
-// provider (issuer), nothing else.
+// provider (issuer), and shows its images (an organization's logo,
+// D-branding), nothing else.
 func RenderPage(w http.ResponseWriter, status int, pages *template.Template, name string, data any, issuer string) {
-	PageHeaders(w.Header(), "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
+	PageHeaders(w.Header(), "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' "+issuer+"; "+
 		"connect-src 'self' "+issuer+"; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.WriteHeader(status)
 	if err := pages.ExecuteTemplate(w, name, data); err != nil {

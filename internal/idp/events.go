@@ -118,6 +118,13 @@ func sessionsEnded(userID, reason string, n int) audit.Entry {
 		Reason: reason, Details: audit.Details{Sessions: n}}
 }
 
+// grantRevoked is the event of userID revoking its grant of the
+// application clientID on the account page.
+func grantRevoked(userID, clientID, grantID string) audit.Entry {
+	return audit.Entry{Kind: audit.TokenRevoked, ActorID: userID, Target: appTarget(clientID), CustomerOf: userID,
+		Reason: "revoked_by_user", Details: audit.Details{GrantID: grantID}}
+}
+
 // firstMethod names the first factor of a sign-in's amr: password,
 // sso or passkey.
 func firstMethod(amr []string) string {
@@ -137,4 +144,5 @@ const (
 	endedSignOut      = "sign_out"
 	endedOtherUser    = "other_user_signed_in"
 	endedSignOutOther = "signed_out_elsewhere"
+	endedSignOutOne   = "signed_out_one_elsewhere" // one other browser, from the account page
 )

@@ -51,6 +51,7 @@ type setPasswordView struct {
 	MinLength                    int
 	CheckCommon                  bool
 	Errors                       []string
+	Brand                        brandView // the user's organization's (D-branding)
 }
 
 type doneLink struct {
@@ -96,11 +97,11 @@ func (p *accountPages) linkUser(w http.ResponseWriter, r *http.Request, pg linkP
 	return u, org, policy, true
 }
 
-func (p *accountPages) renderSetPassword(w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
+func (p *accountPages) renderSetPassword(ctx context.Context, w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
 	policy loginRules, token string, errs []string) {
 	p.render(w, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
 		Action: pg.action, Org: org, Email: u.Email, Token: token, CSRF: p.newCSRF(w), MinLength: policy.PasswordMinLength,
-		CheckCommon: policy.PasswordCheckCommon, Errors: errs})
+		CheckCommon: policy.PasswordCheckCommon, Errors: errs, Brand: p.brandOf(ctx, u.OrgID)})
 }
 
 // setPasswordPage shows the form of a valid link; opening it spends nothing
@@ -116,7 +117,7 @@ func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 			p.renderSSOOnly(w, http.StatusOK, pg, org)
 			return
 		}
-		p.renderSetPassword(w, http.StatusOK, pg, u, org, policy, token, nil)
+		p.renderSetPassword(r.Context(), w, http.StatusOK, pg, u, org, policy, token, nil)
 	}
 }
 
@@ -162,7 +163,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 		}
 		password := r.PostForm.Get("password")
 		if password != r.PostForm.Get("confirm") {
-			p.renderSetPassword(w, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
+			p.renderSetPassword(r.Context(), w, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
 			return
 		}
 		if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
@@ -171,7 +172,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			if errors.As(err, &pe) && len(pe.Details) > 0 {
 				errs = pe.Details
 			}
-			p.renderSetPassword(w, http.StatusBadRequest, pg, u, org, policy, token, errs)
+			p.renderSetPassword(r.Context(), w, http.StatusBadRequest, pg, u, org, policy, token, errs)
 			return
 		}
 		hash, err := HashPassword(password, p.cfg.Password)

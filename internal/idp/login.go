@@ -56,8 +56,9 @@ type loginView struct {
 	Passkey         bool // passkeys are offered: autofill on the address, a button (passkey_login.go)
 	PasskeyFailed   bool // a passkey just failed: the button stays, autofill does not offer it again at once
 	Providers       []providerLink
-	App, Org        string // the card names the application and the organization (logincard.go)
-	OtherURL        string // "Not you?" when the address came from the gateway
+	App, Org        string    // the card names the application and the organization (logincard.go)
+	OtherURL        string    // "Not you?" when the address came from the gateway
+	Brand           brandView // the organization's brand, once the org scope names it (brand.go)
 }
 
 type errorView struct {
@@ -259,7 +260,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	// only the second factors the policy accepts are offered
 	hasTOTP, hasPasskey = hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
 	if hasTOTP || hasPasskey {
-		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
+		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
 		return
 	}
 	if a.ACR == ACRPhishingResistant {
@@ -323,7 +324,7 @@ func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		p.signInFailed(ctx, user, "", a.ClientID, reasonInvalidCode, codeMethod(recovery), factorSecond)
 		pu, perr := p.passkeys.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
-		p.renderOTPAgain(w, a.ID, recovery, perr == nil && len(pu.cred) > 0)
+		p.renderOTPAgain(w, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
@@ -460,9 +461,10 @@ type otpView struct {
 	AuthRequestID string
 	CSRF          string
 	Error         string
-	Recovery      bool // the recovery-code form failed: it stays open (logincard.go)
-	NoTOTP        bool // the user has no authenticator app, only passkeys
-	Passkey       bool // a passkey may be the second factor (passkey_login.go)
+	Recovery      bool      // the recovery-code form failed: it stays open (logincard.go)
+	NoTOTP        bool      // the user has no authenticator app, only passkeys
+	Passkey       bool      // a passkey may be the second factor (passkey_login.go)
+	Brand         brandView // the organization's brand, when the request names it (D-branding)
 }
 
 func (p *loginPages) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {

@@ -16,6 +16,7 @@ func (p *loginPages) nameCard(ctx context.Context, a *store.AuthRequest, v *logi
 	if org := orgScope(a.Scopes); org != "" {
 		if o, err := p.store.Organization(ctx, org); err == nil {
 			v.Org = o.Name
+			v.Brand = p.brandOf(ctx, org)
 		}
 	}
 }
@@ -23,8 +24,8 @@ func (p *loginPages) nameCard(ctx context.Context, a *store.AuthRequest, v *logi
 // renderOTPAgain shows the second-factor page after a wrong code; a failed
 // recovery code keeps the recovery form open with the error beside it.
 // The passkey stays offered when the user has one.
-func (p *loginPages) renderOTPAgain(w http.ResponseWriter, authRequestID string, recovery, passkey bool) {
-	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msgCodeFailed, Recovery: recovery, Passkey: passkey}
+func (p *loginPages) renderOTPAgain(w http.ResponseWriter, authRequestID string, brand brandView, recovery, passkey bool) {
+	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msgCodeFailed, Recovery: recovery, Passkey: passkey, Brand: brand}
 	if passkey {
 		p.renderPasskeyPage(w, http.StatusUnauthorized, "otp.html", v)
 		return

@@ -260,7 +260,7 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	}
 	fail := func(reason string) {
 		p.passkeySignInFailed(ctx, user, a.ClientID, factorSecond, reason)
-		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
+		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
 	if p.stepFailed(w, r, err, fail, "passkeys_not_allowed") {
@@ -282,7 +282,7 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	}
 	_, err = p.recordUse(ctx, pu, cred)
 	if p.stepFailed(w, r, err, func(string) {
-		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, hasTOTP, true, msgPasskeyFailed)
+		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
 	}, "") {
 		return
 	}
@@ -317,8 +317,8 @@ func (p *passkeys) hasPasskey(ctx context.Context, policy loginRules, u *platfor
 
 // renderSecondFactor asks for the second factor the user has: a code from
 // the authenticator app, a passkey, or either.
-func (p *passkeys) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, hasTOTP, hasPasskey bool, msg string) {
-	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg, NoTOTP: !hasTOTP, Passkey: hasPasskey}
+func (p *passkeys) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, brand brandView, hasTOTP, hasPasskey bool, msg string) {
+	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg, NoTOTP: !hasTOTP, Passkey: hasPasskey, Brand: brand}
 	if hasPasskey {
 		p.renderPasskeyPage(w, status, "otp.html", v)
 		return

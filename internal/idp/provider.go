@@ -224,6 +224,7 @@ func (p *Provider) Handler() http.Handler {
 		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
 	})
+	p.core.brandRoutes(r)
 	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		http.ServeFileFS(w, r, web.FS, "idp/style.css")

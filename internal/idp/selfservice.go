@@ -31,6 +31,8 @@ const (
 	PathAccount            = mail.PathAccount
 	PathAccountPassword    = "/ui/account/password"
 	PathAccountEndOthers   = "/ui/account/sessions/end-others"
+	PathAccountEndSession  = "/ui/account/sessions/end"
+	PathAccountRevokeGrant = "/ui/account/grants/revoke"
 	PathAccountRecovery    = "/ui/account/recovery-codes"
 	PathAccountMFAReset    = "/ui/account/mfa/reset"
 	msgCurrentPasswordBad  = "The current password is incorrect."
@@ -43,6 +45,16 @@ type sessionRow struct {
 	Current      bool
 	Since, Until string
 	Method       string
+	// SID names the session in its sign-out form; Browser and System are
+	// read from its User-Agent, Network is its last address's /24 or /48
+	// and LastUsed when that was (D-your-sessions).
+	SID, Browser, System, Network, LastUsed string
+}
+
+// grantRow is one application the user is signed in to (D-your-sessions).
+type grantRow struct {
+	ID, App, Granted, LastUsed string
+	Current                    bool // granted through this browser's session
 }
 
 type accountHomeView struct {
@@ -57,6 +69,8 @@ type accountHomeView struct {
 	// passwords; HasPassword: this account has one to give.
 	Confirmed, PasswordAllowed, HasPassword bool
 	ProofMinutes                            int
+	Grants                                  []grantRow // the applications the user is signed in to
+	Brand                                   brandView  // the brand of the user's organization (D-branding)
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -92,6 +106,8 @@ func (p *accountPages) routes(r chi.Router) {
 	r.Get(PathAccount, p.accountHome)
 	r.Post(PathAccountPassword, p.accountPassword)
 	r.Post(PathAccountEndOthers, p.accountEndOthers)
+	r.Post(PathAccountEndSession, p.accountEndSession)
+	r.Post(PathAccountRevokeGrant, p.accountRevokeGrant)
 	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
 	r.Post(PathAccountMFAReset, p.accountMFAReset)
 	r.Post(PathAccountEmail, p.accountEmail)
@@ -115,6 +131,8 @@ func (p *accountPages) accountHome(w http.ResponseWriter, r *http.Request) {
 var accountNotices = map[string]string{
 	"password": "Your password was changed. You were signed out everywhere else.",
 	"sessions": "You were signed out everywhere else.",
+	"session":  "That browser was signed out. Its next visit asks it to sign in again.",
+	"grant":    "The application's access was revoked. It asks you to sign in again.",
 	"email":    "We sent a confirmation link to the new address. Your address changes once you open it.",
 
 	"confirmed": "Confirmed: for the next 5 minutes you can change how you sign in.",
@@ -130,6 +148,7 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
+	v.Brand = p.brandOf(ctx, u.OrgID)
 	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
@@ -157,7 +176,13 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	current := sessionFromContext(ctx)
 	for _, s := range sessions {
 		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime.UTC().Format(accountSessionTimeForm),
-			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password"}
+			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password", SID: s.SID, Network: networkOf(s.Address)}
+		row.Browser, row.System = describeAgent(s.UserAgent)
+		if last := s.LastSeenAt; !last.IsZero() {
+			row.LastUsed = last.UTC().Format(accountSessionTimeForm)
+		} else {
+			row.LastUsed = row.Since
+		}
 		if containsAll(s.AMR, "hwk") && containsAll(s.AMR, "pwd") {
 			row.Method = "password and passkey"
 		} else if containsAll(s.AMR, "hwk") {
@@ -169,6 +194,19 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 		}
 		v.Others = v.Others || !row.Current
 		v.Sessions = append(v.Sessions, row)
+	}
+	grants, err := p.store.UserGrants(ctx, u.ID, p.now(), maxAccountGrants)
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	for _, g := range grants {
+		app := g.AppName
+		if app == "" {
+			app = g.ClientID
+		}
+		v.Grants = append(v.Grants, grantRow{ID: g.ID, App: app, Granted: g.CreatedAt.UTC().Format(accountSessionTimeForm),
+			LastUsed: g.LastUsedAt.UTC().Format(accountSessionTimeForm), Current: current != nil && g.SessionSID != "" && g.SessionSID == current.SID})
 	}
 	if v.PasskeysAllowed {
 		p.renderPasskeyPage(w, status, "account_home.html", v)
@@ -371,6 +409,79 @@ func (p *accountPages) accountEndOthers(w http.ResponseWriter, r *http.Request) 
 	p.wakeLogouts()
 	slog.InfoContext(r.Context(), "other sessions ended", "user_id", u.ID, "sessions", n)
 	http.Redirect(w, r, PathAccount+"?done=sessions", http.StatusSeeOther)
+}
+
+// accountEndSession signs the user out of one other browser, named by its
+// session's sid, as signing out there would (its applications told by
+// back-channel logout, its grants ended). A sid that is not one of the
+// user's sessions (another user's, one that ended) changes nothing and is
+// answered like one that just ended, so nothing is learnt of it; the
+// current session is ended by signing out.
+func (p *accountPages) accountEndSession(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	sid := r.PostForm.Get("sid")
+	if cur := sessionFromContext(ctx); sid == "" || len(sid) > 200 || (cur != nil && sid == cur.SID) {
+		http.Redirect(w, r, PathAccount, http.StatusSeeOther)
+		return
+	}
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.EndUserSession(ctx, u.ID, sid, p.now()); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, sessionsEnded(u.ID, endedSignOutOne, 1))
+	})
+	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		p.internalError(w, r, err)
+		return
+	}
+	if err == nil {
+		p.wakeLogouts()
+		slog.InfoContext(ctx, "session ended from the account page", "user_id", u.ID)
+	}
+	http.Redirect(w, r, PathAccount+"?done=session", http.StatusSeeOther)
+}
+
+// maxAccountGrants bounds the applications the account page lists.
+const maxAccountGrants = 50
+
+// accountRevokeGrant revokes one of the user's grants: the application's
+// access and refresh tokens stop working, and it is told by back-channel
+// logout when it receives them. A grant that is not the user's (another
+// user's, one that ended) changes nothing and is answered alike.
+func (p *accountPages) accountRevokeGrant(w http.ResponseWriter, r *http.Request) {
+	u, ok := p.accountForm(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	id := r.PostForm.Get("grant")
+	if id == "" || len(id) > 200 {
+		http.Redirect(w, r, PathAccount, http.StatusSeeOther)
+		return
+	}
+	err := p.store.InTx(ctx, func(tx *store.Store) error {
+		g, err := tx.TokenGrant(ctx, id)
+		if err != nil || g.UserID != u.ID {
+			return platform.Errorf(platform.ENOTFOUND, "grant not found")
+		}
+		if err := tx.EndUserGrant(ctx, u.ID, id, p.now()); err != nil {
+			return err
+		}
+		return p.record(ctx, tx, grantRevoked(u.ID, g.ClientID, id))
+	})
+	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
+		p.internalError(w, r, err)
+		return
+	}
+	if err == nil {
+		p.wakeLogouts()
+		slog.InfoContext(ctx, "grant revoked from the account page", "user_id", u.ID)
+	}
+	http.Redirect(w, r, PathAccount+"?done=grant", http.StatusSeeOther)
 }
 
 // accountRecoveryCodes replaces the recovery codes and shows the new ones

@@ -15,6 +15,7 @@ import (
 	texttemplate "text/template"
 	"time"
 
+	"github.com/platform/platform/internal/branding"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -66,11 +67,24 @@ type Message struct {
 	Change     string // what changed, a sentence (KindSignIn)
 }
 
-// Body is a composed message.
+// Body is a composed message. FromName and ReplyTo are the sender display
+// name and Reply-To of the recipient's organization (D-org-mail), "" for
+// the platform's; the From address is always MAIL_FROM.
 type Body struct {
-	Subject string `json:"-"`
-	Text    string `json:"text"`
-	HTML    string `json:"html"`
+	Subject  string `json:"-"`
+	Text     string `json:"text"`
+	HTML     string `json:"html"`
+	FromName string `json:"fromName,omitempty"`
+	ReplyTo  string `json:"replyTo,omitempty"`
+}
+
+// Brand is how a message of a branded organization looks (D-branding):
+// its display name, its logo's absolute URL and its primary colour; the
+// zero value is the platform's look.
+type Brand struct {
+	Name    string
+	LogoURL string
+	Color   string // #rrggbb or ""
 }
 
 type view struct {
@@ -78,11 +92,34 @@ type view struct {
 	Subject string
 	Label   string
 	Content htmltemplate.HTML
+	Brand   brandView
 }
 
-// Compose renders a message's subject, text and HTML.
-func Compose(m Message) (Body, error) {
-	v := view{Message: m, Label: buttonLabels[m.Kind]}
+// brandView is Brand as the HTML layout uses it; the colours are checked
+// #rrggbb values (branding.IsHexColor), safe in a style attribute.
+type brandView struct {
+	Name                    string
+	LogoURL                 string
+	Color                   htmltemplate.CSS
+	ButtonColor, ButtonText htmltemplate.CSS
+}
+
+func brandViewOf(b Brand) brandView {
+	v := brandView{Name: b.Name, LogoURL: b.LogoURL, ButtonColor: "#1d4ed8", ButtonText: "#fff"}
+	if branding.IsHexColor(b.Color) {
+		text, _ := branding.TextColor(strings.ToLower(b.Color))
+		v.Color = htmltemplate.CSS(strings.ToLower(b.Color)) // six hex digits, checked just above
+		v.ButtonColor, v.ButtonText = v.Color, htmltemplate.CSS(text)
+	}
+	return v
+}
+
+// Compose renders a message's subject, text and HTML in the platform's look.
+func Compose(m Message) (Body, error) { return ComposeBranded(m, Brand{}) }
+
+// ComposeBranded renders a message's subject, text and HTML in brand's look.
+func ComposeBranded(m Message, brand Brand) (Body, error) {
+	v := view{Message: m, Label: buttonLabels[m.Kind], Brand: brandViewOf(brand)}
 	if v.Name == "" {
 		v.Name = m.To
 	}
@@ -112,12 +149,18 @@ type Outbox struct {
 
 // Queue composes m and writes it to the outbox through tx: pass the
 // transaction of the change that causes the message, so both are kept or
-// neither is.
+// neither is. A message to a customer's user (CustomerID) carries that
+// customer's branding and sender (orgSender).
 func (o *Outbox) Queue(ctx context.Context, tx *store.Store, m Message) error {
-	body, err := Compose(m)
+	brand, fromName, replyTo, err := orgSender(ctx, tx, m)
 	if err != nil {
 		return err
 	}
+	body, err := ComposeBranded(m, brand)
+	if err != nil {
+		return err
+	}
+	body.FromName, body.ReplyTo = fromName, replyTo
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return err

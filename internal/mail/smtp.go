@@ -12,6 +12,7 @@ import (
 
 	gomail "github.com/wneessen/go-mail"
 
+	"github.com/platform/platform/internal/branding"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -102,6 +103,19 @@ func (s *SMTP) Send(ctx context.Context, from, to string, b Body) error {
 	m := gomail.NewMsg()
 	if err := m.From(from); err != nil {
 		return fmt.Errorf("MAIL_FROM: %w", err)
+	}
+	// The organization's display name on the platform's address, and its
+	// Reply-To, each checked again here (net/mail, no CR or LF): a value
+	// that fails is left out rather than sent (D-org-mail).
+	if header, err := branding.FromHeader(b.FromName, from); b.FromName != "" && err == nil {
+		if err := m.From(header); err != nil {
+			return fmt.Errorf("MAIL_FROM: %w", err)
+		}
+	}
+	if replyTo, err := branding.ParseReplyTo(b.ReplyTo); err == nil && replyTo != "" {
+		if err := m.ReplyTo(replyTo); err != nil {
+			return permanent{fmt.Errorf("the Reply-To address is not valid")}
+		}
 	}
 	if err := m.To(to); err != nil {
 		return permanent{fmt.Errorf("the recipient's address is not valid")}

@@ -58,6 +58,16 @@ type OrgMembership struct {
 	PasskeyAllowed  bool
 	PasskeyRequired bool // password sign-in refused
 	Providers       []ProviderRef
+	Brand           OrgBrand // the customer's branding, zero when none (D-branding)
+}
+
+// OrgBrand is what the login gateway shows of a customer's branding once
+// the organization is known: its display name, primary colour (#rrggbb)
+// and logo (the SHA-256 of its PNG); "" for each the default.
+type OrgBrand struct {
+	DisplayName  string
+	PrimaryColor string
+	LogoSHA256   string
 }
 
 // ProviderRef names an external identity provider.

@@ -33,6 +33,11 @@ func (a *API) table() []Route {
 		{Method: del, Pattern: "/customers/{id}", Op: admin.OpCustomerDelete, Locate: cust, Handle: deleteByID(s.DeleteCustomer)},
 		{Method: get, Pattern: "/customers/{id}/settings", Op: admin.OpCustomerSettings, Locate: cust, Handle: byID(ok, s.CustomerSettings)},
 		{Method: put, Pattern: "/customers/{id}/settings", Op: admin.OpCustomerSettingsPut, Locate: cust, Handle: byIDWithBody(ok, s.PutCustomerSettings)},
+		// A customer's branding and e-mail sender; the logo is the raw image (logo.go).
+		{Method: get, Pattern: "/customers/{id}/branding", Op: admin.OpBrandingGet, Locate: cust, Handle: byID(ok, s.CustomerBranding)},
+		{Method: put, Pattern: "/customers/{id}/branding", Op: admin.OpBrandingPut, Locate: cust, Handle: byIDWithBody(ok, s.PutCustomerBranding)},
+		{Method: put, Pattern: "/customers/{id}/branding/logo", Op: admin.OpBrandingLogoPut, Locate: cust, Handle: a.putLogo},
+		{Method: del, Pattern: "/customers/{id}/branding/logo", Op: admin.OpBrandingLogoDelete, Locate: cust, Handle: byID(ok, s.DeleteCustomerLogo)},
 		{Method: post, Pattern: "/customers/{id}/transfer-ownership", Op: admin.OpCustomerTransferOwnership, Locate: cust, Handle: byIDWithBody(ok, s.TransferOwnership)},
 
 		// Tenants, answered with their settings.

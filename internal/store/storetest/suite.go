@@ -50,6 +50,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Support", testSupport},
 		{"Groups", testGroups},
 		{"SCIM", testSCIM},
+		{"Branding", testBranding},
+		{"UserGrants", testUserGrants},
 		{"Impersonation", testImpersonation},
 	}
 	for _, tc := range tests {

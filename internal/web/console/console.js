@@ -64,6 +64,38 @@ function choices(listId, items, onPick) {
   }
 }
 
+// showBrand shows an organization's branding once it is known (after
+// resolve-org, D-branding): its logo or display name above the title, and
+// its colour on the buttons (a checked #rrggbb with its text colour, set as
+// custom properties through the CSSOM); none: the default look.
+function showBrand(brand) {
+  const main = $("gateway"), el = $("brand");
+  el.replaceChildren();
+  el.hidden = true;
+  main.style.removeProperty("--brand");
+  main.style.removeProperty("--brand-text");
+  if (!brand) return;
+  const hex = /^#[0-9a-f]{6}$/;
+  if (hex.test(brand.primaryColor || "") && hex.test(brand.textColor || "")) {
+    main.style.setProperty("--brand", brand.primaryColor);
+    main.style.setProperty("--brand-text", brand.textColor);
+  }
+  if (brand.logoUrl) {
+    const img = document.createElement("img");
+    img.id = "brand-logo";
+    img.src = brand.logoUrl;
+    img.alt = brand.displayName || "Organization logo";
+    el.append(img);
+  } else if (brand.displayName) {
+    const p = document.createElement("p");
+    p.className = "brand-name";
+    p.id = "brand-name";
+    p.textContent = brand.displayName;
+    el.append(p);
+  }
+  el.hidden = el.childElementCount === 0 && !main.style.getPropertyValue("--brand");
+}
+
 // step shows one step of the gateway (email, org or method): a later step
 // names the e-mail with a way back, and takes the focus to its heading.
 function step(name, email) {
@@ -81,7 +113,7 @@ async function gateway() {
   if (!main || !$("email-step")) return;
   const d = main.dataset;
   const tenant = d.flow === "tenant";
-  $("change-email").addEventListener("click", () => { $("error").hidden = true; step("email"); });
+  $("change-email").addEventListener("click", () => { $("error").hidden = true; showBrand(null); step("email"); });
   $("email-step").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("error").hidden = true;
@@ -96,6 +128,7 @@ async function gateway() {
     if (data.type === "not_found" || (data.type === "internal" && tenant)) { showError(GENERIC); return; }
     if (data.type === "internal") { await start({}); return; }
     const pickMethod = async (org) => {
+      showBrand(org.brand);
       const all = (data.authMethods.find((m) => m.orgId === org.id) || { methods: [] }).methods;
       // password and passkey lead to the same page of the provider, which offers both
       const methods = all.filter((m) => m.type !== "passkey" || !all.some((x) => x.type === "password"));

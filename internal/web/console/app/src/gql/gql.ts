@@ -29,6 +29,9 @@ type Documents = {
     "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": typeof types.CustomerBillingDocument,
     "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": typeof types.IssueCreditDocument,
     "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": typeof types.PutBillingSetupDocument,
+    "\n  query CustomerBranding($id: ID!) {\n    customer(id: $id) {\n      id\n      branding { displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt }\n    }\n  }\n": typeof types.CustomerBrandingDocument,
+    "\n  mutation PutBranding($customerId: ID!, $input: BrandingInput!) {\n    putBranding(customerId: $customerId, input: $input) {\n      displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt\n    }\n  }\n": typeof types.PutBrandingDocument,
+    "\n  mutation DeleteBrandingLogo($customerId: ID!) {\n    deleteBrandingLogo(customerId: $customerId) { logoUrl updatedAt }\n  }\n": typeof types.DeleteBrandingLogoDocument,
     "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n": typeof types.CatalogDocument,
     "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }": typeof types.CreatePlanDocument,
     "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n": typeof types.UpdatePlanDocument,
@@ -180,6 +183,9 @@ const documents: Documents = {
     "\n  query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {\n    customer(id: $id) {\n      id\n      payments(first: $first, after: $after) @include(if: $payments) {\n        items { id invoiceId amount currency method status receivedAt }\n        nextCursor\n      }\n      credits(first: $first, after: $after) @include(if: $credits) {\n        items { id amount currency reason issuedAt }\n        nextCursor\n      }\n      billingSetup @include(if: $setup) {\n        planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n      }\n    }\n    plans @include(if: $plans) { id name currency active }\n  }\n": types.CustomerBillingDocument,
     "\n  mutation IssueCredit($customerId: ID!, $input: CreditInput!) {\n    issueCredit(customerId: $customerId, input: $input) { id amount currency reason issuedAt }\n  }\n": types.IssueCreditDocument,
     "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n": types.PutBillingSetupDocument,
+    "\n  query CustomerBranding($id: ID!) {\n    customer(id: $id) {\n      id\n      branding { displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt }\n    }\n  }\n": types.CustomerBrandingDocument,
+    "\n  mutation PutBranding($customerId: ID!, $input: BrandingInput!) {\n    putBranding(customerId: $customerId, input: $input) {\n      displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt\n    }\n  }\n": types.PutBrandingDocument,
+    "\n  mutation DeleteBrandingLogo($customerId: ID!) {\n    deleteBrandingLogo(customerId: $customerId) { logoUrl updatedAt }\n  }\n": types.DeleteBrandingLogoDocument,
     "\n  query Catalog {\n    plans { id code name description currency monthlyFee active }\n    meters { id key name unit aggregation description }\n  }\n": types.CatalogDocument,
     "mutation CreatePlan($input: PlanInput!) { createPlan(input: $input) { id } }": types.CreatePlanDocument,
     "\n  mutation UpdatePlan($id: ID!, $input: PlanPatch!) { updatePlan(id: $id, input: $input) { id name description currency monthlyFee active } }\n": types.UpdatePlanDocument,
@@ -390,6 +396,18 @@ export function graphql(source: "\n  mutation IssueCredit($customerId: ID!, $inp
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n"): (typeof documents)["\n  mutation PutBillingSetup($customerId: ID!, $input: BillingSetupInput!) {\n    putBillingSetup(customerId: $customerId, input: $input) {\n      customerId planId billingEmail companyName address country taxId currency paymentMethod updatedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerBranding($id: ID!) {\n    customer(id: $id) {\n      id\n      branding { displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt }\n    }\n  }\n"): (typeof documents)["\n  query CustomerBranding($id: ID!) {\n    customer(id: $id) {\n      id\n      branding { displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PutBranding($customerId: ID!, $input: BrandingInput!) {\n    putBranding(customerId: $customerId, input: $input) {\n      displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt\n    }\n  }\n"): (typeof documents)["\n  mutation PutBranding($customerId: ID!, $input: BrandingInput!) {\n    putBranding(customerId: $customerId, input: $input) {\n      displayName primaryColor textColor contrast logoUrl mailFromName mailReplyTo updatedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteBrandingLogo($customerId: ID!) {\n    deleteBrandingLogo(customerId: $customerId) { logoUrl updatedAt }\n  }\n"): (typeof documents)["\n  mutation DeleteBrandingLogo($customerId: ID!) {\n    deleteBrandingLogo(customerId: $customerId) { logoUrl updatedAt }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -11,6 +11,7 @@ import { ScimTokens } from "./scim";
 import { Domains } from "./domains";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
+import { BrandingPage } from "./branding";
 import { TenantList } from "./tenants";
 import { UserList } from "./users";
 import { UsageList } from "./usage";
@@ -42,6 +43,7 @@ const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolea
   { value: "usage", label: "Usage", show: () => true, panel: (id) => <UsageList customerId={id} /> },
   { value: "billing", label: "Billing", show: (c) => c.can("VIEW_BILLING"), panel: (id) => <Billing customerId={id} /> },
   { value: "sso", label: "Sign-in", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
+  { value: "branding", label: "Branding", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <BrandingPage customerId={id} /> },
   { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
   { value: "domains", label: "Domains", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Domains customerId={id} /> },
   { value: "directory", label: "Directory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
