@@ -31,13 +31,18 @@ type AccessToken struct {
 	GrantID  string // the grant (token family) it comes from
 	ClientID string
 	Expiry   time.Time
+	// JKT is the thumbprint of the DPoP key the token is bound to (cnf.jkt,
+	// RFC 9449 section 6.1); "" for a bearer token.
+	JKT string
 }
 
 // TokenVerifier verifies the identity provider's access tokens for one
 // audience (D-token-typ): a JWT with typ at+jwt, signed by a key of the
 // provider's JWKS (RS256 or ES256), of the issuer, for the audience,
 // unexpired, with sub, jti, client_id and grant_id. An id_token, a token
-// of another audience or of another issuer does not verify.
+// of another audience or of another issuer does not verify. A token bound
+// to a DPoP key (cnf.jkt) verifies with its JKT set; only the DPoP
+// authenticator accepts it, with a proof of that key (D-dpop).
 type TokenVerifier struct {
 	issuer   string
 	audience string
@@ -89,6 +94,9 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 	var own struct {
 		ClientID string `json:"client_id"`
 		GrantID  string `json:"grant_id"`
+		CNF      *struct {
+			JKT string `json:"jkt"`
+		} `json:"cnf"`
 	}
 	std, err := v.claims(ctx, raw, TypeAccessToken, &own)
 	if err != nil {
@@ -100,11 +108,18 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 	case std.Subject == "" || std.ID == "" || own.ClientID == "" || own.GrantID == "":
 		return nil, refuse("sub, jti, client_id and grant_id are required")
 	}
+	if own.CNF != nil && own.CNF.JKT == "" {
+		return nil, refuse("cnf without jkt")
+	}
 	if err := v.current(std); err != nil {
 		return nil, err
 	}
-	return &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
-		Expiry: std.Expiry.Time()}, nil
+	t := &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
+		Expiry: std.Expiry.Time()}
+	if own.CNF != nil {
+		t.JKT = own.CNF.JKT
+	}
+	return t, nil
 }
 
 // IsTokenError reports whether err is a refused token (as opposed to the

@@ -69,6 +69,9 @@ type Application struct {
 	// DeviceFlow lets the application use the device authorization grant
 	// (RFC 8628).
 	DeviceFlow bool
+	// RequireDPoP refuses token requests without a DPoP proof (RFC 9449):
+	// every token of the application is bound to its key.
+	RequireDPoP bool
 	// Management lets a service application call the management API.
 	Management bool
 	CreatedAt  time.Time
