@@ -4,6 +4,10 @@
 -- proof's jti is accepted once, at any replica, until its iat window ends.
 ALTER TABLE applications ADD COLUMN require_dpop BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT NOT NULL DEFAULT '';
+-- The console keeps the setting of an instance's application beside its
+-- connection (the provider's application holds it too), so that updates of
+-- the application keep it.
+ALTER TABLE instance_connections ADD COLUMN require_dpop BOOLEAN NOT NULL DEFAULT FALSE;
 
 CREATE TABLE dpop_proofs (
     proof_hash TEXT PRIMARY KEY,

@@ -206,3 +206,63 @@ func TestAttackDPoPAtTheAPIs(t *testing.T) {
 		t.Fatalf("the unbound token as Bearer: %d %v", a.status, a.body)
 	}
 }
+
+// An instance's application may require DPoP: set at creation through
+// REST, shown on its connection, changed through GraphQL; the provider's
+// application follows, and its token requests without a proof are refused.
+// spec: D-dpop
+func TestInstanceRequiresDPoP(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	admin, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "admin@platform.example")
+	code, inst := adminCall(t, m, admin.AccessToken, http.MethodPost, "/instances",
+		map[string]any{"customerId": DemoAcmeCustomerID, "name": "Acme DPoP", "url": "https://dpop.acme.example",
+			"appAuthMethod": "client_secret_basic", "requireDpop": true})
+	if code != http.StatusCreated {
+		t.Fatalf("create instance = %d %v", code, inst)
+	}
+	conn := inst["connection"].(map[string]any)
+	clientID, secret := conn["oidcClientId"].(string), inst["clientSecret"].(string)
+	app, err := m.Store.ApplicationByClientID(t.Context(), clientID)
+	if err != nil || !app.RequireDPoP || conn["requireDpop"] != true {
+		t.Fatalf("the application = %+v, %v; connection %v", app, err, conn)
+	}
+	// a confidential client's refresh: without a proof refused before anything else
+	tokenURL := m.Config.IssuerURL + "/oauth/v2/token"
+	req, _ := http.NewRequest(http.MethodPost, tokenURL, strings.NewReader(url.Values{"grant_type": {"refresh_token"},
+		"refresh_token": {"unknown"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(clientID, secret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || out["error"] != "invalid_dpop_proof" {
+		t.Fatalf("a token request without a proof: %d %v", resp.StatusCode, out)
+	}
+
+	gql := call(t, nil, http.MethodPost, m.Config.ConsoleURL+"/graphql", admin.AccessToken, map[string]any{
+		"query": `mutation($id: ID!) { updateInstance(id: $id, input: {name: "Acme DPoP", url: "https://dpop.acme.example", requireDpop: false}) { connection { requireDpop } } }`,
+		"variables": map[string]any{"id": inst["id"]}})
+	if gql.status != http.StatusOK || !strings.Contains(string(mustJSON(gql.body)), `"requireDpop":false`) {
+		t.Fatalf("updateInstance: %d %v", gql.status, gql.body)
+	}
+	if app, err = m.Store.ApplicationByClientID(t.Context(), clientID); err != nil || app.RequireDPoP {
+		t.Fatalf("the application after the update = %+v, %v", app, err)
+	}
+	// an update that does not name it keeps it
+	code, got := adminCall(t, m, admin.AccessToken, http.MethodPut, "/instances/"+inst["id"].(string),
+		map[string]any{"name": "Acme DPoP 2", "url": "https://dpop.acme.example", "requireDpop": true})
+	if code != http.StatusOK || got["connection"].(map[string]any)["requireDpop"] != true {
+		t.Fatalf("PUT with requireDpop: %d %v", code, got)
+	}
+	code, got = adminCall(t, m, admin.AccessToken, http.MethodPut, "/instances/"+inst["id"].(string),
+		map[string]any{"name": "Acme DPoP 3", "url": "https://dpop.acme.example"})
+	if app, err = m.Store.ApplicationByClientID(t.Context(), clientID); code != http.StatusOK || err != nil || !app.RequireDPoP ||
+		got["connection"].(map[string]any)["requireDpop"] != true {
+		t.Fatalf("PUT without requireDpop: %d %v; application %+v", code, got, app)
+	}
+}

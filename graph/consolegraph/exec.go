@@ -136,6 +136,7 @@ type ComplexityRoot struct {
 		IDPAppID        func(childComplexity int) int
 		OIDCClientID    func(childComplexity int) int
 		OIDCRedirectURI func(childComplexity int) int
+		RequireDPoP     func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
 	}
 
@@ -1380,6 +1381,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Connection.OIDCRedirectURI(childComplexity), true
+	case "Connection.requireDpop":
+		if e.ComplexityRoot.Connection.RequireDPoP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Connection.RequireDPoP(childComplexity), true
 	case "Connection.updatedAt":
 		if e.ComplexityRoot.Connection.UpdatedAt == nil {
 			break
@@ -6046,6 +6053,8 @@ type Connection {
   oidcRedirectUri: String!
   idpAppId: String!
   updatedAt: Time!
+  "Whether the application gets tokens only with a DPoP proof (RFC 9449): its tokens are bound to the client's key."
+  requireDpop: Boolean!
 }
 
 "A confidential instance application's new client secret, answered once by rotateInstanceSecret."
@@ -6068,12 +6077,16 @@ input CreateInstanceInput {
   databaseUri: String
   "none (default: a public client with PKCE, as the tenant web app needs), or client_secret_basic or client_secret_post for a confidential server-side application."
   appAuthMethod: String
+  "Tokens of the instance's application only with a DPoP proof, bound to the client's key (RFC 9449); default false."
+  requireDpop: Boolean
 }
 
 input UpdateInstanceInput {
   name: String!
   url: String!
   databaseUri: String
+  "Changes whether the application requires DPoP proofs; absent keeps it."
+  requireDpop: Boolean
 }
 
 extend type Query {
@@ -6896,6 +6909,8 @@ func (ec *executionContext) childFields_Connection(ctx context.Context, field gr
 		return ec.fieldContext_Connection_idpAppId(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Connection_updatedAt(ctx, field)
+	case "requireDpop":
+		return ec.fieldContext_Connection_requireDpop(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Connection", field.Name)
 }
@@ -12552,6 +12567,29 @@ func (ec *executionContext) _Connection_updatedAt(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_Connection_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Connection", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Connection_requireDpop(ctx context.Context, field graphql.CollectedField, obj *admin.Connection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Connection_requireDpop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequireDPoP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Connection_requireDpop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Connection", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Credit_id(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
@@ -31880,7 +31918,7 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri", "appAuthMethod"}
+	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri", "appAuthMethod", "requireDpop"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -31922,6 +31960,13 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 				return it, err
 			}
 			it.AppAuthMethod = data
+		case "requireDpop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireDpop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireDpop = data
 		}
 	}
 	return it, nil
@@ -33532,7 +33577,7 @@ func (ec *executionContext) unmarshalInputUpdateInstanceInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "url", "databaseUri"}
+	fieldsInOrder := [...]string{"name", "url", "databaseUri", "requireDpop"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -33560,6 +33605,13 @@ func (ec *executionContext) unmarshalInputUpdateInstanceInput(ctx context.Contex
 				return it, err
 			}
 			it.DatabaseURI = data
+		case "requireDpop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireDpop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireDPoP = data
 		}
 	}
 	return it, nil
@@ -34550,6 +34602,11 @@ func (ec *executionContext) _Connection(ctx context.Context, sel ast.SelectionSe
 			}
 		case "updatedAt":
 			out.Values[i] = ec._Connection_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requireDpop":
+			out.Values[i] = ec._Connection_requireDpop(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

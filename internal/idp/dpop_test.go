@@ -225,3 +225,26 @@ func TestAttackDPoPBoundRefresh(t *testing.T) {
 		t.Fatalf("retry without a proof: %d %v", status, body)
 	}
 }
+
+// The management API sets and answers requireDpop; an update without it
+// turns it off (PUT replaces the settings).
+// spec: D-dpop
+func TestManagementRequireDPoP(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	m := ti.mgmtClient(t, true)
+	code, app := m.do(http.MethodPost, "/applications", map[string]any{"name": "Bound", "redirectUris": []string{appRedirect},
+		"requireDpop": true})
+	if code != http.StatusCreated || app["requireDpop"] != true {
+		t.Fatalf("create = %d %v", code, app)
+	}
+	stored, err := ti.st.ApplicationByClientID(context.Background(), app["clientId"].(string))
+	if err != nil || !stored.RequireDPoP {
+		t.Fatalf("stored = %+v, %v", stored, err)
+	}
+	code, app = m.do(http.MethodPut, "/applications/"+app["appId"].(string), map[string]any{"name": "Bound",
+		"redirectUris": []string{appRedirect}})
+	if code != http.StatusOK || app["requireDpop"] != false {
+		t.Fatalf("update = %d %v", code, app)
+	}
+}
