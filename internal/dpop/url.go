@@ -2,7 +2,6 @@ package dpop
 
 import (
 	"encoding/json"
-	"net"
 	"net/url"
 	"strings"
 )
@@ -24,11 +23,11 @@ func NormalizeURL(u string) (string, bool) {
 	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
 		port = ""
 	}
-	if strings.Contains(host, ":") {
+	if strings.Contains(host, ":") { // an IPv6 literal
 		host = "[" + host + "]"
 	}
 	if port != "" {
-		host = net.JoinHostPort(strings.Trim(host, "[]"), port)
+		host += ":" + port
 	}
 	path := p.EscapedPath()
 	if path == "" {

@@ -2,9 +2,11 @@ package idp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 
@@ -132,4 +134,39 @@ func writeBoundAnswer(w http.ResponseWriter, rec *answerRecorder) {
 	w.Header().Del("Content-Length")
 	w.WriteHeader(rec.status)
 	_, _ = w.Write(body)
+}
+
+// refuseBoundBearer keeps DPoP-bound access tokens from the endpoints that
+// take bearer tokens only (userinfo): a token whose claims carry cnf is
+// refused as the op library refuses an invalid one (bearerChallenge makes
+// the answer), before anything else is read of it. Its signature is the op
+// library's to check; a forged token with cnf is refused all the same.
+func refuseBoundBearer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok {
+			raw = r.FormValue("access_token")
+		}
+		if hasConfirmation(raw) {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hasConfirmation reports whether the JWT raw carries a cnf claim.
+func hasConfirmation(raw string) bool {
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 || len(raw) > 8192 {
+		return false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return false
+	}
+	var c struct {
+		CNF json.RawMessage `json:"cnf"`
+	}
+	return json.Unmarshal(b, &c) == nil && len(c.CNF) > 0 && string(c.CNF) != "null"
 }

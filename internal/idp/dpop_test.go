@@ -101,6 +101,14 @@ func TestDPoPBindsTokens(t *testing.T) {
 	if got := cnfJKT(t, at); got != key.JKT() {
 		t.Fatalf("cnf.jkt = %q, want %q", got, key.JKT())
 	}
+	// the provider's userinfo takes bearer tokens only: the bound token is refused there
+	req, _ := http.NewRequest(http.MethodGet, ti.issuer+PathUserinfo, nil)
+	req.Header.Set("Authorization", "Bearer "+at)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("userinfo with the bound token as bearer: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	refresh, _ := body["refresh_token"].(string)
 	rt, err := ti.st.RefreshToken(context.Background(), hashSecret(refresh), time.Now())
 	if err != nil || rt.DPoPJKT != key.JKT() {
@@ -118,6 +126,13 @@ func TestDPoPBindsTokens(t *testing.T) {
 	status, body = ti.tokenCall(ti.codeForm(r))
 	if status != http.StatusOK || body["token_type"] != "Bearer" || cnfJKT(t, body["access_token"].(string)) != "" {
 		t.Fatalf("bearer exchange: %d %v", status, body)
+	}
+	req, _ = http.NewRequest(http.MethodGet, ti.issuer+PathUserinfo, nil)
+	req.Header.Set("Authorization", "Bearer "+body["access_token"].(string))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("userinfo with a bearer token: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 	status, body = ti.tokenCall(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {body["refresh_token"].(string)},
 		"client_id": {appClientID}})

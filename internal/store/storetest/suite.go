@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"AuthRequestLifecycle", testAuthRequest},
 		{"CodeExchangedOnce", testCodeExchangedOnce},
 		{"RefreshFamily", testRefreshFamily},
+		{"DPoP", testDPoP},
 		{"IssueTokensRotation", testIssueTokens},
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
@@ -498,6 +499,7 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 		t.Fatalf("first issue = %v, %v", ok, err)
 	}
 	at2, rt2 := mk("2")
+	rt2.DPoPJKT = "thumbprint-of-the-key" // a bound refresh token keeps its key through the one-statement rotation
 	if ok, err := st.IssueTokens(ctx, "rt1", at2, rt2); !ok || err != nil {
 		t.Fatalf("rotation = %v, %v", ok, err)
 	}
@@ -519,5 +521,38 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 	at4, rt4 := mk("4")
 	if ok, _ := st.IssueTokens(ctx, "nope", at4, rt4); ok {
 		t.Fatal("rotation of an unknown refresh token succeeded")
+	}
+}
+
+// testDPoP: a DPoP proof is accepted once until it expires, at any replica
+// (the database decides); an application's require_dpop round-trips.
+func testDPoP(t *testing.T, st *store.Store) {
+	if ok, err := st.UseDPoPProof(ctx, "proof-1", ts.Add(time.Minute)); !ok || err != nil {
+		t.Fatalf("first use = %v, %v", ok, err)
+	}
+	if ok, err := st.UseDPoPProof(ctx, "proof-1", ts.Add(time.Minute)); ok || err != nil {
+		t.Fatalf("replay = %v, %v; want false, nil", ok, err)
+	}
+	if err := st.DeleteExpired(ctx, ts.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.UseDPoPProof(ctx, "proof-1", ts.Add(3*time.Minute)); !ok || err != nil {
+		t.Fatalf("after expiry = %v, %v", ok, err)
+	}
+	app := &platform.Application{AppID: "app-dpop", ClientID: "client-dpop", Name: "Bound", Kind: platform.AppPublic,
+		RedirectURIs: []string{"https://bound.example/cb"}, RequireDPoP: true, CreatedAt: ts}
+	if err := st.CreateApplication(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.ApplicationByClientID(ctx, "client-dpop")
+	if err != nil || !got.RequireDPoP {
+		t.Fatalf("require_dpop = %+v, %v", got, err)
+	}
+	got.RequireDPoP = false
+	if err := st.UpdateApplication(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = st.ApplicationByClientID(ctx, "client-dpop"); err != nil || got.RequireDPoP {
+		t.Fatalf("require_dpop after update = %+v, %v", got, err)
 	}
 }
