@@ -245,7 +245,7 @@ func TestInstanceRequiresDPoP(t *testing.T) {
 	}
 
 	gql := call(t, nil, http.MethodPost, m.Config.ConsoleURL+"/graphql", admin.AccessToken, map[string]any{
-		"query": `mutation($id: ID!) { updateInstance(id: $id, input: {name: "Acme DPoP", url: "https://dpop.acme.example", requireDpop: false}) { connection { requireDpop } } }`,
+		"query":     `mutation($id: ID!) { updateInstance(id: $id, input: {name: "Acme DPoP", url: "https://dpop.acme.example", requireDpop: false}) { connection { requireDpop } } }`,
 		"variables": map[string]any{"id": inst["id"]}})
 	if gql.status != http.StatusOK || !strings.Contains(string(mustJSON(gql.body)), `"requireDpop":false`) {
 		t.Fatalf("updateInstance: %d %v", gql.status, gql.body)
