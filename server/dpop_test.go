@@ -10,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
+
 	"github.com/platform/platform/internal/dpop"
+	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/tenant"
 	"github.com/platform/platform/internal/testkit"
 )
 
@@ -264,5 +268,60 @@ func TestInstanceRequiresDPoP(t *testing.T) {
 	if app, err = m.Store.ApplicationByClientID(t.Context(), clientID); code != http.StatusOK || err != nil || !app.RequireDPoP ||
 		got["connection"].(map[string]any)["requireDpop"] != true {
 		t.Fatalf("PUT without requireDpop: %d %v; application %+v", code, got, app)
+	}
+}
+
+// boundCodeTokens signs email in at clientID (redirect) and exchanges the
+// code with a DPoP proof of key: the token answer.
+func boundCodeTokens(t *testing.T, m *Main, key *testkit.DPoPKey, clientID, redirect, email string) map[string]any {
+	t.Helper()
+	verifier := oauth2.GenerateVerifier()
+	b := pageBrowser(redirect)
+	cfg := oauth2.Config{ClientID: clientID, RedirectURL: redirect, Scopes: []string{"openid", "email"},
+		Endpoint: oauth2.Endpoint{AuthURL: m.Config.IssuerURL + "/oauth/v2/authorize", TokenURL: m.Config.IssuerURL + "/oauth/v2/token"}}
+	_, page := fetchPage(t, b, http.MethodGet, cfg.AuthCodeURL("state-1", oauth2.S256ChallengeOption(verifier),
+		oauth2.SetAuthURLParam("nonce", "nonce-1"), oauth2.SetAuthURLParam("login_hint", email)), nil)
+	resp, _ := submit(t, b, m.Config.IssuerURL+idp.PathLogin, page, "email", email, "password", DemoPassword)
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	code := loc.Query().Get("code")
+	if code == "" {
+		t.Fatalf("no code: %v", loc)
+	}
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}}
+	req, _ := http.NewRequest(http.MethodPost, cfg.Endpoint.TokenURL, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("DPoP", key.Proof(http.MethodPost, cfg.Endpoint.TokenURL, testkit.ProofOpts{}))
+	tr, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(tr.Body).Decode(&out)
+	if tr.StatusCode != http.StatusOK || out["token_type"] != "DPoP" {
+		t.Fatalf("bound code exchange: %d %v", tr.StatusCode, out)
+	}
+	return out
+}
+
+// The tenant web app's session is a cookie: a DPoP-bound access token
+// posted to its callback opens none (the session would let anyone with the
+// cookie use what only the key's holder may). The same sign-in's bearer
+// tokens do.
+// attack: dpop-bound-token-to-session
+func TestAttackDPoPBoundTokenToSession(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	key := testkit.NewDPoPKey(t)
+	tok := boundCodeTokens(t, m, key, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", "bob@acme.example")
+	a := call(t, nil, http.MethodPost, m.Config.InstanceURL+"/auth/idp/callback", "", tenant.CallbackRequest{
+		IDToken: tok["id_token"].(string), AccessToken: tok["access_token"].(string), Nonce: "nonce-1"})
+	if a.status != http.StatusUnauthorized && a.status != http.StatusBadRequest {
+		t.Fatalf("a session from a bound token = %d %v", a.status, a.body)
+	}
+	s := signIn(t, m, "bob@acme.example") // bearer tokens make a session
+	if a := call(t, s.session, http.MethodGet, m.Config.InstanceURL+"/auth/session", "", nil); a.status != http.StatusOK {
+		t.Fatalf("a bearer sign-in's session: %d %v", a.status, a.body)
 	}
 }

@@ -20,8 +20,18 @@ import (
 // and answers the status and the JSON body.
 func (ti *testIDP) tokenCall(form url.Values, proofs ...string) (int, map[string]any) {
 	ti.t.Helper()
+	return ti.tokenCallWith(form, nil, proofs...)
+}
+
+// tokenCallWith is tokenCall with edit applied to the request (client
+// authentication).
+func (ti *testIDP) tokenCallWith(form url.Values, edit func(*http.Request), proofs ...string) (int, map[string]any) {
+	ti.t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, ti.issuer+PathToken, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if edit != nil {
+		edit(req)
+	}
 	for _, p := range proofs {
 		req.Header.Add("DPoP", p)
 	}
@@ -261,5 +271,38 @@ func TestManagementRequireDPoP(t *testing.T) {
 		"redirectUris": []string{appRedirect}})
 	if code != http.StatusOK || app["requireDpop"] != false {
 		t.Fatalf("update = %d %v", code, app)
+	}
+}
+
+// The management API takes bearer tokens only: the management client's
+// DPoP-bound token is refused there as a bearer token.
+// attack: dpop-bound-token-at-management-api
+func TestAttackDPoPBoundTokenAtManagementAPI(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	ti.mgmtClient(t, true)
+	key := testkit.NewDPoPKey(t)
+	form := url.Values{"grant_type": {"client_credentials"}}
+	basic := func(r *http.Request) { r.SetBasicAuth(mgmtClientID, mgmtSecret) }
+	status, body := ti.tokenCallWith(form, basic, key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{}))
+	if status != http.StatusOK || body["token_type"] != "DPoP" {
+		t.Fatalf("bound client_credentials: %d %v", status, body)
+	}
+	call := func(token string) int {
+		req, _ := http.NewRequest(http.MethodGet, ti.issuer+PathManagement+"/applications/app-1", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := call(body["access_token"].(string)); code != http.StatusUnauthorized {
+		t.Fatalf("the bound token as bearer: %d", code)
+	}
+	_, body = ti.tokenCallWith(form, basic)
+	if code := call(body["access_token"].(string)); code != http.StatusOK {
+		t.Fatalf("a bearer token: %d", code)
 	}
 }
