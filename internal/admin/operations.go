@@ -223,6 +223,15 @@ var (
 	OpSCIMTokenRevoke = declare(Operation{Name: "scim_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 )
 
+// Initial access tokens of dynamic client registration and the clients
+// they registered (D-dynamic-registration): customer-side configuration.
+var (
+	OpRegistrationTokenList   = declare(Operation{Name: "registration_token.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpRegistrationTokenCreate = declare(Operation{Name: "registration_token.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpRegistrationTokenRevoke = declare(Operation{Name: "registration_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpRegisteredClientList    = declare(Operation{Name: "registered_client.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+)
+
 // A customer's groups as its directory writes them through SCIM (D-scim):
 // names, external ids and members, never the bound role.
 var (

@@ -42,6 +42,7 @@ type Service struct {
 	userAttributes
 	discrepancies
 	scimTokens
+	registrationTokens
 	scimUsers
 	scimGroups
 	groups
@@ -105,27 +106,28 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 	co := &core{store: st, access: acc, now: cfg.now, sealer: cfg.sealer}
 	acct := &accounts{core: co, adminOrgID: cfg.adminOrgID, issuer: cfg.issuer}
 	return &Service{
-		me:                me{co},
-		logs:              logs{co},
-		customers:         customers{co},
-		tenants:           tenants{co},
-		instances:         instances{core: co, apps: cfg.apps, vault: cfg.vault},
-		users:             users{acct},
-		internalUsers:     internalUsers{acct},
-		grants:            grants{co},
-		serviceAccounts:   serviceAccounts{core: co, adminOrgID: cfg.adminOrgID},
-		identityProviders: identityProviders{core: co, egress: cfg.egress},
-		webhooks:          webhooks{core: co, egress: cfg.egress},
-		billing:           billing{co},
-		catalog:           catalog{co},
-		releases:          releases{co},
-		environment:       environment{co},
-		systemWorkers:     systemWorkers{co},
-		userAttributes:    userAttributes{co},
-		discrepancies:     discrepancies{co},
-		scimTokens:        scimTokens{co},
-		scimUsers:         scimUsers{users{acct}},
-		scimGroups:        scimGroups{co},
-		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
+		me:                 me{co},
+		logs:               logs{co},
+		customers:          customers{co},
+		tenants:            tenants{co},
+		instances:          instances{core: co, apps: cfg.apps, vault: cfg.vault},
+		users:              users{acct},
+		internalUsers:      internalUsers{acct},
+		grants:             grants{co},
+		serviceAccounts:    serviceAccounts{core: co, adminOrgID: cfg.adminOrgID},
+		identityProviders:  identityProviders{core: co, egress: cfg.egress},
+		webhooks:           webhooks{core: co, egress: cfg.egress},
+		billing:            billing{co},
+		catalog:            catalog{co},
+		releases:           releases{co},
+		environment:        environment{co},
+		systemWorkers:      systemWorkers{co},
+		userAttributes:     userAttributes{co},
+		discrepancies:      discrepancies{co},
+		scimTokens:         scimTokens{co},
+		registrationTokens: registrationTokens{co},
+		scimUsers:          scimUsers{users{acct}},
+		scimGroups:         scimGroups{co},
+		groups:             groups{core: co, adminOrgID: cfg.adminOrgID},
 	}
 }

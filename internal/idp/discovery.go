@@ -37,6 +37,7 @@ func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	d.ResponseModesSupported = []string{string(oidc.ResponseModeQuery)}
 	d.GrantTypesSupported = slices.Clone(supportedGrantTypes)
 	d.DeviceAuthorizationEndpoint = p.cfg.Issuer + PathDeviceAuthorization
+	d.RegistrationEndpoint = p.cfg.Issuer + PathRegister // with an initial access token (RFC 7591)
 	d.CheckSessionIframe = ""
 	d.RequestParameterSupported = false
 	d.RequestObjectSigningAlgValuesSupported = nil

@@ -11,13 +11,15 @@ import (
 )
 
 const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at,
-	auth_method, jwks, user_id, require_par, backchannel_logout_uri, device_flow, require_dpop`
+	auth_method, jwks, user_id, require_par, backchannel_logout_uri, device_flow, require_dpop,
+	registered_customer_id, registration_token_id, registration_hash`
 
 func scanApp(r Row) (*platform.Application, error) {
 	var a platform.Application
 	var redirects, logouts string
 	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt,
-		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI, &a.DeviceFlow, &a.RequireDPoP); err != nil {
+		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI, &a.DeviceFlow, &a.RequireDPoP,
+		&a.RegisteredCustomerID, &a.RegistrationTokenID, &a.RegistrationHash); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
@@ -36,10 +38,10 @@ func (s *OIDC) CreateApplication(ctx context.Context, a *platform.Application) e
 		return err
 	}
 	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-		$10, $11, $12, $13, $14, $15, $16)`,
+		$10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
 		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
 		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI,
-		a.DeviceFlow, a.RequireDPoP)
+		a.DeviceFlow, a.RequireDPoP, a.RegisteredCustomerID, a.RegistrationTokenID, a.RegistrationHash)
 	return wrap(err, "application")
 }
 

@@ -195,6 +195,14 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/customers/{id}/scim-tokens", Op: admin.OpSCIMTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateSCIMToken)},
 		{Method: post, Pattern: "/scim-tokens/{id}/revoke", Op: admin.OpSCIMTokenRevoke, Locate: s.SCIMTokenResource, Handle: deleteByID(s.RevokeSCIMToken)},
 
+		// A customer's initial access tokens of dynamic client registration
+		// (D-dynamic-registration): answered once, stored hashed; and the
+		// clients they registered.
+		{Method: get, Pattern: "/customers/{id}/registration-tokens", Op: admin.OpRegistrationTokenList, Locate: cust, Handle: byID(ok, s.ListRegistrationTokens)},
+		{Method: post, Pattern: "/customers/{id}/registration-tokens", Op: admin.OpRegistrationTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateRegistrationToken)},
+		{Method: post, Pattern: "/registration-tokens/{id}/revoke", Op: admin.OpRegistrationTokenRevoke, Locate: s.RegistrationTokenResource, Handle: deleteByID(s.RevokeRegistrationToken)},
+		{Method: get, Pattern: "/customers/{id}/registered-clients", Op: admin.OpRegisteredClientList, Locate: cust, Handle: byID(ok, s.ListRegisteredClients)},
+
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists
 		// without a customer in the path are filtered by the caller's scope.
