@@ -94,3 +94,37 @@ func TestOpenIDClientDPoP(t *testing.T) {
 		t.Fatalf("a refresh with another key's proofs: %v", s)
 	}
 }
+
+// panva's openid-client registers itself with a customer's initial access
+// token at the discovery's registration_endpoint (RFC 7591) and signs a
+// user in as the client it became; its registration is then readable with
+// the registration access token it was answered (RFC 7592).
+// spec: D-dynamic-registration
+func TestOpenIDClientRegistration(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "openid-client")
+	node := nodeTool(t, dir, "openid-client")
+	m := MustRunMain(t)
+	const email, redirect = "bob@acme.example", "http://127.0.0.1:1/registered/cb"
+	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
+	iat := registrationToken(t, m, owner.AccessToken, map[string]any{"name": "openid-client", "kinds": []string{"public"},
+		"redirectHosts": []string{"127.0.0.1"}, "maxUses": 1})
+	send, next := nodeSteps(t, node, dir, "register.mjs")
+	send(map[string]any{"issuer": m.Config.IssuerURL, "redirectUri": redirect, "initialAccessToken": iat["token"]})
+	reg := next("registered")
+	if reg["clientId"] == "" || reg["registrationAccessToken"] == "" {
+		t.Fatalf("registration as openid-client saw it: %v", reg)
+	}
+	auth := next("authorize")
+	b := pageBrowser(redirect)
+	_, page := fetchPage(t, b, http.MethodGet, auth["url"].(string), nil)
+	resp, _ := submit(t, b, m.Config.IssuerURL+idp.PathLogin, page, "email", email, "password", DemoPassword)
+	send(map[string]any{"callback": resp.Header.Get("Location")})
+	if c := next("code"); c["email"] != email {
+		t.Fatalf("the registered client's sign-in: %v", c)
+	}
+	if code, got := regCall(t, http.MethodGet, reg["registrationClientUri"].(string), reg["registrationAccessToken"].(string), nil); code != http.StatusOK ||
+		got["client_name"] != "openid-client registered" {
+		t.Fatalf("the registration afterwards: %d %v", code, got)
+	}
+}

@@ -83,6 +83,9 @@ type Documents = {
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": typeof types.ResumeWorkerDocument,
     "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": typeof types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": typeof types.InvoicesDocument,
+    "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n": typeof types.RegistrationDocument,
+    "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n": typeof types.CreateRegistrationTokenDocument,
+    "\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n": typeof types.RevokeRegistrationTokenDocument,
     "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": typeof types.ReleasesDocument,
     "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }": typeof types.CreateReleaseDocument,
     "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }": typeof types.PublishReleaseDocument,
@@ -220,6 +223,9 @@ const documents: Documents = {
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": types.ResumeWorkerDocument,
     "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": types.InvoicesDocument,
+    "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n": types.RegistrationDocument,
+    "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n": types.CreateRegistrationTokenDocument,
+    "\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n": types.RevokeRegistrationTokenDocument,
     "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": types.ReleasesDocument,
     "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }": types.CreateReleaseDocument,
     "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }": types.PublishReleaseDocument,
@@ -578,6 +584,18 @@ export function graphql(source: "\n  query EmailLog($actorId: ID, $first: Int, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n"): (typeof documents)["\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n"): (typeof documents)["\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -8,6 +8,7 @@ import { chooseTab } from "../tabs";
 import { ConfirmDelete, Fact, FormErrors, Loading, Missing, PageTitle, formatTime } from "../ui";
 import { CustomerSettings } from "./settings";
 import { ScimTokens } from "./scim";
+import { Registration } from "./registration";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
 import { TenantList } from "./tenants";
@@ -43,6 +44,7 @@ const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolea
   { value: "sso", label: "Sign-in", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
   { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
   { value: "directory", label: "Directory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
+  { value: "applications", label: "Applications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Registration customerId={id} /> },
 ];
 
 export function CustomerPage({ id }: { id: string }) {
