@@ -32,6 +32,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"CodeExchangedOnce", testCodeExchangedOnce},
 		{"RefreshFamily", testRefreshFamily},
 		{"DPoP", testDPoP},
+		{"RegistrationTokens", testRegistrationTokens},
 		{"IssueTokensRotation", testIssueTokens},
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
@@ -554,5 +555,55 @@ func testDPoP(t *testing.T, st *store.Store) {
 	}
 	if got, err = st.ApplicationByClientID(ctx, "client-dpop"); err != nil || got.RequireDPoP {
 		t.Fatalf("require_dpop after update = %+v, %v", got, err)
+	}
+}
+
+// testRegistrationTokens: an initial access token registers at most its
+// uses, never once revoked or expired; its clients belong to its customer.
+func testRegistrationTokens(t *testing.T, st *store.Store) {
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "cust-reg", Name: "Reg", CreatedAt: ts, UpdatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	tok := &store.RegistrationToken{ID: "iat-1", CustomerID: "cust-reg", Name: "CLI", TokenHash: "h1", AllowPublic: true,
+		RedirectHosts: []string{"app.example", "*.example.org"}, MaxUses: 2, CreatedBy: "u", CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	if err := st.CreateRegistrationToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		got, err := st.UseRegistrationToken(ctx, "h1", ts)
+		if err != nil || got.Uses != i || got.CustomerID != "cust-reg" || len(got.RedirectHosts) != 2 {
+			t.Fatalf("use %d = %+v, %v", i, got, err)
+		}
+	}
+	_, err := st.UseRegistrationToken(ctx, "h1", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+	tok2 := *tok
+	tok2.ID, tok2.TokenHash = "iat-2", "h2"
+	if err := st.CreateRegistrationToken(ctx, &tok2); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.UseRegistrationToken(ctx, "h2", ts.Add(time.Hour))
+	wantCode(t, err, platform.ENOTFOUND) // expired
+	if err := st.RevokeRegistrationToken(ctx, "iat-2", ts); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.UseRegistrationToken(ctx, "h2", ts)
+	wantCode(t, err, platform.ENOTFOUND) // revoked
+	list, err := st.RegistrationTokens(ctx, "cust-reg")
+	if err != nil || len(list) != 2 || list[0].RevokedAt.IsZero() == list[1].RevokedAt.IsZero() {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+	app := &platform.Application{AppID: "app-reg", ClientID: "client-reg", Name: "CLI", Kind: platform.AppPublic,
+		RedirectURIs: []string{"https://app.example/cb"}, RegisteredCustomerID: "cust-reg", RegistrationTokenID: "iat-1",
+		RegistrationHash: "rat", CreatedAt: ts}
+	if err := st.CreateApplication(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := st.RegisteredApplications(ctx, "cust-reg")
+	if err != nil || len(apps) != 1 || apps[0].RegistrationHash != "rat" || apps[0].RegistrationTokenID != "iat-1" {
+		t.Fatalf("registered applications = %+v, %v", apps, err)
+	}
+	if err := st.RevokeClientGrants(ctx, "client-reg", ts); err != nil {
+		t.Fatal(err)
 	}
 }
