@@ -14,6 +14,7 @@ import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { StatusBadge } from "./users";
+import { ScimTokens } from "./scim";
 
 const InternalUsersQuery = graphql(`
   query InternalUsers($first: Int, $after: String) {
@@ -27,6 +28,10 @@ const UpdateInternalUser = graphql(`
   mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }
 `);
 const RemoveInternalUser = graphql(`mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }`);
+
+// A user provisioned by the administrator organization's directory holds
+// no role of its own: its groups give it one.
+const NO_ROLE = "none (its groups' roles)";
 
 export const INTERNAL_ROLES = ["platform_admin", "account_manager", "qa_admin", "infra_ops", "finance_admin", "compliance_admin", "reader"];
 
@@ -58,14 +63,15 @@ export function InternalUsersPage() {
           { label: "Name", cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
           { label: "E-mail", cell: (u) => u.email },
           { label: "Role", cell: (u) => (write && !self(u) ? (
-            <NativeSelect size="xs" aria-label={`Role of ${u.email}`} value={u.role} data={INTERNAL_ROLES}
+            <NativeSelect size="xs" aria-label={`Role of ${u.email}`} value={u.role}
+              data={u.role ? INTERNAL_ROLES : [{ value: "", label: NO_ROLE }, ...INTERNAL_ROLES]}
               onChange={async (e) => {
                 const role = e.currentTarget.value;
                 const m = messages((await update({ id: u.id, input: { role } })).error);
                 setErrs(m);
                 setDone(m.length ? "" : `${u.email} is now ${role}.`);
               }} />
-          ) : u.role) },
+          ) : u.role || NO_ROLE) },
           { label: "Status", cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
           ...(write ? [{ label: "Actions", cell: (u: InternalUser) => (self(u) ? "you" : (
             <Button size="xs" variant="outline" color="red.9" aria-label={`Remove ${u.email}`} onClick={() => setRemoving(u)}>Remove</Button>
@@ -73,6 +79,7 @@ export function InternalUsersPage() {
         ]} />
       )}
       <Pager next={data?.internalUsers.nextCursor} />
+      <ScimTokens />
       {inviting && <InviteForm onClose={() => setInviting(false)} />}
       <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind="internal user" verb="Remove" name={removing?.email ?? ""}
         consequence="The user loses the role, every grant and focus mode, and the account is suspended."

@@ -8,8 +8,10 @@ import { messages, useProblems } from "../forms";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, formatTime } from "../ui";
 
-// The customer's directory connection (SCIM, docs/scim.md): the tenant
-// URL, the tokens with their last use, a new token shown once, revoking.
+// A directory's connection (SCIM, docs/scim.md): the tenant URL, the
+// tokens with their last use, a new token shown once, revoking. A
+// customer's, or, without a customer, the administrator organization's,
+// which provisions internal users and internal groups.
 
 const ScimTokensQuery = graphql(`
   query ScimTokens($id: ID!) {
@@ -25,24 +27,45 @@ const RevokeScimToken = graphql(`
   mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }
 `);
 
+const InternalScimTokensQuery = graphql(`
+  query InternalScimTokens {
+    internalScimTokens { id name createdAt lastUsedAt revokedAt }
+  }
+`);
+const CreateInternalScimToken = graphql(`
+  mutation CreateInternalScimToken($name: String!) {
+    createInternalScimToken(name: $name) { token scimToken { id name } }
+  }
+`);
+const RevokeInternalScimToken = graphql(`
+  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }
+`);
+
 const TOKEN = { additionalTypenames: ["ScimToken"] };
 
-export function ScimTokens({ customerId }: { customerId: string }) {
+export function ScimTokens({ customerId }: { customerId?: string }) {
   const caller = useCaller();
-  const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
-  const [{ data, fetching, error }] = useQuery({ query: ScimTokensQuery, variables: { id: customerId }, context: lists("ScimToken") });
+  const internal = !customerId;
+  const write = caller.canWrite(internal ? "MANAGE_INTERNAL_USERS" : "MANAGE_CUSTOMER_CONFIG");
+  const [customer] = useQuery({ query: ScimTokensQuery, variables: { id: customerId ?? "" }, pause: internal, context: lists("ScimToken") });
+  const [admin] = useQuery({ query: InternalScimTokensQuery, pause: !internal, context: lists("ScimToken") });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const [, revoke] = useMutation(RevokeScimToken);
+  const [, revokeCustomer] = useMutation(RevokeScimToken);
+  const [, revokeInternal] = useMutation(RevokeInternalScimToken);
+  const { data, fetching, error } = internal ? admin : customer;
   if (fetching && !data) return <Loading />;
-  const tokens = data?.customer?.scimTokens ?? [];
+  const tokens = (internal ? admin.data?.internalScimTokens : customer.data?.customer?.scimTokens) ?? [];
+  const revoke = (id: string) => (internal ? revokeInternal({ id }, TOKEN) : revokeCustomer({ id }, TOKEN));
   return (
     <>
       <PageError error={error} what="the directory tokens" />
       <Title order={2} size="h3" mt="md" mb="xs">Directory provisioning (SCIM)</Title>
       <Text mb="xs">
-        Your directory (Entra ID, Okta, …) creates, changes and removes users and groups here. Tenant URL:{" "}
-        <Code data-testid="scim-url">{window.location.origin + "/scim/v2"}</Code>
+        {internal
+          ? "Your directory creates, changes and removes internal users and internal groups here. A provisioned user holds no role of its own: bind roles and grants to its groups."
+          : "Your directory (Entra ID, Okta, …) creates, changes and removes users and groups here."}{" "}
+        Tenant URL: <Code data-testid="scim-url">{window.location.origin + "/scim/v2"}</Code>
       </Text>
       <Group justify="space-between" mt="md" mb="xs">
         <Title order={3} size="h4">Tokens</Title>
@@ -74,17 +97,19 @@ export function ScimTokens({ customerId }: { customerId: string }) {
         kind="token"
         name={revoking?.name ?? ""}
         consequence="The directory's next request with this token is refused."
-        onConfirm={async () => messages((await revoke({ id: revoking!.id }, TOKEN)).error)}
+        onConfirm={async () => messages((await revoke(revoking!.id)).error)}
       />
     </>
   );
 }
 
-function TokenModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
+function TokenModal({ customerId, onClose }: { customerId?: string; onClose: () => void }) {
   const [name, setName] = useState("");
   const [token, setToken] = useState("");
   const { problems, check } = useProblems(["name"]);
-  const [{ fetching }, create] = useMutation(CreateScimToken);
+  const [{ fetching: creatingCustomer }, createCustomer] = useMutation(CreateScimToken);
+  const [{ fetching: creatingInternal }, createInternal] = useMutation(CreateInternalScimToken);
+  const fetching = creatingCustomer || creatingInternal;
   return (
     <Modal opened onClose={onClose} title="New SCIM token" centered>
       {token ? (
@@ -94,9 +119,15 @@ function TokenModal({ customerId, onClose }: { customerId: string; onClose: () =
           noValidate
           onSubmit={async (e) => {
             e.preventDefault();
-            const res = await create({ customerId, name }, TOKEN);
-            if (!check(res.error) || !res.data?.createScimToken) return;
-            setToken(res.data.createScimToken.token);
+            if (customerId) {
+              const res = await createCustomer({ customerId, name }, TOKEN);
+              if (!check(res.error) || !res.data?.createScimToken) return;
+              setToken(res.data.createScimToken.token);
+              return;
+            }
+            const res = await createInternal({ name }, TOKEN);
+            if (!check(res.error) || !res.data?.createInternalScimToken) return;
+            setToken(res.data.createInternalScimToken.token);
           }}
         >
           <Stack>
