@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
@@ -61,7 +60,7 @@ func (s *Tenancy) ListInstances(ctx context.Context, f authz.Filter, customerID,
 	args := []any{customerID}
 	cond := `($1 = '' OR i.customer_id = $1) AND ` + scopeCondition(&args, f, "i.customer_id", "i.id")
 	if search != "" {
-		cond += ` AND LOWER(i.name) LIKE ` + arg(&args, "%"+likeEscape(strings.ToLower(search))+"%") + ` ESCAPE '\'`
+		cond += ` AND ` + containsCondition(&args, search, "i.name")
 	}
 	return keysetPage(ctx, s.db, p, `SELECT `+instanceRowColumns+instanceRowFrom, cond, args, "i.name", "i.id", scanInstanceRow,
 		func(i *InstanceRow) (string, string) { return i.Name, i.ID })
