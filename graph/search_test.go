@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,28 @@ func TestSearchLists(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", name, got, c.want)
 		}
+	}
+}
+
+// A customer's name is its own (D-customer-names): creating or renaming a
+// customer to another's name in any case is a CONFLICT whose message names
+// the field, and nothing is written.
+func TestCustomerNamesAreUnique(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := e.gql(platAdm, `mutation { createCustomer(input: {name: " globex "}) { id } }`, nil)
+	if !slices.Equal(r.codes(), []string{"CONFLICT"}) || !strings.Contains(string(r.Raw), `name \"globex\" is another customer's`) {
+		t.Fatalf("a second Globex: %s", r.Raw)
+	}
+	r = e.gql(platAdm, `mutation { updateCustomer(id: "cust-acme", input: {name: "GLOBEX"}) { name } }`, nil)
+	if !slices.Equal(r.codes(), []string{"CONFLICT"}) {
+		t.Fatalf("Acme renamed Globex: %s", r.Raw)
+	}
+	r = e.gql(platAdm, `{ customers(search: "globex") { items { id } } }`, nil)
+	if items := dig(r.Data, "customers", "items").([]any); len(items) != 1 {
+		t.Fatalf("Globexes after the refusals: %s", r.Raw)
+	}
+	if r := e.gql(platAdm, `mutation { updateCustomer(id: "cust-acme", input: {name: "ACME"}) { name } }`, nil); len(r.Errors) > 0 {
+		t.Fatalf("Acme in capitals: %s", r.Raw)
 	}
 }

@@ -59,3 +59,25 @@ func TestRESTListSearch(t *testing.T) {
 		}
 	}
 }
+
+// Resolving the demo instance's database URI works in the demo; an
+// instance with none recorded answers 409 saying so (not 404, which the
+// console would read as an instance out of reach).
+func TestResolveDatabaseURIOnTheDemo(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	admin := consoleToken(t, m, "admin@platform.example")
+	code, body := adminCall(t, m, admin, http.MethodPost, "/instances/"+DemoInstanceID+"/resolve-database-uri", nil)
+	if code != 200 || body["databaseUri"] != DemoInstanceDatabaseURI {
+		t.Fatalf("the demo instance = %d %v", code, body)
+	}
+	code, made := adminCall(t, m, admin, http.MethodPost, "/instances", map[string]any{"customerId": DemoGlobexCustomerID,
+		"name": "Globex staging", "url": "https://staging.globex.example"})
+	if code != 201 {
+		t.Fatalf("instance = %d %v", code, made)
+	}
+	code, body = adminCall(t, m, admin, http.MethodPost, "/instances/"+made["id"].(string)+"/resolve-database-uri", nil)
+	if code != 409 || !strings.Contains(toJSON(body), "no database URI is recorded") {
+		t.Fatalf("an instance without one = %d %v", code, body)
+	}
+}

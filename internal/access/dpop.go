@@ -111,6 +111,7 @@ func DPoP(d *DPoPProofs, vs ...*TokenVerifier) Authenticator {
 		if !fresh {
 			return Identity{}, d.refuse("invalid_dpop_proof", "the proof was used already")
 		}
-		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer}, nil
+		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer, Actor: tok.Actor, AuthTime: tok.AuthTime,
+			ACR: tok.ACR, AMR: tok.AMR}, nil
 	}
 }

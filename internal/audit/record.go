@@ -34,6 +34,9 @@ type Entry struct {
 	// user does (a client registered with the customer's token).
 	CustomerID string
 	Details    Details
+	// ImpersonatorID is who acted as ActorID (an impersonation's internal
+	// user, a delegation's service account); "" when the user acted itself.
+	ImpersonatorID string
 }
 
 // Appender stores an audit event: the store, or one of its transactions.
@@ -71,7 +74,7 @@ func Row(ctx context.Context, now time.Time, e Entry) *store.AuditEvent {
 	r := &store.AuditEvent{ID: NewID(), At: now.UTC(), Kind: string(e.Kind), ActorID: e.ActorID, ActorEmail: e.ActorEmail,
 		Decision: "allowed", Reason: e.Reason, Status: 200, RequestID: httpapi.RequestID(ctx), TargetType: e.Target.Type,
 		TargetID: e.Target.ID, TargetName: e.Target.Name, SourceIP: ip, UserAgent: ua, Details: e.Details.encode(),
-		CustomerOfUser: e.CustomerOf, CustomerID: e.CustomerID}
+		CustomerOfUser: e.CustomerOf, CustomerID: e.CustomerID, ImpersonatorID: e.ImpersonatorID}
 	if e.Failed {
 		r.Decision, r.Status = "denied", 401
 	}

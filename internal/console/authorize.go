@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/platform/platform/internal/platform"
@@ -72,6 +73,10 @@ type AuthorizeParams struct {
 	Nonce         string
 	LoginHint     string
 	Prompt        string
+	// ACRValues and MaxAge ask for a step-up (D-step-up): a sign-in of that
+	// class no older than MaxAge seconds; MaxAge < 0 asks nothing of it.
+	ACRValues string
+	MaxAge    int
 }
 
 var errBadAuthorize = errors.New("console: refusing to build an authorize URL")
@@ -111,6 +116,12 @@ func BuildAuthorizeURL(endpoint string, p AuthorizeParams, registered []string) 
 	}
 	if p.Prompt == "none" || p.Prompt == "login" {
 		q.Set("prompt", p.Prompt)
+	}
+	if p.ACRValues != "" {
+		q.Set("acr_values", p.ACRValues)
+	}
+	if p.MaxAge >= 0 && p.ACRValues != "" {
+		q.Set("max_age", strconv.Itoa(p.MaxAge))
 	}
 	return endpoint + "?" + q.Encode(), nil
 }

@@ -54,6 +54,7 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 		State: req.State, Nonce: req.Nonce, ResponseType: string(req.ResponseType), ResponseMode: string(req.ResponseMode),
 		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
 		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginTimeout),
+		ACR: demandedACR(req.ACRValues),
 	}
 	if req.MaxAge != nil {
 		v := int64(*req.MaxAge)

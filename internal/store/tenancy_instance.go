@@ -105,14 +105,16 @@ func (s *Tenancy) SetInstanceDatabaseURI(ctx context.Context, id, uri string) er
 }
 
 // InstanceDatabaseURI returns where an instance's database is. ENOTFOUND
-// when the instance is missing or has none recorded.
+// when the instance is missing; ECONFLICT when it has none recorded (a
+// state of the instance, which its administrator changes, not a missing
+// record).
 func (s *Tenancy) InstanceDatabaseURI(ctx context.Context, id string) (string, error) {
 	var uri string
 	err := s.db.QueryRow(ctx, `SELECT database_uri FROM instances WHERE id = $1`, id).Scan(&uri)
 	if err == nil && uri == "" {
-		err = ErrNoRows
+		return "", platform.Errorf(platform.ECONFLICT, "no database URI is recorded for this instance; set databaseUri on the instance first")
 	}
-	return uri, wrap(err, "database URI")
+	return uri, wrap(err, "instance")
 }
 
 // InstancesByURL returns the instances served at url (an API resource

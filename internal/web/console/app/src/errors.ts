@@ -29,6 +29,8 @@ export function sentence(err: GraphErr, what = "this item"): string {
       return `We could not find ${what}. It may have been deleted, or it is outside the customer you are focused on.`;
     case "UNAUTHENTICATED":
       return "Your session has ended. Sign in again.";
+    case "INSUFFICIENT_USER_AUTHENTICATION":
+      return "This action needs a recent sign-in with a second factor. Sign in again to confirm it.";
     case "CONFLICT":
       return capitalize(err.message) + ".";
     case "RATE_LIMITED":

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { AppShell, Badge, Burger, Button, Group, NavLink, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useMutation, useQuery } from "urql";
@@ -27,6 +27,8 @@ import { ReleasesPage } from "./pages/releases";
 import { AttributesPage } from "./pages/attributes";
 import { DiscrepanciesPage } from "./pages/discrepancies";
 import { GroupPage, GroupsPage } from "./pages/groups";
+import { ImpersonationBanner, SupportAccessPage } from "./impersonation";
+import { stepUpOutcome } from "./stepup";
 
 const FocusQuery = graphql(`
   query Focus { focus { active customerId expiresAt } }
@@ -50,6 +52,7 @@ export const SECTIONS: Section[] = [
   { path: "tenants", label: "Tenants", show: readsTenants },
   { path: "users", label: "Users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
   { path: "groups", label: "Groups", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "support-access", label: "Support access", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
   { path: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES") },
   { path: "grants", label: "Grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
   { path: "usage", label: "Usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
@@ -120,6 +123,8 @@ export function Shell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <ImpersonationBanner />
+        <StepUpNotice />
         <Page sections={sections} />
       </AppShell.Main>
     </AppShell>
@@ -161,6 +166,8 @@ function Page({ sections }: { sections: Section[] }) {
       return id ? <InternalUserPage id={id} /> : <InternalUsersPage />;
     case "groups":
       return id ? <GroupPage id={id} internal={false} /> : <GroupsPage internal={false} />;
+    case "support-access":
+      return caller.me.customerId ? <SupportAccessPage customerId={caller.me.customerId} /> : <NotOffered />;
     case "internal-groups":
       return id ? <GroupPage id={id} internal={true} /> : <GroupsPage internal={true} />;
     case "catalog":
@@ -175,6 +182,13 @@ function Page({ sections }: { sections: Section[] }) {
       return <DiscrepanciesPage />;
   }
   return <NotOffered />;
+}
+
+// StepUpNotice says how the action retried after a step-up went.
+function StepUpNotice() {
+  const [text] = useState(stepUpOutcome);
+  if (!text) return null;
+  return <Text role="status" mb="sm" data-testid="step-up-outcome">{text}</Text>;
 }
 
 function Home({ sections }: { sections: Section[] }) {

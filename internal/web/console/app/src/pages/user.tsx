@@ -17,6 +17,7 @@ import { DataTable } from "../table";
 import { describeAgent, secondFactors, signInMethods, supportActions, type Supported } from "../support";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { StatusBadge } from "./users";
+import { ActAsButton } from "../impersonation";
 
 const CustomerUserQuery = graphql(`
   query SupportUser($id: ID!) {
@@ -254,6 +255,9 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
             <Button variant="outline" color="red.9" onClick={() => setConfirming("reset")}>Reset second factor</Button>
           )}
         </Group>
+      )}
+      {caller.internal && u.status === "active" && (
+        <Group mb="sm"><ActAsButton userId={u.id} email={u.email} /></Group>
       )}
       <FormErrors messages={errs} />
       {done && <Text role="status" mb="sm" data-testid="done">{done}</Text>}
