@@ -29,7 +29,7 @@ func (r *instanceResolver) Connection(ctx context.Context, obj *admin.Instance) 
 
 func (r *mutationResolver) CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error) {
 	return call(ctx, r.Resolver, (*admin.Service).CreateInstance, admin.InstanceInput{CustomerID: input.CustomerID, Name: input.Name, URL: input.URL,
-		DatabaseURI: str(input.DatabaseURI), AppAuthMethod: str(input.AppAuthMethod)})
+		DatabaseURI: str(input.DatabaseURI), AppAuthMethod: str(input.AppAuthMethod), RequireDPoP: input.RequireDpop != nil && *input.RequireDpop})
 }
 
 func (r *mutationResolver) UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error) {

@@ -303,6 +303,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	run(t, ctx, open(m, "/dashboard/instances", "Instances"), rowHas("instances-table", "Acme production"), clickText("New instance"),
 		fill("Customer", DemoGlobexCustomerID), fill("Name", "Globex API"), fill("URL", "ftp://api.globex.example"),
 		fill("Application type", "client_secret_basic"), fill("Database URI", "postgres://globex:pw@db.globex.example/app"),
+		tick("Require DPoP", true),
 		clickText("Create instance"), waitShows(`[role="dialog"] .mantine-InputWrapper-error`, "must be an absolute http(s) address"))
 	if got, _ := fieldErrors(ctx); got != "URL" {
 		t.Errorf("the URL's error is not at its field: %q", got)
@@ -316,7 +317,8 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	axeCheck(t, ctx, axe, "instance client secret")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-instance-secret"))
 	run(t, ctx, waitShows(`[role="dialog"]`, "Copy"), clickText("Done"), waitGone(`[role="dialog"]`), rowHas("instances-table", "Globex API"),
-		clickText("Globex API"), waitShows(`#page-title`, "Globex API"), waitShows(`[data-testid="connection"]`, "https://api.globex.example/auth/callback"))
+		clickText("Globex API"), waitShows(`#page-title`, "Globex API"), waitShows(`[data-testid="connection"]`, "https://api.globex.example/auth/callback"),
+		waitShows(`[data-testid="require-dpop"]`, "required"))
 	var page string
 	run(t, ctx, chromedp.Evaluate(`document.body.innerText`, &page))
 	if strings.Contains(page, secret) {
@@ -324,8 +326,9 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	}
 	axeCheck(t, ctx, axe, "instance page")
 
-	run(t, ctx, clickText("Edit instance"), fill("URL", "https://api2.globex.example"), clickText("Save instance"), waitGone(`[role="dialog"]`),
-		waitShows(`[data-testid="instance-details"]`, "https://api2.globex.example"),
+	run(t, ctx, clickText("Edit instance"), fill("URL", "https://api2.globex.example"), tick("Require DPoP", false), clickText("Save instance"),
+		waitGone(`[role="dialog"]`), waitShows(`[data-testid="instance-details"]`, "https://api2.globex.example"),
+		waitShows(`[data-testid="require-dpop"]`, "optional"),
 		waitShows(`[data-testid="connection"]`, "https://api2.globex.example/auth/callback"))
 	run(t, ctx, clickText("Repair connection"), waitShows(`[data-testid="done"]`, "registered again"))
 	clientID := func() string {

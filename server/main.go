@@ -214,8 +214,14 @@ func (m *Main) Run(ctx context.Context) error {
 		go dataSvc.Maintain(bg, time.Hour)
 	}
 	if m.runs(RoleConsole) {
+		key, err := m.Config.secretsKey()
+		if err != nil {
+			return err
+		}
+		proofs := access.NewDPoPProofs(m.Config.ConsoleURL, key, st)
 		con, err := console.New(console.Config{Issuer: m.Config.IssuerURL, ConsoleURL: m.Config.ConsoleURL,
-			ClientID: m.Config.ConsoleClientID, AdminOrgID: m.Config.AdminOrgID, ResolveLimit: m.Config.ResolveRateLimit}, st)
+			ClientID: m.Config.ConsoleClientID, AdminOrgID: m.Config.AdminOrgID, ResolveLimit: m.Config.ResolveRateLimit,
+			DPoP: proofs}, st)
 		if err != nil {
 			return err
 		}
@@ -249,7 +255,8 @@ func (m *Main) Run(ctx context.Context) error {
 		})
 		m.Webhooks = &webhook.Dispatcher{Store: st, Sealer: sealer, Egress: egressPolicy}
 		go m.Webhooks.Run(bg, 10*time.Second)
-		consoleAuth := acc.Require(access.Bearer(con.Verifier()))
+		// DPoP-bound tokens with their proofs, or bearer tokens (D-dpop)
+		consoleAuth := acc.Require(access.DPoP(proofs, con.Verifier()), access.Bearer(con.Verifier()))
 		cr := chi.NewRouter()
 		docs, err := consoleDocuments()
 		if err != nil {
@@ -277,12 +284,14 @@ func (m *Main) Run(ctx context.Context) error {
 		go ten.Maintain(bg, time.Minute)
 		r := chi.NewRouter()
 		ten.Routes(r)
-		tenantAuth := acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier()))
+		proofs := access.NewDPoPProofs(m.Config.InstanceURL, key, st)
+		tenantAuth := acc.Require(ten.Authenticator(), access.DPoP(proofs, ten.Verifier()), access.Bearer(ten.Verifier()))
 		data.NewHandler(dataSvc, m.Config.InstanceURL, m.Config.UploadConcurrency).Mount(r, tenantAuth)
 		graphAuth := tenantAuth
 		if m.Config.GraphQLConsoleTokens {
 			// a router forwards the console app's token to both subgraphs (D-graphql-router)
-			graphAuth = acc.Require(ten.Authenticator(), access.Bearer(ten.Verifier(), ten.ConsoleVerifier(m.Config.ConsoleClientID)))
+			graphAuth = acc.Require(ten.Authenticator(), access.DPoP(proofs, ten.Verifier(), ten.ConsoleVerifier(m.Config.ConsoleClientID)),
+				access.Bearer(ten.Verifier(), ten.ConsoleVerifier(m.Config.ConsoleClientID)))
 		}
 		gh := graph.NewHandler(graph.Config{Resolver: graph.Resolver{Access: acc, Data: dataSvc},
 			Auth: graphAuth, Playground: m.Config.GraphQLPlayground})

@@ -156,6 +156,7 @@ type ComplexityRoot struct {
 		IDPAppID        func(childComplexity int) int
 		OIDCClientID    func(childComplexity int) int
 		OIDCRedirectURI func(childComplexity int) int
+		RequireDPoP     func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
 	}
 
@@ -177,31 +178,33 @@ type ComplexityRoot struct {
 	}
 
 	Customer struct {
-		BilledTotals      func(childComplexity int, from *string, to *string) int
-		BillingSetup      func(childComplexity int) int
-		Branding          func(childComplexity int) int
-		ClaimedDomains    func(childComplexity int) int
-		CreatedAt         func(childComplexity int) int
-		Credits           func(childComplexity int, first *int, after *string) int
-		Grants            func(childComplexity int) int
-		ID                func(childComplexity int) int
-		IdentityProviders func(childComplexity int) int
-		Instances         func(childComplexity int, first *int) int
-		Invoices          func(childComplexity int, status *string, first *int, after *string) int
-		Name              func(childComplexity int) int
-		NextInvoice       func(childComplexity int) int
-		OrgID             func(childComplexity int) int
-		Payments          func(childComplexity int, first *int, after *string) int
-		ScimTokens        func(childComplexity int) int
-		SecurityPolicy    func(childComplexity int) int
-		ServiceAccounts   func(childComplexity int) int
-		Settings          func(childComplexity int) int
-		Sso               func(childComplexity int) int
-		Tenants           func(childComplexity int, first *int) int
-		UpdatedAt         func(childComplexity int) int
-		Usage             func(childComplexity int, from *string, to *string, first *int, after *string) int
-		Users             func(childComplexity int, first *int) int
-		Webhooks          func(childComplexity int) int
+		BilledTotals       func(childComplexity int, from *string, to *string) int
+		BillingSetup       func(childComplexity int) int
+		Branding           func(childComplexity int) int
+		ClaimedDomains     func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		Credits            func(childComplexity int, first *int, after *string) int
+		Grants             func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		IdentityProviders  func(childComplexity int) int
+		Instances          func(childComplexity int, first *int) int
+		Invoices           func(childComplexity int, status *string, first *int, after *string) int
+		Name               func(childComplexity int) int
+		NextInvoice        func(childComplexity int) int
+		OrgID              func(childComplexity int) int
+		Payments           func(childComplexity int, first *int, after *string) int
+		RegisteredClients  func(childComplexity int) int
+		RegistrationTokens func(childComplexity int) int
+		ScimTokens         func(childComplexity int) int
+		SecurityPolicy     func(childComplexity int) int
+		ServiceAccounts    func(childComplexity int) int
+		Settings           func(childComplexity int) int
+		Sso                func(childComplexity int) int
+		Tenants            func(childComplexity int, first *int) int
+		UpdatedAt          func(childComplexity int) int
+		Usage              func(childComplexity int, from *string, to *string, first *int, after *string) int
+		Users              func(childComplexity int, first *int) int
+		Webhooks           func(childComplexity int) int
 	}
 
 	CustomerDomain struct {
@@ -573,6 +576,7 @@ type ComplexityRoot struct {
 		CreateInternalUser           func(childComplexity int, input admin.InternalUserInput) int
 		CreateMeter                  func(childComplexity int, input admin.MeterInput) int
 		CreatePlan                   func(childComplexity int, input admin.PlanInput) int
+		CreateRegistrationToken      func(childComplexity int, customerID string, input admin.RegistrationTokenInput) int
 		CreateRelease                func(childComplexity int, input admin.ReleaseInput) int
 		CreateScimToken              func(childComplexity int, customerID string, name string) int
 		CreateServiceAccount         func(childComplexity int, customerID string, input admin.ServiceAccountInput) int
@@ -637,6 +641,7 @@ type ComplexityRoot struct {
 		RevokeInternalInvitation     func(childComplexity int, id string) int
 		RevokeInternalScimToken      func(childComplexity int, id string) int
 		RevokeInvitation             func(childComplexity int, id string) int
+		RevokeRegistrationToken      func(childComplexity int, id string) int
 		RevokeScimToken              func(childComplexity int, id string) int
 		RotateConnection             func(childComplexity int, id string) int
 		RotateInstanceSecret         func(childComplexity int, id string) int
@@ -775,6 +780,35 @@ type ComplexityRoot struct {
 		Webhook                 func(childComplexity int, id string) int
 		__resolve__service      func(childComplexity int) int
 		__resolve_entities      func(childComplexity int, representations []map[string]any) int
+	}
+
+	RegisteredClient struct {
+		AuthMethod   func(childComplexity int) int
+		ClientID     func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Kind         func(childComplexity int) int
+		Name         func(childComplexity int) int
+		RedirectURIs func(childComplexity int) int
+		Registered   func(childComplexity int) int
+		TokenID      func(childComplexity int) int
+	}
+
+	RegistrationToken struct {
+		CreatedAt     func(childComplexity int) int
+		CustomerID    func(childComplexity int) int
+		ExpiresAt     func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kinds         func(childComplexity int) int
+		MaxUses       func(childComplexity int) int
+		Name          func(childComplexity int) int
+		RedirectHosts func(childComplexity int) int
+		RevokedAt     func(childComplexity int) int
+		Uses          func(childComplexity int) int
+	}
+
+	RegistrationTokenWithSecret struct {
+		RegistrationTokenView func(childComplexity int) int
+		Token                 func(childComplexity int) int
 	}
 
 	Release struct {
@@ -998,6 +1032,8 @@ type CustomerResolver interface {
 	Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error)
 	ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error)
 	ClaimedDomains(ctx context.Context, obj *admin.Customer) ([]*admin.DomainView, error)
+	RegistrationTokens(ctx context.Context, obj *admin.Customer) ([]*admin.RegistrationTokenView, error)
+	RegisteredClients(ctx context.Context, obj *admin.Customer) ([]*admin.RegisteredClient, error)
 	ScimTokens(ctx context.Context, obj *admin.Customer) ([]*admin.SCIMTokenView, error)
 	SecurityPolicy(ctx context.Context, obj *admin.Customer) (*admin.SecurityPolicy, error)
 }
@@ -1120,6 +1156,8 @@ type MutationResolver interface {
 	ReportDiscrepancy(ctx context.Context, input admin.DiscrepancyInput) (*admin.DiscrepancyView, error)
 	ResolveDiscrepancy(ctx context.Context, id string, resolution string) (*admin.DiscrepancyView, error)
 	ReopenDiscrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
+	CreateRegistrationToken(ctx context.Context, customerID string, input admin.RegistrationTokenInput) (*admin.RegistrationTokenSecret, error)
+	RevokeRegistrationToken(ctx context.Context, id string) (*bool, error)
 	CreateScimToken(ctx context.Context, customerID string, name string) (*admin.SCIMTokenSecret, error)
 	RevokeScimToken(ctx context.Context, id string) (*bool, error)
 	CreateInternalScimToken(ctx context.Context, name string) (*admin.SCIMTokenSecret, error)
@@ -1672,6 +1710,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Connection.OIDCRedirectURI(childComplexity), true
+	case "Connection.requireDpop":
+		if e.ComplexityRoot.Connection.RequireDPoP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Connection.RequireDPoP(childComplexity), true
 	case "Connection.updatedAt":
 		if e.ComplexityRoot.Connection.UpdatedAt == nil {
 			break
@@ -1862,6 +1906,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Payments(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Customer.registeredClients":
+		if e.ComplexityRoot.Customer.RegisteredClients == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.RegisteredClients(childComplexity), true
+	case "Customer.registrationTokens":
+		if e.ComplexityRoot.Customer.RegistrationTokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.RegistrationTokens(childComplexity), true
 	case "Customer.scimTokens":
 		if e.ComplexityRoot.Customer.ScimTokens == nil {
 			break
@@ -3598,6 +3654,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePlan(childComplexity, args["input"].(admin.PlanInput)), true
+	case "Mutation.createRegistrationToken":
+		if e.ComplexityRoot.Mutation.CreateRegistrationToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRegistrationToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateRegistrationToken(childComplexity, args["customerId"].(string), args["input"].(admin.RegistrationTokenInput)), true
 	case "Mutation.createRelease":
 		if e.ComplexityRoot.Mutation.CreateRelease == nil {
 			break
@@ -4292,6 +4359,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeInvitation(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeRegistrationToken":
+		if e.ComplexityRoot.Mutation.RevokeRegistrationToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeRegistrationToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeRegistrationToken(childComplexity, args["id"].(string)), true
 	case "Mutation.revokeScimToken":
 		if e.ComplexityRoot.Mutation.RevokeScimToken == nil {
 			break
@@ -5405,6 +5483,129 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.__resolve_entities(childComplexity, args["representations"].([]map[string]any)), true
 
+	case "RegisteredClient.authMethod":
+		if e.ComplexityRoot.RegisteredClient.AuthMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.AuthMethod(childComplexity), true
+	case "RegisteredClient.clientId":
+		if e.ComplexityRoot.RegisteredClient.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.ClientID(childComplexity), true
+	case "RegisteredClient.createdAt":
+		if e.ComplexityRoot.RegisteredClient.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.CreatedAt(childComplexity), true
+	case "RegisteredClient.kind":
+		if e.ComplexityRoot.RegisteredClient.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.Kind(childComplexity), true
+	case "RegisteredClient.name":
+		if e.ComplexityRoot.RegisteredClient.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.Name(childComplexity), true
+	case "RegisteredClient.redirectUris":
+		if e.ComplexityRoot.RegisteredClient.RedirectURIs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.RedirectURIs(childComplexity), true
+	case "RegisteredClient.registered":
+		if e.ComplexityRoot.RegisteredClient.Registered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.Registered(childComplexity), true
+	case "RegisteredClient.registrationTokenId":
+		if e.ComplexityRoot.RegisteredClient.TokenID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisteredClient.TokenID(childComplexity), true
+
+	case "RegistrationToken.createdAt":
+		if e.ComplexityRoot.RegistrationToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.CreatedAt(childComplexity), true
+	case "RegistrationToken.customerId":
+		if e.ComplexityRoot.RegistrationToken.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.CustomerID(childComplexity), true
+	case "RegistrationToken.expiresAt":
+		if e.ComplexityRoot.RegistrationToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.ExpiresAt(childComplexity), true
+	case "RegistrationToken.id":
+		if e.ComplexityRoot.RegistrationToken.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.ID(childComplexity), true
+	case "RegistrationToken.kinds":
+		if e.ComplexityRoot.RegistrationToken.Kinds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.Kinds(childComplexity), true
+	case "RegistrationToken.maxUses":
+		if e.ComplexityRoot.RegistrationToken.MaxUses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.MaxUses(childComplexity), true
+	case "RegistrationToken.name":
+		if e.ComplexityRoot.RegistrationToken.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.Name(childComplexity), true
+	case "RegistrationToken.redirectHosts":
+		if e.ComplexityRoot.RegistrationToken.RedirectHosts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.RedirectHosts(childComplexity), true
+	case "RegistrationToken.revokedAt":
+		if e.ComplexityRoot.RegistrationToken.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.RevokedAt(childComplexity), true
+	case "RegistrationToken.uses":
+		if e.ComplexityRoot.RegistrationToken.Uses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationToken.Uses(childComplexity), true
+
+	case "RegistrationTokenWithSecret.registrationToken":
+		if e.ComplexityRoot.RegistrationTokenWithSecret.RegistrationTokenView == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationTokenWithSecret.RegistrationTokenView(childComplexity), true
+	case "RegistrationTokenWithSecret.token":
+		if e.ComplexityRoot.RegistrationTokenWithSecret.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrationTokenWithSecret.Token(childComplexity), true
+
 	case "Release.channel":
 		if e.ComplexityRoot.Release.Channel == nil {
 			break
@@ -6243,6 +6444,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateCustomerInput", ec.unmarshalInputCreateCustomerInput),
 			graphql.NewInputUnmarshaler("CreateInstanceInput", ec.unmarshalInputCreateInstanceInput),
 			graphql.NewInputUnmarshaler("CreateInternalUserInput", ec.unmarshalInputCreateInternalUserInput),
+			graphql.NewInputUnmarshaler("CreateRegistrationTokenInput", ec.unmarshalInputCreateRegistrationTokenInput),
 			graphql.NewInputUnmarshaler("CreateTenantInput", ec.unmarshalInputCreateTenantInput),
 			graphql.NewInputUnmarshaler("CreditInput", ec.unmarshalInputCreditInput),
 			graphql.NewInputUnmarshaler("CustomerByIDsInput", ec.unmarshalInputCustomerByIDsInput),
@@ -7344,6 +7546,8 @@ type Connection {
   oidcRedirectUri: String!
   idpAppId: String!
   updatedAt: Time!
+  "Whether the application gets tokens only with a DPoP proof (RFC 9449): its tokens are bound to the client's key."
+  requireDpop: Boolean!
 }
 
 "A confidential instance application's new client secret, answered once by rotateInstanceSecret."
@@ -7366,12 +7570,16 @@ input CreateInstanceInput {
   databaseUri: String
   "none (default: a public client with PKCE, as the tenant web app needs), or client_secret_basic or client_secret_post for a confidential server-side application."
   appAuthMethod: String
+  "Tokens of the instance's application only with a DPoP proof, bound to the client's key (RFC 9449); default false."
+  requireDpop: Boolean
 }
 
 input UpdateInstanceInput {
   name: String!
   url: String!
   databaseUri: String
+  "Changes whether the application requires DPoP proofs; absent keeps it."
+  requireDpop: Boolean
 }
 
 extend type Query {
@@ -7624,6 +7832,68 @@ extend type Mutation {
   reportDiscrepancy(input: DiscrepancyInput!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
   resolveDiscrepancy(id: ID!, resolution: String!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
   reopenDiscrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
+}
+`, BuiltIn: false},
+	{Name: "../../schema/registration.graphqls", Input: `"An initial access token of dynamic client registration (RFC 7591; docs/idp.md): what it may register; never the token itself."
+type RegistrationToken {
+  id: ID!
+  customerId: ID!
+  name: String!
+  "public, confidential or both."
+  kinds: [String!]!
+  "The hosts its clients' redirect URIs may name; *.example.com names the subdomains."
+  redirectHosts: [String!]!
+  maxUses: Int!
+  uses: Int!
+  createdAt: Time!
+  expiresAt: Time!
+  "Null while the token is live."
+  revokedAt: Time
+}
+
+"A new initial access token with its value, answered once."
+type RegistrationTokenWithSecret {
+  registrationToken: RegistrationToken!
+  token: String!
+}
+
+"A client a customer's initial access token registered (marked registered among applications)."
+type RegisteredClient {
+  clientId: String!
+  name: String!
+  "public or web (confidential)."
+  kind: String!
+  authMethod: String!
+  redirectUris: [String!]!
+  registered: Boolean!
+  registrationTokenId: ID!
+  createdAt: Time!
+}
+
+input CreateRegistrationTokenInput {
+  name: String!
+  "public, confidential or both."
+  kinds: [String!]!
+  "1 to 20 hosts; *.example.com names the subdomains."
+  redirectHosts: [String!]!
+  "Within a year."
+  expiresAt: Time!
+  "1 to 1000 registrations."
+  maxUses: Int!
+}
+
+extend type Customer {
+  "The customer's initial access tokens of dynamic client registration, newest first (at most 50)."
+  registrationTokens: [RegistrationToken!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 50)
+  "The clients the customer's initial access tokens registered, by name."
+  registeredClients: [RegisteredClient!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 50)
+}
+
+extend type Mutation {
+  "Makes an initial access token of dynamic client registration; the token is answered this once."
+  createRegistrationToken(customerId: ID!, input: CreateRegistrationTokenInput!): RegistrationTokenWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Revokes an initial access token: registrations with it are refused at once; its clients stay."
+  revokeRegistrationToken(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/scim.graphqls", Input: `"A bearer token a directory provisions its users and groups with through SCIM (docs/scim.md): a customer's, or the administrator organization's (customerId null), which provisions internal users and groups; never the token itself."
@@ -8418,6 +8688,8 @@ func (ec *executionContext) childFields_Connection(ctx context.Context, field gr
 		return ec.fieldContext_Connection_idpAppId(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Connection_updatedAt(ctx, field)
+	case "requireDpop":
+		return ec.fieldContext_Connection_requireDpop(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Connection", field.Name)
 }
@@ -8504,6 +8776,10 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_serviceAccounts(ctx, field)
 	case "claimedDomains":
 		return ec.fieldContext_Customer_claimedDomains(ctx, field)
+	case "registrationTokens":
+		return ec.fieldContext_Customer_registrationTokens(ctx, field)
+	case "registeredClients":
+		return ec.fieldContext_Customer_registeredClients(ctx, field)
 	case "scimTokens":
 		return ec.fieldContext_Customer_scimTokens(ctx, field)
 	case "securityPolicy":
@@ -9290,6 +9566,64 @@ func (ec *executionContext) childFields_Plan(ctx context.Context, field graphql.
 		return ec.fieldContext_Plan_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Plan", field.Name)
+}
+
+func (ec *executionContext) childFields_RegisteredClient(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientId":
+		return ec.fieldContext_RegisteredClient_clientId(ctx, field)
+	case "name":
+		return ec.fieldContext_RegisteredClient_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_RegisteredClient_kind(ctx, field)
+	case "authMethod":
+		return ec.fieldContext_RegisteredClient_authMethod(ctx, field)
+	case "redirectUris":
+		return ec.fieldContext_RegisteredClient_redirectUris(ctx, field)
+	case "registered":
+		return ec.fieldContext_RegisteredClient_registered(ctx, field)
+	case "registrationTokenId":
+		return ec.fieldContext_RegisteredClient_registrationTokenId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RegisteredClient_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegisteredClient", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistrationToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RegistrationToken_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_RegistrationToken_customerId(ctx, field)
+	case "name":
+		return ec.fieldContext_RegistrationToken_name(ctx, field)
+	case "kinds":
+		return ec.fieldContext_RegistrationToken_kinds(ctx, field)
+	case "redirectHosts":
+		return ec.fieldContext_RegistrationToken_redirectHosts(ctx, field)
+	case "maxUses":
+		return ec.fieldContext_RegistrationToken_maxUses(ctx, field)
+	case "uses":
+		return ec.fieldContext_RegistrationToken_uses(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RegistrationToken_createdAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_RegistrationToken_expiresAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_RegistrationToken_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistrationToken", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistrationTokenWithSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "registrationToken":
+		return ec.fieldContext_RegistrationTokenWithSecret_registrationToken(ctx, field)
+	case "token":
+		return ec.fieldContext_RegistrationTokenWithSecret_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistrationTokenWithSecret", field.Name)
 }
 
 func (ec *executionContext) childFields_Release(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10410,6 +10744,28 @@ func (ec *executionContext) field_Mutation_createPlan_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createRegistrationToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (admin.RegistrationTokenInput, error) {
+			return ec.unmarshalNCreateRegistrationTokenInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createRelease_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11481,6 +11837,20 @@ func (ec *executionContext) field_Mutation_revokeInternalScimToken_args(ctx cont
 }
 
 func (ec *executionContext) field_Mutation_revokeInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeRegistrationToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -15048,6 +15418,29 @@ func (ec *executionContext) fieldContext_Connection_updatedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Connection", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Connection_requireDpop(ctx context.Context, field graphql.CollectedField, obj *admin.Connection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Connection_requireDpop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequireDPoP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Connection_requireDpop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Connection", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _Credit_id(ctx context.Context, field graphql.CollectedField, obj *admin.CreditView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16435,6 +16828,106 @@ func (ec *executionContext) fieldContext_Customer_claimedDomains(_ context.Conte
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CustomerDomain(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_registrationTokens(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_registrationTokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().RegistrationTokens(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.RegistrationTokenView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.RegistrationTokenView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.RegistrationTokenView) graphql.Marshaler {
+			return ec.marshalORegistrationToken2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_registrationTokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistrationToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_registeredClients(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_registeredClients(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().RegisteredClients(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.RegisteredClient
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.RegisteredClient
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.RegisteredClient) graphql.Marshaler {
+			return ec.marshalORegisteredClient2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegisteredClientᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_registeredClients(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisteredClient(ctx, field)
 		},
 	}
 	return fc, nil
@@ -27206,6 +27699,130 @@ func (ec *executionContext) fieldContext_Mutation_reopenDiscrepancy(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createRegistrationToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createRegistrationToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateRegistrationToken(ctx, fc.Args["customerId"].(string), fc.Args["input"].(admin.RegistrationTokenInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.RegistrationTokenSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.RegistrationTokenSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.RegistrationTokenSecret) graphql.Marshaler {
+			return ec.marshalORegistrationTokenWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createRegistrationToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistrationTokenWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRegistrationToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeRegistrationToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeRegistrationToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeRegistrationToken(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeRegistrationToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeRegistrationToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createScimToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33459,6 +34076,475 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _RegisteredClient_clientId(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisteredClient_name(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisteredClient_kind(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisteredClient_authMethod(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_authMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_authMethod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisteredClient_redirectUris(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_redirectUris(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedirectURIs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_redirectUris(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisteredClient_registered(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_registered(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Registered, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RegisteredClient_registrationTokenId(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_registrationTokenId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TokenID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_registrationTokenId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RegisteredClient_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.RegisteredClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisteredClient_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisteredClient_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisteredClient", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegistrationToken_id(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RegistrationToken_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RegistrationToken_name(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistrationToken_kinds(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_kinds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kinds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_kinds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistrationToken_redirectHosts(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_redirectHosts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedirectHosts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_redirectHosts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistrationToken_maxUses(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_maxUses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxUses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_maxUses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RegistrationToken_uses(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_uses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Uses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_uses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RegistrationToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegistrationToken_expiresAt(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegistrationToken_revokedAt(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationToken_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationToken_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegistrationTokenWithSecret_registrationToken(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationTokenWithSecret_registrationToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegistrationTokenView, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.RegistrationTokenView) graphql.Marshaler {
+			return ec.marshalNRegistrationToken2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationTokenWithSecret_registrationToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistrationTokenWithSecret",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistrationToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistrationTokenWithSecret_token(ctx context.Context, field graphql.CollectedField, obj *admin.RegistrationTokenSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrationTokenWithSecret_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrationTokenWithSecret_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistrationTokenWithSecret", field, false, false, "String")
+}
+
 func (ec *executionContext) _Release_id(ctx context.Context, field graphql.CollectedField, obj *admin.ReleaseView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38025,7 +39111,7 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri", "appAuthMethod"}
+	fieldsInOrder := [...]string{"customerId", "name", "url", "databaseUri", "appAuthMethod", "requireDpop"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -38067,6 +39153,13 @@ func (ec *executionContext) unmarshalInputCreateInstanceInput(ctx context.Contex
 				return it, err
 			}
 			it.AppAuthMethod = data
+		case "requireDpop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireDpop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireDpop = data
 		}
 	}
 	return it, nil
@@ -38137,6 +39230,76 @@ func (ec *executionContext) unmarshalInputCreateInternalUserInput(ctx context.Co
 func UnmarshalCreateInternalUserInput(ctx context.Context, raw any) (admin.InternalUserInput, error) {
 	var out admin.InternalUserInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateInternalUserInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCreateRegistrationTokenInput(ctx context.Context, obj any) (admin.RegistrationTokenInput, error) {
+	var it admin.RegistrationTokenInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "kinds", "redirectHosts", "expiresAt", "maxUses"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "kinds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kinds"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kinds = data
+		case "redirectHosts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirectHosts"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedirectHosts = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalNTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		case "maxUses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxUses"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxUses = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateRegistrationTokenInput unmarshals raw into the CreateRegistrationTokenInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateRegistrationTokenInput(ctx context.Context, raw any) (admin.RegistrationTokenInput, error) {
+	var out admin.RegistrationTokenInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateRegistrationTokenInput", raw, &out)
 	return out, err
 }
 
@@ -40010,7 +41173,7 @@ func (ec *executionContext) unmarshalInputUpdateInstanceInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "url", "databaseUri"}
+	fieldsInOrder := [...]string{"name", "url", "databaseUri", "requireDpop"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -40038,6 +41201,13 @@ func (ec *executionContext) unmarshalInputUpdateInstanceInput(ctx context.Contex
 				return it, err
 			}
 			it.DatabaseURI = data
+		case "requireDpop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireDpop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireDPoP = data
 		}
 	}
 	return it, nil
@@ -41116,6 +42286,11 @@ func (ec *executionContext) _Connection(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "requireDpop":
+			out.Values[i] = ec._Connection_requireDpop(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -41386,6 +42561,18 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_claimedDomains(ctx, field, obj)
+				})
+		case "registrationTokens":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_registrationTokens(ctx, field, obj)
+				})
+		case "registeredClients":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_registeredClients(ctx, field, obj)
 				})
 		case "scimTokens":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -44279,6 +45466,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createRegistrationToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRegistrationToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokeRegistrationToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeRegistrationToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createScimToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createScimToken(ctx, field)
@@ -45203,6 +46404,190 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registeredClientImplementors = []string{"RegisteredClient"}
+
+func (ec *executionContext) _RegisteredClient(ctx context.Context, sel ast.SelectionSet, obj *admin.RegisteredClient) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registeredClientImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegisteredClient")
+		case "clientId":
+			out.Values[i] = ec._RegisteredClient_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._RegisteredClient_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._RegisteredClient_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authMethod":
+			out.Values[i] = ec._RegisteredClient_authMethod(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirectUris":
+			out.Values[i] = ec._RegisteredClient_redirectUris(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registered":
+			out.Values[i] = ec._RegisteredClient_registered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registrationTokenId":
+			out.Values[i] = ec._RegisteredClient_registrationTokenId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._RegisteredClient_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registrationTokenImplementors = []string{"RegistrationToken"}
+
+func (ec *executionContext) _RegistrationToken(ctx context.Context, sel ast.SelectionSet, obj *admin.RegistrationTokenView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registrationTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistrationToken")
+		case "id":
+			out.Values[i] = ec._RegistrationToken_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._RegistrationToken_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._RegistrationToken_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kinds":
+			out.Values[i] = ec._RegistrationToken_kinds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirectHosts":
+			out.Values[i] = ec._RegistrationToken_redirectHosts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxUses":
+			out.Values[i] = ec._RegistrationToken_maxUses(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uses":
+			out.Values[i] = ec._RegistrationToken_uses(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._RegistrationToken_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._RegistrationToken_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._RegistrationToken_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registrationTokenWithSecretImplementors = []string{"RegistrationTokenWithSecret"}
+
+func (ec *executionContext) _RegistrationTokenWithSecret(ctx context.Context, sel ast.SelectionSet, obj *admin.RegistrationTokenSecret) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registrationTokenWithSecretImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistrationTokenWithSecret")
+		case "registrationToken":
+			out.Values[i] = ec._RegistrationTokenWithSecret_registrationToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._RegistrationTokenWithSecret_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -46991,6 +48376,11 @@ func (ec *executionContext) unmarshalNCreateInternalUserInput2githubᚗcomᚋpla
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateRegistrationTokenInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenInput(ctx context.Context, v any) (admin.RegistrationTokenInput, error) {
+	res, err := ec.unmarshalInputCreateRegistrationTokenInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateTenantInput2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐCreateTenantInput(ctx context.Context, v any) (model.CreateTenantInput, error) {
 	res, err := ec.unmarshalInputCreateTenantInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -47911,6 +49301,22 @@ func (ec *executionContext) unmarshalNPlanInput2githubᚗcomᚋplatformᚋplatfo
 func (ec *executionContext) unmarshalNPlanPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐPlanPatch(ctx context.Context, v any) (admin.PlanPatch, error) {
 	res, err := ec.unmarshalInputPlanPatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegisteredClient2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegisteredClient(ctx context.Context, sel ast.SelectionSet, v *admin.RegisteredClient) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RegisteredClient!")
+		return graphql.Null
+	}
+	return ec._RegisteredClient(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRegistrationToken2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenView(ctx context.Context, sel ast.SelectionSet, v *admin.RegistrationTokenView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RegistrationToken!")
+		return graphql.Null
+	}
+	return ec._RegistrationToken(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRelease2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.ReleaseView) graphql.Marshaler {
@@ -49213,6 +50619,51 @@ func (ec *executionContext) marshalOPlan2ᚖgithubᚗcomᚋplatformᚋplatform�
 		return graphql.Null
 	}
 	return ec._Plan(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORegisteredClient2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegisteredClientᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.RegisteredClient) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegisteredClient2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegisteredClient(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalORegistrationToken2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.RegistrationTokenView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegistrationToken2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalORegistrationTokenWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐRegistrationTokenSecret(ctx context.Context, sel ast.SelectionSet, v *admin.RegistrationTokenSecret) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RegistrationTokenWithSecret(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORelease2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐReleaseView(ctx context.Context, sel ast.SelectionSet, v *admin.ReleaseView) graphql.Marshaler {

@@ -40,6 +40,8 @@ type CreateInstanceInput struct {
 	DatabaseURI *string `json:"databaseUri,omitempty"`
 	// none (default: a public client with PKCE, as the tenant web app needs), or client_secret_basic or client_secret_post for a confidential server-side application.
 	AppAuthMethod *string `json:"appAuthMethod,omitempty"`
+	// Tokens of the instance's application only with a DPoP proof, bound to the client's key (RFC 9449); default false.
+	RequireDpop *bool `json:"requireDpop,omitempty"`
 }
 
 type CreateTenantInput struct {

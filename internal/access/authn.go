@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/platform/internal/dpop"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -74,6 +75,9 @@ func Bearer(vs ...*TokenVerifier) Authenticator {
 		if h == "" {
 			return Identity{}, nil
 		}
+		if isDPoPScheme(h) {
+			return Identity{}, nil // the DPoP authenticator's
+		}
 		raw, ok := strings.CutPrefix(h, "Bearer ")
 		if !ok || raw == "" || len(raw) > maxBearer {
 			return Identity{}, errInvalidToken("a bearer access token is required")
@@ -90,6 +94,9 @@ func Bearer(vs ...*TokenVerifier) Authenticator {
 				slog.ErrorContext(r.Context(), "access token not verified", "err", err)
 			}
 			return Identity{}, errInvalidToken("the access token is not valid")
+		}
+		if tok.JKT != "" { // a DPoP-bound token is no bearer token (RFC 9449 section 7.2)
+			return Identity{}, errInvalidToken("the access token is bound to a DPoP key: present it with the DPoP scheme and a proof")
 		}
 		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer, Actor: tok.Actor, AuthTime: tok.AuthTime,
 			ACR: tok.ACR, AMR: tok.AMR}, nil
@@ -119,6 +126,13 @@ func (s *Service) Require(auths ...Authenticator) func(http.Handler) http.Handle
 			if err != nil {
 				if platform.ErrorCode(err) == platform.EUNAUTHORIZED {
 					w.Header().Set("WWW-Authenticate", wwwAuthenticate(err))
+				}
+				var de dpopError
+				if errors.As(err, &de) {
+					w.Header().Set("WWW-Authenticate", de.challenge)
+					if de.nonce != "" {
+						w.Header().Set(dpop.HeaderNonce, de.nonce)
+					}
 				}
 				httpapi.WriteError(w, r, err)
 				return

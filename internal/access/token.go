@@ -32,6 +32,9 @@ type AccessToken struct {
 	GrantID  string // the grant (token family) it comes from
 	ClientID string
 	Expiry   time.Time
+	// JKT is the thumbprint of the DPoP key the token is bound to (cnf.jkt,
+	// RFC 9449 section 6.1); "" for a bearer token.
+	JKT string
 	// Actor is who acts for Subject (the act claim's sub, RFC 8693): an
 	// impersonation's support user or a delegation's service account; ""
 	// when the user acts itself (D-impersonation).
@@ -47,7 +50,9 @@ type AccessToken struct {
 // audience (D-token-typ): a JWT with typ at+jwt, signed by a key of the
 // provider's JWKS (RS256 or ES256), of the issuer, for the audience,
 // unexpired, with sub, jti, client_id and grant_id. An id_token, a token
-// of another audience or of another issuer does not verify.
+// of another audience or of another issuer does not verify. A token bound
+// to a DPoP key (cnf.jkt) verifies with its JKT set; only the DPoP
+// authenticator accepts it, with a proof of that key (D-dpop).
 type TokenVerifier struct {
 	issuer   string
 	audience string
@@ -102,7 +107,10 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 		AuthTime int64    `json:"auth_time"`
 		ACR      string   `json:"acr"`
 		AMR      []string `json:"amr"`
-		Act      *struct {
+		CNF      *struct {
+			JKT string `json:"jkt"`
+		} `json:"cnf"`
+		Act *struct {
 			Subject string          `json:"sub"`
 			Act     json.RawMessage `json:"act"`
 		} `json:"act"`
@@ -117,11 +125,17 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 	case std.Subject == "" || std.ID == "" || own.ClientID == "" || own.GrantID == "":
 		return nil, refuse("sub, jti, client_id and grant_id are required")
 	}
+	if own.CNF != nil && own.CNF.JKT == "" {
+		return nil, refuse("cnf without jkt")
+	}
 	if err := v.current(std); err != nil {
 		return nil, err
 	}
 	t := &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
 		Expiry: std.Expiry.Time(), ACR: own.ACR, AMR: own.AMR}
+	if own.CNF != nil {
+		t.JKT = own.CNF.JKT
+	}
 	if own.AuthTime > 0 {
 		t.AuthTime = time.Unix(own.AuthTime, 0)
 	}

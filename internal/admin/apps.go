@@ -28,6 +28,8 @@ type AppInput struct {
 	PostLogoutRedirectURIs []string
 	// BackchannelLogoutURI receives the provider's logout tokens.
 	BackchannelLogoutURI string
+	// RequireDPoP: tokens only with a DPoP proof (D-dpop).
+	RequireDPoP bool
 }
 
 // Apps manages instance applications at the identity provider

@@ -54,6 +54,7 @@ type mgmtAppRequest struct {
 	RedirectURIs           []string `json:"redirectUris"`
 	PostLogoutRedirectURIs []string `json:"postLogoutRedirectUris"`
 	BackchannelLogoutURI   string   `json:"backchannelLogoutUri,omitempty"`
+	RequireDPoP            bool     `json:"requireDpop,omitempty"`
 }
 
 func (h *HTTPApps) call(ctx context.Context, method, path string, in any, want int) (*App, error) {

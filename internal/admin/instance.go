@@ -36,6 +36,9 @@ type Connection struct {
 	OIDCRedirectURI string    `json:"oidcRedirectUri"`
 	IDPAppID        string    `json:"idpAppId"`
 	UpdatedAt       time.Time `json:"updatedAt"`
+	// RequireDPoP: the application's tokens are issued only with a DPoP
+	// proof, bound to the client's key (D-dpop).
+	RequireDPoP bool `json:"requireDpop"`
 }
 
 // Instance is an instance as the API shows it, with its connection for
@@ -59,7 +62,8 @@ func newInstance(i *store.InstanceRow) *Instance {
 }
 
 func newConnection(c *platform.InstanceConnection) *Connection {
-	return &Connection{OIDCClientID: c.OIDCClientID, OIDCRedirectURI: c.OIDCRedirectURI, IDPAppID: c.IDPAppID, UpdatedAt: c.UpdatedAt}
+	return &Connection{OIDCClientID: c.OIDCClientID, OIDCRedirectURI: c.OIDCRedirectURI, IDPAppID: c.IDPAppID, UpdatedAt: c.UpdatedAt,
+		RequireDPoP: c.RequireDPoP}
 }
 
 // newInstanceWithoutConnection is the view of a caller reading instances
@@ -93,6 +97,9 @@ type InstanceInput struct {
 	// that keeps a secret; by default ("" or none) it is public, as the
 	// tenant web app, which exchanges its code in the browser, needs.
 	AppAuthMethod string `json:"appAuthMethod,omitempty"`
+	// RequireDPoP makes the application's tokens sender-constrained: issued
+	// only with a DPoP proof (RFC 9449, D-dpop).
+	RequireDPoP bool `json:"requireDpop,omitempty"`
 }
 
 // InstanceUpdate replaces an instance's name and URL; a new URL re-registers
@@ -101,6 +108,9 @@ type InstanceUpdate struct {
 	Name        string `json:"name"`
 	URL         string `json:"url"`
 	DatabaseURI string `json:"databaseUri,omitempty"`
+	// RequireDPoP, when set, changes whether the application requires DPoP
+	// proofs; absent keeps it.
+	RequireDPoP *bool `json:"requireDpop,omitempty"`
 }
 
 // DatabaseURI is the answer of resolve-database-uri.
@@ -133,9 +143,10 @@ func instanceFields(name, url, databaseURI string) (string, string, error) {
 	return name, base, nil
 }
 
-func appInput(name, base string) AppInput {
+func appInput(name, base string, requireDPoP bool) AppInput {
 	return AppInput{Name: name, RedirectURIs: []string{base + CallbackPath, base + CallbackPathV3},
-		PostLogoutRedirectURIs: []string{base + signedOutPath}, BackchannelLogoutURI: base + BackchannelLogoutPath}
+		PostLogoutRedirectURIs: []string{base + signedOutPath}, BackchannelLogoutURI: base + BackchannelLogoutPath,
+		RequireDPoP: requireDPoP}
 }
 
 // ListInstances lists the instances in the caller's scope.
@@ -207,7 +218,7 @@ func (s *instances) CreateInstance(ctx context.Context, c *access.Caller, in Ins
 	if err != nil {
 		return nil, err
 	}
-	ai := appInput(name, base)
+	ai := appInput(name, base, in.RequireDPoP)
 	switch in.AppAuthMethod {
 	case "", platform.AuthNone:
 	case platform.AuthSecretBasic, platform.AuthSecretPost:
@@ -222,7 +233,7 @@ func (s *instances) CreateInstance(ctx context.Context, c *access.Caller, in Ins
 	now := s.stamp()
 	row := &store.InstanceRow{Instance: platform.Instance{ID: newID(), CustomerID: in.CustomerID, Name: name, URL: base, CreatedAt: now}}
 	row.Connection = platform.InstanceConnection{InstanceID: row.ID, OIDCClientID: app.ClientID,
-		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now}
+		OIDCRedirectURI: base + CallbackPath, IDPAppID: app.AppID, UpdatedAt: now, RequireDPoP: in.RequireDPoP}
 	err = s.audited(ctx, c, OpInstanceCreate, on(row.CustomerID, "instances", row.ID), func(tx *store.Store) error {
 		if err := tx.CreateInstance(ctx, &row.Instance, &row.Connection); err != nil {
 			return err
@@ -266,12 +277,16 @@ func (s *instances) UpdateInstance(ctx context.Context, c *access.Caller, id str
 		return nil, err
 	}
 	conn := i.Connection
-	if base != i.URL || name != i.Name {
+	dpop := conn.RequireDPoP
+	if in.RequireDPoP != nil {
+		dpop = *in.RequireDPoP
+	}
+	if base != i.URL || name != i.Name || dpop != conn.RequireDPoP {
 		if conn.IDPAppID != "" {
-			if _, err := s.apps.Update(ctx, conn.IDPAppID, appInput(name, base)); err != nil {
+			if _, err := s.apps.Update(ctx, conn.IDPAppID, appInput(name, base, dpop)); err != nil {
 				return nil, appError(err)
 			}
-			conn.OIDCRedirectURI, conn.UpdatedAt = base+CallbackPath, s.now()
+			conn.OIDCRedirectURI, conn.UpdatedAt, conn.RequireDPoP = base+CallbackPath, s.now(), dpop
 		}
 	}
 	return reread(ctx, s.core, c, OpInstanceUpdate, on(i.CustomerID, "instances", id), func(tx *store.Store) error {
@@ -326,15 +341,15 @@ func (s *instances) RepairConnection(ctx context.Context, c *access.Caller, id s
 	}
 	var app *App
 	if i.Connection.IDPAppID != "" {
-		app, err = s.apps.Update(ctx, i.Connection.IDPAppID, appInput(i.Name, i.URL))
+		app, err = s.apps.Update(ctx, i.Connection.IDPAppID, appInput(i.Name, i.URL, i.Connection.RequireDPoP))
 	} else {
-		app, err = s.apps.Create(ctx, appInput(i.Name, i.URL))
+		app, err = s.apps.Create(ctx, appInput(i.Name, i.URL, i.Connection.RequireDPoP))
 	}
 	if err != nil {
 		return nil, appError(err)
 	}
 	return s.putConnection(ctx, c, OpInstanceConnectionRepair, i, platform.InstanceConnection{InstanceID: id, OIDCClientID: app.ClientID,
-		OIDCRedirectURI: i.URL + CallbackPath, IDPAppID: app.AppID, UpdatedAt: s.stamp()})
+		OIDCRedirectURI: i.URL + CallbackPath, IDPAppID: app.AppID, UpdatedAt: s.stamp(), RequireDPoP: i.Connection.RequireDPoP})
 }
 
 // RotateConnection gives the instance's application a new client id at the

@@ -260,6 +260,15 @@ var (
 	OpDomainUnverify = declare(Operation{Name: "domain.unverify", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 )
 
+// Initial access tokens of dynamic client registration and the clients
+// they registered (D-dynamic-registration): customer-side configuration.
+var (
+	OpRegistrationTokenList   = declare(Operation{Name: "registration_token.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpRegistrationTokenCreate = declare(Operation{Name: "registration_token.create", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpRegistrationTokenRevoke = declare(Operation{Name: "registration_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpRegisteredClientList    = declare(Operation{Name: "registered_client.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+)
+
 // The administrator organization's SCIM tokens and what its directory does
 // through them (D-scim-internal): managed, and decided, as internal users
 // are. A directory suspends and reactivates an internal user (active false

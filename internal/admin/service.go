@@ -44,6 +44,7 @@ type Service struct {
 	userAttributes
 	discrepancies
 	scimTokens
+	registrationTokens
 	scimUsers
 	scimGroups
 	groups
@@ -118,31 +119,32 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 	acct := &accounts{core: co, adminOrgID: cfg.adminOrgID, issuer: cfg.issuer}
 	dirs := &directories{core: co, adminOrgID: cfg.adminOrgID}
 	return &Service{
-		me:                me{co},
-		logs:              logs{co},
-		customers:         customers{co},
-		tenants:           tenants{co},
-		instances:         instances{core: co, apps: cfg.apps, vault: cfg.vault},
-		users:             users{acct},
-		impersonations:    impersonations{co},
-		internalUsers:     internalUsers{acct},
-		grants:            grants{co},
-		serviceAccounts:   serviceAccounts{core: co, adminOrgID: cfg.adminOrgID},
-		identityProviders: identityProviders{core: co, egress: cfg.egress},
-		webhooks:          webhooks{core: co, egress: cfg.egress},
-		billing:           billing{co},
-		catalog:           catalog{co},
-		releases:          releases{co},
-		environment:       environment{co},
-		systemWorkers:     systemWorkers{co},
-		userAttributes:    userAttributes{co},
-		discrepancies:     discrepancies{co},
-		scimTokens:        scimTokens{co},
-		scimUsers:         scimUsers{u: users{acct}, dirs: dirs},
-		scimGroups:        scimGroups{dirs},
-		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
-		customerDomains:   customerDomains{core: co, prover: cfg.prover},
-		securityPolicies:  securityPolicies{co},
-		brandings:         brandings{core: co, issuer: cfg.issuer},
+		me:                 me{co},
+		logs:               logs{co},
+		customers:          customers{co},
+		tenants:            tenants{co},
+		instances:          instances{core: co, apps: cfg.apps, vault: cfg.vault},
+		users:              users{acct},
+		impersonations:     impersonations{co},
+		internalUsers:      internalUsers{acct},
+		grants:             grants{co},
+		serviceAccounts:    serviceAccounts{core: co, adminOrgID: cfg.adminOrgID},
+		identityProviders:  identityProviders{core: co, egress: cfg.egress},
+		webhooks:           webhooks{core: co, egress: cfg.egress},
+		billing:            billing{co},
+		catalog:            catalog{co},
+		releases:           releases{co},
+		environment:        environment{co},
+		systemWorkers:      systemWorkers{co},
+		userAttributes:     userAttributes{co},
+		discrepancies:      discrepancies{co},
+		scimTokens:         scimTokens{co},
+		scimUsers:          scimUsers{u: users{acct}, dirs: dirs},
+		scimGroups:         scimGroups{dirs},
+		groups:             groups{core: co, adminOrgID: cfg.adminOrgID},
+		customerDomains:    customerDomains{core: co, prover: cfg.prover},
+		securityPolicies:   securityPolicies{co},
+		brandings:          brandings{core: co, issuer: cfg.issuer},
+		registrationTokens: registrationTokens{co},
 	}
 }

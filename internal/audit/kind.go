@@ -59,6 +59,12 @@ const (
 	// GroupsSynced is a sign-in through a provider with just-in-time
 	// groups that changed the user's memberships (D-jit-groups).
 	GroupsSynced Kind = "groups.synced"
+	// ClientRegistered, ClientUpdated, ClientDeleted: a client registered
+	// with a customer's initial access token (RFC 7591), its registration
+	// changed or deleted by the client (RFC 7592; D-dynamic-registration).
+	ClientRegistered Kind = "client.registered"
+	ClientUpdated    Kind = "client.updated"
+	ClientDeleted    Kind = "client.deleted"
 )
 
 // The events of the administration APIs:
@@ -122,6 +128,9 @@ var kinds = []struct {
 	{PasskeyRenamed, place{classAccountChange, 99}},
 	{PasskeyRemoved, place{classAccountChange, 11}},
 	{GroupsSynced, place{classAccountChange, 99}},
+	{ClientRegistered, place{classAPIActivity, 1}},
+	{ClientUpdated, place{classAPIActivity, 3}},
+	{ClientDeleted, place{classAPIActivity, 4}},
 	{AdminWrite, place{classAPIActivity, 0}},
 	{AccessDenied, place{classAPIActivity, 99}},
 }

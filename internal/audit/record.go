@@ -30,6 +30,9 @@ type Entry struct {
 	// failed sign-in for an address without an account, which tells no
 	// customer whether an address exists.
 	CustomerOf string
+	// CustomerID names the customer that sees the event directly, when no
+	// user does (a client registered with the customer's token).
+	CustomerID string
 	Details    Details
 	// ImpersonatorID is who acted as ActorID (an impersonation's internal
 	// user, a delegation's service account); "" when the user acted itself.
@@ -71,7 +74,7 @@ func Row(ctx context.Context, now time.Time, e Entry) *store.AuditEvent {
 	r := &store.AuditEvent{ID: NewID(), At: now.UTC(), Kind: string(e.Kind), ActorID: e.ActorID, ActorEmail: e.ActorEmail,
 		Decision: "allowed", Reason: e.Reason, Status: 200, RequestID: httpapi.RequestID(ctx), TargetType: e.Target.Type,
 		TargetID: e.Target.ID, TargetName: e.Target.Name, SourceIP: ip, UserAgent: ua, Details: e.Details.encode(),
-		CustomerOfUser: e.CustomerOf, ImpersonatorID: e.ImpersonatorID}
+		CustomerOfUser: e.CustomerOf, CustomerID: e.CustomerID, ImpersonatorID: e.ImpersonatorID}
 	if e.Failed {
 		r.Decision, r.Status = "denied", 401
 	}

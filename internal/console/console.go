@@ -28,6 +28,9 @@ type Config struct {
 	ResolveLimit int
 	// Access authenticates API callers; New builds one over the store when nil.
 	Access *access.Service
+	// DPoP checks the proofs of DPoP-bound access tokens (D-dpop); nil
+	// accepts bearer tokens only.
+	DPoP *access.DPoPProofs
 }
 
 // Console serves the console role.
@@ -82,6 +85,15 @@ func originOf(raw string) string {
 // console portal client (D-api-auth, D-token-typ).
 func (c *Console) Verifier() *access.TokenVerifier { return c.verifier }
 
+// authenticators are the console API's: a DPoP-bound token with its proof
+// (when configured) or a bearer token.
+func (c *Console) authenticators() []access.Authenticator {
+	if c.cfg.DPoP == nil {
+		return []access.Authenticator{access.Bearer(c.verifier)}
+	}
+	return []access.Authenticator{access.DPoP(c.cfg.DPoP, c.verifier), access.Bearer(c.verifier)}
+}
+
 // Handler serves the gateway pages and the console API; api adds routes
 // under /api/v1 (the administration API).
 func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
@@ -103,8 +115,9 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 		// this route is limited like resolve-org, under its own counter.
 		r.With(httpapi.RequireJSON, httpapi.RateLimitByAddress(c.store, "login-authorize", c.cfg.ResolveLimit, time.Minute)).
 			Post("/login/authorize", c.handleAuthorize)
-		r.With(c.access.Require(access.Bearer(c.verifier))).Get("/auth/me", c.handleMe)
-		r.With(c.access.Require(access.Bearer(c.verifier))).Post("/auth/logout", c.handleLogout)
+		auth := c.access.Require(c.authenticators()...)
+		r.With(auth).Get("/auth/me", c.handleMe)
+		r.With(auth).Post("/auth/logout", c.handleLogout)
 		for _, f := range api {
 			f(r)
 		}

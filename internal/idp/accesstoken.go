@@ -15,7 +15,8 @@ import (
 // claims are iss, sub, aud, client_id, iat, nbf, exp, jti (the stored
 // token's id), scope, grant_id (the token family: the authorization or
 // refresh chain it comes from, whose revocation ends it at every API) and
-// the home organization.
+// the home organization; cnf.jkt when the token is bound to a DPoP key
+// (dpop.go).
 //
 // zitadel/oidc signs its own JWT access tokens with typ JWT and offers no
 // hook for the header. So clients are of access-token type Bearer, whose
@@ -44,6 +45,8 @@ type accessTokenClaims struct {
 	HomeOrgID  string   `json:"urn:idp:iam:user:resourceowner:id,omitempty"`
 	AuthTime   int64    `json:"auth_time,omitempty"`
 	AuthMethod []string `json:"amr,omitempty"`
+	// Confirmation binds the token to a DPoP key (RFC 9449 section 6.1).
+	Confirmation *confirmation `json:"cnf,omitempty"`
 	// ACR is the authentication context class the sign-in reached (ACRMFA,
 	// ACRPhishingResistant, or none), for step-up (D-step-up).
 	ACR string `json:"acr,omitempty"`
@@ -68,6 +71,9 @@ func (s *storage) claimsOf(ctx context.Context, req op.TokenRequest, t *store.Ac
 	c := accessTokenClaims{Issuer: s.cfg.Issuer, Subject: t.UserID, Audience: aud, ClientID: t.ClientID,
 		IssuedAt: t.CreatedAt.Unix(), NotBefore: t.CreatedAt.Unix(), Expiry: t.ExpiresAt.Unix(), ID: t.ID,
 		Scope: strings.Join(t.Scopes, " "), GrantID: t.FamilyID}
+	if b := boundTo(ctx); b.jkt != "" {
+		c.Confirmation = &confirmation{JKT: b.jkt}
+	}
 	if u, err := s.user(ctx, t.UserID); err == nil { // client_credentials tokens have no user
 		c.HomeOrgID = u.OrgID
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/dpop"
 	"github.com/platform/platform/internal/httpapi"
 )
 
@@ -36,6 +37,7 @@ func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	d.ResponseModesSupported = []string{string(oidc.ResponseModeQuery)}
 	d.GrantTypesSupported = slices.Clone(supportedGrantTypes)
 	d.DeviceAuthorizationEndpoint = p.cfg.Issuer + PathDeviceAuthorization
+	d.RegistrationEndpoint = p.cfg.Issuer + PathRegister // with an initial access token (RFC 7591)
 	d.CheckSessionIframe = ""
 	d.RequestParameterSupported = false
 	d.RequestObjectSigningAlgValuesSupported = nil
@@ -53,18 +55,23 @@ func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	d.RequestURIParameterSupported = false
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	httpapi.WriteJSON(w, http.StatusOK, discoveryDocument{DiscoveryConfiguration: d,
-		PAREndpoint: p.cfg.Issuer + PathPAR, BackchannelLogoutSupported: true, BackchannelLogoutSessionSupported: true})
+		PAREndpoint: p.cfg.Issuer + PathPAR, BackchannelLogoutSupported: true, BackchannelLogoutSessionSupported: true,
+		DPoPSigningAlgs: dpop.AlgorithmNames()})
 }
 
 // discoveryDocument is the op library's metadata with what it has no field
-// for: the PAR endpoint (RFC 9126 section 5), and back-channel logout
-// (supported for clients that register a URI; the logout token carries sid).
+// for: the PAR endpoint (RFC 9126 section 5), back-channel logout
+// (supported for clients that register a URI; the logout token carries sid)
+// and DPoP.
 type discoveryDocument struct {
 	*oidc.DiscoveryConfiguration
 	PAREndpoint                       string `json:"pushed_authorization_request_endpoint"`
 	RequirePAR                        bool   `json:"require_pushed_authorization_requests"`
 	BackchannelLogoutSupported        bool   `json:"backchannel_logout_supported"`
 	BackchannelLogoutSessionSupported bool   `json:"backchannel_logout_session_supported"`
+	// DPoPSigningAlgs are the algorithms of the DPoP proofs the token
+	// endpoint accepts (RFC 9449 section 5.1).
+	DPoPSigningAlgs []string `json:"dpop_signing_alg_values_supported"`
 }
 
 // supportedGrants refuses, with RFC 6749's unsupported_grant_type, every

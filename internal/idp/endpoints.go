@@ -8,7 +8,8 @@ import (
 )
 
 // endpoints are the OAuth endpoints the provider puts around op: client
-// authentication at the token endpoint (clientauth.go), pushed
+// authentication at the token endpoint (clientauth.go), DPoP proofs and
+// sender-constrained tokens (dpop.go), pushed
 // authorization requests (par.go), the device authorization endpoint
 // (device.go), the refresh grace and the id_token rule of refreshes
 // (refreshgrace.go, refresh.go), the token exchange (exchange.go), discovery and the bearer challenge
@@ -25,10 +26,10 @@ type endpoints struct {
 func (p *endpoints) routes(r chi.Router) {
 	r.With(p.cors).Get(DiscoveryPath, p.discovery)
 	r.With(p.cors).Options(DiscoveryPath, allowGet)
-	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.tokenExchange(p.refreshGrace(p.refreshWithoutIDToken(p.op))))))
+	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.dpopProof(p.tokenExchange(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
-	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(p.op))
+	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(refuseBoundBearer(p.op)))
 	r.With(p.cors).Handle(PathKeys, p.op)
 	r.With(p.cors).Handle(PathRevoke, p.op)
 	r.With(p.cors).Handle(PathIntrospect, p.op)

@@ -67,6 +67,9 @@ func (p *mgmtAPI) requireServiceClient(next http.Handler) http.Handler {
 		if err == nil {
 			_, err = p.store.ActiveAccessToken(r.Context(), claims.JWTID, p.now())
 		}
+		if err == nil && hasConfirmation(raw) { // bearer tokens only: a DPoP-bound one is refused (D-dpop)
+			err = errors.New("a DPoP-bound token is no bearer token")
+		}
 		var app *platform.Application
 		if err == nil {
 			app, err = p.application(r.Context(), claims.Subject)

@@ -33,6 +33,9 @@ type appSettings struct {
 	RequirePAR             bool     `json:"requirePar"`
 	BackchannelLogoutURI   string   `json:"backchannelLogoutUri"`
 	DeviceFlow             bool     `json:"deviceFlow"`
+	// RequireDPoP: the token endpoint issues the application's tokens only
+	// with a DPoP proof (bound to its key, D-dpop).
+	RequireDPoP bool `json:"requireDpop"`
 }
 
 type appRequest struct {
@@ -52,7 +55,8 @@ type appView struct {
 func newAppView(a *platform.Application) appView {
 	v := appView{AppID: a.AppID, appSettings: appSettings{ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
 		RedirectURIs: a.RedirectURIs, PostLogoutRedirectURIs: a.PostLogoutRedirectURIs,
-		RequirePAR: a.RequirePAR, BackchannelLogoutURI: a.BackchannelLogoutURI, DeviceFlow: a.DeviceFlow},
+		RequirePAR: a.RequirePAR, BackchannelLogoutURI: a.BackchannelLogoutURI, DeviceFlow: a.DeviceFlow,
+		RequireDPoP: a.RequireDPoP},
 		KeyIDs: clientkeys.KeyIDs(a.JWKS), CreatedAt: a.CreatedAt}
 	if v.RedirectURIs == nil {
 		v.RedirectURIs = []string{}
@@ -68,6 +72,7 @@ func newAppView(a *platform.Application) appView {
 func applyApp(a *platform.Application, in appRequest) (secret string, err error) {
 	a.Name, a.RedirectURIs, a.PostLogoutRedirectURIs = strings.TrimSpace(in.Name), in.RedirectURIs, in.PostLogoutRedirectURIs
 	a.RequirePAR, a.BackchannelLogoutURI, a.DeviceFlow = in.RequirePAR, strings.TrimSpace(in.BackchannelLogoutURI), in.DeviceFlow
+	a.RequireDPoP = in.RequireDPoP
 	if in.ClientID != "" {
 		a.ClientID = in.ClientID
 	}

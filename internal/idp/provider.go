@@ -134,6 +134,7 @@ type Provider struct {
 	passkeys  *passkeys
 	sso       *ssoLogin
 	mgmt      *mgmtAPI
+	registrar *registrar
 	logouts   *logoutSender
 }
 
@@ -202,6 +203,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	p.login.op = p.op
 	p.endpoints = &endpoints{core: c, op: p.op, storage: p.storage, origins: origins}
 	p.mgmt = &mgmtAPI{core: c, op: p.op, origins: origins, ssoClients: ssoClients}
+	p.registrar = &registrar{core: c, origins: origins}
 	return p, nil
 }
 
@@ -220,6 +222,7 @@ func (p *Provider) Handler() http.Handler {
 	})
 	r.Mount(PathManagement, p.mgmt.managementRoutes())
 	p.endpoints.routes(r)
+	p.registrar.routes(r)
 	r.Get(PathLoggedOut, func(w http.ResponseWriter, r *http.Request) {
 		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")

@@ -181,6 +181,9 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.Token
 		Scopes: req.GetScopes(), Audience: req.GetAudience(), AccessTokenID: at.ID, CreatedAt: now,
 		ExpiresAt: now.Add(s.cfg.RefreshTokenLifetime),
 	}
+	if b := boundTo(ctx); b.bindsRefresh {
+		rt.DPoPJKT = b.jkt // a public client's refresh token is bound to its DPoP key (D-dpop)
+	}
 	switch r := req.(type) {
 	case authRequest:
 		rt.AMR, rt.AuthTime = r.AMR, r.AuthTime

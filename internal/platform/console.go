@@ -42,6 +42,9 @@ type InstanceConnection struct {
 	OIDCRedirectURI string
 	IDPAppID        string
 	UpdatedAt       time.Time
+	// RequireDPoP: the instance's application gets tokens only with a DPoP
+	// proof (sender-constrained, D-dpop).
+	RequireDPoP bool
 }
 
 // OrgMembership is one organization an e-mail address signs in to, with the

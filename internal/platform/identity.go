@@ -69,6 +69,18 @@ type Application struct {
 	// DeviceFlow lets the application use the device authorization grant
 	// (RFC 8628).
 	DeviceFlow bool
+	// RequireDPoP refuses token requests without a DPoP proof (RFC 9449):
+	// every token of the application is bound to its key.
+	RequireDPoP bool
+	// RegisteredCustomerID is the customer whose initial access token
+	// registered the application (dynamic client registration, RFC 7591);
+	// "" for an application made any other way.
+	RegisteredCustomerID string
+	// RegistrationTokenID is that initial access token.
+	RegistrationTokenID string
+	// RegistrationHash is the hash of its registration access token (RFC
+	// 7592), which reads, updates and deletes its registration.
+	RegistrationHash string
 	// Management lets a service application call the management API.
 	Management bool
 	CreatedAt  time.Time

@@ -11,13 +11,15 @@ import (
 )
 
 const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at,
-	auth_method, jwks, user_id, require_par, backchannel_logout_uri, device_flow`
+	auth_method, jwks, user_id, require_par, backchannel_logout_uri, device_flow, require_dpop,
+	registered_customer_id, registration_token_id, registration_hash`
 
 func scanApp(r Row) (*platform.Application, error) {
 	var a platform.Application
 	var redirects, logouts string
 	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt,
-		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI, &a.DeviceFlow); err != nil {
+		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI, &a.DeviceFlow, &a.RequireDPoP,
+		&a.RegisteredCustomerID, &a.RegistrationTokenID, &a.RegistrationHash); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
@@ -36,10 +38,10 @@ func (s *OIDC) CreateApplication(ctx context.Context, a *platform.Application) e
 		return err
 	}
 	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-		$10, $11, $12, $13, $14, $15)`,
+		$10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
 		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
 		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI,
-		a.DeviceFlow)
+		a.DeviceFlow, a.RequireDPoP, a.RegisteredCustomerID, a.RegistrationTokenID, a.RegistrationHash)
 	return wrap(err, "application")
 }
 
@@ -62,7 +64,7 @@ func (s *OIDC) Applications(ctx context.Context) ([]*platform.Application, error
 
 // UpdateApplication replaces the mutable fields of an application: name,
 // client id, redirect URIs, authentication (method, secret, keys),
-// require_par and the back-channel logout URI. ENOTFOUND, EINVALID,
+// require_par, require_dpop and the back-channel logout URI. ENOTFOUND, EINVALID,
 // ECONFLICT.
 func (s *OIDC) UpdateApplication(ctx context.Context, a *platform.Application) error {
 	if err := a.Validate(); err != nil {
@@ -70,9 +72,9 @@ func (s *OIDC) UpdateApplication(ctx context.Context, a *platform.Application) e
 	}
 	return s.execOne(ctx, "application", `UPDATE applications SET client_id = $2, name = $3, redirect_uris = $4,
 		post_logout_redirect_uris = $5, auth_method = $6, secret_hash = $7, jwks = $8, require_par = $9,
-		backchannel_logout_uri = $10, device_flow = $11 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
+		backchannel_logout_uri = $10, device_flow = $11, require_dpop = $12 WHERE app_id = $1`, a.AppID, a.ClientID, a.Name,
 		jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs), a.AuthMethod, a.SecretHash, a.JWKS, a.RequirePAR,
-		a.BackchannelLogoutURI, a.DeviceFlow)
+		a.BackchannelLogoutURI, a.DeviceFlow, a.RequireDPoP)
 }
 
 // UseClientAssertion records the jti of a client's assertion until it
@@ -80,6 +82,17 @@ func (s *OIDC) UpdateApplication(ctx context.Context, a *platform.Application) e
 func (s *OIDC) UseClientAssertion(ctx context.Context, clientID, jti string, expires time.Time) (bool, error) {
 	_, err := s.db.Exec(ctx, `INSERT INTO client_assertions (client_id, jti, expires_at) VALUES ($1, $2, $3)`,
 		clientID, jti, expires.UTC())
+	if errors.Is(err, ErrUnique) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// UseDPoPProof records a DPoP proof (its hash over the key's thumbprint
+// and its jti) until its iat window ends; false when it was seen already, at
+// this replica or another (a replay, RFC 9449 section 11.1).
+func (s *OIDC) UseDPoPProof(ctx context.Context, proofHash string, expires time.Time) (bool, error) {
+	_, err := s.db.Exec(ctx, `INSERT INTO dpop_proofs (proof_hash, expires_at) VALUES ($1, $2)`, proofHash, expires.UTC())
 	if errors.Is(err, ErrUnique) {
 		return false, nil
 	}

@@ -119,6 +119,7 @@ func (s *OIDC) DeleteExpired(ctx context.Context, now time.Time) error {
 		`DELETE FROM device_authorizations WHERE expires_at <= $1`,
 		`DELETE FROM pushed_requests WHERE expires_at <= $1`,
 		`DELETE FROM client_assertions WHERE expires_at <= $1`,
+		`DELETE FROM dpop_proofs WHERE expires_at <= $1`,
 	} {
 		if _, err := s.db.Exec(ctx, q, now.UTC()); err != nil {
 			return err

@@ -92,23 +92,26 @@ type RefreshToken struct {
 	ExpiresAt     time.Time
 	Used          bool
 	Revoked       bool
+	// DPoPJKT is the thumbprint (RFC 7638) of the key a public client's
+	// refresh token is bound to (DPoP, RFC 9449); "" when unbound.
+	DPoPJKT string
 }
 
 // refreshTokenColumns are the columns of refresh_tokens a row is written
 // and read with, in the order of refreshTokenRow.
 const refreshTokenColumns = `token_hash, family_id, client_id, user_id, scopes, audience, amr, auth_time, access_token_id,
-	created_at, expires_at, used, revoked`
+	created_at, expires_at, used, revoked, dpop_jkt`
 
 // refreshTokenRow is t's values of refreshTokenColumns.
 func refreshTokenRow(t *RefreshToken) []any {
 	return []any{t.TokenHash, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), joinList(t.AMR),
-		t.AuthTime.UTC(), t.AccessTokenID, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Used, t.Revoked}
+		t.AuthTime.UTC(), t.AccessTokenID, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), t.Used, t.Revoked, t.DPoPJKT}
 }
 
 // CreateRefreshToken stores an issued refresh token.
 func (s *OIDC) CreateRefreshToken(ctx context.Context, t *RefreshToken) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, refreshTokenRow(t)...)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, refreshTokenRow(t)...)
 	return wrap(err, "refresh token")
 }
 
@@ -136,12 +139,12 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, $10::boolean FROM ok RETURNING 1
 			), g AS (
 				INSERT INTO token_grants (`+grantColumns+`)
-				SELECT $3, $5, $4, $8::timestamptz, $24::timestamptz, $25 FROM ok`+extendGrant+`
+				SELECT $3, $5, $4, $8::timestamptz, $25::timestamptz, $26 FROM ok`+extendGrant+`
 				RETURNING 1
 			)
 			INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
 			SELECT $11, $12, $13, $14, $15, $16, $17, $18::timestamptz, $19, $20::timestamptz, $21::timestamptz, $22::boolean,
-				$23::boolean FROM ok
+				$23::boolean, $24 FROM ok
 			RETURNING 1`, args...).Scan(&one)
 		if errors.Is(err, ErrNoRows) {
 			return false, nil
@@ -163,7 +166,7 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 			return err
 		}
 		_, err := tx.db.Exec(ctx, `INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, rtArgs...)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, rtArgs...)
 		return err
 	})
 	return ok, wrap(err, "refresh token")
@@ -175,7 +178,7 @@ func (s *OIDC) RefreshToken(ctx context.Context, tokenHash string, now time.Time
 	var scopes, aud, amr string
 	err := s.db.QueryRow(ctx, `SELECT `+refreshTokenColumns+` FROM refresh_tokens WHERE token_hash = $1 AND expires_at > $2`,
 		tokenHash, now.UTC()).Scan(&t.TokenHash, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &amr, &t.AuthTime,
-		&t.AccessTokenID, &t.CreatedAt, &t.ExpiresAt, &t.Used, &t.Revoked)
+		&t.AccessTokenID, &t.CreatedAt, &t.ExpiresAt, &t.Used, &t.Revoked, &t.DPoPJKT)
 	if err != nil {
 		return nil, wrap(err, "refresh token")
 	}

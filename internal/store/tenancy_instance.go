@@ -15,20 +15,21 @@ type InstanceRow struct {
 }
 
 const instanceRowColumns = `i.id, i.customer_id, i.name, i.url, i.created_at, COALESCE(c.oidc_client_id, ''),
-	COALESCE(c.oidc_redirect_uri, ''), COALESCE(c.idp_app_id, ''), c.updated_at`
+	COALESCE(c.oidc_redirect_uri, ''), COALESCE(c.idp_app_id, ''), c.updated_at,
+	COALESCE(c.require_dpop, FALSE)`
 
 func scanInstanceRow(r Row) (InstanceRow, error) {
 	var i InstanceRow
 	var upd sql.NullTime
 	err := r.Scan(&i.ID, &i.CustomerID, &i.Name, &i.URL, &i.CreatedAt, &i.Connection.OIDCClientID,
-		&i.Connection.OIDCRedirectURI, &i.Connection.IDPAppID, &upd)
+		&i.Connection.OIDCRedirectURI, &i.Connection.IDPAppID, &upd, &i.Connection.RequireDPoP)
 	i.Connection.InstanceID, i.Connection.UpdatedAt = i.ID, orTime(upd, i.CreatedAt)
 	return i, err
 }
 
 // connectionColumns are the columns of instance_connections in
 // platform.InstanceConnection's order.
-const connectionColumns = `instance_id, oidc_client_id, oidc_redirect_uri, idp_app_id, updated_at`
+const connectionColumns = `instance_id, oidc_client_id, oidc_redirect_uri, idp_app_id, updated_at, require_dpop`
 
 // instanceRowFrom is where an instance and its connection are read from.
 const instanceRowFrom = ` FROM instances i LEFT JOIN instance_connections c ON c.instance_id = i.id`
@@ -77,9 +78,10 @@ func (s *Tenancy) UpdateInstance(ctx context.Context, id, name, url string) erro
 
 // PutConnection stores an instance's connection, replacing the previous one.
 func (s *Tenancy) PutConnection(ctx context.Context, c *platform.InstanceConnection) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO instance_connections (`+connectionColumns+`) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (instance_id) DO UPDATE SET oidc_client_id = EXCLUDED.oidc_client_id,
-		oidc_redirect_uri = EXCLUDED.oidc_redirect_uri, idp_app_id = EXCLUDED.idp_app_id, updated_at = EXCLUDED.updated_at`,
-		c.InstanceID, c.OIDCClientID, c.OIDCRedirectURI, c.IDPAppID, c.UpdatedAt.UTC())
+	_, err := s.db.Exec(ctx, `INSERT INTO instance_connections (`+connectionColumns+`) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (instance_id) DO UPDATE SET oidc_client_id = EXCLUDED.oidc_client_id,
+		oidc_redirect_uri = EXCLUDED.oidc_redirect_uri, idp_app_id = EXCLUDED.idp_app_id, updated_at = EXCLUDED.updated_at,
+		require_dpop = EXCLUDED.require_dpop`,
+		c.InstanceID, c.OIDCClientID, c.OIDCRedirectURI, c.IDPAppID, c.UpdatedAt.UTC(), c.RequireDPoP)
 	return wrap(err, "instance connection")
 }
 
@@ -87,7 +89,7 @@ func (s *Tenancy) PutConnection(ctx context.Context, c *platform.InstanceConnect
 func (s *Tenancy) ConnectionByClientID(ctx context.Context, clientID string) (*platform.InstanceConnection, error) {
 	var c platform.InstanceConnection
 	err := s.db.QueryRow(ctx, `SELECT `+connectionColumns+` FROM instance_connections WHERE oidc_client_id = $1`, clientID).
-		Scan(&c.InstanceID, &c.OIDCClientID, &c.OIDCRedirectURI, &c.IDPAppID, &c.UpdatedAt)
+		Scan(&c.InstanceID, &c.OIDCClientID, &c.OIDCRedirectURI, &c.IDPAppID, &c.UpdatedAt, &c.RequireDPoP)
 	return &c, wrap(err, "instance connection")
 }
 

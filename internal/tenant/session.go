@@ -152,6 +152,9 @@ func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Ti
 	if err != nil {
 		return nil, time.Time{}, "", err
 	}
+	if at.JKT != "" { // a session cookie would carry what only the key's holder may use (D-dpop)
+		return nil, time.Time{}, "", errors.New("a DPoP-bound access token opens no session")
+	}
 	if at.Subject != idt.Subject {
 		return nil, time.Time{}, "", errors.New("the access token is another user's")
 	}

@@ -62,6 +62,18 @@ func (e *env) mustSCIMToken(customerID string) string {
 	return id
 }
 
+func (e *env) mustRegistrationToken(customerID string) string {
+	e.t.Helper()
+	id := e.id("iat")
+	now := time.Now()
+	if err := e.st.CreateRegistrationToken(context.Background(), &store.RegistrationToken{ID: id, CustomerID: customerID,
+		Name: "Clients " + id, TokenHash: "hash-" + id, AllowPublic: true, RedirectHosts: []string{"app.example"}, MaxUses: 1,
+		CreatedBy: "seed", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
 func (e *env) mustServiceAccount(customerID string) string {
 	e.t.Helper()
 	now := time.Now()
@@ -205,6 +217,9 @@ func init() {
 			r.Body = map[string]any{"domain": e.id("d") + ".example.com"}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/scim-tokens"):
 			r.Body = map[string]any{"name": "Directory " + e.id("n")}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/registration-tokens"):
+			r.Body = map[string]any{"name": "Clients " + e.id("n"), "kinds": []string{"public"}, "redirectHosts": []string{"app.example"},
+				"maxUses": 5, "expiresAt": time.Now().Add(24 * time.Hour)}
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			e.mustBillingSetup(w.CustomerID) // a customer role's credit is a purchase, charged on the invoice of its setup
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
@@ -254,6 +269,9 @@ func init() {
 	})
 	registerFixture("scim_token", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Params: params("id", w.env.mustSCIMToken(w.CustomerID))}
+	})
+	registerFixture("registration_token", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Params: params("id", w.env.mustRegistrationToken(w.CustomerID))}
 	})
 	registerFixture("internal_scim_token_new", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Body: map[string]any{"name": "Internal directory " + w.env.id("n")}}

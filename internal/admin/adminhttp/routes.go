@@ -223,6 +223,13 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/customers/{id}/domains", Op: admin.OpDomainClaim, Locate: cust, Handle: byIDWithBody(created, s.ClaimDomain)},
 		{Method: post, Pattern: "/customers/{id}/domains/{domainId}/verify", Op: admin.OpDomainVerify, Locate: cust, Handle: a.verifyDomain},
 		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: a.deleteDomain},
+		// A customer's initial access tokens of dynamic client registration
+		// (D-dynamic-registration): answered once, stored hashed; and the
+		// clients they registered.
+		{Method: get, Pattern: "/customers/{id}/registration-tokens", Op: admin.OpRegistrationTokenList, Locate: cust, Handle: byID(ok, s.ListRegistrationTokens)},
+		{Method: post, Pattern: "/customers/{id}/registration-tokens", Op: admin.OpRegistrationTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateRegistrationToken)},
+		{Method: post, Pattern: "/registration-tokens/{id}/revoke", Op: admin.OpRegistrationTokenRevoke, Locate: s.RegistrationTokenResource, Handle: deleteByID(s.RevokeRegistrationToken)},
+		{Method: get, Pattern: "/customers/{id}/registered-clients", Op: admin.OpRegisteredClientList, Locate: cust, Handle: byID(ok, s.ListRegisteredClients)},
 
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists

@@ -33,6 +33,8 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"AuthRequestLifecycle", testAuthRequest},
 		{"CodeExchangedOnce", testCodeExchangedOnce},
 		{"RefreshFamily", testRefreshFamily},
+		{"DPoP", testDPoP},
+		{"RegistrationTokens", testRegistrationTokens},
 		{"IssueTokensRotation", testIssueTokens},
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
@@ -631,6 +633,7 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 		t.Fatalf("first issue = %v, %v", ok, err)
 	}
 	at2, rt2 := mk("2")
+	rt2.DPoPJKT = "thumbprint-of-the-key" // a bound refresh token keeps its key through the one-statement rotation
 	if ok, err := st.IssueTokens(ctx, "rt1", at2, rt2); !ok || err != nil {
 		t.Fatalf("rotation = %v, %v", ok, err)
 	}
@@ -652,6 +655,89 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 	at4, rt4 := mk("4")
 	if ok, _ := st.IssueTokens(ctx, "nope", at4, rt4); ok {
 		t.Fatal("rotation of an unknown refresh token succeeded")
+	}
+}
+
+// testDPoP: a DPoP proof is accepted once until it expires, at any replica
+// (the database decides); an application's require_dpop round-trips.
+func testDPoP(t *testing.T, st *store.Store) {
+	if ok, err := st.UseDPoPProof(ctx, "proof-1", ts.Add(time.Minute)); !ok || err != nil {
+		t.Fatalf("first use = %v, %v", ok, err)
+	}
+	if ok, err := st.UseDPoPProof(ctx, "proof-1", ts.Add(time.Minute)); ok || err != nil {
+		t.Fatalf("replay = %v, %v; want false, nil", ok, err)
+	}
+	if err := st.DeleteExpired(ctx, ts.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.UseDPoPProof(ctx, "proof-1", ts.Add(3*time.Minute)); !ok || err != nil {
+		t.Fatalf("after expiry = %v, %v", ok, err)
+	}
+	app := &platform.Application{AppID: "app-dpop", ClientID: "client-dpop", Name: "Bound", Kind: platform.AppPublic,
+		RedirectURIs: []string{"https://bound.example/cb"}, RequireDPoP: true, CreatedAt: ts}
+	if err := st.CreateApplication(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.ApplicationByClientID(ctx, "client-dpop")
+	if err != nil || !got.RequireDPoP {
+		t.Fatalf("require_dpop = %+v, %v", got, err)
+	}
+	got.RequireDPoP = false
+	if err := st.UpdateApplication(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = st.ApplicationByClientID(ctx, "client-dpop"); err != nil || got.RequireDPoP {
+		t.Fatalf("require_dpop after update = %+v, %v", got, err)
+	}
+}
+
+// testRegistrationTokens: an initial access token registers at most its
+// uses, never once revoked or expired; its clients belong to its customer.
+func testRegistrationTokens(t *testing.T, st *store.Store) {
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "cust-reg", Name: "Reg", CreatedAt: ts, UpdatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	tok := &store.RegistrationToken{ID: "iat-1", CustomerID: "cust-reg", Name: "CLI", TokenHash: "h1", AllowPublic: true,
+		RedirectHosts: []string{"app.example", "*.example.org"}, MaxUses: 2, CreatedBy: "u", CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}
+	if err := st.CreateRegistrationToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		got, err := st.UseRegistrationToken(ctx, "h1", ts)
+		if err != nil || got.Uses != i || got.CustomerID != "cust-reg" || len(got.RedirectHosts) != 2 {
+			t.Fatalf("use %d = %+v, %v", i, got, err)
+		}
+	}
+	_, err := st.UseRegistrationToken(ctx, "h1", ts)
+	wantCode(t, err, platform.ENOTFOUND)
+	tok2 := *tok
+	tok2.ID, tok2.TokenHash = "iat-2", "h2"
+	if err := st.CreateRegistrationToken(ctx, &tok2); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.UseRegistrationToken(ctx, "h2", ts.Add(time.Hour))
+	wantCode(t, err, platform.ENOTFOUND) // expired
+	if err := st.RevokeRegistrationToken(ctx, "iat-2", ts); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.UseRegistrationToken(ctx, "h2", ts)
+	wantCode(t, err, platform.ENOTFOUND) // revoked
+	list, err := st.RegistrationTokens(ctx, "cust-reg")
+	if err != nil || len(list) != 2 || list[0].RevokedAt.IsZero() == list[1].RevokedAt.IsZero() {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+	app := &platform.Application{AppID: "app-reg", ClientID: "client-reg", Name: "CLI", Kind: platform.AppPublic,
+		RedirectURIs: []string{"https://app.example/cb"}, RegisteredCustomerID: "cust-reg", RegistrationTokenID: "iat-1",
+		RegistrationHash: "rat", CreatedAt: ts}
+	if err := st.CreateApplication(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := st.RegisteredApplications(ctx, "cust-reg")
+	if err != nil || len(apps) != 1 || apps[0].RegistrationHash != "rat" || apps[0].RegistrationTokenID != "iat-1" {
+		t.Fatalf("registered applications = %+v, %v", apps, err)
+	}
+	if err := st.RevokeClientGrants(ctx, "client-reg", ts); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -75,11 +75,11 @@ type Documents = {
     "mutation RemoveInternalGroupManager($g: ID!, $u: ID!) { removeInternalGroupManager(groupId: $g, userId: $u) }": typeof types.RemoveInternalGroupManagerDocument,
     "mutation CreateGroupGrant($g: ID!, $c: ID) { createGroupGrant(groupId: $g, customerId: $c) { customerId } }": typeof types.CreateGroupGrantDocument,
     "mutation DeleteGroupGrant($g: ID!, $c: ID) { deleteGroupGrant(groupId: $g, customerId: $c) }": typeof types.DeleteGroupGrantDocument,
-    "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": typeof types.InstanceDocument,
-    "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": typeof types.UpdateInstanceDocument,
+    "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": typeof types.InstanceDocument,
+    "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n  }\n": typeof types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": typeof types.DeleteInstanceDocument,
-    "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": typeof types.RepairConnectionDocument,
-    "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": typeof types.RotateConnectionDocument,
+    "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n": typeof types.RepairConnectionDocument,
+    "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n": typeof types.RotateConnectionDocument,
     "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n": typeof types.RotateInstanceSecretDocument,
     "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": typeof types.ResolveDatabaseUriDocument,
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
@@ -95,6 +95,9 @@ type Documents = {
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": typeof types.ResumeWorkerDocument,
     "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": typeof types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": typeof types.InvoicesDocument,
+    "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n": typeof types.RegistrationDocument,
+    "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n": typeof types.CreateRegistrationTokenDocument,
+    "\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n": typeof types.RevokeRegistrationTokenDocument,
     "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": typeof types.ReleasesDocument,
     "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }": typeof types.CreateReleaseDocument,
     "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }": typeof types.PublishReleaseDocument,
@@ -229,11 +232,11 @@ const documents: Documents = {
     "mutation RemoveInternalGroupManager($g: ID!, $u: ID!) { removeInternalGroupManager(groupId: $g, userId: $u) }": types.RemoveInternalGroupManagerDocument,
     "mutation CreateGroupGrant($g: ID!, $c: ID) { createGroupGrant(groupId: $g, customerId: $c) { customerId } }": types.CreateGroupGrantDocument,
     "mutation DeleteGroupGrant($g: ID!, $c: ID) { deleteGroupGrant(groupId: $g, customerId: $c) }": types.DeleteGroupGrantDocument,
-    "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": types.InstanceDocument,
-    "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n": types.UpdateInstanceDocument,
+    "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n": types.InstanceDocument,
+    "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n  }\n": types.UpdateInstanceDocument,
     "mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }": types.DeleteInstanceDocument,
-    "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": types.RepairConnectionDocument,
-    "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n": types.RotateConnectionDocument,
+    "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n": types.RepairConnectionDocument,
+    "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n": types.RotateConnectionDocument,
     "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n": types.RotateInstanceSecretDocument,
     "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": types.ResolveDatabaseUriDocument,
     "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
@@ -249,6 +252,9 @@ const documents: Documents = {
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": types.ResumeWorkerDocument,
     "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": types.InvoicesDocument,
+    "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n": types.RegistrationDocument,
+    "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n": types.CreateRegistrationTokenDocument,
+    "\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n": types.RevokeRegistrationTokenDocument,
     "\n  query Releases {\n    releases(first: 100) { id version channel notes status createdAt publishedAt }\n    environment { id name secret value description updatedAt }\n  }\n": types.ReleasesDocument,
     "mutation CreateRelease($input: ReleaseInput!) { createRelease(input: $input) { id } }": types.CreateReleaseDocument,
     "mutation PublishRelease($id: ID!) { publishRelease(id: $id) { id status publishedAt } }": types.PublishReleaseDocument,
@@ -583,11 +589,11 @@ export function graphql(source: "mutation DeleteGroupGrant($g: ID!, $c: ID) { de
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n"): (typeof documents)["\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n"];
+export function graphql(source: "\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n"): (typeof documents)["\n  query Instance($id: ID!, $tenants: Boolean!) {\n    instance(id: $id) {\n      id name url createdAt\n      customer { id name }\n      connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop }\n      tenants @include(if: $tenants) { id name createdAt }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n"): (typeof documents)["\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n  }\n"): (typeof documents)["\n  mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {\n    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -595,11 +601,11 @@ export function graphql(source: "mutation DeleteInstance($id: ID!) { deleteInsta
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"): (typeof documents)["\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"];
+export function graphql(source: "\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n"): (typeof documents)["\n  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"): (typeof documents)["\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n"];
+export function graphql(source: "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n"): (typeof documents)["\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -660,6 +666,18 @@ export function graphql(source: "\n  query EmailLog($actorId: ID, $first: Int, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n"): (typeof documents)["\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n"): (typeof documents)["\n  mutation RevokeRegistrationToken($id: ID!) { revokeRegistrationToken(id: $id) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

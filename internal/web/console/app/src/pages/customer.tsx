@@ -9,6 +9,7 @@ import { ConfirmDelete, Fact, FormErrors, Loading, Missing, PageTitle, formatTim
 import { CustomerSettings } from "./settings";
 import { ScimTokens } from "./scim";
 import { Domains } from "./domains";
+import { Registration } from "./registration";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
 import { BrandingPage } from "./branding";
@@ -47,6 +48,7 @@ const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolea
   { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
   { value: "domains", label: "Domains", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Domains customerId={id} /> },
   { value: "directory", label: "Directory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
+  { value: "applications", label: "Applications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Registration customerId={id} /> },
 ];
 
 export function CustomerPage({ id }: { id: string }) {

@@ -6,7 +6,7 @@
 // RESOLVE_DATABASE_URI (each opening is audited); the tenants running on
 // it, each a link to its page (where infra_ops triggers migrations).
 import { useState } from "react";
-import { Alert, Button, Code, CopyButton, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Checkbox, Code, CopyButton, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -23,22 +23,22 @@ const InstanceQuery = graphql(`
     instance(id: $id) {
       id name url createdAt
       customer { id name }
-      connection { oidcClientId oidcRedirectUri idpAppId updatedAt }
+      connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop }
       tenants @include(if: $tenants) { id name createdAt }
     }
   }
 `);
 const UpdateInstance = graphql(`
   mutation UpdateInstance($id: ID!, $input: UpdateInstanceInput!) {
-    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }
+    updateInstance(id: $id, input: $input) { id name url connection { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }
   }
 `);
 const DeleteInstance = graphql(`mutation DeleteInstance($id: ID!) { deleteInstance(id: $id) }`);
 const RepairConnection = graphql(`
-  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }
+  mutation RepairConnection($id: ID!) { repairConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }
 `);
 const RotateConnection = graphql(`
-  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt } }
+  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }
 `);
 const RotateInstanceSecret = graphql(`
   mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }
@@ -48,7 +48,7 @@ const ResolveDatabaseUri = graphql(`mutation ResolveDatabaseUri($id: ID!) { reso
 // Long ids and addresses wrap inside the cell on narrow screens.
 const WRAP = { overflowWrap: "anywhere" as const };
 
-type Inst = { id: string; name: string; url: string };
+type Inst = { id: string; name: string; url: string; connection?: { requireDpop: boolean } | null };
 
 export function InstancePage({ id }: { id: string }) {
   const caller = useCaller();
@@ -106,6 +106,7 @@ export function InstancePage({ id }: { id: string }) {
           <Table.Tr><Table.Th w={180}>Client id</Table.Th><Table.Td><Code>{conn?.oidcClientId || "—"}</Code></Table.Td></Table.Tr>
           <Table.Tr><Table.Th>Redirect URI</Table.Th><Table.Td>{conn?.oidcRedirectUri || "none registered: repair the connection"}</Table.Td></Table.Tr>
           <Table.Tr><Table.Th>Application id</Table.Th><Table.Td><Code>{conn?.idpAppId || "—"}</Code></Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>DPoP</Table.Th><Table.Td data-testid="require-dpop">{conn?.requireDpop ? "required: tokens are bound to the client's key" : "optional"}</Table.Td></Table.Tr>
           <Table.Tr><Table.Th>Updated</Table.Th><Table.Td>{formatTime(conn?.updatedAt)}</Table.Td></Table.Tr>
         </Table.Tbody>
       </Table>
@@ -198,12 +199,13 @@ function EditInstance({ instance, onClose }: { instance: Inst; onClose: () => vo
   const [name, setName] = useState(instance.name);
   const [url, setUrl] = useState(instance.url);
   const [databaseUri, setDatabaseUri] = useState("");
-  const { problems, check } = useProblems(["name", "url", "databaseUri"]);
+  const [requireDpop, setRequireDpop] = useState(instance.connection?.requireDpop ?? false);
+  const { problems, check } = useProblems(["name", "url", "databaseUri", "requireDpop"]);
   const [{ fetching }, update] = useMutation(UpdateInstance);
   return (
     <ModalForm title={`Edit instance ${instance.name}`} submit="Save instance" busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
-        const res = await update({ id: instance.id, input: { name, url, databaseUri: optional(databaseUri) } });
+        const res = await update({ id: instance.id, input: { name, url, databaseUri: optional(databaseUri), requireDpop } });
         if (check(res.error)) onClose();
       }}>
       <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
@@ -211,6 +213,8 @@ function EditInstance({ instance, onClose }: { instance: Inst; onClose: () => vo
         description="A new URL registers the callbacks at the identity provider again." />
       <TextInput label="Database URI" value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
         description="Leave empty to keep the current one." type="password" autoComplete="off" />
+      <Checkbox label="Require DPoP" checked={requireDpop} onChange={(e) => setRequireDpop(e.currentTarget.checked)}
+        description="Tokens only with a DPoP proof, bound to the client's key (RFC 9449)." error={problems.fields.requireDpop} />
     </ModalForm>
   );
 }

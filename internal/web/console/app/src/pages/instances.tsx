@@ -3,7 +3,7 @@
 // client secret shown once), edit, delete (typed name), connection repair
 // and rotation; the database URI for roles holding RESOLVE_DATABASE_URI.
 import { useState } from "react";
-import { Button, Code, Group, Modal, NativeSelect, TextInput } from "@mantine/core";
+import { Button, Checkbox, Code, Group, Modal, NativeSelect, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -97,9 +97,10 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
   const [url, setUrl] = useState("https://");
   const [databaseUri, setDatabaseUri] = useState("");
   const [method, setMethod] = useState("none");
+  const [requireDpop, setRequireDpop] = useState(false);
   const [secret, setSecret] = useState("");
   const [{ data: customers }] = useQuery({ query: Customers, pause: !!customerId });
-  const { problems, check } = useProblems(["name", "url", "customerId", "databaseUri", "appAuthMethod"]);
+  const { problems, check } = useProblems(["name", "url", "customerId", "databaseUri", "appAuthMethod", "requireDpop"]);
   const [{ fetching }, create] = useMutation(CreateInstance);
   if (secret) {
     return (
@@ -111,7 +112,7 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
   return (
     <ModalForm title="New instance" submit="Create instance" busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
-        const input = { customerId: customer, name, url, databaseUri: optional(databaseUri), appAuthMethod: method };
+        const input = { customerId: customer, name, url, databaseUri: optional(databaseUri), appAuthMethod: method, requireDpop };
         const res = await create({ input }, { additionalTypenames: ["Instance"] });
         if (!check(res.error)) return;
         if (res.data?.createInstance?.clientSecret) setSecret(res.data.createInstance.clientSecret);
@@ -127,6 +128,8 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
         description="Where the tenant web app of this instance runs." />
       <NativeSelect label="Application type" value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={APP_TYPES}
         error={problems.fields.appAuthMethod} />
+      <Checkbox label="Require DPoP" checked={requireDpop} onChange={(e) => setRequireDpop(e.currentTarget.checked)}
+        description="Tokens only with a DPoP proof, bound to the client's key (RFC 9449)." error={problems.fields.requireDpop} />
       <TextInput label="Database URI" value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
         description="Optional; kept sealed." type="password" autoComplete="off" />
     </ModalForm>
