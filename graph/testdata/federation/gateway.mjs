@@ -7,16 +7,25 @@
 //   with the supergraph's @cost and @listSize and refuses those over n>}
 // Output (stdout, JSON): {"supergraph": "...", "results": [<GraphQL responses>]}
 // or {"compositionErrors": ["..."]}.
-import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import { composeServices } from '@theguild/federation-composition';
 import { createGatewayRuntime } from '@graphql-hive/gateway';
 
-const input = JSON.parse(readFileSync(0, 'utf8'));
+// answer writes v as JSON and exits once the pipe has taken all of it (an
+// exit right after the write would cut an answer over the pipe's buffer).
+function answer(v) {
+  process.stdout.write(JSON.stringify(v), () => process.exit(0));
+}
+
+// stdin is read as a stream: a synchronous read of a pipe fails with EAGAIN
+// when the writer has not caught up (a busy machine, a large schema)
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 const composed = composeServices([{ name: 'platform', typeDefs: parse(input.sdl), url: input.url }]);
 if (composed.errors && composed.errors.length > 0) {
-  process.stdout.write(JSON.stringify({ compositionErrors: composed.errors.map((e) => e.message) }));
-  process.exit(0);
+  answer({ compositionErrors: composed.errors.map((e) => e.message) });
+  await new Promise(() => {}); // nothing more: answer exits
 }
 const headers = input.headers || {};
 const propagated = new Set(Object.keys(headers));
@@ -47,5 +56,4 @@ for (const { headers: own, ...q } of input.queries) {
   results.push(await res.json());
 }
 await gateway[Symbol.asyncDispose]?.();
-process.stdout.write(JSON.stringify({ supergraph: composed.supergraphSdl, results }));
-process.exit(0);
+answer({ supergraph: composed.supergraphSdl, results });
