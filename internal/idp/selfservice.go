@@ -1,7 +1,6 @@
 package idp
 
 import (
-	"errors"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -28,21 +27,20 @@ type accountPages struct {
 // The self-service account page and its forms (server-rendered, every
 // form with the CSRF cookie).
 const (
-	PathAccount            = mail.PathAccount
-	PathAccountPassword    = "/ui/account/password"
-	PathAccountEndOthers   = "/ui/account/sessions/end-others"
-	PathAccountRecovery    = "/ui/account/recovery-codes"
-	PathAccountMFAReset    = "/ui/account/mfa/reset"
-	msgCurrentPasswordBad  = "The current password is incorrect."
-	msgNoPasswords         = "Your organization signs in through its identity provider: there is no password here to change."
-	msgAccountFormExpired  = "Your session on this page has ended. Reload the page and try again."
-	accountSessionTimeForm = "2 Jan 2006 15:04 MST"
+	PathAccount           = mail.PathAccount
+	PathAccountPassword   = "/ui/account/password"
+	PathAccountEndOthers  = "/ui/account/sessions/end-others"
+	PathAccountRecovery   = "/ui/account/recovery-codes"
+	PathAccountMFAReset   = "/ui/account/mfa/reset"
+	msgCurrentPasswordBad = "The current password is incorrect."
+	msgNoPasswords        = "Your organization signs in through its identity provider: there is no password here to change."
+	msgAccountFormExpired = "Your session on this page has ended. Reload the page and try again."
 )
 
 type sessionRow struct {
 	Current      bool
-	Since, Until string
-	Method       string
+	Since, Until time.Time
+	Method       string // an English key of the catalog
 }
 
 type accountHomeView struct {
@@ -57,6 +55,10 @@ type accountHomeView struct {
 	// passwords; HasPassword: this account has one to give.
 	Confirmed, PasswordAllowed, HasPassword bool
 	ProofMinutes                            int
+	// Locale is the user's saved language ("" for the browser's),
+	// Languages the ones to choose from.
+	Locale    string
+	Languages []languageOption
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -92,6 +94,7 @@ func (p *accountPages) routes(r chi.Router) {
 	r.Get(PathAccount, p.accountHome)
 	r.Post(PathAccountPassword, p.accountPassword)
 	r.Post(PathAccountEndOthers, p.accountEndOthers)
+	r.Post(PathAccountLanguage, p.accountLanguage)
 	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
 	r.Post(PathAccountMFAReset, p.accountMFAReset)
 	r.Post(PathAccountEmail, p.accountEmail)
@@ -122,11 +125,14 @@ var accountNotices = map[string]string{
 	"passkey-added":   "Your passkey was added. You can sign in with it now.",
 	"passkey-renamed": "Your passkey was renamed.",
 	"passkey-removed": "Your passkey was removed.",
+
+	"language": "Your language was saved.",
 }
 
 func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
 	ctx := r.Context()
-	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg}
+	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg,
+		Locale: u.Locale, Languages: languageOptions}
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
@@ -156,8 +162,8 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	}
 	current := sessionFromContext(ctx)
 	for _, s := range sessions {
-		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime.UTC().Format(accountSessionTimeForm),
-			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password"}
+		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime,
+			Until: s.ExpiresAt, Method: "password"}
 		if containsAll(s.AMR, "hwk") && containsAll(s.AMR, "pwd") {
 			row.Method = "password and passkey"
 		} else if containsAll(s.AMR, "hwk") {
@@ -171,10 +177,10 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 		v.Sessions = append(v.Sessions, row)
 	}
 	if v.PasskeysAllowed {
-		p.renderPasskeyPage(w, status, "account_home.html", v)
+		p.renderPasskeyPage(w, r, status, "account_home.html", v)
 		return
 	}
-	p.render(w, status, "account_home.html", v)
+	p.render(w, r, status, "account_home.html", v)
 }
 
 func containsAll(list []string, want string) bool {
@@ -271,12 +277,7 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
-		var pe *platform.Error
-		msg := platform.ErrorMessage(err)
-		if errors.As(err, &pe) && len(pe.Details) > 0 {
-			msg = strings.Join(pe.Details, "; ")
-		}
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The new password does not meet the rules: "+msg+".")
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", strings.Join(p.passwordProblems(r, err, policy.PasswordMinLength), " "))
 		return
 	}
 	hash, err := HashPassword(password, p.cfg.Password)
@@ -408,7 +409,7 @@ func (p *accountPages) showNewCodes(w http.ResponseWriter, r *http.Request, u *p
 	if enrolled {
 		v = recoveryView{Codes: codes, ContinueURL: PathAccount}
 	}
-	p.render(w, http.StatusOK, "recovery.html", v)
+	p.render(w, r, http.StatusOK, "recovery.html", v)
 }
 
 // accountMFAReset starts enrolling a new authenticator, with a recent
@@ -422,8 +423,7 @@ func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	notice := p.signInNotice(ctx, u, "The authenticator app of your account's two-step verification was removed, with its recovery codes. "+
-		"A new one counts once it is confirmed with a code.")
+	notice := p.signInNotice(ctx, u, "The authenticator app of your account's two-step verification was removed, with its recovery codes. A new one counts once it is confirmed with a code.")
 	f, ferr := p.store.TOTP(ctx, u.ID)
 	had := ferr == nil && f.Confirmed
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
@@ -450,5 +450,5 @@ func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.InfoContext(r.Context(), "authenticator reset on the account page", "user_id", u.ID)
-	p.renderSetup(w, http.StatusOK, PathAccountMFA, "", enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "")
 }

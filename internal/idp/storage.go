@@ -16,6 +16,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/op"
 
 	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -54,6 +55,7 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 		State: req.State, Nonce: req.Nonce, ResponseType: string(req.ResponseType), ResponseMode: string(req.ResponseMode),
 		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
 		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginTimeout),
+		UILocales: i18n.Pick(i18n.UILocales(req.UILocales.String())),
 	}
 	if req.MaxAge != nil {
 		v := int64(*req.MaxAge)
