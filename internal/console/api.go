@@ -49,6 +49,9 @@ type authorizeRequest struct {
 	ClientID    string `json:"clientId"`
 	RedirectURI string `json:"redirectUri"`
 	Scope       string `json:"scope"`
+	// UILocales is the language the gateway page was asked for with its
+	// ui_locales, carried to the authorize URL (D-languages).
+	UILocales string `json:"uiLocales"`
 }
 
 // msgGeneric is the one error a login screen shows for an address that has

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/platform/platform/internal/platform"
+
+	"github.com/platform/platform/internal/i18n"
 )
 
 // Scopes with a meaning at the identity provider.
@@ -72,6 +74,9 @@ type AuthorizeParams struct {
 	Nonce         string
 	LoginHint     string
 	Prompt        string
+	// UILocales is the language the browser asked the gateway for, one
+	// supported code ("de", …) or "" (D-languages).
+	UILocales string
 }
 
 var errBadAuthorize = errors.New("console: refusing to build an authorize URL")
@@ -108,6 +113,9 @@ func BuildAuthorizeURL(endpoint string, p AuthorizeParams, registered []string) 
 	}
 	if p.LoginHint != "" {
 		q.Set("login_hint", p.LoginHint)
+	}
+	if code, ok := i18n.Valid(p.UILocales); ok && code != "" {
+		q.Set("ui_locales", code)
 	}
 	if p.Prompt == "none" || p.Prompt == "login" {
 		q.Set("prompt", p.Prompt)

@@ -163,8 +163,15 @@ func parseList(sep string) func(string) []language.Tag {
 }
 
 func parseAccept(v string) []language.Tag {
-	if strings.Count(v, ",") >= MaxEntries {
+	entries := strings.Split(v, ",")
+	if len(entries) > MaxEntries {
 		return nil
+	}
+	for _, e := range entries {
+		tag, _, _ := strings.Cut(e, ";")
+		if len(strings.TrimSpace(tag)) > MaxTag {
+			return nil
+		}
 	}
 	tags, _, err := language.ParseAcceptLanguage(v)
 	if err != nil {
