@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Support", testSupport},
 		{"Groups", testGroups},
 		{"SCIM", testSCIM},
+		{"Languages", testLanguages},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
