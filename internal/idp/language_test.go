@@ -156,7 +156,7 @@ func TestSavedLanguagePagesAndMail(t *testing.T) {
 	}
 }
 
-// attack: language-input — ui_locales and Accept-Language values that are
+// attack: language-parameters — ui_locales and Accept-Language values that are
 // huge, malformed or try header or HTML injection are bounded and ignored:
 // the page is English, nothing of the value is reflected, no header is
 // added, and the login transaction keeps nothing of it.
