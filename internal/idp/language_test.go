@@ -2,6 +2,7 @@ package idp
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"html"
 	"net/http"
@@ -209,5 +210,29 @@ func TestDiscoveryUILocales(t *testing.T) {
 	resp, body := ti.browser().get(ti.issuer + DiscoveryPath)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"ui_locales_supported":["en","de","fr","es","ja"]`) {
 		t.Fatalf("discovery %d: %s", resp.StatusCode, body)
+	}
+}
+
+// spec: D-languages — the saved language is the profile's locale claim of
+// the ID token, which the console app shows itself in.
+func TestLocaleClaim(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	if err := ti.st.SetUserLocale(context.Background(), userAlice, "fr", ti.p.now()); err != nil {
+		t.Fatal(err)
+	}
+	r, f := ti.rp(), newFlow()
+	tok, err := r.exchange(f, ti.login(ti.browser(), r, f, alice, goodPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := tok.Extra("id_token").(string)
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 {
+		t.Fatalf("id_token %q", raw)
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil || !strings.Contains(string(payload), `"locale":"fr"`) {
+		t.Fatalf("id_token claims %s %v", payload, err)
 	}
 }

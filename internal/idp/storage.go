@@ -541,6 +541,10 @@ func (p *storage) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID 
 	}
 	if hasScope(scopes, oidc.ScopeProfile) {
 		info.Name = u.Name
+		// the language the user saved (D-languages), which the console app shows itself in
+		if u.Locale != "" {
+			info.Locale = oidc.NewLocale(i18n.Match(i18n.Saved(u.Locale)))
+		}
 	}
 	info.AppendClaims(ClaimResourceOwnerID, u.OrgID)
 	if hasScope(scopes, ScopeResourceOwner) {
