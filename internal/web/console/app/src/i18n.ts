@@ -81,4 +81,12 @@ i18n.on("languageChanged", (l) => {
   document.documentElement.lang = l;
 });
 
+// tr translates where no component renders (a table's columns, a
+// select's options, a module's lists): the text of the language at the
+// time it is called. Components use useTranslation, which re-renders them
+// when the language changes.
+export function tr(key: string, opts: Record<string, string | number> = {}): string {
+  return String(i18n.t(key, opts));
+}
+
 export default i18n;
