@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"html"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,12 +29,27 @@ func englishShown(text string) string {
 	return ""
 }
 
+// appText is a text of the console app's catalog of lang.
+func appText(t *testing.T, lang, page, key string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "internal", "web", "console", "app", "src", "locales", lang+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat map[string]map[string]string
+	if err := json.Unmarshal(b, &cat); err != nil || cat[page][key] == "" {
+		t.Fatalf("%s catalog: %v, %s.%s = %q", lang, err, page, key, cat[page][key])
+	}
+	return cat[page][key]
+}
+
 // The sign-in page, its password error and the account page in Chromium,
 // per language: asked for with ui_locales at the console gateway (carried
 // to the provider) and saved on the account page, or asked for by the
 // browser's Accept-Language alone; each page names its language in <html
 // lang>, shows that language's catalog texts and no English one, and the
-// sign-in and account pages are axe-clean in every language.
+// sign-in and account pages are axe-clean in every language; the console
+// app follows the browser's language.
 //
 // spec: D-languages
 func TestBrowserLanguages(t *testing.T) {
@@ -90,8 +108,11 @@ func TestBrowserLanguages(t *testing.T) {
 				t.Errorf("sign-in page shows English %q", left)
 			}
 			axeCheck(t, ctx, src, "sign-in error "+c.name)
-			run(t, ctx, providerPassword(DemoPassword), waitShows(`[data-testid="role"]`, ""),
-				chromedp.Navigate(m.Config.IssuerURL+"/ui/account"), waitShows(`#account-email`, "@"))
+			run(t, ctx, providerPassword(DemoPassword), waitShows(`[data-testid="role"]`, ""))
+			if c.accept != "" { // the console app follows navigator.languages
+				run(t, ctx, lang(c.want), waitShows(`[data-testid="account-link"]`, appText(t, c.want, "shell", "yourAccount")))
+			}
+			run(t, ctx, chromedp.Navigate(m.Config.IssuerURL+"/ui/account"), waitShows(`#account-email`, "@"))
 			if c.ui != "" { // the browser asks for English: save the language on the account page
 				run(t, ctx, lang("en"), chromedp.SetValue(`#locale`, c.ui, chromedp.ByID),
 					chromedp.Submit(`#locale`, chromedp.ByID), waitShows(`#account-notice`, cat["Your language was saved."]))
