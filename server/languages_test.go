@@ -1,0 +1,48 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/platform/platform/internal/i18n"
+)
+
+// spec: D-languages — the gateway's and the tenant web app's server-rendered
+// pages answer in the language the browser asks for (the gateway also in
+// its ui_locales), with <html lang>, Content-Language and the page
+// scripts' texts in that language.
+func TestPagesLanguages(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	get := func(url, accept string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		if accept != "" {
+			req.Header.Set("Accept-Language", accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	for _, c := range []struct{ url, accept, want, text string }{
+		{m.Config.ConsoleURL + "/", "de-DE,de;q=0.9", "de", "Work e-mail address"},
+		{m.Config.ConsoleURL + "/?ui_locales=ja", "fr", "ja", "Work e-mail address"},
+		{m.Config.ConsoleURL + "/callback", "es", "es", "This account has no access to the console."},
+		{m.Config.InstanceURL + "/", "fr-CA", "fr", "Upload a commissioning schedule"},
+		{m.Config.InstanceURL + "/", "ja", "ja", "{n} records · page {page} of {pages}"},
+		{m.Config.InstanceURL + "/auth/callback", "es", "es", "Signing you in…"},
+	} {
+		resp, page := get(c.url, c.accept)
+		want := i18n.Catalogs[c.want][c.text]
+		if resp.Header.Get("Content-Language") != c.want || !strings.Contains(page, `<html lang="`+c.want+`">`) ||
+			!strings.Contains(page, want) || strings.Contains(page, c.text) {
+			t.Errorf("%s (%s): %s, want %q:\n%.1500s", c.url, c.accept, resp.Header.Get("Content-Language"), want, page)
+		}
+	}
+}
