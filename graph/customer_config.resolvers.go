@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 
 	"github.com/platform/platform/graph/generated"
+	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/admin"
 )
 
@@ -27,6 +28,10 @@ func (r *customerResolver) Webhooks(ctx context.Context, obj *admin.Customer) ([
 
 func (r *customerResolver) ServiceAccounts(ctx context.Context, obj *admin.Customer) ([]*admin.ServiceAccountView, error) {
 	return listOf(ctx, r.Resolver, (*admin.Service).ListServiceAccounts, obj.ID)
+}
+
+func (r *identityProviderResolver) GroupMapping(ctx context.Context, obj *admin.IdentityProvider) ([]*model.GroupMappingEntry, error) {
+	return groupMappingEntries(obj.GroupMapping), nil
 }
 
 func (r *mutationResolver) PutSSOSettings(ctx context.Context, customerID string, input admin.SSOSettingsInput) (*admin.SSOSettings, error) {
@@ -109,6 +114,35 @@ func (r *webhookResolver) Deliveries(ctx context.Context, obj *admin.WebhookView
 	return newestOf(ctx, r.Resolver, (*admin.Service).ListWebhookDeliveries, obj.ID, first)
 }
 
+func (r *identityProviderInputResolver) GroupMapping(ctx context.Context, obj *admin.IdentityProviderInput, data []*model.GroupMappingEntryInput) error {
+	m, err := groupMappingOf(data)
+	obj.GroupMapping = m
+	return err
+}
+
+func (r *identityProviderPatchResolver) GroupMapping(ctx context.Context, obj *admin.IdentityProviderPatch, data []*model.GroupMappingEntryInput) error {
+	m, err := groupMappingOf(data)
+	obj.GroupMapping = &m
+	return err
+}
+
+func (r *Resolver) IdentityProvider() generated.IdentityProviderResolver {
+	return &identityProviderResolver{r}
+}
+
 func (r *Resolver) Webhook() generated.WebhookResolver { return &webhookResolver{r} }
 
-type webhookResolver struct{ *Resolver }
+func (r *Resolver) IdentityProviderInput() generated.IdentityProviderInputResolver {
+	return &identityProviderInputResolver{r}
+}
+
+func (r *Resolver) IdentityProviderPatch() generated.IdentityProviderPatchResolver {
+	return &identityProviderPatchResolver{r}
+}
+
+type (
+	identityProviderResolver      struct{ *Resolver }
+	webhookResolver               struct{ *Resolver }
+	identityProviderInputResolver struct{ *Resolver }
+	identityProviderPatchResolver struct{ *Resolver }
+)

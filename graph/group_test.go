@@ -73,3 +73,61 @@ func TestGroupsThroughGraphQL(t *testing.T) {
 		t.Fatalf("manager removing a member: %s", r.Raw)
 	}
 }
+
+// A provider's just-in-time groups through GraphQL (D-jit-groups): the
+// mapping given as entries, a group by its name or id, is answered sorted
+// by value; a patch replaces it and an empty claim turns it off; a
+// value given twice, a mapping without a claim and a group of another
+// customer are refused, leaving the provider as it was.
+//
+// spec: D-jit-groups
+func TestJITGroupsThroughGraphQL(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := e.gql(ownerA, `mutation($c: ID!) { createGroup(customerId: $c, input: {name: "Engineers", role: "viewer"}) { id } }`,
+		map[string]any{"c": custAcme})
+	if len(r.Errors) > 0 {
+		t.Fatalf("createGroup: %s", r.Raw)
+	}
+	g := r.Data["createGroup"].(map[string]any)["id"].(string)
+	const fields = `id groupsClaim groupMapping { value group }`
+	r = e.gql(ownerA, `mutation($c: ID!) { createIdentityProvider(customerId: $c, input: {name: "Entra", issuer: "https://login.acme.example",
+		clientId: "abc", clientSecret: "s3cret", groupsClaim: "groups", groupMapping: [{value: "eng", group: "Engineers"}]}) { `+fields+` } }`,
+		map[string]any{"c": custAcme})
+	if len(r.Errors) > 0 {
+		t.Fatalf("createIdentityProvider: %s", r.Raw)
+	}
+	p := r.Data["createIdentityProvider"].(map[string]any)
+	m := p["groupMapping"].([]any)
+	if p["groupsClaim"] != "groups" || len(m) != 1 || m[0].(map[string]any)["value"] != "eng" || m[0].(map[string]any)["group"] != "Engineers" {
+		t.Fatalf("provider = %v", p)
+	}
+	id := p["id"].(string)
+	const patch = `mutation($id: ID!, $in: IdentityProviderPatch!) { updateIdentityProvider(id: $id, input: $in) { ` + fields + ` } }`
+	for name, in := range map[string]map[string]any{
+		"a value twice":             {"groupMapping": []any{map[string]any{"value": "x", "group": g}, map[string]any{"value": "x", "group": g}}},
+		"a mapping without a claim": {"groupsClaim": "", "groupMapping": []any{map[string]any{"value": "x", "group": g}}},
+		"another customer's group":  {"groupMapping": []any{map[string]any{"value": "x", "group": "no-such-group"}}},
+		"a claim that is no name":   {"groupsClaim": "groups; drop"},
+	} {
+		if r := e.gql(ownerA, patch, map[string]any{"id": id, "in": in}); len(r.Errors) == 0 {
+			t.Errorf("%s: accepted %s", name, r.Raw)
+		}
+	}
+	r = e.gql(ownerA, patch, map[string]any{"id": id, "in": map[string]any{"groupMapping": []any{
+		map[string]any{"value": "z", "group": g}, map[string]any{"value": "a", "group": g}}}})
+	if len(r.Errors) > 0 {
+		t.Fatalf("replace: %s", r.Raw)
+	}
+	m = r.Data["updateIdentityProvider"].(map[string]any)["groupMapping"].([]any)
+	if len(m) != 2 || m[0].(map[string]any)["value"] != "a" || m[1].(map[string]any)["value"] != "z" {
+		t.Fatalf("replaced mapping = %v", m)
+	}
+	r = e.gql(ownerA, patch, map[string]any{"id": id, "in": map[string]any{"groupsClaim": "", "groupMapping": []any{}}})
+	if len(r.Errors) > 0 {
+		t.Fatalf("off: %s", r.Raw)
+	}
+	if p := r.Data["updateIdentityProvider"].(map[string]any); p["groupsClaim"] != "" || len(p["groupMapping"].([]any)) != 0 {
+		t.Fatalf("turned off = %v", p)
+	}
+}

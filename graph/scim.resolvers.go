@@ -22,3 +22,15 @@ func (r *mutationResolver) CreateScimToken(ctx context.Context, customerID strin
 func (r *mutationResolver) RevokeScimToken(ctx context.Context, id string) (*bool, error) {
 	return remove(ctx, r.Resolver, (*admin.Service).RevokeSCIMToken, id)
 }
+
+func (r *mutationResolver) CreateInternalScimToken(ctx context.Context, name string) (*admin.SCIMTokenSecret, error) {
+	return call(ctx, r.Resolver, (*admin.Service).CreateInternalSCIMToken, admin.SCIMTokenInput{Name: name})
+}
+
+func (r *mutationResolver) RevokeInternalScimToken(ctx context.Context, id string) (*bool, error) {
+	return remove(ctx, r.Resolver, (*admin.Service).RevokeInternalSCIMToken, id)
+}
+
+func (r *queryResolver) InternalScimTokens(ctx context.Context) ([]*admin.SCIMTokenView, error) {
+	return listAll(ctx, r.Resolver, (*admin.Service).ListInternalSCIMTokens)
+}

@@ -47,9 +47,18 @@ func (r consoleRoot) Customer() consolegraph.CustomerResolver { return &customer
 func (r consoleRoot) CustomerUser() consolegraph.CustomerUserResolver {
 	return &customerUserResolver{r.Resolver}
 }
-func (r consoleRoot) Entity() consolegraph.EntityResolver     { return &entityResolver{r.Resolver} }
-func (r consoleRoot) Focus() consolegraph.FocusResolver       { return &focusResolver{r.Resolver} }
-func (r consoleRoot) Grant() consolegraph.GrantResolver       { return &grantResolver{r.Resolver} }
+func (r consoleRoot) Entity() consolegraph.EntityResolver { return &entityResolver{r.Resolver} }
+func (r consoleRoot) Focus() consolegraph.FocusResolver   { return &focusResolver{r.Resolver} }
+func (r consoleRoot) Grant() consolegraph.GrantResolver   { return &grantResolver{r.Resolver} }
+func (r consoleRoot) IdentityProvider() consolegraph.IdentityProviderResolver {
+	return &identityProviderResolver{r.Resolver}
+}
+func (r consoleRoot) IdentityProviderInput() consolegraph.IdentityProviderInputResolver {
+	return &identityProviderInputResolver{r.Resolver}
+}
+func (r consoleRoot) IdentityProviderPatch() consolegraph.IdentityProviderPatchResolver {
+	return &identityProviderPatchResolver{r.Resolver}
+}
 func (r consoleRoot) Instance() consolegraph.InstanceResolver { return &instanceResolver{r.Resolver} }
 func (r consoleRoot) Me() consolegraph.MeResolver             { return &meResolver{r.Resolver} }
 func (r consoleRoot) Mutation() consolegraph.MutationResolver { return &mutationResolver{r.Resolver} }

@@ -20,6 +20,7 @@ import (
 	"github.com/platform/platform/internal/idp"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/scim"
 	"github.com/platform/platform/internal/secrets"
 )
 
@@ -59,6 +60,7 @@ type Config struct {
 	ResolveRateLimit           int    // RESOLVE_RATE_LIMIT: resolve-org requests per minute per client address (0: off)
 	LoginRateLimit             int    // LOGIN_RATE_LIMIT: sign-in form posts per minute per client address (0: off)
 	AuthorizeRateLimit         int    // AUTHORIZE_RATE_LIMIT: authorization (and, apart, pushed) requests per minute per client address (0: off)
+	SCIMRateLimit              int    // SCIM_RATE_LIMIT: SCIM requests per minute per directory token (0: off)
 	LogLevel                   string // LOG_LEVEL: debug | info | warn | error
 	LogFormat                  string // LOG_FORMAT: text | json
 	SeedDemo                   bool   // SEED_DEMO: seed demo data on first start
@@ -171,6 +173,7 @@ func DefaultConfig() Config {
 		ResolveRateLimit:       30,
 		LoginRateLimit:         30,
 		AuthorizeRateLimit:     120,
+		SCIMRateLimit:          scim.RateLimit,
 		LogLevel:               "info",
 		LogFormat:              "text",
 		SeedDemo:               true,
@@ -302,7 +305,7 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.AuditRetention = d
 	}
 	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
-		"AUTHORIZE_RATE_LIMIT": &c.AuthorizeRateLimit, "DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency,
+		"AUTHORIZE_RATE_LIMIT": &c.AuthorizeRateLimit, "SCIM_RATE_LIMIT": &c.SCIMRateLimit, "DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency,
 		"MAX_CONNECTIONS": &c.MaxConnections} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			n, err := strconv.Atoi(v)

@@ -476,3 +476,45 @@ func hasMember(ms []store.TenantMember, email, role string) bool {
 	}
 	return false
 }
+
+// The owner turns on just-in-time groups for a provider in its form: a line
+// that is no "value = group" is refused in place, the saved mapping is the
+// provider's (read back through REST) and shows again when the form opens.
+//
+// spec: D-jit-groups
+func TestBrowserConsoleAppJITGroups(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	axe := axeSource(t)
+	ctx := mustBrowser(t)
+	owner := consoleToken(t, m, "alice@acme.example")
+	if code, body := adminCall(t, m, owner, http.MethodPost, "/customers/"+DemoAcmeCustomerID+"/groups", map[string]any{"name": "Engineers", "role": "viewer"}); code != 201 {
+		t.Fatalf("group = %d %v", code, body)
+	}
+	if code, body := adminCall(t, m, owner, http.MethodPost, "/customers/"+DemoAcmeCustomerID+"/identity-providers", map[string]any{
+		"name": "Entra", "issuer": "https://login.acme.example", "clientId": "abc", "clientSecret": "s3cret"}); code != 201 {
+		t.Fatalf("provider = %d %v", code, body)
+	}
+	appSignIn(t, ctx, m, "alice@acme.example")
+	run(t, ctx, open(m, "/portal?tab=sso", "Acme Construction"), rowHas("identity-providers-table", "Entra"),
+		clickLabel("Edit Entra"), waitShows(`[role="dialog"]`, "Group mapping"),
+		fill("Groups claim", "groups"), fill("Group mapping", "CN=Eng,OU=Groups = Engineers\nbroken"), press("Save identity provider"),
+		waitShows(`[role="dialog"]`, `Write each line as "value = group": broken`))
+	axeCheck(t, ctx, axe, "provider form with a mapping error")
+	run(t, ctx, fill("Group mapping", "CN=Eng,OU=Groups = Engineers"), press("Save identity provider"), waitGone(`[role="dialog"]`))
+	_, list := adminCall(t, m, owner, http.MethodGet, "/customers/"+DemoAcmeCustomerID+"/identity-providers", nil)
+	items, _ := list["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("providers = %v", list)
+	}
+	p := items[0].(map[string]any)
+	if mapping, _ := p["groupMapping"].(map[string]any); p["groupsClaim"] != "groups" || mapping["CN=Eng,OU=Groups"] != "Engineers" {
+		t.Fatalf("saved provider = %v", p)
+	}
+	var shown string
+	run(t, ctx, clickLabel("Edit Entra"), waitShows(`[role="dialog"]`, "Group mapping"),
+		chromedp.Evaluate(`[...document.querySelectorAll('[role="dialog"] textarea')].map(t => t.value).join("|")`, &shown))
+	if shown != "CN=Eng,OU=Groups = Engineers" {
+		t.Fatalf("the form shows the mapping as %q", shown)
+	}
+}

@@ -52,3 +52,33 @@ func TestBrowserConsoleAppDirectoryTokens(t *testing.T) {
 		t.Error("a member is offered the directory tab")
 	}
 }
+
+// A platform_admin connects the administrator organization's directory on
+// the internal users page; a user it provisions is listed with no role of
+// its own (its groups give it one), never shown as holding the first role
+// of the list.
+//
+// spec: D-scim-internal
+func TestBrowserConsoleAppInternalDirectory(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	axe := axeSource(t)
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "admin@platform.example")
+	var token string
+	run(t, ctx, open(m, "/dashboard/internal-users", "Internal users"), waitShows(`main`, "internal users and internal groups"),
+		clickText("New token"), fill("Name", "Internal directory"), press("Create token"),
+		waitShows(`[data-testid="secret"]`, "scim_"), textOf(`[data-testid="secret"]`, &token),
+		press("Done"), rowHas("scim-tokens-table", "Internal directory", "live"))
+	code, u := scimCall(t, m, token, http.MethodPost, "/Users", map[string]any{"userName": "newcomer@platform.example"})
+	if code != http.StatusCreated {
+		t.Fatalf("provision = %d %v", code, u)
+	}
+	var role string
+	run(t, ctx, chromedp.Reload(), rowHas("internal-users-table", "newcomer@platform.example"),
+		chromedp.Evaluate(`document.querySelector('[aria-label="Role of newcomer@platform.example"]').selectedOptions[0].textContent`, &role))
+	if role != "none (its groups' roles)" {
+		t.Fatalf("the provisioned user's role shows %q", role)
+	}
+	axeCheck(t, ctx, axe, "internal users with the directory")
+}

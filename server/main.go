@@ -253,7 +253,7 @@ func (m *Main) Run(ctx context.Context) error {
 		cr.Handle("/graphql", gh)
 		cr.Handle("/graphql/assets/*", gh) // the playground's files
 
-		scim.New(adm, st, m.Config.ConsoleURL).Mount(cr) // {console_url}/scim/v2, a directory's token (D-scim)
+		scim.New(adm, st, m.Config.SCIMRateLimit, m.Config.ConsoleURL).Mount(cr) // {console_url}/scim/v2, a directory's token (D-scim)
 		cr.Mount("/", con.Handler(func(r chi.Router) { adminhttp.New(adm, acc).Mount(r, consoleAuth) }))
 		handlers[RoleConsole] = cr
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -219,4 +220,43 @@ func TestSCIMBoundsLargeRequests(t *testing.T) {
 	}
 	code, body = scimCall(t, m, token, http.MethodPatch, "/Groups/"+g["id"].(string), map[string]any{"Operations": ops})
 	wantSCIMError(t, "101 operations", code, body, 400, "tooMany")
+}
+
+// A directory token is held to its rate (SCIM_RATE_LIMIT a minute): past
+// it, 429 in SCIM's error schema with Retry-After, and nothing the refused
+// request asked is done; another token of the same customer counts apart.
+//
+// attack: scim-token-flood
+func TestSCIMRateLimitPerToken(t *testing.T) {
+	t.Parallel()
+	m := mustRunMainWith(t, func(m *Main) { m.Config.SCIMRateLimit = 3 })
+	owner := consoleToken(t, m, "alice@acme.example")
+	_, token := scimToken(t, m, owner, DemoAcmeCustomerID)
+	for i := 0; i < 3; i++ {
+		if code, body := scimCall(t, m, token, http.MethodGet, "/ServiceProviderConfig", nil); code != 200 {
+			t.Fatalf("request %d = %d %v", i+1, code, body)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPost, m.Config.ConsoleURL+"/scim/v2/Users",
+		strings.NewReader(`{"userName": "flood@acme.example"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", scimJSON)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	resp.Body.Close()
+	wantSCIMError(t, "past the rate", resp.StatusCode, body, 429, "")
+	if after := resp.Header.Get("Retry-After"); after == "" || after == "0" {
+		t.Errorf("Retry-After %q", after)
+	}
+	if users, _ := m.Store.UsersByEmail(context.Background(), "flood@acme.example", DemoAcmeOrgID); len(users) != 0 {
+		t.Fatal("the refused request created its user")
+	}
+	_, other := scimToken(t, m, owner, DemoAcmeCustomerID)
+	if code, body := scimCall(t, m, other, http.MethodGet, "/ServiceProviderConfig", nil); code != 200 {
+		t.Fatalf("another token = %d %v", code, body)
+	}
 }

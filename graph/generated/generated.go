@@ -41,6 +41,7 @@ type ResolverRoot interface {
 	Entity() EntityResolver
 	Focus() FocusResolver
 	Grant() GrantResolver
+	IdentityProvider() IdentityProviderResolver
 	Instance() InstanceResolver
 	MasterRecord() MasterRecordResolver
 	Me() MeResolver
@@ -48,6 +49,8 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Tenant() TenantResolver
 	Webhook() WebhookResolver
+	IdentityProviderInput() IdentityProviderInputResolver
+	IdentityProviderPatch() IdentityProviderPatchResolver
 }
 
 type DirectiveRoot struct {
@@ -324,6 +327,11 @@ type ComplexityRoot struct {
 		UpdatedAt  func(childComplexity int) int
 	}
 
+	GroupMappingEntry struct {
+		Group func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
 	GroupMember struct {
 		AddedAt func(childComplexity int) int
 		Email   func(childComplexity int) int
@@ -347,6 +355,8 @@ type ComplexityRoot struct {
 		CreatedAt       func(childComplexity int) int
 		CustomerID      func(childComplexity int) int
 		Enabled         func(childComplexity int) int
+		GroupMapping    func(childComplexity int) int
+		GroupsClaim     func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Issuer          func(childComplexity int) int
 		LinkTrusted     func(childComplexity int) int
@@ -490,6 +500,7 @@ type ComplexityRoot struct {
 		CreateIdentityProvider       func(childComplexity int, customerID string, input admin.IdentityProviderInput) int
 		CreateInstance               func(childComplexity int, input model.CreateInstanceInput) int
 		CreateInternalGroup          func(childComplexity int, input model.GroupInput) int
+		CreateInternalScimToken      func(childComplexity int, name string) int
 		CreateInternalServiceAccount func(childComplexity int, input admin.ServiceAccountInput) int
 		CreateInternalUser           func(childComplexity int, input admin.InternalUserInput) int
 		CreateMeter                  func(childComplexity int, input admin.MeterInput) int
@@ -549,6 +560,7 @@ type ComplexityRoot struct {
 		ResolveDiscrepancy           func(childComplexity int, id string, resolution string) int
 		ResumeSystemWorker           func(childComplexity int, id string) int
 		RevokeInternalInvitation     func(childComplexity int, id string) int
+		RevokeInternalScimToken      func(childComplexity int, id string) int
 		RevokeInvitation             func(childComplexity int, id string) int
 		RevokeScimToken              func(childComplexity int, id string) int
 		RotateConnection             func(childComplexity int, id string) int
@@ -654,6 +666,7 @@ type ComplexityRoot struct {
 		InternalGroupManagers   func(childComplexity int, groupID string, first *int, after *string) int
 		InternalGroupMembers    func(childComplexity int, groupID string, first *int, after *string) int
 		InternalGroups          func(childComplexity int, first *int, after *string) int
+		InternalScimTokens      func(childComplexity int) int
 		InternalServiceAccounts func(childComplexity int) int
 		InternalUser            func(childComplexity int, id string) int
 		InternalUserSessions    func(childComplexity int, id string, first *int, after *string) int
@@ -915,6 +928,9 @@ type GrantResolver interface {
 	Customer(ctx context.Context, obj *admin.GrantView) (*admin.Customer, error)
 	Instance(ctx context.Context, obj *admin.GrantView) (*admin.Instance, error)
 }
+type IdentityProviderResolver interface {
+	GroupMapping(ctx context.Context, obj *admin.IdentityProvider) ([]*model.GroupMappingEntry, error)
+}
 type InstanceResolver interface {
 	Customer(ctx context.Context, obj *admin.Instance) (*admin.Customer, error)
 	Tenants(ctx context.Context, obj *admin.Instance, first *int) ([]*admin.Tenant, error)
@@ -1004,6 +1020,8 @@ type MutationResolver interface {
 	ReopenDiscrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
 	CreateScimToken(ctx context.Context, customerID string, name string) (*admin.SCIMTokenSecret, error)
 	RevokeScimToken(ctx context.Context, id string) (*bool, error)
+	CreateInternalScimToken(ctx context.Context, name string) (*admin.SCIMTokenSecret, error)
+	RevokeInternalScimToken(ctx context.Context, id string) (*bool, error)
 	CreateTenant(ctx context.Context, input model.CreateTenantInput) (*admin.Tenant, error)
 	UpdateTenant(ctx context.Context, id string, input model.UpdateTenantInput) (*admin.Tenant, error)
 	DeleteTenant(ctx context.Context, id string) (*bool, error)
@@ -1075,6 +1093,7 @@ type QueryResolver interface {
 	UserAttribute(ctx context.Context, id string) (*admin.UserAttributeView, error)
 	Discrepancies(ctx context.Context, status *string, first *int) ([]*admin.DiscrepancyView, error)
 	Discrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
+	InternalScimTokens(ctx context.Context) ([]*admin.SCIMTokenView, error)
 	Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error)
 	Tenant(ctx context.Context, id string) (*admin.Tenant, error)
 	Me(ctx context.Context) (*model.Me, error)
@@ -1098,6 +1117,13 @@ type TenantResolver interface {
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *admin.WebhookView, first *int) ([]*admin.WebhookDeliveryView, error)
+}
+
+type IdentityProviderInputResolver interface {
+	GroupMapping(ctx context.Context, obj *admin.IdentityProviderInput, data []*model.GroupMappingEntryInput) error
+}
+type IdentityProviderPatchResolver interface {
+	GroupMapping(ctx context.Context, obj *admin.IdentityProviderPatch, data []*model.GroupMappingEntryInput) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2327,6 +2353,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Group.UpdatedAt(childComplexity), true
 
+	case "GroupMappingEntry.group":
+		if e.ComplexityRoot.GroupMappingEntry.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMappingEntry.Group(childComplexity), true
+	case "GroupMappingEntry.value":
+		if e.ComplexityRoot.GroupMappingEntry.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMappingEntry.Value(childComplexity), true
+
 	case "GroupMember.addedAt":
 		if e.ComplexityRoot.GroupMember.AddedAt == nil {
 			break
@@ -2408,6 +2447,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.IdentityProvider.Enabled(childComplexity), true
+	case "IdentityProvider.groupMapping":
+		if e.ComplexityRoot.IdentityProvider.GroupMapping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.GroupMapping(childComplexity), true
+	case "IdentityProvider.groupsClaim":
+		if e.ComplexityRoot.IdentityProvider.GroupsClaim == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityProvider.GroupsClaim(childComplexity), true
 	case "IdentityProvider.id":
 		if e.ComplexityRoot.IdentityProvider.ID == nil {
 			break
@@ -3076,6 +3127,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInternalGroup(childComplexity, args["input"].(model.GroupInput)), true
+	case "Mutation.createInternalScimToken":
+		if e.ComplexityRoot.Mutation.CreateInternalScimToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInternalScimToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInternalScimToken(childComplexity, args["name"].(string)), true
 	case "Mutation.createInternalServiceAccount":
 		if e.ComplexityRoot.Mutation.CreateInternalServiceAccount == nil {
 			break
@@ -3720,6 +3782,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeInternalInvitation(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeInternalScimToken":
+		if e.ComplexityRoot.Mutation.RevokeInternalScimToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeInternalScimToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeInternalScimToken(childComplexity, args["id"].(string)), true
 	case "Mutation.revokeInvitation":
 		if e.ComplexityRoot.Mutation.RevokeInvitation == nil {
 			break
@@ -4508,6 +4581,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InternalGroups(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.internalScimTokens":
+		if e.ComplexityRoot.Query.InternalScimTokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.InternalScimTokens(childComplexity), true
 	case "Query.internalServiceAccounts":
 		if e.ComplexityRoot.Query.InternalServiceAccounts == nil {
 			break
@@ -5592,6 +5671,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("FocusInput", ec.unmarshalInputFocusInput),
 			graphql.NewInputUnmarshaler("GrantInput", ec.unmarshalInputGrantInput),
 			graphql.NewInputUnmarshaler("GroupInput", ec.unmarshalInputGroupInput),
+			graphql.NewInputUnmarshaler("GroupMappingEntryInput", ec.unmarshalInputGroupMappingEntryInput),
 			graphql.NewInputUnmarshaler("IdentityProviderInput", ec.unmarshalInputIdentityProviderInput),
 			graphql.NewInputUnmarshaler("IdentityProviderPatch", ec.unmarshalInputIdentityProviderPatch),
 			graphql.NewInputUnmarshaler("InstanceByIDsInput", ec.unmarshalInputInstanceByIDsInput),
@@ -6165,8 +6245,26 @@ type IdentityProvider {
   "Whether an e-mail the provider asserts links to an existing account (set by a platform_admin)."
   linkTrusted: Boolean!
   mfaEnforced: Boolean!
+  "Just-in-time groups (docs/scim.md): the ID token's claim listing the user's groups (dotted for a nested claim); empty when off."
+  groupsClaim: String!
+  "The claim's values mapped to the customer's groups; at each sign-in the user's memberships of the mapped groups follow the claim."
+  groupMapping: [GroupMappingEntry!]! @listSize(assumedSize: 100)
   createdAt: Time!
   updatedAt: Time!
+}
+
+"One value of a provider's groups claim and the customer's group it stands for."
+type GroupMappingEntry {
+  "The value as the provider's ID token lists it."
+  value: String!
+  "The group, by id or name as it was given."
+  group: String!
+}
+
+"One value of a provider's groups claim and the group it stands for, by id or name."
+input GroupMappingEntryInput {
+  value: String!
+  group: String!
 }
 
 input IdentityProviderInput {
@@ -6178,9 +6276,11 @@ input IdentityProviderInput {
   enabled: Boolean
   linkTrusted: Boolean
   mfaEnforced: Boolean
+  groupsClaim: String
+  groupMapping: [GroupMappingEntryInput!]
 }
 
-"Fields left out stay as they are."
+"Fields left out stay as they are; groupsClaim \"\" turns just-in-time groups off, groupMapping replaces the whole mapping."
 input IdentityProviderPatch {
   name: String
   issuer: String
@@ -6190,6 +6290,8 @@ input IdentityProviderPatch {
   enabled: Boolean
   linkTrusted: Boolean
   mfaEnforced: Boolean
+  groupsClaim: String
+  groupMapping: [GroupMappingEntryInput!]
 }
 
 "A webhook of a customer; its signing secret is shown once, when made or rotated."
@@ -6789,10 +6891,10 @@ extend type Mutation {
   reopenDiscrepancy(id: ID!): Discrepancy @authz(action: MANAGE_DISCREPANCIES)
 }
 `, BuiltIn: false},
-	{Name: "../../schema/scim.graphqls", Input: `"A bearer token a customer's directory provisions its users and groups with through SCIM (docs/scim.md); never the token itself."
+	{Name: "../../schema/scim.graphqls", Input: `"A bearer token a directory provisions its users and groups with through SCIM (docs/scim.md): a customer's, or the administrator organization's (customerId null), which provisions internal users and groups; never the token itself."
 type ScimToken {
   id: ID!
-  customerId: ID!
+  customerId: ID
   name: String!
   createdAt: Time!
   "When the token was last used, to the minute; null before its first use."
@@ -6817,6 +6919,18 @@ extend type Mutation {
   createScimToken(customerId: ID!, name: String!): ScimTokenWithSecret @authz(action: MANAGE_CUSTOMER_CONFIG)
   "Revokes a SCIM token: the directory's next request with it is refused."
   revokeScimToken(id: ID!): Boolean @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+
+extend type Query {
+  "The administrator organization's SCIM tokens, newest first (at most 50): its directory provisions internal users and internal groups."
+  internalScimTokens: [ScimToken!] @authz(action: MANAGE_INTERNAL_USERS) @cost(weight: 100) @listSize(assumedSize: 50)
+}
+
+extend type Mutation {
+  "Makes a SCIM token for the administrator organization's directory; the token is answered this once."
+  createInternalScimToken(name: String!): ScimTokenWithSecret @authz(action: MANAGE_INTERNAL_USERS)
+  "Revokes a SCIM token of the administrator organization."
+  revokeInternalScimToken(id: ID!): Boolean @authz(action: MANAGE_INTERNAL_USERS)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/tenant.graphqls", Input: `"A tenant of a customer, optionally running on one of its instances."
@@ -7855,6 +7969,16 @@ func (ec *executionContext) childFields_Group(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Group", field.Name)
 }
 
+func (ec *executionContext) childFields_GroupMappingEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_GroupMappingEntry_value(ctx, field)
+	case "group":
+		return ec.fieldContext_GroupMappingEntry_group(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupMappingEntry", field.Name)
+}
+
 func (ec *executionContext) childFields_GroupMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "userId":
@@ -7911,6 +8035,10 @@ func (ec *executionContext) childFields_IdentityProvider(ctx context.Context, fi
 		return ec.fieldContext_IdentityProvider_linkTrusted(ctx, field)
 	case "mfaEnforced":
 		return ec.fieldContext_IdentityProvider_mfaEnforced(ctx, field)
+	case "groupsClaim":
+		return ec.fieldContext_IdentityProvider_groupsClaim(ctx, field)
+	case "groupMapping":
+		return ec.fieldContext_IdentityProvider_groupMapping(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_IdentityProvider_createdAt(ctx, field)
 	case "updatedAt":
@@ -9259,6 +9387,20 @@ func (ec *executionContext) field_Mutation_createInternalGroup_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createInternalScimToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createInternalServiceAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10242,6 +10384,20 @@ func (ec *executionContext) field_Mutation_resumeSystemWorker_args(ctx context.C
 }
 
 func (ec *executionContext) field_Mutation_revokeInternalInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeInternalScimToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -17168,6 +17324,52 @@ func (ec *executionContext) fieldContext_Group_updatedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Group", field, false, false, "Time")
 }
 
+func (ec *executionContext) _GroupMappingEntry_value(ctx context.Context, field graphql.CollectedField, obj *model.GroupMappingEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMappingEntry_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMappingEntry_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMappingEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _GroupMappingEntry_group(ctx context.Context, field graphql.CollectedField, obj *model.GroupMappingEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMappingEntry_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Group, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMappingEntry_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMappingEntry", field, false, false, "String")
+}
+
 func (ec *executionContext) _GroupMember_userId(ctx context.Context, field graphql.CollectedField, obj *admin.GroupMember) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17598,6 +17800,61 @@ func (ec *executionContext) _IdentityProvider_mfaEnforced(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_IdentityProvider_mfaEnforced(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _IdentityProvider_groupsClaim(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_groupsClaim(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupsClaim, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_groupsClaim(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityProvider_groupMapping(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityProvider_groupMapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IdentityProvider().GroupMapping(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.GroupMappingEntry) graphql.Marshaler {
+			return ec.marshalNGroupMappingEntry2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityProvider_groupMapping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IdentityProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMappingEntry(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _IdentityProvider_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.IdentityProvider) (ret graphql.Marshaler) {
@@ -24138,6 +24395,130 @@ func (ec *executionContext) fieldContext_Mutation_revokeScimToken(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createInternalScimToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createInternalScimToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateInternalScimToken(ctx, fc.Args["name"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *admin.SCIMTokenSecret
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.SCIMTokenSecret
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.SCIMTokenSecret) graphql.Marshaler {
+			return ec.marshalOScimTokenWithSecret2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenSecret(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createInternalScimToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScimTokenWithSecret(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createInternalScimToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeInternalScimToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeInternalScimToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeInternalScimToken(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeInternalScimToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeInternalScimToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTenant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29129,6 +29510,56 @@ func (ec *executionContext) fieldContext_Query_discrepancy(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_internalScimTokens(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_internalScimTokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().InternalScimTokens(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_INTERNAL_USERS")
+				if err != nil {
+					var zeroVal []*admin.SCIMTokenView
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.SCIMTokenView
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.SCIMTokenView) graphql.Marshaler {
+			return ec.marshalOScimToken2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐSCIMTokenViewᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_internalScimTokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScimToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_tenants(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30287,11 +30718,11 @@ func (ec *executionContext) _ScimToken_customerId(ctx context.Context, field gra
 			return obj.CustomerID, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ScimToken_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -34915,6 +35346,55 @@ func UnmarshalGroupInput(ctx context.Context, raw any) (model.GroupInput, error)
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputGroupMappingEntryInput(ctx context.Context, obj any) (model.GroupMappingEntryInput, error) {
+	var it model.GroupMappingEntryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"value", "group"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "group":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("group"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Group = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalGroupMappingEntryInput unmarshals raw into the GroupMappingEntryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalGroupMappingEntryInput(ctx context.Context, raw any) (model.GroupMappingEntryInput, error) {
+	var out model.GroupMappingEntryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "GroupMappingEntryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputIdentityProviderInput(ctx context.Context, obj any) (admin.IdentityProviderInput, error) {
 	var it admin.IdentityProviderInput
 	if obj == nil {
@@ -34926,7 +35406,7 @@ func (ec *executionContext) unmarshalInputIdentityProviderInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "issuer", "clientId", "clientSecret", "scopes", "enabled", "linkTrusted", "mfaEnforced"}
+	fieldsInOrder := [...]string{"name", "issuer", "clientId", "clientSecret", "scopes", "enabled", "linkTrusted", "mfaEnforced", "groupsClaim", "groupMapping"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34989,6 +35469,22 @@ func (ec *executionContext) unmarshalInputIdentityProviderInput(ctx context.Cont
 				return it, err
 			}
 			it.MFAEnforced = data
+		case "groupsClaim":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupsClaim"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupsClaim = data
+		case "groupMapping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupMapping"))
+			data, err := ec.unmarshalOGroupMappingEntryInput2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.IdentityProviderInput().GroupMapping(ctx, &it, data); err != nil {
+				return it, err
+			}
 		}
 	}
 	return it, nil
@@ -35017,7 +35513,7 @@ func (ec *executionContext) unmarshalInputIdentityProviderPatch(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "issuer", "clientId", "clientSecret", "scopes", "enabled", "linkTrusted", "mfaEnforced"}
+	fieldsInOrder := [...]string{"name", "issuer", "clientId", "clientSecret", "scopes", "enabled", "linkTrusted", "mfaEnforced", "groupsClaim", "groupMapping"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -35080,6 +35576,22 @@ func (ec *executionContext) unmarshalInputIdentityProviderPatch(ctx context.Cont
 				return it, err
 			}
 			it.MFAEnforced = data
+		case "groupsClaim":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupsClaim"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupsClaim = data
+		case "groupMapping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupMapping"))
+			data, err := ec.unmarshalOGroupMappingEntryInput2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.IdentityProviderPatch().GroupMapping(ctx, &it, data); err != nil {
+				return it, err
+			}
 		}
 	}
 	return it, nil
@@ -38271,6 +38783,44 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var groupMappingEntryImplementors = []string{"GroupMappingEntry"}
+
+func (ec *executionContext) _GroupMappingEntry(ctx context.Context, sel ast.SelectionSet, obj *model.GroupMappingEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupMappingEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupMappingEntry")
+		case "value":
+			out.Values[i] = ec._GroupMappingEntry_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "group":
+			out.Values[i] = ec._GroupMappingEntry_group(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var groupMemberImplementors = []string{"GroupMember"}
 
 func (ec *executionContext) _GroupMember(ctx context.Context, sel ast.SelectionSet, obj *admin.GroupMember) graphql.Marshaler {
@@ -38409,62 +38959,73 @@ func (ec *executionContext) _IdentityProvider(ctx context.Context, sel ast.Selec
 		case "id":
 			out.Values[i] = ec._IdentityProvider_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._IdentityProvider_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._IdentityProvider_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "issuer":
 			out.Values[i] = ec._IdentityProvider_issuer(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "clientId":
 			out.Values[i] = ec._IdentityProvider_clientId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "clientSecretSet":
 			out.Values[i] = ec._IdentityProvider_clientSecretSet(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "scopes":
 			out.Values[i] = ec._IdentityProvider_scopes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "enabled":
 			out.Values[i] = ec._IdentityProvider_enabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "linkTrusted":
 			out.Values[i] = ec._IdentityProvider_linkTrusted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mfaEnforced":
 			out.Values[i] = ec._IdentityProvider_mfaEnforced(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "groupsClaim":
+			out.Values[i] = ec._IdentityProvider_groupsClaim(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "groupMapping":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._IdentityProvider_groupMapping(ctx, field, obj)
+				})
 		case "createdAt":
 			out.Values[i] = ec._IdentityProvider_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._IdentityProvider_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -39808,6 +40369,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createInternalScimToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createInternalScimToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokeInternalScimToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeInternalScimToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createTenant":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTenant(ctx, field)
@@ -40588,6 +41163,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_discrepancy(ctx, field)
 				})
+		case "internalScimTokens":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_internalScimTokens(ctx, field)
+				})
 		case "tenants":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -40846,7 +41427,7 @@ func (ec *executionContext) _ScimToken(ctx context.Context, sel ast.SelectionSet
 			}
 		case "customerId":
 			out.Values[i] = ec._ScimToken_customerId(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "name":
@@ -42753,6 +43334,35 @@ func (ec *executionContext) unmarshalNGroupInput2githubᚗcomᚋplatformᚋplatf
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNGroupMappingEntry2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GroupMappingEntry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGroupMappingEntry2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGroupMappingEntry2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntry(ctx context.Context, sel ast.SelectionSet, v *model.GroupMappingEntry) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GroupMappingEntry!")
+		return graphql.Null
+	}
+	return ec._GroupMappingEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGroupMappingEntryInput2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryInput(ctx context.Context, v any) (*model.GroupMappingEntryInput, error) {
+	res, err := ec.unmarshalInputGroupMappingEntryInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNGroupMember2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.GroupMember) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44226,6 +44836,23 @@ func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋplatformᚋplatform�
 		return graphql.Null
 	}
 	return ec._Group(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGroupMappingEntryInput2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryInputᚄ(ctx context.Context, v any) ([]*model.GroupMappingEntryInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.GroupMappingEntryInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNGroupMappingEntryInput2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐGroupMappingEntryInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOGroupMember2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v *admin.GroupMember) graphql.Marshaler {

@@ -116,6 +116,20 @@ type GroupInput struct {
 	ExternalID *string `json:"externalId,omitempty"`
 }
 
+// One value of a provider's groups claim and the customer's group it stands for.
+type GroupMappingEntry struct {
+	// The value as the provider's ID token lists it.
+	Value string `json:"value"`
+	// The group, by id or name as it was given.
+	Group string `json:"group"`
+}
+
+// One value of a provider's groups claim and the group it stands for, by id or name.
+type GroupMappingEntryInput struct {
+	Value string `json:"value"`
+	Group string `json:"group"`
+}
+
 type GroupMemberPage struct {
 	Items      []*admin.GroupMember `json:"items"`
 	NextCursor *string              `json:"nextCursor,omitempty"`

@@ -223,6 +223,22 @@ var (
 	OpSCIMTokenRevoke = declare(Operation{Name: "scim_token.revoke", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
 )
 
+// The administrator organization's SCIM tokens and what its directory does
+// through them (D-scim-internal): managed, and decided, as internal users
+// are. A directory suspends and reactivates an internal user (active false
+// and true) and writes internal groups' names and members, never a role.
+var (
+	OpInternalSCIMTokenList   = declare(Operation{Name: "internal_scim_token.list", Action: authz.ManageInternalUsers})
+	OpInternalSCIMTokenCreate = declare(Operation{Name: "internal_scim_token.create", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalSCIMTokenRevoke = declare(Operation{Name: "internal_scim_token.revoke", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserSuspend     = declare(Operation{Name: "internal_user.suspend", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserReactivate  = declare(Operation{Name: "internal_user.reactivate", Action: authz.ManageInternalUsers, Write: true})
+	OpInternalUserDelete      = declare(Operation{Name: "internal_user.delete", Action: authz.ManageInternalUsers, Write: true})
+	OpSCIMInternalGroupCreate = declare(Operation{Name: "scim_internal_group.create", Action: authz.ManageInternalUsers, Write: true})
+	OpSCIMInternalGroupUpdate = declare(Operation{Name: "scim_internal_group.update", Action: authz.ManageInternalUsers, Write: true})
+	OpSCIMInternalGroupDelete = declare(Operation{Name: "scim_internal_group.delete", Action: authz.ManageInternalUsers, Write: true})
+)
+
 // A customer's groups as its directory writes them through SCIM (D-scim):
 // names, external ids and members, never the bound role.
 var (

@@ -2,24 +2,29 @@ package admin
 
 import (
 	"context"
+	"time"
 
 	"github.com/platform/platform/internal/access"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
-// scimUsers is what a customer's directory does to its users through SCIM
-// (D-scim), as the caller a SCIM token acts as (SCIMCaller): every change
-// takes the path the console's takes, decided and audited alike: a new user
-// is created without a password and invited when the organization's policy
-// allows passwords (else it signs in by the organization's SSO); active
-// false suspends (every credential ends at once) and active true
-// reactivates; a removal deletes the user. The owner is neither suspended
-// nor removed (D-owner-protect).
-type scimUsers struct{ u users }
+// scimUsers is what a directory does to its organization's users through
+// SCIM (D-scim, D-scim-internal), as the caller a SCIM token acts as
+// (SCIMCaller): every change takes the path the console's takes, decided
+// and audited alike: a new user is created without a password and invited
+// when the organization's policy allows passwords (else it signs in by the
+// organization's SSO); active false suspends (every credential ends at
+// once) and active true reactivates; a removal deletes the user. A
+// customer's owner is neither suspended nor removed (D-owner-protect).
+type scimUsers struct {
+	u    users
+	dirs *directories
+}
 
-// SCIMUserView is a customer's user with its directory's externalId.
+// SCIMUserView is a user of the directory's organization with its
+// directory's externalId; CustomerID is "" in the administrator
+// organization.
 type SCIMUserView struct {
 	*CustomerUserView
 	ExternalID string
@@ -38,13 +43,14 @@ type SCIMUserInput struct {
 	Active     *bool
 }
 
-// SCIMUsers lists the caller's customer's users meeting f, count of them
-// from offset on, and how many meet f.
+// SCIMUsers lists the users of the caller's organization meeting f, count
+// of them from offset on, and how many meet f.
 func (s *scimUsers) SCIMUsers(ctx context.Context, c *access.Caller, f *SCIMFilter, offset, count int) ([]*SCIMUserView, int, error) {
-	if _, err := s.u.customerFor(ctx, c, c.CustomerID, OpUserList); err != nil {
+	d, err := s.dirs.of(ctx, c, scimList)
+	if err != nil {
 		return nil, 0, err
 	}
-	rows, total, err := s.u.store.SCIMUsers(ctx, c.CustomerID, f, offset, count)
+	rows, total, err := s.u.store.SCIMUsers(ctx, d.orgID, f, offset, count)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -55,24 +61,30 @@ func (s *scimUsers) SCIMUsers(ctx context.Context, c *access.Caller, f *SCIMFilt
 	return out, total, nil
 }
 
-// SCIMUser returns one of the customer's users. ENOTFOUND for any other id.
+// SCIMUser returns one of the organization's users. ENOTFOUND for any
+// other id.
 func (s *scimUsers) SCIMUser(ctx context.Context, c *access.Caller, id string) (*SCIMUserView, error) {
-	if _, err := s.u.userFor(ctx, c, id, OpUserGet); err != nil {
+	d, err := s.dirs.of(ctx, c, scimGet)
+	if err != nil {
 		return nil, err
 	}
-	u, err := s.u.store.SCIMUser(ctx, c.CustomerID, id)
+	return s.user(ctx, d, id)
+}
+
+func (s *scimUsers) user(ctx context.Context, d directory, id string) (*SCIMUserView, error) {
+	u, err := s.u.store.SCIMUser(ctx, d.orgID, id)
 	if err != nil {
 		return nil, err
 	}
 	return s.scimView(u), nil
 }
 
-// SCIMCreateUser creates a user of the caller's customer with the member
-// role, and its invitation when the organization's policy allows
-// passwords; inactive when the directory says so. ECONFLICT when the
-// organization has the address or the customer the externalId.
+// SCIMCreateUser creates a user of the caller's organization with the
+// provisioned role (provisionedRole), and its invitation when the
+// organization's policy allows passwords; inactive when the directory says
+// so. ECONFLICT when the organization has the address or the externalId.
 func (s *scimUsers) SCIMCreateUser(ctx context.Context, c *access.Caller, in SCIMUserInput) (*SCIMUserView, error) {
-	cust, err := s.u.customerFor(ctx, c, c.CustomerID, OpUserInvite)
+	d, err := s.dirs.of(ctx, c, scimCreateUser)
 	if err != nil {
 		return nil, err
 	}
@@ -84,15 +96,19 @@ func (s *scimUsers) SCIMCreateUser(ctx context.Context, c *access.Caller, in SCI
 	if err != nil {
 		return nil, err
 	}
-	policy, err := s.u.store.LoginPolicy(ctx, cust.OrgID)
+	policy, err := s.u.store.LoginPolicy(ctx, d.orgID)
 	if err != nil {
 		return nil, err
 	}
-	a := account{id: newID(), email: email, name: name, customerID: cust.ID}
+	org, err := s.u.orgName(ctx, d.customerID)
+	if err != nil {
+		return nil, err
+	}
+	a := account{id: newID(), email: email, name: name, customerID: d.customerID}
 	now := s.u.stamp()
-	u := &platform.User{ID: a.id, OrgID: cust.OrgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	u := &platform.User{ID: a.id, OrgID: d.orgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
 	suspended := in.Active != nil && !*in.Active
-	err = s.u.audited(ctx, c, OpUserInvite, a.acted(), func(tx *store.Store) error {
+	err = s.u.audited(ctx, c, scimCreateUser.pick(d), a.acted(), func(tx *store.Store) error {
 		if err := tx.CreateUser(ctx, u); err != nil {
 			return err
 		}
@@ -101,33 +117,37 @@ func (s *scimUsers) SCIMCreateUser(ctx context.Context, c *access.Caller, in SCI
 				return err
 			}
 		}
-		cu := &platform.ConsoleUser{UserID: u.ID, Role: authz.Member.String(), CustomerID: cust.ID, CreatedAt: now}
+		cu := &platform.ConsoleUser{UserID: u.ID, Role: provisionedRole(d), CustomerID: d.customerID, CreatedAt: now}
 		if err := tx.PutConsoleUser(ctx, cu); err != nil {
 			return err
 		}
-		if err := tx.SetSCIMExternalID(ctx, cust.ID, u.ID, externalID); err != nil {
+		if err := tx.SetSCIMExternalID(ctx, d.orgID, u.ID, externalID); err != nil {
 			return err
 		}
 		if !policy.PasswordAllowed {
 			return nil
 		}
-		return s.u.sendInvitation(ctx, tx, a, cust.Name)
+		return s.u.sendInvitation(ctx, tx, a, org)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.SCIMUser(ctx, c, a.id)
+	return s.user(ctx, d, a.id)
 }
 
 // SCIMReplaceUser sets a user's name, externalId and, when in.Active is
-// given, its state: false suspends it (SuspendUser), true reactivates it
-// (ReactivateUser). The address (userName) does not change: EINVALID when
-// in.Email names another. Everything that can refuse the request is checked
-// before anything is written (the name, a taken externalId, the state change
-// the caller may not make, as on the owner), so a refusal leaves the user
-// as it was.
+// given, its state: false suspends it, true reactivates it. The address
+// (userName) does not change: EINVALID when in.Email names another.
+// Everything that can refuse the request is checked before anything is
+// written (the name, a taken externalId, the state change the caller may
+// not make, as on a customer's owner), so a refusal leaves the user as it
+// was.
 func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id string, in SCIMUserInput) (*SCIMUserView, error) {
-	cur, err := s.SCIMUser(ctx, c, id)
+	d, err := s.dirs.of(ctx, c, scimRenameUser)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.user(ctx, d, id)
 	if err != nil {
 		return nil, err
 	}
@@ -146,47 +166,72 @@ func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id st
 	}
 	renamed := name != cur.Name || externalID != cur.ExternalID
 	if externalID != "" && externalID != cur.ExternalID {
-		taken, _, err := s.u.store.SCIMUsers(ctx, c.CustomerID, &SCIMFilter{Op: "eq", Attr: "externalId", Value: externalID}, 0, 1)
+		taken, _, err := s.u.store.SCIMUsers(ctx, d.orgID, &SCIMFilter{Op: "eq", Attr: "externalId", Value: externalID}, 0, 1)
 		if err != nil {
 			return nil, err
 		}
 		if len(taken) > 0 {
-			return nil, platform.Errorf(platform.ECONFLICT, "another user of this customer has this externalId")
+			return nil, platform.Errorf(platform.ECONFLICT, "another user of this organization has this externalId")
 		}
 	}
-	switch {
-	case in.Active != nil && !*in.Active && cur.SuspendedAt == nil:
-		_, err = s.u.SuspendUser(ctx, c, id)
-	case in.Active != nil && *in.Active && cur.SuspendedAt != nil:
-		_, err = s.u.ReactivateUser(ctx, c, id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if renamed {
-		if err := s.rename(ctx, c, id, name, externalID); err != nil {
+	if in.Active != nil && *in.Active == (cur.SuspendedAt != nil) {
+		if err := s.setActive(ctx, c, d, id, *in.Active); err != nil {
 			return nil, err
 		}
 	}
-	return s.SCIMUser(ctx, c, id)
+	if renamed {
+		err := s.u.audited(ctx, c, scimRenameUser.pick(d), d.target("users", id), func(tx *store.Store) error {
+			if err := tx.RenameUser(ctx, id, name, s.u.now()); err != nil {
+				return err
+			}
+			return tx.SetSCIMExternalID(ctx, d.orgID, id, externalID)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s.user(ctx, d, id)
 }
 
-// rename writes the user's name and externalId as OpUserUpdate.
-func (s *scimUsers) rename(ctx context.Context, c *access.Caller, id, name, externalID string) error {
-	u, err := s.u.userFor(ctx, c, id, OpUserUpdate)
+// setActive suspends (active false) or reactivates a user: a customer's
+// as the console does (SuspendUser, ReactivateUser: the owner is
+// protected), an internal one as its directory's own operation.
+func (s *scimUsers) setActive(ctx context.Context, c *access.Caller, d directory, id string, active bool) error {
+	var err error
+	switch {
+	case !d.internal() && active:
+		_, err = s.u.ReactivateUser(ctx, c, id)
+	case !d.internal():
+		_, err = s.u.SuspendUser(ctx, c, id)
+	default:
+		op, at := scimReactivate.pick(d), time.Time{}
+		if !active {
+			op, at = scimSuspendUser.pick(d), s.u.stamp()
+		}
+		if err = s.u.infra(ctx, c, op); err == nil {
+			err = s.u.audited(ctx, c, op, d.target("users", id), func(tx *store.Store) error {
+				return tx.SetUserSuspended(ctx, id, at)
+			})
+		}
+	}
+	return err
+}
+
+// SCIMDeleteUser removes a user of the organization: every token and
+// session of it ends (a customer's as DeleteUser does, the owner
+// protected).
+func (s *scimUsers) SCIMDeleteUser(ctx context.Context, c *access.Caller, id string) error {
+	d, err := s.dirs.of(ctx, c, scimDeleteUser)
 	if err != nil {
 		return err
 	}
-	return s.u.audited(ctx, c, OpUserUpdate, on(u.CustomerID, "users", id), func(tx *store.Store) error {
-		if err := tx.RenameUser(ctx, id, name, s.u.now()); err != nil {
-			return err
-		}
-		return tx.SetSCIMExternalID(ctx, u.CustomerID, id, externalID)
+	if _, err := s.user(ctx, d, id); err != nil {
+		return err
+	}
+	if !d.internal() {
+		return s.u.DeleteUser(ctx, c, id)
+	}
+	return s.u.audited(ctx, c, scimDeleteUser.pick(d), d.target("users", id), func(tx *store.Store) error {
+		return tx.DeleteUser(ctx, id)
 	})
-}
-
-// SCIMDeleteUser removes a user of the customer (DeleteUser): every token
-// and session of it ends.
-func (s *scimUsers) SCIMDeleteUser(ctx context.Context, c *access.Caller, id string) error {
-	return s.u.DeleteUser(ctx, c, id)
 }

@@ -10,12 +10,13 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
-// scimGroups is what a customer's directory does to its organization's
-// groups through SCIM (D-scim): their names, external ids and members. It
+// scimGroups is what a directory does to its organization's groups through
+// SCIM (D-scim; the administrator organization's internal groups,
+// D-scim-internal): their names, external ids and members. It
 // never binds a role: a group's role is bound in the console by whoever may
 // grant it, and membership then gives it (D-groups). A member is a user of
 // the organization, or the change is refused whole.
-type scimGroups struct{ *core }
+type scimGroups struct{ *directories }
 
 // MaxSCIMGroupMembers is how many members a group's resource lists.
 const MaxSCIMGroupMembers = 1000
@@ -49,27 +50,18 @@ type SCIMMemberStep struct {
 	IDs []string
 }
 
-// orgOf decides op on the caller's customer and answers its organization.
-func (s *scimGroups) orgOf(ctx context.Context, c *access.Caller, op Operation) (string, error) {
-	cust, err := s.customerFor(ctx, c, c.CustomerID, op)
+// groupOf decides op on the caller's directory and loads a group of its
+// organization; ENOTFOUND for any other id.
+func (s *scimGroups) groupOf(ctx context.Context, c *access.Caller, id string, op scimOp) (directory, *platform.Group, error) {
+	d, err := s.of(ctx, c, op)
 	if err != nil {
-		return "", err
-	}
-	return cust.OrgID, nil
-}
-
-// groupOf loads a group of the caller's organization; ENOTFOUND for any
-// other id.
-func (s *scimGroups) groupOf(ctx context.Context, c *access.Caller, id string, op Operation) (*platform.Group, error) {
-	org, err := s.orgOf(ctx, c, op)
-	if err != nil {
-		return nil, err
+		return d, nil, err
 	}
 	g, err := s.store.Group(ctx, id)
-	if err == nil && g.OrgID != org {
+	if err == nil && g.OrgID != d.orgID {
 		err = platform.Errorf(platform.ENOTFOUND, "group not found")
 	}
-	return g, err
+	return d, g, err
 }
 
 func (s *scimGroups) groupView(ctx context.Context, g *platform.Group, members bool) (*SCIMGroupView, error) {
@@ -92,11 +84,11 @@ func (s *scimGroups) groupView(ctx context.Context, g *platform.Group, members b
 // count of them from offset on, with their members when members is true,
 // and how many meet f.
 func (s *scimGroups) SCIMGroups(ctx context.Context, c *access.Caller, f *SCIMFilter, offset, count int, members bool) ([]*SCIMGroupView, int, error) {
-	org, err := s.orgOf(ctx, c, OpUserList)
+	d, err := s.of(ctx, c, scimList)
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, total, err := s.store.SCIMGroups(ctx, org, f, offset, count)
+	rows, total, err := s.store.SCIMGroups(ctx, d.orgID, f, offset, count)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -113,16 +105,20 @@ func (s *scimGroups) SCIMGroups(ctx context.Context, c *access.Caller, f *SCIMFi
 
 // SCIMGroup returns a group of the caller's organization.
 func (s *scimGroups) SCIMGroup(ctx context.Context, c *access.Caller, id string, members bool) (*SCIMGroupView, error) {
-	g, err := s.groupOf(ctx, c, id, OpUserGet)
+	_, g, err := s.groupOf(ctx, c, id, scimGet)
 	if err != nil {
 		return nil, err
 	}
 	return s.groupView(ctx, g, members)
 }
 
-// SCIMUserGroups names the groups of a user of the caller's customer.
+// SCIMUserGroups names the groups of a user of the caller's organization.
 func (s *scimGroups) SCIMUserGroups(ctx context.Context, c *access.Caller, userID string) ([]SCIMGroupRef, error) {
-	if _, err := decided(ctx, s.core, c, OpUserGet, customerUserResource)(s.store.CustomerUser(ctx, userID)); err != nil {
+	d, err := s.of(ctx, c, scimGet)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.store.SCIMUser(ctx, d.orgID, userID); err != nil {
 		return nil, err
 	}
 	rows, err := s.store.UserGroups(ctx, userID)
@@ -140,12 +136,12 @@ func (s *scimGroups) SCIMUserGroups(ctx context.Context, c *access.Caller, userI
 // role, with its members. ECONFLICT for a name or externalId taken;
 // EINVALID for a member who is not a user of the organization.
 func (s *scimGroups) SCIMCreateGroup(ctx context.Context, c *access.Caller, name, externalID string, members []string) (*SCIMGroupView, error) {
-	org, err := s.orgOf(ctx, c, OpSCIMGroupCreate)
+	d, err := s.of(ctx, c, scimCreateGroup)
 	if err != nil {
 		return nil, err
 	}
 	now := s.stamp()
-	g := &platform.Group{ID: newID(), OrgID: org, CreatedAt: now, UpdatedAt: now}
+	g := &platform.Group{ID: newID(), OrgID: d.orgID, CreatedAt: now, UpdatedAt: now}
 	if g.Name, err = required("displayName", name, 200); err != nil {
 		return nil, err
 	}
@@ -155,7 +151,7 @@ func (s *scimGroups) SCIMCreateGroup(ctx context.Context, c *access.Caller, name
 	if err := checkMembers(members); err != nil {
 		return nil, err
 	}
-	err = s.audited(ctx, c, OpSCIMGroupCreate, on(c.CustomerID, "groups", g.ID), func(tx *store.Store) error {
+	err = s.audited(ctx, c, scimCreateGroup.pick(d), d.target("groups", g.ID), func(tx *store.Store) error {
 		if err := tx.CreateGroup(ctx, g); err != nil {
 			return err
 		}
@@ -170,7 +166,7 @@ func (s *scimGroups) SCIMCreateGroup(ctx context.Context, c *access.Caller, name
 // SCIMChangeGroup changes a group of the caller's organization in one
 // transaction: all of the change or none of it.
 func (s *scimGroups) SCIMChangeGroup(ctx context.Context, c *access.Caller, id string, ch SCIMGroupChange, members bool) (*SCIMGroupView, error) {
-	g, err := s.groupOf(ctx, c, id, OpSCIMGroupUpdate)
+	d, g, err := s.groupOf(ctx, c, id, scimUpdateGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +182,7 @@ func (s *scimGroups) SCIMChangeGroup(ctx context.Context, c *access.Caller, id s
 	}
 	now := s.stamp()
 	var out *platform.Group
-	err = s.audited(ctx, c, OpSCIMGroupUpdate, on(c.CustomerID, "groups", id), func(tx *store.Store) error {
+	err = s.audited(ctx, c, scimUpdateGroup.pick(d), d.target("groups", id), func(tx *store.Store) error {
 		if ch.Name != nil || ch.ExternalID != nil {
 			out, err = tx.UpdateGroup(ctx, id, func(x *platform.Group) error {
 				var err error
@@ -240,10 +236,11 @@ func (s *scimGroups) SCIMChangeGroup(ctx context.Context, c *access.Caller, id s
 // SCIMDeleteGroup removes a group of the caller's organization with its
 // members (D-groups: and its grants).
 func (s *scimGroups) SCIMDeleteGroup(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.groupOf(ctx, c, id, OpSCIMGroupDelete); err != nil {
+	d, _, err := s.groupOf(ctx, c, id, scimDeleteGroup)
+	if err != nil {
 		return err
 	}
-	return s.audited(ctx, c, OpSCIMGroupDelete, on(c.CustomerID, "groups", id), func(tx *store.Store) error {
+	return s.audited(ctx, c, scimDeleteGroup.pick(d), d.target("groups", id), func(tx *store.Store) error {
 		return tx.DeleteGroup(ctx, id)
 	})
 }

@@ -104,6 +104,7 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 	}
 	co := &core{store: st, access: acc, now: cfg.now, sealer: cfg.sealer}
 	acct := &accounts{core: co, adminOrgID: cfg.adminOrgID, issuer: cfg.issuer}
+	dirs := &directories{core: co, adminOrgID: cfg.adminOrgID}
 	return &Service{
 		me:                me{co},
 		logs:              logs{co},
@@ -124,8 +125,8 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		userAttributes:    userAttributes{co},
 		discrepancies:     discrepancies{co},
 		scimTokens:        scimTokens{co},
-		scimUsers:         scimUsers{users{acct}},
-		scimGroups:        scimGroups{co},
+		scimUsers:         scimUsers{u: users{acct}, dirs: dirs},
+		scimGroups:        scimGroups{dirs},
 		groups:            groups{core: co, adminOrgID: cfg.adminOrgID},
 	}
 }

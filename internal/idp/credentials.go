@@ -32,10 +32,11 @@ var errLoginFailed = errors.New("login failed")
 // set) and verifies the password. Every attempt costs exactly one argon2id
 // verification, whether the address is unknown, has one account, has
 // accounts in several organizations or is locked, so neither the answer nor
-// its cost tells them apart (D-lockout). The attempt is counted before the
-// hash is checked (ReserveLoginAttempt), so concurrent attempts cannot
-// overtake the lockout: once the limit is reached every further attempt is
-// refused, with the right password too. Lockout limits come from the
+// its cost tells them apart (D-lockout). The attempt is counted around its
+// check (counted): reserved before the hash, so concurrent attempts cannot
+// overtake the lockout, and a failure only when the password is wrong, so
+// concurrent right ones all succeed; once the limit is reached every
+// further attempt is refused, with the right password too. Lockout limits come from the
 // account's organization's policy. The account's organization decides
 // whether a password signs in at all, whatever the request's org scope
 // (D-account-policy): an account of an organization without password
@@ -72,33 +73,34 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID, cli
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expireLock(ctx, u); err != nil {
-		return nil, err
-	}
-	now := p.now()
-	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
-	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
+	a, err := p.counted(ctx, u, policy, func() (bool, error) {
+		ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
+		if errors.Is(err, errHashBusy) {
+			return false, err
+		} else if err != nil {
+			slog.ErrorContext(ctx, "stored password hash is malformed", "user_id", u.ID)
+		}
+		return ok, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if !reserved { // locked: refused whatever the password, at the same cost
+	if !a.ran { // locked, or busy past the wait: refused whatever the password, at the same cost
 		if _, err := p.verifyPassword(ctx, password, p.dummyHash); errors.Is(err, errHashBusy) {
 			return nil, err
 		}
-		p.signInFailed(ctx, u, email, clientID, reasonAccountLocked, methodPassword, factorFirst)
+		reason := reasonAccountLocked
+		if !a.locked {
+			reason = reasonAttemptsInFlight
+		}
+		p.signInFailed(ctx, u, email, clientID, reason, methodPassword, factorFirst)
 		return nil, errLoginFailed
 	}
-	ok, err := p.verifyPassword(ctx, password, u.PasswordHash)
-	if errors.Is(err, errHashBusy) {
-		return nil, err
-	} else if err != nil {
-		slog.ErrorContext(ctx, "stored password hash is malformed", "user_id", u.ID)
-	}
-	if !ok {
+	if !a.ok {
 		p.signInFailed(ctx, u, email, clientID, reasonInvalidCredentials, methodPassword, factorFirst)
-		if n == policy.LockoutMaxAttempts {
-			slog.WarnContext(ctx, "account locked after failed logins", "user_id", u.ID, "until", until)
-			p.lockedOut(ctx, u, until)
+		if a.lockedAt {
+			slog.WarnContext(ctx, "account locked after failed logins", "user_id", u.ID, "until", a.until)
+			p.lockedOut(ctx, u, a.until)
 			p.accountLocked(ctx, u) // the holder gets an unlock-by-reset link
 		}
 		return nil, errLoginFailed
@@ -108,9 +110,6 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID, cli
 	} else if suspended { // answers like a wrong password
 		p.signInFailed(ctx, u, email, clientID, reasonSuspended, methodPassword, factorFirst)
 		return nil, errLoginFailed
-	}
-	if err := p.store.ResetLoginFailures(ctx, u.ID); err != nil {
-		return nil, err
 	}
 	return u, nil
 }
@@ -313,34 +312,32 @@ func (p *factors) checkSecondFactor(ctx context.Context, u *platform.User, code 
 	if len(code) > 64 {
 		return errBadCode
 	}
-	// The attempt is counted before the code is checked, so concurrent
-	// guesses cannot overtake the lockout (see checkPassword).
-	if err := p.expireLock(ctx, u); err != nil {
-		return err
-	}
-	now := p.now()
-	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
-	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
+	// The attempt is counted around the check, so concurrent guesses
+	// cannot overtake the lockout (see checkPassword).
+	a, err := p.counted(ctx, u, policy, func() (bool, error) {
+		var err error
+		if recovery {
+			err = p.useRecoveryCode(ctx, u.ID, code)
+		} else {
+			err = p.checkTOTP(ctx, u.ID, code)
+		}
+		if errors.Is(err, errBadCode) {
+			return false, nil
+		}
+		return err == nil, err
+	})
 	if err != nil {
 		return err
 	}
-	if !reserved {
+	if a.lockedAt {
+		// Someone who knows the password is guessing codes: the holder
+		// gets the unlock-by-reset link, which also replaces the password.
+		slog.WarnContext(ctx, "account locked after failed codes", "user_id", u.ID, "until", a.until)
+		p.lockedOut(ctx, u, a.until)
+		p.accountLocked(ctx, u)
+	}
+	if !a.ok {
 		return errBadCode
 	}
-	if recovery {
-		err = p.useRecoveryCode(ctx, u.ID, code)
-	} else {
-		err = p.checkTOTP(ctx, u.ID, code)
-	}
-	if err != nil {
-		if errors.Is(err, errBadCode) && n == policy.LockoutMaxAttempts {
-			// Someone who knows the password is guessing codes: the holder
-			// gets the unlock-by-reset link, which also replaces the password.
-			slog.WarnContext(ctx, "account locked after failed codes", "user_id", u.ID, "until", until)
-			p.lockedOut(ctx, u, until)
-			p.accountLocked(ctx, u)
-		}
-		return err
-	}
-	return p.store.ResetLoginFailures(ctx, u.ID)
+	return nil
 }

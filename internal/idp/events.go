@@ -24,6 +24,7 @@ const (
 	reasonInvalidCredentials = "invalid_credentials"
 	reasonUnknownUser        = "unknown_user"
 	reasonAccountLocked      = "account_locked"
+	reasonAttemptsInFlight   = "attempts_in_flight" // the account's attempts left were all being checked past the wait
 	reasonSuspended          = "account_suspended"
 	reasonPasswordNotAllowed = "password_not_allowed"
 	reasonPasskeyRequired    = "passkey_required"

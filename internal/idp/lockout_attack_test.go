@@ -3,6 +3,7 @@ package idp
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,12 +16,16 @@ import (
 )
 
 // Twenty wrong passwords posted at once, then the right one while they are
-// still being checked: the right one is refused, because every attempt is
-// counted before its hash is checked and the account locked after five.
+// still being checked: the right one is refused, because every attempt
+// takes one of the five the account has before its hash is checked; the
+// fifteen beyond them and the right one wait their turn, which does not
+// come, and are refused uncounted; the five wrong ones lock the account.
 // attack: lockout-race
 func TestAttackLockoutRace(t *testing.T) {
 	t.Parallel()
-	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots = 32 }) // all twenty guesses in flight at once
+	// all twenty guesses in flight at once; an attempt past the five the
+	// account has waits for its turn a short while, then is refused
+	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots, c.PasswordHashWait = 32, 300*time.Millisecond })
 	r := ti.rp()
 	release := make(chan struct{})
 	ti.p.factors.hashes = new(atomic.Int64)
@@ -138,5 +143,57 @@ func TestAttackLoginRateLimit(t *testing.T) {
 	}
 	if n := ti.p.factors.hashes.Load(); n != 3 {
 		t.Fatalf("%d hashes, want 3: a refused attempt checks no password", n)
+	}
+}
+
+// Sixteen sign-ins with the right password at once, on one account whose
+// lockout allows five attempts: every one succeeds (those beyond the five
+// in flight wait for a right answer to give its attempt back) and no
+// failure is counted (D-lockout).
+func TestConcurrentRightPasswordsAllSucceed(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t, func(c *Config) { c.PasswordHashSlots = 16 }) // all sixteen may reach the hash at once
+	r := ti.rp()
+	// no check ends before all sixteen are in a hash, or a second after
+	// five are: the attempts overlap however fast the machine (where an
+	// attempt beyond the five were counted as a failure, the sixteen would
+	// be there at once, eleven of them refused); here only five are, the
+	// others waiting their turn, and the second lets them through
+	var entered atomic.Int64
+	all := make(chan struct{})
+	var once sync.Once
+	ti.p.factors.hashGate = func(string) {
+		switch entered.Add(1) {
+		case 5:
+			time.AfterFunc(time.Second, func() { once.Do(func() { close(all) }) })
+		case 16:
+			once.Do(func() { close(all) })
+		}
+		<-all
+	}
+	var wg sync.WaitGroup
+	codes := make([]string, 16)
+	for i := range codes {
+		b := ti.browser()
+		f := newFlow()
+		_, page := b.get(r.authURL(f))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, _ := b.submitLogin(ti.issuer, page, alice, goodPass)
+			if loc, err := url.Parse(resp.Header.Get("Location")); err == nil {
+				codes[i] = loc.Query().Get("code")
+			}
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c == "" {
+			t.Errorf("sign-in %d of 16 with the right password got no code", i+1)
+		}
+	}
+	u, _ := ti.st.User(context.Background(), userAlice)
+	if u.FailedLogins != 0 || !u.LockedUntil.IsZero() {
+		t.Fatalf("after 16 right passwords: %d failures, locked until %v", u.FailedLogins, u.LockedUntil)
 	}
 }

@@ -1,6 +1,7 @@
 package idp
 
 import (
+	"errors"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -218,23 +219,22 @@ func (p *accountPages) currentPassword(r *http.Request, u *platform.User, passwo
 	if err != nil || !policy.passwords() {
 		return false, err
 	}
-	if err := p.factors.expireLock(ctx, u); err != nil {
-		return false, err
-	}
-	now := p.now()
-	until := now.Add(time.Duration(policy.LockoutSeconds) * time.Second)
-	n, reserved, err := p.store.ReserveLoginAttempt(ctx, u.ID, policy.LockoutMaxAttempts, until, now)
-	if err != nil || !reserved {
-		return false, err
-	}
-	ok, err := p.factors.verifyPassword(ctx, password, u.PasswordHash)
-	if err != nil || !ok {
-		if err == nil && n == policy.LockoutMaxAttempts {
-			p.lockedOut(ctx, u, until)
+	a, err := p.factors.counted(ctx, u, policy, func() (bool, error) {
+		ok, err := p.factors.verifyPassword(ctx, password, u.PasswordHash)
+		if errors.Is(err, errHashBusy) {
+			return false, err
 		}
+		return ok && err == nil, nil
+	})
+	if errors.Is(err, errHashBusy) {
 		return false, nil
+	} else if err != nil {
+		return false, err
 	}
-	return true, p.store.ResetLoginFailures(ctx, u.ID)
+	if a.lockedAt {
+		p.lockedOut(ctx, u, a.until)
+	}
+	return a.ok, nil
 }
 
 // orgAllows reads the rules of the user's organization and reports whether

@@ -68,6 +68,7 @@ func (s *Identity) MoveUser(ctx context.Context, userID, orgID, customerID strin
 		}
 		for _, q := range []string{ // a group holds only users of its organization
 			`DELETE FROM tenant_members WHERE user_id = $1`,
+			`DELETE FROM scim_external_ids WHERE user_id = $1`, // the directory's id is its organization's
 			`DELETE FROM group_members WHERE user_id = $1`,
 			`DELETE FROM group_managers WHERE user_id = $1`,
 		} {

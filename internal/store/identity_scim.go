@@ -9,8 +9,10 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// SCIMToken is a bearer token of a customer's directory (D-scim): only its
-// hash is kept. LastUsedAt and RevokedAt are zero until then.
+// SCIMToken is a bearer token of a customer's directory, or of the
+// administrator organization's when CustomerID is "" (D-scim,
+// D-scim-internal): only its hash is kept. LastUsedAt and RevokedAt are zero
+// until then.
 type SCIMToken struct {
 	ID         string
 	CustomerID string
@@ -26,29 +28,38 @@ const scimTokenColumns = `id, customer_id, name, token_hash, created_by, created
 
 func scanSCIMToken(r Row) (SCIMToken, error) {
 	var t SCIMToken
+	var customer sql.NullString
 	var used, revoked sql.NullTime
-	err := r.Scan(&t.ID, &t.CustomerID, &t.Name, &t.TokenHash, &t.CreatedBy, &t.CreatedAt, &used, &revoked)
-	t.LastUsedAt, t.RevokedAt = used.Time, revoked.Time
+	err := r.Scan(&t.ID, &customer, &t.Name, &t.TokenHash, &t.CreatedBy, &t.CreatedAt, &used, &revoked)
+	t.CustomerID, t.LastUsedAt, t.RevokedAt = customer.String, used.Time, revoked.Time
 	return t, err
 }
 
 var scimTokens = table[SCIMToken]{"scim_tokens", "SCIM token", scimTokenColumns, scanSCIMToken}
 
-// MaxSCIMTokens is how many tokens, revoked ones included, one customer may
-// hold; a list of them is one page.
+// MaxSCIMTokens is how many tokens, revoked ones included, one customer (or
+// the administrator organization) may hold; a list of them is one page.
 const MaxSCIMTokens = 50
 
-// CreateSCIMToken stores a token. ELIMIT when the customer holds
-// MaxSCIMTokens.
+// scimTokenOwner is the condition on a token's customer: customerID's, or
+// the administrator organization's for "".
+const scimTokenOwner = `COALESCE(customer_id, '') = $1`
+
+// CreateSCIMToken stores a token (of the administrator organization when
+// t.CustomerID is ""). ELIMIT when its owner holds MaxSCIMTokens.
 func (s *Identity) CreateSCIMToken(ctx context.Context, t *SCIMToken) error {
 	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM scim_tokens WHERE customer_id = $1`, t.CustomerID).Scan(&n); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM scim_tokens WHERE `+scimTokenOwner, t.CustomerID).Scan(&n); err != nil {
 		return err
 	}
 	if n >= MaxSCIMTokens {
-		return platform.Errorf(platform.ELIMIT, "a customer holds at most %d SCIM tokens; delete revoked ones first", MaxSCIMTokens)
+		return platform.Errorf(platform.ELIMIT, "at most %d SCIM tokens are held at once; delete revoked ones first", MaxSCIMTokens)
 	}
-	return scimTokens.insert(ctx, s.db, t.ID, t.CustomerID, t.Name, t.TokenHash, t.CreatedBy, t.CreatedAt.UTC(), nil, nil)
+	var customer any
+	if t.CustomerID != "" {
+		customer = t.CustomerID
+	}
+	return scimTokens.insert(ctx, s.db, t.ID, customer, t.Name, t.TokenHash, t.CreatedBy, t.CreatedAt.UTC(), nil, nil)
 }
 
 // SCIMToken returns one token. ENOTFOUND.
@@ -56,9 +67,10 @@ func (s *Identity) SCIMToken(ctx context.Context, id string) (*SCIMToken, error)
 	return scimTokens.get(ctx, s.db, id)
 }
 
-// SCIMTokens lists a customer's tokens, newest first (at most MaxSCIMTokens).
+// SCIMTokens lists a customer's tokens (the administrator organization's
+// for ""), newest first (at most MaxSCIMTokens).
 func (s *Identity) SCIMTokens(ctx context.Context, customerID string) ([]SCIMToken, error) {
-	return scimTokens.list(ctx, s.db, `customer_id = $1`, `created_at DESC, id`, customerID)
+	return scimTokens.list(ctx, s.db, scimTokenOwner, `created_at DESC, id`, customerID)
 }
 
 // RevokeSCIMToken revokes a token at now; revoking it again keeps the first
@@ -91,14 +103,19 @@ func (s *Identity) UseSCIMToken(ctx context.Context, hash string, now time.Time)
 	return t, nil
 }
 
-// SCIMUser is a customer's user as its directory sees it: with the
-// directory's externalId ("" when none).
+// SCIMUser is a user of an organization as its directory sees it: with
+// the directory's externalId ("" when none); CustomerID is "" for a user of
+// the administrator organization, and Role its console role ("" for none).
 type SCIMUser struct {
 	CustomerUser
 	ExternalID string
 }
 
-const scimUserFrom = customerUserFrom + `LEFT JOIN scim_external_ids x ON x.user_id = u.id `
+// scimUserFrom reads the users of an organization, a customer's or the
+// administrator organization's, but service accounts' (listed as service
+// accounts).
+const scimUserFrom = ` FROM users u LEFT JOIN customers c ON c.org_id = u.org_id
+	LEFT JOIN console_users cu ON cu.user_id = u.id LEFT JOIN scim_external_ids x ON x.user_id = u.id `
 
 func scanSCIMUser(r Row) (SCIMUser, error) {
 	var u SCIMUser
@@ -108,7 +125,8 @@ func scanSCIMUser(r Row) (SCIMUser, error) {
 	return u, err
 }
 
-const scimUserColumns = customerUserColumns + `, COALESCE(x.external_id, '')`
+const scimUserColumns = `u.id, COALESCE(c.id, ''), u.org_id, u.email, u.name, COALESCE(cu.role, CASE WHEN c.id IS NULL THEN '' ELSE 'member' END), u.created_at, ` +
+	accountStateColumns + `, COALESCE(x.external_id, '')`
 
 // SCIMFilter is a SCIM filter compiled to what the store renders: a
 // logical node (Op "and" or "or" with Left and Right) or a comparison (Op
@@ -190,12 +208,12 @@ func scimPage[T any](ctx context.Context, db DB, scan func(Row) (T, error), sele
 	return rows, total, err
 }
 
-// SCIMUsers lists the users of a customer that meet f (nil: all), by
+// SCIMUsers lists the users of an organization that meet f (nil: all), by
 // creation, count of them from offset on (both bounded by the caller), and
 // how many meet f in all.
-func (s *Identity) SCIMUsers(ctx context.Context, customerID string, f *SCIMFilter, offset, count int) ([]SCIMUser, int, error) {
-	args := []any{customerID}
-	cond := `c.id = $1`
+func (s *Identity) SCIMUsers(ctx context.Context, orgID string, f *SCIMFilter, offset, count int) ([]SCIMUser, int, error) {
+	args := []any{orgID}
+	cond := `u.org_id = $1 AND NOT u.service`
 	if f != nil {
 		cond += ` AND ` + f.render(&args, scimUserCols)
 	}
@@ -203,22 +221,23 @@ func (s *Identity) SCIMUsers(ctx context.Context, customerID string, f *SCIMFilt
 		offset, count)
 }
 
-// SCIMUser returns a user of the customer with its externalId. ENOTFOUND
-// when the customer has no such user.
-func (s *Identity) SCIMUser(ctx context.Context, customerID, id string) (*SCIMUser, error) {
-	return queryOne(ctx, s.db, "user", scanSCIMUser, `SELECT `+scimUserColumns+scimUserFrom+`WHERE c.id = $1 AND u.id = $2`, customerID, id)
+// SCIMUser returns a user of the organization with its externalId.
+// ENOTFOUND when the organization has no such user.
+func (s *Identity) SCIMUser(ctx context.Context, orgID, id string) (*SCIMUser, error) {
+	return queryOne(ctx, s.db, "user", scanSCIMUser,
+		`SELECT `+scimUserColumns+scimUserFrom+`WHERE u.org_id = $1 AND u.id = $2 AND NOT u.service`, orgID, id)
 }
 
-// SetSCIMExternalID sets (or, with "", clears) a user's externalId.
-// ECONFLICT when another user of the customer has it.
-func (s *Identity) SetSCIMExternalID(ctx context.Context, customerID, userID, externalID string) error {
+// SetSCIMExternalID sets (or, with "", clears) the externalId of a user of
+// the organization. ECONFLICT when another user of it has it.
+func (s *Identity) SetSCIMExternalID(ctx context.Context, orgID, userID, externalID string) error {
 	if _, err := s.db.Exec(ctx, `DELETE FROM scim_external_ids WHERE user_id = $1`, userID); err != nil {
 		return err
 	}
 	if externalID == "" {
 		return nil
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO scim_external_ids (user_id, customer_id, external_id) VALUES ($1, $2, $3)`,
-		userID, customerID, externalID)
+	_, err := s.db.Exec(ctx, `INSERT INTO scim_external_ids (user_id, org_id, external_id) VALUES ($1, $2, $3)`,
+		userID, orgID, externalID)
 	return wrap(err, "user with this externalId")
 }

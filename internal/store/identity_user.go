@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/platform/platform/internal/platform"
@@ -62,26 +61,71 @@ func (s *Identity) SetUserLocale(ctx context.Context, id, locale string, now tim
 	return s.execOne(ctx, "user", `UPDATE users SET locale = $2, updated_at = $3 WHERE id = $1`, id, locale, now.UTC())
 }
 
-// ReserveLoginAttempt counts an attempt before its credential is checked, so
-// concurrent attempts cannot overtake the lockout: it answers false, counting
-// nothing, while the account is locked at now; otherwise it counts the
-// attempt (restarting the count after an expired lock), locks the account
-// until lockUntil when the count reaches maxAttempts, and returns the count.
-// A successful attempt clears the count with ResetLoginFailures. (NULLIF of
-// the column with itself is a NULL of the column's type, which PostgreSQL
-// needs to type $3.)
-func (s *Identity) ReserveLoginAttempt(ctx context.Context, userID string, maxAttempts int, lockUntil, now time.Time) (int, bool, error) {
+// AttemptReservation is what ReserveLoginAttempt answers.
+type AttemptReservation int
+
+// The answers of ReserveLoginAttempt.
+const (
+	AttemptReserved AttemptReservation = iota // the check may run; FinishLoginAttempt ends it
+	AttemptLocked                             // the account is locked
+	AttemptBusy                               // the account's attempts left are all in flight
+)
+
+// ReserveLoginAttempt takes one of the attempts an account has left before
+// its credential is checked (D-lockout), so concurrent checks cannot
+// overtake the lockout: the failures counted and the checks in flight
+// together stay under maxAttempts. It answers AttemptLocked while the
+// account is locked at now, AttemptBusy while its attempts left are all in
+// flight (a right answer among them gives its attempt back: try again), and
+// otherwise AttemptReserved, restarting the count after an expired lock.
+// Checks in flight reserved before staleBefore, with none reserved since,
+// are forgotten (a process that ended mid-check). (NULLIF of the column
+// with itself is a NULL of the column's type, which PostgreSQL needs.)
+func (s *Identity) ReserveLoginAttempt(ctx context.Context, userID string, maxAttempts int, now, staleBefore time.Time) (AttemptReservation, error) {
+	const (
+		failures = `CASE WHEN locked_until IS NOT NULL THEN 0 ELSE failed_logins END`
+		pending  = `CASE WHEN pending_since IS NULL OR pending_since < $4 THEN 0 ELSE pending_logins END`
+	)
+	n, err := s.db.Exec(ctx, `UPDATE users SET failed_logins = `+failures+`,
+		locked_until = NULLIF(locked_until, locked_until), pending_logins = `+pending+` + 1, pending_since = $3
+		WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $3) AND `+failures+` + `+pending+` < $2`,
+		userID, maxAttempts, now.UTC(), staleBefore.UTC())
+	if err != nil {
+		return 0, err
+	}
+	if n == 1 {
+		return AttemptReserved, nil
+	}
+	var locked sql.NullTime
+	if err := s.db.QueryRow(ctx, `SELECT locked_until FROM users WHERE id = $1`, userID).Scan(&locked); err != nil {
+		return 0, wrap(err, "user")
+	}
+	if locked.Valid && locked.Time.After(now) {
+		return AttemptLocked, nil
+	}
+	return AttemptBusy, nil
+}
+
+// FinishLoginAttempt ends a reserved attempt: a right answer (ok) clears
+// the failures and any lock, a wrong one counts a failure and locks the
+// account until lockUntil when the count reaches maxAttempts. It returns
+// the failures counted.
+func (s *Identity) FinishLoginAttempt(ctx context.Context, userID string, ok bool, maxAttempts int, lockUntil time.Time) (int, error) {
 	var n int
 	err := s.db.QueryRow(ctx, `UPDATE users SET
-		failed_logins = CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END,
-		locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL THEN 1 ELSE failed_logins + 1 END) >= $2
-			THEN $3 ELSE NULLIF(locked_until, locked_until) END
-		WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $4)
-		RETURNING failed_logins`, userID, maxAttempts, lockUntil.UTC(), now.UTC()).Scan(&n)
-	if errors.Is(err, ErrNoRows) {
-		return 0, false, nil
-	}
-	return n, err == nil, wrap(err, "user")
+		pending_logins = CASE WHEN pending_logins > 0 THEN pending_logins - 1 ELSE 0 END,
+		failed_logins = CASE WHEN $2 THEN 0 ELSE failed_logins + 1 END,
+		locked_until = CASE WHEN $2 THEN NULLIF(locked_until, locked_until)
+			WHEN failed_logins + 1 >= $3 THEN $4 ELSE locked_until END
+		WHERE id = $1 RETURNING failed_logins`, userID, ok, maxAttempts, lockUntil.UTC()).Scan(&n)
+	return n, wrap(err, "user")
+}
+
+// ReleaseLoginAttempt gives a reserved attempt back uncounted: its check
+// came to no answer (the hash queue was full, the store failed).
+func (s *Identity) ReleaseLoginAttempt(ctx context.Context, userID string) error {
+	_, err := s.db.Exec(ctx, `UPDATE users SET pending_logins = pending_logins - 1 WHERE id = $1 AND pending_logins > 0`, userID)
+	return err
 }
 
 // RecordLoginFailure counts a failed attempt and locks the account until

@@ -242,6 +242,12 @@ func init() {
 	registerFixture("scim_token", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Params: params("id", w.env.mustSCIMToken(w.CustomerID))}
 	})
+	registerFixture("internal_scim_token_new", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Body: map[string]any{"name": "Internal directory " + w.env.id("n")}}
+	})
+	registerFixture("internal_scim_token", func(t *testing.T, w *World, rt routeRow) Request {
+		return Request{Params: params("id", w.env.mustSCIMToken(""))}
+	})
 	registerFixture("internal_service_account_new", func(t *testing.T, w *World, rt routeRow) Request {
 		return Request{Body: map[string]any{"name": w.env.id("robot"), "role": "reader"}}
 	})

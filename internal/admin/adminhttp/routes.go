@@ -194,6 +194,11 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/customers/{id}/scim-tokens", Op: admin.OpSCIMTokenList, Locate: cust, Handle: byID(ok, s.ListSCIMTokens)},
 		{Method: post, Pattern: "/customers/{id}/scim-tokens", Op: admin.OpSCIMTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateSCIMToken)},
 		{Method: post, Pattern: "/scim-tokens/{id}/revoke", Op: admin.OpSCIMTokenRevoke, Locate: s.SCIMTokenResource, Handle: deleteByID(s.RevokeSCIMToken)},
+		// The administrator organization's (D-scim-internal): its directory
+		// provisions internal users and internal groups.
+		{Method: get, Pattern: "/internal-scim-tokens", Op: admin.OpInternalSCIMTokenList, Handle: ofCaller(ok, s.ListInternalSCIMTokens)},
+		{Method: post, Pattern: "/internal-scim-tokens", Op: admin.OpInternalSCIMTokenCreate, Handle: withBody(created, s.CreateInternalSCIMToken)},
+		{Method: post, Pattern: "/internal-scim-tokens/{id}/revoke", Op: admin.OpInternalSCIMTokenRevoke, Handle: deleteByID(s.RevokeInternalSCIMToken)},
 
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists

@@ -224,7 +224,7 @@ func testAuditTrail(t *testing.T, st *store.Store) {
 
 	// locks that ran out: listed, lifted once
 	until := ts.Add(time.Minute)
-	if _, _, err := st.ReserveLoginAttempt(ctx, "bob", 1, until, ts); err != nil {
+	if _, err := st.RecordLoginFailure(ctx, "bob", 1, until); err != nil {
 		t.Fatal(err)
 	}
 	if us, err := st.ExpiredLocks(ctx, until.Add(-time.Second), 10); err != nil || len(us) != 0 {

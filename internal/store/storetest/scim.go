@@ -73,12 +73,58 @@ func testSCIM(t *testing.T, st *store.Store) {
 		}
 	})
 
-	t.Run("UsersAndFilters", func(t *testing.T) {
-		if err := st.SetSCIMExternalID(ctx, "c1", "u1", "Ext-1"); err != nil {
+	// D-scim-internal: a token of no customer is the administrator
+	// organization's, listed apart from every customer's
+	t.Run("AdministratorTokens", func(t *testing.T) {
+		if err := st.CreateSCIMToken(ctx, &store.SCIMToken{ID: "ta", Name: "Internal", TokenHash: "ha", CreatedAt: ts}); err != nil {
 			t.Fatal(err)
 		}
-		wantCode(t, st.SetSCIMExternalID(ctx, "c1", "u2", "Ext-1"), platform.ECONFLICT)
-		if err := st.SetSCIMExternalID(ctx, "c2", "u4", "Ext-1"); err != nil { // unique per customer
+		got, err := st.UseSCIMToken(ctx, "ha", ts)
+		if err != nil || got.ID != "ta" || got.CustomerID != "" {
+			t.Fatalf("use = %+v %v", got, err)
+		}
+		if list, err := st.SCIMTokens(ctx, ""); err != nil || len(list) != 1 || list[0].ID != "ta" {
+			t.Errorf("the administrator organization's tokens = %+v %v", list, err)
+		}
+		for _, c := range []string{"c1", "c2"} {
+			list, err := st.SCIMTokens(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tok := range list {
+				if tok.ID == "ta" {
+					t.Errorf("%s lists the administrator organization's token", c)
+				}
+			}
+		}
+	})
+
+	t.Run("AdministratorUsers", func(t *testing.T) {
+		mustOrg(t, st, "org-admin")
+		mustUser(t, st, "u9", "org-admin", "ops@admin.example")
+		if err := st.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: "u9", Role: "reader", CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SetSCIMExternalID(ctx, "org-admin", "u9", "Ext-1"); err != nil { // unique per organization
+			t.Fatal(err)
+		}
+		rows, total, err := st.SCIMUsers(ctx, "org-admin", nil, 0, 10)
+		if err != nil || total != 1 || rows[0].ID != "u9" || rows[0].CustomerID != "" || rows[0].Role != "reader" || rows[0].ExternalID != "Ext-1" {
+			t.Fatalf("administrator organization's users = %+v %d %v", rows, total, err)
+		}
+		_, err = st.SCIMUser(ctx, "org-c1", "u9")
+		wantCode(t, err, platform.ENOTFOUND)
+		if err := st.DeleteUser(ctx, "u9"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("UsersAndFilters", func(t *testing.T) {
+		if err := st.SetSCIMExternalID(ctx, "org-c1", "u1", "Ext-1"); err != nil {
+			t.Fatal(err)
+		}
+		wantCode(t, st.SetSCIMExternalID(ctx, "org-c1", "u2", "Ext-1"), platform.ECONFLICT)
+		if err := st.SetSCIMExternalID(ctx, "org-c2", "u4", "Ext-1"); err != nil { // unique per organization
 			t.Fatal(err)
 		}
 		if err := st.SetUserSuspended(ctx, "u2", ts); err != nil {
@@ -106,7 +152,7 @@ func testSCIM(t *testing.T, st *store.Store) {
 			"and":                {&store.SCIMFilter{Op: "and", Left: cmp("co", "userName", "one"), Right: cmp("sw", "displayName", "c")}, []string{"u3"}},
 			"another customer's": {cmp("eq", "id", "u4"), nil},
 		} {
-			rows, total, err := st.SCIMUsers(ctx, "c1", c.f, 0, 100)
+			rows, total, err := st.SCIMUsers(ctx, "org-c1", c.f, 0, 100)
 			var ids []string
 			for _, r := range rows {
 				ids = append(ids, r.ID)
@@ -115,23 +161,23 @@ func testSCIM(t *testing.T, st *store.Store) {
 				t.Errorf("%s: %v (total %d) %v, want %v", name, ids, total, err, c.want)
 			}
 		}
-		rows, total, err := st.SCIMUsers(ctx, "c1", nil, 1, 1)
+		rows, total, err := st.SCIMUsers(ctx, "org-c1", nil, 1, 1)
 		if err != nil || total != 3 || len(rows) != 1 || rows[0].ID != "u2" || rows[0].ExternalID != "" || rows[0].SuspendedAt.IsZero() {
 			t.Errorf("page = %+v %d %v", rows, total, err)
 		}
-		if rows, total, _ := st.SCIMUsers(ctx, "c1", nil, 5, 10); len(rows) != 0 || total != 3 {
+		if rows, total, _ := st.SCIMUsers(ctx, "org-c1", nil, 5, 10); len(rows) != 0 || total != 3 {
 			t.Errorf("past the end = %+v %d", rows, total)
 		}
-		u, err := st.SCIMUser(ctx, "c1", "u1")
+		u, err := st.SCIMUser(ctx, "org-c1", "u1")
 		if err != nil || u.ExternalID != "Ext-1" || u.Email != "ann@one.example" {
 			t.Errorf("user = %+v %v", u, err)
 		}
-		_, err = st.SCIMUser(ctx, "c1", "u4")
+		_, err = st.SCIMUser(ctx, "org-c1", "u4")
 		wantCode(t, err, platform.ENOTFOUND)
-		if err := st.SetSCIMExternalID(ctx, "c1", "u1", ""); err != nil {
+		if err := st.SetSCIMExternalID(ctx, "org-c1", "u1", ""); err != nil {
 			t.Fatal(err)
 		}
-		if u, _ := st.SCIMUser(ctx, "c1", "u1"); u.ExternalID != "" {
+		if u, _ := st.SCIMUser(ctx, "org-c1", "u1"); u.ExternalID != "" {
 			t.Errorf("cleared externalId = %q", u.ExternalID)
 		}
 	})

@@ -198,37 +198,81 @@ func testLockout(t *testing.T, st *store.Store) {
 	}
 }
 
-// testReserveLoginAttempt: attempts are counted before they are checked,
-// atomically, so concurrent attempts never exceed the limit; a locked
-// account counts nothing; an expired lock starts the count again.
+// testReserveLoginAttempt (D-lockout): attempts are reserved before they
+// are checked, atomically, so the failures and the checks in flight never
+// exceed the limit; a right answer gives its attempt back and clears the
+// failures, a wrong one counts and the last locks; a locked account
+// reserves nothing; an expired lock starts the count again; checks a
+// crashed process left in flight are forgotten once stale.
 func testReserveLoginAttempt(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "o")
 	mustUser(t, st, "u", "o", "u@example.com")
 	until := ts.Add(15 * time.Minute)
+	stale := ts.Add(-time.Minute)
+	reserve := func(now, stale time.Time) store.AttemptReservation {
+		t.Helper()
+		r, err := st.ReserveLoginAttempt(ctx, "u", 3, now, stale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	reserved := race(t, 12, func() (bool, error) {
-		_, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until, ts)
-		return ok, err
+		r, err := st.ReserveLoginAttempt(ctx, "u", 3, ts, stale)
+		return r == store.AttemptReserved, err
 	})
 	if reserved != 3 {
 		t.Fatalf("%d of 12 concurrent attempts reserved, want 3", reserved)
+	}
+	if r := reserve(ts, stale); r != store.AttemptBusy {
+		t.Fatalf("a fourth attempt while three are in flight: %v, want busy", r)
+	}
+	// a right answer gives its attempt back, counting nothing
+	if n, err := st.FinishLoginAttempt(ctx, "u", true, 3, until); err != nil || n != 0 {
+		t.Fatalf("a right answer: %d failures, %v", n, err)
+	}
+	if r := reserve(ts, stale); r != store.AttemptReserved {
+		t.Fatalf("after a right answer: %v, want reserved", r)
+	}
+	// three wrong answers: the third locks
+	for i := 1; i <= 3; i++ {
+		n, err := st.FinishLoginAttempt(ctx, "u", false, 3, until)
+		if err != nil || n != i {
+			t.Fatalf("wrong answer %d: %d failures, %v", i, n, err)
+		}
 	}
 	u, _ := st.User(ctx, "u")
 	if u.FailedLogins != 3 || !u.LockedUntil.Equal(until) {
 		t.Fatalf("after the limit: %d counted, locked until %v", u.FailedLogins, u.LockedUntil)
 	}
-	if _, ok, _ := st.ReserveLoginAttempt(ctx, "u", 3, until, until.Add(-time.Second)); ok {
-		t.Fatal("a locked account reserved an attempt")
+	if r := reserve(until.Add(-time.Second), stale); r != store.AttemptLocked {
+		t.Fatalf("a locked account: %v", r)
 	}
-	n, ok, err := st.ReserveLoginAttempt(ctx, "u", 3, until.Add(time.Hour), until.Add(time.Second))
-	if err != nil || !ok || n != 1 {
-		t.Fatalf("after the lock expired: count %d, reserved %v, %v; want a fresh count of 1", n, ok, err)
+	if r := reserve(until.Add(time.Second), stale); r != store.AttemptReserved {
+		t.Fatalf("after the lock expired: %v", r)
 	}
 	u, _ = st.User(ctx, "u")
-	if !u.LockedUntil.IsZero() {
-		t.Fatalf("a fresh count keeps the old lock until %v", u.LockedUntil)
+	if !u.LockedUntil.IsZero() || u.FailedLogins != 0 {
+		t.Fatalf("a fresh count keeps the old lock until %v, %d failures", u.LockedUntil, u.FailedLogins)
 	}
-	if _, ok, err := st.ReserveLoginAttempt(ctx, "nobody", 3, until, ts); ok || err != nil {
-		t.Fatalf("unknown user: reserved %v, %v", ok, err)
+	// released uncounted; then two in flight forever, forgotten once stale
+	if err := st.ReleaseLoginAttempt(ctx, "u"); err != nil {
+		t.Fatal(err)
+	}
+	later := until.Add(time.Hour)
+	for range 3 {
+		if r := reserve(later, stale); r != store.AttemptReserved {
+			t.Fatalf("after the release: %v", r)
+		}
+	}
+	if r := reserve(later, later.Add(-time.Minute)); r != store.AttemptBusy {
+		t.Fatalf("three fresh ones in flight: %v", r)
+	}
+	if r := reserve(later.Add(2*time.Minute), later.Add(time.Minute)); r != store.AttemptReserved {
+		t.Fatalf("checks in flight past stale: %v, want forgotten", r)
+	}
+	if _, err := st.ReserveLoginAttempt(ctx, "nobody", 3, ts, stale); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("unknown user: %v", err)
 	}
 }
 

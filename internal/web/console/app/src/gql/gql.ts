@@ -93,6 +93,9 @@ type Documents = {
     "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n": typeof types.ScimTokensDocument,
     "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n": typeof types.CreateScimTokenDocument,
     "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n": typeof types.RevokeScimTokenDocument,
+    "\n  query InternalScimTokens {\n    internalScimTokens { id name createdAt lastUsedAt revokedAt }\n  }\n": typeof types.InternalScimTokensDocument,
+    "\n  mutation CreateInternalScimToken($name: String!) {\n    createInternalScimToken(name: $name) { token scimToken { id name } }\n  }\n": typeof types.CreateInternalScimTokenDocument,
+    "\n  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }\n": typeof types.RevokeInternalScimTokenDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": typeof types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": typeof types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
@@ -101,10 +104,10 @@ type Documents = {
     "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n": typeof types.SetServiceAccountKeysDocument,
     "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n": typeof types.SetServiceAccountRoleDocument,
     "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": typeof types.DeleteServiceAccountDocument,
-    "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n": typeof types.CustomerSignInDocument,
+    "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n    }\n  }\n": typeof types.CustomerSignInDocument,
     "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) {\n      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders\n    }\n  }\n": typeof types.PutSsoSettingsDocument,
     "\n  mutation CreateIdentityProvider($customerId: ID!, $input: IdentityProviderInput!) {\n    createIdentityProvider(customerId: $customerId, input: $input) { id name }\n  }\n": typeof types.CreateIdentityProviderDocument,
-    "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n": typeof types.UpdateIdentityProviderDocument,
+    "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n  }\n": typeof types.UpdateIdentityProviderDocument,
     "\n  mutation DeleteIdentityProvider($id: ID!) { deleteIdentityProvider(id: $id) }\n": typeof types.DeleteIdentityProviderDocument,
     "\n  query TenantDetail($id: ID!, $manage: Boolean!, $users: Boolean!, $migrations: Boolean!) {\n    tenant(id: $id) {\n      id\n      name\n      customerId\n      instanceId\n      createdAt\n      settings @include(if: $manage)\n      customer { id name users @include(if: $users) { id email name status } }\n      members @include(if: $manage) { userId email name role addedAt }\n      migrations @include(if: $migrations) { id targetVersion status requestedAt }\n    }\n  }\n": typeof types.TenantDetailDocument,
     "\n  mutation PutTenantSettings($id: ID!, $settings: JSON!) { putTenantSettings(id: $id, settings: $settings) }\n": typeof types.PutTenantSettingsDocument,
@@ -230,6 +233,9 @@ const documents: Documents = {
     "\n  query ScimTokens($id: ID!) {\n    customer(id: $id) { id scimTokens { id name createdAt lastUsedAt revokedAt } }\n  }\n": types.ScimTokensDocument,
     "\n  mutation CreateScimToken($customerId: ID!, $name: String!) {\n    createScimToken(customerId: $customerId, name: $name) { token scimToken { id name } }\n  }\n": types.CreateScimTokenDocument,
     "\n  mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }\n": types.RevokeScimTokenDocument,
+    "\n  query InternalScimTokens {\n    internalScimTokens { id name createdAt lastUsedAt revokedAt }\n  }\n": types.InternalScimTokensDocument,
+    "\n  mutation CreateInternalScimToken($name: String!) {\n    createInternalScimToken(name: $name) { token scimToken { id name } }\n  }\n": types.CreateInternalScimTokenDocument,
+    "\n  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }\n": types.RevokeInternalScimTokenDocument,
     "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n": types.CustomerConfigDocument,
     "\n  mutation PutCustomerSettings($id: ID!, $settings: JSON!) { putCustomerSettings(id: $id, settings: $settings) }\n": types.PutCustomerSettingsDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
@@ -238,10 +244,10 @@ const documents: Documents = {
     "\n  mutation SetServiceAccountKeys($id: ID!, $jwks: JSON!) { setServiceAccountKeys(id: $id, jwks: $jwks) { id authMethod keyIds } }\n": types.SetServiceAccountKeysDocument,
     "\n  mutation SetServiceAccountRole($id: ID!, $role: String!) { setServiceAccountRole(id: $id, role: $role) { id role } }\n": types.SetServiceAccountRoleDocument,
     "\n  mutation DeleteServiceAccount($id: ID!) { deleteServiceAccount(id: $id) }\n": types.DeleteServiceAccountDocument,
-    "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n": types.CustomerSignInDocument,
+    "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n    }\n  }\n": types.CustomerSignInDocument,
     "\n  mutation PutSSOSettings($customerId: ID!, $input: SSOSettingsInput!) {\n    putSSOSettings(customerId: $customerId, input: $input) {\n      passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders\n    }\n  }\n": types.PutSsoSettingsDocument,
     "\n  mutation CreateIdentityProvider($customerId: ID!, $input: IdentityProviderInput!) {\n    createIdentityProvider(customerId: $customerId, input: $input) { id name }\n  }\n": types.CreateIdentityProviderDocument,
-    "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n": types.UpdateIdentityProviderDocument,
+    "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n  }\n": types.UpdateIdentityProviderDocument,
     "\n  mutation DeleteIdentityProvider($id: ID!) { deleteIdentityProvider(id: $id) }\n": types.DeleteIdentityProviderDocument,
     "\n  query TenantDetail($id: ID!, $manage: Boolean!, $users: Boolean!, $migrations: Boolean!) {\n    tenant(id: $id) {\n      id\n      name\n      customerId\n      instanceId\n      createdAt\n      settings @include(if: $manage)\n      customer { id name users @include(if: $users) { id email name status } }\n      members @include(if: $manage) { userId email name role addedAt }\n      migrations @include(if: $migrations) { id targetVersion status requestedAt }\n    }\n  }\n": types.TenantDetailDocument,
     "\n  mutation PutTenantSettings($id: ID!, $settings: JSON!) { putTenantSettings(id: $id, settings: $settings) }\n": types.PutTenantSettingsDocument,
@@ -621,6 +627,18 @@ export function graphql(source: "\n  mutation RevokeScimToken($id: ID!) { revoke
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query InternalScimTokens {\n    internalScimTokens { id name createdAt lastUsedAt revokedAt }\n  }\n"): (typeof documents)["\n  query InternalScimTokens {\n    internalScimTokens { id name createdAt lastUsedAt revokedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateInternalScimToken($name: String!) {\n    createInternalScimToken(name: $name) { token scimToken { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateInternalScimToken($name: String!) {\n    createInternalScimToken(name: $name) { token scimToken { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }\n"): (typeof documents)["\n  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n"): (typeof documents)["\n  query CustomerConfig($id: ID!) {\n    customer(id: $id) {\n      id\n      settings\n      webhooks { id url description events active createdAt }\n      serviceAccounts { id name role clientId authMethod keyIds createdAt secretRotatedAt }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -653,7 +671,7 @@ export function graphql(source: "\n  mutation DeleteServiceAccount($id: ID!) { d
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n"): (typeof documents)["\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n    }\n  }\n"];
+export function graphql(source: "\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n    }\n  }\n"): (typeof documents)["\n  query CustomerSignIn($id: ID!) {\n    customer(id: $id) {\n      id\n      sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }\n      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -665,7 +683,7 @@ export function graphql(source: "\n  mutation CreateIdentityProvider($customerId
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n"): (typeof documents)["\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n  }\n"): (typeof documents)["\n  mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {\n    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

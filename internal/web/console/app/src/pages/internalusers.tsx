@@ -14,6 +14,7 @@ import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { StatusBadge } from "./users";
+import { ScimTokens } from "./scim";
 import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
 
@@ -29,6 +30,9 @@ const UpdateInternalUser = graphql(`
   mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }
 `);
 const RemoveInternalUser = graphql(`mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }`);
+
+// A user provisioned by the administrator organization's directory holds
+// no role of its own: its groups give it one.
 
 export const INTERNAL_ROLES = ["platform_admin", "account_manager", "qa_admin", "infra_ops", "finance_admin", "compliance_admin", "reader"];
 
@@ -61,21 +65,23 @@ export function InternalUsersPage() {
           { label: tr("internalusers.name"), cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
           { label: tr("internalusers.eMail"), cell: (u) => u.email },
           { label: tr("internalusers.role"), cell: (u) => (write && !self(u) ? (
-            <NativeSelect size="xs" aria-label={tr("internalusers.roleOf", { email: u.email })} value={u.role} data={INTERNAL_ROLES}
+            <NativeSelect size="xs" aria-label={tr("internalusers.roleOf", { email: u.email })} value={u.role}
+              data={u.role ? INTERNAL_ROLES : [{ value: "", label: tr("internalusers.noRole") }, ...INTERNAL_ROLES]}
               onChange={async (e) => {
                 const role = e.currentTarget.value;
                 const m = messages((await update({ id: u.id, input: { role } })).error);
                 setErrs(m);
                 setDone(m.length ? "" : tr("internalusers.isNow", { email: u.email, role: role }));
               }} />
-          ) : u.role) },
+          ) : u.role || tr("internalusers.noRole")) },
           { label: tr("internalusers.status"), cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
-          ...(write ? [{ label: tr("internalusers.actions"), cell: (u: InternalUser) => (self(u) ? "you" : (
+          ...(write ? [{ label: tr("internalusers.actions"), cell: (u: InternalUser) => (self(u) ? tr("internalusers.you") : (
             <Button size="xs" variant="outline" color="red.9" aria-label={tr("internalusers.remove2", { email: u.email })} onClick={() => setRemoving(u)}>{tr("internalusers.remove")}</Button>
           )) }] : []),
         ]} />
       )}
       <Pager next={data?.internalUsers.nextCursor} />
+      <ScimTokens />
       {inviting && <InviteForm onClose={() => setInviting(false)} />}
       <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind={tr("internalusers.internalUser")} verb={tr("internalusers.remove")} name={removing?.email ?? ""}
         consequence={tr("internalusers.theUserLosesTheRoleEvery")}

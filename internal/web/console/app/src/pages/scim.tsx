@@ -10,8 +10,10 @@ import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, forma
 import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
 
-// The customer's directory connection (SCIM, docs/scim.md): the tenant
-// URL, the tokens with their last use, a new token shown once, revoking.
+// A directory's connection (SCIM, docs/scim.md): the tenant URL, the
+// tokens with their last use, a new token shown once, revoking. A
+// customer's, or, without a customer, the administrator organization's,
+// which provisions internal users and internal groups.
 
 const ScimTokensQuery = graphql(`
   query ScimTokens($id: ID!) {
@@ -27,25 +29,46 @@ const RevokeScimToken = graphql(`
   mutation RevokeScimToken($id: ID!) { revokeScimToken(id: $id) }
 `);
 
+const InternalScimTokensQuery = graphql(`
+  query InternalScimTokens {
+    internalScimTokens { id name createdAt lastUsedAt revokedAt }
+  }
+`);
+const CreateInternalScimToken = graphql(`
+  mutation CreateInternalScimToken($name: String!) {
+    createInternalScimToken(name: $name) { token scimToken { id name } }
+  }
+`);
+const RevokeInternalScimToken = graphql(`
+  mutation RevokeInternalScimToken($id: ID!) { revokeInternalScimToken(id: $id) }
+`);
+
 const TOKEN = { additionalTypenames: ["ScimToken"] };
 
-export function ScimTokens({ customerId }: { customerId: string }) {
+export function ScimTokens({ customerId }: { customerId?: string }) {
   const { t: tr } = useTranslation();
   const caller = useCaller();
-  const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
-  const [{ data, fetching, error }] = useQuery({ query: ScimTokensQuery, variables: { id: customerId }, context: lists("ScimToken") });
+  const internal = !customerId;
+  const write = caller.canWrite(internal ? "MANAGE_INTERNAL_USERS" : "MANAGE_CUSTOMER_CONFIG");
+  const [customer] = useQuery({ query: ScimTokensQuery, variables: { id: customerId ?? "" }, pause: internal, context: lists("ScimToken") });
+  const [admin] = useQuery({ query: InternalScimTokensQuery, pause: !internal, context: lists("ScimToken") });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const [, revoke] = useMutation(RevokeScimToken);
+  const [, revokeCustomer] = useMutation(RevokeScimToken);
+  const [, revokeInternal] = useMutation(RevokeInternalScimToken);
+  const { data, fetching, error } = internal ? admin : customer;
   if (fetching && !data) return <Loading />;
-  const tokens = data?.customer?.scimTokens ?? [];
+  const tokens = (internal ? admin.data?.internalScimTokens : customer.data?.customer?.scimTokens) ?? [];
+  const revoke = (id: string) => (internal ? revokeInternal({ id }, TOKEN) : revokeCustomer({ id }, TOKEN));
   return (
     <>
       <PageError error={error} what={tr("scim.theDirectoryTokens")} />
       <Title order={2} size="h3" mt="md" mb="xs">{tr("scim.directoryProvisioningScim")}</Title>
       <Text mb="xs">
-        Your directory (Entra ID, Okta, …) creates, changes and removes users and groups here. Tenant URL:{" "}
-        <Code data-testid="scim-url">{window.location.origin + "/scim/v2"}</Code>
+        {internal
+          ? tr("scim.yourDirectoryCreatesChangesAndRemoves")
+          : tr("scim.yourDirectoryEntraIdOktaCreates")}{" "}
+        Tenant URL: <Code data-testid="scim-url">{window.location.origin + "/scim/v2"}</Code>
       </Text>
       <Group justify="space-between" mt="md" mb="xs">
         <Title order={3} size="h4">{tr("scim.tokens")}</Title>
@@ -77,17 +100,19 @@ export function ScimTokens({ customerId }: { customerId: string }) {
         kind={tr("scim.token")}
         name={revoking?.name ?? ""}
         consequence={tr("scim.theDirectorySNextRequestWith")}
-        onConfirm={async () => messages((await revoke({ id: revoking!.id }, TOKEN)).error)}
+        onConfirm={async () => messages((await revoke(revoking!.id)).error)}
       />
     </>
   );
 }
 
-function TokenModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
+function TokenModal({ customerId, onClose }: { customerId?: string; onClose: () => void }) {
   const [name, setName] = useState("");
   const [token, setToken] = useState("");
   const { problems, check } = useProblems(["name"]);
-  const [{ fetching }, create] = useMutation(CreateScimToken);
+  const [{ fetching: creatingCustomer }, createCustomer] = useMutation(CreateScimToken);
+  const [{ fetching: creatingInternal }, createInternal] = useMutation(CreateInternalScimToken);
+  const fetching = creatingCustomer || creatingInternal;
   return (
     <Modal opened onClose={onClose} title={tr("scim.newScimToken")} centered>
       {token ? (
@@ -97,9 +122,15 @@ function TokenModal({ customerId, onClose }: { customerId: string; onClose: () =
           noValidate
           onSubmit={async (e) => {
             e.preventDefault();
-            const res = await create({ customerId, name }, TOKEN);
-            if (!check(res.error) || !res.data?.createScimToken) return;
-            setToken(res.data.createScimToken.token);
+            if (customerId) {
+              const res = await createCustomer({ customerId, name }, TOKEN);
+              if (!check(res.error) || !res.data?.createScimToken) return;
+              setToken(res.data.createScimToken.token);
+              return;
+            }
+            const res = await createInternal({ name }, TOKEN);
+            if (!check(res.error) || !res.data?.createInternalScimToken) return;
+            setToken(res.data.createInternalScimToken.token);
           }}
         >
           <Stack>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -16,7 +16,7 @@ const SignInQuery = graphql(`
     customer(id: $id) {
       id
       sso { passwordAllowed ssoAllowed ssoCreateUsers mfaForced passkeyAllowed passkeyRequired identityProviders }
-      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }
+      identityProviders { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }
     }
   }
 `);
@@ -34,7 +34,7 @@ const CreateIdentityProvider = graphql(`
 `);
 const UpdateIdentityProvider = graphql(`
   mutation UpdateIdentityProvider($id: ID!, $input: IdentityProviderPatch!) {
-    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced }
+    updateIdentityProvider(id: $id, input: $input) { id name issuer clientId clientSecretSet scopes enabled linkTrusted mfaEnforced groupsClaim groupMapping { value group } }
   }
 `);
 const DeleteIdentityProvider = graphql(`
@@ -46,7 +46,30 @@ const CONFIG = { additionalTypenames: ["IdentityProvider", "Customer"] };
 type Provider = {
   id: string; name: string; issuer: string; clientId: string; clientSecretSet: boolean;
   scopes: string[]; enabled: boolean; linkTrusted: boolean; mfaEnforced: boolean;
+  groupsClaim: string; groupMapping: { value: string; group: string }[];
 };
+
+// A provider's just-in-time groups (docs/scim.md) are edited as lines
+// "claim value = group name or id", split at the last "=": a directory's
+// values are often distinguished names (CN=Eng,OU=Groups); a group whose
+// name holds "=" is named by its id.
+export function mappingText(m: { value: string; group: string }[]): string {
+  return m.map((e) => `${e.value} = ${e.group}`).join("\n");
+}
+
+export function parseMapping(text: string): { entries: { value: string; group: string }[]; bad: string[] } {
+  const entries: { value: string; group: string }[] = [];
+  const bad: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const at = line.lastIndexOf("=");
+    const value = at < 0 ? "" : line.slice(0, at).trim();
+    const group = at < 0 ? "" : line.slice(at + 1).trim();
+    if (!value || !group) bad.push(line.trim());
+    else entries.push({ value, group });
+  }
+  return { entries, bad };
+}
 type Policy = {
   passwordAllowed: boolean; ssoAllowed: boolean; ssoCreateUsers: boolean; mfaForced: boolean; passkeyAllowed: boolean; passkeyRequired: boolean;
 };
@@ -171,7 +194,10 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
   const [enabled, setEnabled] = useState(provider?.enabled ?? true);
   const [mfaEnforced, setMfa] = useState(provider?.mfaEnforced ?? false);
   const [linkTrusted, setTrusted] = useState(provider?.linkTrusted ?? false);
-  const { problems, check } = useProblems(["name", "issuer", "clientId", "clientSecret", "scopes", "scope"]);
+  const [groupsClaim, setGroupsClaim] = useState(provider?.groupsClaim ?? "");
+  const [mapping, setMapping] = useState(mappingText(provider?.groupMapping ?? []));
+  const [mappingError, setMappingError] = useState("");
+  const { problems, check } = useProblems(["name", "issuer", "clientId", "clientSecret", "scopes", "scope", "groupsClaim", "groupMapping"]);
   const [{ fetching: creating }, create] = useMutation(CreateIdentityProvider);
   const [{ fetching: updating }, update] = useMutation(UpdateIdentityProvider);
   const trust = caller.canWrite("TRUST_IDENTITY_PROVIDER");
@@ -181,7 +207,13 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
-          const common = { name, issuer, clientId, scopes: words(scopes), enabled, mfaEnforced, ...(trust ? { linkTrusted } : {}) };
+          const { entries, bad } = parseMapping(mapping);
+          setMappingError(bad.length ? `Write each line as "value = group": ${bad.join(", ")}` : "");
+          if (bad.length) return;
+          const common = {
+            name, issuer, clientId, scopes: words(scopes), enabled, mfaEnforced, ...(trust ? { linkTrusted } : {}),
+            groupsClaim: groupsClaim.trim(), groupMapping: entries,
+          };
           const res = provider
             ? await update({ id: provider.id, input: { ...common, ...(clientSecret ? { clientSecret } : {}) } }, CONFIG)
             : await create({ customerId, input: { ...common, clientSecret } }, CONFIG);
@@ -204,6 +236,11 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
             <Checkbox label={tr("sso.trustItsEMailAddressesTo")} checked={linkTrusted}
               onChange={(e) => setTrusted(e.currentTarget.checked)} />
           )}
+          <TextInput label="Groups claim" description="The ID token's claim listing the user's groups (dotted for a nested claim); empty turns just-in-time groups off"
+            value={groupsClaim} onChange={(e) => setGroupsClaim(e.currentTarget.value)} error={problems.fields.groupsClaim} />
+          <Textarea label="Group mapping" autosize minRows={2}
+            description="One line per claim value: value = group name or id (split at the last =). At each sign-in the user's memberships of these groups follow the claim."
+            value={mapping} onChange={(e) => setMapping(e.currentTarget.value)} error={mappingError || problems.fields.groupMapping} />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>{tr("sso.cancel")}</Button>
