@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -44,5 +45,44 @@ func TestPagesLanguages(t *testing.T) {
 			!strings.Contains(page, want) || strings.Contains(page, c.text) {
 			t.Errorf("%s (%s): %s, want %q:\n%.1500s", c.url, c.accept, resp.Header.Get("Content-Language"), want, page)
 		}
+	}
+}
+
+// spec: D-languages — a directory sets a user's saved language with SCIM's
+// preferredLanguage (a region of a supported language saves the language,
+// anything else none) on create, replace and PATCH, and reads it back.
+func TestSCIMPreferredLanguage(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	admin := consoleToken(t, m, "admin@platform.example")
+	_, token := scimToken(t, m, admin, DemoAcmeCustomerID)
+	code, u := scimCall(t, m, token, http.MethodPost, "/Users", map[string]any{
+		"schemas":  []string{"urn:ietf:params:scim:schemas:core:2.0:User"},
+		"userName": "lena@acme.example", "displayName": "Lena", "preferredLanguage": "de-AT"})
+	if code != http.StatusCreated || u["preferredLanguage"] != "de" {
+		t.Fatalf("create = %d %v", code, u)
+	}
+	id, _ := u["id"].(string)
+	stored := func() string {
+		t.Helper()
+		usr, err := m.Store.User(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return usr.Locale
+	}
+	if stored() != "de" {
+		t.Fatalf("saved %q", stored())
+	}
+	code, u = scimCall(t, m, token, http.MethodPatch, "/Users/"+id, map[string]any{
+		"schemas":    []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"},
+		"Operations": []any{map[string]any{"op": "replace", "path": "preferredLanguage", "value": "ja-JP"}}})
+	if code != http.StatusOK || u["preferredLanguage"] != "ja" || stored() != "ja" {
+		t.Fatalf("patch = %d %v, saved %q", code, u, stored())
+	}
+	code, u = scimCall(t, m, token, http.MethodPut, "/Users/"+id, map[string]any{
+		"userName": "lena@acme.example", "displayName": "Lena", "preferredLanguage": "<script>"})
+	if code != http.StatusOK || u["preferredLanguage"] != nil || stored() != "" {
+		t.Fatalf("replace = %d %v, saved %q", code, u, stored())
 	}
 }
