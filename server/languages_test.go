@@ -10,10 +10,11 @@ import (
 	"github.com/platform/platform/internal/i18n"
 )
 
-// spec: D-languages — the gateway's and the tenant web app's server-rendered
-// pages answer in the language the browser asks for (the gateway also in
-// its ui_locales), with <html lang>, Content-Language and the page
-// scripts' texts in that language.
+// The gateway's and the tenant web app's server-rendered pages answer in the
+// language the browser asks for (the gateway also in its ui_locales), with
+// <html lang>, Content-Language and the page scripts' texts in that language.
+//
+// spec: D-languages
 func TestPagesLanguages(t *testing.T) {
 	t.Parallel()
 	m := MustRunMain(t)
@@ -48,9 +49,11 @@ func TestPagesLanguages(t *testing.T) {
 	}
 }
 
-// spec: D-languages — a directory sets a user's saved language with SCIM's
-// preferredLanguage (a region of a supported language saves the language,
-// anything else none) on create, replace and PATCH, and reads it back.
+// A directory sets a user's saved language with SCIM's preferredLanguage (a
+// region of a supported language saves the language, anything else none) on
+// create, replace and PATCH, and reads it back.
+//
+// spec: D-languages
 func TestSCIMPreferredLanguage(t *testing.T) {
 	t.Parallel()
 	m := MustRunMain(t)
@@ -74,13 +77,13 @@ func TestSCIMPreferredLanguage(t *testing.T) {
 	if stored() != "de" {
 		t.Fatalf("saved %q", stored())
 	}
-	code, u = scimCall(t, m, token, http.MethodPatch, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPatch, usersAt+id, map[string]any{
 		"schemas":    []string{"urn:ietf:params:scim:api:messages:2.0:PatchOp"},
 		"Operations": []any{map[string]any{"op": "replace", "path": "preferredLanguage", "value": "ja-JP"}}})
 	if code != http.StatusOK || u["preferredLanguage"] != "ja" || stored() != "ja" {
 		t.Fatalf("patch = %d %v, saved %q", code, u, stored())
 	}
-	code, u = scimCall(t, m, token, http.MethodPut, "/Users/"+id, map[string]any{
+	code, u = scimCall(t, m, token, http.MethodPut, usersAt+id, map[string]any{
 		"userName": "lena@acme.example", "displayName": "Lena", "preferredLanguage": "<script>"})
 	if code != http.StatusOK || u["preferredLanguage"] != nil || stored() != "" {
 		t.Fatalf("replace = %d %v, saved %q", code, u, stored())

@@ -6,8 +6,10 @@ import (
 	"time"
 )
 
-// spec: D-languages — ui_locales first, then the saved language, then
+// The choice takes ui_locales first, then the saved language, then
 // Accept-Language, then English.
+//
+// spec: D-languages
 func TestMatchOrder(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -30,9 +32,11 @@ func TestMatchOrder(t *testing.T) {
 	}
 }
 
-// attack: language-input — ui_locales and Accept-Language values that are
-// huge, list too many entries, are malformed or carry markup or header
-// breaks are ignored as a whole; what is chosen is always a supported code.
+// The ui_locales and Accept-Language values that are huge, list too many entries,
+// are malformed or carry markup or header breaks are ignored as a whole; what
+// is chosen is always a supported code.
+//
+// attack: language-input
 func TestAttackLanguageInputBounded(t *testing.T) {
 	t.Parallel()
 	for _, v := range []string{

@@ -53,9 +53,11 @@ func englishLeft(page string) string {
 	return ""
 }
 
-// spec: D-languages — the sign-in page and its password error are in the
-// language of the request's ui_locales, else of Accept-Language; <html
-// lang> and Content-Language name it.
+// The sign-in page and its password error are in the language of the
+// request's ui_locales, else of Accept-Language; <html lang> and
+// Content-Language name it.
+//
+// spec: D-languages
 func TestLoginPageLanguages(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
@@ -95,10 +97,12 @@ func csrfOf(page string) string {
 	return ""
 }
 
-// spec: D-languages — a language saved on the account page wins over
-// Accept-Language on the provider's pages, and the e-mails to that user are
-// written in it, over a real SMTP server; a user who saved none gets the
-// language of the request that caused the e-mail.
+// A language saved on the account page wins over Accept-Language on the
+// provider's pages, and the e-mails to that user are written in it, over a
+// real SMTP server; a user who saved none gets the language of the request
+// that caused the e-mail.
+//
+// spec: D-languages
 func TestSavedLanguagePagesAndMail(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
@@ -157,10 +161,12 @@ func TestSavedLanguagePagesAndMail(t *testing.T) {
 	}
 }
 
-// attack: language-parameters — ui_locales and Accept-Language values that are
-// huge, malformed or try header or HTML injection are bounded and ignored:
-// the page is English, nothing of the value is reflected, no header is
-// added, and the login transaction keeps nothing of it.
+// Ui_locales and Accept-Language values that are huge, malformed or try
+// header or HTML injection are bounded and ignored: the page is English,
+// nothing of the value is reflected, no header is added, and the login
+// transaction keeps nothing of it.
+//
+// attack: language-parameters
 func TestAttackLanguageParameters(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
@@ -203,7 +209,9 @@ func TestAttackLanguageParameters(t *testing.T) {
 	}
 }
 
-// spec: D-languages — discovery advertises the languages of the pages.
+// Discovery advertises the languages of the pages.
+//
+// spec: D-languages
 func TestDiscoveryUILocales(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
@@ -213,8 +221,10 @@ func TestDiscoveryUILocales(t *testing.T) {
 	}
 }
 
-// spec: D-languages — the saved language is the profile's locale claim of
-// the ID token, which the console app shows itself in.
+// The saved language is the profile's locale claim of the ID token, which the
+// console app shows itself in.
+//
+// spec: D-languages
 func TestLocaleClaim(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
