@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -135,6 +136,14 @@ func TestCustomerAndInfrastructureActions(t *testing.T) {
 			wantData: []any{"customers", "items"}},
 		{name: "search/account_manager finds only its customers", user: acctMgr, query: `{ customers(search: "glob") { items { id } } }`,
 			wantData: []any{"customers", "items"}},
+		{name: "search/users by address", user: platAdm, query: `{ users(search: "OWNER-GLOBEX@") { items { id } } }`,
+			wantData: []any{"users", "items", 0, "id"}, wantValue: ownerG},
+		{name: "search/tenants by name", user: platAdm, query: `{ tenants(search: "inland") { items { id } } }`,
+			wantData: []any{"tenants", "items", 0, "id"}, wantValue: tenAcme2},
+		{name: "search/internal users by name", user: platAdm, query: `{ internalUsers(search: "Finance") { items { id } } }`,
+			wantData: []any{"internalUsers", "items", 0, "id"}, wantValue: financeAdm},
+		{name: "search/too long", user: platAdm, query: `{ users(search: "` + strings.Repeat("x", 201) + `") { items { id } } }`,
+			wantCodes: []string{"BAD_USER_INPUT"}},
 		{name: "delete customer/account_manager", user: acctMgr, query: `mutation { deleteCustomer(id: "cust-acme") }`,
 			wantCodes: []string{"FORBIDDEN"}},
 		{name: "instance/update", user: platAdm,

@@ -79,10 +79,10 @@ func fieldSet(names ...string) map[string]bool {
 
 // tenantsPage is the selection of a page the fast path serves.
 type tenantsPage struct {
-	root                          graphql.CollectedField
-	page, tenant, customer, grant []graphql.CollectedField
-	customerID, instanceID, after *string
-	first                         *int
+	root                                  graphql.CollectedField
+	page, tenant, customer, grant         []graphql.CollectedField
+	customerID, instanceID, after, search *string
+	first                                 *int
 }
 
 // servePage answers the operation in ctx when it is a tenants page of at
@@ -207,7 +207,7 @@ func (p *tenantsPage) args(vars map[string]any) bool {
 				return false
 			}
 			p.first = &n
-		case "customerId", "instanceId", "after":
+		case "customerId", "instanceId", "after", "search":
 			s, ok := v.(string)
 			if !ok {
 				return false
@@ -217,6 +217,8 @@ func (p *tenantsPage) args(vars map[string]any) bool {
 				p.customerID = &s
 			case "instanceId":
 				p.instanceID = &s
+			case "search":
+				p.search = &s
 			default:
 				p.after = &s
 			}
@@ -252,7 +254,7 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 		return nil, false
 	}
 	svc := r.Admin
-	tenants, err := svc.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(p.customerID), InstanceID: str(p.instanceID)}, in)
+	tenants, err := svc.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(p.customerID), InstanceID: str(p.instanceID), Search: str(p.search)}, in)
 	if err != nil {
 		return nil, false
 	}

@@ -52,9 +52,9 @@ func (r *mutationResolver) TriggerMigration(ctx context.Context, id string, targ
 	return call2(ctx, r.Resolver, (*admin.Service).TriggerMigration, id, admin.MigrationInput{TargetVersion: targetVersion})
 }
 
-func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error) {
+func (r *queryResolver) Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string, search *string) (*model.TenantPage, error) {
 	p, err := pageOf(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).ListTenants,
-		admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID)}, r.prefetchTenantPage)
+		admin.TenantFilter{CustomerID: str(customerID), InstanceID: str(instanceID), Search: str(search)}, r.prefetchTenantPage)
 	return (*model.TenantPage)(p), err
 }
 

@@ -59,7 +59,7 @@ var _ interface {
 	graphql.HandlerExtension
 } = trustedDocuments{}
 
-func (trustedDocuments) ExtensionName() string                  { return "TrustedDocuments" }
+func (trustedDocuments) ExtensionName() string                   { return "TrustedDocuments" }
 func (trustedDocuments) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (t trustedDocuments) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {

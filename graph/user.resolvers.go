@@ -127,8 +127,10 @@ func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 	return r.me(c), nil
 }
 
-func (r *queryResolver) Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error) {
-	p, err := pageOf(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).ListUsers, str(customerID))
+func (r *queryResolver) Users(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.CustomerUserPage, error) {
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.CustomerUserView], error) {
+		return s.SearchUsers(ctx, c, str(customerID), str(search), in)
+	})
 	return (*model.CustomerUserPage)(p), err
 }
 
@@ -141,9 +143,9 @@ func (r *queryResolver) UserSessions(ctx context.Context, id string, first *int,
 	return (*model.UserSessionPage)(p), err
 }
 
-func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error) {
+func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string, search *string) (*model.InternalUserPage, error) {
 	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InternalUser], error) {
-		return s.ListInternalUsers(ctx, c, in)
+		return s.SearchInternalUsers(ctx, c, str(search), in)
 	})
 	return (*model.InternalUserPage)(p), err
 }

@@ -184,8 +184,18 @@ func seedConsole(ctx context.Context, tx *store.Store, cfg Config, now time.Time
 			return err
 		}
 	}
-	return tx.CreateInstance(ctx,
+	err := tx.CreateInstance(ctx,
 		&platform.Instance{ID: DemoInstanceID, CustomerID: DemoAcmeCustomerID, Name: "Acme production", URL: cfg.InstanceURL, CreatedAt: now},
 		&platform.InstanceConnection{InstanceID: DemoInstanceID, OIDCClientID: cfg.InstanceClientID,
 			OIDCRedirectURI: cfg.InstanceURL + "/auth/callback", IDPAppID: "5c0e8a52-0000-4000-8000-000000000002", UpdatedAt: now})
+	if err != nil {
+		return err
+	}
+	// an example, as the demo customers are: what resolve-database-uri
+	// answers for the demo instance (never the platform's own database)
+	return tx.SetInstanceDatabaseURI(ctx, DemoInstanceID, DemoInstanceDatabaseURI)
 }
+
+// DemoInstanceDatabaseURI is the demo instance's database URI: an example
+// (the host does not exist), so that resolving it works in the demo.
+const DemoInstanceDatabaseURI = "postgres://acme_app@acme-production.db.example:5432/acme_production?sslmode=verify-full"

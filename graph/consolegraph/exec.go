@@ -589,7 +589,7 @@ type ComplexityRoot struct {
 		InternalServiceAccounts func(childComplexity int) int
 		InternalUser            func(childComplexity int, id string) int
 		InternalUserSessions    func(childComplexity int, id string, first *int, after *string) int
-		InternalUsers           func(childComplexity int, first *int, after *string) int
+		InternalUsers           func(childComplexity int, first *int, after *string, search *string) int
 		Invoice                 func(childComplexity int, id string) int
 		Invoices                func(childComplexity int, customerID *string, status *string, first *int, after *string) int
 		Me                      func(childComplexity int) int
@@ -603,13 +603,13 @@ type ComplexityRoot struct {
 		SystemWorker            func(childComplexity int, id string) int
 		SystemWorkers           func(childComplexity int) int
 		Tenant                  func(childComplexity int, id string) int
-		Tenants                 func(childComplexity int, customerID *string, instanceID *string, first *int, after *string) int
+		Tenants                 func(childComplexity int, customerID *string, instanceID *string, first *int, after *string, search *string) int
 		Usage                   func(childComplexity int, customerID *string, meter *string, from *string, to *string, first *int, after *string) int
 		User                    func(childComplexity int, id string) int
 		UserAttribute           func(childComplexity int, id string) int
 		UserAttributes          func(childComplexity int) int
 		UserSessions            func(childComplexity int, id string, first *int, after *string) int
-		Users                   func(childComplexity int, customerID *string, first *int, after *string) int
+		Users                   func(childComplexity int, customerID *string, first *int, after *string, search *string) int
 		Webhook                 func(childComplexity int, id string) int
 		__resolve__service      func(childComplexity int) int
 		__resolve_entities      func(childComplexity int, representations []map[string]any) int
@@ -998,13 +998,13 @@ type QueryResolver interface {
 	Discrepancies(ctx context.Context, status *string, first *int) ([]*admin.DiscrepancyView, error)
 	Discrepancy(ctx context.Context, id string) (*admin.DiscrepancyView, error)
 	InternalScimTokens(ctx context.Context) ([]*admin.SCIMTokenView, error)
-	Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string) (*model.TenantPage, error)
+	Tenants(ctx context.Context, customerID *string, instanceID *string, first *int, after *string, search *string) (*model.TenantPage, error)
 	Tenant(ctx context.Context, id string) (*admin.Tenant, error)
 	Me(ctx context.Context) (*model.Me, error)
-	Users(ctx context.Context, customerID *string, first *int, after *string) (*model.CustomerUserPage, error)
+	Users(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.CustomerUserPage, error)
 	User(ctx context.Context, id string) (*admin.CustomerUserView, error)
 	UserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
-	InternalUsers(ctx context.Context, first *int, after *string) (*model.InternalUserPage, error)
+	InternalUsers(ctx context.Context, first *int, after *string, search *string) (*model.InternalUserPage, error)
 	InternalUser(ctx context.Context, id string) (*admin.InternalUser, error)
 	InternalUserSessions(ctx context.Context, id string, first *int, after *string) (*model.UserSessionPage, error)
 }
@@ -4206,7 +4206,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InternalUsers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.InternalUsers(childComplexity, args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
 
 	case "Query.invoice":
 		if e.ComplexityRoot.Query.Invoice == nil {
@@ -4341,7 +4341,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Tenants(childComplexity, args["customerId"].(*string), args["instanceId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Tenants(childComplexity, args["customerId"].(*string), args["instanceId"].(*string), args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
 	case "Query.usage":
 		if e.ComplexityRoot.Query.Usage == nil {
 			break
@@ -4402,7 +4402,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Users(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Users(childComplexity, args["customerId"].(*string), args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -6535,7 +6535,7 @@ input UpdateTenantInput {
 
 extend type Query {
   "The tenants in the caller's scope, optionally of one customer or instance."
-  tenants(customerId: ID, instanceId: ID, first: Int = 50, after: String): TenantPage! @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  tenants(customerId: ID, instanceId: ID, first: Int = 50, after: String, "Only tenants whose name contains this (case-insensitive)." search: String): TenantPage! @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   tenant(id: ID!): Tenant @authz(action: MANAGE_TENANT, or: TRIGGER_MIGRATION)
 }
 
@@ -6660,7 +6660,7 @@ type Me {
 extend type Query {
   "Who the caller is and what it may do."
   me: Me!
-  users(customerId: ID, first: Int = 50, after: String): CustomerUserPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  users(customerId: ID, first: Int = 50, after: String, "Only users whose e-mail address or name contains this (case-insensitive)." search: String): CustomerUserPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   user(id: ID!): CustomerUser @authz(action: MANAGE_CUSTOMER_USER)
   "A customer user's browser sessions at the identity provider, newest first."
   userSessions(id: ID!, first: Int = 100, after: String): UserSessionPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
@@ -6724,7 +6724,7 @@ input UpdateInternalUserInput {
 }
 
 extend type Query {
-  internalUsers(first: Int = 50, after: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  internalUsers(first: Int = 50, after: String, "Only internal users whose e-mail address or name contains this (case-insensitive)." search: String): InternalUserPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 50, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   internalUser(id: ID!): InternalUser @authz(action: MANAGE_INTERNAL_USERS)
   "An internal user's browser sessions at the identity provider, newest first."
   internalUserSessions(id: ID!, first: Int = 100, after: String): UserSessionPage! @authz(action: MANAGE_INTERNAL_USERS) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
@@ -10841,6 +10841,14 @@ func (ec *executionContext) field_Query_internalUsers_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg2
 	return args, nil
 }
 
@@ -11029,6 +11037,14 @@ func (ec *executionContext) field_Query_tenants_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg4
 	return args, nil
 }
 
@@ -11171,6 +11187,14 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg3
 	return args, nil
 }
 
@@ -27388,7 +27412,7 @@ func (ec *executionContext) _Query_tenants(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Tenants(ctx, fc.Args["customerId"].(*string), fc.Args["instanceId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Tenants(ctx, fc.Args["customerId"].(*string), fc.Args["instanceId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -27554,7 +27578,7 @@ func (ec *executionContext) _Query_users(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Users(ctx, fc.Args["customerId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Users(ctx, fc.Args["customerId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -27740,7 +27764,7 @@ func (ec *executionContext) _Query_internalUsers(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().InternalUsers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().InternalUsers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

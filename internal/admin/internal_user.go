@@ -65,13 +65,23 @@ func internalRole(s string) (authz.Role, error) {
 
 // ListInternalUsers lists internal users (platform_admin; compliance_admin and reader read).
 func (s *internalUsers) ListInternalUsers(ctx context.Context, c *access.Caller, p PageInput) (*Page[*InternalUser], error) {
+	return s.SearchInternalUsers(ctx, c, "", p)
+}
+
+// SearchInternalUsers is ListInternalUsers of the users whose e-mail
+// address or name contains search (case-insensitive).
+func (s *internalUsers) SearchInternalUsers(ctx context.Context, c *access.Caller, search string, p PageInput) (*Page[*InternalUser], error) {
 	if err := s.infra(ctx, c, OpInternalUserList); err != nil {
 		return nil, err
 	}
 	if err := checkPage(platform.NamePages, p); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.store.ListInternalUsers(ctx, p)
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.store.ListInternalUsers(ctx, search, p)
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,7 @@ type TenantPatch struct {
 type TenantFilter struct {
 	CustomerID string
 	InstanceID string
+	Search     string // only tenants whose name contains it (case-insensitive)
 }
 
 // TransferInput names a tenant's destination customer and, optionally, an
@@ -92,8 +93,12 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 // SQL. A role holding trigger_migration and not manage_tenant reads them
 // too (OpTenantList, D-tenant-reads).
 func (s *tenants) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
+	search, err := cleanSearch(f.Search)
+	if err != nil {
+		return nil, err
+	}
 	return namePage(ctx, s.core, c, OpTenantList, p, func(scope authz.Filter) ([]store.Tenant, string, error) {
-		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Page: p})
+		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Search: search, Page: p})
 	}, newTenant)
 }
 

@@ -67,8 +67,18 @@ func portalRole(s string) (authz.Role, error) {
 
 // ListUsers lists customers' users in the caller's scope, optionally of one customer.
 func (s *users) ListUsers(ctx context.Context, c *access.Caller, customerID string, p PageInput) (*Page[*CustomerUserView], error) {
+	return s.SearchUsers(ctx, c, customerID, "", p)
+}
+
+// SearchUsers is ListUsers of the users whose e-mail address or name
+// contains search (case-insensitive); an empty search lists all.
+func (s *users) SearchUsers(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*CustomerUserView], error) {
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
 	return namePage(ctx, s.core, c, OpUserList, p, func(f authz.Filter) ([]store.CustomerUser, string, error) {
-		return s.store.ListCustomerUsers(ctx, f, customerID, p)
+		return s.store.ListCustomerUsers(ctx, f, customerID, search, p)
 	}, s.view)
 }
 

@@ -42,13 +42,14 @@ func (s *Identity) CustomerUser(ctx context.Context, id string) (*CustomerUser, 
 }
 
 // ListCustomerUsers lists customers' users within f, optionally of one
-// customer, by (email, id).
-func (s *Identity) ListCustomerUsers(ctx context.Context, f authz.Filter, customerID string, p PageQuery) ([]CustomerUser, string, error) {
+// customer and only those whose address or name contains search
+// (case-insensitive), by (email, id).
+func (s *Identity) ListCustomerUsers(ctx context.Context, f authz.Filter, customerID, search string, p PageQuery) ([]CustomerUser, string, error) {
 	if f.Empty() {
 		return nil, "", nil
 	}
 	args := []any{customerID}
-	cond := `($1 = '' OR c.id = $1) AND ` + scopeCondition(&args, f, "c.id", "")
+	cond := `($1 = '' OR c.id = $1) AND ` + scopeCondition(&args, f, "c.id", "") + ` AND ` + containsCondition(&args, search, "u.email", "u.name")
 	return keysetPage(ctx, s.db, p, `SELECT `+customerUserColumns+customerUserFrom, cond, args, "u.email", "u.id", scanCustomerUser,
 		func(u *CustomerUser) (string, string) { return u.Email, u.ID })
 }

@@ -34,9 +34,12 @@ func (s *Identity) InternalUser(ctx context.Context, id string) (*InternalUser, 
 	return queryOne(ctx, s.db, "internal user", scanInternalUser, internalUserQuery+` WHERE u.id = $1`, id)
 }
 
-// ListInternalUsers lists internal users by (email, id).
-func (s *Identity) ListInternalUsers(ctx context.Context, p PageQuery) ([]InternalUser, string, error) {
-	return keysetPage(ctx, s.db, p, internalUserQuery, "TRUE", nil, "u.email", "u.id", scanInternalUser,
+// ListInternalUsers lists internal users by (email, id), only those whose
+// address or name contains search (case-insensitive).
+func (s *Identity) ListInternalUsers(ctx context.Context, search string, p PageQuery) ([]InternalUser, string, error) {
+	var args []any
+	cond := containsCondition(&args, search, "u.email", "u.name")
+	return keysetPage(ctx, s.db, p, internalUserQuery, cond, args, "u.email", "u.id", scanInternalUser,
 		func(u *InternalUser) (string, string) { return u.Email, u.ID })
 }
 

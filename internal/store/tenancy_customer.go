@@ -12,9 +12,26 @@ import (
 )
 
 // CreateCustomer stores a customer; an empty Settings is stored as {}.
-// ECONFLICT when the id or organization is taken.
+// ECONFLICT when the id, the organization or, case-insensitively, the name
+// is taken (D-customer-names), the name's saying so.
 func (s *Tenancy) CreateCustomer(ctx context.Context, c *platform.Customer) error {
+	if err := s.nameFree(ctx, c.ID, c.Name); err != nil {
+		return err
+	}
 	return customers.insert(ctx, s.db, c.ID, c.Name, c.OrgID, settingsText(c.Settings), c.CreatedAt.UTC(), c.CreatedAt.UTC())
+}
+
+// nameFree answers ECONFLICT, with a message the console shows at the
+// name's field, when a customer other than id has name; the unique index
+// keeps a concurrent write from slipping past it (answered as a conflict
+// too, in its own words).
+func (s *Tenancy) nameFree(ctx context.Context, id, name string) error {
+	var taken bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM customers WHERE LOWER(name) = LOWER($1) AND id <> $2)`, name, id).Scan(&taken)
+	if err == nil && taken {
+		err = platform.Errorf(platform.ECONFLICT, "name %q is another customer's", name)
+	}
+	return err
 }
 
 // settingsText is a settings column: a JSON object, {} when empty.
@@ -67,8 +84,13 @@ func (s *Tenancy) CustomersByIDs(ctx context.Context, ids []string) ([]platform.
 }
 
 // UpdateCustomer sets a customer's name (when not empty) and settings (when
-// not nil). ENOTFOUND.
+// not nil). ENOTFOUND; ECONFLICT when another customer has the name.
 func (s *Tenancy) UpdateCustomer(ctx context.Context, id, name string, settings json.RawMessage, now time.Time) error {
+	if name != "" {
+		if err := s.nameFree(ctx, id, name); err != nil {
+			return err
+		}
+	}
 	return s.updateNamed(ctx, "customers", "customer", id, name, settings, now)
 }
 

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
@@ -60,7 +59,7 @@ func (s *Tenancy) ListInstances(ctx context.Context, f authz.Filter, customerID,
 	args := []any{customerID}
 	cond := `($1 = '' OR i.customer_id = $1) AND ` + scopeCondition(&args, f, "i.customer_id", "i.id")
 	if search != "" {
-		cond += ` AND LOWER(i.name) LIKE ` + arg(&args, "%"+likeEscape(strings.ToLower(search))+"%") + ` ESCAPE '\'`
+		cond += ` AND ` + containsCondition(&args, search, "i.name")
 	}
 	return keysetPage(ctx, s.db, p, `SELECT `+instanceRowColumns+instanceRowFrom, cond, args, "i.name", "i.id", scanInstanceRow,
 		func(i *InstanceRow) (string, string) { return i.Name, i.ID })
@@ -104,14 +103,16 @@ func (s *Tenancy) SetInstanceDatabaseURI(ctx context.Context, id, uri string) er
 }
 
 // InstanceDatabaseURI returns where an instance's database is. ENOTFOUND
-// when the instance is missing or has none recorded.
+// when the instance is missing; ECONFLICT when it has none recorded (a
+// state of the instance, which its administrator changes, not a missing
+// record).
 func (s *Tenancy) InstanceDatabaseURI(ctx context.Context, id string) (string, error) {
 	var uri string
 	err := s.db.QueryRow(ctx, `SELECT database_uri FROM instances WHERE id = $1`, id).Scan(&uri)
 	if err == nil && uri == "" {
-		err = ErrNoRows
+		return "", platform.Errorf(platform.ECONFLICT, "no database URI is recorded for this instance; set databaseUri on the instance first")
 	}
-	return uri, wrap(err, "database URI")
+	return uri, wrap(err, "instance")
 }
 
 // InstancesByURL returns the instances served at url (an API resource

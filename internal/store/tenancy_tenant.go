@@ -54,6 +54,7 @@ type TenantQuery struct {
 	Scope      authz.Filter
 	CustomerID string
 	InstanceID string
+	Search     string // only tenants whose name contains it (case-insensitive)
 	Page       PageQuery
 }
 
@@ -64,7 +65,8 @@ func (s *Tenancy) ListTenants(ctx context.Context, q TenantQuery) ([]Tenant, str
 		return nil, "", nil
 	}
 	args := []any{q.CustomerID, q.InstanceID}
-	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id")
+	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id") +
+		` AND ` + containsCondition(&args, q.Search, "name")
 	return keysetPage(ctx, s.db, q.Page, tenants.selectFrom(), cond, args, "name", "id", scanTenant,
 		func(t *Tenant) (string, string) { return t.Name, t.ID })
 }

@@ -115,11 +115,27 @@ func paged[T any](call func(context.Context, *access.Caller, admin.PageInput) (T
 	return listed(pages(platform.NamePages), call)
 }
 
-// pagedByCustomer answers the page of a list by name call returns for
-// ?customerId= ("" for every customer in the caller's scope), ?limit= and
+// searched answers the page of a list by name call returns for ?search=
+// (a part of the names, case-insensitive; "" for all), ?limit= and
 // ?cursor=.
-func pagedByCustomer[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
-	return answer(http.StatusOK, query("customerId"), pages(platform.NamePages), call)
+func searched[T any](call func(context.Context, *access.Caller, string, admin.PageInput) (T, error)) Handler {
+	return answer(http.StatusOK, query("search"), pages(platform.NamePages), call)
+}
+
+// searchedByCustomer is searched with ?customerId= ("" for every customer
+// in the caller's scope).
+func searchedByCustomer[T any](call func(context.Context, *access.Caller, string, string, admin.PageInput) (T, error)) Handler {
+	type in struct {
+		search string
+		page   admin.PageInput
+	}
+	read := func(r *http.Request) (in, error) {
+		p, err := pageInput(r, platform.NamePages)
+		return in{r.URL.Query().Get("search"), p}, err
+	}
+	return answer(http.StatusOK, query("customerId"), read, func(ctx context.Context, c *access.Caller, customerID string, q in) (T, error) {
+		return call(ctx, c, customerID, q.search, q.page)
+	})
 }
 
 // pagedByID answers the page of a newest-first list call returns for the

@@ -134,8 +134,9 @@ func grantFilter(r *http.Request) (admin.GrantFilter, error) {
 	return admin.GrantFilter{UserID: q.Get("userId"), CustomerID: q.Get("customerId"), InstanceID: q.Get("instanceId")}, nil
 }
 
-// tenantFilter reads the tenant list's ?customerId= and ?instanceId=.
+// tenantFilter reads the tenant list's ?customerId=, ?instanceId= and
+// ?search=.
 func tenantFilter(r *http.Request) admin.TenantFilter {
 	q := r.URL.Query()
-	return admin.TenantFilter{CustomerID: q.Get("customerId"), InstanceID: q.Get("instanceId")}
+	return admin.TenantFilter{CustomerID: q.Get("customerId"), InstanceID: q.Get("instanceId"), Search: q.Get("search")}
 }

@@ -26,7 +26,7 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/me/permissions", Op: admin.OpMePermissions, Handle: a.mePermissions},
 
 		// Customers.
-		{Method: get, Pattern: "/customers", Op: admin.OpCustomerList, Handle: paged(s.ListCustomers)},
+		{Method: get, Pattern: "/customers", Op: admin.OpCustomerList, Handle: searched(s.SearchCustomers)},
 		{Method: post, Pattern: "/customers", Op: admin.OpCustomerCreate, Handle: withBody(created, s.CreateCustomer)},
 		{Method: get, Pattern: "/customers/{id}", Op: admin.OpCustomerGet, Locate: cust, Handle: byID(ok, s.Customer)},
 		{Method: patch, Pattern: "/customers/{id}", Op: admin.OpCustomerUpdate, Locate: cust, Handle: byIDWithBody(ok, s.UpdateCustomer)},
@@ -52,7 +52,7 @@ func (a *API) table() []Route {
 
 		// Instances. account_manager and qa_admin read the instances of their
 		// scope through create_tenant (D-instance-reads).
-		{Method: get, Pattern: "/instances", Op: admin.OpInstanceList, Handle: pagedByCustomer(s.ListInstances)},
+		{Method: get, Pattern: "/instances", Op: admin.OpInstanceList, Handle: searchedByCustomer(s.SearchInstances)},
 		{Method: post, Pattern: "/instances", Op: admin.OpInstanceCreate, Handle: withBody(created, s.CreateInstance)},
 		{Method: get, Pattern: "/instances/{id}", Op: admin.OpInstanceGet, Locate: inst, Handle: byID(ok, s.Instance)},
 		{Method: put, Pattern: "/instances/{id}", Op: admin.OpInstanceUpdate, Locate: inst, Handle: byIDWithBody(ok, s.UpdateInstance)},
@@ -64,7 +64,7 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/instances/{id}/resolve-database-uri", Op: admin.OpInstanceDatabaseURIResolve, Locate: inst, Handle: byID(ok, s.ResolveDatabaseURI)},
 
 		// Customers' users.
-		{Method: get, Pattern: "/users", Op: admin.OpUserList, Handle: pagedByCustomer(s.ListUsers)},
+		{Method: get, Pattern: "/users", Op: admin.OpUserList, Handle: searchedByCustomer(s.SearchUsers)},
 		{Method: post, Pattern: "/customers/{id}/users", Op: admin.OpUserInvite, Locate: cust, Handle: byIDWithBody(created, s.InviteUser)},
 		{Method: get, Pattern: "/users/{id}", Op: admin.OpUserGet, Locate: user, Handle: byID(ok, s.User)},
 		{Method: patch, Pattern: "/users/{id}", Op: admin.OpUserUpdate, Locate: user, Handle: byIDWithBody(ok, s.UpdateUser)},
@@ -83,7 +83,7 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/users/{id}/reset-second-factor", Op: admin.OpUserSecondFactorReset, Locate: user, Handle: byID(ok, s.ResetSecondFactor)},
 
 		// Internal users.
-		{Method: get, Pattern: "/internal-users", Op: admin.OpInternalUserList, Handle: paged(s.ListInternalUsers)},
+		{Method: get, Pattern: "/internal-users", Op: admin.OpInternalUserList, Handle: searched(s.SearchInternalUsers)},
 		{Method: post, Pattern: "/internal-users", Op: admin.OpInternalUserCreate, Handle: withBody(created, s.CreateInternalUser)},
 		{Method: get, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserGet, Locate: intUser, Handle: byID(ok, s.InternalUser)},
 		{Method: patch, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserUpdate, Locate: intUser, Handle: byIDWithBody(ok, s.UpdateInternalUser)},

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,6 +27,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Users", testUsers},
 		{"Lockout", testLockout},
 		{"LoginAttemptReservation", testReserveLoginAttempt},
+		{"CustomerNames", testCustomerNames},
 		{"CustomerDomains", testCustomerDomains},
 		{"Applications", testApplications},
 		{"AuthRequestLifecycle", testAuthRequest},
@@ -564,5 +566,31 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 	at4, rt4 := mk("4")
 	if ok, _ := st.IssueTokens(ctx, "nope", at4, rt4); ok {
 		t.Fatal("rotation of an unknown refresh token succeeded")
+	}
+}
+
+// testCustomerNames (D-customer-names): a customer's name is unique,
+// case-insensitively, at creation and rename; renaming a customer to its
+// own name in another case is its own.
+func testCustomerNames(t *testing.T, st *store.Store) {
+	for _, o := range []string{"o1", "o2", "o3"} {
+		mustOrg(t, st, o)
+	}
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c1", Name: "Acme", OrgID: "o1", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	err := st.CreateCustomer(ctx, &platform.Customer{ID: "c2", Name: "ACME", OrgID: "o2", CreatedAt: ts})
+	if platform.ErrorCode(err) != platform.ECONFLICT || !strings.HasPrefix(platform.ErrorMessage(err), "name ") {
+		t.Fatalf("a second Acme: %v", err)
+	}
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c2", Name: "Globex", OrgID: "o2", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, st.UpdateCustomer(ctx, "c2", "acme", nil, ts), platform.ECONFLICT)
+	if err := st.UpdateCustomer(ctx, "c1", "ACME", nil, ts); err != nil {
+		t.Fatalf("renaming to its own name in capitals: %v", err)
+	}
+	if err := st.UpdateCustomer(ctx, "c2", "", nil, ts); err != nil {
+		t.Fatalf("settings alone: %v", err)
 	}
 }

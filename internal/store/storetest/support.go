@@ -71,7 +71,7 @@ func testSupport(t *testing.T, st *store.Store) {
 			state("st-active"), nil)
 		wantSame(t, "suspended user", store.AccountState{SuspendedAt: ts, Pending: true}, state("st-invited"), nil)
 		// the lists read the same
-		users, _, err := st.ListCustomerUsers(ctx, authz.Filter{All: true}, "c-sup", store.PageQuery{})
+		users, _, err := st.ListCustomerUsers(ctx, authz.Filter{All: true}, "c-sup", "", store.PageQuery{})
 		if err != nil || len(users) != 3 || users[0].ID != "st-active" || users[0].LockedUntil.IsZero() || !users[1].Pending {
 			t.Fatalf("list = %+v, %v", users, err)
 		}
