@@ -57,6 +57,11 @@ func (d *directives) authz(ctx context.Context, obj any, next graphql.Resolver, 
 	if err := d.decide(ctx, c, act, res, onObject, op.Write); err != nil {
 		return nil, err
 	}
+	if op.StepUp { // the most dangerous actions: a recent sign-in with a second factor (D-step-up)
+		if err := d.access.CheckStepUp(c); err != nil {
+			return nil, err
+		}
+	}
 	return next(ctx)
 }
 

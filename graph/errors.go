@@ -10,6 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 )
@@ -38,6 +39,10 @@ const (
 	// CodeIntrospectionDisabled answers __schema and __type when the
 	// playground is off (D-playground).
 	CodeIntrospectionDisabled = "INTROSPECTION_DISABLED"
+	// CodeStepUp refuses one of the most dangerous actions to a caller
+	// without a recent sign-in with a second factor (D-step-up);
+	// extensions acrValues and maxAge say what to sign in with.
+	CodeStepUp = "INSUFFICIENT_USER_AUTHENTICATION"
 )
 
 // graphCode returns the extensions.code of a platform error code.
@@ -94,6 +99,9 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		if errors.As(err, &pe) && len(pe.Details) > 0 {
 			ext["details"] = pe.Details
 		}
+	}
+	if su := access.AsStepUp(err); su != nil {
+		ext["code"], ext["acrValues"], ext["maxAge"] = CodeStepUp, su.ACRValues, su.MaxAge
 	}
 	out.Extensions = withRequestID(ctx, ext)
 	return out

@@ -193,6 +193,12 @@ var fieldOps = map[fieldKey]admin.Operation{
 	{"Mutation", "reportDiscrepancy"}:            admin.OpDiscrepancyReport,
 	{"Mutation", "resolveDiscrepancy"}:           admin.OpDiscrepancyResolve,
 	{"Mutation", "reopenDiscrepancy"}:            admin.OpDiscrepancyReopen,
+	{"Query", "impersonations"}:                  admin.OpImpersonationList,
+	{"Query", "impersonationPolicy"}:             admin.OpImpersonationPolicyGet,
+	{"Mutation", "impersonateUser"}:              admin.OpUserImpersonate,
+	{"Mutation", "endImpersonation"}:             admin.OpImpersonationEnd,
+	{"Mutation", "endOwnImpersonation"}:          admin.OpImpersonationEndOwn,
+	{"Mutation", "setImpersonationPolicy"}:       admin.OpImpersonationPolicyPut,
 }
 
 // operationOf is the operation the field being resolved performs.

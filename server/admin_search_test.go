@@ -62,10 +62,11 @@ func TestRESTListSearch(t *testing.T) {
 
 // Resolving the demo instance's database URI works in the demo; an
 // instance with none recorded answers 409 saying so (not 404, which the
-// console would read as an instance out of reach).
+// console would read as an instance out of reach). Step-up, which this
+// password-only sign-in would not pass, is off: it has tests of its own.
 func TestResolveDatabaseURIOnTheDemo(t *testing.T) {
 	t.Parallel()
-	m := MustRunMain(t)
+	m := mustRunMainWith(t, func(m *Main) { m.Config.StepUpMaxAge = 0 })
 	admin := consoleToken(t, m, "admin@platform.example")
 	code, body := adminCall(t, m, admin, http.MethodPost, "/instances/"+DemoInstanceID+"/resolve-database-uri", nil)
 	if code != 200 || body["databaseUri"] != DemoInstanceDatabaseURI {

@@ -126,6 +126,11 @@ type Config struct {
 	// AUDIT_RETENTION: how long audit events are kept (D-audit-retention);
 	// older ones are pruned in the console's background loop. 0 keeps them.
 	AuditRetention time.Duration
+	// STEP_UP_MAX_AGE: how recent a sign-in with a second factor the
+	// console's most dangerous actions (deleting a customer, transferring
+	// ownership, resolving a database URI) demand (D-step-up); 0 turns
+	// step-up off.
+	StepUpMaxAge time.Duration
 	// PasswordParams is the argon2id cost of the password hashes the
 	// identity provider and the demo seed make. No environment variable
 	// sets it: the zero value is idp.DefaultPasswordParams, and only a
@@ -189,8 +194,14 @@ func DefaultConfig() Config {
 		MaxConnections:         4096,
 		ShutdownGrace:          20 * time.Second,
 		AuditRetention:         DefaultAuditRetention,
+		StepUpMaxAge:           DefaultStepUpMaxAge,
 	}
 }
+
+// DefaultStepUpMaxAge is STEP_UP_MAX_AGE's default: the console's most
+// dangerous actions need a sign-in with a second factor of the last ten
+// minutes (D-step-up).
+const DefaultStepUpMaxAge = 10 * time.Minute
 
 // DefaultAuditRetention is AUDIT_RETENTION's default: 400 days, a year of
 // events and the weeks an audit of that year takes.
@@ -296,6 +307,16 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 			}
 			*dst = d
 		}
+	}
+	if v := strings.TrimSpace(getenv("STEP_UP_MAX_AGE")); v != "" {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 || (d > 0 && d < time.Minute) || d > 24*time.Hour {
+			problems = append(problems, "STEP_UP_MAX_AGE must be 0 (off) or a duration from 1m to 24h such as 10m")
+		}
+		c.StepUpMaxAge = d
 	}
 	if v := strings.TrimSpace(getenv("AUDIT_RETENTION")); v != "" {
 		d, err := parseRetention(v)

@@ -415,7 +415,9 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 // once), and hands ownership to another user of the customer.
 func TestBrowserConsoleAppOwner(t *testing.T) {
 	t.Parallel()
-	m := MustRunMain(t)
+	// the password sign-in here has no second factor: step-up (D-step-up,
+	// TestBrowserConsoleAppStepUp) is off for the dangerous action this page test reaches
+	m := mustRunMainWith(t, func(m *Main) { m.Config.StepUpMaxAge = 0 })
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "alice@acme.example")

@@ -294,7 +294,9 @@ func TestBrowserConsoleAppAttributesAndDiscrepancies(t *testing.T) {
 // server's sentence.
 func TestBrowserConsoleAppInstances(t *testing.T) {
 	t.Parallel()
-	m := MustRunMain(t)
+	// the password sign-in here has no second factor: step-up (D-step-up,
+	// TestBrowserConsoleAppStepUp) is off for the dangerous action this page test reaches
+	m := mustRunMainWith(t, func(m *Main) { m.Config.StepUpMaxAge = 0 })
 	axe := axeSource(t)
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "admin@platform.example")

@@ -202,6 +202,7 @@ func (m *Main) Run(ctx context.Context) error {
 		if acc, err = access.New(ctx, st); err != nil {
 			return fmt.Errorf("permission catalog: %w", err)
 		}
+		acc.SetStepUp(access.StepUp{MaxAge: m.Config.StepUpMaxAge})
 	}
 	// The data service of the tenant role; ROLE=all serves its subgraph in
 	// the console's /graphql too, which is then the whole graph

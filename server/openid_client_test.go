@@ -93,8 +93,9 @@ func submit(t *testing.T, c *http.Client, action, page string, extra ...string) 
 // provider as its documentation says: discovery, client_credentials with
 // private_key_jwt for a service account whose token the console API
 // accepts, PAR with the authorization code and PKCE for an application
-// that requires PAR, a refresh, and the device flow approved in a browser.
-// spec: D-service-accounts
+// that requires PAR, a refresh, the device flow approved in a browser,
+// and the service account's delegation of the user's token (token exchange).
+// spec: D-service-accounts, D-impersonation
 func TestOpenIDClient(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("testdata", "openid-client")
@@ -147,7 +148,7 @@ func TestOpenIDClient(t *testing.T) {
 		}
 		return out
 	}
-	send(map[string]any{"issuer": m.Config.IssuerURL,
+	send(map[string]any{"issuer": m.Config.IssuerURL, "consoleUrl": m.Config.ConsoleURL,
 		"serviceAccount": map[string]any{"clientId": sa["clientId"], "kid": "ci-1", "privateJwk": json.RawMessage(privateJWK)},
 		"app":            map[string]any{"clientId": "openid-client-rp", "redirectUri": redirect}})
 
@@ -192,5 +193,16 @@ func TestOpenIDClient(t *testing.T) {
 	}
 	if dt := next("device_tokens"); dt["sub"] != got["sub"] || dt["accessToken"] == "" {
 		t.Fatalf("device tokens: %v (want sub %v)", dt, got["sub"])
+	}
+	// the service account acts for the user at the console (D-impersonation)
+	ex := next("exchange")
+	tok, _ := ex["accessToken"].(string)
+	if tok == "" || ex["refresh"] != false || ex["issuedTokenType"] != "urn:ietf:params:oauth:token-type:access_token" {
+		t.Fatalf("token exchange as openid-client saw it: %v", ex)
+	}
+	code, who := me(t, m, tok)
+	actor, _ := who["actor"].(map[string]any)
+	if code != http.StatusOK || who["userId"] != got["sub"] || actor["userId"] == nil || actor["impersonationId"] != "" {
+		t.Fatalf("the delegated token at the console API: %d %v", code, who)
 	}
 }

@@ -66,6 +66,7 @@ type ComplexityRoot struct {
 
 	AuditActor struct {
 		Email          func(childComplexity int) int
+		ImpersonatorID func(childComplexity int) int
 		OrganizationID func(childComplexity int) int
 		Role           func(childComplexity int) int
 		UserID         func(childComplexity int) int
@@ -366,6 +367,40 @@ type ComplexityRoot struct {
 		UpdatedAt       func(childComplexity int) int
 	}
 
+	Impersonation struct {
+		ActorEmail  func(childComplexity int) int
+		ActorID     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CustomerID  func(childComplexity int) int
+		EndedAt     func(childComplexity int) int
+		EndedBy     func(childComplexity int) int
+		ExchangedAt func(childComplexity int) int
+		ExpiresAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Reason      func(childComplexity int) int
+		State       func(childComplexity int) int
+		UserEmail   func(childComplexity int) int
+		UserID      func(childComplexity int) int
+	}
+
+	ImpersonationPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	ImpersonationPolicy struct {
+		Allowed func(childComplexity int) int
+	}
+
+	ImpersonationStart struct {
+		CustomerID       func(childComplexity int) int
+		ExpiresIn        func(childComplexity int) int
+		ID               func(childComplexity int) int
+		SubjectToken     func(childComplexity int) int
+		SubjectTokenType func(childComplexity int) int
+		UserID           func(childComplexity int) int
+	}
+
 	Instance struct {
 		ClientSecret func(childComplexity int) int
 		Connection   func(childComplexity int) int
@@ -527,11 +562,14 @@ type ComplexityRoot struct {
 		DeleteUser                   func(childComplexity int, id string) int
 		DeleteUserAttribute          func(childComplexity int, id string) int
 		DeleteWebhook                func(childComplexity int, id string) int
+		EndImpersonation             func(childComplexity int, id string) int
 		EndInternalUserSession       func(childComplexity int, id string, sessionID string) int
 		EndInternalUserSessions      func(childComplexity int, id string) int
+		EndOwnImpersonation          func(childComplexity int) int
 		EndUserSession               func(childComplexity int, id string, sessionID string) int
 		EndUserSessions              func(childComplexity int, id string) int
 		EnterFocus                   func(childComplexity int, input model.FocusInput) int
+		ImpersonateUser              func(childComplexity int, id string, reason string) int
 		InviteUser                   func(childComplexity int, customerID string, input model.InviteUserInput) int
 		IssueCredit                  func(childComplexity int, customerID string, input admin.CreditInput) int
 		LeaveFocus                   func(childComplexity int) int
@@ -568,6 +606,7 @@ type ComplexityRoot struct {
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
 		RotateWebhookSecret          func(childComplexity int, id string) int
 		RunSystemWorker              func(childComplexity int, id string) int
+		SetImpersonationPolicy       func(childComplexity int, customerID string, allowed bool) int
 		SetServiceAccountKeys        func(childComplexity int, id string, jwks json.RawMessage) int
 		SetServiceAccountRole        func(childComplexity int, id string, role string) int
 		SuspendUser                  func(childComplexity int, id string) int
@@ -659,6 +698,8 @@ type ComplexityRoot struct {
 		GroupMembers            func(childComplexity int, groupID string, first *int, after *string) int
 		Groups                  func(childComplexity int, customerID string, first *int, after *string) int
 		IdentityProvider        func(childComplexity int, id string) int
+		ImpersonationPolicy     func(childComplexity int, customerID string) int
+		Impersonations          func(childComplexity int, customerID string, first *int, after *string) int
 		Instance                func(childComplexity int, id string) int
 		Instances               func(childComplexity int, customerID *string, first *int, after *string, search *string) int
 		InternalGroup           func(childComplexity int, id string) int
@@ -989,6 +1030,10 @@ type MutationResolver interface {
 	RemoveInternalGroupManager(ctx context.Context, groupID string, userID string) (*bool, error)
 	CreateGroupGrant(ctx context.Context, groupID string, customerID *string, instanceID *string) (*admin.GrantView, error)
 	DeleteGroupGrant(ctx context.Context, groupID string, customerID *string, instanceID *string) (*bool, error)
+	ImpersonateUser(ctx context.Context, id string, reason string) (*admin.ImpersonationStart, error)
+	EndImpersonation(ctx context.Context, id string) (*admin.Impersonation, error)
+	EndOwnImpersonation(ctx context.Context) (*bool, error)
+	SetImpersonationPolicy(ctx context.Context, customerID string, allowed bool) (*admin.ImpersonationPolicy, error)
 	CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error)
 	UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error)
 	DeleteInstance(ctx context.Context, id string) (*bool, error)
@@ -1077,6 +1122,8 @@ type QueryResolver interface {
 	InternalGroupMembers(ctx context.Context, groupID string, first *int, after *string) (*model.GroupMemberPage, error)
 	InternalGroupManagers(ctx context.Context, groupID string, first *int, after *string) (*model.GroupMemberPage, error)
 	InternalGroupGrants(ctx context.Context, groupID string) ([]*admin.GrantView, error)
+	Impersonations(ctx context.Context, customerID string, first *int, after *string) (*model.ImpersonationPage, error)
+	ImpersonationPolicy(ctx context.Context, customerID string) (*admin.ImpersonationPolicy, error)
 	Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
 	Plans(ctx context.Context) ([]*admin.PlanView, error)
@@ -1163,6 +1210,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditActor.Email(childComplexity), true
+	case "AuditActor.impersonatorId":
+		if e.ComplexityRoot.AuditActor.ImpersonatorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.ImpersonatorID(childComplexity), true
 	case "AuditActor.organizationId":
 		if e.ComplexityRoot.AuditActor.OrganizationID == nil {
 			break
@@ -2502,6 +2555,142 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.IdentityProvider.UpdatedAt(childComplexity), true
 
+	case "Impersonation.actorEmail":
+		if e.ComplexityRoot.Impersonation.ActorEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ActorEmail(childComplexity), true
+	case "Impersonation.actorId":
+		if e.ComplexityRoot.Impersonation.ActorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ActorID(childComplexity), true
+	case "Impersonation.createdAt":
+		if e.ComplexityRoot.Impersonation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.CreatedAt(childComplexity), true
+	case "Impersonation.customerId":
+		if e.ComplexityRoot.Impersonation.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.CustomerID(childComplexity), true
+	case "Impersonation.endedAt":
+		if e.ComplexityRoot.Impersonation.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.EndedAt(childComplexity), true
+	case "Impersonation.endedBy":
+		if e.ComplexityRoot.Impersonation.EndedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.EndedBy(childComplexity), true
+	case "Impersonation.exchangedAt":
+		if e.ComplexityRoot.Impersonation.ExchangedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ExchangedAt(childComplexity), true
+	case "Impersonation.expiresAt":
+		if e.ComplexityRoot.Impersonation.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ExpiresAt(childComplexity), true
+	case "Impersonation.id":
+		if e.ComplexityRoot.Impersonation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ID(childComplexity), true
+	case "Impersonation.reason":
+		if e.ComplexityRoot.Impersonation.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.Reason(childComplexity), true
+	case "Impersonation.state":
+		if e.ComplexityRoot.Impersonation.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.State(childComplexity), true
+	case "Impersonation.userEmail":
+		if e.ComplexityRoot.Impersonation.UserEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.UserEmail(childComplexity), true
+	case "Impersonation.userId":
+		if e.ComplexityRoot.Impersonation.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.UserID(childComplexity), true
+
+	case "ImpersonationPage.items":
+		if e.ComplexityRoot.ImpersonationPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationPage.Items(childComplexity), true
+	case "ImpersonationPage.nextCursor":
+		if e.ComplexityRoot.ImpersonationPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationPage.NextCursor(childComplexity), true
+
+	case "ImpersonationPolicy.allowed":
+		if e.ComplexityRoot.ImpersonationPolicy.Allowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationPolicy.Allowed(childComplexity), true
+
+	case "ImpersonationStart.customerId":
+		if e.ComplexityRoot.ImpersonationStart.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.CustomerID(childComplexity), true
+	case "ImpersonationStart.expiresIn":
+		if e.ComplexityRoot.ImpersonationStart.ExpiresIn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.ExpiresIn(childComplexity), true
+	case "ImpersonationStart.id":
+		if e.ComplexityRoot.ImpersonationStart.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.ID(childComplexity), true
+	case "ImpersonationStart.subjectToken":
+		if e.ComplexityRoot.ImpersonationStart.SubjectToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.SubjectToken(childComplexity), true
+	case "ImpersonationStart.subjectTokenType":
+		if e.ComplexityRoot.ImpersonationStart.SubjectTokenType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.SubjectTokenType(childComplexity), true
+	case "ImpersonationStart.userId":
+		if e.ComplexityRoot.ImpersonationStart.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.UserID(childComplexity), true
+
 	case "Instance.clientSecret":
 		if e.ComplexityRoot.Instance.ClientSecret == nil {
 			break
@@ -3424,6 +3613,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
+	case "Mutation.endImpersonation":
+		if e.ComplexityRoot.Mutation.EndImpersonation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endImpersonation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndImpersonation(childComplexity, args["id"].(string)), true
 	case "Mutation.endInternalUserSession":
 		if e.ComplexityRoot.Mutation.EndInternalUserSession == nil {
 			break
@@ -3446,6 +3646,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EndInternalUserSessions(childComplexity, args["id"].(string)), true
+	case "Mutation.endOwnImpersonation":
+		if e.ComplexityRoot.Mutation.EndOwnImpersonation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.EndOwnImpersonation(childComplexity), true
 	case "Mutation.endUserSession":
 		if e.ComplexityRoot.Mutation.EndUserSession == nil {
 			break
@@ -3479,6 +3685,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EnterFocus(childComplexity, args["input"].(model.FocusInput)), true
+	case "Mutation.impersonateUser":
+		if e.ComplexityRoot.Mutation.ImpersonateUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_impersonateUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImpersonateUser(childComplexity, args["id"].(string), args["reason"].(string)), true
 	case "Mutation.inviteUser":
 		if e.ComplexityRoot.Mutation.InviteUser == nil {
 			break
@@ -3870,6 +4087,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.setImpersonationPolicy":
+		if e.ComplexityRoot.Mutation.SetImpersonationPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setImpersonationPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetImpersonationPolicy(childComplexity, args["customerId"].(string), args["allowed"].(bool)), true
 	case "Mutation.setServiceAccountKeys":
 		if e.ComplexityRoot.Mutation.SetServiceAccountKeys == nil {
 			break
@@ -4504,6 +4732,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.IdentityProvider(childComplexity, args["id"].(string)), true
+	case "Query.impersonationPolicy":
+		if e.ComplexityRoot.Query.ImpersonationPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Query_impersonationPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ImpersonationPolicy(childComplexity, args["customerId"].(string)), true
+	case "Query.impersonations":
+		if e.ComplexityRoot.Query.Impersonations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_impersonations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Impersonations(childComplexity, args["customerId"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.instance":
 		if e.ComplexityRoot.Query.Instance == nil {
 			break
@@ -5826,6 +6076,8 @@ type AuditActor {
   email: String!
   organizationId: ID!
   role: String!
+  "Who acted as the user: an impersonation's support user or a delegation's service account (the token's act); empty when the user acted itself."
+  impersonatorId: String!
 }
 
 "What an audit event acted on."
@@ -5941,6 +6193,8 @@ enum Action {
   READ_TENANT_DATA
   UPLOAD_CX_DATA
   TRUST_IDENTITY_PROVIDER
+  IMPERSONATE_USER
+  ALLOW_IMPERSONATION
 }
 
 "A permission a role holds: an action of the capability matrix, at read or full access."
@@ -5973,6 +6227,8 @@ enum Permission {
   READ_TENANT_DATA
   UPLOAD_CX_DATA
   TRUST_IDENTITY_PROVIDER
+  IMPERSONATE_USER
+  ALLOW_IMPERSONATION
 }
 
 "An RFC 3339 time, UTC."
@@ -6587,6 +6843,74 @@ extend type Mutation {
   deleteGroupGrant(groupId: ID!, customerId: ID, instanceId: ID): Boolean @authz(action: MANAGE_INTERNAL_USERS)
 }
 `, BuiltIn: false},
+	{Name: "../../schema/impersonation.graphqls", Input: `"""
+A support impersonation of a customer's user (D-impersonation): an
+internal user acting as the user, for a stated reason, with the customer's
+permission. The customer's owner and admins see and end every one.
+"""
+type Impersonation {
+  id: ID!
+  customerId: ID!
+  userId: ID!
+  userEmail: String!
+  "The internal user who acts as the user."
+  actorId: ID!
+  actorEmail: String!
+  reason: String!
+  "pending (the subject token not exchanged yet), active, ended or expired."
+  state: String!
+  createdAt: Time!
+  exchangedAt: Time
+  "When it ends by itself: at most an hour after the exchange."
+  expiresAt: Time!
+  endedAt: Time
+  "Who ended it (a user id); empty unless ended early."
+  endedBy: String!
+}
+
+type ImpersonationPage {
+  items: [Impersonation!]!
+  nextCursor: String
+}
+
+"""
+A started impersonation: the one-time subject token, shown once, which the
+console exchanges at the identity provider's token endpoint (RFC 8693)
+within expiresIn seconds, with the support user's own access token as
+actor_token.
+"""
+type ImpersonationStart {
+  id: ID!
+  userId: ID!
+  customerId: ID!
+  subjectToken: String!
+  subjectTokenType: String!
+  expiresIn: Int!
+}
+
+"A customer's decision on support impersonation; off by default."
+type ImpersonationPolicy {
+  allowed: Boolean
+}
+
+extend type Query {
+  "A customer's impersonations, newest first."
+  impersonations(customerId: ID!, first: Int = 100, after: String): ImpersonationPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  "Whether the customer lets support act as its users."
+  impersonationPolicy(customerId: ID!): ImpersonationPolicy @authz(action: MANAGE_CUSTOMER_USER)
+}
+
+extend type Mutation {
+  "Starts acting as a customer's user (support staff, in scope, when the customer allows it); reason is required."
+  impersonateUser(id: ID!, reason: String!): ImpersonationStart @authz(action: IMPERSONATE_USER)
+  "Ends an impersonation: its token stops at once."
+  endImpersonation(id: ID!): Impersonation @authz(action: MANAGE_CUSTOMER_USER)
+  "Ends the impersonation the caller's token comes from (the banner's End)."
+  endOwnImpersonation: Boolean @authz(action: VIEW_USAGE_UNITS)
+  "The customer's own decision on support impersonation; turning it off ends every running one."
+  setImpersonationPolicy(customerId: ID!, allowed: Boolean!): ImpersonationPolicy @authz(action: ALLOW_IMPERSONATION)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/instance.graphqls", Input: `"An instance: a deployment of the tenant web app and data API for a customer."
 type Instance @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
@@ -7115,7 +7439,7 @@ type Me {
   permissions: [Permission!]!
   "The actions the caller's role may perform as writes (full access)."
   writable: [Permission!]!
-  actions: [ActionGrant!]! @listSize(assumedSize: 28)
+  actions: [ActionGrant!]! @listSize(assumedSize: 30)
 }
 
 extend type Query {
@@ -7467,6 +7791,8 @@ func (ec *executionContext) childFields_AuditActor(ctx context.Context, field gr
 		return ec.fieldContext_AuditActor_organizationId(ctx, field)
 	case "role":
 		return ec.fieldContext_AuditActor_role(ctx, field)
+	case "impersonatorId":
+		return ec.fieldContext_AuditActor_impersonatorId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditActor", field.Name)
 }
@@ -8045,6 +8371,74 @@ func (ec *executionContext) childFields_IdentityProvider(ctx context.Context, fi
 		return ec.fieldContext_IdentityProvider_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type IdentityProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_Impersonation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Impersonation_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Impersonation_customerId(ctx, field)
+	case "userId":
+		return ec.fieldContext_Impersonation_userId(ctx, field)
+	case "userEmail":
+		return ec.fieldContext_Impersonation_userEmail(ctx, field)
+	case "actorId":
+		return ec.fieldContext_Impersonation_actorId(ctx, field)
+	case "actorEmail":
+		return ec.fieldContext_Impersonation_actorEmail(ctx, field)
+	case "reason":
+		return ec.fieldContext_Impersonation_reason(ctx, field)
+	case "state":
+		return ec.fieldContext_Impersonation_state(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Impersonation_createdAt(ctx, field)
+	case "exchangedAt":
+		return ec.fieldContext_Impersonation_exchangedAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Impersonation_expiresAt(ctx, field)
+	case "endedAt":
+		return ec.fieldContext_Impersonation_endedAt(ctx, field)
+	case "endedBy":
+		return ec.fieldContext_Impersonation_endedBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Impersonation", field.Name)
+}
+
+func (ec *executionContext) childFields_ImpersonationPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_ImpersonationPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_ImpersonationPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImpersonationPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ImpersonationPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "allowed":
+		return ec.fieldContext_ImpersonationPolicy_allowed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImpersonationPolicy", field.Name)
+}
+
+func (ec *executionContext) childFields_ImpersonationStart(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ImpersonationStart_id(ctx, field)
+	case "userId":
+		return ec.fieldContext_ImpersonationStart_userId(ctx, field)
+	case "customerId":
+		return ec.fieldContext_ImpersonationStart_customerId(ctx, field)
+	case "subjectToken":
+		return ec.fieldContext_ImpersonationStart_subjectToken(ctx, field)
+	case "subjectTokenType":
+		return ec.fieldContext_ImpersonationStart_subjectTokenType(ctx, field)
+	case "expiresIn":
+		return ec.fieldContext_ImpersonationStart_expiresIn(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImpersonationStart", field.Name)
 }
 
 func (ec *executionContext) childFields_Instance(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9821,6 +10215,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_endImpersonation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_endInternalUserSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9904,6 +10312,28 @@ func (ec *executionContext) field_Mutation_enterFocus_args(ctx context.Context, 
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_impersonateUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	return args, nil
 }
 
@@ -10506,6 +10936,28 @@ func (ec *executionContext) field_Mutation_runSystemWorker_args(ctx context.Cont
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setImpersonationPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "allowed",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["allowed"] = arg1
 	return args, nil
 }
 
@@ -11402,6 +11854,50 @@ func (ec *executionContext) field_Query_identityProvider_args(ctx context.Contex
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_impersonationPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_impersonations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -12362,6 +12858,29 @@ func (ec *executionContext) _AuditActor_role(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_AuditActor_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditActor_impersonatorId(ctx context.Context, field graphql.CollectedField, obj *audit.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditActor_impersonatorId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImpersonatorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditActor_impersonatorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditActor", field, false, false, "String")
 }
 
@@ -17927,6 +18446,521 @@ func (ec *executionContext) fieldContext_IdentityProvider_updatedAt(_ context.Co
 	return graphql.NewScalarFieldContext("IdentityProvider", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Impersonation_id(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Impersonation_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Impersonation_userId(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Impersonation_userEmail(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_userEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_userEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_actorId(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_actorId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_actorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Impersonation_actorEmail(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_actorEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActorEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_actorEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_reason(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_state(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Impersonation_exchangedAt(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_exchangedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExchangedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_exchangedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Impersonation_expiresAt(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Impersonation_endedAt(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_endedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_endedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Impersonation_endedBy(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_endedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_endedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImpersonationPage_items(ctx context.Context, field graphql.CollectedField, obj *model.ImpersonationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.Impersonation) graphql.Marshaler {
+			return ec.marshalNImpersonation2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImpersonationPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Impersonation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ImpersonationPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.ImpersonationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImpersonationPolicy_allowed(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationPolicy_allowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Allowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationPolicy_allowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationPolicy", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ImpersonationStart_id(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ImpersonationStart_userId(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ImpersonationStart_customerId(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ImpersonationStart_subjectToken(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_subjectToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubjectToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_subjectToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImpersonationStart_subjectTokenType(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_subjectTokenType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubjectTokenType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_subjectTokenType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImpersonationStart_expiresIn(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_expiresIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresIn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_expiresIn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Instance_id(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22491,6 +23525,233 @@ func (ec *executionContext) fieldContext_Mutation_deleteGroupGrant(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteGroupGrant_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_impersonateUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_impersonateUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImpersonateUser(ctx, fc.Args["id"].(string), fc.Args["reason"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "IMPERSONATE_USER")
+				if err != nil {
+					var zeroVal *admin.ImpersonationStart
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ImpersonationStart
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ImpersonationStart) graphql.Marshaler {
+			return ec.marshalOImpersonationStart2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationStart(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_impersonateUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImpersonationStart(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_impersonateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endImpersonation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endImpersonation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndImpersonation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Impersonation) graphql.Marshaler {
+			return ec.marshalOImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endImpersonation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Impersonation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endImpersonation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endOwnImpersonation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endOwnImpersonation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().EndOwnImpersonation(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_USAGE_UNITS")
+				if err != nil {
+					var zeroVal *bool
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *bool
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endOwnImpersonation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Mutation_setImpersonationPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setImpersonationPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetImpersonationPolicy(ctx, fc.Args["customerId"].(string), fc.Args["allowed"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "ALLOW_IMPERSONATION")
+				if err != nil {
+					var zeroVal *admin.ImpersonationPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ImpersonationPolicy
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ImpersonationPolicy) graphql.Marshaler {
+			return ec.marshalOImpersonationPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setImpersonationPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImpersonationPolicy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setImpersonationPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -28586,6 +29847,130 @@ func (ec *executionContext) fieldContext_Query_internalGroupGrants(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_internalGroupGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_impersonations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_impersonations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Impersonations(ctx, fc.Args["customerId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *model.ImpersonationPage
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *model.ImpersonationPage
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImpersonationPage) graphql.Marshaler {
+			return ec.marshalNImpersonationPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐImpersonationPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_impersonations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImpersonationPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_impersonations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_impersonationPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_impersonationPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ImpersonationPolicy(ctx, fc.Args["customerId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.ImpersonationPolicy
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ImpersonationPolicy
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ImpersonationPolicy) graphql.Marshaler {
+			return ec.marshalOImpersonationPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_impersonationPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImpersonationPolicy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_impersonationPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -37151,6 +38536,11 @@ func (ec *executionContext) _AuditActor(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "impersonatorId":
+			out.Values[i] = ec._AuditActor_impersonatorId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -39068,6 +40458,228 @@ func (ec *executionContext) _IdentityProvider(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var impersonationImplementors = []string{"Impersonation"}
+
+func (ec *executionContext) _Impersonation(ctx context.Context, sel ast.SelectionSet, obj *admin.Impersonation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, impersonationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Impersonation")
+		case "id":
+			out.Values[i] = ec._Impersonation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._Impersonation_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userId":
+			out.Values[i] = ec._Impersonation_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userEmail":
+			out.Values[i] = ec._Impersonation_userEmail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actorId":
+			out.Values[i] = ec._Impersonation_actorId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actorEmail":
+			out.Values[i] = ec._Impersonation_actorEmail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._Impersonation_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._Impersonation_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Impersonation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exchangedAt":
+			out.Values[i] = ec._Impersonation_exchangedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Impersonation_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endedAt":
+			out.Values[i] = ec._Impersonation_endedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endedBy":
+			out.Values[i] = ec._Impersonation_endedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var impersonationPageImplementors = []string{"ImpersonationPage"}
+
+func (ec *executionContext) _ImpersonationPage(ctx context.Context, sel ast.SelectionSet, obj *model.ImpersonationPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, impersonationPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImpersonationPage")
+		case "items":
+			out.Values[i] = ec._ImpersonationPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._ImpersonationPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var impersonationPolicyImplementors = []string{"ImpersonationPolicy"}
+
+func (ec *executionContext) _ImpersonationPolicy(ctx context.Context, sel ast.SelectionSet, obj *admin.ImpersonationPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, impersonationPolicyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImpersonationPolicy")
+		case "allowed":
+			out.Values[i] = ec._ImpersonationPolicy_allowed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var impersonationStartImplementors = []string{"ImpersonationStart"}
+
+func (ec *executionContext) _ImpersonationStart(ctx context.Context, sel ast.SelectionSet, obj *admin.ImpersonationStart) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, impersonationStartImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImpersonationStart")
+		case "id":
+			out.Values[i] = ec._ImpersonationStart_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userId":
+			out.Values[i] = ec._ImpersonationStart_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._ImpersonationStart_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subjectToken":
+			out.Values[i] = ec._ImpersonationStart_subjectToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subjectTokenType":
+			out.Values[i] = ec._ImpersonationStart_subjectTokenType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresIn":
+			out.Values[i] = ec._ImpersonationStart_expiresIn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var instanceImplementors = []string{"Instance", "_Entity"}
 
 func (ec *executionContext) _Instance(ctx context.Context, sel ast.SelectionSet, obj *admin.Instance) graphql.Marshaler {
@@ -40176,6 +41788,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "impersonateUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_impersonateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endImpersonation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endImpersonation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endOwnImpersonation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endOwnImpersonation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "setImpersonationPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setImpersonationPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createInstance":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInstance(ctx, field)
@@ -41090,6 +42730,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_internalGroupGrants(ctx, field)
+				})
+		case "impersonations":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_impersonations(ctx, field)
+				})
+		case "impersonationPolicy":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_impersonationPolicy(ctx, field)
 				})
 		case "instances":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -43488,6 +45140,38 @@ func (ec *executionContext) unmarshalNIdentityProviderPatch2githubᚗcomᚋplatf
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNImpersonation2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Impersonation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx context.Context, sel ast.SelectionSet, v *admin.Impersonation) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Impersonation!")
+		return graphql.Null
+	}
+	return ec._Impersonation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNImpersonationPage2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐImpersonationPage(ctx context.Context, sel ast.SelectionSet, v *model.ImpersonationPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ImpersonationPage!")
+		return graphql.Null
+	}
+	return ec._ImpersonationPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstanceᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44940,6 +46624,27 @@ func (ec *executionContext) marshalOIdentityProvider2ᚖgithubᚗcomᚋplatform�
 		return graphql.Null
 	}
 	return ec._IdentityProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx context.Context, sel ast.SelectionSet, v *admin.Impersonation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Impersonation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOImpersonationPolicy2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationPolicy(ctx context.Context, sel ast.SelectionSet, v *admin.ImpersonationPolicy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ImpersonationPolicy(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOImpersonationStart2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationStart(ctx context.Context, sel ast.SelectionSet, v *admin.ImpersonationStart) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ImpersonationStart(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOInstance2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInstance(ctx context.Context, sel ast.SelectionSet, v []*admin.Instance) graphql.Marshaler {

@@ -140,6 +140,11 @@ type GroupPage struct {
 	NextCursor *string        `json:"nextCursor,omitempty"`
 }
 
+type ImpersonationPage struct {
+	Items      []*admin.Impersonation `json:"items"`
+	NextCursor *string                `json:"nextCursor,omitempty"`
+}
+
 type InstanceByIDsInput struct {
 	ID string `json:"ID"`
 }
@@ -293,6 +298,8 @@ const (
 	ActionReadTenantData        Action = "READ_TENANT_DATA"
 	ActionUploadCxData          Action = "UPLOAD_CX_DATA"
 	ActionTrustIdentityProvider Action = "TRUST_IDENTITY_PROVIDER"
+	ActionImpersonateUser       Action = "IMPERSONATE_USER"
+	ActionAllowImpersonation    Action = "ALLOW_IMPERSONATION"
 )
 
 var AllAction = []Action{
@@ -324,11 +331,13 @@ var AllAction = []Action{
 	ActionReadTenantData,
 	ActionUploadCxData,
 	ActionTrustIdentityProvider,
+	ActionImpersonateUser,
+	ActionAllowImpersonation,
 }
 
 func (e Action) IsValid() bool {
 	switch e {
-	case ActionCreateCustomer, ActionDeleteCustomer, ActionCreateTenant, ActionDeleteTenant, ActionTransferTenant, ActionManageTenant, ActionTriggerMigration, ActionManageCustomerUser, ActionSuspendUser, ActionTransferOwnership, ActionTransferHomeOrg, ActionManageCustomerConfig, ActionViewBilling, ActionManageBilling, ActionViewBilledUnits, ActionViewUsageUnits, ActionManageCatalog, ActionManageReleases, ActionManageInstances, ActionResolveDatabaseURI, ActionManageSystemWorkers, ActionManageInternalUsers, ActionManageUserAttributes, ActionViewAuditLog, ActionManageDiscrepancies, ActionReadTenantData, ActionUploadCxData, ActionTrustIdentityProvider:
+	case ActionCreateCustomer, ActionDeleteCustomer, ActionCreateTenant, ActionDeleteTenant, ActionTransferTenant, ActionManageTenant, ActionTriggerMigration, ActionManageCustomerUser, ActionSuspendUser, ActionTransferOwnership, ActionTransferHomeOrg, ActionManageCustomerConfig, ActionViewBilling, ActionManageBilling, ActionViewBilledUnits, ActionViewUsageUnits, ActionManageCatalog, ActionManageReleases, ActionManageInstances, ActionResolveDatabaseURI, ActionManageSystemWorkers, ActionManageInternalUsers, ActionManageUserAttributes, ActionViewAuditLog, ActionManageDiscrepancies, ActionReadTenantData, ActionUploadCxData, ActionTrustIdentityProvider, ActionImpersonateUser, ActionAllowImpersonation:
 		return true
 	}
 	return false
@@ -401,6 +410,8 @@ const (
 	PermissionReadTenantData        Permission = "READ_TENANT_DATA"
 	PermissionUploadCxData          Permission = "UPLOAD_CX_DATA"
 	PermissionTrustIdentityProvider Permission = "TRUST_IDENTITY_PROVIDER"
+	PermissionImpersonateUser       Permission = "IMPERSONATE_USER"
+	PermissionAllowImpersonation    Permission = "ALLOW_IMPERSONATION"
 )
 
 var AllPermission = []Permission{
@@ -432,11 +443,13 @@ var AllPermission = []Permission{
 	PermissionReadTenantData,
 	PermissionUploadCxData,
 	PermissionTrustIdentityProvider,
+	PermissionImpersonateUser,
+	PermissionAllowImpersonation,
 }
 
 func (e Permission) IsValid() bool {
 	switch e {
-	case PermissionCreateCustomer, PermissionDeleteCustomer, PermissionCreateTenant, PermissionDeleteTenant, PermissionTransferTenant, PermissionManageTenant, PermissionTriggerMigration, PermissionManageCustomerUser, PermissionSuspendUser, PermissionTransferOwnership, PermissionTransferHomeOrg, PermissionManageCustomerConfig, PermissionViewBilling, PermissionManageBilling, PermissionViewBilledUnits, PermissionViewUsageUnits, PermissionManageCatalog, PermissionManageReleases, PermissionManageInstances, PermissionResolveDatabaseURI, PermissionManageSystemWorkers, PermissionManageInternalUsers, PermissionManageUserAttributes, PermissionViewAuditLog, PermissionManageDiscrepancies, PermissionReadTenantData, PermissionUploadCxData, PermissionTrustIdentityProvider:
+	case PermissionCreateCustomer, PermissionDeleteCustomer, PermissionCreateTenant, PermissionDeleteTenant, PermissionTransferTenant, PermissionManageTenant, PermissionTriggerMigration, PermissionManageCustomerUser, PermissionSuspendUser, PermissionTransferOwnership, PermissionTransferHomeOrg, PermissionManageCustomerConfig, PermissionViewBilling, PermissionManageBilling, PermissionViewBilledUnits, PermissionViewUsageUnits, PermissionManageCatalog, PermissionManageReleases, PermissionManageInstances, PermissionResolveDatabaseURI, PermissionManageSystemWorkers, PermissionManageInternalUsers, PermissionManageUserAttributes, PermissionViewAuditLog, PermissionManageDiscrepancies, PermissionReadTenantData, PermissionUploadCxData, PermissionTrustIdentityProvider, PermissionImpersonateUser, PermissionAllowImpersonation:
 		return true
 	}
 	return false

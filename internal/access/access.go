@@ -33,11 +33,16 @@ type Caller struct {
 	// Via is how the request's credentials were presented: a browser's
 	// session cookie or a bearer token (CSRF checks follow it).
 	Via Via
+	// AuthTime, ACR and AMR are when and how the user signed in (the
+	// access token's claims; D-step-up).
+	AuthTime time.Time
+	ACR      string
+	AMR      []string
 }
 
 // Identity returns the credentials the caller was loaded with.
 func (c *Caller) Identity() Identity {
-	return Identity{UserID: c.UserID, GrantID: c.GrantID, Via: c.Via}
+	return Identity{UserID: c.UserID, GrantID: c.GrantID, Via: c.Via, Actor: c.Actor, AuthTime: c.AuthTime, ACR: c.ACR, AMR: c.AMR}
 }
 
 // Service loads callers and checks their requests. It is safe for
@@ -46,6 +51,8 @@ type Service struct {
 	store   *store.Store
 	catalog *authz.Catalog
 	now     func() time.Time
+	// stepUp is the demand of the dangerous actions (SetStepUp, D-step-up).
+	stepUp StepUp
 }
 
 // New compiles the permission catalog from the role_permissions table.
@@ -93,7 +100,9 @@ func (s *Service) Load(ctx context.Context, id Identity) (*Caller, error) {
 	p.GroupRoles = slices.DeleteFunc(p.GroupRoles, func(r authz.Role) bool {
 		return r == p.Role || r.Internal() != p.Role.Internal() // a group adds roles of the user's kind only
 	})
-	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID, Via: id.Via}, nil
+	p.Actor = id.Actor
+	return &Caller{Principal: *p, Scope: authz.ResolveScope(*p), GrantID: id.GrantID, Via: id.Via, AuthTime: id.AuthTime,
+		ACR: id.ACR, AMR: id.AMR}, nil
 }
 
 var errNoAccess = platform.Errorf(platform.EFORBIDDEN, "this account has no access")
@@ -214,7 +223,7 @@ func (s *Service) RecordWrite(ctx context.Context, tx *store.Store, c *Caller, w
 func (s *Service) event(ctx context.Context, c *Caller, action, resource, customerID string, d authz.Decision) *store.AuditEvent {
 	target := audit.TargetOf(resource)
 	ip, ua := httpapi.Source(ctx)
-	e := &store.AuditEvent{ID: audit.NewID(), At: s.now(), Kind: string(audit.AdminWrite), ActorID: c.UserID,
+	e := &store.AuditEvent{ID: audit.NewID(), At: s.now(), Kind: string(audit.AdminWrite), ActorID: c.UserID, ImpersonatorID: c.Actor,
 		ActorRole: c.Role.String(), CustomerID: customerID, Action: action, Resource: resource, Decision: "allowed",
 		Reason: d.Reason, Status: d.Status, RequestID: httpapi.RequestID(ctx), TargetType: target.Type, TargetID: target.ID,
 		SourceIP: ip, UserAgent: ua}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
@@ -20,6 +21,17 @@ type Identity struct {
 	UserID  string
 	GrantID string
 	Via     Via
+	// Actor is who acts for UserID (an access token's act claim): an
+	// impersonation's support user or a delegation's service account; ""
+	// when the user acts itself. The authorization core refuses such a
+	// caller every internal-infrastructure action and the owner's
+	// (D-impersonation).
+	Actor string
+	// AuthTime, ACR and AMR are when and how the user signed in, as its
+	// access token says (D-step-up); zero for a session cookie.
+	AuthTime time.Time
+	ACR      string
+	AMR      []string
 }
 
 // Via is how a request's credentials were presented, which decides whether
@@ -79,7 +91,8 @@ func Bearer(vs ...*TokenVerifier) Authenticator {
 			}
 			return Identity{}, errInvalidToken("the access token is not valid")
 		}
-		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer}, nil
+		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer, Actor: tok.Actor, AuthTime: tok.AuthTime,
+			ACR: tok.ACR, AMR: tok.AMR}, nil
 	}
 }
 

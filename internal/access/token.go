@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -31,6 +32,15 @@ type AccessToken struct {
 	GrantID  string // the grant (token family) it comes from
 	ClientID string
 	Expiry   time.Time
+	// Actor is who acts for Subject (the act claim's sub, RFC 8693): an
+	// impersonation's support user or a delegation's service account; ""
+	// when the user acts itself (D-impersonation).
+	Actor string
+	// AuthTime is when the user signed in (zero when the token says
+	// nothing), and ACR and AMR how (D-step-up).
+	AuthTime time.Time
+	ACR      string
+	AMR      []string
 }
 
 // TokenVerifier verifies the identity provider's access tokens for one
@@ -87,8 +97,15 @@ func (v *TokenVerifier) current(std *jwt.Claims) error {
 // (never the token's contents).
 func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, error) {
 	var own struct {
-		ClientID string `json:"client_id"`
-		GrantID  string `json:"grant_id"`
+		ClientID string   `json:"client_id"`
+		GrantID  string   `json:"grant_id"`
+		AuthTime int64    `json:"auth_time"`
+		ACR      string   `json:"acr"`
+		AMR      []string `json:"amr"`
+		Act      *struct {
+			Subject string          `json:"sub"`
+			Act     json.RawMessage `json:"act"`
+		} `json:"act"`
 	}
 	std, err := v.claims(ctx, raw, TypeAccessToken, &own)
 	if err != nil {
@@ -103,8 +120,18 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 	if err := v.current(std); err != nil {
 		return nil, err
 	}
-	return &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
-		Expiry: std.Expiry.Time()}, nil
+	t := &AccessToken{ID: std.ID, Subject: std.Subject, GrantID: own.GrantID, ClientID: own.ClientID,
+		Expiry: std.Expiry.Time(), ACR: own.ACR, AMR: own.AMR}
+	if own.AuthTime > 0 {
+		t.AuthTime = time.Unix(own.AuthTime, 0)
+	}
+	if own.Act != nil {
+		if own.Act.Subject == "" || len(own.Act.Act) > 0 {
+			return nil, refuse("act must name one actor") // the provider never chains actors
+		}
+		t.Actor = own.Act.Subject
+	}
+	return t, nil
 }
 
 // IsTokenError reports whether err is a refused token (as opposed to the

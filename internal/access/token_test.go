@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -134,7 +135,7 @@ func TestTokenVerifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *got != (AccessToken{ID: "token-1", Subject: "user-1", GrantID: "grant-1", ClientID: testAudience,
+	if !reflect.DeepEqual(*got, AccessToken{ID: "token-1", Subject: "user-1", GrantID: "grant-1", ClientID: testAudience,
 		Expiry: time.Unix(now.Add(15*time.Minute).Unix(), 0)}) {
 		t.Errorf("token = %+v", got)
 	}

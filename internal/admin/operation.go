@@ -29,6 +29,9 @@ type Operation struct {
 	// GroupManager: a manager of the group the operation acts on may
 	// perform it without holding Action (D-group-managers).
 	GroupManager bool
+	// StepUp: one of the most dangerous actions, which needs a recent
+	// sign-in with a second factor (access.Service.CheckStepUp, D-step-up).
+	StepUp bool
 }
 
 // Target is the kind of thing an operation acts on.

@@ -19,16 +19,31 @@ var (
 	OpSubscriptionDelete = declare(Operation{Name: "subscription.delete", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
 )
 
+// Support impersonation (D-impersonation): support staff act as a
+// customer's user in scope (impersonate_user); the customer's owner and
+// admins (and support in scope) list and end them; the customer's owner
+// and admins decide whether support may (allow_impersonation). Nobody
+// acting for a user holds either (authz.ActorForbidden). Ending one's own
+// impersonation (the banner's End) is the caller's own.
+var (
+	OpUserImpersonate        = declare(Operation{Name: "user.impersonate", Action: authz.ImpersonateUser, Write: true, Target: TargetCustomer})
+	OpImpersonationList      = declare(Operation{Name: "impersonation.list", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpImpersonationEnd       = declare(Operation{Name: "impersonation.end", Action: authz.ManageCustomerUser, Write: true, Target: TargetCustomer})
+	OpImpersonationEndOwn    = declare(Operation{Name: "impersonation.end_own", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
+	OpImpersonationPolicyGet = declare(Operation{Name: "impersonation.policy", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpImpersonationPolicyPut = declare(Operation{Name: "impersonation.policy_put", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
+)
+
 // Customers.
 var (
 	OpCustomerList              = declare(Operation{Name: "customer.list", Action: authz.ViewUsageUnits})
 	OpCustomerCreate            = declare(Operation{Name: "customer.create", Action: authz.CreateCustomer, Write: true})
 	OpCustomerGet               = declare(Operation{Name: "customer.get", Action: authz.ViewUsageUnits, Target: TargetCustomer})
 	OpCustomerUpdate            = declare(Operation{Name: "customer.update", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
-	OpCustomerDelete            = declare(Operation{Name: "customer.delete", Action: authz.DeleteCustomer, Write: true, Target: TargetCustomer})
+	OpCustomerDelete            = declare(Operation{Name: "customer.delete", Action: authz.DeleteCustomer, Write: true, Target: TargetCustomer, StepUp: true})
 	OpCustomerSettings          = declare(Operation{Name: "customer.settings", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 	OpCustomerSettingsPut       = declare(Operation{Name: "customer.settings_put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
-	OpCustomerTransferOwnership = declare(Operation{Name: "customer.transfer_ownership", Action: authz.TransferOwnership, Write: true, Target: TargetCustomer})
+	OpCustomerTransferOwnership = declare(Operation{Name: "customer.transfer_ownership", Action: authz.TransferOwnership, Write: true, Target: TargetCustomer, StepUp: true})
 )
 
 // Tenants. A role that holds trigger_migration and not manage_tenant
@@ -65,7 +80,7 @@ var (
 	OpInstanceConnectionRepair   = declare(Operation{Name: "instance.connection_repair", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
 	OpInstanceConnectionRotate   = declare(Operation{Name: "instance.connection_rotate", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
 	OpInstanceSecretRotate       = declare(Operation{Name: "instance.secret_rotate", Action: authz.ManageInstances, Write: true, Target: TargetInstance})
-	OpInstanceDatabaseURIResolve = declare(Operation{Name: "instance.database_uri_resolve", Action: authz.ResolveDatabaseURI, Write: true, Target: TargetInstance})
+	OpInstanceDatabaseURIResolve = declare(Operation{Name: "instance.database_uri_resolve", Action: authz.ResolveDatabaseURI, Write: true, Target: TargetInstance, StepUp: true})
 )
 
 // Customers' users.

@@ -29,6 +29,7 @@ type Service struct {
 	tenants
 	instances
 	users
+	impersonations
 	internalUsers
 	grants
 	serviceAccounts
@@ -112,6 +113,7 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		tenants:           tenants{co},
 		instances:         instances{core: co, apps: cfg.apps, vault: cfg.vault},
 		users:             users{acct},
+		impersonations:    impersonations{co},
 		internalUsers:     internalUsers{acct},
 		grants:            grants{co},
 		serviceAccounts:   serviceAccounts{core: co, adminOrgID: cfg.adminOrgID},

@@ -67,6 +67,10 @@ type Actor struct {
 	Email          string `json:"email"`
 	OrganizationID string `json:"organizationId"`
 	Role           string `json:"role"`
+	// ImpersonatorID is who acted as the user: the internal user of an
+	// impersonation or the service account of a delegation (the access
+	// token's act claim, D-impersonation); "" when the user acted itself.
+	ImpersonatorID string `json:"impersonatorId,omitempty"`
 }
 
 // Target is what the event acted on: its type (user, application,
@@ -126,7 +130,8 @@ func FromRow(r *store.AuditEvent) Event {
 	e := Event{ID: r.ID, Time: r.At.UTC(), Kind: r.Kind, CategoryUID: category, Category: categoryNames[category],
 		ClassUID: class, Class: classNames[class], ActivityID: activity, Activity: activityNames[class][activity],
 		TypeUID: class*100 + activity, Outcome: Success, Reason: r.Reason,
-		Actor:         Actor{UserID: r.ActorID, Email: r.ActorEmail, OrganizationID: r.ActorOrgID, Role: r.ActorRole},
+		Actor: Actor{UserID: r.ActorID, Email: r.ActorEmail, OrganizationID: r.ActorOrgID, Role: r.ActorRole,
+			ImpersonatorID: r.ImpersonatorID},
 		Target:        Target{Type: r.TargetType, ID: r.TargetID, Name: r.TargetName},
 		SourceAddress: r.SourceIP, UserAgent: r.UserAgent, RequestID: r.RequestID, Action: r.Action, Operation: r.Operation, Resource: r.Resource,
 		Status: r.Status}

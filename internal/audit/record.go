@@ -31,6 +31,9 @@ type Entry struct {
 	// customer whether an address exists.
 	CustomerOf string
 	Details    Details
+	// ImpersonatorID is who acted as ActorID (an impersonation's internal
+	// user, a delegation's service account); "" when the user acted itself.
+	ImpersonatorID string
 }
 
 // Appender stores an audit event: the store, or one of its transactions.
@@ -68,7 +71,7 @@ func Row(ctx context.Context, now time.Time, e Entry) *store.AuditEvent {
 	r := &store.AuditEvent{ID: NewID(), At: now.UTC(), Kind: string(e.Kind), ActorID: e.ActorID, ActorEmail: e.ActorEmail,
 		Decision: "allowed", Reason: e.Reason, Status: 200, RequestID: httpapi.RequestID(ctx), TargetType: e.Target.Type,
 		TargetID: e.Target.ID, TargetName: e.Target.Name, SourceIP: ip, UserAgent: ua, Details: e.Details.encode(),
-		CustomerOfUser: e.CustomerOf}
+		CustomerOfUser: e.CustomerOf, ImpersonatorID: e.ImpersonatorID}
 	if e.Failed {
 		r.Decision, r.Status = "denied", 401
 	}

@@ -44,10 +44,16 @@ const (
 	// link existing accounts on the customer's domains (D-linking);
 	// platform_admin only.
 	TrustIdentityProvider
+	// ImpersonateUser starts acting as a customer's user (support
+	// impersonation, D-impersonation); internal roles only, in scope.
+	ImpersonateUser
+	// AllowImpersonation decides whether support may act as the customer's
+	// users (D-impersonation); the customer's own roles only.
+	AllowImpersonation
 )
 
 // numActions sizes the catalog's arrays; index 0 is the invalid Action.
-const numActions = int(TrustIdentityProvider) + 1
+const numActions = int(AllowImpersonation) + 1
 
 // actionInfo is what Decide and NewCatalog know about an action beyond the catalog.
 type actionInfo struct {
@@ -65,6 +71,9 @@ type actionInfo struct {
 	// customerOnly: the customer's own work; never an internal role's
 	// (D-data-access: internal roles read tenant data, they never upload it).
 	customerOnly bool
+	// supportOnly: support's work on a customer; never a portal role's
+	// (D-impersonation).
+	supportOnly bool
 }
 
 var actions = [numActions]actionInfo{
@@ -96,6 +105,8 @@ var actions = [numActions]actionInfo{
 	ReadTenantData:        {name: "read_tenant_data"},
 	UploadCxData:          {name: "upload_cx_data", needsCustomer: true, customerOnly: true},
 	TrustIdentityProvider: {name: "trust_identity_provider", adminOnly: true},
+	ImpersonateUser:       {name: "impersonate_user", needsCustomer: true, supportOnly: true},
+	AllowImpersonation:    {name: "allow_impersonation", needsCustomer: true, customerOnly: true},
 }
 
 // ErrUnknownAction is wrapped by ParseAction's error for a name that is not an action.
@@ -135,6 +146,10 @@ func (a Action) AdminOnly() bool { return a.valid() && actions[a].adminOnly }
 // CustomerOnly reports whether a is the customer's own work, which no
 // internal role may hold (uploading cx data, D-data-access).
 func (a Action) CustomerOnly() bool { return a.valid() && actions[a].customerOnly }
+
+// SupportOnly reports whether a is support's work on a customer, which no
+// portal role may hold (impersonating a user, D-impersonation).
+func (a Action) SupportOnly() bool { return a.valid() && actions[a].supportOnly }
 
 // TenantLifecycle reports whether a creates, deletes or transfers a tenant.
 func (a Action) TenantLifecycle() bool { return a.valid() && actions[a].tenantLifecycle }

@@ -15,6 +15,7 @@ func TestParseAction(t *testing.T) {
 		"view_usage_units", "manage_catalog", "manage_releases", "manage_instances", "resolve_database_uri",
 		"manage_system_workers", "manage_internal_users", "manage_user_attributes", "view_audit_log",
 		"manage_discrepancies", "read_tenant_data", "upload_cx_data", "trust_identity_provider",
+		"impersonate_user", "allow_impersonation",
 	}
 	var got []string
 	for _, a := range Actions() {

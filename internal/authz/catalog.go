@@ -129,6 +129,8 @@ func forbidden(r Role, a Action) string {
 		return ReasonPortalTenant
 	case info.customerOnly && !r.Portal():
 		return ReasonCustomerOnly
+	case info.supportOnly && r.Portal():
+		return ReasonSupportOnly
 	}
 	return ""
 }

@@ -107,8 +107,8 @@ func TestSpecMatrixNotes(t *testing.T) {
 		switch a {
 		case ReadTenantData:
 			want = AccessRead // reading is all there is to it
-		case UploadCxData:
-			want = AccessNone // cx data is the customer's own work
+		case UploadCxData, AllowImpersonation:
+			want = AccessNone // cx data and the decision on impersonation are the customer's own
 		}
 		if got := c.Access(PlatformAdmin, a); got != want {
 			t.Errorf("Access(platform_admin, %s) = %s, want %s", a, got, want)
@@ -175,7 +175,7 @@ var migrationRow = regexp.MustCompile(`^\s*\('([a-z_]+)', '([a-z_]+)', '(full|re
 
 // The migrations that seed role_permissions: the table and the spec's
 // matrix, then the data API's actions.
-var catalogMigrations = []string{"0003_authz.sql", "0013_access_path.sql", "0014_trust_identity_provider.sql"}
+var catalogMigrations = []string{"0003_authz.sql", "0013_access_path.sql", "0014_trust_identity_provider.sql", "0038_impersonation.sql"}
 
 // spec: R5.7-catalog
 func TestMigrationSeedsSpecMatrix(t *testing.T) {

@@ -45,6 +45,8 @@ const (
 	ReasonCustomerOnly       = "only the customer's own users may"
 	ReasonOwnerProtected     = "only platform_admin may suspend or delete a customer's owner"
 	ReasonMissing            = "resource does not exist"
+	ReasonImpersonating      = "not while acting for another user"
+	ReasonSupportOnly        = "only support staff may"
 )
 
 const (
@@ -56,6 +58,8 @@ const (
 // Decide says whether p may perform action a on r; write asks for full access,
 // otherwise read access is enough. sc is ResolveScope(*p), resolved once per
 // request. In order:
+//  0. a principal acting for another user (Principal.Actor: impersonation,
+//     delegation) holds no action ActorForbidden names (D-impersonation);
 //  1. the rules no catalog can change: the platform_admin-only actions
 //     (R5.7-never), ownership transfer for owner and platform_admin only
 //     (R4.6-owner-transfer), no internal-infrastructure action for portal or
@@ -125,6 +129,8 @@ func (c *Catalog) roleAccess(p *Principal, a Action, write bool) (Role, Access, 
 		return 0, AccessNone, deny(statusForbidden, ReasonUnknownRole), false
 	case !a.valid():
 		return 0, AccessNone, deny(statusForbidden, ReasonUnknownAction), false
+	case p.Actor != "" && ActorForbidden(a):
+		return 0, AccessNone, deny(statusForbidden, ReasonImpersonating), false
 	}
 	role, access := p.Role, AccessNone
 	for _, r := range p.GroupRoles {
@@ -192,4 +198,21 @@ func allow(x Access) Decision {
 
 func deny(status int, reason string) Decision {
 	return Decision{Status: status, Reason: reason}
+}
+
+// ActorForbidden reports whether a is closed to a principal acting for
+// another user (an impersonation or a delegation, Principal.Actor),
+// whatever its role (D-impersonation): every internal-infrastructure
+// action (the database URI, environment and releases, system workers,
+// instances, internal users, …), the platform_admin-only ones, the
+// owner's (ownership transfer, deleting the customer) and trusting an
+// identity provider, and impersonation itself (no chains; the customer's
+// decision on it).
+func ActorForbidden(a Action) bool {
+	if !a.valid() {
+		return true
+	}
+	info := &actions[a]
+	return info.infra || info.adminOnly || a == TransferOwnership || a == DeleteCustomer || a == ImpersonateUser ||
+		a == AllowImpersonation
 }

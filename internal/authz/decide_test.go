@@ -159,7 +159,7 @@ func TestDecideAccountManager(t *testing.T) {
 	c := MustSpecCatalog(t)
 	am := inScope(AccountManager)
 	customerSide := []Action{CreateTenant, DeleteTenant, ManageTenant, TriggerMigration, ManageCustomerUser,
-		SuspendUser, ManageCustomerConfig, ViewBilling, ManageBilling, ViewBilledUnits, ViewUsageUnits, ViewAuditLog}
+		SuspendUser, ManageCustomerConfig, ViewBilling, ManageBilling, ViewBilledUnits, ViewUsageUnits, ViewAuditLog, ImpersonateUser}
 	for _, a := range customerSide {
 		t.Run(a.String(), func(t *testing.T) {
 			if diff := cmp.Diff(allowed(AccessFull), decide(c, am, a, Resource{CustomerID: "c1"}, true)); diff != "" {

@@ -50,12 +50,18 @@ var specRows = [...]struct {
 	// docs/decisions.md) is platform_admin's alone: a customer who could
 	// trust its own provider could take over its own owner's account.
 	{TrustIdentityProvider, []Role{PlatformAdmin}, nil},
+	// Support impersonation (D-impersonation, docs/decisions.md): support
+	// staff who manage a customer's users act as one of them, within their
+	// scope; the customer's owner and admins decide whether support may.
+	{ImpersonateUser, []Role{PlatformAdmin, AccountManager, QAAdmin}, nil},
+	{AllowImpersonation, []Role{Owner, Admin}, nil},
 }
 
 // SpecMatrix returns the capability matrix (R5.7-matrix), followed by the
 // data API's rows (D-data-access), as catalog entries, by matrix row,
 // full-access roles before read-only ones. The migrations 0003_authz.sql
-// 0013_access_path.sql and 0014_trust_identity_provider.sql seed
+// 0013_access_path.sql, 0014_trust_identity_provider.sql and
+// 0038_impersonation.sql seed
 // role_permissions with exactly these rows.
 func SpecMatrix() []Entry {
 	var out []Entry

@@ -23,6 +23,11 @@ type Principal struct {
 	// without Role itself. The user holds, for each action, the most any of
 	// Role and GroupRoles holds (Catalog.AccessOf).
 	GroupRoles []Role
+	// Actor is who acts as the user: an impersonation's support user or a
+	// delegation's service account (the access token's act claim); ""
+	// when the user acts itself. Such a principal holds no action
+	// ActorForbidden names, whatever its role (D-impersonation).
+	Actor string
 }
 
 // roles calls fn on Role, then on each of GroupRoles.

@@ -37,7 +37,7 @@ func (c *Console) handleResolveClient(w http.ResponseWriter, r *http.Request) {
 // authorizeRequest is what the gateway page sends once the user has chosen
 // an organization and a method.
 type authorizeRequest struct {
-	Flow          string `json:"flow"` // console, console-silent or tenant
+	Flow          string `json:"flow"` // console, console-silent, console-step-up or tenant
 	Email         string `json:"email"`
 	OrgID         string `json:"orgId"`
 	Method        string `json:"method"` // password or sso
@@ -52,6 +52,10 @@ type authorizeRequest struct {
 	// UILocales is the language the gateway page was asked for with its
 	// ui_locales, carried to the authorize URL (D-languages).
 	UILocales string `json:"uiLocales"`
+	// console-step-up flow (D-step-up): what a refused dangerous action
+	// asked for (its WWW-Authenticate's acr_values and max_age).
+	ACRValues string `json:"acrValues"`
+	MaxAge    *int   `json:"maxAge"`
 }
 
 // msgGeneric is the one error a login screen shows for an address that has

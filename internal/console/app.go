@@ -72,8 +72,11 @@ func (c *Console) appPage(w http.ResponseWriter, r *http.Request) {
 		"__ISSUER__", html.EscapeString(c.cfg.Issuer),
 		"__CLIENT_ID__", html.EscapeString(c.cfg.ClientID),
 	).Replace(c.appShell)
+	// connect-src: the console's own APIs, and the provider, whose token
+	// endpoint exchanges an impersonation's subject token (D-impersonation),
+	// as the gateway's pages allow it
 	httpapi.PageHeaders(w.Header(), "default-src 'none'; script-src 'self'; style-src 'self' 'nonce-"+nonce+"'; "+
-		"style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; "+
+		"style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' "+c.cfg.Issuer+"; "+
 		"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.Header().Set("Cache-Control", "no-cache") // revalidated (ETag), not kept from one load to the next unasked
 	w.Header().Set("X-Content-Type-Options", "nosniff")

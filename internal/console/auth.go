@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/httpapi"
@@ -17,6 +18,21 @@ type MeResponse struct {
 	Email      string  `json:"email"`
 	Name       string  `json:"name"`
 	Customer   string  `json:"customerName,omitempty"`
+	// Actor is who acts as the user (an impersonation's support user, a
+	// delegation's service account); null when the user acts itself
+	// (D-impersonation).
+	Actor *MeActor `json:"actor"`
+}
+
+// MeActor is who acts for the user of /api/v1/auth/me.
+type MeActor struct {
+	UserID string `json:"userId"`
+	Email  string `json:"email"`
+	// ImpersonationID names the impersonation (the grant of the token),
+	// which DELETE /api/v1/me/impersonation ends; "" for a delegation.
+	ImpersonationID string `json:"impersonationId"`
+	// ExpiresAt is when the impersonation ends by itself.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 }
 
 // Me describes the caller from the console's own data (R4.1-me): its
@@ -34,6 +50,15 @@ func (c *Console) Me(ctx context.Context, caller *access.Caller) (*MeResponse, e
 		me.CustomerID = &id
 		if cust, err := c.store.Customer(ctx, id); err == nil {
 			me.Customer = cust.Name
+		}
+	}
+	if caller.Actor != "" {
+		me.Actor = &MeActor{UserID: caller.Actor}
+		if a, err := c.store.User(ctx, caller.Actor); err == nil {
+			me.Actor.Email = a.Email
+		}
+		if m, err := c.store.Impersonation(ctx, caller.GrantID); err == nil && m.ActorID == caller.Actor {
+			me.Actor.ImpersonationID, me.Actor.ExpiresAt = m.ID, &m.ExpiresAt
 		}
 	}
 	return me, nil

@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/platform/platform/internal/platform"
@@ -77,6 +78,10 @@ type AuthorizeParams struct {
 	// UILocales is the language the browser asked the gateway for, one
 	// supported code ("de", …) or "" (D-languages).
 	UILocales string
+	// ACRValues and MaxAge ask for a step-up (D-step-up): a sign-in of that
+	// class no older than MaxAge seconds; MaxAge < 0 asks nothing of it.
+	ACRValues string
+	MaxAge    int
 }
 
 var errBadAuthorize = errors.New("console: refusing to build an authorize URL")
@@ -119,6 +124,12 @@ func BuildAuthorizeURL(endpoint string, p AuthorizeParams, registered []string) 
 	}
 	if p.Prompt == "none" || p.Prompt == "login" {
 		q.Set("prompt", p.Prompt)
+	}
+	if p.ACRValues != "" {
+		q.Set("acr_values", p.ACRValues)
+	}
+	if p.MaxAge >= 0 && p.ACRValues != "" {
+		q.Set("max_age", strconv.Itoa(p.MaxAge))
 	}
 	return endpoint + "?" + q.Encode(), nil
 }

@@ -19,6 +19,15 @@ func (c *Console) AuthorizeURL(ctx context.Context, in authorizeRequest) (string
 		p.ClientID, p.RedirectURI, p.Scopes, p.Prompt = c.cfg.ClientID, c.callbackURL(), OwnScopes("", ""), "none"
 		return c.build(endpoint, p, []string{c.callbackURL()})
 	}
+	if in.Flow == "console-step-up" { // D-step-up: a new sign-in of the class a dangerous action asked for
+		acr, maxAge, err := stepUpParams(in)
+		if err != nil {
+			return "", err
+		}
+		p.ClientID, p.RedirectURI, p.Scopes, p.Prompt = c.cfg.ClientID, c.callbackURL(), OwnScopes("", ""), "login"
+		p.ACRValues, p.MaxAge, p.LoginHint = acr, maxAge, platform.NormalizeEmail(in.Email)
+		return c.build(endpoint, p, []string{c.callbackURL()})
+	}
 	if in.Flow != "console" && in.Flow != "tenant" {
 		return "", platform.Errorf(platform.EINVALID, "flow must be console or tenant")
 	}
@@ -82,4 +91,23 @@ func methodAllowed(res *ResolveOrgResponse, orgID, method, idpID string) bool {
 		}
 	}
 	return false
+}
+
+// stepUpACR are the classes a step-up may ask for (the identity
+// provider's acr_values_supported).
+var stepUpACR = map[string]bool{"urn:platform:acr:mfa": true, "urn:platform:acr:phr": true}
+
+// stepUpParams checks a step-up's acr_values (known classes only) and
+// max_age (0 to a day; none: -1). EINVALID.
+func stepUpParams(in authorizeRequest) (string, int, error) {
+	if !stepUpACR[in.ACRValues] {
+		return "", 0, platform.Errorf(platform.EINVALID, "acrValues must be urn:platform:acr:mfa or urn:platform:acr:phr")
+	}
+	if in.MaxAge == nil {
+		return in.ACRValues, -1, nil
+	}
+	if *in.MaxAge < 0 || *in.MaxAge > 86400 {
+		return "", 0, platform.Errorf(platform.EINVALID, "maxAge must be 0 to 86400 seconds")
+	}
+	return in.ACRValues, *in.MaxAge, nil
 }

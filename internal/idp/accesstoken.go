@@ -44,11 +44,23 @@ type accessTokenClaims struct {
 	HomeOrgID  string   `json:"urn:idp:iam:user:resourceowner:id,omitempty"`
 	AuthTime   int64    `json:"auth_time,omitempty"`
 	AuthMethod []string `json:"amr,omitempty"`
+	// ACR is the authentication context class the sign-in reached (ACRMFA,
+	// ACRPhishingResistant, or none), for step-up (D-step-up).
+	ACR string `json:"acr,omitempty"`
+	// Actor names who acts for the subject: an impersonation's support
+	// user or a delegation's service account (RFC 8693, D-impersonation).
+	Actor *actorClaim `json:"act,omitempty"`
 }
 
 // signAccessToken signs the access token t as an RFC 9068 JWT with the
 // current signing key.
 func (s *storage) signAccessToken(ctx context.Context, req op.TokenRequest, t *store.AccessToken) (string, error) {
+	return s.keys.signJWT(ctx, typeAccessToken, s.claimsOf(ctx, req, t))
+}
+
+// claimsOf is the claims of access token t issued for req (nil for a
+// token exchange, which has no sign-in of its own).
+func (s *storage) claimsOf(ctx context.Context, req op.TokenRequest, t *store.AccessToken) accessTokenClaims {
 	aud := t.Audience
 	if len(aud) == 0 {
 		aud = []string{t.ClientID}
@@ -64,8 +76,9 @@ func (s *storage) signAccessToken(ctx context.Context, req op.TokenRequest, t *s
 			c.AuthTime = at.Unix()
 		}
 		c.AuthMethod = r.GetAMR()
+		c.ACR = acrOf(c.AuthMethod)
 	}
-	return s.keys.signJWT(ctx, typeAccessToken, c)
+	return c
 }
 
 // grantLifetime is how long a grant lives at least once it issued a token:

@@ -171,6 +171,9 @@ func (p *core) sessionSatisfies(ctx context.Context, sess *store.Session, a *sto
 	if a.MaxAge != nil && p.now().Sub(sess.AuthTime) > time.Duration(*a.MaxAge)*time.Second {
 		return false
 	}
+	if !acrMet(a.ACR, sess.AMR) {
+		return false // step-up: the session lacks the factor acr_values demand (D-step-up)
+	}
 	rules, err := p.loginRules(ctx, u.OrgID)
 	return err == nil && rules.satisfiedBy(sess.AMR)
 }

@@ -15,7 +15,7 @@ type authRequest struct{ *store.AuthRequest }
 var _ op.AuthRequest = authRequest{}
 
 func (a authRequest) GetID() string          { return a.ID }
-func (a authRequest) GetACR() string         { return "" }
+func (a authRequest) GetACR() string         { return acrOf(a.AMR) }
 func (a authRequest) GetAMR() []string       { return a.AMR }
 func (a authRequest) GetAudience() []string  { return []string{a.ClientID} }
 func (a authRequest) GetAuthTime() time.Time { return a.AuthTime }

@@ -19,15 +19,15 @@ const DiscoveryPath = "/.well-known/openid-configuration"
 // supportedGrantTypes are the grants the token endpoint serves; any other
 // grant_type is refused before the op library sees it.
 var supportedGrantTypes = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken, oidc.GrantTypeClientCredentials,
-	oidc.GrantTypeDeviceCode}
+	oidc.GrantTypeDeviceCode, oidc.GrantTypeTokenExchange}
 
 // claimsSupported are the claims the provider's tokens and userinfo carry.
-var claimsSupported = []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "azp",
+var claimsSupported = []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "at_hash", "azp",
 	"sid", "name", "locale", "email", "email_verified", ClaimResourceOwnerID, ClaimResourceOwnerName}
 
 // discovery serves the metadata of what works, and nothing else: the op
 // library's document without the implicit and hybrid response types, the
-// device, jwt-bearer and token-exchange grants, request objects, session
+// device and jwt-bearer grants, request objects, session
 // iframes and client authentication methods the provider does not accept.
 func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)
@@ -48,6 +48,7 @@ func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	d.IntrospectionEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodBasic}
 	d.IntrospectionEndpointAuthSigningAlgValuesSupported = nil
 	d.ClaimsSupported = slices.Clone(claimsSupported)
+	d.ACRValuesSupported = slices.Clone(acrValuesSupported)
 	d.ClaimsParameterSupported = false
 	d.RequestURIParameterSupported = false
 	w.Header().Set("Cache-Control", "public, max-age=300")

@@ -11,7 +11,7 @@ import (
 // authentication at the token endpoint (clientauth.go), pushed
 // authorization requests (par.go), the device authorization endpoint
 // (device.go), the refresh grace and the id_token rule of refreshes
-// (refreshgrace.go, refresh.go), discovery and the bearer challenge
+// (refreshgrace.go, refresh.go), the token exchange (exchange.go), discovery and the bearer challenge
 // (discovery.go), CORS (cors.go).
 type endpoints struct {
 	*core
@@ -25,7 +25,7 @@ type endpoints struct {
 func (p *endpoints) routes(r chi.Router) {
 	r.With(p.cors).Get(DiscoveryPath, p.discovery)
 	r.With(p.cors).Options(DiscoveryPath, allowGet)
-	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))
+	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.tokenExchange(p.refreshGrace(p.refreshWithoutIDToken(p.op))))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(p.op))

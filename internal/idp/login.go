@@ -240,9 +240,12 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	}
 	factor, ferr := p.store.TOTP(ctx, user.ID)
 	hasTOTP := ferr == nil && factor.Confirmed
-	if mfaDone || (!hasTOTP && !policy.mfaForced()) {
+	if (mfaDone && acrMet(a.ACR, amr)) || (!hasTOTP && !policy.mfaForced() && a.ACR == "") {
 		p.finishLogin(w, r, a, user.ID, amr)
 		return
+	}
+	if a.ACR == ACRPhishingResistant {
+		hasTOTP = false // only a passkey reaches the phishing-resistant class (D-step-up)
 	}
 	if err := p.store.SetPendingUser(ctx, a.ID, user.ID, amr); err != nil {
 		p.internalError(w, r, err)
@@ -255,6 +258,11 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	}
 	if hasTOTP || hasPasskey {
 		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, hasTOTP, hasPasskey, "")
+		return
+	}
+	if a.ACR == ACRPhishingResistant {
+		p.renderError(w, r, http.StatusForbidden, "A passkey is required",
+			"The application asks you to sign in with a passkey. Add one on your account page, then try again.")
 		return
 	}
 	enrol, err := p.factors.beginTOTP(ctx, user.ID, user.Email)
@@ -387,6 +395,11 @@ func (p *loginPages) finishLogin(w http.ResponseWriter, r *http.Request, a *stor
 // answers the error itself and reports false on failure.
 func (p *loginPages) completeLogin(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, userID string, amr []string) bool {
 	ctx := r.Context()
+	if !acrMet(a.ACR, amr) { // step-up: never completes without the demanded factor (D-step-up)
+		p.renderError(w, r, http.StatusForbidden, "A stronger sign-in is required",
+			"The application asks for a sign-in with a second factor or a passkey. Go back to the application and start again.")
+		return false
+	}
 	if a.LinkIDPID != "" && a.LinkUserID == userID {
 		err := p.store.LinkExternalIdentity(ctx, a.LinkIDPID, a.LinkSubject, userID, p.now())
 		if err != nil && platform.ErrorCode(err) != platform.ECONFLICT {

@@ -135,14 +135,14 @@ func TestAttackDiscoveryHonest(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code"}
+	want := []string{"authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code",
+		"urn:ietf:params:oauth:grant-type:token-exchange"} // D-impersonation
 	if !slices.Equal(d.ResponseTypes, []string{"code"}) || !slices.Equal(d.Grants, want) || d.Device != ti.issuer+PathDeviceAuthorization ||
 		!slices.Equal(d.AuthMethods, []string{"none", "client_secret_basic", "client_secret_post", "private_key_jwt"}) || !slices.Equal(d.Challenge, []string{"S256"}) ||
 		slices.Contains(d.Claims, "phone_number") {
 		t.Fatalf("discovery claims more than works: %+v", d)
 	}
-	for _, grant := range []string{"urn:ietf:params:oauth:grant-type:jwt-bearer",
-		"urn:ietf:params:oauth:grant-type:token-exchange", "password", "implicit"} {
+	for _, grant := range []string{"urn:ietf:params:oauth:grant-type:jwt-bearer", "password", "implicit"} {
 		resp, err := http.PostForm(ti.issuer+PathToken, url.Values{"grant_type": {grant}, "client_id": {appClientID}})
 		if err != nil {
 			t.Fatal(err)

@@ -56,6 +56,7 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
 		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginTimeout),
 		UILocales: i18n.Pick(i18n.UILocales(req.UILocales.String())),
+		ACR: demandedACR(req.ACRValues),
 	}
 	if req.MaxAge != nil {
 		v := int64(*req.MaxAge)

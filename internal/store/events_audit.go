@@ -46,18 +46,22 @@ type AuditEvent struct {
 	CustomerOfUser string
 	// Seq is the event's place in the stream (AuditStream), set by AppendAudit.
 	Seq int64
+	// ImpersonatorID is who acted for ActorID: the internal user of an
+	// impersonation, or the service account of a delegation (the access
+	// token's act claim; D-impersonation). "" otherwise.
+	ImpersonatorID string
 }
 
 // auditColumns are the columns of audit_log (aliased a) in auditDest's order.
 const auditColumns = `a.id, a.at, a.kind, a.actor_id, COALESCE(a.customer_id, ''), a.action, a.operation, a.resource,
 	a.decision, a.reason, a.status, a.request_id, a.actor_email, a.actor_org_id, a.actor_role, a.target_type, a.target_id,
-	a.target_name, a.source_ip, a.user_agent, a.details, a.seq`
+	a.target_name, a.source_ip, a.user_agent, a.details, a.seq, a.impersonator_id`
 
 // auditDest is where a row of auditColumns is scanned to.
 func auditDest(e *AuditEvent) []any {
 	return []any{&e.ID, &e.At, &e.Kind, &e.ActorID, &e.CustomerID, &e.Action, &e.Operation, &e.Resource, &e.Decision,
 		&e.Reason, &e.Status, &e.RequestID, &e.ActorEmail, &e.ActorOrgID, &e.ActorRole, &e.TargetType, &e.TargetID,
-		&e.TargetName, &e.SourceIP, &e.UserAgent, &e.Details, &e.Seq}
+		&e.TargetName, &e.SourceIP, &e.UserAgent, &e.Details, &e.Seq, &e.ImpersonatorID}
 }
 
 func scanAudit(r Row) (AuditEvent, error) {
@@ -85,7 +89,7 @@ func (s *Events) AppendAudit(ctx context.Context, e *AuditEvent) error {
 	}
 	_, err := s.db.Exec(ctx, `INSERT INTO audit_log (id, at, actor_id, customer_id, action, operation, resource, decision, reason,
 		status, request_id, kind, actor_email, actor_org_id, actor_role, target_type, target_id, target_name, source_ip,
-		user_agent, details, seq)
+		user_agent, details, impersonator_id, seq)
 		VALUES ($1, $2, $3,
 		COALESCE($4, (SELECT c.id FROM users u JOIN customers c ON c.org_id = u.org_id WHERE u.id = $18)),
 		$5, $6, $7, $8, $9, $10, $11, $12,
@@ -96,10 +100,10 @@ func (s *Events) AppendAudit(ctx context.Context, e *AuditEvent) error {
 		$16, $17,
 		COALESCE(NULLIF($19, ''), CASE $16 WHEN 'user' THEN (SELECT email FROM users WHERE id = $17)
 			WHEN 'application' THEN (SELECT name FROM applications WHERE client_id = $17) END, ''),
-		$20, $21, $22, `+seq+`)`,
+		$20, $21, $22, $23, `+seq+`)`,
 		e.ID, e.At.UTC(), e.ActorID, nullString(e.CustomerID), e.Action, e.Operation, e.Resource, e.Decision, e.Reason,
 		e.Status, e.RequestID, e.Kind, e.ActorEmail, e.ActorOrgID, e.ActorRole, e.TargetType, e.TargetID, e.CustomerOfUser,
-		e.TargetName, e.SourceIP, e.UserAgent, details)
+		e.TargetName, e.SourceIP, e.UserAgent, details, e.ImpersonatorID)
 	return wrap(err, "audit event")
 }
 

@@ -39,8 +39,27 @@ func (e *env) auth(r *http.Request) (access.Identity, error) {
 	if id == "" {
 		return access.Identity{}, nil
 	}
-	return access.Identity{UserID: id, GrantID: e.logins.Grant(id)}, nil
+	out := access.Identity{UserID: id, GrantID: e.logins.Grant(id)}
+	// what a token's act, grant_id, auth_time and acr would say (testSignIn)
+	if g := r.Header.Get(testGrantHeader); g != "" {
+		out.GrantID = g
+	}
+	out.Actor, out.ACR = r.Header.Get(testActorHeader), r.Header.Get(testACRHeader)
+	if age, err := time.ParseDuration(r.Header.Get(testAuthAgeHeader)); err == nil {
+		out.AuthTime = time.Now().Add(-age)
+	}
+	return out, nil
 }
+
+// The test's stand-ins for the claims of an access token beyond its
+// subject: the grant (grant_id), who acts (act), how long ago and how the
+// user signed in (auth_time, acr).
+const (
+	testGrantHeader   = "X-Test-Grant"
+	testActorHeader   = "X-Test-Actor"
+	testAuthAgeHeader = "X-Test-Auth-Age"
+	testACRHeader     = "X-Test-ACR"
+)
 
 // env is the admin API over a real store (SQLite, or PostgreSQL with
 // TEST_DATABASE_URL), served by httptest through the real route table.
@@ -205,6 +224,12 @@ func (e *env) do(userID, method, path string, body any) response {
 // doWithID is do with the request id the request comes with ("": none).
 func (e *env) doWithID(requestID, userID, method, path string, body any) response {
 	e.t.Helper()
+	return e.doWithHeaders(nil, requestID, userID, method, path, body)
+}
+
+// doWithHeaders is doWithID with more request headers.
+func (e *env) doWithHeaders(headers map[string]string, requestID, userID, method, path string, body any) response {
+	e.t.Helper()
 	var rd io.Reader
 	contentType := "application/json"
 	switch b := body.(type) {
@@ -234,6 +259,9 @@ func (e *env) doWithID(requestID, userID, method, path string, body any) respons
 	}
 	if userID != "" {
 		req.Header.Set(testUserHeader, userID)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	resp, err := e.srv.Client().Do(req)
 	if err != nil {

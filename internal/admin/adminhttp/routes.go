@@ -82,6 +82,15 @@ func (a *API) table() []Route {
 		{Method: del, Pattern: "/users/{id}/sessions/{sessionId}", Op: admin.OpUserSessionEnd, Locate: user, Handle: endSession(s.EndUserSession)},
 		{Method: post, Pattern: "/users/{id}/reset-second-factor", Op: admin.OpUserSecondFactorReset, Locate: user, Handle: byID(ok, s.ResetSecondFactor)},
 
+		// Support impersonation (D-impersonation): a one-time subject token
+		// for the token exchange; the customer's list, its decision, ending one.
+		{Method: post, Pattern: "/users/{id}/impersonate", Op: admin.OpUserImpersonate, Locate: user, Handle: byIDWithBody(created, s.Impersonate)},
+		{Method: get, Pattern: "/customers/{id}/impersonations", Op: admin.OpImpersonationList, Locate: cust, Handle: pagedByID(s.ListImpersonations)},
+		{Method: get, Pattern: "/customers/{id}/impersonation-policy", Op: admin.OpImpersonationPolicyGet, Locate: cust, Handle: byID(ok, s.CustomerImpersonationPolicy)},
+		{Method: put, Pattern: "/customers/{id}/impersonation-policy", Op: admin.OpImpersonationPolicyPut, Locate: cust, Handle: byIDWithBody(ok, s.PutCustomerImpersonationPolicy)},
+		{Method: del, Pattern: "/impersonations/{id}", Op: admin.OpImpersonationEnd, Locate: s.ImpersonationResource, Handle: byID(ok, s.EndImpersonation)},
+		{Method: del, Pattern: "/me/impersonation", Op: admin.OpImpersonationEndOwn, Handle: a.endOwnImpersonation},
+
 		// Internal users.
 		{Method: get, Pattern: "/internal-users", Op: admin.OpInternalUserList, Handle: searched(s.SearchInternalUsers)},
 		{Method: post, Pattern: "/internal-users", Op: admin.OpInternalUserCreate, Handle: withBody(created, s.CreateInternalUser)},
@@ -318,6 +327,10 @@ func endSession(call func(ctx context.Context, c *access.Caller, id, sessionID s
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r), param(r, "sessionId")))
 	}
+}
+
+func (a *API) endOwnImpersonation(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+	return respond(http.StatusNoContent, nil, a.svc.EndOwnImpersonation(r.Context(), c))
 }
 
 func (a *API) leaveFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {

@@ -39,6 +39,15 @@ func (a *API) wrap(rt Route) http.Handler {
 			httpapi.WriteError(w, r, err)
 			return
 		}
+		if rt.Op.StepUp { // the most dangerous actions: a recent sign-in with a second factor (D-step-up)
+			if err := a.access.CheckStepUp(c); err != nil {
+				if su := access.AsStepUp(err); su != nil {
+					w.Header().Set("WWW-Authenticate", su.Challenge())
+				}
+				httpapi.WriteError(w, r, err)
+				return
+			}
+		}
 		status, body, err := rt.Handle(r, c, res)
 		if err != nil {
 			httpapi.WriteError(w, r, err)

@@ -51,6 +51,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Groups", testGroups},
 		{"SCIM", testSCIM},
 		{"Languages", testLanguages},
+		{"Impersonation", testImpersonation},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

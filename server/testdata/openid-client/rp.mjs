@@ -2,7 +2,8 @@
 // platform's identity provider. server/openid_client_test.go starts it,
 // writes one JSON line with the settings, answers the lines it asks
 // ({"step":"authorize"} with the browser's callback URL, {"step":"device"}
-// by approving the device), and reads one JSON line per step. Any failure
+// by approving the device), and reads one JSON line per step; last, the
+// service account delegates the user's token (token exchange). Any failure
 // is printed as {"step":"error"} and exits 1.
 import * as client from 'openid-client'
 import { createInterface } from 'node:readline'
@@ -61,6 +62,16 @@ try {
     verificationUriComplete: device.verification_uri_complete ?? '', interval: device.interval ?? 5 })
   const deviceTokens = await client.pollDeviceAuthorizationGrant(app, device)
   say({ step: 'device_tokens', sub: deviceTokens.claims()?.sub ?? '', accessToken: deviceTokens.access_token })
+
+  // service delegation by token exchange (RFC 8693): the service account
+  // exchanges the user's access token for one of the console's API
+  const exchanged = await client.genericGrantRequest(sa, 'urn:ietf:params:oauth:grant-type:token-exchange', {
+    subject_token: refreshed.access_token,
+    subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+    resource: cfg.consoleUrl,
+  })
+  say({ step: 'exchange', accessToken: exchanged.access_token, issuedTokenType: exchanged.issued_token_type ?? '',
+    refresh: Boolean(exchanged.refresh_token) })
   process.exit(0)
 } catch (err) {
   say({ step: 'error', error: String(err?.message ?? err), code: err?.code ?? '', cause: JSON.stringify(err?.cause ?? null) })

@@ -88,6 +88,23 @@ export async function startSignIn(org?: { orgId: string; method: string; idpId: 
   window.location.assign(resp.ok && data.url ? data.url : "/");
 }
 
+// startStepUp signs in again for one of the console's most dangerous
+// actions (D-step-up): the gateway's step-up flow asks the identity
+// provider for acrValues within maxAge seconds, as the refusal named, and
+// the callback comes back to the same page.
+export async function startStepUp(acrValues: string, maxAge: number): Promise<void> {
+  if (signingOut) return;
+  store.setItem("return_to", window.location.pathname + window.location.search);
+  const body = { flow: "console-step-up", email: identity().email, acrValues, maxAge, ...(await pkce()) };
+  const resp = await fetch("/api/v1/login/authorize", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = (await resp.json().catch(() => ({}))) as { url?: string };
+  window.location.assign(resp.ok && data.url ? data.url : "/");
+}
+
 // signedIn clears the one silent attempt after a token worked.
 export function signedIn(): void {
   store.removeItem("silent_tried");

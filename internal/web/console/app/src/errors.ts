@@ -32,6 +32,8 @@ export function sentence(err: GraphErr, what = i18n.t("errors.thisItem")): strin
       return i18n.t("errors.unauthenticated");
     case "CONFLICT":
       return capitalize(err.message) + ".";
+    case "INSUFFICIENT_USER_AUTHENTICATION":
+      return i18n.t("errors.stepUp");
     case "RATE_LIMITED":
       return i18n.t("errors.rateLimited");
     case "SERVICE_UNAVAILABLE":

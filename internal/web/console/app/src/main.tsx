@@ -6,6 +6,7 @@ import { Alert, MantineProvider, Modal, Text, createTheme } from "@mantine/core"
 import { Client, Provider, cacheExchange, fetchExchange, useQuery } from "urql";
 import { refusedChangesNothing } from "./refused";
 import { trustedOperations } from "./trusted";
+import { retryAfterStepUp, stepUpOnRefusal } from "./stepup";
 import { accessToken, signedIn, startSignIn } from "./auth";
 import { CallerContext, MeDocument, caller } from "./me";
 import { Shell } from "./shell";
@@ -82,11 +83,16 @@ function start() {
   }
   const client = new Client({
     url: "/graphql",
-    exchanges: [cacheExchange, refusedChangesNothing, trustedOperations, fetchExchange],
+    exchanges: [cacheExchange, refusedChangesNothing, stepUpOnRefusal, trustedOperations, fetchExchange],
     fetch: fetchWithAuth,
     requestPolicy: "cache-and-network",
     preferGetMethod: false,
   });
+  // a mutation refused for want of a second factor is retried once, after the step-up's sign-in
+  void retryAfterStepUp().finally(() => render(client));
+}
+
+function render(client: Client) {
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <MantineProvider theme={theme} getStyleNonce={() => nonce} cssVariablesResolver={contrast}>

@@ -19,7 +19,7 @@ describe("permissions", () => {
     const admin = me("platform_admin", null, [["VIEW_USAGE_UNITS", "full"], ["MANAGE_INSTANCES", "full"], ["MANAGE_INTERNAL_USERS", "full"]]);
     expect(SECTIONS.filter((s) => s.show(admin)).map((s) => s.path)).toEqual(["customers", "instances", "grants", "usage", "internal-users", "internal-groups"]);
     const portalAdmin = me("admin", "c1", [["MANAGE_CUSTOMER_USER", "full"]]);
-    expect(SECTIONS.filter((s) => s.show(portalAdmin)).map((s) => s.path)).toEqual(["users", "groups"]);
+    expect(SECTIONS.filter((s) => s.show(portalAdmin)).map((s) => s.path)).toEqual(["users", "groups", "support-access"]);
   });
 });
 

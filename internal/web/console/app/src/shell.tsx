@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, switchLanguage, type Language } from "./i18n";
@@ -10,6 +10,8 @@ import { readsTenants, useCaller, type Caller } from "./me";
 import { settings, signOut } from "./auth";
 import { linkProps, useRoute } from "./router";
 import { OrgSwitch } from "./orgswitch";
+import { ImpersonationBanner, SupportAccessPage } from "./impersonation";
+import { stepUpOutcome } from "./stepup";
 import { CustomersPage } from "./pages/customers";
 import { CustomerPage } from "./pages/customer";
 import { TenantsPage } from "./pages/tenants";
@@ -52,6 +54,7 @@ export const SECTIONS: Section[] = [
   { path: "tenants", label: "sections.tenants", show: readsTenants },
   { path: "users", label: "sections.users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
   { path: "groups", label: "sections.groups", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "support-access", label: "sections.supportAccess", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
   { path: "instances", label: "sections.instances", show: (c) => c.can("MANAGE_INSTANCES") },
   { path: "grants", label: "sections.grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
   { path: "usage", label: "sections.usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
@@ -136,6 +139,8 @@ export function Shell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <ImpersonationBanner />
+        <StepUpNotice />
         <Page sections={sections} />
       </AppShell.Main>
     </AppShell>
@@ -177,6 +182,8 @@ function Page({ sections }: { sections: Section[] }) {
       return id ? <InternalUserPage id={id} /> : <InternalUsersPage />;
     case "groups":
       return id ? <GroupPage id={id} internal={false} /> : <GroupsPage internal={false} />;
+    case "support-access":
+      return caller.me.customerId ? <SupportAccessPage customerId={caller.me.customerId} /> : <NotOffered />;
     case "internal-groups":
       return id ? <GroupPage id={id} internal={true} /> : <GroupsPage internal={true} />;
     case "catalog":
@@ -220,4 +227,11 @@ function NotOffered() {
       <Text>{t("shell.notOffered")}</Text>
     </>
   );
+}
+
+// StepUpNotice says how the action retried after a step-up went.
+function StepUpNotice() {
+  const [text] = useState(stepUpOutcome);
+  if (!text) return null;
+  return <Text role="status" mb="sm" data-testid="step-up-outcome">{text}</Text>;
 }

@@ -14,6 +14,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n": typeof types.ImpersonateUserDocument,
+    "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n": typeof types.ImpersonationsDocument,
+    "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n": typeof types.ImpersonationPolicyDocument,
+    "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n": typeof types.SetImpersonationPolicyDocument,
+    "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": typeof types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": typeof types.OwnOrgDocument,
     "\n  query UserAttributes { userAttributes { id key label type options required } }\n": typeof types.UserAttributesDocument,
@@ -154,6 +159,11 @@ type Documents = {
     "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": typeof types.LeaveFocusDocument,
 };
 const documents: Documents = {
+    "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n": types.ImpersonateUserDocument,
+    "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n": types.ImpersonationsDocument,
+    "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n": types.ImpersonationPolicyDocument,
+    "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n": types.SetImpersonationPolicyDocument,
+    "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": types.OwnOrgDocument,
     "\n  query UserAttributes { userAttributes { id key label type options required } }\n": types.UserAttributesDocument,
@@ -308,6 +318,26 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n"): (typeof documents)["\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n"): (typeof documents)["\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n"): (typeof documents)["\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n"): (typeof documents)["\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -18,6 +18,7 @@ import { describeAgent, secondFactors, signInMethods, supportActions, type Suppo
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { StatusBadge } from "./users";
 import { useTranslation } from "react-i18next";
+import { ActAsButton } from "../impersonation";
 import { tr } from "../i18n";
 
 const CustomerUserQuery = graphql(`
@@ -258,6 +259,9 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
             <Button variant="outline" color="red.9" onClick={() => setConfirming("reset")}>{tr("user.resetSecondFactor")}</Button>
           )}
         </Group>
+      )}
+      {caller.internal && u.status === "active" && (
+        <Group mb="sm"><ActAsButton userId={u.id} email={u.email} /></Group>
       )}
       <FormErrors messages={errs} />
       {done && <Text role="status" mb="sm" data-testid="done">{done}</Text>}

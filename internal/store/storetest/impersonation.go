@@ -1,0 +1,89 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
+)
+
+// testImpersonation: an impersonation's subject token is spent once, by its
+// actor only, unexpired, while the customer allows it; ending it revokes its
+// grant; the customer's list is newest first; turning the permission off
+// ends the running ones (D-impersonation).
+func testImpersonation(t *testing.T, st *store.Store) {
+	mustOrg(t, st, "org-i")
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "cust-i", Name: "Imp", OrgID: "org-i", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	mustUser(t, st, "u-i", "org-i", "u@i.example")
+	mustOrg(t, st, "org-admin")
+	mustUser(t, st, "actor-i", "org-admin", "actor@admin.example")
+	if ok, err := st.CustomerImpersonation(ctx, "cust-i"); err != nil || ok {
+		t.Fatalf("allowed by default: %v %v", ok, err)
+	}
+	if err := st.SetCustomerImpersonation(ctx, "missing", true, "x", ts); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("a missing customer: %v", err)
+	}
+	start := func(id string, at time.Time) {
+		t.Helper()
+		if err := st.CreateImpersonation(ctx, &store.Impersonation{ID: id, CustomerID: "cust-i", UserID: "u-i", ActorID: "actor-i",
+			Reason: "r " + id, TokenHash: "h-" + id, CreatedAt: at, TokenExpiresAt: at.Add(time.Minute), ExpiresAt: at.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start("imp-1", ts)
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts, ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("exchanged while the customer does not allow it: %v", err)
+	}
+	if err := st.SetCustomerImpersonation(ctx, "cust-i", true, "owner", ts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "someone-else", ts, ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("another actor: %v", err)
+	}
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts.Add(time.Minute), ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("an expired subject token: %v", err)
+	}
+	m, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts.Add(time.Second), ts.Add(time.Hour))
+	if err != nil || m.ID != "imp-1" || m.ExchangedAt == nil || !m.ExpiresAt.Equal(ts.Add(time.Hour)) || m.UserEmail != "u@i.example" ||
+		m.ActorEmail != "actor@admin.example" {
+		t.Fatalf("exchange: %+v %v", m, err)
+	}
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts.Add(2*time.Second), ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("a replay: %v", err)
+	}
+	if err := st.CreateAccessToken(ctx, &store.AccessToken{ID: "at-i", FamilyID: "imp-1", ClientID: "console", UserID: "u-i",
+		CreatedAt: ts, ExpiresAt: ts.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	ended, err := st.EndImpersonation(ctx, "imp-1", "owner", ts.Add(time.Minute))
+	if err != nil || !ended {
+		t.Fatalf("end: %v %v", ended, err)
+	}
+	if g, err := st.TokenGrant(ctx, "imp-1"); err != nil || g.RevokedAt.IsZero() {
+		t.Fatalf("the grant after the end: %+v %v", g, err)
+	}
+	if again, err := st.EndImpersonation(ctx, "imp-1", "owner", ts.Add(time.Minute)); err != nil || again {
+		t.Fatalf("ended twice: %v %v", again, err)
+	}
+	start("imp-2", ts.Add(time.Second))
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-2", "actor-i", ts.Add(2*time.Second), ts.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	page, next, err := st.ImpersonationPage(ctx, "cust-i", "", 1)
+	if err != nil || len(page) != 1 || page[0].ID != "imp-2" || next == "" {
+		t.Fatalf("first page: %+v %q %v", page, next, err)
+	}
+	if page, _, err = st.ImpersonationPage(ctx, "cust-i", next, 1); err != nil || len(page) != 1 || page[0].ID != "imp-1" ||
+		page[0].EndedBy != "owner" || page[0].EndedAt == nil {
+		t.Fatalf("second page: %+v %v", page, err)
+	}
+	if err := st.SetCustomerImpersonation(ctx, "cust-i", false, "owner", ts.Add(3*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := st.Impersonation(ctx, "imp-2"); err != nil || m.EndedAt == nil || m.EndedBy != "owner" {
+		t.Fatalf("a running one after the customer forbade it: %+v %v", m, err)
+	}
+}
