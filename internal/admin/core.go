@@ -12,6 +12,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
@@ -140,8 +141,16 @@ func (s *core) open(sealed []byte, label secrets.Label, table string) (string, e
 }
 
 // queueMail writes a message to the outbox through tx, the transaction of
-// the change that causes it (D-mail).
+// the change that causes it (D-mail), in the recipient's saved language,
+// else the language of the request that causes it (D-languages).
 func (s *core) queueMail(ctx context.Context, tx *store.Store, m mail.Message) error {
+	if m.Lang == "" {
+		saved := ""
+		if u, err := tx.User(ctx, m.UserID); err == nil {
+			saved = u.Locale
+		}
+		m.Lang = i18n.ForMail(ctx, saved)
+	}
 	return (&mail.Outbox{Sealer: s.secrets(), Now: s.now}).Queue(ctx, tx, m)
 }
 

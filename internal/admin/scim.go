@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/platform/platform/internal/access"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -28,10 +29,12 @@ type scimUsers struct {
 type SCIMUserView struct {
 	*CustomerUserView
 	ExternalID string
+	// Locale is the user's saved language ("" for none; D-languages).
+	Locale string
 }
 
 func (s *scimUsers) scimView(u *store.SCIMUser) *SCIMUserView {
-	return &SCIMUserView{CustomerUserView: s.u.view(&u.CustomerUser), ExternalID: u.ExternalID}
+	return &SCIMUserView{CustomerUserView: s.u.view(&u.CustomerUser), ExternalID: u.ExternalID, Locale: u.Locale}
 }
 
 // SCIMUserInput is a user as the directory sends it; Active nil leaves the
@@ -41,6 +44,18 @@ type SCIMUserInput struct {
 	Name       string
 	ExternalID string
 	Active     *bool
+	// PreferredLanguage, when given, sets the user's saved language
+	// (D-languages): a tag of a supported language ("de", "de-CH") saves
+	// it, any other value (or "") saves none.
+	PreferredLanguage *string
+}
+
+// locale is the saved language a directory's preferredLanguage names.
+func (in SCIMUserInput) locale() string {
+	if in.PreferredLanguage == nil || len(*in.PreferredLanguage) > i18n.MaxTag {
+		return ""
+	}
+	return i18n.Pick(i18n.Saved(*in.PreferredLanguage))
 }
 
 // SCIMUsers lists the users of the caller's organization meeting f, count
@@ -106,7 +121,7 @@ func (s *scimUsers) SCIMCreateUser(ctx context.Context, c *access.Caller, in SCI
 	}
 	a := account{id: newID(), email: email, name: name, customerID: d.customerID}
 	now := s.u.stamp()
-	u := &platform.User{ID: a.id, OrgID: d.orgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	u := &platform.User{ID: a.id, OrgID: d.orgID, Email: email, Name: name, CreatedAt: now, UpdatedAt: now, Locale: in.locale()}
 	suspended := in.Active != nil && !*in.Active
 	err = s.u.audited(ctx, c, scimCreateUser.pick(d), a.acted(), func(tx *store.Store) error {
 		if err := tx.CreateUser(ctx, u); err != nil {
@@ -164,7 +179,11 @@ func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id st
 			return nil, err
 		}
 	}
-	renamed := name != cur.Name || externalID != cur.ExternalID
+	locale := cur.Locale
+	if in.PreferredLanguage != nil {
+		locale = in.locale()
+	}
+	renamed := name != cur.Name || externalID != cur.ExternalID || locale != cur.Locale
 	if externalID != "" && externalID != cur.ExternalID {
 		taken, _, err := s.u.store.SCIMUsers(ctx, d.orgID, &SCIMFilter{Op: "eq", Attr: "externalId", Value: externalID}, 0, 1)
 		if err != nil {
@@ -182,6 +201,9 @@ func (s *scimUsers) SCIMReplaceUser(ctx context.Context, c *access.Caller, id st
 	if renamed {
 		err := s.u.audited(ctx, c, scimRenameUser.pick(d), d.target("users", id), func(tx *store.Store) error {
 			if err := tx.RenameUser(ctx, id, name, s.u.now()); err != nil {
+				return err
+			}
+			if err := tx.SetUserLocale(ctx, id, locale, s.u.now()); err != nil {
 				return err
 			}
 			return tx.SetSCIMExternalID(ctx, d.orgID, id, externalID)

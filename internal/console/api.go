@@ -49,6 +49,9 @@ type authorizeRequest struct {
 	ClientID    string `json:"clientId"`
 	RedirectURI string `json:"redirectUri"`
 	Scope       string `json:"scope"`
+	// UILocales is the language the gateway page was asked for with its
+	// ui_locales, carried to the authorize URL (D-languages).
+	UILocales string `json:"uiLocales"`
 	// console-step-up flow (D-step-up): what a refused dangerous action
 	// asked for (its WWW-Authenticate's acr_values and max_age).
 	ACRValues string `json:"acrValues"`

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/platform/platform/internal/platform"
+
+	"github.com/platform/platform/internal/i18n"
 )
 
 // Scopes with a meaning at the identity provider.
@@ -73,6 +75,9 @@ type AuthorizeParams struct {
 	Nonce         string
 	LoginHint     string
 	Prompt        string
+	// UILocales is the language the browser asked the gateway for, one
+	// supported code ("de", …) or "" (D-languages).
+	UILocales string
 	// ACRValues and MaxAge ask for a step-up (D-step-up): a sign-in of that
 	// class no older than MaxAge seconds; MaxAge < 0 asks nothing of it.
 	ACRValues string
@@ -113,6 +118,9 @@ func BuildAuthorizeURL(endpoint string, p AuthorizeParams, registered []string) 
 	}
 	if p.LoginHint != "" {
 		q.Set("login_hint", p.LoginHint)
+	}
+	if code, ok := i18n.Valid(p.UILocales); ok && code != "" {
+		q.Set("ui_locales", code)
 	}
 	if p.Prompt == "none" || p.Prompt == "login" {
 		q.Set("prompt", p.Prompt)

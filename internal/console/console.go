@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
 )
@@ -39,7 +39,7 @@ type Console struct {
 	store    *store.Store
 	verifier *access.TokenVerifier
 	access   *access.Service
-	pages    *template.Template
+	pages    i18n.Pages
 	appShell string // the console app's index.html
 	appETag  string // its validator, for this console's issuer and client (D-console-caching)
 	// issuerOrigin is the identity provider's origin, where branded logos
@@ -52,7 +52,7 @@ type Console struct {
 // console's API accepts only access tokens (typ at+jwt) issued to the console
 // portal client (D-token-typ).
 func New(cfg Config, st *store.Store) (*Console, error) {
-	pages, err := template.ParseFS(web.FS, "console/*.html")
+	pages, err := i18n.ParsePages(web.FS, "console/*.html")
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (c *Console) authenticators() []access.Authenticator {
 // under /api/v1 (the administration API).
 func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 	r := chi.NewRouter()
-	r.Use(httpapi.LimitBody(httpapi.MaxBody))
+	r.Use(httpapi.LimitBody(httpapi.MaxBody), i18n.WithRequest)
 	r.Get("/", c.gatewayPage)
 	r.Get("/callback", c.staticPage("callback.html"))
 	for _, base := range []string{"/dashboard", "/portal"} {

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -12,7 +13,8 @@ import (
 // app's client and redirect URI are not registered (R5.3-refuse).
 func (c *Console) AuthorizeURL(ctx context.Context, in authorizeRequest) (string, error) {
 	endpoint := c.cfg.Issuer + "/oauth/v2/authorize"
-	p := AuthorizeParams{CodeChallenge: in.CodeChallenge, State: in.State, Nonce: in.Nonce}
+	p := AuthorizeParams{CodeChallenge: in.CodeChallenge, State: in.State, Nonce: in.Nonce,
+		UILocales: i18n.Pick(i18n.UILocales(in.UILocales))}
 	if in.Flow == "console-silent" { // R5.2-silent: the provider's session answers, or login_required
 		p.ClientID, p.RedirectURI, p.Scopes, p.Prompt = c.cfg.ClientID, c.callbackURL(), OwnScopes("", ""), "none"
 		return c.build(endpoint, p, []string{c.callbackURL()})

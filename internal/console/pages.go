@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/web"
 )
 
@@ -25,6 +26,10 @@ type gatewayView struct {
 	// AppName names the application the user signs in to: the console, or
 	// the tenant app of a registered Flow 2 request.
 	AppName string
+	// UILocales is the supported language the page was asked for with
+	// ui_locales ("" for none), which the gateway carries to the
+	// provider's authorize URL (D-languages).
+	UILocales string
 }
 
 // consoleAppName is what the gateway calls the console itself.
@@ -39,7 +44,8 @@ const maxGatewayQuery = 4096
 // (R5.3-refuse, R4.1-rc-never). Unknown parameters are ignored.
 func (c *Console) gatewayPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v := gatewayView{Flow: "console", Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID, AppName: consoleAppName}
+	v := gatewayView{Flow: "console", Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID, AppName: consoleAppName,
+		UILocales: i18n.Pick(i18n.UILocales(q.Get("ui_locales")))}
 	if q.Has("client_id") || q.Has("redirect_uri") {
 		v.Flow = "tenant"
 		v.ClientID, v.RedirectURI, v.Scope = q.Get("client_id"), q.Get("redirect_uri"), q.Get("scope")
@@ -65,19 +71,19 @@ func (c *Console) gatewayPage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if v.Refused != "" { // nothing of the request is echoed into the page
-			v = gatewayView{Flow: "tenant", Refused: v.Refused}
+			v = gatewayView{Flow: "tenant", Refused: v.Refused, UILocales: v.UILocales}
 		}
 	}
 	status := http.StatusOK
 	if v.Refused != "" {
 		status = http.StatusBadRequest
 	}
-	c.render(w, status, "gateway.html", v)
+	c.render(w, r, status, "gateway.html", v)
 }
 
 func (c *Console) staticPage(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c.render(w, http.StatusOK, name, gatewayView{Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID})
+		c.render(w, r, http.StatusOK, name, gatewayView{Issuer: c.cfg.Issuer, ConsoleClientID: c.cfg.ClientID})
 	}
 }
 
@@ -85,6 +91,10 @@ func (c *Console) static(w http.ResponseWriter, r *http.Request) {
 	web.ServeAsset(w, r, "console", chi.URLParam(r, "file"))
 }
 
-func (c *Console) render(w http.ResponseWriter, status int, name string, data any) {
-	httpapi.RenderPage(w, status, c.pages, name, data, c.cfg.Issuer)
+// render answers a page in the language the request asks for: the
+// gateway's ui_locales, else Accept-Language, else English (D-languages).
+func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	tag := i18n.Match(i18n.UILocales(r.URL.Query().Get("ui_locales")), i18n.AcceptLanguage(r.Header.Get("Accept-Language")))
+	w.Header().Set("Content-Language", tag.String())
+	httpapi.RenderPage(w, status, c.pages.For(tag), name, data, c.cfg.Issuer)
 }

@@ -21,7 +21,7 @@ func (p *accountPages) accountMFA(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed {
-		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
+		p.render(w, r, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
 		return
 	}
 	if !p.requireProof(w, r, u, PathAccountMFA) {
@@ -32,7 +32,7 @@ func (p *accountPages) accountMFA(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	p.renderSetup(w, http.StatusOK, PathAccountMFA, "", enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "")
 }
 
 // accountMFASubmit confirms the enrolment with a first code of its key
@@ -48,7 +48,7 @@ func (p *accountPages) accountMFASubmit(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if f, err := p.store.TOTP(ctx, u.ID); err == nil && f.Confirmed { // nothing to confirm: no new codes this way
-		p.render(w, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
+		p.render(w, r, http.StatusOK, "account.html", accountView{Email: u.Email, Enabled: true})
 		return
 	}
 	if !p.factors.confirmEnrolment(w, r, u, PathAccountMFA, "") {

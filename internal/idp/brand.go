@@ -59,14 +59,18 @@ func immutable(w http.ResponseWriter, contentType string) {
 	h.Set("Cross-Origin-Resource-Policy", "cross-origin") // e-mail clients and the console gateway load logos
 }
 
-// brandRoutes serves the logos and the colour style sheets.
-func (p *core) brandRoutes(r chi.Router) {
+// brandAssets serves the logos (from the store) and the colour style
+// sheets (made from their names).
+type brandAssets struct{ store *store.Store }
+
+// routes serves the logos and the colour style sheets.
+func (p brandAssets) routes(r chi.Router) {
 	r.Get(branding.LogoPrefix+"{file}", p.serveLogo)
 	r.Get(branding.StylePrefix+"{file}", serveBrandStyle)
 }
 
 // serveLogo answers a logo by the SHA-256 of its PNG; 404 for any other name.
-func (p *core) serveLogo(w http.ResponseWriter, r *http.Request) {
+func (p brandAssets) serveLogo(w http.ResponseWriter, r *http.Request) {
 	sha, ok := strings.CutSuffix(chi.URLParam(r, "file"), ".png")
 	if !ok || !branding.IsLogoHash(sha) {
 		http.NotFound(w, r)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"html/template"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
@@ -46,8 +46,8 @@ type core struct {
 	cfg    Config
 	store  *store.Store
 	sealer *secrets.Sealer
-	pages  *template.Template
-	secure bool // cookies get Secure when the issuer is https
+	pages  i18n.Pages // one template set per language (D-languages)
+	secure bool       // cookies get Secure when the issuer is https
 	// passkeysOn: the issuer can be a WebAuthn relying party (passkey.go).
 	passkeysOn bool
 	// logoutWake has the logout sender look at its queue.

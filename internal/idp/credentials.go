@@ -248,7 +248,8 @@ func (p *factors) sendResetLink(ctx context.Context, u *platform.User, why strin
 		org = o.Name
 	}
 	if ssoOnly {
-		m := mail.Message{Kind: mail.KindSSOOnly, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name}
+		m := mail.Message{Kind: mail.KindSSOOnly, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name,
+			Lang: mailLanguage(ctx, u)}
 		if p.cfg.ConsoleURL != "" {
 			m.Link = p.cfg.ConsoleURL + "/"
 		}
@@ -278,7 +279,8 @@ func (p *factors) sendResetLink(ctx context.Context, u *platform.User, why strin
 			}
 		}
 		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: kind, To: u.Email, UserID: u.ID,
-			CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Link: mail.Link(p.cfg.Issuer, PathPasswordReset, token)})
+			CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Link: mail.Link(p.cfg.Issuer, PathPasswordReset, token),
+			Lang: mailLanguage(ctx, u)})
 	})
 }
 

@@ -133,7 +133,7 @@ func (p *loginPages) devicePage(w http.ResponseWriter, r *http.Request) {
 	if len(code) > 20 {
 		code = ""
 	}
-	p.render(w, http.StatusOK, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: code})
+	p.render(w, r, http.StatusOK, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: code})
 }
 
 // normalUserCode is a user code as stored: upper case, the dash where it
@@ -159,7 +159,7 @@ func (p *loginPages) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 	code := normalUserCode(r.PostForm.Get("user_code"))
 	d, err := p.deviceByCode(r.Context(), code)
 	if err != nil {
-		p.render(w, http.StatusBadRequest, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: r.PostForm.Get("user_code"),
+		p.render(w, r, http.StatusBadRequest, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: r.PostForm.Get("user_code"),
 			Error: "This code is not valid or has expired. Check the code your device shows."})
 		return
 	}
@@ -175,7 +175,7 @@ func (p *loginPages) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 	if app, err := p.application(r.Context(), d.ClientID); err == nil {
 		name = app.Name
 	}
-	p.render(w, http.StatusOK, "device_confirm.html", deviceView{CSRF: p.newCSRF(w), UserCode: code, AppName: name,
+	p.render(w, r, http.StatusOK, "device_confirm.html", deviceView{CSRF: p.newCSRF(w), UserCode: code, AppName: name,
 		Confirmation: confirmation})
 }
 

@@ -24,7 +24,7 @@ var supportedGrantTypes = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRef
 
 // claimsSupported are the claims the provider's tokens and userinfo carry.
 var claimsSupported = []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "at_hash", "azp",
-	"sid", "name", "email", "email_verified", ClaimResourceOwnerID, ClaimResourceOwnerName}
+	"sid", "name", "locale", "email", "email_verified", ClaimResourceOwnerID, ClaimResourceOwnerName}
 
 // discovery serves the metadata of what works, and nothing else: the op
 // library's document without the implicit and hybrid response types, the

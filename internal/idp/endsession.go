@@ -64,7 +64,7 @@ func (p *loginPages) endSessionPage(w http.ResponseWriter, r *http.Request) {
 		claims, err := op.VerifyIDTokenHint[*oidc.IDTokenClaims](ctx, hint, p.op.IDTokenHintVerifier(ctx))
 		v.Auto = err == nil && claims.GetSubject() == s.UserID
 	}
-	p.renderPage(w, http.StatusOK, "logout.html", v, v.Auto)
+	p.renderPage(w, r, http.StatusOK, "logout.html", v, v.Auto)
 }
 
 // endSessionSubmit ends this browser's provider session, whoever the

@@ -15,9 +15,9 @@ func (p *core) errorPages(next http.Handler) http.Handler {
 		if held := holdAnswer(w, r, next, plainError); held != nil {
 			msg := strings.TrimSpace(held.body.String())
 			if msg == "" || len(msg) > 500 {
-				msg = "The request could not be processed."
+				msg = p.tr(r, "The request could not be processed.")
 			}
-			p.renderError(w, r, held.status, "This sign-in request is not valid", msg+" Go back to the application and try again.")
+			p.renderError(w, r, held.status, "This sign-in request is not valid", msg+" "+p.tr(r, "Go back to the application and try again."))
 		}
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"log/slog"
 	"net/http"
 
@@ -97,11 +96,11 @@ func (p *accountPages) linkUser(w http.ResponseWriter, r *http.Request, pg linkP
 	return u, org, policy, true
 }
 
-func (p *accountPages) renderSetPassword(ctx context.Context, w http.ResponseWriter, status int, pg linkPage, u *platform.User, org string,
+func (p *accountPages) renderSetPassword(w http.ResponseWriter, r *http.Request, status int, pg linkPage, u *platform.User, org string,
 	policy loginRules, token string, errs []string) {
-	p.render(w, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
+	p.render(w, r, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
 		Action: pg.action, Org: org, Email: u.Email, Token: token, CSRF: p.newCSRF(w), MinLength: policy.PasswordMinLength,
-		CheckCommon: policy.PasswordCheckCommon, Errors: errs, Brand: p.brandOf(ctx, u.OrgID)})
+		CheckCommon: policy.PasswordCheckCommon, Errors: errs, Brand: p.brandOf(r.Context(), u.OrgID)})
 }
 
 // setPasswordPage shows the form of a valid link; opening it spends nothing
@@ -114,10 +113,10 @@ func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 			return
 		}
 		if !policy.passwords() {
-			p.renderSSOOnly(w, http.StatusOK, pg, org)
+			p.renderSSOOnly(w, r, http.StatusOK, pg, org)
 			return
 		}
-		p.renderSetPassword(r.Context(), w, http.StatusOK, pg, u, org, policy, token, nil)
+		p.renderSetPassword(w, r, http.StatusOK, pg, u, org, policy, token, nil)
 	}
 }
 
@@ -125,21 +124,20 @@ func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 // sign-in (D-account-policy): there is no password to set; the user signs
 // in through the organization's identity provider, from the sign-in page.
 // The link stays unspent.
-func (p *accountPages) renderSSOOnly(w http.ResponseWriter, status int, pg linkPage, org string) {
+func (p *accountPages) renderSSOOnly(w http.ResponseWriter, r *http.Request, status int, pg linkPage, org string) {
 	name := org
 	if name == "" {
-		name = "Your organization"
+		name = p.tr(r, "Your organization")
 	}
 	v := doneView{Org: org, Title: "Sign in with your organization's account",
-		Message: name + " signs in through its own identity provider, not with a password: there is no password to set here. " +
-			"Sign in with your organization's account."}
+		Message: p.trf(r, "%s signs in through its own identity provider, not with a password: there is no password to set here. Sign in with your organization's account.", name)}
 	if pg.kind == store.TokenInvitation {
-		v.Message = "You were invited. " + v.Message
+		v.Message = p.tr(r, "You were invited.") + " " + v.Message
 	}
 	if p.cfg.ConsoleURL != "" {
 		v.Links = append(v.Links, doneLink{Name: "Sign in", URL: p.cfg.ConsoleURL + "/"})
 	}
-	p.render(w, status, "done.html", v)
+	p.render(w, r, status, "done.html", v)
 }
 
 // setPasswordSubmit checks the new password against the organization's
@@ -158,21 +156,16 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			return
 		}
 		if !policy.passwords() { // nothing is set or spent
-			p.renderSSOOnly(w, http.StatusForbidden, pg, org)
+			p.renderSSOOnly(w, r, http.StatusForbidden, pg, org)
 			return
 		}
 		password := r.PostForm.Get("password")
 		if password != r.PostForm.Get("confirm") {
-			p.renderSetPassword(r.Context(), w, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
+			p.renderSetPassword(w, r, http.StatusBadRequest, pg, u, org, policy, token, []string{"The two passwords are not the same."})
 			return
 		}
 		if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
-			var pe *platform.Error
-			errs := []string{platform.ErrorMessage(err)}
-			if errors.As(err, &pe) && len(pe.Details) > 0 {
-				errs = pe.Details
-			}
-			p.renderSetPassword(r.Context(), w, http.StatusBadRequest, pg, u, org, policy, token, errs)
+			p.renderSetPassword(w, r, http.StatusBadRequest, pg, u, org, policy, token, passwordProblems(p.printer(r), err, policy.PasswordMinLength))
 			return
 		}
 		hash, err := HashPassword(password, p.cfg.Password)
@@ -198,15 +191,14 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 				p.internalError(w, r, err)
 				return
 			}
-			v.Title, v.Message = "You are signed in", "Your password is set and you are signed in as "+u.Email+"."
+			v.Title, v.Message = "You are signed in", p.trf(r, "Your password is set and you are signed in as %s.", u.Email)
 		} else if policy.passkeysRequired() {
 			// the link proved the mailbox: this browser may add the passkey the organization requires
 			if _, err := p.startSession(w, r, u.ID, []string{"pwd"}, &signIn); err != nil {
 				p.internalError(w, r, err)
 				return
 			}
-			v.Title, v.Message = "Add a passkey", "Your password was changed and you were signed out everywhere. "+
-				"Your organization signs in with passkeys: add one now on your account page."
+			v.Title, v.Message = "Add a passkey", "Your password was changed and you were signed out everywhere. Your organization signs in with passkeys: add one now on your account page."
 			v.Links = append(v.Links, doneLink{Name: "Add a passkey", URL: PathAccount + "#passkeys"})
 		} else {
 			v.Title, v.Message = "Your password was changed", "You were signed out everywhere. Sign in again with your new password."
@@ -217,7 +209,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 		if pg.kind == store.TokenInvitation {
 			v.Links = append(v.Links, doneLink{Name: "Your account", URL: PathAccount, Secondary: true})
 		}
-		p.render(w, http.StatusOK, "done.html", v)
+		p.render(w, r, http.StatusOK, "done.html", v)
 	}
 }
 
@@ -246,7 +238,7 @@ type forgotView struct {
 
 // forgotPage shows the forgot-password form.
 func (p *accountPages) forgotPage(w http.ResponseWriter, r *http.Request) {
-	p.render(w, http.StatusOK, "forgot.html", forgotView{CSRF: p.newCSRF(w), AuthRequestID: authRequestParam(r.URL.Query().Get("authRequestID"))})
+	p.render(w, r, http.StatusOK, "forgot.html", forgotView{CSRF: p.newCSRF(w), AuthRequestID: authRequestParam(r.URL.Query().Get("authRequestID"))})
 }
 
 // forgotSubmit answers the same page whatever the address (no account
@@ -263,12 +255,12 @@ func (p *accountPages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
 	v := forgotView{CSRF: p.newCSRF(w), Email: email, AuthRequestID: authRequestParam(r.PostForm.Get("authRequestID"))}
 	if !platform.ValidEmail(email) {
 		v.Error = "Enter the e-mail address you sign in with."
-		p.render(w, http.StatusBadRequest, "forgot.html", v)
+		p.render(w, r, http.StatusBadRequest, "forgot.html", v)
 		return
 	}
 	v.Sent = true
 	p.later(r.Context(), func(ctx context.Context) error { return p.factors.sendResetLinks(ctx, email, store.TokenReset) })
-	p.render(w, http.StatusOK, "forgot.html", v)
+	p.render(w, r, http.StatusOK, "forgot.html", v)
 }
 
 // authRequestParam keeps a login transaction id for a "back to sign-in"

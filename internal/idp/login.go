@@ -49,7 +49,8 @@ type loginView struct {
 	AuthRequestID   string
 	Email           string
 	EmailLocked     bool   // the address is fixed (an account proving itself for a link)
-	Notice          string // why the form is shown, when it is not the first step
+	Notice          string // why the form is shown, when it is not the first step (a catalog key)
+	NoticeArg       string // the name Notice is formatted with, when it has one
 	Error           string
 	CSRF            string
 	PasswordAllowed bool
@@ -96,8 +97,8 @@ func (p *loginPages) loginOptions(ctx context.Context, a *store.AuthRequest) (lo
 			return v, err
 		}
 		v.EmailLocked = true
-		v.Notice = "An account with this e-mail address already exists. Sign in to it once with its password to link it to " +
-			x.Name + "; after that, " + x.Name + " signs you in."
+		v.Notice = "An account with this e-mail address already exists. Sign in to it once with its password to link it to %[1]s; after that, %[1]s signs you in."
+		v.NoticeArg = x.Name
 	}
 	org := orgScope(a.Scopes)
 	// Without an org scope passkeys are offered; the user's own
@@ -171,7 +172,7 @@ func (p *loginPages) loginPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	fixHint(r, a, &v)
-	p.renderLogin(w, http.StatusOK, v, "")
+	p.renderLogin(w, r, http.StatusOK, v, "")
 }
 
 // loginSubmit checks the password form, then asks for a second factor when
@@ -195,11 +196,11 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		if v.Passkey {
 			msg = msgPasskeyRequired
 		}
-		p.renderLogin(w, http.StatusForbidden, v, msg)
+		p.renderLogin(w, r, http.StatusForbidden, v, msg)
 		return
 	}
 	if email == "" || password == "" || len(email) > 320 || len(password) > 1024 {
-		p.renderLogin(w, http.StatusBadRequest, v, "Enter your e-mail address and password.")
+		p.renderLogin(w, r, http.StatusBadRequest, v, "Enter your e-mail address and password.")
 		return
 	}
 	user, err := p.factors.checkPassword(ctx, email, password, orgScope(a.Scopes), a.ClientID)
@@ -213,7 +214,7 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		slog.InfoContext(ctx, "login failed", "client_id", a.ClientID)
-		p.renderLogin(w, http.StatusUnauthorized, v, p.factors.failedLoginMessage(ctx, email))
+		p.renderLogin(w, r, http.StatusUnauthorized, v, p.factors.failedLoginMessage(ctx, email))
 		return
 	}
 	if required, err := p.passkeyRequired(ctx, user); err != nil {
@@ -221,7 +222,7 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	} else if required { // the password was right, but this organization signs in with passkeys
 		p.signInFailed(ctx, user, email, a.ClientID, reasonPasskeyRequired, methodPassword, factorFirst)
-		p.renderLogin(w, http.StatusForbidden, v, msgPasskeyRequired)
+		p.renderLogin(w, r, http.StatusForbidden, v, msgPasskeyRequired)
 		return
 	}
 	p.afterFirstFactor(w, r, a, user, []string{"pwd"}, false)
@@ -260,7 +261,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	// only the second factors the policy accepts are offered
 	hasTOTP, hasPasskey = hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
 	if hasTOTP || hasPasskey {
-		p.passkeys.renderSecondFactor(w, http.StatusOK, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
+		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
 		return
 	}
 	if a.ACR == ACRPhishingResistant {
@@ -278,7 +279,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		p.internalError(w, r, err)
 		return
 	}
-	p.renderSetup(w, http.StatusOK, PathLoginMFASetup, a.ID, enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathLoginMFASetup, a.ID, enrol, "")
 }
 
 // formRequest parses a login-UI form post, checks its CSRF token, loads
@@ -324,7 +325,7 @@ func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		p.signInFailed(ctx, user, "", a.ClientID, reasonInvalidCode, codeMethod(recovery), factorSecond)
 		pu, perr := p.passkeys.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
-		p.renderOTPAgain(w, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), recovery, perr == nil && len(pu.cred) > 0)
+		p.renderOTPAgain(w, r, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
@@ -367,7 +368,7 @@ func (p *loginPages) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 	if !p.completeLogin(w, r, a, user.ID, amr) {
 		return
 	}
-	p.render(w, http.StatusOK, "recovery.html", recoveryView{Codes: codes,
+	p.render(w, r, http.StatusOK, "recovery.html", recoveryView{Codes: codes,
 		ContinueURL: p.callbackURL(ctx, a.ID)})
 }
 
@@ -448,13 +449,13 @@ func (p *loginPages) callbackURL(ctx context.Context, authRequestID string) stri
 	return op.AuthCallbackURL(p.op)(op.ContextWithIssuer(ctx, p.cfg.Issuer), authRequestID)
 }
 
-func (p *loginPages) renderLogin(w http.ResponseWriter, status int, v loginView, msg string) {
+func (p *loginPages) renderLogin(w http.ResponseWriter, r *http.Request, status int, v loginView, msg string) {
 	v.CSRF, v.Error = p.newCSRF(w), msg
 	if v.Passkey {
-		p.renderPasskeyPage(w, status, "login.html", v)
+		p.renderPasskeyPage(w, r, status, "login.html", v)
 		return
 	}
-	p.render(w, status, "login.html", v)
+	p.render(w, r, status, "login.html", v)
 }
 
 type otpView struct {
@@ -467,8 +468,8 @@ type otpView struct {
 	Brand         brandView // the organization's brand, when the request names it (D-branding)
 }
 
-func (p *loginPages) renderOTP(w http.ResponseWriter, status int, authRequestID, msg string) {
-	p.render(w, status, "otp.html", otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg})
+func (p *loginPages) renderOTP(w http.ResponseWriter, r *http.Request, status int, authRequestID, msg string) {
+	p.render(w, r, status, "otp.html", otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg})
 }
 
 type setupView struct {

@@ -24,13 +24,13 @@ func (p *loginPages) nameCard(ctx context.Context, a *store.AuthRequest, v *logi
 // renderOTPAgain shows the second-factor page after a wrong code; a failed
 // recovery code keeps the recovery form open with the error beside it.
 // The passkey stays offered when the user has one.
-func (p *loginPages) renderOTPAgain(w http.ResponseWriter, authRequestID string, brand brandView, recovery, passkey bool) {
+func (p *loginPages) renderOTPAgain(w http.ResponseWriter, r *http.Request, authRequestID string, brand brandView, recovery, passkey bool) {
 	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msgCodeFailed, Recovery: recovery, Passkey: passkey, Brand: brand}
 	if passkey {
-		p.renderPasskeyPage(w, http.StatusUnauthorized, "otp.html", v)
+		p.renderPasskeyPage(w, r, http.StatusUnauthorized, "otp.html", v)
 		return
 	}
-	p.render(w, http.StatusUnauthorized, "otp.html", v)
+	p.render(w, r, http.StatusUnauthorized, "otp.html", v)
 }
 
 // fixHint shows an address given by the gateway (login_hint) read-only,

@@ -20,14 +20,16 @@ func (p *core) customerOf(ctx context.Context, orgID string) string {
 
 // signInNotice is the message telling u's holder what changed in how the
 // account signs in; queue it through the transaction of the change
-// (queueNotice), so the change and its message exist together.
-func (p *core) signInNotice(ctx context.Context, u *platform.User, change string) mail.Message {
+// (queueNotice), so the change and its message exist together. change is
+// an English catalog key, formatted with arg when it is not "" (the
+// message is written in the holder's language, D-languages).
+func (p *core) signInNotice(ctx context.Context, u *platform.User, change string, arg ...string) mail.Message {
 	org := ""
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
 	}
 	return mail.Message{Kind: mail.KindSignIn, To: u.Email, UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org,
-		Name: u.Name, Change: change, Link: p.cfg.Issuer + PathAccount}
+		Name: u.Name, Change: change, ChangeArgs: arg, Link: p.cfg.Issuer + PathAccount, Lang: mailLanguage(ctx, u)}
 }
 
 // queueNotice writes m to the outbox through tx.

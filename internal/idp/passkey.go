@@ -136,12 +136,12 @@ func (p *passkeys) loadPasskeyUser(ctx context.Context, u *platform.User) (*pass
 // sendOptions keeps the ceremony the library began (sess, for owner and
 // purpose) and answers its options to the passkey script; err is the
 // library's error in beginning it.
-func (p *passkeys) sendOptions(ctx context.Context, w http.ResponseWriter, owner, purpose string, opts any, sess *webauthn.SessionData, err error) {
+func (p *passkeys) sendOptions(r *http.Request, w http.ResponseWriter, owner, purpose string, opts any, sess *webauthn.SessionData, err error) {
 	if err == nil {
-		err = p.beginCeremony(ctx, owner, purpose, sess)
+		err = p.beginCeremony(r.Context(), owner, purpose, sess)
 	}
 	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		p.optionsError(w, r, http.StatusInternalServerError, "Please try again in a moment.")
 		return
 	}
 	writeOptions(w, http.StatusOK, opts)
@@ -149,10 +149,10 @@ func (p *passkeys) sendOptions(ctx context.Context, w http.ResponseWriter, owner
 
 // optionsUser loads the user's passkeys for a ceremony's options; a
 // failure is answered to the passkey script.
-func (p *passkeys) optionsUser(ctx context.Context, w http.ResponseWriter, u *platform.User) (*passkeyUser, bool) {
-	pu, err := p.loadPasskeyUser(ctx, u)
+func (p *passkeys) optionsUser(r *http.Request, w http.ResponseWriter, u *platform.User) (*passkeyUser, bool) {
+	pu, err := p.loadPasskeyUser(r.Context(), u)
 	if err != nil {
-		optionsError(w, http.StatusInternalServerError, "Please try again in a moment.")
+		p.optionsError(w, r, http.StatusInternalServerError, "Please try again in a moment.")
 		return nil, false
 	}
 	return pu, true

@@ -1,6 +1,9 @@
 package idp
 
 import (
+	"strings"
+	"time"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,18 +20,18 @@ import (
 
 // passkeyRow is a passkey as the account page lists it.
 type passkeyRow struct {
-	ID, Name, Created, LastUsed string
-	Cloned                      bool
+	ID, Name          string
+	Created, LastUsed time.Time // LastUsed zero: never (the page says so in its language)
+	Cloned            bool
 }
 
 // passkeyRows lists a user's passkeys for the account page.
 func passkeyRows(keys []store.Passkey) []passkeyRow {
 	out := make([]passkeyRow, 0, len(keys))
 	for _, k := range keys {
-		row := passkeyRow{ID: k.ID, Name: k.Name, Created: k.CreatedAt.UTC().Format(accountSessionTimeForm),
-			LastUsed: "never", Cloned: k.CloneWarning}
+		row := passkeyRow{ID: k.ID, Name: k.Name, Created: k.CreatedAt, Cloned: k.CloneWarning}
 		if k.LastUsedAt != nil {
-			row.LastUsed = k.LastUsedAt.UTC().Format(accountSessionTimeForm)
+			row.LastUsed = *k.LastUsedAt
 		}
 		out = append(out, row)
 	}
@@ -48,20 +51,20 @@ func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	if !p.account.recentProof(s) {
-		optionsError(w, http.StatusForbidden, msgConfirmFirst)
+		p.optionsError(w, r, http.StatusForbidden, msgConfirmFirst)
 		return
 	}
 	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil || !policy.passkeys() {
-		optionsError(w, http.StatusForbidden, "Your organization does not use passkeys.")
+		p.optionsError(w, r, http.StatusForbidden, "Your organization does not use passkeys.")
 		return
 	}
-	pu, ok := p.optionsUser(ctx, w, u)
+	pu, ok := p.optionsUser(r, w, u)
 	if !ok {
 		return
 	}
 	if full, err := p.passkeysFull(ctx, u); err != nil || full {
-		optionsError(w, http.StatusConflict, msgPasskeysFull)
+		p.optionsError(w, r, http.StatusConflict, msgPasskeysFull)
 		return
 	}
 	opts, sess, err := p.webauthn.BeginRegistration(pu,
@@ -70,7 +73,7 @@ func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 			ResidentKey: protocol.ResidentKeyRequirementRequired, UserVerification: protocol.VerificationRequired}),
 		webauthn.WithConveyancePreference(protocol.PreferNoAttestation),
 		webauthn.WithExclusions(webauthn.Credentials(pu.cred).CredentialDescriptors()))
-	p.sendOptions(ctx, w, sessionOwner(s), purposeRegister, opts, sess, err)
+	p.sendOptions(r, w, sessionOwner(s), purposeRegister, opts, sess, err)
 }
 
 // accountPasskeyAdd stores the passkey the browser created for the
@@ -167,7 +170,8 @@ func (p *passkeys) addPasskey(ctx context.Context, u *platform.User, k *store.Pa
 			return err
 		}
 		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: mail.KindPasskey, To: u.Email, UserID: u.ID,
-			CustomerID: customer, Org: org, Name: u.Name, Passkey: k.Name, Link: p.cfg.Issuer + PathAccount})
+			CustomerID: customer, Org: org, Name: u.Name, Passkey: k.Name, Link: p.cfg.Issuer + PathAccount,
+			Lang: mailLanguage(ctx, u)})
 	})
 }
 
@@ -223,7 +227,7 @@ func (p *passkeys) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 			name = k.Name
 		}
 	}
-	notice := p.signInNotice(ctx, u, "The passkey "+quoted(name)+" was removed from your account; it no longer signs you in.")
+	notice := p.signInNotice(ctx, u, "The passkey “%s” was removed from your account; it no longer signs you in.", strings.TrimSpace(name))
 	err = p.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.DeletePasskey(ctx, u.ID, id); err != nil {
 			return err
@@ -248,15 +252,15 @@ func (p *passkeys) accountConfirmOptions(w http.ResponseWriter, r *http.Request)
 	}
 	m, err := p.account.proofMethods(ctx, u)
 	if err != nil || !m.Passkey || p.webauthn == nil {
-		optionsError(w, http.StatusForbidden, "You have no passkey to confirm with.")
+		p.optionsError(w, r, http.StatusForbidden, "You have no passkey to confirm with.")
 		return
 	}
-	pu, ok := p.optionsUser(ctx, w, u)
+	pu, ok := p.optionsUser(r, w, u)
 	if !ok {
 		return
 	}
 	opts, sess, err := p.webauthn.BeginLogin(pu, webauthn.WithUserVerification(protocol.VerificationRequired))
-	p.sendOptions(ctx, w, sessionOwner(s), purposeReauth, opts, sess, err)
+	p.sendOptions(r, w, sessionOwner(s), purposeReauth, opts, sess, err)
 }
 
 // provePasskey checks a passkey's answer to this session's confirmation

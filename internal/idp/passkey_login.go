@@ -30,10 +30,8 @@ const (
 
 	msgPasskeyFailed       = "This passkey could not sign you in."
 	msgPasskeyTooMany      = "Too many passkey requests came from your network. Wait a minute, then try again."
-	msgSecondFactorRefused = "Your organization accepts another kind of second step (a passkey, or its identity provider's), " +
-		"and you have none here. Ask your organization's administrator for help."
-	msgPasskeyRequired = "Your organization signs in with passkeys. Use your passkey; if you have none yet, " +
-		"choose “Forgot your password?” for a link that lets you add one."
+	msgSecondFactorRefused = "Your organization accepts another kind of second step (a passkey, or its identity provider's), and you have none here. Ask your organization's administrator for help."
+	msgPasskeyRequired     = "Your organization signs in with passkeys. Use your passkey; if you have none yet, choose “Forgot your password?” for a link that lets you add one."
 
 	stepSecond = "second" // the passkey is the second factor after a password
 )
@@ -62,8 +60,10 @@ func writeOptions(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-func optionsError(w http.ResponseWriter, status int, msg string) {
-	writeOptions(w, status, map[string]string{"error": msg})
+// optionsError answers a ceremony's options request with msg in the
+// page's language.
+func (p *core) optionsError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	writeOptions(w, status, map[string]string{"error": p.tr(r, msg)})
 }
 
 // beginOptions checks a ceremony's beginning: the form and its CSRF token
@@ -73,13 +73,13 @@ func optionsError(w http.ResponseWriter, status int, msg string) {
 // spent): each beginning writes a challenge.
 func (p *passkeys) beginOptions(w http.ResponseWriter, r *http.Request, expired string) bool {
 	if err := r.ParseForm(); err != nil || !p.validCSRF(r) {
-		optionsError(w, http.StatusForbidden, expired)
+		p.optionsError(w, r, http.StatusForbidden, expired)
 		return false
 	}
 	if p.allow(w, r, "passkey-options") {
 		return true
 	}
-	optionsError(w, http.StatusTooManyRequests, msgPasskeyTooMany)
+	p.optionsError(w, r, http.StatusTooManyRequests, msgPasskeyTooMany)
 	return false
 }
 
@@ -91,7 +91,7 @@ func (p *passkeys) accountOptions(w http.ResponseWriter, r *http.Request) (*stor
 	}
 	s, u, ok := p.account.accountSession(r.Context())
 	if !ok {
-		optionsError(w, http.StatusUnauthorized, "Sign in first.")
+		p.optionsError(w, r, http.StatusUnauthorized, "Sign in first.")
 	}
 	return s, u, ok
 }
@@ -106,7 +106,7 @@ func (p *passkeys) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := p.login.boundRequest(r, r.PostForm.Get("authRequestID"))
 	if err != nil || a.Done {
-		optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
+		p.optionsError(w, r, http.StatusForbidden, "Go back to the application and start again.")
 		return
 	}
 	uv := webauthn.WithUserVerification(protocol.VerificationRequired)
@@ -117,19 +117,19 @@ func (p *passkeys) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 		purpose = purposeMFA
 		pu, perr := p.pendingPasskeyUser(ctx, a)
 		if perr != nil || len(pu.cred) == 0 {
-			optionsError(w, http.StatusForbidden, "Go back to the application and start again.")
+			p.optionsError(w, r, http.StatusForbidden, "Go back to the application and start again.")
 			return
 		}
 		opts, sess, err = p.webauthn.BeginLogin(pu, uv)
 	} else {
 		v, verr := p.login.loginOptions(ctx, a)
 		if verr != nil || !v.Passkey {
-			optionsError(w, http.StatusForbidden, "Passkeys are not offered here.")
+			p.optionsError(w, r, http.StatusForbidden, "Passkeys are not offered here.")
 			return
 		}
 		opts, sess, err = p.webauthn.BeginDiscoverableLogin(uv)
 	}
-	p.sendOptions(ctx, w, ceremonyOwner(a), purpose, opts, sess, err)
+	p.sendOptions(r, w, ceremonyOwner(a), purpose, opts, sess, err)
 }
 
 // pendingPasskeyUser is the user who passed the password step, with their
@@ -169,13 +169,13 @@ func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !v.Passkey {
-		p.login.renderLogin(w, http.StatusForbidden, v, msgPasskeyFailed)
+		p.login.renderLogin(w, r, http.StatusForbidden, v, msgPasskeyFailed)
 		return
 	}
 	u, err := p.checkPasskey(ctx, a, r.PostForm.Get("credential"))
 	if p.stepFailed(w, r, err, func(string) {
 		v.PasskeyFailed = true
-		p.login.renderLogin(w, http.StatusUnauthorized, v, msgPasskeyFailed)
+		p.login.renderLogin(w, r, http.StatusUnauthorized, v, msgPasskeyFailed)
 	}, "") {
 		return
 	}
@@ -260,7 +260,7 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	}
 	fail := func(reason string) {
 		p.passkeySignInFailed(ctx, user, a.ClientID, factorSecond, reason)
-		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
+		p.renderSecondFactor(w, r, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
 	if p.stepFailed(w, r, err, fail, "passkeys_not_allowed") {
@@ -282,7 +282,7 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	}
 	_, err = p.recordUse(ctx, pu, cred)
 	if p.stepFailed(w, r, err, func(string) {
-		p.renderSecondFactor(w, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
+		p.renderSecondFactor(w, r, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
 	}, "") {
 		return
 	}
@@ -317,11 +317,11 @@ func (p *passkeys) hasPasskey(ctx context.Context, policy loginRules, u *platfor
 
 // renderSecondFactor asks for the second factor the user has: a code from
 // the authenticator app, a passkey, or either.
-func (p *passkeys) renderSecondFactor(w http.ResponseWriter, status int, authRequestID string, brand brandView, hasTOTP, hasPasskey bool, msg string) {
+func (p *passkeys) renderSecondFactor(w http.ResponseWriter, r *http.Request, status int, authRequestID string, brand brandView, hasTOTP, hasPasskey bool, msg string) {
 	v := otpView{AuthRequestID: authRequestID, CSRF: p.newCSRF(w), Error: msg, NoTOTP: !hasTOTP, Passkey: hasPasskey, Brand: brand}
 	if hasPasskey {
-		p.renderPasskeyPage(w, status, "otp.html", v)
+		p.renderPasskeyPage(w, r, status, "otp.html", v)
 		return
 	}
-	p.render(w, status, "otp.html", v)
+	p.render(w, r, status, "otp.html", v)
 }

@@ -41,7 +41,7 @@ func TestAttackPasskeyPlantedNoticeAndLimit(t *testing.T) {
 	}
 	deliver()
 	got := smtp.To(alice)
-	if len(got) != 1 || !strings.Contains(got[0].Subject, "passkey was added") || !strings.Contains(got[0].Text, `"Attacker's key"`) ||
+	if len(got) != 1 || !strings.Contains(got[0].Subject, "passkey was added") || !strings.Contains(got[0].Text, `“Attacker's key”`) ||
 		!strings.Contains(got[0].Text, ti.issuer+PathAccount) {
 		t.Fatalf("notice: %+v", smtp.Messages())
 	}

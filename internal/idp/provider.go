@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -152,7 +152,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	if c.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
 		return nil, err
 	}
-	if c.pages, err = template.ParseFS(web.FS, "idp/*.html"); err != nil {
+	if c.pages, err = i18n.ParsePages(web.FS, "idp/*.html"); err != nil {
 		return nil, err
 	}
 	wa := newWebAuthn(cfg.Issuer)
@@ -196,6 +196,8 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 			UserFormPath: PathDevice, UserCode: op.UserCodeBase20},
 		SupportedScopes: []string{"openid", "profile", "email", "offline_access", ScopeResourceOwner},
 		SupportedClaims: append(op.DefaultSupportedClaims, ClaimResourceOwnerID, ClaimResourceOwnerName),
+		// the languages of the sign-in pages (D-languages): discovery's ui_locales_supported
+		SupportedUILocales: i18n.Supported,
 	}, p.storage, op.StaticIssuer(cfg.Issuer), opts...)
 	if err != nil {
 		return nil, err
@@ -211,7 +213,8 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 func (p *Provider) Handler() http.Handler {
 	r := chi.NewRouter()
 	// the client's address and user agent, for the audit log (the server's, behind TRUSTED_PROXIES, when it set them)
-	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(nil), httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache)
+	r.Use(httpapi.WithRequestID, httpapi.ClientAddress(nil), httpapi.LimitBodyPlain(httpapi.MaxProviderBody), withRequestCache,
+		i18n.WithRequest)
 	r.Group(func(r chi.Router) {
 		r.Use(p.loadSession)
 		p.login.routes(r)
@@ -227,7 +230,7 @@ func (p *Provider) Handler() http.Handler {
 		// Only a page: signing out is the end_session POST (no logout by GET).
 		p.renderError(w, r, http.StatusOK, "You are signed out", "You can close this window.")
 	})
-	p.core.brandRoutes(r)
+	brandAssets{p.core.store}.routes(r)
 	r.Get("/ui/static/style.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		http.ServeFileFS(w, r, web.FS, "idp/style.css")

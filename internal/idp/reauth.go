@@ -135,10 +135,10 @@ func (p *accountPages) renderConfirm(w http.ResponseWriter, r *http.Request, sta
 		v.Org = o.Name
 	}
 	if v.Passkey {
-		p.renderPasskeyPage(w, status, "confirm.html", v)
+		p.renderPasskeyPage(w, r, status, "confirm.html", v)
 		return
 	}
-	p.render(w, status, "confirm.html", v)
+	p.render(w, r, status, "confirm.html", v)
 }
 
 // accountConfirmPage asks the signed-in user to confirm it is them, with

@@ -40,13 +40,13 @@ func (p *core) newCSRF(w http.ResponseWriter) string {
 	return csrf
 }
 
-func (p *core) renderSetup(w http.ResponseWriter, status int, action, authRequestID string, e *totpEnrolment, msg string) {
-	p.render(w, status, "mfa_setup.html", setupView{Action: action, AuthRequestID: authRequestID, CSRF: p.newCSRF(w),
+func (p *core) renderSetup(w http.ResponseWriter, r *http.Request, status int, action, authRequestID string, e *totpEnrolment, msg string) {
+	p.render(w, r, status, "mfa_setup.html", setupView{Action: action, AuthRequestID: authRequestID, CSRF: p.newCSRF(w),
 		Error: msg, Secret: e.Secret, QR: e.QR})
 }
 
 func (p *core) renderError(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
-	p.render(w, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context()), Back: p.backURL()})
+	p.render(w, r, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context()), Back: p.backURL()})
 }
 
 func (p *core) internalError(w http.ResponseWriter, r *http.Request, err error) {
@@ -69,30 +69,32 @@ func (p *core) failed(w http.ResponseWriter, r *http.Request, err error, status 
 	return true
 }
 
-func (p *core) render(w http.ResponseWriter, status int, name string, data any) {
-	p.renderPage(w, status, name, data, false)
+func (p *core) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	p.renderPage(w, r, status, name, data, false)
 }
 
 // renderPage renders a page; script allows the one inline script of the
 // provider's pages (autoSubmit) by its hash, nothing else.
-func (p *core) renderPage(w http.ResponseWriter, status int, name string, data any, script bool) {
+func (p *core) renderPage(w http.ResponseWriter, r *http.Request, status int, name string, data any, script bool) {
 	extra := ""
 	if script {
 		extra = "; script-src " + autoSubmitHash
 	}
-	p.renderPageCSP(w, status, name, data, extra)
+	p.renderPageCSP(w, r, status, name, data, extra)
 }
 
 // renderPasskeyPage renders a page that offers passkeys: it may load the
 // provider's own passkey script and post to the provider, nothing else.
-func (p *core) renderPasskeyPage(w http.ResponseWriter, status int, name string, data any) {
-	p.renderPageCSP(w, status, name, data, "; script-src 'self'; connect-src 'self'")
+func (p *core) renderPasskeyPage(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	p.renderPageCSP(w, r, status, name, data, "; script-src 'self'; connect-src 'self'")
 }
 
-func (p *core) renderPageCSP(w http.ResponseWriter, status int, name string, data any, extra string) {
+func (p *core) renderPageCSP(w http.ResponseWriter, r *http.Request, status int, name string, data any, extra string) {
 	httpapi.PageHeaders(w.Header(), "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"+extra)
+	pr := p.printer(r)
+	w.Header().Set("Content-Language", pr.Lang())
 	w.WriteHeader(status)
-	if err := p.pages.ExecuteTemplate(w, name, data); err != nil {
+	if err := p.pages.For(pr.Tag()).ExecuteTemplate(w, name, data); err != nil {
 		slog.Error("render page", "page", name, "err", err)
 	}
 }

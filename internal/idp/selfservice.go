@@ -38,23 +38,24 @@ const (
 	msgCurrentPasswordBad  = "The current password is incorrect."
 	msgNoPasswords         = "Your organization signs in through its identity provider: there is no password here to change."
 	msgAccountFormExpired  = "Your session on this page has ended. Reload the page and try again."
-	accountSessionTimeForm = "2 Jan 2006 15:04 MST"
 )
 
 type sessionRow struct {
 	Current      bool
-	Since, Until string
-	Method       string
+	Since, Until time.Time
+	Method       string // an English key of the catalog
 	// SID names the session in its sign-out form; Browser and System are
 	// read from its User-Agent, Network is its last address's /24 or /48
 	// and LastUsed when that was (D-your-sessions).
-	SID, Browser, System, Network, LastUsed string
+	SID, Browser, System, Network string
+	LastUsed                      time.Time
 }
 
 // grantRow is one application the user is signed in to (D-your-sessions).
 type grantRow struct {
-	ID, App, Granted, LastUsed string
-	Current                    bool // granted through this browser's session
+	ID, App           string
+	Granted, LastUsed time.Time
+	Current           bool // granted through this browser's session
 }
 
 type accountHomeView struct {
@@ -71,6 +72,10 @@ type accountHomeView struct {
 	ProofMinutes                            int
 	Grants                                  []grantRow // the applications the user is signed in to
 	Brand                                   brandView  // the brand of the user's organization (D-branding)
+	// Locale is the user's saved language ("" for the browser's),
+	// Languages the ones to choose from.
+	Locale    string
+	Languages []languageOption
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -108,6 +113,7 @@ func (p *accountPages) routes(r chi.Router) {
 	r.Post(PathAccountEndOthers, p.accountEndOthers)
 	r.Post(PathAccountEndSession, p.accountEndSession)
 	r.Post(PathAccountRevokeGrant, p.accountRevokeGrant)
+	r.Post(PathAccountLanguage, p.accountLanguage)
 	r.Post(PathAccountRecovery, p.accountRecoveryCodes)
 	r.Post(PathAccountMFAReset, p.accountMFAReset)
 	r.Post(PathAccountEmail, p.accountEmail)
@@ -140,11 +146,14 @@ var accountNotices = map[string]string{
 	"passkey-added":   "Your passkey was added. You can sign in with it now.",
 	"passkey-renamed": "Your passkey was renamed.",
 	"passkey-removed": "Your passkey was removed.",
+
+	"language": "Your language was saved.",
 }
 
 func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
 	ctx := r.Context()
-	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg}
+	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg,
+		Locale: u.Locale, Languages: languageOptions}
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
@@ -175,13 +184,11 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	}
 	current := sessionFromContext(ctx)
 	for _, s := range sessions {
-		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime.UTC().Format(accountSessionTimeForm),
-			Until: s.ExpiresAt.UTC().Format(accountSessionTimeForm), Method: "password", SID: s.SID, Network: networkOf(s.Address)}
+		row := sessionRow{Current: current != nil && s.IDHash == current.IDHash, Since: s.AuthTime,
+			Until: s.ExpiresAt, Method: "password", SID: s.SID, Network: networkOf(s.Address), LastUsed: s.AuthTime}
 		row.Browser, row.System = describeAgent(s.UserAgent)
 		if last := s.LastSeenAt; !last.IsZero() {
-			row.LastUsed = last.UTC().Format(accountSessionTimeForm)
-		} else {
-			row.LastUsed = row.Since
+			row.LastUsed = last
 		}
 		if containsAll(s.AMR, "hwk") && containsAll(s.AMR, "pwd") {
 			row.Method = "password and passkey"
@@ -205,14 +212,14 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 		if app == "" {
 			app = g.ClientID
 		}
-		v.Grants = append(v.Grants, grantRow{ID: g.ID, App: app, Granted: g.CreatedAt.UTC().Format(accountSessionTimeForm),
-			LastUsed: g.LastUsedAt.UTC().Format(accountSessionTimeForm), Current: current != nil && g.SessionSID != "" && g.SessionSID == current.SID})
+		v.Grants = append(v.Grants, grantRow{ID: g.ID, App: app, Granted: g.CreatedAt,
+			LastUsed: g.LastUsedAt, Current: current != nil && g.SessionSID != "" && g.SessionSID == current.SID})
 	}
 	if v.PasskeysAllowed {
-		p.renderPasskeyPage(w, status, "account_home.html", v)
+		p.renderPasskeyPage(w, r, status, "account_home.html", v)
 		return
 	}
-	p.render(w, status, "account_home.html", v)
+	p.render(w, r, status, "account_home.html", v)
 }
 
 func containsAll(list []string, want string) bool {
@@ -308,12 +315,7 @@ func (p *accountPages) accountPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := CheckPassword(policy.LoginPolicy, password, u.Email); err != nil {
-		var pe *platform.Error
-		msg := platform.ErrorMessage(err)
-		if errors.As(err, &pe) && len(pe.Details) > 0 {
-			msg = strings.Join(pe.Details, "; ")
-		}
-		p.renderAccount(w, r, http.StatusBadRequest, u, "", "The new password does not meet the rules: "+msg+".")
+		p.renderAccount(w, r, http.StatusBadRequest, u, "", strings.Join(passwordProblems(p.printer(r), err, policy.PasswordMinLength), " "))
 		return
 	}
 	hash, err := HashPassword(password, p.cfg.Password)
@@ -518,7 +520,7 @@ func (p *accountPages) showNewCodes(w http.ResponseWriter, r *http.Request, u *p
 	if enrolled {
 		v = recoveryView{Codes: codes, ContinueURL: PathAccount}
 	}
-	p.render(w, http.StatusOK, "recovery.html", v)
+	p.render(w, r, http.StatusOK, "recovery.html", v)
 }
 
 // accountMFAReset starts enrolling a new authenticator, with a recent
@@ -532,8 +534,7 @@ func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	notice := p.signInNotice(ctx, u, "The authenticator app of your account's two-step verification was removed, with its recovery codes. "+
-		"A new one counts once it is confirmed with a code.")
+	notice := p.signInNotice(ctx, u, "The authenticator app of your account's two-step verification was removed, with its recovery codes. A new one counts once it is confirmed with a code.")
 	f, ferr := p.store.TOTP(ctx, u.ID)
 	had := ferr == nil && f.Confirmed
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
@@ -560,5 +561,5 @@ func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.InfoContext(r.Context(), "authenticator reset on the account page", "user_id", u.ID)
-	p.renderSetup(w, http.StatusOK, PathAccountMFA, "", enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "")
 }

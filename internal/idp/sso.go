@@ -460,7 +460,7 @@ func (p *ssoLogin) askAccountProof(w http.ResponseWriter, r *http.Request, a *st
 		return
 	}
 	v.Email = u.Email
-	p.login.renderLogin(w, http.StatusOK, v, "")
+	p.login.renderLogin(w, r, http.StatusOK, v, "")
 }
 
 // ssoSignInFailed records a failed sign-in through an external provider,
@@ -508,5 +508,5 @@ func (p *ssoLogin) handOff(w http.ResponseWriter, r *http.Request, name, target 
 		http.Redirect(w, r, target, http.StatusFound)
 		return
 	}
-	p.render(w, http.StatusOK, "handoff.html", handOffView{Name: name, URL: target})
+	p.render(w, r, http.StatusOK, "handoff.html", handOffView{Name: name, URL: target})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/op"
 
 	"github.com/platform/platform/internal/audit"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -54,7 +55,8 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 		State: req.State, Nonce: req.Nonce, ResponseType: string(req.ResponseType), ResponseMode: string(req.ResponseMode),
 		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: string(req.CodeChallengeMethod),
 		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginTimeout),
-		ACR: demandedACR(req.ACRValues),
+		UILocales: i18n.Pick(i18n.UILocales(req.UILocales.String())),
+		ACR:       demandedACR(req.ACRValues),
 	}
 	if req.MaxAge != nil {
 		v := int64(*req.MaxAge)
@@ -567,6 +569,10 @@ func (p *storage) fillUserinfo(ctx context.Context, info *oidc.UserInfo, userID 
 	}
 	if hasScope(scopes, oidc.ScopeProfile) {
 		info.Name = u.Name
+		// the language the user saved (D-languages), which the console app shows itself in
+		if u.Locale != "" {
+			info.Locale = oidc.NewLocale(i18n.Match(i18n.Saved(u.Locale)))
+		}
 	}
 	info.AppendClaims(ClaimResourceOwnerID, u.OrgID)
 	if hasScope(scopes, ScopeResourceOwner) {

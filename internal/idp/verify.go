@@ -55,8 +55,7 @@ func (p *accountPages) accountEmail(w http.ResponseWriter, r *http.Request) {
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		org = o.Name
 	}
-	notice := p.signInNotice(ctx, u, "A change of your account's e-mail address to "+email+" was asked for. "+
-		"It takes effect once the link sent to that address is opened; until then you sign in with this one.")
+	notice := p.signInNotice(ctx, u, "A change of your account's e-mail address to %s was asked for. It takes effect once the link sent to that address is opened; until then you sign in with this one.", email)
 	token, hash := mail.NewToken()
 	now := p.now()
 	err = p.store.InTx(ctx, func(tx *store.Store) error {
@@ -70,7 +69,7 @@ func (p *accountPages) accountEmail(w http.ResponseWriter, r *http.Request) {
 		}
 		return (&mail.Outbox{Sealer: p.sealer, Now: p.now}).Queue(ctx, tx, mail.Message{Kind: mail.KindVerify, To: email,
 			UserID: u.ID, CustomerID: p.customerOf(ctx, u.OrgID), Org: org, Name: u.Name, Address: email,
-			Link: mail.Link(p.cfg.Issuer, PathVerifyEmail, token)})
+			Link: mail.Link(p.cfg.Issuer, PathVerifyEmail, token), Lang: mailLanguage(ctx, u)})
 	})
 	if err != nil {
 		p.internalError(w, r, err)
@@ -90,7 +89,7 @@ func (p *accountPages) verifyPage(w http.ResponseWriter, r *http.Request) {
 	if o, err := p.store.Organization(r.Context(), u.OrgID); err == nil {
 		v.Org = o.Name
 	}
-	p.render(w, http.StatusOK, "verify.html", v)
+	p.render(w, r, http.StatusOK, "verify.html", v)
 }
 
 func (p *accountPages) verifyLink(w http.ResponseWriter, r *http.Request, token string) (*store.AccountToken, *platform.User, bool) {
@@ -142,6 +141,6 @@ func (p *accountPages) verifySubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.InfoContext(r.Context(), "e-mail address confirmed", "user_id", tok.UserID)
-	p.render(w, http.StatusOK, "done.html", doneView{Title: "Your e-mail address is confirmed",
-		Message: "Sign in with " + tok.Email + " from now on.", Links: []doneLink{{Name: "Your account", URL: PathAccount}}})
+	p.render(w, r, http.StatusOK, "done.html", doneView{Title: "Your e-mail address is confirmed",
+		Message: p.trf(r, "Sign in with %s from now on.", tok.Email), Links: []doneLink{{Name: "Your account", URL: PathAccount}}})
 }

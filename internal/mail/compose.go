@@ -15,7 +15,10 @@ import (
 	texttemplate "text/template"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/platform/platform/internal/branding"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -43,10 +46,20 @@ const (
 	KindSecondFactorReset = "second-factor-reset"
 )
 
+// The templates of every language (D-languages): each set's t, strong
+// and lang functions are bound to its language.
 var (
-	textTemplates = texttemplate.Must(texttemplate.ParseFS(web.FS, "mail/text.tmpl"))
-	htmlTemplates = htmltemplate.Must(htmltemplate.ParseFS(web.FS, "mail/html.tmpl"))
+	textTemplates = map[language.Tag]*texttemplate.Template{}
+	htmlTemplates = map[language.Tag]*htmltemplate.Template{}
 )
+
+func init() {
+	for _, tag := range i18n.Supported {
+		pr := i18n.For(tag)
+		textTemplates[tag] = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap(i18n.Funcs(pr))).ParseFS(web.FS, "mail/text.tmpl"))
+		htmlTemplates[tag] = htmltemplate.Must(htmltemplate.New("").Funcs(i18n.Funcs(pr)).ParseFS(web.FS, "mail/html.tmpl"))
+	}
+}
 
 var buttonLabels = map[string]string{KindInvitation: "Choose your password", KindReset: "Choose a new password",
 	KindUnlock: "Unlock my account", KindVerify: "Confirm my address", KindPasskey: "Review my passkeys",
@@ -64,7 +77,11 @@ type Message struct {
 	Link       string
 	Address    string // the address a verification confirms
 	Passkey    string // the name of a passkey just added
-	Change     string // what changed, a sentence (KindSignIn)
+	Change     string // what changed, a sentence (KindSignIn): an English catalog key
+	ChangeArgs []string
+	// Lang is the language to write in ("de", …; D-languages): the
+	// recipient's saved one, else the causing request's; English when "".
+	Lang string
 }
 
 // Body is a composed message. FromName and ReplyTo are the sender display
@@ -89,6 +106,7 @@ type Brand struct {
 
 type view struct {
 	Message
+	Lang    string
 	Subject string
 	Label   string
 	Content htmltemplate.HTML
@@ -114,28 +132,39 @@ func brandViewOf(b Brand) brandView {
 	return v
 }
 
-// Compose renders a message's subject, text and HTML in the platform's look.
+// Compose renders a message's subject, text and HTML in its language and
+// the platform's look.
 func Compose(m Message) (Body, error) { return ComposeBranded(m, Brand{}) }
 
-// ComposeBranded renders a message's subject, text and HTML in brand's look.
+// ComposeBranded renders a message's subject, text and HTML in its language
+// and brand's look.
 func ComposeBranded(m Message, brand Brand) (Body, error) {
-	v := view{Message: m, Label: buttonLabels[m.Kind], Brand: brandViewOf(brand)}
+	pr := i18n.For(i18n.Match(i18n.Saved(m.Lang)))
+	tag := pr.Tag()
+	v := view{Message: m, Label: pr.Text(buttonLabels[m.Kind]), Lang: pr.Lang(), Brand: brandViewOf(brand)}
 	if v.Name == "" {
 		v.Name = m.To
 	}
+	if m.Change != "" {
+		args := make([]any, len(m.ChangeArgs))
+		for i, a := range m.ChangeArgs {
+			args[i] = a
+		}
+		v.Change = pr.T(m.Change, args...)
+	}
 	var subj, text, content, page bytes.Buffer
-	if err := textTemplates.ExecuteTemplate(&subj, m.Kind+".subject", v); err != nil {
+	if err := textTemplates[tag].ExecuteTemplate(&subj, m.Kind+".subject", v); err != nil {
 		return Body{}, err
 	}
 	v.Subject = strings.TrimSpace(subj.String())
-	if err := textTemplates.ExecuteTemplate(&text, m.Kind+".text", v); err != nil {
+	if err := textTemplates[tag].ExecuteTemplate(&text, m.Kind+".text", v); err != nil {
 		return Body{}, err
 	}
-	if err := htmlTemplates.ExecuteTemplate(&content, m.Kind+".html", v); err != nil {
+	if err := htmlTemplates[tag].ExecuteTemplate(&content, m.Kind+".html", v); err != nil {
 		return Body{}, err
 	}
 	v.Content = htmltemplate.HTML(content.String()) // rendered by html/template just above
-	if err := htmlTemplates.ExecuteTemplate(&page, "layout", v); err != nil {
+	if err := htmlTemplates[tag].ExecuteTemplate(&page, "layout", v); err != nil {
 		return Body{}, err
 	}
 	return Body{Subject: v.Subject, Text: strings.TrimSpace(text.String()) + "\n", HTML: page.String()}, nil

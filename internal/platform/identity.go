@@ -29,6 +29,9 @@ type User struct {
 	LockedUntil   time.Time
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	// Locale is the language the user saved for pages and e-mails ("de",
+	// "ja", …; "" for none, D-languages).
+	Locale string
 }
 
 // Application kinds.

@@ -78,6 +78,7 @@ func (s *Server) schemaDocs() []map[string]any {
 					attr("formatted", "string", false, "readWrite"), attr("givenName", "string", false, "writeOnly"),
 					attr("familyName", "string", false, "writeOnly")}}),
 				attr("displayName", "string", false, "readWrite"),
+				attr("preferredLanguage", "string", false, "readWrite"),
 				attr("emails", "complex", false, "readWrite", map[string]any{"multiValued": true, "subAttributes": []map[string]any{
 					attr("value", "string", false, "readWrite"), attr("type", "string", false, "readWrite"),
 					attr("primary", "boolean", false, "readWrite")}}),

@@ -37,6 +37,9 @@ func (s *Server) userDoc(u *admin.SCIMUserView, groups []admin.SCIMGroupRef) map
 	if u.ExternalID != "" {
 		doc["externalId"] = u.ExternalID
 	}
+	if u.Locale != "" {
+		doc["preferredLanguage"] = u.Locale
+	}
 	refs := make([]map[string]any, 0, len(groups))
 	for _, g := range groups {
 		refs = append(refs, map[string]any{"value": g.ID, "display": g.Name, "$ref": s.base + groupsPath + "/" + g.ID, "type": "direct"})
@@ -54,6 +57,7 @@ type userState struct {
 	displayName          string
 	current              string // the user's name before the request (PATCH)
 	active               *bool
+	preferredLanguage    *string // the saved language (D-languages); nil: not given
 }
 
 func (st *userState) input() admin.SCIMUserInput {
@@ -70,7 +74,8 @@ func (st *userState) input() admin.SCIMUserInput {
 	if name == "" {
 		name = st.userName
 	}
-	return admin.SCIMUserInput{Email: st.userName, Name: name, ExternalID: st.externalID, Active: st.active}
+	return admin.SCIMUserInput{Email: st.userName, Name: name, ExternalID: st.externalID, Active: st.active,
+		PreferredLanguage: st.preferredLanguage}
 }
 
 // set applies one attribute of a user (its lower-case path, the enterprise
@@ -99,6 +104,10 @@ func (st *userState) set(path string, v any, remove bool) error {
 		st.externalID, err = str()
 	case "displayname":
 		st.displayName, err = str()
+	case "preferredlanguage":
+		var lang string
+		lang, err = str()
+		st.preferredLanguage = &lang
 	case "name":
 		if remove {
 			st.formatted, st.given, st.family = "", "", ""

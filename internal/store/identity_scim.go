@@ -109,6 +109,7 @@ func (s *Identity) UseSCIMToken(ctx context.Context, hash string, now time.Time)
 type SCIMUser struct {
 	CustomerUser
 	ExternalID string
+	Locale     string // the user's saved language (D-languages), SCIM's preferredLanguage
 }
 
 // scimUserFrom reads the users of an organization, a customer's or the
@@ -120,13 +121,13 @@ const scimUserFrom = ` FROM users u LEFT JOIN customers c ON c.org_id = u.org_id
 func scanSCIMUser(r Row) (SCIMUser, error) {
 	var u SCIMUser
 	st := accountStateScan{st: &u.AccountState}
-	err := r.Scan(append([]any{&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.CreatedAt}, append(st.dest(), &u.ExternalID)...)...)
+	err := r.Scan(append([]any{&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.CreatedAt}, append(st.dest(), &u.ExternalID, &u.Locale)...)...)
 	st.done()
 	return u, err
 }
 
 const scimUserColumns = `u.id, COALESCE(c.id, ''), u.org_id, u.email, u.name, COALESCE(cu.role, CASE WHEN c.id IS NULL THEN '' ELSE 'member' END), u.created_at, ` +
-	accountStateColumns + `, COALESCE(x.external_id, '')`
+	accountStateColumns + `, COALESCE(x.external_id, ''), u.locale`
 
 // SCIMFilter is a SCIM filter compiled to what the store renders: a
 // logical node (Op "and" or "or" with Left and Right) or a comparison (Op

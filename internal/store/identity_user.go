@@ -8,13 +8,13 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-const userColumns = `id, org_id, email, email_verified, name, password_hash, failed_logins, locked_until, created_at, updated_at`
+const userColumns = `id, org_id, email, email_verified, name, password_hash, failed_logins, locked_until, created_at, updated_at, locale`
 
 func scanUser(r Row) (*platform.User, error) {
 	var u platform.User
 	var locked sql.NullTime
 	err := r.Scan(&u.ID, &u.OrgID, &u.Email, &u.EmailVerified, &u.Name, &u.PasswordHash,
-		&u.FailedLogins, &locked, &u.CreatedAt, &u.UpdatedAt)
+		&u.FailedLogins, &locked, &u.CreatedAt, &u.UpdatedAt, &u.Locale)
 	if locked.Valid {
 		u.LockedUntil = locked.Time
 	}
@@ -30,9 +30,9 @@ func (s *Identity) CreateUser(ctx context.Context, u *platform.User) error {
 
 // insertUser inserts u, a service account's principal when service is true.
 func (s *Identity) insertUser(ctx context.Context, u *platform.User, service bool) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO users (`+userColumns+`, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+	_, err := s.db.Exec(ctx, `INSERT INTO users (`+userColumns+`, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		u.ID, u.OrgID, u.Email, u.EmailVerified, u.Name, u.PasswordHash, u.FailedLogins,
-		nullTime(u.LockedUntil), u.CreatedAt.UTC(), u.UpdatedAt.UTC(), service)
+		nullTime(u.LockedUntil), u.CreatedAt.UTC(), u.UpdatedAt.UTC(), u.Locale, service)
 	return err
 }
 
@@ -53,6 +53,12 @@ func (s *Identity) UsersByEmail(ctx context.Context, email, orgID string) ([]*pl
 // RenameUser sets a user's display name. ENOTFOUND.
 func (s *Identity) RenameUser(ctx context.Context, id, name string, now time.Time) error {
 	return s.execOne(ctx, "user", `UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, id, name, now.UTC())
+}
+
+// SetUserLocale saves the language a user chose for pages and e-mails
+// ("" for none; D-languages). ENOTFOUND.
+func (s *Identity) SetUserLocale(ctx context.Context, id, locale string, now time.Time) error {
+	return s.execOne(ctx, "user", `UPDATE users SET locale = $2, updated_at = $3 WHERE id = $1`, id, locale, now.UTC())
 }
 
 // AttemptReservation is what ReserveLoginAttempt answers.

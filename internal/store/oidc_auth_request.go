@@ -46,6 +46,8 @@ type AuthRequest struct {
 	// SessionSID is the sid of the provider session that completed the
 	// login; the id_token carries it (back-channel logout).
 	SessionSID string
+	// UILocales is the request's OIDC ui_locales, bounded (D-languages).
+	UILocales string
 	// ACR is the authentication context class the request demands (its
 	// acr_values; D-step-up), "" for none.
 	ACR string
@@ -54,18 +56,18 @@ type AuthRequest struct {
 const authRequestColumns = `id, client_id, redirect_uri, scopes, state, nonce, response_type, response_mode,
 	code_challenge, code_challenge_method, prompt, max_age, login_hint, user_id, auth_time, amr, done, exchanged,
 	created_at, expires_at, binding_hash, hint_user_id, pending_user_id, pending_amr, link_idp_id, link_subject,
-	link_user_id, device_code_hash, session_sid, acr`
+	link_user_id, device_code_hash, session_sid, ui_locales, acr`
 
 // CreateAuthRequest stores a new login transaction.
 func (s *OIDC) CreateAuthRequest(ctx context.Context, a *AuthRequest) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO auth_requests (`+authRequestColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
+		$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)`,
 		a.ID, a.ClientID, a.RedirectURI, joinList(a.Scopes), a.State, a.Nonce, a.ResponseType, a.ResponseMode,
 		a.CodeChallenge, a.CodeChallengeMethod, joinList(a.Prompt), a.MaxAge, a.LoginHint, a.UserID,
 		nullTime(a.AuthTime), joinList(a.AMR), a.Done, a.Exchanged, a.CreatedAt.UTC(), a.ExpiresAt.UTC(),
 		a.BindingHash, a.HintUserID, a.PendingUserID, joinList(a.PendingAMR), a.LinkIDPID, a.LinkSubject, a.LinkUserID,
-		a.DeviceCodeHash, a.SessionSID, a.ACR)
+		a.DeviceCodeHash, a.SessionSID, a.UILocales, a.ACR)
 	return wrap(err, "auth request")
 }
 
@@ -77,7 +79,7 @@ func scanAuthRequest(r Row) (*AuthRequest, error) {
 	err := r.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &scopes, &a.State, &a.Nonce, &a.ResponseType, &a.ResponseMode,
 		&a.CodeChallenge, &a.CodeChallengeMethod, &prompt, &maxAge, &a.LoginHint, &a.UserID, &authTime, &amr,
 		&a.Done, &a.Exchanged, &a.CreatedAt, &a.ExpiresAt, &a.BindingHash, &a.HintUserID, &a.PendingUserID,
-		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID, &a.DeviceCodeHash, &a.SessionSID, &a.ACR)
+		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID, &a.DeviceCodeHash, &a.SessionSID, &a.UILocales, &a.ACR)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package tenant
 
 import (
 	"context"
-	"html/template"
 	"net/http"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/background"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/web"
@@ -39,7 +39,7 @@ type Tenant struct {
 	keys     *access.KeySet          // the identity provider's signing keys
 	sealer   *secrets.Sealer
 	http     *http.Client
-	pages    *template.Template
+	pages    i18n.Pages
 	secure   bool
 	cookie   string // the session cookie's name (SessionCookieName)
 }
@@ -61,7 +61,7 @@ func New(cfg Config, st *store.Store) (*Tenant, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := template.ParseFS(web.FS, "tenant/*.html")
+	pages, err := i18n.ParsePages(web.FS, "tenant/*.html")
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,10 @@ type pageView struct {
 
 func (t *Tenant) page(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		httpapi.RenderPage(w, http.StatusOK, t.pages, name, pageView{Issuer: t.cfg.Issuer}, t.cfg.Issuer)
+		// in the language the browser asks for (D-languages)
+		tag := i18n.Match(i18n.AcceptLanguage(r.Header.Get("Accept-Language")))
+		w.Header().Set("Content-Language", tag.String())
+		httpapi.RenderPage(w, http.StatusOK, t.pages.For(tag), name, pageView{Issuer: t.cfg.Issuer}, t.cfg.Issuer)
 	}
 }
 

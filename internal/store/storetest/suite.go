@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"SCIM", testSCIM},
 		{"Branding", testBranding},
 		{"UserGrants", testUserGrants},
+		{"Languages", testLanguages},
 		{"Impersonation", testImpersonation},
 	}
 	for _, tc := range tests {

@@ -5,7 +5,11 @@
 
 const $ = (id) => document.getElementById(id);
 const store = window.sessionStorage;
-const GENERIC = "We could not sign you in with this e-mail address. Check it, or contact your administrator.";
+// The pages' texts in their language: the server writes the translations
+// into the body's data-msg-* attributes (D-languages); English otherwise.
+const msg = (key, fallback) => document.body.dataset["msg" + key] || fallback;
+const GENERIC_EN = "We could not sign you in with this e-mail address. Check it, or contact your administrator.";
+const GENERIC = msg("Generic", GENERIC_EN);
 
 function b64url(bytes) {
   let s = "";
@@ -29,7 +33,9 @@ async function postJSON(url, body) {
 }
 
 function errorText(data, fallback) {
-  return (data && data.error && data.error.detail && data.error.detail[0]) || fallback;
+  const detail = data && data.error && data.error.detail && data.error.detail[0];
+  // the API's one generic refusal is shown in the page's language
+  return (detail === GENERIC_EN ? GENERIC : detail) || fallback;
 }
 
 // Starts the console's own flow: a fresh verifier, state and nonce.
@@ -118,10 +124,10 @@ async function gateway() {
     ev.preventDefault();
     $("error").hidden = true;
     const email = $("email").value.trim();
-    if (!email || !email.includes("@")) { showError("Enter your e-mail address."); return; }
+    if (!email || !email.includes("@")) { showError(msg("EnterEmail", "Enter your e-mail address.")); return; }
     const { ok, data } = await postJSON("/api/v1/login/resolve-org", { email });
     if (!ok) { showError(errorText(data, GENERIC)); return; }
-    const base = { email, flow: tenant ? "tenant" : "console" };
+    const base = { email, flow: tenant ? "tenant" : "console", uiLocales: d.uiLocales || "" };
     if (tenant) Object.assign(base, { clientId: d.clientId, redirectUri: d.redirectUri, scope: d.scope,
       codeChallenge: d.codeChallenge, state: d.state, nonce: d.nonce });
     const start = async (extra) => go(Object.assign({}, base, extra, tenant ? {} : await consolePKCE()));
@@ -144,8 +150,8 @@ async function gateway() {
 }
 
 function methodLabel(m) {
-  if (m.type === "sso") return "Sign in with " + m.name;
-  return m.type === "passkey" ? "Sign in with a passkey" : "Sign in with password";
+  if (m.type === "sso") return msg("SignInWith", "Sign in with %s").replace("%s", m.name);
+  return m.type === "passkey" ? msg("SignInPasskey", "Sign in with a passkey") : msg("SignInPassword", "Sign in with password");
 }
 
 function decodeJWT(token) {
@@ -170,11 +176,11 @@ async function callback() {
     // Back (or a reload) after signing in brings the used callback again:
     // this tab is signed in already, so return to the app.
     if (!expected && store.getItem("access_token")) { window.location.replace("/dashboard"); return; }
-    fail("This sign-in could not be verified (state mismatch). Start again."); return;
+    fail(msg("State", "This sign-in could not be verified (state mismatch). Start again.")); return;
   }
   if (q.get("error")) {
     if (q.get("error") === "login_required") { window.location.replace("/"); return; }
-    fail("Sign-in was not completed."); return;
+    fail(msg("NotCompleted", "Sign-in was not completed.")); return;
   }
   const body = new URLSearchParams({ grant_type: "authorization_code", code: q.get("code") || "",
     code_verifier: store.getItem("pkce_verifier") || "", client_id: d.consoleClient,
@@ -182,14 +188,14 @@ async function callback() {
   store.removeItem("pkce_verifier");
   const resp = await fetch(d.issuer + "/oauth/v2/token", { method: "POST", body });
   const tok = await resp.json().catch(() => ({}));
-  if (!resp.ok || !tok.id_token) { fail("Sign-in could not be completed."); return; }
+  if (!resp.ok || !tok.id_token) { fail(msg("CouldNotComplete", "Sign-in could not be completed.")); return; }
   const nonce = store.getItem("oauth_nonce");
   store.removeItem("oauth_nonce");
-  if (!nonce || decodeJWT(tok.id_token).nonce !== nonce) { fail("This sign-in could not be verified (nonce mismatch). Start again."); return; }
+  if (!nonce || decodeJWT(tok.id_token).nonce !== nonce) { fail(msg("Nonce", "This sign-in could not be verified (nonce mismatch). Start again.")); return; }
   store.setItem("access_token", tok.access_token);
   store.setItem("id_token", tok.id_token);
   const me = await fetchMe(tok.access_token);
-  if (!me.ok) { fail(errorText(me.data, "This account has no access to the console.")); return; }
+  if (!me.ok) { fail(errorText(me.data, msg("NoAccess", "This account has no access to the console."))); return; }
   // A page of this console that started the sign-in (the GraphQL
   // playground) asked to come back: only a path of this origin.
   const back = store.getItem("return_to");

@@ -18,6 +18,10 @@
   };
   const ids = (list) => (list || []).map((c) => Object.assign({}, c, { id: fromB64(c.id) }));
 
+  // msg answers a message in the page's language: the page writes its
+  // translations into the form's data-msg-* attributes (D-languages).
+  const msg = (form, key, fallback) => form.dataset["msg" + key] || fallback;
+
   const showError = (form, msg) => {
     const el = form.querySelector("#passkey-error");
     if (el) { el.textContent = msg; el.hidden = false; }
@@ -30,7 +34,7 @@
     form.querySelectorAll("input[type=hidden]").forEach((i) => { if (i.name !== "credential") body.set(i.name, i.value); });
     const resp = await fetch(form.dataset.options, { method: "POST", body, credentials: "same-origin" });
     const data = await resp.json().catch(() => ({}));
-    if (!resp.ok) { showError(form, data.error || "Passkeys are not available right now."); return null; }
+    if (!resp.ok) { showError(form, data.error || msg(form, "Unavailable", "Passkeys are not available right now.")); return null; }
     return data.publicKey;
   }
 
@@ -74,7 +78,7 @@
         const cred = await navigator.credentials.get(req);
         if (cred) submitWith(login, cred);
       } catch (e) {
-        if (!conditional && e.name !== "AbortError") showError(login, "No passkey was used. Try again, or sign in another way.");
+        if (!conditional && e.name !== "AbortError") showError(login, msg(login, "None", "No passkey was used. Try again, or sign in another way."));
       }
     };
     button.hidden = false;
@@ -104,8 +108,8 @@
         const cred = await navigator.credentials.create({ publicKey: pk });
         if (cred) submitWith(add, cred);
       } catch (e) {
-        showError(add, e.name === "InvalidStateError" ? "This device already holds one of your passkeys."
-          : "No passkey was created. Try again.");
+        showError(add, e.name === "InvalidStateError" ? msg(add, "Exists", "This device already holds one of your passkeys.")
+          : msg(add, "Failed", "No passkey was created. Try again."));
       }
     });
   }

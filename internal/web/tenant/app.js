@@ -3,7 +3,7 @@
 // the tokens to its backend for a session, and shows the user's projects
 // (projects.js).
 
-import { showProjects } from "/static/projects.js";
+import { msg, showProjects } from "/static/projects.js";
 
 const $ = (id) => document.getElementById(id);
 const store = window.sessionStorage;
@@ -68,31 +68,31 @@ async function callback() {
   const verifier = store.getItem("pkce_verifier"), redirect = store.getItem("oauth_redirect");
   const silent = store.getItem("oauth_silent") === "1";
   for (const k of ["oauth_state", "oauth_nonce", "pkce_verifier", "oauth_redirect", "oauth_silent"]) store.removeItem(k);
-  if (!state || q.get("state") !== state) { fail("This sign-in could not be verified (state mismatch). Start again."); return; }
+  if (!state || q.get("state") !== state) { fail(msg("State", "This sign-in could not be verified (state mismatch). Start again.")); return; }
   if (q.get("error")) {
     if (silent && q.get("error") === "login_required") { await signIn(false); return; }
-    fail("Sign-in was not completed."); return;
+    fail(msg("NotCompleted", "Sign-in was not completed.")); return;
   }
   const cfg = await config();
   const body = new URLSearchParams({ grant_type: "authorization_code", code: q.get("code") || "", code_verifier: verifier || "",
     client_id: cfg.clientId, redirect_uri: redirect || "" });
   const resp = await fetch(cfg.issuer + "/oauth/v2/token", { method: "POST", body });
   const tok = await resp.json().catch(() => ({}));
-  if (!resp.ok || !tok.id_token) { fail("Sign-in could not be completed."); return; }
-  if (!nonce || decodeJWT(tok.id_token).nonce !== nonce) { fail("This sign-in could not be verified (nonce mismatch). Start again."); return; }
+  if (!resp.ok || !tok.id_token) { fail(msg("CouldNotComplete", "Sign-in could not be completed.")); return; }
+  if (!nonce || decodeJWT(tok.id_token).nonce !== nonce) { fail(msg("Nonce", "This sign-in could not be verified (nonce mismatch). Start again.")); return; }
   store.setItem("id_token", tok.id_token);
   store.setItem("access_token", tok.access_token);
   if (tok.refresh_token) store.setItem("refresh_token", tok.refresh_token);
   const session = await fetch("/auth/idp/callback", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ id_token: tok.id_token, access_token: tok.access_token, refresh_token: tok.refresh_token || "",
       nonce, expires_in: tok.expires_in || 0 }) });
-  if (!session.ok) { fail("Your session could not be started."); return; }
+  if (!session.ok) { fail(msg("SessionNotStarted", "Your session could not be started.")); return; }
   window.location.replace("/projects");
 }
 
 async function app() {
   if (window.location.pathname === "/signed-out") {
-    $("status").textContent = "You are signed out.";
+    $("status").textContent = msg("SignedOut", "You are signed out.");
     const b = $("sign-in");
     b.hidden = false;
     b.addEventListener("click", () => signIn(false));
@@ -103,11 +103,11 @@ async function app() {
     // the provider's session may still be alive: try a silent sign-in once per visit
     const url = new URL(window.location.href);
     if (url.searchParams.get("signin") === "interactive") { await signIn(false); return; }
-    $("status").textContent = "Signing you in…";
+    $("status").textContent = msg("SigningIn", "Signing you in…");
     await signIn(true);
     return;
   }
-  if (!resp.ok) { showError("Could not load your session."); return; }
+  if (!resp.ok) { showError(msg("NoSession", "Could not load your session.")); return; }
   const { user } = await resp.json();
   if (window.location.pathname !== "/projects") { window.location.replace("/projects"); return; }
   $("who").textContent = user.email;

@@ -4,6 +4,13 @@
 // API asks of requests signed in by the session cookie (CSRF).
 
 const $ = (id) => document.getElementById(id);
+
+// msg answers a text in the page's language (D-languages): the server writes
+// the translations into the body's data-msg-* attributes; {name} takes vars.
+export function msg(key, fallback, vars = {}) {
+  const text = document.body.dataset["msg" + key] || fallback;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
 const CSRF = { "X-Requested-With": "tenant-web-app" };
 
 function el(tag, text, className) {
@@ -13,9 +20,9 @@ function el(tag, text, className) {
   return e;
 }
 
-// plural counts a noun in English: "1 row", "2 rows".
-function plural(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+// plural counts in the page's language: the message of one, or of many.
+function plural(n, key, one, many) {
+  return n === 1 ? msg(key + "One", one, { n }) : msg(key + "Many", many, { n });
 }
 
 function option(value, label) {
@@ -27,7 +34,7 @@ function option(value, label) {
 // errorText turns a 7.1 error object into one line.
 function errorText(body, status) {
   const detail = body && body.error && Array.isArray(body.error.detail) ? body.error.detail.join(" ") : "";
-  return detail || `The request failed (${status}).`;
+  return detail || msg("RequestFailed", "The request failed ({status}).", { status });
 }
 
 async function getJSON(url) {
@@ -43,11 +50,11 @@ function tenantCard(t) {
   card.append(el("h2", t.name));
   const list = el("ul");
   for (const p of t.projects) list.append(el("li", p.name));
-  if (!t.projects.length) list.append(el("li", "No projects yet."));
+  if (!t.projects.length) list.append(el("li", msg("NoProjects", "No projects yet.")));
   card.append(list);
   const facts = [];
   if (t.masters.length) facts.push(t.masters.map((m) => `${m.name} (${m.recordCount})`).join(", "));
-  if (t.schedules.length) facts.push(`${t.schedules.length} schedule${t.schedules.length === 1 ? "" : "s"}`);
+  if (t.schedules.length) facts.push(plural(t.schedules.length, "Schedules", "{n} schedule", "{n} schedules"));
   if (facts.length) card.append(el("p", facts.join(" · "), "muted"));
   return card;
 }
@@ -86,7 +93,7 @@ function writeURL() {
 function fillProjects() {
   const t = records.tenants.find((x) => x.id === records.tenant);
   const projects = t ? t.projects : [];
-  $("records-project").replaceChildren(option("", "All projects"), ...projects.map((p) => option(p.id, p.name)));
+  $("records-project").replaceChildren(option("", msg("AllProjects", "All projects")), ...projects.map((p) => option(p.id, p.name)));
   if (!projects.some((p) => p.id === records.project)) records.project = "";
   $("records-project").value = records.project;
 }
@@ -112,7 +119,7 @@ async function loadRecords() {
   err.hidden = true;
   if (!records.master) {
     table.replaceChildren();
-    $("records-summary").textContent = "This tenant has no masters.";
+    $("records-summary").textContent = msg("NoMasters", "This tenant has no masters.");
     $("records-prev").disabled = $("records-next").disabled = true;
     return;
   }
@@ -141,14 +148,16 @@ async function loadRecords() {
     const tr = el("tr", null, r.isDeleted ? "deleted" : "");
     tr.dataset.id = r.id;
     const slug = el("td", r.slug);
-    if (r.isDeleted) slug.append(el("span", "deleted", "badge"));
+    if (r.isDeleted) slug.append(el("span", msg("Deleted", "deleted"), "badge"));
     tr.append(slug, el("td", r.refId), el("td", r.parentID ? slugs.get(r.parentID) || r.parentID : "—"),
       el("td", projects.get(r.projectID) || r.projectID || "—"), el("td", r.createdAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")),
       el("td", fieldsText(r.customFields), "fields"));
     return tr;
   }));
   const pages = Math.max(page.totalPages, 1);
-  $("records-summary").textContent = `${page.total} record${page.total === 1 ? "" : "s"} · page ${page.page} of ${pages}`;
+  $("records-summary").textContent = page.total === 1
+    ? msg("RecordsOne", "{n} record · page {page} of {pages}", { n: page.total, page: page.page, pages })
+    : msg("RecordsMany", "{n} records · page {page} of {pages}", { n: page.total, page: page.page, pages });
   $("records-prev").disabled = page.page <= 1;
   $("records-next").disabled = page.page >= page.totalPages;
 }
@@ -191,7 +200,7 @@ function fillSchedules(tenants) {
   const chosen = select.value;
   const opts = [];
   for (const t of tenants.filter((x) => x.canUpload)) {
-    for (const s of t.schedules) opts.push(option(s.id, `${t.name} · ${s.name} (${plural(s.rowCount, "row")})`));
+    for (const s of t.schedules) opts.push(option(s.id, `${t.name} · ${s.name} (${plural(s.rowCount, "Rows", "{n} row", "{n} rows")})`));
   }
   select.replaceChildren(...opts);
   if (chosen && opts.some((o) => o.value === chosen)) select.value = chosen;
@@ -208,29 +217,31 @@ function showReport(status, body, httpStatus) {
   table.hidden = true;
   table.tBodies[0].replaceChildren();
   warnings.replaceChildren();
-  const msg = $("upload-message");
+  const message = $("upload-message");
   if (status === "applied" || status === "valid") {
     const s = body.summary;
-    const counts = `${s.created} created, ${s.updated} updated, ${s.unchanged} unchanged`;
-    msg.textContent = status === "applied"
-      ? `Saved: ${plural(s.received, "row")} received — ${counts}.`
-      : `Valid (dry run, nothing saved): ${plural(s.received, "row")} would give ${counts}.`;
+    const counts = msg("Counts", "{created} created, {updated} updated, {unchanged} unchanged", s);
+    const rows = plural(s.received, "Rows", "{n} row", "{n} rows");
+    message.textContent = status === "applied"
+      ? msg("Saved", "Saved: {rows} received — {counts}.", { rows, counts })
+      : msg("Valid", "Valid (dry run, nothing saved): {rows} would give {counts}.", { rows, counts });
   } else if (status === "invalid") {
     const n = body.summary ? body.summary.errors : body.errors.length;
-    msg.textContent = `Nothing was saved: the upload breaks ${n} rule${n === 1 ? "" : "s"}` +
-      (body.truncated ? ` (the first ${body.errors.length} are listed).` : ".");
+    message.textContent = n === 1 ? msg("InvalidOne", "Nothing was saved: the upload breaks {n} rule.", { n })
+      : body.truncated ? msg("InvalidTruncated", "Nothing was saved: the upload breaks {n} rules (the first {listed} are listed).", { n, listed: body.errors.length })
+      : msg("InvalidMany", "Nothing was saved: the upload breaks {n} rules.", { n });
     table.tBodies[0].replaceChildren(...body.errors.map((e) => {
       const tr = el("tr");
-      tr.append(el("td", e.index >= 0 ? e.index + 1 : "stored"), el("td", e.rowId || "—"), el("td", e.field || "—"),
+      tr.append(el("td", e.index >= 0 ? e.index + 1 : msg("Stored", "stored")), el("td", e.rowId || "—"), el("td", e.field || "—"),
         el("td", e.code, "code"), el("td", e.message), el("td", e.cycle ? e.cycle.join(" → ") : ""));
       return tr;
     }));
     table.hidden = false;
   } else {
     const code = body && Array.isArray(body.errors) && body.errors[0] ? ` [${body.errors[0].code}]` : "";
-    msg.textContent = `Nothing was saved: ${errorText(body, httpStatus)}${code}`;
+    message.textContent = msg("NotSaved", "Nothing was saved: {detail}", { detail: errorText(body, httpStatus) + code });
   }
-  for (const w of (body && body.warnings) || []) warnings.append(el("li", `Warning: ${w.message}`, "warning"));
+  for (const w of (body && body.warnings) || []) warnings.append(el("li", msg("Warning", "Warning: {message}", { message: w.message }), "warning"));
 }
 
 async function submitUpload(event) {
@@ -273,13 +284,13 @@ export async function showProjects() {
     me = await getJSON("/api/v1/me/tenants");
   } catch (e) {
     me = { user: null, tenants: [] };
-    $("records-error").textContent = `Your tenants could not be loaded: ${e.message}`;
+    $("records-error").textContent = msg("TenantsFailed", "Your tenants could not be loaded: {message}", { message: e.message });
     $("records-error").hidden = false;
   }
   if (me.user) $("user-role").textContent = ` · ${me.user.role}`;
   const box = $("tenants");
   box.replaceChildren(...me.tenants.map(tenantCard));
-  if (!me.tenants.length) box.textContent = "You have no tenants yet.";
+  if (!me.tenants.length) box.textContent = msg("NoTenants", "You have no tenants yet.");
   setupUpload(me.tenants);
   await setupRecords(me.tenants);
 }

@@ -4,6 +4,7 @@
 // the problems as extensions.details, each naming its field first
 // ("email must be an e-mail address").
 import type { CombinedError } from "@urql/core";
+import i18n from "./i18n";
 
 export interface Problems {
   fields: Record<string, string>;
@@ -21,27 +22,26 @@ export function codeOf(err: GraphErr): string {
 }
 
 // sentence says in plain words what a coded error means for the page.
-export function sentence(err: GraphErr, what = "this item"): string {
+export function sentence(err: GraphErr, what = i18n.t("errors.thisItem")): string {
   switch (codeOf(err)) {
     case "FORBIDDEN":
-      return `You do not have access to ${what}. It is outside the customers or instances you are assigned to.`;
+      return i18n.t("errors.forbidden", { what });
     case "NOT_FOUND":
-      return `We could not find ${what}. It may have been deleted, or it is outside the customer you are focused on.`;
+      return i18n.t("errors.notFound", { what });
     case "UNAUTHENTICATED":
-      return "Your session has ended. Sign in again.";
-    case "INSUFFICIENT_USER_AUTHENTICATION":
-      return "This action needs a recent sign-in with a second factor. Sign in again to confirm it.";
+      return i18n.t("errors.unauthenticated");
     case "CONFLICT":
       return capitalize(err.message) + ".";
+    case "INSUFFICIENT_USER_AUTHENTICATION":
+      return i18n.t("errors.stepUp");
     case "RATE_LIMITED":
-      return "Too many requests. Wait a minute and try again.";
+      return i18n.t("errors.rateLimited");
     case "SERVICE_UNAVAILABLE":
-      return "The service is busy. Try again in a moment.";
+      return i18n.t("errors.unavailable");
     case "BAD_USER_INPUT":
       return capitalize(err.message) + ".";
     case "INTERNAL_SERVER_ERROR":
-      return "Something went wrong on our side. Try again; if it keeps failing, report request " +
-        String(err.extensions?.requestId ?? "") + ".";
+      return i18n.t("errors.internal", { id: String(err.extensions?.requestId ?? "") });
   }
   return capitalize(err.message);
 }
@@ -84,5 +84,5 @@ export function graphErrors(err: CombinedError | undefined): GraphErr[] {
   if (err.graphQLErrors.length > 0) return err.graphQLErrors;
   const status = (err.response as Response | undefined)?.status;
   if (status === 401) return [{ message: "unauthenticated", extensions: { code: "UNAUTHENTICATED" } }];
-  return [{ message: "The console could not reach the server. Check your connection and try again." }];
+  return [{ message: i18n.t("errors.network") }];
 }

@@ -12,6 +12,8 @@ import { CallerContext, MeDocument, caller } from "./me";
 import { Shell } from "./shell";
 import { graphErrors, sentence } from "./errors";
 import { navigate, useRoute } from "./router";
+import i18n from "./i18n";
+import { useTranslation } from "react-i18next";
 
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? "";
 // Shade 8, and darker error and dimmed colors, keep text contrast at WCAG
@@ -24,7 +26,7 @@ const theme = createTheme({
   // no fades or slides for people who ask their system for reduced motion
   respectReducedMotion: true,
   components: {
-    Modal: Modal.extend({ defaultProps: { portalProps: { target: "#dialogs" }, closeButtonProps: { "aria-label": "Close" } } }),
+    Modal: Modal.extend({ defaultProps: { portalProps: { target: "#dialogs" }, closeButtonProps: { "aria-label": i18n.t("common.close") } } }),
   },
 });
 
@@ -45,6 +47,7 @@ const fetchWithAuth: typeof fetch = async (input, init) => {
 };
 
 function App() {
+  const { t } = useTranslation();
   const [{ data, error }] = useQuery({ query: MeDocument });
   const route = useRoute();
   const value = useMemo(() => {
@@ -54,12 +57,12 @@ function App() {
   }, [data]);
   if (error) {
     return (
-      <Alert color="red" role="alert" m="md" title="The console could not start">
+      <Alert color="red" role="alert" m="md" title={t("common.couldNotStart")}>
         <Text>{graphErrors(error).map((e) => sentence(e)).join(" ")}</Text>
       </Alert>
     );
   }
-  if (!value) return <Text aria-live="polite" m="md">Loading…</Text>;
+  if (!value) return <Text aria-live="polite" m="md">{t("common.loading")}</Text>;
   // internal users work under /dashboard, customer users under /portal
   const base = value.internal ? "/dashboard" : "/portal";
   if (route.base !== base) {

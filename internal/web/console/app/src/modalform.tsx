@@ -4,6 +4,7 @@
 import type { ReactNode } from "react";
 import { Button, Group, Modal, Stack } from "@mantine/core";
 import { FormErrors } from "./ui";
+import { useTranslation } from "react-i18next";
 
 export function ModalForm(props: {
   title: string;
@@ -14,6 +15,7 @@ export function ModalForm(props: {
   onClose: () => void;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <Modal opened onClose={props.onClose} title={props.title} centered>
       <form
@@ -27,7 +29,7 @@ export function ModalForm(props: {
           {props.children}
           <FormErrors messages={props.errors} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>Cancel</Button>
+            <Button variant="default" onClick={props.onClose}>{t("common.cancel")}</Button>
             <Button type="submit" loading={props.busy}>{props.submit}</Button>
           </Group>
         </Stack>

@@ -4,6 +4,7 @@ import { identity, startSignIn } from "./auth";
 import { useQuery } from "urql";
 import { graphql } from "./gql";
 import { useCaller } from "./me";
+import { useTranslation } from "react-i18next";
 
 const OwnOrg = graphql(`
   query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }
@@ -16,6 +17,7 @@ interface Methods { orgId: string; methods: { type: string; idpId?: string }[] }
 // asks the gateway's resolve-org (the same step the sign-in page takes) for
 // the caller's organizations and signs in again with the one picked.
 export function OrgSwitch() {
+  const { t } = useTranslation();
   const caller = useCaller();
   const [orgs, setOrgs] = useState<Org[]>([]);
   const [methods, setMethods] = useState<Methods[]>([]);
@@ -39,10 +41,10 @@ export function OrgSwitch() {
   if (orgs.length < 2) return null;
   return (
     <NativeSelect
-      aria-label="Organization"
+      aria-label={t("shell.organization")}
       size="xs"
       value={orgs.some((o) => o.id === current) ? current : ""}
-      data={[...(orgs.some((o) => o.id === current) ? [] : [{ value: "", label: "Organization" }]), ...orgs.map((o) => ({ value: o.id, label: o.name }))]}
+      data={[...(orgs.some((o) => o.id === current) ? [] : [{ value: "", label: t("shell.organization") }]), ...orgs.map((o) => ({ value: o.id, label: o.name }))]}
       onChange={(e) => {
         const orgId = e.currentTarget.value;
         const m = methods.find((x) => x.orgId === orgId)?.methods[0];

@@ -10,6 +10,7 @@ import { Select, type SelectProps } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { useQuery } from "urql";
+import { useTranslation } from "react-i18next";
 
 export type Option = { value: string; label: string };
 
@@ -38,6 +39,7 @@ type Props<D> = Omit<SelectProps, "data" | "value" | "onChange" | "searchable" |
 };
 
 export function RemoteSelect<D>({ query, options, value, onChange, ...props }: Props<D>) {
+  const { t } = useTranslation();
   const [search, setSearch] = useState("");
   const [debounced] = useDebouncedValue(search, 250);
   const [chosen, setChosen] = useState<Option | null>(null);
@@ -55,7 +57,7 @@ export function RemoteSelect<D>({ query, options, value, onChange, ...props }: P
       onSearchChange={setSearch}
       onDropdownOpen={() => setOpened(true)}
       filter={({ options: o }) => o}
-      nothingFoundMessage={fetching ? "Searching…" : error ? "The search failed; try again." : "Nothing matches"}
+      nothingFoundMessage={fetching ? t("common.searching") : error ? t("common.searchFailed") : t("common.nothingMatches")}
       onChange={(v, option) => {
         setChosen(v && option ? { value: v, label: option.label } : null);
         onChange(v);

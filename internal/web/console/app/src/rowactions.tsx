@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { Button, Group, Title } from "@mantine/core";
 import type { Column } from "./table";
+import i18n from "./i18n";
 
 export function SectionHead({ title, action, first }: { title: string; action?: ReactNode; first?: boolean }) {
   return (
@@ -17,13 +18,13 @@ export function SectionHead({ title, action, first }: { title: string; action?: 
 // unless named otherwise), each button named for its row (what(row)); none
 // without write access.
 export function editColumn<T>(write: boolean, what: (row: T) => string, onEdit: (row: T) => void, onRemove: (row: T) => void,
-  remove = "Delete"): Column<T>[] {
+  remove = i18n.t("common.delete")): Column<T>[] {
   if (!write) return [];
   return [{
-    label: "Actions",
+    label: i18n.t("users.actions"),
     cell: (r) => (
       <Group gap="xs" wrap="nowrap">
-        <Button size="xs" variant="default" aria-label={`Edit ${what(r)}`} onClick={() => onEdit(r)}>Edit</Button>
+        <Button size="xs" variant="default" aria-label={i18n.t("common.editWhat", { what: what(r) })} onClick={() => onEdit(r)}>{i18n.t("common.edit")}</Button>
         <Button size="xs" variant="outline" color="red.9" aria-label={`${remove} ${what(r)}`} onClick={() => onRemove(r)}>{remove}</Button>
       </Group>
     ),

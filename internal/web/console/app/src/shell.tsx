@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
-import { AppShell, Badge, Burger, Button, Group, NavLink, Text } from "@mantine/core";
+import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { LANGUAGES, switchLanguage, type Language } from "./i18n";
 import { useDisclosure } from "@mantine/hooks";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
@@ -8,6 +10,8 @@ import { readsTenants, useCaller, type Caller } from "./me";
 import { settings, signOut } from "./auth";
 import { linkProps, useRoute } from "./router";
 import { OrgSwitch } from "./orgswitch";
+import { ImpersonationBanner, SupportAccessPage } from "./impersonation";
+import { stepUpOutcome } from "./stepup";
 import { CustomersPage } from "./pages/customers";
 import { CustomerPage } from "./pages/customer";
 import { TenantsPage } from "./pages/tenants";
@@ -27,8 +31,6 @@ import { ReleasesPage } from "./pages/releases";
 import { AttributesPage } from "./pages/attributes";
 import { DiscrepanciesPage } from "./pages/discrepancies";
 import { GroupPage, GroupsPage } from "./pages/groups";
-import { ImpersonationBanner, SupportAccessPage } from "./impersonation";
-import { stepUpOutcome } from "./stepup";
 
 const FocusQuery = graphql(`
   query Focus { focus { active customerId expiresAt } }
@@ -42,33 +44,34 @@ const LeaveFocus = graphql(`
 
 interface Section {
   path: string;
-  label: string;
+  label: string; // a catalog key (sections.*)
   show: (c: Caller) => boolean;
 }
 
 // The sections of the app, each shown when the caller's role may read it.
 export const SECTIONS: Section[] = [
-  { path: "customers", label: "Customers", show: (c) => c.internal && c.can("VIEW_USAGE_UNITS") },
-  { path: "tenants", label: "Tenants", show: readsTenants },
-  { path: "users", label: "Users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
-  { path: "groups", label: "Groups", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
-  { path: "support-access", label: "Support access", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
-  { path: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES") },
-  { path: "grants", label: "Grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
-  { path: "usage", label: "Usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
-  { path: "invoices", label: "Invoices", show: (c) => c.can("VIEW_BILLING") },
-  { path: "audit", label: "Audit log", show: (c) => c.can("VIEW_AUDIT_LOG") },
-  { path: "emails", label: "E-mail log", show: (c) => c.can("VIEW_AUDIT_LOG") },
-  { path: "internal-users", label: "Internal users", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
-  { path: "internal-groups", label: "Internal groups", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
-  { path: "catalog", label: "Plans and meters", show: (c) => c.can("MANAGE_CATALOG") },
-  { path: "releases", label: "Releases", show: (c) => c.can("MANAGE_RELEASES") },
-  { path: "workers", label: "System workers", show: (c) => c.can("MANAGE_SYSTEM_WORKERS") },
-  { path: "attributes", label: "User attributes", show: (c) => c.can("MANAGE_USER_ATTRIBUTES") },
-  { path: "discrepancies", label: "Discrepancies", show: (c) => c.can("MANAGE_DISCREPANCIES") },
+  { path: "customers", label: "sections.customers", show: (c) => c.internal && c.can("VIEW_USAGE_UNITS") },
+  { path: "tenants", label: "sections.tenants", show: readsTenants },
+  { path: "users", label: "sections.users", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "groups", label: "sections.groups", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "support-access", label: "sections.supportAccess", show: (c) => !c.internal && c.can("MANAGE_CUSTOMER_USER") },
+  { path: "instances", label: "sections.instances", show: (c) => c.can("MANAGE_INSTANCES") },
+  { path: "grants", label: "sections.grants", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "usage", label: "sections.usage", show: (c) => c.can("VIEW_USAGE_UNITS") },
+  { path: "invoices", label: "sections.invoices", show: (c) => c.can("VIEW_BILLING") },
+  { path: "audit", label: "sections.audit", show: (c) => c.can("VIEW_AUDIT_LOG") },
+  { path: "emails", label: "sections.emails", show: (c) => c.can("VIEW_AUDIT_LOG") },
+  { path: "internal-users", label: "sections.internalUsers", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "internal-groups", label: "sections.internalGroups", show: (c) => c.can("MANAGE_INTERNAL_USERS") },
+  { path: "catalog", label: "sections.catalog", show: (c) => c.can("MANAGE_CATALOG") },
+  { path: "releases", label: "sections.releases", show: (c) => c.can("MANAGE_RELEASES") },
+  { path: "workers", label: "sections.workers", show: (c) => c.can("MANAGE_SYSTEM_WORKERS") },
+  { path: "attributes", label: "sections.attributes", show: (c) => c.can("MANAGE_USER_ATTRIBUTES") },
+  { path: "discrepancies", label: "sections.discrepancies", show: (c) => c.can("MANAGE_DISCREPANCIES") },
 ];
 
 function FocusBadge() {
+  const { t } = useTranslation();
   const route = useRoute();
   const [{ data }] = useQuery({ query: FocusQuery, context: lists("Focus") });
   const id = data?.focus.active ? data.focus.customerId : null;
@@ -78,16 +81,28 @@ function FocusBadge() {
   return (
     <Group gap={6} data-testid="focus">
       <Badge color="yellow.4" variant="filled" autoContrast component="a" {...linkProps(`${route.base}/customers/${id}`)}>
-        Focused on {cust?.customer?.name ?? "a customer"}
+        {t("shell.focusedOn", { name: cust?.customer?.name ?? t("shell.aCustomer") })}
       </Badge>
       <Button size="compact-xs" variant="white" onClick={() => leave({}, { additionalTypenames: ["Focus", "Customer", "Tenant"] })}>
-        Leave focus
+        {t("shell.leaveFocus")}
       </Button>
     </Group>
   );
 }
 
+// LanguageSwitch changes the app's language (kept in this browser; the
+// language of e-mails and sign-in pages is saved on the account page).
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  return (
+    <NativeSelect size="xs" aria-label={t("shell.language")} data-testid="language" value={i18n.language}
+      onChange={(e) => switchLanguage(e.currentTarget.value as Language)}
+      data={LANGUAGES.map((l) => ({ value: l.code, label: l.name }))} />
+  );
+}
+
 export function Shell() {
+  const { t } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -102,24 +117,25 @@ export function Shell() {
       <AppShell.Header bg="indigo.9" c="white">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" color="white" aria-label="Menu" />
-            <Text fw={700} visibleFrom="xs">{caller.internal ? "Platform console" : "Customer portal"}</Text>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" color="white" aria-label={t("shell.menu")} />
+            <Text fw={700} visibleFrom="xs">{caller.internal ? t("shell.platformConsole") : t("shell.customerPortal")}</Text>
             {caller.internal && <FocusBadge />}
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <LanguageSwitch />
             <OrgSwitch />
             <Text size="sm" visibleFrom="sm" data-testid="who">
               {caller.email} · <span data-testid="role">{caller.me.role}</span>
             </Text>
             <Button component="a" size="compact-sm" variant="subtle" c="white" href={settings().issuer + "/ui/account"}
-              data-testid="account-link">Your account</Button>
-            <Button size="compact-sm" variant="white" onClick={() => void signOut()}>Sign out</Button>
+              data-testid="account-link">{t("shell.yourAccount")}</Button>
+            <Button size="compact-sm" variant="white" onClick={() => void signOut()}>{t("shell.signOut")}</Button>
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Sections">
+      <AppShell.Navbar p="xs" aria-label={t("shell.sections")}>
         {sections.map((s) => (
-          <NavLink key={s.path} label={s.label} active={current === s.path} {...linkProps(`${route.base}/${s.path}`)} aria-current={current === s.path ? "page" : undefined} />
+          <NavLink key={s.path} label={t(s.label)} active={current === s.path} {...linkProps(`${route.base}/${s.path}`)} aria-current={current === s.path ? "page" : undefined} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
@@ -184,24 +200,18 @@ function Page({ sections }: { sections: Section[] }) {
   return <NotOffered />;
 }
 
-// StepUpNotice says how the action retried after a step-up went.
-function StepUpNotice() {
-  const [text] = useState(stepUpOutcome);
-  if (!text) return null;
-  return <Text role="status" mb="sm" data-testid="step-up-outcome">{text}</Text>;
-}
-
 function Home({ sections }: { sections: Section[] }) {
+  const { t } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   return (
     <>
-      <PageTitle>Welcome{caller.name ? ", " + caller.name : ""}</PageTitle>
-      <Text mb="md">You are signed in as {caller.me.role.replace(/_/g, " ")}. Choose what to work on:</Text>
+      <PageTitle>{caller.name ? t("shell.welcomeName", { name: caller.name }) : t("shell.welcome")}</PageTitle>
+      <Text mb="md">{t("shell.signedInAs", { role: caller.me.role.replace(/_/g, " ") })}</Text>
       <Group>
         {sections.map((s) => (
           <Button key={s.path} variant="light" component="a" {...linkProps(`${route.base}/${s.path}`)}>
-            {s.label}
+            {t(s.label)}
           </Button>
         ))}
       </Group>
@@ -210,10 +220,18 @@ function Home({ sections }: { sections: Section[] }) {
 }
 
 function NotOffered() {
+  const { t } = useTranslation();
   return (
     <>
-      <PageTitle>Not available</PageTitle>
-      <Text>This page is not part of what your role can see or do.</Text>
+      <PageTitle>{t("shell.notAvailable")}</PageTitle>
+      <Text>{t("shell.notOffered")}</Text>
     </>
   );
+}
+
+// StepUpNotice says how the action retried after a step-up went.
+function StepUpNotice() {
+  const [text] = useState(stepUpOutcome);
+  if (!text) return null;
+  return <Text role="status" mb="sm" data-testid="step-up-outcome">{text}</Text>;
 }

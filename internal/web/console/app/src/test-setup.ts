@@ -9,6 +9,7 @@ window.ResizeObserver = window.ResizeObserver || (RO as unknown as typeof Resize
 // Unmount after each test (vitest runs without globals, so Testing Library
 // does not do it by itself): a dialog left mounted would render after the
 // environment is gone.
+import "./i18n";
 import { afterEach } from "vitest";
 import { cleanup } from "@testing-library/react";
 afterEach(() => cleanup());

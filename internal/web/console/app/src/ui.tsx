@@ -5,12 +5,16 @@ import { Alert, Anchor, Button, Code, CopyButton, Group, Modal, Stack, Text, Tex
 import type { CombinedError } from "@urql/core";
 import { graphErrors, sentence } from "./errors";
 import { linkProps, navigate, useRoute, withQuery } from "./router";
+import { useTranslation } from "react-i18next";
+import i18n from "./i18n";
 
 export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLHeadingElement>(null);
+  const app = t("common.console");
   useEffect(() => {
-    document.title = (typeof children === "string" ? children + " · " : "") + "Console";
-  }, [children]);
+    document.title = (typeof children === "string" ? children + " · " : "") + app;
+  }, [children, app]);
   return (
     <Group justify="space-between" mb="md" wrap="wrap">
       <Title order={1} size="h2" ref={ref} tabIndex={-1} id="page-title">
@@ -23,10 +27,11 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
 
 // PageError shows why a page could not load, as one plain sentence.
 export function PageError({ error, what }: { error?: CombinedError; what?: string }) {
+  const { t } = useTranslation();
   const errs = graphErrors(error);
   if (errs.length === 0) return null;
   return (
-    <Alert color="red" role="alert" title="Not available" data-testid="page-error">
+    <Alert color="red" role="alert" title={t("shell.notAvailable")} data-testid="page-error">
       {errs.map((e, i) => (
         <Text key={i}>{sentence(e, what)}</Text>
       ))}
@@ -54,9 +59,10 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 export function Loading() {
+  const { t } = useTranslation();
   return (
     <Text c="gray.7" aria-live="polite">
-      Loading…
+      {t("common.loading")}
     </Text>
   );
 }
@@ -68,6 +74,7 @@ export function Link({ href, children }: { href: string; children: ReactNode }) 
 // Pager moves through cursor pages; the cursors of the pages before are
 // kept in the URL ("after" and "prev") so reload and Back keep the page.
 export function Pager({ next }: { next?: string | null }) {
+  const { t } = useTranslation();
   const route = useRoute();
   const after = route.query.get("after") ?? "";
   const prev = route.query.get("prev") ?? "";
@@ -75,7 +82,7 @@ export function Pager({ next }: { next?: string | null }) {
   if (!after && !next) return null;
   const stack = prev ? prev.split(",") : [];
   return (
-    <Group mt="md" aria-label="Pages">
+    <Group mt="md" aria-label={t("common.pages")}>
       <Button
         variant="default"
         disabled={!after}
@@ -84,14 +91,14 @@ export function Pager({ next }: { next?: string | null }) {
           navigate(withQuery(here, { after: stack[stack.length - 1] === "_" ? "" : stack[stack.length - 1] ?? "", prev: back.join(",") }));
         }}
       >
-        Previous page
+        {t("common.previousPage")}
       </Button>
       <Button
         variant="default"
         disabled={!next}
         onClick={() => navigate(withQuery(here, { after: next ?? "", prev: [...stack, after || "_"].join(",") }))}
       >
-        Next page
+        {t("common.nextPage")}
       </Button>
     </Group>
   );
@@ -107,17 +114,18 @@ export function ConfirmDelete(props: {
   onConfirm: () => Promise<string[]>;
   verb?: string;
 }) {
+  const { t } = useTranslation();
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
-  const verb = props.verb ?? "Delete";
+  const verb = props.verb ?? t("common.delete");
   const close = () => {
     setTyped("");
     setErrors([]);
     props.onClose();
   };
   return (
-    <Modal opened={props.opened} onClose={close} title={`${verb} ${props.kind} ${props.name}?`} centered>
+    <Modal opened={props.opened} onClose={close} title={t("common.confirmTitle", { verb, kind: props.kind, name: props.name })} centered>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
@@ -132,7 +140,7 @@ export function ConfirmDelete(props: {
         <Stack>
           <Text>{props.consequence}</Text>
           <TextInput
-            label={`Type the ${props.kind} name, ${props.name}, to confirm`}
+            label={t("common.typeToConfirm", { kind: props.kind, name: props.name })}
             value={typed}
             onChange={(e) => setTyped(e.currentTarget.value)}
             autoComplete="off"
@@ -141,10 +149,10 @@ export function ConfirmDelete(props: {
           <FormErrors messages={errors} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
-              Cancel
+              {t("common.cancel")}
             </Button>
             <Button type="submit" color="red" disabled={typed !== props.name} loading={busy}>
-              {verb} {props.kind}
+              {t("common.confirmButton", { verb, kind: props.kind })}
             </Button>
           </Group>
         </Stack>
@@ -154,39 +162,45 @@ export function ConfirmDelete(props: {
 }
 
 // SecretOnce shows a secret the server answers only once, with a copy button.
-export function SecretOnce({ label, secret, onDone, rotate = "you can rotate it later" }: {
+export function SecretOnce({ label, secret, onDone, rotate }: {
   label: string;
   secret: string;
   onDone: () => void;
   rotate?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <Stack>
-      <Alert color="dark" variant="outline" title="Copy it now">
-        <Text>This {label} is shown only once. Store it where your system reads it; {rotate}.</Text>
+      <Alert color="dark" variant="outline" title={t("common.copyItNow")}>
+        <Text>{t("common.shownOnce", { label, rotate: rotate ?? t("common.rotateLater") })}</Text>
       </Alert>
       <Code block data-testid="secret" tabIndex={0} aria-label={label}>{secret}</Code>
       <Group justify="flex-end">
-        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
-        <Button onClick={onDone}>Done</Button>
+        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? t("common.copied") : t("common.copy")}</Button>}</CopyButton>
+        <Button onClick={onDone}>{t("common.done")}</Button>
       </Group>
     </Stack>
   );
 }
 
+// formatTime writes a moment in UTC the way the app's language writes
+// dates (English keeps the sortable "2026-03-07 14:05 UTC").
 export function formatTime(t?: string | null): string {
   if (!t) return "—";
   const d = new Date(t);
-  return isNaN(d.getTime()) ? t : d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  if (isNaN(d.getTime())) return t;
+  if (i18n.language === "en" || !i18n.language) return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  return new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(d) + " UTC";
 }
 
 // Missing is a detail page whose object did not load: why, as a sentence.
 export function Missing({ kind, error }: { kind: string; error?: CombinedError }) {
+  const { t } = useTranslation();
   return (
     <>
       <PageTitle>{kind[0].toUpperCase() + kind.slice(1)}</PageTitle>
-      <PageError error={error} what={`this ${kind}`} />
-      {!error && <Text>We could not find this {kind}.</Text>}
+      <PageError error={error} what={t("common.thisKind", { kind })} />
+      {!error && <Text>{t("common.notFoundKind", { kind })}</Text>}
     </>
   );
 }

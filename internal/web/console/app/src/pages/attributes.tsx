@@ -11,6 +11,8 @@ import { ModalForm, splitList } from "../modalform";
 import { editColumn } from "../rowactions";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle } from "../ui";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const AttributesQuery = graphql(`
   query UserAttributes { userAttributes { id key label type options required } }
@@ -30,6 +32,7 @@ const TYPES = ["string", "number", "boolean", "date", "enum"];
 type Attribute = { id: string; key: string; label: string; type: string; options: string[]; required: boolean };
 
 export function AttributesPage() {
+  const { t: tr } = useTranslation();
   const write = useCaller().canWrite("MANAGE_USER_ATTRIBUTES");
   const [{ data, fetching, error }] = useQuery({ query: AttributesQuery, context: lists("UserAttribute") });
   const [editing, setEditing] = useState<Attribute | "new" | null>(null);
@@ -38,22 +41,22 @@ export function AttributesPage() {
   const items = data?.userAttributes ?? [];
   return (
     <>
-      <PageTitle actions={write && <Button onClick={() => setEditing("new")}>New attribute</Button>}>User attributes</PageTitle>
-      <PageError error={error} what="the user attributes" />
+      <PageTitle actions={write && <Button onClick={() => setEditing("new")}>{tr("attributes.newAttribute")}</Button>}>{tr("attributes.userAttributes")}</PageTitle>
+      <PageError error={error} what={tr("attributes.theUserAttributes")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No user attributes are defined.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("attributes.noUserAttributesAreDefined")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="User attributes" rows={items} rowKey={(a) => a.id} columns={[
-          { label: "Key", cell: (a) => a.key },
-          { label: "Label", cell: (a) => a.label },
-          { label: "Type", cell: (a) => a.type + (a.options.length ? ` (${a.options.join(", ")})` : "") },
-          { label: "Required", cell: (a) => (a.required ? "yes" : "no") },
+        <DataTable label={tr("attributes.userAttributes")} rows={items} rowKey={(a) => a.id} columns={[
+          { label: tr("attributes.key"), cell: (a) => a.key },
+          { label: tr("attributes.label"), cell: (a) => a.label },
+          { label: tr("attributes.type"), cell: (a) => a.type + (a.options.length ? ` (${a.options.join(", ")})` : "") },
+          { label: tr("attributes.required"), cell: (a) => (a.required ? "yes" : "no") },
           ...editColumn<Attribute>(write, (a) => a.key, setEditing, setDeleting),
         ]} />
       )}
       {editing && <AttributeForm attribute={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
-      <ConfirmDelete opened={!!deleting} onClose={() => setDeleting(null)} kind="attribute" name={deleting?.key ?? ""}
-        consequence="Users no longer carry this attribute; values already given are dropped."
+      <ConfirmDelete opened={!!deleting} onClose={() => setDeleting(null)} kind={tr("attributes.attribute")} name={deleting?.key ?? ""}
+        consequence={tr("attributes.usersNoLongerCarryThisAttribute")}
         onConfirm={async () => messages((await del({ id: deleting!.id }, { additionalTypenames: ["UserAttribute"] })).error)} />
     </>
   );
@@ -70,7 +73,7 @@ function AttributeForm({ attribute, onClose }: { attribute: Attribute | null; on
   const [{ fetching: updating }, update] = useMutation(UpdateAttribute);
   const opts = type === "enum" ? splitList(options) : [];
   return (
-    <ModalForm title={attribute ? `Edit attribute ${attribute.key}` : "New attribute"} submit={attribute ? "Save attribute" : "Create attribute"}
+    <ModalForm title={attribute ? tr("attributes.editAttribute", { key: attribute.key }) : tr("attributes.newAttribute")} submit={attribute ? tr("attributes.saveAttribute") : tr("attributes.createAttribute")}
       busy={creating || updating} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = attribute
@@ -78,13 +81,13 @@ function AttributeForm({ attribute, onClose }: { attribute: Attribute | null; on
           : await create({ input: { key, label, type, options: opts, required } }, { additionalTypenames: ["UserAttribute"] });
         if (check(res.error)) onClose();
       }}>
-      {!attribute && <TextInput label="Key" description="a-z, 0-9 and _; it never changes." required value={key}
+      {!attribute && <TextInput label={tr("attributes.key")} description={tr("attributes.aZ09AndIt")} required value={key}
         onChange={(e) => setKey(e.currentTarget.value.trim())} error={problems.fields.key} data-autofocus />}
-      <TextInput label="Label" required value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={problems.fields.label} />
-      <NativeSelect label="Type" value={type} onChange={(e) => setType(e.currentTarget.value)} data={TYPES} error={problems.fields.type} />
-      {type === "enum" && <Textarea label="Options" description="One per line." required value={options}
+      <TextInput label={tr("attributes.label")} required value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={problems.fields.label} />
+      <NativeSelect label={tr("attributes.type")} value={type} onChange={(e) => setType(e.currentTarget.value)} data={TYPES} error={problems.fields.type} />
+      {type === "enum" && <Textarea label={tr("attributes.options")} description={tr("attributes.onePerLine")} required value={options}
         onChange={(e) => setOptions(e.currentTarget.value)} error={problems.fields.options ?? problems.fields.option} />}
-      <Checkbox label="Required" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} />
+      <Checkbox label={tr("attributes.required")} checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} />
     </ModalForm>
   );
 }

@@ -7,6 +7,8 @@ import { DataTable } from "../table";
 import { timeBound } from "../timebound";
 import { Empty, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 // The audit log (D-audit-trail): security events, administration writes
 // and refusals in one schema, filtered by the actor's address, kind,
@@ -27,9 +29,9 @@ const AuditQuery = graphql(`
 `);
 
 const OUTCOMES = [
-  { value: "", label: "Any outcome" },
-  { value: "success", label: "Success" },
-  { value: "failure", label: "Failure" },
+  { value: "", label: tr("audit.anyOutcome") },
+  { value: "success", label: tr("audit.success") },
+  { value: "failure", label: tr("audit.failure") },
 ];
 
 type AuditItem = {
@@ -55,6 +57,7 @@ function target(a: AuditItem): string {
 }
 
 export function AuditPage() {
+  const { t: tr } = useTranslation();
   const route = useRoute();
   const [actor, setActor] = useQueryParam("actor");
   const [kind, setKind] = useQueryParam("kind");
@@ -72,40 +75,40 @@ export function AuditPage() {
     },
   });
   const items = data?.auditLog.items ?? [];
-  const kinds = [{ value: "", label: "Any kind" }, ...(data?.auditKinds ?? (kind ? [kind] : [])).map((k) => ({ value: k, label: k }))];
+  const kinds = [{ value: "", label: tr("audit.anyKind") }, ...(data?.auditKinds ?? (kind ? [kind] : [])).map((k) => ({ value: k, label: k }))];
   const reset = { after: null, prev: null };
   return (
     <>
-      <PageTitle>Audit log</PageTitle>
+      <PageTitle>{tr("audit.auditLog")}</PageTitle>
       <Group mb="md" align="flex-end" wrap="wrap">
-        <TextInput label="Actor e-mail" description="Any part of the address" value={actor}
+        <TextInput label={tr("audit.actorEMail")} description={tr("audit.anyPartOfTheAddress")} value={actor}
           onChange={(e) => setActor(e.currentTarget.value, reset)} w={240} />
-        <NativeSelect label="Kind" data={kinds} value={kind} onChange={(e) => setKind(e.currentTarget.value, reset)} w={220} />
-        <NativeSelect label="Outcome" data={OUTCOMES} value={outcome} onChange={(e) => setOutcome(e.currentTarget.value, reset)} w={150} />
-        <TextInput label="From" description="UTC, YYYY-MM-DD [HH:MM]" value={from}
+        <NativeSelect label={tr("audit.kind")} data={kinds} value={kind} onChange={(e) => setKind(e.currentTarget.value, reset)} w={220} />
+        <NativeSelect label={tr("audit.outcome")} data={OUTCOMES} value={outcome} onChange={(e) => setOutcome(e.currentTarget.value, reset)} w={150} />
+        <TextInput label={tr("audit.from")} description={tr("audit.utcYyyyMmDdHhMm")} value={from}
           onChange={(e) => setFrom(e.currentTarget.value, reset)} w={170} />
-        <TextInput label="To" description="UTC, the day included" value={to}
+        <TextInput label={tr("audit.to")} description={tr("audit.utcTheDayIncluded")} value={to}
           onChange={(e) => setTo(e.currentTarget.value, reset)} w={170} />
       </Group>
-      <PageError error={error} what="the audit log" />
+      <PageError error={error} what={tr("audit.theAuditLog")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No audit events for these filters.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("audit.noAuditEventsForTheseFilters")}</Empty>}
       {items.length > 0 && (
         <DataTable
-          label="Audit events"
+          label={tr("audit.auditEvents")}
           rows={items}
           rowKey={(a) => a.id}
           columns={[
-            { label: "When", cell: (a) => formatTime(a.time) },
-            { label: "What", cell: (a) => what(a) },
+            { label: tr("audit.when"), cell: (a) => formatTime(a.time) },
+            { label: tr("audit.what"), cell: (a) => what(a) },
             {
-              label: "Outcome",
+              label: tr("audit.outcome"),
               cell: (a) => (
                 <Badge color={a.outcome === "success" ? "teal.9" : "red.9"} variant="filled" autoContrast>{a.outcome}</Badge>
               ),
             },
             {
-              label: "Actor",
+              label: tr("audit.actor"),
               cell: (a) => (
                 <Stack gap={0}>
                   <Text size="sm">{a.actor.email || a.actor.userId || "—"}</Text>
@@ -113,9 +116,9 @@ export function AuditPage() {
                 </Stack>
               ),
             },
-            { label: "Target", cell: (a) => target(a) },
+            { label: tr("audit.target"), cell: (a) => target(a) },
             {
-              label: "From",
+              label: tr("audit.from"),
               cell: (a) => (
                 <Stack gap={0}>
                   <Text size="sm">{a.sourceAddress || "—"}</Text>
@@ -123,7 +126,7 @@ export function AuditPage() {
                 </Stack>
               ),
             },
-            { label: "Reason", cell: (a) => a.reason },
+            { label: tr("audit.reason"), cell: (a) => a.reason },
           ]}
         />
       )}

@@ -13,6 +13,8 @@ import { Empty, FormErrors, Loading, PageError, Pager, formatTime } from "../ui"
 import { InvoiceList } from "./platform";
 import { PAGE_SIZE } from "./customers";
 import { REDACTED, billed } from "./usage";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const BillingQuery = graphql(`
   query CustomerBilling($id: ID!, $payments: Boolean!, $credits: Boolean!, $setup: Boolean!, $plans: Boolean!, $first: Int, $after: String) {
@@ -54,6 +56,7 @@ const BILLING = { additionalTypenames: ["Credit", "BillingSetup", "Customer"] };
 // one at a time (?view=…, each with its own paging); amounts are hidden
 // for roles without billed units, with the reason.
 export function Billing({ customerId }: { customerId: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const view = chooseTab(BILLING_VIEWS, route.query.get("view"));
@@ -80,42 +83,42 @@ export function Billing({ customerId }: { customerId: string }) {
   return (
     <Tabs variant="pills" value={view} keepMounted={false}
       onChange={(v) => navigate(withQuery(here, { view: v === "invoices" ? null : v, after: null, prev: null, status: null }), { replace: true })}>
-      <Tabs.List aria-label="Billing" mb="md">
-        <Tabs.Tab value="invoices">Invoices</Tabs.Tab>
-        <Tabs.Tab value="payments">Payments</Tabs.Tab>
-        <Tabs.Tab value="credits">Credits</Tabs.Tab>
-        <Tabs.Tab value="setup">Billing setup</Tabs.Tab>
+      <Tabs.List aria-label={tr("billing.billing")} mb="md">
+        <Tabs.Tab value="invoices">{tr("billing.invoices")}</Tabs.Tab>
+        <Tabs.Tab value="payments">{tr("billing.payments")}</Tabs.Tab>
+        <Tabs.Tab value="credits">{tr("billing.credits")}</Tabs.Tab>
+        <Tabs.Tab value="setup">{tr("billing.billingSetup")}</Tabs.Tab>
       </Tabs.List>
       {redacted && view !== "setup" && view !== "invoices" && (
         <Text size="sm" c="gray.7" mb="sm" data-testid="redaction-note">
-          Amounts are hidden: your role does not include billed amounts. An owner, admin or billing user of the customer can see them.
+          {tr("billing.amountsAreHiddenYourRoleDoes")}
         </Text>
       )}
-      {!noSetup && view !== "invoices" && <PageError error={error} what="this billing information" />}
+      {!noSetup && view !== "invoices" && <PageError error={error} what={tr("billing.thisBillingInformation")} />}
       {fetching && !data && view !== "invoices" && <Loading />}
       <Tabs.Panel value="invoices"><InvoiceList customerId={customerId} /></Tabs.Panel>
       <Tabs.Panel value="payments">
-        {c?.payments && c.payments.items.length === 0 && <Empty>No payments received.</Empty>}
+        {c?.payments && c.payments.items.length === 0 && <Empty>{tr("billing.noPaymentsReceived")}</Empty>}
         {c?.payments && c.payments.items.length > 0 && (
-          <DataTable label="Payments" rows={c.payments.items} rowKey={(p) => p.id} columns={[
-            { label: "Received", cell: (p) => formatTime(p.receivedAt) },
-            { label: "Amount", numeric: true, cell: (p) => amount(p.amount, p.currency) },
-            { label: "Method", cell: (p) => p.method },
-            { label: "Status", cell: (p) => p.status },
+          <DataTable label={tr("billing.payments")} rows={c.payments.items} rowKey={(p) => p.id} columns={[
+            { label: tr("billing.received"), cell: (p) => formatTime(p.receivedAt) },
+            { label: tr("billing.amount"), numeric: true, cell: (p) => amount(p.amount, p.currency) },
+            { label: tr("billing.method"), cell: (p) => p.method },
+            { label: tr("billing.status"), cell: (p) => p.status },
           ]} />
         )}
         <Pager next={c?.payments?.nextCursor} />
       </Tabs.Panel>
       <Tabs.Panel value="credits">
         {caller.canWrite("MANAGE_BILLING") && (
-          <Group justify="flex-end" mb="sm"><Button onClick={() => setIssuing(true)}>New credit</Button></Group>
+          <Group justify="flex-end" mb="sm"><Button onClick={() => setIssuing(true)}>{tr("billing.newCredit")}</Button></Group>
         )}
-        {c?.credits && c.credits.items.length === 0 && <Empty>No credits issued.</Empty>}
+        {c?.credits && c.credits.items.length === 0 && <Empty>{tr("billing.noCreditsIssued")}</Empty>}
         {c?.credits && c.credits.items.length > 0 && (
-          <DataTable label="Credits" rows={c.credits.items} rowKey={(x) => x.id} columns={[
-            { label: "Issued", cell: (x) => formatTime(x.issuedAt) },
-            { label: "Amount", numeric: true, cell: (x) => amount(x.amount, x.currency) },
-            { label: "Reason", cell: (x) => x.reason },
+          <DataTable label={tr("billing.credits")} rows={c.credits.items} rowKey={(x) => x.id} columns={[
+            { label: tr("billing.issued"), cell: (x) => formatTime(x.issuedAt) },
+            { label: tr("billing.amount"), numeric: true, cell: (x) => amount(x.amount, x.currency) },
+            { label: tr("billing.reason"), cell: (x) => x.reason },
           ]} />
         )}
         <Pager next={c?.credits?.nextCursor} />
@@ -139,7 +142,7 @@ function CreditModal({ customerId, onClose }: { customerId: string; onClose: () 
   const { problems, check } = useProblems(["amount", "currency", "reason"]);
   const [{ fetching }, issue] = useMutation(IssueCredit);
   return (
-    <Modal opened onClose={onClose} title="Issue credit" centered>
+    <Modal opened onClose={onClose} title={tr("billing.issueCredit")} centered>
       <form
         noValidate
         onSubmit={async (e) => {
@@ -149,13 +152,13 @@ function CreditModal({ customerId, onClose }: { customerId: string; onClose: () 
         }}
       >
         <Stack>
-          <NumberInput label="Amount" required min={0} decimalScale={2} value={amount} onChange={setAmount} error={problems.fields.amount} data-autofocus />
-          <TextInput label="Currency" required value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} error={problems.fields.currency} />
-          <Textarea label="Reason" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={problems.fields.reason} />
+          <NumberInput label={tr("billing.amount")} required min={0} decimalScale={2} value={amount} onChange={setAmount} error={problems.fields.amount} data-autofocus />
+          <TextInput label={tr("billing.currency")} required value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} error={problems.fields.currency} />
+          <Textarea label={tr("billing.reason")} required value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={problems.fields.reason} />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Issue credit</Button>
+            <Button variant="default" onClick={onClose}>{tr("billing.cancel")}</Button>
+            <Button type="submit" loading={fetching}>{tr("billing.issueCredit")}</Button>
           </Group>
         </Stack>
       </form>
@@ -197,32 +200,32 @@ function SetupForm({ customerId, setup, plans, write, saved, setSaved }: {
         setSaved(check(res.error));
       }}
     >
-      <Title order={2} size="h3" mb="xs">Billing setup</Title>
-      {!setup && <Empty>No billing setup yet{write ? ": fill it in below." : "."}</Empty>}
+      <Title order={2} size="h3" mb="xs">{tr("billing.billingSetup")}</Title>
+      {!setup && <Empty>{write ? tr("billing.noSetupFill") : tr("billing.noSetup")}</Empty>}
       <Stack maw={520}>
-        <TextInput label="Billing e-mail" type="email" required {...field("billingEmail")} />
-        <TextInput label="Company name" {...field("companyName")} />
-        <Textarea label="Address" autosize minRows={2} {...field("address")} />
+        <TextInput label={tr("billing.billingEMail")} type="email" required {...field("billingEmail")} />
+        <TextInput label={tr("billing.companyName")} {...field("companyName")} />
+        <Textarea label={tr("billing.address")} autosize minRows={2} {...field("address")} />
         <Group grow wrap="wrap">
-          <TextInput label="Country" description="ISO code such as DE" {...field("country")} />
-          <TextInput label="Tax id" {...field("taxId")} />
+          <TextInput label={tr("billing.country")} description={tr("billing.isoCodeSuchAsDe")} {...field("country")} />
+          <TextInput label={tr("billing.taxId")} {...field("taxId")} />
         </Group>
         <Group grow wrap="wrap">
-          <TextInput label="Currency" required {...field("currency")} />
-          <NativeSelect label="Payment method" data={PAYMENT_METHODS} disabled={!write} {...field("paymentMethod")} />
+          <TextInput label={tr("billing.currency")} required {...field("currency")} />
+          <NativeSelect label={tr("billing.paymentMethod")} data={PAYMENT_METHODS} disabled={!write} {...field("paymentMethod")} />
         </Group>
         {plans ? (
-          <NativeSelect label="Plan" disabled={!write} {...field("planId")}
-            data={[{ value: "", label: "No plan" }, ...plans.map((p) => ({ value: p.id, label: p.name }))]} />
+          <NativeSelect label={tr("billing.plan")} disabled={!write} {...field("planId")}
+            data={[{ value: "", label: tr("billing.noPlan") }, ...plans.map((p) => ({ value: p.id, label: p.name }))]} />
         ) : (
-          <TextInput label="Plan" description="Set by the platform's finance team" value={s.planId ?? "none"} readOnly />
+          <TextInput label={tr("billing.plan")} description={tr("billing.setByThePlatformSFinance")} value={s.planId ?? "none"} readOnly />
         )}
-        {setup?.updatedAt && <Text size="sm" c="gray.7">Last changed {formatTime(setup.updatedAt)}</Text>}
+        {setup?.updatedAt && <Text size="sm" c="gray.7">{tr("billing.lastChanged", { time: formatTime(setup.updatedAt) })}</Text>}
         <FormErrors messages={problems.general} />
         {write && (
           <Group>
-            <Button type="submit" loading={fetching}>Save billing setup</Button>
-            {saved && <Text size="sm" role="status" data-testid="saved">Saved.</Text>}
+            <Button type="submit" loading={fetching}>{tr("billing.saveBillingSetup")}</Button>
+            {saved && <Text size="sm" role="status" data-testid="saved">{tr("billing.saved")}</Text>}
           </Group>
         )}
       </Stack>

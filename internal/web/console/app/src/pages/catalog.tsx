@@ -12,6 +12,8 @@ import { SectionHead, editColumn } from "../rowactions";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle } from "../ui";
 import { billed } from "./usage";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const CatalogQuery = graphql(`
   query Catalog {
@@ -36,6 +38,7 @@ type Meter = { id: string; key: string; name: string; unit: string; aggregation:
 const AGGREGATIONS = ["sum", "max"];
 
 export function CatalogPage() {
+  const { t: tr } = useTranslation();
   const write = useCaller().canWrite("MANAGE_CATALOG");
   const [{ data, fetching, error }] = useQuery({ query: CatalogQuery, context: lists("Plan", "Meter") });
   const [plan, setPlan] = useState<Plan | "new" | null>(null);
@@ -46,38 +49,38 @@ export function CatalogPage() {
   const [, deleteMeter] = useMutation(DeleteMeter);
   return (
     <>
-      <PageTitle>Plans and meters</PageTitle>
-      <PageError error={error} what="the catalog" />
+      <PageTitle>{tr("catalog.plansAndMeters")}</PageTitle>
+      <PageError error={error} what={tr("catalog.theCatalog")} />
       {fetching && !data && <Loading />}
-      <SectionHead first title="Plans" action={write && <Button onClick={() => setPlan("new")}>New plan</Button>} />
-      {data && data.plans.length === 0 && <Empty>No plans yet.</Empty>}
+      <SectionHead first title={tr("catalog.plans")} action={write && <Button onClick={() => setPlan("new")}>{tr("catalog.newPlan")}</Button>} />
+      {data && data.plans.length === 0 && <Empty>{tr("catalog.noPlansYet")}</Empty>}
       {data && data.plans.length > 0 && (
-        <DataTable label="Plans" rows={data.plans} rowKey={(p) => p.id} columns={[
-          { label: "Code", cell: (p) => p.code },
-          { label: "Name", cell: (p) => p.name },
-          { label: "Monthly fee", numeric: true, cell: (p) => billed(p.monthlyFee, p.currency) },
-          { label: "Active", cell: (p) => (p.active ? "yes" : "no") },
-          ...editColumn<Plan>(write, (p) => `plan ${p.name}`, setPlan, setDelPlan),
+        <DataTable label={tr("catalog.plans")} rows={data.plans} rowKey={(p) => p.id} columns={[
+          { label: tr("catalog.code"), cell: (p) => p.code },
+          { label: tr("catalog.name"), cell: (p) => p.name },
+          { label: tr("catalog.monthlyFee"), numeric: true, cell: (p) => billed(p.monthlyFee, p.currency) },
+          { label: tr("catalog.active"), cell: (p) => (p.active ? "yes" : "no") },
+          ...editColumn<Plan>(write, (p) => tr("catalog.plan2", { name: p.name }), setPlan, setDelPlan),
         ]} />
       )}
-      <SectionHead title="Meters" action={write && <Button onClick={() => setMeter("new")}>New meter</Button>} />
-      {data && data.meters.length === 0 && <Empty>No meters yet.</Empty>}
+      <SectionHead title={tr("catalog.meters")} action={write && <Button onClick={() => setMeter("new")}>{tr("catalog.newMeter")}</Button>} />
+      {data && data.meters.length === 0 && <Empty>{tr("catalog.noMetersYet")}</Empty>}
       {data && data.meters.length > 0 && (
-        <DataTable label="Meters" rows={data.meters} rowKey={(m) => m.id} columns={[
-          { label: "Key", cell: (m) => m.key },
-          { label: "Name", cell: (m) => m.name },
-          { label: "Unit", cell: (m) => m.unit },
-          { label: "Aggregation", cell: (m) => m.aggregation },
-          ...editColumn<Meter>(write, (m) => `meter ${m.name}`, setMeter, setDelMeter),
+        <DataTable label={tr("catalog.meters")} rows={data.meters} rowKey={(m) => m.id} columns={[
+          { label: tr("catalog.key"), cell: (m) => m.key },
+          { label: tr("catalog.name"), cell: (m) => m.name },
+          { label: tr("catalog.unit"), cell: (m) => m.unit },
+          { label: tr("catalog.aggregation"), cell: (m) => m.aggregation },
+          ...editColumn<Meter>(write, (m) => tr("catalog.meter2", { name: m.name }), setMeter, setDelMeter),
         ]} />
       )}
       {plan && <PlanForm plan={plan === "new" ? null : plan} onClose={() => setPlan(null)} />}
       {meter && <MeterForm meter={meter === "new" ? null : meter} onClose={() => setMeter(null)} />}
-      <ConfirmDelete opened={!!delPlan} onClose={() => setDelPlan(null)} kind="plan" name={delPlan?.name ?? ""}
-        consequence="The plan is removed from the catalog; customers billed on it keep their billing setup without a plan. To stop offering it, make it inactive instead."
+      <ConfirmDelete opened={!!delPlan} onClose={() => setDelPlan(null)} kind={tr("catalog.plan")} name={delPlan?.name ?? ""}
+        consequence={tr("catalog.thePlanIsRemovedFromThe")}
         onConfirm={async () => messages((await deletePlan({ id: delPlan!.id }, { additionalTypenames: ["Plan"] })).error)} />
-      <ConfirmDelete opened={!!delMeter} onClose={() => setDelMeter(null)} kind="meter" name={delMeter?.name ?? ""}
-        consequence="The meter is removed from the catalog. A meter with recorded usage cannot be deleted."
+      <ConfirmDelete opened={!!delMeter} onClose={() => setDelMeter(null)} kind={tr("catalog.meter")} name={delMeter?.name ?? ""}
+        consequence={tr("catalog.theMeterIsRemovedFromThe")}
         onConfirm={async () => messages((await deleteMeter({ id: delMeter!.id }, { additionalTypenames: ["Meter"] })).error)} />
     </>
   );
@@ -96,7 +99,7 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose: () => void })
   const monthlyFee = Number(fee.replace(",", "."));
   const [feeError, setFeeError] = useState("");
   return (
-    <ModalForm title={plan ? `Edit plan ${plan.name}` : "New plan"} submit={plan ? "Save plan" : "Create plan"} busy={creating || updating}
+    <ModalForm title={plan ? tr("catalog.editPlan", { name: plan.name }) : tr("catalog.newPlan")} submit={plan ? tr("catalog.savePlan") : tr("catalog.createPlan")} busy={creating || updating}
       errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         setFeeError(fee.trim() === "" || isNaN(monthlyFee) ? "Monthly fee must be a number, such as 49.00" : "");
@@ -106,13 +109,13 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose: () => void })
           : await create({ input: { code, name, description, currency, monthlyFee, active } }, { additionalTypenames: ["Plan"] });
         if (check(res.error)) onClose();
       }}>
-      {!plan && <TextInput label="Code" description="Lower-case key: a-z, 0-9 and _; it never changes." required value={code}
+      {!plan && <TextInput label={tr("catalog.code")} description={tr("catalog.lowerCaseKeyAZ0")} required value={code}
         onChange={(e) => setCode(e.currentTarget.value)} error={problems.fields.code} data-autofocus />}
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
-      <TextInput label="Currency" description="ISO 4217, such as EUR." required value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} error={problems.fields.currency} />
-      <TextInput label="Monthly fee" required inputMode="decimal" value={fee} onChange={(e) => setFee(e.currentTarget.value)} error={feeError || problems.fields.monthlyFee} />
-      <Checkbox label="Active (offered to customers)" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+      <TextInput label={tr("catalog.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
+      <Textarea label={tr("catalog.description")} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
+      <TextInput label={tr("catalog.currency")} description={tr("catalog.iso4217SuchAsEur")} required value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} error={problems.fields.currency} />
+      <TextInput label={tr("catalog.monthlyFee")} required inputMode="decimal" value={fee} onChange={(e) => setFee(e.currentTarget.value)} error={feeError || problems.fields.monthlyFee} />
+      <Checkbox label={tr("catalog.activeOfferedToCustomers")} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
     </ModalForm>
   );
 }
@@ -127,7 +130,7 @@ function MeterForm({ meter, onClose }: { meter: Meter | null; onClose: () => voi
   const [{ fetching: creating }, create] = useMutation(CreateMeter);
   const [{ fetching: updating }, update] = useMutation(UpdateMeter);
   return (
-    <ModalForm title={meter ? `Edit meter ${meter.name}` : "New meter"} submit={meter ? "Save meter" : "Create meter"} busy={creating || updating}
+    <ModalForm title={meter ? tr("catalog.editMeter", { name: meter.name }) : tr("catalog.newMeter")} submit={meter ? tr("catalog.saveMeter") : tr("catalog.createMeter")} busy={creating || updating}
       errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = meter
@@ -135,12 +138,12 @@ function MeterForm({ meter, onClose }: { meter: Meter | null; onClose: () => voi
           : await create({ input: { key, name, unit, aggregation, description } }, { additionalTypenames: ["Meter"] });
         if (check(res.error)) onClose();
       }}>
-      {!meter && <TextInput label="Key" description="The key usage is recorded under: a-z, 0-9 and _." required value={key}
+      {!meter && <TextInput label={tr("catalog.key")} description={tr("catalog.theKeyUsageIsRecordedUnder")} required value={key}
         onChange={(e) => setKey(e.currentTarget.value)} error={problems.fields.key} data-autofocus />}
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
-      <TextInput label="Unit" required value={unit} onChange={(e) => setUnit(e.currentTarget.value)} error={problems.fields.unit} />
-      <NativeSelect label="Aggregation" value={aggregation} onChange={(e) => setAggregation(e.currentTarget.value)} data={AGGREGATIONS} error={problems.fields.aggregation} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
+      <TextInput label={tr("catalog.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
+      <TextInput label={tr("catalog.unit")} required value={unit} onChange={(e) => setUnit(e.currentTarget.value)} error={problems.fields.unit} />
+      <NativeSelect label={tr("catalog.aggregation")} value={aggregation} onChange={(e) => setAggregation(e.currentTarget.value)} data={AGGREGATIONS} error={problems.fields.aggregation} />
+      <Textarea label={tr("catalog.description")} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
     </ModalForm>
   );
 }

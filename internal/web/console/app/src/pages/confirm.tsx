@@ -4,6 +4,7 @@ import type { CombinedError } from "@urql/core";
 import type { Problems } from "../errors";
 import { useProblems } from "../forms";
 import { FormErrors } from "../ui";
+import { useTranslation } from "react-i18next";
 
 // ConfirmedForm is a consequential action with choices of its own (a
 // transfer, a rotation): the object's name must be typed before it is
@@ -22,11 +23,12 @@ export function ConfirmedForm(props: {
   // onDone runs after success instead of closing (to show a secret once)
   onDone?: () => void;
 }) {
+  const { t } = useTranslation();
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const { problems, check } = useProblems(props.fields ?? []);
   return (
-    <Modal opened onClose={props.onClose} title={`${props.verb} ${props.kind} ${props.name}?`} centered>
+    <Modal opened onClose={props.onClose} title={t("common.confirmTitle", { verb: props.verb, kind: props.kind, name: props.name })} centered>
       <form
         noValidate
         onSubmit={async (e) => {
@@ -42,16 +44,16 @@ export function ConfirmedForm(props: {
           <Text>{props.consequence}</Text>
           {props.children?.(problems)}
           <TextInput
-            label={`Type the ${props.kind} name, ${props.name}, to confirm`}
+            label={t("common.typeToConfirm", { kind: props.kind, name: props.name })}
             value={typed}
             onChange={(e) => setTyped(e.currentTarget.value)}
             autoComplete="off"
           />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>Cancel</Button>
+            <Button variant="default" onClick={props.onClose}>{t("common.cancel")}</Button>
             <Button type="submit" color="red" disabled={typed !== props.name} loading={busy}>
-              {props.verb} {props.kind}
+              {t("common.confirmButton", { verb: props.verb, kind: props.kind })}
             </Button>
           </Group>
         </Stack>

@@ -18,6 +18,7 @@ import { UserList } from "./users";
 import { UsageList } from "./usage";
 import { InstanceList } from "./instances";
 import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 const CustomerQuery = graphql(`
   query Customer($id: ID!) {
@@ -37,21 +38,22 @@ export const EnterFocus = graphql(`
 
 // CUSTOMER_TABS are a customer's tabs, each shown when the caller's role
 // may read it.
-const CUSTOMER_TABS: { value: string; label: string; show: (c: Caller) => boolean; panel: (id: string) => ReactNode }[] = [
-  { value: "tenants", label: "Tenants", show: readsTenants, panel: (id) => <TenantList customerId={id} /> },
-  { value: "users", label: "Users", show: (c) => c.can("MANAGE_CUSTOMER_USER"), panel: (id) => <UserList customerId={id} /> },
-  { value: "instances", label: "Instances", show: (c) => c.can("MANAGE_INSTANCES"), panel: (id) => <InstanceList customerId={id} /> },
-  { value: "usage", label: "Usage", show: () => true, panel: (id) => <UsageList customerId={id} /> },
-  { value: "billing", label: "Billing", show: (c) => c.can("VIEW_BILLING"), panel: (id) => <Billing customerId={id} /> },
-  { value: "sso", label: "Sign-in", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
-  { value: "branding", label: "Branding", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <BrandingPage customerId={id} /> },
-  { value: "settings", label: "Settings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
-  { value: "domains", label: "Domains", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Domains customerId={id} /> },
-  { value: "directory", label: "Directory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
-  { value: "applications", label: "Applications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Registration customerId={id} /> },
+const CUSTOMER_TABS: { value: string; label: string /* a catalog key */; show: (c: Caller) => boolean; panel: (id: string) => ReactNode }[] = [
+  { value: "tenants", label: "customer.tabTenants", show: readsTenants, panel: (id) => <TenantList customerId={id} /> },
+  { value: "users", label: "customer.tabUsers", show: (c) => c.can("MANAGE_CUSTOMER_USER"), panel: (id) => <UserList customerId={id} /> },
+  { value: "instances", label: "customer.tabInstances", show: (c) => c.can("MANAGE_INSTANCES"), panel: (id) => <InstanceList customerId={id} /> },
+  { value: "usage", label: "customer.tabUsage", show: () => true, panel: (id) => <UsageList customerId={id} /> },
+  { value: "billing", label: "customer.tabBilling", show: (c) => c.can("VIEW_BILLING"), panel: (id) => <Billing customerId={id} /> },
+  { value: "sso", label: "customer.tabSignIn", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <SignIn customerId={id} /> },
+  { value: "branding", label: "customer.tabBranding", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <BrandingPage customerId={id} /> },
+  { value: "settings", label: "customer.tabSettings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
+  { value: "domains", label: "customer.tabDomains", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Domains customerId={id} /> },
+  { value: "directory", label: "customer.tabDirectory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
+  { value: "applications", label: "customer.tabApplications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Registration customerId={id} /> },
 ];
 
 export function CustomerPage({ id }: { id: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const [{ data, fetching, error }] = useQuery({ query: CustomerQuery, variables: { id } });
@@ -65,7 +67,7 @@ export function CustomerPage({ id }: { id: string }) {
     { invoices: "billing" });
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
-  if (!c) return <Missing kind="customer" error={error} />;
+  if (!c) return <Missing kind={tr("customer.kind")} error={error} />;
   const here = window.location.pathname + window.location.search;
   return (
     <>
@@ -77,12 +79,12 @@ export function CustomerPage({ id }: { id: string }) {
                 variant="default"
                 onClick={async () => setFocusErrors(messages((await enterFocus({ input: { customerId: c.id } }, { additionalTypenames: ["Focus"] })).error))}
               >
-                Focus on this customer
+                {tr("customer.focus")}
               </Button>
             )}
             {caller.canWrite("DELETE_CUSTOMER") && (
               <Button variant="outline" color="red" onClick={() => setDeleting(true)}>
-                Delete customer
+                {tr("customer.delete")}
               </Button>
             )}
           </Group>
@@ -94,9 +96,9 @@ export function CustomerPage({ id }: { id: string }) {
       <ConfirmDelete
         opened={deleting}
         onClose={() => setDeleting(false)}
-        kind="customer"
+        kind={tr("customer.kind")}
         name={c.name}
-        consequence="The customer, its organization, tenants, instances and users are deleted. This cannot be undone."
+        consequence={tr("customer.deleteConsequence")}
         onConfirm={async () => {
           const errs = messages((await deleteCustomer({ id: c.id }, { additionalTypenames: ["Customer"] })).error);
           if (errs.length === 0) navigate(caller.internal ? `${route.base}/customers` : "/", { replace: true });
@@ -104,12 +106,12 @@ export function CustomerPage({ id }: { id: string }) {
         }}
       />
       <Group gap="xl" mb="md" wrap="wrap">
-        <Fact label="Organization" mono>{c.orgId}</Fact>
-        <Fact label="Created">{formatTime(c.createdAt)}</Fact>
+        <Fact label={tr("customer.organization")} mono>{c.orgId}</Fact>
+        <Fact label={tr("customer.created")}>{formatTime(c.createdAt)}</Fact>
       </Group>
       <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null }), { replace: true })} keepMounted={false}>
         <Tabs.List>
-          {tabs.map((t) => <Tabs.Tab key={t.value} value={t.value}>{t.label}</Tabs.Tab>)}
+          {tabs.map((t) => <Tabs.Tab key={t.value} value={t.value}>{tr(t.label)}</Tabs.Tab>)}
         </Tabs.List>
         {tabs.map((t) => <Tabs.Panel key={t.value} value={t.value} pt="md">{t.panel(c.id)}</Tabs.Panel>)}
       </Tabs>

@@ -8,6 +8,8 @@ import { graphErrors, problems } from "../errors";
 import { navigate, useQueryParam, useRoute } from "../router";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const CustomersQuery = graphql(`
   query Customers($first: Int, $after: String, $search: String) {
@@ -27,6 +29,7 @@ const CreateCustomer = graphql(`
 export const PAGE_SIZE = 25;
 
 export function CustomersPage() {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
@@ -39,33 +42,33 @@ export function CustomersPage() {
       <PageTitle
         actions={
           caller.canWrite("CREATE_CUSTOMER") && (
-            <Button onClick={() => setCreating(true)}>New customer</Button>
+            <Button onClick={() => setCreating(true)}>{tr("customers.newCustomer")}</Button>
           )
         }
       >
-        Customers
+        {tr("customers.customers")}
       </PageTitle>
       <TextInput
-        label="Search customers"
+        label={tr("customers.searchCustomers")}
         type="search"
         value={q}
         onChange={(e) => setQ(e.currentTarget.value, { after: null, prev: null })}
         mb="md"
         maw={360}
       />
-      <PageError error={error} what="the customers" />
+      <PageError error={error} what={tr("customers.theCustomers")} />
       {fetching && !data && <Loading />}
       {data && items.length === 0 && (
-        <Empty>{q ? `No customer matches “${q}”.` : "There are no customers yet."}</Empty>
+        <Empty>{q ? tr("customers.noCustomerMatches", { q: q }) : tr("customers.thereAreNoCustomersYet")}</Empty>
       )}
       {items.length > 0 && (
         <DataTable
-          label="Customers"
+          label={tr("customers.customers")}
           rows={items}
           rowKey={(c) => c.id}
           columns={[
-            { label: "Name", cell: (c) => <Link href={`${route.base}/customers/${c.id}`}>{c.name}</Link> },
-            { label: "Created", cell: (c) => formatTime(c.createdAt) },
+            { label: tr("customers.name"), cell: (c) => <Link href={`${route.base}/customers/${c.id}`}>{c.name}</Link> },
+            { label: tr("customers.created"), cell: (c) => formatTime(c.createdAt) },
           ]}
         />
       )}
@@ -94,21 +97,21 @@ function CreateCustomerModal({ opened, onClose, base }: { opened: boolean; onClo
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="New customer" centered>
+    <Modal opened={opened} onClose={onClose} title={tr("customers.newCustomer")} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.fields.name} data-autofocus />
+          <TextInput label={tr("customers.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.fields.name} data-autofocus />
           <Textarea
-            label="E-mail domains"
-            description="Addresses at these domains sign in to this customer; separate them with spaces or commas."
+            label={tr("customers.eMailDomains")}
+            description={tr("customers.addressesAtTheseDomainsSignIn")}
             value={domains}
             onChange={(e) => setDomains(e.currentTarget.value)}
             error={errs.fields.domain ?? errs.fields.domains}
           />
           <FormErrors messages={errs.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Create customer</Button>
+            <Button variant="default" onClick={onClose}>{tr("customers.cancel")}</Button>
+            <Button type="submit" loading={fetching}>{tr("customers.createCustomer")}</Button>
           </Group>
         </Stack>
       </form>

@@ -12,6 +12,8 @@ import { ModalForm } from "../modalform";
 import { useQueryParam } from "../router";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const DiscrepanciesQuery = graphql(`
   query Discrepancies($status: String) {
@@ -34,6 +36,7 @@ export function statusFilter(status: string): string | null {
 type Item = { id: string; kind: string; summary: string; status: string; detectedAt: string; resolution: string };
 
 export function DiscrepanciesPage() {
+  const { t: tr } = useTranslation();
   const write = useCaller().canWrite("MANAGE_DISCREPANCIES");
   const [status, setStatus] = useQueryParam("status");
   const [{ data, fetching, error }] = useQuery({ query: DiscrepanciesQuery, variables: { status: statusFilter(status) }, context: lists("Discrepancy") });
@@ -43,25 +46,25 @@ export function DiscrepanciesPage() {
   const items = data?.discrepancies ?? [];
   return (
     <>
-      <PageTitle>Discrepancies</PageTitle>
-      <NativeSelect label="Status" value={status || "open"} onChange={(e) => setStatus(e.currentTarget.value === "open" ? "" : e.currentTarget.value)}
-        data={[{ value: "open", label: "Open" }, { value: "resolved", label: "Resolved" }, { value: "all", label: "All" }]} w={200} mb="md" />
-      <PageError error={error} what="the discrepancies" />
+      <PageTitle>{tr("discrepancies.discrepancies")}</PageTitle>
+      <NativeSelect label={tr("discrepancies.status")} value={status || "open"} onChange={(e) => setStatus(e.currentTarget.value === "open" ? "" : e.currentTarget.value)}
+        data={[{ value: "open", label: tr("discrepancies.open") }, { value: "resolved", label: tr("discrepancies.resolved") }, { value: "all", label: tr("discrepancies.all") }]} w={200} mb="md" />
+      <PageError error={error} what={tr("discrepancies.theDiscrepancies")} />
       <FormErrors messages={errs} />
       {fetching && !data && <Loading />}
       {data && items.length === 0 && <Empty>{status === "resolved" ? "Nothing has been resolved yet." : status === "all" ? "Nothing was ever reported." : "The inbox is empty."}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Discrepancies" rows={items} rowKey={(d) => d.id} columns={[
-          { label: "Detected", cell: (d) => formatTime(d.detectedAt) },
-          { label: "Kind", cell: (d) => d.kind },
-          { label: "Summary", cell: (d) => d.summary },
-          { label: "Status", cell: (d) => <Text span fw={600} c={d.status === "open" ? "red.9" : "gray.7"}>{d.status}</Text> },
-          { label: "Resolution", cell: (d) => d.resolution || "—" },
-          ...(write ? [{ label: "Actions", cell: (d: Item) => (d.status === "open" ? (
-            <Button size="xs" variant="default" aria-label={`Resolve ${d.summary}`} onClick={() => setResolving(d)}>Resolve</Button>
+        <DataTable label={tr("discrepancies.discrepancies")} rows={items} rowKey={(d) => d.id} columns={[
+          { label: tr("discrepancies.detected"), cell: (d) => formatTime(d.detectedAt) },
+          { label: tr("discrepancies.kind"), cell: (d) => d.kind },
+          { label: tr("discrepancies.summary"), cell: (d) => d.summary },
+          { label: tr("discrepancies.status"), cell: (d) => <Text span fw={600} c={d.status === "open" ? "red.9" : "gray.7"}>{d.status}</Text> },
+          { label: tr("discrepancies.resolution"), cell: (d) => d.resolution || "—" },
+          ...(write ? [{ label: tr("discrepancies.actions"), cell: (d: Item) => (d.status === "open" ? (
+            <Button size="xs" variant="default" aria-label={tr("discrepancies.resolve2", { summary: d.summary })} onClick={() => setResolving(d)}>{tr("discrepancies.resolve")}</Button>
           ) : (
-            <Button size="xs" variant="default" aria-label={`Reopen ${d.summary}`}
-              onClick={async () => setErrs(messages((await reopen({ id: d.id }, { additionalTypenames: ["Discrepancy"] })).error))}>Reopen</Button>
+            <Button size="xs" variant="default" aria-label={tr("discrepancies.reopen2", { summary: d.summary })}
+              onClick={async () => setErrs(messages((await reopen({ id: d.id }, { additionalTypenames: ["Discrepancy"] })).error))}>{tr("discrepancies.reopen")}</Button>
           )) }] : []),
         ]} />
       )}
@@ -75,12 +78,12 @@ function ResolveForm({ item, onClose }: { item: Item; onClose: () => void }) {
   const { problems, check } = useProblems(["resolution"]);
   const [{ fetching }, resolve] = useMutation(ResolveDiscrepancy);
   return (
-    <ModalForm title={`Resolve: ${item.summary}`} submit="Mark resolved" busy={fetching} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("discrepancies.resolve3", { summary: item.summary })} submit={tr("discrepancies.markResolved")} busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = await resolve({ id: item.id, resolution }, { additionalTypenames: ["Discrepancy"] });
         if (check(res.error)) onClose();
       }}>
-      <Textarea label="Resolution" description="What was found and done; kept with the item." required value={resolution}
+      <Textarea label={tr("discrepancies.resolution")} description={tr("discrepancies.whatWasFoundAndDoneKept")} required value={resolution}
         onChange={(e) => setResolution(e.currentTarget.value)} error={problems.fields.resolution} data-autofocus />
     </ModalForm>
   );

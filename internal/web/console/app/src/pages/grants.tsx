@@ -14,6 +14,8 @@ import { RemoteSelect, type Option } from "../remoteselect";
 import { useQueryParam } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const GrantsQuery = graphql(`
   query Grants($userId: ID, $customerId: ID) {
@@ -100,6 +102,7 @@ export function granteeChoices(users: { id: string; email: string; name: string;
 const INLINE = { withinPortal: false };
 
 export function GrantsPage() {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const [user, setUser] = useQueryParam("user");
   const [customer, setCustomer] = useQueryParam("customer");
@@ -118,32 +121,32 @@ export function GrantsPage() {
   const who = (g: GrantRow) => g.user?.email ?? g.granteeId;
   return (
     <>
-      <PageTitle actions={write && <Button onClick={() => setCreating(true)}>New grant</Button>}>Grants</PageTitle>
+      <PageTitle actions={write && <Button onClick={() => setCreating(true)}>{tr("grants.newGrant")}</Button>}>{tr("grants.grants")}</PageTitle>
       <Group mb="md" wrap="wrap">
-        <Select comboboxProps={INLINE} label="User" placeholder="All users" searchable clearable w={320}
+        <Select comboboxProps={INLINE} label={tr("grants.user")} placeholder={tr("grants.allUsers")} searchable clearable w={320}
           data={granteeChoices(choices?.internalUsers.items ?? [])} value={user || null} onChange={(v) => setUser(v ?? "")} />
-        <RemoteSelect comboboxProps={INLINE} label="Customer" placeholder="All customers" clearable w={320}
+        <RemoteSelect comboboxProps={INLINE} label={tr("grants.customer")} placeholder={tr("grants.allCustomers")} clearable w={320}
           query={CustomerOptions} options={(d) => namedOptions(d.customers.items, d.selected)}
           value={customer || null} onChange={(v) => setCustomer(v ?? "")} />
       </Group>
-      <PageError error={error} what="the grants" />
+      <PageError error={error} what={tr("grants.theGrants")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No grants for these filters.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("grants.noGrantsForTheseFilters")}</Empty>}
       {items.length > 0 && (
         <DataTable
-          label="Grants"
+          label={tr("grants.grants")}
           rows={items}
           rowKey={(g) => g.granteeId + (g.customerId ?? "") + (g.instanceId ?? "")}
           columns={[
-            { label: "User", cell: (g) => (g.user ? `${g.user.name} (${g.user.email})` : g.granteeId) },
-            { label: "Role", cell: (g) => g.user?.role ?? "—" },
-            { label: "Granted on", cell: (g) => target(g) },
-            { label: "Since", cell: (g) => formatTime(g.grantedAt) },
+            { label: tr("grants.user"), cell: (g) => (g.user ? `${g.user.name} (${g.user.email})` : g.granteeId) },
+            { label: tr("grants.role"), cell: (g) => g.user?.role ?? "—" },
+            { label: tr("grants.grantedOn"), cell: (g) => target(g) },
+            { label: tr("grants.since"), cell: (g) => formatTime(g.grantedAt) },
             ...(write
               ? [{
-                  label: "Actions",
+                  label: tr("grants.actions"),
                   cell: (g: GrantRow) => (
-                    <ActionIcon variant="subtle" color="red" aria-label={`Remove grant of ${who(g)} on ${target(g)}`} onClick={() => setDeleting(g)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={tr("grants.removeGrantOfOn", { who: who(g), target: target(g) })} onClick={() => setDeleting(g)}>
                       ✕
                     </ActionIcon>
                   ),
@@ -156,10 +159,10 @@ export function GrantsPage() {
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
-        kind="grant on"
-        verb="Remove"
+        kind={tr("grants.grantOn")}
+        verb={tr("grants.remove")}
         name={deleting ? target(deleting) : ""}
-        consequence="The user loses access to it at once."
+        consequence={tr("grants.theUserLosesAccessToIt")}
         onConfirm={async () =>
           messages((await del({ userId: deleting!.granteeId, customerId: deleting!.customerId ?? null, instanceId: deleting!.instanceId ?? null }, { additionalTypenames: ["Grant"] })).error)
         }
@@ -175,18 +178,18 @@ function CreateGrantModal({ users, onClose }: { users: Option[]; onClose: () => 
   const { problems, check } = useProblems(["userId", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateGrant);
   return (
-    <ModalForm title="New grant" submit="Grant" busy={fetching} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("grants.newGrant")} submit={tr("grants.grant")} busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = await create({ input: { userId: userId ?? "", customerId, instanceId } }, { additionalTypenames: ["Grant"] });
         if (check(res.error)) onClose();
       }}>
-      <Select comboboxProps={INLINE} label="User" description="An account manager or QA administrator; type to search." required searchable
-        data={users} value={userId} onChange={setUserId} nothingFoundMessage="No account manager or QA administrator matches"
+      <Select comboboxProps={INLINE} label={tr("grants.user")} description={tr("grants.anAccountManagerOrQaAdministrator")} required searchable
+        data={users} value={userId} onChange={setUserId} nothingFoundMessage={tr("grants.noAccountManagerOrQaAdministrator")}
         error={problems.fields.userId} data-autofocus />
-      <RemoteSelect comboboxProps={INLINE} label="Customer" description="The customer the user may act on; type to search." clearable
+      <RemoteSelect comboboxProps={INLINE} label={tr("grants.customer")} description={tr("grants.theCustomerTheUserMayAct")} clearable
         query={CustomerOptions} options={(d) => namedOptions(d.customers.items, d.selected)} value={customerId}
         onChange={(v) => { setCustomerId(v); if (v) setInstanceId(null); }} error={problems.fields.customerId} />
-      <RemoteSelect comboboxProps={INLINE} label="Instance" description="Or, for a QA administrator, one instance instead of a customer; type to search." clearable
+      <RemoteSelect comboboxProps={INLINE} label={tr("grants.instance")} description={tr("grants.orForAQaAdministratorOne")} clearable
         query={InstanceOptions} options={(d) => namedOptions(d.instances.items, d.selected)} value={instanceId}
         onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
     </ModalForm>

@@ -16,6 +16,8 @@ import { DataTable } from "../table";
 import { Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { INTERNAL_ROLES } from "./internalusers";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const PORTAL_ROLES = ["admin", "billing", "viewer", "member"];
 
@@ -39,6 +41,7 @@ const CreateInternalGroup = graphql(`
 // GroupsPage lists a customer's groups (the caller's own customer in the
 // portal) or, internal, the internal groups.
 export function GroupsPage({ internal }: { internal: boolean }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const action = internal ? "MANAGE_INTERNAL_USERS" : "MANAGE_CUSTOMER_USER";
   const write = caller.canWrite(action);
@@ -54,14 +57,14 @@ export function GroupsPage({ internal }: { internal: boolean }) {
   const items = page?.items ?? [];
   return (
     <>
-      <PageTitle actions={write && <Button onClick={() => setCreating(true)}>New group</Button>}>{internal ? "Internal groups" : "Groups"}</PageTitle>
-      <PageError error={res.error} what="the groups" />
+      <PageTitle actions={write && <Button onClick={() => setCreating(true)}>{tr("groups.newGroup")}</Button>}>{internal ? tr("groups.internalGroups") : "Groups"}</PageTitle>
+      <PageError error={res.error} what={tr("groups.theGroups")} />
       {res.fetching && !page && <Loading />}
-      {page && items.length === 0 && <Empty>No groups.</Empty>}
+      {page && items.length === 0 && <Empty>{tr("groups.noGroups")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Groups" rows={items} rowKey={(g) => g.id} columns={[
-          { label: "Name", cell: (g) => <Link href={`${route.base}/${base}/${g.id}`}>{g.name}</Link> },
-          { label: "Role", cell: (g) => g.role || "none" },
+        <DataTable label={tr("groups.groups")} rows={items} rowKey={(g) => g.id} columns={[
+          { label: tr("groups.name"), cell: (g) => <Link href={`${route.base}/${base}/${g.id}`}>{g.name}</Link> },
+          { label: tr("groups.role"), cell: (g) => g.role || "none" },
         ]} />
       )}
       <Pager next={page?.nextCursor} />
@@ -78,7 +81,7 @@ function CreateForm({ internal, customerId, onClose }: { internal: boolean; cust
   const [{ fetching: f2 }, createInternal] = useMutation(CreateInternalGroup);
   const roles = ["", ...(internal ? INTERNAL_ROLES : PORTAL_ROLES)];
   return (
-    <ModalForm title="New group" submit="Create group" busy={f1 || f2} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("groups.newGroup")} submit={tr("groups.createGroup")} busy={f1 || f2} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const input = { name, role };
         const res = internal
@@ -86,8 +89,8 @@ function CreateForm({ internal, customerId, onClose }: { internal: boolean; cust
           : await create({ customerId, input }, { additionalTypenames: ["Group"] });
         if (check(res.error)) onClose();
       }}>
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-      <NativeSelect label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)}
+      <TextInput label={tr("groups.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+      <NativeSelect label={tr("groups.role")} value={role} onChange={(e) => setRole(e.currentTarget.value)}
         data={roles.map((r) => ({ value: r, label: r || "none" }))} error={problems.fields.role} />
     </ModalForm>
   );
@@ -126,6 +129,7 @@ type Person = { userId: string; email: string; name: string };
 // GroupPage shows one group: its role (changeable with full access), its
 // members and managers and, internal, its customer grants.
 export function GroupPage({ id, internal }: { id: string; internal: boolean }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite(internal ? "MANAGE_INTERNAL_USERS" : "MANAGE_CUSTOMER_USER");
   const [cust] = useQuery({ query: GroupQuery, variables: { id, first: 100 }, context: lists("Group", "GroupMember"), pause: internal });
@@ -143,22 +147,22 @@ export function GroupPage({ id, internal }: { id: string; internal: boolean }) {
   return (
     <>
       <PageTitle>{group?.name ?? "Group"}</PageTitle>
-      <PageError error={res.error} what="the group" />
+      <PageError error={res.error} what={tr("groups.theGroup")} />
       <FormErrors messages={errs} />
       {res.fetching && !loaded && <Loading />}
       {group && (
         <Row mb="md">
           {write ? (
-            <NativeSelect label="Role" aria-label="Group role" value={group.role} data={roles.map((r) => ({ value: r, label: r || "none" }))}
+            <NativeSelect label={tr("groups.role")} aria-label={tr("groups.groupRole")} value={group.role} data={roles.map((r) => ({ value: r, label: r || "none" }))}
               onChange={async (e) => {
                 const input = { role: e.currentTarget.value };
                 setErrs(messages((internal ? await updateInternal({ id, input }) : await update({ id, input })).error));
               }} />
-          ) : <Text>Role: {group.role || "none"}</Text>}
+          ) : <Text>{tr("groups.roleIs", { role: group.role || tr("groups.roleNone") })}</Text>}
         </Row>
       )}
-      {group && <People title="Members" id={id} internal={internal} manager={false} people={members} write={write} onErrors={setErrs} />}
-      {group && <People title="Managers" id={id} internal={internal} manager={true} people={managers} write={write} onErrors={setErrs} />}
+      {group && <People title={tr("groups.members")} id={id} internal={internal} manager={false} people={members} write={write} onErrors={setErrs} />}
+      {group && <People title={tr("groups.managers")} id={id} internal={internal} manager={true} people={managers} write={write} onErrors={setErrs} />}
       {group && internal && <Grants id={id} grants={grants} write={write} onErrors={setErrs} />}
     </>
   );
@@ -174,25 +178,25 @@ function People({ title, id, internal, manager, people, write, onErrors }: {
   return (
     <>
       <Title order={2} size="h3" mt="md" mb="xs">{title}</Title>
-      {people.length === 0 && <Empty>No {title.toLowerCase()}.</Empty>}
+      {people.length === 0 && <Empty>{tr("groups.nobody", { what: title.toLowerCase() })}</Empty>}
       {people.length > 0 && (
         <DataTable label={title} rows={people} rowKey={(p) => p.userId} columns={[
-          { label: "Name", cell: (p) => p.name || p.email },
-          { label: "E-mail", cell: (p) => p.email },
-          ...(write ? [{ label: "Actions", cell: (p: Person) => (
-            <Button size="xs" variant="outline" color="red.9" aria-label={`Remove ${p.email} from ${title.toLowerCase()}`}
-              onClick={async () => onErrors(messages((await remove({ g: id, u: p.userId }, ctx)).error))}>Remove</Button>
+          { label: tr("groups.name"), cell: (p) => p.name || p.email },
+          { label: tr("groups.eMail"), cell: (p) => p.email },
+          ...(write ? [{ label: tr("groups.actions"), cell: (p: Person) => (
+            <Button size="xs" variant="outline" color="red.9" aria-label={tr("groups.removeFrom", { email: p.email, toLowerCase: title.toLowerCase() })}
+              onClick={async () => onErrors(messages((await remove({ g: id, u: p.userId }, ctx)).error))}>{tr("groups.remove")}</Button>
           ) }] : []),
         ]} />
       )}
       {write && (
         <Row align="end" mt="xs">
-          <TextInput label={`User id to add to ${title.toLowerCase()}`} value={userId} onChange={(e) => setUserId(e.currentTarget.value.trim())} />
-          <Button aria-label={`Add to ${title.toLowerCase()}`} onClick={async () => {
+          <TextInput label={tr("groups.userIdToAddTo", { toLowerCase: title.toLowerCase() })} value={userId} onChange={(e) => setUserId(e.currentTarget.value.trim())} />
+          <Button aria-label={tr("groups.addTo", { toLowerCase: title.toLowerCase() })} onClick={async () => {
             const m = messages((await add({ g: id, u: userId }, ctx)).error);
             onErrors(m);
             if (!m.length) setUserId("");
-          }}>Add</Button>
+          }}>{tr("groups.add")}</Button>
         </Row>
       )}
     </>
@@ -209,25 +213,25 @@ function Grants({ id, grants, write, onErrors }: {
   const rows = grants.filter((g) => g.customerId);
   return (
     <>
-      <Title order={2} size="h3" mt="md" mb="xs">Customers granted</Title>
-      {rows.length === 0 && <Empty>No customers granted.</Empty>}
+      <Title order={2} size="h3" mt="md" mb="xs">{tr("groups.customersGranted")}</Title>
+      {rows.length === 0 && <Empty>{tr("groups.noCustomersGranted")}</Empty>}
       {rows.length > 0 && (
-        <DataTable label="Customers granted" rows={rows} rowKey={(g) => g.customerId!} columns={[
-          { label: "Customer", cell: (g) => <Link href={`/dashboard/customers/${g.customerId}`}>{g.customerId}</Link> },
-          ...(write ? [{ label: "Actions", cell: (g: { customerId?: string | null }) => (
-            <Button size="xs" variant="outline" color="red.9" aria-label={`Revoke ${g.customerId}`}
-              onClick={async () => onErrors(messages((await del({ g: id, c: g.customerId }, ctx)).error))}>Revoke</Button>
+        <DataTable label={tr("groups.customersGranted")} rows={rows} rowKey={(g) => g.customerId!} columns={[
+          { label: tr("groups.customer"), cell: (g) => <Link href={`/dashboard/customers/${g.customerId}`}>{g.customerId}</Link> },
+          ...(write ? [{ label: tr("groups.actions"), cell: (g: { customerId?: string | null }) => (
+            <Button size="xs" variant="outline" color="red.9" aria-label={tr("groups.revoke2", { customerId: g.customerId ?? "" })}
+              onClick={async () => onErrors(messages((await del({ g: id, c: g.customerId }, ctx)).error))}>{tr("groups.revoke")}</Button>
           ) }] : []),
         ]} />
       )}
       {write && (
         <Row align="end" mt="xs">
-          <TextInput label="Customer id to grant" value={customerId} onChange={(e) => setCustomerId(e.currentTarget.value.trim())} />
-          <Button aria-label="Grant the customer" onClick={async () => {
+          <TextInput label={tr("groups.customerIdToGrant")} value={customerId} onChange={(e) => setCustomerId(e.currentTarget.value.trim())} />
+          <Button aria-label={tr("groups.grantTheCustomer")} onClick={async () => {
             const m = messages((await create({ g: id, c: customerId }, ctx)).error);
             onErrors(m);
             if (!m.length) setCustomerId("");
-          }}>Grant</Button>
+          }}>{tr("groups.grant")}</Button>
         </Row>
       )}
     </>

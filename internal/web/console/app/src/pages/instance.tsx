@@ -17,6 +17,8 @@ import { navigate, useRoute } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, formatTime } from "../ui";
 import { RotateSecret } from "./secret";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const InstanceQuery = graphql(`
   query Instance($id: ID!, $tenants: Boolean!) {
@@ -51,6 +53,7 @@ const WRAP = { overflowWrap: "anywhere" as const };
 type Inst = { id: string; name: string; url: string; connection?: { requireDpop: boolean } | null };
 
 export function InstancePage({ id }: { id: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const write = caller.canWrite("MANAGE_INSTANCES");
@@ -71,9 +74,9 @@ export function InstancePage({ id }: { id: string }) {
   if (!inst) {
     return (
       <>
-        <PageTitle>Instance</PageTitle>
-        <PageError error={error} what="this instance" />
-        {!error && <Text>We could not find this instance. It may have been deleted.</Text>}
+        <PageTitle>{tr("instance.instance")}</PageTitle>
+        <PageError error={error} what={tr("instance.thisInstance")} />
+        {!error && <Text>{tr("instance.weCouldNotFindThisInstance")}</Text>}
       </>
     );
   }
@@ -88,35 +91,35 @@ export function InstancePage({ id }: { id: string }) {
     <>
       <PageTitle actions={write && (
         <Group gap="xs">
-          <Button variant="default" onClick={() => setEditing(true)}>Edit instance</Button>
-          <Button variant="outline" color="red.9" onClick={() => setDeleting(true)}>Delete this instance</Button>
+          <Button variant="default" onClick={() => setEditing(true)}>{tr("instance.editInstance")}</Button>
+          <Button variant="outline" color="red.9" onClick={() => setDeleting(true)}>{tr("instance.deleteThisInstance")}</Button>
         </Group>
       )}>{inst.name}</PageTitle>
-      <Text mb="md"><Link href={`${route.base}/instances`}>All instances</Link></Text>
+      <Text mb="md"><Link href={`${route.base}/instances`}>{tr("instance.allInstances")}</Link></Text>
       <Table variant="vertical" withTableBorder maw={720} mb="lg" style={WRAP} data-testid="instance-details">
         <Table.Tbody>
-          <Table.Tr><Table.Th w={180}>Customer</Table.Th><Table.Td>{inst.customer ? <Link href={`${route.base}/customers/${inst.customer.id}`}>{inst.customer.name}</Link> : "—"}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>URL</Table.Th><Table.Td>{inst.url}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>Created</Table.Th><Table.Td>{formatTime(inst.createdAt)}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th w={180}>{tr("instance.customer")}</Table.Th><Table.Td>{inst.customer ? <Link href={`${route.base}/customers/${inst.customer.id}`}>{inst.customer.name}</Link> : "—"}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("instance.url")}</Table.Th><Table.Td>{inst.url}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("instance.created")}</Table.Th><Table.Td>{formatTime(inst.createdAt)}</Table.Td></Table.Tr>
         </Table.Tbody>
       </Table>
-      <Title order={2} size="h3" mb="xs">Connection to the identity provider</Title>
+      <Title order={2} size="h3" mb="xs">{tr("instance.connectionToTheIdentityProvider")}</Title>
       <Table variant="vertical" withTableBorder maw={720} mb="sm" style={WRAP} data-testid="connection">
         <Table.Tbody>
-          <Table.Tr><Table.Th w={180}>Client id</Table.Th><Table.Td><Code>{conn?.oidcClientId || "—"}</Code></Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>Redirect URI</Table.Th><Table.Td>{conn?.oidcRedirectUri || "none registered: repair the connection"}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>Application id</Table.Th><Table.Td><Code>{conn?.idpAppId || "—"}</Code></Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>DPoP</Table.Th><Table.Td data-testid="require-dpop">{conn?.requireDpop ? "required: tokens are bound to the client's key" : "optional"}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>Updated</Table.Th><Table.Td>{formatTime(conn?.updatedAt)}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th w={180}>{tr("instance.clientId")}</Table.Th><Table.Td><Code>{conn?.oidcClientId || "—"}</Code></Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("instance.redirectUri")}</Table.Th><Table.Td>{conn?.oidcRedirectUri || "none registered: repair the connection"}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("instance.applicationId")}</Table.Th><Table.Td><Code>{conn?.idpAppId || "—"}</Code></Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("instance.dpop")}</Table.Th><Table.Td data-testid="require-dpop">{conn?.requireDpop ? tr("instance.dpopRequired") : tr("instance.dpopOptional")}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("instance.updated")}</Table.Th><Table.Td>{formatTime(conn?.updatedAt)}</Table.Td></Table.Tr>
         </Table.Tbody>
       </Table>
       {write && (
         <Group mb="sm">
-          <Button variant="default" loading={repairing} onClick={async () => after(await repair({ id }), "The connection was registered again.")}>
-            Repair connection
+          <Button variant="default" loading={repairing} onClick={async () => after(await repair({ id }), tr("instance.theConnectionWasRegisteredAgain"))}>
+            {tr("instance.repairConnection")}
           </Button>
-          <Button variant="default" onClick={() => setRotating(true)}>Rotate client id</Button>
-          <Button variant="default" onClick={() => { setDone(""); setErrs([]); setRotatingSecret(true); }}>Rotate client secret</Button>
+          <Button variant="default" onClick={() => setRotating(true)}>{tr("instance.rotateClientId")}</Button>
+          <Button variant="default" onClick={() => { setDone(""); setErrs([]); setRotatingSecret(true); }}>{tr("instance.rotateClientSecret")}</Button>
         </Group>
       )}
       {done && <Text role="status" data-testid="done">{done}</Text>}
@@ -124,19 +127,19 @@ export function InstancePage({ id }: { id: string }) {
       {caller.canWrite("RESOLVE_DATABASE_URI") && <DatabaseUri id={id} />}
       {tenants && <InstanceTenants rows={inst.tenants ?? []} base={route.base} />}
       {editing && <EditInstance instance={inst} onClose={() => setEditing(false)} />}
-      <ConfirmDelete opened={deleting} onClose={() => setDeleting(false)} kind="instance" name={inst.name}
-        consequence="Its application at the identity provider, its connection and its grants are removed; its tenants stay, without an instance."
+      <ConfirmDelete opened={deleting} onClose={() => setDeleting(false)} kind={tr("instance.instance2")} name={inst.name}
+        consequence={tr("instance.itsApplicationAtTheIdentityProvider")}
         onConfirm={async () => {
           const m = messages((await del({ id }, { additionalTypenames: ["Instance", "Tenant", "Grant"] })).error);
           if (m.length === 0) navigate(`${route.base}/instances`);
           return m;
         }} />
-      <ConfirmDelete opened={rotating} onClose={() => setRotating(false)} kind="client id of" verb="Rotate" name={inst.name}
-        consequence="The instance's application gets a new client id; the old one stops working at once, so the tenant web app must be given the new one."
-        onConfirm={async () => after(await rotate({ id }), "The client id was rotated.")} />
+      <ConfirmDelete opened={rotating} onClose={() => setRotating(false)} kind={tr("instance.clientIdOf")} verb={tr("instance.rotate")} name={inst.name}
+        consequence={tr("instance.theInstanceSApplicationGetsA")}
+        onConfirm={async () => after(await rotate({ id }), tr("instance.theClientIdWasRotated"))} />
       {rotatingSecret && (
-        <RotateSecret kind="instance" name={inst.name} label="client secret" onClose={() => setRotatingSecret(false)}
-          consequence="A confidential application gets a new client secret; the present one stops working at once, so the server-side app must be given the new one. A public application (PKCE) has no secret."
+        <RotateSecret kind={tr("instance.instance2")} name={inst.name} label={tr("instance.clientSecret")} onClose={() => setRotatingSecret(false)}
+          consequence={tr("instance.aConfidentialApplicationGetsANew")}
           rotate={async () => {
             const res = await rotateSecret({ id });
             return { secret: res.data?.rotateInstanceSecret?.clientSecret, error: res.error };
@@ -148,13 +151,14 @@ export function InstancePage({ id }: { id: string }) {
 
 // InstanceTenants lists the tenants running on the instance (at most 100).
 function InstanceTenants({ rows, base }: { rows: { id: string; name: string; createdAt: string }[]; base: string }) {
+  const { t: tr } = useTranslation();
   return (
     <Stack mt="lg" maw={720} gap="xs">
-      <Title order={2} size="h3">Tenants on this instance</Title>
-      {rows.length === 0 ? <Empty>No tenant runs on this instance.</Empty> : (
-        <DataTable label="Tenants on this instance" rows={rows} rowKey={(t) => t.id} columns={[
-          { label: "Tenant", cell: (t) => <Link href={`${base}/tenants/${t.id}`}>{t.name}</Link> },
-          { label: "Created", cell: (t) => formatTime(t.createdAt) },
+      <Title order={2} size="h3">{tr("instance.tenantsOnThisInstance")}</Title>
+      {rows.length === 0 ? <Empty>{tr("instance.noTenantRunsOnThisInstance")}</Empty> : (
+        <DataTable label={tr("instance.tenantsOnThisInstance")} rows={rows} rowKey={(t) => t.id} columns={[
+          { label: tr("instance.tenant"), cell: (t) => <Link href={`${base}/tenants/${t.id}`}>{t.name}</Link> },
+          { label: tr("instance.created"), cell: (t) => formatTime(t.createdAt) },
         ]} />
       )}
     </Stack>
@@ -164,31 +168,32 @@ function InstanceTenants({ rows, base }: { rows: { id: string; name: string; cre
 // DatabaseUri opens the instance database's URI on request; it is not kept
 // after the page is left.
 function DatabaseUri({ id }: { id: string }) {
+  const { t: tr } = useTranslation();
   const [uri, setUri] = useState<string | null | undefined>(undefined);
   const [errs, setErrs] = useState<string[]>([]);
   const [{ fetching }, resolve] = useMutation(ResolveDatabaseUri);
   return (
     <Stack mt="lg" maw={720}>
-      <Title order={2} size="h3">Database</Title>
+      <Title order={2} size="h3">{tr("instance.database")}</Title>
       {uri === undefined ? (
         <Group>
           <Button variant="default" loading={fetching} onClick={async () => {
             const r = await resolve({ id });
             setErrs(messages(r.error));
             if (!r.error) setUri(r.data?.resolveDatabaseUri ?? null);
-          }}>Show database URI</Button>
-          <Text size="sm" c="gray.7">Opening it is recorded in the audit log.</Text>
+          }}>{tr("instance.showDatabaseUri")}</Button>
+          <Text size="sm" c="gray.7">{tr("instance.openingItIsRecordedInThe")}</Text>
         </Group>
       ) : uri ? (
-        <Alert color="dark" variant="outline" title="Database URI">
-          <Code block data-testid="database-uri" tabIndex={0} aria-label="database URI">{uri}</Code>
+        <Alert color="dark" variant="outline" title={tr("instance.databaseUri")}>
+          <Code block data-testid="database-uri" tabIndex={0} aria-label={tr("instance.databaseUri2")}>{uri}</Code>
           <Group mt="xs">
             <CopyButton value={uri}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? "Copied" : "Copy"}</Button>}</CopyButton>
-            <Button size="xs" variant="default" onClick={() => setUri(undefined)}>Hide</Button>
+            <Button size="xs" variant="default" onClick={() => setUri(undefined)}>{tr("instance.hide")}</Button>
           </Group>
         </Alert>
       ) : (
-        <Text data-testid="database-uri">No database URI is set for this instance.</Text>
+        <Text data-testid="database-uri">{tr("instance.noDatabaseUriIsSetFor")}</Text>
       )}
       <FormErrors messages={errs} />
     </Stack>
@@ -203,18 +208,18 @@ function EditInstance({ instance, onClose }: { instance: Inst; onClose: () => vo
   const { problems, check } = useProblems(["name", "url", "databaseUri", "requireDpop"]);
   const [{ fetching }, update] = useMutation(UpdateInstance);
   return (
-    <ModalForm title={`Edit instance ${instance.name}`} submit="Save instance" busy={fetching} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("instance.editInstance2", { name: instance.name })} submit={tr("instance.saveInstance")} busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = await update({ id: instance.id, input: { name, url, databaseUri: optional(databaseUri), requireDpop } });
         if (check(res.error)) onClose();
       }}>
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-      <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}
-        description="A new URL registers the callbacks at the identity provider again." />
-      <TextInput label="Database URI" value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
-        description="Leave empty to keep the current one." type="password" autoComplete="off" />
-      <Checkbox label="Require DPoP" checked={requireDpop} onChange={(e) => setRequireDpop(e.currentTarget.checked)}
-        description="Tokens only with a DPoP proof, bound to the client's key (RFC 9449)." error={problems.fields.requireDpop} />
+      <TextInput label={tr("instance.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+      <TextInput label={tr("instance.url")} required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}
+        description={tr("instance.aNewUrlRegistersTheCallbacks")} />
+      <TextInput label={tr("instance.databaseUri")} value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
+        description={tr("instance.leaveEmptyToKeepTheCurrent")} type="password" autoComplete="off" />
+      <Checkbox label={tr("instance.requireDpop")} checked={requireDpop} onChange={(e) => setRequireDpop(e.currentTarget.checked)}
+        description={tr("instance.requireDpopHint")} error={problems.fields.requireDpop} />
     </ModalForm>
   );
 }

@@ -14,6 +14,8 @@ import { useRoute } from "../router";
 import { DataTable } from "../table";
 import { Empty, Link, Loading, PageError, PageTitle, Pager, SecretOnce, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const InstancesQuery = graphql(`
   query Instances($customerId: ID, $first: Int, $after: String) {
@@ -36,21 +38,23 @@ const Customers = graphql(`
 
 // The application types createInstance accepts (appAuthMethod).
 export const APP_TYPES = [
-  { value: "none", label: "Public: the tenant web app, PKCE in the browser" },
-  { value: "client_secret_basic", label: "Confidential: server-side app, secret in HTTP Basic" },
-  { value: "client_secret_post", label: "Confidential: server-side app, secret in the form body" },
+  { value: "none", label: tr("instances.publicTheTenantWebAppPkce") },
+  { value: "client_secret_basic", label: tr("instances.confidentialServerSideAppSecretIn") },
+  { value: "client_secret_post", label: tr("instances.confidentialServerSideAppSecretIn2") },
 ];
 
 export function InstancesPage() {
+  const { t: tr } = useTranslation();
   return (
     <>
-      <PageTitle>Instances</PageTitle>
+      <PageTitle>{tr("instances.instances")}</PageTitle>
       <InstanceList />
     </>
   );
 }
 
 export function InstanceList({ customerId }: { customerId?: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
@@ -65,23 +69,23 @@ export function InstanceList({ customerId }: { customerId?: string }) {
     <>
       {caller.canWrite("MANAGE_INSTANCES") && (
         <Group justify="flex-end" mb="sm">
-          <Button onClick={() => setCreating(true)}>New instance</Button>
+          <Button onClick={() => setCreating(true)}>{tr("instances.newInstance")}</Button>
         </Group>
       )}
-      <PageError error={error} what="these instances" />
+      <PageError error={error} what={tr("instances.theseInstances")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>There are no instances here yet.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("instances.thereAreNoInstancesHereYet")}</Empty>}
       {items.length > 0 && (
         <DataTable
-          label="Instances"
+          label={tr("instances.instances")}
           rows={items}
           rowKey={(i) => i.id}
           columns={[
-            { label: "Instance", cell: (i) => <Link href={`${route.base}/instances/${i.id}`}>{i.name}</Link> },
-            { label: "Customer", cell: (i) => (i.customer ? <Link href={`${route.base}/customers/${i.customer.id}`}>{i.customer.name}</Link> : "—") },
-            { label: "URL", cell: (i) => i.url },
-            { label: "Client id", cell: (i) => (i.connection ? <Code>{i.connection.oidcClientId}</Code> : "—") },
-            { label: "Created", cell: (i) => formatTime(i.createdAt) },
+            { label: tr("instances.instance"), cell: (i) => <Link href={`${route.base}/instances/${i.id}`}>{i.name}</Link> },
+            { label: tr("instances.customer"), cell: (i) => (i.customer ? <Link href={`${route.base}/customers/${i.customer.id}`}>{i.customer.name}</Link> : "—") },
+            { label: tr("instances.url"), cell: (i) => i.url },
+            { label: tr("instances.clientId"), cell: (i) => (i.connection ? <Code>{i.connection.oidcClientId}</Code> : "—") },
+            { label: tr("instances.created"), cell: (i) => formatTime(i.createdAt) },
           ]}
         />
       )}
@@ -104,13 +108,13 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
   const [{ fetching }, create] = useMutation(CreateInstance);
   if (secret) {
     return (
-      <Modal opened onClose={onClose} title="Instance created" centered>
-        <SecretOnce label="client secret" secret={secret} onDone={onClose} rotate="the console cannot show it again, but you can rotate it on the instance's page" />
+      <Modal opened onClose={onClose} title={tr("instances.instanceCreated")} centered>
+        <SecretOnce label={tr("instances.clientSecret")} secret={secret} onDone={onClose} rotate={tr("instances.theConsoleCannotShowItAgain")} />
       </Modal>
     );
   }
   return (
-    <ModalForm title="New instance" submit="Create instance" busy={fetching} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("instances.newInstance")} submit={tr("instances.createInstance")} busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const input = { customerId: customer, name, url, databaseUri: optional(databaseUri), appAuthMethod: method, requireDpop };
         const res = await create({ input }, { additionalTypenames: ["Instance"] });
@@ -119,19 +123,19 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
         else onClose();
       }}>
       {!customerId && (
-        <NativeSelect label="Customer" required value={customer} onChange={(e) => setCustomer(e.currentTarget.value)}
-          data={[{ value: "", label: "Choose a customer" }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+        <NativeSelect label={tr("instances.customer")} required value={customer} onChange={(e) => setCustomer(e.currentTarget.value)}
+          data={[{ value: "", label: tr("instances.chooseACustomer") }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
           error={problems.fields.customerId} />
       )}
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-      <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}
-        description="Where the tenant web app of this instance runs." />
-      <NativeSelect label="Application type" value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={APP_TYPES}
+      <TextInput label={tr("instances.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+      <TextInput label={tr("instances.url")} required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}
+        description={tr("instances.whereTheTenantWebAppOf")} />
+      <NativeSelect label={tr("instances.applicationType")} value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={APP_TYPES}
         error={problems.fields.appAuthMethod} />
-      <Checkbox label="Require DPoP" checked={requireDpop} onChange={(e) => setRequireDpop(e.currentTarget.checked)}
-        description="Tokens only with a DPoP proof, bound to the client's key (RFC 9449)." error={problems.fields.requireDpop} />
-      <TextInput label="Database URI" value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
-        description="Optional; kept sealed." type="password" autoComplete="off" />
+      <Checkbox label={tr("instance.requireDpop")} checked={requireDpop} onChange={(e) => setRequireDpop(e.currentTarget.checked)}
+        description={tr("instance.requireDpopHint")} error={problems.fields.requireDpop} />
+      <TextInput label={tr("instances.databaseUri")} value={databaseUri} onChange={(e) => setDatabaseUri(e.currentTarget.value)} error={problems.fields.databaseUri}
+        description={tr("instances.optionalKeptSealed")} type="password" autoComplete="off" />
     </ModalForm>
   );
 }

@@ -15,6 +15,8 @@ import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, 
 import { PAGE_SIZE } from "./customers";
 import { StatusBadge } from "./users";
 import { ScimTokens } from "./scim";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const InternalUsersQuery = graphql(`
   query InternalUsers($first: Int, $after: String) {
@@ -31,13 +33,13 @@ const RemoveInternalUser = graphql(`mutation RemoveInternalUser($id: ID!) { remo
 
 // A user provisioned by the administrator organization's directory holds
 // no role of its own: its groups give it one.
-const NO_ROLE = "none (its groups' roles)";
 
 export const INTERNAL_ROLES = ["platform_admin", "account_manager", "qa_admin", "infra_ops", "finance_admin", "compliance_admin", "reader"];
 
 type InternalUser = { id: string; email: string; name: string; role: string; status: string; lockedUntil?: string | null };
 
 export function InternalUsersPage() {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_INTERNAL_USERS");
   const after = useRoute().query.get("after") || null;
@@ -52,37 +54,37 @@ export function InternalUsersPage() {
   const self = (u: InternalUser) => u.id === caller.me.userId;
   return (
     <>
-      <PageTitle actions={write && <Button onClick={() => setInviting(true)}>Invite internal user</Button>}>Internal users</PageTitle>
-      <PageError error={error} what="the internal users" />
+      <PageTitle actions={write && <Button onClick={() => setInviting(true)}>{tr("internalusers.inviteInternalUser")}</Button>}>{tr("internalusers.internalUsers")}</PageTitle>
+      <PageError error={error} what={tr("internalusers.theInternalUsers")} />
       <FormErrors messages={errs} />
       {done && <Text role="status" mb="sm" data-testid="done">{done}</Text>}
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No internal users.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("internalusers.noInternalUsers")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Internal users" rows={items} rowKey={(u) => u.id} columns={[
-          { label: "Name", cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
-          { label: "E-mail", cell: (u) => u.email },
-          { label: "Role", cell: (u) => (write && !self(u) ? (
-            <NativeSelect size="xs" aria-label={`Role of ${u.email}`} value={u.role}
-              data={u.role ? INTERNAL_ROLES : [{ value: "", label: NO_ROLE }, ...INTERNAL_ROLES]}
+        <DataTable label={tr("internalusers.internalUsers")} rows={items} rowKey={(u) => u.id} columns={[
+          { label: tr("internalusers.name"), cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
+          { label: tr("internalusers.eMail"), cell: (u) => u.email },
+          { label: tr("internalusers.role"), cell: (u) => (write && !self(u) ? (
+            <NativeSelect size="xs" aria-label={tr("internalusers.roleOf", { email: u.email })} value={u.role}
+              data={u.role ? INTERNAL_ROLES : [{ value: "", label: tr("internalusers.noRole") }, ...INTERNAL_ROLES]}
               onChange={async (e) => {
                 const role = e.currentTarget.value;
                 const m = messages((await update({ id: u.id, input: { role } })).error);
                 setErrs(m);
-                setDone(m.length ? "" : `${u.email} is now ${role}.`);
+                setDone(m.length ? "" : tr("internalusers.isNow", { email: u.email, role: role }));
               }} />
-          ) : u.role || NO_ROLE) },
-          { label: "Status", cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
-          ...(write ? [{ label: "Actions", cell: (u: InternalUser) => (self(u) ? "you" : (
-            <Button size="xs" variant="outline" color="red.9" aria-label={`Remove ${u.email}`} onClick={() => setRemoving(u)}>Remove</Button>
+          ) : u.role || tr("internalusers.noRole")) },
+          { label: tr("internalusers.status"), cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
+          ...(write ? [{ label: tr("internalusers.actions"), cell: (u: InternalUser) => (self(u) ? tr("internalusers.you") : (
+            <Button size="xs" variant="outline" color="red.9" aria-label={tr("internalusers.remove2", { email: u.email })} onClick={() => setRemoving(u)}>{tr("internalusers.remove")}</Button>
           )) }] : []),
         ]} />
       )}
       <Pager next={data?.internalUsers.nextCursor} />
       <ScimTokens />
       {inviting && <InviteForm onClose={() => setInviting(false)} />}
-      <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind="internal user" verb="Remove" name={removing?.email ?? ""}
-        consequence="The user loses the role, every grant and focus mode, and the account is suspended."
+      <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind={tr("internalusers.internalUser")} verb={tr("internalusers.remove")} name={removing?.email ?? ""}
+        consequence={tr("internalusers.theUserLosesTheRoleEvery")}
         onConfirm={async () => messages((await remove({ id: removing!.id }, { additionalTypenames: ["InternalUser", "Grant"] })).error)} />
     </>
   );
@@ -95,14 +97,14 @@ function InviteForm({ onClose }: { onClose: () => void }) {
   const { problems, check } = useProblems(["email", "name", "role"]);
   const [{ fetching }, create] = useMutation(CreateInternalUser);
   return (
-    <ModalForm title="Invite internal user" submit="Send invitation" busy={fetching} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("internalusers.inviteInternalUser")} submit={tr("internalusers.sendInvitation")} busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = await create({ input: { email, name, role } }, { additionalTypenames: ["InternalUser"] });
         if (check(res.error)) onClose();
       }}>
-      <TextInput label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value.trim())} error={problems.fields.email} data-autofocus />
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
-      <NativeSelect label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} data={INTERNAL_ROLES} error={problems.fields.role} />
+      <TextInput label={tr("internalusers.eMail")} type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value.trim())} error={problems.fields.email} data-autofocus />
+      <TextInput label={tr("internalusers.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
+      <NativeSelect label={tr("internalusers.role")} value={role} onChange={(e) => setRole(e.currentTarget.value)} data={INTERNAL_ROLES} error={problems.fields.role} />
     </ModalForm>
   );
 }

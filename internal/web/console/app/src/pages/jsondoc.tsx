@@ -4,6 +4,7 @@ import type { CombinedError } from "@urql/core";
 import { useProblems } from "../forms";
 import { parseObject, pretty } from "../jsondoc";
 import { FormErrors } from "../ui";
+import { tr } from "../i18n";
 
 // SettingsDocument edits a settings document (a JSON object) of a customer
 // or tenant: a mistake in the JSON is shown at the field before anything is
@@ -39,7 +40,7 @@ export function SettingsDocument({ label, value, write, save }: {
       <Stack gap="xs">
         <Textarea
           label={label}
-          description="A JSON object; saving replaces the whole document."
+          description={tr("jsondoc.aJsonObjectSavingReplacesThe")}
           value={text}
           onChange={(e) => {
             setText(e.currentTarget.value);
@@ -59,7 +60,7 @@ export function SettingsDocument({ label, value, write, save }: {
             <Button type="submit" loading={busy} disabled={text === initial}>
               Save {label.toLowerCase()}
             </Button>
-            {saved && <Text size="sm" role="status" data-testid="saved">Saved.</Text>}
+            {saved && <Text size="sm" role="status" data-testid="saved">{tr("jsondoc.saved")}</Text>}
           </Group>
         )}
       </Stack>

@@ -13,6 +13,7 @@ import { Empty, FormErrors, Loading, PageError, PageTitle, Pager, formatTime } f
 import { PAGE_SIZE } from "./customers";
 import { billed, REDACTED } from "./usage";
 import { TextInput } from "@mantine/core";
+import { useTranslation } from "react-i18next";
 
 const WorkersQuery = graphql(`
   query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }
@@ -22,6 +23,7 @@ const PauseWorker = graphql(`mutation PauseWorker($id: ID!) { pauseSystemWorker(
 const ResumeWorker = graphql(`mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }`);
 
 export function WorkersPage() {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_SYSTEM_WORKERS");
   const [{ data, fetching, error }] = useQuery({ query: WorkersQuery, context: lists("SystemWorker") });
@@ -32,23 +34,23 @@ export function WorkersPage() {
   const items = data?.systemWorkers ?? [];
   return (
     <>
-      <PageTitle>System workers</PageTitle>
-      <PageError error={error} what="the workers" />
+      <PageTitle>{tr("platform.systemWorkers")}</PageTitle>
+      <PageError error={error} what={tr("platform.theWorkers")} />
       <FormErrors messages={errs} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No workers.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("platform.noWorkers")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Workers" rows={items} rowKey={(w) => w.id} columns={[
-          { label: "Worker", cell: (w) => w.name },
-          { label: "Every", cell: (w) => `${w.intervalSeconds} s` },
-          { label: "Last run", cell: (w) => formatTime(w.lastRunAt) },
-          { label: "State", cell: (w) => (w.paused ? "paused" : w.lastError ? `failing (${w.failures}): ${w.lastError}` : "running") },
-          ...(write ? [{ label: "Actions", cell: (w: { id: string; name: string; paused: boolean }) => (
+        <DataTable label={tr("platform.workers")} rows={items} rowKey={(w) => w.id} columns={[
+          { label: tr("platform.worker"), cell: (w) => w.name },
+          { label: tr("platform.every"), cell: (w) => `${w.intervalSeconds} s` },
+          { label: tr("platform.lastRun"), cell: (w) => formatTime(w.lastRunAt) },
+          { label: tr("platform.state"), cell: (w) => (w.paused ? tr("platform.paused") : w.lastError ? tr("platform.failing", { failures: w.failures, lastError: w.lastError }) : tr("platform.running")) },
+          ...(write ? [{ label: tr("platform.actions"), cell: (w: { id: string; name: string; paused: boolean }) => (
             <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="default" onClick={async () => setErrs(messages((await run({ id: w.id })).error))}>Run {w.name} now</Button>
+              <Button size="xs" variant="default" onClick={async () => setErrs(messages((await run({ id: w.id })).error))}>{tr("platform.runNow", { name: w.name })}</Button>
               {w.paused
-                ? <Button size="xs" variant="default" onClick={async () => setErrs(messages((await resume({ id: w.id })).error))}>Resume {w.name}</Button>
-                : <Button size="xs" variant="default" onClick={async () => setErrs(messages((await pause({ id: w.id })).error))}>Pause {w.name}</Button>}
+                ? <Button size="xs" variant="default" onClick={async () => setErrs(messages((await resume({ id: w.id })).error))}>{tr("platform.resume", { name: w.name })}</Button>
+                : <Button size="xs" variant="default" onClick={async () => setErrs(messages((await pause({ id: w.id })).error))}>{tr("platform.pause", { name: w.name })}</Button>}
             </Group>
           ) }] : []),
         ]} />
@@ -64,6 +66,7 @@ const EmailsQuery = graphql(`
 `);
 
 export function EmailsPage() {
+  const { t: tr } = useTranslation();
   const route = useRoute();
   const [actor, setActor] = useQueryParam("actor");
   const after = route.query.get("after") || null;
@@ -71,18 +74,18 @@ export function EmailsPage() {
   const items = data?.emailLog.items ?? [];
   return (
     <>
-      <PageTitle>E-mail log</PageTitle>
-      <TextInput label="User id" value={actor} onChange={(e) => setActor(e.currentTarget.value.trim(), { after: null, prev: null })} w={320} mb="md" />
-      <PageError error={error} what="the e-mail log" />
+      <PageTitle>{tr("platform.eMailLog")}</PageTitle>
+      <TextInput label={tr("platform.userId")} value={actor} onChange={(e) => setActor(e.currentTarget.value.trim(), { after: null, prev: null })} w={320} mb="md" />
+      <PageError error={error} what={tr("platform.theEMailLog")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No e-mails for these filters.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("platform.noEMailsForTheseFilters")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="E-mails" rows={items} rowKey={(m) => m.id} columns={[
-          { label: "When", cell: (m) => formatTime(m.at) },
-          { label: "To", cell: (m) => m.recipient },
-          { label: "Kind", cell: (m) => m.kind },
-          { label: "Subject", cell: (m) => m.subject },
-          { label: "Status", cell: (m) => m.status },
+        <DataTable label={tr("platform.eMails")} rows={items} rowKey={(m) => m.id} columns={[
+          { label: tr("platform.when"), cell: (m) => formatTime(m.at) },
+          { label: tr("platform.to"), cell: (m) => m.recipient },
+          { label: tr("platform.kind"), cell: (m) => m.kind },
+          { label: tr("platform.subject"), cell: (m) => m.subject },
+          { label: tr("platform.status"), cell: (m) => m.status },
         ]} />
       )}
       <Pager next={data?.emailLog.nextCursor} />
@@ -100,15 +103,17 @@ const InvoicesQuery = graphql(`
 `);
 
 export function InvoicesPage() {
+  const { t: tr } = useTranslation();
   return (
     <>
-      <PageTitle>Invoices</PageTitle>
+      <PageTitle>{tr("platform.invoices")}</PageTitle>
       <InvoiceList />
     </>
   );
 }
 
 export function InvoiceList({ customerId }: { customerId?: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const [status, setStatus] = useQueryParam("status");
@@ -121,18 +126,18 @@ export function InvoiceList({ customerId }: { customerId?: string }) {
   const items = data?.invoices.items ?? [];
   return (
     <>
-      <TextInput label="Invoice status" placeholder="open, paid, …" value={status} onChange={(e) => setStatus(e.currentTarget.value.trim(), { after: null, prev: null })} w={200} mb="md" />
-      {!caller.can("VIEW_BILLED_UNITS") && <p>Amounts are hidden: your role does not include billed amounts.</p>}
-      <PageError error={error} what="the invoices" />
+      <TextInput label={tr("platform.invoiceStatus")} placeholder={tr("platform.openPaid")} value={status} onChange={(e) => setStatus(e.currentTarget.value.trim(), { after: null, prev: null })} w={200} mb="md" />
+      {!caller.can("VIEW_BILLED_UNITS") && <p>{tr("platform.amountsAreHiddenYourRoleDoes")}</p>}
+      <PageError error={error} what={tr("platform.theInvoices")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No invoices for these filters.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("platform.noInvoicesForTheseFilters")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Invoices" rows={items} rowKey={(i) => i.id} columns={[
-          { label: "Number", cell: (i) => i.number },
-          { label: "Period", cell: (i) => i.period },
-          { label: "Total", numeric: true, cell: (i) => billed(i.total, i.currency) ?? REDACTED },
-          { label: "Status", cell: (i) => i.status },
-          { label: "Due", cell: (i) => formatTime(i.dueAt) },
+        <DataTable label={tr("platform.invoices")} rows={items} rowKey={(i) => i.id} columns={[
+          { label: tr("platform.number"), cell: (i) => i.number },
+          { label: tr("platform.period"), cell: (i) => i.period },
+          { label: tr("platform.total"), numeric: true, cell: (i) => billed(i.total, i.currency) ?? REDACTED },
+          { label: tr("platform.status"), cell: (i) => i.status },
+          { label: tr("platform.due"), cell: (i) => formatTime(i.dueAt) },
         ]} />
       )}
       <Pager next={data?.invoices.nextCursor} />

@@ -13,6 +13,8 @@ import { ModalForm, optional } from "../modalform";
 import { SectionHead, editColumn } from "../rowactions";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, PageTitle, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const ReleasesQuery = graphql(`
   query Releases {
@@ -35,6 +37,7 @@ type EnvVar = { id: string; name: string; secret: boolean; value: string; descri
 const STATUS_COLOR: Record<string, string> = { draft: "gray.7", published: "teal.9", withdrawn: "red.9" };
 
 export function ReleasesPage() {
+  const { t: tr } = useTranslation();
   const write = useCaller().canWrite("MANAGE_RELEASES");
   const [{ data, fetching, error }] = useQuery({ query: ReleasesQuery, context: lists("Release", "EnvVar") });
   const [creating, setCreating] = useState(false);
@@ -47,50 +50,50 @@ export function ReleasesPage() {
   const [, remove] = useMutation(DeleteEnvVar);
   return (
     <>
-      <PageTitle>Releases and environment</PageTitle>
-      <PageError error={error} what="the releases" />
+      <PageTitle>{tr("releases.releasesAndEnvironment")}</PageTitle>
+      <PageError error={error} what={tr("releases.theReleases")} />
       {fetching && !data && <Loading />}
-      <SectionHead first title="Releases" action={write && <Button onClick={() => setCreating(true)}>New release</Button>} />
+      <SectionHead first title={tr("releases.releases")} action={write && <Button onClick={() => setCreating(true)}>{tr("releases.newRelease")}</Button>} />
       <FormErrors messages={errs} />
-      {data && data.releases.length === 0 && <Empty>No releases yet.</Empty>}
+      {data && data.releases.length === 0 && <Empty>{tr("releases.noReleasesYet")}</Empty>}
       {data && data.releases.length > 0 && (
-        <DataTable label="Releases" rows={data.releases} rowKey={(r) => r.id} columns={[
-          { label: "Version", cell: (r) => r.version },
-          { label: "Channel", cell: (r) => r.channel },
-          { label: "Status", cell: (r) => <Text span fw={600} c={STATUS_COLOR[r.status] ?? "gray.7"}>{r.status}</Text> },
-          { label: "Notes", cell: (r) => r.notes },
-          { label: "Published", cell: (r) => formatTime(r.publishedAt) },
-          ...(write ? [{ label: "Actions", cell: (r: Release) => (
+        <DataTable label={tr("releases.releases")} rows={data.releases} rowKey={(r) => r.id} columns={[
+          { label: tr("releases.version"), cell: (r) => r.version },
+          { label: tr("releases.channel"), cell: (r) => r.channel },
+          { label: tr("releases.status"), cell: (r) => <Text span fw={600} c={STATUS_COLOR[r.status] ?? "gray.7"}>{r.status}</Text> },
+          { label: tr("releases.notes"), cell: (r) => r.notes },
+          { label: tr("releases.published"), cell: (r) => formatTime(r.publishedAt) },
+          ...(write ? [{ label: tr("releases.actions"), cell: (r: Release) => (
             <Group gap="xs" wrap="nowrap">
               {r.status === "draft" && (
-                <Button size="xs" variant="default" aria-label={`Publish ${r.version}`}
-                  onClick={async () => setErrs(messages((await publish({ id: r.id })).error))}>Publish</Button>
+                <Button size="xs" variant="default" aria-label={tr("releases.publish2", { version: r.version })}
+                  onClick={async () => setErrs(messages((await publish({ id: r.id })).error))}>{tr("releases.publish")}</Button>
               )}
               {r.status === "published" && (
-                <Button size="xs" variant="outline" color="red.9" aria-label={`Withdraw ${r.version}`} onClick={() => setWithdrawing(r)}>Withdraw</Button>
+                <Button size="xs" variant="outline" color="red.9" aria-label={tr("releases.withdraw2", { version: r.version })} onClick={() => setWithdrawing(r)}>{tr("releases.withdraw")}</Button>
               )}
             </Group>
           ) }] : []),
         ]} />
       )}
-      <SectionHead title="Environment variables" action={write && <Button onClick={() => setVariable("new")}>Set variable</Button>} />
-      {data && data.environment.length === 0 && <Empty>No variables yet.</Empty>}
+      <SectionHead title={tr("releases.environmentVariables")} action={write && <Button onClick={() => setVariable("new")}>{tr("releases.setVariable")}</Button>} />
+      {data && data.environment.length === 0 && <Empty>{tr("releases.noVariablesYet")}</Empty>}
       {data && data.environment.length > 0 && (
-        <DataTable label="Environment variables" rows={data.environment} rowKey={(v) => v.id} columns={[
-          { label: "Name", cell: (v) => v.name },
-          { label: "Value", cell: (v) => (v.secret ? <i>secret, not shown</i> : v.value) },
-          { label: "Description", cell: (v) => v.description },
-          { label: "Updated", cell: (v) => formatTime(v.updatedAt) },
+        <DataTable label={tr("releases.environmentVariables")} rows={data.environment} rowKey={(v) => v.id} columns={[
+          { label: tr("releases.name"), cell: (v) => v.name },
+          { label: tr("releases.value"), cell: (v) => (v.secret ? <i>{tr("releases.secretNotShown")}</i> : v.value) },
+          { label: tr("releases.description"), cell: (v) => v.description },
+          { label: tr("releases.updated"), cell: (v) => formatTime(v.updatedAt) },
           ...editColumn<EnvVar>(write, (v) => v.name, setVariable, setRemoving, "Remove"),
         ]} />
       )}
       {creating && <ReleaseForm onClose={() => setCreating(false)} />}
       {variable && <EnvVarForm variable={variable === "new" ? null : variable} onClose={() => setVariable(null)} />}
-      <ConfirmDelete opened={!!withdrawing} onClose={() => setWithdrawing(null)} kind="release" verb="Withdraw" name={withdrawing?.version ?? ""}
-        consequence="Instances stop being offered this release; a withdrawn release cannot be published again."
+      <ConfirmDelete opened={!!withdrawing} onClose={() => setWithdrawing(null)} kind={tr("releases.release")} verb={tr("releases.withdraw")} name={withdrawing?.version ?? ""}
+        consequence={tr("releases.instancesStopBeingOfferedThisRelease")}
         onConfirm={async () => messages((await withdraw({ id: withdrawing!.id })).error)} />
-      <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind="variable" verb="Remove" name={removing?.name ?? ""}
-        consequence="Deployments no longer receive this variable."
+      <ConfirmDelete opened={!!removing} onClose={() => setRemoving(null)} kind={tr("releases.variable")} verb={tr("releases.remove")} name={removing?.name ?? ""}
+        consequence={tr("releases.deploymentsNoLongerReceiveThisVariable")}
         onConfirm={async () => messages((await remove({ id: removing!.id }, { additionalTypenames: ["EnvVar"] })).error)} />
     </>
   );
@@ -103,15 +106,15 @@ function ReleaseForm({ onClose }: { onClose: () => void }) {
   const { problems, check } = useProblems(["version", "channel", "notes"]);
   const [{ fetching }, create] = useMutation(CreateRelease);
   return (
-    <ModalForm title="New release" submit="Create release" busy={fetching} errors={problems.general} onClose={onClose}
+    <ModalForm title={tr("releases.newRelease")} submit={tr("releases.createRelease")} busy={fetching} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = await create({ input: { version, channel: optional(channel), notes: optional(notes) } }, { additionalTypenames: ["Release"] });
         if (check(res.error)) onClose();
       }}>
-      <TextInput label="Version" description="A semantic version such as 1.4.0." required value={version}
+      <TextInput label={tr("releases.version")} description={tr("releases.aSemanticVersionSuchAs1")} required value={version}
         onChange={(e) => setVersion(e.currentTarget.value.trim())} error={problems.fields.version} data-autofocus />
-      <TextInput label="Channel" description="Empty for stable." value={channel} onChange={(e) => setChannel(e.currentTarget.value)} error={problems.fields.channel} />
-      <Textarea label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={problems.fields.notes} />
+      <TextInput label={tr("releases.channel")} description={tr("releases.emptyForStable")} value={channel} onChange={(e) => setChannel(e.currentTarget.value)} error={problems.fields.channel} />
+      <Textarea label={tr("releases.notes")} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={problems.fields.notes} />
     </ModalForm>
   );
 }
@@ -126,7 +129,7 @@ function EnvVarForm({ variable, onClose }: { variable: EnvVar | null; onClose: (
   const [{ fetching: updating }, update] = useMutation(UpdateEnvVar);
   const keep = !!variable?.secret && value === "";
   return (
-    <ModalForm title={variable ? `Edit ${variable.name}` : "Set variable"} submit="Save variable"
+    <ModalForm title={variable ? tr("releases.edit", { name: variable.name }) : tr("releases.setVariable")} submit={tr("releases.saveVariable")}
       busy={creating || updating} errors={problems.general} onClose={onClose}
       onSubmit={async () => {
         const res = variable
@@ -134,14 +137,14 @@ function EnvVarForm({ variable, onClose }: { variable: EnvVar | null; onClose: (
           : await create({ input: { name, value, secret, description } }, { additionalTypenames: ["EnvVar"] });
         if (check(res.error)) onClose();
       }}>
-      {!variable && <TextInput label="Name" description="A-Z, 0-9 and _, starting with a letter." required value={name}
+      {!variable && <TextInput label={tr("releases.name")} description={tr("releases.aZ09AndStarting")} required value={name}
         onChange={(e) => setName(e.currentTarget.value.trim())} error={problems.fields.name} data-autofocus />}
-      <TextInput label="Value" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={problems.fields.value}
+      <TextInput label={tr("releases.value")} value={value} onChange={(e) => setValue(e.currentTarget.value)} error={problems.fields.value}
         type={secret ? "password" : "text"} autoComplete="off"
-        description={variable?.secret ? "The secret value is not shown. Leave empty to keep it." : undefined} />
-      <Checkbox label="Secret (sealed; its value is never shown again)" checked={secret} onChange={(e) => setSecret(e.currentTarget.checked)}
+        description={variable?.secret ? tr("releases.theSecretValueIsNotShown") : undefined} />
+      <Checkbox label={tr("releases.secretSealedItsValueIsNever")} checked={secret} onChange={(e) => setSecret(e.currentTarget.checked)}
         error={problems.fields.secret} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
+      <Textarea label={tr("releases.description")} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
     </ModalForm>
   );
 }

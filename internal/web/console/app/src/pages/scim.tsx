@@ -7,6 +7,8 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 // A directory's connection (SCIM, docs/scim.md): the tenant URL, the
 // tokens with their last use, a new token shown once, revoking. A
@@ -44,6 +46,7 @@ const RevokeInternalScimToken = graphql(`
 const TOKEN = { additionalTypenames: ["ScimToken"] };
 
 export function ScimTokens({ customerId }: { customerId?: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const internal = !customerId;
   const write = caller.canWrite(internal ? "MANAGE_INTERNAL_USERS" : "MANAGE_CUSTOMER_CONFIG");
@@ -59,32 +62,32 @@ export function ScimTokens({ customerId }: { customerId?: string }) {
   const revoke = (id: string) => (internal ? revokeInternal({ id }, TOKEN) : revokeCustomer({ id }, TOKEN));
   return (
     <>
-      <PageError error={error} what="the directory tokens" />
-      <Title order={2} size="h3" mt="md" mb="xs">Directory provisioning (SCIM)</Title>
+      <PageError error={error} what={tr("scim.theDirectoryTokens")} />
+      <Title order={2} size="h3" mt="md" mb="xs">{tr("scim.directoryProvisioningScim")}</Title>
       <Text mb="xs">
         {internal
-          ? "Your directory creates, changes and removes internal users and internal groups here. A provisioned user holds no role of its own: bind roles and grants to its groups."
-          : "Your directory (Entra ID, Okta, …) creates, changes and removes users and groups here."}{" "}
+          ? tr("scim.yourDirectoryCreatesChangesAndRemoves")
+          : tr("scim.yourDirectoryEntraIdOktaCreates")}{" "}
         Tenant URL: <Code data-testid="scim-url">{window.location.origin + "/scim/v2"}</Code>
       </Text>
       <Group justify="space-between" mt="md" mb="xs">
-        <Title order={3} size="h4">Tokens</Title>
-        {write && <Button onClick={() => setCreating(true)}>New token</Button>}
+        <Title order={3} size="h4">{tr("scim.tokens")}</Title>
+        {write && <Button onClick={() => setCreating(true)}>{tr("scim.newToken")}</Button>}
       </Group>
-      {data && tokens.length === 0 && <Empty>No tokens.</Empty>}
+      {data && tokens.length === 0 && <Empty>{tr("scim.noTokens")}</Empty>}
       {tokens.length > 0 && (
         <DataTable
-          label="SCIM tokens"
+          label={tr("scim.scimTokens")}
           rows={tokens}
           rowKey={(t) => t.id}
           columns={[
-            { label: "Name", cell: (t) => t.name },
-            { label: "Created", cell: (t) => formatTime(t.createdAt) },
-            { label: "Last used", cell: (t) => formatTime(t.lastUsedAt) },
-            { label: "Status", cell: (t) => (t.revokedAt ? `revoked ${formatTime(t.revokedAt)}` : "live") },
-            ...(write ? [{ label: "Actions", cell: (t: (typeof tokens)[number]) => !t.revokedAt && (
-              <Button size="xs" variant="default" color="red" aria-label={`Revoke token ${t.name}`}
-                onClick={() => setRevoking({ id: t.id, name: t.name })}>Revoke</Button>
+            { label: tr("scim.name"), cell: (t) => t.name },
+            { label: tr("scim.created"), cell: (t) => formatTime(t.createdAt) },
+            { label: tr("scim.lastUsed"), cell: (t) => formatTime(t.lastUsedAt) },
+            { label: tr("scim.status"), cell: (t) => (t.revokedAt ? tr("scim.revoked", { revokedAt: formatTime(t.revokedAt) }) : "live") },
+            ...(write ? [{ label: tr("scim.actions"), cell: (t: (typeof tokens)[number]) => !t.revokedAt && (
+              <Button size="xs" variant="default" color="red" aria-label={tr("scim.revokeToken", { name: t.name })}
+                onClick={() => setRevoking({ id: t.id, name: t.name })}>{tr("scim.revoke")}</Button>
             ) }] : []),
           ]}
         />
@@ -93,10 +96,10 @@ export function ScimTokens({ customerId }: { customerId?: string }) {
       <ConfirmDelete
         opened={!!revoking}
         onClose={() => setRevoking(null)}
-        verb="Revoke"
-        kind="token"
+        verb={tr("scim.revoke")}
+        kind={tr("scim.token")}
         name={revoking?.name ?? ""}
-        consequence="The directory's next request with this token is refused."
+        consequence={tr("scim.theDirectorySNextRequestWith")}
         onConfirm={async () => messages((await revoke(revoking!.id)).error)}
       />
     </>
@@ -111,9 +114,9 @@ function TokenModal({ customerId, onClose }: { customerId?: string; onClose: () 
   const [{ fetching: creatingInternal }, createInternal] = useMutation(CreateInternalScimToken);
   const fetching = creatingCustomer || creatingInternal;
   return (
-    <Modal opened onClose={onClose} title="New SCIM token" centered>
+    <Modal opened onClose={onClose} title={tr("scim.newScimToken")} centered>
       {token ? (
-        <SecretOnce label="token" secret={token} onDone={onClose} rotate="make a new one and revoke this one to replace it" />
+        <SecretOnce label={tr("scim.token")} secret={token} onDone={onClose} rotate={tr("scim.makeANewOneAndRevoke")} />
       ) : (
         <form
           noValidate
@@ -131,11 +134,11 @@ function TokenModal({ customerId, onClose }: { customerId?: string; onClose: () 
           }}
         >
           <Stack>
-            <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+            <TextInput label={tr("scim.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
             <FormErrors messages={problems.general} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>Cancel</Button>
-              <Button type="submit" loading={fetching}>Create token</Button>
+              <Button variant="default" onClick={onClose}>{tr("scim.cancel")}</Button>
+              <Button type="submit" loading={fetching}>{tr("scim.createToken")}</Button>
             </Group>
           </Stack>
         </form>

@@ -3,6 +3,7 @@ import { Modal } from "@mantine/core";
 import type { CombinedError } from "@urql/core";
 import { SecretOnce } from "../ui";
 import { ConfirmedForm } from "./confirm";
+import { tr } from "../i18n";
 
 // RotateSecret rotates a webhook's or service account's secret once its
 // name is typed, and shows the new secret once.
@@ -17,7 +18,7 @@ export function RotateSecret({ kind, name, label, consequence, rotate, onClose }
   const [secret, setSecret] = useState("");
   if (secret) {
     return (
-      <Modal opened onClose={onClose} title={`New ${label}`} centered>
+      <Modal opened onClose={onClose} title={tr("secret.new", { label: label })} centered>
         <SecretOnce label={label} secret={secret} onDone={onClose} />
       </Modal>
     );
@@ -25,7 +26,7 @@ export function RotateSecret({ kind, name, label, consequence, rotate, onClose }
   return (
     <ConfirmedForm
       kind={kind}
-      verb="Rotate the secret of"
+      verb={tr("secret.rotateTheSecretOf")}
       name={name}
       consequence={consequence}
       submit={async () => {

@@ -14,6 +14,8 @@ import { ConfirmedForm } from "./confirm";
 import { RotateSecret } from "./secret";
 import { SettingsDocument } from "./jsondoc";
 import { CreateWebhook, Deliveries, WebhookForm, WebhookRowActions } from "./webhooks";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const ConfigQuery = graphql(`
   query CustomerConfig($id: ID!) {
@@ -58,6 +60,7 @@ const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_
 type Account = { id: string; name: string; role: string; clientId: string; authMethod: string; keyIds: string[]; createdAt: string; secretRotatedAt: string };
 
 export function CustomerSettings({ customerId }: { customerId: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
   const [{ data, fetching, error }] = useQuery({ query: ConfigQuery, variables: { id: customerId }, context: lists("Webhook", "ServiceAccount") });
@@ -74,23 +77,23 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
   const c = data?.customer;
   return (
     <>
-      <PageError error={error} what="these settings" />
+      <PageError error={error} what={tr("settings.theseSettings")} />
       <Group justify="space-between" mt="md" mb="xs">
-        <Title order={2} size="h3">Webhooks</Title>
-        {write && <Button onClick={() => setCreating("webhook")}>New webhook</Button>}
+        <Title order={2} size="h3">{tr("settings.webhooks")}</Title>
+        {write && <Button onClick={() => setCreating("webhook")}>{tr("settings.newWebhook")}</Button>}
       </Group>
-      {c && (c.webhooks ?? []).length === 0 && <Empty>No webhooks.</Empty>}
+      {c && (c.webhooks ?? []).length === 0 && <Empty>{tr("settings.noWebhooks")}</Empty>}
       {c && (c.webhooks ?? []).length > 0 && (
         <DataTable
-          label="Webhooks"
+          label={tr("settings.webhooks")}
           rows={c.webhooks ?? []}
           rowKey={(w) => w.id}
           columns={[
-            { label: "URL", cell: (w) => w.url },
-            { label: "Events", cell: (w) => (w.events.length ? w.events.join(", ") : "all") },
-            { label: "Active", cell: (w) => (w.active ? "yes" : "no") },
-            { label: "Created", cell: (w) => formatTime(w.createdAt) },
-            { label: "Actions", cell: (w) => (
+            { label: tr("settings.url"), cell: (w) => w.url },
+            { label: tr("settings.events"), cell: (w) => (w.events.length ? w.events.join(", ") : "all") },
+            { label: tr("settings.active"), cell: (w) => (w.active ? "yes" : "no") },
+            { label: tr("settings.created"), cell: (w) => formatTime(w.createdAt) },
+            { label: tr("settings.actions"), cell: (w) => (
               <WebhookRowActions w={w} write={write} onDelete={() => setDeleting({ kind: "webhook", id: w.id, name: w.url })} />
             ) },
           ]}
@@ -98,34 +101,34 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
       )}
       <Deliveries />
       <Group justify="space-between" mt="xl" mb="xs">
-        <Title order={2} size="h3">Service accounts</Title>
-        {write && <Button onClick={() => setCreating("account")}>New service account</Button>}
+        <Title order={2} size="h3">{tr("settings.serviceAccounts")}</Title>
+        {write && <Button onClick={() => setCreating("account")}>{tr("settings.newServiceAccount")}</Button>}
       </Group>
       <FormErrors messages={roleErrors} />
-      {c && (c.serviceAccounts ?? []).length === 0 && <Empty>No service accounts.</Empty>}
+      {c && (c.serviceAccounts ?? []).length === 0 && <Empty>{tr("settings.noServiceAccounts")}</Empty>}
       {c && (c.serviceAccounts ?? []).length > 0 && (
         <DataTable
-          label="Service accounts"
+          label={tr("settings.serviceAccounts")}
           rows={c.serviceAccounts ?? []}
           rowKey={(a) => a.id}
           columns={[
-            { label: "Name", cell: (a) => a.name },
-            { label: "Role", cell: (a) => write ? (
-              <NativeSelect size="xs" w={110} aria-label={`Role of ${a.name}`} value={a.role} data={PORTAL_ROLES}
+            { label: tr("settings.name"), cell: (a) => a.name },
+            { label: tr("settings.role"), cell: (a) => write ? (
+              <NativeSelect size="xs" w={110} aria-label={tr("settings.roleOf", { name: a.name })} value={a.role} data={PORTAL_ROLES}
                 onChange={async (e) => setRoleErrors(messages((await setRole({ id: a.id, role: e.currentTarget.value }, ACCOUNT)).error))} />
             ) : a.role },
-            { label: "Client id", cell: (a) => <Code>{a.clientId}</Code> },
-            { label: "Signs in with", cell: (a) => a.authMethod === "private_key_jwt"
-              ? `keys ${a.keyIds.length ? a.keyIds.join(", ") : "(none)"}`
-              : `secret, rotated ${formatTime(a.secretRotatedAt)}` },
-            { label: "Created", cell: (a) => formatTime(a.createdAt) },
-            ...(write ? [{ label: "Actions", cell: (a: Account) => (
+            { label: tr("settings.clientId"), cell: (a) => <Code>{a.clientId}</Code> },
+            { label: tr("settings.signsInWith"), cell: (a) => a.authMethod === "private_key_jwt"
+              ? tr("settings.keys", { join: a.keyIds.length ? a.keyIds.join(", ") : "(none)" })
+              : tr("settings.secretRotated", { secretRotatedAt: formatTime(a.secretRotatedAt) }) },
+            { label: tr("settings.created"), cell: (a) => formatTime(a.createdAt) },
+            ...(write ? [{ label: tr("settings.actions"), cell: (a: Account) => (
               <Group gap="xs" wrap="nowrap">
                 {a.authMethod !== "private_key_jwt" && (
-                  <Button size="xs" variant="default" aria-label={`Rotate secret of ${a.name}`} onClick={() => setRotating(a)}>Rotate secret</Button>
+                  <Button size="xs" variant="default" aria-label={tr("settings.rotateSecretOf", { name: a.name })} onClick={() => setRotating(a)}>{tr("settings.rotateSecret")}</Button>
                 )}
-                <Button size="xs" variant="default" aria-label={`Public keys of ${a.name}`} onClick={() => setKeying(a)}>Public keys</Button>
-                <ActionIcon variant="subtle" color="red" aria-label={`Delete service account ${a.name}`} onClick={() => setDeleting({ kind: "service account", id: a.id, name: a.name })}>✕</ActionIcon>
+                <Button size="xs" variant="default" aria-label={tr("settings.publicKeysOf", { name: a.name })} onClick={() => setKeying(a)}>{tr("settings.publicKeys")}</Button>
+                <ActionIcon variant="subtle" color="red" aria-label={tr("settings.deleteServiceAccount", { name: a.name })} onClick={() => setDeleting({ kind: "service account", id: a.id, name: a.name })}>✕</ActionIcon>
               </Group>
             ) }] : []),
           ]}
@@ -133,8 +136,8 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
       )}
       {c && (
         <>
-          <Title order={2} size="h3" mt="xl" mb="xs">Customer settings</Title>
-          <SettingsDocument label="Settings document" value={c.settings} write={write}
+          <Title order={2} size="h3" mt="xl" mb="xs">{tr("settings.customerSettings")}</Title>
+          <SettingsDocument label={tr("settings.settingsDocument")} value={c.settings} write={write}
             save={async (doc) => (await putSettings({ id: customerId, settings: doc }, { additionalTypenames: ["Customer"] })).error} />
         </>
       )}
@@ -164,11 +167,11 @@ function WebhookModal({ customerId, onClose }: { customerId: string; onClose: ()
   const [secret, setSecret] = useState("");
   const [, create] = useMutation(CreateWebhook);
   return (
-    <Modal opened onClose={onClose} title="New webhook" centered>
+    <Modal opened onClose={onClose} title={tr("settings.newWebhook")} centered>
       {secret ? (
-        <SecretOnce label="signing secret" secret={secret} onDone={onClose} />
+        <SecretOnce label={tr("settings.signingSecret")} secret={secret} onDone={onClose} />
       ) : (
-        <WebhookForm submitLabel="Create webhook" onClose={() => {}} onSubmit={async (input) => {
+        <WebhookForm submitLabel={tr("settings.createWebhook")} onClose={() => {}} onSubmit={async (input) => {
           const res = await create({ customerId, input }, { additionalTypenames: ["Webhook"] });
           if (res.data?.createWebhook) setSecret(res.data.createWebhook.secret);
           return res.error;
@@ -197,9 +200,9 @@ function AccountModal({ customerId, onClose }: { customerId: string; onClose: ()
   const [{ fetching }, create] = useMutation(CreateServiceAccount);
   const pkj = method === "private_key_jwt";
   return (
-    <Modal opened onClose={onClose} title="New service account" centered>
+    <Modal opened onClose={onClose} title={tr("settings.newServiceAccount")} centered>
       {secret ? (
-        <SecretOnce label="client secret" secret={secret} onDone={onClose} />
+        <SecretOnce label={tr("settings.clientSecret")} secret={secret} onDone={onClose} />
       ) : (
         <form
           noValidate
@@ -215,17 +218,17 @@ function AccountModal({ customerId, onClose }: { customerId: string; onClose: ()
           }}
         >
           <Stack>
-            <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-            <NativeSelect label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} data={PORTAL_ROLES} error={problems.fields.role} />
-            <NativeSelect label="Signs in with" value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={AUTH_METHODS} error={problems.fields.authMethod} />
+            <TextInput label={tr("settings.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+            <NativeSelect label={tr("settings.role")} value={role} onChange={(e) => setRole(e.currentTarget.value)} data={PORTAL_ROLES} error={problems.fields.role} />
+            <NativeSelect label={tr("settings.signsInWith")} value={method} onChange={(e) => setMethod(e.currentTarget.value)} data={AUTH_METHODS} error={problems.fields.authMethod} />
             {pkj && (
-              <Textarea label="Public keys (JWK Set)" autosize minRows={4} value={keys} onChange={(e) => setKeys(e.currentTarget.value)}
+              <Textarea label={tr("settings.publicKeysJwkSet")} autosize minRows={4} value={keys} onChange={(e) => setKeys(e.currentTarget.value)}
                 error={keysError || problems.fields.jwks || problems.fields.private_key_jwt} spellCheck={false} />
             )}
             <FormErrors messages={problems.general} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>Cancel</Button>
-              <Button type="submit" loading={fetching}>Create service account</Button>
+              <Button variant="default" onClick={onClose}>{tr("settings.cancel")}</Button>
+              <Button type="submit" loading={fetching}>{tr("settings.createServiceAccount")}</Button>
             </Group>
           </Stack>
         </form>
@@ -237,8 +240,8 @@ function AccountModal({ customerId, onClose }: { customerId: string; onClose: ()
 function RotateAccount({ a, onClose }: { a: Account; onClose: () => void }) {
   const [, rotate] = useMutation(RotateServiceAccountSecret);
   return (
-    <RotateSecret kind="service account" name={a.name} label="client secret" onClose={onClose}
-      consequence="The present secret stops working at once; the account signs in with the new one."
+    <RotateSecret kind={tr("settings.serviceAccount")} name={a.name} label={tr("settings.clientSecret")} onClose={onClose}
+      consequence={tr("settings.thePresentSecretStopsWorkingAt")}
       rotate={async () => {
         const res = await rotate({ id: a.id }, ACCOUNT);
         return { secret: res.data?.rotateServiceAccountSecret?.clientSecret, error: res.error };
@@ -255,22 +258,22 @@ function KeysModal({ a, onClose }: { a: Account; onClose: () => void }) {
   const [, setKeysOf] = useMutation(SetServiceAccountKeys);
   const submit = async (): Promise<CombinedError | undefined | false> => {
     const k = jwksField(keys);
-    setLocal(k.error ?? (k.jwks ? "" : "Jwks is required."));
+    setLocal(k.error ?? (k.jwks ? "" : tr("settings.jwksIsRequired")));
     if (!k.jwks) return false;
     return (await setKeysOf({ id: a.id, jwks: k.jwks }, ACCOUNT)).error;
   };
   return (
     <ConfirmedForm
-      kind="service account"
-      verb="Set the keys of"
+      kind={tr("settings.serviceAccount")}
+      verb={tr("settings.setTheKeysOf")}
       name={a.name}
-      consequence={`Present keys: ${a.keyIds.length ? a.keyIds.join(", ") : "none"}. The set below replaces them (leave a key out to remove it); the account signs in with private_key_jwt and its tokens end.`}
+      consequence={tr("settings.presentKeysTheSetBelowReplaces", { join: a.keyIds.length ? a.keyIds.join(", ") : "none" })}
       fields={["jwks"]}
       submit={submit}
       onClose={onClose}
     >
       {(p) => (
-        <Textarea label="Public keys (JWK Set)" autosize minRows={4} value={keys} spellCheck={false}
+        <Textarea label={tr("settings.publicKeysJwkSet")} autosize minRows={4} value={keys} spellCheck={false}
           onChange={(e) => setKeys(e.currentTarget.value)} error={local || p.fields.jwks} />
       )}
     </ConfirmedForm>

@@ -9,6 +9,8 @@ import { words } from "../jsondoc";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError } from "../ui";
 import { SecurityPolicy } from "./securitypolicy";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const SignInQuery = graphql(`
   query CustomerSignIn($id: ID!) {
@@ -76,6 +78,7 @@ type Policy = {
 // SignIn is a customer's sign-in configuration: which methods its users
 // have (R4.1-ro-types) and its OpenID Connect identity providers.
 export function SignIn({ customerId }: { customerId: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
   const [{ data, fetching, error }] = useQuery({ query: SignInQuery, variables: { id: customerId }, context: lists("IdentityProvider") });
@@ -89,35 +92,35 @@ export function SignIn({ customerId }: { customerId: string }) {
   const idps = c?.identityProviders ?? [];
   return (
     <>
-      <PageError error={error} what="this sign-in configuration" />
+      <PageError error={error} what={tr("sso.thisSignInConfiguration")} />
       {c?.sso && <PolicyForm key={JSON.stringify(c.sso)} customerId={customerId} policy={c.sso} write={write} saved={saved} setSaved={setSaved} />}
       <SecurityPolicy customerId={customerId} write={write} />
       <Group justify="space-between" mt="xl" mb="xs">
-        <Title order={2} size="h3">Identity providers</Title>
-        {write && <Button onClick={() => setEditing("new")}>New identity provider</Button>}
+        <Title order={2} size="h3">{tr("sso.identityProviders")}</Title>
+        {write && <Button onClick={() => setEditing("new")}>{tr("sso.newIdentityProvider")}</Button>}
       </Group>
-      {c && idps.length === 0 && <Empty>No identity providers: the customer's users sign in with their passwords.</Empty>}
+      {c && idps.length === 0 && <Empty>{tr("sso.noIdentityProvidersTheCustomerS")}</Empty>}
       {idps.length > 0 && (
         <DataTable
-          label="Identity providers"
+          label={tr("sso.identityProviders")}
           rows={idps}
           rowKey={(p) => p.id}
           columns={[
-            { label: "Name", cell: (p) => p.name },
-            { label: "Issuer", cell: (p) => p.issuer },
-            { label: "Client id", cell: (p) => p.clientId },
-            { label: "Scopes", cell: (p) => p.scopes.join(" ") },
+            { label: tr("sso.name"), cell: (p) => p.name },
+            { label: tr("sso.issuer"), cell: (p) => p.issuer },
+            { label: tr("sso.clientId"), cell: (p) => p.clientId },
+            { label: tr("sso.scopes"), cell: (p) => p.scopes.join(" ") },
             {
-              label: "State",
+              label: tr("sso.state"),
               cell: (p) => [p.enabled ? "enabled" : "disabled", p.linkTrusted && "links accounts", p.mfaEnforced && "MFA at the provider"]
                 .filter(Boolean).join(", "),
             },
             ...(write ? [{
-              label: "Actions",
+              label: tr("sso.actions"),
               cell: (p: Provider) => (
                 <Group gap="xs" wrap="nowrap">
-                  <Button size="xs" variant="default" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>Edit</Button>
-                  <Button size="xs" variant="default" color="red" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>Delete</Button>
+                  <Button size="xs" variant="default" aria-label={tr("sso.edit2", { name: p.name })} onClick={() => setEditing(p)}>{tr("sso.edit")}</Button>
+                  <Button size="xs" variant="default" color="red" aria-label={tr("sso.delete2", { name: p.name })} onClick={() => setDeleting(p)}>{tr("sso.delete")}</Button>
                 </Group>
               ),
             }] : []),
@@ -128,9 +131,9 @@ export function SignIn({ customerId }: { customerId: string }) {
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
-        kind="identity provider"
+        kind={tr("sso.identityProvider")}
         name={deleting?.name ?? ""}
-        consequence="Users can no longer sign in through it, and the identities linked to it are unlinked."
+        consequence={tr("sso.usersCanNoLongerSignIn")}
         onConfirm={async () => messages((await del({ id: deleting!.id }, CONFIG)).error)}
       />
     </>
@@ -138,12 +141,12 @@ export function SignIn({ customerId }: { customerId: string }) {
 }
 
 const POLICY: { key: keyof Policy; label: string; description: string }[] = [
-  { key: "passwordAllowed", label: "Passwords", description: "Users may sign in with a password." },
-  { key: "ssoAllowed", label: "Single sign-on", description: "Users may sign in through an identity provider below." },
-  { key: "ssoCreateUsers", label: "Create users at first SSO sign-in", description: "A person the provider vouches for gets an account." },
-  { key: "mfaForced", label: "Two-step verification for everyone", description: "Users enrol at their next sign-in." },
-  { key: "passkeyAllowed", label: "Passkeys", description: "Users may sign in with a passkey." },
-  { key: "passkeyRequired", label: "Passkeys only", description: "Password sign-in is refused; needs passkeys allowed." },
+  { key: "passwordAllowed", label: tr("sso.passwords"), description: tr("sso.usersMaySignInWithA") },
+  { key: "ssoAllowed", label: tr("sso.singleSignOn"), description: tr("sso.usersMaySignInThroughAn") },
+  { key: "ssoCreateUsers", label: tr("sso.createUsersAtFirstSsoSign"), description: tr("sso.aPersonTheProviderVouchesFor") },
+  { key: "mfaForced", label: tr("sso.twoStepVerificationForEveryone"), description: tr("sso.usersEnrolAtTheirNextSign") },
+  { key: "passkeyAllowed", label: tr("sso.passkeys"), description: tr("sso.usersMaySignInWithA2") },
+  { key: "passkeyRequired", label: tr("sso.passkeysOnly"), description: tr("sso.passwordSignInIsRefusedNeeds") },
 ];
 
 function PolicyForm({ customerId, policy, write, saved, setSaved }: {
@@ -164,7 +167,7 @@ function PolicyForm({ customerId, policy, write, saved, setSaved }: {
       }}
     >
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
-        <Title order={2} size="h3" mb="xs" component="legend">How users sign in</Title>
+        <Title order={2} size="h3" mb="xs" component="legend">{tr("sso.howUsersSignIn")}</Title>
         <Stack gap="xs">
           {POLICY.map((f) => (
             <Checkbox key={f.key} label={f.label} description={f.description} checked={p[f.key]} disabled={!write}
@@ -175,8 +178,8 @@ function PolicyForm({ customerId, policy, write, saved, setSaved }: {
       <FormErrors messages={problems.general} />
       {write && (
         <Group mt="sm">
-          <Button type="submit" loading={fetching} disabled={!changed}>Save sign-in methods</Button>
-          {saved && <Text size="sm" role="status" data-testid="saved">Saved.</Text>}
+          <Button type="submit" loading={fetching} disabled={!changed}>{tr("sso.saveSignInMethods")}</Button>
+          {saved && <Text size="sm" role="status" data-testid="saved">{tr("sso.saved")}</Text>}
         </Group>
       )}
     </form>
@@ -201,7 +204,7 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
   const [{ fetching: updating }, update] = useMutation(UpdateIdentityProvider);
   const trust = caller.canWrite("TRUST_IDENTITY_PROVIDER");
   return (
-    <Modal opened onClose={onClose} title={provider ? `Edit ${provider.name}` : "New identity provider"} centered>
+    <Modal opened onClose={onClose} title={provider ? tr("sso.edit2", { name: provider.name }) : tr("sso.newIdentityProvider")} centered>
       <form
         noValidate
         onSubmit={async (e) => {
@@ -220,19 +223,19 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
         }}
       >
         <Stack>
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-          <TextInput label="Issuer" description="The provider's OpenID Connect issuer URL" required value={issuer}
+          <TextInput label={tr("sso.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+          <TextInput label={tr("sso.issuer")} description={tr("sso.theProviderSOpenidConnectIssuer")} required value={issuer}
             onChange={(e) => setIssuer(e.currentTarget.value)} error={problems.fields.issuer} />
-          <TextInput label="Client id" required value={clientId} onChange={(e) => setClientId(e.currentTarget.value)} error={problems.fields.clientId} />
-          <PasswordInput label="Client secret" required={!provider} autoComplete="off"
-            description={provider ? (provider.clientSecretSet ? "Set; leave empty to keep it." : "Not set.") : "Never shown again after saving."}
+          <TextInput label={tr("sso.clientId")} required value={clientId} onChange={(e) => setClientId(e.currentTarget.value)} error={problems.fields.clientId} />
+          <PasswordInput label={tr("sso.clientSecret")} required={!provider} autoComplete="off"
+            description={provider ? (provider.clientSecretSet ? tr("sso.setLeaveEmptyToKeepIt") : tr("sso.notSet")) : tr("sso.neverShownAgainAfterSaving")}
             value={clientSecret} onChange={(e) => setClientSecret(e.currentTarget.value)} error={problems.fields.clientSecret} />
-          <TextInput label="Scopes" description="Separated by spaces; openid is required" value={scopes}
+          <TextInput label={tr("sso.scopes")} description={tr("sso.separatedBySpacesOpenidIsRequired")} value={scopes}
             onChange={(e) => setScopes(e.currentTarget.value)} error={problems.fields.scopes ?? problems.fields.scope} />
-          <Checkbox label="Enabled" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-          <Checkbox label="The provider verifies a second factor" checked={mfaEnforced} onChange={(e) => setMfa(e.currentTarget.checked)} />
+          <Checkbox label={tr("sso.enabled")} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+          <Checkbox label={tr("sso.theProviderVerifiesASecondFactor")} checked={mfaEnforced} onChange={(e) => setMfa(e.currentTarget.checked)} />
           {trust && (
-            <Checkbox label="Trust its e-mail addresses to link existing accounts" checked={linkTrusted}
+            <Checkbox label={tr("sso.trustItsEMailAddressesTo")} checked={linkTrusted}
               onChange={(e) => setTrusted(e.currentTarget.checked)} />
           )}
           <TextInput label="Groups claim" description="The ID token's claim listing the user's groups (dotted for a nested claim); empty turns just-in-time groups off"
@@ -242,8 +245,8 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
             value={mapping} onChange={(e) => setMapping(e.currentTarget.value)} error={mappingError || problems.fields.groupMapping} />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={creating || updating}>{provider ? "Save identity provider" : "Create identity provider"}</Button>
+            <Button variant="default" onClick={onClose}>{tr("sso.cancel")}</Button>
+            <Button type="submit" loading={creating || updating}>{provider ? tr("sso.saveIdentityProvider") : tr("sso.createIdentityProvider")}</Button>
           </Group>
         </Stack>
       </form>

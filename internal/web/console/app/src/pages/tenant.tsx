@@ -12,6 +12,8 @@ import { ConfirmDelete, Empty, Fact, FormErrors, Link, Loading, Missing, PageErr
 import { ConfirmedForm } from "./confirm";
 import { SettingsDocument } from "./jsondoc";
 import { CustomerChoices, InstanceChoices } from "./tenants";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const TenantQuery = graphql(`
   query TenantDetail($id: ID!, $manage: Boolean!, $users: Boolean!, $migrations: Boolean!) {
@@ -58,6 +60,7 @@ const TENANT = { additionalTypenames: ["Tenant"] };
 // schema migrations, with the actions the caller's role holds. A role that
 // only triggers migrations (infra_ops) sees the tenant and its migrations.
 export function TenantPage({ id }: { id: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const manage = caller.can("MANAGE_TENANT");
@@ -73,36 +76,36 @@ export function TenantPage({ id }: { id: string }) {
   const tab = chooseTab([...(manage ? ["members", "settings"] : []), ...(migrations ? ["migrations"] : [])], route.query.get("tab"));
   if (fetching && !data) return <Loading />;
   const t = data?.tenant;
-  if (!t) return <Missing kind="tenant" error={error} />;
+  if (!t) return <Missing kind={tr("tenant.tenant")} error={error} />;
   const here = window.location.pathname + window.location.search;
   return (
     <>
       <PageTitle
         actions={caller.canWrite("TRANSFER_TENANT") && (
-          <Button variant="outline" color="red" onClick={() => setTransferring(true)}>Transfer to another customer</Button>
+          <Button variant="outline" color="red" onClick={() => setTransferring(true)}>{tr("tenant.transferToAnotherCustomer")}</Button>
         )}
       >
         {t.name}
       </PageTitle>
-      <PageError error={error} what="part of this tenant" />
+      <PageError error={error} what={tr("tenant.partOfThisTenant")} />
       <Group gap="xl" mb="md" wrap="wrap">
-        <Fact label="Customer" testId="tenant-customer">
+        <Fact label={tr("tenant.customer")} testId="tenant-customer">
           {t.customer ? <Link href={`${route.base}/customers/${t.customer.id}`}>{t.customer.name}</Link> : t.customerId}
         </Fact>
-        <Fact label="Instance" mono>{t.instanceId ?? "none"}</Fact>
-        <Fact label="Created">{formatTime(t.createdAt)}</Fact>
+        <Fact label={tr("tenant.instance")} mono>{t.instanceId ?? "none"}</Fact>
+        <Fact label={tr("tenant.created")}>{formatTime(t.createdAt)}</Fact>
       </Group>
       <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v }), { replace: true })} keepMounted={false}>
         <Tabs.List>
-          {manage && <Tabs.Tab value="members">Members</Tabs.Tab>}
-          {manage && <Tabs.Tab value="settings">Settings</Tabs.Tab>}
-          {migrations && <Tabs.Tab value="migrations">Migrations</Tabs.Tab>}
+          {manage && <Tabs.Tab value="members">{tr("tenant.members")}</Tabs.Tab>}
+          {manage && <Tabs.Tab value="settings">{tr("tenant.settings")}</Tabs.Tab>}
+          {migrations && <Tabs.Tab value="migrations">{tr("tenant.migrations")}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="members" pt="md">
           <Members tenantId={t.id} members={t.members ?? []} users={t.customer?.users ?? null} write={write} />
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
-          <SettingsDocument label="Tenant settings" value={t.settings} write={write}
+          <SettingsDocument label={tr("tenant.tenantSettings")} value={t.settings} write={write}
             save={async (doc) => (await putSettings({ id: t.id, settings: doc }, TENANT)).error} />
         </Tabs.Panel>
         <Tabs.Panel value="migrations" pt="md">
@@ -122,34 +125,35 @@ function Members({ tenantId, members, users, write }: {
   users: { id: string; email: string; name: string; status: string }[] | null;
   write: boolean;
 }) {
+  const { t: tr } = useTranslation();
   const [, put] = useMutation(PutTenantMember);
   const [, remove] = useMutation(RemoveTenantMember);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [rowErrors, setRowErrors] = useState<string[]>([]);
   return (
     <>
-      <Title order={2} size="h3" mb="xs">Members</Title>
+      <Title order={2} size="h3" mb="xs">{tr("tenant.members")}</Title>
       <FormErrors messages={rowErrors} />
-      {members.length === 0 && <Empty>No members yet: the tenant's users reach it through their customer role only.</Empty>}
+      {members.length === 0 && <Empty>{tr("tenant.noMembersYetTheTenantS")}</Empty>}
       {members.length > 0 && (
         <DataTable
-          label="Members"
+          label={tr("tenant.members")}
           rows={members}
           rowKey={(m) => m.userId}
           columns={[
-            { label: "Name", cell: (m) => m.name },
-            { label: "E-mail", cell: (m) => m.email },
+            { label: tr("tenant.name"), cell: (m) => m.name },
+            { label: tr("tenant.eMail"), cell: (m) => m.email },
             {
-              label: "Tenant role",
+              label: tr("tenant.tenantRole"),
               cell: (m) => write ? (
-                <NativeSelect size="xs" w={110} aria-label={`Tenant role of ${m.email}`} value={m.role} data={TENANT_ROLES}
+                <NativeSelect size="xs" w={110} aria-label={tr("tenant.tenantRoleOf", { email: m.email })} value={m.role} data={TENANT_ROLES}
                   onChange={async (e) => setRowErrors(messages((await put({ id: tenantId, userId: m.userId, role: e.currentTarget.value }, TENANT)).error))} />
               ) : m.role,
             },
-            { label: "Added", cell: (m) => formatTime(m.addedAt) },
+            { label: tr("tenant.added"), cell: (m) => formatTime(m.addedAt) },
             ...(write ? [{
-              label: "Actions",
-              cell: (m: Member) => <Button size="xs" variant="default" color="red" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>Remove</Button>,
+              label: tr("tenant.actions"),
+              cell: (m: Member) => <Button size="xs" variant="default" color="red" aria-label={tr("tenant.remove2", { email: m.email })} onClick={() => setRemoving(m)}>{tr("tenant.remove")}</Button>,
             }] : []),
           ]}
         />
@@ -158,10 +162,10 @@ function Members({ tenantId, members, users, write }: {
       <ConfirmDelete
         opened={!!removing}
         onClose={() => setRemoving(null)}
-        kind="member"
-        verb="Remove"
+        kind={tr("tenant.member")}
+        verb={tr("tenant.remove")}
         name={removing?.email ?? ""}
-        consequence="The user loses the tenant role; their customer role stays."
+        consequence={tr("tenant.theUserLosesTheTenantRole")}
         onConfirm={async () => messages((await remove({ id: tenantId, userId: removing!.userId }, TENANT)).error)}
       />
     </>
@@ -169,11 +173,12 @@ function Members({ tenantId, members, users, write }: {
 }
 
 function AddMember({ tenantId, candidates }: { tenantId: string; candidates: { id: string; email: string }[] }) {
+  const { t: tr } = useTranslation();
   const [userId, setUserId] = useState("");
   const [role, setRole] = useState("member");
   const { problems, check } = useProblems(["userId", "role", "the user"]);
   const [{ fetching }, put] = useMutation(PutTenantMember);
-  if (candidates.length === 0) return <Text size="sm" c="gray.7" mt="sm">Every user of the customer is a member.</Text>;
+  if (candidates.length === 0) return <Text size="sm" c="gray.7" mt="sm">{tr("tenant.everyUserOfTheCustomerIs")}</Text>;
   return (
     <form
       noValidate
@@ -183,12 +188,12 @@ function AddMember({ tenantId, candidates }: { tenantId: string; candidates: { i
       }}
     >
       <Group align="flex-end" mt="md" wrap="wrap">
-        <NativeSelect label="User" value={userId} onChange={(e) => setUserId(e.currentTarget.value)} w={260}
-          data={[{ value: "", label: "Choose a user" }, ...candidates.map((u) => ({ value: u.id, label: u.email }))]}
+        <NativeSelect label={tr("tenant.user")} value={userId} onChange={(e) => setUserId(e.currentTarget.value)} w={260}
+          data={[{ value: "", label: tr("tenant.chooseAUser") }, ...candidates.map((u) => ({ value: u.id, label: u.email }))]}
           error={problems.fields.userId ?? problems.fields["the user"]} />
-        <NativeSelect label="Tenant role" value={role} onChange={(e) => setRole(e.currentTarget.value)} data={TENANT_ROLES} w={140}
+        <NativeSelect label={tr("tenant.tenantRole")} value={role} onChange={(e) => setRole(e.currentTarget.value)} data={TENANT_ROLES} w={140}
           error={problems.fields.role} />
-        <Button type="submit" loading={fetching}>Add member</Button>
+        <Button type="submit" loading={fetching}>{tr("tenant.addMember")}</Button>
       </Group>
       <FormErrors messages={problems.general} />
     </form>
@@ -200,6 +205,7 @@ function Migrations({ tenantId, rows, write }: {
   rows: { id: string; targetVersion: string; status: string; requestedAt: string }[];
   write: boolean;
 }) {
+  const { t: tr } = useTranslation();
   const [version, setVersion] = useState("latest");
   const { problems, check } = useProblems(["targetVersion"]);
   const [{ fetching }, trigger] = useMutation(TriggerMigration);
@@ -212,28 +218,28 @@ function Migrations({ tenantId, rows, write }: {
           onSubmit={async (e) => {
             e.preventDefault();
             const res = await trigger({ id: tenantId, targetVersion: version }, TENANT);
-            setDone(check(res.error) ? `Migration to ${res.data?.triggerMigration?.targetVersion} requested.` : "");
+            setDone(check(res.error) ? tr("tenant.migrationToRequested", { targetVersion: res.data?.triggerMigration?.targetVersion }) : "");
           }}
         >
           <Group align="flex-end" mb="md" wrap="wrap">
-            <TextInput label="Target version" description="A release version, or latest" value={version}
+            <TextInput label={tr("tenant.targetVersion")} description={tr("tenant.aReleaseVersionOrLatest")} value={version}
               onChange={(e) => setVersion(e.currentTarget.value)} error={problems.fields.targetVersion} w={220} />
-            <Button type="submit" loading={fetching}>Trigger migration</Button>
+            <Button type="submit" loading={fetching}>{tr("tenant.triggerMigration")}</Button>
           </Group>
           <FormErrors messages={problems.general} />
           {done && <Text size="sm" role="status" mb="sm">{done}</Text>}
         </form>
       )}
-      {rows.length === 0 && <Empty>No migrations requested for this tenant.</Empty>}
+      {rows.length === 0 && <Empty>{tr("tenant.noMigrationsRequestedForThisTenant")}</Empty>}
       {rows.length > 0 && (
         <DataTable
-          label="Migrations"
+          label={tr("tenant.migrations")}
           rows={rows}
           rowKey={(m) => m.id}
           columns={[
-            { label: "Target version", cell: (m) => m.targetVersion },
-            { label: "Status", cell: (m) => m.status },
-            { label: "Requested", cell: (m) => formatTime(m.requestedAt) },
+            { label: tr("tenant.targetVersion"), cell: (m) => m.targetVersion },
+            { label: tr("tenant.status"), cell: (m) => m.status },
+            { label: tr("tenant.requested"), cell: (m) => formatTime(m.requestedAt) },
           ]}
         />
       )}
@@ -254,24 +260,24 @@ function TransferModal({ tenant, onClose }: { tenant: { id: string; name: string
   const [, transfer] = useMutation(TransferTenant);
   return (
     <ConfirmedForm
-      kind="tenant"
-      verb="Transfer"
+      kind={tr("tenant.tenant")}
+      verb={tr("tenant.transfer")}
       name={tenant.name}
-      consequence="The tenant, its data and members move to the destination customer; its present customer loses access at once."
+      consequence={tr("tenant.theTenantItsDataAndMembers")}
       fields={["customerId", "instanceId"]}
       submit={async () => (await transfer({ id: tenant.id, input: { customerId: customer, ...(instance ? { instanceId: instance } : {}) } }, TENANT)).error}
       onClose={onClose}
     >
       {(p) => (
         <>
-          <NativeSelect label="Destination customer" value={customer} error={p.fields.customerId}
+          <NativeSelect label={tr("tenant.destinationCustomer")} value={customer} error={p.fields.customerId}
             onChange={(e) => { setCustomer(e.currentTarget.value); setInstance(""); }}
-            data={[{ value: "", label: "Choose a customer" },
+            data={[{ value: "", label: tr("tenant.chooseACustomer") },
               ...(customers?.customers.items ?? []).filter((c) => c.id !== tenant.customerId).map((c) => ({ value: c.id, label: c.name }))]} />
           {instances && (
-            <NativeSelect label="Destination instance" value={instance} error={p.fields.instanceId}
+            <NativeSelect label={tr("tenant.destinationInstance")} value={instance} error={p.fields.instanceId}
               onChange={(e) => setInstance(e.currentTarget.value)}
-              data={[{ value: "", label: "None" }, ...instances.instances.items.map((i) => ({ value: i.id, label: i.name }))]} />
+              data={[{ value: "", label: tr("tenant.none") }, ...instances.instances.items.map((i) => ({ value: i.id, label: i.name }))]} />
           )}
         </>
       )}

@@ -9,6 +9,8 @@ import { useRoute } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const TenantsQuery = graphql(`
   query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {
@@ -38,9 +40,10 @@ export const InstanceChoices = graphql(`
 `);
 
 export function TenantsPage() {
+  const { t: tr } = useTranslation();
   return (
     <>
-      <PageTitle>Tenants</PageTitle>
+      <PageTitle>{tr("tenants.tenants")}</PageTitle>
       <TenantList />
     </>
   );
@@ -49,6 +52,7 @@ export function TenantsPage() {
 // TenantList lists tenants, of one customer when customerId is set, with
 // the create and delete actions the caller's role holds.
 export function TenantList({ customerId }: { customerId?: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
@@ -65,29 +69,29 @@ export function TenantList({ customerId }: { customerId?: string }) {
     <>
       {caller.canWrite("CREATE_TENANT") && (
         <Group justify="flex-end" mb="sm">
-          <Button onClick={() => setCreating(true)}>New tenant</Button>
+          <Button onClick={() => setCreating(true)}>{tr("tenants.newTenant")}</Button>
         </Group>
       )}
-      <PageError error={error} what="these tenants" />
+      <PageError error={error} what={tr("tenants.theseTenants")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>There are no tenants here yet.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("tenants.thereAreNoTenantsHereYet")}</Empty>}
       {items.length > 0 && (
         <DataTable
-          label="Tenants"
+          label={tr("tenants.tenants")}
           rows={items}
           rowKey={(t) => t.id}
           columns={[
-            { label: "Tenant", cell: (t) => <Link href={`${route.base}/tenants/${t.id}`}>{t.name}</Link> },
+            { label: tr("tenants.tenant2"), cell: (t) => <Link href={`${route.base}/tenants/${t.id}`}>{t.name}</Link> },
             {
-              label: "Customer",
+              label: tr("tenants.customer"),
               cell: (t) => (t.customer ? <Link href={`${route.base}/customers/${t.customer.id}`}>{t.customer.name}</Link> : "—"),
             },
-            { label: "Created", cell: (t) => formatTime(t.createdAt) },
+            { label: tr("tenants.created"), cell: (t) => formatTime(t.createdAt) },
             ...(caller.canWrite("DELETE_TENANT")
               ? [{
-                  label: "Actions",
+                  label: tr("tenants.actions"),
                   cell: (t: (typeof items)[number]) => (
-                    <ActionIcon variant="subtle" color="red" aria-label={`Delete tenant ${t.name}`} onClick={() => setDeleting(t)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={tr("tenants.deleteTenant", { name: t.name })} onClick={() => setDeleting(t)}>
                       ✕
                     </ActionIcon>
                   ),
@@ -101,9 +105,9 @@ export function TenantList({ customerId }: { customerId?: string }) {
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
-        kind="tenant"
+        kind={tr("tenants.tenant")}
         name={deleting?.name ?? ""}
-        consequence="The tenant and its data are deleted. This cannot be undone."
+        consequence={tr("tenants.theTenantAndItsDataAre")}
         onConfirm={async () => messages((await del({ id: deleting!.id }, { additionalTypenames: ["Tenant"] })).error)}
       />
     </>
@@ -124,7 +128,7 @@ function CreateTenantModal({ customerId, onClose }: { customerId?: string; onClo
   const { problems, check } = useProblems(["name", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateTenant);
   return (
-    <Modal opened onClose={onClose} title="New tenant" centered>
+    <Modal opened onClose={onClose} title={tr("tenants.newTenant")} centered>
       <form
         noValidate
         onSubmit={async (e) => {
@@ -136,28 +140,28 @@ function CreateTenantModal({ customerId, onClose }: { customerId?: string; onClo
         <Stack>
           {!customerId && (
             <NativeSelect
-              label="Customer"
+              label={tr("tenants.customer")}
               required
               value={customer}
               onChange={(e) => setCustomer(e.currentTarget.value)}
-              data={[{ value: "", label: "Choose a customer" }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+              data={[{ value: "", label: tr("tenants.chooseACustomer") }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
               error={problems.fields.customerId}
             />
           )}
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+          <TextInput label={tr("tenants.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
           {instances && (
             <NativeSelect
-              label="Instance"
+              label={tr("tenants.instance")}
               value={instance}
               onChange={(e) => setInstance(e.currentTarget.value)}
-              data={[{ value: "", label: "None" }, ...instances.instances.items.map((i) => ({ value: i.id, label: i.name }))]}
+              data={[{ value: "", label: tr("tenants.none") }, ...instances.instances.items.map((i) => ({ value: i.id, label: i.name }))]}
               error={problems.fields.instanceId}
             />
           )}
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Create tenant</Button>
+            <Button variant="default" onClick={onClose}>{tr("tenants.cancel")}</Button>
+            <Button type="submit" loading={fetching}>{tr("tenants.createTenant")}</Button>
           </Group>
         </Stack>
       </form>

@@ -7,6 +7,8 @@ import { useQueryParam, useRoute } from "../router";
 import { DataTable } from "../table";
 import { Empty, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 const UsageQuery = graphql(`
   query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {
@@ -17,7 +19,7 @@ const UsageQuery = graphql(`
   }
 `);
 
-export const REDACTED = "Hidden for your role";
+export const REDACTED = tr("usage.hiddenForYourRole");
 
 export function billed(amount: number | null | undefined, currency: string): string | null {
   if (amount == null) return null;
@@ -29,15 +31,17 @@ export function billed(amount: number | null | undefined, currency: string): str
 }
 
 export function UsagePage() {
+  const { t: tr } = useTranslation();
   return (
     <>
-      <PageTitle>Usage</PageTitle>
+      <PageTitle>{tr("usage.usage")}</PageTitle>
       <UsageList />
     </>
   );
 }
 
 export function UsageList({ customerId }: { customerId?: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const [meter, setMeter] = useQueryParam("meter");
@@ -55,33 +59,33 @@ export function UsageList({ customerId }: { customerId?: string }) {
   return (
     <>
       <Group mb="md" align="flex-end" wrap="wrap">
-        <TextInput label="Meter" value={meter} onChange={(e) => setMeter(e.currentTarget.value, reset)} w={160} />
-        <TextInput label="From period" placeholder="YYYY-MM" value={from} onChange={(e) => setFrom(e.currentTarget.value, reset)} w={130} />
-        <TextInput label="To period" placeholder="YYYY-MM" value={to} onChange={(e) => setTo(e.currentTarget.value, reset)} w={130} />
+        <TextInput label={tr("usage.meter")} value={meter} onChange={(e) => setMeter(e.currentTarget.value, reset)} w={160} />
+        <TextInput label={tr("usage.fromPeriod")} placeholder={tr("usage.yyyyMm")} value={from} onChange={(e) => setFrom(e.currentTarget.value, reset)} w={130} />
+        <TextInput label={tr("usage.toPeriod")} placeholder={tr("usage.yyyyMm")} value={to} onChange={(e) => setTo(e.currentTarget.value, reset)} w={130} />
       </Group>
       {redacted && (
         <Text size="sm" c="gray.7" mb="sm" data-testid="redaction-note">
-          Billed amounts are hidden: your role sees usage units only. An owner, admin or billing user of the customer can see them.
+          {tr("usage.billedAmountsAreHiddenYourRole")}
         </Text>
       )}
-      <PageError error={error} what="this usage" />
+      <PageError error={error} what={tr("usage.thisUsage")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No usage recorded for these filters.</Empty>}
+      {data && items.length === 0 && <Empty>{tr("usage.noUsageRecordedForTheseFilters")}</Empty>}
       {items.length > 0 && (
         <DataTable
-          label="Usage"
+          label={tr("usage.usage")}
           rows={items}
           rowKey={(u) => u.id}
           columns={[
-            { label: "Period", cell: (u) => u.period },
-            { label: "Meter", cell: (u) => u.meter },
-            { label: "Units", numeric: true, cell: (u) => `${u.units.toLocaleString("en")} ${u.unit}` },
+            { label: tr("usage.period"), cell: (u) => u.period },
+            { label: tr("usage.meter"), cell: (u) => u.meter },
+            { label: tr("usage.units"), numeric: true, cell: (u) => `${u.units.toLocaleString("en")} ${u.unit}` },
             {
-              label: "Billed",
+              label: tr("usage.billed"),
               numeric: true,
               cell: (u) =>
                 billed(u.billedAmount, u.currency) ?? (
-                  <Tooltip label="Your role sees usage units only">
+                  <Tooltip label={tr("usage.yourRoleSeesUsageUnitsOnly")}>
                     <Text span c="gray.7" size="sm" tabIndex={0}>{REDACTED}</Text>
                   </Tooltip>
                 ),

@@ -17,7 +17,9 @@ import { DataTable } from "../table";
 import { describeAgent, secondFactors, signInMethods, supportActions, type Supported } from "../support";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { StatusBadge } from "./users";
+import { useTranslation } from "react-i18next";
 import { ActAsButton } from "../impersonation";
+import { tr } from "../i18n";
 
 const CustomerUserQuery = graphql(`
   query SupportUser($id: ID!) {
@@ -148,7 +150,7 @@ export function CustomerUserPage({ id }: { id: string }) {
     : `${route.base}`;
   const tools = toolsOf(false, id, { unlock, reset, resend, revoke, endSession, endSessions });
   return (
-    <UserSupport user={u} tools={tools} back={back} backLabel={u.customer ? `All users of ${u.customer.name}` : "Home"}
+    <UserSupport user={u} tools={tools} back={back} backLabel={u.customer ? tr("user.allUsersOf", { name: u.customer.name }) : "Home"}
       customer={caller.internal && u.customer ? { href: `${route.base}/customers/${u.customer.id}`, name: u.customer.name } : undefined}
       sessions={sessions.data?.userSessions} sessionsError={sessions.error} />
   );
@@ -179,11 +181,12 @@ export function InternalUserPage({ id }: { id: string }) {
 }
 
 function Gone({ error }: { error?: CombinedError }) {
+  const { t: tr } = useTranslation();
   return (
     <>
-      <PageTitle>User</PageTitle>
-      <PageError error={error} what="this user" />
-      {!error && <Text>We could not find this user. The account may have been removed.</Text>}
+      <PageTitle>{tr("user.user")}</PageTitle>
+      <PageError error={error} what={tr("user.thisUser")} />
+      {!error && <Text>{tr("user.weCouldNotFindThisUser")}</Text>}
     </>
   );
 }
@@ -197,6 +200,7 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
   sessions?: { items: Session[]; nextCursor?: string | null };
   sessionsError?: CombinedError;
 }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const offered = supportActions(caller, u, tools.internal);
   const [errs, setErrs] = useState<string[]>([]);
@@ -219,40 +223,40 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
       <Text mb="md"><Link href={back}>{backLabel}</Link></Text>
       <Table variant="vertical" withTableBorder maw={720} mb="lg" style={{ overflowWrap: "anywhere" }} data-testid="user-details">
         <Table.Tbody>
-          <Table.Tr><Table.Th w={180}>E-mail</Table.Th><Table.Td>{u.email}</Table.Td></Table.Tr>
-          {customer && <Table.Tr><Table.Th>Customer</Table.Th><Table.Td><Link href={customer.href}>{customer.name}</Link></Table.Td></Table.Tr>}
-          <Table.Tr><Table.Th>Role</Table.Th><Table.Td>{u.role}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th w={180}>{tr("user.eMail")}</Table.Th><Table.Td>{u.email}</Table.Td></Table.Tr>
+          {customer && <Table.Tr><Table.Th>{tr("user.customer")}</Table.Th><Table.Td><Link href={customer.href}>{customer.name}</Link></Table.Td></Table.Tr>}
+          <Table.Tr><Table.Th>{tr("user.role")}</Table.Th><Table.Td>{u.role}</Table.Td></Table.Tr>
           <Table.Tr>
-            <Table.Th>Status</Table.Th>
+            <Table.Th>{tr("user.status")}</Table.Th>
             <Table.Td data-testid="user-status">
               <StatusBadge status={u.status} />{" "}
-              {u.status === "locked" && <>until {formatTime(u.lockedUntil)}</>}
-              {u.status === "suspended" && <>since {formatTime(u.suspendedAt)}</>}
-              {u.status === "invited" && <>the invitation is not accepted yet</>}
+              {u.status === "locked" && <>{tr("user.until", { time: formatTime(u.lockedUntil) })}</>}
+              {u.status === "suspended" && <>{tr("user.since", { time: formatTime(u.suspendedAt) })}</>}
+              {u.status === "invited" && <>{tr("user.theInvitationIsNotAcceptedYet")}</>}
             </Table.Td>
           </Table.Tr>
-          <Table.Tr><Table.Th>Failed sign-ins</Table.Th><Table.Td data-testid="failed-sign-ins">{u.failedSignIns}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>Second factor</Table.Th><Table.Td data-testid="second-factor">{secondFactors(u)}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Th>Created</Table.Th><Table.Td>{formatTime(u.createdAt)}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("user.failedSignIns")}</Table.Th><Table.Td data-testid="failed-sign-ins">{u.failedSignIns}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("user.secondFactor")}</Table.Th><Table.Td data-testid="second-factor">{secondFactors(u)}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Th>{tr("user.created")}</Table.Th><Table.Td>{formatTime(u.createdAt)}</Table.Td></Table.Tr>
         </Table.Tbody>
       </Table>
       {(offered.unlock || offered.resetSecondFactor || offered.resendInvitation || offered.revokeInvitation) && (
         <Group mb="sm" data-testid="support-actions">
           {offered.unlock && (
             <Button variant="default" loading={busy === "unlock"}
-              onClick={() => act("unlock", tools.unlock, `${u.email} is unlocked and can sign in again.`)}>Unlock</Button>
+              onClick={() => act("unlock", tools.unlock, tr("user.isUnlockedAndCanSignIn", { email: u.email }))}>{tr("user.unlock")}</Button>
           )}
           {offered.resendInvitation && (
             <Button variant="default" loading={busy === "resend"}
-              onClick={() => act("resend", tools.resend, `A new invitation was sent to ${u.email}; the previous link no longer works.`)}>
-              Resend invitation
+              onClick={() => act("resend", tools.resend, tr("user.aNewInvitationWasSentTo", { email: u.email }))}>
+              {tr("user.resendInvitation")}
             </Button>
           )}
           {offered.revokeInvitation && (
-            <Button variant="outline" color="red.9" onClick={() => setConfirming("revoke")}>Revoke invitation</Button>
+            <Button variant="outline" color="red.9" onClick={() => setConfirming("revoke")}>{tr("user.revokeInvitation")}</Button>
           )}
           {offered.resetSecondFactor && (
-            <Button variant="outline" color="red.9" onClick={() => setConfirming("reset")}>Reset second factor</Button>
+            <Button variant="outline" color="red.9" onClick={() => setConfirming("reset")}>{tr("user.resetSecondFactor")}</Button>
           )}
         </Group>
       )}
@@ -264,27 +268,27 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
       {offered.sessions && (
         <>
           <Group justify="space-between" mt="xl" mb="xs">
-            <Title order={2} size="h3">Sessions</Title>
+            <Title order={2} size="h3">{tr("user.sessions")}</Title>
             {offered.signOut && items.length > 0 && (
-              <Button variant="outline" color="red.9" onClick={() => setConfirming("all")}>Sign out everywhere</Button>
+              <Button variant="outline" color="red.9" onClick={() => setConfirming("all")}>{tr("user.signOutEverywhere")}</Button>
             )}
           </Group>
           <Text size="sm" c="gray.7" mb="xs">Browsers signed in at the identity provider; the last use is at most a minute behind.</Text>
-          <PageError error={sessionsError} what="this user's sessions" />
-          {sessions && items.length === 0 && <Empty>No browser is signed in.</Empty>}
+          <PageError error={sessionsError} what={tr("user.thisUserSSessions")} />
+          {sessions && items.length === 0 && <Empty>{tr("user.noBrowserIsSignedIn")}</Empty>}
           {items.length > 0 && (
-            <DataTable label="Sessions" rows={items} rowKey={(s) => s.id} columns={[
-              { label: "Browser", cell: (s) => <span title={s.userAgent}>{describeAgent(s.userAgent)}</span> },
-              { label: "Address", cell: (s) => s.address || "—" },
-              { label: "Signed in", cell: (s) => formatTime(s.signedInAt) },
-              { label: "Last seen", cell: (s) => formatTime(s.lastSeenAt) },
-              { label: "Method", cell: (s) => signInMethods(s.methods) },
+            <DataTable label={tr("user.sessions")} rows={items} rowKey={(s) => s.id} columns={[
+              { label: tr("user.browser"), cell: (s) => <span title={s.userAgent}>{describeAgent(s.userAgent)}</span> },
+              { label: tr("user.address"), cell: (s) => s.address || "—" },
+              { label: tr("user.signedIn"), cell: (s) => formatTime(s.signedInAt) },
+              { label: tr("user.lastSeen"), cell: (s) => formatTime(s.lastSeenAt) },
+              { label: tr("user.method"), cell: (s) => signInMethods(s.methods) },
               ...(offered.signOut ? [{
-                label: "Actions",
+                label: tr("user.actions"),
                 cell: (s: Session) => (
                   <Button size="xs" variant="default" loading={busy === s.id}
-                    aria-label={`Sign out ${describeAgent(s.userAgent)} signed in ${formatTime(s.signedInAt)}`}
-                    onClick={() => act(s.id, () => tools.endSession(s.id), "The session was signed out.")}>Sign out</Button>
+                    aria-label={tr("user.signOutSignedIn", { userAgent: describeAgent(s.userAgent), signedInAt: formatTime(s.signedInAt) })}
+                    onClick={() => act(s.id, () => tools.endSession(s.id), tr("user.theSessionWasSignedOut"))}>{tr("user.signOut")}</Button>
                 ),
               }] : []),
             ]} />
@@ -292,22 +296,22 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
           <Pager next={sessions?.nextCursor} />
         </>
       )}
-      <ConfirmDelete opened={confirming === "reset"} onClose={() => setConfirming("")} kind="user" verb="Reset the second factor of"
+      <ConfirmDelete opened={confirming === "reset"} onClose={() => setConfirming("")} kind={tr("user.user2")} verb={tr("user.resetTheSecondFactorOf")}
         name={u.email}
-        consequence="The authenticator app, its recovery codes and the passkeys are removed, and the user is signed out everywhere and told by e-mail. Where the organization asks for two-step verification, the next sign-in sets up a new authenticator."
-        onConfirm={() => act("reset", tools.reset, `The second factor of ${u.email} was reset.`)} />
-      <ConfirmDelete opened={confirming === "revoke"} onClose={() => setConfirming("")} kind="user" verb="Revoke the invitation of"
+        consequence={tr("user.theAuthenticatorAppItsRecoveryCodes")}
+        onConfirm={() => act("reset", tools.reset, tr("user.theSecondFactorOfWasReset", { email: u.email }))} />
+      <ConfirmDelete opened={confirming === "revoke"} onClose={() => setConfirming("")} kind={tr("user.user2")} verb={tr("user.revokeTheInvitationOf")}
         name={u.email}
-        consequence="The invitation link stops working and the account, which has not been used yet, is removed. You can invite the address again."
+        consequence={tr("user.theInvitationLinkStopsWorkingAnd")}
         onConfirm={async () => {
           const m = messages((await tools.revoke()).error);
           if (m.length === 0) navigate(back);
           return m;
         }} />
-      <ConfirmDelete opened={confirming === "all"} onClose={() => setConfirming("")} kind="user" verb="End every session of"
+      <ConfirmDelete opened={confirming === "all"} onClose={() => setConfirming("")} kind={tr("user.user2")} verb={tr("user.endEverySessionOf")}
         name={u.email}
-        consequence="Every browser session, app sign-in and refresh token of the user ends; the applications are told. The user signs in again."
-        onConfirm={() => act("all", tools.endSessions, `${u.email} was signed out everywhere.`)} />
+        consequence={tr("user.everyBrowserSessionAppSignIn")}
+        onConfirm={() => act("all", tools.endSessions, tr("user.wasSignedOutEverywhere", { email: u.email }))} />
     </>
   );
 }

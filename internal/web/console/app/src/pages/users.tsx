@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Alert, Badge, Button, Group, Modal, NativeSelect, Stack, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
+import { useTranslation } from "react-i18next";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
@@ -55,19 +56,23 @@ const STATUS_COLORS: Record<string, string> = { active: "teal.9", suspended: "re
 // StatusBadge shows a user's status (D-support-tools): invited, active,
 // locked or suspended.
 export function StatusBadge({ status, lockedUntil }: { status: string; lockedUntil?: string | null }) {
+  const { t } = useTranslation();
+  const label: Record<string, string> = { active: t("users.statusActive"), suspended: t("users.statusSuspended"),
+    locked: t("users.statusLocked"), invited: t("users.statusInvited") };
   return (
     <Badge color={STATUS_COLORS[status] ?? "gray.7"} variant="filled" autoContrast
-      title={status === "locked" && lockedUntil ? `locked until ${formatTime(lockedUntil)}` : undefined}>
-      {status}
+      title={status === "locked" && lockedUntil ? t("users.lockedUntil", { time: formatTime(lockedUntil) }) : undefined}>
+      {label[status] ?? status}
     </Badge>
   );
 }
 
 export function UsersPage() {
+  const { t } = useTranslation();
   const caller = useCaller();
   return (
     <>
-      <PageTitle>Users</PageTitle>
+      <PageTitle>{t("users.title")}</PageTitle>
       <UserList customerId={caller.me.customerId ?? undefined} />
     </>
   );
@@ -76,6 +81,7 @@ export function UsersPage() {
 type User = { id: string; email: string; name: string; role: string; status: string; lockedUntil?: string | null };
 
 export function UserList({ customerId }: { customerId?: string }) {
+  const { t } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
@@ -105,28 +111,28 @@ export function UserList({ customerId }: { customerId?: string }) {
     <>
       {customerId && caller.canWrite("MANAGE_CUSTOMER_USER") && (
         <Group justify="flex-end" mb="sm">
-          <Button onClick={() => setInviting(true)}>Invite user</Button>
+          <Button onClick={() => setInviting(true)}>{t("users.invite")}</Button>
         </Group>
       )}
-      <PageError error={error} what="these users" />
+      <PageError error={error} what={t("users.these")} />
       <FormErrors messages={reactivateErrors} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>No users yet.</Empty>}
+      {data && items.length === 0 && <Empty>{t("users.none")}</Empty>}
       {items.length > 0 && (
         <DataTable
-          label="Users"
+          label={t("users.title")}
           rows={items}
           rowKey={(u) => u.id}
           columns={[
-            { label: "Name", cell: (u) => <Link href={`${route.base}/users/${u.id}`}>{u.name || u.email}</Link> },
-            { label: "E-mail", cell: (u) => u.email },
+            { label: t("users.name"), cell: (u) => <Link href={`${route.base}/users/${u.id}`}>{u.name || u.email}</Link> },
+            { label: t("users.email"), cell: (u) => u.email },
             {
-              label: "Role",
+              label: t("users.role"),
               cell: (u) =>
                 manage && u.role !== "owner" ? (
                   <NativeSelect
                     size="xs"
-                    aria-label={`Role of ${u.email}`}
+                    aria-label={t("users.roleOf", { email: u.email })}
                     value={u.role}
                     data={PORTAL_ROLES}
                     onChange={async (e) =>
@@ -137,10 +143,10 @@ export function UserList({ customerId }: { customerId?: string }) {
                   u.role
                 ),
             },
-            { label: "Status", cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
+            { label: t("users.status"), cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
             ...(canSuspend || manage || homeOrg
               ? [{
-                  label: "Actions",
+                  label: t("users.actions"),
                   cell: (u: User) =>
                     <Group gap="xs" wrap="nowrap">
                     {!canSuspend ? null : u.status === "suspended" ? (
@@ -154,21 +160,21 @@ export function UserList({ customerId }: { customerId?: string }) {
                           setReactivating(null);
                         }}
                       >
-                        Reactivate {u.email}
+                        {t("users.reactivate", { email: u.email })}
                       </Button>
                     ) : (
                       <Button size="xs" variant="default" color="red" onClick={() => setSuspending(u)}>
-                        Suspend {u.email}
+                        {t("users.suspend", { email: u.email })}
                       </Button>
                     )}
                     {owner && customerId && u.role !== "owner" && u.status === "active" && (
-                      <Button size="xs" variant="default" onClick={() => setOwning(u)}>Make {u.email} owner</Button>
+                      <Button size="xs" variant="default" onClick={() => setOwning(u)}>{t("users.makeOwner", { email: u.email })}</Button>
                     )}
                     {manage && u.role !== "owner" && (
-                      <Button size="xs" variant="default" color="red" onClick={() => setDeleting(u)}>Delete {u.email}</Button>
+                      <Button size="xs" variant="default" color="red" onClick={() => setDeleting(u)}>{t("users.delete", { email: u.email })}</Button>
                     )}
                     {homeOrg && customerId && (
-                      <Button size="xs" variant="default" onClick={() => setMoving(u)}>Move {u.email}</Button>
+                      <Button size="xs" variant="default" onClick={() => setMoving(u)}>{t("users.move", { email: u.email })}</Button>
                     )}
                     </Group>,
                 }]
@@ -182,27 +188,27 @@ export function UserList({ customerId }: { customerId?: string }) {
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
-        kind="user"
+        kind={t("users.kindUser")}
         name={deleting?.email ?? ""}
-        consequence="The user's account and sessions are removed. This cannot be undone."
+        consequence={t("users.deleteConsequence")}
         onConfirm={async () => messages((await deleteUser({ id: deleting!.id }, { additionalTypenames: ["CustomerUser"] })).error)}
       />
       <ConfirmDelete
         opened={!!owning}
         onClose={() => setOwning(null)}
-        kind="owner"
-        verb="Transfer ownership to"
+        kind={t("users.kindOwner")}
+        verb={t("users.transferVerb")}
         name={owning?.email ?? ""}
-        consequence="This user becomes the customer's owner; the present owner becomes an admin."
+        consequence={t("users.ownerConsequence")}
         onConfirm={async () => messages((await transferOwnership({ id: customerId!, userId: owning!.id }, { additionalTypenames: ["CustomerUser"] })).error)}
       />
       <ConfirmDelete
         opened={!!suspending}
         onClose={() => setSuspending(null)}
-        kind="user"
-        verb="Suspend"
+        kind={t("users.kindUser")}
+        verb={t("users.suspendVerb")}
         name={suspending?.email ?? ""}
-        consequence="The user can no longer sign in and their sessions end. You can reactivate them later."
+        consequence={t("users.suspendConsequence")}
         onConfirm={async () => messages((await suspend({ id: suspending!.id })).error)}
       />
     </>
@@ -210,6 +216,7 @@ export function UserList({ customerId }: { customerId?: string }) {
 }
 
 function InviteModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [role, setRole] = useState("member");
@@ -217,12 +224,12 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
   const { problems, check } = useProblems(["email", "name", "role"]);
   const [{ fetching }, invite] = useMutation(InviteUser);
   return (
-    <Modal opened onClose={onClose} title="Invite user" centered>
+    <Modal opened onClose={onClose} title={t("users.invite")} centered>
       {warning ? (
         // the invitation went out; the address is outside the verified domains
         <Stack>
-          <Alert color="dark" variant="outline" title="Invitation sent, with a warning" role="status" data-testid="invite-warning">{warning}</Alert>
-          <Group justify="flex-end"><Button onClick={onClose} data-autofocus>Close</Button></Group>
+          <Alert color="dark" variant="outline" title={t("users.inviteWarningTitle")} role="status" data-testid="invite-warning">{warning}</Alert>
+          <Group justify="flex-end"><Button onClick={onClose} data-autofocus>{t("users.close")}</Button></Group>
         </Stack>
       ) : (
       <form
@@ -236,13 +243,13 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
         }}
       >
         <Stack>
-          <TextInput label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={problems.fields.email} data-autofocus />
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
-          <NativeSelect label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} data={PORTAL_ROLES} error={problems.fields.role} />
+          <TextInput label={t("users.email")} type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={problems.fields.email} data-autofocus />
+          <TextInput label={t("users.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} />
+          <NativeSelect label={t("users.role")} value={role} onChange={(e) => setRole(e.currentTarget.value)} data={PORTAL_ROLES} error={problems.fields.role} />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Send invitation</Button>
+            <Button variant="default" onClick={onClose}>{t("common.cancel")}</Button>
+            <Button type="submit" loading={fetching}>{t("users.sendInvitation")}</Button>
           </Group>
         </Stack>
       </form>
@@ -254,23 +261,24 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
 // MoveModal moves a user's home organization to another customer
 // (platform_admin); the user keeps the account and its sign-in methods.
 function MoveModal({ user, customerId, onClose }: { user: User; customerId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [dest, setDest] = useState("");
   const [{ data }] = useQuery({ query: CustomerChoices });
   const [, move] = useMutation(TransferHomeOrg);
   return (
     <ConfirmedForm
-      kind="user"
-      verb="Move"
+      kind={t("users.kindUser")}
+      verb={t("users.moveVerb")}
       name={user.email}
-      consequence="The user leaves this customer for the destination's organization, keeping their account and role (an owner arrives as admin)."
+      consequence={t("users.moveConsequence")}
       fields={["customerId"]}
       submit={async () => (await move({ id: user.id, customerId: dest }, { additionalTypenames: ["CustomerUser"] })).error}
       onClose={onClose}
     >
       {(p) => (
-        <NativeSelect label="Destination customer" value={dest} error={p.fields.customerId}
+        <NativeSelect label={t("users.destination")} value={dest} error={p.fields.customerId}
           onChange={(e) => setDest(e.currentTarget.value)}
-          data={[{ value: "", label: "Choose a customer" },
+          data={[{ value: "", label: t("users.chooseCustomer") },
             ...(data?.customers.items ?? []).filter((c) => c.id !== customerId).map((c) => ({ value: c.id, label: c.name }))]} />
       )}
     </ConfirmedForm>

@@ -8,6 +8,8 @@ import { navigate, useQueryParam, withQuery } from "../router";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
 import { RotateSecret } from "./secret";
+import { useTranslation } from "react-i18next";
+import { tr } from "../i18n";
 
 export const CreateWebhook = graphql(`
   mutation CreateWebhook($customerId: ID!, $input: WebhookInput!) {
@@ -48,10 +50,10 @@ export function WebhookRowActions({ w, write, onDelete }: { w: Webhook; write: b
   const here = window.location.pathname + window.location.search;
   return (
     <Group gap="xs" wrap="nowrap">
-      <Button size="xs" variant="default" aria-label={`Deliveries of ${w.url}`} onClick={() => navigate(withQuery(here, { webhook: w.id }))}>Deliveries</Button>
-      {write && <Button size="xs" variant="default" aria-label={`Edit ${w.url}`} onClick={() => setEditing(true)}>Edit</Button>}
-      {write && <Button size="xs" variant="default" aria-label={`Rotate secret of ${w.url}`} onClick={() => setRotating(true)}>Rotate secret</Button>}
-      {write && <ActionIcon variant="subtle" color="red" aria-label={`Delete webhook ${w.url}`} onClick={onDelete}>✕</ActionIcon>}
+      <Button size="xs" variant="default" aria-label={`Deliveries of ${w.url}`} onClick={() => navigate(withQuery(here, { webhook: w.id }))}>{tr("webhooks.deliveries")}</Button>
+      {write && <Button size="xs" variant="default" aria-label={tr("webhooks.edit2", { url: w.url })} onClick={() => setEditing(true)}>{tr("webhooks.edit")}</Button>}
+      {write && <Button size="xs" variant="default" aria-label={tr("webhooks.rotateSecretOf", { url: w.url })} onClick={() => setRotating(true)}>{tr("webhooks.rotateSecret")}</Button>}
+      {write && <ActionIcon variant="subtle" color="red" aria-label={tr("webhooks.deleteWebhook", { url: w.url })} onClick={onDelete}>✕</ActionIcon>}
       {editing && <EditWebhook w={w} onClose={() => setEditing(false)} />}
       {rotating && <RotateWebhook w={w} onClose={() => setRotating(false)} />}
     </Group>
@@ -61,8 +63,8 @@ export function WebhookRowActions({ w, write, onDelete }: { w: Webhook; write: b
 function RotateWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
   const [, rotate] = useMutation(RotateWebhookSecret);
   return (
-    <RotateSecret kind="webhook" name={w.url} label="signing secret" onClose={onClose}
-      consequence="Deliveries are signed with a new secret from now on; the receiver must check them with it."
+    <RotateSecret kind={tr("webhooks.webhook")} name={w.url} label={tr("webhooks.signingSecret")} onClose={onClose}
+      consequence={tr("webhooks.deliveriesAreSignedWithANew")}
       rotate={async () => {
         const res = await rotate({ id: w.id }, WEBHOOK);
         return { secret: res.data?.rotateWebhookSecret?.secret, error: res.error };
@@ -96,14 +98,14 @@ export function WebhookForm({ w, submitLabel, onSubmit, onClose }: {
       }}
     >
       <Stack>
-        <TextInput label="URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url} data-autofocus />
-        <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
-        <TextInput label="Events" description="Action names such as manage_tenant, kinds of event such as sign_in or account.locked, or * for every event"
+        <TextInput label={tr("webhooks.url")} required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url} data-autofocus />
+        <TextInput label={tr("webhooks.description")} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={problems.fields.description} />
+        <TextInput label={tr("webhooks.events")} description={tr("webhooks.actionNamesSuchAsManageTenant")}
           value={events} onChange={(e) => setEvents(e.currentTarget.value)} error={problems.fields.events ?? problems.fields.event} />
-        <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+        <Checkbox label={tr("webhooks.active")} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         <FormErrors messages={problems.general} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>Cancel</Button>
+          <Button variant="default" onClick={onClose}>{tr("webhooks.cancel")}</Button>
           <Button type="submit" loading={busy}>{submitLabel}</Button>
         </Group>
       </Stack>
@@ -114,8 +116,8 @@ export function WebhookForm({ w, submitLabel, onSubmit, onClose }: {
 function EditWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
   const [, update] = useMutation(UpdateWebhook);
   return (
-    <Modal opened onClose={onClose} title="Edit webhook" centered>
-      <WebhookForm w={w} submitLabel="Save webhook" onClose={onClose}
+    <Modal opened onClose={onClose} title={tr("webhooks.editWebhook")} centered>
+      <WebhookForm w={w} submitLabel={tr("webhooks.saveWebhook")} onClose={onClose}
         onSubmit={async (input) => (await update({ id: w.id, input }, WEBHOOK)).error} />
     </Modal>
   );
@@ -124,6 +126,7 @@ function EditWebhook({ w, onClose }: { w: Webhook; onClose: () => void }) {
 // Deliveries lists the latest deliveries of the webhook named in the URL
 // (?webhook=…), newest first.
 export function Deliveries() {
+  const { t: tr } = useTranslation();
   const [id, setId] = useQueryParam("webhook");
   const [{ data, fetching, error }] = useQuery({ query: DeliveriesQuery, variables: { id, first: DELIVERIES }, pause: !id });
   if (!id) return null;
@@ -131,28 +134,28 @@ export function Deliveries() {
   return (
     <section aria-labelledby="deliveries-title">
       <Group justify="space-between" mt="xl" mb="xs">
-        <Title order={2} size="h3" id="deliveries-title">Deliveries{data?.webhook ? " of " + data.webhook.url : ""}</Title>
-        <Button variant="default" size="xs" onClick={() => setId("")}>Close deliveries</Button>
+        <Title order={2} size="h3" id="deliveries-title">{data?.webhook ? tr("webhooks.deliveriesOf", { url: data.webhook.url }) : tr("webhooks.deliveries")}</Title>
+        <Button variant="default" size="xs" onClick={() => setId("")}>{tr("webhooks.closeDeliveries")}</Button>
       </Group>
-      <PageError error={error} what="this webhook" />
+      <PageError error={error} what={tr("webhooks.thisWebhook")} />
       {fetching && !data && <Loading />}
-      {data?.webhook && rows.length === 0 && <Empty>No deliveries yet: events are sent as they happen.</Empty>}
+      {data?.webhook && rows.length === 0 && <Empty>{tr("webhooks.noDeliveriesYetEventsAreSent")}</Empty>}
       {rows.length > 0 && (
         <>
           <DataTable
-            label="Deliveries"
+            label={tr("webhooks.deliveries")}
             rows={rows}
             rowKey={(d) => d.id}
             columns={[
-              { label: "Event", cell: (d) => d.eventType },
-              { label: "Status", cell: (d) => d.status },
-              { label: "Attempts", numeric: true, cell: (d) => d.attempts },
-              { label: "Last answer", cell: (d) => (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : "—") + (d.lastError ? ` · ${d.lastError}` : "") },
-              { label: "Created", cell: (d) => formatTime(d.createdAt) },
-              { label: "Delivered", cell: (d) => formatTime(d.deliveredAt) },
+              { label: tr("webhooks.event"), cell: (d) => d.eventType },
+              { label: tr("webhooks.status"), cell: (d) => d.status },
+              { label: tr("webhooks.attempts"), numeric: true, cell: (d) => d.attempts },
+              { label: tr("webhooks.lastAnswer"), cell: (d) => (d.lastStatusCode ? tr("webhooks.http", { lastStatusCode: d.lastStatusCode }) : "—") + (d.lastError ? ` · ${d.lastError}` : "") },
+              { label: tr("webhooks.created"), cell: (d) => formatTime(d.createdAt) },
+              { label: tr("webhooks.delivered"), cell: (d) => formatTime(d.deliveredAt) },
             ]}
           />
-          {rows.length >= DELIVERIES && <Text size="sm" c="gray.7" mt="xs">The latest {DELIVERIES} deliveries are shown.</Text>}
+          {rows.length >= DELIVERIES && <Text size="sm" c="gray.7" mt="xs">{tr("webhooks.latestShown", { n: DELIVERIES })}</Text>}
         </>
       )}
     </section>
