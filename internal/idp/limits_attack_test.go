@@ -82,3 +82,43 @@ func TestAttackAuthorizeAndPushedFlood(t *testing.T) {
 		t.Fatalf("%d pushed requests stored, want %d", n, limit)
 	}
 }
+
+// Requests to the registration endpoint from one address past
+// AUTHORIZE_RATE_LIMIT, each with an initial access token to look up: 429
+// with Retry-After and an RFC 7591 error before any token is read; the
+// count is the registration's own (authorization requests still pass).
+// attack: registration-flood
+func TestAttackRegistrationFlood(t *testing.T) {
+	t.Parallel()
+	const limit = 3
+	ti := mustIDP(t, func(c *Config) { c.AuthorizeRateLimit = limit })
+	for i := 1; i <= limit+2; i++ {
+		req, _ := http.NewRequest(http.MethodPost, ti.issuer+PathRegister, strings.NewReader(`{"redirect_uris":["https://app.example/cb"]}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer guess-"+strings.Repeat("x", i))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if i <= limit {
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("registration %d with an unknown token = %d %v", i, resp.StatusCode, out)
+			}
+			continue
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || out["error"] != "temporarily_unavailable" {
+			t.Fatalf("registration %d past the limit = %d Retry-After=%q %v", i, resp.StatusCode, resp.Header.Get("Retry-After"), out)
+		}
+	}
+	resp, err := noRedirects.Get(ti.rp().authURL(newFlow()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound {
+		t.Fatalf("an authorization request after the registrations' limit = %d", resp.StatusCode)
+	}
+}

@@ -46,10 +46,27 @@ type registrar struct {
 }
 
 func (p *registrar) routes(r chi.Router) {
+	r = r.With(p.limit)
 	r.Post(PathRegister, p.register)
 	r.Get(PathRegister+"/{clientID}", p.readRegistration)
 	r.Put(PathRegister+"/{clientID}", p.updateRegistration)
 	r.Delete(PathRegister+"/{clientID}", p.deleteRegistration)
+}
+
+// limit counts requests to the registration endpoint and to the
+// registrations (each looks a token up; a registration writes a client)
+// against the client address's AuthorizeRateLimit a minute, on a counter
+// of their own, before anything is read; past it 429 with Retry-After and
+// nothing done.
+func (p *registrar) limit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !p.allowUpTo(w, r, "register", p.cfg.AuthorizeRateLimit) {
+			registrationError(w, http.StatusTooManyRequests, "temporarily_unavailable",
+				"too many registration requests from this address; retry after "+w.Header().Get("Retry-After")+" seconds")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // clientMetadata is what a client says of itself (RFC 7591 section 2);
