@@ -227,7 +227,7 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
       )}
       {policy.data && allowed && (
         <Select mb="md" maw={420} label={t("impersonation.approver")} description={t("impersonation.approverHelp")}
-          data-testid="impersonation-approver" clearable placeholder={t("impersonation.approverNone")}
+          data-testid="impersonation-approver" clearable searchable placeholder={t("impersonation.approverNone")}
           data={approverId && !approvers.some((a) => a.value === approverId) ? [...approvers, { value: approverId, label: approverId }] : approvers}
           value={approverId || null} disabled={!decides || setState.fetching}
           onChange={(v) => void savePolicy({ allowed, approverId: v ?? "" })} />
