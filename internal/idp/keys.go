@@ -1,6 +1,7 @@
 package idp
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -18,6 +19,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -27,6 +29,7 @@ import (
 // token it signed has expired.
 type keyManager struct {
 	store        *store.Store
+	sealer       *secrets.Sealer // seals private keys at rest (sealedKey)
 	alg          jose.SignatureAlgorithm
 	now          func() time.Time
 	rotateEvery  time.Duration
@@ -97,13 +100,9 @@ func (m *keyManager) load(ctx context.Context) error {
 	}
 	keys := make([]*key, 0, len(stored))
 	for _, sk := range stored {
-		priv, err := x509.ParsePKCS8PrivateKey(sk.PrivateKey)
+		signer, err := m.open(sk)
 		if err != nil {
 			return fmt.Errorf("signing key %s: %w", sk.ID, err)
-		}
-		signer, ok := priv.(crypto.Signer)
-		if !ok {
-			return fmt.Errorf("signing key %s: not a signing key", sk.ID)
 		}
 		keys = append(keys, &key{id: sk.ID, alg: jose.SignatureAlgorithm(sk.Algorithm), priv: signer,
 			notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
@@ -149,10 +148,42 @@ func (m *keyManager) create(ctx context.Context, st *store.Store, now, notBefore
 	if err != nil {
 		return err
 	}
+	id := uuid.NewString()
 	return st.CreateSigningKey(ctx, &store.SigningKey{
-		ID: uuid.NewString(), Algorithm: string(m.alg), PrivateKey: der, CreatedAt: now,
+		ID: id, Algorithm: string(m.alg), PrivateKey: m.seal(id, der), CreatedAt: now,
 		NotBefore: notBefore, ExpiresAt: notBefore.Add(m.rotateEvery + m.publishAhead + m.keepAfter),
 	})
+}
+
+// sealedKey marks a private key stored sealed under the secrets key
+// (D-signing-keys-sealed): the database alone cannot sign tokens. A key
+// stored before sealing is plain PKCS#8 DER, which begins with a SEQUENCE
+// byte, never with this mark; it keeps signing until it expires.
+var sealedKey = []byte("sealed:")
+
+// seal seals the PKCS#8 DER of key id for the signing_keys row.
+func (m *keyManager) seal(id string, der []byte) []byte {
+	return append(append([]byte{}, sealedKey...), m.sealer.Seal(der, secrets.LabelSigningKey(id))...)
+}
+
+// open reads a stored key: sealed, or plain DER stored before sealing.
+func (m *keyManager) open(sk *store.SigningKey) (crypto.Signer, error) {
+	der := sk.PrivateKey
+	if rest, ok := bytes.CutPrefix(der, sealedKey); ok {
+		var err error
+		if der, err = m.sealer.Open(rest, secrets.LabelSigningKey(sk.ID)); err != nil {
+			return nil, err
+		}
+	}
+	priv, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, err
+	}
+	signer, ok := priv.(crypto.Signer)
+	if !ok {
+		return nil, errors.New("not a signing key")
+	}
+	return signer, nil
 }
 
 // rotate creates a key that signs from now on; the previous ones stay published.
