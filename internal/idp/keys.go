@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -75,13 +76,13 @@ var (
 // one, and every replica signs with a key the others publish.
 func (m *keyManager) load(ctx context.Context) error {
 	now := m.now()
-	stored, err := m.store.SigningKeys(ctx, now)
+	stored, keys, err := m.readable(ctx, m.store, now)
 	if err != nil {
 		return err
 	}
 	if m.due(stored, now) {
 		err := m.store.Locked(ctx, store.LockSigningKeys, func(tx *store.Store) error {
-			again, err := tx.SigningKeys(ctx, now)
+			again, _, err := m.readable(ctx, tx, now)
 			if err != nil || !m.due(again, now) {
 				return err // another replica created it meanwhile
 			}
@@ -94,23 +95,37 @@ func (m *keyManager) load(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if stored, err = m.store.SigningKeys(ctx, now); err != nil {
+		if _, keys, err = m.readable(ctx, m.store, now); err != nil {
 			return err
 		}
-	}
-	keys := make([]*key, 0, len(stored))
-	for _, sk := range stored {
-		signer, err := m.open(sk)
-		if err != nil {
-			return fmt.Errorf("signing key %s: %w", sk.ID, err)
-		}
-		keys = append(keys, &key{id: sk.ID, alg: jose.SignatureAlgorithm(sk.Algorithm), priv: signer,
-			notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
 	}
 	m.mu.Lock()
 	m.keys, m.loadedAt = keys, now
 	m.mu.Unlock()
 	return nil
+}
+
+// readable reads the keys not yet expired at now that open: a key sealed
+// under another SECRETS_KEY (the key was replaced) is left out with a
+// warning, as if it were not stored, so the provider makes a key it can
+// use instead of refusing to start.
+func (m *keyManager) readable(ctx context.Context, st *store.Store, now time.Time) ([]*store.SigningKey, []*key, error) {
+	stored, err := st.SigningKeys(ctx, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	usable, keys := stored[:0], make([]*key, 0, len(stored))
+	for _, sk := range stored {
+		signer, err := m.open(sk)
+		if err != nil {
+			slog.WarnContext(ctx, "signing key left out: it does not open with this SECRETS_KEY", "kid", sk.ID, "err", err)
+			continue
+		}
+		usable = append(usable, sk)
+		keys = append(keys, &key{id: sk.ID, alg: jose.SignatureAlgorithm(sk.Algorithm), priv: signer,
+			notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
+	}
+	return usable, keys, nil
 }
 
 // due reports whether a key must be created: none of the configured

@@ -51,4 +51,18 @@ func TestAttackSigningKeyAtRest(t *testing.T) {
 	if _, err := other.p.keys.open(made); err == nil {
 		t.Fatal("a sealed key opened with another secrets key")
 	}
+
+	// a provider whose SECRETS_KEY was replaced leaves out the keys it
+	// cannot open and signs with one it can, instead of refusing to start
+	cfg := ti.p.cfg
+	cfg.SecretsKey = randomBytes(32)
+	replaced, err := New(ctx, cfg, ti.st)
+	if err != nil {
+		t.Fatalf("start with another secrets key: %v", err)
+	}
+	t.Cleanup(replaced.WaitBackground)
+	k, err := replaced.keys.SigningKey(ctx)
+	if err != nil || k.ID() == made.ID {
+		t.Fatalf("signing key after the secrets key changed = %v, %v", k, err)
+	}
 }
