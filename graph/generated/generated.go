@@ -7634,7 +7634,7 @@ extend type Query {
   "Whether the customer lets support act as its users."
   impersonationPolicy(customerId: ID!): ImpersonationPolicy @authz(action: MANAGE_CUSTOMER_USER)
   "One impersonation: the support user follows its request, the customer's owners and admins read it."
-  impersonation(id: ID!): Impersonation @authz(action: IMPERSONATE_USER, or: MANAGE_CUSTOMER_USER)
+  impersonation(id: ID!): Impersonation @authz(action: MANAGE_CUSTOMER_USER)
 }
 
 extend type Mutation {
@@ -32902,12 +32902,7 @@ func (ec *executionContext) _Query_impersonation(ctx context.Context, field grap
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "IMPERSONATE_USER")
-				if err != nil {
-					var zeroVal *admin.Impersonation
-					return zeroVal, err
-				}
-				or, err := ec.unmarshalOAction2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
 				if err != nil {
 					var zeroVal *admin.Impersonation
 					return zeroVal, err
@@ -32916,7 +32911,7 @@ func (ec *executionContext) _Query_impersonation(ctx context.Context, field grap
 					var zeroVal *admin.Impersonation
 					return zeroVal, errors.New("directive authz is not implemented")
 				}
-				return ec.Directives.Authz(ctx, nil, directive0, action, or)
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
 			}
 
 			next = directive1

@@ -36,7 +36,7 @@ var (
 	// its request and collects the subject token once approved; the
 	// customer's owners and admins hold the decision, which only the named
 	// approver makes.
-	OpImpersonationGet     = declare(Operation{Name: "impersonation.get", Action: authz.ImpersonateUser, Or: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpImpersonationGet     = declare(Operation{Name: "impersonation.get", Action: authz.ManageCustomerUser, Target: TargetCustomer})
 	OpImpersonationToken   = declare(Operation{Name: "impersonation.token", Action: authz.ImpersonateUser, Write: true, Target: TargetCustomer})
 	OpImpersonationApprove = declare(Operation{Name: "impersonation.approve", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
 	OpImpersonationDeny    = declare(Operation{Name: "impersonation.deny", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
