@@ -60,7 +60,9 @@ type tokenTarget struct {
 //
 // LOAD_TOKENS sets the grants per run (default 2000), LOAD_REPS the
 // repetitions (default 3), LOAD_PROVIDER_ENV adds to the platform's
-// environment. It asserts nothing about timing.
+// environment; LOAD_BASELINE_BIN adds the server binary at that path (a
+// build of another commit, on a database of its own) as one more target.
+// It asserts nothing about timing.
 func TestLoadToken(t *testing.T) {
 	// serial: measures the processes' CPU and latency
 	if os.Getenv("LOAD_RUN") != "1" {
@@ -73,6 +75,17 @@ func TestLoadToken(t *testing.T) {
 		strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
 	targets := []tokenTarget{{name: "platform (" + strings.SplitN(dbURL, ":", 2)[0] + ")",
 		endpoint: p.URL(0) + "/oauth/v2/token", pid: p.cmd.Process.Pid}}
+	if bin := os.Getenv("LOAD_BASELINE_BIN"); bin != "" { // the platform built from another commit, its own database
+		base := storetest.NewDatabaseURL(t)
+		seedTokenClient(t, base)
+		b := launchBinary(t, bin, base, append([]string{"ROLE=idp", "LOGIN_RATE_LIMIT=0", "AUTHORIZE_RATE_LIMIT=0"},
+			strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
+		if err := b.waitStarted(); err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, tokenTarget{name: "baseline (" + strings.SplitN(dbURL, ":", 2)[0] + ")",
+			endpoint: b.URL(0) + "/oauth/v2/token", pid: b.cmd.Process.Pid})
+	}
 	if bin := os.Getenv("DEX_BIN"); bin != "" {
 		targets = append(targets, startDex(t, bin))
 	}
