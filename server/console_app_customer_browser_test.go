@@ -434,7 +434,7 @@ func TestBrowserConsoleAppTenantAdministration(t *testing.T) {
 
 	// bob's home organization moves to Globex
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoAcmeCustomerID+"?tab=users", "Acme Construction"),
-		waitShows(`[data-testid="users-table"]`, "bob@acme.example"), clickText("Move bob@acme.example"),
+		waitShows(`[data-testid="users-table"]`, "bob@acme.example"), rowAction("bob@acme.example", "Move to another customer"),
 		fill("Destination customer", DemoGlobexCustomerID), waitShows(`[role="dialog"]`, "an owner arrives as admin"))
 	axeCheck(t, ctx, axe, "home-org transfer")
 	run(t, ctx, fill("Type the user name, bob@acme.example, to confirm", "bob@acme.example"), press("Move user"),

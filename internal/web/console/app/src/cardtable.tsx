@@ -32,7 +32,7 @@ export function CardTable<T>({ rows, columns, label, rowKey }: {
     return (
       <Stack component="ul" gap="sm" aria-label={label} data-testid={testId} p={0} m={0} style={{ listStyle: "none" }}>
         {rows.map((r) => (
-          <Card component="li" key={rowKey(r)} withBorder padding="sm" data-testid="card-row">
+          <Card component="li" key={rowKey(r)} withBorder padding="sm" data-testid="card-row" style={{ overflow: "visible" }}>
             {title && <Text fw={700} mb={4} style={{ overflowWrap: "anywhere" }}>{title.cell(r)}</Text>}
             <dl style={{ margin: 0, display: "grid", gridTemplateColumns: "max-content minmax(0, 1fr)", columnGap: "0.75rem", rowGap: "0.25rem", alignItems: "center" }}>
               {rest.map((c) => (

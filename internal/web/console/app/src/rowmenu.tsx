@@ -11,7 +11,8 @@ import { useTranslation } from "react-i18next";
 export interface RowAction {
   label: string;
   onClick: () => void;
-  // danger marks a destructive action (shown in red)
+  // danger marks a destructive action (data-danger; its confirmation
+  // dialog says what it destroys)
   danger?: boolean;
   testId?: string;
 }
@@ -28,8 +29,9 @@ export function RowMenu({ name, actions }: { name: string; actions: (RowAction |
   const items = rowActions(actions);
   if (items.length === 0) return null;
   return (
-    <Menu opened={opened} onChange={setOpened} position="bottom-end" loop returnFocus closeOnEscape withinPortal
-      transitionProps={{ duration: 0 }}>
+    // in place, not in a portal: the menu stays inside the page's landmarks
+    <Menu opened={opened} onChange={setOpened} position="bottom-end" loop returnFocus closeOnEscape withinPortal={false}
+      withInitialFocusPlaceholder={false} transitionProps={{ duration: 0 }}>
       <Menu.Target>
         <Button size="xs" variant="default" aria-label={t("tables.actionsFor", { name })} data-testid="row-menu"
           rightSection={<span aria-hidden="true">▾</span>}
@@ -44,7 +46,7 @@ export function RowMenu({ name, actions }: { name: string; actions: (RowAction |
       </Menu.Target>
       <Menu.Dropdown data-testid="row-menu-items">
         {items.map((a) => (
-          <Menu.Item key={a.label} color={a.danger ? "red.9" : undefined} onClick={a.onClick} data-testid={a.testId}>
+          <Menu.Item key={a.label} onClick={a.onClick} data-testid={a.testId} data-danger={a.danger || undefined}>
             {a.label}
           </Menu.Item>
         ))}
