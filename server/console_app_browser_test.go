@@ -249,11 +249,12 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	}
 	custID := strings.SplitN(strings.SplitN(loc, "/dashboard/customers/", 2)[1], "?", 2)[0]
 	axeCheck(t, ctx, axe, "customer detail")
+	run(t, ctx, open(m, "/dashboard/customers/"+custID+"?tab=tenants", "Umbrella"))
 
 	// a tenant of the new customer
 	// the dialog offers the customer's instances once they load, which
 	// moves its buttons: click once they are there
-	run(t, ctx, clickText("Tenants"), clickText("New tenant"), fill("Name", "Umbrella main"), waitShows(`[role="dialog"]`, "Instance"), clickText("Create tenant"),
+	run(t, ctx, clickText("New tenant"), fill("Name", "Umbrella main"), waitShows(`[role="dialog"]`, "Instance"), clickText("Create tenant"),
 		waitShows(`[data-testid="tenants-table"]`, "Umbrella main"))
 	// an invitation
 	run(t, ctx, clickText("Users"), clickText("Invite user"), fill("E-mail", "wesker@umbrella.example"),

@@ -1,7 +1,7 @@
 // CardTable is a list that reads at any width (D-row-menu): a table whose
 // columns fit a 1280 px window without scrolling sideways (long values
 // wrap, short ones such as a role or a status badge stay whole), and below
-// the md breakpoint one card per row, each value under its column's label.
+// the sm breakpoint (48em, where the sections fold behind the menu) one card per row, each value under its column's label.
 // The table and the list of cards carry the same test id and label.
 import { Card, Stack, Table, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
@@ -16,7 +16,7 @@ export interface CardColumn<T> extends Column<T> {
   title?: boolean;
 }
 
-export const NARROW = "(max-width: 62em)";
+export const NARROW = "(max-width: 48em)";
 
 export function CardTable<T>({ rows, columns, label, rowKey }: {
   rows: T[];
