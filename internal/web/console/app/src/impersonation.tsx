@@ -14,6 +14,7 @@ import { DataTable } from "./table";
 import { Empty, FormErrors, Loading, PageError, PageTitle, Pager, formatTime } from "./ui";
 import { useRoute } from "./router";
 import { endImpersonation, exchangeImpersonation, fetchActor, type Actor } from "./actas";
+import { useTranslation } from "react-i18next";
 
 const ImpersonateUser = graphql(`
   mutation ImpersonateUser($id: ID!, $reason: String!) {
@@ -43,6 +44,7 @@ const EndImpersonation = graphql(`
 // ImpersonationBanner says, on every page, that a support user acts as the
 // signed-in user, with End.
 export function ImpersonationBanner() {
+  const { t } = useTranslation();
   const caller = useCaller();
   const [actor, setActor] = useState<Actor | null>(null);
   const [ending, setEnding] = useState(false);
@@ -56,18 +58,20 @@ export function ImpersonationBanner() {
   if (!actor) return null;
   return (
     <Alert color="yellow" variant="filled" radius={0} role="status" data-testid="impersonation-banner" c="black"
-      title={`${actor.email || "Support"} is acting as ${caller.me.email}`}>
+      title={t("impersonation.actingAs", { actor: actor.email || t("impersonation.support"), email: caller.me.email })}>
       <Group justify="space-between" wrap="wrap">
         <Text size="sm" c="black">
-          Everything done here is done as {caller.me.email}, with that user's role, and recorded with {actor.email || "the support user"}
-          {actor.expiresAt ? `; it ends by itself at ${formatTime(actor.expiresAt)}` : ""}.
+          {actor.expiresAt
+            ? t("impersonation.doneAsUntil", { email: caller.me.email, actor: actor.email || t("impersonation.theSupportUser"),
+              time: formatTime(actor.expiresAt) })
+            : t("impersonation.doneAs", { email: caller.me.email, actor: actor.email || t("impersonation.theSupportUser") })}
         </Text>
         {actor.impersonationId && (
           <Button size="compact-sm" color="dark" loading={ending} data-testid="impersonation-end"
             onClick={() => {
               setEnding(true);
               void endImpersonation();
-            }}>End</Button>
+            }}>{t("impersonation.end")}</Button>
         )}
       </Group>
     </Alert>
@@ -76,6 +80,7 @@ export function ImpersonationBanner() {
 
 // ActAsButton starts an impersonation of a customer's user, for a reason.
 export function ActAsButton({ userId, email }: { userId: string; email: string }) {
+  const { t } = useTranslation();
   const caller = useCaller();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -85,16 +90,16 @@ export function ActAsButton({ userId, email }: { userId: string; email: string }
   if (!caller.canWrite("IMPERSONATE_USER")) return null;
   return (
     <>
-      <Button variant="outline" onClick={() => setOpen(true)} data-testid="act-as">Act as this user</Button>
+      <Button variant="outline" onClick={() => setOpen(true)} data-testid="act-as">{t("impersonation.actAsThisUser")}</Button>
       {open && (
-        <ModalForm title={`Act as ${email}`} submit="Start" busy={busy} errors={errs} onClose={() => setOpen(false)}
+        <ModalForm title={t("impersonation.actAs", { email })} submit={t("impersonation.start")} busy={busy} errors={errs} onClose={() => setOpen(false)}
           onSubmit={async () => {
             setBusy(true);
             const r = await impersonate({ id: userId, reason });
             const m = messages(r.error);
             const start = r.data?.impersonateUser;
             if (m.length > 0 || !start) {
-              setErrs(m.length > 0 ? m : ["The impersonation did not start."]);
+              setErrs(m.length > 0 ? m : [t("impersonation.didNotStart")]);
               setBusy(false);
               return;
             }
@@ -105,9 +110,9 @@ export function ActAsButton({ userId, email }: { userId: string; email: string }
             }
           }}>
           <Text size="sm">
-            You will work as {email}, with that user's role, for at most an hour. The customer sees the reason and can end it.
+            {t("impersonation.youWillWorkAs", { email })}
           </Text>
-          <TextInput label="Reason" required value={reason} maxLength={500} data-autofocus
+          <TextInput label={t("impersonation.reason")} required value={reason} maxLength={500} data-autofocus
             onChange={(e) => setReason(e.currentTarget.value)} />
         </ModalForm>
       )}
@@ -120,6 +125,7 @@ const PAGE = 25;
 // SupportAccessPage is the customer's decision on support impersonation
 // and the list of every impersonation of its users, each running one with End.
 export function SupportAccessPage({ customerId }: { customerId: string }) {
+  const { t } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
@@ -132,14 +138,11 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
   const items = list.data?.impersonations.items ?? [];
   return (
     <>
-      <PageTitle>Support access</PageTitle>
-      <Text mb="sm">
-        When you allow it, support staff may act as one of your users for a stated reason, for at most an hour. Every
-        impersonation is listed here and in your audit log; end any of them at once.
-      </Text>
-      <PageError error={policy.error} what="the support access setting" />
+      <PageTitle>{t("impersonation.supportAccess")}</PageTitle>
+      <Text mb="sm">{t("impersonation.supportAccessIntro")}</Text>
+      <PageError error={policy.error} what={t("impersonation.theSetting")} />
       {policy.fetching && !policy.data ? <Loading /> : (
-        <Switch mb="md" label="Allow support to act as our users" checked={allowed} data-testid="allow-impersonation"
+        <Switch mb="md" label={t("impersonation.allow")} checked={allowed} data-testid="allow-impersonation"
           disabled={!caller.canWrite("ALLOW_IMPERSONATION") || setState.fetching}
           onChange={async (e) => {
             const r = await setPolicy({ customerId, allowed: e.currentTarget.checked },
@@ -148,22 +151,22 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
           }} />
       )}
       <FormErrors messages={errs} />
-      <PageError error={list.error} what="the impersonations" />
-      {list.data && items.length === 0 && <Empty>Support has not acted as any of your users.</Empty>}
+      <PageError error={list.error} what={t("impersonation.theImpersonations")} />
+      {list.data && items.length === 0 && <Empty>{t("impersonation.none")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Impersonations" rows={items} rowKey={(m) => m.id} columns={[
-          { label: "User", cell: (m) => m.userEmail },
-          { label: "Support", cell: (m) => m.actorEmail },
-          { label: "Reason", cell: (m) => m.reason },
-          { label: "State", cell: (m) => <span data-testid="impersonation-state">{m.state}</span> },
-          { label: "Started", cell: (m) => formatTime(m.createdAt) },
-          { label: "Ends", cell: (m) => formatTime(m.endedAt ?? m.expiresAt) },
+        <DataTable label={t("impersonation.impersonations")} rows={items} rowKey={(m) => m.id} columns={[
+          { label: t("impersonation.user"), cell: (m) => m.userEmail },
+          { label: t("impersonation.support"), cell: (m) => m.actorEmail },
+          { label: t("impersonation.reason"), cell: (m) => m.reason },
+          { label: t("impersonation.state"), cell: (m) => <span data-testid="impersonation-state">{m.state}</span> },
+          { label: t("impersonation.started"), cell: (m) => formatTime(m.createdAt) },
+          { label: t("impersonation.ends"), cell: (m) => formatTime(m.endedAt ?? m.expiresAt) },
           {
-            label: "Actions",
+            label: t("impersonation.actions"),
             cell: (m) => (m.state === "active" || m.state === "pending") && caller.canWrite("MANAGE_CUSTOMER_USER") ? (
-              <Button size="xs" variant="outline" color="red.9" aria-label={`End the impersonation of ${m.userEmail} by ${m.actorEmail}`}
+              <Button size="xs" variant="outline" color="red.9" aria-label={t("impersonation.endOf", { email: m.userEmail, actor: m.actorEmail })}
                 onClick={async () => setErrs(messages((await end({ id: m.id }, { additionalTypenames: ["Impersonation"] })).error))}>
-                End
+                {t("impersonation.end")}
               </Button>
             ) : "—",
           },
