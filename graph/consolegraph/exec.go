@@ -232,6 +232,7 @@ type ComplexityRoot struct {
 		Email            func(childComplexity int) int
 		FailedSignIns    func(childComplexity int) int
 		ID               func(childComplexity int) int
+		Language         func(childComplexity int) int
 		LockedUntil      func(childComplexity int) int
 		Name             func(childComplexity int) int
 		Passkeys         func(childComplexity int) int
@@ -2044,6 +2045,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerUser.ID(childComplexity), true
+	case "CustomerUser.language":
+		if e.ComplexityRoot.CustomerUser.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerUser.Language(childComplexity), true
 	case "CustomerUser.lockedUntil":
 		if e.ComplexityRoot.CustomerUser.LockedUntil == nil {
 			break
@@ -7741,6 +7748,8 @@ type CustomerUser {
   email: String!
   name: String!
   role: String!
+  "The user's saved language for pages and e-mails (en, de, fr, es, ja); empty for the browser's (D-languages)."
+  language: String!
   status: String!
   suspendedAt: Time
   "When the lockout in force ends; null when none is."
@@ -7788,6 +7797,8 @@ input UpdateUserInput {
   name: String
   "A portal role other than owner (ownership moves by transferOwnership)."
   role: String
+  "The user's language for pages and e-mails: en, de, fr, es or ja, or empty for the browser's."
+  language: String
 }
 
 input InviteUserInput {
@@ -8367,6 +8378,8 @@ func (ec *executionContext) childFields_CustomerUser(ctx context.Context, field 
 		return ec.fieldContext_CustomerUser_name(ctx, field)
 	case "role":
 		return ec.fieldContext_CustomerUser_role(ctx, field)
+	case "language":
+		return ec.fieldContext_CustomerUser_language(ctx, field)
 	case "status":
 		return ec.fieldContext_CustomerUser_status(ctx, field)
 	case "suspendedAt":
@@ -16814,6 +16827,29 @@ func (ec *executionContext) _CustomerUser_role(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_CustomerUser_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerUser_language(ctx context.Context, field graphql.CollectedField, obj *admin.CustomerUserView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerUser_language(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Language, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerUser_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerUser", field, false, false, "String")
 }
 
@@ -39448,7 +39484,7 @@ func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "role"}
+	fieldsInOrder := [...]string{"name", "role", "language"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -39469,6 +39505,13 @@ func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, o
 				return it, err
 			}
 			it.Role = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
 		}
 	}
 	return it, nil
@@ -40887,6 +40930,11 @@ func (ec *executionContext) _CustomerUser(ctx context.Context, sel ast.Selection
 			}
 		case "role":
 			out.Values[i] = ec._CustomerUser_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "language":
+			out.Values[i] = ec._CustomerUser_language(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

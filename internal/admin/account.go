@@ -6,6 +6,7 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/authz"
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -84,7 +85,7 @@ func (s *accounts) create(ctx context.Context, c *access.Caller, op Operation, a
 // update writes the user's console role cu and its name, *name renamed to
 // rename when that is given (1 to 200 characters), as op.
 func (s *accounts) update(ctx context.Context, c *access.Caller, op Operation, a account, rename *string, name *string,
-	cu *platform.ConsoleUser) error {
+	cu *platform.ConsoleUser, language *string) error {
 	if rename != nil {
 		n, err := cleanName("name", *rename)
 		if err != nil {
@@ -92,9 +93,20 @@ func (s *accounts) update(ctx context.Context, c *access.Caller, op Operation, a
 		}
 		*name = n
 	}
+	if language != nil {
+		if _, ok := i18n.Valid(*language); !ok {
+			return &platform.Error{Code: platform.EINVALID, Message: "invalid user",
+				Details: []string{"language must be one of en, de, fr, es, ja, or empty for the browser's"}}
+		}
+	}
 	return s.audited(ctx, c, op, a.acted(), func(tx *store.Store) error {
 		if err := tx.RenameUser(ctx, a.id, *name, s.now()); err != nil {
 			return err
+		}
+		if language != nil {
+			if err := tx.SetUserLocale(ctx, a.id, *language, s.now()); err != nil {
+				return err
+			}
 		}
 		return tx.PutConsoleUser(ctx, cu)
 	})

@@ -142,7 +142,7 @@ func (s *internalUsers) UpdateInternalUser(ctx context.Context, c *access.Caller
 		u.Role = role.String()
 	}
 	cu := &platform.ConsoleUser{UserID: id, Role: u.Role, CreatedAt: u.CreatedAt}
-	if err := s.update(ctx, c, OpInternalUserUpdate, internalUserAccount(u), in.Name, &u.Name, cu); err != nil {
+	if err := s.update(ctx, c, OpInternalUserUpdate, internalUserAccount(u), in.Name, &u.Name, cu, nil); err != nil {
 		return nil, err
 	}
 	return s.view(u), nil

@@ -94,21 +94,14 @@ func (s *securityPolicies) PutSecurityPolicy(ctx context.Context, c *access.Call
 				*f.out = *f.in
 			}
 		}
-		var problems []string
-		if in.PasswordMinLength != nil && (p.PasswordMinLength < platform.PlatformPasswordMinLength || p.PasswordMinLength > 128) {
-			problems = append(problems, "passwordMinLength must be between the platform's minimum, 12, and 128")
-		}
+		p.PasswordCheckCommon = true // the common and breached list always applies
 		if err := p.Validate(len(xs)); err != nil {
 			var pe *platform.Error
 			if !errors.As(err, &pe) {
 				return err
 			}
-			problems = append(problems, pe.Details...)
+			return &platform.Error{Code: platform.EINVALID, Message: "invalid security policy", Details: pe.Details}
 		}
-		if len(problems) > 0 {
-			return &platform.Error{Code: platform.EINVALID, Message: "invalid security policy", Details: problems}
-		}
-		p.PasswordCheckCommon = true // the common and breached list always applies
 		p.UpdatedAt = s.stamp()
 		if err := tx.PutLoginPolicy(ctx, p); err != nil {
 			return err

@@ -17,12 +17,15 @@ type users struct{ *accounts }
 // CustomerUserView is a customer's user as the API shows it, with the state
 // of its account (status invited, active, locked or suspended).
 type CustomerUserView struct {
-	ID         string    `json:"id"`
-	CustomerID string    `json:"customerId"`
-	Email      string    `json:"email"`
-	Name       string    `json:"name"`
-	Role       string    `json:"role"`
-	CreatedAt  time.Time `json:"createdAt"`
+	ID         string `json:"id"`
+	CustomerID string `json:"customerId"`
+	Email      string `json:"email"`
+	Name       string `json:"name"`
+	Role       string `json:"role"`
+	// Language is the user's saved language (D-languages), "" for the
+	// browser's.
+	Language  string    `json:"language"`
+	CreatedAt time.Time `json:"createdAt"`
 	AccountState
 	// Warning is set on an invitation's answer when the address is outside
 	// the domains the customer holds verified (D-verified-domains); the
@@ -32,7 +35,7 @@ type CustomerUserView struct {
 
 // newCustomerUser is u's view at now.
 func newCustomerUser(u *store.CustomerUser, now time.Time) *CustomerUserView {
-	return &CustomerUserView{ID: u.ID, CustomerID: u.CustomerID, Email: u.Email, Name: u.Name, Role: u.Role, CreatedAt: u.CreatedAt,
+	return &CustomerUserView{ID: u.ID, CustomerID: u.CustomerID, Email: u.Email, Name: u.Name, Role: u.Role, Language: u.Locale, CreatedAt: u.CreatedAt,
 		AccountState: accountState(u.AccountState, now)}
 }
 
@@ -51,6 +54,9 @@ type InviteInput struct {
 type UserPatch struct {
 	Name *string `json:"name,omitempty"`
 	Role *string `json:"role,omitempty"`
+	// Language is the user's saved language for pages and e-mails
+	// (D-languages): en, de, fr, es or ja, "" for the browser's.
+	Language *string `json:"language,omitempty"`
 }
 
 // HomeOrgInput names a user's new home customer.
@@ -177,8 +183,11 @@ func (s *users) UpdateUser(ctx context.Context, c *access.Caller, id string, in 
 		u.Role = role.String()
 	}
 	cu := &platform.ConsoleUser{UserID: id, Role: u.Role, CustomerID: u.CustomerID, CreatedAt: s.now()}
-	if err := s.update(ctx, c, OpUserUpdate, customerUserAccount(u), in.Name, &u.Name, cu); err != nil {
+	if err := s.update(ctx, c, OpUserUpdate, customerUserAccount(u), in.Name, &u.Name, cu, in.Language); err != nil {
 		return nil, err
+	}
+	if in.Language != nil {
+		u.Locale = *in.Language
 	}
 	return s.view(u), nil
 }

@@ -32,7 +32,7 @@ func (p *accountPages) accountMFA(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "", p.brands().ofOrg(ctx, u.OrgID))
 }
 
 // accountMFASubmit confirms the enrolment with a first code of its key

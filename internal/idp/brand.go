@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/platform/platform/internal/branding"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -22,10 +23,17 @@ type brandView struct {
 	StyleURL string
 }
 
-// brandOf is the brand of organization orgID: the one of the customer
+// brands finds the brand of a page (D-branding): from the organization
+// the page is for, its user, or the login transaction it carries.
+type brands struct{ *core }
+
+// brands is the part that finds a page's brand.
+func (p *core) brands() brands { return brands{p} }
+
+// ofOrg is the brand of organization orgID: the one of the customer
 // whose organization it is, the default look for any other (the
 // administrator organization, an unknown id) or when it cannot be read.
-func (p *core) brandOf(ctx context.Context, orgID string) brandView {
+func (p brands) ofOrg(ctx context.Context, orgID string) brandView {
 	if orgID == "" {
 		return brandView{}
 	}
@@ -97,4 +105,68 @@ func serveBrandStyle(w http.ResponseWriter, r *http.Request) {
 	}
 	immutable(w, "text/css; charset=utf-8")
 	_, _ = w.Write([]byte(css))
+}
+
+// ofUser is the brand of a user's organization; the default look when
+// the user cannot be read.
+func (p brands) ofUser(ctx context.Context, userID string) brandView {
+	u, err := p.user(ctx, userID)
+	if err != nil {
+		return brandView{}
+	}
+	return p.ofOrg(ctx, u.OrgID)
+}
+
+// ofTransaction is the brand of a login transaction's page once its
+// user is known: the organization of its org scope, as on the sign-in page
+// (nameCard), else the user's own.
+func (p brands) ofTransaction(ctx context.Context, a *store.AuthRequest, userOrgID string) brandView {
+	if org := orgScope(a.Scopes); org != "" {
+		return p.ofOrg(ctx, org)
+	}
+	return p.ofOrg(ctx, userOrgID)
+}
+
+// ofPage is the brand of a page that names no user of its own (the
+// forgot-password form, the device flow's code form, the error page): the
+// organization of the org scope of the login transaction the page carries
+// (authRequestID in its query or its posted form, which names no more
+// than the sign-in page's address already shows), else the signed-in
+// user's; the default look when neither is known. A typed address never
+// chooses the brand: that would tell whose account it is.
+func (p brands) ofPage(r *http.Request) brandView {
+	ctx := r.Context()
+	if org := p.requestOrgScope(r); org != "" {
+		return p.ofOrg(ctx, org)
+	}
+	if s := sessionFromContext(ctx); s != nil {
+		return p.ofUser(ctx, s.UserID)
+	}
+	return brandView{}
+}
+
+// ofUserPage is the brand of a page of user u's: the org scope of the
+// login transaction the page carries, else u's organization.
+func (p brands) ofUserPage(r *http.Request, u *platform.User) brandView {
+	if org := p.requestOrgScope(r); org != "" {
+		return p.ofOrg(r.Context(), org)
+	}
+	return p.ofOrg(r.Context(), u.OrgID)
+}
+
+// requestOrgScope is the org scope of the login transaction named by the
+// request's authRequestID (query, or a form already parsed), or "".
+func (p brands) requestOrgScope(r *http.Request) string {
+	id := r.URL.Query().Get("authRequestID")
+	if id == "" && r.PostForm != nil {
+		id = r.PostForm.Get("authRequestID")
+	}
+	if id == "" || len(id) > 64 {
+		return ""
+	}
+	a, err := p.store.AuthRequest(r.Context(), id, p.now())
+	if err != nil {
+		return ""
+	}
+	return orgScope(a.Scopes)
 }

@@ -121,6 +121,7 @@ type deviceView struct {
 	AppName      string
 	Confirmation string
 	Error        string
+	Brand        brandView // the signed-in user's organization, or the device's org scope once its code is known
 }
 
 // deviceConfirmLifetime bounds how long a confirmation page can be answered
@@ -133,7 +134,7 @@ func (p *loginPages) devicePage(w http.ResponseWriter, r *http.Request) {
 	if len(code) > 20 {
 		code = ""
 	}
-	p.render(w, r, http.StatusOK, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: code})
+	p.render(w, r, http.StatusOK, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: code, Brand: p.brands().ofPage(r)})
 }
 
 // normalUserCode is a user code as stored: upper case, the dash where it
@@ -159,7 +160,7 @@ func (p *loginPages) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 	code := normalUserCode(r.PostForm.Get("user_code"))
 	d, err := p.deviceByCode(r.Context(), code)
 	if err != nil {
-		p.render(w, r, http.StatusBadRequest, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: r.PostForm.Get("user_code"),
+		p.render(w, r, http.StatusBadRequest, "device.html", deviceView{CSRF: p.newCSRF(w), UserCode: r.PostForm.Get("user_code"), Brand: p.brands().ofPage(r),
 			Error: "This code is not valid or has expired. Check the code your device shows."})
 		return
 	}
@@ -175,8 +176,12 @@ func (p *loginPages) deviceSubmit(w http.ResponseWriter, r *http.Request) {
 	if app, err := p.application(r.Context(), d.ClientID); err == nil {
 		name = app.Name
 	}
+	brand := p.brands().ofPage(r)
+	if org := orgScope(d.Scopes); org != "" {
+		brand = p.brands().ofOrg(r.Context(), org)
+	}
 	p.render(w, r, http.StatusOK, "device_confirm.html", deviceView{CSRF: p.newCSRF(w), UserCode: code, AppName: name,
-		Confirmation: confirmation})
+		Confirmation: confirmation, Brand: brand})
 }
 
 func (p *loginPages) deviceByCode(ctx context.Context, code string) (*store.DeviceAuthorization, error) {

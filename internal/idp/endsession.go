@@ -29,6 +29,7 @@ type logoutView struct {
 	CSRF   string
 	Params []logoutParam
 	Auto   bool
+	Brand  brandView // the signed-in user's organization (D-branding)
 }
 
 type logoutParam struct{ Name, Value string }
@@ -57,7 +58,7 @@ func (p *loginPages) endSessionPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if u, err := p.user(r.Context(), s.UserID); err == nil {
-		v.Email = u.Email
+		v.Email, v.Brand = u.Email, p.brands().ofOrg(r.Context(), u.OrgID)
 	}
 	if hint := q.Get("id_token_hint"); hint != "" {
 		ctx := op.ContextWithIssuer(r.Context(), p.cfg.Issuer)

@@ -61,6 +61,7 @@ type doneLink struct {
 type doneView struct {
 	Org, Title, Message string
 	Links               []doneLink
+	Brand               brandView // the user's organization's (D-branding)
 }
 
 // linkUser loads the user, organization and policy of a valid link, or
@@ -100,7 +101,7 @@ func (p *accountPages) renderSetPassword(w http.ResponseWriter, r *http.Request,
 	policy loginRules, token string, errs []string) {
 	p.render(w, r, status, "set_password.html", setPasswordView{Title: pg.title, Intro: pg.intro, Button: pg.button,
 		Action: pg.action, Org: org, Email: u.Email, Token: token, CSRF: p.newCSRF(w), MinLength: policy.PasswordMinLength,
-		CheckCommon: policy.PasswordCheckCommon, Errors: errs, Brand: p.brandOf(r.Context(), u.OrgID)})
+		CheckCommon: policy.PasswordCheckCommon, Errors: errs, Brand: p.brands().ofOrg(r.Context(), u.OrgID)})
 }
 
 // setPasswordPage shows the form of a valid link; opening it spends nothing
@@ -113,7 +114,7 @@ func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 			return
 		}
 		if !policy.passwords() {
-			p.renderSSOOnly(w, r, http.StatusOK, pg, org)
+			p.renderSSOOnly(w, r, http.StatusOK, pg, u, org)
 			return
 		}
 		p.renderSetPassword(w, r, http.StatusOK, pg, u, org, policy, token, nil)
@@ -124,12 +125,12 @@ func (p *accountPages) setPasswordPage(pg linkPage) http.HandlerFunc {
 // sign-in (D-account-policy): there is no password to set; the user signs
 // in through the organization's identity provider, from the sign-in page.
 // The link stays unspent.
-func (p *accountPages) renderSSOOnly(w http.ResponseWriter, r *http.Request, status int, pg linkPage, org string) {
+func (p *accountPages) renderSSOOnly(w http.ResponseWriter, r *http.Request, status int, pg linkPage, u *platform.User, org string) {
 	name := org
 	if name == "" {
 		name = p.tr(r, "Your organization")
 	}
-	v := doneView{Org: org, Title: "Sign in with your organization's account",
+	v := doneView{Org: org, Brand: p.brands().ofOrg(r.Context(), u.OrgID), Title: "Sign in with your organization's account",
 		Message: p.trf(r, "%s signs in through its own identity provider, not with a password: there is no password to set here. Sign in with your organization's account.", name)}
 	if pg.kind == store.TokenInvitation {
 		v.Message = p.tr(r, "You were invited.") + " " + v.Message
@@ -156,7 +157,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			return
 		}
 		if !policy.passwords() { // nothing is set or spent
-			p.renderSSOOnly(w, r, http.StatusForbidden, pg, org)
+			p.renderSSOOnly(w, r, http.StatusForbidden, pg, u, org)
 			return
 		}
 		password := r.PostForm.Get("password")
@@ -183,7 +184,7 @@ func (p *accountPages) setPasswordSubmit(pg linkPage) http.HandlerFunc {
 			return
 		}
 		slog.InfoContext(ctx, "password set through a link", "user_id", u.ID, "kind", pg.kind)
-		v := doneView{Org: org}
+		v := doneView{Org: org, Brand: p.brands().ofOrg(ctx, u.OrgID)}
 		signIn := signInEvent(u, "", "")
 		signIn.Details = audit.Details{Method: "link", AMR: "pwd"}
 		if pg.kind == store.TokenInvitation {
@@ -234,11 +235,13 @@ func (p *accountPages) recordLinkUsed(ctx context.Context, tx *store.Store, pg l
 type forgotView struct {
 	CSRF, Email, Error, AuthRequestID string
 	Sent                              bool
+	Brand                             brandView // the login transaction's (brands.ofPage)
 }
 
 // forgotPage shows the forgot-password form.
 func (p *accountPages) forgotPage(w http.ResponseWriter, r *http.Request) {
-	p.render(w, r, http.StatusOK, "forgot.html", forgotView{CSRF: p.newCSRF(w), AuthRequestID: authRequestParam(r.URL.Query().Get("authRequestID"))})
+	p.render(w, r, http.StatusOK, "forgot.html", forgotView{CSRF: p.newCSRF(w), AuthRequestID: authRequestParam(r.URL.Query().Get("authRequestID")),
+		Brand: p.brands().ofPage(r)})
 }
 
 // forgotSubmit answers the same page whatever the address (no account
@@ -252,7 +255,8 @@ func (p *accountPages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	email := platform.NormalizeEmail(r.PostForm.Get("email"))
-	v := forgotView{CSRF: p.newCSRF(w), Email: email, AuthRequestID: authRequestParam(r.PostForm.Get("authRequestID"))}
+	v := forgotView{CSRF: p.newCSRF(w), Email: email, AuthRequestID: authRequestParam(r.PostForm.Get("authRequestID")),
+		Brand: p.brands().ofPage(r)}
 	if !platform.ValidEmail(email) {
 		v.Error = "Enter the e-mail address you sign in with."
 		p.render(w, r, http.StatusBadRequest, "forgot.html", v)

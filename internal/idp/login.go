@@ -66,7 +66,8 @@ type errorView struct {
 	Title     string
 	Message   string
 	RequestID string
-	Back      string // a way back (errorpage.go: backURL)
+	Back      string    // a way back (errorpage.go: backURL)
+	Brand     brandView // the request's organization, when it is known (brands.ofPage)
 }
 
 // routes serves the sign-in pages, the step that issues the code, and the
@@ -261,7 +262,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	// only the second factors the policy accepts are offered
 	hasTOTP, hasPasskey = hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
 	if hasTOTP || hasPasskey {
-		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
+		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
 		return
 	}
 	if a.ACR == ACRPhishingResistant {
@@ -279,7 +280,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		p.internalError(w, r, err)
 		return
 	}
-	p.renderSetup(w, r, http.StatusOK, PathLoginMFASetup, a.ID, enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathLoginMFASetup, a.ID, enrol, "", p.brands().ofTransaction(ctx, a, user.OrgID))
 }
 
 // formRequest parses a login-UI form post, checks its CSRF token, loads
@@ -325,7 +326,7 @@ func (p *loginPages) otpSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		p.signInFailed(ctx, user, "", a.ClientID, reasonInvalidCode, codeMethod(recovery), factorSecond)
 		pu, perr := p.passkeys.pendingPasskeyUser(ctx, a) // the passkey stays offered beside the code
-		p.renderOTPAgain(w, r, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), recovery, perr == nil && len(pu.cred) > 0)
+		p.renderOTPAgain(w, r, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), recovery, perr == nil && len(pu.cred) > 0)
 		return
 	}
 	p.finishLogin(w, r, a, user.ID, withSecondFactor(a.PendingAMR))
@@ -369,12 +370,13 @@ func (p *loginPages) mfaSetupSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.render(w, r, http.StatusOK, "recovery.html", recoveryView{Codes: codes,
-		ContinueURL: p.callbackURL(ctx, a.ID)})
+		ContinueURL: p.callbackURL(ctx, a.ID), Brand: p.brands().ofTransaction(ctx, a, user.OrgID)})
 }
 
 type recoveryView struct {
 	Codes       []string
 	ContinueURL string
+	Brand       brandView
 }
 
 // secondStep is formRequest for the steps after the first factor: the
@@ -479,4 +481,5 @@ type setupView struct {
 	Error         string
 	Secret        string
 	QR            template.URL
+	Brand         brandView // the login transaction's or the user's organization (D-branding)
 }

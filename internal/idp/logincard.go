@@ -16,7 +16,7 @@ func (p *loginPages) nameCard(ctx context.Context, a *store.AuthRequest, v *logi
 	if org := orgScope(a.Scopes); org != "" {
 		if o, err := p.store.Organization(ctx, org); err == nil {
 			v.Org = o.Name
-			v.Brand = p.brandOf(ctx, org)
+			v.Brand = p.brands().ofOrg(ctx, org)
 		}
 	}
 }

@@ -175,7 +175,9 @@ func (p *mgmtAPI) mgmtPutPolicy(w http.ResponseWriter, r *http.Request) {
 	// the body replaces the policy; the security policy's settings it leaves
 	// out (D-org-policy) stay as they are
 	def := platform.DefaultLoginPolicy("")
-	in := platform.LoginPolicy{MFAByTOTP: def.MFAByTOTP, MFAByPasskey: def.MFAByPasskey, MFABySSO: def.MFABySSO}
+	// (and passwordCheckCommon, when left out, is on: it cannot be turned off)
+	in := platform.LoginPolicy{MFAByTOTP: def.MFAByTOTP, MFAByPasskey: def.MFAByPasskey, MFABySSO: def.MFABySSO,
+		PasswordCheckCommon: true}
 	if cur, err := p.store.LoginPolicy(r.Context(), chi.URLParam(r, "orgID")); err == nil {
 		in.SessionIdleSeconds, in.SessionMaxSeconds = cur.SessionIdleSeconds, cur.SessionMaxSeconds
 		in.MFAByTOTP, in.MFAByPasskey, in.MFABySSO = cur.MFAByTOTP, cur.MFAByPasskey, cur.MFABySSO

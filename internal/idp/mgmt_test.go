@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -250,4 +251,51 @@ func TestManagementUsersAndOrganizations(t *testing.T) {
 // loginAs is login with an explicit password.
 func (ti *testIDP) loginAs(b *browser, r *rp, f flow, email, password string) string {
 	return ti.login(b, r, f, email, password)
+}
+
+// The management API sets a policy under the one password rule every path
+// shares (platform.LoginPolicy.Validate, D-org-policy): a minimum below the
+// platform's 12 or the common list turned off is refused and nothing
+// stored; left out, the list is on, and a common password is then refused.
+func TestManagementPolicyPasswordRule(t *testing.T) {
+	t.Parallel()
+	ti := mustIDP(t)
+	m := ti.mgmtClient(t, true)
+	base := func(extra map[string]any) map[string]any {
+		b := map[string]any{"passwordAllowed": true, "passwordMinLength": 14, "lockoutMaxAttempts": 5, "lockoutSeconds": 900}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	for name, tc := range map[string]struct {
+		body   map[string]any
+		detail string
+	}{
+		"OldFloor":      {base(map[string]any{"passwordMinLength": 8}), "platform's minimum, 12"},
+		"BelowPlatform": {base(map[string]any{"passwordMinLength": 11}), "platform's minimum, 12"},
+		"AboveMaximum":  {base(map[string]any{"passwordMinLength": 129}), "platform's minimum, 12"},
+		"CommonListOff": {base(map[string]any{"passwordCheckCommon": false}), "passwordCheckCommon must be true"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, body := m.do(http.MethodPut, "/organizations/"+orgA+"/login-policy", tc.body)
+			if code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(body["error"]), tc.detail) {
+				t.Fatalf("got %d %v, want 400 saying %q", code, body, tc.detail)
+			}
+		})
+	}
+	if p, _ := ti.st.LoginPolicy(context.Background(), orgA); p.PasswordMinLength != 12 || !p.PasswordCheckCommon {
+		t.Fatalf("a refused policy was stored: %+v", p)
+	}
+	code, body := m.do(http.MethodPut, "/organizations/"+orgA+"/login-policy", base(nil))
+	if code != http.StatusOK || body["passwordCheckCommon"] != true || body["passwordMinLength"] != float64(14) {
+		t.Fatalf("policy = %d %v", code, body)
+	}
+	// the stored rule is the one a password set through the same API meets
+	for pw, want := range map[string]int{"x7#Lq-9vB2!k": 400, "Password12345!": 400, "a sufficiently long passphrase": 201} {
+		code, body := m.do(http.MethodPost, "/users", map[string]any{"orgId": orgA, "email": "rule@a.example", "name": "R", "password": pw})
+		if code != want {
+			t.Fatalf("password %q = %d %v, want %d", pw, code, body, want)
+		}
+	}
 }

@@ -245,7 +245,7 @@ func (p *passkeys) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 	}
 	if found && r.PostForm.Get("confirm") != "yes" { // the list's Remove asks first (D-passkey-names)
 		p.render(w, r, http.StatusOK, "passkey_remove.html", passkeyRemoveView{CSRF: p.newCSRF(w), ID: id, Name: name,
-			Brand: p.brandOf(r.Context(), u.OrgID)})
+			Brand: p.brands().ofOrg(r.Context(), u.OrgID)})
 		return
 	}
 	notice := p.signInNotice(ctx, u, "The passkey “%s” was removed from your account; it no longer signs you in.", strings.TrimSpace(name))

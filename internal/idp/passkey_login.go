@@ -260,7 +260,7 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	}
 	fail := func(reason string) {
 		p.passkeySignInFailed(ctx, user, a.ClientID, factorSecond, reason)
-		p.renderSecondFactor(w, r, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
+		p.renderSecondFactor(w, r, http.StatusUnauthorized, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
 	}
 	pu, err := p.pendingPasskeyUser(ctx, a)
 	if p.stepFailed(w, r, err, fail, "passkeys_not_allowed") {
@@ -282,7 +282,7 @@ func (p *passkeys) secondFactorPasskey(w http.ResponseWriter, r *http.Request, a
 	}
 	_, err = p.recordUse(ctx, pu, cred)
 	if p.stepFailed(w, r, err, func(string) {
-		p.renderSecondFactor(w, r, http.StatusUnauthorized, a.ID, p.brandOf(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
+		p.renderSecondFactor(w, r, http.StatusUnauthorized, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), hasTOTP, true, msgPasskeyFailed)
 	}, "") {
 		return
 	}

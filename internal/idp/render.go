@@ -40,13 +40,14 @@ func (p *core) newCSRF(w http.ResponseWriter) string {
 	return csrf
 }
 
-func (p *core) renderSetup(w http.ResponseWriter, r *http.Request, status int, action, authRequestID string, e *totpEnrolment, msg string) {
+func (p *core) renderSetup(w http.ResponseWriter, r *http.Request, status int, action, authRequestID string, e *totpEnrolment, msg string, brand brandView) {
 	p.render(w, r, status, "mfa_setup.html", setupView{Action: action, AuthRequestID: authRequestID, CSRF: p.newCSRF(w),
-		Error: msg, Secret: e.Secret, QR: e.QR})
+		Error: msg, Secret: e.Secret, QR: e.QR, Brand: brand})
 }
 
 func (p *core) renderError(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
-	p.render(w, r, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context()), Back: p.backURL()})
+	p.render(w, r, status, "error.html", errorView{Title: title, Message: msg, RequestID: httpapi.RequestID(r.Context()), Back: p.backURL(),
+		Brand: p.brands().ofPage(r)})
 }
 
 func (p *core) internalError(w http.ResponseWriter, r *http.Request, err error) {

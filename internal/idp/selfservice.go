@@ -89,6 +89,7 @@ func (v recoveryView) Download() template.URL { return codesDownload(v.Codes) }
 type newCodesView struct {
 	Codes       []string
 	ContinueURL string
+	Brand       brandView
 }
 
 func (v newCodesView) Heading() string        { return "Your new recovery codes" }
@@ -159,7 +160,7 @@ func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, sta
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}
-	v.Brand = p.brandOf(ctx, u.OrgID)
+	v.Brand = p.brands().ofOrg(ctx, u.OrgID)
 	policy, err := p.loginRules(ctx, u.OrgID)
 	if err != nil {
 		p.internalError(w, r, err)
@@ -518,9 +519,10 @@ func (p *accountPages) showNewCodes(w http.ResponseWriter, r *http.Request, u *p
 		p.internalError(w, r, err)
 		return
 	}
-	var v any = newCodesView{Codes: codes, ContinueURL: PathAccount}
+	brand := p.brands().ofOrg(r.Context(), u.OrgID)
+	var v any = newCodesView{Codes: codes, ContinueURL: PathAccount, Brand: brand}
 	if enrolled {
-		v = recoveryView{Codes: codes, ContinueURL: PathAccount}
+		v = recoveryView{Codes: codes, ContinueURL: PathAccount, Brand: brand}
 	}
 	p.render(w, r, http.StatusOK, "recovery.html", v)
 }
@@ -563,5 +565,5 @@ func (p *accountPages) accountMFAReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.InfoContext(r.Context(), "authenticator reset on the account page", "user_id", u.ID)
-	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "")
+	p.renderSetup(w, r, http.StatusOK, PathAccountMFA, "", enrol, "", p.brands().ofOrg(r.Context(), u.OrgID))
 }

@@ -207,7 +207,7 @@ func (p *factors) confirmEnrolment(w http.ResponseWriter, r *http.Request, u *pl
 		p.internalError(w, r, err)
 		return false
 	}
-	p.renderSetup(w, r, http.StatusUnauthorized, action, authRequestID, enrol, msgCodeFailed)
+	p.renderSetup(w, r, http.StatusUnauthorized, action, authRequestID, enrol, msgCodeFailed, p.brands().ofUserPage(r, u))
 	return false
 }
 

@@ -141,6 +141,6 @@ func (p *accountPages) verifySubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.InfoContext(r.Context(), "e-mail address confirmed", "user_id", tok.UserID)
-	p.render(w, r, http.StatusOK, "done.html", doneView{Title: "Your e-mail address is confirmed",
+	p.render(w, r, http.StatusOK, "done.html", doneView{Title: "Your e-mail address is confirmed", Brand: p.brands().ofUser(r.Context(), tok.UserID),
 		Message: p.trf(r, "Sign in with %s from now on.", tok.Email), Links: []doneLink{{Name: "Your account", URL: PathAccount}}})
 }

@@ -35,12 +35,14 @@ type LoginPolicy struct {
 	UpdatedAt          time.Time `json:"updatedAt"`
 }
 
-// The bounds of a security policy's session lifetimes, and the platform's
-// minimum password length, below which no organization may go.
+// The bounds of a security policy's session lifetimes, and of an
+// organization's minimum password length: the platform's, below which no
+// organization may go, and the most an organization may ask for.
 const (
 	MinSessionSeconds         = 5 * 60
 	MaxSessionSeconds         = 30 * 24 * 60 * 60
 	PlatformPasswordMinLength = 12
+	MaxPasswordMinLength      = 128
 )
 
 // DefaultLoginPolicy applies to organizations that have not set one.
@@ -62,8 +64,14 @@ func (p *LoginPolicy) Validate(providers int) error {
 	if p.SSOAllowed && !p.PasswordAllowed && providers == 0 {
 		problems = append(problems, "an SSO-only policy needs at least one external identity provider")
 	}
-	if p.PasswordMinLength < 8 || p.PasswordMinLength > 128 {
-		problems = append(problems, "passwordMinLength must be between 8 and 128")
+	// the one password rule of every path that sets a policy (the console's
+	// security policy and SSO settings, the provider's management API):
+	// at least the platform's minimum, and the common and breached list on
+	if p.PasswordMinLength < PlatformPasswordMinLength || p.PasswordMinLength > MaxPasswordMinLength {
+		problems = append(problems, "passwordMinLength must be between the platform's minimum, 12, and 128")
+	}
+	if !p.PasswordCheckCommon {
+		problems = append(problems, "passwordCheckCommon must be true: the list of common and breached passwords always applies")
 	}
 	if p.LockoutMaxAttempts < 1 || p.LockoutMaxAttempts > 100 {
 		problems = append(problems, "lockoutMaxAttempts must be between 1 and 100")

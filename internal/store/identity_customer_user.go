@@ -18,9 +18,10 @@ type CustomerUser struct {
 	Role       string
 	CreatedAt  time.Time
 	AccountState
+	Locale string // the user's saved language (D-languages), "" for the browser's
 }
 
-const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.role, 'member'), u.created_at, ` + accountStateColumns
+const customerUserColumns = `u.id, c.id, u.org_id, u.email, u.name, COALESCE(cu.role, 'member'), u.created_at, ` + accountStateColumns + `, u.locale`
 
 // customerUserFrom leaves out service accounts' users: they are listed as
 // service accounts.
@@ -30,7 +31,7 @@ const customerUserFrom = ` FROM users u JOIN customers c ON c.org_id = u.org_id 
 func scanCustomerUser(r Row) (CustomerUser, error) {
 	var u CustomerUser
 	st := accountStateScan{st: &u.AccountState}
-	err := r.Scan(append([]any{&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.CreatedAt}, st.dest()...)...)
+	err := r.Scan(append([]any{&u.ID, &u.CustomerID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.CreatedAt}, append(st.dest(), &u.Locale)...)...)
 	st.done()
 	return u, err
 }

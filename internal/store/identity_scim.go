@@ -107,9 +107,8 @@ func (s *Identity) UseSCIMToken(ctx context.Context, hash string, now time.Time)
 // the directory's externalId ("" when none); CustomerID is "" for a user of
 // the administrator organization, and Role its console role ("" for none).
 type SCIMUser struct {
-	CustomerUser
-	ExternalID string
-	Locale     string // the user's saved language (D-languages), SCIM's preferredLanguage
+	CustomerUser // its Locale is SCIM's preferredLanguage
+	ExternalID   string
 }
 
 // scimUserFrom reads the users of an organization, a customer's or the

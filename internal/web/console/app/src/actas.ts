@@ -5,6 +5,7 @@
 // the user and whose act names the support user, and keeps the support
 // user's token aside to come back to when the impersonation ends.
 import { accessToken, settings } from "./auth";
+import { tr } from "./i18n";
 
 const store = window.sessionStorage;
 const supportKey = "support_access_token";
@@ -15,7 +16,7 @@ const accessTokenType = "urn:ietf:params:oauth:token-type:access_token";
 // switches the tab to it; it answers an error message, or "" once switched.
 export async function exchangeImpersonation(subjectToken: string, subjectTokenType: string): Promise<string> {
   const actor = accessToken();
-  if (!actor) return "Your session has ended. Sign in again.";
+  if (!actor) return tr("impersonation.sessionEnded");
   const { issuer, consoleClient } = settings();
   const form = new URLSearchParams({
     grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
@@ -29,7 +30,7 @@ export async function exchangeImpersonation(subjectToken: string, subjectTokenTy
   const resp = await fetch(issuer + "/oauth/v2/token", { method: "POST", body: form }).catch(() => null);
   const body = (await resp?.json().catch(() => ({}))) as { access_token?: string; error_description?: string } | undefined;
   if (!resp?.ok || !body?.access_token) {
-    return "The identity provider did not start the session: " + (body?.error_description ?? "no answer") + ".";
+    return tr("impersonation.notStartedBy", { reason: body?.error_description ?? tr("stepup.noAnswer") });
   }
   store.setItem(supportKey, actor);
   store.setItem("access_token", body.access_token);

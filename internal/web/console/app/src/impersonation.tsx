@@ -4,7 +4,6 @@
 // impersonation, End).
 import { useEffect, useState } from "react";
 import { Alert, Button, Group, Select, Switch, Text, TextInput } from "@mantine/core";
-import { useTranslation } from "react-i18next";
 import { useClient, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { lists } from "./cache";
@@ -15,6 +14,7 @@ import { DataTable } from "./table";
 import { Empty, FormErrors, Loading, PageError, PageTitle, Pager, formatTime } from "./ui";
 import { useRoute } from "./router";
 import { endImpersonation, exchangeImpersonation, fetchActor, type Actor } from "./actas";
+import { useTranslation } from "react-i18next";
 
 const ImpersonateUser = graphql(`
   mutation ImpersonateUser($id: ID!, $reason: String!) {
@@ -59,6 +59,7 @@ const EndImpersonation = graphql(`
 // ImpersonationBanner says, on every page, that a support user acts as the
 // signed-in user, with End.
 export function ImpersonationBanner() {
+  const { t } = useTranslation();
   const caller = useCaller();
   const [actor, setActor] = useState<Actor | null>(null);
   const [ending, setEnding] = useState(false);
@@ -72,18 +73,20 @@ export function ImpersonationBanner() {
   if (!actor) return null;
   return (
     <Alert color="yellow" variant="filled" radius={0} role="status" data-testid="impersonation-banner" c="black"
-      title={`${actor.email || "Support"} is acting as ${caller.me.email}`}>
+      title={t("impersonation.actingAs", { actor: actor.email || t("impersonation.support"), email: caller.me.email })}>
       <Group justify="space-between" wrap="wrap">
         <Text size="sm" c="black">
-          Everything done here is done as {caller.me.email}, with that user's role, and recorded with {actor.email || "the support user"}
-          {actor.expiresAt ? `; it ends by itself at ${formatTime(actor.expiresAt)}` : ""}.
+          {actor.expiresAt
+            ? t("impersonation.doneAsUntil", { email: caller.me.email, actor: actor.email || t("impersonation.theSupportUser"),
+              time: formatTime(actor.expiresAt) })
+            : t("impersonation.doneAs", { email: caller.me.email, actor: actor.email || t("impersonation.theSupportUser") })}
         </Text>
         {actor.impersonationId && (
           <Button size="compact-sm" color="dark" loading={ending} data-testid="impersonation-end"
             onClick={() => {
               setEnding(true);
               void endImpersonation();
-            }}>End</Button>
+            }}>{t("impersonation.end")}</Button>
         )}
       </Group>
     </Alert>
@@ -95,8 +98,8 @@ export function ImpersonationBanner() {
 // (D-impersonation-approval): Continue collects the subject token once the
 // approver has approved, and says where the request stands otherwise.
 export function ActAsButton({ userId, email }: { userId: string; email: string }) {
-  const caller = useCaller();
   const { t } = useTranslation();
+  const caller = useCaller();
   const client = useClient();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -139,10 +142,10 @@ export function ActAsButton({ userId, email }: { userId: string; email: string }
   };
   return (
     <>
-      <Button variant="outline" onClick={() => setOpen(true)} data-testid="act-as">Act as this user</Button>
+      <Button variant="outline" onClick={() => setOpen(true)} data-testid="act-as">{t("impersonation.actAsThisUser")}</Button>
       {open && (
-        <ModalForm title={`Act as ${email}`} submit={waiting ? t("impersonation.continue") : "Start"} busy={busy} errors={errs}
-          onClose={() => setOpen(false)}
+        <ModalForm title={t("impersonation.actAs", { email })} submit={waiting ? t("impersonation.continue") : t("impersonation.start")}
+          busy={busy} errors={errs} onClose={() => setOpen(false)}
           onSubmit={async () => {
             if (waiting) {
               await proceed(waiting);
@@ -153,7 +156,7 @@ export function ActAsButton({ userId, email }: { userId: string; email: string }
             const m = messages(r.error);
             const start = r.data?.impersonateUser;
             if (m.length > 0 || !start) {
-              setErrs(m.length > 0 ? m : ["The impersonation did not start."]);
+              setErrs(m.length > 0 ? m : [t("impersonation.didNotStart")]);
               setBusy(false);
               return;
             }
@@ -170,9 +173,9 @@ export function ActAsButton({ userId, email }: { userId: string; email: string }
           ) : (
             <>
               <Text size="sm">
-                You will work as {email}, with that user's role, for at most an hour. The customer sees the reason and can end it.
+                {t("impersonation.youWillWorkAs", { email })}
               </Text>
-              <TextInput label="Reason" required value={reason} maxLength={500} data-autofocus
+              <TextInput label={t("impersonation.reason")} required value={reason} maxLength={500} data-autofocus
                 onChange={(e) => setReason(e.currentTarget.value)} />
             </>
           )}
@@ -187,8 +190,8 @@ const PAGE = 25;
 // SupportAccessPage is the customer's decision on support impersonation
 // and the list of every impersonation of its users, each running one with End.
 export function SupportAccessPage({ customerId }: { customerId: string }) {
-  const caller = useCaller();
   const { t } = useTranslation();
+  const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
   const [policy] = useQuery({ query: ImpersonationPolicyQuery, variables: { customerId }, context: lists("ImpersonationPolicy") });
@@ -214,14 +217,11 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
   const items = list.data?.impersonations.items ?? [];
   return (
     <>
-      <PageTitle>Support access</PageTitle>
-      <Text mb="sm">
-        When you allow it, support staff may act as one of your users for a stated reason, for at most an hour. Every
-        impersonation is listed here and in your audit log; end any of them at once.
-      </Text>
-      <PageError error={policy.error} what="the support access setting" />
+      <PageTitle>{t("impersonation.supportAccess")}</PageTitle>
+      <Text mb="sm">{t("impersonation.supportAccessIntro")}</Text>
+      <PageError error={policy.error} what={t("impersonation.theSetting")} />
       {policy.fetching && !policy.data ? <Loading /> : (
-        <Switch mb="md" label="Allow support to act as our users" checked={allowed} data-testid="allow-impersonation"
+        <Switch mb="md" label={t("impersonation.allow")} checked={allowed} data-testid="allow-impersonation"
           disabled={!caller.canWrite("ALLOW_IMPERSONATION") || setState.fetching}
           onChange={(e) => void savePolicy({ allowed: e.currentTarget.checked, approverId })} />
       )}
@@ -233,19 +233,19 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
           onChange={(v) => void savePolicy({ allowed, approverId: v ?? "" })} />
       )}
       <FormErrors messages={errs} />
-      <PageError error={list.error} what="the impersonations" />
-      {list.data && items.length === 0 && <Empty>Support has not acted as any of your users.</Empty>}
+      <PageError error={list.error} what={t("impersonation.theImpersonations")} />
+      {list.data && items.length === 0 && <Empty>{t("impersonation.none")}</Empty>}
       {items.length > 0 && (
-        <DataTable label="Impersonations" rows={items} rowKey={(m) => m.id} columns={[
-          { label: "User", cell: (m) => m.userEmail },
-          { label: "Support", cell: (m) => m.actorEmail },
-          { label: "Reason", cell: (m) => m.reason },
-          { label: "State", cell: (m) => <span data-testid="impersonation-state">{m.state}</span> },
+        <DataTable label={t("impersonation.impersonations")} rows={items} rowKey={(m) => m.id} columns={[
+          { label: t("impersonation.user"), cell: (m) => m.userEmail },
+          { label: t("impersonation.support"), cell: (m) => m.actorEmail },
+          { label: t("impersonation.reason"), cell: (m) => m.reason },
+          { label: t("impersonation.state"), cell: (m) => <span data-testid="impersonation-state">{m.state}</span> },
           { label: t("impersonation.approverColumn"), cell: (m) => m.approverEmail || "—" },
-          { label: "Started", cell: (m) => formatTime(m.createdAt) },
-          { label: "Ends", cell: (m) => formatTime(m.endedAt ?? m.expiresAt) },
+          { label: t("impersonation.started"), cell: (m) => formatTime(m.createdAt) },
+          { label: t("impersonation.ends"), cell: (m) => formatTime(m.endedAt ?? m.expiresAt) },
           {
-            label: "Actions",
+            label: t("impersonation.actions"),
             cell: (m) => m.state === "awaiting_approval" && m.approverId === caller.me.userId && decides ? (
               <Group gap="xs" wrap="nowrap">
                 <Button size="xs" data-testid="impersonation-approve"
@@ -256,9 +256,9 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
                   onClick={() => void decide(deny, m.id)}>{t("impersonation.deny")}</Button>
               </Group>
             ) : (m.state === "active" || m.state === "pending" || m.state === "approved") && caller.canWrite("MANAGE_CUSTOMER_USER") ? (
-              <Button size="xs" variant="outline" color="red.9" aria-label={`End the impersonation of ${m.userEmail} by ${m.actorEmail}`}
+              <Button size="xs" variant="outline" color="red.9" aria-label={t("impersonation.endOf", { email: m.userEmail, actor: m.actorEmail })}
                 onClick={async () => setErrs(messages((await end({ id: m.id }, { additionalTypenames: ["Impersonation"] })).error))}>
-                End
+                {t("impersonation.end")}
               </Button>
             ) : "—",
           },

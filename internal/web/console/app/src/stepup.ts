@@ -8,6 +8,7 @@
 // hash and variables).
 import { mapExchange, type Operation } from "@urql/core";
 import { accessToken, startStepUp } from "./auth";
+import { tr } from "./i18n";
 
 const store = window.sessionStorage;
 const retryKey = "step_up_retry";
@@ -75,11 +76,11 @@ export async function retryAfterStepUp(): Promise<void> {
   if (!resp?.ok || !body || (body.errors && body.errors.length > 0)) {
     const again = body?.errors && needsStepUp(body.errors);
     store.setItem(outcomeKey, again
-      ? "The new sign-in did not include a second factor, so the action was not done."
-      : "The action was not done after the new sign-in: " + (body?.errors?.[0]?.message ?? "no answer") + ".");
+      ? tr("stepup.noSecondFactor")
+      : tr("stepup.notDone", { reason: body?.errors?.[0]?.message ?? tr("stepup.noAnswer") }));
     return;
   }
-  store.setItem(outcomeKey, "Done: the action you confirmed was carried out after the new sign-in.");
+  store.setItem(outcomeKey, tr("stepup.done"));
 }
 
 // stepUpOutcome answers, once, how the retried action went ("" for none).

@@ -143,10 +143,11 @@ type Documents = {
     "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": typeof types.CustomerChoicesDocument,
     "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": typeof types.InstanceChoicesDocument,
     "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
-    "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": typeof types.SupportUserDocument,
+    "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": typeof types.SupportUserDocument,
     "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": typeof types.SupportInternalUserDocument,
     "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": typeof types.UserSessionsDocument,
     "\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": typeof types.InternalUserSessionsDocument,
+    "\n  mutation UpdateUserLanguage($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id language } }\n": typeof types.UpdateUserLanguageDocument,
     "mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }": typeof types.UnlockUserDocument,
     "mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }": typeof types.UnlockInternalUserDocument,
     "mutation ResetSecondFactor($id: ID!) { resetSecondFactor(id: $id) { id authenticatorApp passkeys } }": typeof types.ResetSecondFactorDocument,
@@ -305,10 +306,11 @@ const documents: Documents = {
     "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": types.CustomerChoicesDocument,
     "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": types.InstanceChoicesDocument,
     "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
-    "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": types.SupportUserDocument,
+    "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": types.SupportUserDocument,
     "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": types.SupportInternalUserDocument,
     "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": types.UserSessionsDocument,
     "\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": types.InternalUserSessionsDocument,
+    "\n  mutation UpdateUserLanguage($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id language } }\n": types.UpdateUserLanguageDocument,
     "mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }": types.UnlockUserDocument,
     "mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }": types.UnlockInternalUserDocument,
     "mutation ResetSecondFactor($id: ID!) { resetSecondFactor(id: $id) { id authenticatorApp passkeys } }": types.ResetSecondFactorDocument,
@@ -871,7 +873,7 @@ export function graphql(source: "\n  query Usage($customerId: ID, $meter: String
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n"): (typeof documents)["\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n"];
+export function graphql(source: "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n"): (typeof documents)["\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -884,6 +886,10 @@ export function graphql(source: "\n  query UserSessions($id: ID!, $first: Int, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query InternalUserSessions($id: ID!, $first: Int, $after: String) {\n    internalUserSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateUserLanguage($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id language } }\n"): (typeof documents)["\n  mutation UpdateUserLanguage($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id language } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -7,6 +7,7 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { checkColor, MIN_CONTRAST } from "../contrast";
 import { FormErrors, Loading, PageError, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
 
 // A customer's branding (D-branding) and e-mail sender (D-org-mail): the
 // name, colour and logo its sign-in pages, the console gateway and its
@@ -43,6 +44,7 @@ type Saved = {
 };
 
 export function BrandingPage({ customerId }: { customerId: string }) {
+  const { t } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
   const [{ data, fetching, error }, refetch] = useQuery({ query: BrandingQuery, variables: { id: customerId } });
@@ -52,7 +54,7 @@ export function BrandingPage({ customerId }: { customerId: string }) {
   const b = data?.customer?.branding;
   return (
     <>
-      <PageError error={error} what="this branding" />
+      <PageError error={error} what={t("branding.thisBranding")} />
       {b && (
         <>
           <BrandForm key={JSON.stringify(b)} customerId={customerId} saved={b} write={write} done={done} setDone={setDone} />
@@ -66,6 +68,7 @@ export function BrandingPage({ customerId }: { customerId: string }) {
 function BrandForm({ customerId, saved, write, done, setDone }: {
   customerId: string; saved: Saved; write: boolean; done: boolean; setDone: (b: boolean) => void;
 }) {
+  const { t } = useTranslation();
   const [displayName, setName] = useState(saved.displayName);
   const [color, setColor] = useState(saved.primaryColor);
   const [mailFromName, setFrom] = useState(saved.mailFromName);
@@ -84,52 +87,53 @@ function BrandForm({ customerId, saved, write, done, setDone }: {
         setDone(check((await put({ customerId, input })).error));
       }}
     >
-      <Title order={2} size="h3" mt="md" mb="xs">Look</Title>
+      <Title order={2} size="h3" mt="md" mb="xs">{t("branding.look")}</Title>
       <Stack gap="sm" maw={520}>
-        <TextInput label="Display name" description="Shown on the sign-in pages and in e-mails; empty: the organization's name"
+        <TextInput label={t("branding.displayName")} description={t("branding.displayNameHint")}
           value={displayName} disabled={!write} maxLength={100}
           onChange={(e) => { setDone(false); setName(e.currentTarget.value); }} error={problems.fields.displayName} />
         <Group align="flex-end" gap="sm">
-          <TextInput label="Primary colour" description="#rrggbb; empty: the platform's colour" value={color} disabled={!write}
+          <TextInput label={t("branding.primaryColour")} description={t("branding.primaryColourHint")} value={color} disabled={!write}
             maxLength={7} placeholder={DEFAULT_COLOR} data-testid="brand-color"
             onChange={(e) => { setDone(false); setColor(e.currentTarget.value.trim()); }} error={problems.fields.primaryColor} />
-          <input type="color" aria-label="Pick the primary colour" value={shown} disabled={!write}
+          <input type="color" aria-label={t("branding.pickColour")} value={shown} disabled={!write}
             onChange={(e) => { setDone(false); setColor(e.currentTarget.value); }} style={{ height: 36, width: 48 }} />
         </Group>
         <Text size="sm" role="status" data-testid="contrast-result">
-          {color === "" ? "The platform's colour is used."
-            : !c.valid ? "Not a colour yet: write # and six hexadecimal digits."
-            : `${c.text === "#ffffff" ? "White" : "Dark"} text on this colour: ${c.ratio.toFixed(2)}:1 — ` +
-              (c.ok ? `readable (at least ${MIN_CONTRAST}:1).` : `too little (at least ${MIN_CONTRAST}:1 is needed); choose a darker or lighter colour.`)}
+          {color === "" ? t("branding.platformColour")
+            : !c.valid ? t("branding.notAColour")
+            : t(c.text === "#ffffff" ? "branding.whiteText" : "branding.darkText", { ratio: c.ratio.toFixed(2) }) + " — " +
+              t(c.ok ? "branding.readable" : "branding.tooLittle", { min: MIN_CONTRAST })}
         </Text>
-        <div aria-label="Preview" role="group" data-testid="brand-preview"
+        <div aria-label={t("branding.preview")} role="group" data-testid="brand-preview"
           style={{ border: "1px solid var(--mantine-color-default-border)", borderRadius: 8, padding: 16 }}>
-          {saved.logoUrl ? <Image src={saved.logoUrl} alt={displayName || "Logo"} h={48} w="auto" fit="contain" mb="sm" />
+          {saved.logoUrl ? <Image src={saved.logoUrl} alt={displayName || t("branding.logo")} h={48} w="auto" fit="contain" mb="sm" />
             : displayName && <Text fw={700} mb="sm">{displayName}</Text>}
           <div style={{ height: 4, background: shown, marginBottom: 12 }} />
-          <span style={{ display: "inline-block", background: shown, color: text, padding: "8px 16px", borderRadius: 6 }}>Sign in</span>
+          <span style={{ display: "inline-block", background: shown, color: text, padding: "8px 16px", borderRadius: 6 }}>{t("branding.signIn")}</span>
         </div>
-        <Title order={2} size="h3" mt="md">E-mail</Title>
-        <TextInput label="Sender name" description="The name e-mails to your users come from; the address stays the platform's"
+        <Title order={2} size="h3" mt="md">{t("branding.email")}</Title>
+        <TextInput label={t("branding.senderName")} description={t("branding.senderNameHint")}
           value={mailFromName} disabled={!write} maxLength={100}
           onChange={(e) => { setDone(false); setFrom(e.currentTarget.value); }} error={problems.fields.mailFromName} />
-        <TextInput label="Reply-To" description="Where replies to those e-mails go; one address" type="email"
+        <TextInput label={t("branding.replyTo")} description={t("branding.replyToHint")} type="email"
           value={mailReplyTo} disabled={!write}
           onChange={(e) => { setDone(false); setReplyTo(e.currentTarget.value.trim()); }} error={problems.fields.mailReplyTo} />
         <FormErrors messages={problems.general} />
         {write && (
           <Group>
-            <Button type="submit" loading={fetching} disabled={color !== "" && !c.ok}>Save branding</Button>
-            {done && <Text size="sm" role="status" data-testid="saved">Saved.</Text>}
+            <Button type="submit" loading={fetching} disabled={color !== "" && !c.ok}>{t("branding.save")}</Button>
+            {done && <Text size="sm" role="status" data-testid="saved">{t("branding.saved")}</Text>}
           </Group>
         )}
-        {saved.updatedAt && <Text size="sm" c="dimmed">Last changed {formatTime(saved.updatedAt)}</Text>}
+        {saved.updatedAt && <Text size="sm" c="dimmed">{t("branding.lastChanged", { time: formatTime(saved.updatedAt) })}</Text>}
       </Stack>
     </form>
   );
 }
 
 function LogoForm({ customerId, saved, write, onChange }: { customerId: string; saved: Saved; write: boolean; onChange: () => void }) {
+  const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState("");
   const [errors, setErrors] = useState<string[]>([]);
@@ -144,8 +148,8 @@ function LogoForm({ customerId, saved, write, onChange }: { customerId: string; 
   }, [file]);
   const choose = (f: File | null) => {
     setErrors([]);
-    if (f && !LOGO_TYPES.includes(f.type)) { setErrors(["The logo must be a PNG, JPEG or GIF image (SVG is not accepted)."]); f = null; }
-    else if (f && f.size > MAX_LOGO_BYTES) { setErrors([`The logo must be at most ${MAX_LOGO_BYTES} bytes.`]); f = null; }
+    if (f && !LOGO_TYPES.includes(f.type)) { setErrors([t("branding.logoType")]); f = null; }
+    else if (f && f.size > MAX_LOGO_BYTES) { setErrors([t("branding.logoSize", { bytes: MAX_LOGO_BYTES })]); f = null; }
     setFile(f);
   };
   const upload = async () => {
@@ -157,7 +161,7 @@ function LogoForm({ customerId, saved, write, onChange }: { customerId: string; 
       });
       if (!resp.ok) {
         const body = await resp.json().catch(() => null) as { message?: string } | null;
-        setErrors([body?.message ? body.message[0].toUpperCase() + body.message.slice(1) + "." : `The upload failed (${resp.status}).`]);
+        setErrors([body?.message ? body.message[0].toUpperCase() + body.message.slice(1) + "." : t("branding.uploadFailed", { status: resp.status })]);
         return;
       }
       setFile(null);
@@ -169,24 +173,24 @@ function LogoForm({ customerId, saved, write, onChange }: { customerId: string; 
   };
   return (
     <section aria-labelledby="h-logo">
-      <Title order={2} size="h3" mt="xl" mb="xs" id="h-logo">Logo</Title>
-      <Text size="sm" mb="xs">PNG, JPEG or GIF, at most 1 MiB and 4096 pixels a side; it is scaled to at most 512 pixels and kept as PNG.</Text>
+      <Title order={2} size="h3" mt="xl" mb="xs" id="h-logo">{t("branding.logo")}</Title>
+      <Text size="sm" mb="xs">{t("branding.logoHint")}</Text>
       <Group align="flex-start" gap="xl">
-        {saved.logoUrl ? <Image src={saved.logoUrl} alt="Current logo" h={64} w="auto" fit="contain" data-testid="logo-current" />
-          : <Text size="sm" c="dimmed">No logo: the display name is shown.</Text>}
-        {preview && <Image src={preview} alt="New logo, not uploaded yet" h={64} w="auto" fit="contain" data-testid="logo-preview" />}
+        {saved.logoUrl ? <Image src={saved.logoUrl} alt={t("branding.currentLogo")} h={64} w="auto" fit="contain" data-testid="logo-current" />
+          : <Text size="sm" c="dimmed">{t("branding.noLogo")}</Text>}
+        {preview && <Image src={preview} alt={t("branding.newLogo")} h={64} w="auto" fit="contain" data-testid="logo-preview" />}
       </Group>
       {write && (
         <Group mt="sm">
-          <input key={inputKey} type="file" accept={LOGO_TYPES.join(",")} aria-label="Choose a logo" data-testid="logo-file"
+          <input key={inputKey} type="file" accept={LOGO_TYPES.join(",")} aria-label={t("branding.chooseLogo")} data-testid="logo-file"
             onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)} />
-          <Button onClick={upload} disabled={!file} loading={busy}>Upload logo</Button>
+          <Button onClick={upload} disabled={!file} loading={busy}>{t("branding.upload")}</Button>
           {saved.logoUrl && (
             <Button variant="default" color="red" onClick={async () => {
               const errs = messages((await del({ customerId })).error);
               setErrors(errs);
               if (errs.length === 0) onChange();
-            }}>Remove logo</Button>
+            }}>{t("branding.remove")}</Button>
           )}
         </Group>
       )}

@@ -102,7 +102,7 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose: () => void })
     <ModalForm title={plan ? tr("catalog.editPlan", { name: plan.name }) : tr("catalog.newPlan")} submit={plan ? tr("catalog.savePlan") : tr("catalog.createPlan")} busy={creating || updating}
       errors={problems.general} onClose={onClose}
       onSubmit={async () => {
-        setFeeError(fee.trim() === "" || isNaN(monthlyFee) ? "Monthly fee must be a number, such as 49.00" : "");
+        setFeeError(fee.trim() === "" || isNaN(monthlyFee) ? tr("catalog.feeNotANumber") : "");
         if (fee.trim() === "" || isNaN(monthlyFee)) return;
         const res = plan
           ? await update({ id: plan.id, input: { name, description, currency, monthlyFee, active } })

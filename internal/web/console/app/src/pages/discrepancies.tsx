@@ -52,7 +52,7 @@ export function DiscrepanciesPage() {
       <PageError error={error} what={tr("discrepancies.theDiscrepancies")} />
       <FormErrors messages={errs} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>{status === "resolved" ? "Nothing has been resolved yet." : status === "all" ? "Nothing was ever reported." : "The inbox is empty."}</Empty>}
+      {data && items.length === 0 && <Empty>{status === "resolved" ? tr("discrepancies.noneResolved") : status === "all" ? tr("discrepancies.noneReported") : tr("discrepancies.inboxEmpty")}</Empty>}
       {items.length > 0 && (
         <DataTable label={tr("discrepancies.discrepancies")} rows={items} rowKey={(d) => d.id} columns={[
           { label: tr("discrepancies.detected"), cell: (d) => formatTime(d.detectedAt) },

@@ -7,6 +7,7 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
 
 // The customer's e-mail domains (D-verified-domains): claim one, publish
 // the TXT record (or the well-known file) it answers, verify it; the
@@ -39,7 +40,9 @@ const DOMAIN = { additionalTypenames: ["CustomerDomain"] };
 const STATUS_COLOR: Record<string, string> = { verified: "green", failing: "orange", pending: "gray" };
 
 export function Domains({ customerId }: { customerId: string }) {
+  const { t } = useTranslation();
   const caller = useCaller();
+  const status: Record<string, string> = { verified: t("domains.verified"), failing: t("domains.failing"), pending: t("domains.pending") };
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
   const [{ data, fetching, error }] = useQuery({ query: DomainsQuery, variables: { id: customerId }, context: lists("CustomerDomain") });
   const [claiming, setClaiming] = useState(false);
@@ -51,58 +54,54 @@ export function Domains({ customerId }: { customerId: string }) {
   const rows = data?.customer?.claimedDomains ?? [];
   return (
     <>
-      <PageError error={error} what="the domains" />
+      <PageError error={error} what={t("domains.theDomains")} />
       <Group justify="space-between" mt="md" mb="xs">
-        <Title order={2} size="h3">E-mail domains</Title>
-        {write && <Button onClick={() => setClaiming(true)}>Add domain</Button>}
+        <Title order={2} size="h3">{t("domains.title")}</Title>
+        {write && <Button onClick={() => setClaiming(true)}>{t("domains.add")}</Button>}
       </Group>
-      <Text mb="xs">
-        A verified domain sends its addresses to your sign-in, lets your identity provider create their accounts, and is
-        checked again every day. Publish the TXT record shown (or the same value in the file at the well-known address),
-        then verify.
-      </Text>
+      <Text mb="xs">{t("domains.intro")}</Text>
       {verifyResult && (
-        <Alert color={verifyResult.ok ? "dark" : "red"} variant="outline" role="status" data-testid="verify-result" mb="xs" closeButtonLabel="Dismiss"
-          title={verifyResult.ok ? `${verifyResult.domain} is verified` : `${verifyResult.domain} is not verified yet`}
+        <Alert color={verifyResult.ok ? "dark" : "red"} variant="outline" role="status" data-testid="verify-result" mb="xs" closeButtonLabel={t("domains.dismiss")}
+          title={t(verifyResult.ok ? "domains.isVerified" : "domains.notVerifiedYet", { domain: verifyResult.domain })}
           withCloseButton onClose={() => setVerifyResult(null)}>
           {verifyResult.text}
         </Alert>
       )}
-      {data && rows.length === 0 && <Empty>No domains.</Empty>}
+      {data && rows.length === 0 && <Empty>{t("domains.none")}</Empty>}
       {rows.length > 0 && (
         <DataTable
-          label="Domains"
+          label={t("domains.domains")}
           rows={rows}
           rowKey={(d) => d.id}
           columns={[
-            { label: "Domain", cell: (d) => d.displayName === d.domain ? d.domain : `${d.displayName} (${d.domain})` },
-            { label: "Status", cell: (d) => (
+            { label: t("domains.domain"), cell: (d) => d.displayName === d.domain ? d.domain : `${d.displayName} (${d.domain})` },
+            { label: t("domains.status"), cell: (d) => (
               <Badge color={STATUS_COLOR[d.status] ?? "gray"} variant="light" data-testid={`domain-status-${d.domain}`}>
-                {d.status}{d.method ? ` (${d.method})` : ""}
+                {status[d.status] ?? d.status}{d.method ? ` (${d.method})` : ""}
               </Badge>
             ) },
-            { label: "Record to publish", cell: (d) => d.recordName ? (
+            { label: t("domains.record"), cell: (d) => d.recordName ? (
               <Stack gap={2}>
                 <Text size="sm">TXT <Code>{d.recordName}</Code></Text>
                 <Code data-testid={`domain-value-${d.domain}`}>{d.recordValue}</Code>
-                <Text size="xs" c="dimmed">or in {d.wellKnownUrl}</Text>
+                <Text size="xs" c="dimmed">{t("domains.orIn", { url: d.wellKnownUrl })}</Text>
               </Stack>
-            ) : "recorded by the platform" },
-            { label: "Checked", cell: (d) => d.failingSince ? `missing since ${formatTime(d.failingSince)}` : formatTime(d.checkedAt ?? d.verifiedAt) },
-            ...(write ? [{ label: "Actions", cell: (d: (typeof rows)[number]) => (
+            ) : t("domains.recorded") },
+            { label: t("domains.checked"), cell: (d) => d.failingSince ? t("domains.missingSince", { time: formatTime(d.failingSince) }) : formatTime(d.checkedAt ?? d.verifiedAt) },
+            ...(write ? [{ label: t("domains.actions"), cell: (d: (typeof rows)[number]) => (
               <Group gap="xs" wrap="nowrap">
                 {d.method !== "recorded" && (
-                  <Button size="xs" variant="default" loading={verifying} aria-label={`Verify ${d.domain}`}
+                  <Button size="xs" variant="default" loading={verifying} aria-label={t("domains.verifyOf", { domain: d.domain })}
                     onClick={async () => {
                       const res = await verify({ customerId, id: d.id }, DOMAIN);
                       const problems = messages(res.error);
                       setVerifyResult(problems.length > 0
                         ? { domain: d.domain, ok: false, text: problems.join(" ") }
-                        : { domain: d.domain, ok: true, text: `Proven by ${res.data?.verifyDomain?.method ?? "its record"}.` });
-                    }}>Verify</Button>
+                        : { domain: d.domain, ok: true, text: t("domains.provenBy", { method: res.data?.verifyDomain?.method ?? t("domains.itsRecord") }) });
+                    }}>{t("domains.verify")}</Button>
                 )}
-                <Button size="xs" variant="default" color="red" aria-label={`Delete ${d.domain}`}
-                  onClick={() => setDeleting({ id: d.id, name: d.domain })}>Delete</Button>
+                <Button size="xs" variant="default" color="red" aria-label={t("domains.deleteOf", { domain: d.domain })}
+                  onClick={() => setDeleting({ id: d.id, name: d.domain })}>{t("domains.delete")}</Button>
               </Group>
             ) }] : []),
           ]}
@@ -112,9 +111,9 @@ export function Domains({ customerId }: { customerId: string }) {
       <ConfirmDelete
         opened={!!deleting}
         onClose={() => setDeleting(null)}
-        kind="domain"
+        kind={t("domains.kind")}
         name={deleting?.name ?? ""}
-        consequence="Its addresses no longer find your sign-in, and your identity provider no longer creates their accounts."
+        consequence={t("domains.deleteConsequence")}
         onConfirm={async () => messages((await remove({ customerId, id: deleting!.id }, DOMAIN)).error)}
       />
     </>
@@ -122,11 +121,12 @@ export function Domains({ customerId }: { customerId: string }) {
 }
 
 function ClaimModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [domain, setDomain] = useState("");
   const { problems, check } = useProblems(["domain"]);
   const [{ fetching }, claim] = useMutation(ClaimDomain);
   return (
-    <Modal opened onClose={onClose} title="Add domain" centered>
+    <Modal opened onClose={onClose} title={t("domains.add")} centered>
       <form
         noValidate
         onSubmit={async (e) => {
@@ -136,12 +136,12 @@ function ClaimModal({ customerId, onClose }: { customerId: string; onClose: () =
         }}
       >
         <Stack>
-          <TextInput label="Domain" description="The part of your addresses after the @, such as example.com" required
+          <TextInput label={t("domains.domain")} description={t("domains.domainHint")} required
             value={domain} onChange={(e) => setDomain(e.currentTarget.value)} error={problems.fields.domain} data-autofocus />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={fetching}>Add domain</Button>
+            <Button variant="default" onClick={onClose}>{t("domains.cancel")}</Button>
+            <Button type="submit" loading={fetching}>{t("domains.add")}</Button>
           </Group>
         </Stack>
       </form>

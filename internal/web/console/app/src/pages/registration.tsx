@@ -7,6 +7,7 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, formatTime } from "../ui";
+import { useTranslation } from "react-i18next";
 
 // A customer's applications that registered themselves (dynamic client
 // registration, RFC 7591; docs/idp.md), each marked "registered", and the
@@ -34,6 +35,7 @@ const RevokeRegistrationToken = graphql(`
 const TOKEN = { additionalTypenames: ["RegistrationToken"] };
 
 export function Registration({ customerId }: { customerId: string }) {
+  const { t: tr } = useTranslation();
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_CUSTOMER_CONFIG");
   const [{ data, fetching, error }] = useQuery({ query: RegistrationQuery, variables: { id: customerId },
@@ -46,46 +48,46 @@ export function Registration({ customerId }: { customerId: string }) {
   const tokens = data?.customer?.registrationTokens ?? [];
   return (
     <>
-      <PageError error={error} what="the applications" />
-      <Title order={2} size="h3" mt="md" mb="xs">Applications</Title>
-      {data && clients.length === 0 && <Empty>No application registered itself yet.</Empty>}
+      <PageError error={error} what={tr("registration.theApplications")} />
+      <Title order={2} size="h3" mt="md" mb="xs">{tr("registration.applications")}</Title>
+      {data && clients.length === 0 && <Empty>{tr("registration.noApplications")}</Empty>}
       {clients.length > 0 && (
         <DataTable
-          label="Registered applications"
+          label={tr("registration.registeredApplications")}
           rows={clients}
           rowKey={(c) => c.clientId}
           columns={[
-            { label: "Name", cell: (c) => <>{c.name} {c.registered && <Badge variant="light" ml="xs">registered</Badge>}</> },
-            { label: "Client id", cell: (c) => <Code>{c.clientId}</Code> },
-            { label: "Type", cell: (c) => (c.kind === "public" ? "public" : "confidential") },
-            { label: "Redirect URIs", cell: (c) => c.redirectUris.join(", ") },
-            { label: "Registered", cell: (c) => formatTime(c.createdAt) },
+            { label: tr("registration.name"), cell: (c) => <>{c.name} {c.registered && <Badge variant="light" ml="xs">{tr("registration.registeredBadge")}</Badge>}</> },
+            { label: tr("registration.clientId"), cell: (c) => <Code>{c.clientId}</Code> },
+            { label: tr("registration.type"), cell: (c) => (c.kind === "public" ? tr("registration.public") : tr("registration.confidential")) },
+            { label: tr("registration.redirectUris"), cell: (c) => c.redirectUris.join(", ") },
+            { label: tr("registration.registered"), cell: (c) => formatTime(c.createdAt) },
           ]}
         />
       )}
       <Group justify="space-between" mt="md" mb="xs">
-        <Title order={3} size="h4">Registration tokens</Title>
-        {write && <Button onClick={() => setCreating(true)}>New registration token</Button>}
+        <Title order={3} size="h4">{tr("registration.tokens")}</Title>
+        {write && <Button onClick={() => setCreating(true)}>{tr("registration.newToken")}</Button>}
       </Group>
       <Text mb="xs">
-        An application registers itself at <Code>/oauth/v2/register</Code> of the identity provider with one of these tokens.
+        {tr("registration.registersAt")} <Code>/oauth/v2/register</Code> {tr("registration.withOneOfThese")}
       </Text>
-      {data && tokens.length === 0 && <Empty>No registration tokens.</Empty>}
+      {data && tokens.length === 0 && <Empty>{tr("registration.noTokens")}</Empty>}
       {tokens.length > 0 && (
         <DataTable
-          label="Registration tokens"
+          label={tr("registration.tokens")}
           rows={tokens}
           rowKey={(t) => t.id}
           columns={[
-            { label: "Name", cell: (t) => t.name },
-            { label: "Registers", cell: (t) => t.kinds.join(", ") },
-            { label: "Redirect hosts", cell: (t) => t.redirectHosts.join(", ") },
-            { label: "Uses", cell: (t) => `${t.uses} of ${t.maxUses}` },
-            { label: "Expires", cell: (t) => formatTime(t.expiresAt) },
-            { label: "Status", cell: (t) => (t.revokedAt ? `revoked ${formatTime(t.revokedAt)}` : "live") },
-            ...(write ? [{ label: "Actions", cell: (t: (typeof tokens)[number]) => !t.revokedAt && (
-              <Button size="xs" variant="default" color="red" aria-label={`Revoke registration token ${t.name}`}
-                onClick={() => setRevoking({ id: t.id, name: t.name })}>Revoke</Button>
+            { label: tr("registration.name"), cell: (t) => t.name },
+            { label: tr("registration.registers"), cell: (t) => t.kinds.map((k) => (k === "public" ? tr("registration.public") : tr("registration.confidential"))).join(", ") },
+            { label: tr("registration.redirectHosts"), cell: (t) => t.redirectHosts.join(", ") },
+            { label: tr("registration.uses"), cell: (t) => tr("registration.usesOf", { uses: t.uses, max: t.maxUses }) },
+            { label: tr("registration.expires"), cell: (t) => formatTime(t.expiresAt) },
+            { label: tr("registration.status"), cell: (t) => (t.revokedAt ? tr("registration.revokedAt", { time: formatTime(t.revokedAt) }) : tr("registration.live")) },
+            ...(write ? [{ label: tr("registration.actions"), cell: (t: (typeof tokens)[number]) => !t.revokedAt && (
+              <Button size="xs" variant="default" color="red" aria-label={tr("registration.revokeOf", { name: t.name })}
+                onClick={() => setRevoking({ id: t.id, name: t.name })}>{tr("registration.revoke")}</Button>
             ) }] : []),
           ]}
         />
@@ -94,10 +96,10 @@ export function Registration({ customerId }: { customerId: string }) {
       <ConfirmDelete
         opened={!!revoking}
         onClose={() => setRevoking(null)}
-        verb="Revoke"
-        kind="registration token"
+        verb={tr("registration.revoke")}
+        kind={tr("registration.token")}
         name={revoking?.name ?? ""}
-        consequence="Registrations with this token are refused at once; the applications it registered stay."
+        consequence={tr("registration.revokeConsequence")}
         onConfirm={async () => messages((await revoke({ id: revoking!.id }, TOKEN)).error)}
       />
     </>
@@ -105,6 +107,7 @@ export function Registration({ customerId }: { customerId: string }) {
 }
 
 function RegistrationTokenModal({ customerId, onClose }: { customerId: string; onClose: () => void }) {
+  const { t: tr } = useTranslation();
   const [name, setName] = useState("");
   const [pub, setPub] = useState(true);
   const [conf, setConf] = useState(false);
@@ -115,9 +118,9 @@ function RegistrationTokenModal({ customerId, onClose }: { customerId: string; o
   const { problems, check } = useProblems(["name", "kinds", "redirectHosts", "expiresAt", "maxUses"]);
   const [{ fetching }, create] = useMutation(CreateRegistrationToken);
   return (
-    <Modal opened onClose={onClose} title="New registration token" centered>
+    <Modal opened onClose={onClose} title={tr("registration.newToken")} centered>
       {token ? (
-        <SecretOnce label="registration token" secret={token} onDone={onClose} rotate="make a new one and revoke this one to replace it" />
+        <SecretOnce label={tr("registration.token")} secret={token} onDone={onClose} rotate={tr("registration.rotate")} />
       ) : (
         <form
           noValidate
@@ -132,18 +135,18 @@ function RegistrationTokenModal({ customerId, onClose }: { customerId: string; o
           }}
         >
           <Stack>
-            <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-            <Checkbox label="Registers public applications (PKCE, no secret)" checked={pub} onChange={(e) => setPub(e.currentTarget.checked)} />
-            <Checkbox label="Registers confidential applications (a secret or keys)" checked={conf} onChange={(e) => setConf(e.currentTarget.checked)}
+            <TextInput label={tr("registration.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
+            <Checkbox label={tr("registration.registersPublic")} checked={pub} onChange={(e) => setPub(e.currentTarget.checked)} />
+            <Checkbox label={tr("registration.registersConfidential")} checked={conf} onChange={(e) => setConf(e.currentTarget.checked)}
               error={problems.fields.kinds} />
-            <Textarea label="Redirect hosts" required value={hosts} onChange={(e) => setHosts(e.currentTarget.value)} error={problems.fields.redirectHosts}
-              description="One per line; *.example.com allows its subdomains." autosize minRows={2} />
-            <NumberInput label="Expires after (days)" required min={1} max={365} value={days} onChange={setDays} error={problems.fields.expiresAt} />
-            <NumberInput label="Registrations at most" required min={1} max={1000} value={maxUses} onChange={setMaxUses} error={problems.fields.maxUses} />
+            <Textarea label={tr("registration.redirectHosts")} required value={hosts} onChange={(e) => setHosts(e.currentTarget.value)} error={problems.fields.redirectHosts}
+              description={tr("registration.hostsHint")} autosize minRows={2} />
+            <NumberInput label={tr("registration.expiresAfter")} required min={1} max={365} value={days} onChange={setDays} error={problems.fields.expiresAt} />
+            <NumberInput label={tr("registration.maxUses")} required min={1} max={1000} value={maxUses} onChange={setMaxUses} error={problems.fields.maxUses} />
             <FormErrors messages={problems.general} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>Cancel</Button>
-              <Button type="submit" loading={fetching}>Create token</Button>
+              <Button variant="default" onClick={onClose}>{tr("registration.cancel")}</Button>
+              <Button type="submit" loading={fetching}>{tr("registration.create")}</Button>
             </Group>
           </Stack>
         </form>

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { useProblems } from "../forms";
 import { FormErrors, Loading, PageError } from "../ui";
+import { useTranslation } from "react-i18next";
 
 // A customer organization's security policy (D-org-policy): session
 // lifetimes, the minimum password length, and which second factors
@@ -32,19 +33,20 @@ type Policy = {
 };
 
 const MFA: { key: "mfaByTotp" | "mfaByPasskey" | "mfaBySso"; label: string }[] = [
-  { key: "mfaByTotp", label: "An authenticator app's code" },
-  { key: "mfaByPasskey", label: "A passkey" },
-  { key: "mfaBySso", label: "An identity provider that enforces two-step verification" },
+  { key: "mfaByTotp", label: "securityPolicy.byTotp" },
+  { key: "mfaByPasskey", label: "securityPolicy.byPasskey" },
+  { key: "mfaBySso", label: "securityPolicy.bySso" },
 ];
 
 export function SecurityPolicy({ customerId, write }: { customerId: string; write: boolean }) {
+  const { t } = useTranslation();
   const [{ data, fetching, error }] = useQuery({ query: SecurityPolicyQuery, variables: { id: customerId } });
   const [saved, setSaved] = useState(false);
   if (fetching && !data) return <Loading />;
   const policy = data?.customer?.securityPolicy;
   return (
     <>
-      <PageError error={error} what="the security policy" />
+      <PageError error={error} what={t("securityPolicy.thePolicy")} />
       {policy && <PolicyForm key={JSON.stringify(policy)} customerId={customerId} policy={policy} write={write} saved={saved} setSaved={setSaved} />}
     </>
   );
@@ -53,6 +55,7 @@ export function SecurityPolicy({ customerId, write }: { customerId: string; writ
 function PolicyForm({ customerId, policy, write, saved, setSaved }: {
   customerId: string; policy: Policy; write: boolean; saved: boolean; setSaved: (b: boolean) => void;
 }) {
+  const { t } = useTranslation();
   // lifetimes are edited in minutes, stored in seconds
   const [idle, setIdle] = useState<number | string>(policy.sessionIdleSeconds / 60);
   const [max, setMax] = useState<number | string>(policy.sessionMaxSeconds / 60);
@@ -74,18 +77,18 @@ function PolicyForm({ customerId, policy, write, saved, setSaved }: {
       }}
     >
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
-        <Title order={2} size="h3" mt="xl" mb="xs" component="legend">Security policy</Title>
+        <Title order={2} size="h3" mt="xl" mb="xs" component="legend">{t("securityPolicy.title")}</Title>
         <Stack gap="xs">
-          <NumberInput label="Idle timeout (minutes)" description="A session unused this long ends; 0: no idle limit." min={0} allowDecimal={false}
+          <NumberInput label={t("securityPolicy.idle")} description={t("securityPolicy.idleHint")} min={0} allowDecimal={false}
             value={idle} onChange={(v) => { edit(); setIdle(v); }} disabled={!write} error={problems.fields.sessionIdleSeconds} />
-          <NumberInput label="Session lifetime (minutes)" description="A session ends this long after the sign-in; 0: the platform's 12 hours." min={0} allowDecimal={false}
+          <NumberInput label={t("securityPolicy.lifetime")} description={t("securityPolicy.lifetimeHint")} min={0} allowDecimal={false}
             value={max} onChange={(v) => { edit(); setMax(v); }} disabled={!write} error={problems.fields.sessionMaxSeconds} />
-          <NumberInput label="Minimum password length" description={`At least ${policy.platformPasswordMinLength}, the platform's; common and breached passwords are always refused.`}
+          <NumberInput label={t("securityPolicy.minLength")} description={t("securityPolicy.minLengthHint", { min: policy.platformPasswordMinLength })}
             min={policy.platformPasswordMinLength} max={128} allowDecimal={false}
             value={minLength} onChange={(v) => { edit(); setMinLength(v); }} disabled={!write} error={problems.fields.passwordMinLength} />
-          <Text size="sm" fw={500} mt="xs">Second steps that satisfy two-step verification{policy.mfaForced ? "" : " (when it is required)"}</Text>
+          <Text size="sm" fw={500} mt="xs">{t(policy.mfaForced ? "securityPolicy.secondSteps" : "securityPolicy.secondStepsWhenRequired")}</Text>
           {MFA.map((f) => (
-            <Checkbox key={f.key} label={f.label} checked={mfa[f.key]} disabled={!write}
+            <Checkbox key={f.key} label={t(f.label)} checked={mfa[f.key]} disabled={!write}
               onChange={(e) => { const v = e.currentTarget.checked; edit(); setMfa((x) => ({ ...x, [f.key]: v })); }} />
           ))}
         </Stack>
@@ -93,8 +96,8 @@ function PolicyForm({ customerId, policy, write, saved, setSaved }: {
       <FormErrors messages={problems.general} />
       {write && (
         <Group mt="sm">
-          <Button type="submit" loading={fetching}>Save security policy</Button>
-          {saved && <Text size="sm" role="status" data-testid="policy-saved">Saved.</Text>}
+          <Button type="submit" loading={fetching}>{t("securityPolicy.save")}</Button>
+          {saved && <Text size="sm" role="status" data-testid="policy-saved">{t("securityPolicy.saved")}</Text>}
         </Group>
       )}
     </form>

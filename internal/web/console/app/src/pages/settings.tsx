@@ -151,7 +151,7 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
         onClose={() => setDeleting(null)}
         kind={deleting?.kind ?? ""}
         name={deleting?.name ?? ""}
-        consequence={deleting?.kind === "webhook" ? "No more events are sent to this URL." : "Its tokens stop working at once."}
+        consequence={deleting?.kind === "webhook" ? tr("settings.noMoreEvents") : tr("settings.tokensStop")}
         onConfirm={async () =>
           messages(
             deleting!.kind === "webhook"

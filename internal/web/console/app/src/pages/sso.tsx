@@ -238,10 +238,10 @@ function ProviderModal({ customerId, provider, onClose }: { customerId: string; 
             <Checkbox label={tr("sso.trustItsEMailAddressesTo")} checked={linkTrusted}
               onChange={(e) => setTrusted(e.currentTarget.checked)} />
           )}
-          <TextInput label="Groups claim" description="The ID token's claim listing the user's groups (dotted for a nested claim); empty turns just-in-time groups off"
+          <TextInput label={tr("sso.groupsClaim")} description={tr("sso.groupsClaimHint")}
             value={groupsClaim} onChange={(e) => setGroupsClaim(e.currentTarget.value)} error={problems.fields.groupsClaim} />
-          <Textarea label="Group mapping" autosize minRows={2}
-            description="One line per claim value: value = group name or id (split at the last =). At each sign-in the user's memberships of these groups follow the claim."
+          <Textarea label={tr("sso.groupMapping")} autosize minRows={2}
+            description={tr("sso.groupMappingHint")}
             value={mapping} onChange={(e) => setMapping(e.currentTarget.value)} error={mappingError || problems.fields.groupMapping} />
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">

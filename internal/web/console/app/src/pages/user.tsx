@@ -5,7 +5,7 @@
 // revoke (typed e-mail). Customer users under /users/{id}, internal users
 // under /internal-users/{id}; each action only where supportActions offers it.
 import { useState } from "react";
-import { Button, Group, Table, Text, Title } from "@mantine/core";
+import { Button, Group, NativeSelect, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import type { CombinedError } from "@urql/core";
 import { graphql } from "../gql";
@@ -19,12 +19,12 @@ import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, 
 import { StatusBadge } from "./users";
 import { useTranslation } from "react-i18next";
 import { ActAsButton } from "../impersonation";
-import { tr } from "../i18n";
+import { LANGUAGES, tr } from "../i18n";
 
 const CustomerUserQuery = graphql(`
   query SupportUser($id: ID!) {
     user(id: $id) {
-      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt
+      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt
       customer { id name }
     }
   }
@@ -49,6 +49,9 @@ const InternalUserSessionsQuery = graphql(`
       nextCursor
     }
   }
+`);
+const UpdateUserLanguage = graphql(`
+  mutation UpdateUserLanguage($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id language } }
 `);
 const UnlockUser = graphql(`mutation UnlockUser($id: ID!) { unlockUser(id: $id) { id status lockedUntil failedSignIns } }`);
 const UnlockInternalUser = graphql(`mutation UnlockInternalUser($id: ID!) { unlockInternalUser(id: $id) { id status lockedUntil failedSignIns } }`);
@@ -142,6 +145,7 @@ export function CustomerUserPage({ id }: { id: string }) {
   const [, revoke] = useMutation(RevokeInvitation);
   const [, endSession] = useMutation(EndUserSession);
   const [, endSessions] = useMutation(EndUserSessions);
+  const [, setLanguage] = useMutation(UpdateUserLanguage);
   if (fetching && !data) return <Loading />;
   const u = data?.user;
   if (!u) return <Gone error={error} />;
@@ -150,7 +154,9 @@ export function CustomerUserPage({ id }: { id: string }) {
     : `${route.base}`;
   const tools = toolsOf(false, id, { unlock, reset, resend, revoke, endSession, endSessions });
   return (
-    <UserSupport user={u} tools={tools} back={back} backLabel={u.customer ? tr("user.allUsersOf", { name: u.customer.name }) : "Home"}
+    <UserSupport user={u} tools={tools} back={back} backLabel={u.customer ? tr("user.allUsersOf", { name: u.customer.name }) : tr("user.home")}
+      language={{ value: u.language, editable: caller.canWrite("MANAGE_CUSTOMER_USER"),
+        save: (language) => setLanguage({ id, input: { language } }, refreshed) }}
       customer={caller.internal && u.customer ? { href: `${route.base}/customers/${u.customer.id}`, name: u.customer.name } : undefined}
       sessions={sessions.data?.userSessions} sessionsError={sessions.error} />
   );
@@ -175,7 +181,7 @@ export function InternalUserPage({ id }: { id: string }) {
   if (!u) return <Gone error={error} />;
   const tools = toolsOf(true, id, { unlock, reset, resend, revoke, endSession, endSessions });
   return (
-    <UserSupport user={u} tools={tools} back={`${route.base}/internal-users`} backLabel="All internal users"
+    <UserSupport user={u} tools={tools} back={`${route.base}/internal-users`} backLabel={tr("user.allInternalUsers")}
       sessions={sessions.data?.internalUserSessions} sessionsError={sessions.error} />
   );
 }
@@ -191,12 +197,21 @@ function Gone({ error }: { error?: CombinedError }) {
   );
 }
 
-function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sessionsError }: {
+// UserLanguage is a customer user's saved language for pages and e-mails
+// (D-languages), "" for the browser's; editable by who may edit the user.
+interface UserLanguage {
+  value: string;
+  editable: boolean;
+  save: (language: string) => Result;
+}
+
+function UserSupport({ user: u, tools, back, backLabel, customer, language, sessions, sessionsError }: {
   user: Account;
   tools: Tools;
   back: string;
   backLabel: string;
   customer?: { href: string; name: string };
+  language?: UserLanguage;
   sessions?: { items: Session[]; nextCursor?: string | null };
   sessionsError?: CombinedError;
 }) {
@@ -226,6 +241,20 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
           <Table.Tr><Table.Th w={180}>{tr("user.eMail")}</Table.Th><Table.Td>{u.email}</Table.Td></Table.Tr>
           {customer && <Table.Tr><Table.Th>{tr("user.customer")}</Table.Th><Table.Td><Link href={customer.href}>{customer.name}</Link></Table.Td></Table.Tr>}
           <Table.Tr><Table.Th>{tr("user.role")}</Table.Th><Table.Td>{u.role}</Table.Td></Table.Tr>
+          {language && (
+            <Table.Tr>
+              <Table.Th>{tr("user.language")}</Table.Th>
+              <Table.Td data-testid="user-language">
+                {language.editable ? (
+                  <NativeSelect size="xs" maw={260} aria-label={tr("user.languageOf", { email: u.email })} value={language.value}
+                    data={[{ value: "", label: tr("user.browserLanguage") }, ...LANGUAGES.map((l) => ({ value: l.code, label: l.name }))]}
+                    onChange={(e) => act("language", () => language.save(e.currentTarget.value), tr("user.languageSaved"))} />
+                ) : (
+                  LANGUAGES.find((l) => l.code === language.value)?.name ?? tr("user.browserLanguage")
+                )}
+              </Table.Td>
+            </Table.Tr>
+          )}
           <Table.Tr>
             <Table.Th>{tr("user.status")}</Table.Th>
             <Table.Td data-testid="user-status">
@@ -273,7 +302,7 @@ function UserSupport({ user: u, tools, back, backLabel, customer, sessions, sess
               <Button variant="outline" color="red.9" onClick={() => setConfirming("all")}>{tr("user.signOutEverywhere")}</Button>
             )}
           </Group>
-          <Text size="sm" c="gray.7" mb="xs">Browsers signed in at the identity provider; the last use is at most a minute behind.</Text>
+          <Text size="sm" c="gray.7" mb="xs">{tr("user.sessionsHint")}</Text>
           <PageError error={sessionsError} what={tr("user.thisUserSSessions")} />
           {sessions && items.length === 0 && <Empty>{tr("user.noBrowserIsSignedIn")}</Empty>}
           {items.length > 0 && (
