@@ -26,8 +26,24 @@ func (r *mutationResolver) EndOwnImpersonation(ctx context.Context) (*bool, erro
 	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error { return s.EndOwnImpersonation(ctx, c) })
 }
 
-func (r *mutationResolver) SetImpersonationPolicy(ctx context.Context, customerID string, allowed bool) (*admin.ImpersonationPolicy, error) {
-	return call2(ctx, r.Resolver, (*admin.Service).PutCustomerImpersonationPolicy, customerID, admin.ImpersonationPolicy{Allowed: &allowed})
+func (r *mutationResolver) SetImpersonationPolicy(ctx context.Context, customerID string, allowed bool, approverID *string) (*admin.ImpersonationPolicy, error) {
+	in := admin.ImpersonationPolicy{Allowed: &allowed}
+	if approverID != nil {
+		in.ApproverID = *approverID
+	}
+	return call2(ctx, r.Resolver, (*admin.Service).PutCustomerImpersonationPolicy, customerID, in)
+}
+
+func (r *mutationResolver) ApproveImpersonation(ctx context.Context, id string) (*admin.Impersonation, error) {
+	return call(ctx, r.Resolver, (*admin.Service).ApproveImpersonation, id)
+}
+
+func (r *mutationResolver) DenyImpersonation(ctx context.Context, id string) (*admin.Impersonation, error) {
+	return call(ctx, r.Resolver, (*admin.Service).DenyImpersonation, id)
+}
+
+func (r *mutationResolver) ImpersonationSubjectToken(ctx context.Context, id string) (*admin.ImpersonationStart, error) {
+	return call(ctx, r.Resolver, (*admin.Service).CollectSubjectToken, id)
 }
 
 func (r *queryResolver) Impersonations(ctx context.Context, customerID string, first *int, after *string) (*model.ImpersonationPage, error) {
@@ -37,4 +53,8 @@ func (r *queryResolver) Impersonations(ctx context.Context, customerID string, f
 
 func (r *queryResolver) ImpersonationPolicy(ctx context.Context, customerID string) (*admin.ImpersonationPolicy, error) {
 	return call(ctx, r.Resolver, (*admin.Service).CustomerImpersonationPolicy, customerID)
+}
+
+func (r *queryResolver) Impersonation(ctx context.Context, id string) (*admin.Impersonation, error) {
+	return call(ctx, r.Resolver, (*admin.Service).GetImpersonation, id)
 }

@@ -212,6 +212,10 @@ var fieldOps = map[fieldKey]admin.Operation{
 	{"Mutation", "endImpersonation"}:             admin.OpImpersonationEnd,
 	{"Mutation", "endOwnImpersonation"}:          admin.OpImpersonationEndOwn,
 	{"Mutation", "setImpersonationPolicy"}:       admin.OpImpersonationPolicyPut,
+	{"Query", "impersonation"}:                   admin.OpImpersonationGet,
+	{"Mutation", "approveImpersonation"}:         admin.OpImpersonationApprove,
+	{"Mutation", "denyImpersonation"}:            admin.OpImpersonationDeny,
+	{"Mutation", "impersonationSubjectToken"}:    admin.OpImpersonationToken,
 }
 
 // operationOf is the operation the field being resolved performs.

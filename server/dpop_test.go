@@ -68,19 +68,11 @@ func boundServiceTokens(t *testing.T, m *Main, key *testkit.DPoPKey) (console, d
 		if resource != "" {
 			form.Set("resource", resource)
 		}
-		req, _ := http.NewRequest(http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.SetBasicAuth(sa["clientId"].(string), sa["clientSecret"].(string))
-		req.Header.Set("DPoP", key.Proof(http.MethodPost, tokenURL, testkit.ProofOpts{}))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var out map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&out)
-		if resp.StatusCode != http.StatusOK || out["token_type"] != "DPoP" {
-			t.Fatalf("bound client_credentials: %d %v", resp.StatusCode, out)
+		status, out := dpopTokenRequest(t, tokenURL, form, key, func(r *http.Request) {
+			r.SetBasicAuth(sa["clientId"].(string), sa["clientSecret"].(string))
+		})
+		if status != http.StatusOK || out["token_type"] != "DPoP" {
+			t.Fatalf("bound client_credentials: %d %v", status, out)
 		}
 		return out["access_token"].(string)
 	}
@@ -289,20 +281,41 @@ func boundCodeTokens(t *testing.T, m *Main, key *testkit.DPoPKey, clientID, redi
 	}
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirect},
 		"client_id": {clientID}, "code_verifier": {verifier}}
-	req, _ := http.NewRequest(http.MethodPost, cfg.Endpoint.TokenURL, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("DPoP", key.Proof(http.MethodPost, cfg.Endpoint.TokenURL, testkit.ProofOpts{}))
-	tr, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(tr.Body).Decode(&out)
-	if tr.StatusCode != http.StatusOK || out["token_type"] != "DPoP" {
-		t.Fatalf("bound code exchange: %d %v", tr.StatusCode, out)
+	status, out := dpopTokenRequest(t, cfg.Endpoint.TokenURL, form, key, nil)
+	if status != http.StatusOK || out["token_type"] != "DPoP" {
+		t.Fatalf("bound code exchange: %d %v", status, out)
 	}
 	return out
+}
+
+// dpopTokenRequest posts form to the token endpoint with a proof of key, as
+// a DPoP client does: the first proof carries no nonce and is answered
+// use_dpop_nonce with the provider's DPoP-Nonce, the retry carries it.
+// edit adds client authentication. It answers the retry's status and body.
+func dpopTokenRequest(t *testing.T, tokenURL string, form url.Values, key *testkit.DPoPKey, edit func(*http.Request)) (int, map[string]any) {
+	t.Helper()
+	post := func(nonce string) (int, map[string]any, string) {
+		req, _ := http.NewRequest(http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if edit != nil {
+			edit(req)
+		}
+		req.Header.Set("DPoP", key.Proof(http.MethodPost, tokenURL, testkit.ProofOpts{Nonce: nonce}))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out, resp.Header.Get("DPoP-Nonce")
+	}
+	status, out, nonce := post("")
+	if status != http.StatusBadRequest || out["error"] != "use_dpop_nonce" || nonce == "" {
+		t.Fatalf("a proof without the provider's nonce: %d %v (DPoP-Nonce %q)", status, out, nonce)
+	}
+	status, out, _ = post(nonce)
+	return status, out
 }
 
 // The tenant web app's session is a cookie: a DPoP-bound access token

@@ -55,9 +55,11 @@ func nodeSteps(t *testing.T, node, dir, script string) (send func(any), next fun
 
 // panva's openid-client binds the console portal's tokens to its DPoP key
 // as its documentation says: discovery names the proof algorithms, the
-// code exchange and the refresh answer token_type DPoP, the console API
-// serves the bound token with its proofs (openid-client retries once with
-// the API's DPoP-Nonce), and the bound refresh token refuses another key.
+// authorization request binds the code to the key (dpop_jkt), the code
+// exchange and the refresh answer token_type DPoP (openid-client retries
+// once with the token endpoint's DPoP-Nonce), the console API serves the
+// bound token with its proofs (and its own nonce), and the bound refresh
+// token refuses another key.
 // spec: D-dpop
 func TestOpenIDClientDPoP(t *testing.T) {
 	t.Parallel()
@@ -78,7 +80,7 @@ func TestOpenIDClientDPoP(t *testing.T) {
 	_, page := fetchPage(t, b, http.MethodGet, auth["url"].(string), nil)
 	resp, _ := submit(t, b, m.Config.IssuerURL+idp.PathLogin, page, "email", email, "password", DemoPassword)
 	send(map[string]any{"callback": resp.Header.Get("Location")})
-	if c := next("code"); !strings.EqualFold(c["tokenType"].(string), "dpop") || c["refresh"] != true {
+	if c := next("code"); !strings.EqualFold(c["tokenType"].(string), "dpop") || c["refresh"] != true || c["jkt"] == "" || c["cnf"] != c["jkt"] {
 		t.Fatalf("the code exchange as openid-client saw it: %v", c)
 	}
 	if a := next("api"); a["status"] != float64(200) || a["body"].(map[string]any)["email"] != email {

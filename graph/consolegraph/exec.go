@@ -363,19 +363,23 @@ type ComplexityRoot struct {
 	}
 
 	Impersonation struct {
-		ActorEmail  func(childComplexity int) int
-		ActorID     func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		CustomerID  func(childComplexity int) int
-		EndedAt     func(childComplexity int) int
-		EndedBy     func(childComplexity int) int
-		ExchangedAt func(childComplexity int) int
-		ExpiresAt   func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Reason      func(childComplexity int) int
-		State       func(childComplexity int) int
-		UserEmail   func(childComplexity int) int
-		UserID      func(childComplexity int) int
+		ActorEmail    func(childComplexity int) int
+		ActorID       func(childComplexity int) int
+		Approval      func(childComplexity int) int
+		ApproverEmail func(childComplexity int) int
+		ApproverID    func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		CustomerID    func(childComplexity int) int
+		DecidedAt     func(childComplexity int) int
+		EndedAt       func(childComplexity int) int
+		EndedBy       func(childComplexity int) int
+		ExchangedAt   func(childComplexity int) int
+		ExpiresAt     func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Reason        func(childComplexity int) int
+		State         func(childComplexity int) int
+		UserEmail     func(childComplexity int) int
+		UserID        func(childComplexity int) int
 	}
 
 	ImpersonationPage struct {
@@ -384,10 +388,14 @@ type ComplexityRoot struct {
 	}
 
 	ImpersonationPolicy struct {
-		Allowed func(childComplexity int) int
+		Allowed          func(childComplexity int) int
+		ApprovalRequired func(childComplexity int) int
+		ApproverID       func(childComplexity int) int
 	}
 
 	ImpersonationStart struct {
+		Approval         func(childComplexity int) int
+		ApproverEmail    func(childComplexity int) int
 		CustomerID       func(childComplexity int) int
 		ExpiresIn        func(childComplexity int) int
 		ID               func(childComplexity int) int
@@ -490,6 +498,7 @@ type ComplexityRoot struct {
 		AddGroupMember               func(childComplexity int, groupID string, userID string) int
 		AddInternalGroupManager      func(childComplexity int, groupID string, userID string) int
 		AddInternalGroupMember       func(childComplexity int, groupID string, userID string) int
+		ApproveImpersonation         func(childComplexity int, id string) int
 		ClaimDomain                  func(childComplexity int, customerID string, domain string) int
 		CreateCustomer               func(childComplexity int, input model.CreateCustomerInput) int
 		CreateEnvVar                 func(childComplexity int, input admin.EnvVarInput) int
@@ -528,6 +537,7 @@ type ComplexityRoot struct {
 		DeleteUser                   func(childComplexity int, id string) int
 		DeleteUserAttribute          func(childComplexity int, id string) int
 		DeleteWebhook                func(childComplexity int, id string) int
+		DenyImpersonation            func(childComplexity int, id string) int
 		EndImpersonation             func(childComplexity int, id string) int
 		EndInternalUserSession       func(childComplexity int, id string, sessionID string) int
 		EndInternalUserSessions      func(childComplexity int, id string) int
@@ -536,6 +546,7 @@ type ComplexityRoot struct {
 		EndUserSessions              func(childComplexity int, id string) int
 		EnterFocus                   func(childComplexity int, input model.FocusInput) int
 		ImpersonateUser              func(childComplexity int, id string, reason string) int
+		ImpersonationSubjectToken    func(childComplexity int, id string) int
 		InviteUser                   func(childComplexity int, customerID string, input model.InviteUserInput) int
 		IssueCredit                  func(childComplexity int, customerID string, input admin.CreditInput) int
 		LeaveFocus                   func(childComplexity int) int
@@ -575,7 +586,7 @@ type ComplexityRoot struct {
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
 		RotateWebhookSecret          func(childComplexity int, id string) int
 		RunSystemWorker              func(childComplexity int, id string) int
-		SetImpersonationPolicy       func(childComplexity int, customerID string, allowed bool) int
+		SetImpersonationPolicy       func(childComplexity int, customerID string, allowed bool, approverID *string) int
 		SetServiceAccountKeys        func(childComplexity int, id string, jwks json.RawMessage) int
 		SetServiceAccountRole        func(childComplexity int, id string, role string) int
 		SuspendUser                  func(childComplexity int, id string) int
@@ -661,6 +672,7 @@ type ComplexityRoot struct {
 		GroupMembers            func(childComplexity int, groupID string, first *int, after *string) int
 		Groups                  func(childComplexity int, customerID string, first *int, after *string) int
 		IdentityProvider        func(childComplexity int, id string) int
+		Impersonation           func(childComplexity int, id string) int
 		ImpersonationPolicy     func(childComplexity int, customerID string) int
 		Impersonations          func(childComplexity int, customerID string, first *int, after *string) int
 		Instance                func(childComplexity int, id string) int
@@ -1032,7 +1044,10 @@ type MutationResolver interface {
 	ImpersonateUser(ctx context.Context, id string, reason string) (*admin.ImpersonationStart, error)
 	EndImpersonation(ctx context.Context, id string) (*admin.Impersonation, error)
 	EndOwnImpersonation(ctx context.Context) (*bool, error)
-	SetImpersonationPolicy(ctx context.Context, customerID string, allowed bool) (*admin.ImpersonationPolicy, error)
+	SetImpersonationPolicy(ctx context.Context, customerID string, allowed bool, approverID *string) (*admin.ImpersonationPolicy, error)
+	ApproveImpersonation(ctx context.Context, id string) (*admin.Impersonation, error)
+	DenyImpersonation(ctx context.Context, id string) (*admin.Impersonation, error)
+	ImpersonationSubjectToken(ctx context.Context, id string) (*admin.ImpersonationStart, error)
 	CreateInstance(ctx context.Context, input model.CreateInstanceInput) (*admin.Instance, error)
 	UpdateInstance(ctx context.Context, id string, input admin.InstanceUpdate) (*admin.Instance, error)
 	DeleteInstance(ctx context.Context, id string) (*bool, error)
@@ -1125,6 +1140,7 @@ type QueryResolver interface {
 	InternalGroupGrants(ctx context.Context, groupID string) ([]*admin.GrantView, error)
 	Impersonations(ctx context.Context, customerID string, first *int, after *string) (*model.ImpersonationPage, error)
 	ImpersonationPolicy(ctx context.Context, customerID string) (*admin.ImpersonationPolicy, error)
+	Impersonation(ctx context.Context, id string) (*admin.Impersonation, error)
 	Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
 	Plans(ctx context.Context) ([]*admin.PlanView, error)
@@ -2587,6 +2603,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Impersonation.ActorID(childComplexity), true
+	case "Impersonation.approval":
+		if e.ComplexityRoot.Impersonation.Approval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.Approval(childComplexity), true
+	case "Impersonation.approverEmail":
+		if e.ComplexityRoot.Impersonation.ApproverEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ApproverEmail(childComplexity), true
+	case "Impersonation.approverId":
+		if e.ComplexityRoot.Impersonation.ApproverID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.ApproverID(childComplexity), true
 	case "Impersonation.createdAt":
 		if e.ComplexityRoot.Impersonation.CreatedAt == nil {
 			break
@@ -2599,6 +2633,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Impersonation.CustomerID(childComplexity), true
+	case "Impersonation.decidedAt":
+		if e.ComplexityRoot.Impersonation.DecidedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Impersonation.DecidedAt(childComplexity), true
 	case "Impersonation.endedAt":
 		if e.ComplexityRoot.Impersonation.EndedAt == nil {
 			break
@@ -2673,7 +2713,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ImpersonationPolicy.Allowed(childComplexity), true
+	case "ImpersonationPolicy.approvalRequired":
+		if e.ComplexityRoot.ImpersonationPolicy.ApprovalRequired == nil {
+			break
+		}
 
+		return e.ComplexityRoot.ImpersonationPolicy.ApprovalRequired(childComplexity), true
+	case "ImpersonationPolicy.approverId":
+		if e.ComplexityRoot.ImpersonationPolicy.ApproverID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationPolicy.ApproverID(childComplexity), true
+
+	case "ImpersonationStart.approval":
+		if e.ComplexityRoot.ImpersonationStart.Approval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.Approval(childComplexity), true
+	case "ImpersonationStart.approverEmail":
+		if e.ComplexityRoot.ImpersonationStart.ApproverEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImpersonationStart.ApproverEmail(childComplexity), true
 	case "ImpersonationStart.customerId":
 		if e.ComplexityRoot.ImpersonationStart.CustomerID == nil {
 			break
@@ -3124,6 +3188,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddInternalGroupMember(childComplexity, args["groupId"].(string), args["userId"].(string)), true
+	case "Mutation.approveImpersonation":
+		if e.ComplexityRoot.Mutation.ApproveImpersonation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_approveImpersonation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApproveImpersonation(childComplexity, args["id"].(string)), true
 	case "Mutation.claimDomain":
 		if e.ComplexityRoot.Mutation.ClaimDomain == nil {
 			break
@@ -3542,6 +3617,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
+	case "Mutation.denyImpersonation":
+		if e.ComplexityRoot.Mutation.DenyImpersonation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_denyImpersonation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DenyImpersonation(childComplexity, args["id"].(string)), true
 	case "Mutation.endImpersonation":
 		if e.ComplexityRoot.Mutation.EndImpersonation == nil {
 			break
@@ -3625,6 +3711,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImpersonateUser(childComplexity, args["id"].(string), args["reason"].(string)), true
+	case "Mutation.impersonationSubjectToken":
+		if e.ComplexityRoot.Mutation.ImpersonationSubjectToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_impersonationSubjectToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImpersonationSubjectToken(childComplexity, args["id"].(string)), true
 	case "Mutation.inviteUser":
 		if e.ComplexityRoot.Mutation.InviteUser == nil {
 			break
@@ -4059,7 +4156,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.SetImpersonationPolicy(childComplexity, args["customerId"].(string), args["allowed"].(bool)), true
+		return e.ComplexityRoot.Mutation.SetImpersonationPolicy(childComplexity, args["customerId"].(string), args["allowed"].(bool), args["approverId"].(*string)), true
 	case "Mutation.setServiceAccountKeys":
 		if e.ComplexityRoot.Mutation.SetServiceAccountKeys == nil {
 			break
@@ -4680,6 +4777,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.IdentityProvider(childComplexity, args["id"].(string)), true
+	case "Query.impersonation":
+		if e.ComplexityRoot.Query.Impersonation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_impersonation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Impersonation(childComplexity, args["id"].(string)), true
 	case "Query.impersonationPolicy":
 		if e.ComplexityRoot.Query.ImpersonationPolicy == nil {
 			break
@@ -7016,8 +7124,14 @@ type Impersonation {
   actorId: ID!
   actorEmail: String!
   reason: String!
-  "pending (the subject token not exchanged yet), active, ended or expired."
+  "awaiting_approval (the customer's approver has not decided), denied, approved (the subject token not collected yet), pending (the subject token not exchanged yet), active, ended or expired."
   state: String!
+  "Empty when the customer named no approver; else pending, approved or denied (D-impersonation-approval)."
+  approval: String!
+  "The customer's owner or admin who decides; empty for none."
+  approverId: String!
+  approverEmail: String!
+  decidedAt: Time
   createdAt: Time!
   exchangedAt: Time
   "When it ends by itself: at most an hour after the exchange."
@@ -7042,14 +7156,22 @@ type ImpersonationStart {
   id: ID!
   userId: ID!
   customerId: ID!
+  "Empty while the request awaits its approver (approval pending)."
   subjectToken: String!
   subjectTokenType: String!
+  "Seconds the subject token may be exchanged, or the request waits for its approver."
   expiresIn: Int!
+  "Empty when no approval is needed; pending when the approver decides first."
+  approval: String!
+  approverEmail: String!
 }
 
 "A customer's decision on support impersonation; off by default."
 type ImpersonationPolicy {
   allowed: Boolean
+  "The owner or admin of the customer who approves each impersonation; empty for none (D-impersonation-approval)."
+  approverId: String!
+  approvalRequired: Boolean!
 }
 
 extend type Query {
@@ -7057,6 +7179,8 @@ extend type Query {
   impersonations(customerId: ID!, first: Int = 100, after: String): ImpersonationPage! @authz(action: MANAGE_CUSTOMER_USER) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   "Whether the customer lets support act as its users."
   impersonationPolicy(customerId: ID!): ImpersonationPolicy @authz(action: MANAGE_CUSTOMER_USER)
+  "One impersonation: the support user follows its request, the customer's owners and admins read it."
+  impersonation(id: ID!): Impersonation @authz(action: MANAGE_CUSTOMER_USER)
 }
 
 extend type Mutation {
@@ -7066,8 +7190,14 @@ extend type Mutation {
   endImpersonation(id: ID!): Impersonation @authz(action: MANAGE_CUSTOMER_USER)
   "Ends the impersonation the caller's token comes from (the banner's End)."
   endOwnImpersonation: Boolean @authz(action: VIEW_USAGE_UNITS)
-  "The customer's own decision on support impersonation; turning it off ends every running one."
-  setImpersonationPolicy(customerId: ID!, allowed: Boolean!): ImpersonationPolicy @authz(action: ALLOW_IMPERSONATION)
+  "The customer's own decision on support impersonation; turning it off ends every running one. approverId names the owner or admin who approves each impersonation (empty or absent: none)."
+  setImpersonationPolicy(customerId: ID!, allowed: Boolean!, approverId: String): ImpersonationPolicy @authz(action: ALLOW_IMPERSONATION)
+  "The approver the customer named approves an impersonation awaiting it."
+  approveImpersonation(id: ID!): Impersonation @authz(action: ALLOW_IMPERSONATION)
+  "The approver the customer named denies an impersonation awaiting it, which ends it."
+  denyImpersonation(id: ID!): Impersonation @authz(action: ALLOW_IMPERSONATION)
+  "The support user who asked collects the one-time subject token of an approved impersonation, once."
+  impersonationSubjectToken(id: ID!): ImpersonationStart @authz(action: IMPERSONATE_USER)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/instance.graphqls", Input: `"An instance: a deployment of the tenant web app and data API for a customer."
@@ -8516,6 +8646,14 @@ func (ec *executionContext) childFields_Impersonation(ctx context.Context, field
 		return ec.fieldContext_Impersonation_reason(ctx, field)
 	case "state":
 		return ec.fieldContext_Impersonation_state(ctx, field)
+	case "approval":
+		return ec.fieldContext_Impersonation_approval(ctx, field)
+	case "approverId":
+		return ec.fieldContext_Impersonation_approverId(ctx, field)
+	case "approverEmail":
+		return ec.fieldContext_Impersonation_approverEmail(ctx, field)
+	case "decidedAt":
+		return ec.fieldContext_Impersonation_decidedAt(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Impersonation_createdAt(ctx, field)
 	case "exchangedAt":
@@ -8544,6 +8682,10 @@ func (ec *executionContext) childFields_ImpersonationPolicy(ctx context.Context,
 	switch field.Name {
 	case "allowed":
 		return ec.fieldContext_ImpersonationPolicy_allowed(ctx, field)
+	case "approverId":
+		return ec.fieldContext_ImpersonationPolicy_approverId(ctx, field)
+	case "approvalRequired":
+		return ec.fieldContext_ImpersonationPolicy_approvalRequired(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ImpersonationPolicy", field.Name)
 }
@@ -8562,6 +8704,10 @@ func (ec *executionContext) childFields_ImpersonationStart(ctx context.Context, 
 		return ec.fieldContext_ImpersonationStart_subjectTokenType(ctx, field)
 	case "expiresIn":
 		return ec.fieldContext_ImpersonationStart_expiresIn(ctx, field)
+	case "approval":
+		return ec.fieldContext_ImpersonationStart_approval(ctx, field)
+	case "approverEmail":
+		return ec.fieldContext_ImpersonationStart_approverEmail(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ImpersonationStart", field.Name)
 }
@@ -9746,6 +9892,20 @@ func (ec *executionContext) field_Mutation_addInternalGroupMember_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_approveImpersonation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_claimDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10390,6 +10550,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_denyImpersonation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_endImpersonation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10509,6 +10683,20 @@ func (ec *executionContext) field_Mutation_impersonateUser_args(ctx context.Cont
 		return nil, err
 	}
 	args["reason"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_impersonationSubjectToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -11191,6 +11379,14 @@ func (ec *executionContext) field_Mutation_setImpersonationPolicy_args(ctx conte
 		return nil, err
 	}
 	args["allowed"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "approverId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approverId"] = arg2
 	return args, nil
 }
 
@@ -12123,6 +12319,20 @@ func (ec *executionContext) field_Query_impersonationPolicy_args(ctx context.Con
 		return nil, err
 	}
 	args["customerId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_impersonation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -18949,6 +19159,98 @@ func (ec *executionContext) fieldContext_Impersonation_state(_ context.Context, 
 	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
 }
 
+func (ec *executionContext) _Impersonation_approval(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_approval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Approval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_approval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_approverId(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_approverId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ApproverID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_approverId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_approverEmail(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_approverEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ApproverEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_approverEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Impersonation_decidedAt(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Impersonation_decidedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecidedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Impersonation_decidedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Impersonation", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Impersonation_createdAt(ctx context.Context, field graphql.CollectedField, obj *admin.Impersonation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19142,6 +19444,52 @@ func (ec *executionContext) fieldContext_ImpersonationPolicy_allowed(_ context.C
 	return graphql.NewScalarFieldContext("ImpersonationPolicy", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _ImpersonationPolicy_approverId(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationPolicy_approverId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ApproverID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationPolicy_approverId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationPolicy", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImpersonationPolicy_approvalRequired(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationPolicy_approvalRequired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ApprovalRequired, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationPolicy_approvalRequired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationPolicy", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _ImpersonationStart_id(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19278,6 +19626,52 @@ func (ec *executionContext) _ImpersonationStart_expiresIn(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_ImpersonationStart_expiresIn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ImpersonationStart_approval(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_approval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Approval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_approval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImpersonationStart_approverEmail(ctx context.Context, field graphql.CollectedField, obj *admin.ImpersonationStart) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImpersonationStart_approverEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ApproverEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImpersonationStart_approverEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImpersonationStart", field, false, false, "String")
 }
 
 func (ec *executionContext) _Instance_id(ctx context.Context, field graphql.CollectedField, obj *admin.Instance) (ret graphql.Marshaler) {
@@ -23839,7 +24233,7 @@ func (ec *executionContext) _Mutation_setImpersonationPolicy(ctx context.Context
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SetImpersonationPolicy(ctx, fc.Args["customerId"].(string), fc.Args["allowed"].(bool))
+			return ec.Resolvers.Mutation().SetImpersonationPolicy(ctx, fc.Args["customerId"].(string), fc.Args["allowed"].(bool), fc.Args["approverId"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -23885,6 +24279,192 @@ func (ec *executionContext) fieldContext_Mutation_setImpersonationPolicy(ctx con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_setImpersonationPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_approveImpersonation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_approveImpersonation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ApproveImpersonation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "ALLOW_IMPERSONATION")
+				if err != nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Impersonation) graphql.Marshaler {
+			return ec.marshalOImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_approveImpersonation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Impersonation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_approveImpersonation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_denyImpersonation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_denyImpersonation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DenyImpersonation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "ALLOW_IMPERSONATION")
+				if err != nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Impersonation) graphql.Marshaler {
+			return ec.marshalOImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_denyImpersonation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Impersonation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_denyImpersonation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_impersonationSubjectToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_impersonationSubjectToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImpersonationSubjectToken(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "IMPERSONATE_USER")
+				if err != nil {
+					var zeroVal *admin.ImpersonationStart
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ImpersonationStart
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ImpersonationStart) graphql.Marshaler {
+			return ec.marshalOImpersonationStart2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonationStart(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_impersonationSubjectToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImpersonationStart(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_impersonationSubjectToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -30154,6 +30734,68 @@ func (ec *executionContext) fieldContext_Query_impersonationPolicy(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_impersonationPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_impersonation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_impersonation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Impersonation(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_USER")
+				if err != nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Impersonation
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Impersonation) graphql.Marshaler {
+			return ec.marshalOImpersonation2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐImpersonation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_impersonation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Impersonation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_impersonation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -41202,6 +41844,26 @@ func (ec *executionContext) _Impersonation(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "approval":
+			out.Values[i] = ec._Impersonation_approval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "approverId":
+			out.Values[i] = ec._Impersonation_approverId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "approverEmail":
+			out.Values[i] = ec._Impersonation_approverEmail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decidedAt":
+			out.Values[i] = ec._Impersonation_decidedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createdAt":
 			out.Values[i] = ec._Impersonation_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -41298,6 +41960,16 @@ func (ec *executionContext) _ImpersonationPolicy(ctx context.Context, sel ast.Se
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "approverId":
+			out.Values[i] = ec._ImpersonationPolicy_approverId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "approvalRequired":
+			out.Values[i] = ec._ImpersonationPolicy_approvalRequired(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -41353,6 +42025,16 @@ func (ec *executionContext) _ImpersonationStart(ctx context.Context, sel ast.Sel
 			}
 		case "expiresIn":
 			out.Values[i] = ec._ImpersonationStart_expiresIn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "approval":
+			out.Values[i] = ec._ImpersonationStart_approval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "approverEmail":
+			out.Values[i] = ec._ImpersonationStart_approverEmail(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -42329,6 +43011,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "approveImpersonation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_approveImpersonation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "denyImpersonation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_denyImpersonation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "impersonationSubjectToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_impersonationSubjectToken(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createInstance":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInstance(ctx, field)
@@ -43221,6 +43924,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_impersonationPolicy(ctx, field)
+				})
+		case "impersonation":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_impersonation(ctx, field)
 				})
 		case "instances":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -48,15 +48,22 @@ type ImpersonateInput struct {
 }
 
 // ImpersonationStart is the answer of a started impersonation: its id and
-// the one-time subject token (shown once, never stored in the clear).
+// the one-time subject token (shown once, never stored in the clear). When
+// the customer named an approver, Approval is pending and there is no
+// subject token yet: it is collected once approved (CollectSubjectToken).
 type ImpersonationStart struct {
 	ID               string `json:"id"`
 	UserID           string `json:"userId"`
 	CustomerID       string `json:"customerId"`
 	SubjectToken     string `json:"subjectToken"`
 	SubjectTokenType string `json:"subjectTokenType"`
-	// ExpiresIn is how many seconds the subject token may be exchanged.
+	// ExpiresIn is how many seconds the subject token may be exchanged
+	// (or, awaiting approval, how long the request waits for it).
 	ExpiresIn int `json:"expiresIn"`
+	// Approval is "" when none is needed, else pending (D-impersonation-approval).
+	Approval string `json:"approval"`
+	// ApproverEmail is who decides, when someone does.
+	ApproverEmail string `json:"approverEmail"`
 }
 
 // Impersonation is one impersonation as the customer and the platform see it.
@@ -68,19 +75,33 @@ type Impersonation struct {
 	ActorID    string `json:"actorId"`
 	ActorEmail string `json:"actorEmail"`
 	Reason     string `json:"reason"`
-	// State is pending (not exchanged yet), active, ended or expired.
-	State       string     `json:"state"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	ExchangedAt *time.Time `json:"exchangedAt"`
-	ExpiresAt   time.Time  `json:"expiresAt"`
-	EndedAt     *time.Time `json:"endedAt"`
-	EndedBy     string     `json:"endedBy"`
+	// State is awaiting_approval, denied, pending (not exchanged yet; when
+	// approved, once the subject token is collected), active, ended or
+	// expired (D-impersonation-approval).
+	State string `json:"state"`
+	// Approval is "" when the customer named no approver, else pending,
+	// approved or denied; ApproverID and ApproverEmail name the approver.
+	Approval      string     `json:"approval"`
+	ApproverID    string     `json:"approverId"`
+	ApproverEmail string     `json:"approverEmail"`
+	DecidedAt     *time.Time `json:"decidedAt"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	ExchangedAt   *time.Time `json:"exchangedAt"`
+	ExpiresAt     time.Time  `json:"expiresAt"`
+	EndedAt       *time.Time `json:"endedAt"`
+	EndedBy       string     `json:"endedBy"`
 }
 
 // ImpersonationPolicy is a customer's decision on support impersonation.
 type ImpersonationPolicy struct {
 	// Allowed lets support act as the customer's users; off by default.
 	Allowed *bool `json:"allowed"`
+	// ApproverID names the customer's owner or admin who approves each
+	// impersonation before it starts; "" (or absent) for none
+	// (D-impersonation-approval).
+	ApproverID string `json:"approverId"`
+	// ApprovalRequired is whether an approver is named (answered, not read).
+	ApprovalRequired bool `json:"approvalRequired"`
 }
 
 // impersonations is the Service's part for impersonation.
@@ -89,13 +110,20 @@ type impersonations struct{ *core }
 func (s *impersonations) view(m *store.Impersonation) *Impersonation {
 	v := &Impersonation{ID: m.ID, CustomerID: m.CustomerID, UserID: m.UserID, UserEmail: m.UserEmail, ActorID: m.ActorID,
 		ActorEmail: m.ActorEmail, Reason: m.Reason, CreatedAt: m.CreatedAt, ExchangedAt: m.ExchangedAt, ExpiresAt: m.ExpiresAt,
-		EndedAt: m.EndedAt, EndedBy: m.EndedBy}
+		EndedAt: m.EndedAt, EndedBy: m.EndedBy, Approval: m.Approval, ApproverID: m.ApproverID, ApproverEmail: m.ApproverEmail,
+		DecidedAt: m.DecidedAt}
 	now := s.now()
 	switch {
+	case m.Approval == store.ApprovalDenied:
+		v.State = "denied"
 	case m.EndedAt != nil:
 		v.State = "ended"
 	case m.ExchangedAt == nil && !now.Before(m.TokenExpiresAt), !now.Before(m.ExpiresAt):
 		v.State = "expired"
+	case m.Approval == store.ApprovalPending:
+		v.State = "awaiting_approval"
+	case m.Approval == store.ApprovalApproved && m.TokenHash == store.PendingTokenHash(m.ID):
+		v.State = "approved"
 	case m.ExchangedAt == nil:
 		v.State = "pending"
 	default:
@@ -127,6 +155,13 @@ func (s *impersonations) Impersonate(ctx context.Context, c *access.Caller, id s
 	}
 	if !allowed {
 		return nil, s.refused(ctx, c, OpUserImpersonate, on(u.CustomerID, "users", u.ID), errImpersonationOff)
+	}
+	approver, err := s.store.CustomerImpersonationApprover(ctx, u.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	if approver != "" {
+		return s.request(ctx, c, u, reason, approver)
 	}
 	token, hash := newSubjectToken()
 	now := s.now()
@@ -233,7 +268,11 @@ func (s *impersonations) CustomerImpersonationPolicy(ctx context.Context, c *acc
 	if err != nil {
 		return nil, err
 	}
-	return &ImpersonationPolicy{Allowed: &allowed}, nil
+	approver, err := s.store.CustomerImpersonationApprover(ctx, customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &ImpersonationPolicy{Allowed: &allowed, ApproverID: approver, ApprovalRequired: approver != ""}, nil
 }
 
 // PutCustomerImpersonationPolicy records customer customerID's decision on
@@ -247,11 +286,17 @@ func (s *impersonations) PutCustomerImpersonationPolicy(ctx context.Context, c *
 	if in.Allowed == nil {
 		return nil, platform.Errorf(platform.EINVALID, "allowed is required")
 	}
+	if err := s.checkApprover(ctx, customerID, in.ApproverID); err != nil {
+		return nil, err
+	}
 	err := s.audited(ctx, c, OpImpersonationPolicyPut, on(customerID, "customers", customerID, "impersonation-policy"), func(tx *store.Store) error {
+		if err := tx.SetCustomerImpersonationApprover(ctx, customerID, in.ApproverID); err != nil {
+			return err
+		}
 		return tx.SetCustomerImpersonation(ctx, customerID, *in.Allowed, c.UserID, s.now())
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &ImpersonationPolicy{Allowed: in.Allowed}, nil
+	return &ImpersonationPolicy{Allowed: in.Allowed, ApproverID: in.ApproverID, ApprovalRequired: in.ApproverID != ""}, nil
 }

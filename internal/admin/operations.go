@@ -32,6 +32,14 @@ var (
 	OpImpersonationEndOwn    = declare(Operation{Name: "impersonation.end_own", Action: authz.ViewUsageUnits, Write: true, Target: TargetSelf})
 	OpImpersonationPolicyGet = declare(Operation{Name: "impersonation.policy", Action: authz.ManageCustomerUser, Target: TargetCustomer})
 	OpImpersonationPolicyPut = declare(Operation{Name: "impersonation.policy_put", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
+	// With an approver (D-impersonation-approval): the support user reads
+	// its request and collects the subject token once approved; the
+	// customer's owners and admins hold the decision, which only the named
+	// approver makes.
+	OpImpersonationGet     = declare(Operation{Name: "impersonation.get", Action: authz.ManageCustomerUser, Target: TargetCustomer})
+	OpImpersonationToken   = declare(Operation{Name: "impersonation.token", Action: authz.ImpersonateUser, Write: true, Target: TargetCustomer})
+	OpImpersonationApprove = declare(Operation{Name: "impersonation.approve", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
+	OpImpersonationDeny    = declare(Operation{Name: "impersonation.deny", Action: authz.AllowImpersonation, Write: true, Target: TargetCustomer})
 )
 
 // Customers.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/platform/platform/internal/dpop"
 )
 
 // How long the set of application origins is used before it is read again:
@@ -102,11 +104,12 @@ func (p *endpoints) cors(next http.Handler) http.Handler {
 		allowed := origin != "" && p.origins.allowed(r.Context(), origin)
 		if allowed {
 			h.Set("Access-Control-Allow-Origin", origin)
+			h.Set("Access-Control-Expose-Headers", dpop.HeaderNonce) // a browser client retries with it (D-dpop)
 		}
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			if allowed {
 				h.Set("Access-Control-Allow-Methods", "GET, POST")
-				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+dpop.HeaderProof)
 				h.Set("Access-Control-Max-Age", "600")
 			}
 			w.WriteHeader(http.StatusNoContent)

@@ -45,6 +45,29 @@ func (ti *testIDP) tokenCallWith(form url.Values, edit func(*http.Request), proo
 	return resp.StatusCode, body
 }
 
+// dpopNonce answers the token endpoint's current DPoP nonce, as a client
+// learns it: a proof without one is refused use_dpop_nonce, with the nonce
+// in the DPoP-Nonce header (RFC 9449 section 8).
+func (ti *testIDP) dpopNonce() string {
+	ti.t.Helper()
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"unknown"}, "client_id": {appClientID}}
+	req, _ := http.NewRequest(http.MethodPost, ti.issuer+PathToken, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("DPoP", testkit.NewDPoPKey(ti.t).Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{}))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ti.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	nonce := resp.Header.Get("DPoP-Nonce")
+	if resp.StatusCode != http.StatusBadRequest || body["error"] != "use_dpop_nonce" || nonce == "" {
+		ti.t.Fatalf("a proof without a nonce: %d %v, DPoP-Nonce %q", resp.StatusCode, body, nonce)
+	}
+	return nonce
+}
+
 // codeForm signs alice in with a fresh flow and answers the form of its
 // code exchange.
 func (ti *testIDP) codeForm(r *rp) url.Values {
@@ -88,6 +111,7 @@ func cnfJKT(t *testing.T, accessToken string) string {
 func TestDPoPBindsTokens(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
+	n := ti.dpopNonce()
 	resp, err := http.Get(ti.issuer + DiscoveryPath)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +127,7 @@ func TestDPoPBindsTokens(t *testing.T) {
 
 	r := ti.rp(gooidc.ScopeOpenID, "email", gooidc.ScopeOfflineAccess)
 	key := testkit.NewDPoPKey(t)
-	status, body := ti.tokenCall(ti.codeForm(r), key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{}))
+	status, body := ti.tokenCall(ti.codeForm(r), key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{Nonce: n}))
 	if status != http.StatusOK || body["token_type"] != "DPoP" {
 		t.Fatalf("bound exchange: %d %v", status, body)
 	}
@@ -127,7 +151,7 @@ func TestDPoPBindsTokens(t *testing.T) {
 	// the htu is compared normalised: an upper-case scheme and host, a query are the same URI
 	upper := strings.ToUpper(ti.issuer) + PathToken + "?x=1"
 	status, body = ti.tokenCall(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh},
-		"client_id": {appClientID}}, key.Proof(http.MethodPost, upper, testkit.ProofOpts{}))
+		"client_id": {appClientID}}, key.Proof(http.MethodPost, upper, testkit.ProofOpts{Nonce: n}))
 	if status != http.StatusOK || body["token_type"] != "DPoP" || cnfJKT(t, body["access_token"].(string)) != key.JKT() {
 		t.Fatalf("bound refresh: %d %v", status, body)
 	}
@@ -156,6 +180,7 @@ func TestDPoPBindsTokens(t *testing.T) {
 func TestDPoPRequiredByApplication(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
+	n := ti.dpopNonce()
 	ctx := context.Background()
 	app, err := ti.st.ApplicationByClientID(ctx, appClientID)
 	if err != nil {
@@ -170,7 +195,7 @@ func TestDPoPRequiredByApplication(t *testing.T) {
 		t.Fatalf("exchange without a proof: %d %v", status, body)
 	}
 	key := testkit.NewDPoPKey(t)
-	if status, body := ti.tokenCall(ti.codeForm(r), key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{})); status != http.StatusOK || body["token_type"] != "DPoP" {
+	if status, body := ti.tokenCall(ti.codeForm(r), key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{Nonce: n})); status != http.StatusOK || body["token_type"] != "DPoP" {
 		t.Fatalf("exchange with a proof: %d %v", status, body)
 	}
 }
@@ -183,36 +208,37 @@ func TestDPoPRequiredByApplication(t *testing.T) {
 func TestAttackDPoPProofAtTokenEndpoint(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
+	n := ti.dpopNonce()
 	r := ti.rp()
 	key := testkit.NewDPoPKey(t)
 	htu := ti.issuer + PathToken
-	used := key.Proof(http.MethodPost, htu, testkit.ProofOpts{})
+	used := key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n})
 	if status, body := ti.tokenCall(ti.codeForm(r), used); status != http.StatusOK {
 		t.Fatalf("first use: %d %v", status, body)
 	}
 	for name, proofs := range map[string][]string{
 		"replayed jti":  {used},
-		"other htu":     {key.Proof(http.MethodPost, ti.issuer+PathPAR, testkit.ProofOpts{})},
-		"other htm":     {key.Proof(http.MethodGet, htu, testkit.ProofOpts{})},
-		"stale iat":     {key.Proof(http.MethodPost, htu, testkit.ProofOpts{IssuedAt: time.Now().Add(-10 * time.Minute)})},
-		"future iat":    {key.Proof(http.MethodPost, htu, testkit.ProofOpts{IssuedAt: time.Now().Add(10 * time.Minute)})},
-		"no typ":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"typ": nil}})},
-		"typ JWT":       {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"typ": "JWT"}})},
-		"private jwk":   {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"jwk": key.PrivateJWK()}})},
-		"no jwk":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"jwk": nil}})},
-		"alg HS256":     {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"alg": "HS256"}})},
-		"alg none":      {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"alg": "none"}})},
-		"another's jwk": {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Header: map[string]any{"jwk": testkit.NewDPoPKey(t).JWK()}})},
-		"no jti":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Claims: map[string]any{"jti": nil}})},
-		"no iat":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Claims: map[string]any{"iat": nil}})},
-		"two proofs":    {key.Proof(http.MethodPost, htu, testkit.ProofOpts{}), key.Proof(http.MethodPost, htu, testkit.ProofOpts{})},
+		"other htu":     {key.Proof(http.MethodPost, ti.issuer+PathPAR, testkit.ProofOpts{Nonce: n})},
+		"other htm":     {key.Proof(http.MethodGet, htu, testkit.ProofOpts{Nonce: n})},
+		"stale iat":     {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, IssuedAt: time.Now().Add(-10 * time.Minute)})},
+		"future iat":    {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, IssuedAt: time.Now().Add(10 * time.Minute)})},
+		"no typ":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"typ": nil}})},
+		"typ JWT":       {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"typ": "JWT"}})},
+		"private jwk":   {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"jwk": key.PrivateJWK()}})},
+		"no jwk":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"jwk": nil}})},
+		"alg HS256":     {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"alg": "HS256"}})},
+		"alg none":      {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"alg": "none"}})},
+		"another's jwk": {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Header: map[string]any{"jwk": testkit.NewDPoPKey(t).JWK()}})},
+		"no jti":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Claims: map[string]any{"jti": nil}})},
+		"no iat":        {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n, Claims: map[string]any{"iat": nil}})},
+		"two proofs":    {key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n}), key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n})},
 		"not a JWS":     {"not.a-proof"},
 	} {
 		form := ti.codeForm(r)
 		if status, body := ti.tokenCall(form, proofs...); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
 			t.Fatalf("%s: %d %v, want 400 invalid_dpop_proof", name, status, body)
 		}
-		if status, body := ti.tokenCall(form, key.Proof(http.MethodPost, htu, testkit.ProofOpts{})); status != http.StatusOK {
+		if status, body := ti.tokenCall(form, key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n})); status != http.StatusOK {
 			t.Fatalf("%s: the code afterwards: %d %v", name, status, body)
 		}
 	}
@@ -225,10 +251,11 @@ func TestAttackDPoPProofAtTokenEndpoint(t *testing.T) {
 func TestAttackDPoPBoundRefresh(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
+	n := ti.dpopNonce()
 	r := ti.rp(gooidc.ScopeOpenID, gooidc.ScopeOfflineAccess)
 	key, other := testkit.NewDPoPKey(t), testkit.NewDPoPKey(t)
 	htu := ti.issuer + PathToken
-	status, body := ti.tokenCall(ti.codeForm(r), key.Proof(http.MethodPost, htu, testkit.ProofOpts{}))
+	status, body := ti.tokenCall(ti.codeForm(r), key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n}))
 	if status != http.StatusOK {
 		t.Fatalf("exchange: %d %v", status, body)
 	}
@@ -236,14 +263,14 @@ func TestAttackDPoPBoundRefresh(t *testing.T) {
 	if status, body := ti.tokenCall(form); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
 		t.Fatalf("refresh without a proof: %d %v", status, body)
 	}
-	if status, body := ti.tokenCall(form, other.Proof(http.MethodPost, htu, testkit.ProofOpts{})); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
+	if status, body := ti.tokenCall(form, other.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n})); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
 		t.Fatalf("refresh with another key's proof: %d %v", status, body)
 	}
-	if status, body := ti.tokenCall(form, key.Proof(http.MethodPost, htu, testkit.ProofOpts{})); status != http.StatusOK {
+	if status, body := ti.tokenCall(form, key.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n})); status != http.StatusOK {
 		t.Fatalf("refresh with the key's proof: %d %v", status, body)
 	}
 	// the retry of a lost answer (the refresh grace) is the key holder's only
-	if status, body := ti.tokenCall(form, other.Proof(http.MethodPost, htu, testkit.ProofOpts{})); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
+	if status, body := ti.tokenCall(form, other.Proof(http.MethodPost, htu, testkit.ProofOpts{Nonce: n})); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
 		t.Fatalf("retry with another key's proof: %d %v", status, body)
 	}
 	if status, body := ti.tokenCall(form); status != http.StatusBadRequest || body["error"] != "invalid_dpop_proof" {
@@ -280,11 +307,12 @@ func TestManagementRequireDPoP(t *testing.T) {
 func TestAttackDPoPBoundTokenAtManagementAPI(t *testing.T) {
 	t.Parallel()
 	ti := mustIDP(t)
+	n := ti.dpopNonce()
 	ti.mgmtClient(t, true)
 	key := testkit.NewDPoPKey(t)
 	form := url.Values{"grant_type": {"client_credentials"}}
 	basic := func(r *http.Request) { r.SetBasicAuth(mgmtClientID, mgmtSecret) }
-	status, body := ti.tokenCallWith(form, basic, key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{}))
+	status, body := ti.tokenCallWith(form, basic, key.Proof(http.MethodPost, ti.issuer+PathToken, testkit.ProofOpts{Nonce: n}))
 	if status != http.StatusOK || body["token_type"] != "DPoP" {
 		t.Fatalf("bound client_credentials: %d %v", status, body)
 	}

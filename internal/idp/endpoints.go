@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/platform/platform/internal/dpop"
 )
 
 // endpoints are the OAuth endpoints the provider puts around op: client
@@ -19,6 +21,8 @@ type endpoints struct {
 	op      *op.Provider
 	storage *storage
 	origins *corsOrigins
+	// nonces are the DPoP nonces of the token endpoint (D-dpop).
+	nonces *dpop.Nonces
 }
 
 // routes serves the OAuth endpoints that are not pages: token, PAR, device

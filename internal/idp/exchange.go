@@ -323,6 +323,7 @@ func clipScope(s string) string {
 // issueExchanged stores t (opening or extending its grant) with its
 // token.issued event, and answers it signed with act naming actorID.
 func (p *endpoints) issueExchanged(ctx context.Context, t *store.AccessToken, actorID string) (*exchangeResponse, error) {
+	t.DPoPJKT = boundTo(ctx).jkt
 	err := p.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateAccessToken(ctx, t); err != nil {
 			return err

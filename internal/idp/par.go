@@ -9,6 +9,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/dpop"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/platform"
 )
@@ -60,6 +61,10 @@ func (p *endpoints) pushAuthorization(w http.ResponseWriter, r *http.Request) {
 		params.Del(k)
 	}
 	params.Set("client_id", app.ClientID)
+	if code, desc := p.pushedKey(r, params); code != "" {
+		oauthError(w, http.StatusBadRequest, code, desc)
+		return
+	}
 	if err := p.validatePushed(r, params); err != nil {
 		var e *oidc.Error
 		if errors.As(err, &e) {
@@ -164,4 +169,39 @@ func (p *endpoints) pushedRequests(next http.Handler) http.Handler {
 		pushed.URL.RawQuery, pushed.Form, pushed.PostForm = params, nil, nil
 		next.ServeHTTP(w, pushed)
 	})
+}
+
+// pushedKey binds the code of a pushed request to a DPoP key (RFC 9449
+// section 10.1): the key of a proof sent with the push (checked as at the
+// token endpoint, for this endpoint, and spent), or the request's dpop_jkt;
+// both must then name the same key. It answers an OAuth error code and
+// description when the binding does not hold.
+func (p *endpoints) pushedKey(r *http.Request, params url.Values) (code, desc string) {
+	jkt := params.Get(paramDPoPJKT)
+	if params.Has(paramDPoPJKT) && !validThumbprint(jkt) {
+		return "invalid_request", "dpop_jkt must be a key's SHA-256 thumbprint (RFC 7638)"
+	}
+	proofs := r.Header.Values(dpop.HeaderProof)
+	switch {
+	case len(proofs) == 0:
+		return "", ""
+	case len(proofs) > 1:
+		return "invalid_dpop_proof", "one DPoP proof per request"
+	}
+	proof, err := dpop.Verify(proofs[0], dpop.Expect{Method: http.MethodPost, URL: p.cfg.Issuer + PathPAR, Now: p.now()})
+	if err != nil {
+		return "invalid_dpop_proof", err.(*dpop.Error).Reason
+	}
+	if jkt != "" && !dpop.SameJKT(jkt, proof.JKT) {
+		return "invalid_dpop_proof", "dpop_jkt names another key than the proof's"
+	}
+	fresh, err := p.store.UseDPoPProof(r.Context(), proof.ReplayKey(), proof.Expires())
+	if err != nil {
+		return "server_error", "the proof could not be recorded"
+	}
+	if !fresh {
+		return "invalid_dpop_proof", "the proof was used already"
+	}
+	params.Set(paramDPoPJKT, proof.JKT)
+	return "", ""
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/op"
 
 	"github.com/platform/platform/internal/background"
+	"github.com/platform/platform/internal/dpop"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/httpapi"
 	"github.com/platform/platform/internal/i18n"
@@ -203,7 +204,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 		return nil, err
 	}
 	p.login.op = p.op
-	p.endpoints = &endpoints{core: c, op: p.op, storage: p.storage, origins: origins}
+	p.endpoints = &endpoints{core: c, op: p.op, storage: p.storage, origins: origins, nonces: dpop.NewNonces(cfg.SecretsKey)}
 	p.mgmt = &mgmtAPI{core: c, op: p.op, origins: origins, ssoClients: ssoClients}
 	p.registrar = &registrar{core: c, origins: origins}
 	return p, nil
@@ -221,7 +222,7 @@ func (p *Provider) Handler() http.Handler {
 		p.sso.routes(r)
 		p.account.routes(r)
 		p.passkeys.routes(r)
-		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.login.bindBrowser).Handle(PathAuthorize, p.op)
+		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.endpoints.codeKey, p.login.bindBrowser).Handle(PathAuthorize, p.op)
 	})
 	r.Mount(PathManagement, p.mgmt.managementRoutes())
 	p.endpoints.routes(r)

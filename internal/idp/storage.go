@@ -45,6 +45,10 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 	if err := checkAuthParams(req); err != nil {
 		return nil, err
 	}
+	jkt, ok := codeKeyOf(ctx)
+	if !ok {
+		return nil, oidc.ErrInvalidRequest().WithDescription("dpop_jkt must be a key's SHA-256 thumbprint (RFC 7638)")
+	}
 	binding := bindingFromContext(ctx)
 	if binding == "" {
 		return nil, oidc.ErrServerError().WithDescription("login transactions start at the authorize endpoint")
@@ -57,6 +61,7 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 		Prompt: req.Prompt, LoginHint: req.LoginHint, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginTimeout),
 		UILocales: i18n.Pick(i18n.UILocales(req.UILocales.String())),
 		ACR:       demandedACR(req.ACRValues),
+		DPoPJKT:   jkt,
 	}
 	if req.MaxAge != nil {
 		v := int64(*req.MaxAge)
@@ -134,7 +139,7 @@ func (s *storage) DeleteAuthRequest(context.Context, string) error { return nil 
 // CreateAccessToken stores an access token (and opens its grant) and
 // returns it signed (see accesstoken.go: the library takes it as the token's id).
 func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
-	t := s.newAccessToken(req, familyOf(req))
+	t := s.newAccessToken(ctx, req, familyOf(req))
 	err := s.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateAccessToken(ctx, t); err != nil {
 			return err
@@ -151,12 +156,14 @@ func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (s
 	return jwt, t.ExpiresAt, nil
 }
 
-func (s *storage) newAccessToken(req op.TokenRequest, family string) *store.AccessToken {
+// newAccessToken is the record of an access token of req, bound to the DPoP
+// key of the token request in ctx when there is one.
+func (s *storage) newAccessToken(ctx context.Context, req op.TokenRequest, family string) *store.AccessToken {
 	now := s.now()
 	return &store.AccessToken{
 		ID: uuid.NewString(), FamilyID: family, ClientID: clientOf(req), UserID: req.GetSubject(),
 		Scopes: req.GetScopes(), Audience: req.GetAudience(), CreatedAt: now, ExpiresAt: now.Add(s.cfg.AccessTokenLifetime),
-		GrantExpiresAt: now.Add(s.grantLifetime()), SessionSID: sessionOfGrant(req),
+		GrantExpiresAt: now.Add(s.grantLifetime()), SessionSID: sessionOfGrant(req), DPoPJKT: boundTo(ctx).jkt,
 	}
 }
 
@@ -175,7 +182,7 @@ func sessionOfGrant(req op.TokenRequest) string {
 // the same transaction (D-refresh-reuse).
 func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
 	family := familyOf(req)
-	at := s.newAccessToken(req, family)
+	at := s.newAccessToken(ctx, req, family)
 	refresh := randomToken()
 	now := s.now()
 	rt := &store.RefreshToken{
@@ -427,6 +434,13 @@ func (s *storage) SetIntrospectionFromToken(ctx context.Context, resp *oidc.Intr
 	resp.Expiration = oidc.FromTime(t.ExpiresAt)
 	resp.IssuedAt = oidc.FromTime(t.CreatedAt)
 	resp.TokenType = oidc.BearerToken
+	if t.DPoPJKT != "" { // a bound token: its type and key (RFC 9449 section 6.2)
+		resp.TokenType = tokenTypeDPoP
+		if resp.Claims == nil {
+			resp.Claims = map[string]any{}
+		}
+		resp.Claims["cnf"] = confirmation{JKT: t.DPoPJKT}
+	}
 	resp.Active = true
 	return nil
 }

@@ -29,30 +29,51 @@ type Impersonation struct {
 	// EndedAt is when it was ended early, and EndedBy by whom; nil and "".
 	EndedAt *time.Time
 	EndedBy string
-	// UserEmail and ActorEmail are the two users' addresses, read with the row.
-	UserEmail, ActorEmail string
+	// Approval is "" when the customer named no approver, else pending,
+	// approved or denied (D-impersonation-approval); ApproverID is who
+	// decides, DecidedAt when.
+	Approval   string
+	ApproverID string
+	DecidedAt  *time.Time
+	// UserEmail and ActorEmail are the two users' addresses, read with the
+	// row, and ApproverEmail the approver's.
+	UserEmail, ActorEmail, ApproverEmail string
 }
+
+// Approval states of an impersonation (D-impersonation-approval).
+const (
+	ApprovalPending  = "pending"
+	ApprovalApproved = "approved"
+	ApprovalDenied   = "denied"
+)
+
+// PendingTokenHash is the token_hash of an impersonation whose subject
+// token is not issued yet: no SHA-256 in base64url equals it.
+func PendingTokenHash(id string) string { return "pending:" + id }
 
 // impersonationColumns are the columns of impersonations (aliased i), with
 // the two users' addresses, in scanImpersonation's order.
 const impersonationColumns = `i.id, i.customer_id, i.user_id, i.actor_id, i.reason, i.token_hash, i.created_at,
-	i.token_expires_at, i.exchanged_at, i.expires_at, i.ended_at, i.ended_by,
-	COALESCE((SELECT email FROM users WHERE id = i.user_id), ''), COALESCE((SELECT email FROM users WHERE id = i.actor_id), '')`
+	i.token_expires_at, i.exchanged_at, i.expires_at, i.ended_at, i.ended_by, i.approval, i.approver_id, i.decided_at,
+	COALESCE((SELECT email FROM users WHERE id = i.user_id), ''), COALESCE((SELECT email FROM users WHERE id = i.actor_id), ''),
+	COALESCE((SELECT email FROM users WHERE id = i.approver_id), '')`
 
 func scanImpersonation(r Row) (Impersonation, error) {
 	var m Impersonation
-	var exchanged, ended sql.NullTime
+	var exchanged, ended, decided sql.NullTime
 	err := r.Scan(&m.ID, &m.CustomerID, &m.UserID, &m.ActorID, &m.Reason, &m.TokenHash, &m.CreatedAt, &m.TokenExpiresAt,
-		&exchanged, &m.ExpiresAt, &ended, &m.EndedBy, &m.UserEmail, &m.ActorEmail)
-	m.ExchangedAt, m.EndedAt = timePtr(exchanged), timePtr(ended)
+		&exchanged, &m.ExpiresAt, &ended, &m.EndedBy, &m.Approval, &m.ApproverID, &decided, &m.UserEmail, &m.ActorEmail,
+		&m.ApproverEmail)
+	m.ExchangedAt, m.EndedAt, m.DecidedAt = timePtr(exchanged), timePtr(ended), timePtr(decided)
 	return m, err
 }
 
 // CreateImpersonation stores a new impersonation, its token not yet spent.
 func (s *OIDC) CreateImpersonation(ctx context.Context, m *Impersonation) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO impersonations (id, customer_id, user_id, actor_id, reason, token_hash, created_at,
-		token_expires_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		m.ID, m.CustomerID, m.UserID, m.ActorID, m.Reason, m.TokenHash, m.CreatedAt.UTC(), m.TokenExpiresAt.UTC(), m.ExpiresAt.UTC())
+		token_expires_at, expires_at, approval, approver_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		m.ID, m.CustomerID, m.UserID, m.ActorID, m.Reason, m.TokenHash, m.CreatedAt.UTC(), m.TokenExpiresAt.UTC(), m.ExpiresAt.UTC(),
+		m.Approval, m.ApproverID)
 	return wrap(err, "impersonation")
 }
 
@@ -72,6 +93,7 @@ func (s *OIDC) ExchangeImpersonation(ctx context.Context, hash, actorID string, 
 	var id string
 	err := s.db.QueryRow(ctx, `UPDATE impersonations SET exchanged_at = $3, expires_at = $4
 		WHERE token_hash = $1 AND actor_id = $2 AND exchanged_at IS NULL AND ended_at IS NULL AND token_expires_at > $3
+			AND approval IN ('', 'approved')
 			AND EXISTS (SELECT 1 FROM customers c WHERE c.id = impersonations.customer_id AND c.impersonation_allowed)
 		RETURNING id`, hash, actorID, now.UTC(), expiresAt.UTC()).Scan(&id)
 	if err != nil {
@@ -135,4 +157,44 @@ func (s *OIDC) CustomerImpersonation(ctx context.Context, customerID string) (bo
 	var allowed bool
 	err := s.db.QueryRow(ctx, `SELECT impersonation_allowed FROM customers WHERE id = $1`, customerID).Scan(&allowed)
 	return allowed, wrap(err, "customer")
+}
+
+// DecideImpersonation records approverID's decision (ApprovalApproved or
+// ApprovalDenied) on impersonation id as of now, at most once: it must be
+// pending, not lapsed (token_expires_at), not ended, and approverID its
+// approver. A denial ends it. ENOTFOUND for anything else.
+func (s *OIDC) DecideImpersonation(ctx context.Context, id, approverID, decision string, now time.Time) error {
+	ended := "NULL"
+	if decision == ApprovalDenied {
+		ended = "$4"
+	}
+	return s.execOne(ctx, "impersonation", `UPDATE impersonations SET approval = $3, decided_at = $4, ended_at = `+ended+`,
+		ended_by = CASE WHEN $3 = 'denied' THEN $2 ELSE ended_by END
+		WHERE id = $1 AND approver_id = $2 AND approval = 'pending' AND ended_at IS NULL AND token_expires_at > $4`,
+		id, approverID, decision, now.UTC())
+}
+
+// IssueApprovedImpersonationToken gives approved impersonation id its
+// one-time subject token (hash), for actorID, valid until tokenExpiresAt,
+// at most once: it must be approved, its token not issued yet, not lapsed
+// and not ended. ENOTFOUND for anything else.
+func (s *OIDC) IssueApprovedImpersonationToken(ctx context.Context, id, actorID, hash string, now, tokenExpiresAt time.Time) error {
+	return s.execOne(ctx, "impersonation", `UPDATE impersonations SET token_hash = $3, token_expires_at = $5, expires_at = $5
+		WHERE id = $1 AND actor_id = $2 AND approval = 'approved' AND token_hash = $6 AND ended_at IS NULL
+			AND token_expires_at > $4`,
+		id, actorID, hash, now.UTC(), tokenExpiresAt.UTC(), PendingTokenHash(id))
+}
+
+// CustomerImpersonationApprover answers the approver customer customerID
+// named for support impersonation, "" for none. ENOTFOUND.
+func (s *OIDC) CustomerImpersonationApprover(ctx context.Context, customerID string) (string, error) {
+	var id string
+	err := s.db.QueryRow(ctx, `SELECT impersonation_approver_id FROM customers WHERE id = $1`, customerID).Scan(&id)
+	return id, wrap(err, "customer")
+}
+
+// SetCustomerImpersonationApprover names approverID ("" for none) the
+// approver of customer customerID's impersonations. ENOTFOUND.
+func (s *OIDC) SetCustomerImpersonationApprover(ctx context.Context, customerID, approverID string) error {
+	return s.execOne(ctx, "customer", `UPDATE customers SET impersonation_approver_id = $2 WHERE id = $1`, customerID, approverID)
 }

@@ -25,6 +25,9 @@ type AccessToken struct {
 	// SessionSID is the provider session the grant ends with (EndSession),
 	// recorded when the grant opens; "" for a grant that outlives it.
 	SessionSID string
+	// DPoPJKT is the thumbprint (RFC 7638) of the DPoP key the token is
+	// bound to (its cnf.jkt), "" when unbound.
+	DPoPJKT string
 }
 
 // grantExpiry is when t's grant may end at the earliest.
@@ -37,12 +40,12 @@ func (t *AccessToken) grantExpiry() time.Time {
 
 // accessTokenColumns are the columns of access_tokens a row is written and
 // read with, in the order of accessTokenRow.
-const accessTokenColumns = `id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked`
+const accessTokenColumns = `id, family_id, client_id, user_id, scopes, audience, created_at, expires_at, revoked, dpop_jkt`
 
 // accessTokenRow is t's values of accessTokenColumns.
 func accessTokenRow(t *AccessToken) []any {
 	return []any{t.ID, t.FamilyID, t.ClientID, t.UserID, joinList(t.Scopes), joinList(t.Audience), t.CreatedAt.UTC(),
-		t.ExpiresAt.UTC(), t.Revoked}
+		t.ExpiresAt.UTC(), t.Revoked, t.DPoPJKT}
 }
 
 // CreateAccessToken stores an issued access token and records (or extends)
@@ -52,7 +55,7 @@ func (s *OIDC) CreateAccessToken(ctx context.Context, t *AccessToken) error {
 		if _, err := tx.db.Exec(ctx, openGrant, t.FamilyID, t.UserID, t.ClientID, t.CreatedAt.UTC(), t.grantExpiry(), t.SessionSID); err != nil {
 			return wrap(err, "grant")
 		}
-		_, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (`+accessTokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		_, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (`+accessTokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			accessTokenRow(t)...)
 		return wrap(err, "access token")
 	})
@@ -63,7 +66,7 @@ func (s *OIDC) ActiveAccessToken(ctx context.Context, id string, now time.Time) 
 	var t AccessToken
 	var scopes, aud string
 	err := s.db.QueryRow(ctx, `SELECT `+accessTokenColumns+` FROM access_tokens WHERE id = $1 AND expires_at > $2 AND NOT revoked`,
-		id, now.UTC()).Scan(&t.ID, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &t.CreatedAt, &t.ExpiresAt, &t.Revoked)
+		id, now.UTC()).Scan(&t.ID, &t.FamilyID, &t.ClientID, &t.UserID, &scopes, &aud, &t.CreatedAt, &t.ExpiresAt, &t.Revoked, &t.DPoPJKT)
 	if err != nil {
 		return nil, wrap(err, "access token")
 	}
@@ -136,15 +139,15 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 				SELECT 1 AS one FROM used UNION ALL SELECT 1 WHERE $1 = ''
 			), a AS (
 				INSERT INTO access_tokens (`+accessTokenColumns+`)
-				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, $10::boolean FROM ok RETURNING 1
+				SELECT $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, $10::boolean, $11 FROM ok RETURNING 1
 			), g AS (
 				INSERT INTO token_grants (`+grantColumns+`)
-				SELECT $3, $5, $4, $8::timestamptz, $25::timestamptz, $26 FROM ok`+extendGrant+`
+				SELECT $3, $5, $4, $8::timestamptz, $26::timestamptz, $27 FROM ok`+extendGrant+`
 				RETURNING 1
 			)
 			INSERT INTO refresh_tokens (`+refreshTokenColumns+`)
-			SELECT $11, $12, $13, $14, $15, $16, $17, $18::timestamptz, $19, $20::timestamptz, $21::timestamptz, $22::boolean,
-				$23::boolean, $24 FROM ok
+			SELECT $12, $13, $14, $15, $16, $17, $18, $19::timestamptz, $20, $21::timestamptz, $22::timestamptz, $23::boolean,
+				$24::boolean, $25 FROM ok
 			RETURNING 1`, args...).Scan(&one)
 		if errors.Is(err, ErrNoRows) {
 			return false, nil
@@ -161,7 +164,7 @@ func (s *OIDC) IssueTokens(ctx context.Context, usedHash string, at *AccessToken
 		if _, err := tx.db.Exec(ctx, openGrant, at.FamilyID, at.UserID, at.ClientID, at.CreatedAt.UTC(), grantExpires, at.SessionSID); err != nil {
 			return err
 		}
-		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (`+accessTokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		if _, err := tx.db.Exec(ctx, `INSERT INTO access_tokens (`+accessTokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			atArgs...); err != nil {
 			return err
 		}

@@ -57,3 +57,42 @@ func (e *env) mustImpersonation(customerID, userID, actorID string) string {
 	}
 	return id
 }
+
+func init() {
+	// An impersonation awaiting the caller's approval (the customer named
+	// it approver, D-impersonation-approval).
+	registerFixture("impersonation_request", func(t *testing.T, w *World, rt routeRow) Request {
+		u := w.env.mustUser(authz.Member, w.CustomerID)
+		return Request{Params: params("id", w.env.mustImpersonationRequest(w.CustomerID, u, w.env.mustUser(authz.PlatformAdmin, ""),
+			w.Caller, store.ApprovalPending))}
+	})
+	// An approved impersonation the caller asked for, its subject token not
+	// collected yet.
+	registerFixture("impersonation_approved", func(t *testing.T, w *World, rt routeRow) Request {
+		u := w.env.mustUser(authz.Member, w.CustomerID)
+		return Request{Params: params("id", w.env.mustImpersonationRequest(w.CustomerID, u, w.Caller,
+			w.env.mustUser(authz.Owner, w.CustomerID), store.ApprovalApproved))}
+	})
+}
+
+// mustImpersonationRequest records an impersonation of userID by actorID
+// that approverID decides on, in state approval (pending or approved), its
+// subject token not issued; it answers its id.
+func (e *env) mustImpersonationRequest(customerID, userID, actorID, approverID, approval string) string {
+	e.t.Helper()
+	ctx := context.Background()
+	now := time.Now()
+	id := uuid.NewString()
+	e.mustAllowImpersonation(customerID, true)
+	if err := e.st.CreateImpersonation(ctx, &store.Impersonation{ID: id, CustomerID: customerID, UserID: userID, ActorID: actorID,
+		Reason: "seed", TokenHash: store.PendingTokenHash(id), CreatedAt: now, TokenExpiresAt: now.Add(10 * time.Minute),
+		ExpiresAt: now.Add(10 * time.Minute), Approval: store.ApprovalPending, ApproverID: approverID}); err != nil {
+		e.t.Fatal(err)
+	}
+	if approval == store.ApprovalApproved {
+		if err := e.st.DecideImpersonation(ctx, id, approverID, store.ApprovalApproved, now); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	return id
+}

@@ -95,6 +95,11 @@ func (a *API) table() []Route {
 		{Method: put, Pattern: "/customers/{id}/impersonation-policy", Op: admin.OpImpersonationPolicyPut, Locate: cust, Handle: byIDWithBody(ok, s.PutCustomerImpersonationPolicy)},
 		{Method: del, Pattern: "/impersonations/{id}", Op: admin.OpImpersonationEnd, Locate: s.ImpersonationResource, Handle: byID(ok, s.EndImpersonation)},
 		{Method: del, Pattern: "/me/impersonation", Op: admin.OpImpersonationEndOwn, Handle: a.endOwnImpersonation},
+		// With the customer's approver (D-impersonation-approval)
+		{Method: get, Pattern: "/impersonations/{id}", Op: admin.OpImpersonationGet, Locate: s.ImpersonationResource, Handle: byID(ok, s.GetImpersonation)},
+		{Method: post, Pattern: "/impersonations/{id}/approve", Op: admin.OpImpersonationApprove, Locate: s.ImpersonationResource, Handle: byID(ok, s.ApproveImpersonation)},
+		{Method: post, Pattern: "/impersonations/{id}/deny", Op: admin.OpImpersonationDeny, Locate: s.ImpersonationResource, Handle: byID(ok, s.DenyImpersonation)},
+		{Method: post, Pattern: "/impersonations/{id}/subject-token", Op: admin.OpImpersonationToken, Locate: s.ImpersonationResource, Handle: byID(created, s.CollectSubjectToken)},
 
 		// Internal users.
 		{Method: get, Pattern: "/internal-users", Op: admin.OpInternalUserList, Handle: searched(s.SearchInternalUsers)},

@@ -57,6 +57,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"UserGrants", testUserGrants},
 		{"Languages", testLanguages},
 		{"Impersonation", testImpersonation},
+		{"ImpersonationApproval", testImpersonationApproval},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -417,6 +418,7 @@ func newAuthRequest(id string) *store.AuthRequest {
 
 func testAuthRequest(t *testing.T, st *store.Store) {
 	a := newAuthRequest("ar1")
+	a.DPoPJKT = "thumbprint-of-the-code-key" // dpop_jkt round-trips (wantSame below)
 	if err := st.CreateAuthRequest(ctx, a); err != nil {
 		t.Fatal(err)
 	}
@@ -636,13 +638,18 @@ func testIssueTokens(t *testing.T, st *store.Store) {
 	}
 	at2, rt2 := mk("2")
 	rt2.DPoPJKT = "thumbprint-of-the-key" // a bound refresh token keeps its key through the one-statement rotation
+	at2.DPoPJKT = "thumbprint-of-the-key" // and so does its access token (introspection answers it)
 	if ok, err := st.IssueTokens(ctx, "rt1", at2, rt2); !ok || err != nil {
 		t.Fatalf("rotation = %v, %v", ok, err)
 	}
 	got, err := st.RefreshToken(ctx, "rt2", ts)
 	wantSame(t, "rotated refresh token", rt2, got, err)
-	if _, err := st.ActiveAccessToken(ctx, "at2", ts); err != nil {
-		t.Fatalf("rotated access token: %v", err)
+	if gotAT, err := st.ActiveAccessToken(ctx, "at2", ts); err != nil || gotAT.DPoPJKT != "thumbprint-of-the-key" ||
+		gotAT.UserID != "u" || !gotAT.ExpiresAt.Equal(at2.ExpiresAt) {
+		t.Fatalf("rotated access token: %+v, %v", gotAT, err)
+	}
+	if gotAT, err := st.ActiveAccessToken(ctx, "at1", ts); err != nil || gotAT.DPoPJKT != "" {
+		t.Fatalf("unbound access token: %+v, %v", gotAT, err)
 	}
 	// presenting rt1 again: nothing is stored
 	at3, rt3 := mk("3")

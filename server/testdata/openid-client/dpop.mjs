@@ -2,8 +2,9 @@
 // server/openid_client_test.go (TestOpenIDClientDPoP) starts it, writes one
 // JSON line with the settings, answers {"step":"authorize"} with the
 // browser's callback URL, and reads one JSON line per step. openid-client
-// makes the proofs, retries once with the server's DPoP-Nonce, and binds the
-// tokens of a public client to its key. Any failure is printed as
+// makes the proofs, retries once with the server's DPoP-Nonce (at the token
+// endpoint and at the API), binds the code to its key beforehand (dpop_jkt)
+// and the tokens of a public client to its key. Any failure is printed as
 // {"step":"error"} and exits 1.
 import * as client from 'openid-client'
 import { createInterface } from 'node:readline'
@@ -25,6 +26,7 @@ try {
   say({ step: 'discovery', algs: config.serverMetadata().dpop_signing_alg_values_supported ?? [] })
 
   const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'))
+  const jkt = await DPoP.calculateThumbprint()
   const verifier = client.randomPKCECodeVerifier()
   const state = client.randomState()
   const url = client.buildAuthorizationUrl(config, {
@@ -34,12 +36,14 @@ try {
     code_challenge_method: 'S256',
     state,
     login_hint: cfg.email,
+    dpop_jkt: jkt,
   })
   say({ step: 'authorize', url: url.href })
   const { callback } = await read()
   const tokens = await client.authorizationCodeGrant(config, new URL(callback),
     { pkceCodeVerifier: verifier, expectedState: state }, undefined, { DPoP })
-  say({ step: 'code', tokenType: tokens.token_type, refresh: Boolean(tokens.refresh_token) })
+  const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1], 'base64url').toString())
+  say({ step: 'code', tokenType: tokens.token_type, refresh: Boolean(tokens.refresh_token), jkt, cnf: claims.cnf?.jkt ?? '' })
   say({ step: 'api', ...(await fetchJSON(config, tokens.access_token, cfg.api, DPoP)) })
 
   const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token, undefined, { DPoP })

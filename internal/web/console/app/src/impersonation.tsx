@@ -3,8 +3,8 @@
 // and the customer's "Support access" page (its decision, every
 // impersonation, End).
 import { useEffect, useState } from "react";
-import { Alert, Button, Group, Switch, Text, TextInput } from "@mantine/core";
-import { useMutation, useQuery } from "urql";
+import { Alert, Button, Group, Select, Switch, Text, TextInput } from "@mantine/core";
+import { useClient, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { lists } from "./cache";
 import { useCaller } from "./me";
@@ -18,23 +18,38 @@ import { useTranslation } from "react-i18next";
 
 const ImpersonateUser = graphql(`
   mutation ImpersonateUser($id: ID!, $reason: String!) {
-    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }
+    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn approval approverEmail }
   }
+`);
+const ImpersonationStateQuery = graphql(`
+  query ImpersonationState($id: ID!) { impersonation(id: $id) { id state approverEmail } }
+`);
+const CollectSubjectToken = graphql(`
+  mutation CollectSubjectToken($id: ID!) { impersonationSubjectToken(id: $id) { id subjectToken subjectTokenType expiresIn } }
+`);
+const ApproveImpersonation = graphql(`
+  mutation ApproveImpersonation($id: ID!) { approveImpersonation(id: $id) { id state approval decidedAt } }
+`);
+const DenyImpersonation = graphql(`
+  mutation DenyImpersonation($id: ID!) { denyImpersonation(id: $id) { id state approval decidedAt endedAt } }
+`);
+const ApproverCandidates = graphql(`
+  query ImpersonationApprovers($customerId: ID!) { users(customerId: $customerId, first: 100) { items { id email role status } } }
 `);
 const ImpersonationsQuery = graphql(`
   query Impersonations($customerId: ID!, $first: Int, $after: String) {
     impersonations(customerId: $customerId, first: $first, after: $after) {
-      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }
+      items { id userEmail actorEmail reason state approverId approverEmail createdAt expiresAt endedAt }
       nextCursor
     }
   }
 `);
 const ImpersonationPolicyQuery = graphql(`
-  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }
+  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed approverId approvalRequired } }
 `);
 const SetImpersonationPolicy = graphql(`
-  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {
-    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }
+  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!, $approverId: String) {
+    setImpersonationPolicy(customerId: $customerId, allowed: $allowed, approverId: $approverId) { allowed approverId approvalRequired }
   }
 `);
 const EndImpersonation = graphql(`
@@ -79,21 +94,63 @@ export function ImpersonationBanner() {
 }
 
 // ActAsButton starts an impersonation of a customer's user, for a reason.
+// When the customer names an approver, the start waits for the approval
+// (D-impersonation-approval): Continue collects the subject token once the
+// approver has approved, and says where the request stands otherwise.
 export function ActAsButton({ userId, email }: { userId: string; email: string }) {
   const { t } = useTranslation();
   const caller = useCaller();
+  const client = useClient();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const [errs, setErrs] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [waiting, setWaiting] = useState<{ id: string; approver: string } | null>(null);
+  const [note, setNote] = useState("");
   const [, impersonate] = useMutation(ImpersonateUser);
+  const [, collect] = useMutation(CollectSubjectToken);
   if (!caller.canWrite("IMPERSONATE_USER")) return null;
+  const exchange = async (subjectToken: string, subjectTokenType: string) => {
+    const e = await exchangeImpersonation(subjectToken, subjectTokenType);
+    if (e) {
+      setErrs([e]);
+      setBusy(false);
+    }
+  };
+  const proceed = async (w: { id: string; approver: string }) => {
+    setBusy(true);
+    setErrs([]);
+    const r = await client.query(ImpersonationStateQuery, { id: w.id }, { requestPolicy: "network-only" }).toPromise();
+    const state = r.data?.impersonation?.state;
+    if (state !== "approved") {
+      setBusy(false);
+      const m = messages(r.error);
+      if (m.length > 0) setErrs(m);
+      else if (state === "denied") setNote(t("impersonation.denied", { approver: w.approver }));
+      else if (state === "awaiting_approval") setNote(t("impersonation.stillAwaiting", { approver: w.approver }));
+      else setNote(t("impersonation.lapsed"));
+      return;
+    }
+    const c = await collect({ id: w.id });
+    const token = c.data?.impersonationSubjectToken;
+    if (!token) {
+      setErrs(messages(c.error));
+      setBusy(false);
+      return;
+    }
+    await exchange(token.subjectToken, token.subjectTokenType);
+  };
   return (
     <>
       <Button variant="outline" onClick={() => setOpen(true)} data-testid="act-as">{t("impersonation.actAsThisUser")}</Button>
       {open && (
-        <ModalForm title={t("impersonation.actAs", { email })} submit={t("impersonation.start")} busy={busy} errors={errs} onClose={() => setOpen(false)}
+        <ModalForm title={t("impersonation.actAs", { email })} submit={waiting ? t("impersonation.continue") : t("impersonation.start")}
+          busy={busy} errors={errs} onClose={() => setOpen(false)}
           onSubmit={async () => {
+            if (waiting) {
+              await proceed(waiting);
+              return;
+            }
             setBusy(true);
             const r = await impersonate({ id: userId, reason });
             const m = messages(r.error);
@@ -103,17 +160,25 @@ export function ActAsButton({ userId, email }: { userId: string; email: string }
               setBusy(false);
               return;
             }
-            const e = await exchangeImpersonation(start.subjectToken, start.subjectTokenType);
-            if (e) {
-              setErrs([e]);
+            if (start.approval === "pending") {
+              setWaiting({ id: start.id, approver: start.approverEmail });
+              setNote(t("impersonation.awaiting", { approver: start.approverEmail }));
               setBusy(false);
+              return;
             }
+            await exchange(start.subjectToken, start.subjectTokenType);
           }}>
-          <Text size="sm">
-            {t("impersonation.youWillWorkAs", { email })}
-          </Text>
-          <TextInput label={t("impersonation.reason")} required value={reason} maxLength={500} data-autofocus
-            onChange={(e) => setReason(e.currentTarget.value)} />
+          {waiting ? (
+            <Text size="sm" role="status" data-testid="impersonation-waiting">{note}</Text>
+          ) : (
+            <>
+              <Text size="sm">
+                {t("impersonation.youWillWorkAs", { email })}
+              </Text>
+              <TextInput label={t("impersonation.reason")} required value={reason} maxLength={500} data-autofocus
+                onChange={(e) => setReason(e.currentTarget.value)} />
+            </>
+          )}
         </ModalForm>
       )}
     </>
@@ -133,6 +198,20 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
   const [list] = useQuery({ query: ImpersonationsQuery, variables: { customerId, first: PAGE, after }, context: lists("Impersonation") });
   const [setState, setPolicy] = useMutation(SetImpersonationPolicy);
   const [, end] = useMutation(EndImpersonation);
+  const [, approve] = useMutation(ApproveImpersonation);
+  const [, deny] = useMutation(DenyImpersonation);
+  const decides = caller.canWrite("ALLOW_IMPERSONATION");
+  const [candidates] = useQuery({ query: ApproverCandidates, variables: { customerId }, pause: !decides });
+  const approverId = policy.data?.impersonationPolicy?.approverId ?? "";
+  const approvers = (candidates.data?.users.items ?? [])
+    .filter((u) => (u.role === "owner" || u.role === "admin") && u.status === "active")
+    .map((u) => ({ value: u.id, label: u.email }));
+  const savePolicy = async (next: { allowed: boolean; approverId: string }) => {
+    const r = await setPolicy({ customerId, ...next }, { additionalTypenames: ["ImpersonationPolicy", "Impersonation"] });
+    setErrs(messages(r.error));
+  };
+  const decide = async (act: typeof approve | typeof deny, id: string) =>
+    setErrs(messages((await act({ id }, { additionalTypenames: ["Impersonation"] })).error));
   const [errs, setErrs] = useState<string[]>([]);
   const allowed = policy.data?.impersonationPolicy?.allowed ?? false;
   const items = list.data?.impersonations.items ?? [];
@@ -144,11 +223,14 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
       {policy.fetching && !policy.data ? <Loading /> : (
         <Switch mb="md" label={t("impersonation.allow")} checked={allowed} data-testid="allow-impersonation"
           disabled={!caller.canWrite("ALLOW_IMPERSONATION") || setState.fetching}
-          onChange={async (e) => {
-            const r = await setPolicy({ customerId, allowed: e.currentTarget.checked },
-              { additionalTypenames: ["ImpersonationPolicy", "Impersonation"] });
-            setErrs(messages(r.error));
-          }} />
+          onChange={(e) => void savePolicy({ allowed: e.currentTarget.checked, approverId })} />
+      )}
+      {policy.data && allowed && (
+        <Select mb="md" maw={420} label={t("impersonation.approver")} description={t("impersonation.approverHelp")}
+          data-testid="impersonation-approver" clearable searchable placeholder={t("impersonation.approverNone")}
+          data={approverId && !approvers.some((a) => a.value === approverId) ? [...approvers, { value: approverId, label: approverId }] : approvers}
+          value={approverId || null} disabled={!decides || setState.fetching}
+          onChange={(v) => void savePolicy({ allowed, approverId: v ?? "" })} />
       )}
       <FormErrors messages={errs} />
       <PageError error={list.error} what={t("impersonation.theImpersonations")} />
@@ -159,11 +241,21 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
           { label: t("impersonation.support"), cell: (m) => m.actorEmail },
           { label: t("impersonation.reason"), cell: (m) => m.reason },
           { label: t("impersonation.state"), cell: (m) => <span data-testid="impersonation-state">{m.state}</span> },
+          { label: t("impersonation.approverColumn"), cell: (m) => m.approverEmail || "—" },
           { label: t("impersonation.started"), cell: (m) => formatTime(m.createdAt) },
           { label: t("impersonation.ends"), cell: (m) => formatTime(m.endedAt ?? m.expiresAt) },
           {
             label: t("impersonation.actions"),
-            cell: (m) => (m.state === "active" || m.state === "pending") && caller.canWrite("MANAGE_CUSTOMER_USER") ? (
+            cell: (m) => m.state === "awaiting_approval" && m.approverId === caller.me.userId && decides ? (
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" data-testid="impersonation-approve"
+                  aria-label={t("impersonation.approveWhat", { user: m.userEmail, actor: m.actorEmail })}
+                  onClick={() => void decide(approve, m.id)}>{t("impersonation.approve")}</Button>
+                <Button size="xs" variant="outline" color="red.9" data-testid="impersonation-deny"
+                  aria-label={t("impersonation.denyWhat", { user: m.userEmail, actor: m.actorEmail })}
+                  onClick={() => void decide(deny, m.id)}>{t("impersonation.deny")}</Button>
+              </Group>
+            ) : (m.state === "active" || m.state === "pending" || m.state === "approved") && caller.canWrite("MANAGE_CUSTOMER_USER") ? (
               <Button size="xs" variant="outline" color="red.9" aria-label={t("impersonation.endOf", { email: m.userEmail, actor: m.actorEmail })}
                 onClick={async () => setErrs(messages((await end({ id: m.id }, { additionalTypenames: ["Impersonation"] })).error))}>
                 {t("impersonation.end")}

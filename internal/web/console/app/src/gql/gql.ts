@@ -14,10 +14,15 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n": typeof types.ImpersonateUserDocument,
-    "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n": typeof types.ImpersonationsDocument,
-    "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n": typeof types.ImpersonationPolicyDocument,
-    "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n": typeof types.SetImpersonationPolicyDocument,
+    "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn approval approverEmail }\n  }\n": typeof types.ImpersonateUserDocument,
+    "\n  query ImpersonationState($id: ID!) { impersonation(id: $id) { id state approverEmail } }\n": typeof types.ImpersonationStateDocument,
+    "\n  mutation CollectSubjectToken($id: ID!) { impersonationSubjectToken(id: $id) { id subjectToken subjectTokenType expiresIn } }\n": typeof types.CollectSubjectTokenDocument,
+    "\n  mutation ApproveImpersonation($id: ID!) { approveImpersonation(id: $id) { id state approval decidedAt } }\n": typeof types.ApproveImpersonationDocument,
+    "\n  mutation DenyImpersonation($id: ID!) { denyImpersonation(id: $id) { id state approval decidedAt endedAt } }\n": typeof types.DenyImpersonationDocument,
+    "\n  query ImpersonationApprovers($customerId: ID!) { users(customerId: $customerId, first: 100) { items { id email role status } } }\n": typeof types.ImpersonationApproversDocument,
+    "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state approverId approverEmail createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n": typeof types.ImpersonationsDocument,
+    "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed approverId approvalRequired } }\n": typeof types.ImpersonationPolicyDocument,
+    "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!, $approverId: String) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed, approverId: $approverId) { allowed approverId approvalRequired }\n  }\n": typeof types.SetImpersonationPolicyDocument,
     "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": typeof types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": typeof types.OwnOrgDocument,
@@ -172,10 +177,15 @@ type Documents = {
     "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": typeof types.LeaveFocusDocument,
 };
 const documents: Documents = {
-    "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n": types.ImpersonateUserDocument,
-    "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n": types.ImpersonationsDocument,
-    "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n": types.ImpersonationPolicyDocument,
-    "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n": types.SetImpersonationPolicyDocument,
+    "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn approval approverEmail }\n  }\n": types.ImpersonateUserDocument,
+    "\n  query ImpersonationState($id: ID!) { impersonation(id: $id) { id state approverEmail } }\n": types.ImpersonationStateDocument,
+    "\n  mutation CollectSubjectToken($id: ID!) { impersonationSubjectToken(id: $id) { id subjectToken subjectTokenType expiresIn } }\n": types.CollectSubjectTokenDocument,
+    "\n  mutation ApproveImpersonation($id: ID!) { approveImpersonation(id: $id) { id state approval decidedAt } }\n": types.ApproveImpersonationDocument,
+    "\n  mutation DenyImpersonation($id: ID!) { denyImpersonation(id: $id) { id state approval decidedAt endedAt } }\n": types.DenyImpersonationDocument,
+    "\n  query ImpersonationApprovers($customerId: ID!) { users(customerId: $customerId, first: 100) { items { id email role status } } }\n": types.ImpersonationApproversDocument,
+    "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state approverId approverEmail createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n": types.ImpersonationsDocument,
+    "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed approverId approvalRequired } }\n": types.ImpersonationPolicyDocument,
+    "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!, $approverId: String) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed, approverId: $approverId) { allowed approverId approvalRequired }\n  }\n": types.SetImpersonationPolicyDocument,
     "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": types.OwnOrgDocument,
@@ -347,19 +357,39 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n"): (typeof documents)["\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn }\n  }\n"];
+export function graphql(source: "\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn approval approverEmail }\n  }\n"): (typeof documents)["\n  mutation ImpersonateUser($id: ID!, $reason: String!) {\n    impersonateUser(id: $id, reason: $reason) { id subjectToken subjectTokenType expiresIn approval approverEmail }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query ImpersonationState($id: ID!) { impersonation(id: $id) { id state approverEmail } }\n"): (typeof documents)["\n  query ImpersonationState($id: ID!) { impersonation(id: $id) { id state approverEmail } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n"): (typeof documents)["\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed } }\n"];
+export function graphql(source: "\n  mutation CollectSubjectToken($id: ID!) { impersonationSubjectToken(id: $id) { id subjectToken subjectTokenType expiresIn } }\n"): (typeof documents)["\n  mutation CollectSubjectToken($id: ID!) { impersonationSubjectToken(id: $id) { id subjectToken subjectTokenType expiresIn } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n"): (typeof documents)["\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed) { allowed }\n  }\n"];
+export function graphql(source: "\n  mutation ApproveImpersonation($id: ID!) { approveImpersonation(id: $id) { id state approval decidedAt } }\n"): (typeof documents)["\n  mutation ApproveImpersonation($id: ID!) { approveImpersonation(id: $id) { id state approval decidedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DenyImpersonation($id: ID!) { denyImpersonation(id: $id) { id state approval decidedAt endedAt } }\n"): (typeof documents)["\n  mutation DenyImpersonation($id: ID!) { denyImpersonation(id: $id) { id state approval decidedAt endedAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ImpersonationApprovers($customerId: ID!) { users(customerId: $customerId, first: 100) { items { id email role status } } }\n"): (typeof documents)["\n  query ImpersonationApprovers($customerId: ID!) { users(customerId: $customerId, first: 100) { items { id email role status } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state approverId approverEmail createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Impersonations($customerId: ID!, $first: Int, $after: String) {\n    impersonations(customerId: $customerId, first: $first, after: $after) {\n      items { id userEmail actorEmail reason state approverId approverEmail createdAt expiresAt endedAt }\n      nextCursor\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed approverId approvalRequired } }\n"): (typeof documents)["\n  query ImpersonationPolicy($customerId: ID!) { impersonationPolicy(customerId: $customerId) { allowed approverId approvalRequired } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!, $approverId: String) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed, approverId: $approverId) { allowed approverId approvalRequired }\n  }\n"): (typeof documents)["\n  mutation SetImpersonationPolicy($customerId: ID!, $allowed: Boolean!, $approverId: String) {\n    setImpersonationPolicy(customerId: $customerId, allowed: $allowed, approverId: $approverId) { allowed approverId approvalRequired }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
