@@ -265,7 +265,7 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	// an instance
 	run(t, ctx, open(m, "/dashboard/instances", "Instances"), waitShows(`[data-testid="instances-table"]`, "Acme production"),
 		clickText("New instance"))
-	run(t, ctx, fill("Customer", custID),
+	run(t, ctx, pick("Customer", "Umbrella", "Umbrella"),
 		fill("Name", "Umbrella staging"), fill("URL", "https://staging.umbrella.example"), clickText("Create instance"),
 		waitShows(`[data-testid="instances-table"]`, "Umbrella staging"))
 	axeCheck(t, ctx, axe, "instances")

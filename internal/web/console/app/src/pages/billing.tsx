@@ -82,7 +82,7 @@ export function Billing({ customerId }: { customerId: string }) {
   const amount = (a: number | null | undefined, cur: string) => billed(a, cur) ?? REDACTED;
   return (
     <Tabs variant="pills" value={view} keepMounted={false}
-      onChange={(v) => navigate(withQuery(here, { view: v === "invoices" ? null : v, after: null, prev: null, status: null }), { replace: true })}>
+      onChange={(v) => navigate(withQuery(here, { view: v === "invoices" ? null : v, after: null, prev: null, status: null }))}>
       <Tabs.List aria-label={tr("billing.billing")} mb="md">
         <Tabs.Tab value="invoices">{tr("billing.invoices")}</Tabs.Tab>
         <Tabs.Tab value="payments">{tr("billing.payments")}</Tabs.Tab>

@@ -109,7 +109,8 @@ export function CustomerPage({ id }: { id: string }) {
         <Fact label={tr("customer.organization")} mono>{c.orgId}</Fact>
         <Fact label={tr("customer.created")}>{formatTime(c.createdAt)}</Fact>
       </Group>
-      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null }), { replace: true })} keepMounted={false}>
+      {/* a tab is a history entry: Back returns to the tab before; the lists' search and filters stay with their tab */}
+      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null, q: null, customer: null, instance: null }))} keepMounted={false}>
         <Tabs.List>
           {tabs.map((t) => <Tabs.Tab key={t.value} value={t.value}>{tr(t.label)}</Tabs.Tab>)}
         </Tabs.List>
