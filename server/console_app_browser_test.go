@@ -246,7 +246,6 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	if !strings.Contains(loc, "/dashboard/customers/") {
 		t.Fatalf("after create: %s", loc)
 	}
-	custID := strings.SplitN(strings.SplitN(loc, "/dashboard/customers/", 2)[1], "?", 2)[0]
 	axeCheck(t, ctx, axe, "customer detail")
 
 	// a tenant of the new customer

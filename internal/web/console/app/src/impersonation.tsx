@@ -161,7 +161,7 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
           {
             label: "Actions",
             cell: (m) => (m.state === "active" || m.state === "pending") && caller.canWrite("MANAGE_CUSTOMER_USER") ? (
-              <Button size="xs" variant="outline" color="red.9" aria-label={`End the impersonation of ${m.userEmail} by ${m.actorEmail}`}
+              <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={`End the impersonation of ${m.userEmail} by ${m.actorEmail}`}
                 onClick={async () => setErrs(messages((await end({ id: m.id }, { additionalTypenames: ["Impersonation"] })).error))}>
                 End
               </Button>

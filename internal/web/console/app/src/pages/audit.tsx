@@ -114,7 +114,7 @@ export function AuditPage() {
               cell: (a) => (
                 <Stack gap={0}>
                   <Text size="sm">{a.actor.email || a.actor.userId || "—"}</Text>
-                  {a.actor.role && <Text size="xs" c="gray.7">{a.actor.role}</Text>}
+                  {a.actor.role && <Text size="xs" c="dimmed">{a.actor.role}</Text>}
                 </Stack>
               ),
             },
@@ -124,7 +124,7 @@ export function AuditPage() {
               cell: (a) => (
                 <Stack gap={0}>
                   <Text size="sm">{a.sourceAddress || "—"}</Text>
-                  {a.userAgent && <Text size="xs" c="gray.7" lineClamp={1} title={a.userAgent}>{a.userAgent}</Text>}
+                  {a.userAgent && <Text size="xs" c="dimmed" lineClamp={1} title={a.userAgent}>{a.userAgent}</Text>}
                 </Stack>
               ),
             },

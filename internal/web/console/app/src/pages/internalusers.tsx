@@ -79,7 +79,7 @@ export function InternalUsersPage() {
           ) : u.role || tr("internalusers.noRole")) },
           { label: tr("internalusers.status"), cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
           ...(write ? [{ label: tr("internalusers.actions"), cell: (u: InternalUser) => (self(u) ? tr("internalusers.you") : (
-            <Button size="xs" variant="outline" color="red.9" aria-label={tr("internalusers.remove2", { email: u.email })} onClick={() => setRemoving(u)}>{tr("internalusers.remove")}</Button>
+            <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={tr("internalusers.remove2", { email: u.email })} onClick={() => setRemoving(u)}>{tr("internalusers.remove")}</Button>
           )) }] : []),
         ]} />
       )}

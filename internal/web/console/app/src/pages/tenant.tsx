@@ -178,7 +178,7 @@ function AddMember({ tenantId, candidates }: { tenantId: string; candidates: { i
   const [role, setRole] = useState("member");
   const { problems, check } = useProblems(["userId", "role", "the user"]);
   const [{ fetching }, put] = useMutation(PutTenantMember);
-  if (candidates.length === 0) return <Text size="sm" c="gray.7" mt="sm">{tr("tenant.everyUserOfTheCustomerIs")}</Text>;
+  if (candidates.length === 0) return <Text size="sm" c="dimmed" mt="sm">{tr("tenant.everyUserOfTheCustomerIs")}</Text>;
   return (
     <form
       noValidate

@@ -64,7 +64,7 @@ export function UsageList({ customerId }: { customerId?: string }) {
         <TextInput label={tr("usage.toPeriod")} placeholder={tr("usage.yyyyMm")} value={to} onChange={(e) => setTo(e.currentTarget.value, reset)} w={130} />
       </Group>
       {redacted && (
-        <Text size="sm" c="gray.7" mb="sm" data-testid="redaction-note">
+        <Text size="sm" c="dimmed" mb="sm" data-testid="redaction-note">
           {tr("usage.billedAmountsAreHiddenYourRole")}
         </Text>
       )}
@@ -86,7 +86,7 @@ export function UsageList({ customerId }: { customerId?: string }) {
               cell: (u) =>
                 billed(u.billedAmount, u.currency) ?? (
                   <Tooltip label={tr("usage.yourRoleSeesUsageUnitsOnly")}>
-                    <Text span c="gray.7" size="sm" tabIndex={0}>{REDACTED}</Text>
+                    <Text span c="dimmed" size="sm" tabIndex={0}>{REDACTED}</Text>
                   </Tooltip>
                 ),
             },
