@@ -56,6 +56,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"UserGrants", testUserGrants},
 		{"Languages", testLanguages},
 		{"Impersonation", testImpersonation},
+		{"Overview", testOverview},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
