@@ -444,7 +444,7 @@ func TestBrowserConsoleAppOwner(t *testing.T) {
 	}
 
 	// ownership to Bob, confirmed by naming him
-	run(t, ctx, open(m, "/portal?tab=users", "Acme Construction"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
+	run(t, ctx, open(m, "/portal/users", "Users"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
 		clickText("Make bob@acme.example owner"), fill("Type the owner name, bob@acme.example, to confirm", "bob@acme.example"),
 		clickText("Transfer ownership to owner"), waitGone(`[role="dialog"]`))
 	axeCheck(t, ctx, axe, "customer users (owner)")

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
@@ -181,4 +183,78 @@ func TestBrowserConsoleAppTabHistory(t *testing.T) {
 		chromedp.NavigateForward(), tabSelected("Users"))
 	run(t, ctx, open(m, "/dashboard/tenants/"+DemoAcmeTenantID, "Harbor Campus"), clickTab("Settings"), tabSelected("Settings"),
 		clickTab("Migrations"), tabSelected("Migrations"), chromedp.NavigateBack(), tabSelected("Settings"))
+}
+
+// countIs waits until the overview's count of key reads n.
+func countIs(key string, n int) chromedp.Action {
+	return waitTrue(fmt.Sprintf(`document.querySelector('[data-testid="count-%s"] p:last-child')?.innerText.trim() === %q`, key, fmt.Sprint(n)))
+}
+
+// The dashboard's home counts what the role may see and shows the recent
+// activity, not the sidebar again (platform_admin: all 107 customers, an
+// invitation pending and a user locked); the portal's home is the
+// customer's page with its counts, and its tabs repeat no section of the
+// sidebar (an old link to one opens the section).
+// spec: R5.7-and
+func TestBrowserConsoleAppOverview(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	mustManyCustomers(t, m, 105)
+	owner, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
+	if code, body := adminCall(t, m, owner.AccessToken, http.MethodPost, "/customers/"+DemoAcmeCustomerID+"/users",
+		map[string]any{"email": "petra@acme.example", "name": "Petra"}); code != http.StatusCreated {
+		t.Fatalf("invite = %d %v", code, body)
+	}
+	if _, err := m.Store.RecordLoginFailure(context.Background(), "2b7e4d10-0000-4000-8000-000000000003", 1, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Store.Counts(context.Background(), authz.Filter{All: true}, time.Now())
+	if err != nil || want.Customers < 107 || want.PendingInvitations < 1 || want.LockedUsers < 1 {
+		t.Fatalf("counts %+v %v", want, err)
+	}
+	axe := axeSource(t)
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "admin@platform.example")
+	run(t, ctx, open(m, "/dashboard", "Welcome"), countIs("customers", want.Customers), countIs("tenants", want.Tenants),
+		countIs("users", want.Users), countIs("pendingInvitations", want.PendingInvitations), countIs("lockedUsers", want.LockedUsers),
+		rowHas("recent-activity-table", "admin@platform.example"))
+	var links []string
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll("main a")].map(a => a.textContent.trim())`, &links))
+	for _, l := range links {
+		if l == "Releases" || l == "Plans and meters" {
+			t.Errorf("the home repeats the sidebar: %q", links)
+		}
+	}
+	axeCheck(t, ctx, axe, "dashboard overview")
+	run(t, ctx, chromedp.EmulateViewport(390, 844))
+	axeCheck(t, ctx, axe, "dashboard overview at 390 px")
+	run(t, ctx, chromedp.EmulateViewport(1280, 800), clickText(fmt.Sprint(want.Customers)), waitShows(`#page-title`, "Customers"))
+}
+
+// The owner's portal home: the customer's page with its counts (no count
+// of customers), tabs without the sidebar's sections, and an old link to
+// the users tab opens the Users section.
+func TestBrowserConsoleAppPortalHome(t *testing.T) {
+	t.Parallel()
+	m := MustRunMain(t)
+	axe := axeSource(t)
+	ctx := mustBrowser(t)
+	appSignIn(t, ctx, m, "alice@acme.example")
+	run(t, ctx, open(m, "/portal", "Acme Construction"), waitShows(`[data-testid="count-users"]`, ""),
+		waitShows(`[data-testid="count-tenants"]`, "1"), rowHas("recent-activity-table", "alice@acme.example"))
+	var tabs []string
+	var customersTile bool
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[role="tab"]')].map(t => t.textContent.trim())`, &tabs),
+		chromedp.Evaluate(`!!document.querySelector('[data-testid="count-customers"]')`, &customersTile))
+	for _, tab := range tabs {
+		if tab == "Users" || tab == "Tenants" || tab == "Usage" {
+			t.Errorf("the portal's tabs repeat the sidebar: %q", tabs)
+		}
+	}
+	if customersTile || len(tabs) == 0 {
+		t.Errorf("portal home: tabs %q, a customers count %v", tabs, customersTile)
+	}
+	axeCheck(t, ctx, axe, "portal home")
+	run(t, ctx, open(m, "/portal?tab=users", "Users"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
+		waitTrue(`location.pathname === "/portal/users"`))
 }

@@ -48,6 +48,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Tenant() TenantResolver
+	Usage() UsageResolver
 	Webhook() WebhookResolver
 	IdentityProviderInput() IdentityProviderInputResolver
 	IdentityProviderPatch() IdentityProviderPatchResolver
@@ -944,6 +945,7 @@ type ComplexityRoot struct {
 	Usage struct {
 		BilledAmount func(childComplexity int) int
 		Currency     func(childComplexity int) int
+		Customer     func(childComplexity int) int
 		CustomerID   func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Meter        func(childComplexity int) int
@@ -1267,6 +1269,9 @@ type TenantResolver interface {
 	Migrations(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMigration, error)
 	MasterRecords(ctx context.Context, obj *admin.Tenant, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
 	CxSchedules(ctx context.Context, obj *admin.Tenant) ([]*data.ScheduleView, error)
+}
+type UsageResolver interface {
+	Customer(ctx context.Context, obj *admin.Usage) (*admin.Customer, error)
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *admin.WebhookView, first *int) ([]*admin.WebhookDeliveryView, error)
@@ -6175,6 +6180,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Usage.Currency(childComplexity), true
+	case "Usage.customer":
+		if e.ComplexityRoot.Usage.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Usage.Customer(childComplexity), true
 	case "Usage.customerId":
 		if e.ComplexityRoot.Usage.CustomerID == nil {
 			break
@@ -6820,6 +6831,8 @@ scalar Time
 type Usage {
   id: ID!
   customerId: ID!
+  "The customer, for platform-wide usage (loaded in one batch per page, within the caller's scope)."
+  customer: Customer
   meter: String!
   unit: String!
   "YYYY-MM"
@@ -9957,6 +9970,8 @@ func (ec *executionContext) childFields_Usage(ctx context.Context, field graphql
 		return ec.fieldContext_Usage_id(ctx, field)
 	case "customerId":
 		return ec.fieldContext_Usage_customerId(ctx, field)
+	case "customer":
+		return ec.fieldContext_Usage_customer(ctx, field)
 	case "meter":
 		return ec.fieldContext_Usage_meter(ctx, field)
 	case "unit":
@@ -36895,6 +36910,38 @@ func (ec *executionContext) fieldContext_Usage_customerId(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Usage", field, false, false, "ID")
 }
 
+func (ec *executionContext) _Usage_customer(ctx context.Context, field graphql.CollectedField, obj *admin.Usage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Usage_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Usage().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Usage_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Usage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Usage_meter(ctx context.Context, field graphql.CollectedField, obj *admin.Usage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47707,42 +47754,48 @@ func (ec *executionContext) _Usage(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Usage_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._Usage_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Usage_customer(ctx, field, obj)
+				})
 		case "meter":
 			out.Values[i] = ec._Usage_meter(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "unit":
 			out.Values[i] = ec._Usage_unit(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "period":
 			out.Values[i] = ec._Usage_period(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "units":
 			out.Values[i] = ec._Usage_units(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "billedAmount":
 			out.Values[i] = ec._Usage_billedAmount(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currency":
 			out.Values[i] = ec._Usage_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))

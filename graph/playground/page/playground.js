@@ -91,7 +91,8 @@
       for (const el of root.querySelectorAll(sel)) if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", name);
     }
     for (const el of root.querySelectorAll("textarea:not([aria-label])")) el.setAttribute("aria-label", "Editor");
-    for (const el of root.querySelectorAll(".CodeMirror-scroll:not([tabindex])")) el.setAttribute("tabindex", "0");
+    // CodeMirror leaves its scrolling region out of the tab order (-1)
+    for (const el of root.querySelectorAll(".CodeMirror-scroll")) if (el.getAttribute("tabindex") !== "0") el.setAttribute("tabindex", "0");
   }
   const graphiql = document.getElementById("graphiql");
   new MutationObserver(() => label(graphiql)).observe(graphiql, { childList: true, subtree: true });

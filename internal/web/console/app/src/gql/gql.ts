@@ -21,6 +21,8 @@ type Documents = {
     "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": typeof types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": typeof types.OwnOrgDocument,
+    "\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n": typeof types.OverviewDocument,
+    "\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n": typeof types.RecentActivityDocument,
     "\n  query UserAttributes { userAttributes { id key label type options required } }\n": typeof types.UserAttributesDocument,
     "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": typeof types.CreateUserAttributeDocument,
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": typeof types.UpdateUserAttributeDocument,
@@ -132,7 +134,7 @@ type Documents = {
     "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.TenantsDocument,
     "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": typeof types.CreateTenantDocument,
     "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": typeof types.DeleteTenantDocument,
-    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
+    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
     "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": typeof types.SupportUserDocument,
     "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": typeof types.SupportInternalUserDocument,
     "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": typeof types.UserSessionsDocument,
@@ -175,6 +177,8 @@ const documents: Documents = {
     "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": types.OwnOrgDocument,
+    "\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n": types.OverviewDocument,
+    "\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n": types.RecentActivityDocument,
     "\n  query UserAttributes { userAttributes { id key label type options required } }\n": types.UserAttributesDocument,
     "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": types.CreateUserAttributeDocument,
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": types.UpdateUserAttributeDocument,
@@ -286,7 +290,7 @@ const documents: Documents = {
     "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": types.TenantsDocument,
     "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": types.CreateTenantDocument,
     "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": types.DeleteTenantDocument,
-    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
+    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
     "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": types.SupportUserDocument,
     "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": types.SupportInternalUserDocument,
     "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": types.UserSessionsDocument,
@@ -364,6 +368,14 @@ export function graphql(source: "\n  query Me {\n    me {\n      userId\n      e
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n"): (typeof documents)["\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n"): (typeof documents)["\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n"): (typeof documents)["\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -811,7 +823,7 @@ export function graphql(source: "\n  mutation DeleteTenant($id: ID!) { deleteTen
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -5,7 +5,7 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { useQueryParam, useRoute } from "../router";
 import { DataTable } from "../table";
-import { Empty, Loading, PageError, PageTitle, Pager } from "../ui";
+import { Empty, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
@@ -13,7 +13,7 @@ import { tr } from "../i18n";
 const UsageQuery = graphql(`
   query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {
     usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {
-      items { id customerId meter unit period units billedAmount currency }
+      items { id customerId meter unit period units billedAmount currency customer { id name } }
       nextCursor
     }
   }
@@ -77,6 +77,11 @@ export function UsageList({ customerId }: { customerId?: string }) {
           rows={items}
           rowKey={(u) => u.id}
           columns={[
+            // platform-wide usage names each row's customer
+            ...(customerId || !caller.internal ? [] : [{
+              label: tr("lists.customer"),
+              cell: (u: (typeof items)[number]) => (u.customer ? <Link href={`${route.base}/customers/${u.customer.id}`}>{u.customer.name}</Link> : "—"),
+            }]),
             { label: tr("usage.period"), cell: (u) => u.period },
             { label: tr("usage.meter"), cell: (u) => u.meter },
             { label: tr("usage.units"), numeric: true, cell: (u) => `${u.units.toLocaleString("en")} ${u.unit}` },
