@@ -12,9 +12,12 @@ import (
 // an account manager, the own customer's for a portal role; a count whose
 // list the role may not read is null (a viewer's and an infrastructure
 // role's users; infra_ops reads tenants, for their migrations), and the
-// pending and locked users are the lists' invited and locked ones.
+// pending and locked users are the lists' invited and locked ones. The
+// attacker is a scoped or portal role counting what lies outside its
+// scope (other customers' tenants and users, their locked accounts).
 //
 // spec: R5.7-and
+// attack: overview-counts-outside-scope
 func TestOverview(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
