@@ -1,6 +1,7 @@
 package idp
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -11,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
 )
 
@@ -27,6 +30,7 @@ import (
 // token it signed has expired.
 type keyManager struct {
 	store        *store.Store
+	sealer       *secrets.Sealer // seals private keys at rest (sealedKey)
 	alg          jose.SignatureAlgorithm
 	now          func() time.Time
 	rotateEvery  time.Duration
@@ -72,13 +76,13 @@ var (
 // one, and every replica signs with a key the others publish.
 func (m *keyManager) load(ctx context.Context) error {
 	now := m.now()
-	stored, err := m.store.SigningKeys(ctx, now)
+	stored, keys, err := m.readable(ctx, m.store, now)
 	if err != nil {
 		return err
 	}
 	if m.due(stored, now) {
 		err := m.store.Locked(ctx, store.LockSigningKeys, func(tx *store.Store) error {
-			again, err := tx.SigningKeys(ctx, now)
+			again, _, err := m.readable(ctx, tx, now)
 			if err != nil || !m.due(again, now) {
 				return err // another replica created it meanwhile
 			}
@@ -91,27 +95,37 @@ func (m *keyManager) load(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if stored, err = m.store.SigningKeys(ctx, now); err != nil {
+		if _, keys, err = m.readable(ctx, m.store, now); err != nil {
 			return err
 		}
-	}
-	keys := make([]*key, 0, len(stored))
-	for _, sk := range stored {
-		priv, err := x509.ParsePKCS8PrivateKey(sk.PrivateKey)
-		if err != nil {
-			return fmt.Errorf("signing key %s: %w", sk.ID, err)
-		}
-		signer, ok := priv.(crypto.Signer)
-		if !ok {
-			return fmt.Errorf("signing key %s: not a signing key", sk.ID)
-		}
-		keys = append(keys, &key{id: sk.ID, alg: jose.SignatureAlgorithm(sk.Algorithm), priv: signer,
-			notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
 	}
 	m.mu.Lock()
 	m.keys, m.loadedAt = keys, now
 	m.mu.Unlock()
 	return nil
+}
+
+// readable reads the keys not yet expired at now that open: a key sealed
+// under another SECRETS_KEY (the key was replaced) is left out with a
+// warning, as if it were not stored, so the provider makes a key it can
+// use instead of refusing to start.
+func (m *keyManager) readable(ctx context.Context, st *store.Store, now time.Time) ([]*store.SigningKey, []*key, error) {
+	stored, err := st.SigningKeys(ctx, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	usable, keys := stored[:0], make([]*key, 0, len(stored))
+	for _, sk := range stored {
+		signer, err := m.open(sk)
+		if err != nil {
+			slog.WarnContext(ctx, "signing key left out: it does not open with this SECRETS_KEY", "kid", sk.ID, "err", err)
+			continue
+		}
+		usable = append(usable, sk)
+		keys = append(keys, &key{id: sk.ID, alg: jose.SignatureAlgorithm(sk.Algorithm), priv: signer,
+			notBefore: sk.NotBefore, expiresAt: sk.ExpiresAt})
+	}
+	return usable, keys, nil
 }
 
 // due reports whether a key must be created: none of the configured
@@ -149,10 +163,42 @@ func (m *keyManager) create(ctx context.Context, st *store.Store, now, notBefore
 	if err != nil {
 		return err
 	}
+	id := uuid.NewString()
 	return st.CreateSigningKey(ctx, &store.SigningKey{
-		ID: uuid.NewString(), Algorithm: string(m.alg), PrivateKey: der, CreatedAt: now,
+		ID: id, Algorithm: string(m.alg), PrivateKey: m.seal(id, der), CreatedAt: now,
 		NotBefore: notBefore, ExpiresAt: notBefore.Add(m.rotateEvery + m.publishAhead + m.keepAfter),
 	})
+}
+
+// sealedKey marks a private key stored sealed under the secrets key
+// (D-signing-keys-sealed): the database alone cannot sign tokens. A key
+// stored before sealing is plain PKCS#8 DER, which begins with a SEQUENCE
+// byte, never with this mark; it keeps signing until it expires.
+var sealedKey = []byte("sealed:")
+
+// seal seals the PKCS#8 DER of key id for the signing_keys row.
+func (m *keyManager) seal(id string, der []byte) []byte {
+	return append(append([]byte{}, sealedKey...), m.sealer.Seal(der, secrets.LabelSigningKey(id))...)
+}
+
+// open reads a stored key: sealed, or plain DER stored before sealing.
+func (m *keyManager) open(sk *store.SigningKey) (crypto.Signer, error) {
+	der := sk.PrivateKey
+	if rest, ok := bytes.CutPrefix(der, sealedKey); ok {
+		var err error
+		if der, err = m.sealer.Open(rest, secrets.LabelSigningKey(sk.ID)); err != nil {
+			return nil, err
+		}
+	}
+	priv, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, err
+	}
+	signer, ok := priv.(crypto.Signer)
+	if !ok {
+		return nil, errors.New("not a signing key")
+	}
+	return signer, nil
 }
 
 // rotate creates a key that signs from now on; the previous ones stay published.

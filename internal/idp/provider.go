@@ -143,14 +143,14 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
 	c := &core{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
 		logoutWake: make(chan struct{}, 1), laterSlots: make(chan struct{}, laterSlots)}
-	keys := &keyManager{store: st, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: c.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
-		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
-	if err := keys.load(ctx); err != nil {
-		return nil, fmt.Errorf("idp signing keys: %w", err)
-	}
 	var err error
 	if c.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
 		return nil, err
+	}
+	keys := &keyManager{store: st, sealer: c.sealer, alg: jose.SignatureAlgorithm(cfg.SigningAlgorithm), now: c.now, rotateEvery: cfg.KeyRotation, publishAhead: cfg.KeyPublishAhead,
+		keepAfter: max(cfg.IDTokenLifetime, cfg.AccessTokenLifetime), reloadEvery: time.Minute}
+	if err := keys.load(ctx); err != nil {
+		return nil, fmt.Errorf("idp signing keys: %w", err)
 	}
 	if c.pages, err = i18n.ParsePages(web.FS, "idp/*.html"); err != nil {
 		return nil, err

@@ -33,3 +33,7 @@ func LabelRefreshSuccessor(tokenHash string) Label { return Label("refresh-succe
 // LabelTenantRefresh seals the refresh token a tenant session holds, by the
 // session id's hash.
 func LabelTenantRefresh(sessionIDHash string) Label { return Label("tenant-refresh:" + sessionIDHash) }
+
+// LabelSigningKey seals the identity provider's private signing key
+// (signing_keys.private_key) by the key's id.
+func LabelSigningKey(keyID string) Label { return Label("signing_keys.private_key:" + keyID) }

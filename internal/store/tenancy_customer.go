@@ -107,12 +107,20 @@ func (s *Tenancy) updateNamed(ctx context.Context, table, noun, id, name string,
 // DeleteCustomer removes a customer and its organization at the identity
 // provider, with everything that hangs off them: users, console roles,
 // grants (R2.6-cascade), focus modes, instances and their connections,
-// tenants and their data. ENOTFOUND.
+// tenants and their data, and the provider's applications that were the
+// customer's: its instances' applications and the clients registered with
+// its initial access tokens (no client of a removed customer can still ask
+// for tokens). ENOTFOUND.
 func (s *Tenancy) DeleteCustomer(ctx context.Context, id string) error {
 	return s.InTx(ctx, func(tx *Store) error {
 		var org string
 		if err := tx.db.QueryRow(ctx, `SELECT org_id FROM customers WHERE id = $1`, id).Scan(&org); err != nil {
 			return wrap(err, "customer")
+		}
+		if _, err := tx.db.Exec(ctx, `DELETE FROM applications WHERE registered_customer_id = $1 OR app_id IN (
+			SELECT c.idp_app_id FROM instance_connections c JOIN instances i ON i.id = c.instance_id
+			WHERE i.customer_id = $1 AND c.idp_app_id <> '')`, id); err != nil {
+			return err
 		}
 		if _, err := tx.db.Exec(ctx, `DELETE FROM customers WHERE id = $1`, id); err != nil {
 			return err

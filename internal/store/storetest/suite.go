@@ -28,6 +28,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Lockout", testLockout},
 		{"LoginAttemptReservation", testReserveLoginAttempt},
 		{"CustomerNames", testCustomerNames},
+		{"CustomerDeletion", testCustomerDeletion},
 		{"CustomerDomains", testCustomerDomains},
 		{"Applications", testApplications},
 		{"AuthRequestLifecycle", testAuthRequest},
