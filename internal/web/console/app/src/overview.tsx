@@ -68,8 +68,8 @@ export function Overview({ base }: { base: string }) {
         </SimpleGrid>
       )}
       {audit && (
-        <section aria-labelledby="recent-activity">
-          <Title order={2} size="h3" id="recent-activity" mb="xs">{t("overview.recentActivity")}</Title>
+        <div>
+          <Title order={2} size="h3" mb="xs">{t("overview.recentActivity")}</Title>
           <PageError error={recentError} what={t("overview.theRecentActivity")} />
           {recent && events.length === 0 && <Text>{t("overview.noActivityYet")}</Text>}
           {events.length > 0 && (
@@ -81,7 +81,7 @@ export function Overview({ base }: { base: string }) {
             ]} />
           )}
           <Text mt="xs"><Link href={`${base}/audit`}>{t("overview.theWholeAuditLog")}</Link></Text>
-        </section>
+        </div>
       )}
     </Stack>
   );
