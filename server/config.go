@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -114,6 +115,11 @@ type Config struct {
 	ShutdownGrace time.Duration
 	// MAX_CONNECTIONS: open connections each listener admits at once.
 	MaxConnections int
+	// MEMORY_LIMIT_MIB: the Go runtime's soft memory limit, in MiB
+	// (debug.SetMemoryLimit; D-memory-limit). Default for ROLE=idp
+	// idpMemoryLimitMiB, else 0 (none); GOMEMLIMIT, Go's own variable,
+	// takes precedence when it is set.
+	MemoryLimitMiB int
 	// UPLOAD_CONCURRENCY: cx uploads one replica runs at once; more wait
 	// briefly, then answer 503 with Retry-After (D-admission).
 	UploadConcurrency int
@@ -143,6 +149,17 @@ type Config struct {
 	// chooses others, which Validate checks.
 	PasswordParams idp.PasswordParams
 }
+
+// idpMemoryLimitMiB is the identity provider's default soft memory limit
+// with slots password verifications in flight (D-memory-limit): the
+// process's own heap after start (~24 MiB) and room for the collector's
+// pacing, plus each slot's argon2id block (7 MiB) twice over, rounded to
+// 8 MiB per slot: 64 MiB on two cores.
+func idpMemoryLimitMiB(slots int) int { return 48 + 8*slots }
+
+// minMemoryLimitMiB is the smallest MEMORY_LIMIT_MIB Validate accepts:
+// below it the collector would run on nearly every allocation.
+const minMemoryLimitMiB = 32
 
 // passwordParams is PasswordParams, or idp.DefaultPasswordParams when unset.
 func (c Config) passwordParams() idp.PasswordParams {
@@ -254,6 +271,9 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	if n, ok := dbMaxConns[c.Role]; ok {
 		c.DBMaxConns = n
 	}
+	if c.Role == RoleIDP {
+		c.MemoryLimitMiB = idpMemoryLimitMiB(runtime.GOMAXPROCS(0))
+	}
 	if c.Role == RoleAll {
 		c.MailFrom = devMailFrom
 	} else {
@@ -333,7 +353,7 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	}
 	for name, dst := range map[string]*int{"RESOLVE_RATE_LIMIT": &c.ResolveRateLimit, "LOGIN_RATE_LIMIT": &c.LoginRateLimit,
 		"AUTHORIZE_RATE_LIMIT": &c.AuthorizeRateLimit, "SCIM_RATE_LIMIT": &c.SCIMRateLimit, "DB_MAX_CONNS": &c.DBMaxConns, "UPLOAD_CONCURRENCY": &c.UploadConcurrency,
-		"MAX_CONNECTIONS": &c.MaxConnections} {
+		"MAX_CONNECTIONS": &c.MaxConnections, "MEMORY_LIMIT_MIB": &c.MemoryLimitMiB} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -432,6 +452,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxConnections < 1 {
 		p = append(p, "MAX_CONNECTIONS must be at least 1")
+	}
+	if c.MemoryLimitMiB != 0 && c.MemoryLimitMiB < minMemoryLimitMiB {
+		p = append(p, fmt.Sprintf("MEMORY_LIMIT_MIB must be 0 (no limit) or at least %d", minMemoryLimitMiB))
 	}
 	if c.AuditRetention < 0 || (c.AuditRetention > 0 && c.AuditRetention < MinAuditRetention) {
 		p = append(p, "AUDIT_RETENTION must be 0 (keep every event) or at least a day (1d)")

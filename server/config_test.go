@@ -1,6 +1,8 @@
 package main
 
 import (
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -132,6 +134,17 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "ErrAuditRetention", env: map[string]string{"AUDIT_RETENTION": "a year"}, wantErr: []string{"AUDIT_RETENTION", "400d"}},
 		{name: "ErrAuditRetentionShort", env: map[string]string{"AUDIT_RETENTION": "12h"}, wantErr: []string{"AUDIT_RETENTION", "at least a day"}},
 		{name: "ErrAuditRetentionNegative", env: map[string]string{"AUDIT_RETENTION": "-5d"}, wantErr: []string{"AUDIT_RETENTION"}},
+		{name: "OKMemoryLimitIDP", env: map[string]string{"ROLE": "idp", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
+			want: func(c Config) bool {
+				return c.MemoryLimitMiB == idpMemoryLimitMiB(runtime.GOMAXPROCS(0)) && idpMemoryLimitMiB(2) == 64 && DefaultConfig().MemoryLimitMiB == 0
+			}},
+		{name: "OKMemoryLimitOtherRoles", env: map[string]string{"ROLE": "console", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"CONSOLE_SERVICE_CLIENT_SECRET": strings.Repeat("s", 32)}, want: func(c Config) bool { return c.MemoryLimitMiB == 0 }},
+		{name: "OKMemoryLimitSet", env: map[string]string{"MEMORY_LIMIT_MIB": "96"}, want: func(c Config) bool { return c.MemoryLimitMiB == 96 }},
+		{name: "OKMemoryLimitOff", env: map[string]string{"ROLE": "idp", "SECRETS_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+			"MEMORY_LIMIT_MIB": "0"}, want: func(c Config) bool { return c.MemoryLimitMiB == 0 }},
+		{name: "ErrMemoryLimitSmall", env: map[string]string{"MEMORY_LIMIT_MIB": "16"}, wantErr: []string{"MEMORY_LIMIT_MIB", "at least 32"}},
+		{name: "ErrMemoryLimitWord", env: map[string]string{"MEMORY_LIMIT_MIB": "64MiB"}, wantErr: []string{"MEMORY_LIMIT_MIB"}},
 		{name: "ErrSeedDemo", env: map[string]string{"SEED_DEMO": "maybe"}, wantErr: []string{"SEED_DEMO"}},
 		{name: "ErrEveryProblemAtOnce", env: map[string]string{"ROLE": "x", "DATABASE_URL": "x", "LOG_FORMAT": "x", "ISSUER_URL": "x",
 			"EGRESS_ALLOW": "x"}, wantErr: []string{"ROLE", "DATABASE_URL", "LOG_FORMAT", "ISSUER_URL", "EGRESS_ALLOW"}},
@@ -185,5 +198,24 @@ func TestDescribeEgress(t *testing.T) {
 	}
 	if got := describeEgress(c.ProviderEgress()); got != "public addresses and 127.0.0.0/8, ::1/128" {
 		t.Errorf("identity provider by default: %q", got)
+	}
+}
+
+// applyMemoryLimit sets MEMORY_LIMIT_MIB unless GOMEMLIMIT is set, and
+// nothing for 0. Not parallel: the memory limit is the process's, and the
+// test restores it.
+func TestApplyMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	unset := func(string) (string, bool) { return "", false }
+	if got := applyMemoryLimit(Config{MemoryLimitMiB: 0}, unset); got != 0 || debug.SetMemoryLimit(-1) != prev {
+		t.Fatalf("no limit configured: set %d", got)
+	}
+	goSet := func(k string) (string, bool) { return "70MiB", k == "GOMEMLIMIT" }
+	if got := applyMemoryLimit(Config{MemoryLimitMiB: 64}, goSet); got != 0 || debug.SetMemoryLimit(-1) != prev {
+		t.Fatalf("with GOMEMLIMIT set the configured limit was applied: %d", got)
+	}
+	if got := applyMemoryLimit(Config{MemoryLimitMiB: 64}, unset); got != 64<<20 || debug.SetMemoryLimit(-1) != 64<<20 {
+		t.Fatalf("limit = %d, runtime's %d; want 64 MiB", got, debug.SetMemoryLimit(-1))
 	}
 }

@@ -59,6 +59,10 @@ const (
 //
 // LOAD_PROVIDER_ENV adds variables to the provider's environment only
 // (space-separated, e.g. LOAD_PROVIDER_ENV=GOMEMLIMIT=70MiB).
+// LOAD_BASELINE_BIN adds, level by level right after this build, the
+// server binary at that path (a build of another commit) on a database of
+// its own whose accounts' hashes have baselinePasswordParams, the
+// parameters before D-argon2-params.
 //
 // It asserts that every login succeeded and every failed sign-in failed,
 // nothing about timing or memory.
@@ -68,53 +72,67 @@ func TestLoadLogin(t *testing.T) {
 		t.Skip("set LOAD_RUN=1 to run the login load run")
 	}
 	levels := []int{1, 2, 4, 8, 16}
+	type provider struct {
+		name, bin, dbURL, hash string
+	}
 	dbURL := storetest.NewDatabaseURL(t)
-	hash := seedLoadAccounts(t, dbURL, levels[len(levels)-1])
+	providers := []provider{{name: "this build", bin: serverBinary(t), dbURL: dbURL,
+		hash: seedLoadAccounts(t, dbURL, levels[len(levels)-1], idp.DefaultPasswordParams)}}
+	if bin := os.Getenv("LOAD_BASELINE_BIN"); bin != "" {
+		base := storetest.NewDatabaseURL(t)
+		providers = append(providers, provider{name: "baseline", bin: bin, dbURL: base,
+			hash: seedLoadAccounts(t, base, levels[len(levels)-1], baselinePasswordParams)})
+	}
 	slots := runtime.GOMAXPROCS(0) // the provider's hash slots: its GOMAXPROCS, the same machine
 	t.Logf("%d logins and %d failed sign-ins per level; hash slots %d; database %s; provider environment %q", loadLogins, loadLogins, slots,
 		strings.SplitN(dbURL, ":", 2)[0], os.Getenv("LOAD_PROVIDER_ENV"))
 	var rows []string
 	for _, c := range levels {
-		p := startProcess(t, dbURL, append([]string{"ROLE=idp", "LOGIN_RATE_LIMIT=0", "AUTHORIZE_RATE_LIMIT=0"}, strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
-		pid := p.cmd.Process.Pid
-		lc := newLoadClient(t, p.URL(0))
-		lc.login(t, 0) // warm: templates, keys, connections
-		idleRSS := procStatusKB(t, pid, "VmRSS:")
+		for _, pv := range providers {
+			hash := pv.hash
+			p := launchBinary(t, pv.bin, pv.dbURL, append([]string{"ROLE=idp", "LOGIN_RATE_LIMIT=0", "AUTHORIZE_RATE_LIMIT=0"}, strings.Fields(os.Getenv("LOAD_PROVIDER_ENV"))...)...)
+			if err := p.waitStarted(); err != nil {
+				t.Fatal(err)
+			}
+			pid := p.cmd.Process.Pid
+			lc := newLoadClient(t, p.URL(0))
+			lc.login(t, 0) // warm: templates, keys, connections
+			idleRSS := procStatusKB(t, pid, "VmRSS:")
 
-		cpu0, start := procCPU(t, pid), time.Now()
-		closedLoop(c, loadLogins, func(client int) error { return lc.loginErr(client) }, t)
-		elapsed := time.Since(start)
-		loginCPU := procCPU(t, pid) - cpu0
-		peak := procStatusKB(t, pid, "VmHWM:")
-		t.Logf("c=%d: after the logins RssAnon %d MiB, RssFile %d MiB (peak VmHWM %d MiB)", c,
-			procStatusKB(t, pid, "RssAnon:")>>10, procStatusKB(t, pid, "RssFile:")>>10, peak>>10)
+			cpu0, start := procCPU(t, pid), time.Now()
+			closedLoop(c, loadLogins, func(client int) error { return lc.loginErr(client) }, t)
+			elapsed := time.Since(start)
+			loginCPU := procCPU(t, pid) - cpu0
+			peak := procStatusKB(t, pid, "VmHWM:")
+			t.Logf("c=%d %s: after the logins RssAnon %d MiB, RssFile %d MiB (peak VmHWM %d MiB)", c, pv.name,
+				procStatusKB(t, pid, "RssAnon:")>>10, procStatusKB(t, pid, "RssFile:")>>10, peak>>10)
 
-		failCPU0 := procCPU(t, pid) // also counts opening the c forms: c authorize requests beside 160 posts
-		forms := make([]loadForm, c)
-		for i := range forms {
-			forms[i] = lc.loginForm(t)
+			failCPU0 := procCPU(t, pid) // also counts opening the c forms: c authorize requests beside 160 posts
+			forms := make([]loadForm, c)
+			for i := range forms {
+				forms[i] = lc.loginForm(t)
+			}
+			closedLoop(c, loadLogins, func(client int) error { return lc.failedSignIn(forms[client], client) }, t)
+			failCPU := procCPU(t, pid) - failCPU0
+			_ = p.cmd.Process.Kill()
+			p.wait(10 * time.Second)
+
+			hashCPU := hashAlone(t, hash, min(c, slots), loadLogins)
+			perLogin := ms(loginCPU) / loadLogins
+			failed := ms(failCPU) / loadLogins
+			alone := ms(hashCPU) / loadLogins
+			rows = append(rows, fmt.Sprintf("| %d | %s | %.0f/s | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %d MiB | %d MiB |",
+				c, pv.name, loadLogins/elapsed.Seconds(), perLogin, failed, alone, perLogin-alone, perLogin-failed, peak>>10, idleRSS>>10))
 		}
-		closedLoop(c, loadLogins, func(client int) error { return lc.failedSignIn(forms[client], client) }, t)
-		failCPU := procCPU(t, pid) - failCPU0
-		_ = p.cmd.Process.Kill()
-		p.wait(10 * time.Second)
-
-		hashCPU := hashAlone(t, hash, min(c, slots), loadLogins)
-		perLogin := ms(loginCPU) / loadLogins
-		failed := ms(failCPU) / loadLogins
-		alone := ms(hashCPU) / loadLogins
-		rows = append(rows, fmt.Sprintf("| %d | %.0f/s | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %d MiB | %d MiB |",
-			c, loadLogins/elapsed.Seconds(), perLogin, failed, alone, perLogin-alone, perLogin-failed, peak>>10, idleRSS>>10))
 	}
-	t.Logf("\n| c | logins/s | provider CPU/login | failed sign-in (provider) | hash alone (test process) | beyond the hash | beyond the failed sign-in | peak RSS | RSS after start |\n|---|---|---|---|---|---|---|---|---|\n%s",
+	t.Logf("\n| c | provider | logins/s | provider CPU/login | failed sign-in (provider) | hash alone (test process) | beyond the hash | beyond the failed sign-in | peak RSS | RSS after start |\n|---|---|---|---|---|---|---|---|---|---|\n%s",
 		strings.Join(rows, "\n"))
 }
 
 // seedLoadAccounts migrates the database at dbURL and creates the load
 // run's organization (with its login policy), its public application and n
-// accounts with passwords hashed with the default parameters; it returns
-// the hash.
-func seedLoadAccounts(t *testing.T, dbURL string, n int) string {
+// accounts with passwords hashed with params; it returns the hash.
+func seedLoadAccounts(t *testing.T, dbURL string, n int, params idp.PasswordParams) string {
 	t.Helper()
 	ctx := context.Background()
 	cfg := DefaultConfig()
@@ -127,7 +145,7 @@ func seedLoadAccounts(t *testing.T, dbURL string, n int) string {
 	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
 		t.Fatal(err)
 	}
-	hash, err := idp.HashPassword(loadPassword, idp.DefaultPasswordParams)
+	hash, err := idp.HashPassword(loadPassword, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +171,10 @@ func seedLoadAccounts(t *testing.T, dbURL string, n int) string {
 	}
 	return hash
 }
+
+// baselinePasswordParams are the argon2id parameters before
+// D-argon2-params, a baseline build's.
+var baselinePasswordParams = idp.PasswordParams{Memory: 19 * 1024, Time: 2, Threads: 1, KeyLen: 32, SaltLen: 16}
 
 func loadEmail(i int) string { return fmt.Sprintf("load-%d@load.example", i) }
 

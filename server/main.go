@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,6 +64,7 @@ func main() {
 		os.Exit(2)
 	}
 	slog.SetDefault(newLogger(os.Stderr, cfg))
+	applyMemoryLimit(cfg, os.LookupEnv)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -89,6 +91,18 @@ func main() {
 		slog.Error("shutdown", "err", err)
 		os.Exit(1)
 	}
+}
+
+// applyMemoryLimit sets the runtime's soft memory limit to
+// MEMORY_LIMIT_MIB unless GOMEMLIMIT, which the runtime read at start, is
+// set (D-memory-limit). It returns the limit it set, 0 for none.
+func applyMemoryLimit(cfg Config, lookup func(string) (string, bool)) int64 {
+	if _, set := lookup("GOMEMLIMIT"); set || cfg.MemoryLimitMiB <= 0 {
+		return 0
+	}
+	limit := int64(cfg.MemoryLimitMiB) << 20
+	debug.SetMemoryLimit(limit)
+	return limit
 }
 
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }

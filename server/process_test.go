@@ -72,8 +72,15 @@ func startProcess(t *testing.T, dbURL string, env ...string) *process {
 // launchProcess starts the server like startProcess without waiting for it.
 func launchProcess(t *testing.T, dbURL string, env ...string) *process {
 	t.Helper()
+	return launchBinary(t, serverBinary(t), dbURL, env...)
+}
+
+// launchBinary is launchProcess with the server binary at bin (a load
+// run's build of another commit).
+func launchBinary(t *testing.T, bin, dbURL string, env ...string) *process {
+	t.Helper()
 	p := &process{t: t, ports: freePorts(t, 4), banner: make(chan string, 1), exited: make(chan error, 1), logs: &syncBuffer{}}
-	p.cmd = exec.Command(serverBinary(t))
+	p.cmd = exec.Command(bin)
 	p.cmd.Dir = t.TempDir()
 	p.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "SECRETS_KEY="+testSecretsKey,
 		fmt.Sprintf("IDP_ADDR=127.0.0.1:%d", p.ports[0]), fmt.Sprintf("ISSUER_URL=%s", p.URL(0)),

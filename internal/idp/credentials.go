@@ -111,7 +111,28 @@ func (p *factors) checkPassword(ctx context.Context, email, password, orgID, cli
 		p.signInFailed(ctx, u, email, clientID, reasonSuspended, methodPassword, factorFirst)
 		return nil, errLoginFailed
 	}
+	p.rehash(ctx, u, password)
 	return u, nil
+}
+
+// rehash replaces u's password hash, which password just matched, with one
+// made with the provider's parameters when it was made with others (a hash
+// from before D-argon2-params): once per account, on its next sign-in, in
+// a slot of the hash queue. A busy queue or a failed write leaves the old
+// hash, which keeps verifying with its own parameters, for the next sign-in;
+// a password set in between is kept (RehashPassword compares).
+func (p *factors) rehash(ctx context.Context, u *platform.User, password string) {
+	if hashedWith(u.PasswordHash, p.cfg.Password) {
+		return
+	}
+	var hash string
+	var err error
+	if qerr := p.hashQueue.do(ctx, func() { hash, err = HashPassword(password, p.cfg.Password) }); qerr != nil || err != nil {
+		return
+	}
+	if _, err := p.store.RehashPassword(ctx, u.ID, u.PasswordHash, hash); err != nil {
+		slog.ErrorContext(ctx, "store the rehashed password", "user_id", u.ID, "err", err)
+	}
 }
 
 // expiredLocksPerPass bounds the locks one maintenance pass lifts; more

@@ -159,6 +159,15 @@ func (s *Identity) SetPassword(ctx context.Context, userID, hash string) error {
 	})
 }
 
+// RehashPassword replaces a user's password hash with the same password
+// hashed with other parameters, only while the stored hash is still old:
+// a password set in between is kept. Unlike SetPassword it ends nothing
+// (the password did not change). It reports whether it replaced the hash.
+func (s *Identity) RehashPassword(ctx context.Context, userID, old, hash string) (bool, error) {
+	n, err := s.db.Exec(ctx, `UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2`, userID, old, hash)
+	return n > 0, wrap(err, "user")
+}
+
 // SetUserSuspended suspends a user (at not zero) or reactivates it (zero).
 // Suspending also ends everything the user is signed in with
 // (EndUserCredentials): a reactivated user signs in again. ENOTFOUND.

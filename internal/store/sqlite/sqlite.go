@@ -21,6 +21,7 @@ type Conn struct {
 	DB    *sql.DB
 	q     querier
 	stmts *stmtCache
+	w     writer  // the process's one writer at a time (D-sqlite-writer)
 	tx    *sql.Tx // set in a transaction
 }
 
@@ -58,7 +59,7 @@ func Open(ctx context.Context, path string) (*Conn, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
-	return &Conn{DB: db, q: db, stmts: newStmtCache(db)}, nil
+	return &Conn{DB: db, q: db, stmts: newStmtCache(db), w: newWriter()}, nil
 }
 
 func (c *Conn) Dialect() string                { return store.SQLite }
@@ -84,6 +85,9 @@ func (c *Conn) querier(ctx context.Context, query string) querier {
 
 func (c *Conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	query = rewrite(query)
+	if c.tx == nil && writes(query) {
+		defer c.w.acquire(ctx)()
+	}
 	res, err := c.querier(ctx, query).ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, mapErr(err)
@@ -91,6 +95,9 @@ func (c *Conn) Exec(ctx context.Context, query string, args ...any) (int64, erro
 	return res.RowsAffected()
 }
 
+// Query and QueryRow take no writer slot, also for a statement that writes
+// (UPDATE … RETURNING): the slot would be held until the rows are closed
+// or scanned, which nothing guarantees; SQLite's busy handler orders them.
 func (c *Conn) Query(ctx context.Context, query string, args ...any) (store.Rows, error) {
 	query = rewrite(query)
 	rows, err := c.querier(ctx, query).QueryContext(ctx, query, args...)
@@ -105,13 +112,15 @@ func (c *Conn) QueryRow(ctx context.Context, query string, args ...any) store.Ro
 	return sqlRow{c.querier(ctx, query).QueryRowContext(ctx, query, args...)}
 }
 
-// InTx runs fn in an immediate (write-locking) transaction.
+// InTx runs fn in an immediate (write-locking) transaction, once the
+// writer slot is this one's (D-sqlite-writer).
 func (c *Conn) InTx(ctx context.Context, fn func(store.DB) error) error {
+	defer c.w.acquire(ctx)()
 	tx, err := c.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return mapErr(err)
 	}
-	if err := fn(&Conn{DB: c.DB, q: tx, stmts: c.stmts, tx: tx}); err != nil {
+	if err := fn(&Conn{DB: c.DB, q: tx, stmts: c.stmts, w: c.w, tx: tx}); err != nil {
 		tx.Rollback()
 		return err
 	}

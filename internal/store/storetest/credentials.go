@@ -125,6 +125,28 @@ func testCredentials(t *testing.T, st *store.Store) {
 		wantCode(t, st.SetPassword(ctx, "no-such-user", "$argon2id$x"), platform.ENOTFOUND)
 	})
 
+	t.Run("RehashKeepsCredentials", func(t *testing.T) {
+		g := user("rehash", "org-acme", "member", "acme")
+		u, err := st.User(ctx, "rehash")
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := u.PasswordHash
+		if done, err := st.RehashPassword(ctx, "rehash", "$argon2id$not-the-stored-one", "$argon2id$lost"); err != nil || done {
+			t.Fatalf("rehash against a hash that is not stored = %v, %v; want nothing replaced", done, err)
+		}
+		if done, err := st.RehashPassword(ctx, "rehash", old, "$argon2id$rehashed"); err != nil || !done {
+			t.Fatalf("rehash = %v, %v; want replaced", done, err)
+		}
+		if u, err := st.User(ctx, "rehash"); err != nil || u.PasswordHash != "$argon2id$rehashed" {
+			t.Fatalf("stored hash after rehash = %+v, %v", u, err)
+		}
+		ok(t, "rehash", g) // the same password: the grant stays
+		if done, err := st.RehashPassword(ctx, "rehash", old, "$argon2id$stale"); err != nil || done {
+			t.Fatalf("a second rehash from the old hash = %v, %v; want nothing replaced", done, err)
+		}
+	})
+
 	t.Run("ErrFamilyRevoked", func(t *testing.T) {
 		g := user("fam", "org-acme", "member", "acme")
 		g2 := MustGrant(t, st, "fam")
