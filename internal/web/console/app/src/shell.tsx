@@ -210,7 +210,7 @@ function Home() {
   return (
     <>
       <PageTitle>{caller.name ? t("shell.welcomeName", { name: caller.name }) : t("shell.welcome")}</PageTitle>
-      <Text mb="md">{t("shell.signedInAs", { role: caller.me.role.replace(/_/g, " ") })}</Text>
+      <Text mb="md">{t("overview.signedInAs", { role: caller.me.role.replace(/_/g, " ") })}</Text>
       <Overview base={route.base} />
     </>
   );

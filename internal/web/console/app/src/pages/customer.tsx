@@ -122,12 +122,12 @@ export function CustomerPage({ id, sections }: { id: string; sections?: string[]
       </Group>
       {sections && <Overview base={route.base} />}
       {/* a tab is a history entry: Back returns to the tab before; the lists' search and filters stay with their tab */}
-      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null, q: null, customer: null, instance: null }))} keepMounted={false}>
+      {tabs.length > 0 && <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null, q: null, customer: null, instance: null }))} keepMounted={false}>
         <Tabs.List>
           {tabs.map((t) => <Tabs.Tab key={t.value} value={t.value}>{tr(t.label)}</Tabs.Tab>)}
         </Tabs.List>
         {tabs.map((t) => <Tabs.Panel key={t.value} value={t.value} pt="md">{t.panel(c.id)}</Tabs.Panel>)}
-      </Tabs>
+      </Tabs>}
     </>
   );
 }
