@@ -176,6 +176,9 @@ func TestBrowserPasskeys(t *testing.T) {
 			waitShows(`#account-notice`, "renamed"),
 			textOf(`#passkey-list`, &renamed),
 			chromedp.Click(`.passkey-row form[action$="remove"] button`, chromedp.ByQuery),
+			// the removal asks first, naming the passkey (D-passkey-names)
+			waitShows(`#passkey-remove-name`, "Old laptop"),
+			chromedp.Click(`#passkey-remove button`, chromedp.ByQuery),
 			waitShows(`#account-notice`, "removed"),
 			textOf(`#passkey-list`, &removed),
 		)

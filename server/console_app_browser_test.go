@@ -231,22 +231,25 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 		t.Errorf("search not in the URL: %s", loc)
 	}
 
-	// the server's validation message at the field
-	run(t, ctx, clickText("New customer"), fill("Name", "Umbrella"), fill("E-mail domains", "umbrella@example"),
-		clickText("Create customer"), waitShows(`[role="dialog"]`, "is not an e-mail domain"))
+	// the server's refusal at the field: another customer's name
+	run(t, ctx, clickText("New customer"), fill("Name", "ACME construction"),
+		clickText("Create customer"), waitShows(`[role="dialog"]`, "is another customer's"))
 	var invalid string
-	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[role="dialog"] [aria-invalid="true"]')].map(e => e.tagName + ":" + document.querySelector('label[for="' + e.id + '"]').textContent).join()`, &invalid))
-	if invalid != "TEXTAREA:E-mail domains" {
-		t.Errorf("the domain's error is not at its field: %q", invalid)
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[role="dialog"] [aria-invalid="true"]')].map(e => e.tagName + ":" + document.querySelector('label[for="' + e.id + '"]').textContent.replace(/\s*\*$/, "")).join()`, &invalid))
+	if invalid != "INPUT:Name" {
+		t.Errorf("the name's error is not at its field: %q", invalid)
 	}
 	axeCheck(t, ctx, axe, "new customer with an error")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-customer-invalid"))
-	run(t, ctx, fill("E-mail domains", "umbrella.example"), clickText("Create customer"),
-		waitShows(`#page-title`, "Umbrella"), chromedp.Location(&loc))
+	// a new customer opens on its Domains tab, where its domains are claimed
+	run(t, ctx, fill("Name", "Umbrella"), clickText("Create customer"),
+		waitShows(`#page-title`, "Umbrella"), waitShows(`main`, "Add domain"), chromedp.Location(&loc))
 	if !strings.Contains(loc, "/dashboard/customers/") {
 		t.Fatalf("after create: %s", loc)
 	}
+	custID := strings.SplitN(strings.SplitN(loc, "/dashboard/customers/", 2)[1], "?", 2)[0]
 	axeCheck(t, ctx, axe, "customer detail")
+	run(t, ctx, open(m, "/dashboard/customers/"+custID+"?tab=tenants", "Umbrella"))
 
 	// a tenant of the new customer
 	// the dialog offers the customer's instances once they load, which
@@ -349,7 +352,8 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 		chromedp.Click(`//button[text()="Acme Construction"]`, chromedp.BySearch),
 		providerPassword(DemoPassword), waitShows(`[data-testid="role"]`, "viewer"), waitShows(`#page-title`, "Acme Construction"))
 	// the header leads to the user's own account page at the provider
-	run(t, ctx, waitTrue(fmt.Sprintf(`document.querySelector('[data-testid="account-link"]')?.href === %q`, m.Config.IssuerURL+"/ui/account")))
+	// (D-account-frame: with the app's page to lead back to)
+	run(t, ctx, waitTrue(fmt.Sprintf(`document.querySelector('[data-testid="account-link"]')?.href === %q`, m.Config.IssuerURL+"/ui/account?back=%2Fportal")))
 	axeCheck(t, ctx, axe, "portal home")
 	run(t, ctx, open(m, "/portal/usage", "Usage"), waitShows(`[data-testid="usage-table"]`, "Hidden for your role"),
 		waitShows(`[data-testid="redaction-note"]`, "hidden"))
@@ -445,7 +449,7 @@ func TestBrowserConsoleAppOwner(t *testing.T) {
 
 	// ownership to Bob, confirmed by naming him
 	run(t, ctx, open(m, "/portal/users", "Users"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
-		clickText("Make bob@acme.example owner"), fill("Type the owner name, bob@acme.example, to confirm", "bob@acme.example"),
+		rowAction("bob@acme.example", "Make owner"), fill("Type the owner name, bob@acme.example, to confirm", "bob@acme.example"),
 		clickText("Transfer ownership to owner"), waitGone(`[role="dialog"]`))
 	axeCheck(t, ctx, axe, "customer users (owner)")
 	run(t, ctx, chromedp.Reload(), waitTrue(`[...document.querySelectorAll('[data-testid="users-table"] tr')].some(r => r.textContent.includes("bob@acme.example") && r.textContent.includes("owner"))`))

@@ -123,7 +123,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 		t.Fatalf("webhooks: %v %v", hooks, err)
 	}
 	hook := hooks[0]
-	run(t, ctx, clickLabel("Edit "+hook.URL), fill("Events", "manage_tenant nope"), press("Save webhook"),
+	run(t, ctx, rowAction(hook.URL, "Edit"), fill("Events", "manage_tenant nope"), press("Save webhook"),
 		fieldError("Events", `"nope" is not an event type`))
 	axeCheck(t, ctx, axe, "webhook edit with an error")
 	run(t, ctx, fill("Events", "manage_tenant, suspend_user"), fill("Description", "Build pipeline"), tick("Active", false),
@@ -150,7 +150,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 		}
 	}
 	var loc string
-	run(t, ctx, clickLabel("Deliveries of "+hook.URL), rowHas("deliveries-table", "suspend_user", "failed", "HTTP 503", "upstream unavailable"),
+	run(t, ctx, rowAction(hook.URL, "Deliveries"), rowHas("deliveries-table", "suspend_user", "failed", "HTTP 503", "upstream unavailable"),
 		rowHas("deliveries-table", "manage_tenant", "delivered", "HTTP 204"), chromedp.Location(&loc))
 	if !strings.Contains(loc, "webhook="+hook.ID) {
 		t.Errorf("the webhook whose deliveries are shown is not in the URL: %s", loc)
@@ -161,7 +161,7 @@ func TestBrowserConsoleAppOwnerConfiguration(t *testing.T) {
 
 	// the signing secret rotated: confirmed by the URL, shown once, new
 	var second string
-	run(t, ctx, clickLabel("Rotate secret of "+hook.URL), fill("Type the webhook name, "+hook.URL+", to confirm", hook.URL),
+	run(t, ctx, rowAction(hook.URL, "Rotate secret"), fill("Type the webhook name, "+hook.URL+", to confirm", hook.URL),
 		press("Rotate the secret of webhook"), waitShows(`[data-testid="secret"]`, "whsec_"),
 		textOf(`[data-testid="secret"]`, &second))
 	if second == "" || second == first {
@@ -434,7 +434,7 @@ func TestBrowserConsoleAppTenantAdministration(t *testing.T) {
 
 	// bob's home organization moves to Globex
 	run(t, ctx, open(m, "/dashboard/customers/"+DemoAcmeCustomerID+"?tab=users", "Acme Construction"),
-		waitShows(`[data-testid="users-table"]`, "bob@acme.example"), clickText("Move bob@acme.example"),
+		waitShows(`[data-testid="users-table"]`, "bob@acme.example"), rowAction("bob@acme.example", "Move to another customer"),
 		pick("Destination customer", "Glob", "Globex Engineering"), waitShows(`[role="dialog"]`, "an owner arrives as admin"))
 	axeCheck(t, ctx, axe, "home-org transfer")
 	run(t, ctx, fill("Type the user name, bob@acme.example, to confirm", "bob@acme.example"), press("Move user"),

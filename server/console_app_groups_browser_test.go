@@ -38,9 +38,9 @@ func TestBrowserConsoleAppGroups(t *testing.T) {
 		rowHas("members-table", "mia@platform.example"),
 		fill("Customer id to grant", DemoGlobexCustomerID), clickLabel("Grant the customer"),
 		rowHas("customers-granted-table", DemoGlobexCustomerID))
-	// another organization's user is refused, the message shown
+	// another organization's user is refused, the server's reason shown (D-refusal-reasons)
 	run(t, ctx, fill("User id to add to members", "2b7e4d10-0000-4000-8000-000000000002"), pressLabel("Add to members"),
-		waitShows(`[data-testid="form-error"]`, "could not find"), noRowHas("members-table", "alice@acme.example"))
+		waitShows(`[data-testid="form-error"]`, "User not found in the group's organization"), noRowHas("members-table", "alice@acme.example"))
 	axeCheck(t, ctx, axe, "internal group")
 	_ = chromedp.Run(ctx, shot(t, ctx, "app-internal-group"))
 

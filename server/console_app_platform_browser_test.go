@@ -65,12 +65,12 @@ func rowHas(table string, texts ...string) chromedp.Action {
 	for _, s := range texts {
 		conds = append(conds, fmt.Sprintf("r.textContent.includes(%q)", s))
 	}
-	return waitTrue(fmt.Sprintf(`[...document.querySelectorAll('[data-testid=%q] tbody tr')].some(r => %s)`, table, strings.Join(conds, " && ")))
+	return waitTrue(fmt.Sprintf(`[...document.querySelectorAll('[data-testid=%[1]q] tbody tr, [data-testid=%[1]q] > li')].some(r => %[2]s)`, table, strings.Join(conds, " && ")))
 }
 
 // noRowHas waits until no row of the table (if any) contains text.
 func noRowHas(table, text string) chromedp.Action {
-	return waitTrue(fmt.Sprintf(`![...document.querySelectorAll('[data-testid=%q] tbody tr')].some(r => r.textContent.includes(%q))`, table, text))
+	return waitTrue(fmt.Sprintf(`![...document.querySelectorAll('[data-testid=%[1]q] tbody tr, [data-testid=%[1]q] > li')].some(r => r.textContent.includes(%[2]q))`, table, text))
 }
 
 // mustInternalUser adds an internal user with the demo password.
@@ -197,8 +197,10 @@ func TestBrowserConsoleAppInternalUsersAndGrants(t *testing.T) {
 		clickText("Send invitation"), waitTrue(`!!document.querySelector('[role="dialog"] [role="alert"], [role="dialog"] [aria-invalid="true"]')`))
 	axeCheck(t, ctx, axe, "invite refused")
 	run(t, ctx, clickText("Cancel"), waitGone(`[role="dialog"]`))
-	// the role select of the row; the own row has none
-	run(t, ctx, choose("Role of mia@platform.example", "account_manager"), waitShows(`[data-testid="done"]`, "mia@platform.example is now account_manager"),
+	// the role select of the row, confirmed (typed: a raise); the own row has none
+	run(t, ctx, choose("Role of mia@platform.example", "account_manager"),
+		confirmTyped("internal user", "mia@platform.example", "Change to account_manager"),
+		waitShows(`[data-testid="done"]`, "mia@platform.example is now account_manager"),
 		chromedp.Reload(),
 		waitTrue(`document.querySelector('select[aria-label="Role of mia@platform.example"]')?.value === "account_manager"`))
 	var own bool
@@ -237,7 +239,7 @@ func TestBrowserConsoleAppInternalUsersAndGrants(t *testing.T) {
 	run(t, ctx, clickLabel("Remove grant of mia@platform.example on Globex Engineering"),
 		confirmTyped("grant on", "Globex Engineering", "Remove grant on"), waitShows(`main`, "No grants"))
 
-	run(t, ctx, open(m, "/dashboard/internal-users", "Internal users"), clickLabel("Remove mia@platform.example"))
+	run(t, ctx, open(m, "/dashboard/internal-users", "Internal users"), rowAction("mia@platform.example", "Remove"))
 	axeCheck(t, ctx, axe, "remove internal user")
 	run(t, ctx, confirmTyped("internal user", "mia@platform.example", "Remove internal user"),
 		noRowHas("internal-users-table", "mia@platform.example"))

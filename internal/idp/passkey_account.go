@@ -18,6 +18,12 @@ import (
 	"github.com/platform/platform/internal/store"
 )
 
+// passkeyRemoveView asks before a passkey is removed.
+type passkeyRemoveView struct {
+	CSRF, ID, Name string
+	Brand          brandView
+}
+
 // passkeyRow is a passkey as the account page lists it.
 type passkeyRow struct {
 	ID, Name          string
@@ -87,7 +93,12 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 	if _, ok := p.account.orgAllows(w, r, u, loginRules.passkeys, "Your organization does not use passkeys."); !ok {
 		return
 	}
-	name, ok := cleanPasskeyName(r.PostForm.Get("name"))
+	// no name: the passkey is named for its provider once its AAGUID is
+	// known (D-passkey-names)
+	name, ok := "", true
+	if strings.TrimSpace(r.PostForm.Get("name")) != "" {
+		name, ok = cleanPasskeyName(r.PostForm.Get("name"))
+	}
 	if !ok {
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Give the passkey a name of at most 64 characters.")
 		return
@@ -119,6 +130,11 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		refuse(passkeyReason(ctx, err))
 		return
+	}
+	if name == "" {
+		if name = authenticatorName(cred.Authenticator.AAGUID); name == "" {
+			name = p.trf(r, "Passkey")
+		}
 	}
 	data, err := json.Marshal(cred)
 	if err != nil {
@@ -221,11 +237,16 @@ func (p *passkeys) accountPasskeyRemove(w http.ResponseWriter, r *http.Request) 
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Your organization signs in with passkeys: add another one before you remove this one.")
 		return
 	}
-	name := ""
+	name, found := "", false
 	for _, k := range keys {
 		if k.ID == id {
-			name = k.Name
+			name, found = k.Name, true
 		}
+	}
+	if found && r.PostForm.Get("confirm") != "yes" { // the list's Remove asks first (D-passkey-names)
+		p.render(w, r, http.StatusOK, "passkey_remove.html", passkeyRemoveView{CSRF: p.newCSRF(w), ID: id, Name: name,
+			Brand: p.brandOf(r.Context(), u.OrgID)})
+		return
 	}
 	notice := p.signInNotice(ctx, u, "The passkey “%s” was removed from your account; it no longer signs you in.", strings.TrimSpace(name))
 	err = p.store.InTx(ctx, func(tx *store.Store) error {

@@ -240,7 +240,14 @@ func TestPasskeyEnrolSignInRenameRemove(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("empty name: %d", resp.StatusCode)
 	}
+	// Remove asks first, naming the passkey; nothing is removed until the
+	// confirmation is posted
 	resp, page = b.submit(ti.issuer, page, PathAccountPasskeyRemove, url.Values{"id": {keys[0].ID}})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(page, `id="passkey-remove"`) || !strings.Contains(page, "Old laptop") ||
+		len(ti.passkeys(userAlice)) != 1 {
+		t.Fatalf("remove before its confirmation: %d\n%.600s", resp.StatusCode, page)
+	}
+	resp, page = b.submit(ti.issuer, page, PathAccountPasskeyRemove, url.Values{"id": {keys[0].ID}, "confirm": {"yes"}})
 	if resp.StatusCode != http.StatusOK || !strings.Contains(page, "removed") || len(ti.passkeys(userAlice)) != 0 {
 		t.Fatalf("remove: %d", resp.StatusCode)
 	}

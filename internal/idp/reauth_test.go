@@ -168,7 +168,7 @@ func TestAccountConfirmThenChange(t *testing.T) {
 		shows      string
 	}{
 		{"RecoveryCodes", PathAccountRecovery, nil, "Your new recovery codes"},
-		{"RemovePasskey", PathAccountPasskeyRemove, url.Values{"id": {pk.ID}}, accountNotices["passkey-removed"]},
+		{"RemovePasskey", PathAccountPasskeyRemove, url.Values{"id": {pk.ID}, "confirm": {"yes"}}, accountNotices["passkey-removed"]},
 		{"Email", PathAccountEmail, url.Values{"email": {"alice.new@a.example"}, "current": {goodPass}}, accountNotices["email"]},
 		{"RemoveAuthenticator", PathAccountMFAReset, nil, `id="totp-secret"`},
 		{"Password", PathAccountPassword, url.Values{"current": {goodPass}, "password": {newPass}, "confirm": {newPass}}, accountNotices["password"]},

@@ -76,6 +76,8 @@ type accountHomeView struct {
 	// Languages the ones to choose from.
 	Locale    string
 	Languages []languageOption
+	// Frame leads back to the console the user came from (D-account-frame).
+	Frame accountFrame
 }
 
 // Heading and Download complete the recovery-codes page for a login's
@@ -153,7 +155,7 @@ var accountNotices = map[string]string{
 func (p *accountPages) renderAccount(w http.ResponseWriter, r *http.Request, status int, u *platform.User, notice, msg string) {
 	ctx := r.Context()
 	v := accountHomeView{Email: u.Email, CSRF: p.newCSRF(w), Notice: accountNotices[notice], Error: msg,
-		Locale: u.Locale, Languages: languageOptions}
+		Locale: u.Locale, Languages: languageOptions, Frame: p.frame(w, r)}
 	if o, err := p.store.Organization(ctx, u.OrgID); err == nil {
 		v.Org = o.Name
 	}

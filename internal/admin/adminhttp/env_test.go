@@ -75,6 +75,7 @@ type env struct {
 	adminOrg string
 	seq      atomic.Int64
 	logins   *storetest.Logins
+	orgs     sync.Map // customer id → organization id, of the customers mustCustomer made
 }
 
 func newEnv(t testing.TB, opts ...admin.Option) *env {
@@ -122,6 +123,7 @@ func (e *env) mustCustomer() string {
 	if err := e.st.CreateCustomer(ctx, &platform.Customer{ID: id, Name: "Customer " + id, OrgID: org, CreatedAt: now}); err != nil {
 		e.t.Fatal(err)
 	}
+	e.orgs.Store(id, org)
 	return id
 }
 
@@ -149,7 +151,9 @@ func (e *env) mustUser(role authz.Role, customerID string) string {
 	e.t.Helper()
 	ctx := context.Background()
 	org := e.adminOrg
-	if customerID != "" {
+	if o, ok := e.orgs.Load(customerID); ok {
+		org = o.(string) // a customer's organization never changes
+	} else if customerID != "" {
 		c, err := e.st.Customer(ctx, customerID)
 		if err != nil {
 			e.t.Fatal(err)

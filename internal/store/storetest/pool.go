@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/platform/platform/internal/store/postgres"
 )
 
 // A migrated PostgreSQL database for a test comes from a pool shared by every
@@ -24,9 +27,13 @@ import (
 // owns database n while its connection to the server holds the session
 // advisory lock (pool key, n); the lock goes with the connection, so a binary
 // that ends or dies frees its databases, and the next owner empties whatever
-// was left. A binary keeps the databases it claimed, with one connection to
-// each, for its later tests. Databases stay on the server between runs (a run
-// of the same migrations reuses them); a new migrations hash makes its own.
+// was left. A binary keeps the databases it claimed, with a connection pool
+// to each, for its later tests: NewPostgres lends a test that pool (lentConn)
+// rather than opening one, since a new server connection costs more than
+// most tests' statements (the backend starts, then reads the catalog of
+// every table and prepares every statement it meets again). Databases stay
+// on the server between runs (a run of the same migrations reuses them); a
+// new migrations hash makes its own.
 
 // poolSlots is how many pool databases a server holds per migrations hash:
 // more tests at once than this get throwaway databases, as before the pool.
@@ -61,13 +68,20 @@ type pgPool struct {
 }
 
 type poolDatabase struct {
-	name string
-	conn *pgx.Conn // to the database, kept between tests; nil until needed
+	name, url string
+	// conn is the pool of connections to the database, kept between tests;
+	// nil until needed. It empties the database and serves NewPostgres.
+	conn *postgres.Conn
 }
 
+// keptIdle is how many idle connections a pool database keeps between
+// tests: the test binaries on one server must stay well under its
+// max_connections.
+const keptIdle = 1
+
 // claimPostgres gives t a migrated pool database, emptied, until t ends, or
-// "" when every database of the pool is in use.
-func claimPostgres(t testing.TB, serverURL, template string) string {
+// nil when every database of the pool is in use.
+func claimPostgres(t testing.TB, serverURL, template string) *poolDatabase {
 	t.Helper()
 	v, _ := pgPools.LoadOrStore(serverURL, &pgPool{serverURL: serverURL, template: template})
 	p := v.(*pgPool)
@@ -78,13 +92,13 @@ func claimPostgres(t testing.TB, serverURL, template string) string {
 		t.Fatalf("pool database: %v", err)
 	}
 	if d == nil {
-		return ""
+		return nil
 	}
 	if err := p.empty(ctx, d); err != nil {
 		t.Fatalf("pool database %s: %v", d.name, err)
 	}
 	t.Cleanup(func() { p.give(d) })
-	return d.name
+	return d
 }
 
 // take returns a database this binary holds and no test uses, or locks the
@@ -110,7 +124,8 @@ func (p *pgPool) take(ctx context.Context) (*poolDatabase, error) {
 			return nil, err
 		}
 		if got {
-			d := &poolDatabase{name: "platform_pool_" + migrationsHash() + "_" + templateFormat + "_" + strconv.Itoa(p.next)}
+			name := "platform_pool_" + migrationsHash() + "_" + templateFormat + "_" + strconv.Itoa(p.next)
+			d := &poolDatabase{name: name, url: databaseURL(p.serverURL, name)}
 			p.next++
 			return d, nil
 		}
@@ -118,7 +133,20 @@ func (p *pgPool) take(ctx context.Context) (*poolDatabase, error) {
 	return nil, nil
 }
 
+// give takes d back for the binary's next test, with at most keptIdle of
+// its connections.
 func (p *pgPool) give(d *poolDatabase) {
+	if d.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		for i, c := range d.conn.Pool.AcquireAllIdle(ctx) {
+			if i < keptIdle {
+				c.Release()
+			} else {
+				_ = c.Hijack().Close(ctx)
+			}
+		}
+		cancel()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.free = append(p.free, d)
@@ -142,24 +170,34 @@ func (p *pgPool) empty(ctx context.Context, d *poolDatabase) error {
 			}
 		}
 		// Connections an earlier test left open (a server still shutting
-		// down) would hold locks or write into the next test.
-		own := uint32(0)
-		if d.conn != nil && !d.conn.IsClosed() {
-			own = d.conn.PgConn().PID()
+		// down) would hold locks or write into the next test; the kept
+		// pool's own stay, those that still answer.
+		own := d.liveConnections(ctx)
+		pids := make([]int64, len(own))
+		for i, c := range own {
+			pids[i] = int64(c.Conn().PgConn().PID())
 		}
-		if _, err := p.admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND pid <> $2", d.name, int64(own)); err != nil {
+		_, err := p.admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND pid <> ALL($2::int8[])", d.name, pids)
+		for _, c := range own {
+			c.Release()
+		}
+		if err != nil {
 			return err
 		}
 		if p.deleteRows(ctx, d) == nil {
 			return nil
 		}
 		if d.conn != nil {
-			d.conn.Close(ctx)
+			d.conn.Close()
 			d.conn = nil
 		}
 		if _, err := p.admin.Exec(ctx, "DROP DATABASE IF EXISTS "+d.name+" WITH (FORCE)"); err != nil {
 			return err
 		}
+	}
+	if d.conn != nil { // a pool to a database that is gone
+		d.conn.Close()
+		d.conn = nil
 	}
 	if _, err := p.admin.Exec(ctx, "CREATE DATABASE "+d.name+" TEMPLATE "+p.template); err != nil {
 		return err
@@ -174,14 +212,16 @@ func (p *pgPool) empty(ctx context.Context, d *poolDatabase) error {
 // TRUNCATE writes new files for every table it names (100 ms a database
 // under load, against a few for the deletes).
 func (p *pgPool) deleteRows(ctx context.Context, d *poolDatabase) error {
-	if d.conn == nil || d.conn.IsClosed() {
-		conn, err := pgx.Connect(ctx, databaseURL(p.serverURL, d.name))
-		if err != nil {
-			return err
-		}
-		d.conn = conn
+	if err := d.open(ctx); err != nil {
+		return err
 	}
-	p.orderOnce.Do(func() { p.order, p.seeded, p.orderErr = deleteOrder(ctx, d.conn) })
+	pc, err := d.conn.Pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer pc.Release()
+	conn := pc.Conn()
+	p.orderOnce.Do(func() { p.order, p.seeded, p.orderErr = deleteOrder(ctx, conn) })
 	if p.orderErr != nil {
 		return p.orderErr
 	}
@@ -197,9 +237,37 @@ func (p *pgPool) deleteRows(ctx context.Context, d *poolDatabase) error {
 		t := quoteIdent(p.seeded[i])
 		b.Queue("INSERT INTO public." + t + " SELECT * FROM " + seedSchema + "." + t)
 	}
-	return pgx.BeginFunc(ctx, d.conn, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, b).Close()
 	})
+}
+
+// open makes d's connection pool when it has none.
+func (d *poolDatabase) open(ctx context.Context) error {
+	if d.conn != nil {
+		return nil
+	}
+	conn, err := postgres.Open(ctx, d.url, postgres.Options{})
+	d.conn = conn
+	return err
+}
+
+// liveConnections takes the idle connections of d's kept pool that still
+// answer, for the caller to release; those that do not (a test ended them,
+// or made the database refuse connections) leave the pool.
+func (d *poolDatabase) liveConnections(ctx context.Context) []*pgxpool.Conn {
+	if d.conn == nil {
+		return nil
+	}
+	var live []*pgxpool.Conn
+	for _, c := range d.conn.Pool.AcquireAllIdle(ctx) {
+		if err := c.Ping(ctx); err != nil {
+			_ = c.Hijack().Close(ctx)
+			continue
+		}
+		live = append(live, c)
+	}
+	return live
 }
 
 // deleteOrder lists the public tables with every table before the tables

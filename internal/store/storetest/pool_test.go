@@ -2,12 +2,15 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/platform/platform/internal/store"
 )
 
 // A pool database comes to the next test as the template made it: the rows
@@ -51,6 +54,66 @@ func TestPoolDatabaseIsEmptiedForTheNextTest(t *testing.T) {
 		conn := connect(t, again)
 		if n := count(t, conn, "role_permissions"); n != permissions {
 			t.Errorf("role_permissions: %d rows, want the migrations' %d", n, permissions)
+		}
+	})
+}
+
+// A store of NewPostgres runs on the connections its binary keeps to the
+// pool database, warm from the test before: the next test gets the same
+// server connection, the rows of the last test gone; the store the last
+// test had refuses statements, so nothing it left running writes into the
+// next test; and connections a test ended make way for new ones.
+//
+// Not parallel, like the test above: each subtest must get back the pool
+// database the one before gave back.
+func TestPoolKeepsItsConnectionsForTheNextTest(t *testing.T) {
+	serverURL := os.Getenv(EnvPostgres)
+	if serverURL == "" {
+		t.Skip("the pool is PostgreSQL's; set " + EnvPostgres)
+	}
+	ctx := context.Background()
+	session := func(t *testing.T, st *store.Store) (db string, pid int) {
+		t.Helper()
+		if err := st.Conn().QueryRow(ctx, "SELECT current_database(), pg_backend_pid()").Scan(&db, &pid); err != nil {
+			t.Fatal(err)
+		}
+		return db, pid
+	}
+	var first *store.Store
+	var db string
+	var pid int
+	t.Run("writes", func(t *testing.T) {
+		first = NewPostgres(t, serverURL)
+		db, pid = session(t, first)
+		if _, err := first.Conn().Exec(ctx, "INSERT INTO organizations (id, name, created_at) VALUES ('org-1', 'Left behind', now())"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("same connection", func(t *testing.T) {
+		st := NewPostgres(t, serverURL)
+		if gotDB, gotPID := session(t, st); gotDB != db || gotPID != pid {
+			t.Errorf("the next test runs on %s, backend %d; want the kept connection to %s, backend %d", gotDB, gotPID, db, pid)
+		}
+		var n int
+		if err := st.Conn().QueryRow(ctx, "SELECT count(*) FROM organizations WHERE id = 'org-1'").Scan(&n); err != nil || n != 0 {
+			t.Errorf("rows of the last test: %d (%v), want 0", n, err)
+		}
+		if _, err := first.Conn().Exec(ctx, "INSERT INTO organizations (id, name, created_at) VALUES ('org-2', 'Late', now())"); !errors.Is(err, errLoanEnded) {
+			t.Errorf("the last test's store wrote into this test's database: %v", err)
+		}
+		if err := first.Conn().QueryRow(ctx, "SELECT 1").Scan(new(int)); !errors.Is(err, errLoanEnded) {
+			t.Errorf("the last test's store read: %v", err)
+		}
+		mustExec(t, connect(t, serverURL), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"+db+"' AND pid <> pg_backend_pid()")
+	})
+	t.Run("after the connections ended", func(t *testing.T) {
+		st := NewPostgres(t, serverURL)
+		gotDB, gotPID := session(t, st)
+		if gotDB != db {
+			t.Fatalf("got %s, want the pool database %s", gotDB, db)
+		}
+		if gotPID == pid {
+			t.Errorf("backend %d was ended, yet serves", pid)
 		}
 	})
 }

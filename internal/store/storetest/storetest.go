@@ -45,11 +45,24 @@ func NewSQLite(t testing.TB) *store.Store {
 	return open(t, store.New(conn))
 }
 
-// NewPostgres returns a migrated store on a throwaway database on the server
-// at serverURL (a copy of the migrated template), dropped when the test ends.
+// NewPostgres returns a migrated store on the server at serverURL: a pool
+// database with the connections the binary keeps to it, lent to t until it
+// ends, or, when the pool is all in use, a throwaway copy of the migrated
+// template, dropped when the test ends.
 func NewPostgres(t testing.TB, serverURL string) *store.Store {
 	t.Helper()
-	conn, err := postgres.Open(context.Background(), newPostgresDatabase(t, serverURL, true), postgres.Options{})
+	ctx := context.Background()
+	tmpl, err := postgresTemplate(ctx, serverURL)
+	if err != nil {
+		t.Fatalf("template database: %v", err)
+	}
+	if d := claimPostgres(t, serverURL, tmpl); d != nil {
+		if err := d.open(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return open(t, store.New(lend(d.conn)))
+	}
+	conn, err := postgres.Open(ctx, throwawayDatabase(t, serverURL, " TEMPLATE "+tmpl), postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,18 +118,23 @@ func newSQLiteFile(t testing.TB) string {
 // copy of the template when the pool is all in use) or empty.
 func newPostgresDatabase(t testing.TB, serverURL string, migrated bool) string {
 	t.Helper()
-	ctx := context.Background()
-	create := ""
-	if migrated {
-		tmpl, err := postgresTemplate(ctx, serverURL)
-		if err != nil {
-			t.Fatalf("template database: %v", err)
-		}
-		if name := claimPostgres(t, serverURL, tmpl); name != "" {
-			return databaseURL(serverURL, name)
-		}
-		create = " TEMPLATE " + tmpl
+	if !migrated {
+		return throwawayDatabase(t, serverURL, "")
 	}
+	tmpl, err := postgresTemplate(context.Background(), serverURL)
+	if err != nil {
+		t.Fatalf("template database: %v", err)
+	}
+	if d := claimPostgres(t, serverURL, tmpl); d != nil {
+		return d.url
+	}
+	return throwawayDatabase(t, serverURL, " TEMPLATE "+tmpl)
+}
+
+// throwawayDatabase makes a database on the server with the clause create
+// ("" or " TEMPLATE …"), dropped when t ends.
+func throwawayDatabase(t testing.TB, serverURL, create string) string {
+	t.Helper()
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "platform_test_" + hex.EncodeToString(b)

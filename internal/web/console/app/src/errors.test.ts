@@ -41,9 +41,43 @@ describe("problems", () => {
 
 describe("sentence", () => {
   it("names the object and never shows the raw code", () => {
-    expect(sentence({ message: "x", extensions: { code: "FORBIDDEN" } }, "this customer")).toBe(
+    expect(sentence({ message: "not allowed: customer outside scope", extensions: { code: "FORBIDDEN" } }, "this customer")).toBe(
       "You do not have access to this customer. It is outside the customers or instances you are assigned to.",
     );
     expect(sentence({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR", requestId: "r1" } })).toMatch(/report request r1/);
+  });
+});
+
+describe("refusals name their real reason", () => {
+  it("says an owner protection as such, not as a scope", () => {
+    const s = sentence({ message: "not allowed: only platform_admin may suspend or delete a customer's owner", extensions: { code: "FORBIDDEN" } }, "this user");
+    expect(s).toBe("Only a platform_admin may suspend, reactivate or delete the customer's owner.");
+    expect(s).not.toMatch(/assigned to/);
+  });
+  it("keeps the scope sentence for an object outside the caller's customers", () => {
+    for (const m of ["not allowed: customer outside scope", "not allowed: instance outside scope", "forbidden"]) {
+      expect(sentence({ message: m, extensions: { code: "FORBIDDEN" } }, "this customer")).toMatch(/outside the customers or instances you are assigned to/);
+    }
+  });
+  it("shows a reason the app does not know in the server's words", () => {
+    expect(sentence({ message: "the customer does not allow support to act as its users", extensions: { code: "FORBIDDEN" } }))
+      .toBe("The customer does not allow support to act as its users.");
+    expect(sentence({ message: "not allowed: you may not grant the role platform_admin", extensions: { code: "FORBIDDEN" } }))
+      .toBe("You may not grant the role platform_admin.");
+  });
+  it("shows a conflict, such as a missing database URI, as the server says it", () => {
+    const m = "no database URI is recorded for this instance; set databaseUri on the instance first";
+    const s = sentence({ message: m, extensions: { code: "CONFLICT" } }, "this instance");
+    expect(s).toBe("No database URI is recorded for this instance; set databaseUri on the instance first.");
+    expect(s).not.toMatch(/focused on/);
+  });
+  it("names what is missing when the server does, and hides nothing a scope hides", () => {
+    expect(sentence({ message: "domain claim not found", extensions: { code: "NOT_FOUND" } })).toBe("Domain claim not found.");
+    expect(sentence({ message: "not found", extensions: { code: "NOT_FOUND" } }, "this tenant")).toMatch(/^We could not find this tenant\./);
+  });
+  it("puts a duplicate customer name at the name's field", () => {
+    const p = problems([{ message: `name "globex" is another customer's`, extensions: { code: "CONFLICT" } }], ["name", "domain"]);
+    expect(p.fields.name).toBe(`Name "globex" is another customer's`);
+    expect(p.general).toEqual([]);
   });
 });

@@ -21,17 +21,44 @@ export function codeOf(err: GraphErr): string {
   return typeof c === "string" ? c : "";
 }
 
+// OUT_OF_REACH are the reasons of a refusal ("not allowed: <reason>",
+// internal/access) that mean the object is outside the caller's customers
+// or instances: the page says so in its own words. Any other reason is the
+// real one and is shown (D-refusal-reasons): in the app's words where the
+// app knows it, else in the server's.
+const OUT_OF_REACH = new Set(["customer outside scope", "instance outside scope", "resource of another customer", "scope not resolved"]);
+const REASONS: Record<string, string> = {
+  "only platform_admin may suspend or delete a customer's owner": "errors.ownerProtected",
+  "role holds the action read only": "errors.readOnly",
+  "role does not hold the action": "errors.notHeld",
+  "platform_admin only": "errors.platformAdminOnly",
+  "not while acting for another user": "errors.impersonating",
+};
+
+// reasonOf is the reason a refusal gives, without the "not allowed: "
+// every authorization refusal begins with.
+export function reasonOf(err: GraphErr): string {
+  return err.message.replace(/^not allowed: /, "").trim();
+}
+
 // sentence says in plain words what a coded error means for the page.
 export function sentence(err: GraphErr, what = i18n.t("errors.thisItem")): string {
   switch (codeOf(err)) {
-    case "FORBIDDEN":
-      return i18n.t("errors.forbidden", { what });
+    case "FORBIDDEN": {
+      const reason = reasonOf(err);
+      if (reason === "" || reason === "forbidden" || OUT_OF_REACH.has(reason)) return i18n.t("errors.forbidden", { what });
+      const key = REASONS[reason];
+      return key ? i18n.t(key) : asSentence(reason);
+    }
     case "NOT_FOUND":
-      return i18n.t("errors.notFound", { what });
+      // the bare "not found" of a scope that hides the object; any other
+      // message names what is missing
+      if (err.message === "" || err.message === "not found") return i18n.t("errors.notFound", { what });
+      return asSentence(err.message);
     case "UNAUTHENTICATED":
       return i18n.t("errors.unauthenticated");
     case "CONFLICT":
-      return capitalize(err.message) + ".";
+      return asSentence(err.message);
     case "INSUFFICIENT_USER_AUTHENTICATION":
       return i18n.t("errors.stepUp");
     case "RATE_LIMITED":
@@ -48,6 +75,12 @@ export function sentence(err: GraphErr, what = i18n.t("errors.thisItem")): strin
 
 function capitalize(s: string): string {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+// asSentence is a server message as a sentence: capitalized, with a full stop.
+function asSentence(s: string): string {
+  const c = capitalize(s.trim());
+  return /[.!?]$/.test(c) ? c : c + ".";
 }
 
 // problems sorts the errors of a mutation onto the form's fields: a message

@@ -32,6 +32,7 @@ import { AttributesPage } from "./pages/attributes";
 import { DiscrepanciesPage } from "./pages/discrepancies";
 import { GroupPage, GroupsPage } from "./pages/groups";
 import { Overview } from "./overview";
+import { accountURL } from "./account";
 
 const FocusQuery = graphql(`
   query Focus { focus { active customerId expiresAt } }
@@ -128,7 +129,7 @@ export function Shell() {
             <Text size="sm" visibleFrom="sm" data-testid="who">
               {caller.email} · <span data-testid="role">{caller.me.role}</span>
             </Text>
-            <Button component="a" size="compact-sm" variant="subtle" c="white" href={settings().issuer + "/ui/account"}
+            <Button component="a" size="compact-sm" variant="subtle" c="white" href={accountURL(settings().issuer, window.location)}
               data-testid="account-link">{t("shell.yourAccount")}</Button>
             <Button size="compact-sm" variant="white" onClick={() => void signOut()}>{t("shell.signOut")}</Button>
           </Group>

@@ -105,6 +105,9 @@ export function Pager({ next }: { next?: string | null }) {
 }
 
 // ConfirmDelete asks for the object's name before a destructive action.
+// typed={false} makes it a plain confirmation (a role change that raises no
+// privilege, D-role-change-confirm); button names the confirming button
+// when "{verb} {kind}" would not read well.
 export function ConfirmDelete(props: {
   opened: boolean;
   onClose: () => void;
@@ -113,12 +116,16 @@ export function ConfirmDelete(props: {
   consequence: string;
   onConfirm: () => Promise<string[]>;
   verb?: string;
+  typed?: boolean;
+  button?: string;
 }) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const verb = props.verb ?? t("common.delete");
+  const askName = props.typed ?? true;
+  const ready = !askName || typed === props.name;
   const close = () => {
     setTyped("");
     setErrors([]);
@@ -129,7 +136,7 @@ export function ConfirmDelete(props: {
       <form
         onSubmit={async (e) => {
           e.preventDefault();
-          if (typed !== props.name) return;
+          if (!ready) return;
           setBusy(true);
           const errs = await props.onConfirm();
           setBusy(false);
@@ -139,20 +146,22 @@ export function ConfirmDelete(props: {
       >
         <Stack>
           <Text>{props.consequence}</Text>
-          <TextInput
-            label={t("common.typeToConfirm", { kind: props.kind, name: props.name })}
-            value={typed}
-            onChange={(e) => setTyped(e.currentTarget.value)}
-            autoComplete="off"
-            data-autofocus
-          />
+          {askName && (
+            <TextInput
+              label={t("common.typeToConfirm", { kind: props.kind, name: props.name })}
+              value={typed}
+              onChange={(e) => setTyped(e.currentTarget.value)}
+              autoComplete="off"
+              data-autofocus
+            />
+          )}
           <FormErrors messages={errors} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
+            <Button variant="default" onClick={close} data-autofocus={askName ? undefined : true}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit" color="red" disabled={typed !== props.name} loading={busy}>
-              {t("common.confirmButton", { verb, kind: props.kind })}
+            <Button type="submit" color="red" disabled={!ready} loading={busy}>
+              {props.button ?? t("common.confirmButton", { verb, kind: props.kind })}
             </Button>
           </Group>
         </Stack>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Group, Modal, Stack, TextInput, Textarea } from "@mantine/core";
+import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
@@ -76,18 +76,18 @@ export function CustomersPage() {
 
 function CreateCustomerModal({ opened, onClose, base }: { opened: boolean; onClose: () => void; base: string }) {
   const [name, setName] = useState("");
-  const [domains, setDomains] = useState("");
   const [errs, setErrs] = useState<ReturnType<typeof problems>>({ fields: {}, general: [] });
   const [{ fetching }, create] = useMutation(CreateCustomer);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const list = domains.split(/[\s,]+/).filter(Boolean);
-    const res = await create({ input: { name, domains: list.length ? list : null } });
-    const p = problems(graphErrors(res.error), ["name", "domain", "domains"]);
+    // e-mail domains are claimed and verified on the customer's Domains
+    // tab (D-verified-domains), where the new customer opens
+    const res = await create({ input: { name } });
+    const p = problems(graphErrors(res.error), ["name"]);
     setErrs(p);
     if (!res.error && res.data?.createCustomer) {
       onClose();
-      navigate(`${base}/customers/${res.data.createCustomer.id}`);
+      navigate(`${base}/customers/${res.data.createCustomer.id}?tab=domains`);
     }
   };
   return (
@@ -95,13 +95,7 @@ function CreateCustomerModal({ opened, onClose, base }: { opened: boolean; onClo
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={tr("customers.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.fields.name} data-autofocus />
-          <Textarea
-            label={tr("customers.eMailDomains")}
-            description={tr("customers.addressesAtTheseDomainsSignIn")}
-            value={domains}
-            onChange={(e) => setDomains(e.currentTarget.value)}
-            error={errs.fields.domain ?? errs.fields.domains}
-          />
+          <Text size="sm" c="gray.7" data-testid="domains-later">{tr("customers.domainsLater")}</Text>
           <FormErrors messages={errs.general} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>{tr("customers.cancel")}</Button>

@@ -11,7 +11,9 @@ import { messages, useProblems } from "../forms";
 import { ModalForm } from "../modalform";
 import { useQueryParam, useRoute } from "../router";
 import { SearchBox } from "../search";
-import { DataTable } from "../table";
+import { CardTable } from "../cardtable";
+import { RoleSelect } from "../rolechange";
+import { RowMenu } from "../rowmenu";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { StatusBadge } from "./users";
@@ -64,22 +66,22 @@ export function InternalUsersPage() {
       {fetching && !data && <Loading />}
       {data && items.length === 0 && <Empty>{q ? tr("lists.noUserMatches", { q }) : tr("internalusers.noInternalUsers")}</Empty>}
       {items.length > 0 && (
-        <DataTable label={tr("internalusers.internalUsers")} rows={items} rowKey={(u) => u.id} columns={[
-          { label: tr("internalusers.name"), cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
-          { label: tr("internalusers.eMail"), cell: (u) => u.email },
-          { label: tr("internalusers.role"), cell: (u) => (write && !self(u) ? (
-            <NativeSelect size="xs" aria-label={tr("internalusers.roleOf", { email: u.email })} value={u.role}
-              data={u.role ? INTERNAL_ROLES : [{ value: "", label: tr("internalusers.noRole") }, ...INTERNAL_ROLES]}
-              onChange={async (e) => {
-                const role = e.currentTarget.value;
+        <CardTable label={tr("internalusers.internalUsers")} rows={items} rowKey={(u) => u.id} columns={[
+          { label: tr("internalusers.name"), title: true, cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },
+          { label: tr("internalusers.eMail"), wrap: true, cell: (u) => u.email },
+          { label: tr("internalusers.role"), nowrap: true, cell: (u) => (write && !self(u) ? (
+            <RoleSelect email={u.email} role={u.role} roles={INTERNAL_ROLES} kind={tr("internalusers.internalUser")}
+              label={tr("internalusers.roleOf", { email: u.email })} noRole={tr("internalusers.noRole")}
+              onSave={async (role) => {
                 const m = messages((await update({ id: u.id, input: { role } })).error);
-                setErrs(m);
+                setErrs([]);
                 setDone(m.length ? "" : tr("internalusers.isNow", { email: u.email, role: role }));
+                return m;
               }} />
           ) : u.role || tr("internalusers.noRole")) },
-          { label: tr("internalusers.status"), cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
-          ...(write ? [{ label: tr("internalusers.actions"), cell: (u: InternalUser) => (self(u) ? tr("internalusers.you") : (
-            <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={tr("internalusers.remove2", { email: u.email })} onClick={() => setRemoving(u)}>{tr("internalusers.remove")}</Button>
+          { label: tr("internalusers.status"), nowrap: true, cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
+          ...(write ? [{ label: tr("internalusers.actions"), nowrap: true, cell: (u: InternalUser) => (self(u) ? tr("internalusers.you") : (
+            <RowMenu name={u.email} actions={[{ label: tr("internalusers.remove"), danger: true, onClick: () => setRemoving(u) }]} />
           )) }] : []),
         ]} />
       )}

@@ -8,6 +8,7 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { parseObject } from "../jsondoc";
 import { DataTable } from "../table";
+import { CardTable } from "../cardtable";
 import { ConfirmDelete, Empty, FormErrors, Loading, PageError, SecretOnce, formatTime } from "../ui";
 import { PORTAL_ROLES } from "./users";
 import { ConfirmedForm } from "./confirm";
@@ -84,16 +85,16 @@ export function CustomerSettings({ customerId }: { customerId: string }) {
       </Group>
       {c && (c.webhooks ?? []).length === 0 && <Empty>{tr("settings.noWebhooks")}</Empty>}
       {c && (c.webhooks ?? []).length > 0 && (
-        <DataTable
+        <CardTable
           label={tr("settings.webhooks")}
           rows={c.webhooks ?? []}
           rowKey={(w) => w.id}
           columns={[
-            { label: tr("settings.url"), cell: (w) => w.url },
-            { label: tr("settings.events"), cell: (w) => (w.events.length ? w.events.join(", ") : "all") },
+            { label: tr("settings.url"), title: true, wrap: true, cell: (w) => w.url },
+            { label: tr("settings.events"), wrap: true, cell: (w) => (w.events.length ? w.events.join(", ") : "all") },
             { label: tr("settings.active"), cell: (w) => (w.active ? "yes" : "no") },
-            { label: tr("settings.created"), cell: (w) => formatTime(w.createdAt) },
-            { label: tr("settings.actions"), cell: (w) => (
+            { label: tr("settings.created"), nowrap: true, cell: (w) => formatTime(w.createdAt) },
+            { label: tr("settings.actions"), nowrap: true, cell: (w) => (
               <WebhookRowActions w={w} write={write} onDelete={() => setDeleting({ kind: "webhook", id: w.id, name: w.url })} />
             ) },
           ]}

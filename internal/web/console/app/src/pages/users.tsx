@@ -8,7 +8,9 @@ import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { useQueryParam, useRoute } from "../router";
 import { SearchBox } from "../search";
-import { DataTable } from "../table";
+import { CardTable } from "../cardtable";
+import { RoleSelect } from "../rolechange";
+import { RowMenu } from "../rowmenu";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { ConfirmedForm } from "./confirm";
@@ -95,7 +97,6 @@ export function UserList({ customerId }: { customerId?: string }) {
   const [inviting, setInviting] = useState(false);
   const [suspending, setSuspending] = useState<User | null>(null);
   const [, suspend] = useMutation(SuspendUser);
-  const [reactivating, setReactivating] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const [owning, setOwning] = useState<User | null>(null);
   const [moving, setMoving] = useState<User | null>(null);
@@ -122,64 +123,49 @@ export function UserList({ customerId }: { customerId?: string }) {
       {fetching && !data && <Loading />}
       {data && items.length === 0 && <Empty>{q ? t("lists.noUserMatches", { q }) : t("users.none")}</Empty>}
       {items.length > 0 && (
-        <DataTable
+        <CardTable
           label={t("users.title")}
           rows={items}
           rowKey={(u) => u.id}
           columns={[
-            { label: t("users.name"), cell: (u) => <Link href={`${route.base}/users/${u.id}`}>{u.name || u.email}</Link> },
-            { label: t("users.email"), cell: (u) => u.email },
+            { label: t("users.name"), title: true, cell: (u) => <Link href={`${route.base}/users/${u.id}`}>{u.name || u.email}</Link> },
+            { label: t("users.email"), wrap: true, cell: (u) => u.email },
             {
               label: t("users.role"),
+              nowrap: true,
               cell: (u) =>
                 manage && u.role !== "owner" ? (
-                  <NativeSelect
-                    size="xs"
-                    aria-label={t("users.roleOf", { email: u.email })}
-                    value={u.role}
-                    data={PORTAL_ROLES}
-                    onChange={async (e) =>
-                      setReactivateErrors(messages((await updateUser({ id: u.id, input: { role: e.currentTarget.value } })).error))
-                    }
-                  />
+                  <RoleSelect email={u.email} role={u.role} roles={PORTAL_ROLES} kind={t("users.kindUser")}
+                    label={t("users.roleOf", { email: u.email })}
+                    onSave={async (role) => {
+                      const m = messages((await updateUser({ id: u.id, input: { role } })).error);
+                      setReactivateErrors([]);
+                      return m;
+                    }} />
                 ) : (
                   u.role
                 ),
             },
-            { label: t("users.status"), cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
+            { label: t("users.status"), nowrap: true, cell: (u) => <StatusBadge status={u.status} lockedUntil={u.lockedUntil} /> },
             ...(canSuspend || manage || homeOrg
               ? [{
                   label: t("users.actions"),
-                  cell: (u: User) =>
-                    <Group gap="xs" wrap="nowrap">
-                    {!canSuspend ? null : u.status === "suspended" ? (
-                      <Button
-                        size="xs"
-                        variant="default"
-                        loading={reactivating === u.id}
-                        onClick={async () => {
-                          setReactivating(u.id);
+                  nowrap: true,
+                  cell: (u: User) => {
+                    // the owner is suspended, reactivated or deleted by platform_admin only (D-owner-protect)
+                    const ownerOK = u.role !== "owner" || caller.me.role === "platform_admin";
+                    return (
+                      <RowMenu name={u.email} actions={[
+                        canSuspend && ownerOK && u.status === "suspended" && { label: t("tables.reactivate"), onClick: async () => {
                           setReactivateErrors(messages((await reactivate({ id: u.id })).error));
-                          setReactivating(null);
-                        }}
-                      >
-                        {t("users.reactivate", { email: u.email })}
-                      </Button>
-                    ) : (
-                      <Button size="xs" variant="default" color="red" onClick={() => setSuspending(u)}>
-                        {t("users.suspend", { email: u.email })}
-                      </Button>
-                    )}
-                    {owner && customerId && u.role !== "owner" && u.status === "active" && (
-                      <Button size="xs" variant="default" onClick={() => setOwning(u)}>{t("users.makeOwner", { email: u.email })}</Button>
-                    )}
-                    {manage && u.role !== "owner" && (
-                      <Button size="xs" variant="default" color="red" onClick={() => setDeleting(u)}>{t("users.delete", { email: u.email })}</Button>
-                    )}
-                    {homeOrg && customerId && (
-                      <Button size="xs" variant="default" onClick={() => setMoving(u)}>{t("users.move", { email: u.email })}</Button>
-                    )}
-                    </Group>,
+                        } },
+                        canSuspend && ownerOK && u.status !== "suspended" && { label: t("tables.suspend"), danger: true, onClick: () => setSuspending(u) },
+                        owner && !!customerId && u.role !== "owner" && u.status === "active" && { label: t("tables.makeOwner"), onClick: () => setOwning(u) },
+                        homeOrg && !!customerId && { label: t("tables.move"), onClick: () => setMoving(u) },
+                        manage && u.role !== "owner" && { label: t("tables.delete"), danger: true, onClick: () => setDeleting(u) },
+                      ]} />
+                    );
+                  },
                 }]
               : []),
           ]}

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { ActionIcon, Button, Checkbox, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Checkbox, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { useProblems } from "../forms";
@@ -7,6 +7,7 @@ import { words } from "../jsondoc";
 import { navigate, useQueryParam, withQuery } from "../router";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Loading, PageError, formatTime } from "../ui";
+import { RowMenu } from "../rowmenu";
 import { RotateSecret } from "./secret";
 import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
@@ -42,21 +43,23 @@ export type Webhook = { id: string; url: string; description: string; events: st
 
 const WEBHOOK = { additionalTypenames: ["Webhook"] };
 
-// WebhookRowActions are a webhook's buttons: edit, rotate the secret, its
-// deliveries (in the URL) and delete.
+// WebhookRowActions are a webhook's actions in its row menu (D-row-menu):
+// its deliveries (in the URL), edit, rotate the secret and delete.
 export function WebhookRowActions({ w, write, onDelete }: { w: Webhook; write: boolean; onDelete: () => void }) {
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
   const here = window.location.pathname + window.location.search;
   return (
-    <Group gap="xs" wrap="nowrap">
-      <Button size="xs" variant="default" aria-label={`Deliveries of ${w.url}`} onClick={() => navigate(withQuery(here, { webhook: w.id }))}>{tr("webhooks.deliveries")}</Button>
-      {write && <Button size="xs" variant="default" aria-label={tr("webhooks.edit2", { url: w.url })} onClick={() => setEditing(true)}>{tr("webhooks.edit")}</Button>}
-      {write && <Button size="xs" variant="default" aria-label={tr("webhooks.rotateSecretOf", { url: w.url })} onClick={() => setRotating(true)}>{tr("webhooks.rotateSecret")}</Button>}
-      {write && <ActionIcon variant="subtle" color="red" aria-label={tr("webhooks.deleteWebhook", { url: w.url })} onClick={onDelete}>✕</ActionIcon>}
+    <>
+      <RowMenu name={w.url} actions={[
+        { label: tr("webhooks.deliveries"), onClick: () => navigate(withQuery(here, { webhook: w.id })) },
+        write && { label: tr("webhooks.edit"), onClick: () => setEditing(true) },
+        write && { label: tr("webhooks.rotateSecret"), onClick: () => setRotating(true) },
+        write && { label: tr("common.delete"), danger: true, onClick: onDelete },
+      ]} />
       {editing && <EditWebhook w={w} onClose={() => setEditing(false)} />}
       {rotating && <RotateWebhook w={w} onClose={() => setRotating(false)} />}
-    </Group>
+    </>
   );
 }
 
