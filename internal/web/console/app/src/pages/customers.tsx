@@ -95,7 +95,7 @@ function CreateCustomerModal({ opened, onClose, base }: { opened: boolean; onClo
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={tr("customers.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.fields.name} data-autofocus />
-          <Text size="sm" c="gray.7" data-testid="domains-later">{tr("customers.domainsLater")}</Text>
+          <Text size="sm" c="dimmed" data-testid="domains-later">{tr("customers.domainsLater")}</Text>
           <FormErrors messages={errs.general} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>{tr("customers.cancel")}</Button>
