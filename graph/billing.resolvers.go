@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
@@ -64,3 +65,11 @@ func (r *queryResolver) Invoices(ctx context.Context, customerID *string, status
 func (r *queryResolver) Invoice(ctx context.Context, id string) (*admin.InvoiceView, error) {
 	return call(ctx, r.Resolver, (*admin.Service).Invoice, id)
 }
+
+func (r *usageResolver) Customer(ctx context.Context, obj *admin.Usage) (*admin.Customer, error) {
+	return loadOne(ctx, customerByID, obj.CustomerID)
+}
+
+func (r *Resolver) Usage() generated.UsageResolver { return &usageResolver{r} }
+
+type usageResolver struct{ *Resolver }

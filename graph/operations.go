@@ -17,6 +17,7 @@ type fieldKey struct{ object, field string }
 // TestFieldOperations checks that both agree for every field.
 var fieldOps = map[fieldKey]admin.Operation{
 	{"Query", "customers"}:               admin.OpCustomerList,
+	{"Query", "overview"}:                admin.OpOverview,
 	{"Query", "customer"}:                admin.OpCustomerGet,
 	{"Query", "tenants"}:                 admin.OpTenantList,
 	{"Query", "tenant"}:                  admin.OpTenantGet,

@@ -103,6 +103,7 @@ var allowlist = map[string]string{
 	"Tenant.customer":                         "loaded by CustomersByIDs, which drops customers outside the caller's scope",
 	"Instance.customer":                       "loaded by CustomersByIDs, scope-filtered",
 	"CustomerUser.customer":                   "loaded by CustomersByIDs, scope-filtered",
+	"Usage.customer":                          "loaded by CustomersByIDs, scope-filtered; usage is read under view_usage_units",
 	"ServiceAccountWithSecret.serviceAccount": "part of the answer of a mutation guarded by @authz",
 	"WebhookWithSecret.webhook":               "part of the answer of a mutation guarded by @authz",
 	"Webhook.deliveries":                      "ListWebhookDeliveries checks manage_customer_config on the webhook's customer",

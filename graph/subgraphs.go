@@ -64,6 +64,7 @@ func (r consoleRoot) Me() consolegraph.MeResolver             { return &meResolv
 func (r consoleRoot) Mutation() consolegraph.MutationResolver { return &mutationResolver{r.Resolver} }
 func (r consoleRoot) Query() consolegraph.QueryResolver       { return &queryResolver{r.Resolver} }
 func (r consoleRoot) Tenant() consolegraph.TenantResolver     { return &tenantResolver{r.Resolver} }
+func (r consoleRoot) Usage() consolegraph.UsageResolver       { return &usageResolver{r.Resolver} }
 func (r consoleRoot) Webhook() consolegraph.WebhookResolver   { return &webhookResolver{r.Resolver} }
 
 // dataRoot is the data subgraph's resolver root.

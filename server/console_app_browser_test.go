@@ -267,7 +267,7 @@ func TestBrowserConsoleAppPlatformAdmin(t *testing.T) {
 	// an instance
 	run(t, ctx, open(m, "/dashboard/instances", "Instances"), waitShows(`[data-testid="instances-table"]`, "Acme production"),
 		clickText("New instance"))
-	run(t, ctx, fill("Customer", custID),
+	run(t, ctx, pick("Customer", "Umbrella", "Umbrella"),
 		fill("Name", "Umbrella staging"), fill("URL", "https://staging.umbrella.example"), clickText("Create instance"),
 		waitShows(`[data-testid="instances-table"]`, "Umbrella staging"))
 	axeCheck(t, ctx, axe, "instances")
@@ -448,7 +448,7 @@ func TestBrowserConsoleAppOwner(t *testing.T) {
 	}
 
 	// ownership to Bob, confirmed by naming him
-	run(t, ctx, open(m, "/portal?tab=users", "Acme Construction"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
+	run(t, ctx, open(m, "/portal/users", "Users"), waitShows(`[data-testid="users-table"]`, "bob@acme.example"),
 		rowAction("bob@acme.example", "Make owner"), fill("Type the owner name, bob@acme.example, to confirm", "bob@acme.example"),
 		clickText("Transfer ownership to owner"), waitGone(`[role="dialog"]`))
 	axeCheck(t, ctx, axe, "customer users (owner)")

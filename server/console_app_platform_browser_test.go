@@ -303,7 +303,7 @@ func TestBrowserConsoleAppInstances(t *testing.T) {
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "admin@platform.example")
 	run(t, ctx, open(m, "/dashboard/instances", "Instances"), rowHas("instances-table", "Acme production"), clickText("New instance"),
-		fill("Customer", DemoGlobexCustomerID), fill("Name", "Globex API"), fill("URL", "ftp://api.globex.example"),
+		pick("Customer", "Globex", "Globex Engineering"), fill("Name", "Globex API"), fill("URL", "ftp://api.globex.example"),
 		fill("Application type", "client_secret_basic"), fill("Database URI", "postgres://globex:pw@db.globex.example/app"),
 		tick("Require DPoP", true),
 		clickText("Create instance"), waitShows(`[role="dialog"] .mantine-InputWrapper-error`, "must be an absolute http(s) address"))

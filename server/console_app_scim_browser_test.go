@@ -46,7 +46,8 @@ func TestBrowserConsoleAppDirectoryTokens(t *testing.T) {
 	member := mustBrowser(t)
 	appSignIn(t, member, m, "bob@acme.example")
 	var offered bool
-	run(t, member, open(m, "/portal", "Acme Construction"), waitShows(`[role="tablist"]`, "Usage"),
+	// the portal's home: the customer's page (its usage is the sidebar's section)
+	run(t, member, open(m, "/portal", "Acme Construction"), waitShows(`main`, "Organization"), waitShows(`nav`, "Usage"),
 		chromedp.Evaluate(`[...document.querySelectorAll('[role="tab"]')].some(t => t.textContent.trim() === "Directory")`, &offered))
 	if offered {
 		t.Error("a member is offered the directory tab")

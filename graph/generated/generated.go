@@ -48,6 +48,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Tenant() TenantResolver
+	Usage() UsageResolver
 	Webhook() WebhookResolver
 	IdentityProviderInput() IdentityProviderInputResolver
 	IdentityProviderPatch() IdentityProviderPatchResolver
@@ -700,6 +701,14 @@ type ComplexityRoot struct {
 		Total          func(childComplexity int) int
 	}
 
+	Overview struct {
+		Customers          func(childComplexity int) int
+		LockedUsers        func(childComplexity int) int
+		PendingInvitations func(childComplexity int) int
+		Tenants            func(childComplexity int) int
+		Users              func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
@@ -775,6 +784,7 @@ type ComplexityRoot struct {
 		Me                      func(childComplexity int) int
 		Meter                   func(childComplexity int, id string) int
 		Meters                  func(childComplexity int) int
+		Overview                func(childComplexity int) int
 		Plan                    func(childComplexity int, id string) int
 		Plans                   func(childComplexity int) int
 		Release                 func(childComplexity int, id string) int
@@ -948,6 +958,7 @@ type ComplexityRoot struct {
 	Usage struct {
 		BilledAmount func(childComplexity int) int
 		Currency     func(childComplexity int) int
+		Customer     func(childComplexity int) int
 		CustomerID   func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Meter        func(childComplexity int) int
@@ -1239,6 +1250,7 @@ type QueryResolver interface {
 	Impersonation(ctx context.Context, id string) (*admin.Impersonation, error)
 	Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error)
 	Instance(ctx context.Context, id string) (*admin.Instance, error)
+	Overview(ctx context.Context) (*admin.Overview, error)
 	Plans(ctx context.Context) ([]*admin.PlanView, error)
 	Plan(ctx context.Context, id string) (*admin.PlanView, error)
 	Meters(ctx context.Context) ([]*admin.MeterView, error)
@@ -1274,6 +1286,9 @@ type TenantResolver interface {
 	Migrations(ctx context.Context, obj *admin.Tenant) ([]*admin.TenantMigration, error)
 	MasterRecords(ctx context.Context, obj *admin.Tenant, master string, page *int, pageSize *int, filter *model.MasterRecordFilter, sort *string) (*model.MasterRecordPage, error)
 	CxSchedules(ctx context.Context, obj *admin.Tenant) ([]*data.ScheduleView, error)
+}
+type UsageResolver interface {
+	Customer(ctx context.Context, obj *admin.Usage) (*admin.Customer, error)
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *admin.WebhookView, first *int) ([]*admin.WebhookDeliveryView, error)
@@ -4887,6 +4902,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.NextInvoice.Total(childComplexity), true
 
+	case "Overview.customers":
+		if e.ComplexityRoot.Overview.Customers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.Customers(childComplexity), true
+	case "Overview.lockedUsers":
+		if e.ComplexityRoot.Overview.LockedUsers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.LockedUsers(childComplexity), true
+	case "Overview.pendingInvitations":
+		if e.ComplexityRoot.Overview.PendingInvitations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.PendingInvitations(childComplexity), true
+	case "Overview.tenants":
+		if e.ComplexityRoot.Overview.Tenants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.Tenants(childComplexity), true
+	case "Overview.users":
+		if e.ComplexityRoot.Overview.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.Users(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -5419,6 +5465,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Meters(childComplexity), true
+	case "Query.overview":
+		if e.ComplexityRoot.Query.Overview == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Overview(childComplexity), true
 	case "Query.plan":
 		if e.ComplexityRoot.Query.Plan == nil {
 			break
@@ -6243,6 +6295,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Usage.Currency(childComplexity), true
+	case "Usage.customer":
+		if e.ComplexityRoot.Usage.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Usage.Customer(childComplexity), true
 	case "Usage.customerId":
 		if e.ComplexityRoot.Usage.CustomerID == nil {
 			break
@@ -6888,6 +6946,8 @@ scalar Time
 type Usage {
   id: ID!
   customerId: ID!
+  "The customer, for platform-wide usage (loaded in one batch per page, within the caller's scope)."
+  customer: Customer
   meter: String!
   unit: String!
   "YYYY-MM"
@@ -7739,6 +7799,26 @@ extend type Mutation {
   rotateInstanceSecret(id: ID!): InstanceSecret @authz(action: MANAGE_INSTANCES)
   "The instance database's URI, opened (platform_admin; audited)."
   resolveDatabaseUri(id: ID!): String @authz(action: RESOLVE_DATABASE_URI)
+}
+`, BuiltIn: false},
+	{Name: "../../schema/overview.graphqls", Input: `"""
+How many customers, tenants and customer users the caller's scope holds:
+the console's home. A count of what the caller's role may not list (the
+customers, tenants or users list) is null.
+"""
+type Overview {
+  customers: Int
+  tenants: Int
+  users: Int
+  "Users whose invitation is not accepted yet (no credential)."
+  pendingInvitations: Int
+  "Users locked out by failed sign-ins now."
+  lockedUsers: Int
+}
+
+extend type Query {
+  "The counts of the console's home, within the caller's scope, in one statement."
+  overview: Overview! @authz(action: VIEW_USAGE_UNITS)
 }
 `, BuiltIn: false},
 	{Name: "../../schema/platform.graphqls", Input: `# The platform's own configuration: plans and meters, releases and
@@ -9655,6 +9735,22 @@ func (ec *executionContext) childFields_NextInvoice(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type NextInvoice", field.Name)
 }
 
+func (ec *executionContext) childFields_Overview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customers":
+		return ec.fieldContext_Overview_customers(ctx, field)
+	case "tenants":
+		return ec.fieldContext_Overview_tenants(ctx, field)
+	case "users":
+		return ec.fieldContext_Overview_users(ctx, field)
+	case "pendingInvitations":
+		return ec.fieldContext_Overview_pendingInvitations(ctx, field)
+	case "lockedUsers":
+		return ec.fieldContext_Overview_lockedUsers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Overview", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -10033,6 +10129,8 @@ func (ec *executionContext) childFields_Usage(ctx context.Context, field graphql
 		return ec.fieldContext_Usage_id(ctx, field)
 	case "customerId":
 		return ec.fieldContext_Usage_customerId(ctx, field)
+	case "customer":
+		return ec.fieldContext_Usage_customer(ctx, field)
 	case "meter":
 		return ec.fieldContext_Usage_meter(ctx, field)
 	case "unit":
@@ -30856,6 +30954,121 @@ func (ec *executionContext) fieldContext_NextInvoice_carriedForward(_ context.Co
 	return graphql.NewScalarFieldContext("NextInvoice", field, false, false, "Float")
 }
 
+func (ec *executionContext) _Overview_customers(ctx context.Context, field graphql.CollectedField, obj *admin.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_customers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_customers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Overview_tenants(ctx context.Context, field graphql.CollectedField, obj *admin.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_tenants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tenants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_tenants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Overview_users(ctx context.Context, field graphql.CollectedField, obj *admin.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Users, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Overview_pendingInvitations(ctx context.Context, field graphql.CollectedField, obj *admin.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_pendingInvitations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingInvitations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_pendingInvitations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Overview_lockedUsers(ctx context.Context, field graphql.CollectedField, obj *admin.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_lockedUsers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LockedUsers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_lockedUsers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, "Int")
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33114,6 +33327,56 @@ func (ec *executionContext) fieldContext_Query_instance(ctx context.Context, fie
 	if fc.Args, err = ec.field_Query_instance_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_overview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_overview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Overview(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "VIEW_USAGE_UNITS")
+				if err != nil {
+					var zeroVal *admin.Overview
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.Overview
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Overview) graphql.Marshaler {
+			return ec.marshalNOverview2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐOverview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_overview(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Overview(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -37323,6 +37586,38 @@ func (ec *executionContext) _Usage_customerId(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Usage_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Usage", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Usage_customer(ctx context.Context, field graphql.CollectedField, obj *admin.Usage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Usage_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Usage().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Usage_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Usage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Usage_meter(ctx context.Context, field graphql.CollectedField, obj *admin.Usage) (ret graphql.Marshaler) {
@@ -46561,6 +46856,59 @@ func (ec *executionContext) _NextInvoice(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var overviewImplementors = []string{"Overview"}
+
+func (ec *executionContext) _Overview(ctx context.Context, sel ast.SelectionSet, obj *admin.Overview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, overviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Overview")
+		case "customers":
+			out.Values[i] = ec._Overview_customers(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tenants":
+			out.Values[i] = ec._Overview_tenants(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "users":
+			out.Values[i] = ec._Overview_users(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pendingInvitations":
+			out.Values[i] = ec._Overview_pendingInvitations(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lockedUsers":
+			out.Values[i] = ec._Overview_lockedUsers(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
@@ -46979,6 +47327,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_instance(ctx, field)
+				})
+		case "overview":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_overview(ctx, field)
 				})
 		case "plans":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -48157,42 +48511,48 @@ func (ec *executionContext) _Usage(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Usage_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "customerId":
 			out.Values[i] = ec._Usage_customerId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Usage_customer(ctx, field, obj)
+				})
 		case "meter":
 			out.Values[i] = ec._Usage_meter(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "unit":
 			out.Values[i] = ec._Usage_unit(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "period":
 			out.Values[i] = ec._Usage_period(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "units":
 			out.Values[i] = ec._Usage_units(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "billedAmount":
 			out.Values[i] = ec._Usage_billedAmount(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currency":
 			out.Values[i] = ec._Usage_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -49952,6 +50312,14 @@ func (ec *executionContext) unmarshalNMeterInput2githubᚗcomᚋplatformᚋplatf
 func (ec *executionContext) unmarshalNMeterPatch2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterPatch(ctx context.Context, v any) (admin.MeterPatch, error) {
 	res, err := ec.unmarshalInputMeterPatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOverview2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐOverview(ctx context.Context, sel ast.SelectionSet, v *admin.Overview) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Overview!")
+		return graphql.Null
+	}
+	return ec._Overview(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {

@@ -44,7 +44,10 @@ var (
 
 // Customers.
 var (
-	OpCustomerList              = declare(Operation{Name: "customer.list", Action: authz.ViewUsageUnits})
+	OpCustomerList = declare(Operation{Name: "customer.list", Action: authz.ViewUsageUnits})
+	// OpOverview is the console's home; every role holds its action, and
+	// each count is shown to the roles that read its list (Service.Overview)
+	OpOverview                  = declare(Operation{Name: "overview.read", Action: authz.ViewUsageUnits})
 	OpCustomerCreate            = declare(Operation{Name: "customer.create", Action: authz.CreateCustomer, Write: true})
 	OpCustomerGet               = declare(Operation{Name: "customer.get", Action: authz.ViewUsageUnits, Target: TargetCustomer})
 	OpCustomerUpdate            = declare(Operation{Name: "customer.update", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})

@@ -51,6 +51,7 @@ type Service struct {
 	customerDomains
 	securityPolicies
 	brandings
+	overview
 }
 
 // config is what the options set.
@@ -145,6 +146,7 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		customerDomains:    customerDomains{core: co, prover: cfg.prover},
 		securityPolicies:   securityPolicies{co},
 		brandings:          brandings{core: co, issuer: cfg.issuer},
+		overview:           overview{co},
 		registrationTokens: registrationTokens{co},
 	}
 }

@@ -14,7 +14,7 @@ import (
 // templates (keys in t and strong calls) and the Go code that hands pages
 // and e-mails their messages (keys as string literals).
 var sources = []string{
-	"../web/idp/*.html", "../web/mail/*.tmpl", "../web/console/*.html", "../web/tenant/*.html",
+	"../web/idp/*.html", "../web/mail/*.tmpl", "../web/mail/*.html", "../web/console/*.html", "../web/tenant/*.html",
 	"../idp/*.go", "../mail/*.go", "../console/*.go", "../tenant/*.go",
 }
 
@@ -151,7 +151,7 @@ var (
 // left, and its text attributes hold only actions.
 func TestTemplatesHaveNoLiteralText(t *testing.T) {
 	t.Parallel()
-	for _, pattern := range []string{"../web/idp/*.html", "../web/mail/html.tmpl", "../web/mail/text.tmpl", "../web/console/*.html", "../web/tenant/*.html"} {
+	for _, pattern := range []string{"../web/idp/*.html", "../web/mail/html.tmpl", "../web/mail/text.tmpl", "../web/mail/mailbox.html", "../web/console/*.html", "../web/tenant/*.html"} {
 		files, _ := filepath.Glob(pattern)
 		for _, f := range files {
 			b, err := os.ReadFile(f)

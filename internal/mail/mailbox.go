@@ -1,13 +1,13 @@
 package mail
 
 import (
-	"html/template"
 	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
 	"time"
 
+	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/secrets"
 	"github.com/platform/platform/internal/store"
@@ -17,7 +17,14 @@ import (
 // PathMailbox is the development mailbox of the all-in-one role.
 const PathMailbox = "/dev/mailbox"
 
-var mailboxPage = template.Must(template.ParseFS(web.FS, "mail/mailbox.html"))
+// mailboxPages are the mailbox's page in each language (D-languages).
+var mailboxPages = func() i18n.Pages {
+	ps, err := i18n.ParsePages(web.FS, "mail/mailbox.html")
+	if err != nil {
+		panic(err)
+	}
+	return ps
+}()
 
 type mailboxRow struct {
 	ID, To, Subject, Status, Kind string
@@ -86,7 +93,7 @@ func Mailbox(st *store.Store, sl *secrets.Sealer) http.Handler {
 				_, _ = w.Write([]byte(b.HTML))
 				return
 			}
-			render(w, map[string]any{"Message": mailboxMessage{mailboxRow: row(e), Parts: parts(b.Text),
+			render(w, r, map[string]any{"Message": mailboxMessage{mailboxRow: row(e), Parts: parts(b.Text),
 				HTMLURL: PathMailbox + "?format=html&id=" + e.ID}})
 			return
 		}
@@ -100,14 +107,17 @@ func Mailbox(st *store.Store, sl *secrets.Sealer) http.Handler {
 		for i := range es {
 			rows = append(rows, row(&es[i]))
 		}
-		render(w, map[string]any{"Messages": rows})
+		render(w, r, map[string]any{"Messages": rows})
 	})
 }
 
-func render(w http.ResponseWriter, data any) {
+// render writes the page in the language the browser asks for.
+func render(w http.ResponseWriter, r *http.Request, data any) {
+	tag := i18n.Match(i18n.AcceptLanguage(r.Header.Get("Accept-Language")))
+	w.Header().Set("Content-Language", tag.String())
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
-	if err := mailboxPage.Execute(w, data); err != nil {
+	if err := mailboxPages.For(tag).ExecuteTemplate(w, "mailbox.html", data); err != nil {
 		slog.Error("render mailbox", "err", err)
 	}
 }

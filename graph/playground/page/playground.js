@@ -77,6 +77,26 @@
     }));
   }
 
+  // GraphiQL's editors type into hidden textareas without names, and
+  // scroll in regions that take no focus: name each by its editor and let
+  // the keyboard reach the scrolling regions, as GraphiQL renders them.
+  function label(root) {
+    const named = [
+      [".graphiql-query-editor textarea", "Operation"],
+      [".graphiql-editor-tool .graphiql-editor:not(.hidden) textarea", "Variables or headers"],
+      [".graphiql-editor-tool .graphiql-editor.hidden textarea", "Variables or headers"],
+      [".graphiql-response textarea", "Response"],
+    ];
+    for (const [sel, name] of named) {
+      for (const el of root.querySelectorAll(sel)) if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", name);
+    }
+    for (const el of root.querySelectorAll("textarea:not([aria-label])")) el.setAttribute("aria-label", "Editor");
+    // CodeMirror leaves its scrolling region out of the tab order (-1)
+    for (const el of root.querySelectorAll(".CodeMirror-scroll")) if (el.getAttribute("tabindex") !== "0") el.setAttribute("tabindex", "0");
+  }
+  const graphiql = document.getElementById("graphiql");
+  new MutationObserver(() => label(graphiql)).observe(graphiql, { childList: true, subtree: true });
+
   document.getElementById("signin-link").addEventListener("click", () => {
     store.setItem("return_to", cfg.endpoint);
   });

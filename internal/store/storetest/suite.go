@@ -58,6 +58,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Languages", testLanguages},
 		{"Impersonation", testImpersonation},
 		{"ImpersonationApproval", testImpersonationApproval},
+		{"Overview", testOverview},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

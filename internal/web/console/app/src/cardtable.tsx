@@ -37,7 +37,7 @@ export function CardTable<T>({ rows, columns, label, rowKey }: {
             <dl style={{ margin: 0, display: "grid", gridTemplateColumns: "max-content minmax(0, 1fr)", columnGap: "0.75rem", rowGap: "0.25rem", alignItems: "center" }}>
               {rest.map((c) => (
                 <div key={c.label} style={{ display: "contents" }}>
-                  <Text component="dt" size="sm" c="gray.7">{c.label}</Text>
+                  <Text component="dt" size="sm" c="dimmed">{c.label}</Text>
                   <Text component="dd" size="sm" m={0} style={{ overflowWrap: "anywhere" }}>{c.cell(r)}</Text>
                 </div>
               ))}

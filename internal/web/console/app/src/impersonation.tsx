@@ -251,12 +251,12 @@ export function SupportAccessPage({ customerId }: { customerId: string }) {
                 <Button size="xs" data-testid="impersonation-approve"
                   aria-label={t("impersonation.approveWhat", { user: m.userEmail, actor: m.actorEmail })}
                   onClick={() => void decide(approve, m.id)}>{t("impersonation.approve")}</Button>
-                <Button size="xs" variant="outline" color="red.9" data-testid="impersonation-deny"
+                <Button size="xs" variant="outline" color="var(--app-danger)" data-testid="impersonation-deny"
                   aria-label={t("impersonation.denyWhat", { user: m.userEmail, actor: m.actorEmail })}
                   onClick={() => void decide(deny, m.id)}>{t("impersonation.deny")}</Button>
               </Group>
             ) : (m.state === "active" || m.state === "pending" || m.state === "approved") && caller.canWrite("MANAGE_CUSTOMER_USER") ? (
-              <Button size="xs" variant="outline" color="red.9" aria-label={t("impersonation.endOf", { email: m.userEmail, actor: m.actorEmail })}
+              <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={t("impersonation.endOf", { email: m.userEmail, actor: m.actorEmail })}
                 onClick={async () => setErrs(messages((await end({ id: m.id }, { additionalTypenames: ["Impersonation"] })).error))}>
                 {t("impersonation.end")}
               </Button>

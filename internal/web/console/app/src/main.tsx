@@ -30,10 +30,20 @@ const theme = createTheme({
   },
 });
 
+// The app follows the system's colour scheme (defaultColorScheme "auto",
+// prefers-color-scheme), with the same contrast in both: the dark scheme's
+// error and secondary texts are light shades; --app-danger is the colour
+// of a destructive outline button (red.9 in light, red.4 in dark).
 const contrast = () => ({
   variables: {},
-  light: { "--mantine-color-error": "var(--mantine-color-red-8)", "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
-  dark: {},
+  light: {
+    "--mantine-color-error": "var(--mantine-color-red-8)", "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
+    "--app-danger": "var(--mantine-color-red-9)",
+  },
+  dark: {
+    "--mantine-color-error": "var(--mantine-color-red-4)", "--mantine-color-dimmed": "var(--mantine-color-dark-1)",
+    "--app-danger": "var(--mantine-color-red-4)",
+  },
 });
 
 // fetchWithAuth sends the console's access token; a 401 (expired or revoked
@@ -95,7 +105,7 @@ function start() {
 function render(client: Client) {
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
-      <MantineProvider theme={theme} getStyleNonce={() => nonce} cssVariablesResolver={contrast}>
+      <MantineProvider theme={theme} defaultColorScheme="auto" getStyleNonce={() => nonce} cssVariablesResolver={contrast}>
         <Provider value={client}>
           <App />
         </Provider>

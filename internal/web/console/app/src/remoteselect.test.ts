@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { searchVars, withChosen } from "./remoteselect";
-import { namedOptions } from "./pages/grants";
+import { namedOptions } from "./pickers";
 
 describe("remote select", () => {
   it("asks for the trimmed text, or everything, and names the value it holds", () => {
@@ -22,5 +22,12 @@ describe("remote select", () => {
       { value: "i2", label: "South" },
     ]);
     expect(namedOptions([], null)).toEqual([]);
+  });
+
+  it("leaves out the customer a transfer starts from, and names an instance of a chosen customer alone", () => {
+    const acme = { id: "c1", name: "Acme" };
+    const globex = { id: "c2", name: "Globex" };
+    expect(namedOptions([acme, globex], acme, ["c1"])).toEqual([{ value: "c2", label: "Globex" }]);
+    expect(namedOptions([{ id: "i1", name: "North", customer: { name: "Acme" } }], null, [], false)).toEqual([{ value: "i1", label: "North" }]);
   });
 });

@@ -31,21 +31,23 @@ export function searchVars(search: string, value: string | null): SearchVars {
   return { search: search.trim() || null, selected: value ?? "", withSelected: !!value };
 }
 
-type Props<D> = Omit<SelectProps, "data" | "value" | "onChange" | "searchable" | "filter" | "searchValue" | "onSearchChange"> & {
-  query: TypedDocumentNode<D, SearchVars>;
+type Props<D, V extends object> = Omit<SelectProps, "data" | "value" | "onChange" | "searchable" | "filter" | "searchValue" | "onSearchChange"> & {
+  query: TypedDocumentNode<D, SearchVars & V>;
+  // more of the query's variables (an instance's customer)
+  variables?: V;
   options: (data: D) => Option[];
   value: string | null;
   onChange: (value: string | null) => void;
 };
 
-export function RemoteSelect<D>({ query, options, value, onChange, ...props }: Props<D>) {
+export function RemoteSelect<D, V extends object = object>({ query, variables, options, value, onChange, ...props }: Props<D, V>) {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
   const [debounced] = useDebouncedValue(search, 250);
   const [chosen, setChosen] = useState<Option | null>(null);
   // nothing is asked until the list opens or a value needs its name
   const [opened, setOpened] = useState(false);
-  const [{ data, fetching, error }] = useQuery({ query, variables: searchVars(debounced, value), pause: !opened && !value });
+  const [{ data, fetching, error }] = useQuery({ query, variables: { ...searchVars(debounced, value), ...variables } as SearchVars & V, pause: !opened && !value });
   const shown = withChosen(data ? options(data) : [], value && chosen?.value === value ? chosen : null);
   return (
     <Select

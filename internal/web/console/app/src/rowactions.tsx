@@ -25,7 +25,7 @@ export function editColumn<T>(write: boolean, what: (row: T) => string, onEdit: 
     cell: (r) => (
       <Group gap="xs" wrap="nowrap">
         <Button size="xs" variant="default" aria-label={i18n.t("common.editWhat", { what: what(r) })} onClick={() => onEdit(r)}>{i18n.t("common.edit")}</Button>
-        <Button size="xs" variant="outline" color="red.9" aria-label={`${remove} ${what(r)}`} onClick={() => onRemove(r)}>{remove}</Button>
+        <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={`${remove} ${what(r)}`} onClick={() => onRemove(r)}>{remove}</Button>
       </Group>
     ),
   }];

@@ -31,6 +31,7 @@ import { ReleasesPage } from "./pages/releases";
 import { AttributesPage } from "./pages/attributes";
 import { DiscrepanciesPage } from "./pages/discrepancies";
 import { GroupPage, GroupsPage } from "./pages/groups";
+import { Overview } from "./overview";
 import { accountURL } from "./account";
 
 const FocusQuery = graphql(`
@@ -153,8 +154,8 @@ function Page({ sections }: { sections: Section[] }) {
   const route = useRoute();
   const [section, id] = route.segments;
   if (!section) {
-    if (!caller.internal && caller.me.customerId) return <CustomerPage id={caller.me.customerId} />;
-    return <Home sections={sections} />;
+    if (!caller.internal && caller.me.customerId) return <CustomerPage id={caller.me.customerId} sections={sections.map((s) => s.path)} />;
+    return <Home />;
   }
   // a user's page: internal roles reach customers' users from a customer's
   // Users tab, so the page is theirs without the portal's Users section
@@ -201,21 +202,17 @@ function Page({ sections }: { sections: Section[] }) {
   return <NotOffered />;
 }
 
-function Home({ sections }: { sections: Section[] }) {
+// Home is the dashboard's overview (D-console-overview): counts and recent
+// activity, not a copy of the sidebar.
+function Home() {
   const { t } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
   return (
     <>
       <PageTitle>{caller.name ? t("shell.welcomeName", { name: caller.name }) : t("shell.welcome")}</PageTitle>
-      <Text mb="md">{t("shell.signedInAs", { role: caller.me.role.replace(/_/g, " ") })}</Text>
-      <Group>
-        {sections.map((s) => (
-          <Button key={s.path} variant="light" component="a" {...linkProps(`${route.base}/${s.path}`)}>
-            {t(s.label)}
-          </Button>
-        ))}
-      </Group>
+      <Text mb="md">{t("overview.signedInAs", { role: caller.me.role.replace(/_/g, " ") })}</Text>
+      <Overview base={route.base} />
     </>
   );
 }

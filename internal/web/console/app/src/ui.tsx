@@ -52,7 +52,7 @@ export function FormErrors({ messages }: { messages: string[] }) {
 
 export function Empty({ children }: { children: ReactNode }) {
   return (
-    <Text c="gray.7" py="lg" data-testid="empty">
+    <Text c="dimmed" py="lg" data-testid="empty">
       {children}
     </Text>
   );
@@ -61,7 +61,7 @@ export function Empty({ children }: { children: ReactNode }) {
 export function Loading() {
   const { t } = useTranslation();
   return (
-    <Text c="gray.7" aria-live="polite">
+    <Text c="dimmed" aria-live="polite">
       {t("common.loading")}
     </Text>
   );
@@ -218,7 +218,7 @@ export function Missing({ kind, error }: { kind: string; error?: CombinedError }
 export function Fact({ label, children, mono, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
   return (
     <Stack gap={0}>
-      <Text size="sm" c="gray.7">{label}</Text>
+      <Text size="sm" c="dimmed">{label}</Text>
       <Text size="sm" ff={mono ? "monospace" : undefined} data-testid={testId}>{children}</Text>
     </Stack>
   );

@@ -26,6 +26,8 @@ type Documents = {
     "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": typeof types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": typeof types.OwnOrgDocument,
+    "\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n": typeof types.OverviewDocument,
+    "\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n": typeof types.RecentActivityDocument,
     "\n  query UserAttributes { userAttributes { id key label type options required } }\n": typeof types.UserAttributesDocument,
     "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": typeof types.CreateUserAttributeDocument,
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": typeof types.UpdateUserAttributeDocument,
@@ -60,8 +62,6 @@ type Documents = {
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": typeof types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": typeof types.DeleteGrantDocument,
     "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": typeof types.GrantChoicesDocument,
-    "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": typeof types.CustomerOptionsDocument,
-    "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": typeof types.InstanceOptionsDocument,
     "\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": typeof types.GroupsDocument,
     "\n  query InternalGroups($first: Int, $after: String) {\n    internalGroups(first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": typeof types.InternalGroupsDocument,
     "\n  mutation CreateGroup($customerId: ID!, $input: GroupInput!) { createGroup(customerId: $customerId, input: $input) { id name role } }\n": typeof types.CreateGroupDocument,
@@ -87,10 +87,9 @@ type Documents = {
     "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n": typeof types.RotateConnectionDocument,
     "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n": typeof types.RotateInstanceSecretDocument,
     "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": typeof types.ResolveDatabaseUriDocument,
-    "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
+    "\n  query Instances($customerId: ID, $first: Int, $after: String, $search: String) {\n    instances(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": typeof types.InstancesDocument,
     "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": typeof types.CreateInstanceDocument,
-    "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": typeof types.InstanceCustomersDocument,
-    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n": typeof types.InternalUsersDocument,
+    "\n  query InternalUsers($first: Int, $after: String, $search: String) {\n    internalUsers(first: $first, after: $after, search: $search) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n": typeof types.InternalUsersDocument,
     "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": typeof types.CreateInternalUserDocument,
     "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": typeof types.UpdateInternalUserRoleDocument,
     "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": typeof types.RemoveInternalUserDocument,
@@ -137,12 +136,10 @@ type Documents = {
     "\n  mutation RemoveTenantMember($id: ID!, $userId: ID!) { removeTenantMember(id: $id, userId: $userId) }\n": typeof types.RemoveTenantMemberDocument,
     "\n  mutation TransferTenant($id: ID!, $input: TransferTenantInput!) {\n    transferTenant(id: $id, input: $input) { id customerId instanceId }\n  }\n": typeof types.TransferTenantDocument,
     "\n  mutation TriggerMigration($id: ID!, $targetVersion: String!) {\n    triggerMigration(id: $id, targetVersion: $targetVersion) { id targetVersion status requestedAt }\n  }\n": typeof types.TriggerMigrationDocument,
-    "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.TenantsDocument,
+    "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.TenantsDocument,
     "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": typeof types.CreateTenantDocument,
     "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": typeof types.DeleteTenantDocument,
-    "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": typeof types.CustomerChoicesDocument,
-    "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": typeof types.InstanceChoicesDocument,
-    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
+    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n": typeof types.UsageDocument,
     "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": typeof types.SupportUserDocument,
     "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": typeof types.SupportInternalUserDocument,
     "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": typeof types.UserSessionsDocument,
@@ -160,7 +157,7 @@ type Documents = {
     "\n  mutation EndInternalUserSession($id: ID!, $sessionId: ID!) { endInternalUserSession(id: $id, sessionId: $sessionId) }\n": typeof types.EndInternalUserSessionDocument,
     "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }": typeof types.EndUserSessionsDocument,
     "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }": typeof types.EndInternalUserSessionsDocument,
-    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": typeof types.UsersDocument,
+    "\n  query Users($customerId: ID, $first: Int, $after: String, $search: String) {\n    users(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": typeof types.UsersDocument,
     "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }\n  }\n": typeof types.InviteUserDocument,
     "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": typeof types.SuspendUserDocument,
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": typeof types.ReactivateUserDocument,
@@ -172,6 +169,8 @@ type Documents = {
     "\n  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {\n    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }\n  }\n": typeof types.UpdateWebhookDocument,
     "\n  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }\n": typeof types.RotateWebhookSecretDocument,
     "\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n": typeof types.WebhookDeliveriesDocument,
+    "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": typeof types.CustomerOptionsDocument,
+    "\n  query InstanceOptions($customerId: ID, $search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(customerId: $customerId, first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": typeof types.InstanceOptionsDocument,
     "\n  query Focus { focus { active customerId expiresAt } }\n": typeof types.FocusDocument,
     "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n": typeof types.FocusCustomerDocument,
     "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": typeof types.LeaveFocusDocument,
@@ -189,6 +188,8 @@ const documents: Documents = {
     "\n  mutation EndImpersonation($id: ID!) { endImpersonation(id: $id) { id state endedAt } }\n": types.EndImpersonationDocument,
     "\n  query Me {\n    me {\n      userId\n      email\n      name\n      role\n      customerId\n      scope { source mode customerIds instanceIds }\n      actions { action access }\n    }\n  }\n": types.MeDocument,
     "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n": types.OwnOrgDocument,
+    "\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n": types.OverviewDocument,
+    "\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n": types.RecentActivityDocument,
     "\n  query UserAttributes { userAttributes { id key label type options required } }\n": types.UserAttributesDocument,
     "\n  mutation CreateUserAttribute($input: UserAttributeInput!) { createUserAttribute(input: $input) { id } }\n": types.CreateUserAttributeDocument,
     "\n  mutation UpdateUserAttribute($id: ID!, $input: UserAttributePatch!) {\n    updateUserAttribute(id: $id, input: $input) { id label type options required }\n  }\n": types.UpdateUserAttributeDocument,
@@ -223,8 +224,6 @@ const documents: Documents = {
     "\n  mutation CreateGrant($input: GrantInput!) {\n    createGrant(input: $input) { granteeType granteeId customerId instanceId grantedAt }\n  }\n": types.CreateGrantDocument,
     "\n  mutation DeleteGrant($userId: ID!, $customerId: ID, $instanceId: ID) {\n    deleteGrant(userId: $userId, customerId: $customerId, instanceId: $instanceId)\n  }\n": types.DeleteGrantDocument,
     "\n  query GrantChoices {\n    internalUsers(first: 1000) { items { id email name role suspendedAt } }\n  }\n": types.GrantChoicesDocument,
-    "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": types.CustomerOptionsDocument,
-    "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": types.InstanceOptionsDocument,
     "\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": types.GroupsDocument,
     "\n  query InternalGroups($first: Int, $after: String) {\n    internalGroups(first: $first, after: $after) { items { id name role } nextCursor }\n  }\n": types.InternalGroupsDocument,
     "\n  mutation CreateGroup($customerId: ID!, $input: GroupInput!) { createGroup(customerId: $customerId, input: $input) { id name role } }\n": types.CreateGroupDocument,
@@ -250,10 +249,9 @@ const documents: Documents = {
     "\n  mutation RotateConnection($id: ID!) { rotateConnection(id: $id) { oidcClientId oidcRedirectUri idpAppId updatedAt requireDpop } }\n": types.RotateConnectionDocument,
     "\n  mutation RotateInstanceSecret($id: ID!) { rotateInstanceSecret(id: $id) { instanceId clientId clientSecret } }\n": types.RotateInstanceSecretDocument,
     "mutation ResolveDatabaseUri($id: ID!) { resolveDatabaseUri(id: $id) }": types.ResolveDatabaseUriDocument,
-    "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
+    "\n  query Instances($customerId: ID, $first: Int, $after: String, $search: String) {\n    instances(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n": types.InstancesDocument,
     "\n  mutation CreateInstance($input: CreateInstanceInput!) {\n    createInstance(input: $input) { id name url customerId createdAt clientSecret }\n  }\n": types.CreateInstanceDocument,
-    "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n": types.InstanceCustomersDocument,
-    "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n": types.InternalUsersDocument,
+    "\n  query InternalUsers($first: Int, $after: String, $search: String) {\n    internalUsers(first: $first, after: $after, search: $search) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n": types.InternalUsersDocument,
     "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": types.CreateInternalUserDocument,
     "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": types.UpdateInternalUserRoleDocument,
     "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": types.RemoveInternalUserDocument,
@@ -300,12 +298,10 @@ const documents: Documents = {
     "\n  mutation RemoveTenantMember($id: ID!, $userId: ID!) { removeTenantMember(id: $id, userId: $userId) }\n": types.RemoveTenantMemberDocument,
     "\n  mutation TransferTenant($id: ID!, $input: TransferTenantInput!) {\n    transferTenant(id: $id, input: $input) { id customerId instanceId }\n  }\n": types.TransferTenantDocument,
     "\n  mutation TriggerMigration($id: ID!, $targetVersion: String!) {\n    triggerMigration(id: $id, targetVersion: $targetVersion) { id targetVersion status requestedAt }\n  }\n": types.TriggerMigrationDocument,
-    "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": types.TenantsDocument,
+    "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n": types.TenantsDocument,
     "\n  mutation CreateTenant($input: CreateTenantInput!) {\n    createTenant(input: $input) { id name customerId instanceId createdAt }\n  }\n": types.CreateTenantDocument,
     "\n  mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }\n": types.DeleteTenantDocument,
-    "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n": types.CustomerChoicesDocument,
-    "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n": types.InstanceChoicesDocument,
-    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
+    "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n": types.UsageDocument,
     "\n  query SupportUser($id: ID!) {\n    user(id: $id) {\n      id email name role language status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt\n      customer { id name }\n    }\n  }\n": types.SupportUserDocument,
     "\n  query SupportInternalUser($id: ID!) {\n    internalUser(id: $id) { id email name role status suspendedAt lockedUntil failedSignIns authenticatorApp passkeys createdAt }\n  }\n": types.SupportInternalUserDocument,
     "\n  query UserSessions($id: ID!, $first: Int, $after: String) {\n    userSessions(id: $id, first: $first, after: $after) {\n      items { id userAgent address signedInAt lastSeenAt expiresAt methods }\n      nextCursor\n    }\n  }\n": types.UserSessionsDocument,
@@ -323,7 +319,7 @@ const documents: Documents = {
     "\n  mutation EndInternalUserSession($id: ID!, $sessionId: ID!) { endInternalUserSession(id: $id, sessionId: $sessionId) }\n": types.EndInternalUserSessionDocument,
     "mutation EndUserSessions($id: ID!) { endUserSessions(id: $id) }": types.EndUserSessionsDocument,
     "mutation EndInternalUserSessions($id: ID!) { endInternalUserSessions(id: $id) }": types.EndInternalUserSessionsDocument,
-    "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": types.UsersDocument,
+    "\n  query Users($customerId: ID, $first: Int, $after: String, $search: String) {\n    users(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n": types.UsersDocument,
     "\n  mutation InviteUser($customerId: ID!, $input: InviteUserInput!) {\n    inviteUser(customerId: $customerId, input: $input) { id customerId email name role status warning }\n  }\n": types.InviteUserDocument,
     "\n  mutation SuspendUser($id: ID!) { suspendUser(id: $id) { id status suspendedAt } }\n": types.SuspendUserDocument,
     "\n  mutation ReactivateUser($id: ID!) { reactivateUser(id: $id) { id status suspendedAt } }\n": types.ReactivateUserDocument,
@@ -335,6 +331,8 @@ const documents: Documents = {
     "\n  mutation UpdateWebhook($id: ID!, $input: WebhookPatch!) {\n    updateWebhook(id: $id, input: $input) { id url description events active updatedAt }\n  }\n": types.UpdateWebhookDocument,
     "\n  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id updatedAt } } }\n": types.RotateWebhookSecretDocument,
     "\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n": types.WebhookDeliveriesDocument,
+    "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n": types.CustomerOptionsDocument,
+    "\n  query InstanceOptions($customerId: ID, $search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(customerId: $customerId, first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n": types.InstanceOptionsDocument,
     "\n  query Focus { focus { active customerId expiresAt } }\n": types.FocusDocument,
     "\n  query FocusCustomer($id: ID!) { customer(id: $id) { id name } }\n": types.FocusCustomerDocument,
     "\n  mutation LeaveFocus { leaveFocus { active customerId expiresAt } }\n": types.LeaveFocusDocument,
@@ -402,6 +400,14 @@ export function graphql(source: "\n  query Me {\n    me {\n      userId\n      e
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n"): (typeof documents)["\n  query OwnOrg($id: ID!) { customer(id: $id) { id orgId } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n"): (typeof documents)["\n  query Overview { overview { customers tenants users pendingInvitations lockedUsers } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n"): (typeof documents)["\n  query RecentActivity {\n    auditLog(first: 5) { items { id time kind outcome action operation actor { email userId } target { type name id } } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -541,14 +547,6 @@ export function graphql(source: "\n  query GrantChoices {\n    internalUsers(fir
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n"): (typeof documents)["\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"): (typeof documents)["\n  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n"): (typeof documents)["\n  query Groups($customerId: ID!, $first: Int, $after: String) {\n    groups(customerId: $customerId, first: $first, after: $after) { items { id name role } nextCursor }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -649,7 +647,7 @@ export function graphql(source: "mutation ResolveDatabaseUri($id: ID!) { resolve
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Instances($customerId: ID, $first: Int, $after: String) {\n    instances(customerId: $customerId, first: $first, after: $after) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query Instances($customerId: ID, $first: Int, $after: String, $search: String) {\n    instances(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Instances($customerId: ID, $first: Int, $after: String, $search: String) {\n    instances(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -657,11 +655,7 @@ export function graphql(source: "\n  mutation CreateInstance($input: CreateInsta
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n"): (typeof documents)["\n  query InstanceCustomers { customers(first: 100) { items { id name } } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n"): (typeof documents)["\n  query InternalUsers($first: Int, $after: String) {\n    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n"];
+export function graphql(source: "\n  query InternalUsers($first: Int, $after: String, $search: String) {\n    internalUsers(first: $first, after: $after, search: $search) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n"): (typeof documents)["\n  query InternalUsers($first: Int, $after: String, $search: String) {\n    internalUsers(first: $first, after: $after, search: $search) { items { id email name role status lockedUntil createdAt } nextCursor }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -849,7 +843,7 @@ export function graphql(source: "\n  mutation TriggerMigration($id: ID!, $target
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {\n    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {\n      items { id name customerId instanceId createdAt customer { id name } }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -861,15 +855,7 @@ export function graphql(source: "\n  mutation DeleteTenant($id: ID!) { deleteTen
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n"): (typeof documents)["\n  query CustomerChoices { customers(first: 100) { items { id name } } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n"): (typeof documents)["\n  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {\n    usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {\n      items { id customerId meter unit period units billedAmount currency customer { id name } }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -941,7 +927,7 @@ export function graphql(source: "mutation EndInternalUserSessions($id: ID!) { en
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Users($customerId: ID, $first: Int, $after: String) {\n    users(customerId: $customerId, first: $first, after: $after) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n"];
+export function graphql(source: "\n  query Users($customerId: ID, $first: Int, $after: String, $search: String) {\n    users(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n"): (typeof documents)["\n  query Users($customerId: ID, $first: Int, $after: String, $search: String) {\n    users(customerId: $customerId, first: $first, after: $after, search: $search) {\n      items { id customerId email name role status suspendedAt lockedUntil createdAt }\n      nextCursor\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -986,6 +972,14 @@ export function graphql(source: "\n  mutation RotateWebhookSecret($id: ID!) { ro
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n"): (typeof documents)["\n  query WebhookDeliveries($id: ID!, $first: Int) {\n    webhook(id: $id) {\n      id\n      url\n      deliveries(first: $first) { id eventType status attempts lastStatusCode lastError createdAt deliveredAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n"): (typeof documents)["\n  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {\n    customers(first: 50, search: $search) { items { id name } }\n    selected: customer(id: $selected) @include(if: $withSelected) { id name }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InstanceOptions($customerId: ID, $search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(customerId: $customerId, first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"): (typeof documents)["\n  query InstanceOptions($customerId: ID, $search: String, $selected: ID!, $withSelected: Boolean!) {\n    instances(customerId: $customerId, first: 50, search: $search) { items { id name customer { name } } }\n    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

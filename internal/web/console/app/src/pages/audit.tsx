@@ -3,6 +3,7 @@ import { useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useQueryParam, useRoute } from "../router";
+import { useSearchParam } from "../search";
 import { DataTable } from "../table";
 import { timeBound } from "../timebound";
 import { Empty, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
@@ -59,7 +60,8 @@ function target(a: AuditItem): string {
 export function AuditPage() {
   const { t: tr } = useTranslation();
   const route = useRoute();
-  const [actor, setActor] = useQueryParam("actor");
+  // the actor's address is typed: the URL (and the query) follow once typing pauses
+  const [actorText, setActorText, actor] = useSearchParam("actor");
   const [kind, setKind] = useQueryParam("kind");
   const [outcome, setOutcome] = useQueryParam("outcome");
   const [from, setFrom] = useQueryParam("from");
@@ -81,8 +83,8 @@ export function AuditPage() {
     <>
       <PageTitle>{tr("audit.auditLog")}</PageTitle>
       <Group mb="md" align="flex-end" wrap="wrap">
-        <TextInput label={tr("audit.actorEMail")} description={tr("audit.anyPartOfTheAddress")} value={actor}
-          onChange={(e) => setActor(e.currentTarget.value, reset)} w={240} />
+        <TextInput label={tr("audit.actorEMail")} description={tr("audit.anyPartOfTheAddress")} value={actorText} type="search"
+          onChange={(e) => setActorText(e.currentTarget.value)} w={240} />
         <NativeSelect label={tr("audit.kind")} data={kinds} value={kind} onChange={(e) => setKind(e.currentTarget.value, reset)} w={220} />
         <NativeSelect label={tr("audit.outcome")} data={OUTCOMES} value={outcome} onChange={(e) => setOutcome(e.currentTarget.value, reset)} w={150} />
         <TextInput label={tr("audit.from")} description={tr("audit.utcYyyyMmDdHhMm")} value={from}
@@ -112,7 +114,7 @@ export function AuditPage() {
               cell: (a) => (
                 <Stack gap={0}>
                   <Text size="sm">{a.actor.email || a.actor.userId || "—"}</Text>
-                  {a.actor.role && <Text size="xs" c="gray.7">{a.actor.role}</Text>}
+                  {a.actor.role && <Text size="xs" c="dimmed">{a.actor.role}</Text>}
                 </Stack>
               ),
             },
@@ -122,7 +124,7 @@ export function AuditPage() {
               cell: (a) => (
                 <Stack gap={0}>
                   <Text size="sm">{a.sourceAddress || "—"}</Text>
-                  {a.userAgent && <Text size="xs" c="gray.7" lineClamp={1} title={a.userAgent}>{a.userAgent}</Text>}
+                  {a.userAgent && <Text size="xs" c="dimmed" lineClamp={1} title={a.userAgent}>{a.userAgent}</Text>}
                 </Stack>
               ),
             },

@@ -82,7 +82,7 @@ export function Billing({ customerId }: { customerId: string }) {
   const amount = (a: number | null | undefined, cur: string) => billed(a, cur) ?? REDACTED;
   return (
     <Tabs variant="pills" value={view} keepMounted={false}
-      onChange={(v) => navigate(withQuery(here, { view: v === "invoices" ? null : v, after: null, prev: null, status: null }), { replace: true })}>
+      onChange={(v) => navigate(withQuery(here, { view: v === "invoices" ? null : v, after: null, prev: null, status: null }))}>
       <Tabs.List aria-label={tr("billing.billing")} mb="md">
         <Tabs.Tab value="invoices">{tr("billing.invoices")}</Tabs.Tab>
         <Tabs.Tab value="payments">{tr("billing.payments")}</Tabs.Tab>
@@ -90,7 +90,7 @@ export function Billing({ customerId }: { customerId: string }) {
         <Tabs.Tab value="setup">{tr("billing.billingSetup")}</Tabs.Tab>
       </Tabs.List>
       {redacted && view !== "setup" && view !== "invoices" && (
-        <Text size="sm" c="gray.7" mb="sm" data-testid="redaction-note">
+        <Text size="sm" c="dimmed" mb="sm" data-testid="redaction-note">
           {tr("billing.amountsAreHiddenYourRoleDoes")}
         </Text>
       )}
@@ -220,7 +220,7 @@ function SetupForm({ customerId, setup, plans, write, saved, setSaved }: {
         ) : (
           <TextInput label={tr("billing.plan")} description={tr("billing.setByThePlatformSFinance")} value={s.planId ?? "none"} readOnly />
         )}
-        {setup?.updatedAt && <Text size="sm" c="gray.7">{tr("billing.lastChanged", { time: formatTime(setup.updatedAt) })}</Text>}
+        {setup?.updatedAt && <Text size="sm" c="dimmed">{tr("billing.lastChanged", { time: formatTime(setup.updatedAt) })}</Text>}
         <FormErrors messages={problems.general} />
         {write && (
           <Group>

@@ -17,7 +17,8 @@ import { TenantList } from "./tenants";
 import { UserList } from "./users";
 import { UsageList } from "./usage";
 import { InstanceList } from "./instances";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
+import { Overview } from "../overview";
 import { useTranslation } from "react-i18next";
 
 const CustomerQuery = graphql(`
@@ -52,7 +53,11 @@ const CUSTOMER_TABS: { value: string; label: string /* a catalog key */; show: (
   { value: "applications", label: "customer.tabApplications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Registration customerId={id} /> },
 ];
 
-export function CustomerPage({ id }: { id: string }) {
+// CustomerPage is a customer's page; in the portal it is the home (with the
+// overview), and sections names the sidebar's sections: a tab that repeats
+// one is left out, and a link to it opens the section (one navigation per
+// audience, D-console-overview).
+export function CustomerPage({ id, sections }: { id: string; sections?: string[] }) {
   const { t: tr } = useTranslation();
   const caller = useCaller();
   const route = useRoute();
@@ -61,10 +66,16 @@ export function CustomerPage({ id }: { id: string }) {
   const [, enterFocus] = useMutation(EnterFocus);
   const [, deleteCustomer] = useMutation(DeleteCustomer);
   const [deleting, setDeleting] = useState(false);
-  const tabs = CUSTOMER_TABS.filter((t) => t.show(caller));
+  const tabs = CUSTOMER_TABS.filter((t) => t.show(caller) && !sections?.includes(t.value));
+  const asked = route.query.get("tab");
   // the invoices are part of billing now; links to the old tab still work
-  const tab = chooseTab(tabs.map((t) => t.value), route.query.get("tab") ?? (readsTenants(caller) ? "tenants" : "usage"),
+  const tab = chooseTab(tabs.map((t) => t.value), asked ?? (readsTenants(caller) ? "tenants" : "usage"),
     { invoices: "billing" });
+  const section = asked && sections?.includes(asked) ? `${route.base}/${asked}` : null;
+  useEffect(() => {
+    if (section) navigate(section, { replace: true });
+  }, [section]);
+  if (section) return null;
   if (fetching && !data) return <Loading />;
   const c = data?.customer;
   if (!c) return <Missing kind={tr("customer.kind")} error={error} />;
@@ -109,12 +120,14 @@ export function CustomerPage({ id }: { id: string }) {
         <Fact label={tr("customer.organization")} mono>{c.orgId}</Fact>
         <Fact label={tr("customer.created")}>{formatTime(c.createdAt)}</Fact>
       </Group>
-      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null }), { replace: true })} keepMounted={false}>
+      {sections && <Overview base={route.base} />}
+      {/* a tab is a history entry: Back returns to the tab before; the lists' search and filters stay with their tab */}
+      {tabs.length > 0 && <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v, after: null, prev: null, view: null, webhook: null, status: null, q: null, customer: null, instance: null }))} keepMounted={false}>
         <Tabs.List>
           {tabs.map((t) => <Tabs.Tab key={t.value} value={t.value}>{tr(t.label)}</Tabs.Tab>)}
         </Tabs.List>
         {tabs.map((t) => <Tabs.Panel key={t.value} value={t.value} pt="md">{t.panel(c.id)}</Tabs.Panel>)}
-      </Tabs>
+      </Tabs>}
     </>
   );
 }

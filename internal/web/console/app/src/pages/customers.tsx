@@ -6,6 +6,7 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { graphErrors, problems } from "../errors";
 import { navigate, useQueryParam, useRoute } from "../router";
+import { SearchBox } from "../search";
 import { DataTable } from "../table";
 import { Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { useTranslation } from "react-i18next";
@@ -33,7 +34,7 @@ export function CustomersPage() {
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
-  const [q, setQ] = useQueryParam("q");
+  const [q] = useQueryParam("q");
   const [{ data, fetching, error }] = useQuery({ query: CustomersQuery, variables: { first: PAGE_SIZE, after, search: q || null }, context: lists("Customer") });
   const [creating, setCreating] = useState(route.query.get("new") === "1");
   const items = data?.customers.items ?? [];
@@ -48,14 +49,7 @@ export function CustomersPage() {
       >
         {tr("customers.customers")}
       </PageTitle>
-      <TextInput
-        label={tr("customers.searchCustomers")}
-        type="search"
-        value={q}
-        onChange={(e) => setQ(e.currentTarget.value, { after: null, prev: null })}
-        mb="md"
-        maw={360}
-      />
+      <SearchBox label={tr("customers.searchCustomers")} />
       <PageError error={error} what={tr("customers.theCustomers")} />
       {fetching && !data && <Loading />}
       {data && items.length === 0 && (
@@ -101,7 +95,7 @@ function CreateCustomerModal({ opened, onClose, base }: { opened: boolean; onClo
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={tr("customers.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.fields.name} data-autofocus />
-          <Text size="sm" c="gray.7" data-testid="domains-later">{tr("customers.domainsLater")}</Text>
+          <Text size="sm" c="dimmed" data-testid="domains-later">{tr("customers.domainsLater")}</Text>
           <FormErrors messages={errs.general} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>{tr("customers.cancel")}</Button>

@@ -58,7 +58,7 @@ export function DiscrepanciesPage() {
           { label: tr("discrepancies.detected"), cell: (d) => formatTime(d.detectedAt) },
           { label: tr("discrepancies.kind"), cell: (d) => d.kind },
           { label: tr("discrepancies.summary"), cell: (d) => d.summary },
-          { label: tr("discrepancies.status"), cell: (d) => <Text span fw={600} c={d.status === "open" ? "red.9" : "gray.7"}>{d.status}</Text> },
+          { label: tr("discrepancies.status"), cell: (d) => <Text span fw={600} c={d.status === "open" ? "var(--app-danger)" : "dimmed"}>{d.status}</Text> },
           { label: tr("discrepancies.resolution"), cell: (d) => d.resolution || "—" },
           ...(write ? [{ label: tr("discrepancies.actions"), cell: (d: Item) => (d.status === "open" ? (
             <Button size="xs" variant="default" aria-label={tr("discrepancies.resolve2", { summary: d.summary })} onClick={() => setResolving(d)}>{tr("discrepancies.resolve")}</Button>

@@ -10,7 +10,7 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm } from "../modalform";
-import { RemoteSelect, type Option } from "../remoteselect";
+import { CustomerPicker, INLINE, InstancePicker } from "../pickers";
 import { useQueryParam } from "../router";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Loading, PageError, PageTitle, formatTime } from "../ui";
@@ -49,32 +49,6 @@ const Choices = graphql(`
     internalUsers(first: 1000) { items { id email name role suspendedAt } }
   }
 `);
-const CustomerOptions = graphql(`
-  query CustomerOptions($search: String, $selected: ID!, $withSelected: Boolean!) {
-    customers(first: 50, search: $search) { items { id name } }
-    selected: customer(id: $selected) @include(if: $withSelected) { id name }
-  }
-`);
-const InstanceOptions = graphql(`
-  query InstanceOptions($search: String, $selected: ID!, $withSelected: Boolean!) {
-    instances(first: 50, search: $search) { items { id name customer { name } } }
-    selected: instance(id: $selected) @include(if: $withSelected) { id name customer { name } }
-  }
-`);
-
-type Named = { id: string; name: string; customer?: { name: string } | null };
-
-// namedOptions lists the selected object (when asked) and the search's
-// answer as options, each once; an instance is named with its customer.
-export function namedOptions(items: Named[], selected?: Named | null): Option[] {
-  const seen = new Set<string>();
-  return [...(selected ? [selected] : []), ...items].flatMap((o) => {
-    if (seen.has(o.id)) return [];
-    seen.add(o.id);
-    return [{ value: o.id, label: o.customer ? `${o.name} (${o.customer.name})` : o.name }];
-  });
-}
-
 // GRANTEE_ROLES are the scoped internal roles grants are for (R5.7-strict).
 export const GRANTEE_ROLES = ["account_manager", "qa_admin"];
 
@@ -97,9 +71,6 @@ export function granteeChoices(users: { id: string; email: string; name: string;
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
-// The selects' option lists open in place (not in a portal at the page's
-// end), so they stay within the page's or dialog's landmark.
-const INLINE = { withinPortal: false };
 
 export function GrantsPage() {
   const { t: tr } = useTranslation();
@@ -125,8 +96,7 @@ export function GrantsPage() {
       <Group mb="md" wrap="wrap">
         <Select comboboxProps={INLINE} label={tr("grants.user")} placeholder={tr("grants.allUsers")} searchable clearable w={320}
           data={granteeChoices(choices?.internalUsers.items ?? [])} value={user || null} onChange={(v) => setUser(v ?? "")} />
-        <RemoteSelect comboboxProps={INLINE} label={tr("grants.customer")} placeholder={tr("grants.allCustomers")} clearable w={320}
-          query={CustomerOptions} options={(d) => namedOptions(d.customers.items, d.selected)}
+        <CustomerPicker label={tr("grants.customer")} placeholder={tr("grants.allCustomers")} clearable w={320}
           value={customer || null} onChange={(v) => setCustomer(v ?? "")} />
       </Group>
       <PageError error={error} what={tr("grants.theGrants")} />
@@ -171,7 +141,7 @@ export function GrantsPage() {
   );
 }
 
-function CreateGrantModal({ users, onClose }: { users: Option[]; onClose: () => void }) {
+function CreateGrantModal({ users, onClose }: { users: { value: string; label: string }[]; onClose: () => void }) {
   const [userId, setUserId] = useState<string | null>(null);
   const [customerId, setCustomerId] = useState<string | null>(null);
   const [instanceId, setInstanceId] = useState<string | null>(null);
@@ -186,11 +156,11 @@ function CreateGrantModal({ users, onClose }: { users: Option[]; onClose: () => 
       <Select comboboxProps={INLINE} label={tr("grants.user")} description={tr("grants.anAccountManagerOrQaAdministrator")} required searchable
         data={users} value={userId} onChange={setUserId} nothingFoundMessage={tr("grants.noAccountManagerOrQaAdministrator")}
         error={problems.fields.userId} data-autofocus />
-      <RemoteSelect comboboxProps={INLINE} label={tr("grants.customer")} description={tr("grants.theCustomerTheUserMayAct")} clearable
-        query={CustomerOptions} options={(d) => namedOptions(d.customers.items, d.selected)} value={customerId}
+      <CustomerPicker label={tr("grants.customer")} description={tr("grants.theCustomerTheUserMayAct")} clearable
+        value={customerId}
         onChange={(v) => { setCustomerId(v); if (v) setInstanceId(null); }} error={problems.fields.customerId} />
-      <RemoteSelect comboboxProps={INLINE} label={tr("grants.instance")} description={tr("grants.orForAQaAdministratorOne")} clearable
-        query={InstanceOptions} options={(d) => namedOptions(d.instances.items, d.selected)} value={instanceId}
+      <InstancePicker label={tr("grants.instance")} description={tr("grants.orForAQaAdministratorOne")} clearable
+        value={instanceId}
         onChange={(v) => { setInstanceId(v); if (v) setCustomerId(null); }} error={problems.fields.instanceId} />
     </ModalForm>
   );

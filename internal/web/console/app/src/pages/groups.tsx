@@ -184,7 +184,7 @@ function People({ title, id, internal, manager, people, write, onErrors }: {
           { label: tr("groups.name"), cell: (p) => p.name || p.email },
           { label: tr("groups.eMail"), cell: (p) => p.email },
           ...(write ? [{ label: tr("groups.actions"), cell: (p: Person) => (
-            <Button size="xs" variant="outline" color="red.9" aria-label={tr("groups.removeFrom", { email: p.email, toLowerCase: title.toLowerCase() })}
+            <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={tr("groups.removeFrom", { email: p.email, toLowerCase: title.toLowerCase() })}
               onClick={async () => onErrors(messages((await remove({ g: id, u: p.userId }, ctx)).error))}>{tr("groups.remove")}</Button>
           ) }] : []),
         ]} />
@@ -219,7 +219,7 @@ function Grants({ id, grants, write, onErrors }: {
         <DataTable label={tr("groups.customersGranted")} rows={rows} rowKey={(g) => g.customerId!} columns={[
           { label: tr("groups.customer"), cell: (g) => <Link href={`/dashboard/customers/${g.customerId}`}>{g.customerId}</Link> },
           ...(write ? [{ label: tr("groups.actions"), cell: (g: { customerId?: string | null }) => (
-            <Button size="xs" variant="outline" color="red.9" aria-label={tr("groups.revoke2", { customerId: g.customerId ?? "" })}
+            <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={tr("groups.revoke2", { customerId: g.customerId ?? "" })}
               onClick={async () => onErrors(messages((await del({ g: id, c: g.customerId }, ctx)).error))}>{tr("groups.revoke")}</Button>
           ) }] : []),
         ]} />

@@ -92,7 +92,7 @@ export function InstancePage({ id }: { id: string }) {
       <PageTitle actions={write && (
         <Group gap="xs">
           <Button variant="default" onClick={() => setEditing(true)}>{tr("instance.editInstance")}</Button>
-          <Button variant="outline" color="red.9" onClick={() => setDeleting(true)}>{tr("instance.deleteThisInstance")}</Button>
+          <Button variant="outline" color="var(--app-danger)" onClick={() => setDeleting(true)}>{tr("instance.deleteThisInstance")}</Button>
         </Group>
       )}>{inst.name}</PageTitle>
       <Text mb="md"><Link href={`${route.base}/instances`}>{tr("instance.allInstances")}</Link></Text>
@@ -182,7 +182,7 @@ function DatabaseUri({ id }: { id: string }) {
             setErrs(messages(r.error));
             if (!r.error) setUri(r.data?.resolveDatabaseUri ?? null);
           }}>{tr("instance.showDatabaseUri")}</Button>
-          <Text size="sm" c="gray.7">{tr("instance.openingItIsRecordedInThe")}</Text>
+          <Text size="sm" c="dimmed">{tr("instance.openingItIsRecordedInThe")}</Text>
         </Group>
       ) : uri ? (
         <Alert color="dark" variant="outline" title={tr("instance.databaseUri")}>

@@ -10,7 +10,9 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { useProblems } from "../forms";
 import { ModalForm, optional } from "../modalform";
-import { useRoute } from "../router";
+import { useQueryParam, useRoute } from "../router";
+import { FIRST_PAGE, SearchBox } from "../search";
+import { CustomerPicker } from "../pickers";
 import { DataTable } from "../table";
 import { Empty, Link, Loading, PageError, PageTitle, Pager, SecretOnce, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
@@ -18,8 +20,8 @@ import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
 
 const InstancesQuery = graphql(`
-  query Instances($customerId: ID, $first: Int, $after: String) {
-    instances(customerId: $customerId, first: $first, after: $after) {
+  query Instances($customerId: ID, $first: Int, $after: String, $search: String) {
+    instances(customerId: $customerId, first: $first, after: $after, search: $search) {
       items { id name url createdAt customer { id name } connection { oidcClientId oidcRedirectUri idpAppId updatedAt } }
       nextCursor
     }
@@ -30,10 +32,6 @@ const CreateInstance = graphql(`
   mutation CreateInstance($input: CreateInstanceInput!) {
     createInstance(input: $input) { id name url customerId createdAt clientSecret }
   }
-`);
-
-const Customers = graphql(`
-  query InstanceCustomers { customers(first: 100) { items { id name } } }
 `);
 
 // The application types createInstance accepts (appAuthMethod).
@@ -58,10 +56,12 @@ export function InstanceList({ customerId }: { customerId?: string }) {
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
+  const [q] = useQueryParam("q");
+  const [customer, setCustomer] = useQueryParam("customer");
   const [{ data, fetching, error }] = useQuery({
     query: InstancesQuery,
     context: lists("Instance"),
-    variables: { customerId: customerId ?? null, first: PAGE_SIZE, after },
+    variables: { customerId: customerId ?? (customer || null), first: PAGE_SIZE, after, search: q || null },
   });
   const [creating, setCreating] = useState(false);
   const items = data?.instances.items ?? [];
@@ -72,9 +72,16 @@ export function InstanceList({ customerId }: { customerId?: string }) {
           <Button onClick={() => setCreating(true)}>{tr("instances.newInstance")}</Button>
         </Group>
       )}
+      <Group align="flex-end" wrap="wrap" mb="md" gap="md">
+        <SearchBox label={tr("lists.searchInstances")} mb={0} w={280} />
+        {!customerId && caller.internal && (
+          <CustomerPicker label={tr("lists.customer")} placeholder={tr("lists.allCustomers")} clearable w={260}
+            value={customer || null} onChange={(v) => setCustomer(v ?? "", FIRST_PAGE)} />
+        )}
+      </Group>
       <PageError error={error} what={tr("instances.theseInstances")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>{tr("instances.thereAreNoInstancesHereYet")}</Empty>}
+      {data && items.length === 0 && <Empty>{q || customer ? tr("lists.noInstanceMatches") : tr("instances.thereAreNoInstancesHereYet")}</Empty>}
       {items.length > 0 && (
         <DataTable
           label={tr("instances.instances")}
@@ -103,7 +110,6 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
   const [method, setMethod] = useState("none");
   const [requireDpop, setRequireDpop] = useState(false);
   const [secret, setSecret] = useState("");
-  const [{ data: customers }] = useQuery({ query: Customers, pause: !!customerId });
   const { problems, check } = useProblems(["name", "url", "customerId", "databaseUri", "appAuthMethod", "requireDpop"]);
   const [{ fetching }, create] = useMutation(CreateInstance);
   if (secret) {
@@ -123,9 +129,8 @@ function CreateInstanceModal({ customerId, onClose }: { customerId?: string; onC
         else onClose();
       }}>
       {!customerId && (
-        <NativeSelect label={tr("instances.customer")} required value={customer} onChange={(e) => setCustomer(e.currentTarget.value)}
-          data={[{ value: "", label: tr("instances.chooseACustomer") }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-          error={problems.fields.customerId} />
+        <CustomerPicker label={tr("instances.customer")} required placeholder={tr("instances.chooseACustomer")}
+          value={customer || null} onChange={(v) => setCustomer(v ?? "")} error={problems.fields.customerId} />
       )}
       <TextInput label={tr("instances.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
       <TextInput label={tr("instances.url")} required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={problems.fields.url}

@@ -9,7 +9,8 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
 import { ModalForm } from "../modalform";
-import { useRoute } from "../router";
+import { useQueryParam, useRoute } from "../router";
+import { SearchBox } from "../search";
 import { CardTable } from "../cardtable";
 import { RoleSelect } from "../rolechange";
 import { RowMenu } from "../rowmenu";
@@ -21,8 +22,8 @@ import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
 
 const InternalUsersQuery = graphql(`
-  query InternalUsers($first: Int, $after: String) {
-    internalUsers(first: $first, after: $after) { items { id email name role status lockedUntil createdAt } nextCursor }
+  query InternalUsers($first: Int, $after: String, $search: String) {
+    internalUsers(first: $first, after: $after, search: $search) { items { id email name role status lockedUntil createdAt } nextCursor }
   }
 `);
 const CreateInternalUser = graphql(`
@@ -45,7 +46,8 @@ export function InternalUsersPage() {
   const caller = useCaller();
   const write = caller.canWrite("MANAGE_INTERNAL_USERS");
   const after = useRoute().query.get("after") || null;
-  const [{ data, fetching, error }] = useQuery({ query: InternalUsersQuery, variables: { first: PAGE_SIZE, after }, context: lists("InternalUser") });
+  const [q] = useQueryParam("q");
+  const [{ data, fetching, error }] = useQuery({ query: InternalUsersQuery, variables: { first: PAGE_SIZE, after, search: q || null }, context: lists("InternalUser") });
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<InternalUser | null>(null);
   const [errs, setErrs] = useState<string[]>([]);
@@ -57,11 +59,12 @@ export function InternalUsersPage() {
   return (
     <>
       <PageTitle actions={write && <Button onClick={() => setInviting(true)}>{tr("internalusers.inviteInternalUser")}</Button>}>{tr("internalusers.internalUsers")}</PageTitle>
+      <SearchBox label={tr("lists.searchInternalUsers")} />
       <PageError error={error} what={tr("internalusers.theInternalUsers")} />
       <FormErrors messages={errs} />
       {done && <Text role="status" mb="sm" data-testid="done">{done}</Text>}
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>{tr("internalusers.noInternalUsers")}</Empty>}
+      {data && items.length === 0 && <Empty>{q ? tr("lists.noUserMatches", { q }) : tr("internalusers.noInternalUsers")}</Empty>}
       {items.length > 0 && (
         <CardTable label={tr("internalusers.internalUsers")} rows={items} rowKey={(u) => u.id} columns={[
           { label: tr("internalusers.name"), title: true, cell: (u) => <Link href={`/dashboard/internal-users/${u.id}`}>{u.name || u.email}</Link> },

@@ -70,7 +70,7 @@ export function ReleasesPage() {
                   onClick={async () => setErrs(messages((await publish({ id: r.id })).error))}>{tr("releases.publish")}</Button>
               )}
               {r.status === "published" && (
-                <Button size="xs" variant="outline" color="red.9" aria-label={tr("releases.withdraw2", { version: r.version })} onClick={() => setWithdrawing(r)}>{tr("releases.withdraw")}</Button>
+                <Button size="xs" variant="outline" color="var(--app-danger)" aria-label={tr("releases.withdraw2", { version: r.version })} onClick={() => setWithdrawing(r)}>{tr("releases.withdraw")}</Button>
               )}
             </Group>
           ) }] : []),

@@ -11,7 +11,7 @@ import { DataTable } from "../table";
 import { ConfirmDelete, Empty, Fact, FormErrors, Link, Loading, Missing, PageError, PageTitle, formatTime } from "../ui";
 import { ConfirmedForm } from "./confirm";
 import { SettingsDocument } from "./jsondoc";
-import { CustomerChoices, InstanceChoices } from "./tenants";
+import { CustomerPicker, InstancePicker } from "../pickers";
 import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
 
@@ -95,7 +95,7 @@ export function TenantPage({ id }: { id: string }) {
         <Fact label={tr("tenant.instance")} mono>{t.instanceId ?? "none"}</Fact>
         <Fact label={tr("tenant.created")}>{formatTime(t.createdAt)}</Fact>
       </Group>
-      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v }), { replace: true })} keepMounted={false}>
+      <Tabs value={tab} onChange={(v) => navigate(withQuery(here, { tab: v }))} keepMounted={false}>
         <Tabs.List>
           {manage && <Tabs.Tab value="members">{tr("tenant.members")}</Tabs.Tab>}
           {manage && <Tabs.Tab value="settings">{tr("tenant.settings")}</Tabs.Tab>}
@@ -178,7 +178,7 @@ function AddMember({ tenantId, candidates }: { tenantId: string; candidates: { i
   const [role, setRole] = useState("member");
   const { problems, check } = useProblems(["userId", "role", "the user"]);
   const [{ fetching }, put] = useMutation(PutTenantMember);
-  if (candidates.length === 0) return <Text size="sm" c="gray.7" mt="sm">{tr("tenant.everyUserOfTheCustomerIs")}</Text>;
+  if (candidates.length === 0) return <Text size="sm" c="dimmed" mt="sm">{tr("tenant.everyUserOfTheCustomerIs")}</Text>;
   return (
     <form
       noValidate
@@ -251,12 +251,6 @@ function TransferModal({ tenant, onClose }: { tenant: { id: string; name: string
   const caller = useCaller();
   const [customer, setCustomer] = useState("");
   const [instance, setInstance] = useState("");
-  const [{ data: customers }] = useQuery({ query: CustomerChoices });
-  const [{ data: instances }] = useQuery({
-    query: InstanceChoices,
-    variables: { customerId: customer || null },
-    pause: !customer || !caller.can("MANAGE_INSTANCES"),
-  });
   const [, transfer] = useMutation(TransferTenant);
   return (
     <ConfirmedForm
@@ -270,14 +264,11 @@ function TransferModal({ tenant, onClose }: { tenant: { id: string; name: string
     >
       {(p) => (
         <>
-          <NativeSelect label={tr("tenant.destinationCustomer")} value={customer} error={p.fields.customerId}
-            onChange={(e) => { setCustomer(e.currentTarget.value); setInstance(""); }}
-            data={[{ value: "", label: tr("tenant.chooseACustomer") },
-              ...(customers?.customers.items ?? []).filter((c) => c.id !== tenant.customerId).map((c) => ({ value: c.id, label: c.name }))]} />
-          {instances && (
-            <NativeSelect label={tr("tenant.destinationInstance")} value={instance} error={p.fields.instanceId}
-              onChange={(e) => setInstance(e.currentTarget.value)}
-              data={[{ value: "", label: tr("tenant.none") }, ...instances.instances.items.map((i) => ({ value: i.id, label: i.name }))]} />
+          <CustomerPicker label={tr("tenant.destinationCustomer")} placeholder={tr("tenant.chooseACustomer")} except={[tenant.customerId]}
+            value={customer || null} error={p.fields.customerId} onChange={(v) => { setCustomer(v ?? ""); setInstance(""); }} />
+          {customer && caller.can("MANAGE_INSTANCES") && (
+            <InstancePicker key={customer} customerId={customer} label={tr("tenant.destinationInstance")} placeholder={tr("tenant.none")} clearable
+              value={instance || null} error={p.fields.instanceId} onChange={(v) => setInstance(v ?? "")} />
           )}
         </>
       )}

@@ -1,11 +1,13 @@
 import { useState } from "react";
-import { ActionIcon, Button, Group, Modal, NativeSelect, Stack, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Group, Modal, Stack, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
-import { useRoute } from "../router";
+import { useQueryParam, useRoute } from "../router";
+import { FIRST_PAGE, SearchBox } from "../search";
+import { CustomerPicker, InstancePicker } from "../pickers";
 import { DataTable } from "../table";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
@@ -13,8 +15,8 @@ import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
 
 const TenantsQuery = graphql(`
-  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String) {
-    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after) {
+  query Tenants($customerId: ID, $instanceId: ID, $first: Int, $after: String, $search: String) {
+    tenants(customerId: $customerId, instanceId: $instanceId, first: $first, after: $after, search: $search) {
       items { id name customerId instanceId createdAt customer { id name } }
       nextCursor
     }
@@ -29,14 +31,6 @@ const CreateTenant = graphql(`
 
 const DeleteTenant = graphql(`
   mutation DeleteTenant($id: ID!) { deleteTenant(id: $id) }
-`);
-
-export const CustomerChoices = graphql(`
-  query CustomerChoices { customers(first: 100) { items { id name } } }
-`);
-
-export const InstanceChoices = graphql(`
-  query InstanceChoices($customerId: ID) { instances(customerId: $customerId, first: 100) { items { id name } } }
 `);
 
 export function TenantsPage() {
@@ -56,10 +50,14 @@ export function TenantList({ customerId }: { customerId?: string }) {
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
+  const [q] = useQueryParam("q");
+  // the whole list filters by customer and instance; a customer's tab is one
+  const [customer, setCustomer] = useQueryParam("customer");
+  const [instance, setInstance] = useQueryParam("instance");
   const [{ data, fetching, error }] = useQuery({
     query: TenantsQuery,
     context: lists("Tenant"),
-    variables: { customerId: customerId ?? null, first: PAGE_SIZE, after },
+    variables: { customerId: customerId ?? (customer || null), instanceId: instance || null, first: PAGE_SIZE, after, search: q || null },
   });
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
@@ -72,9 +70,20 @@ export function TenantList({ customerId }: { customerId?: string }) {
           <Button onClick={() => setCreating(true)}>{tr("tenants.newTenant")}</Button>
         </Group>
       )}
+      <Group align="flex-end" wrap="wrap" mb="md" gap="md">
+        <SearchBox label={tr("lists.searchTenants")} mb={0} w={280} />
+        {!customerId && caller.internal && (
+          <CustomerPicker label={tr("lists.customer")} placeholder={tr("lists.allCustomers")} clearable w={260}
+            value={customer || null} onChange={(v) => setCustomer(v ?? "", FIRST_PAGE)} />
+        )}
+        {caller.can("MANAGE_INSTANCES") && (
+          <InstancePicker label={tr("lists.instance")} placeholder={tr("lists.allInstances")} clearable w={260}
+            customerId={customerId ?? (customer || null)} value={instance || null} onChange={(v) => setInstance(v ?? "", FIRST_PAGE)} />
+        )}
+      </Group>
       <PageError error={error} what={tr("tenants.theseTenants")} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>{tr("tenants.thereAreNoTenantsHereYet")}</Empty>}
+      {data && items.length === 0 && <Empty>{q || customer || instance ? tr("lists.noTenantMatches") : tr("tenants.thereAreNoTenantsHereYet")}</Empty>}
       {items.length > 0 && (
         <DataTable
           label={tr("tenants.tenants")}
@@ -119,12 +128,6 @@ function CreateTenantModal({ customerId, onClose }: { customerId?: string; onClo
   const [customer, setCustomer] = useState(customerId ?? "");
   const [instance, setInstance] = useState("");
   const caller = useCaller();
-  const [{ data: customers }] = useQuery({ query: CustomerChoices, pause: !!customerId });
-  const [{ data: instances }] = useQuery({
-    query: InstanceChoices,
-    variables: { customerId: customer || null },
-    pause: !customer || !caller.can("MANAGE_INSTANCES"),
-  });
   const { problems, check } = useProblems(["name", "customerId", "instanceId"]);
   const [{ fetching }, create] = useMutation(CreateTenant);
   return (
@@ -139,24 +142,13 @@ function CreateTenantModal({ customerId, onClose }: { customerId?: string; onClo
       >
         <Stack>
           {!customerId && (
-            <NativeSelect
-              label={tr("tenants.customer")}
-              required
-              value={customer}
-              onChange={(e) => setCustomer(e.currentTarget.value)}
-              data={[{ value: "", label: tr("tenants.chooseACustomer") }, ...(customers?.customers.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-              error={problems.fields.customerId}
-            />
+            <CustomerPicker label={tr("tenants.customer")} required placeholder={tr("tenants.chooseACustomer")}
+              value={customer || null} onChange={(v) => { setCustomer(v ?? ""); setInstance(""); }} error={problems.fields.customerId} />
           )}
           <TextInput label={tr("tenants.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={problems.fields.name} data-autofocus />
-          {instances && (
-            <NativeSelect
-              label={tr("tenants.instance")}
-              value={instance}
-              onChange={(e) => setInstance(e.currentTarget.value)}
-              data={[{ value: "", label: tr("tenants.none") }, ...instances.instances.items.map((i) => ({ value: i.id, label: i.name }))]}
-              error={problems.fields.instanceId}
-            />
+          {customer && caller.can("MANAGE_INSTANCES") && (
+            <InstancePicker key={customer} customerId={customer} label={tr("tenants.instance")} placeholder={tr("tenants.none")} clearable
+              value={instance || null} onChange={(v) => setInstance(v ?? "")} error={problems.fields.instanceId} />
           )}
           <FormErrors messages={problems.general} />
           <Group justify="flex-end">

@@ -5,7 +5,7 @@ import { lists } from "../cache";
 import { useCaller } from "../me";
 import { useQueryParam, useRoute } from "../router";
 import { DataTable } from "../table";
-import { Empty, Loading, PageError, PageTitle, Pager } from "../ui";
+import { Empty, Link, Loading, PageError, PageTitle, Pager } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { useTranslation } from "react-i18next";
 import { tr } from "../i18n";
@@ -13,7 +13,7 @@ import { tr } from "../i18n";
 const UsageQuery = graphql(`
   query Usage($customerId: ID, $meter: String, $from: String, $to: String, $first: Int, $after: String) {
     usage(customerId: $customerId, meter: $meter, from: $from, to: $to, first: $first, after: $after) {
-      items { id customerId meter unit period units billedAmount currency }
+      items { id customerId meter unit period units billedAmount currency customer { id name } }
       nextCursor
     }
   }
@@ -64,7 +64,7 @@ export function UsageList({ customerId }: { customerId?: string }) {
         <TextInput label={tr("usage.toPeriod")} placeholder={tr("usage.yyyyMm")} value={to} onChange={(e) => setTo(e.currentTarget.value, reset)} w={130} />
       </Group>
       {redacted && (
-        <Text size="sm" c="gray.7" mb="sm" data-testid="redaction-note">
+        <Text size="sm" c="dimmed" mb="sm" data-testid="redaction-note">
           {tr("usage.billedAmountsAreHiddenYourRole")}
         </Text>
       )}
@@ -77,6 +77,11 @@ export function UsageList({ customerId }: { customerId?: string }) {
           rows={items}
           rowKey={(u) => u.id}
           columns={[
+            // platform-wide usage names each row's customer
+            ...(customerId || !caller.internal ? [] : [{
+              label: tr("lists.customer"),
+              cell: (u: (typeof items)[number]) => (u.customer ? <Link href={`${route.base}/customers/${u.customer.id}`}>{u.customer.name}</Link> : "—"),
+            }]),
             { label: tr("usage.period"), cell: (u) => u.period },
             { label: tr("usage.meter"), cell: (u) => u.meter },
             { label: tr("usage.units"), numeric: true, cell: (u) => `${u.units.toLocaleString("en")} ${u.unit}` },
@@ -86,7 +91,7 @@ export function UsageList({ customerId }: { customerId?: string }) {
               cell: (u) =>
                 billed(u.billedAmount, u.currency) ?? (
                   <Tooltip label={tr("usage.yourRoleSeesUsageUnitsOnly")}>
-                    <Text span c="gray.7" size="sm" tabIndex={0}>{REDACTED}</Text>
+                    <Text span c="dimmed" size="sm" tabIndex={0}>{REDACTED}</Text>
                   </Tooltip>
                 ),
             },

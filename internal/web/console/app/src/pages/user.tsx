@@ -282,10 +282,10 @@ function UserSupport({ user: u, tools, back, backLabel, customer, language, sess
             </Button>
           )}
           {offered.revokeInvitation && (
-            <Button variant="outline" color="red.9" onClick={() => setConfirming("revoke")}>{tr("user.revokeInvitation")}</Button>
+            <Button variant="outline" color="var(--app-danger)" onClick={() => setConfirming("revoke")}>{tr("user.revokeInvitation")}</Button>
           )}
           {offered.resetSecondFactor && (
-            <Button variant="outline" color="red.9" onClick={() => setConfirming("reset")}>{tr("user.resetSecondFactor")}</Button>
+            <Button variant="outline" color="var(--app-danger)" onClick={() => setConfirming("reset")}>{tr("user.resetSecondFactor")}</Button>
           )}
         </Group>
       )}
@@ -299,10 +299,10 @@ function UserSupport({ user: u, tools, back, backLabel, customer, language, sess
           <Group justify="space-between" mt="xl" mb="xs">
             <Title order={2} size="h3">{tr("user.sessions")}</Title>
             {offered.signOut && items.length > 0 && (
-              <Button variant="outline" color="red.9" onClick={() => setConfirming("all")}>{tr("user.signOutEverywhere")}</Button>
+              <Button variant="outline" color="var(--app-danger)" onClick={() => setConfirming("all")}>{tr("user.signOutEverywhere")}</Button>
             )}
           </Group>
-          <Text size="sm" c="gray.7" mb="xs">{tr("user.sessionsHint")}</Text>
+          <Text size="sm" c="dimmed" mb="xs">{tr("user.sessionsHint")}</Text>
           <PageError error={sessionsError} what={tr("user.thisUserSSessions")} />
           {sessions && items.length === 0 && <Empty>{tr("user.noBrowserIsSignedIn")}</Empty>}
           {items.length > 0 && (

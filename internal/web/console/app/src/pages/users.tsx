@@ -6,18 +6,19 @@ import { graphql } from "../gql";
 import { lists } from "../cache";
 import { useCaller } from "../me";
 import { messages, useProblems } from "../forms";
-import { useRoute } from "../router";
+import { useQueryParam, useRoute } from "../router";
+import { SearchBox } from "../search";
 import { CardTable } from "../cardtable";
 import { RoleSelect } from "../rolechange";
 import { RowMenu } from "../rowmenu";
 import { ConfirmDelete, Empty, FormErrors, Link, Loading, PageError, PageTitle, Pager, formatTime } from "../ui";
 import { PAGE_SIZE } from "./customers";
 import { ConfirmedForm } from "./confirm";
-import { CustomerChoices } from "./tenants";
+import { CustomerPicker } from "../pickers";
 
 const UsersQuery = graphql(`
-  query Users($customerId: ID, $first: Int, $after: String) {
-    users(customerId: $customerId, first: $first, after: $after) {
+  query Users($customerId: ID, $first: Int, $after: String, $search: String) {
+    users(customerId: $customerId, first: $first, after: $after, search: $search) {
       items { id customerId email name role status suspendedAt lockedUntil createdAt }
       nextCursor
     }
@@ -87,10 +88,11 @@ export function UserList({ customerId }: { customerId?: string }) {
   const caller = useCaller();
   const route = useRoute();
   const after = route.query.get("after") || null;
+  const [q] = useQueryParam("q");
   const [{ data, fetching, error }] = useQuery({
     query: UsersQuery,
     context: lists("CustomerUser"),
-    variables: { customerId: customerId ?? null, first: PAGE_SIZE, after },
+    variables: { customerId: customerId ?? null, first: PAGE_SIZE, after, search: q || null },
   });
   const [inviting, setInviting] = useState(false);
   const [suspending, setSuspending] = useState<User | null>(null);
@@ -115,10 +117,11 @@ export function UserList({ customerId }: { customerId?: string }) {
           <Button onClick={() => setInviting(true)}>{t("users.invite")}</Button>
         </Group>
       )}
+      <SearchBox label={t("lists.searchUsers")} />
       <PageError error={error} what={t("users.these")} />
       <FormErrors messages={reactivateErrors} />
       {fetching && !data && <Loading />}
-      {data && items.length === 0 && <Empty>{t("users.none")}</Empty>}
+      {data && items.length === 0 && <Empty>{q ? t("lists.noUserMatches", { q }) : t("users.none")}</Empty>}
       {items.length > 0 && (
         <CardTable
           label={t("users.title")}
@@ -249,7 +252,6 @@ function InviteModal({ customerId, onClose }: { customerId: string; onClose: () 
 function MoveModal({ user, customerId, onClose }: { user: User; customerId: string; onClose: () => void }) {
   const { t } = useTranslation();
   const [dest, setDest] = useState("");
-  const [{ data }] = useQuery({ query: CustomerChoices });
   const [, move] = useMutation(TransferHomeOrg);
   return (
     <ConfirmedForm
@@ -262,10 +264,8 @@ function MoveModal({ user, customerId, onClose }: { user: User; customerId: stri
       onClose={onClose}
     >
       {(p) => (
-        <NativeSelect label={t("users.destination")} value={dest} error={p.fields.customerId}
-          onChange={(e) => setDest(e.currentTarget.value)}
-          data={[{ value: "", label: t("users.chooseCustomer") },
-            ...(data?.customers.items ?? []).filter((c) => c.id !== customerId).map((c) => ({ value: c.id, label: c.name }))]} />
+        <CustomerPicker label={t("users.destination")} placeholder={t("users.chooseCustomer")} except={[customerId]}
+          value={dest || null} error={p.fields.customerId} onChange={(v) => setDest(v ?? "")} />
       )}
     </ConfirmedForm>
   );

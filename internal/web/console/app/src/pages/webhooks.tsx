@@ -158,7 +158,7 @@ export function Deliveries() {
               { label: tr("webhooks.delivered"), cell: (d) => formatTime(d.deliveredAt) },
             ]}
           />
-          {rows.length >= DELIVERIES && <Text size="sm" c="gray.7" mt="xs">{tr("webhooks.latestShown", { n: DELIVERIES })}</Text>}
+          {rows.length >= DELIVERIES && <Text size="sm" c="dimmed" mt="xs">{tr("webhooks.latestShown", { n: DELIVERIES })}</Text>}
         </>
       )}
     </section>
