@@ -27,9 +27,9 @@ func (r *queryResolver) AuditKinds(ctx context.Context) ([]string, error) {
 	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]string, error) { return s.AuditKinds(ctx, c) })
 }
 
-func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error) {
+func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, recipient *string, first *int, after *string) (*model.EmailPage, error) {
 	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[admin.EmailView], error) {
-		return s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Limit: in.Limit, Cursor: in.Cursor})
+		return s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Recipient: str(recipient), Limit: in.Limit, Cursor: in.Cursor})
 	})
 	if err != nil {
 		return nil, err

@@ -671,7 +671,7 @@ type ComplexityRoot struct {
 		Customers               func(childComplexity int, first *int, after *string, search *string) int
 		Discrepancies           func(childComplexity int, status *string, first *int) int
 		Discrepancy             func(childComplexity int, id string) int
-		EmailLog                func(childComplexity int, actorID *string, first *int, after *string) int
+		EmailLog                func(childComplexity int, actorID *string, recipient *string, first *int, after *string) int
 		EnvVar                  func(childComplexity int, id string) int
 		Environment             func(childComplexity int) int
 		Focus                   func(childComplexity int) int
@@ -1130,7 +1130,7 @@ type QueryResolver interface {
 	Customer(ctx context.Context, id string) (*admin.Customer, error)
 	AuditLog(ctx context.Context, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) (*model.AuditEventPage, error)
 	AuditKinds(ctx context.Context) ([]string, error)
-	EmailLog(ctx context.Context, actorID *string, first *int, after *string) (*model.EmailPage, error)
+	EmailLog(ctx context.Context, actorID *string, recipient *string, first *int, after *string) (*model.EmailPage, error)
 	Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error)
 	Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error)
 	Invoice(ctx context.Context, id string) (*admin.InvoiceView, error)
@@ -4733,7 +4733,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.EmailLog(childComplexity, args["actorId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.EmailLog(childComplexity, args["actorId"].(*string), args["recipient"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.envVar":
 		if e.ComplexityRoot.Query.EnvVar == nil {
 			break
@@ -6369,8 +6369,8 @@ extend type Query {
   auditLog(actorId: ID, actor: String, targetId: ID, kind: String, outcome: String, from: Time, to: Time, first: Int = 100, after: String): AuditEventPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
   "The kinds of audit event, security events first (the auditLog filter's choices)."
   auditKinds: [String!]! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 25)
-  "E-mails the platform sent within the caller's scope, newest first."
-  emailLog(actorId: ID, first: Int = 100, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
+  "E-mails the platform sent within the caller's scope, newest first: to one user (actorId), to addresses that contain recipient."
+  emailLog(actorId: ID, recipient: String, first: Int = 100, after: String): EmailPage! @authz(action: VIEW_AUDIT_LOG) @listSize(assumedSize: 100, slicingArguments: ["first"], sizedFields: ["items"], requireOneSlicingArgument: false)
 }
 
 "An e-mail the platform sent (the e-mail log)."
@@ -12225,22 +12225,30 @@ func (ec *executionContext) field_Query_emailLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["actorId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["first"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "recipient",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg2
+	args["recipient"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -29703,7 +29711,7 @@ func (ec *executionContext) _Query_emailLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().EmailLog(ctx, fc.Args["actorId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().EmailLog(ctx, fc.Args["actorId"].(*string), fc.Args["recipient"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

@@ -18,8 +18,10 @@ type logs struct{ *core }
 // the nextCursor of the previous page.
 type LogQuery struct {
 	ActorID string
-	Cursor  string
-	Limit   int
+	// Recipient narrows the e-mail log to addresses that contain it.
+	Recipient string
+	Cursor    string
+	Limit     int
 }
 
 // AuditEvent is one entry of the audit log as the API, GraphQL, the
@@ -161,8 +163,14 @@ func (s *logs) EmailLog(ctx context.Context, c *access.Caller, q LogQuery) (*Pag
 	if err := s.checkRole(ctx, c, OpEmailLog); err != nil {
 		return nil, err
 	}
+	recipient, err := cleanSearch(q.Recipient)
+	if err != nil {
+		return nil, err
+	}
+	q.Recipient = recipient
 	return newestPage(platform.LogPages, q.Limit, func() ([]store.Email, string, error) {
-		return s.store.EmailLog(ctx, store.EmailQuery{Scope: c.Scope.Filter(), Limit: q.Limit, Cursor: q.Cursor})
+		return s.store.EmailLog(ctx, store.EmailQuery{Scope: c.Scope.Filter(), UserID: q.ActorID, Recipient: q.Recipient,
+			Limit: q.Limit, Cursor: q.Cursor})
 	}, func(e *store.Email) EmailView {
 		return EmailView{ID: e.ID, At: e.At, Recipient: e.Recipient, Kind: e.Kind, Subject: e.Subject, Status: e.Status,
 			Reason: e.LastError, CustomerID: orNull(e.CustomerID), UserID: orNull(e.UserID)}

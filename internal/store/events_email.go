@@ -30,9 +30,13 @@ type Email struct {
 // most Limit (default 100, at most 1000) after Cursor (the previous page's
 // next cursor).
 type EmailQuery struct {
-	Scope  authz.Filter
-	Limit  int
-	Cursor string
+	Scope authz.Filter
+	// UserID narrows to the e-mails sent to one user; Recipient to those
+	// whose address contains it, case-insensitively ("" for either: all).
+	UserID    string
+	Recipient string
+	Limit     int
+	Cursor    string
 }
 
 // EmailLog lists one page of sent e-mails, newest first, and the cursor of
@@ -42,7 +46,10 @@ func (s *Events) EmailLog(ctx context.Context, q EmailQuery) ([]Email, string, e
 		return nil, "", err
 	}
 	var args []any
-	cond := scopeCondition(&args, q.Scope, "customer_id", "")
+	cond := scopeCondition(&args, q.Scope, "customer_id", "") + ` AND ` + containsCondition(&args, q.Recipient, "recipient")
+	if q.UserID != "" {
+		cond += ` AND user_id = ` + arg(&args, q.UserID)
+	}
 	return newestPage(ctx, s.db, q.Cursor, q.Limit, `SELECT `+outboxColumns+` FROM email_log`, cond, args, "at", scanOutbox,
 		func(e *Email) (time.Time, string) { return e.At, e.ID })
 }

@@ -57,10 +57,12 @@ func limitParam(r *http.Request) (int, error) {
 	return platform.NewestPages.Parse("limit", r.URL.Query().Get("limit"))
 }
 
-// logQuery reads the e-mail log's ?actorId=, ?cursor= and ?limit=.
+// logQuery reads the e-mail log's ?actorId= (the user mailed), ?recipient=
+// (part of the address), ?cursor= and ?limit=.
 func logQuery(r *http.Request) (admin.LogQuery, error) {
 	p, err := pageInput(r, platform.LogPages)
-	return admin.LogQuery{ActorID: r.URL.Query().Get("actorId"), Cursor: p.Cursor, Limit: p.Limit}, err
+	q := r.URL.Query()
+	return admin.LogQuery{ActorID: q.Get("actorId"), Recipient: q.Get("recipient"), Cursor: p.Cursor, Limit: p.Limit}, err
 }
 
 // auditQuery reads the audit log's filters (?actorId=, ?actor= (part of

@@ -97,7 +97,7 @@ type Documents = {
     "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": typeof types.RunWorkerDocument,
     "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": typeof types.PauseWorkerDocument,
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": typeof types.ResumeWorkerDocument,
-    "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": typeof types.EmailLogDocument,
+    "\n  query EmailLog($recipient: String, $first: Int, $after: String) {\n    emailLog(recipient: $recipient, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": typeof types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": typeof types.InvoicesDocument,
     "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n": typeof types.RegistrationDocument,
     "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n": typeof types.CreateRegistrationTokenDocument,
@@ -259,7 +259,7 @@ const documents: Documents = {
     "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": types.RunWorkerDocument,
     "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": types.PauseWorkerDocument,
     "mutation ResumeWorker($id: ID!) { resumeSystemWorker(id: $id) { id paused } }": types.ResumeWorkerDocument,
-    "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": types.EmailLogDocument,
+    "\n  query EmailLog($recipient: String, $first: Int, $after: String) {\n    emailLog(recipient: $recipient, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n": types.EmailLogDocument,
     "\n  query Invoices($customerId: ID, $status: String, $first: Int, $after: String) {\n    invoices(customerId: $customerId, status: $status, first: $first, after: $after) {\n      items { id customerId number period currency total status issuedAt dueAt }\n      nextCursor\n    }\n  }\n": types.InvoicesDocument,
     "\n  query Registration($id: ID!) {\n    customer(id: $id) {\n      id\n      registeredClients { clientId name kind redirectUris registered createdAt }\n      registrationTokens { id name kinds redirectHosts maxUses uses createdAt expiresAt revokedAt }\n    }\n  }\n": types.RegistrationDocument,
     "\n  mutation CreateRegistrationToken($customerId: ID!, $input: CreateRegistrationTokenInput!) {\n    createRegistrationToken(customerId: $customerId, input: $input) { token registrationToken { id name } }\n  }\n": types.CreateRegistrationTokenDocument,
@@ -687,7 +687,7 @@ export function graphql(source: "mutation ResumeWorker($id: ID!) { resumeSystemW
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"): (typeof documents)["\n  query EmailLog($actorId: ID, $first: Int, $after: String) {\n    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"];
+export function graphql(source: "\n  query EmailLog($recipient: String, $first: Int, $after: String) {\n    emailLog(recipient: $recipient, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"): (typeof documents)["\n  query EmailLog($recipient: String, $first: Int, $after: String) {\n    emailLog(recipient: $recipient, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

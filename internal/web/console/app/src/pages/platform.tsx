@@ -60,22 +60,22 @@ export function WorkersPage() {
 }
 
 const EmailsQuery = graphql(`
-  query EmailLog($actorId: ID, $first: Int, $after: String) {
-    emailLog(actorId: $actorId, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }
+  query EmailLog($recipient: String, $first: Int, $after: String) {
+    emailLog(recipient: $recipient, first: $first, after: $after) { items { id at recipient kind subject status } nextCursor }
   }
 `);
 
 export function EmailsPage() {
   const { t: tr } = useTranslation();
   const route = useRoute();
-  const [actor, setActor] = useQueryParam("actor");
+  const [recipient, setRecipient] = useQueryParam("recipient");
   const after = route.query.get("after") || null;
-  const [{ data, fetching, error }] = useQuery({ query: EmailsQuery, variables: { actorId: actor || null, first: PAGE_SIZE, after }, context: lists("Email") });
+  const [{ data, fetching, error }] = useQuery({ query: EmailsQuery, variables: { recipient: recipient || null, first: PAGE_SIZE, after }, context: lists("Email") });
   const items = data?.emailLog.items ?? [];
   return (
     <>
       <PageTitle>{tr("platform.eMailLog")}</PageTitle>
-      <TextInput label={tr("platform.userId")} value={actor} onChange={(e) => setActor(e.currentTarget.value.trim(), { after: null, prev: null })} w={320} mb="md" />
+      <TextInput type="search" label={tr("platform.recipientContains")} value={recipient} onChange={(e) => setRecipient(e.currentTarget.value, { after: null, prev: null })} w={320} mb="md" />
       <PageError error={error} what={tr("platform.theEMailLog")} />
       {fetching && !data && <Loading />}
       {data && items.length === 0 && <Empty>{tr("platform.noEMailsForTheseFilters")}</Empty>}
