@@ -274,7 +274,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		p.passkeys.renderEnrol(w, r, http.StatusOK, a, user.OrgID, "")
 		return
 	}
-	if !policy.totpIsMFA() { // the policy takes only passkeys (or its provider), and the user has none
+	if !policy.totpIsMFA() { // the policy takes only its provider, or passkeys this issuer cannot offer
 		p.signInFailed(ctx, user, "", a.ClientID, reasonSecondFactorRefused, methodTOTP, factorSecond)
 		p.renderError(w, r, http.StatusForbidden, "Second step not available", msgSecondFactorRefused)
 		return
