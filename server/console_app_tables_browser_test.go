@@ -218,7 +218,7 @@ func TestBrowserConsoleAppUsersTables(t *testing.T) {
 		appSignIn(t, ctx, m, "adam@acme.example")
 		var fits, ownerMenu, ownerSelect bool
 		var items []string
-		run(t, ctx, chromedp.EmulateViewport(1280, 800), open(m, "/portal?tab=users", "Acme Construction"),
+		run(t, ctx, chromedp.EmulateViewport(1280, 800), open(m, "/portal/users", "Users"),
 			rowHas("users-table", "alice@acme.example", "owner"), rowHas("users-table", "bob@acme.example"),
 			noSidewaysScroll("users-table", &fits),
 			chromedp.Evaluate(`!!document.querySelector('button[aria-label="Actions for alice@acme.example"]')`, &ownerMenu),
@@ -263,7 +263,7 @@ func TestBrowserConsoleAppUsersTables(t *testing.T) {
 			chromedp.Click(`[data-testid="account-link"]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`#back-to-console`, chromedp.ByID),
 			chromedp.AttributeValue(`#back-to-console`, "href", &back, nil))
-		if back != m.Config.ConsoleURL+"/portal?tab=users" {
+		if back != m.Config.ConsoleURL+"/portal/users" {
 			t.Errorf("back to the console: %q", back)
 		}
 		axeCheck(t, ctx, axe, "account page from the console")

@@ -68,7 +68,7 @@ func TestBrowserCustomerCarriesItsName(t *testing.T) {
 	var subject, html, lang, logo, band string
 	run(t, ctx, chromedp.Navigate(m.Config.IssuerURL+mail.PathMailbox), waitShows(`table`, "bob@acme.example"),
 		chromedp.Click(`//tr[td[normalize-space(.)="bob@acme.example"]]//a`, chromedp.BySearch),
-		waitShows(`section[aria-label=message] h2`, ""), textOf(`section[aria-label=message] h2`, &subject),
+		waitShows(`#message-subject`, ""), textOf(`#message-subject`, &subject),
 		clickText("HTML version"), waitTrue(`!!document.querySelector("body div")`),
 		chromedp.Evaluate(`document.documentElement.lang`, &lang),
 		chromedp.Evaluate(`(document.querySelector("img") || {}).alt || ""`, &logo),
