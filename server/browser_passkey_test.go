@@ -241,3 +241,45 @@ func setAcmePolicy(t *testing.T, m *Main, change func(*platform.LoginPolicy)) {
 		t.Fatal(err)
 	}
 }
+
+// A person of an organization whose MFA takes only passkeys, who has none
+// yet, adds one at sign-in after the password; the page says why, its
+// no-script note gives way to the button, and the new passkey finishes the
+// sign-in as the second factor. Its own provider: the policy is changed.
+//
+// spec: R1-idp
+func TestBrowserPasskeyEnrolAtSignIn(t *testing.T) {
+	t.Parallel()
+	m := mustRunPasskeyMain(t)
+	setAcmePolicy(t, m, func(p *platform.LoginPolicy) {
+		p.PasskeyAllowed, p.MFAForced, p.MFAByPasskey, p.MFAByTOTP = true, true, true, false
+	})
+	ctx := mustBrowser(t)
+	axe := axeSource(t)
+	var auth webauthn.AuthenticatorID
+	var why, method string
+	var noteHidden bool
+	run(t, ctx, virtualAuthenticator(&auth),
+		gatewayEmail(m.Config.ConsoleURL+"/", "alice@acme.example"), providerPassword(DemoPassword),
+		waitShows(`#passkey-enrol-button`, "Add a passkey"),
+		chromedp.WaitVisible(`#passkey-enrol-button`, chromedp.ByID),
+		textOf(`main.card`, &why),
+		chromedp.Evaluate(`document.getElementById("passkey-needs-script").hidden`, &noteHidden),
+		shot(t, ctx, "passkey-enrol-at-sign-in"),
+	)
+	if !strings.Contains(why, "Your organization requires a passkey") || !noteHidden {
+		t.Fatalf("enrolment page: %q (no-script note hidden: %v)", why, noteHidden)
+	}
+	axeCheck(t, ctx, axe, "passkey enrolment at sign-in")
+	run(t, ctx,
+		chromedp.Click(`#passkey-enrol-button`, chromedp.ByID),
+		landedWithSession(m, &method),
+	)
+	if !strings.Contains(method, "(password and passkey)") {
+		t.Fatalf("this browser's session: %q", method)
+	}
+	keys, err := m.Store.Passkeys(context.Background(), demoAliceID)
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("alice's passkeys after the sign-in: %d (%v)", len(keys), err)
+	}
+}

@@ -270,7 +270,11 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 			"The application asks you to sign in with a passkey. Add one on your account page, then try again.")
 		return
 	}
-	if !policy.totpIsMFA() { // the policy takes only passkeys (or its provider), and the user has none
+	if p.passkeys.enrolAtSignIn(policy) { // the policy takes passkeys and no app, and the user has none yet
+		p.passkeys.renderEnrol(w, r, http.StatusOK, a, user.OrgID, "")
+		return
+	}
+	if !policy.totpIsMFA() { // the policy takes only its provider, or passkeys this issuer cannot offer
 		p.signInFailed(ctx, user, "", a.ClientID, reasonSecondFactorRefused, methodTOTP, factorSecond)
 		p.renderError(w, r, http.StatusForbidden, "Second step not available", msgSecondFactorRefused)
 		return

@@ -73,13 +73,21 @@ func (p *passkeys) accountPasskeyOptions(w http.ResponseWriter, r *http.Request)
 		p.optionsError(w, r, http.StatusConflict, msgPasskeysFull)
 		return
 	}
-	opts, sess, err := p.webauthn.BeginRegistration(pu,
+	opts, sess, err := p.webauthn.BeginRegistration(pu, registrationOptions(pu)...)
+	p.sendOptions(r, w, sessionOwner(s), purposeRegister, opts, sess, err)
+}
+
+// registrationOptions are the options of every enrolment: a discoverable
+// credential, user verification required, no attestation, none of the
+// user's passkeys again.
+func registrationOptions(pu *passkeyUser) []webauthn.RegistrationOption {
+	return []webauthn.RegistrationOption{
 		webauthn.WithResidentKeyRequirement(protocol.ResidentKeyRequirementRequired),
 		webauthn.WithAuthenticatorSelection(protocol.AuthenticatorSelection{
 			ResidentKey: protocol.ResidentKeyRequirementRequired, UserVerification: protocol.VerificationRequired}),
 		webauthn.WithConveyancePreference(protocol.PreferNoAttestation),
-		webauthn.WithExclusions(webauthn.Credentials(pu.cred).CredentialDescriptors()))
-	p.sendOptions(r, w, sessionOwner(s), purposeRegister, opts, sess, err)
+		webauthn.WithExclusions(webauthn.Credentials(pu.cred).CredentialDescriptors()),
+	}
 }
 
 // accountPasskeyAdd stores the passkey the browser created for the
@@ -108,28 +116,60 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "Adding a passkey needs a browser that supports passkeys, with JavaScript on.")
 		return
 	}
-	refuse := func(reason string) {
-		p.passkeyEvent(ctx, u, audit.PasskeyAdded, "", reason)
+	err := p.enrol(r, u, sessionOwner(sessionFromContext(ctx)), purposeRegister, raw, name)
+	switch {
+	case errors.Is(err, errPasskeysFull):
+		p.account.renderAccount(w, r, http.StatusConflict, u, "", msgPasskeysFull)
+		return
+	case errors.Is(err, errPasskeyFailed):
 		p.account.renderAccount(w, r, http.StatusBadRequest, u, "", "The passkey could not be added. Try again.")
-	}
-	sess, err := p.takeCeremony(ctx, sessionOwner(sessionFromContext(ctx)), purposeRegister)
-	if p.stepFailed(w, r, err, refuse, "no_open_challenge") {
 		return
-	}
-	parsed, err := protocol.ParseCredentialCreationResponseBytes([]byte(raw))
-	if err != nil {
-		refuse("malformed_answer")
-		return
-	}
-	pu, err := p.loadPasskeyUser(ctx, u)
-	if err != nil {
+	case err != nil:
 		p.internalError(w, r, err)
 		return
 	}
+	http.Redirect(w, r, PathAccount+"?done=passkey-added", http.StatusSeeOther)
+}
+
+var errPasskeysFull = errors.New("idp: the account holds the most passkeys it can")
+
+// enrol takes the enrolment ceremony of owner (for purpose, once) and
+// stores the passkey of the browser's answer raw to it (createPasskey).
+func (p *passkeys) enrol(r *http.Request, u *platform.User, owner, purpose, raw, name string) error {
+	sess, err := p.takeCeremony(r.Context(), owner, purpose)
+	if errors.Is(err, errPasskeyFailed) {
+		sess = nil // createPasskey records the missing challenge
+	} else if err != nil {
+		return err
+	}
+	return p.createPasskey(r, u, sess, raw, name)
+}
+
+// createPasskey checks the browser's answer raw to u's enrolment sess (nil:
+// none was open) and stores the passkey it created, named name (empty: for
+// its provider, D-passkey-names), with its event and its holder's notice
+// (addPasskey). A refusal is audited and answered errPasskeyFailed, a full
+// account errPasskeysFull.
+func (p *passkeys) createPasskey(r *http.Request, u *platform.User, sess *webauthn.SessionData, raw, name string) error {
+	ctx := r.Context()
+	refuse := func(reason string, err error) error {
+		p.passkeyEvent(ctx, u, audit.PasskeyAdded, "", reason)
+		return err
+	}
+	if sess == nil {
+		return refuse("no_open_challenge", errPasskeyFailed)
+	}
+	parsed, err := protocol.ParseCredentialCreationResponseBytes([]byte(raw))
+	if err != nil {
+		return refuse("malformed_answer", errPasskeyFailed)
+	}
+	pu, err := p.loadPasskeyUser(ctx, u)
+	if err != nil {
+		return err
+	}
 	cred, err := p.webauthn.CreateCredential(pu, *sess, parsed)
 	if err != nil {
-		refuse(passkeyReason(ctx, err))
-		return
+		return refuse(passkeyReason(ctx, err), errPasskeyFailed)
 	}
 	if name == "" {
 		if name = authenticatorName(cred.Authenticator.AAGUID); name == "" {
@@ -138,27 +178,21 @@ func (p *passkeys) accountPasskeyAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := json.Marshal(cred)
 	if err != nil {
-		p.internalError(w, r, err)
-		return
+		return err
 	}
 	if full, err := p.passkeysFull(ctx, u); err != nil {
-		p.internalError(w, r, err)
-		return
+		return err
 	} else if full {
-		p.passkeyEvent(ctx, u, audit.PasskeyAdded, "", "too_many_passkeys")
-		p.account.renderAccount(w, r, http.StatusConflict, u, "", msgPasskeysFull)
-		return
+		return refuse("too_many_passkeys", errPasskeysFull)
 	}
 	k := &store.Passkey{ID: newPasskeyID(), UserID: u.ID, CredentialID: cred.ID, Name: name, Credential: data,
 		SignCount: cred.Authenticator.SignCount, CreatedAt: p.now()}
 	if err := p.addPasskey(ctx, u, k); platform.ErrorCode(err) == platform.ECONFLICT {
-		refuse("already_registered")
-		return
+		return refuse("already_registered", errPasskeyFailed)
 	} else if err != nil {
-		p.internalError(w, r, err)
-		return
+		return err
 	}
-	http.Redirect(w, r, PathAccount+"?done=passkey-added", http.StatusSeeOther)
+	return nil
 }
 
 const msgPasskeysFull = "Your account holds 20 passkeys, the most it can. Remove one you no longer use first."

@@ -451,7 +451,7 @@ func TestAttackPasskeyLargeBody(t *testing.T) {
 	csrf, opts := ti.registrationOptions(b)
 	big := strings.Repeat("[", 1<<20)
 	for _, path := range []string{PathLoginPasskeyOptions, PathLoginPasskey, PathAccountPasskeysOptions, PathAccountPasskeys,
-		PathAccountPasskeyRename, PathAccountPasskeyRemove} {
+		PathAccountPasskeyRename, PathAccountPasskeyRemove, PathLoginPasskeyEnrolOptions, PathLoginPasskeyEnrol} {
 		body := url.Values{"csrf": {csrf}, "id": {key.ID}, "name": {"Big"}, "credential": {big}}.Encode()
 		for _, chunked := range []bool{false, true} {
 			var rd io.Reader = strings.NewReader(body)

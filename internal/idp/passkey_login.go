@@ -45,6 +45,8 @@ func (p *passkeys) routes(r chi.Router) {
 	r.Post(PathAccountPasskeyRename, p.accountPasskeyRename)
 	r.Post(PathAccountPasskeyRemove, p.accountPasskeyRemove)
 	r.Post(PathAccountConfirmOptions, p.accountConfirmOptions)
+	r.Post(PathLoginPasskeyEnrolOptions, p.signInEnrolOptions)
+	r.Post(PathLoginPasskeyEnrol, p.signInEnrol)
 }
 
 // ceremonyOwner names the login transaction a ceremony belongs to; the

@@ -94,9 +94,14 @@
     }
   }
 
-  // Enrolment on the account page.
+  // Enrolment on the account page, and at sign-in when the organization
+  // requires a passkey the user does not have yet.
   const add = document.getElementById("passkey-add");
   if (add) {
+    // a page whose enrolment works only with this script (sign-in) shows
+    // its button now, and drops what it says to browsers without it
+    add.querySelectorAll("[data-script]").forEach((e) => { e.hidden = false; });
+    add.querySelectorAll("[data-no-script]").forEach((e) => { e.hidden = true; });
     add.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const pk = await options(add);
