@@ -52,6 +52,9 @@ type core struct {
 	passkeysOn bool
 	// logoutWake has the logout sender look at its queue.
 	logoutWake chan struct{}
+	// docs resolves client ids that are metadata documents' URLs
+	// (clientdocs.go, D-client-metadata-documents).
+	docs       *clientDocs
 	pending    sync.WaitGroup // work started after requests (later)
 	laterSlots chan struct{}  // one per job of later running
 }

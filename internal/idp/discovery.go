@@ -56,13 +56,13 @@ func (p *endpoints) discovery(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	httpapi.WriteJSON(w, http.StatusOK, discoveryDocument{DiscoveryConfiguration: d,
 		PAREndpoint: p.cfg.Issuer + PathPAR, BackchannelLogoutSupported: true, BackchannelLogoutSessionSupported: true,
-		DPoPSigningAlgs: dpop.AlgorithmNames()})
+		DPoPSigningAlgs: dpop.AlgorithmNames(), ClientIDMetadataDocumentSupported: true})
 }
 
 // discoveryDocument is the op library's metadata with what it has no field
 // for: the PAR endpoint (RFC 9126 section 5), back-channel logout
-// (supported for clients that register a URI; the logout token carries sid)
-// and DPoP.
+// (supported for clients that register a URI; the logout token carries sid),
+// DPoP and client ID metadata documents.
 type discoveryDocument struct {
 	*oidc.DiscoveryConfiguration
 	PAREndpoint                       string `json:"pushed_authorization_request_endpoint"`
@@ -72,6 +72,9 @@ type discoveryDocument struct {
 	// DPoPSigningAlgs are the algorithms of the DPoP proofs the token
 	// endpoint accepts (RFC 9449 section 5.1).
 	DPoPSigningAlgs []string `json:"dpop_signing_alg_values_supported"`
+	// ClientIDMetadataDocumentSupported: a client_id may be the https URL
+	// of the client's metadata document (D-client-metadata-documents).
+	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported"`
 }
 
 // supportedGrants refuses, with RFC 6749's unsupported_grant_type, every

@@ -32,7 +32,7 @@ func (p *endpoints) routes(r chi.Router) {
 	r.With(p.cors).Options(DiscoveryPath, allowGet)
 	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.dpopProof(p.tokenExchange(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
-	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
+	r.With(p.limitPushed, p.admitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(refuseBoundBearer(p.op)))
 	r.With(p.cors).Handle(PathKeys, p.op)
 	r.With(p.cors).Handle(PathRevoke, p.op)

@@ -144,6 +144,7 @@ func New(ctx context.Context, cfg Config, st *store.Store) (*Provider, error) {
 	cfg = cfg.withDefaults()
 	c := &core{cfg: cfg, store: st, secure: strings.HasPrefix(cfg.Issuer, "https://"),
 		logoutWake: make(chan struct{}, 1), laterSlots: make(chan struct{}, laterSlots)}
+	c.docs = newClientDocs(st, cfg.Egress, cfg.Now)
 	var err error
 	if c.sealer, err = secrets.New(cfg.SecretsKey); err != nil {
 		return nil, err
@@ -222,7 +223,7 @@ func (p *Provider) Handler() http.Handler {
 		p.sso.routes(r)
 		p.account.routes(r)
 		p.passkeys.routes(r)
-		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.endpoints.codeKey, p.login.bindBrowser).Handle(PathAuthorize, p.op)
+		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.endpoints.admitAtAuthorize, p.endpoints.codeKey, p.login.bindBrowser).Handle(PathAuthorize, p.op)
 	})
 	r.Mount(PathManagement, p.mgmt.managementRoutes())
 	p.endpoints.routes(r)

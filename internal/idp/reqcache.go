@@ -58,6 +58,10 @@ func (p *core) user(ctx context.Context, id string) (*platform.User, error) {
 
 func (p *core) application(ctx context.Context, clientID string) (*platform.Application, error) {
 	return cached(ctx, func(c *reqCache) map[string]*platform.Application { return c.apps }, clientID, func() (*platform.Application, error) {
-		return p.store.ApplicationByClientID(ctx, clientID)
+		app, err := p.store.ApplicationByClientID(ctx, clientID)
+		if err == nil && app.MetadataCustomerID != "" {
+			return p.docs.current(ctx, app)
+		}
+		return app, err
 	})
 }

@@ -87,6 +87,21 @@ type Application struct {
 	// Management lets a service application call the management API.
 	Management bool
 	CreatedAt  time.Time
+	// MetadataCustomerID is the customer whose client ID metadata document
+	// client this is (its client_id the document's https URL, on one of the
+	// customer's verified domains; D-client-metadata-documents); "" for an
+	// application made any other way.
+	MetadataCustomerID string
+	// MetadataFetchedAt is when the document was last fetched, and
+	// MetadataExpiresAt until when it holds without fetching it again.
+	MetadataFetchedAt time.Time
+	MetadataExpiresAt time.Time
+	// ClientURI and LogoURI are the document's client_uri and logo_uri.
+	ClientURI string
+	LogoURI   string
+	// BlockedAt is when the customer blocked the client; zero while it is
+	// not blocked.
+	BlockedAt time.Time
 }
 
 // Token endpoint authentication methods of an application.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,16 +13,20 @@ import (
 
 const appColumns = `app_id, client_id, name, kind, redirect_uris, post_logout_redirect_uris, secret_hash, management, created_at,
 	auth_method, jwks, user_id, require_par, backchannel_logout_uri, device_flow, require_dpop,
-	registered_customer_id, registration_token_id, registration_hash`
+	registered_customer_id, registration_token_id, registration_hash,
+	metadata_customer_id, metadata_fetched_at, metadata_expires_at, client_uri, logo_uri, blocked_at`
 
 func scanApp(r Row) (*platform.Application, error) {
 	var a platform.Application
 	var redirects, logouts string
+	var fetched, expires, blocked sql.NullTime
 	if err := r.Scan(&a.AppID, &a.ClientID, &a.Name, &a.Kind, &redirects, &logouts, &a.SecretHash, &a.Management, &a.CreatedAt,
 		&a.AuthMethod, &a.JWKS, &a.UserID, &a.RequirePAR, &a.BackchannelLogoutURI, &a.DeviceFlow, &a.RequireDPoP,
-		&a.RegisteredCustomerID, &a.RegistrationTokenID, &a.RegistrationHash); err != nil {
+		&a.RegisteredCustomerID, &a.RegistrationTokenID, &a.RegistrationHash,
+		&a.MetadataCustomerID, &fetched, &expires, &a.ClientURI, &a.LogoURI, &blocked); err != nil {
 		return nil, err
 	}
+	a.MetadataFetchedAt, a.MetadataExpiresAt, a.BlockedAt = fetched.Time, expires.Time, blocked.Time
 	if err := json.Unmarshal([]byte(redirects), &a.RedirectURIs); err != nil {
 		return nil, fmt.Errorf("application %s redirect_uris: %w", a.AppID, err)
 	}
@@ -38,11 +43,16 @@ func (s *OIDC) CreateApplication(ctx context.Context, a *platform.Application) e
 		return err
 	}
 	_, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-		$10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
-		a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
-		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI,
-		a.DeviceFlow, a.RequireDPoP, a.RegisteredCustomerID, a.RegistrationTokenID, a.RegistrationHash)
+		$10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`, appValues(a)...)
 	return wrap(err, "application")
+}
+
+// appValues are a's columns in the order of appColumns.
+func appValues(a *platform.Application) []any {
+	return []any{a.AppID, a.ClientID, a.Name, a.Kind, jsonList(a.RedirectURIs), jsonList(a.PostLogoutRedirectURIs),
+		a.SecretHash, a.Management, a.CreatedAt.UTC(), a.AuthMethod, a.JWKS, a.UserID, a.RequirePAR, a.BackchannelLogoutURI,
+		a.DeviceFlow, a.RequireDPoP, a.RegisteredCustomerID, a.RegistrationTokenID, a.RegistrationHash,
+		a.MetadataCustomerID, nullTime(a.MetadataFetchedAt), nullTime(a.MetadataExpiresAt), a.ClientURI, a.LogoURI, nullTime(a.BlockedAt)}
 }
 
 // ApplicationByClientID returns the application with this client id. ENOTFOUND when missing.
