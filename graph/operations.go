@@ -109,6 +109,8 @@ var fieldOps = map[fieldKey]admin.Operation{
 	{"Tenant", "migrations"}:           admin.OpTenantMigrations,
 	{"Customer", "registrationTokens"}: admin.OpRegistrationTokenList,
 	{"Customer", "registeredClients"}:  admin.OpRegisteredClientList,
+	{"Customer", "clientMetadata"}:     admin.OpClientMetadataGet,
+	{"Customer", "metadataClients"}:    admin.OpMetadataClientList,
 
 	{"Mutation", "createCustomer"}:            admin.OpCustomerCreate,
 	{"Mutation", "updateCustomer"}:            admin.OpCustomerUpdate,
@@ -180,6 +182,8 @@ var fieldOps = map[fieldKey]admin.Operation{
 	{"Mutation", "deleteDomain"}:                 admin.OpDomainDelete,
 	{"Mutation", "createRegistrationToken"}:      admin.OpRegistrationTokenCreate,
 	{"Mutation", "revokeRegistrationToken"}:      admin.OpRegistrationTokenRevoke,
+	{"Mutation", "setClientMetadata"}:            admin.OpClientMetadataPut,
+	{"Mutation", "blockMetadataClient"}:          admin.OpMetadataClientBlock,
 	{"Query", "internalScimTokens"}:              admin.OpInternalSCIMTokenList,
 	{"Mutation", "createInternalScimToken"}:      admin.OpInternalSCIMTokenCreate,
 	{"Mutation", "revokeInternalScimToken"}:      admin.OpInternalSCIMTokenRevoke,

@@ -153,6 +153,10 @@ type ComplexityRoot struct {
 		UpdatedAt    func(childComplexity int) int
 	}
 
+	ClientMetadataSetting struct {
+		Enabled func(childComplexity int) int
+	}
+
 	Connection struct {
 		IDPAppID        func(childComplexity int) int
 		OIDCClientID    func(childComplexity int) int
@@ -183,6 +187,7 @@ type ComplexityRoot struct {
 		BillingSetup       func(childComplexity int) int
 		Branding           func(childComplexity int) int
 		ClaimedDomains     func(childComplexity int) int
+		ClientMetadata     func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
 		Credits            func(childComplexity int, first *int, after *string) int
 		Grants             func(childComplexity int) int
@@ -190,6 +195,7 @@ type ComplexityRoot struct {
 		IdentityProviders  func(childComplexity int) int
 		Instances          func(childComplexity int, first *int) int
 		Invoices           func(childComplexity int, status *string, first *int, after *string) int
+		MetadataClients    func(childComplexity int) int
 		Name               func(childComplexity int) int
 		NextInvoice        func(childComplexity int) int
 		OrgID              func(childComplexity int) int
@@ -556,6 +562,18 @@ type ComplexityRoot struct {
 		Writable    func(childComplexity int) int
 	}
 
+	MetadataClient struct {
+		AuthMethod    func(childComplexity int) int
+		BlockedAt     func(childComplexity int) int
+		ClientID      func(childComplexity int) int
+		ClientURI     func(childComplexity int) int
+		FirstUsedAt   func(childComplexity int) int
+		LastFetchedAt func(childComplexity int) int
+		LogoURI       func(childComplexity int) int
+		Name          func(childComplexity int) int
+		RedirectURIs  func(childComplexity int) int
+	}
+
 	Meter struct {
 		Aggregation func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -573,6 +591,7 @@ type ComplexityRoot struct {
 		AddInternalGroupManager      func(childComplexity int, groupID string, userID string) int
 		AddInternalGroupMember       func(childComplexity int, groupID string, userID string) int
 		ApproveImpersonation         func(childComplexity int, id string) int
+		BlockMetadataClient          func(childComplexity int, customerID string, clientID string, blocked bool) int
 		ClaimDomain                  func(childComplexity int, customerID string, domain string) int
 		CreateCustomer               func(childComplexity int, input model.CreateCustomerInput) int
 		CreateEnvVar                 func(childComplexity int, input admin.EnvVarInput) int
@@ -661,6 +680,7 @@ type ComplexityRoot struct {
 		RotateServiceAccountSecret   func(childComplexity int, id string) int
 		RotateWebhookSecret          func(childComplexity int, id string) int
 		RunSystemWorker              func(childComplexity int, id string) int
+		SetClientMetadata            func(childComplexity int, customerID string, enabled bool) int
 		SetImpersonationPolicy       func(childComplexity int, customerID string, allowed bool, approverID *string) int
 		SetServiceAccountKeys        func(childComplexity int, id string, jwks json.RawMessage) int
 		SetServiceAccountRole        func(childComplexity int, id string, role string) int
@@ -1051,6 +1071,8 @@ type CustomerResolver interface {
 	Credits(ctx context.Context, obj *admin.Customer, first *int, after *string) (*model.CreditPage, error)
 	BillingSetup(ctx context.Context, obj *admin.Customer) (*admin.BillingSetupView, error)
 	Branding(ctx context.Context, obj *admin.Customer) (*admin.Branding, error)
+	ClientMetadata(ctx context.Context, obj *admin.Customer) (*admin.ClientMetadataSetting, error)
+	MetadataClients(ctx context.Context, obj *admin.Customer) ([]*admin.MetadataClient, error)
 	Sso(ctx context.Context, obj *admin.Customer) (*admin.SSOSettings, error)
 	IdentityProviders(ctx context.Context, obj *admin.Customer) ([]*admin.IdentityProvider, error)
 	Webhooks(ctx context.Context, obj *admin.Customer) ([]*admin.WebhookView, error)
@@ -1109,6 +1131,8 @@ type MutationResolver interface {
 	PutBillingSetup(ctx context.Context, customerID string, input admin.BillingSetupInput) (*admin.BillingSetupView, error)
 	PutBranding(ctx context.Context, customerID string, input admin.BrandingInput) (*admin.Branding, error)
 	DeleteBrandingLogo(ctx context.Context, customerID string) (*admin.Branding, error)
+	SetClientMetadata(ctx context.Context, customerID string, enabled bool) (*admin.ClientMetadataSetting, error)
+	BlockMetadataClient(ctx context.Context, customerID string, clientID string, blocked bool) (*admin.MetadataClient, error)
 	PutSSOSettings(ctx context.Context, customerID string, input admin.SSOSettingsInput) (*admin.SSOSettings, error)
 	CreateIdentityProvider(ctx context.Context, customerID string, input admin.IdentityProviderInput) (*admin.IdentityProvider, error)
 	UpdateIdentityProvider(ctx context.Context, id string, input admin.IdentityProviderPatch) (*admin.IdentityProvider, error)
@@ -1724,6 +1748,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Branding.UpdatedAt(childComplexity), true
 
+	case "ClientMetadataSetting.enabled":
+		if e.ComplexityRoot.ClientMetadataSetting.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClientMetadataSetting.Enabled(childComplexity), true
+
 	case "Connection.idpAppId":
 		if e.ComplexityRoot.Connection.IDPAppID == nil {
 			break
@@ -1852,6 +1883,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.ClaimedDomains(childComplexity), true
+	case "Customer.clientMetadata":
+		if e.ComplexityRoot.Customer.ClientMetadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.ClientMetadata(childComplexity), true
 	case "Customer.createdAt":
 		if e.ComplexityRoot.Customer.CreatedAt == nil {
 			break
@@ -1909,6 +1946,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.Invoices(childComplexity, args["status"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Customer.metadataClients":
+		if e.ComplexityRoot.Customer.MetadataClients == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.MetadataClients(childComplexity), true
 	case "Customer.name":
 		if e.ComplexityRoot.Customer.Name == nil {
 			break
@@ -3493,6 +3536,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Me.Writable(childComplexity), true
 
+	case "MetadataClient.authMethod":
+		if e.ComplexityRoot.MetadataClient.AuthMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.AuthMethod(childComplexity), true
+	case "MetadataClient.blockedAt":
+		if e.ComplexityRoot.MetadataClient.BlockedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.BlockedAt(childComplexity), true
+	case "MetadataClient.clientId":
+		if e.ComplexityRoot.MetadataClient.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.ClientID(childComplexity), true
+	case "MetadataClient.clientUri":
+		if e.ComplexityRoot.MetadataClient.ClientURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.ClientURI(childComplexity), true
+	case "MetadataClient.firstUsedAt":
+		if e.ComplexityRoot.MetadataClient.FirstUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.FirstUsedAt(childComplexity), true
+	case "MetadataClient.lastFetchedAt":
+		if e.ComplexityRoot.MetadataClient.LastFetchedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.LastFetchedAt(childComplexity), true
+	case "MetadataClient.logoUri":
+		if e.ComplexityRoot.MetadataClient.LogoURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.LogoURI(childComplexity), true
+	case "MetadataClient.name":
+		if e.ComplexityRoot.MetadataClient.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.Name(childComplexity), true
+	case "MetadataClient.redirectUris":
+		if e.ComplexityRoot.MetadataClient.RedirectURIs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataClient.RedirectURIs(childComplexity), true
+
 	case "Meter.aggregation":
 		if e.ComplexityRoot.Meter.Aggregation == nil {
 			break
@@ -3597,6 +3695,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApproveImpersonation(childComplexity, args["id"].(string)), true
+	case "Mutation.blockMetadataClient":
+		if e.ComplexityRoot.Mutation.BlockMetadataClient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_blockMetadataClient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BlockMetadataClient(childComplexity, args["customerId"].(string), args["clientId"].(string), args["blocked"].(bool)), true
 	case "Mutation.claimDomain":
 		if e.ComplexityRoot.Mutation.ClaimDomain == nil {
 			break
@@ -4555,6 +4664,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunSystemWorker(childComplexity, args["id"].(string)), true
+	case "Mutation.setClientMetadata":
+		if e.ComplexityRoot.Mutation.SetClientMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setClientMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetClientMetadata(childComplexity, args["customerId"].(string), args["enabled"].(bool)), true
 	case "Mutation.setImpersonationPolicy":
 		if e.ComplexityRoot.Mutation.SetImpersonationPolicy == nil {
 			break
@@ -7155,6 +7275,41 @@ extend type Mutation {
   deleteBrandingLogo(customerId: ID!): Branding @authz(action: MANAGE_CUSTOMER_CONFIG)
 }
 `, BuiltIn: false},
+	{Name: "../../schema/client_metadata.graphqls", Input: `"Whether a customer accepts client ID metadata documents (D-client-metadata-documents; docs/idp.md); off by default."
+type ClientMetadataSetting {
+  enabled: Boolean
+}
+
+"A client that named itself by the https URL of its metadata document on one of the customer's verified domains, recorded at its first use."
+type MetadataClient {
+  "The document's URL."
+  clientId: String!
+  name: String!
+  clientUri: String!
+  logoUri: String!
+  "none or private_key_jwt."
+  authMethod: String!
+  redirectUris: [String!]!
+  firstUsedAt: Time!
+  lastFetchedAt: Time!
+  "Null unless the customer blocked the client."
+  blockedAt: Time
+}
+
+extend type Customer {
+  "Whether the customer accepts client ID metadata documents."
+  clientMetadata: ClientMetadataSetting @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "The clients metadata documents described to the customer, by name."
+  metadataClients: [MetadataClient!] @authz(action: MANAGE_CUSTOMER_CONFIG) @cost(weight: 100) @listSize(assumedSize: 50)
+}
+
+extend type Mutation {
+  "Turns the customer's client ID metadata documents on or off; off refuses their clients at once."
+  setClientMetadata(customerId: ID!, enabled: Boolean!): ClientMetadataSetting @authz(action: MANAGE_CUSTOMER_CONFIG)
+  "Blocks (or unblocks) one of the customer's metadata document clients; blocking ends its tokens at once."
+  blockMetadataClient(customerId: ID!, clientId: String!, blocked: Boolean!): MetadataClient @authz(action: MANAGE_CUSTOMER_CONFIG)
+}
+`, BuiltIn: false},
 	{Name: "../../schema/customer.graphqls", Input: `"A customer: an organization that buys the platform."
 type Customer @key(fields: "id") @entityResolver(multi: true) {
   id: ID!
@@ -8899,6 +9054,14 @@ func (ec *executionContext) childFields_Branding(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Branding", field.Name)
 }
 
+func (ec *executionContext) childFields_ClientMetadataSetting(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "enabled":
+		return ec.fieldContext_ClientMetadataSetting_enabled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ClientMetadataSetting", field.Name)
+}
+
 func (ec *executionContext) childFields_Connection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "oidcClientId":
@@ -8987,6 +9150,10 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_billingSetup(ctx, field)
 	case "branding":
 		return ec.fieldContext_Customer_branding(ctx, field)
+	case "clientMetadata":
+		return ec.fieldContext_Customer_clientMetadata(ctx, field)
+	case "metadataClients":
+		return ec.fieldContext_Customer_metadataClients(ctx, field)
 	case "sso":
 		return ec.fieldContext_Customer_sso(ctx, field)
 	case "identityProviders":
@@ -9689,6 +9856,30 @@ func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.Co
 		return ec.fieldContext_Me_actions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Me", field.Name)
+}
+
+func (ec *executionContext) childFields_MetadataClient(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientId":
+		return ec.fieldContext_MetadataClient_clientId(ctx, field)
+	case "name":
+		return ec.fieldContext_MetadataClient_name(ctx, field)
+	case "clientUri":
+		return ec.fieldContext_MetadataClient_clientUri(ctx, field)
+	case "logoUri":
+		return ec.fieldContext_MetadataClient_logoUri(ctx, field)
+	case "authMethod":
+		return ec.fieldContext_MetadataClient_authMethod(ctx, field)
+	case "redirectUris":
+		return ec.fieldContext_MetadataClient_redirectUris(ctx, field)
+	case "firstUsedAt":
+		return ec.fieldContext_MetadataClient_firstUsedAt(ctx, field)
+	case "lastFetchedAt":
+		return ec.fieldContext_MetadataClient_lastFetchedAt(ctx, field)
+	case "blockedAt":
+		return ec.fieldContext_MetadataClient_blockedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MetadataClient", field.Name)
 }
 
 func (ec *executionContext) childFields_Meter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10776,6 +10967,36 @@ func (ec *executionContext) field_Mutation_approveImpersonation_args(ctx context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_blockMetadataClient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "clientId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["clientId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "blocked",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["blocked"] = arg2
 	return args, nil
 }
 
@@ -12244,6 +12465,28 @@ func (ec *executionContext) field_Mutation_runSystemWorker_args(ctx context.Cont
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setClientMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg1
 	return args, nil
 }
 
@@ -15655,6 +15898,29 @@ func (ec *executionContext) fieldContext_Branding_updatedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Branding", field, false, false, "Time")
 }
 
+func (ec *executionContext) _ClientMetadataSetting_enabled(ctx context.Context, field graphql.CollectedField, obj *admin.ClientMetadataSetting) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ClientMetadataSetting_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ClientMetadataSetting_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ClientMetadataSetting", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _Connection_oidcClientId(ctx context.Context, field graphql.CollectedField, obj *admin.Connection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16907,6 +17173,106 @@ func (ec *executionContext) fieldContext_Customer_branding(_ context.Context, fi
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Branding(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_clientMetadata(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_clientMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().ClientMetadata(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ClientMetadataSetting
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ClientMetadataSetting
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ClientMetadataSetting) graphql.Marshaler {
+			return ec.marshalOClientMetadataSetting2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐClientMetadataSetting(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_clientMetadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ClientMetadataSetting(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_metadataClients(ctx context.Context, field graphql.CollectedField, obj *admin.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_metadataClients(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().MetadataClients(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal []*admin.MetadataClient
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal []*admin.MetadataClient
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, obj, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*admin.MetadataClient) graphql.Marshaler {
+			return ec.marshalOMetadataClient2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMetadataClientᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_metadataClients(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataClient(ctx, field)
 		},
 	}
 	return fc, nil
@@ -23160,6 +23526,213 @@ func (ec *executionContext) fieldContext_Me_actions(_ context.Context, field gra
 	return fc, nil
 }
 
+func (ec *executionContext) _MetadataClient_clientId(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _MetadataClient_name(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _MetadataClient_clientUri(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_clientUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_clientUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _MetadataClient_logoUri(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_logoUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LogoURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_logoUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _MetadataClient_authMethod(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_authMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_authMethod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _MetadataClient_redirectUris(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_redirectUris(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedirectURIs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_redirectUris(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "String")
+}
+
+func (ec *executionContext) _MetadataClient_firstUsedAt(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_firstUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_firstUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MetadataClient_lastFetchedAt(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_lastFetchedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastFetchedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_lastFetchedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MetadataClient_blockedAt(ctx context.Context, field graphql.CollectedField, obj *admin.MetadataClient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataClient_blockedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BlockedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataClient_blockedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataClient", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Meter_id(ctx context.Context, field graphql.CollectedField, obj *admin.MeterView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23896,6 +24469,130 @@ func (ec *executionContext) fieldContext_Mutation_deleteBrandingLogo(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteBrandingLogo_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setClientMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setClientMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetClientMetadata(ctx, fc.Args["customerId"].(string), fc.Args["enabled"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.ClientMetadataSetting
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.ClientMetadataSetting
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.ClientMetadataSetting) graphql.Marshaler {
+			return ec.marshalOClientMetadataSetting2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐClientMetadataSetting(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setClientMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ClientMetadataSetting(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setClientMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_blockMetadataClient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_blockMetadataClient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BlockMetadataClient(ctx, fc.Args["customerId"].(string), fc.Args["clientId"].(string), fc.Args["blocked"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				action, err := ec.unmarshalNAction2githubᚗcomᚋplatformᚋplatformᚋgraphᚋmodelᚐAction(ctx, "MANAGE_CUSTOMER_CONFIG")
+				if err != nil {
+					var zeroVal *admin.MetadataClient
+					return zeroVal, err
+				}
+				if ec.Directives.Authz == nil {
+					var zeroVal *admin.MetadataClient
+					return zeroVal, errors.New("directive authz is not implemented")
+				}
+				return ec.Directives.Authz(ctx, nil, directive0, action, nil)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *admin.MetadataClient) graphql.Marshaler {
+			return ec.marshalOMetadataClient2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMetadataClient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_blockMetadataClient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataClient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_blockMetadataClient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -43243,6 +43940,39 @@ func (ec *executionContext) _Branding(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var clientMetadataSettingImplementors = []string{"ClientMetadataSetting"}
+
+func (ec *executionContext) _ClientMetadataSetting(ctx context.Context, sel ast.SelectionSet, obj *admin.ClientMetadataSetting) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, clientMetadataSettingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ClientMetadataSetting")
+		case "enabled":
+			out.Values[i] = ec._ClientMetadataSetting_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var connectionImplementors = []string{"Connection"}
 
 func (ec *executionContext) _Connection(ctx context.Context, sel ast.SelectionSet, obj *admin.Connection) graphql.Marshaler {
@@ -43519,6 +44249,18 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_branding(ctx, field, obj)
+				})
+		case "clientMetadata":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_clientMetadata(ctx, field, obj)
+				})
+		case "metadataClients":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_metadataClients(ctx, field, obj)
 				})
 		case "sso":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -45852,6 +46594,79 @@ func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *
 	return out
 }
 
+var metadataClientImplementors = []string{"MetadataClient"}
+
+func (ec *executionContext) _MetadataClient(ctx context.Context, sel ast.SelectionSet, obj *admin.MetadataClient) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, metadataClientImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MetadataClient")
+		case "clientId":
+			out.Values[i] = ec._MetadataClient_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._MetadataClient_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientUri":
+			out.Values[i] = ec._MetadataClient_clientUri(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "logoUri":
+			out.Values[i] = ec._MetadataClient_logoUri(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authMethod":
+			out.Values[i] = ec._MetadataClient_authMethod(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirectUris":
+			out.Values[i] = ec._MetadataClient_redirectUris(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstUsedAt":
+			out.Values[i] = ec._MetadataClient_firstUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastFetchedAt":
+			out.Values[i] = ec._MetadataClient_lastFetchedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blockedAt":
+			out.Values[i] = ec._MetadataClient_blockedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var meterImplementors = []string{"Meter"}
 
 func (ec *executionContext) _Meter(ctx context.Context, sel ast.SelectionSet, obj *admin.MeterView) graphql.Marshaler {
@@ -45998,6 +46813,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteBrandingLogo":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteBrandingLogo(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "setClientMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setClientMetadata(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "blockMetadataClient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_blockMetadataClient(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -50288,6 +51117,14 @@ func (ec *executionContext) marshalNMe2ᚖgithubᚗcomᚋplatformᚋplatformᚋg
 	return ec._Me(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNMetadataClient2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMetadataClient(ctx context.Context, sel ast.SelectionSet, v *admin.MetadataClient) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MetadataClient!")
+		return graphql.Null
+	}
+	return ec._MetadataClient(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMeter2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.MeterView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -51269,6 +52106,13 @@ func (ec *executionContext) marshalOBranding2ᚖgithubᚗcomᚋplatformᚋplatfo
 	return ec._Branding(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOClientMetadataSetting2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐClientMetadataSetting(ctx context.Context, sel ast.SelectionSet, v *admin.ClientMetadataSetting) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ClientMetadataSetting(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOConnection2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐConnection(ctx context.Context, sel ast.SelectionSet, v *admin.Connection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -51724,6 +52568,32 @@ func (ec *executionContext) marshalOMasterRecordPage2ᚖgithubᚗcomᚋplatform�
 		return graphql.Null
 	}
 	return ec._MasterRecordPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMetadataClient2ᚕᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMetadataClientᚄ(ctx context.Context, sel ast.SelectionSet, v []*admin.MetadataClient) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMetadataClient2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMetadataClient(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMetadataClient2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMetadataClient(ctx context.Context, sel ast.SelectionSet, v *admin.MetadataClient) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MetadataClient(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMeter2ᚖgithubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐMeterView(ctx context.Context, sel ast.SelectionSet, v *admin.MeterView) graphql.Marshaler {

@@ -280,6 +280,16 @@ var (
 	OpRegisteredClientList    = declare(Operation{Name: "registered_client.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
 )
 
+// Client ID metadata documents (D-client-metadata-documents): whether a
+// customer accepts them, the clients they described and blocking one;
+// customer-side configuration.
+var (
+	OpClientMetadataGet   = declare(Operation{Name: "client_metadata.get", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpClientMetadataPut   = declare(Operation{Name: "client_metadata.put", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+	OpMetadataClientList  = declare(Operation{Name: "metadata_client.list", Action: authz.ManageCustomerConfig, Target: TargetCustomer})
+	OpMetadataClientBlock = declare(Operation{Name: "metadata_client.block", Action: authz.ManageCustomerConfig, Write: true, Target: TargetCustomer})
+)
+
 // The administrator organization's SCIM tokens and what its directory does
 // through them (D-scim-internal): managed, and decided, as internal users
 // are. A directory suspends and reactivates an internal user (active false

@@ -45,6 +45,7 @@ type Service struct {
 	discrepancies
 	scimTokens
 	registrationTokens
+	clientMetadata
 	scimUsers
 	scimGroups
 	groups
@@ -148,5 +149,6 @@ func NewService(st *store.Store, acc *access.Service, opts ...Option) *Service {
 		brandings:          brandings{core: co, issuer: cfg.issuer},
 		overview:           overview{co},
 		registrationTokens: registrationTokens{co},
+		clientMetadata:     clientMetadata{co},
 	}
 }

@@ -110,6 +110,21 @@ func (e *env) mustBillingSetup(customerID string) {
 	}
 }
 
+// mustMetadataClient records a client ID metadata document's client of
+// the customer, as the identity provider does at its first use, and returns
+// its client id.
+func (e *env) mustMetadataClient(customerID string) string {
+	e.t.Helper()
+	now := time.Now().UTC().Truncate(time.Second)
+	id := "https://" + e.id("d") + ".example.com/client.json"
+	if err := e.st.SaveMetadataClient(context.Background(), &platform.Application{AppID: e.id("app"), ClientID: id, Name: "Doc client",
+		Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{"https://app.example/cb"}, CreatedAt: now,
+		MetadataCustomerID: customerID, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
 // mustMeter creates a meter and returns its id and key.
 func (e *env) mustMeter() (id, key string) {
 	e.t.Helper()
@@ -223,6 +238,10 @@ func init() {
 		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/credits"):
 			e.mustBillingSetup(w.CustomerID) // a customer role's credit is a purchase, charged on the invoice of its setup
 			r.Body = map[string]any{"amount": 25.5, "currency": "EUR", "reason": "goodwill"}
+		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/client-metadata"):
+			r.Body = map[string]any{"enabled": true}
+		case rt.Method == "POST" && strings.HasSuffix(rt.Pattern, "/metadata-clients/block"):
+			r.Body = map[string]any{"clientId": e.mustMetadataClient(w.CustomerID), "blocked": true}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/security-policy"):
 			r.Body = map[string]any{"sessionMaxSeconds": 3600, "passwordMinLength": 14}
 		case rt.Method == "PUT" && strings.HasSuffix(rt.Pattern, "/sso"):

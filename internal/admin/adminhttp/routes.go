@@ -235,6 +235,13 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/customers/{id}/registration-tokens", Op: admin.OpRegistrationTokenCreate, Locate: cust, Handle: byIDWithBody(created, s.CreateRegistrationToken)},
 		{Method: post, Pattern: "/registration-tokens/{id}/revoke", Op: admin.OpRegistrationTokenRevoke, Locate: s.RegistrationTokenResource, Handle: deleteByID(s.RevokeRegistrationToken)},
 		{Method: get, Pattern: "/customers/{id}/registered-clients", Op: admin.OpRegisteredClientList, Locate: cust, Handle: byID(ok, s.ListRegisteredClients)},
+		// A customer's client ID metadata documents
+		// (D-client-metadata-documents): on or off, the clients they
+		// described, blocking one.
+		{Method: get, Pattern: "/customers/{id}/client-metadata", Op: admin.OpClientMetadataGet, Locate: cust, Handle: byID(ok, s.ClientMetadataSetting)},
+		{Method: put, Pattern: "/customers/{id}/client-metadata", Op: admin.OpClientMetadataPut, Locate: cust, Handle: byIDWithBody(ok, s.PutClientMetadataSetting)},
+		{Method: get, Pattern: "/customers/{id}/metadata-clients", Op: admin.OpMetadataClientList, Locate: cust, Handle: byID(ok, s.ListMetadataClients)},
+		{Method: post, Pattern: "/customers/{id}/metadata-clients/block", Op: admin.OpMetadataClientBlock, Locate: cust, Handle: byIDWithBody(ok, s.BlockMetadataClient)},
 
 		// Invoices, payments, credits, billing setup and usage of customers,
 		// open to account_manager within scope (R4.6-customer-side). Lists
