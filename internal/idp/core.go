@@ -39,6 +39,8 @@ import (
 //	              ssokeys.go)
 //	mgmtAPI       the management API (mgmt.go, mgmt_apps.go)
 //	logoutSender  back-channel logout delivery (logout.go)
+//	clientDocs    client ids that are metadata documents' URLs
+//	              (clientdoc.go, clientdocs.go)
 //
 // Provider (provider.go) builds and composes them and keeps the exported
 // surface.
