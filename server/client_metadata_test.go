@@ -9,6 +9,21 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
+// seedMetadataClient records the client "Acme MCP" of a metadata document
+// on Acme's domain as the identity provider does at its first use, and
+// returns its client id.
+func seedMetadataClient(t *testing.T, m *Main) string {
+	t.Helper()
+	now := time.Now().UTC().Truncate(time.Second)
+	clientID := "https://tools.acme.example/mcp/client.json"
+	if err := m.Store.SaveMetadataClient(t.Context(), &platform.Application{AppID: randomID(), ClientID: clientID, Name: "Acme MCP",
+		Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{"http://127.0.0.1:9/cb"}, CreatedAt: now,
+		MetadataCustomerID: DemoAcmeCustomerID, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	return clientID
+}
+
 // A customer's owner turns client ID metadata documents on (off by
 // default), lists the clients they described (REST and GraphQL) and blocks
 // one; a member may do none of it; each write is in the audit log.
@@ -33,13 +48,7 @@ func TestClientMetadataAdministration(t *testing.T) {
 	}
 
 	// the identity provider records a document's client at its first use
-	now := time.Now().UTC().Truncate(time.Second)
-	clientID := "https://tools.acme.example/mcp/client.json"
-	if err := m.Store.SaveMetadataClient(t.Context(), &platform.Application{AppID: randomID(), ClientID: clientID, Name: "Acme MCP",
-		Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{"http://127.0.0.1:9/cb"}, CreatedAt: now,
-		MetadataCustomerID: DemoAcmeCustomerID, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
+	clientID := seedMetadataClient(t, m)
 	list := "/customers/" + DemoAcmeCustomerID + "/metadata-clients"
 	code, clients := adminCall(t, m, owner.AccessToken, http.MethodGet, list, nil)
 	items, _ := clients["items"].([]any)

@@ -93,6 +93,9 @@ type Documents = {
     "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": typeof types.CreateInternalUserDocument,
     "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": typeof types.UpdateInternalUserRoleDocument,
     "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": typeof types.RemoveInternalUserDocument,
+    "\n  query MetadataClients($id: ID!) {\n    customer(id: $id) {\n      id\n      clientMetadata { enabled }\n      metadataClients { clientId name firstUsedAt lastFetchedAt blockedAt }\n    }\n  }\n": typeof types.MetadataClientsDocument,
+    "\n  mutation SetClientMetadata($customerId: ID!, $enabled: Boolean!) {\n    setClientMetadata(customerId: $customerId, enabled: $enabled) { enabled }\n  }\n": typeof types.SetClientMetadataDocument,
+    "\n  mutation BlockMetadataClient($customerId: ID!, $clientId: String!, $blocked: Boolean!) {\n    blockMetadataClient(customerId: $customerId, clientId: $clientId, blocked: $blocked) { clientId blockedAt }\n  }\n": typeof types.BlockMetadataClientDocument,
     "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n": typeof types.WorkersDocument,
     "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": typeof types.RunWorkerDocument,
     "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": typeof types.PauseWorkerDocument,
@@ -255,6 +258,9 @@ const documents: Documents = {
     "\n  mutation CreateInternalUser($input: CreateInternalUserInput!) { createInternalUser(input: $input) { id email role } }\n": types.CreateInternalUserDocument,
     "\n  mutation UpdateInternalUserRole($id: ID!, $input: UpdateInternalUserInput!) { updateInternalUser(id: $id, input: $input) { id name role } }\n": types.UpdateInternalUserRoleDocument,
     "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }": types.RemoveInternalUserDocument,
+    "\n  query MetadataClients($id: ID!) {\n    customer(id: $id) {\n      id\n      clientMetadata { enabled }\n      metadataClients { clientId name firstUsedAt lastFetchedAt blockedAt }\n    }\n  }\n": types.MetadataClientsDocument,
+    "\n  mutation SetClientMetadata($customerId: ID!, $enabled: Boolean!) {\n    setClientMetadata(customerId: $customerId, enabled: $enabled) { enabled }\n  }\n": types.SetClientMetadataDocument,
+    "\n  mutation BlockMetadataClient($customerId: ID!, $clientId: String!, $blocked: Boolean!) {\n    blockMetadataClient(customerId: $customerId, clientId: $clientId, blocked: $blocked) { clientId blockedAt }\n  }\n": types.BlockMetadataClientDocument,
     "\n  query Workers { systemWorkers { id name description intervalSeconds paused lastRunAt lastError failures } }\n": types.WorkersDocument,
     "mutation RunWorker($id: ID!) { runSystemWorker(id: $id) { id runRequestedAt } }": types.RunWorkerDocument,
     "mutation PauseWorker($id: ID!) { pauseSystemWorker(id: $id) { id paused } }": types.PauseWorkerDocument,
@@ -668,6 +674,18 @@ export function graphql(source: "\n  mutation UpdateInternalUserRole($id: ID!, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }"): (typeof documents)["mutation RemoveInternalUser($id: ID!) { removeInternalUser(id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MetadataClients($id: ID!) {\n    customer(id: $id) {\n      id\n      clientMetadata { enabled }\n      metadataClients { clientId name firstUsedAt lastFetchedAt blockedAt }\n    }\n  }\n"): (typeof documents)["\n  query MetadataClients($id: ID!) {\n    customer(id: $id) {\n      id\n      clientMetadata { enabled }\n      metadataClients { clientId name firstUsedAt lastFetchedAt blockedAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetClientMetadata($customerId: ID!, $enabled: Boolean!) {\n    setClientMetadata(customerId: $customerId, enabled: $enabled) { enabled }\n  }\n"): (typeof documents)["\n  mutation SetClientMetadata($customerId: ID!, $enabled: Boolean!) {\n    setClientMetadata(customerId: $customerId, enabled: $enabled) { enabled }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation BlockMetadataClient($customerId: ID!, $clientId: String!, $blocked: Boolean!) {\n    blockMetadataClient(customerId: $customerId, clientId: $clientId, blocked: $blocked) { clientId blockedAt }\n  }\n"): (typeof documents)["\n  mutation BlockMetadataClient($customerId: ID!, $clientId: String!, $blocked: Boolean!) {\n    blockMetadataClient(customerId: $customerId, clientId: $clientId, blocked: $blocked) { clientId blockedAt }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -10,6 +10,7 @@ import { CustomerSettings } from "./settings";
 import { ScimTokens } from "./scim";
 import { Domains } from "./domains";
 import { Registration } from "./registration";
+import { MetadataClients } from "./metadataclients";
 import { Billing } from "./billing";
 import { SignIn } from "./sso";
 import { BrandingPage } from "./branding";
@@ -50,7 +51,7 @@ const CUSTOMER_TABS: { value: string; label: string /* a catalog key */; show: (
   { value: "settings", label: "customer.tabSettings", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <CustomerSettings customerId={id} /> },
   { value: "domains", label: "customer.tabDomains", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Domains customerId={id} /> },
   { value: "directory", label: "customer.tabDirectory", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <ScimTokens customerId={id} /> },
-  { value: "applications", label: "customer.tabApplications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <Registration customerId={id} /> },
+  { value: "applications", label: "customer.tabApplications", show: (c) => c.can("MANAGE_CUSTOMER_CONFIG"), panel: (id) => <><Registration customerId={id} /><MetadataClients customerId={id} /></> },
 ];
 
 // CustomerPage is a customer's page; in the portal it is the home (with the
