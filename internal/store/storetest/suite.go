@@ -80,6 +80,24 @@ func mustOrg(t *testing.T, st *store.Store, id string) {
 	}
 }
 
+// mustCustomer stores customer id, named name, with its organization org.
+func mustCustomer(t *testing.T, st *store.Store, id, name, org string) {
+	t.Helper()
+	mustOrg(t, st, org)
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: id, Name: name, OrgID: org, CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustCustomers stores customers named as their ids, each with its
+// organization "org-"+id.
+func mustCustomers(t *testing.T, st *store.Store, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		mustCustomer(t, st, id, id, "org-"+id)
+	}
+}
+
 func mustUser(t *testing.T, st *store.Store, id, org, email string) *platform.User {
 	t.Helper()
 	u := &platform.User{ID: id, OrgID: org, Email: email, EmailVerified: true, Name: "User " + id,
@@ -287,11 +305,8 @@ func testReserveLoginAttempt(t *testing.T, st *store.Store) {
 }
 
 func testCustomerDomains(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "o")
+	mustCustomer(t, st, "c", "C", "o")
 	mustOrg(t, st, "other")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c", Name: "C", OrgID: "o", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
 	if err := st.AddCustomerDomain(ctx, "Example.COM", "c"); err != nil {
 		t.Fatal(err)
 	}
@@ -310,10 +325,7 @@ func testCustomerDomains(t *testing.T, st *store.Store) {
 // holds it verified (the database refuses the second), an unverified claim
 // does not count, re-verification lists what is due and drops a proof once.
 func testDomainClaims(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "o2")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c2", Name: "C2", OrgID: "o2", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomer(t, st, "c2", "C2", "o2")
 	claim := func(id, customer, domain string) {
 		t.Helper()
 		if err := st.CreateDomainClaim(ctx, &store.DomainClaim{ID: id, CustomerID: customer, Domain: domain, Token: "tok-" + id,
