@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -399,6 +400,11 @@ func testDomainClaims(t *testing.T, st *store.Store) {
 	if ok, _ := st.OrgDomainVerified(ctx, "o2", "shared.example"); ok {
 		t.Fatal("a deleted claim counts")
 	}
+	for i := range store.MaxDomainClaims {
+		claim("many-"+strconv.Itoa(i), "c2", strconv.Itoa(i)+".example")
+	}
+	wantCode(t, st.CreateDomainClaim(ctx, &store.DomainClaim{ID: "over", CustomerID: "c2", Domain: "over.example", CreatedAt: ts}),
+		platform.ELIMIT)
 }
 
 func testApplications(t *testing.T, st *store.Store) {
@@ -761,6 +767,15 @@ func testRegistrationTokens(t *testing.T, st *store.Store) {
 	if err := st.RevokeClientGrants(ctx, "client-reg", ts); err != nil {
 		t.Fatal(err)
 	}
+	for i := len(list); i < store.MaxRegistrationTokens; i++ {
+		more := *tok
+		more.ID, more.TokenHash = "iat-more-"+strconv.Itoa(i), "hm"+strconv.Itoa(i)
+		if err := st.CreateRegistrationToken(ctx, &more); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tok.ID, tok.TokenHash = "iat-over", "h-over"
+	wantCode(t, st.CreateRegistrationToken(ctx, tok), platform.ELIMIT)
 }
 
 // testCustomerNames (D-customer-names): a customer's name is unique,
