@@ -13,10 +13,7 @@ import (
 // grant; the customer's list is newest first; turning the permission off
 // ends the running ones (D-impersonation).
 func testImpersonation(t *testing.T, st *store.Store) {
-	mustCustomer(t, st, "cust-i", "Imp", "org-i")
-	mustUser(t, st, "u-i", "org-i", "u@i.example")
-	mustOrg(t, st, "org-admin")
-	mustUser(t, st, "actor-i", "org-admin", "actor@admin.example")
+	mustImpersonationParties(t, st)
 	if ok, err := st.CustomerImpersonation(ctx, "cust-i"); err != nil || ok {
 		t.Fatalf("allowed by default: %v %v", ok, err)
 	}
@@ -90,24 +87,21 @@ func testImpersonation(t *testing.T, st *store.Store) {
 // lapses; a denial ends it; an approved one's subject token is issued once,
 // to its actor only, and only then exchanged (D-impersonation-approval).
 func testImpersonationApproval(t *testing.T, st *store.Store) {
-	mustCustomer(t, st, "cust-ia", "Imp approval", "org-ia")
-	mustUser(t, st, "u-ia", "org-ia", "u@ia.example")
-	mustUser(t, st, "appr-ia", "org-ia", "approver@ia.example")
-	mustOrg(t, st, "org-ia-admin")
-	mustUser(t, st, "actor-ia", "org-ia-admin", "actor@ia.example")
-	if err := st.SetCustomerImpersonation(ctx, "cust-ia", true, "owner", ts); err != nil {
+	mustImpersonationParties(t, st)
+	mustUser(t, st, "appr-ia", "org-i", "approver@ia.example")
+	if err := st.SetCustomerImpersonation(ctx, "cust-i", true, "owner", ts); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetCustomerImpersonationApprover(ctx, "cust-ia", "appr-ia"); err != nil {
+	if err := st.SetCustomerImpersonationApprover(ctx, "cust-i", "appr-ia"); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := st.CustomerImpersonationApprover(ctx, "cust-ia"); err != nil || got != "appr-ia" {
+	if got, err := st.CustomerImpersonationApprover(ctx, "cust-i"); err != nil || got != "appr-ia" {
 		t.Fatalf("approver = %q, %v", got, err)
 	}
 	wantCode(t, st.SetCustomerImpersonationApprover(ctx, "missing", "x"), platform.ENOTFOUND)
 	request := func(id string) {
 		t.Helper()
-		if err := st.CreateImpersonation(ctx, &store.Impersonation{ID: id, CustomerID: "cust-ia", UserID: "u-ia", ActorID: "actor-ia",
+		if err := st.CreateImpersonation(ctx, &store.Impersonation{ID: id, CustomerID: "cust-i", UserID: "u-i", ActorID: "actor-i",
 			Reason: "r", TokenHash: store.PendingTokenHash(id), CreatedAt: ts, TokenExpiresAt: ts.Add(15 * time.Minute),
 			ExpiresAt: ts.Add(15 * time.Minute), Approval: store.ApprovalPending, ApproverID: "appr-ia"}); err != nil {
 			t.Fatal(err)
@@ -120,9 +114,9 @@ func testImpersonationApproval(t *testing.T, st *store.Store) {
 		t.Fatalf("request = %+v, %v", got, err)
 	}
 	// nothing is exchanged before the approval, not even by the marker
-	_, err = st.ExchangeImpersonation(ctx, store.PendingTokenHash("ia-1"), "actor-ia", ts, ts.Add(time.Hour))
+	_, err = st.ExchangeImpersonation(ctx, store.PendingTokenHash("ia-1"), "actor-i", ts, ts.Add(time.Hour))
 	wantCode(t, err, platform.ENOTFOUND)
-	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-ia", "h-ia-1", ts, ts.Add(time.Minute)), platform.ENOTFOUND)
+	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-i", "h-ia-1", ts, ts.Add(time.Minute)), platform.ENOTFOUND)
 	// only its approver, before it lapses
 	wantCode(t, st.DecideImpersonation(ctx, "ia-1", "someone", store.ApprovalApproved, ts), platform.ENOTFOUND)
 	wantCode(t, st.DecideImpersonation(ctx, "ia-1", "appr-ia", store.ApprovalApproved, ts.Add(15*time.Minute)), platform.ENOTFOUND)
@@ -136,11 +130,11 @@ func testImpersonationApproval(t *testing.T, st *store.Store) {
 	}
 	// the token: to its actor, once
 	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "someone", "h-ia-1", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
-	if err := st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-ia", "h-ia-1", ts.Add(2*time.Minute), ts.Add(3*time.Minute)); err != nil {
+	if err := st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-i", "h-ia-1", ts.Add(2*time.Minute), ts.Add(3*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-ia", "h-ia-2", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
-	if m, err := st.ExchangeImpersonation(ctx, "h-ia-1", "actor-ia", ts.Add(2*time.Minute), ts.Add(time.Hour)); err != nil || m.ID != "ia-1" {
+	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-i", "h-ia-2", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
+	if m, err := st.ExchangeImpersonation(ctx, "h-ia-1", "actor-i", ts.Add(2*time.Minute), ts.Add(time.Hour)); err != nil || m.ID != "ia-1" {
 		t.Fatalf("exchange after approval = %+v, %v", m, err)
 	}
 	// a denial ends the request
@@ -152,5 +146,16 @@ func testImpersonationApproval(t *testing.T, st *store.Store) {
 		got.EndedBy != "appr-ia" {
 		t.Fatalf("denied = %+v, %v", got, err)
 	}
-	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-2", "actor-ia", "h-ia-3", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
+	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-2", "actor-i", "h-ia-3", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
+}
+
+// mustImpersonationParties stores the parties of an impersonation: the
+// customer cust-i (organization org-i) with its user u-i, and actor-i of the
+// administrator organization org-admin.
+func mustImpersonationParties(t *testing.T, st *store.Store) {
+	t.Helper()
+	mustCustomer(t, st, "cust-i", "Imp", "org-i")
+	mustUser(t, st, "u-i", "org-i", "u@i.example")
+	mustOrg(t, st, "org-admin")
+	mustUser(t, st, "actor-i", "org-admin", "actor@admin.example")
 }
