@@ -40,21 +40,10 @@ func (p *passkeys) enrolAtSignIn(policy loginRules) bool {
 // and the user still has no passkey (one who has must use it).
 // errPasskeyFailed otherwise.
 func (p *passkeys) enrolUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
-	if a.PendingUserID == "" || a.Done || p.webauthn == nil {
+	if a.Done {
 		return nil, errPasskeyFailed
 	}
-	u, err := p.user(ctx, a.PendingUserID)
-	if err != nil {
-		return nil, err
-	}
-	policy, err := p.loginRules(ctx, u.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	if !p.enrolAtSignIn(policy) {
-		return nil, errPasskeyFailed
-	}
-	pu, err := p.loadPasskeyUser(ctx, u)
+	pu, err := p.pendingUser(ctx, a, p.enrolAtSignIn)
 	if err != nil {
 		return nil, err
 	}
