@@ -189,7 +189,7 @@ func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 	}, "") {
 		return
 	}
-	p.login.afterFirstFactor(w, r, a, u, amrPasskey, true)
+	p.login.afterFirstFactor(w, r, a, u, amrPasskey, loginRules.passkeyIsMFA)
 }
 
 // checkPasskey verifies a discoverable assertion against the transaction's
