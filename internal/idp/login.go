@@ -262,18 +262,18 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		return
 	}
 	// only the second factors the policy accepts are offered
-	hasTOTP, hasPasskey = hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
-	if hasTOTP || hasPasskey {
-		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
+	offerTOTP, offerPasskey := hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
+	if offerTOTP || offerPasskey {
+		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), offerTOTP, offerPasskey, "")
+		return
+	}
+	if !hasPasskey && p.passkeys.enrolAtSignIn(a, policy) { // a user without one adds the passkey asked for
+		p.passkeys.renderEnrol(w, r, http.StatusOK, a, user.OrgID, "")
 		return
 	}
 	if a.ACR == ACRPhishingResistant {
 		p.renderError(w, r, http.StatusForbidden, "A passkey is required",
 			"The application asks you to sign in with a passkey. Add one on your account page, then try again.")
-		return
-	}
-	if p.passkeys.enrolAtSignIn(policy) { // the policy takes passkeys and no app, and the user has none yet
-		p.passkeys.renderEnrol(w, r, http.StatusOK, a, user.OrgID, "")
 		return
 	}
 	if !policy.totpIsMFA() { // the policy takes only its provider, or passkeys this issuer cannot offer
