@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"RefreshFamily", testRefreshFamily},
 		{"DPoP", testDPoP},
 		{"RegistrationTokens", testRegistrationTokens},
+		{"ClientMetadata", testClientMetadata},
 		{"IssueTokensRotation", testIssueTokens},
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
