@@ -59,8 +59,11 @@ func (d *clientDocs) current(ctx context.Context, app *platform.Application) (*p
 		return nil, errUnknownDocClient
 	}
 	m, err := d.store.ClientMetadataCustomer(ctx, u.Hostname())
-	if err != nil || m.CustomerID != app.MetadataCustomerID {
+	switch {
+	case platform.ErrorCode(err) == platform.ENOTFOUND, err == nil && m.CustomerID != app.MetadataCustomerID:
 		return nil, errUnknownDocClient
+	case err != nil:
+		return nil, err
 	}
 	if d.now().Before(app.MetadataExpiresAt) {
 		return app, nil
