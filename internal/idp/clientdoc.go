@@ -116,15 +116,8 @@ func checkDocument(clientID string, body []byte, app *platform.Application) erro
 	case len(d.RedirectURIs) == 0 || len(d.RedirectURIs) > 10:
 		return bad("must name 1 to 10 redirect_uris")
 	}
-	for _, g := range d.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" {
-			return bad("may name the grant types authorization_code and refresh_token only")
-		}
-	}
-	for _, rt := range d.ResponseTypes {
-		if rt != "code" {
-			return bad("may name the response type code only")
-		}
+	if why := codeFlowOnly(d.GrantTypes, d.ResponseTypes); why != "" {
+		return bad("is refused: " + why)
 	}
 	for _, u := range d.RedirectURIs {
 		if len(u) > 2000 || platform.CheckRedirectURI("redirect_uris", u) != nil || platform.CheckHTTPSOrLoopback("redirect_uris", u) != nil {

@@ -193,6 +193,14 @@ func (ti *testIDP) noClientRow(clientID string) {
 	}
 }
 
+// docPush are the parameters of a pushed request of a document's client:
+// the code flow with PKCE, for orgB.
+func docPush() url.Values {
+	f := newFlow()
+	return url.Values{"response_type": {"code"}, "redirect_uri": {appRedirect}, "scope": {"openid " + ScopeOrgPrefix + orgB},
+		"code_challenge": {s256(f.verifier)}, "code_challenge_method": {"S256"}, "state": {f.state}}
+}
+
 // pushRaw pushes an authorization request as clientID (public) and returns
 // the status and answer.
 func (ti *testIDP) pushRaw(clientID string, params url.Values) (int, string) {

@@ -3,7 +3,6 @@ package idp
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -39,10 +38,7 @@ func TestClientDocumentFlow(t *testing.T) {
 	if code, out := ti.refreshRaw(t, clientID, tok.RefreshToken); code != http.StatusOK || out["access_token"] == nil {
 		t.Fatalf("refresh: %d %v", code, out)
 	}
-	f := newFlow()
-	if code, body := ti.pushRaw(clientID, url.Values{"response_type": {"code"}, "redirect_uri": {appRedirect},
-		"scope": {"openid " + ScopeOrgPrefix + orgB}, "code_challenge": {s256(f.verifier)}, "code_challenge_method": {"S256"},
-		"state": {f.state}}); code != http.StatusCreated {
+	if code, body := ti.pushRaw(clientID, docPush()); code != http.StatusCreated {
 		t.Fatalf("push: %d %s", code, body)
 	}
 	if n := h.hitsOf("/client.json"); n != 1 {
@@ -213,8 +209,7 @@ func TestAttackClientDocumentNotEnabled(t *testing.T) {
 	off := docIDP(t, h, h.policy("127.0.0.1/32"), false)
 	h.serveDoc("/c.json", "")
 	off.refusedAuthorize(off.docRP(h.url("/c.json")), "no organization accepts client metadata documents")
-	if code, body := off.pushRaw(h.url("/c.json"), url.Values{"response_type": {"code"}, "redirect_uri": {appRedirect},
-		"scope": {"openid " + ScopeOrgPrefix + orgB}}); code != http.StatusUnauthorized || !strings.Contains(body, "invalid_client") {
+	if code, body := off.pushRaw(h.url("/c.json"), docPush()); code != http.StatusUnauthorized || !strings.Contains(body, "invalid_client") {
 		t.Fatalf("push: %d %s", code, body)
 	}
 
@@ -274,9 +269,7 @@ func TestAttackClientDocumentBlocked(t *testing.T) {
 	ti.refusedAuthorize(r, "blocked by its organization")
 	ti.clock.offset = 2 * time.Minute
 	ti.refusedAuthorize(r, "blocked by its organization")
-	f := newFlow()
-	if code, body := ti.pushRaw(clientID, url.Values{"response_type": {"code"}, "redirect_uri": {appRedirect},
-		"scope": {"openid " + ScopeOrgPrefix + orgB}, "code_challenge": {s256(f.verifier)}, "code_challenge_method": {"S256"}}); code != http.StatusUnauthorized {
+	if code, body := ti.pushRaw(clientID, docPush()); code != http.StatusUnauthorized {
 		t.Fatalf("push of a blocked client: %d %s", code, body)
 	}
 	// and the tokens it had end with the block

@@ -134,15 +134,8 @@ func checkMetadata(m clientMetadata, t *store.RegistrationToken, app *platform.A
 	if m.JWKSURI != "" {
 		return bad("jwks_uri is not supported: register the keys as jwks")
 	}
-	for _, g := range m.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" {
-			return bad("grant_types may name authorization_code and refresh_token only")
-		}
-	}
-	for _, rt := range m.ResponseTypes {
-		if rt != "code" {
-			return bad("response_types may name code only")
-		}
+	if why := codeFlowOnly(m.GrantTypes, m.ResponseTypes); why != "" {
+		return bad(why)
 	}
 	method := m.TokenEndpointAuthMethod
 	if method == "" {
@@ -264,6 +257,22 @@ func (p *registrar) register(w http.ResponseWriter, r *http.Request) {
 	out.ClientSecret, out.RegistrationAccessToken = secret, registrationToken
 	w.Header().Set("Cache-Control", "no-store")
 	httpapi.WriteJSON(w, http.StatusCreated, out)
+}
+
+// codeFlowOnly says what is wrong with a client's grant and response
+// types (RFC 7591 section 2), or "": the code flow and refresh only.
+func codeFlowOnly(grantTypes, responseTypes []string) string {
+	for _, g := range grantTypes {
+		if g != "authorization_code" && g != "refresh_token" {
+			return "grant_types may name authorization_code and refresh_token only"
+		}
+	}
+	for _, rt := range responseTypes {
+		if rt != "code" {
+			return "response_types may name code only"
+		}
+	}
+	return ""
 }
 
 // errRefused ends a registration's transaction whose metadata was refused.
