@@ -97,5 +97,13 @@ func customerList[R, V any](ctx context.Context, s *core, c *access.Caller, op O
 	return wholeList(ctx, err, func(ctx context.Context) ([]R, error) { return load(ctx, customerID) }, view)
 }
 
+// internalList answers the whole list of the administrator organization's
+// records of a kind customers hold too (load with no customer, ""), decided
+// on op as the platform's own records are.
+func internalList[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation,
+	load func(context.Context, string) ([]R, error), view func(*R) *V) (*Page[*V], error) {
+	return wholeList(ctx, s.infra(ctx, c, op), func(ctx context.Context) ([]R, error) { return load(ctx, "") }, view)
+}
+
 // WholePage is a whole list as the API answers it: the page envelope without a next page.
 func WholePage[T any](v []T) *Page[T] { return newPage(v, "") }
