@@ -378,10 +378,7 @@ type NextInvoiceView struct {
 // the customer has no billing setup (it is not billed); EFORBIDDEN or
 // ENOTFOUND per the scope mode.
 func (s *billing) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpInvoiceNext); err != nil {
-		return nil, err
-	}
-	setup, err := s.store.BillingSetup(ctx, customerID)
+	setup, err := ofCustomer(ctx, s.core, c, OpInvoiceNext, customerID, s.store.BillingSetup)
 	if err != nil {
 		return nil, err
 	}
