@@ -517,13 +517,7 @@ func (s *billing) BilledTotals(ctx context.Context, c *access.Caller, customerID
 	if from, to, err = periods(from, to); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.BilledTotals(ctx, customerID, from, to)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*BilledTotal, 0, len(rows))
-	for _, b := range rows {
-		out = append(out, &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)})
-	}
-	return out, nil
+	return listing(func(b *store.BilledTotal) *BilledTotal {
+		return &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)}
+	})(s.store.BilledTotals(ctx, customerID, from, to))
 }

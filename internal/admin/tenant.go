@@ -194,15 +194,11 @@ func (s *tenants) TenantMembers(ctx context.Context, c *access.Caller, id string
 	if _, err := s.tenantFor(ctx, c, id, OpTenantMembers); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.TenantMembers(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]TenantMember, 0, len(rows))
-	for _, m := range rows {
-		out = append(out, TenantMember{UserID: m.UserID, Email: m.Email, Name: m.Name, Role: m.Role, AddedAt: m.AddedAt})
-	}
-	return out, nil
+	return listing(newTenantMember)(s.store.TenantMembers(ctx, id))
+}
+
+func newTenantMember(m *store.TenantMember) TenantMember {
+	return TenantMember{UserID: m.UserID, Email: m.Email, Name: m.Name, Role: m.Role, AddedAt: m.AddedAt}
 }
 
 // PutTenantMember adds a user of the tenant's customer as a member or
