@@ -65,12 +65,14 @@ func (s *securityPolicies) SecurityPolicy(ctx context.Context, c *access.Caller,
 func (s *securityPolicies) PutSecurityPolicy(ctx context.Context, c *access.Caller, customerID string, in SecurityPolicyInput) (*SecurityPolicy, error) {
 	return changeLoginPolicy(ctx, s.core, c, OpSecurityPolicyPut, customerID, "security-policy",
 		func(p *platform.LoginPolicy, providers int) error {
-			set(&p.SessionIdleSeconds, in.SessionIdleSeconds)
-			set(&p.SessionMaxSeconds, in.SessionMaxSeconds)
-			set(&p.PasswordMinLength, in.PasswordMinLength)
-			set(&p.MFAByTOTP, in.MFAByTOTP)
-			set(&p.MFAByPasskey, in.MFAByPasskey)
-			set(&p.MFABySSO, in.MFABySSO)
+			for _, f := range []struct{ in, out *int }{{in.SessionIdleSeconds, &p.SessionIdleSeconds},
+				{in.SessionMaxSeconds, &p.SessionMaxSeconds}, {in.PasswordMinLength, &p.PasswordMinLength}} {
+				set(f.out, f.in)
+			}
+			for _, f := range []struct{ in, out *bool }{{in.MFAByTOTP, &p.MFAByTOTP}, {in.MFAByPasskey, &p.MFAByPasskey},
+				{in.MFABySSO, &p.MFABySSO}} {
+				set(f.out, f.in)
+			}
 			p.PasswordCheckCommon = true // the common and breached list always applies
 			if err := p.Validate(providers); err != nil {
 				var pe *platform.Error

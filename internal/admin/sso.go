@@ -46,12 +46,11 @@ func newSSOSettings(p *platform.LoginPolicy, providers int) *SSOSettings {
 func (s *identityProviders) PutSSOSettings(ctx context.Context, c *access.Caller, customerID string, in SSOSettingsInput) (*SSOSettings, error) {
 	return changeLoginPolicy(ctx, s.core, c, OpSSOSettingsPut, customerID, "sso",
 		func(p *platform.LoginPolicy, providers int) error {
-			set(&p.PasswordAllowed, in.PasswordAllowed)
-			set(&p.SSOAllowed, in.SSOAllowed)
-			set(&p.SSOCreateUsers, in.SSOCreateUsers)
-			set(&p.MFAForced, in.MFAForced)
-			set(&p.PasskeyAllowed, in.PasskeyAllowed)
-			set(&p.PasskeyRequired, in.PasskeyRequired)
+			for _, f := range []struct{ in, out *bool }{{in.PasswordAllowed, &p.PasswordAllowed}, {in.SSOAllowed, &p.SSOAllowed},
+				{in.SSOCreateUsers, &p.SSOCreateUsers}, {in.MFAForced, &p.MFAForced}, {in.PasskeyAllowed, &p.PasskeyAllowed},
+				{in.PasskeyRequired, &p.PasskeyRequired}} {
+				set(f.out, f.in)
+			}
 			return p.Validate(providers)
 		}, newSSOSettings)
 }
