@@ -46,7 +46,9 @@ func loginPolicyView[V any](ctx context.Context, s *core, c *access.Caller, op O
 // changeLoginPolicy changes customerID's login policy as op, decided on the
 // customer and audited on its part ("customers/<id>/<part>"): change
 // applies the input to the policy read in the write's transaction and
-// checks it (EINVALID), and the policy is stored and answered as view.
+// checks it (EINVALID), and the policy is stored and answered as view, read
+// again as stored (the store keeps passkeys required only where they are
+// allowed).
 func changeLoginPolicy[V any](ctx context.Context, s *core, c *access.Caller, op Operation, customerID, part string,
 	change func(p *platform.LoginPolicy, providers int) error, view func(p *platform.LoginPolicy, providers int) *V) (*V, error) {
 	cust, err := s.customerFor(ctx, c, customerID, op)
@@ -64,6 +66,9 @@ func changeLoginPolicy[V any](ctx context.Context, s *core, c *access.Caller, op
 		}
 		p.UpdatedAt = s.stamp()
 		if err := tx.PutLoginPolicy(ctx, p); err != nil {
+			return err
+		}
+		if p, providers, err = loginPolicy(ctx, tx, cust.OrgID); err != nil {
 			return err
 		}
 		out = view(p, providers)
