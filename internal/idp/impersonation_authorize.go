@@ -91,7 +91,7 @@ func (s *storage) impersonate(ctx context.Context, id string, a *store.AuthReque
 // runningImpersonation loads impersonation id when it runs: its subject
 // token exchanged, approved where an approver decides, not ended, not
 // expired, and its customer still allows impersonation. ENOTFOUND otherwise.
-func (p *core) runningImpersonation(ctx context.Context, id string) (*store.Impersonation, error) {
+func (p *storage) runningImpersonation(ctx context.Context, id string) (*store.Impersonation, error) {
 	m, err := p.store.Impersonation(ctx, id)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (p *core) runningImpersonation(ctx context.Context, id string) (*store.Impe
 
 // customerApplication reports whether clientID is the application of an
 // instance of customer customerID.
-func (p *core) customerApplication(ctx context.Context, clientID, customerID string) bool {
+func (p *storage) customerApplication(ctx context.Context, clientID, customerID string) bool {
 	conn, err := p.store.ConnectionByClientID(ctx, clientID)
 	if err != nil {
 		return false
@@ -178,7 +178,7 @@ func (p *endpoints) impersonatedCode(next http.Handler) http.Handler {
 // idTokenLifetime is ttl, shortened to end at the deadline of the token
 // request in ctx when it has one (at least a second: the token request
 // itself refuses an impersonation that has ended).
-func (p *core) idTokenLifetime(ctx context.Context, ttl time.Duration) time.Duration {
+func (p *storage) idTokenLifetime(ctx context.Context, ttl time.Duration) time.Duration {
 	end, ok := ctx.Value(tokenDeadlineKey{}).(time.Time)
 	if !ok {
 		return ttl
