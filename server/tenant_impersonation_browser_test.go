@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -15,13 +14,9 @@ import (
 // spec: D-impersonation
 func TestBrowserTenantAppImpersonation(t *testing.T) {
 	t.Parallel()
-	m := MustRunMain(t)
+	w := newImpersonationWorld(t, true)
+	m := w.m
 	axe := axeSource(t)
-	alice, _ := demoLogin(t, m, m.Config.ConsoleClientID, m.Config.ConsoleURL+"/callback", "alice@acme.example")
-	if code, body := adminCall(t, m, alice.AccessToken, "PUT", "/customers/"+DemoAcmeCustomerID+"/impersonation-policy",
-		map[string]any{"allowed": true}); code != http.StatusOK {
-		t.Fatalf("allow impersonation: %d %v", code, body)
-	}
 
 	ctx := mustBrowser(t)
 	appSignIn(t, ctx, m, "admin@platform.example")
@@ -54,7 +49,7 @@ func TestBrowserTenantAppImpersonation(t *testing.T) {
 	if !hidden {
 		t.Fatal("the banner still shows after End")
 	}
-	_, list := adminCall(t, m, alice.AccessToken, "GET", "/customers/"+DemoAcmeCustomerID+"/impersonations", nil)
+	_, list := adminCall(t, m, w.alice, "GET", "/customers/"+DemoAcmeCustomerID+"/impersonations", nil)
 	if it := list["items"].([]any)[0].(map[string]any); it["state"] != "ended" || it["endedBy"] != demoAdminID {
 		t.Fatalf("the customer's list after End in the tenant app: %v", it)
 	}

@@ -38,13 +38,7 @@ type impersonationParamKey struct{}
 // pushed request is resolved into its parameters) and hands the request's
 // impersonation parameter to CreateAuthRequest.
 func (p *endpoints) impersonationParam(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil || !r.Form.Has(ParamImpersonation) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), impersonationParamKey{}, r.Form.Get(ParamImpersonation))))
-	})
+	return carryParam(ParamImpersonation, impersonationParamKey{}, next)
 }
 
 // impersonationOfRequest is the impersonation parameter in ctx; sent is
