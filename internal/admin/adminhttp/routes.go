@@ -1,19 +1,16 @@
 package adminhttp
 
 import (
-	"context"
 	"net/http"
 
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
 // table declares every route, one line each: method, pattern, the
 // operation it performs, the look-up of its {id} (Locate) and its handler,
-// a shape of handler.go over one service method, or one of the few below
-// the table that take more of the request.
+// a shape of handler.go over one service method, or one of the few of
+// custom.go that no shape fits.
 func (a *API) table() []Route {
 	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
 	const ok, created, accepted = http.StatusOK, http.StatusCreated, http.StatusAccepted
@@ -310,87 +307,5 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/discrepancies/{id}", Op: admin.OpDiscrepancyGet, Handle: byID(ok, s.Discrepancy)},
 		{Method: post, Pattern: "/discrepancies/{id}/resolve", Op: admin.OpDiscrepancyResolve, Handle: byIDWithBody(ok, s.ResolveDiscrepancy)},
 		{Method: post, Pattern: "/discrepancies/{id}/reopen", Op: admin.OpDiscrepancyReopen, Handle: byID(ok, s.ReopenDiscrepancy)},
-	}
-}
-
-// The handlers that take more of the request than a key and an input, or
-// answer what no shape does.
-
-func (a *API) mePermissions(_ *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusOK, a.svc.Permissions(c), nil
-}
-
-func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r, platform.NamePages)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.ListTenants(r.Context(), c, tenantFilter(r), p)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	in, err := body[admin.MemberInput](r)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.PutTenantMember(r.Context(), c, id(r), param(r, "userId"), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
-}
-
-// verifyDomain proves the customer's domain claim {domainId}.
-func (a *API) verifyDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.VerifyDomain(r.Context(), c, id(r), param(r, "domainId"))
-	return respond(http.StatusOK, v, err)
-}
-
-// deleteDomain removes the customer's domain claim {domainId}.
-func (a *API) deleteDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteDomain(r.Context(), c, id(r), param(r, "domainId")))
-}
-
-// deleteGrant removes the user's customer grant, or instance grant.
-func (a *API) deleteGrant(instance bool) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		return respond(http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, instance, id(r), param(r, "userId")))
-	}
-}
-
-// endSession signs the route's {id} out of its session {sessionId}.
-func endSession(call func(ctx context.Context, c *access.Caller, id, sessionID string) error) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r), param(r, "sessionId")))
-	}
-}
-
-func (a *API) endOwnImpersonation(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.EndOwnImpersonation(r.Context(), c))
-}
-
-func (a *API) leaveFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.LeaveFocus(r.Context(), c))
-}
-
-func (a *API) unsubscribe(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.Unsubscribe(r.Context(), c, param(r, "eventType")))
-}
-
-// billedTotals answers a customer's billed totals of ?from= to ?to= as a
-// page.
-func (a *API) billedTotals(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q := r.URL.Query()
-	v, err := a.svc.BilledTotals(r.Context(), c, id(r), q.Get("from"), q.Get("to"))
-	return respond(http.StatusOK, admin.WholePage(v), err)
-}
-
-// pauseWorker pauses the worker (paused true) or resumes it.
-func (a *API) pauseWorker(paused bool) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		v, err := a.svc.PauseSystemWorker(r.Context(), c, id(r), paused)
-		return respond(http.StatusOK, v, err)
 	}
 }
