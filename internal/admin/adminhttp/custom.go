@@ -1,7 +1,6 @@
 package adminhttp
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/platform/platform/internal/access"
@@ -12,7 +11,7 @@ import (
 
 // The handlers no shape of handler.go fits: those that take more of the
 // request than a key and an input, or answer what no shape does, and the
-// group routes', which bind the kind of group.
+// group routes' that take a member or a grant.
 
 func (a *API) mePermissions(_ *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 	return http.StatusOK, a.svc.Permissions(c), nil
@@ -36,32 +35,16 @@ func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resourc
 	return respond(http.StatusOK, v, err)
 }
 
-func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
-}
-
 // verifyDomain proves the customer's domain claim {domainId}.
 func (a *API) verifyDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 	v, err := a.svc.VerifyDomain(r.Context(), c, id(r), param(r, "domainId"))
 	return respond(http.StatusOK, v, err)
 }
 
-// deleteDomain removes the customer's domain claim {domainId}.
-func (a *API) deleteDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteDomain(r.Context(), c, id(r), param(r, "domainId")))
-}
-
 // deleteGrant removes the user's customer grant, or instance grant.
 func (a *API) deleteGrant(instance bool) Handler {
 	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
 		return respond(http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, instance, id(r), param(r, "userId")))
-	}
-}
-
-// endSession signs the route's {id} out of its session {sessionId}.
-func endSession(call func(ctx context.Context, c *access.Caller, id, sessionID string) error) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r), param(r, "sessionId")))
 	}
 }
 
@@ -97,27 +80,17 @@ func (a *API) pauseWorker(paused bool) Handler {
 // kind of group (a customer's, or internal) and, for members, whether the
 // route is about managers.
 
-func groupCall[T any](internal bool, call func(context.Context, *access.Caller, bool, string) (T, error)) func(context.Context, *access.Caller, string) (T, error) {
-	return func(ctx context.Context, c *access.Caller, id string) (T, error) { return call(ctx, c, internal, id) }
-}
-
-func groupBodyCall[In, T any](internal bool, call func(context.Context, *access.Caller, bool, string, In) (T, error)) func(context.Context, *access.Caller, string, In) (T, error) {
-	return func(ctx context.Context, c *access.Caller, id string, in In) (T, error) {
-		return call(ctx, c, internal, id, in)
-	}
-}
-
-func groupDelete(internal bool, call func(context.Context, *access.Caller, bool, string) error) func(context.Context, *access.Caller, string) error {
-	return func(ctx context.Context, c *access.Caller, id string) error { return call(ctx, c, internal, id) }
-}
-
 // groupMembers answers a page of the group's members (or managers) by
 // e-mail, for ?limit= and ?cursor=.
 func (a *API) groupMembers(internal, managers bool) Handler {
-	return answer(http.StatusOK, id, pages(platform.NamePages),
-		func(ctx context.Context, c *access.Caller, id string, p admin.PageInput) (*admin.Page[*admin.GroupMember], error) {
-			return a.svc.GroupMembers(ctx, c, internal, managers, id, p)
-		})
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		p, err := pageInput(r, platform.NamePages)
+		if err != nil {
+			return 0, nil, err
+		}
+		v, err := a.svc.GroupMembers(r.Context(), c, internal, managers, id(r), p)
+		return respond(http.StatusOK, v, err)
+	}
 }
 
 func (a *API) putGroupMember(internal, manager bool) Handler {

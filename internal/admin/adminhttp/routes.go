@@ -47,7 +47,7 @@ func (a *API) table() []Route {
 		{Method: put, Pattern: "/tenants/{id}/settings", Op: admin.OpTenantSettingsPut, Locate: tenant, Handle: byIDWithBody(ok, s.PutTenantSettings)},
 		{Method: get, Pattern: "/tenants/{id}/members", Op: admin.OpTenantMembers, Locate: tenant, Handle: itemsByID(s.TenantMembers)},
 		{Method: put, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberPut, Locate: tenant, Handle: a.putTenantMember},
-		{Method: del, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberRemove, Locate: tenant, Handle: a.deleteTenantMember},
+		{Method: del, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberRemove, Locate: tenant, Handle: deleteByIDAnd("userId", s.RemoveTenantMember)},
 		{Method: post, Pattern: "/tenants/{id}/transfer", Op: admin.OpTenantTransfer, Locate: tenant, Handle: byIDWithBody(ok, s.TransferTenant)},
 		{Method: get, Pattern: "/tenants/{id}/migrations", Op: admin.OpTenantMigrations, Locate: tenant, Handle: itemsByID(s.TenantMigrations)},
 		{Method: post, Pattern: "/tenants/{id}/migrations", Op: admin.OpTenantMigrate, Locate: tenant, Handle: byIDWithBody(accepted, s.TriggerMigration)},
@@ -81,7 +81,7 @@ func (a *API) table() []Route {
 		// identity provider, signing out of one or all, the second factor reset.
 		{Method: get, Pattern: "/users/{id}/sessions", Op: admin.OpUserSessions, Locate: user, Handle: pagedByID(s.UserSessions)},
 		{Method: del, Pattern: "/users/{id}/sessions", Op: admin.OpUserSessionsEnd, Locate: user, Handle: deleteByID(s.EndUserSessions)},
-		{Method: del, Pattern: "/users/{id}/sessions/{sessionId}", Op: admin.OpUserSessionEnd, Locate: user, Handle: endSession(s.EndUserSession)},
+		{Method: del, Pattern: "/users/{id}/sessions/{sessionId}", Op: admin.OpUserSessionEnd, Locate: user, Handle: deleteByIDAnd("sessionId", s.EndUserSession)},
 		{Method: post, Pattern: "/users/{id}/reset-second-factor", Op: admin.OpUserSecondFactorReset, Locate: user, Handle: byID(ok, s.ResetSecondFactor)},
 
 		// Support impersonation (D-impersonation): a one-time subject token
@@ -108,7 +108,7 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/internal-users/{id}/unlock", Op: admin.OpInternalUserUnlock, Locate: intUser, Handle: byID(ok, s.UnlockInternalUser)},
 		{Method: get, Pattern: "/internal-users/{id}/sessions", Op: admin.OpInternalUserSessions, Locate: intUser, Handle: pagedByID(s.InternalUserSessions)},
 		{Method: del, Pattern: "/internal-users/{id}/sessions", Op: admin.OpInternalUserSessionsEnd, Locate: intUser, Handle: deleteByID(s.EndInternalUserSessions)},
-		{Method: del, Pattern: "/internal-users/{id}/sessions/{sessionId}", Op: admin.OpInternalUserSessionEnd, Locate: intUser, Handle: endSession(s.EndInternalUserSession)},
+		{Method: del, Pattern: "/internal-users/{id}/sessions/{sessionId}", Op: admin.OpInternalUserSessionEnd, Locate: intUser, Handle: deleteByIDAnd("sessionId", s.EndInternalUserSession)},
 		{Method: post, Pattern: "/internal-users/{id}/reset-second-factor", Op: admin.OpInternalUserSecondFactorReset, Locate: intUser, Handle: byID(ok, s.ResetInternalSecondFactor)},
 		{Method: del, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserRemove, Locate: intUser, Handle: deleteByID(s.RemoveInternalUser)},
 
@@ -224,7 +224,7 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/customers/{id}/domains", Op: admin.OpDomainList, Locate: cust, Handle: byID(ok, s.ListDomains)},
 		{Method: post, Pattern: "/customers/{id}/domains", Op: admin.OpDomainClaim, Locate: cust, Handle: byIDWithBody(created, s.ClaimDomain)},
 		{Method: post, Pattern: "/customers/{id}/domains/{domainId}/verify", Op: admin.OpDomainVerify, Locate: cust, Handle: a.verifyDomain},
-		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: a.deleteDomain},
+		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: deleteByIDAnd("domainId", s.DeleteDomain)},
 		// A customer's initial access tokens of dynamic client registration
 		// (D-dynamic-registration): answered once, stored hashed; and the
 		// clients they registered.
