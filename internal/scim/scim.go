@@ -90,6 +90,7 @@ func (s *Server) Mount(r chi.Router) {
 // to answer in SCIM's error schema.
 type handler func(w http.ResponseWriter, r *http.Request) error
 
+// ServeHTTP answers the request with h, and h's error in SCIM's error schema.
 func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := h(w, r); err != nil {
 		writeError(w, r, err)
