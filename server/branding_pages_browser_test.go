@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/platform/platform/internal/i18n"
 	"github.com/platform/platform/internal/idp"
+	"github.com/platform/platform/internal/platform"
 )
 
 // brandedPage waits for the page of name to show Acme's logo, checks that it
@@ -36,11 +40,35 @@ func brandedPage(t *testing.T, ctx context.Context, axe, name string) {
 	run(t, ctx, colorScheme("light"))
 }
 
+// acmeDeviceCode registers a device-flow application of Acme, starts a
+// device authorization for Acme's organization and returns its user code.
+func acmeDeviceCode(t *testing.T, m *Main) string {
+	t.Helper()
+	if err := m.Store.CreateApplication(context.Background(), &platform.Application{AppID: "5c0e8a52-0000-4000-8000-0000000000f7",
+		ClientID: "acme-tv", Name: "Acme TV", Kind: platform.AppPublic, DeviceFlow: true,
+		CreatedAt: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.PostForm(m.Config.IssuerURL+idp.PathDeviceAuthorization,
+		url.Values{"client_id": {"acme-tv"}, "scope": {"openid " + idp.ScopeOrgPrefix + DemoAcmeOrgID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var d struct {
+		UserCode string `json:"user_code"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil || resp.StatusCode != http.StatusOK || d.UserCode == "" {
+		t.Fatalf("device authorization: %d %v", resp.StatusCode, err)
+	}
+	return d.UserCode
+}
+
 // The pages around the sign-in carry the organization's brand once it is
 // known, as the sign-in page does: the forgot-password form reached from
 // a branded sign-in (its login transaction names the organization), in
 // each of the five languages; and, for a signed-in user of Acme, the device
-// sign-in page, the authenticator set-up and its recovery codes, the
+// sign-in page and the confirmation of a device of Acme, the authenticator set-up and its recovery codes, the
 // sign-out confirmation and the error page. Each is axe-clean at 390 px in
 // the light and the dark scheme; the same forgot page without a branded
 // transaction has the default look.
@@ -82,6 +110,12 @@ func TestBrowserBrandedPages(t *testing.T) {
 	appSignIn(t, ctx, m, "bob@acme.example")
 	run(t, ctx, chromedp.Navigate(m.Config.IssuerURL+idp.PathDevice), chromedp.WaitVisible(`#user_code`, chromedp.ByID))
 	brandedPage(t, ctx, axe, "device")
+	// the confirmation of a device that asked for Acme's organization
+	userCode := acmeDeviceCode(t, m)
+	var confirm string
+	run(t, ctx, chromedp.SendKeys(`#user_code`, userCode, chromedp.ByID), chromedp.Submit(`#user_code`, chromedp.ByID),
+		waitShows(`main`, "Acme TV"), textOf(`main`, &confirm))
+	brandedPage(t, ctx, axe, "device-confirm")
 
 	var secret string
 	run(t, ctx, chromedp.Navigate(m.Config.IssuerURL+idp.PathAccountMFA), waitShows(`#totp-secret`, ""), textOf(`#totp-secret`, &secret))

@@ -226,14 +226,16 @@ func (p *loginPages) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		p.renderLogin(w, r, http.StatusForbidden, v, msgPasskeyRequired)
 		return
 	}
-	p.afterFirstFactor(w, r, a, user, []string{"pwd"}, false)
+	p.afterFirstFactor(w, r, a, user, []string{"pwd"}, nil)
 }
 
 // afterFirstFactor finishes a login whose first factor (amr) passed, or
 // asks for the second one: when the user has one, or the organization forces
-// MFA, unless the first factor already satisfied MFA (a federated login from
-// a provider that enforces it, D-federated-mfa).
-func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, user *platform.User, amr []string, mfaDone bool) {
+// MFA, unless the first factor already satisfied MFA where the policy accepts
+// it as such: mfaBy is the policy's rule for this factor (a passkey's,
+// passkeyIsMFA; a federated login from a provider that enforces MFA,
+// ssoIsMFA, D-federated-mfa), nil for a factor that is never MFA by itself.
+func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a *store.AuthRequest, user *platform.User, amr []string, mfaBy func(loginRules) bool) {
 	ctx := r.Context()
 	policy, err := p.loginRules(ctx, user.OrgID)
 	if err != nil {
@@ -242,7 +244,7 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 	}
 	factor, ferr := p.store.TOTP(ctx, user.ID)
 	hasTOTP := ferr == nil && factor.Confirmed
-	mfaDone = mfaDone && policy.ssoIsMFA() // the provider's MFA counts only where the policy accepts it (D-org-policy)
+	mfaDone := mfaBy != nil && mfaBy(policy) // the factor's MFA counts only where the policy accepts it (D-org-policy)
 	if (mfaDone && acrMet(a.ACR, amr)) || (!hasTOTP && !policy.mfaForced() && a.ACR == "") {
 		p.finishLogin(w, r, a, user.ID, amr)
 		return
@@ -260,18 +262,18 @@ func (p *loginPages) afterFirstFactor(w http.ResponseWriter, r *http.Request, a 
 		return
 	}
 	// only the second factors the policy accepts are offered
-	hasTOTP, hasPasskey = hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
-	if hasTOTP || hasPasskey {
-		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), hasTOTP, hasPasskey, "")
+	offerTOTP, offerPasskey := hasTOTP && policy.totpIsMFA(), hasPasskey && policy.passkeyIsMFA()
+	if offerTOTP || offerPasskey {
+		p.passkeys.renderSecondFactor(w, r, http.StatusOK, a.ID, p.brands().ofOrg(r.Context(), orgScope(a.Scopes)), offerTOTP, offerPasskey, "")
+		return
+	}
+	if !hasPasskey && p.passkeys.enrolAtSignIn(a, policy) { // a user without one adds the passkey asked for
+		p.passkeys.renderEnrol(w, r, http.StatusOK, a, user.OrgID, "")
 		return
 	}
 	if a.ACR == ACRPhishingResistant {
 		p.renderError(w, r, http.StatusForbidden, "A passkey is required",
 			"The application asks you to sign in with a passkey. Add one on your account page, then try again.")
-		return
-	}
-	if p.passkeys.enrolAtSignIn(policy) { // the policy takes passkeys and no app, and the user has none yet
-		p.passkeys.renderEnrol(w, r, http.StatusOK, a, user.OrgID, "")
 		return
 	}
 	if !policy.totpIsMFA() { // the policy takes only its provider, or passkeys this issuer cannot offer

@@ -137,6 +137,14 @@ func (p *passkeys) loginPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 // pendingPasskeyUser is the user who passed the password step, with their
 // passkeys.
 func (p *passkeys) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
+	return p.pendingUser(ctx, a, loginRules.passkeys)
+}
+
+// pendingUser is the passkey user of whoever passed transaction a's first
+// step, while its organization's login rules satisfy allowed;
+// errPasskeyFailed without passkeys, without such a user, or when the rules
+// refuse.
+func (p *passkeys) pendingUser(ctx context.Context, a *store.AuthRequest, allowed func(loginRules) bool) (*passkeyUser, error) {
 	if a.PendingUserID == "" || p.webauthn == nil {
 		return nil, errPasskeyFailed
 	}
@@ -148,7 +156,7 @@ func (p *passkeys) pendingPasskeyUser(ctx context.Context, a *store.AuthRequest)
 	if err != nil {
 		return nil, err
 	}
-	if !policy.passkeys() {
+	if !allowed(policy) {
 		return nil, errPasskeyFailed
 	}
 	return p.loadPasskeyUser(ctx, u)
@@ -181,7 +189,7 @@ func (p *passkeys) loginPasskey(w http.ResponseWriter, r *http.Request) {
 	}, "") {
 		return
 	}
-	p.login.afterFirstFactor(w, r, a, u, amrPasskey, true)
+	p.login.afterFirstFactor(w, r, a, u, amrPasskey, loginRules.passkeyIsMFA)
 }
 
 // checkPasskey verifies a discoverable assertion against the transaction's

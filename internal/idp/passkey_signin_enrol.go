@@ -25,14 +25,21 @@ const (
 // passkeyEnrolView asks the user who passed the first step to add a passkey.
 type passkeyEnrolView struct {
 	AuthRequestID, CSRF, Error string
+	ForApplication             bool // the application asked for a passkey (acr), not the organization
 	Brand                      brandView
 }
 
-// enrolAtSignIn reports whether policy has a user without a passkey add
-// one at sign-in: MFA is forced, passkeys satisfy it and an authenticator
-// app does not (that one is set up at sign-in instead).
-func (p *passkeys) enrolAtSignIn(policy loginRules) bool {
-	return p.webauthn != nil && policy.mfaForced() && policy.passkeys() && policy.passkeyIsMFA() && !policy.totpIsMFA()
+// enrolAtSignIn reports whether login transaction a has a user without a
+// passkey add one at sign-in under policy: the organization takes passkeys
+// and either the application asks for phishing-resistant authentication
+// (acr_values, D-step-up), which only a passkey gives, or MFA is forced,
+// passkeys satisfy it and an authenticator app does not (that one is set
+// up at sign-in instead).
+func (p *passkeys) enrolAtSignIn(a *store.AuthRequest, policy loginRules) bool {
+	if p.webauthn == nil || !policy.passkeys() {
+		return false
+	}
+	return a.ACR == ACRPhishingResistant || (policy.mfaForced() && policy.passkeyIsMFA() && !policy.totpIsMFA())
 }
 
 // enrolUser is the user a transaction's enrolment is for: the one who
@@ -40,21 +47,10 @@ func (p *passkeys) enrolAtSignIn(policy loginRules) bool {
 // and the user still has no passkey (one who has must use it).
 // errPasskeyFailed otherwise.
 func (p *passkeys) enrolUser(ctx context.Context, a *store.AuthRequest) (*passkeyUser, error) {
-	if a.PendingUserID == "" || a.Done || p.webauthn == nil {
+	if a.Done {
 		return nil, errPasskeyFailed
 	}
-	u, err := p.user(ctx, a.PendingUserID)
-	if err != nil {
-		return nil, err
-	}
-	policy, err := p.loginRules(ctx, u.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	if !p.enrolAtSignIn(policy) {
-		return nil, errPasskeyFailed
-	}
-	pu, err := p.loadPasskeyUser(ctx, u)
+	pu, err := p.pendingUser(ctx, a, func(policy loginRules) bool { return p.enrolAtSignIn(a, policy) })
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +63,7 @@ func (p *passkeys) enrolUser(ctx context.Context, a *store.AuthRequest) (*passke
 // renderEnrol shows the enrolment page of login transaction a.
 func (p *passkeys) renderEnrol(w http.ResponseWriter, r *http.Request, status int, a *store.AuthRequest, userOrgID, msg string) {
 	p.renderPasskeyPage(w, r, status, "passkey_enrol.html", passkeyEnrolView{AuthRequestID: a.ID, CSRF: p.newCSRF(w),
-		Error: msg, Brand: p.brands().ofTransaction(r.Context(), a, userOrgID)})
+		Error: msg, ForApplication: a.ACR == ACRPhishingResistant, Brand: p.brands().ofTransaction(r.Context(), a, userOrgID)})
 }
 
 // signInEnrolOptions begins the enrolment of a login transaction's

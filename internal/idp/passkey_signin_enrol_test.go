@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/descope/virtualwebauthn"
+	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/mail"
 	"github.com/platform/platform/internal/mail/mailtest"
@@ -101,6 +102,56 @@ func TestPasskeyEnrolAtSignIn(t *testing.T) {
 	if got := ti.amr(r2, f2, resp); !slices.Equal(got, []string{"hwk", "mfa"}) {
 		t.Fatalf("the enrolled passkey alone: amr = %v", got)
 	}
+}
+
+// An application that asks for phishing-resistant authentication
+// (acr_values) has a user without a passkey, in an organization that takes
+// passkeys but does not force MFA, add one after the password instead of
+// turning the sign-in away; the new passkey finishes it at that class
+// (amr pwd hwk mfa, acr phishing-resistant). Without the request the
+// same user signs in with the password alone.
+//
+// spec: D-step-up
+func TestPasskeyEnrolForPhishingResistantRequest(t *testing.T) {
+	t.Parallel()
+	ti := passkeyIDP(t, nil)
+	r := ti.rp()
+	if code := ti.login(ti.browser(), r, newFlow(), alice, goodPass); code == "" {
+		t.Fatal("a plain request asked more than the password")
+	}
+	f, b := newFlow(), ti.browser()
+	_, page := b.get(r.authURL(f, oauth2.SetAuthURLParam("acr_values", ACRPhishingResistant), oauth2.SetAuthURLParam("prompt", "login")))
+	resp, page := b.submitLogin(ti.issuer, page, alice, goodPass)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(page, "This application asks for a passkey") {
+		t.Fatalf("after the password, for a passkey request: %d\n%.600s", resp.StatusCode, page)
+	}
+	k := newSoftKey(ti, userAlice)
+	form, status, opts := ti.enrolOptions(b, page)
+	if status != http.StatusOK {
+		t.Fatalf("enrolment options: %d %s", status, opts)
+	}
+	form.Set("credential", ti.attest(k, opts))
+	resp, body := b.post(ti.issuer+PathLoginPasskeyEnrol, form)
+	tok, err := r.exchange(f, callback(t, resp).Get("code"))
+	if err != nil {
+		t.Fatalf("%v\n%.300s", err, body)
+	}
+	claims := decodeClaims(t, tok.Extra("id_token").(string))
+	if claims["acr"] != ACRPhishingResistant || !slices.Equal(anyStrings(claims["amr"]), []string{"pwd", "hwk", "mfa"}) {
+		t.Fatalf("id_token acr %v amr %v", claims["acr"], claims["amr"])
+	}
+	if len(ti.passkeys(userAlice)) != 1 {
+		t.Fatal("the passkey was not stored")
+	}
+}
+
+// anyStrings is a JSON array of strings as decoded into any.
+func anyStrings(v any) []string {
+	var out []string
+	for _, s := range v.([]any) {
+		out = append(out, s.(string))
+	}
+	return out
 }
 
 // The enrolment of one login transaction is its own: another browser can

@@ -316,6 +316,22 @@ func TestPasskeySecondFactor(t *testing.T) {
 	if got := ti.amr(r2, f2, resp); !slices.Equal(got, []string{"hwk", "mfa"}) {
 		t.Fatalf("first-factor amr under forced MFA = %v", got)
 	}
+	// whether a passkey counts as MFA is the policy's passkey rule, not its
+	// rule for external providers
+	ti.setPolicy(orgA, func(p *platform.LoginPolicy) { p.MFAByPasskey, p.MFABySSO = true, false })
+	r3, f3 := ti.rp(), newFlow()
+	resp, _ = ti.passkeyLogin(ti.browser(), r3, f3, k)
+	if got := ti.amr(r3, f3, resp); !slices.Equal(got, []string{"hwk", "mfa"}) {
+		t.Fatalf("passkey sign-in where providers' MFA does not count: amr = %v", got)
+	}
+	ti.setPolicy(orgA, func(p *platform.LoginPolicy) { p.MFAByPasskey, p.MFABySSO, p.MFAByTOTP = false, true, true })
+	resp, page = ti.passkeyLogin(ti.browser(), ti.rp(), newFlow(), k)
+	if loc := resp.Header.Get("Location"); strings.Contains(loc, "code=") {
+		t.Fatalf("a passkey alone signed in where passkeys are not MFA: %d %s", resp.StatusCode, loc)
+	}
+	if !strings.Contains(page, "authenticator") {
+		t.Fatalf("no second step asked after a passkey where passkeys are not MFA: %d\n%.400s", resp.StatusCode, page)
+	}
 }
 
 // An organization that requires passkeys refuses its users' passwords

@@ -439,15 +439,23 @@ func (p *accountPages) accountEndSession(w http.ResponseWriter, r *http.Request)
 		}
 		return p.record(ctx, tx, sessionsEnded(u.ID, endedSignOutOne, 1))
 	})
+	p.ended(w, r, err, u.ID, "session ended from the account page", "session")
+}
+
+// ended answers an account page's sign-out of a session or revocation of a
+// grant whose transaction ended with err: the applications it ended are
+// told by back-channel logout, and what was not the user's (ENOTFOUND) is
+// answered as if it were, so the page tells nothing about others' ids.
+func (p *accountPages) ended(w http.ResponseWriter, r *http.Request, err error, userID, event, done string) {
 	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
 		p.internalError(w, r, err)
 		return
 	}
 	if err == nil {
 		p.wakeLogouts()
-		slog.InfoContext(ctx, "session ended from the account page", "user_id", u.ID)
+		slog.InfoContext(r.Context(), event, "user_id", userID)
 	}
-	http.Redirect(w, r, PathAccount+"?done=session", http.StatusSeeOther)
+	http.Redirect(w, r, PathAccount+"?done="+done, http.StatusSeeOther)
 }
 
 // maxAccountGrants bounds the applications the account page lists.
@@ -478,15 +486,7 @@ func (p *accountPages) accountRevokeGrant(w http.ResponseWriter, r *http.Request
 		}
 		return p.record(ctx, tx, grantRevoked(u.ID, g.ClientID, id))
 	})
-	if err != nil && platform.ErrorCode(err) != platform.ENOTFOUND {
-		p.internalError(w, r, err)
-		return
-	}
-	if err == nil {
-		p.wakeLogouts()
-		slog.InfoContext(ctx, "grant revoked from the account page", "user_id", u.ID)
-	}
-	http.Redirect(w, r, PathAccount+"?done=grant", http.StatusSeeOther)
+	p.ended(w, r, err, u.ID, "grant revoked from the account page", "grant")
 }
 
 // accountRecoveryCodes replaces the recovery codes and shows the new ones

@@ -248,11 +248,12 @@ func (p *ssoLogin) ssoCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.syncGroups(ctx, x, u, ext)
-	amr, mfa := []string{"fed"}, x.MFAEnforced && amrShowsMFA(ext.AMR)
-	if mfa {
-		amr = append(amr, "mfa")
+	amr := []string{"fed"}
+	var mfaBy func(loginRules) bool // a login without the provider's MFA is never MFA
+	if x.MFAEnforced && amrShowsMFA(ext.AMR) {
+		amr, mfaBy = append(amr, "mfa"), loginRules.ssoIsMFA
 	}
-	p.login.afterFirstFactor(w, r, a, u, amr, mfa)
+	p.login.afterFirstFactor(w, r, a, u, amr, mfaBy)
 }
 
 // amrShowsMFA reports whether an external login's amr (RFC 8176) allows it

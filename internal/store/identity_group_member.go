@@ -68,36 +68,45 @@ func (s *Identity) GroupMembers(ctx context.Context, manager bool, groupID strin
 // ignored. It answers the ids of the groups joined and of those left.
 func (s *Identity) SetUserGroups(ctx context.Context, userID string, ids []string, at time.Time) (joined, left []string, err error) {
 	err = s.InTx(ctx, func(tx *Store) error {
-		var args []any
-		want := "FALSE"
-		if len(ids) > 0 {
-			want = `g.id IN (` + placeholders(&args, ids) + `)`
-		}
-		u := arg(&args, userID)
 		cur, err := queryAll(ctx, tx.db, scanString, `SELECT group_id FROM group_members WHERE user_id = $1`, userID)
 		if err != nil {
 			return err
 		}
-		next, err := queryAll(ctx, tx.db, scanString, `SELECT g.id FROM user_groups g JOIN users u ON u.org_id = g.org_id AND u.id = `+u+`
-			WHERE `+want, args...)
-		if err != nil {
-			return err
-		}
-		joined, left = missing(next, cur), missing(cur, next)
-		for _, g := range left {
-			if _, err := tx.db.Exec(ctx, `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`, g, userID); err != nil {
-				return err
-			}
-		}
-		for _, g := range joined {
-			if _, err := tx.db.Exec(ctx, `INSERT INTO group_members (group_id, user_id, added_at) VALUES ($1, $2, $3)
-				ON CONFLICT DO NOTHING`, g, userID, at.UTC()); err != nil {
-				return err
-			}
-		}
-		return nil
+		joined, left, err = tx.moveMemberships(ctx, userID, cur, ids, at)
+		return err
 	})
 	return joined, left, err
+}
+
+// moveMemberships makes a user's memberships of the groups of cur (those
+// it holds now, of the groups the caller decides on) exactly the groups of
+// want that are groups of the user's organization: it leaves the others and
+// joins the missing ones. It answers the ids of the groups joined and of
+// those left. Called in a transaction.
+func (s *Identity) moveMemberships(ctx context.Context, userID string, cur, want []string, at time.Time) (joined, left []string, err error) {
+	args := []any{userID}
+	in := "FALSE"
+	if len(want) > 0 {
+		in = `g.id IN (` + placeholders(&args, want) + `)`
+	}
+	next, err := queryAll(ctx, s.db, scanString, `SELECT g.id FROM user_groups g JOIN users u ON u.org_id = g.org_id AND u.id = $1
+		WHERE `+in, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	joined, left = missing(next, cur), missing(cur, next)
+	for _, g := range left {
+		if _, err := s.db.Exec(ctx, `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`, g, userID); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, g := range joined {
+		if _, err := s.db.Exec(ctx, `INSERT INTO group_members (group_id, user_id, added_at) VALUES ($1, $2, $3)
+			ON CONFLICT DO NOTHING`, g, userID, at.UTC()); err != nil {
+			return nil, nil, err
+		}
+	}
+	return joined, left, nil
 }
 
 // missing returns the strings of a that b lacks, sorted.
@@ -146,29 +155,8 @@ func (s *Identity) SyncUserGroups(ctx context.Context, userID string, managed, w
 		if err != nil {
 			return err
 		}
-		args = []any{userID}
-		var wantIn = "FALSE"
-		if w := intersect(want, managed); len(w) > 0 {
-			wantIn = `g.id IN (` + placeholders(&args, w) + `)`
-		}
-		next, err := queryAll(ctx, tx.db, scanString, `SELECT g.id FROM user_groups g JOIN users u ON u.org_id = g.org_id AND u.id = $1
-			WHERE `+wantIn, args...)
-		if err != nil {
-			return err
-		}
-		joined, left = missing(next, cur), missing(cur, next)
-		for _, g := range left {
-			if _, err := tx.db.Exec(ctx, `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`, g, userID); err != nil {
-				return err
-			}
-		}
-		for _, g := range joined {
-			if _, err := tx.db.Exec(ctx, `INSERT INTO group_members (group_id, user_id, added_at) VALUES ($1, $2, $3)
-				ON CONFLICT DO NOTHING`, g, userID, at.UTC()); err != nil {
-				return err
-			}
-		}
-		return nil
+		joined, left, err = tx.moveMemberships(ctx, userID, cur, intersect(want, managed), at)
+		return err
 	})
 	return joined, left, err
 }

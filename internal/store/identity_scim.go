@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"strings"
 	"time"
-
-	"github.com/platform/platform/internal/platform"
 )
 
 // SCIMToken is a bearer token of a customer's directory, or of the
@@ -48,12 +46,9 @@ const scimTokenOwner = `COALESCE(customer_id, '') = $1`
 // CreateSCIMToken stores a token (of the administrator organization when
 // t.CustomerID is ""). ELIMIT when its owner holds MaxSCIMTokens.
 func (s *Identity) CreateSCIMToken(ctx context.Context, t *SCIMToken) error {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM scim_tokens WHERE `+scimTokenOwner, t.CustomerID).Scan(&n); err != nil {
+	if err := s.underLimit(ctx, "scim_tokens", scimTokenOwner, t.CustomerID, MaxSCIMTokens,
+		"at most %d SCIM tokens are held at once; delete revoked ones first"); err != nil {
 		return err
-	}
-	if n >= MaxSCIMTokens {
-		return platform.Errorf(platform.ELIMIT, "at most %d SCIM tokens are held at once; delete revoked ones first", MaxSCIMTokens)
 	}
 	var customer any
 	if t.CustomerID != "" {

@@ -105,23 +105,16 @@ func (s *OIDC) endGrants(ctx context.Context, now time.Time, where string, args 
 	return err
 }
 
+// expiring names the tables whose rows end at their expires_at.
+var expiring = []string{
+	"auth_requests", "access_tokens", "refresh_tokens", "idp_sessions", "sso_states", "signing_keys", "token_grants",
+	"device_confirmations", "device_authorizations", "pushed_requests", "client_assertions", "dpop_proofs",
+}
+
 // DeleteExpired removes transactions, tokens and sessions past their expiry.
 func (s *OIDC) DeleteExpired(ctx context.Context, now time.Time) error {
-	for _, q := range []string{
-		`DELETE FROM auth_requests WHERE expires_at <= $1`,
-		`DELETE FROM access_tokens WHERE expires_at <= $1`,
-		`DELETE FROM refresh_tokens WHERE expires_at <= $1`,
-		`DELETE FROM idp_sessions WHERE expires_at <= $1`,
-		`DELETE FROM sso_states WHERE expires_at <= $1`,
-		`DELETE FROM signing_keys WHERE expires_at <= $1`,
-		`DELETE FROM token_grants WHERE expires_at <= $1`,
-		`DELETE FROM device_confirmations WHERE expires_at <= $1`,
-		`DELETE FROM device_authorizations WHERE expires_at <= $1`,
-		`DELETE FROM pushed_requests WHERE expires_at <= $1`,
-		`DELETE FROM client_assertions WHERE expires_at <= $1`,
-		`DELETE FROM dpop_proofs WHERE expires_at <= $1`,
-	} {
-		if _, err := s.db.Exec(ctx, q, now.UTC()); err != nil {
+	for _, table := range expiring {
+		if _, err := s.db.Exec(ctx, `DELETE FROM `+table+` WHERE expires_at <= $1`, now.UTC()); err != nil {
 			return err
 		}
 	}

@@ -56,12 +56,9 @@ const MaxRegistrationTokens = 50
 // CreateRegistrationToken stores a token. ELIMIT when the customer holds
 // MaxRegistrationTokens.
 func (s *OIDC) CreateRegistrationToken(ctx context.Context, t *RegistrationToken) error {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM registration_tokens WHERE customer_id = $1`, t.CustomerID).Scan(&n); err != nil {
+	if err := s.underLimit(ctx, "registration_tokens", "customer_id = $1", t.CustomerID, MaxRegistrationTokens,
+		"a customer holds at most %d registration tokens"); err != nil {
 		return err
-	}
-	if n >= MaxRegistrationTokens {
-		return platform.Errorf(platform.ELIMIT, "a customer holds at most %d registration tokens", MaxRegistrationTokens)
 	}
 	return registrationTokens.insert(ctx, s.db, t.ID, t.CustomerID, t.Name, t.TokenHash, t.AllowPublic, t.AllowConfidential,
 		jsonList(t.RedirectHosts), t.MaxUses, 0, t.CreatedBy, t.CreatedAt.UTC(), t.ExpiresAt.UTC(), nil)

@@ -50,6 +50,20 @@ func (s *querier) execOne(ctx context.Context, noun, q string, args ...any) erro
 	return wrap(err, noun)
 }
 
+// underLimit answers ELIMIT, with msg naming max by its %d, when the rows of
+// table that meet cond (on its one argument, $1) number max or more: the
+// budget of a kind of row one owner may hold.
+func (s *querier) underLimit(ctx context.Context, table, cond string, arg any, max int, msg string) error {
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+cond, arg).Scan(&n); err != nil {
+		return err
+	}
+	if n >= max {
+		return platform.Errorf(platform.ELIMIT, msg, max)
+	}
+	return nil
+}
+
 // update is the update closure of a row: in one transaction it reads the row
 // of id with query (which ends in its WHERE clause) and holds it, runs fn on
 // it, and writes what fn leaves with save. ENOTFOUND naming noun; fn's error

@@ -56,12 +56,9 @@ var errDomainTaken = platform.Errorf(platform.ECONFLICT, "the domain is verified
 // CreateDomainClaim stores an unverified claim. ECONFLICT when the customer
 // already claims the domain; ELIMIT past MaxDomainClaims.
 func (s *Tenancy) CreateDomainClaim(ctx context.Context, d *DomainClaim) error {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM customer_domain_claims WHERE customer_id = $1`, d.CustomerID).Scan(&n); err != nil {
+	if err := s.underLimit(ctx, "customer_domain_claims", "customer_id = $1", d.CustomerID, MaxDomainClaims,
+		"a customer claims at most %d domains; delete one first"); err != nil {
 		return err
-	}
-	if n >= MaxDomainClaims {
-		return platform.Errorf(platform.ELIMIT, "a customer claims at most %d domains; delete one first", MaxDomainClaims)
 	}
 	var mine, taken bool
 	if err := s.db.QueryRow(ctx, `SELECT

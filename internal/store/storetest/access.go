@@ -16,11 +16,7 @@ import (
 // one statement, grants and their cascade, focus mode, subscriptions, the
 // audit log and the catalog table.
 func testAccess(t *testing.T, st *store.Store) {
-	for _, c := range []string{"cust-1", "cust-2", "cust-3"} {
-		if err := st.CreateCustomer(ctx, &platform.Customer{ID: c, Name: c, OrgID: "org-" + c, CreatedAt: ts}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustCustomers(t, st, "cust-1", "cust-2", "cust-3")
 	if err := st.CreateInstance(ctx, &platform.Instance{ID: "inst-1", CustomerID: "cust-1", Name: "i", URL: "https://i.example", CreatedAt: ts},
 		&platform.InstanceConnection{InstanceID: "inst-1", OIDCClientID: "client-inst-1", UpdatedAt: ts}); err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -15,11 +13,7 @@ import (
 // configuration, billing, the catalog, and the internal-infrastructure
 // records, with scope filtering of billing listings in SQL.
 func testAdminResources(t *testing.T, st *store.Store) {
-	for _, id := range []string{"cust-a", "cust-b"} {
-		if err := st.CreateCustomer(ctx, &platform.Customer{ID: id, Name: id, OrgID: "org-" + id, CreatedAt: ts}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustCustomers(t, st, "cust-a", "cust-b")
 	t.Run("IDPConfigs", func(t *testing.T) { testIDPConfigs(t, st) })
 	t.Run("Webhooks", func(t *testing.T) { testWebhooks(t, st) })
 	t.Run("ServiceAccounts", func(t *testing.T) { testServiceAccounts(t, st) })
@@ -155,7 +149,6 @@ func testWebhooks(t *testing.T, st *store.Store) {
 // with a console role, never found by address) and its client, made and
 // removed together; new credentials end its grants.
 func testServiceAccounts(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "org-cust-a")
 	app := func(id string) *platform.Application {
 		return &platform.Application{AppID: "app-" + id, ClientID: "sa_" + id, Name: "ci", Kind: platform.AppService,
 			SecretHash: "h1", AuthMethod: platform.AuthSecretBasic, UserID: "u-" + id, CreatedAt: ts}
@@ -265,9 +258,7 @@ func testBilling(t *testing.T, st *store.Store) {
 		"OutScope": {store.UsageQuery{Customers: authz.Filter{CustomerIDs: []string{"cust-a"}}, CustomerID: "cust-b"}, nil},
 		"Period":   {store.UsageQuery{Customers: all, From: "2026-02", To: "2026-02"}, []string{"cust-a/2026-02/call", "cust-b/2026-02/call"}},
 	} {
-		if diff := cmp.Diff(tc.want, ids(tc.q)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", name, diff)
-		}
+		wantSame(t, name, tc.want, ids(tc.q), nil)
 	}
 	rows, _, _ := st.UsageRows(ctx, store.UsageQuery{Customers: all, CustomerID: "cust-a", From: "2026-02"})
 	if len(rows) != 1 || rows[0].Units != 11 || rows[0].BilledAmountCents != 1100 {
@@ -276,9 +267,7 @@ func testBilling(t *testing.T, st *store.Store) {
 	wantCode(t, st.DeleteMeter(ctx, "m-1"), platform.ECONFLICT)
 	totals, err := st.BilledTotals(ctx, "cust-a", "", "")
 	want := []store.BilledTotal{{Period: "2026-02", Currency: "EUR", AmountCents: 1100}, {Period: "2026-01", Currency: "EUR", AmountCents: 150}}
-	if diff := cmp.Diff(want, totals); err != nil || diff != "" {
-		t.Errorf("billed totals (-want +got):\n%s %v", diff, err)
-	}
+	wantSame(t, "billed totals", want, totals, err)
 	if totals, _ := st.BilledTotals(ctx, "cust-a", "2026-02", "2026-12"); len(totals) != 1 {
 		t.Errorf("billed totals from 2026-02: %+v", totals)
 	}
@@ -368,16 +357,12 @@ func testBilling(t *testing.T, st *store.Store) {
 		rows, next, err := st.UsageRows(ctx, store.UsageQuery{Customers: all, Limit: 1, Cursor: cursor})
 		return keys(rows, func(r store.UsageRow) string { return r.CustomerID + "/" + r.Period }), next, err
 	}
-	if diff := cmp.Diff([]string{"cust-a/2026-02", "cust-b/2026-02", "cust-a/2026-01"}, walk(usagePage)); diff != "" {
-		t.Errorf("usage pages (-want +got):\n%s", diff)
-	}
+	wantSame(t, "usage pages", []string{"cust-a/2026-02", "cust-b/2026-02", "cust-a/2026-01"}, walk(usagePage), nil)
 	invoicePage := func(cursor string) ([]string, string, error) {
 		rows, next, err := st.Invoices(ctx, store.BillingQuery{Customers: all, Limit: 2, Cursor: cursor})
 		return keys(rows, func(r store.Invoice) string { return r.ID }), next, err
 	}
-	if diff := cmp.Diff([]string{"inv-3", "inv-2", "inv-1"}, walk(invoicePage)); diff != "" {
-		t.Errorf("invoice pages (-want +got):\n%s", diff)
-	}
+	wantSame(t, "invoice pages", []string{"inv-3", "inv-2", "inv-1"}, walk(invoicePage), nil)
 	_, _, err = st.Invoices(ctx, store.BillingQuery{Customers: all, Cursor: "garbage"})
 	wantCode(t, err, platform.EINVALID)
 	_, _, err = st.UsageRows(ctx, store.UsageQuery{Customers: all, Cursor: store.EncodeCursor("2026-01", "no-meter-part")})
@@ -404,10 +389,8 @@ func testInfraRecords(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	wantCode(t, st.CreateEnvVar(ctx, &store.EnvVar{ID: "e-2", Name: "API_KEY", UpdatedAt: ts, UpdatedBy: "u"}), platform.ECONFLICT)
-	gotV, _ := st.EnvVar(ctx, "e-1")
-	if diff := cmp.Diff(v, gotV); diff != "" {
-		t.Errorf("env var (-want +got):\n%s", diff)
-	}
+	gotV, err := st.EnvVar(ctx, "e-1")
+	wantSame(t, "env var", v, gotV, err)
 
 	ws, err := st.SystemWorkers(ctx)
 	if err != nil || len(ws) == 0 || ws[0].ID != "webhook-delivery" {
@@ -434,10 +417,8 @@ func testInfraRecords(t *testing.T, st *store.Store) {
 	if err := st.CreateUserAttribute(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	gotA, _ := st.UserAttribute(ctx, "a-1")
-	if diff := cmp.Diff(a, gotA); diff != "" {
-		t.Errorf("user attribute (-want +got):\n%s", diff)
-	}
+	gotA, err := st.UserAttribute(ctx, "a-1")
+	wantSame(t, "user attribute", a, gotA, err)
 
 	d := &store.Discrepancy{ID: "x-1", Kind: "billing", CustomerID: "cust-a", Summary: "s", Status: store.DiscrepancyOpen, DetectedAt: ts}
 	if err := st.CreateDiscrepancy(ctx, d); err != nil {

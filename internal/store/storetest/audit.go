@@ -19,10 +19,7 @@ import (
 //
 // spec: D-audit-trail, D-audit-stream, D-audit-retention
 func testAuditTrail(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "org-acme")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "acme", Name: "Acme", OrgID: "org-acme", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomer(t, st, "acme", "Acme", "org-acme")
 	mustOrg(t, st, "org-staff")
 	mustUser(t, st, "alice", "org-acme", "alice@acme.example")
 	mustUser(t, st, "bob", "org-acme", "bob@acme.example")

@@ -13,10 +13,7 @@ import (
 // hash and removed when no customer shows it, and resolve-org's statement
 // carries the branding.
 func testBranding(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "org-br")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "br", Name: "Br", OrgID: "org-br", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomer(t, st, "br", "Br", "org-br")
 	mustUser(t, st, "br-u", "org-br", "u@br.example")
 	if b, err := st.CustomerBranding(ctx, "br"); err != nil || *b != (store.Branding{CustomerID: "br"}) {
 		t.Fatalf("default branding: %+v %v", b, err)

@@ -34,10 +34,7 @@ func MustGrant(t testing.TB, st *store.Store, userID string) string {
 // and each way of ending credentials ends them.
 func testCredentials(t *testing.T, st *store.Store) {
 	mustOrg(t, st, "org-admin")
-	mustOrg(t, st, "org-acme")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "acme", Name: "Acme", OrgID: "org-acme", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomer(t, st, "acme", "Acme", "org-acme")
 	user := func(id, org, role, customer string) string {
 		t.Helper()
 		mustUser(t, st, id, org, id+"@example.com")

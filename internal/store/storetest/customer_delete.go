@@ -12,10 +12,7 @@ import (
 // clients its initial access tokens registered) and no other customer's.
 func testCustomerDeletion(t *testing.T, st *store.Store) {
 	for _, c := range []string{"gone", "kept"} {
-		mustOrg(t, st, "org-"+c)
-		if err := st.CreateCustomer(ctx, &platform.Customer{ID: c, Name: c, OrgID: "org-" + c, CreatedAt: ts}); err != nil {
-			t.Fatal(err)
-		}
+		mustCustomers(t, st, c)
 		for _, a := range []*platform.Application{
 			{AppID: "inst-app-" + c, ClientID: "inst-client-" + c, Name: "Instance " + c, Kind: platform.AppWeb, SecretHash: "hash", CreatedAt: ts,
 				RedirectURIs: []string{"https://" + c + ".example/callback"}, PostLogoutRedirectURIs: []string{}},

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/cx"
 	"github.com/platform/platform/internal/platform"
@@ -32,9 +30,7 @@ func testData(t *testing.T, st *store.Store) {
 
 func mustDataTenant(t *testing.T, st *store.Store, customer, tenant string) {
 	t.Helper()
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: customer, Name: customer, OrgID: "org-" + customer, CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomers(t, st, customer)
 	if err := st.CreateTenant(ctx, &store.Tenant{ID: tenant, CustomerID: customer, Name: tenant, CreatedAt: ts}); err != nil {
 		t.Fatal(err)
 	}
@@ -88,9 +84,7 @@ func testDataMasters(t *testing.T, st *store.Store) {
 		}
 	}
 	ms, _ := st.MastersByName(ctx, "Building", store.TenantFilter{TenantID: "ten-a", Scope: authz.Filter{All: true}})
-	if diff := cmp.Diff(fields, ms[0].Fields); diff != "" {
-		t.Errorf("fields (-want +got):\n%s", diff)
-	}
+	wantSame(t, "fields", fields, ms[0].Fields, nil)
 }
 
 func testDataListing(t *testing.T, st *store.Store) {
@@ -178,12 +172,8 @@ func testDataListing(t *testing.T, st *store.Store) {
 	_ = json.Unmarshal(got.CustomFields, &gotCustom)
 	_ = json.Unmarshal(recs[4].CustomFields, &wantCustom)
 	got.CustomFields = nil
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("record (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantCustom, gotCustom); diff != "" {
-		t.Errorf("custom fields (-want +got):\n%s", diff)
-	}
+	wantSame(t, "record", want, got, nil)
+	wantSame(t, "custom fields", wantCustom, gotCustom, nil)
 
 	_, err = st.ListMasterRecords(ctx, store.RecordQuery{MasterIDs: []string{"lm"}, Limit: 1, Sort: store.RecordSort{Field: "name"}})
 	wantCode(t, err, platform.EINVALID)
@@ -238,9 +228,7 @@ func testDataScheduleRows(t *testing.T, st *store.Store) {
 			if err := st.UpsertScheduleRows(ctx, id, []cx.Row{rows[0], rows[n-1], rows[n]}, ts); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(rows, load(id)); diff != "" {
-				t.Errorf("rows (-want +got):\n%s", diff)
-			}
+			wantSame(t, "rows", rows, load(id), nil)
 			boom := errors.New("boom")
 			err := st.InTx(ctx, func(tx *store.Store) error {
 				if err := tx.LockSchedule(ctx, id); err != nil {
@@ -254,9 +242,7 @@ func testDataScheduleRows(t *testing.T, st *store.Store) {
 			if !errors.Is(err, boom) {
 				t.Fatalf("InTx = %v", err)
 			}
-			if diff := cmp.Diff(rows, load(id)); diff != "" {
-				t.Errorf("after rollback (-want +got):\n%s", diff)
-			}
+			wantSame(t, "after rollback", rows, load(id), nil)
 		})
 	}
 	wantCode(t, st.InTx(ctx, func(tx *store.Store) error { return tx.LockSchedule(ctx, "nope") }), platform.ENOTFOUND)

@@ -14,12 +14,7 @@ import (
 // user's groups, group grants and what removing a group, moving a user and
 // removing an internal user take with them.
 func testGroups(t *testing.T, st *store.Store) {
-	for _, c := range []string{"cust-1", "cust-2"} {
-		mustOrg(t, st, "org-"+c)
-		if err := st.CreateCustomer(ctx, &platform.Customer{ID: c, Name: c, OrgID: "org-" + c, CreatedAt: ts}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustCustomers(t, st, "cust-1", "cust-2")
 	mustOrg(t, st, "org-admin")
 	mustUser(t, st, "ann", "org-cust-1", "ann@one.example")
 	mustUser(t, st, "bob", "org-cust-1", "bob@one.example")

@@ -15,12 +15,7 @@ import (
 // nothing; pending are users without a credential, locked those whose
 // lockout has not ended.
 func testOverview(t *testing.T, st *store.Store) {
-	for _, c := range []string{"ov-a", "ov-b"} {
-		mustOrg(t, st, "o-"+c)
-		if err := st.CreateCustomer(ctx, &platform.Customer{ID: c, Name: "Customer " + c, OrgID: "o-" + c, CreatedAt: ts}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustCustomers(t, st, "ov-a", "ov-b")
 	if err := st.CreateInstance(ctx, &platform.Instance{ID: "ov-i", CustomerID: "ov-a", Name: "Prod", URL: "https://prod.example", CreatedAt: ts},
 		&platform.InstanceConnection{InstanceID: "ov-i", OIDCClientID: "client-ov-i", UpdatedAt: ts}); err != nil {
 		t.Fatal(err)
@@ -34,7 +29,7 @@ func testOverview(t *testing.T, st *store.Store) {
 	}
 	user := func(id, customer string, password bool) {
 		t.Helper()
-		u := &platform.User{ID: id, OrgID: "o-" + customer, Email: id + "@example.com", Name: id, CreatedAt: ts, UpdatedAt: ts}
+		u := &platform.User{ID: id, OrgID: "org-" + customer, Email: id + "@example.com", Name: id, CreatedAt: ts, UpdatedAt: ts}
 		if password {
 			u.PasswordHash = "$argon2id$x"
 		}

@@ -14,12 +14,7 @@ import (
 // the filters rendered as conditions (wildcards taken literally, case
 // kept for externalId), paging by offset, and a group's members.
 func testSCIM(t *testing.T, st *store.Store) {
-	for _, c := range []string{"c1", "c2"} {
-		mustOrg(t, st, "org-"+c)
-		if err := st.CreateCustomer(ctx, &platform.Customer{ID: c, Name: c, OrgID: "org-" + c, CreatedAt: ts}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustCustomers(t, st, "c1", "c2")
 	for i, u := range []struct{ id, org, email string }{
 		{"u1", "org-c1", "ann@one.example"}, {"u2", "org-c1", "bob_x@one.example"}, {"u3", "org-c1", "cy%@one.example"},
 		{"u4", "org-c2", "ann@two.example"},

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,6 +78,24 @@ func mustOrg(t *testing.T, st *store.Store, id string) {
 	t.Helper()
 	if err := st.CreateOrganization(ctx, &platform.Organization{ID: id, Name: "Org " + id, CreatedAt: ts}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// mustCustomer stores customer id, named name, with its organization org.
+func mustCustomer(t *testing.T, st *store.Store, id, name, org string) {
+	t.Helper()
+	mustOrg(t, st, org)
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: id, Name: name, OrgID: org, CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustCustomers stores customers named as their ids, each with its
+// organization "org-"+id.
+func mustCustomers(t *testing.T, st *store.Store, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		mustCustomer(t, st, id, id, "org-"+id)
 	}
 }
 
@@ -287,11 +306,8 @@ func testReserveLoginAttempt(t *testing.T, st *store.Store) {
 }
 
 func testCustomerDomains(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "o")
+	mustCustomer(t, st, "c", "C", "o")
 	mustOrg(t, st, "other")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c", Name: "C", OrgID: "o", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
 	if err := st.AddCustomerDomain(ctx, "Example.COM", "c"); err != nil {
 		t.Fatal(err)
 	}
@@ -310,10 +326,7 @@ func testCustomerDomains(t *testing.T, st *store.Store) {
 // holds it verified (the database refuses the second), an unverified claim
 // does not count, re-verification lists what is due and drops a proof once.
 func testDomainClaims(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "o2")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c2", Name: "C2", OrgID: "o2", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomer(t, st, "c2", "C2", "o2")
 	claim := func(id, customer, domain string) {
 		t.Helper()
 		if err := st.CreateDomainClaim(ctx, &store.DomainClaim{ID: id, CustomerID: customer, Domain: domain, Token: "tok-" + id,
@@ -387,6 +400,11 @@ func testDomainClaims(t *testing.T, st *store.Store) {
 	if ok, _ := st.OrgDomainVerified(ctx, "o2", "shared.example"); ok {
 		t.Fatal("a deleted claim counts")
 	}
+	for i := range store.MaxDomainClaims {
+		claim("many-"+strconv.Itoa(i), "c2", strconv.Itoa(i)+".example")
+	}
+	wantCode(t, st.CreateDomainClaim(ctx, &store.DomainClaim{ID: "over", CustomerID: "c2", Domain: "over.example", CreatedAt: ts}),
+		platform.ELIMIT)
 }
 
 func testApplications(t *testing.T, st *store.Store) {
@@ -749,6 +767,15 @@ func testRegistrationTokens(t *testing.T, st *store.Store) {
 	if err := st.RevokeClientGrants(ctx, "client-reg", ts); err != nil {
 		t.Fatal(err)
 	}
+	for i := len(list); i < store.MaxRegistrationTokens; i++ {
+		more := *tok
+		more.ID, more.TokenHash = "iat-more-"+strconv.Itoa(i), "hm"+strconv.Itoa(i)
+		if err := st.CreateRegistrationToken(ctx, &more); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tok.ID, tok.TokenHash = "iat-over", "h-over"
+	wantCode(t, st.CreateRegistrationToken(ctx, tok), platform.ELIMIT)
 }
 
 // testCustomerNames (D-customer-names): a customer's name is unique,

@@ -17,10 +17,7 @@ import (
 // another user's never), the second factor reset and the removal of an
 // account whose invitation is pending.
 func testSupport(t *testing.T, st *store.Store) {
-	mustOrg(t, st, "o-sup")
-	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c-sup", Name: "Support Co", OrgID: "o-sup", CreatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustCustomer(t, st, "c-sup", "Support Co", "o-sup")
 	member := func(id string, password bool) {
 		t.Helper()
 		u := &platform.User{ID: id, OrgID: "o-sup", Email: id + "@example.com", Name: "User " + id, CreatedAt: ts, UpdatedAt: ts}
