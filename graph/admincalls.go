@@ -35,6 +35,11 @@ func ok(ctx context.Context, r *Resolver, f func(*admin.Service, *access.Caller)
 	return done(f(svc, c))
 }
 
+// call0 answers what method answers for the caller.
+func call0[T any](ctx context.Context, r *Resolver, method func(*admin.Service, context.Context, *access.Caller) (T, error)) (T, error) {
+	return with(ctx, r, func(s *admin.Service, c *access.Caller) (T, error) { return method(s, ctx, c) })
+}
+
 // call answers what method answers for the caller and a.
 func call[A, T any](ctx context.Context, r *Resolver, method func(*admin.Service, context.Context, *access.Caller, A) (T, error), a A) (T, error) {
 	return with(ctx, r, func(s *admin.Service, c *access.Caller) (T, error) { return method(s, ctx, c, a) })
@@ -46,9 +51,20 @@ func call2[A, B, T any](ctx context.Context, r *Resolver, method func(*admin.Ser
 	return with(ctx, r, func(s *admin.Service, c *access.Caller) (T, error) { return method(s, ctx, c, a, b) })
 }
 
+// call3 answers what method answers for the caller, a, b and d.
+func call3[A, B, D, T any](ctx context.Context, r *Resolver, method func(*admin.Service, context.Context, *access.Caller, A, B, D) (T, error),
+	a A, b B, d D) (T, error) {
+	return with(ctx, r, func(s *admin.Service, c *access.Caller) (T, error) { return method(s, ctx, c, a, b, d) })
+}
+
 // remove answers true once method has removed what a names.
 func remove[A any](ctx context.Context, r *Resolver, method func(*admin.Service, context.Context, *access.Caller, A) error, a A) (*bool, error) {
 	return ok(ctx, r, func(s *admin.Service, c *access.Caller) error { return method(s, ctx, c, a) })
+}
+
+// remove2 answers true once method has removed what a and b name.
+func remove2[A, B any](ctx context.Context, r *Resolver, method func(*admin.Service, context.Context, *access.Caller, A, B) error, a A, b B) (*bool, error) {
+	return ok(ctx, r, func(s *admin.Service, c *access.Caller) error { return method(s, ctx, c, a, b) })
 }
 
 // listAll answers the items of the whole list method answers for the caller.
@@ -92,11 +108,12 @@ func pointers[T any](vs []T, err error) ([]*T, error) {
 	return out, nil
 }
 
-// page calls list with the admin service, the caller and the page that
-// first (within limits) and after ask for, then each of then with the
+// pageWith calls list with the admin service, the caller and the page
+// that first (within limits) and after ask for, then each of then with the
 // page's items (prefetching what the selection asks of them). A resolver
-// answers the page as its schema type: (*model.XPage)(p).
-func page[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
+// answers the page as its schema type: (*model.XPage)(p); it names its list
+// method to one of the shapes below, which fit its arguments to pageWith.
+func pageWith[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
 	list func(*admin.Service, *access.Caller, admin.PageInput) (*admin.Page[T], error),
 	then ...func(context.Context, *admin.Service, *access.Caller, []T)) (*admin.Page[T], error) {
 	in, err := pageInput(limits, first, after)
@@ -114,14 +131,41 @@ func page[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, fi
 	})
 }
 
+// page answers the page method answers for the caller.
+func page[T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
+	method func(*admin.Service, context.Context, *access.Caller, admin.PageInput) (*admin.Page[T], error)) (*admin.Page[T], error) {
+	return pageWith(ctx, r, limits, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[T], error) {
+		return method(s, ctx, c, in)
+	})
+}
+
 // pageOf is page for a list method that takes an argument before the page: the
 // customer whose list it is, a search, a filter.
 func pageOf[A, T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
 	method func(*admin.Service, context.Context, *access.Caller, A, admin.PageInput) (*admin.Page[T], error), a A,
 	then ...func(context.Context, *admin.Service, *access.Caller, []T)) (*admin.Page[T], error) {
-	return page(ctx, r, limits, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[T], error) {
+	return pageWith(ctx, r, limits, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[T], error) {
 		return method(s, ctx, c, a, in)
 	}, then...)
+}
+
+// pageOf2 is page for a list method that takes two arguments before the
+// page: the customer whose list it is and a search.
+func pageOf2[A, B, T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
+	method func(*admin.Service, context.Context, *access.Caller, A, B, admin.PageInput) (*admin.Page[T], error), a A, b B,
+	then ...func(context.Context, *admin.Service, *access.Caller, []T)) (*admin.Page[T], error) {
+	return pageWith(ctx, r, limits, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[T], error) {
+		return method(s, ctx, c, a, b, in)
+	}, then...)
+}
+
+// pageBy is page for a list method whose filter carries the page (its
+// Limit and Cursor): filter makes the filter of the page asked for.
+func pageBy[F, T any](ctx context.Context, r *Resolver, limits platform.PageLimit, first *int, after *string,
+	method func(*admin.Service, context.Context, *access.Caller, F) (*admin.Page[T], error), filter func(admin.PageInput) F) (*admin.Page[T], error) {
+	return pageWith(ctx, r, limits, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[T], error) {
+		return method(s, ctx, c, filter(in))
+	})
 }
 
 // limit is a newest-first list's first as a service limit.

@@ -10,26 +10,25 @@ import (
 	"time"
 
 	"github.com/platform/platform/graph/model"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
 
 func (r *queryResolver) AuditLog(ctx context.Context, actorID *string, actor *string, targetID *string, kind *string, outcome *string, from *time.Time, to *time.Time, first *int, after *string) (*model.AuditEventPage, error) {
-	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.AuditEvent], error) {
-		return s.AuditLog(ctx, c, admin.AuditQuery{ActorID: str(actorID), Actor: str(actor), TargetID: str(targetID), Kind: str(kind),
-			Outcome: str(outcome), From: timeOf(from), To: timeOf(to), Limit: in.Limit, Cursor: in.Cursor})
+	p, err := pageBy(ctx, r.Resolver, platform.LogPages, first, after, (*admin.Service).AuditLog, func(in admin.PageInput) admin.AuditQuery {
+		return admin.AuditQuery{ActorID: str(actorID), Actor: str(actor), TargetID: str(targetID), Kind: str(kind),
+			Outcome: str(outcome), From: timeOf(from), To: timeOf(to), Limit: in.Limit, Cursor: in.Cursor}
 	})
 	return (*model.AuditEventPage)(p), err
 }
 
 func (r *queryResolver) AuditKinds(ctx context.Context) ([]string, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]string, error) { return s.AuditKinds(ctx, c) })
+	return call0(ctx, r.Resolver, (*admin.Service).AuditKinds)
 }
 
 func (r *queryResolver) EmailLog(ctx context.Context, actorID *string, recipient *string, first *int, after *string) (*model.EmailPage, error) {
-	p, err := page(ctx, r.Resolver, platform.LogPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[admin.EmailView], error) {
-		return s.EmailLog(ctx, c, admin.LogQuery{ActorID: str(actorID), Recipient: str(recipient), Limit: in.Limit, Cursor: in.Cursor})
+	p, err := pageBy(ctx, r.Resolver, platform.LogPages, first, after, (*admin.Service).EmailLog, func(in admin.PageInput) admin.LogQuery {
+		return admin.LogQuery{ActorID: str(actorID), Recipient: str(recipient), Limit: in.Limit, Cursor: in.Cursor}
 	})
 	if err != nil {
 		return nil, err

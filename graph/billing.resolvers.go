@@ -20,7 +20,7 @@ func (r *customerResolver) NextInvoice(ctx context.Context, obj *admin.Customer)
 }
 
 func (r *customerResolver) Invoices(ctx context.Context, obj *admin.Customer, status *string, first *int, after *string) (*model.InvoicePage, error) {
-	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InvoiceView], error) {
+	p, err := pageWith(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InvoiceView], error) {
 		return s.ListCustomerInvoices(ctx, c, obj.ID, admin.InvoiceFilter{Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
 	})
 	return (*model.InvoicePage)(p), err
@@ -49,15 +49,15 @@ func (r *mutationResolver) PutBillingSetup(ctx context.Context, customerID strin
 }
 
 func (r *queryResolver) Usage(ctx context.Context, customerID *string, meter *string, from *string, to *string, first *int, after *string) (*model.UsagePage, error) {
-	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Usage], error) {
-		return s.ListUsage(ctx, c, admin.UsageFilter{CustomerID: str(customerID), Meter: str(meter), From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor})
+	p, err := pageBy(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).ListUsage, func(in admin.PageInput) admin.UsageFilter {
+		return admin.UsageFilter{CustomerID: str(customerID), Meter: str(meter), From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor}
 	})
 	return (*model.UsagePage)(p), err
 }
 
 func (r *queryResolver) Invoices(ctx context.Context, customerID *string, status *string, first *int, after *string) (*model.InvoicePage, error) {
-	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InvoiceView], error) {
-		return s.ListInvoices(ctx, c, admin.InvoiceFilter{CustomerID: str(customerID), Status: str(status), Limit: in.Limit, Cursor: in.Cursor})
+	p, err := pageBy(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).ListInvoices, func(in admin.PageInput) admin.InvoiceFilter {
+		return admin.InvoiceFilter{CustomerID: str(customerID), Status: str(status), Limit: in.Limit, Cursor: in.Cursor}
 	})
 	return (*model.InvoicePage)(p), err
 }

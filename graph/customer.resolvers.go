@@ -11,7 +11,6 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -41,16 +40,14 @@ func (r *customerResolver) Grants(ctx context.Context, obj *admin.Customer) ([]*
 }
 
 func (r *customerResolver) Usage(ctx context.Context, obj *admin.Customer, from *string, to *string, first *int, after *string) (*model.UsagePage, error) {
-	p, err := page(ctx, r.Resolver, platform.NewestPages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Usage], error) {
-		return s.ListCustomerUsage(ctx, c, admin.UsageFilter{CustomerID: obj.ID, From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor})
+	p, err := pageBy(ctx, r.Resolver, platform.NewestPages, first, after, (*admin.Service).ListCustomerUsage, func(in admin.PageInput) admin.UsageFilter {
+		return admin.UsageFilter{CustomerID: obj.ID, From: str(from), To: str(to), Limit: in.Limit, Cursor: in.Cursor}
 	})
 	return (*model.UsagePage)(p), err
 }
 
 func (r *customerResolver) BilledTotals(ctx context.Context, obj *admin.Customer, from *string, to *string) ([]*admin.BilledTotal, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) ([]*admin.BilledTotal, error) {
-		return s.BilledTotals(ctx, c, obj.ID, str(from), str(to))
-	})
+	return call3(ctx, r.Resolver, (*admin.Service).BilledTotals, obj.ID, str(from), str(to))
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*admin.Customer, error) {

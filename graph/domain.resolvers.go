@@ -8,7 +8,6 @@ package graph
 import (
 	"context"
 
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 )
 
@@ -25,5 +24,5 @@ func (r *mutationResolver) VerifyDomain(ctx context.Context, customerID string, 
 }
 
 func (r *mutationResolver) DeleteDomain(ctx context.Context, customerID string, id string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error { return s.DeleteDomain(ctx, c, customerID, id) })
+	return remove2(ctx, r.Resolver, (*admin.Service).DeleteDomain, customerID, id)
 }

@@ -71,9 +71,7 @@ func (r *queryResolver) Grants(ctx context.Context, userID *string, customerID *
 }
 
 func (r *queryResolver) Focus(ctx context.Context) (*admin.Focus, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Focus, error) {
-		return s.Focus(ctx, c)
-	})
+	return call0(ctx, r.Resolver, (*admin.Service).Focus)
 }
 
 func (r *Resolver) Focus() generated.FocusResolver { return &focusResolver{r} }

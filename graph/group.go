@@ -32,7 +32,7 @@ func (r *Resolver) deleteGroup(ctx context.Context, internal bool, id string) (*
 }
 
 func (r *Resolver) groupMembers(ctx context.Context, internal, managers bool, id string, first *int, after *string) (*model.GroupMemberPage, error) {
-	p, err := page(ctx, r, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.GroupMember], error) {
+	p, err := pageWith(ctx, r, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.GroupMember], error) {
 		return s.GroupMembers(ctx, c, internal, managers, id, in)
 	})
 	return (*model.GroupMemberPage)(p), err

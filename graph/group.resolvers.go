@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"github.com/platform/platform/graph/model"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -75,9 +74,7 @@ func (r *mutationResolver) CreateGroupGrant(ctx context.Context, groupID string,
 }
 
 func (r *mutationResolver) DeleteGroupGrant(ctx context.Context, groupID string, customerID *string, instanceID *string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.DeleteGroupGrant(ctx, c, groupID, admin.GroupGrantInput{CustomerID: str(customerID), InstanceID: str(instanceID)})
-	})
+	return remove2(ctx, r.Resolver, (*admin.Service).DeleteGroupGrant, groupID, admin.GroupGrantInput{CustomerID: str(customerID), InstanceID: str(instanceID)})
 }
 
 func (r *queryResolver) Groups(ctx context.Context, customerID string, first *int, after *string) (*model.GroupPage, error) {
@@ -98,9 +95,7 @@ func (r *queryResolver) GroupManagers(ctx context.Context, groupID string, first
 }
 
 func (r *queryResolver) InternalGroups(ctx context.Context, first *int, after *string) (*model.GroupPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Group], error) {
-		return s.ListInternalGroups(ctx, c, in)
-	})
+	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).ListInternalGroups)
 	return (*model.GroupPage)(p), err
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -61,9 +60,7 @@ func (r *mutationResolver) ResolveDatabaseURI(ctx context.Context, id string) (*
 }
 
 func (r *queryResolver) Instances(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.InstancePage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.Instance], error) {
-		return s.SearchInstances(ctx, c, str(customerID), str(search), in)
-	}, r.prefetchInstancePage)
+	p, err := pageOf2(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).SearchInstances, str(customerID), str(search), r.prefetchInstancePage)
 	return (*model.InstancePage)(p), err
 }
 

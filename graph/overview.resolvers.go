@@ -8,10 +8,9 @@ package graph
 import (
 	"context"
 
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 )
 
 func (r *queryResolver) Overview(ctx context.Context) (*admin.Overview, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.Overview, error) { return s.Overview(ctx, c) })
+	return call0(ctx, r.Resolver, (*admin.Service).Overview)
 }

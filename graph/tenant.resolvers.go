@@ -11,7 +11,6 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -37,15 +36,11 @@ func (r *mutationResolver) PutTenantSettings(ctx context.Context, id string, set
 }
 
 func (r *mutationResolver) PutTenantMember(ctx context.Context, id string, userID string, role string) (*admin.TenantMember, error) {
-	return with(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) (*admin.TenantMember, error) {
-		return s.PutTenantMember(ctx, c, id, userID, admin.MemberInput{Role: role})
-	})
+	return call3(ctx, r.Resolver, (*admin.Service).PutTenantMember, id, userID, admin.MemberInput{Role: role})
 }
 
 func (r *mutationResolver) RemoveTenantMember(ctx context.Context, id string, userID string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error {
-		return s.RemoveTenantMember(ctx, c, id, userID)
-	})
+	return remove2(ctx, r.Resolver, (*admin.Service).RemoveTenantMember, id, userID)
 }
 
 func (r *mutationResolver) TriggerMigration(ctx context.Context, id string, targetVersion string) (*admin.TenantMigration, error) {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/platform/platform/graph/generated"
 	"github.com/platform/platform/graph/model"
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
 	"github.com/platform/platform/internal/platform"
 )
@@ -64,7 +63,7 @@ func (r *mutationResolver) ResetSecondFactor(ctx context.Context, id string) (*a
 }
 
 func (r *mutationResolver) EndUserSession(ctx context.Context, id string, sessionID string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error { return s.EndUserSession(ctx, c, id, sessionID) })
+	return remove2(ctx, r.Resolver, (*admin.Service).EndUserSession, id, sessionID)
 }
 
 func (r *mutationResolver) EndUserSessions(ctx context.Context, id string) (*bool, error) {
@@ -112,7 +111,7 @@ func (r *mutationResolver) ResetInternalSecondFactor(ctx context.Context, id str
 }
 
 func (r *mutationResolver) EndInternalUserSession(ctx context.Context, id string, sessionID string) (*bool, error) {
-	return ok(ctx, r.Resolver, func(s *admin.Service, c *access.Caller) error { return s.EndInternalUserSession(ctx, c, id, sessionID) })
+	return remove2(ctx, r.Resolver, (*admin.Service).EndInternalUserSession, id, sessionID)
 }
 
 func (r *mutationResolver) EndInternalUserSessions(ctx context.Context, id string) (*bool, error) {
@@ -128,9 +127,7 @@ func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 }
 
 func (r *queryResolver) Users(ctx context.Context, customerID *string, first *int, after *string, search *string) (*model.CustomerUserPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.CustomerUserView], error) {
-		return s.SearchUsers(ctx, c, str(customerID), str(search), in)
-	})
+	p, err := pageOf2(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).SearchUsers, str(customerID), str(search))
 	return (*model.CustomerUserPage)(p), err
 }
 
@@ -144,9 +141,7 @@ func (r *queryResolver) UserSessions(ctx context.Context, id string, first *int,
 }
 
 func (r *queryResolver) InternalUsers(ctx context.Context, first *int, after *string, search *string) (*model.InternalUserPage, error) {
-	p, err := page(ctx, r.Resolver, platform.NamePages, first, after, func(s *admin.Service, c *access.Caller, in admin.PageInput) (*admin.Page[*admin.InternalUser], error) {
-		return s.SearchInternalUsers(ctx, c, str(search), in)
-	})
+	p, err := pageOf(ctx, r.Resolver, platform.NamePages, first, after, (*admin.Service).SearchInternalUsers, str(search))
 	return (*model.InternalUserPage)(p), err
 }
 

@@ -53,7 +53,7 @@ func walkRoutes(t *testing.T, h http.Handler) []string {
 // the gateway and its callback (R4.4-callbacks, R5.2-flow), the console
 // app's pages and assets (D-console-app), the tenant web app and its
 // backend's sign-in (R4.2-config, R4.2-callback, D-tenant-auth, the
-// back-channel logout), GraphQL (D-graphql) and the console's SCIM server
+// back-channel logout, the end of an impersonation's session, D-impersonation), GraphQL (D-graphql) and the console's SCIM server
 // under /scim/v2, the base directories are given (D-scim). Anything else the routers
 // grow outside /api/v1 fails here.
 //
@@ -71,7 +71,7 @@ func TestEveryAPIRouteUnderVersionPrefix(t *testing.T) {
 			"GET /": true, "GET /3/": true, "GET /auth/callback": true, "GET /3/auth/callback": true,
 			"GET /projects": true, "GET /signed-out": true, "GET /static/{file}": true,
 			"GET /auth/config": true, "POST /auth/idp/callback": true, "GET /auth/session": true,
-			"POST /auth/logout": true, "POST /auth/backchannel-logout": true,
+			"POST /auth/logout": true, "POST /auth/backchannel-logout": true, "POST /auth/impersonation/end": true,
 		},
 	}
 	// Routes each API must have, so a walk that misses a mounted router

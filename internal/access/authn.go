@@ -3,7 +3,6 @@ package access
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -82,25 +81,22 @@ func Bearer(vs ...*TokenVerifier) Authenticator {
 		if !ok || raw == "" || len(raw) > maxBearer {
 			return Identity{}, errInvalidToken("a bearer access token is required")
 		}
-		var tok *AccessToken
-		var err error
-		for _, v := range vs {
-			if tok, err = v.Verify(r.Context(), raw); err == nil {
-				break
-			}
-		}
+		tok, err := verifyAny(r.Context(), vs, raw)
 		if err != nil {
-			if !IsTokenError(err) { // the key set could not be read: say so, never the token
-				slog.ErrorContext(r.Context(), "access token not verified", "err", err)
-			}
 			return Identity{}, errInvalidToken("the access token is not valid")
 		}
 		if tok.JKT != "" { // a DPoP-bound token is no bearer token (RFC 9449 section 7.2)
 			return Identity{}, errInvalidToken("the access token is bound to a DPoP key: present it with the DPoP scheme and a proof")
 		}
-		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer, Actor: tok.Actor, AuthTime: tok.AuthTime,
-			ACR: tok.ACR, AMR: tok.AMR}, nil
+		return tok.identity(), nil
 	}
+}
+
+// identity is who a verified access token names, presented by the client
+// itself (Bearer or DPoP).
+func (t *AccessToken) identity() Identity {
+	return Identity{UserID: t.Subject, GrantID: t.GrantID, Via: ViaBearer, Actor: t.Actor, AuthTime: t.AuthTime,
+		ACR: t.ACR, AMR: t.AMR}
 }
 
 // invalidToken marks an EUNAUTHORIZED error whose credentials were presented

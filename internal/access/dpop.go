@@ -1,7 +1,6 @@
 package access
 
 import (
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -70,17 +69,8 @@ func DPoP(d *DPoPProofs, vs ...*TokenVerifier) Authenticator {
 		if raw == "" || len(raw) > maxBearer {
 			return Identity{}, d.refuse("invalid_token", "a DPoP access token is required")
 		}
-		var tok *AccessToken
-		var err error
-		for _, v := range vs {
-			if tok, err = v.Verify(r.Context(), raw); err == nil {
-				break
-			}
-		}
+		tok, err := verifyAny(r.Context(), vs, raw)
 		if err != nil {
-			if !IsTokenError(err) {
-				slog.ErrorContext(r.Context(), "access token not verified", "err", err)
-			}
 			return Identity{}, d.refuse("invalid_token", "the access token is not valid")
 		}
 		if tok.JKT == "" {
@@ -111,7 +101,6 @@ func DPoP(d *DPoPProofs, vs ...*TokenVerifier) Authenticator {
 		if !fresh {
 			return Identity{}, d.refuse("invalid_dpop_proof", "the proof was used already")
 		}
-		return Identity{UserID: tok.Subject, GrantID: tok.GrantID, Via: ViaBearer, Actor: tok.Actor, AuthTime: tok.AuthTime,
-			ACR: tok.ACR, AMR: tok.AMR}, nil
+		return tok.identity(), nil
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -146,6 +147,23 @@ func (v *TokenVerifier) Verify(ctx context.Context, raw string) (*AccessToken, e
 		t.Actor = own.Act.Subject
 	}
 	return t, nil
+}
+
+// verifyAny verifies raw with each of vs until one accepts it: a token of
+// any of their audiences verifies. An error that is not the token's (the
+// key set could not be read) is logged; nothing of the token is.
+func verifyAny(ctx context.Context, vs []*TokenVerifier, raw string) (*AccessToken, error) {
+	var tok *AccessToken
+	var err error
+	for _, v := range vs {
+		if tok, err = v.Verify(ctx, raw); err == nil {
+			break
+		}
+	}
+	if err != nil && !IsTokenError(err) {
+		slog.ErrorContext(ctx, "access token not verified", "err", err)
+	}
+	return tok, err
 }
 
 // IsTokenError reports whether err is a refused token (as opposed to the

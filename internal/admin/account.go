@@ -37,6 +37,14 @@ func (a account) acted() acted {
 	return on(a.customerID, "users", a.id)
 }
 
+// AccountInput is a new account as both parts take it: its e-mail address,
+// name and console role (InviteInput, InternalUserInput).
+type AccountInput struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	Role  string `json:"role"`
+}
+
 // userInput checks a new user's e-mail address and name, with its role's
 // parse error (nil when the role is valid), and reports every problem at
 // once: EINVALID with message what and the problems as details.

@@ -378,10 +378,7 @@ type NextInvoiceView struct {
 // the customer has no billing setup (it is not billed); EFORBIDDEN or
 // ENOTFOUND per the scope mode.
 func (s *billing) NextInvoice(ctx context.Context, c *access.Caller, customerID string) (*NextInvoiceView, error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpInvoiceNext); err != nil {
-		return nil, err
-	}
-	setup, err := s.store.BillingSetup(ctx, customerID)
+	setup, err := ofCustomer(ctx, s.core, c, OpInvoiceNext, customerID, s.store.BillingSetup)
 	if err != nil {
 		return nil, err
 	}
@@ -520,13 +517,7 @@ func (s *billing) BilledTotals(ctx context.Context, c *access.Caller, customerID
 	if from, to, err = periods(from, to); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.BilledTotals(ctx, customerID, from, to)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*BilledTotal, 0, len(rows))
-	for _, b := range rows {
-		out = append(out, &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)})
-	}
-	return out, nil
+	return listing(func(b *store.BilledTotal) *BilledTotal {
+		return &BilledTotal{Period: b.Period, Currency: b.Currency, BilledAmount: major(b.AmountCents)}
+	})(s.store.BilledTotals(ctx, customerID, from, to))
 }

@@ -44,14 +44,7 @@ type BrandingInput struct {
 
 // CustomerBranding returns a customer's branding.
 func (s *brandings) CustomerBranding(ctx context.Context, c *access.Caller, customerID string) (*Branding, error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpBrandingGet); err != nil {
-		return nil, err
-	}
-	b, err := s.store.CustomerBranding(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return s.brandingView(b), nil
+	return viewing(s.brandingView)(ofCustomer(ctx, s.core, c, OpBrandingGet, customerID, s.store.CustomerBranding))
 }
 
 // PutCustomerBranding changes a customer's name, colour and e-mail sender.

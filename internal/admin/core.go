@@ -85,6 +85,31 @@ func (s *core) customerFor(ctx context.Context, c *access.Caller, id string, op 
 	return decided(ctx, s, c, op, customerResource)(s.store.Customer(ctx, id))
 }
 
+// ofCustomer reads customer customerID's record of a kind (load), once op
+// is decided on the customer (customerFor).
+func ofCustomer[R any](ctx context.Context, s *core, c *access.Caller, op Operation, customerID string,
+	load func(context.Context, string) (R, error)) (R, error) {
+	if _, err := s.customerFor(ctx, c, customerID, op); err != nil {
+		var none R
+		return none, err
+	}
+	return load(ctx, customerID)
+}
+
+// createIn decides c's role on op, a create of a record of customer
+// customerID, before the customer is looked at: EFORBIDDEN for a role
+// without op, then EINVALID when no customer is named. The decision on the
+// customer itself follows once it is loaded.
+func (s *core) createIn(ctx context.Context, c *access.Caller, op Operation, customerID string) error {
+	if err := s.checkRole(ctx, c, op); err != nil {
+		return err
+	}
+	if customerID == "" {
+		return platform.Errorf(platform.EINVALID, "customerId is required")
+	}
+	return nil
+}
+
 // destination loads the customer a record of customer from moves to (to),
 // a move across customers (R4.6-admin-only); what names the record in the
 // messages. EINVALID when to is not given, is from, or names no customer.

@@ -86,18 +86,7 @@ func newDomainView(d *store.DomainClaim) *DomainView {
 // ListDomains lists a customer's domains by name (one page, at most
 // store.MaxDomainClaims).
 func (s *customerDomains) ListDomains(ctx context.Context, c *access.Caller, customerID string) (*Page[*DomainView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpDomainList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.DomainClaims(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*DomainView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newDomainView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return customerList(ctx, s.core, c, OpDomainList, customerID, s.store.DomainClaims, newDomainView)
 }
 
 // ClaimDomain claims a domain for the customer and answers the record to

@@ -261,10 +261,7 @@ func (s *impersonations) end(ctx context.Context, c *access.Caller, op Operation
 // CustomerImpersonationPolicy answers whether customer customerID allows
 // support impersonation.
 func (s *impersonations) CustomerImpersonationPolicy(ctx context.Context, c *access.Caller, customerID string) (*ImpersonationPolicy, error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpImpersonationPolicyGet); err != nil {
-		return nil, err
-	}
-	allowed, err := s.store.CustomerImpersonation(ctx, customerID)
+	allowed, err := ofCustomer(ctx, s.core, c, OpImpersonationPolicyGet, customerID, s.store.CustomerImpersonation)
 	if err != nil {
 		return nil, err
 	}

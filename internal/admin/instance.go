@@ -162,11 +162,7 @@ func (s *instances) ListInstances(ctx context.Context, c *access.Caller, custome
 // EFORBIDDEN for a role that reads instances with neither manage_instances
 // nor create_tenant.
 func (s *instances) SearchInstances(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*Instance], error) {
-	search, err := cleanSearch(search)
-	if err != nil {
-		return nil, err
-	}
-	return namePage(ctx, s.core, c, OpInstanceList, p, func(f authz.Filter) ([]store.InstanceRow, string, error) {
+	return searchPage(ctx, s.core, c, OpInstanceList, search, p, func(f authz.Filter, search string) ([]store.InstanceRow, string, error) {
 		return s.store.ListInstances(ctx, f, customerID, search, p)
 	}, s.instanceView(c))
 }
@@ -199,11 +195,8 @@ const AppCleanupTimeout = 10 * time.Second
 // the instance and its connection (R2.5-instance-app). When the provider
 // fails nothing is stored; when storing fails the application is removed.
 func (s *instances) CreateInstance(ctx context.Context, c *access.Caller, in InstanceInput) (*Instance, error) {
-	if err := s.checkRole(ctx, c, OpInstanceCreate); err != nil {
+	if err := s.createIn(ctx, c, OpInstanceCreate, in.CustomerID); err != nil {
 		return nil, err
-	}
-	if in.CustomerID == "" {
-		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
 	}
 	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
 		if platform.ErrorCode(err) == platform.ENOTFOUND {

@@ -39,12 +39,9 @@ func newInternalUser(u *store.InternalUser, now time.Time) *InternalUser {
 // view is u's view now.
 func (s *internalUsers) view(u *store.InternalUser) *InternalUser { return newInternalUser(u, s.now()) }
 
-// InternalUserInput creates an internal user in the administrator organization.
-type InternalUserInput struct {
-	Email string `json:"email"`
-	Name  string `json:"name"`
-	Role  string `json:"role"`
-}
+// InternalUserInput creates an internal user in the administrator
+// organization, with an internal role.
+type InternalUserInput = AccountInput
 
 // InternalUserPatch changes an internal user; nil fields stay.
 type InternalUserPatch struct {

@@ -200,15 +200,7 @@ func (s *me) Subscriptions(ctx context.Context, c *access.Caller) ([]Subscriptio
 	if err := s.check(ctx, c, OpSubscriptionList, authz.Resource{}); err != nil {
 		return nil, err
 	}
-	evs, err := s.store.Subscriptions(ctx, c.UserID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Subscription, 0, len(evs))
-	for _, e := range evs {
-		out = append(out, Subscription{EventType: e})
-	}
-	return out, nil
+	return listing(func(e *string) Subscription { return Subscription{EventType: *e} })(s.store.Subscriptions(ctx, c.UserID))
 }
 
 // Subscribe subscribes the caller to an event type; subscribing twice is

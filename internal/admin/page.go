@@ -63,6 +63,19 @@ func namePage[R, V any](ctx context.Context, s *core, c *access.Caller, op Opera
 	return newPage(views(rows, view), next), nil
 }
 
+// searchPage is namePage of the rows whose name (or e-mail) contains search
+// (case-insensitive; "" for all): load reads the page with the scope filter
+// and the trimmed search applied in SQL. EINVALID for a search of more than
+// 200 characters.
+func searchPage[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation, search string, p PageInput,
+	load func(f authz.Filter, search string) ([]R, string, error), view func(*R) *V) (*Page[*V], error) {
+	search, err := cleanSearch(search)
+	if err != nil {
+		return nil, err
+	}
+	return namePage(ctx, s, c, op, p, func(f authz.Filter) ([]R, string, error) { return load(f, search) }, view)
+}
+
 // newestPage answers one page of a list, newest first, whose size limits
 // bounds (EINVALID): load reads it.
 func newestPage[R, V any](limits platform.PageLimit, limit int, load func() ([]R, string, error), view func(*R) V) (*Page[V], error) {
@@ -95,6 +108,14 @@ func customerList[R, V any](ctx context.Context, s *core, c *access.Caller, op O
 	load func(context.Context, string) ([]R, error), view func(*R) *V) (*Page[*V], error) {
 	_, err := s.customerFor(ctx, c, customerID, op)
 	return wholeList(ctx, err, func(ctx context.Context) ([]R, error) { return load(ctx, customerID) }, view)
+}
+
+// internalList answers the whole list of the administrator organization's
+// records of a kind customers hold too (load with no customer, ""), decided
+// on op as the platform's own records are.
+func internalList[R, V any](ctx context.Context, s *core, c *access.Caller, op Operation,
+	load func(context.Context, string) ([]R, error), view func(*R) *V) (*Page[*V], error) {
+	return wholeList(ctx, s.infra(ctx, c, op), func(ctx context.Context) ([]R, error) { return load(ctx, "") }, view)
 }
 
 // WholePage is a whole list as the API answers it: the page envelope without a next page.

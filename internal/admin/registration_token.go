@@ -80,18 +80,7 @@ func newRegistrationTokenView(t *store.RegistrationToken) *RegistrationTokenView
 
 // ListRegistrationTokens lists a customer's tokens, newest first; one page.
 func (s *registrationTokens) ListRegistrationTokens(ctx context.Context, c *access.Caller, customerID string) (*Page[*RegistrationTokenView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpRegistrationTokenList); err != nil {
-		return nil, err
-	}
-	rows, err := s.store.RegistrationTokens(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*RegistrationTokenView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newRegistrationTokenView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return customerList(ctx, s.core, c, OpRegistrationTokenList, customerID, s.store.RegistrationTokens, newRegistrationTokenView)
 }
 
 // CreateRegistrationToken makes an initial access token of the customer and
@@ -206,21 +195,15 @@ type RegisteredClient struct {
 // ListRegisteredClients lists the clients the customer's tokens registered,
 // by name; one page.
 func (s *registrationTokens) ListRegisteredClients(ctx context.Context, c *access.Caller, customerID string) (*Page[*RegisteredClient], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpRegisteredClientList); err != nil {
-		return nil, err
+	return customerList(ctx, s.core, c, OpRegisteredClientList, customerID, s.store.RegisteredApplications,
+		func(a **platform.Application) *RegisteredClient { return newRegisteredClient(*a) })
+}
+
+func newRegisteredClient(a *platform.Application) *RegisteredClient {
+	uris := a.RedirectURIs
+	if uris == nil {
+		uris = []string{}
 	}
-	apps, err := s.store.RegisteredApplications(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*RegisteredClient, 0, len(apps))
-	for _, a := range apps {
-		uris := a.RedirectURIs
-		if uris == nil {
-			uris = []string{}
-		}
-		out = append(out, &RegisteredClient{ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
-			RedirectURIs: uris, Registered: true, TokenID: a.RegistrationTokenID, CreatedAt: a.CreatedAt})
-	}
-	return WholePage(out), nil
+	return &RegisteredClient{ClientID: a.ClientID, Name: a.Name, Kind: a.Kind, AuthMethod: a.TokenAuthMethod(),
+		RedirectURIs: uris, Registered: true, TokenID: a.RegistrationTokenID, CreatedAt: a.CreatedAt}
 }

@@ -121,15 +121,7 @@ func (s *scimGroups) SCIMUserGroups(ctx context.Context, c *access.Caller, userI
 	if _, err := s.store.SCIMUser(ctx, d.orgID, userID); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.UserGroups(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]SCIMGroupRef, 0, len(rows))
-	for _, g := range rows {
-		out = append(out, SCIMGroupRef{ID: g.ID, Name: g.Name})
-	}
-	return out, nil
+	return listing(func(g *platform.Group) SCIMGroupRef { return SCIMGroupRef{ID: g.ID, Name: g.Name} })(s.store.UserGroups(ctx, userID))
 }
 
 // SCIMCreateGroup creates a group of the caller's organization, binding no

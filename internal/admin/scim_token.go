@@ -50,31 +50,13 @@ const scimTokenPrefix = "scim_"
 // ListSCIMTokens lists a customer's tokens, newest first; one page (at most
 // store.MaxSCIMTokens).
 func (s *scimTokens) ListSCIMTokens(ctx context.Context, c *access.Caller, customerID string) (*Page[*SCIMTokenView], error) {
-	if _, err := s.customerFor(ctx, c, customerID, OpSCIMTokenList); err != nil {
-		return nil, err
-	}
-	return s.list(ctx, customerID)
+	return customerList(ctx, s.core, c, OpSCIMTokenList, customerID, s.store.SCIMTokens, newSCIMTokenView)
 }
 
 // ListInternalSCIMTokens lists the administrator organization's tokens,
 // newest first; one page.
 func (s *scimTokens) ListInternalSCIMTokens(ctx context.Context, c *access.Caller) (*Page[*SCIMTokenView], error) {
-	if err := s.infra(ctx, c, OpInternalSCIMTokenList); err != nil {
-		return nil, err
-	}
-	return s.list(ctx, "")
-}
-
-func (s *scimTokens) list(ctx context.Context, customerID string) (*Page[*SCIMTokenView], error) {
-	rows, err := s.store.SCIMTokens(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*SCIMTokenView, 0, len(rows))
-	for i := range rows {
-		out = append(out, newSCIMTokenView(&rows[i]))
-	}
-	return WholePage(out), nil
+	return internalList(ctx, s.core, c, OpInternalSCIMTokenList, s.store.SCIMTokens, newSCIMTokenView)
 }
 
 // CreateSCIMToken makes a token for the customer's directory and answers

@@ -6,7 +6,6 @@ import (
 
 	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/platform"
-	"github.com/platform/platform/internal/store"
 )
 
 // securityPolicies manages a customer organization's security policy
@@ -46,7 +45,7 @@ type SecurityPolicyInput struct {
 	MFABySSO           *bool `json:"mfaBySso,omitempty"`
 }
 
-func newSecurityPolicy(p *platform.LoginPolicy) *SecurityPolicy {
+func newSecurityPolicy(p *platform.LoginPolicy, _ int) *SecurityPolicy {
 	return &SecurityPolicy{SessionIdleSeconds: p.SessionIdleSeconds, SessionMaxSeconds: p.SessionMaxSeconds,
 		PasswordMinLength: p.PasswordMinLength, PlatformPasswordMinLength: platform.PlatformPasswordMinLength,
 		MFAForced: p.MFAForced, MFAByTOTP: p.MFAByTOTP, MFAByPasskey: p.MFAByPasskey, MFABySSO: p.MFABySSO}
@@ -54,11 +53,7 @@ func newSecurityPolicy(p *platform.LoginPolicy) *SecurityPolicy {
 
 // SecurityPolicy returns a customer's security policy.
 func (s *securityPolicies) SecurityPolicy(ctx context.Context, c *access.Caller, customerID string) (*SecurityPolicy, error) {
-	cust, err := s.customerFor(ctx, c, customerID, OpSecurityPolicy)
-	if err != nil {
-		return nil, err
-	}
-	return viewing(newSecurityPolicy)(s.store.LoginPolicy(ctx, cust.OrgID))
+	return loginPolicyView(ctx, s.core, c, OpSecurityPolicy, customerID, newSecurityPolicy)
 }
 
 // PutSecurityPolicy changes a customer's security policy. EINVALID, with
@@ -68,46 +63,24 @@ func (s *securityPolicies) SecurityPolicy(ctx context.Context, c *access.Caller,
 // second factor left to satisfy it (or passkeys only where passkeys are
 // not allowed).
 func (s *securityPolicies) PutSecurityPolicy(ctx context.Context, c *access.Caller, customerID string, in SecurityPolicyInput) (*SecurityPolicy, error) {
-	cust, err := s.customerFor(ctx, c, customerID, OpSecurityPolicyPut)
-	if err != nil {
-		return nil, err
-	}
-	var out *SecurityPolicy
-	err = s.audited(ctx, c, OpSecurityPolicyPut, on(customerID, "customers", customerID, "security-policy"), func(tx *store.Store) error {
-		p, err := tx.LoginPolicy(ctx, cust.OrgID)
-		if err != nil {
-			return err
-		}
-		xs, err := tx.ExternalIDPs(ctx, cust.OrgID)
-		if err != nil {
-			return err
-		}
-		for _, f := range []struct{ in, out *int }{{in.SessionIdleSeconds, &p.SessionIdleSeconds},
-			{in.SessionMaxSeconds, &p.SessionMaxSeconds}, {in.PasswordMinLength, &p.PasswordMinLength}} {
-			if f.in != nil {
-				*f.out = *f.in
+	return changeLoginPolicy(ctx, s.core, c, OpSecurityPolicyPut, customerID, "security-policy",
+		func(p *platform.LoginPolicy, providers int) error {
+			for _, f := range []struct{ in, out *int }{{in.SessionIdleSeconds, &p.SessionIdleSeconds},
+				{in.SessionMaxSeconds, &p.SessionMaxSeconds}, {in.PasswordMinLength, &p.PasswordMinLength}} {
+				set(f.out, f.in)
 			}
-		}
-		for _, f := range []struct{ in, out *bool }{{in.MFAByTOTP, &p.MFAByTOTP}, {in.MFAByPasskey, &p.MFAByPasskey},
-			{in.MFABySSO, &p.MFABySSO}} {
-			if f.in != nil {
-				*f.out = *f.in
+			for _, f := range []struct{ in, out *bool }{{in.MFAByTOTP, &p.MFAByTOTP}, {in.MFAByPasskey, &p.MFAByPasskey},
+				{in.MFABySSO, &p.MFABySSO}} {
+				set(f.out, f.in)
 			}
-		}
-		p.PasswordCheckCommon = true // the common and breached list always applies
-		if err := p.Validate(len(xs)); err != nil {
-			var pe *platform.Error
-			if !errors.As(err, &pe) {
-				return err
+			p.PasswordCheckCommon = true // the common and breached list always applies
+			if err := p.Validate(providers); err != nil {
+				var pe *platform.Error
+				if !errors.As(err, &pe) {
+					return err
+				}
+				return &platform.Error{Code: platform.EINVALID, Message: "invalid security policy", Details: pe.Details}
 			}
-			return &platform.Error{Code: platform.EINVALID, Message: "invalid security policy", Details: pe.Details}
-		}
-		p.UpdatedAt = s.stamp()
-		if err := tx.PutLoginPolicy(ctx, p); err != nil {
-			return err
-		}
-		out = newSecurityPolicy(p)
-		return nil
-	})
-	return out, err
+			return nil
+		}, newSecurityPolicy)
 }

@@ -93,11 +93,7 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 // SQL. A role holding trigger_migration and not manage_tenant reads them
 // too (OpTenantList, D-tenant-reads).
 func (s *tenants) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	search, err := cleanSearch(f.Search)
-	if err != nil {
-		return nil, err
-	}
-	return namePage(ctx, s.core, c, OpTenantList, p, func(scope authz.Filter) ([]store.Tenant, string, error) {
+	return searchPage(ctx, s.core, c, OpTenantList, f.Search, p, func(scope authz.Filter, search string) ([]store.Tenant, string, error) {
 		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Search: search, Page: p})
 	}, newTenant)
 }
@@ -121,11 +117,8 @@ func (s *tenants) TenantsByIDs(ctx context.Context, c *access.Caller, ids []stri
 // CreateTenant creates a tenant of in.CustomerID, on in.InstanceID when
 // set (an instance of that customer). No portal role may (R5.7-no-tenant).
 func (s *tenants) CreateTenant(ctx context.Context, c *access.Caller, in TenantInput) (*Tenant, error) {
-	if err := s.checkRole(ctx, c, OpTenantCreate); err != nil {
+	if err := s.createIn(ctx, c, OpTenantCreate, in.CustomerID); err != nil {
 		return nil, err
-	}
-	if in.CustomerID == "" {
-		return nil, platform.Errorf(platform.EINVALID, "customerId is required")
 	}
 	if _, err := s.store.Customer(ctx, in.CustomerID); err != nil {
 		return nil, s.checkMissing(ctx, c, OpTenantCreate, err)
@@ -201,15 +194,11 @@ func (s *tenants) TenantMembers(ctx context.Context, c *access.Caller, id string
 	if _, err := s.tenantFor(ctx, c, id, OpTenantMembers); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.TenantMembers(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]TenantMember, 0, len(rows))
-	for _, m := range rows {
-		out = append(out, TenantMember{UserID: m.UserID, Email: m.Email, Name: m.Name, Role: m.Role, AddedAt: m.AddedAt})
-	}
-	return out, nil
+	return listing(newTenantMember)(s.store.TenantMembers(ctx, id))
+}
+
+func newTenantMember(m *store.TenantMember) TenantMember {
+	return TenantMember{UserID: m.UserID, Email: m.Email, Name: m.Name, Role: m.Role, AddedAt: m.AddedAt}
 }
 
 // PutTenantMember adds a user of the tenant's customer as a member or

@@ -43,12 +43,8 @@ func newCustomerUser(u *store.CustomerUser, now time.Time) *CustomerUserView {
 func (s *users) view(u *store.CustomerUser) *CustomerUserView { return newCustomerUser(u, s.now()) }
 
 // InviteInput invites a user to a customer with a portal role other than
-// owner (ownership moves only by transfer-ownership).
-type InviteInput struct {
-	Email string `json:"email"`
-	Name  string `json:"name"`
-	Role  string `json:"role"`
-}
+// owner (ownership moves only by transfer-ownership); "" is member.
+type InviteInput = AccountInput
 
 // UserPatch changes a customer user; nil fields stay.
 type UserPatch struct {
@@ -84,11 +80,7 @@ func (s *users) ListUsers(ctx context.Context, c *access.Caller, customerID stri
 // SearchUsers is ListUsers of the users whose e-mail address or name
 // contains search (case-insensitive); an empty search lists all.
 func (s *users) SearchUsers(ctx context.Context, c *access.Caller, customerID, search string, p PageInput) (*Page[*CustomerUserView], error) {
-	search, err := cleanSearch(search)
-	if err != nil {
-		return nil, err
-	}
-	return namePage(ctx, s.core, c, OpUserList, p, func(f authz.Filter) ([]store.CustomerUser, string, error) {
+	return searchPage(ctx, s.core, c, OpUserList, search, p, func(f authz.Filter, search string) ([]store.CustomerUser, string, error) {
 		return s.store.ListCustomerUsers(ctx, f, customerID, search, p)
 	}, s.view)
 }

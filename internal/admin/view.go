@@ -19,6 +19,17 @@ func views[R, V any](rows []R, view func(*R) V) []V {
 	return out
 }
 
+// listing maps the rows a store call answers to their views, in order, an
+// error passing through: listing(newTenantMember)(s.store.TenantMembers(ctx, id)).
+func listing[R, V any](view func(*R) V) func([]R, error) ([]V, error) {
+	return func(rows []R, err error) ([]V, error) {
+		if err != nil {
+			return nil, err
+		}
+		return views(rows, view), nil
+	}
+}
+
 // viewing maps the row a store call answers to its view, an error passing
 // through: viewing(newMeterView)(s.store.Meter(ctx, id)).
 func viewing[R, V any](view func(*R) *V) func(*R, error) (*V, error) {

@@ -1,9 +1,6 @@
 package authz
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // Action is one row of the capability matrix (R5.7-matrix), or one of the data
 // API's actions (D-data-access), which the catalog holds the same way. The zero Action is
@@ -112,26 +109,17 @@ var actions = [numActions]actionInfo{
 // ErrUnknownAction is wrapped by ParseAction's error for a name that is not an action.
 var ErrUnknownAction = errors.New("unknown action")
 
+var actionEnum = enum[Action]{first: CreateCustomer, n: numActions, name: func(a Action) string { return actions[a].name },
+	kind: "Action", unknown: ErrUnknownAction}
+
 // ParseAction returns the action named s, or an error wrapping ErrUnknownAction.
-func ParseAction(s string) (Action, error) {
-	if a, ok := lookup(CreateCustomer, numActions, func(a Action) string { return actions[a].name }, s); ok {
-		return a, nil
-	}
-	return 0, fmt.Errorf("authz: %w %q", ErrUnknownAction, s)
-}
+func ParseAction(s string) (Action, error) { return actionEnum.parse(s) }
 
 // Actions returns every action in the order of the matrix rows.
-func Actions() []Action {
-	return values(CreateCustomer, numActions)
-}
+func Actions() []Action { return actionEnum.all() }
 
 // String returns the action's stable snake_case name.
-func (a Action) String() string {
-	if !a.valid() {
-		return fmt.Sprintf("Action(%d)", uint8(a))
-	}
-	return actions[a].name
-}
+func (a Action) String() string { return actionEnum.str(a) }
 
 // Infra reports whether a is an internal-infrastructure action (R4.6-infra):
 // releases and environment, instances and their connection, the database URI,
@@ -155,12 +143,7 @@ func (a Action) SupportOnly() bool { return a.valid() && actions[a].supportOnly 
 func (a Action) TenantLifecycle() bool { return a.valid() && actions[a].tenantLifecycle }
 
 // MarshalText encodes the action as its name.
-func (a Action) MarshalText() ([]byte, error) {
-	if !a.valid() {
-		return nil, fmt.Errorf("authz: %w %d", ErrUnknownAction, uint8(a))
-	}
-	return []byte(actions[a].name), nil
-}
+func (a Action) MarshalText() ([]byte, error) { return actionEnum.marshal(a) }
 
 // UnmarshalText decodes an action name as ParseAction does.
 func (a *Action) UnmarshalText(b []byte) error {

@@ -17,21 +17,14 @@ const (
 
 var accessNames = [...]string{AccessNone: "none", AccessRead: "read", AccessFull: "full"}
 
+var accessEnum = enum[Access]{first: AccessNone, n: len(accessNames), name: func(x Access) string { return accessNames[x] },
+	kind: "Access", unknown: errors.New("unknown access")}
+
 // String returns none, read or full.
-func (x Access) String() string {
-	if int(x) >= len(accessNames) {
-		return fmt.Sprintf("Access(%d)", uint8(x))
-	}
-	return accessNames[x]
-}
+func (x Access) String() string { return accessEnum.str(x) }
 
 // ParseAccess reads none, read or full.
-func ParseAccess(s string) (Access, error) {
-	if x, ok := lookup(AccessNone, len(accessNames), func(x Access) string { return accessNames[x] }, s); ok {
-		return x, nil
-	}
-	return 0, fmt.Errorf("authz: unknown access %q", s)
-}
+func ParseAccess(s string) (Access, error) { return accessEnum.parse(s) }
 
 // Entry is one row of the role_permissions table: role holds action at access.
 type Entry struct {
@@ -193,12 +186,7 @@ func (c *Catalog) Entries() []Entry {
 }
 
 // MarshalText encodes the access level as none, read or full.
-func (x Access) MarshalText() ([]byte, error) {
-	if int(x) >= len(accessNames) {
-		return nil, fmt.Errorf("authz: unknown access %d", uint8(x))
-	}
-	return []byte(accessNames[x]), nil
-}
+func (x Access) MarshalText() ([]byte, error) { return accessEnum.marshal(x) }
 
 // UnmarshalText decodes none, read or full.
 func (x *Access) UnmarshalText(b []byte) error {

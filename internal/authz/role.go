@@ -1,9 +1,6 @@
 package authz
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // Role is one of the fixed roles of R5.7-roles. Roles live in code; only the
 // catalog of what each role may do is data (R5.7-catalog). The zero Role is
@@ -51,6 +48,9 @@ var roleNames = [numRoles]string{
 	Member:          "member",
 }
 
+var roleEnum = enum[Role]{first: PlatformAdmin, n: numRoles, name: func(r Role) string { return roleNames[r] },
+	kind: "Role", unknown: ErrUnknownRole}
+
 // ErrUnknownRole is wrapped by ParseRole's error for a name that is not a role.
 var ErrUnknownRole = errors.New("unknown role")
 
@@ -60,24 +60,14 @@ func ParseRole(s string) (Role, error) {
 	if s == legacyInfraOps {
 		return InfraOps, nil
 	}
-	if r, ok := lookup(PlatformAdmin, numRoles, func(r Role) string { return roleNames[r] }, s); ok {
-		return r, nil
-	}
-	return 0, fmt.Errorf("authz: %w %q", ErrUnknownRole, s)
+	return roleEnum.parse(s)
 }
 
 // Roles returns every role, internal roles first, in declaration order.
-func Roles() []Role {
-	return values(PlatformAdmin, numRoles)
-}
+func Roles() []Role { return roleEnum.all() }
 
 // String returns the role's name as stored and sent on the wire.
-func (r Role) String() string {
-	if !r.valid() {
-		return fmt.Sprintf("Role(%d)", uint8(r))
-	}
-	return roleNames[r]
-}
+func (r Role) String() string { return roleEnum.str(r) }
 
 // Internal reports whether r is a role of the administrator organization.
 func (r Role) Internal() bool { return r >= PlatformAdmin && r <= Reader }
@@ -96,12 +86,7 @@ func (r Role) InstanceScoped() bool { return r == QAAdmin }
 func (r Role) valid() bool { return r >= PlatformAdmin && int(r) < numRoles }
 
 // MarshalText encodes the role as its name.
-func (r Role) MarshalText() ([]byte, error) {
-	if !r.valid() {
-		return nil, fmt.Errorf("authz: %w %d", ErrUnknownRole, uint8(r))
-	}
-	return []byte(roleNames[r]), nil
-}
+func (r Role) MarshalText() ([]byte, error) { return roleEnum.marshal(r) }
 
 // UnmarshalText decodes a role name as ParseRole does.
 func (r *Role) UnmarshalText(b []byte) error {

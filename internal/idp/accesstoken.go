@@ -84,6 +84,9 @@ func (s *storage) claimsOf(ctx context.Context, req op.TokenRequest, t *store.Ac
 		c.AuthMethod = r.GetAMR()
 		c.ACR = acrOf(c.AuthMethod)
 	}
+	if a, ok := req.(authRequest); ok && a.ActorID != "" { // an impersonated authorization (D-impersonation)
+		c.Actor = &actorClaim{Subject: a.ActorID}
+	}
 	return c
 }
 

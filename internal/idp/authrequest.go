@@ -32,6 +32,15 @@ func (a authRequest) GetResponseType() oidc.ResponseType {
 func (a authRequest) GetResponseMode() oidc.ResponseMode {
 	return oidc.ResponseMode(a.ResponseMode)
 }
+
+// GetActor is the act claim of an impersonated authorization's id_token:
+// the support user (D-impersonation); nil for every other.
+func (a authRequest) GetActor() *oidc.ActorClaims {
+	if a.ActorID == "" {
+		return nil
+	}
+	return &oidc.ActorClaims{Subject: a.ActorID}
+}
 func (a authRequest) GetCodeChallenge() *oidc.CodeChallenge {
 	return &oidc.CodeChallenge{Challenge: a.CodeChallenge, Method: oidc.CodeChallengeMethod(a.CodeChallengeMethod)}
 }

@@ -149,12 +149,18 @@ type dpopJKTKey struct{}
 // request is resolved into its parameters): it hands the request's
 // dpop_jkt to CreateAuthRequest, which checks and stores it.
 func (p *endpoints) codeKey(next http.Handler) http.Handler {
+	return carryParam(paramDPoPJKT, dpopJKTKey{}, next)
+}
+
+// carryParam hands the authorization request's parameter name, when it is
+// sent, to CreateAuthRequest as the context's value of key.
+func carryParam(name string, key any, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil || !r.Form.Has(paramDPoPJKT) {
+		if err := r.ParseForm(); err != nil || !r.Form.Has(name) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), dpopJKTKey{}, r.Form.Get(paramDPoPJKT))))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), key, r.Form.Get(name))))
 	})
 }
 

@@ -14,7 +14,8 @@ import (
 // sender-constrained tokens (dpop.go), pushed
 // authorization requests (par.go), the device authorization endpoint
 // (device.go), the refresh grace and the id_token rule of refreshes
-// (refreshgrace.go, refresh.go), the token exchange (exchange.go), discovery and the bearer challenge
+// (refreshgrace.go, refresh.go), the token exchange (exchange.go), an impersonated code's
+// id_token lifetime (impersonation_authorize.go), discovery and the bearer challenge
 // (discovery.go), CORS (cors.go).
 type endpoints struct {
 	*core
@@ -30,7 +31,7 @@ type endpoints struct {
 func (p *endpoints) routes(r chi.Router) {
 	r.With(p.cors).Get(DiscoveryPath, p.discovery)
 	r.With(p.cors).Options(DiscoveryPath, allowGet)
-	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.dpopProof(p.tokenExchange(p.refreshGrace(p.refreshWithoutIDToken(p.op)))))))
+	r.With(p.cors).Handle(PathToken, p.supportedGrants(p.clientAuth(p.dpopProof(p.tokenExchange(p.refreshGrace(p.refreshWithoutIDToken(p.impersonatedCode(p.op))))))))
 	r.Post(PathDeviceAuthorization, p.deviceAuthorization)
 	r.With(p.limitPushed, p.clientAuth).Post(PathPAR, p.pushAuthorization)
 	r.With(p.cors).Handle(PathUserinfo, p.bearerChallenge(refuseBoundBearer(p.op)))

@@ -222,7 +222,8 @@ func (p *Provider) Handler() http.Handler {
 		p.sso.routes(r)
 		p.account.routes(r)
 		p.passkeys.routes(r)
-		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.endpoints.codeKey, p.login.bindBrowser).Handle(PathAuthorize, p.op)
+		r.With(p.limitAuthorize, p.errorPages, p.endpoints.pushedRequests, p.endpoints.codeKey,
+			p.endpoints.impersonationParam, p.login.bindBrowser).Handle(PathAuthorize, p.op)
 	})
 	r.Mount(PathManagement, p.mgmt.managementRoutes())
 	p.endpoints.routes(r)

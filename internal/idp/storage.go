@@ -41,6 +41,8 @@ func (s *storage) now() time.Time { return s.core.now().UTC() }
 // binds the transaction to the browser that sent it (D-login-binding) and
 // answers prompt=none from the browser session (R5.2-silent). hintUserID is
 // the subject of a valid id_token_hint: only that user's session answers.
+// A request naming an impersonation completes for the impersonated user or
+// is refused (impersonation_authorize.go, D-impersonation).
 func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, hintUserID string) (op.AuthRequest, error) {
 	if err := checkAuthParams(req); err != nil {
 		return nil, err
@@ -67,7 +69,11 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 		v := int64(*req.MaxAge)
 		a.MaxAge = &v
 	}
-	if slices.Contains(req.Prompt, oidc.PromptNone) {
+	if id, sent := impersonationOfRequest(ctx); sent {
+		if err := s.impersonate(ctx, id, a); err != nil {
+			return nil, err
+		}
+	} else if slices.Contains(req.Prompt, oidc.PromptNone) {
 		sess := sessionFromContext(ctx)
 		if sess == nil || !s.sessionSatisfies(ctx, sess, a) {
 			return nil, oidc.ErrLoginRequired()
@@ -139,8 +145,15 @@ func (s *storage) DeleteAuthRequest(context.Context, string) error { return nil 
 // CreateAccessToken stores an access token (and opens its grant) and
 // returns it signed (see accesstoken.go: the library takes it as the token's id).
 func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (string, time.Time, error) {
+	m, err := s.impersonatedTokens(ctx, req)
+	if err != nil {
+		return "", time.Time{}, err
+	}
 	t := s.newAccessToken(ctx, req, familyOf(req))
-	err := s.store.InTx(ctx, func(tx *store.Store) error {
+	if m != nil {
+		within(t, m)
+	}
+	err = s.store.InTx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateAccessToken(ctx, t); err != nil {
 			return err
 		}
@@ -181,6 +194,9 @@ func sessionOfGrant(req op.TokenRequest) string {
 // in the request's family; when refreshing, the presented token is used up in
 // the same transaction (D-refresh-reuse).
 func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
+	if a, ok := req.(authRequest); ok && a.ImpersonationID != "" { // its scopes lost offline_access: never reached
+		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("an impersonation issues no refresh token")
+	}
 	family := familyOf(req)
 	at := s.newAccessToken(ctx, req, family)
 	refresh := randomToken()
@@ -259,7 +275,8 @@ func (s *storage) revokeFamily(ctx context.Context, family, userID, clientID, to
 
 // tokensIssued is the event of a new grant's first tokens, t among them:
 // for its subject (a user, a service account, or a client of its own), to
-// its client, by its grant type. Refreshes are not recorded.
+// its client, by its grant type, with the support user of an impersonated
+// authorization as impersonator. Refreshes are not recorded.
 func tokensIssued(req op.TokenRequest, t *store.AccessToken) audit.Entry {
 	grant := "authorization_code"
 	switch req.(type) {
@@ -268,8 +285,12 @@ func tokensIssued(req op.TokenRequest, t *store.AccessToken) audit.Entry {
 	case *op.DeviceAuthorizationState:
 		grant = "urn:ietf:params:oauth:grant-type:device_code"
 	}
-	return audit.Entry{Kind: audit.TokenIssued, ActorID: t.UserID, Target: appTarget(t.ClientID), CustomerOf: t.UserID,
+	e := audit.Entry{Kind: audit.TokenIssued, ActorID: t.UserID, Target: appTarget(t.ClientID), CustomerOf: t.UserID,
 		Details: audit.Details{GrantType: grant, GrantID: t.FamilyID}}
+	if a, ok := req.(authRequest); ok {
+		e.ImpersonatorID = a.ActorID // an impersonated authorization: the support user acted
+	}
+	return e
 }
 
 // TokenRequestByRefreshToken returns the grant behind a refresh token. A used
@@ -323,7 +344,9 @@ func (s *storage) refreshWithinPolicy(ctx context.Context, rt *store.RefreshToke
 func (s *storage) TerminateSession(context.Context, string, string) error { return nil }
 
 // RevokeToken revokes an access token (by JWT id) or a refresh token (RFC 7009).
-// Unknown tokens are not an error.
+// Revoking an access token of a running impersonation ends the
+// impersonation (its grant, so every token of it). Unknown tokens are not
+// an error.
 func (s *storage) RevokeToken(ctx context.Context, tokenOrID, _ string, clientID string) *oidc.Error {
 	if rt, err := s.store.RefreshToken(ctx, hashSecret(tokenOrID), s.now()); err == nil {
 		if rt.ClientID != clientID {
@@ -339,6 +362,9 @@ func (s *storage) RevokeToken(ctx context.Context, tokenOrID, _ string, clientID
 			return oidc.ErrInvalidClient().WithDescription("token was not issued to this client")
 		}
 		if _, err := s.store.RevokeAccessToken(ctx, at.ID); err != nil {
+			return oidc.ErrServerError()
+		}
+		if err := s.endRevokedImpersonation(ctx, at); err != nil {
 			return oidc.ErrServerError()
 		}
 	}
@@ -567,7 +593,7 @@ func (p *storage) client(ctx context.Context, clientID string) (op.Client, error
 		app:      app,
 		loginURL: func(id string) string { return p.cfg.Issuer + PathLogin + "?authRequestID=" + id },
 		devMode:  !p.secure,
-		idTTL:    p.cfg.IDTokenLifetime,
+		idTTL:    p.idTokenLifetime(ctx, p.cfg.IDTokenLifetime),
 	}, nil
 }
 

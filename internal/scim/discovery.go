@@ -17,7 +17,7 @@ const (
 	schemaSchema       = "urn:ietf:params:scim:schemas:core:2.0:Schema"
 )
 
-func (s *Server) serviceProviderConfig(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serviceProviderConfig(w http.ResponseWriter, r *http.Request) error {
 	write(w, http.StatusOK, map[string]any{
 		"schemas":               []string{configSchema},
 		"patch":                 map[string]any{"supported": true},
@@ -29,6 +29,7 @@ func (s *Server) serviceProviderConfig(w http.ResponseWriter, r *http.Request) {
 		"authenticationSchemes": []map[string]any{{"type": "oauthbearertoken", "name": "Bearer token", "description": "A SCIM token made in the console (POST /api/v1/customers/{id}/scim-tokens)", "primary": true}},
 		"meta":                  map[string]any{"resourceType": "ServiceProviderConfig", "location": s.base + "/ServiceProviderConfig"},
 	})
+	return nil
 }
 
 func (s *Server) resourceTypeDocs() []map[string]any {
@@ -40,20 +41,12 @@ func (s *Server) resourceTypeDocs() []map[string]any {
 	}
 }
 
-func (s *Server) resourceTypes(w http.ResponseWriter, r *http.Request) {
-	docs := s.resourceTypeDocs()
-	write(w, http.StatusOK, map[string]any{"schemas": []string{ListSchema}, "totalResults": len(docs), "startIndex": 1,
-		"itemsPerPage": len(docs), "Resources": docs})
+func (s *Server) resourceTypes(w http.ResponseWriter, r *http.Request) error {
+	return writeAll(w, s.resourceTypeDocs())
 }
 
-func (s *Server) resourceType(w http.ResponseWriter, r *http.Request) {
-	for _, d := range s.resourceTypeDocs() {
-		if d["id"] == chi.URLParam(r, "name") {
-			write(w, http.StatusOK, d)
-			return
-		}
-	}
-	writeError(w, r, platform.Errorf(platform.ENOTFOUND, "no such resource type"))
+func (s *Server) resourceType(w http.ResponseWriter, r *http.Request) error {
+	return writeOne(w, s.resourceTypeDocs(), chi.URLParam(r, "name"), "no such resource type")
 }
 
 func attr(name, typ string, required bool, mutability string, extra ...map[string]any) map[string]any {
@@ -97,18 +90,27 @@ func (s *Server) schemaDocs() []map[string]any {
 	}
 }
 
-func (s *Server) schemas(w http.ResponseWriter, r *http.Request) {
-	docs := s.schemaDocs()
-	write(w, http.StatusOK, map[string]any{"schemas": []string{ListSchema}, "totalResults": len(docs), "startIndex": 1,
-		"itemsPerPage": len(docs), "Resources": docs})
+func (s *Server) schemas(w http.ResponseWriter, r *http.Request) error {
+	return writeAll(w, s.schemaDocs())
 }
 
-func (s *Server) schema(w http.ResponseWriter, r *http.Request) {
-	for _, d := range s.schemaDocs() {
-		if d["id"] == chi.URLParam(r, "id") {
+func (s *Server) schema(w http.ResponseWriter, r *http.Request) error {
+	return writeOne(w, s.schemaDocs(), resourceID(r), "no such schema")
+}
+
+// writeAll answers every one of a discovery endpoint's documents as a list.
+func writeAll(w http.ResponseWriter, docs []map[string]any) error {
+	write(w, http.StatusOK, listResponse(1, len(docs), docs))
+	return nil
+}
+
+// writeOne answers the document whose id is id, or ENOTFOUND with missing.
+func writeOne(w http.ResponseWriter, docs []map[string]any, id, missing string) error {
+	for _, d := range docs {
+		if d["id"] == id {
 			write(w, http.StatusOK, d)
-			return
+			return nil
 		}
 	}
-	writeError(w, r, platform.Errorf(platform.ENOTFOUND, "no such schema"))
+	return platform.Errorf(platform.ENOTFOUND, "%s", missing)
 }

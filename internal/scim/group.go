@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/platform/platform/internal/admin"
 )
 
@@ -121,6 +119,12 @@ func (st *groupState) set(path, op string, v any) error {
 	return err
 }
 
+// patch applies a PATCH operation; the attributes of a value without path
+// are set one by one.
+func (st *groupState) patch(op patchOp) error {
+	return op.apply(func(path string, v any) error { return st.set(path, op.op, v) })
+}
+
 // memberFilter reads the id of members[value eq "id"].
 func memberFilter(path string) (string, error) {
 	inner, ok := strings.CutPrefix(path, "members[")
@@ -158,52 +162,44 @@ func readGroup(doc map[string]any) (*groupState, error) {
 	return st, nil
 }
 
-func (s *Server) listGroups(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listGroups(w http.ResponseWriter, r *http.Request) error {
 	q, err := listQuery(r, groupFilterAttrs)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	groups, total, err := s.svc.SCIMGroups(ctx(r), caller(r), q.filter, q.startIndex-1, q.count, q.proj.wants("members"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	docs := make([]map[string]any, 0, len(groups))
 	for _, g := range groups {
 		docs = append(docs, q.proj.apply(s.groupDoc(g)))
 	}
 	writeList(w, q, total, docs)
+	return nil
 }
 
-func (s *Server) answerGroup(w http.ResponseWriter, r *http.Request, status int, g *admin.SCIMGroupView, err error) {
+// answerGroup answers g with status, unless err says why not.
+func (s *Server) answerGroup(w http.ResponseWriter, r *http.Request, status int, g *admin.SCIMGroupView, err error) error {
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
+	return answer(w, r, status, s.base+groupsPath+"/"+g.ID, func(projection) (map[string]any, error) { return s.groupDoc(g), nil })
+}
+
+func (s *Server) getGroup(w http.ResponseWriter, r *http.Request) error {
 	proj, err := projectionOf(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	w.Header().Set("Location", s.base+groupsPath+"/"+g.ID)
-	write(w, status, proj.apply(s.groupDoc(g)))
+	g, err := s.svc.SCIMGroup(ctx(r), caller(r), resourceID(r), proj.wants("members"))
+	return s.answerGroup(w, r, http.StatusOK, g, err)
 }
 
-func (s *Server) getGroup(w http.ResponseWriter, r *http.Request) {
-	proj, err := projectionOf(r)
+func (s *Server) createGroup(w http.ResponseWriter, r *http.Request) error {
+	st, err := readResource(r, readGroup)
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	g, err := s.svc.SCIMGroup(ctx(r), caller(r), chi.URLParam(r, "id"), proj.wants("members"))
-	s.answerGroup(w, r, http.StatusOK, g, err)
-}
-
-func (s *Server) createGroup(w http.ResponseWriter, r *http.Request) {
-	st, ok := readResource(w, r, readGroup)
-	if !ok {
-		return
+		return err
 	}
 	var members []string
 	for _, step := range st.steps {
@@ -214,75 +210,50 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request) {
 		ext = *st.externalID
 	}
 	g, err := s.svc.SCIMCreateGroup(ctx(r), caller(r), *st.name, ext, members)
-	s.answerGroup(w, r, http.StatusCreated, g, err)
+	return s.answerGroup(w, r, http.StatusCreated, g, err)
 }
 
-func (s *Server) putGroup(w http.ResponseWriter, r *http.Request) {
-	st, ok := readResource(w, r, readGroup)
-	if !ok {
-		return
+func (s *Server) putGroup(w http.ResponseWriter, r *http.Request) error {
+	st, err := readResource(r, readGroup)
+	if err != nil {
+		return err
 	}
 	if st.externalID == nil {
 		empty := ""
 		st.externalID = &empty
 	}
-	g, err := s.svc.SCIMChangeGroup(ctx(r), caller(r), chi.URLParam(r, "id"),
+	g, err := s.svc.SCIMChangeGroup(ctx(r), caller(r), resourceID(r),
 		admin.SCIMGroupChange{Name: st.name, ExternalID: st.externalID, Steps: st.steps}, true)
-	s.answerGroup(w, r, http.StatusOK, g, err)
+	return s.answerGroup(w, r, http.StatusOK, g, err)
 }
 
 // patchGroup applies the operations in one change. It answers 204 without
 // a body unless attributes are asked for, as Entra ID's member batches
 // expect.
-func (s *Server) patchGroup(w http.ResponseWriter, r *http.Request) {
+func (s *Server) patchGroup(w http.ResponseWriter, r *http.Request) error {
 	ops, err := readPatch(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	st := &groupState{}
-	for _, op := range ops {
-		if op.path == "" {
-			m, ok := op.value.(map[string]any)
-			if !ok {
-				writeError(w, r, invalidValue("an operation without path needs an object value"))
-				return
-			}
-			for k, v := range m {
-				if err := st.set(k, op.op, v); err != nil {
-					writeError(w, r, err)
-					return
-				}
-			}
-			continue
-		}
-		if err := st.set(op.path, op.op, op.value); err != nil {
-			writeError(w, r, err)
-			return
-		}
+	if err := applyPatch(ops, st); err != nil {
+		return err
 	}
 	proj, err := projectionOf(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	g, err := s.svc.SCIMChangeGroup(ctx(r), caller(r), chi.URLParam(r, "id"),
+	g, err := s.svc.SCIMChangeGroup(ctx(r), caller(r), resourceID(r),
 		admin.SCIMGroupChange{Name: st.name, ExternalID: st.externalID, Steps: st.steps}, proj.wants("members"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if r.URL.Query().Get("attributes") == "" && r.URL.Query().Get("excludedAttributes") == "" {
-		w.WriteHeader(http.StatusNoContent)
-		return
+		return noContent(w, nil)
 	}
-	s.answerGroup(w, r, http.StatusOK, g, nil)
+	return s.answerGroup(w, r, http.StatusOK, g, nil)
 }
 
-func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request) {
-	if err := s.svc.SCIMDeleteGroup(ctx(r), caller(r), chi.URLParam(r, "id")); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request) error {
+	return noContent(w, s.svc.SCIMDeleteGroup(ctx(r), caller(r), resourceID(r)))
 }

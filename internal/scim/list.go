@@ -45,8 +45,14 @@ func listQuery(r *http.Request, attrs map[string]string) (*query, error) {
 }
 
 func writeList(w http.ResponseWriter, q *query, total int, docs []map[string]any) {
-	write(w, http.StatusOK, map[string]any{"schemas": []string{ListSchema}, "totalResults": total, "startIndex": q.startIndex,
-		"itemsPerPage": len(docs), "Resources": docs})
+	write(w, http.StatusOK, listResponse(q.startIndex, total, docs))
+}
+
+// listResponse is a ListResponse message (RFC 7644 3.4.2): docs, the page
+// of total resources from startIndex.
+func listResponse(startIndex, total int, docs []map[string]any) map[string]any {
+	return map[string]any{"schemas": []string{ListSchema}, "totalResults": total, "startIndex": startIndex,
+		"itemsPerPage": len(docs), "Resources": docs}
 }
 
 // projection is a request's attributes or excludedAttributes (RFC 7644

@@ -2,6 +2,7 @@ package scim
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -73,22 +74,33 @@ func readPatch(r *http.Request) ([]patchOp, error) {
 	return ops, nil
 }
 
-// applyUser applies the operation to a user's state.
-func (op patchOp) applyUser(st *userState) error {
-	if op.path == "" {
-		m, ok := op.value.(map[string]any)
-		if !ok {
-			return invalidValue("an operation without path needs an object value")
-		}
-		for k, v := range m {
-			if strings.EqualFold(k, EnterpriseUser) || strings.EqualFold(k, "id") || strings.EqualFold(k, "schemas") {
-				continue
-			}
-			if err := st.set(k, v, false); err != nil {
-				return err
-			}
-		}
-		return nil
+// apply applies the operation with set: to its path, or, without one, to
+// each attribute of its value object but those named in skip (any case).
+func (op patchOp) apply(set func(path string, v any) error, skip ...string) error {
+	if op.path != "" {
+		return set(op.path, op.value)
 	}
-	return st.set(op.path, op.value, op.op == "remove")
+	m, ok := op.value.(map[string]any)
+	if !ok {
+		return invalidValue("an operation without path needs an object value")
+	}
+	for k, v := range m {
+		if slices.ContainsFunc(skip, func(s string) bool { return strings.EqualFold(k, s) }) {
+			continue
+		}
+		if err := set(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyPatch applies the operations to a resource's state in order.
+func applyPatch(ops []patchOp, st interface{ patch(patchOp) error }) error {
+	for _, op := range ops {
+		if err := st.patch(op); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -70,33 +70,48 @@ func New(svc *admin.Service, counter httpapi.Counter, rate int, consoleURL strin
 func (s *Server) Mount(r chi.Router) {
 	r.Route("/scim/v2", func(r chi.Router) {
 		r.Use(limitBody, s.authenticate)
-		r.Get("/ServiceProviderConfig", s.serviceProviderConfig)
-		r.Get("/ResourceTypes", s.resourceTypes)
-		r.Get("/ResourceTypes/{name}", s.resourceType)
-		r.Get("/Schemas", s.schemas)
-		r.Get("/Schemas/{id}", s.schema)
-		r.Route(usersPath, func(r chi.Router) {
-			r.Get("/", s.listUsers)
-			r.Post("/", s.createUser)
-			r.Get("/{id}", s.getUser)
-			r.Put("/{id}", s.putUser)
-			r.Patch("/{id}", s.patchUser)
-			r.Delete("/{id}", s.deleteUser)
-		})
-		r.Route(groupsPath, func(r chi.Router) {
-			r.Get("/", s.listGroups)
-			r.Post("/", s.createGroup)
-			r.Get("/{id}", s.getGroup)
-			r.Put("/{id}", s.putGroup)
-			r.Patch("/{id}", s.patchGroup)
-			r.Delete("/{id}", s.deleteGroup)
-		})
+		r.Method(http.MethodGet, "/ServiceProviderConfig", handler(s.serviceProviderConfig))
+		r.Method(http.MethodGet, "/ResourceTypes", handler(s.resourceTypes))
+		r.Method(http.MethodGet, "/ResourceTypes/{name}", handler(s.resourceType))
+		r.Method(http.MethodGet, "/Schemas", handler(s.schemas))
+		r.Method(http.MethodGet, "/Schemas/{id}", handler(s.schema))
+		resource{s.listUsers, s.createUser, s.getUser, s.putUser, s.patchUser, s.deleteUser}.mount(r, usersPath)
+		resource{s.listGroups, s.createGroup, s.getGroup, s.putGroup, s.patchGroup, s.deleteGroup}.mount(r, groupsPath)
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, platform.Errorf(platform.ENOTFOUND, "no such SCIM endpoint"))
 		})
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 			writeErrorStatus(w, r, http.StatusMethodNotAllowed, "", "the method is not allowed here")
 		})
+	})
+}
+
+// handler is a SCIM endpoint: it answers the request, or returns the error
+// to answer in SCIM's error schema.
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+// ServeHTTP answers the request with h, and h's error in SCIM's error schema.
+func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h(w, r); err != nil {
+		writeError(w, r, err)
+	}
+}
+
+// resource is the endpoints of a resource type (RFC 7644 3.2): its list
+// and creation, and one resource's read, replacement, change and removal.
+type resource struct {
+	list, create, get, replace, patch, remove handler
+}
+
+// mount adds the resource's endpoints under path to r.
+func (res resource) mount(r chi.Router, path string) {
+	r.Route(path, func(r chi.Router) {
+		r.Method(http.MethodGet, "/", res.list)
+		r.Method(http.MethodPost, "/", res.create)
+		r.Method(http.MethodGet, "/{id}", res.get)
+		r.Method(http.MethodPut, "/{id}", res.replace)
+		r.Method(http.MethodPatch, "/{id}", res.patch)
+		r.Method(http.MethodDelete, "/{id}", res.remove)
 	})
 }
 
@@ -152,6 +167,9 @@ func limitBody(next http.Handler) http.Handler {
 
 func caller(r *http.Request) *access.Caller { return access.From(r.Context()) }
 
+// resourceID is the route's {id}, the resource a request is about.
+func resourceID(r *http.Request) string { return chi.URLParam(r, "id") }
+
 // decode reads a JSON object of a SCIM request: application/scim+json or
 // application/json (EUNSUPPORTED otherwise), within MaxBody.
 func decode(r *http.Request, v any) error {
@@ -163,20 +181,14 @@ func decode(r *http.Request, v any) error {
 	return httpapi.DecodeJSONLoose(r, v)
 }
 
-// readResource reads a resource's body with read; on a problem it answers
-// the error and false.
-func readResource[T any](w http.ResponseWriter, r *http.Request, read func(map[string]any) (T, error)) (T, bool) {
+// readResource reads a resource's body with read.
+func readResource[T any](r *http.Request, read func(map[string]any) (T, error)) (T, error) {
 	var doc map[string]any
-	err := decode(r, &doc)
-	var st T
-	if err == nil {
-		st, err = read(doc)
+	if err := decode(r, &doc); err != nil {
+		var zero T
+		return zero, err
 	}
-	if err != nil {
-		writeError(w, r, err)
-		return st, false
-	}
-	return st, true
+	return read(doc)
 }
 
 // write answers v as application/scim+json.
@@ -185,6 +197,31 @@ func write(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// answer answers a resource's document with status and its location,
+// projected as the request asks (RFC 7644 3.4.2.5); doc makes the document
+// for the projection.
+func answer(w http.ResponseWriter, r *http.Request, status int, location string, doc func(projection) (map[string]any, error)) error {
+	proj, err := projectionOf(r)
+	if err != nil {
+		return err
+	}
+	d, err := doc(proj)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", location)
+	write(w, status, proj.apply(d))
+	return nil
+}
+
+// noContent answers 204 unless err says why not.
+func noContent(w http.ResponseWriter, err error) error {
+	if err == nil {
+		w.WriteHeader(http.StatusNoContent)
+	}
+	return err
 }
 
 // ctx is r's context.

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/platform/platform/internal/admin"
 )
 
@@ -153,6 +151,12 @@ func (st *userState) set(path string, v any, remove bool) error {
 	return err
 }
 
+// patch applies a PATCH operation; the attributes of a value without path
+// are set one by one, but for the enterprise extension, id and schemas.
+func (st *userState) patch(op patchOp) error {
+	return op.apply(func(path string, v any) error { return st.set(path, v, op.op == "remove") }, EnterpriseUser, "id", "schemas")
+}
+
 // primaryEmail reads the address of emails: a list of objects (the primary
 // one, or the first), or a bare string.
 func primaryEmail(v any) string {
@@ -195,31 +199,28 @@ func readUser(doc map[string]any) (*userState, error) {
 	return st, nil
 }
 
-func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 	q, err := listQuery(r, userFilterAttrs)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	users, total, err := s.svc.SCIMUsers(ctx(r), caller(r), q.filter, q.startIndex-1, q.count)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	docs := make([]map[string]any, 0, len(users))
 	for _, u := range users {
 		doc, err := s.userWithGroups(r, u, q.proj)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
-		docs = append(docs, doc)
+		docs = append(docs, q.proj.apply(doc))
 	}
 	writeList(w, q, total, docs)
+	return nil
 }
 
-// userWithGroups is u's resource projected by proj, with its groups when
-// they are asked for.
+// userWithGroups is u's resource, with its groups when proj asks for them.
 func (s *Server) userWithGroups(r *http.Request, u *admin.SCIMUserView, proj projection) (map[string]any, error) {
 	var groups []admin.SCIMGroupRef
 	if proj.wants("groups") {
@@ -228,85 +229,67 @@ func (s *Server) userWithGroups(r *http.Request, u *admin.SCIMUserView, proj pro
 			return nil, err
 		}
 	}
-	return proj.apply(s.userDoc(u, groups)), nil
+	return s.userDoc(u, groups), nil
 }
 
-func (s *Server) answerUser(w http.ResponseWriter, r *http.Request, status int, u *admin.SCIMUserView, err error) {
+// answerUser answers u with status, unless err says why not.
+func (s *Server) answerUser(w http.ResponseWriter, r *http.Request, status int, u *admin.SCIMUserView, err error) error {
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	proj, err := projectionOf(r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	doc, err := s.userWithGroups(r, u, proj)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.Header().Set("Location", s.base+usersPath+"/"+u.ID)
-	write(w, status, doc)
+	return answer(w, r, status, s.base+usersPath+"/"+u.ID, func(proj projection) (map[string]any, error) {
+		return s.userWithGroups(r, u, proj)
+	})
 }
 
-func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
-	u, err := s.svc.SCIMUser(ctx(r), caller(r), chi.URLParam(r, "id"))
-	s.answerUser(w, r, http.StatusOK, u, err)
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.svc.SCIMUser(ctx(r), caller(r), resourceID(r))
+	return s.answerUser(w, r, http.StatusOK, u, err)
 }
 
-func (s *Server) createUser(w http.ResponseWriter, r *http.Request) {
-	st, ok := readResource(w, r, readUser)
-	if !ok {
-		return
+func (s *Server) createUser(w http.ResponseWriter, r *http.Request) error {
+	st, err := readResource(r, readUser)
+	if err != nil {
+		return err
 	}
 	u, err := s.svc.SCIMCreateUser(ctx(r), caller(r), st.input())
-	s.answerUser(w, r, http.StatusCreated, u, err)
+	return s.answerUser(w, r, http.StatusCreated, u, err)
 }
 
 // putUser replaces the user: what the resource leaves out is cleared (the
 // externalId) or kept (the name falls back to userName; active stays).
-func (s *Server) putUser(w http.ResponseWriter, r *http.Request) {
-	st, ok := readResource(w, r, readUser)
-	if !ok {
-		return
+func (s *Server) putUser(w http.ResponseWriter, r *http.Request) error {
+	st, err := readResource(r, readUser)
+	if err != nil {
+		return err
 	}
-	u, err := s.svc.SCIMReplaceUser(ctx(r), caller(r), chi.URLParam(r, "id"), st.input())
-	s.answerUser(w, r, http.StatusOK, u, err)
+	u, err := s.svc.SCIMReplaceUser(ctx(r), caller(r), resourceID(r), st.input())
+	return s.answerUser(w, r, http.StatusOK, u, err)
 }
 
-func (s *Server) patchUser(w http.ResponseWriter, r *http.Request) {
+func (s *Server) patchUser(w http.ResponseWriter, r *http.Request) error {
 	ops, err := readPatch(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	id := chi.URLParam(r, "id")
+	id := resourceID(r)
 	cur, err := s.svc.SCIMUser(ctx(r), caller(r), id)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	active := cur.SuspendedAt == nil
 	st := &userState{userName: cur.Email, externalID: cur.ExternalID, current: cur.Name}
-	for _, op := range ops {
-		if err := op.applyUser(st); err != nil {
-			writeError(w, r, err)
-			return
-		}
+	if err := applyPatch(ops, st); err != nil {
+		return err
 	}
 	in := st.input()
 	if in.Active != nil && *in.Active == active {
 		in.Active = nil
 	}
 	u, err := s.svc.SCIMReplaceUser(ctx(r), caller(r), id, in)
-	s.answerUser(w, r, http.StatusOK, u, err)
+	return s.answerUser(w, r, http.StatusOK, u, err)
 }
 
-func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request) {
-	if err := s.svc.SCIMDeleteUser(ctx(r), caller(r), chi.URLParam(r, "id")); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request) error {
+	return noContent(w, s.svc.SCIMDeleteUser(ctx(r), caller(r), resourceID(r)))
 }

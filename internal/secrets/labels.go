@@ -34,6 +34,10 @@ func LabelRefreshSuccessor(tokenHash string) Label { return Label("refresh-succe
 // session id's hash.
 func LabelTenantRefresh(sessionIDHash string) Label { return Label("tenant-refresh:" + sessionIDHash) }
 
+// LabelTenantAccess seals the access token an impersonated tenant session
+// holds (which ending the impersonation revokes), by the session id's hash.
+func LabelTenantAccess(sessionIDHash string) Label { return Label("tenant-access:" + sessionIDHash) }
+
 // LabelSigningKey seals the identity provider's private signing key
 // (signing_keys.private_key) by the key's id.
 func LabelSigningKey(keyID string) Label { return Label("signing_keys.private_key:" + keyID) }

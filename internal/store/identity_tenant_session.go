@@ -19,21 +19,28 @@ type TenantSession struct {
 	GrantID string
 	// IDPSID is the identity provider's session (the id_token's sid): a
 	// back-channel logout for it ends this session.
-	IDPSID         string
-	RefreshSealed  []byte
-	TokenExpiresAt time.Time
-	CreatedAt      time.Time
-	ExpiresAt      time.Time
+	IDPSID        string
+	RefreshSealed []byte
+	// ActorID and ActorEmail name the support user acting as UserID when
+	// the session was made from an impersonation's tokens (D-impersonation),
+	// "" otherwise; AccessSealed is then its access token, sealed, which
+	// ending the impersonation revokes.
+	ActorID, ActorEmail string
+	AccessSealed        []byte
+	TokenExpiresAt      time.Time
+	CreatedAt           time.Time
+	ExpiresAt           time.Time
 }
 
 const tenantSessionColumns = `id_hash, user_id, client_id, email, name, org_id, id_token, grant_id, refresh_sealed,
-	token_expires_at, created_at, expires_at, idp_sid`
+	token_expires_at, created_at, expires_at, idp_sid, actor_id, actor_email, access_sealed`
 
 // CreateTenantSession stores a session.
 func (s *Identity) CreateTenantSession(ctx context.Context, ts *TenantSession) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO tenant_sessions (`+tenantSessionColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
-		ts.OrgID, ts.IDToken, ts.GrantID, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC(), ts.IDPSID)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, ts.IDHash, ts.UserID, ts.ClientID, ts.Email, ts.Name,
+		ts.OrgID, ts.IDToken, ts.GrantID, ts.RefreshSealed, ts.TokenExpiresAt.UTC(), ts.CreatedAt.UTC(), ts.ExpiresAt.UTC(), ts.IDPSID,
+		ts.ActorID, ts.ActorEmail, ts.AccessSealed)
 	return wrap(err, "session")
 }
 
@@ -44,7 +51,8 @@ func (s *Identity) TenantSession(ctx context.Context, idHash string, now time.Ti
 	err := s.db.QueryRow(ctx, `SELECT `+tenantSessionColumns+` FROM tenant_sessions WHERE id_hash = $1 AND expires_at > $2
 		AND EXISTS (SELECT 1 FROM token_grants g WHERE g.id = tenant_sessions.grant_id AND g.revoked_at IS NULL)`,
 		idHash, now.UTC()).Scan(&ts.IDHash, &ts.UserID, &ts.ClientID, &ts.Email, &ts.Name, &ts.OrgID, &ts.IDToken,
-		&ts.GrantID, &ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt, &ts.IDPSID)
+		&ts.GrantID, &ts.RefreshSealed, &ts.TokenExpiresAt, &ts.CreatedAt, &ts.ExpiresAt, &ts.IDPSID,
+		&ts.ActorID, &ts.ActorEmail, &ts.AccessSealed)
 	return &ts, wrap(err, "session")
 }
 

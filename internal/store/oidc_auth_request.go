@@ -54,23 +54,29 @@ type AuthRequest struct {
 	// DPoPJKT is the thumbprint (RFC 7638) of the DPoP key the request's
 	// code is bound to (its dpop_jkt, RFC 9449 section 10), "" for none.
 	DPoPJKT string
+	// ImpersonationID is the running impersonation the request completed
+	// for without a sign-in of the user (its impersonation parameter,
+	// D-impersonation), and ActorID that impersonation's support user; ""
+	// for every other request.
+	ImpersonationID string
+	ActorID         string
 }
 
 const authRequestColumns = `id, client_id, redirect_uri, scopes, state, nonce, response_type, response_mode,
 	code_challenge, code_challenge_method, prompt, max_age, login_hint, user_id, auth_time, amr, done, exchanged,
 	created_at, expires_at, binding_hash, hint_user_id, pending_user_id, pending_amr, link_idp_id, link_subject,
-	link_user_id, device_code_hash, session_sid, ui_locales, acr, dpop_jkt`
+	link_user_id, device_code_hash, session_sid, ui_locales, acr, dpop_jkt, impersonation_id, actor_id`
 
 // CreateAuthRequest stores a new login transaction.
 func (s *OIDC) CreateAuthRequest(ctx context.Context, a *AuthRequest) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO auth_requests (`+authRequestColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
+		$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)`,
 		a.ID, a.ClientID, a.RedirectURI, joinList(a.Scopes), a.State, a.Nonce, a.ResponseType, a.ResponseMode,
 		a.CodeChallenge, a.CodeChallengeMethod, joinList(a.Prompt), a.MaxAge, a.LoginHint, a.UserID,
 		nullTime(a.AuthTime), joinList(a.AMR), a.Done, a.Exchanged, a.CreatedAt.UTC(), a.ExpiresAt.UTC(),
 		a.BindingHash, a.HintUserID, a.PendingUserID, joinList(a.PendingAMR), a.LinkIDPID, a.LinkSubject, a.LinkUserID,
-		a.DeviceCodeHash, a.SessionSID, a.UILocales, a.ACR, a.DPoPJKT)
+		a.DeviceCodeHash, a.SessionSID, a.UILocales, a.ACR, a.DPoPJKT, a.ImpersonationID, a.ActorID)
 	return wrap(err, "auth request")
 }
 
@@ -82,7 +88,8 @@ func scanAuthRequest(r Row) (*AuthRequest, error) {
 	err := r.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &scopes, &a.State, &a.Nonce, &a.ResponseType, &a.ResponseMode,
 		&a.CodeChallenge, &a.CodeChallengeMethod, &prompt, &maxAge, &a.LoginHint, &a.UserID, &authTime, &amr,
 		&a.Done, &a.Exchanged, &a.CreatedAt, &a.ExpiresAt, &a.BindingHash, &a.HintUserID, &a.PendingUserID,
-		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID, &a.DeviceCodeHash, &a.SessionSID, &a.UILocales, &a.ACR, &a.DPoPJKT)
+		&pendingAMR, &a.LinkIDPID, &a.LinkSubject, &a.LinkUserID, &a.DeviceCodeHash, &a.SessionSID, &a.UILocales, &a.ACR, &a.DPoPJKT,
+		&a.ImpersonationID, &a.ActorID)
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,7 @@ type User struct {
 	Name  string `json:"name"`
 	OrgID string `json:"orgId"`
 	sid   string // the provider session, for back-channel logout
+	actor *Actor // who acts for the user (an impersonation), nil when the user acts itself
 }
 
 type idClaims struct {
@@ -73,6 +74,9 @@ type idClaims struct {
 	Name  string `json:"name"`
 	OrgID string `json:"urn:idp:iam:user:resourceowner:id"`
 	SID   string `json:"sid"`
+	Act   *struct {
+		Subject string `json:"sub"`
+	} `json:"act"`
 }
 
 // handleCallback makes a session from the identity provider's tokens
@@ -99,6 +103,9 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	user, tokenExp, grantID, err := t.verify(r.Context(), in)
+	if err == nil && user.actor != nil && in.RefreshToken != "" {
+		err = errors.New("an impersonation's session takes no refresh token")
+	}
 	if err != nil {
 		slog.InfoContext(r.Context(), "session refused", "reason", err)
 		httpapi.WriteError(w, r, platform.Errorf(platform.EUNAUTHORIZED, "the tokens are not valid for this application"))
@@ -112,12 +119,16 @@ func (t *Tenant) handleCallback(w http.ResponseWriter, r *http.Request) {
 	if in.RefreshToken != "" {
 		ts.RefreshSealed = t.sealer.Seal([]byte(in.RefreshToken), secrets.LabelTenantRefresh(ts.IDHash))
 	}
+	if user.actor != nil {
+		ts.ActorID, ts.ActorEmail = user.actor.Subject, user.actor.Email
+		ts.AccessSealed = t.sealer.Seal([]byte(in.AccessToken), secrets.LabelTenantAccess(ts.IDHash))
+	}
 	if err := t.store.CreateTenantSession(r.Context(), ts); err != nil {
 		httpapi.WriteError(w, r, err)
 		return
 	}
 	t.setCookie(w, id, ts.ExpiresAt)
-	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user": user})
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user": user, "actor": user.actor})
 }
 
 // check reports every required field the request lacks, at once.
@@ -170,7 +181,11 @@ func (t *Tenant) verify(ctx context.Context, in CallbackRequest) (*User, time.Ti
 	if err := idt.Claims(&c); err != nil {
 		return nil, time.Time{}, "", err
 	}
-	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID, sid: c.SID}, idt.Expiry, at.GrantID, nil
+	actor, err := t.actorOf(ctx, c, at)
+	if err != nil {
+		return nil, time.Time{}, "", err
+	}
+	return &User{ID: idt.Subject, Email: c.Email, Name: c.Name, OrgID: c.OrgID, sid: c.SID, actor: actor}, idt.Expiry, at.GrantID, nil
 }
 
 // liveGrant refuses a grant that is unknown, revoked or another user's.
@@ -305,7 +320,7 @@ func (t *Tenant) handleSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user": User{ID: ts.UserID, Email: ts.Email, Name: ts.Name, OrgID: ts.OrgID},
-		"expiresAt": ts.ExpiresAt.UTC().Format(time.RFC3339)})
+		"actor": sessionActor(ts), "expiresAt": ts.ExpiresAt.UTC().Format(time.RFC3339)})
 }
 
 // handleLogout ends the session and tells the app where to end the
@@ -349,7 +364,9 @@ func hashID(id string) string {
 // Authenticator authenticates requests by the session cookie, for the data
 // API on the tenant role: no cookie asks the next authenticator; a cookie
 // that is not a live session (or whose grant is revoked) is EUNAUTHORIZED.
-// The identity carries the session's grant, which access.Service.Load checks
+// The identity carries the session's grant and its actor (an
+// impersonation's support user, whom the authorization core refuses what
+// it refuses a token with act), which access.Service.Load checks
 // again with the user on every request.
 func (t *Tenant) Authenticator() access.Authenticator {
 	return func(r *http.Request) (access.Identity, error) {
@@ -360,7 +377,7 @@ func (t *Tenant) Authenticator() access.Authenticator {
 		if err != nil {
 			return access.Identity{}, err
 		}
-		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID, Via: access.ViaCookie}, nil
+		return access.Identity{UserID: ts.UserID, GrantID: ts.GrantID, Via: access.ViaCookie, Actor: ts.ActorID}, nil
 	}
 }
 

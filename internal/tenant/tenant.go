@@ -84,6 +84,7 @@ func (t *Tenant) Routes(r chi.Router) {
 		r.Post("/auth/idp/callback", t.handleCallback)
 		r.Get("/auth/session", t.handleSession)
 		r.Post("/auth/logout", t.handleLogout)
+		r.Post("/auth/impersonation/end", t.handleImpersonationEnd)
 		r.Post(BackchannelLogoutPath, t.handleBackchannelLogout)
 	})
 	for _, p := range []string{"/", "/3/", "/auth/callback", "/3/auth/callback", "/projects", "/signed-out"} {

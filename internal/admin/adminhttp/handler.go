@@ -57,6 +57,22 @@ func callerOnly[T any](call func(context.Context, *access.Caller) (T, error)) fu
 	return func(ctx context.Context, c *access.Caller, _ string, _ struct{}) (T, error) { return call(ctx, c) }
 }
 
+// groupCall, groupBodyCall and groupDelete fit a group method, which takes
+// the kind of group (a customer's, or internal), to the shapes.
+func groupCall[T any](internal bool, call func(context.Context, *access.Caller, bool, string) (T, error)) func(context.Context, *access.Caller, string) (T, error) {
+	return func(ctx context.Context, c *access.Caller, id string) (T, error) { return call(ctx, c, internal, id) }
+}
+
+func groupBodyCall[In, T any](internal bool, call func(context.Context, *access.Caller, bool, string, In) (T, error)) func(context.Context, *access.Caller, string, In) (T, error) {
+	return func(ctx context.Context, c *access.Caller, id string, in In) (T, error) {
+		return call(ctx, c, internal, id, in)
+	}
+}
+
+func groupDelete(internal bool, call func(context.Context, *access.Caller, bool, string) error) func(context.Context, *access.Caller, string) error {
+	return func(ctx context.Context, c *access.Caller, id string) error { return call(ctx, c, internal, id) }
+}
+
 // items answers the list call returns as {"items": […]}.
 func items[In, T any](call func(context.Context, *access.Caller, string, In) ([]T, error)) func(context.Context, *access.Caller, string, In) (any, error) {
 	return func(ctx context.Context, c *access.Caller, key string, in In) (any, error) {
@@ -91,6 +107,14 @@ func deleteByID(call func(context.Context, *access.Caller, string) error) Handle
 	return answer(http.StatusNoContent, id, nothing, func(ctx context.Context, c *access.Caller, id string, _ struct{}) (any, error) {
 		return nil, call(ctx, c, id)
 	})
+}
+
+// deleteByIDAnd answers 204 once call has removed the route's {name} of
+// its {id}: a tenant's member, a session, a domain claim.
+func deleteByIDAnd(name string, call func(context.Context, *access.Caller, string, string) error) Handler {
+	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
+		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r), param(r, name)))
+	}
 }
 
 // itemsByID answers the list call returns for the route's {id} as {"items": […]}.

@@ -1,19 +1,16 @@
 package adminhttp
 
 import (
-	"context"
 	"net/http"
 
-	"github.com/platform/platform/internal/access"
 	"github.com/platform/platform/internal/admin"
-	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
 )
 
 // table declares every route, one line each: method, pattern, the
 // operation it performs, the look-up of its {id} (Locate) and its handler,
-// a shape of handler.go over one service method, or one of the few below
-// the table that take more of the request.
+// a shape of handler.go over one service method, or one of the few of
+// custom.go that no shape fits.
 func (a *API) table() []Route {
 	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
 	const ok, created, accepted = http.StatusOK, http.StatusCreated, http.StatusAccepted
@@ -50,7 +47,7 @@ func (a *API) table() []Route {
 		{Method: put, Pattern: "/tenants/{id}/settings", Op: admin.OpTenantSettingsPut, Locate: tenant, Handle: byIDWithBody(ok, s.PutTenantSettings)},
 		{Method: get, Pattern: "/tenants/{id}/members", Op: admin.OpTenantMembers, Locate: tenant, Handle: itemsByID(s.TenantMembers)},
 		{Method: put, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberPut, Locate: tenant, Handle: a.putTenantMember},
-		{Method: del, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberRemove, Locate: tenant, Handle: a.deleteTenantMember},
+		{Method: del, Pattern: "/tenants/{id}/members/{userId}", Op: admin.OpTenantMemberRemove, Locate: tenant, Handle: deleteByIDAnd("userId", s.RemoveTenantMember)},
 		{Method: post, Pattern: "/tenants/{id}/transfer", Op: admin.OpTenantTransfer, Locate: tenant, Handle: byIDWithBody(ok, s.TransferTenant)},
 		{Method: get, Pattern: "/tenants/{id}/migrations", Op: admin.OpTenantMigrations, Locate: tenant, Handle: itemsByID(s.TenantMigrations)},
 		{Method: post, Pattern: "/tenants/{id}/migrations", Op: admin.OpTenantMigrate, Locate: tenant, Handle: byIDWithBody(accepted, s.TriggerMigration)},
@@ -84,7 +81,7 @@ func (a *API) table() []Route {
 		// identity provider, signing out of one or all, the second factor reset.
 		{Method: get, Pattern: "/users/{id}/sessions", Op: admin.OpUserSessions, Locate: user, Handle: pagedByID(s.UserSessions)},
 		{Method: del, Pattern: "/users/{id}/sessions", Op: admin.OpUserSessionsEnd, Locate: user, Handle: deleteByID(s.EndUserSessions)},
-		{Method: del, Pattern: "/users/{id}/sessions/{sessionId}", Op: admin.OpUserSessionEnd, Locate: user, Handle: endSession(s.EndUserSession)},
+		{Method: del, Pattern: "/users/{id}/sessions/{sessionId}", Op: admin.OpUserSessionEnd, Locate: user, Handle: deleteByIDAnd("sessionId", s.EndUserSession)},
 		{Method: post, Pattern: "/users/{id}/reset-second-factor", Op: admin.OpUserSecondFactorReset, Locate: user, Handle: byID(ok, s.ResetSecondFactor)},
 
 		// Support impersonation (D-impersonation): a one-time subject token
@@ -111,7 +108,7 @@ func (a *API) table() []Route {
 		{Method: post, Pattern: "/internal-users/{id}/unlock", Op: admin.OpInternalUserUnlock, Locate: intUser, Handle: byID(ok, s.UnlockInternalUser)},
 		{Method: get, Pattern: "/internal-users/{id}/sessions", Op: admin.OpInternalUserSessions, Locate: intUser, Handle: pagedByID(s.InternalUserSessions)},
 		{Method: del, Pattern: "/internal-users/{id}/sessions", Op: admin.OpInternalUserSessionsEnd, Locate: intUser, Handle: deleteByID(s.EndInternalUserSessions)},
-		{Method: del, Pattern: "/internal-users/{id}/sessions/{sessionId}", Op: admin.OpInternalUserSessionEnd, Locate: intUser, Handle: endSession(s.EndInternalUserSession)},
+		{Method: del, Pattern: "/internal-users/{id}/sessions/{sessionId}", Op: admin.OpInternalUserSessionEnd, Locate: intUser, Handle: deleteByIDAnd("sessionId", s.EndInternalUserSession)},
 		{Method: post, Pattern: "/internal-users/{id}/reset-second-factor", Op: admin.OpInternalUserSecondFactorReset, Locate: intUser, Handle: byID(ok, s.ResetInternalSecondFactor)},
 		{Method: del, Pattern: "/internal-users/{id}", Op: admin.OpInternalUserRemove, Locate: intUser, Handle: deleteByID(s.RemoveInternalUser)},
 
@@ -227,7 +224,7 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/customers/{id}/domains", Op: admin.OpDomainList, Locate: cust, Handle: byID(ok, s.ListDomains)},
 		{Method: post, Pattern: "/customers/{id}/domains", Op: admin.OpDomainClaim, Locate: cust, Handle: byIDWithBody(created, s.ClaimDomain)},
 		{Method: post, Pattern: "/customers/{id}/domains/{domainId}/verify", Op: admin.OpDomainVerify, Locate: cust, Handle: a.verifyDomain},
-		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: a.deleteDomain},
+		{Method: del, Pattern: "/customers/{id}/domains/{domainId}", Op: admin.OpDomainDelete, Locate: cust, Handle: deleteByIDAnd("domainId", s.DeleteDomain)},
 		// A customer's initial access tokens of dynamic client registration
 		// (D-dynamic-registration): answered once, stored hashed; and the
 		// clients they registered.
@@ -310,87 +307,5 @@ func (a *API) table() []Route {
 		{Method: get, Pattern: "/discrepancies/{id}", Op: admin.OpDiscrepancyGet, Handle: byID(ok, s.Discrepancy)},
 		{Method: post, Pattern: "/discrepancies/{id}/resolve", Op: admin.OpDiscrepancyResolve, Handle: byIDWithBody(ok, s.ResolveDiscrepancy)},
 		{Method: post, Pattern: "/discrepancies/{id}/reopen", Op: admin.OpDiscrepancyReopen, Handle: byID(ok, s.ReopenDiscrepancy)},
-	}
-}
-
-// The handlers that take more of the request than a key and an input, or
-// answer what no shape does.
-
-func (a *API) mePermissions(_ *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return http.StatusOK, a.svc.Permissions(c), nil
-}
-
-func (a *API) listTenants(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	p, err := pageInput(r, platform.NamePages)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.ListTenants(r.Context(), c, tenantFilter(r), p)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *API) putTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	in, err := body[admin.MemberInput](r)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := a.svc.PutTenantMember(r.Context(), c, id(r), param(r, "userId"), in)
-	return respond(http.StatusOK, v, err)
-}
-
-func (a *API) deleteTenantMember(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.RemoveTenantMember(r.Context(), c, id(r), param(r, "userId")))
-}
-
-// verifyDomain proves the customer's domain claim {domainId}.
-func (a *API) verifyDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	v, err := a.svc.VerifyDomain(r.Context(), c, id(r), param(r, "domainId"))
-	return respond(http.StatusOK, v, err)
-}
-
-// deleteDomain removes the customer's domain claim {domainId}.
-func (a *API) deleteDomain(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.DeleteDomain(r.Context(), c, id(r), param(r, "domainId")))
-}
-
-// deleteGrant removes the user's customer grant, or instance grant.
-func (a *API) deleteGrant(instance bool) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		return respond(http.StatusNoContent, nil, a.svc.DeleteGrant(r.Context(), c, instance, id(r), param(r, "userId")))
-	}
-}
-
-// endSession signs the route's {id} out of its session {sessionId}.
-func endSession(call func(ctx context.Context, c *access.Caller, id, sessionID string) error) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		return respond(http.StatusNoContent, nil, call(r.Context(), c, id(r), param(r, "sessionId")))
-	}
-}
-
-func (a *API) endOwnImpersonation(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.EndOwnImpersonation(r.Context(), c))
-}
-
-func (a *API) leaveFocus(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.LeaveFocus(r.Context(), c))
-}
-
-func (a *API) unsubscribe(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	return respond(http.StatusNoContent, nil, a.svc.Unsubscribe(r.Context(), c, param(r, "eventType")))
-}
-
-// billedTotals answers a customer's billed totals of ?from= to ?to= as a
-// page.
-func (a *API) billedTotals(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-	q := r.URL.Query()
-	v, err := a.svc.BilledTotals(r.Context(), c, id(r), q.Get("from"), q.Get("to"))
-	return respond(http.StatusOK, admin.WholePage(v), err)
-}
-
-// pauseWorker pauses the worker (paused true) or resumes it.
-func (a *API) pauseWorker(paused bool) Handler {
-	return func(r *http.Request, c *access.Caller, _ authz.Resource) (int, any, error) {
-		v, err := a.svc.PauseSystemWorker(r.Context(), c, id(r), paused)
-		return respond(http.StatusOK, v, err)
 	}
 }

@@ -69,3 +69,30 @@ export async function fetchActor(): Promise<Actor | null> {
   const body = (await resp.json().catch(() => ({}))) as { actor?: Actor | null };
   return body.actor ?? null;
 }
+
+// ActorInstance is an instance of the impersonated user's customer whose
+// tenant web app the support user can open as the user.
+export interface ActorInstance {
+  id: string;
+  name: string;
+  url: string;
+}
+
+// fetchActorInstances answers the instances of customer customerId, read
+// with the support user's own token (the user's role may not list them),
+// or none.
+export async function fetchActorInstances(customerId: string): Promise<ActorInstance[]> {
+  const own = store.getItem(supportKey);
+  if (!own || !customerId) return [];
+  const q = new URLSearchParams({ customerId, limit: "20" });
+  const resp = await fetch("/api/v1/instances?" + q.toString(), { headers: { Authorization: "Bearer " + own } }).catch(() => null);
+  if (!resp?.ok) return [];
+  const body = (await resp.json().catch(() => ({}))) as { items?: ActorInstance[] };
+  return (body.items ?? []).filter((i) => /^https?:\/\//.test(i.url));
+}
+
+// actAsURL is the address that opens an instance's tenant web app as the
+// impersonated user: the app signs in with the impersonation.
+export function actAsURL(instanceURL: string, impersonationId: string): string {
+  return instanceURL.replace(/\/+$/, "") + "/?" + new URLSearchParams({ act_as: impersonationId }).toString();
+}

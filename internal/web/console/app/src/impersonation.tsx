@@ -3,7 +3,7 @@
 // and the customer's "Support access" page (its decision, every
 // impersonation, End).
 import { useEffect, useState } from "react";
-import { Alert, Button, Group, Select, Switch, Text, TextInput } from "@mantine/core";
+import { Alert, Anchor, Button, Group, Select, Switch, Text, TextInput } from "@mantine/core";
 import { useClient, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { lists } from "./cache";
@@ -13,7 +13,7 @@ import { ModalForm } from "./modalform";
 import { DataTable } from "./table";
 import { Empty, FormErrors, Loading, PageError, PageTitle, Pager, formatTime } from "./ui";
 import { useRoute } from "./router";
-import { endImpersonation, exchangeImpersonation, fetchActor, type Actor } from "./actas";
+import { actAsURL, endImpersonation, exchangeImpersonation, fetchActor, fetchActorInstances, type Actor, type ActorInstance } from "./actas";
 import { useTranslation } from "react-i18next";
 
 const ImpersonateUser = graphql(`
@@ -57,19 +57,26 @@ const EndImpersonation = graphql(`
 `);
 
 // ImpersonationBanner says, on every page, that a support user acts as the
-// signed-in user, with End.
+// signed-in user, with End, and offers to open the customer's instances'
+// tenant web apps as the user ("Open in", with the impersonation's id).
 export function ImpersonationBanner() {
   const { t } = useTranslation();
   const caller = useCaller();
   const [actor, setActor] = useState<Actor | null>(null);
   const [ending, setEnding] = useState(false);
+  const [instances, setInstances] = useState<ActorInstance[]>([]);
+  const customerId = caller.me.customerId ?? "";
   useEffect(() => {
     let live = true;
-    void fetchActor().then((a) => live && setActor(a));
+    void fetchActor().then((a) => {
+      if (!live) return;
+      setActor(a);
+      if (a?.impersonationId) void fetchActorInstances(customerId).then((l) => live && setInstances(l));
+    });
     return () => {
       live = false;
     };
-  }, []);
+  }, [customerId]);
   if (!actor) return null;
   return (
     <Alert color="yellow" variant="filled" radius={0} role="status" data-testid="impersonation-banner" c="black"
@@ -81,6 +88,14 @@ export function ImpersonationBanner() {
               time: formatTime(actor.expiresAt) })
             : t("impersonation.doneAs", { email: caller.me.email, actor: actor.email || t("impersonation.theSupportUser") })}
         </Text>
+        {actor.impersonationId && instances.length > 0 && (
+          <Group gap="sm" wrap="wrap" role="group" aria-label={t("impersonation.openInTitle")}>
+            {instances.map((i) => (
+              <Anchor key={i.id} href={actAsURL(i.url, actor.impersonationId)} c="black" fw={600} underline="always"
+                data-testid="impersonation-open-in">{t("impersonation.openIn", { name: i.name })}</Anchor>
+            ))}
+          </Group>
+        )}
         {actor.impersonationId && (
           <Button size="compact-sm" color="dark" loading={ending} data-testid="impersonation-end"
             onClick={() => {
