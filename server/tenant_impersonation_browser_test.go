@@ -40,6 +40,13 @@ func TestBrowserTenantAppImpersonation(t *testing.T) {
 	if role != "status" || name != "Support access" || !fits {
 		t.Fatalf("banner role %q, name %q, fits 390 px: %v", role, name, fits)
 	}
+	// nor does the page around it scroll sideways
+	var wider []string
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('body *')].filter(e => e.getClientRects().length &&
+		  !e.closest('.scroll') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className)`, &wider))
+	if len(wider) > 0 {
+		t.Fatalf("the tenant app is wider than 390 px: %v", wider)
+	}
 	axeCheck(t, ctx, axe, "tenant app impersonation banner")
 
 	run(t, ctx, chromedp.Click(`#acting-end`, chromedp.ByID), waitForPath(ctx, "/signed-out"),

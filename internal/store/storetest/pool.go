@@ -59,8 +59,11 @@ type pgPool struct {
 
 	mu    sync.Mutex
 	admin *pgx.Conn // holds the locks of the databases this binary claimed
-	free  []*poolDatabase
-	next  int // the next database number to try to lock
+	// superuser: the server's user may turn the foreign keys' triggers off
+	// (session_replication_role), which the emptying does when it can.
+	superuser bool
+	free      []*poolDatabase
+	next      int // the next database number to try to lock
 
 	orderOnce     sync.Once
 	order, seeded []string // from deleteOrder
@@ -70,8 +73,14 @@ type pgPool struct {
 type poolDatabase struct {
 	name, url string
 	// conn is the pool of connections to the database, kept between tests;
-	// nil until needed. It empties the database and serves NewPostgres.
+	// nil until needed. It serves NewPostgres, and empties the database
+	// when there is no emptier.
 	conn *postgres.Conn
+	// emptier is the connection that empties the database, with the
+	// foreign keys' triggers off for its whole life (session_replication_role
+	// replica, set when it connects: setting it later would drop every plan
+	// the connection keeps); nil until needed, and for a user who may not.
+	emptier *pgx.Conn
 }
 
 // keptIdle is how many idle connections a pool database keeps between
@@ -114,6 +123,10 @@ func (p *pgPool) take(ctx context.Context) (*poolDatabase, error) {
 	if p.admin == nil {
 		admin, err := pgx.Connect(ctx, p.serverURL)
 		if err != nil {
+			return nil, err
+		}
+		if err := admin.QueryRow(ctx, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").Scan(&p.superuser); err != nil {
+			admin.Close(ctx)
 			return nil, err
 		}
 		p.admin = admin
@@ -173,9 +186,16 @@ func (p *pgPool) empty(ctx context.Context, d *poolDatabase) error {
 		// down) would hold locks or write into the next test; the kept
 		// pool's own stay, those that still answer.
 		own := d.liveConnections(ctx)
-		pids := make([]int64, len(own))
+		pids := make([]int64, len(own), len(own)+1)
 		for i, c := range own {
 			pids[i] = int64(c.Conn().PgConn().PID())
+		}
+		if d.emptier != nil {
+			if d.emptier.Ping(ctx) == nil {
+				pids = append(pids, int64(d.emptier.PgConn().PID()))
+			} else {
+				d.closeEmptier()
+			}
 		}
 		_, err := p.admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND pid <> ALL($2::int8[])", d.name, pids)
 		for _, c := range own {
@@ -187,18 +207,12 @@ func (p *pgPool) empty(ctx context.Context, d *poolDatabase) error {
 		if p.deleteRows(ctx, d) == nil {
 			return nil
 		}
-		if d.conn != nil {
-			d.conn.Close()
-			d.conn = nil
-		}
+		d.closeConnections()
 		if _, err := p.admin.Exec(ctx, "DROP DATABASE IF EXISTS "+d.name+" WITH (FORCE)"); err != nil {
 			return err
 		}
 	}
-	if d.conn != nil { // a pool to a database that is gone
-		d.conn.Close()
-		d.conn = nil
-	}
+	d.closeConnections() // to a database that is gone
 	if _, err := p.admin.Exec(ctx, "CREATE DATABASE "+d.name+" TEMPLATE "+p.template); err != nil {
 		return err
 	}
@@ -207,20 +221,32 @@ func (p *pgPool) empty(ctx context.Context, d *poolDatabase) error {
 }
 
 // deleteRows deletes every row of d and puts the seed rows back, in one
-// transaction on d's own connection, where the statements stay prepared.
-// DELETE, not TRUNCATE: a test leaves a few rows in a few tables, and
-// TRUNCATE writes new files for every table it names (100 ms a database
-// under load, against a few for the deletes).
+// transaction on a connection kept to d, where the statements stay
+// prepared. DELETE, not TRUNCATE: a test leaves a few rows in a few
+// tables, and TRUNCATE writes new files for every table it names (100 ms a
+// database under load, against a few for the deletes). On the emptier the
+// foreign keys' triggers are off: every table is emptied, so they have
+// nothing to check or cascade to, yet each deleted row of a referenced
+// table would run one statement per table referencing it (most of the
+// emptying's work, and it grows with the rows a test wrote).
 func (p *pgPool) deleteRows(ctx context.Context, d *poolDatabase) error {
-	if err := d.open(ctx); err != nil {
-		return err
+	var conn *pgx.Conn
+	if p.superuser {
+		if err := d.openEmptier(ctx); err != nil {
+			return err
+		}
+		conn = d.emptier
+	} else {
+		if err := d.open(ctx); err != nil {
+			return err
+		}
+		pc, err := d.conn.Pool.Acquire(ctx)
+		if err != nil {
+			return err
+		}
+		defer pc.Release()
+		conn = pc.Conn()
 	}
-	pc, err := d.conn.Pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer pc.Release()
-	conn := pc.Conn()
 	p.orderOnce.Do(func() { p.order, p.seeded, p.orderErr = deleteOrder(ctx, conn) })
 	if p.orderErr != nil {
 		return p.orderErr
@@ -250,6 +276,36 @@ func (d *poolDatabase) open(ctx context.Context) error {
 	conn, err := postgres.Open(ctx, d.url, postgres.Options{})
 	d.conn = conn
 	return err
+}
+
+// openEmptier connects d's emptier when it has none.
+func (d *poolDatabase) openEmptier(ctx context.Context) error {
+	if d.emptier != nil {
+		return nil
+	}
+	cfg, err := pgx.ParseConfig(d.url)
+	if err != nil {
+		return err
+	}
+	cfg.RuntimeParams["session_replication_role"] = "replica"
+	d.emptier, err = pgx.ConnectConfig(ctx, cfg)
+	return err
+}
+
+func (d *poolDatabase) closeEmptier() {
+	if d.emptier != nil {
+		_ = d.emptier.Close(context.Background())
+		d.emptier = nil
+	}
+}
+
+// closeConnections closes every connection the binary keeps to d.
+func (d *poolDatabase) closeConnections() {
+	d.closeEmptier()
+	if d.conn != nil {
+		d.conn.Close()
+		d.conn = nil
+	}
 }
 
 // liveConnections takes the idle connections of d's kept pool that still
