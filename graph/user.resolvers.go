@@ -82,7 +82,7 @@ func (r *mutationResolver) TransferHomeOrg(ctx context.Context, id string, custo
 	return call2(ctx, r.Resolver, (*admin.Service).TransferHomeOrg, id, admin.HomeOrgInput{CustomerID: customerID})
 }
 
-func (r *mutationResolver) CreateInternalUser(ctx context.Context, input admin.InternalUserInput) (*admin.InternalUser, error) {
+func (r *mutationResolver) CreateInternalUser(ctx context.Context, input admin.AccountInput) (*admin.InternalUser, error) {
 	return call(ctx, r.Resolver, (*admin.Service).CreateInternalUser, input)
 }
 

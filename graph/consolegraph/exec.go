@@ -530,7 +530,7 @@ type ComplexityRoot struct {
 		CreateInternalGroup          func(childComplexity int, input model.GroupInput) int
 		CreateInternalScimToken      func(childComplexity int, name string) int
 		CreateInternalServiceAccount func(childComplexity int, input admin.ServiceAccountInput) int
-		CreateInternalUser           func(childComplexity int, input admin.InternalUserInput) int
+		CreateInternalUser           func(childComplexity int, input admin.AccountInput) int
 		CreateMeter                  func(childComplexity int, input admin.MeterInput) int
 		CreatePlan                   func(childComplexity int, input admin.PlanInput) int
 		CreateRegistrationToken      func(childComplexity int, customerID string, input admin.RegistrationTokenInput) int
@@ -1139,7 +1139,7 @@ type MutationResolver interface {
 	UpdateUser(ctx context.Context, id string, input admin.UserPatch) (*admin.CustomerUserView, error)
 	DeleteUser(ctx context.Context, id string) (*bool, error)
 	TransferHomeOrg(ctx context.Context, id string, customerID string) (*admin.CustomerUserView, error)
-	CreateInternalUser(ctx context.Context, input admin.InternalUserInput) (*admin.InternalUser, error)
+	CreateInternalUser(ctx context.Context, input admin.AccountInput) (*admin.InternalUser, error)
 	UpdateInternalUser(ctx context.Context, id string, input admin.InternalUserPatch) (*admin.InternalUser, error)
 	RemoveInternalUser(ctx context.Context, id string) (*bool, error)
 	ResendInternalInvitation(ctx context.Context, id string) (*admin.InternalUser, error)
@@ -3454,7 +3454,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateInternalUser(childComplexity, args["input"].(admin.InternalUserInput)), true
+		return e.ComplexityRoot.Mutation.CreateInternalUser(childComplexity, args["input"].(admin.AccountInput)), true
 	case "Mutation.createMeter":
 		if e.ComplexityRoot.Mutation.CreateMeter == nil {
 			break
@@ -10423,8 +10423,8 @@ func (ec *executionContext) field_Mutation_createInternalUser_args(ctx context.C
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (admin.InternalUserInput, error) {
-			return ec.unmarshalNCreateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserInput(ctx, v)
+		func(ctx context.Context, v any) (admin.AccountInput, error) {
+			return ec.unmarshalNCreateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAccountInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -28756,7 +28756,7 @@ func (ec *executionContext) _Mutation_createInternalUser(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateInternalUser(ctx, fc.Args["input"].(admin.InternalUserInput))
+			return ec.Resolvers.Mutation().CreateInternalUser(ctx, fc.Args["input"].(admin.AccountInput))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -38509,8 +38509,8 @@ func UnmarshalCreateInstanceInput(ctx context.Context, raw any) (model.CreateIns
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputCreateInternalUserInput(ctx context.Context, obj any) (admin.InternalUserInput, error) {
-	var it admin.InternalUserInput
+func (ec *executionContext) unmarshalInputCreateInternalUserInput(ctx context.Context, obj any) (admin.AccountInput, error) {
+	var it admin.AccountInput
 	if obj == nil {
 		return it, nil
 	}
@@ -38559,8 +38559,8 @@ func (ec *executionContext) unmarshalInputCreateInternalUserInput(ctx context.Co
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalCreateInternalUserInput(ctx context.Context, raw any) (admin.InternalUserInput, error) {
-	var out admin.InternalUserInput
+func UnmarshalCreateInternalUserInput(ctx context.Context, raw any) (admin.AccountInput, error) {
+	var out admin.AccountInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateInternalUserInput", raw, &out)
 	return out, err
 }
@@ -47264,7 +47264,7 @@ func (ec *executionContext) unmarshalNCreateInstanceInput2githubᚗcomᚋplatfor
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐInternalUserInput(ctx context.Context, v any) (admin.InternalUserInput, error) {
+func (ec *executionContext) unmarshalNCreateInternalUserInput2githubᚗcomᚋplatformᚋplatformᚋinternalᚋadminᚐAccountInput(ctx context.Context, v any) (admin.AccountInput, error) {
 	res, err := ec.unmarshalInputCreateInternalUserInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
