@@ -304,8 +304,14 @@ func TestBrowserConsoleAppUsersTables(t *testing.T) {
 		var fits bool
 		var menus, selects int
 		for _, w := range []int64{1280, 390} {
+			// the layout for the width: rows at 1280 px, cards at 390 (the
+			// app picks them once it has measured the window)
+			layout := `document.querySelectorAll('[data-testid="users-table"] [data-testid="card-row"]').length === 0`
+			if w == 390 {
+				layout = `document.querySelectorAll('[data-testid="users-table"] [data-testid="card-row"]').length > 0`
+			}
 			run(t, ctx, chromedp.EmulateViewport(w, 844), open(m, "/dashboard/customers/"+DemoAcmeCustomerID+"?tab=users", "Acme Construction"),
-				waitShows(`[data-testid="users-table"]`, "alice@acme.example"), noSidewaysScroll("users-table", &fits),
+				waitShows(`[data-testid="users-table"]`, "alice@acme.example"), waitTrue(layout), noSidewaysScroll("users-table", &fits),
 				chromedp.Evaluate(`document.querySelectorAll('[data-testid="row-menu"]').length`, &menus),
 				chromedp.Evaluate(`document.querySelectorAll('[data-testid="users-table"] select').length`, &selects))
 			if !fits || menus != 0 || selects != 0 {
