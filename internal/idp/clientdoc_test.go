@@ -2,6 +2,7 @@ package idp
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/platform/platform/internal/platform"
+	"github.com/platform/platform/internal/store"
 )
 
 // A client whose client_id is its metadata document's URL signs a user of
@@ -303,4 +305,40 @@ func TestAttackClientDocumentInvalid(t *testing.T) {
 	ti.refusedAuthorize(ti.docRP(h.url("/html.json")), "not application/json")
 	h.serve("/missing.json", docAnswer{status: http.StatusNotFound, contentType: "application/json", body: `{}`})
 	ti.refusedAuthorize(ti.docRP(h.url("/missing.json")), "status 404")
+}
+
+// A customer holds at most store.MaxMetadataClients document clients it has
+// not blocked: every path of its host that answers a valid document would
+// otherwise add a row. Beyond them a new client id is refused before its
+// document is fetched; a known one goes on working; blocking one makes
+// room.
+// attack: client-doc-unbounded
+func TestAttackClientDocumentUnbounded(t *testing.T) {
+	t.Parallel()
+	h := newDocHost(t)
+	ti := docIDP(t, h, h.policy("127.0.0.1/32"), true)
+	h.serveDoc("/known.json", "max-age=600")
+	known := ti.docRP(h.url("/known.json"))
+	ti.loginTokens(known, bob)
+	ctx, now := context.Background(), time.Now().UTC().Truncate(time.Second)
+	for i := 1; i < store.MaxMetadataClients; i++ {
+		id := h.url(fmt.Sprintf("/filler-%d.json", i))
+		if err := ti.st.SaveMetadataClient(ctx, &platform.Application{AppID: fmt.Sprintf("app-filler-%d", i), ClientID: id,
+			Name: "Filler", Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{appRedirect},
+			CreatedAt: now, MetadataCustomerID: docCustomer, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.serveDoc("/one-more.json", "")
+	ti.refusedAuthorize(ti.docRP(h.url("/one-more.json")), "metadata document clients already")
+	if n := h.hitsOf("/one-more.json"); n != 0 {
+		t.Fatalf("a document beyond the customer's budget was fetched %d times", n)
+	}
+	ti.noClientRow(h.url("/one-more.json"))
+	ti.loginTokens(known, bob) // a known client still signs in
+
+	if err := ti.st.BlockMetadataClient(ctx, docCustomer, h.url("/filler-1.json"), now); err != nil {
+		t.Fatal(err)
+	}
+	ti.loginTokens(ti.docRP(h.url("/one-more.json")), bob)
 }

@@ -116,9 +116,17 @@ func (d *clientDocs) refresh(ctx context.Context, clientID string, m *store.Meta
 		// the waiting requests share this fetch: it does not end with the first one's
 		ctx := context.WithoutCancel(ctx)
 		// a fetch that ended just before this one began stored what holds now
-		if app, err := d.store.ApplicationByClientID(ctx, clientID); err == nil && app.MetadataCustomerID == m.CustomerID &&
-			d.now().Before(app.MetadataExpiresAt) {
-			return app, nil
+		stored, err := d.store.ApplicationByClientID(ctx, clientID)
+		switch {
+		case err == nil && stored.MetadataCustomerID == m.CustomerID && d.now().Before(stored.MetadataExpiresAt):
+			return stored, nil
+		case platform.ErrorCode(err) == platform.ENOTFOUND:
+			// a new client: nothing is fetched for a customer without room for it
+			if err := d.store.MetadataClientRoom(ctx, m.CustomerID); err != nil {
+				return nil, asInvalid(err)
+			}
+		case err != nil:
+			return nil, err
 		}
 		body, age, err := d.fetch(ctx, clientID)
 		if err != nil {
@@ -134,7 +142,7 @@ func (d *clientDocs) refresh(ctx context.Context, clientID string, m *store.Meta
 			if platform.ErrorCode(err) == platform.ECONFLICT {
 				return nil, platform.Errorf(platform.EINVALID, "the client_id belongs to another application")
 			}
-			return nil, err
+			return nil, asInvalid(err)
 		}
 		return d.store.ApplicationByClientID(ctx, clientID)
 	})
@@ -142,6 +150,15 @@ func (d *clientDocs) refresh(ctx context.Context, clientID string, m *store.Meta
 		return nil, err
 	}
 	return v.(*platform.Application), nil
+}
+
+// asInvalid is err, an ELIMIT (the customer's budget of clients) told as
+// the refusal of this client (EINVALID, shown to whoever asked).
+func asInvalid(err error) error {
+	if platform.ErrorCode(err) == platform.ELIMIT {
+		return platform.Errorf(platform.EINVALID, "%s", platform.ErrorMessage(err))
+	}
+	return err
 }
 
 // fetch gets the document at rawURL through the egress policy: 200,

@@ -42,17 +42,40 @@ func (s *OIDC) SetCustomerClientMetadataDocuments(ctx context.Context, customerI
 	return s.execOne(ctx, "customer", `UPDATE customers SET client_metadata_documents = $2 WHERE id = $1`, customerID, on)
 }
 
+// MaxMetadataClients is how many metadata document clients one customer
+// may hold that it has not blocked: every path of its verified host that
+// answers a valid document would otherwise add a row (and a line to its
+// list). Blocking one makes room.
+const MaxMetadataClients = 200
+
+// MetadataClientRoom answers ELIMIT when customer customerID holds
+// MaxMetadataClients metadata document clients it has not blocked.
+func (s *OIDC) MetadataClientRoom(ctx context.Context, customerID string) error {
+	return s.underLimit(ctx, "applications", "metadata_customer_id = $1 AND blocked_at IS NULL", customerID, MaxMetadataClients,
+		"the organization holds %d metadata document clients already; it blocks one to make room")
+}
+
 // SaveMetadataClient records what a client's metadata document said: the
-// application is inserted at its first use, or its document's part
-// replaced (name, kind, method, keys, redirect URIs, client and logo URIs,
-// when fetched and until when it holds). An application of the client id
-// made another way, or another customer's, is left alone: ECONFLICT.
+// application is inserted at its first use (ELIMIT beyond
+// MaxMetadataClients), or its document's part replaced (name, kind,
+// method, keys, redirect URIs, client and logo URIs, when fetched and until
+// when it holds). An application of the client id made another way, or
+// another customer's, is left alone: ECONFLICT.
 func (s *OIDC) SaveMetadataClient(ctx context.Context, a *platform.Application) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
 	if a.MetadataCustomerID == "" {
 		return platform.Errorf(platform.EINVALID, "a metadata document client belongs to a customer")
+	}
+	var known bool
+	if err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM applications WHERE client_id = $1)`, a.ClientID).Scan(&known); err != nil {
+		return err
+	}
+	if !known {
+		if err := s.MetadataClientRoom(ctx, a.MetadataCustomerID); err != nil {
+			return err
+		}
 	}
 	n, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
 		$10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
