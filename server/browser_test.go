@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +37,9 @@ func mustBrowser(t *testing.T) context.Context {
 			t.Fatalf("%s is missing; .ci/run installs the chromium package", chromiumPath)
 		}
 		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	if !inBrowserShard(t.Name()) {
+		t.Skipf("another test run takes this browser test (BROWSER_SHARD=%s)", os.Getenv("BROWSER_SHARD"))
 	}
 	takeBrowserSlot(t)
 	browser, err := sharedChromium()
@@ -66,6 +71,34 @@ func mustBrowser(t *testing.T) context.Context {
 		t.Fatalf("attach to the tab: %v", err)
 	}
 	return ctx
+}
+
+// inBrowserShard says whether this run takes the browser test named test
+// (or a subtest of it). BROWSER_SHARD=i/n splits the browser tests between n
+// runs by a hash of the top-level test's name: .ci/run gives one half to the
+// PostgreSQL run and the other to the SQLite run, since a page does the same
+// on either database and Chromium is most of the suite's time. Unset, a run
+// takes them all.
+func inBrowserShard(test string) bool {
+	shard := os.Getenv("BROWSER_SHARD")
+	if shard == "" {
+		return true
+	}
+	i, n, ok := parseShard(shard)
+	if !ok {
+		panic(fmt.Sprintf("BROWSER_SHARD=%q: want i/n with 1 <= i <= n", shard))
+	}
+	root, _, _ := strings.Cut(test, "/")
+	h := fnv.New32a()
+	h.Write([]byte(root))
+	return int(h.Sum32()%uint32(n)) == i-1
+}
+
+func parseShard(s string) (i, n int, ok bool) {
+	a, b, found := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	return i, n, found && err1 == nil && err2 == nil && n >= 1 && i >= 1 && i <= n
 }
 
 // browserSlots bounds the tests that drive Chromium at once: page work is
