@@ -103,11 +103,12 @@ func TestFederationDemandControl(t *testing.T) {
 	}
 }
 
-// federationToolchain returns node and the federation tests' directory
-// (gatewayToolchain).
+// federationToolchain returns node and graph/router, whose Node project
+// (the router's packages) holds the federation tests' driver,
+// federation-test.mjs (gatewayToolchain).
 func federationToolchain(t *testing.T) (node, dir string) {
 	t.Helper()
-	return gatewayToolchain(t, filepath.Join("testdata", "federation"))
+	return gatewayToolchain(t, "router")
 }
 
 // gatewayToolchain returns node and dir, a Node project with Hive Gateway
@@ -129,7 +130,7 @@ func gatewayToolchain(t *testing.T, dir string) (node, _ string) {
 	return node, dir
 }
 
-// gatewayResult is what gateway.mjs answers.
+// gatewayResult is what federation-test.mjs answers.
 type gatewayResult struct {
 	CompositionErrors []string         `json:"compositionErrors"`
 	Supergraph        string           `json:"supergraph"`
@@ -137,11 +138,11 @@ type gatewayResult struct {
 }
 
 // runGateway composes the SDL of in and runs its queries through Hive
-// Gateway (gateway.mjs); composition errors fail the test.
+// Gateway (federation-test.mjs); composition errors fail the test.
 func runGateway(t *testing.T, node, dir string, in map[string]any) gatewayResult {
 	t.Helper()
 	b, _ := json.Marshal(in)
-	cmd := exec.Command(node, "gateway.mjs")
+	cmd := exec.Command(node, "federation-test.mjs")
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(b)
 	var stderr bytes.Buffer

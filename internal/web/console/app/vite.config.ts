@@ -44,6 +44,9 @@ export default defineConfig({
   },
   test: {
     environment: "jsdom",
+    // one document per worker, not per test file: building jsdom was most
+    // of the run's time (each test unmounts what it rendered, test-setup.ts)
+    isolate: false,
     setupFiles: ["src/test-setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
   },

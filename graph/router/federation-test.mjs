@@ -1,4 +1,6 @@
-// Composes the platform subgraph with @theguild/federation-composition and
+// The federation test's driver (graph/federation_test.go), beside the router
+// whose packages it uses: composes the platform subgraph with
+// @theguild/federation-composition and
 // runs queries through Hive Gateway's runtime against the live subgraph.
 // Input (stdin, JSON): {"sdl": "...", "url": "http://127.0.0.1:port/graphql",
 //   "headers": {...}, "queries": [{"query": "...", "variables": {...},
