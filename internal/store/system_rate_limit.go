@@ -2,11 +2,17 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
-// Allow counts one hit for key in the current fixed window and reports
-// whether it is within limit, and when the window ends.
+// Allow counts one hit for key in the current window and reports whether
+// it is within limit, and when the window ends. The count is a sliding
+// window's: this window's hits and the previous window's, weighted by how
+// much of the previous window the last window-long span still covers. A
+// fixed window alone forgot every hit at each boundary, so a client could
+// spend its limit on each side of one (twice the limit in a moment), and a
+// burst that crossed a boundary was counted as two small ones.
 func (s *System) Allow(ctx context.Context, key string, limit int, window time.Duration, now time.Time) (bool, time.Time, error) {
 	start := now.Truncate(window)
 	var hits int
@@ -16,7 +22,14 @@ func (s *System) Allow(ctx context.Context, key string, limit int, window time.D
 	if err != nil {
 		return false, time.Time{}, err
 	}
-	return hits <= limit, start.Add(window), nil
+	var previous int
+	err = s.db.QueryRow(ctx, `SELECT hits FROM rate_counters WHERE key = $1 AND window_start = $2`,
+		key, start.Add(-window).Unix()).Scan(&previous)
+	if err != nil && !errors.Is(err, ErrNoRows) {
+		return false, time.Time{}, err
+	}
+	covered := 1 - float64(now.Sub(start))/float64(window)
+	return float64(hits)+float64(previous)*covered <= float64(limit), start.Add(window), nil
 }
 
 // DeleteOldRateCounters removes windows that ended before now.

@@ -38,6 +38,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"DPoP", testDPoP},
 		{"RegistrationTokens", testRegistrationTokens},
 		{"ClientMetadata", testClientMetadata},
+		{"RateLimit", testRateLimit},
 		{"IssueTokensRotation", testIssueTokens},
 		{"Sessions", testSessions},
 		{"SigningKeys", testSigningKeys},
