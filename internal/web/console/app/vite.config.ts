@@ -47,6 +47,10 @@ export default defineConfig({
     // one document per worker, not per test file: building jsdom was most
     // of the run's time (each test unmounts what it rendered, test-setup.ts)
     isolate: false,
+    // a bound against hanging, not a measure of speed: CI runs these beside
+    // both databases' Go tests on two cores
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     setupFiles: ["src/test-setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
   },
