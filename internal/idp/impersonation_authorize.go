@@ -171,13 +171,16 @@ func (p *endpoints) impersonatedCode(next http.Handler) http.Handler {
 
 // idTokenLifetime is ttl, shortened to end at the deadline of the token
 // request in ctx when it has one (at least a second: the token request
-// itself refuses an impersonation that has ended).
+// itself refuses an impersonation that has ended). The op library adds the
+// lifetime to its own clock a moment later and writes exp in whole
+// seconds, so the lifetime ends at the deadline's whole second: a token
+// signed up to a second later still expires by the deadline.
 func (p *storage) idTokenLifetime(ctx context.Context, ttl time.Duration) time.Duration {
 	end, ok := ctx.Value(tokenDeadlineKey{}).(time.Time)
 	if !ok {
 		return ttl
 	}
-	return max(min(ttl, end.Sub(p.now())), time.Second)
+	return max(min(ttl, end.Truncate(time.Second).Sub(p.now())), time.Second)
 }
 
 // endRevokedImpersonation ends the impersonation whose grant the revoked
