@@ -254,7 +254,8 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 		return nil, false
 	}
 	svc := r.Admin
-	tenants, err := svc.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(p.customerID), InstanceID: str(p.instanceID), Search: str(p.search)}, in)
+	tenants, err := svc.ListTenants(ctx, c, admin.TenantFilter{CustomerID: str(p.customerID), InstanceID: str(p.instanceID), Search: str(p.search),
+		Brief: brief(p.tenant)}, in)
 	if err != nil {
 		return nil, false
 	}
@@ -274,7 +275,7 @@ func (r *Resolver) runPage(ctx context.Context, c *access.Caller, p *tenantsPage
 				return nil, false
 			}
 		}
-		if !d.load(ctx, svc, c, ids, p.grant != nil) {
+		if !d.load(ctx, svc, c, ids, brief(p.customer), p.grant != nil) {
 			return nil, false
 		}
 	}
@@ -313,17 +314,24 @@ func (d *pageData) objects(p *tenantsPage) int {
 	return n
 }
 
-// load runs the customers' and their grants' batches.
-func (d *pageData) load(ctx context.Context, svc *admin.Service, c *access.Caller, ids []string, grants bool) bool {
-	customers, err := svc.CustomersByIDs(ctx, c, ids)
-	if err != nil || len(customers) != len(ids) {
-		return false
-	}
-	var gs [][]*admin.GrantView
-	if grants {
-		if gs, err = svc.GrantsByCustomerIDs(ctx, c, ids); err != nil || len(gs) != len(ids) {
+// brief reports whether objects showing fields need no more of their rows
+// than ids and names: none of their times (the page writes no settings).
+func brief(fields []graphql.CollectedField) bool {
+	for _, f := range fields {
+		if f.Name == "createdAt" || f.Name == "updatedAt" {
 			return false
 		}
+	}
+	return true
+}
+
+// load reads the customers and, with grants, their grants (one
+// statement); brief reads only the customers' ids, names and
+// organizations.
+func (d *pageData) load(ctx context.Context, svc *admin.Service, c *access.Caller, ids []string, brief, grants bool) bool {
+	customers, gs, err := svc.PageCustomers(ctx, c, ids, brief, grants)
+	if err != nil || len(customers) != len(ids) || (grants && len(gs) != len(ids)) {
+		return false
 	}
 	d.customers = make(map[string]*admin.Customer, len(ids))
 	d.grants = make(map[string][]*admin.GrantView, len(ids))

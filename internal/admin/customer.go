@@ -66,7 +66,36 @@ func (s *customers) Customer(ctx context.Context, c *access.Caller, id string) (
 // CustomersByIDs returns the customers of ids in key order, nil where a
 // customer does not exist or is outside the caller's scope (a dataloader batch).
 func (s *customers) CustomersByIDs(ctx context.Context, c *access.Caller, ids []string) ([]*Customer, error) {
-	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids))
+	return s.customersByIDs(ctx, c, ids, store.Full)
+}
+
+// PageCustomers returns what a page of tenants shows of their customers:
+// the customers of ids in key order, as CustomersByIDs, and with grants
+// each one's grants, as GrantsByCustomerIDs (nil without), the two read in
+// one statement. brief reads only the customers' ids, names and
+// organizations (store.Brief).
+func (s *customers) PageCustomers(ctx context.Context, c *access.Caller, ids []string, brief, grants bool) ([]*Customer, [][]*GrantView, error) {
+	d := store.Full
+	if brief {
+		d = store.Brief
+	}
+	if !grants {
+		cs, err := s.customersByIDs(ctx, c, ids, d)
+		return cs, nil, err
+	}
+	if err := s.checkRole(ctx, c, OpGrantList); err != nil {
+		return nil, nil, err
+	}
+	rows, gs, err := s.store.CustomersWithGrants(ctx, ids, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, _ := inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(rows, nil)
+	return cs, grantsOf(ids, gs), nil
+}
+
+func (s *customers) customersByIDs(ctx context.Context, c *access.Caller, ids []string, d store.Detail) ([]*Customer, error) {
+	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids, d))
 }
 
 // CreateCustomer creates a customer and its organization at the identity

@@ -85,6 +85,11 @@ func (s *grants) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids 
 	if err != nil {
 		return nil, err
 	}
+	return grantsOf(ids, gs), nil
+}
+
+// grantsOf is the grants of each customer of ids, in key order.
+func grantsOf(ids []string, gs []store.Grant) [][]*GrantView {
 	by := map[string][]*GrantView{}
 	for _, g := range gs {
 		by[g.TargetID] = append(by[g.TargetID], newGrant(g, false))
@@ -93,7 +98,7 @@ func (s *grants) GrantsByCustomerIDs(ctx context.Context, c *access.Caller, ids 
 	for i, id := range ids {
 		out[i] = by[id]
 	}
-	return out, nil
+	return out
 }
 
 // CreateGrant grants an internal user a customer or an instance. EINVALID

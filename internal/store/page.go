@@ -9,6 +9,19 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
+// Detail is how much of each row a read fills in.
+type Detail uint8
+
+const (
+	// Full reads every column.
+	Full Detail = iota
+	// Brief reads a row's identity and names only, leaving its settings
+	// and times zero: for a page that shows no more (the GraphQL tenants
+	// page, D-graphql-page). On SQLite a time column costs the driver two
+	// parses a value, most of such a page's reading.
+	Brief
+)
+
 // PageQuery asks for one page of a listing ordered by (name, id): at most
 // Limit rows (platform.NamePages) after Cursor (from the previous page).
 type PageQuery = platform.PageRequest

@@ -77,9 +77,67 @@ func (s *Tenancy) ListCustomers(ctx context.Context, f authz.Filter, p PageQuery
 }
 
 // CustomersByIDs returns the customers of ids that exist, in any order (a
-// batch for dataloaders).
-func (s *Tenancy) CustomersByIDs(ctx context.Context, ids []string) ([]platform.Customer, error) {
+// batch for dataloaders); Brief reads their ids, names and organizations.
+func (s *Tenancy) CustomersByIDs(ctx context.Context, ids []string, d Detail) ([]platform.Customer, error) {
+	if d == Brief {
+		return byIDs(ctx, s.db, scanBriefCustomer, `SELECT id, name, org_id FROM customers`, "id", ids)
+	}
 	return byIDs(ctx, s.db, scanCustomer, customers.selectFrom(), "id", ids)
+}
+
+// CustomersWithGrants is CustomersByIDs and GrantsByCustomerIDs of ids in
+// one statement: the customers that exist, in any order, and their
+// customer grants by customer then grantee.
+func (s *Tenancy) CustomersWithGrants(ctx context.Context, ids []string, d Detail) ([]platform.Customer, []Grant, error) {
+	if len(ids) == 0 {
+		return nil, nil, nil
+	}
+	columns := `c.id, c.name, c.org_id`
+	if d == Full {
+		columns += `, c.settings, c.created_at, c.updated_at`
+	}
+	var args []any
+	cond := scopeCondition(&args, authz.Filter{CustomerIDs: ids}, "c.id", "")
+	rows, err := s.db.Query(ctx, `SELECT `+columns+`, g.grantee_type, g.grantee_id, g.granted_by, g.granted_at
+		FROM customers c LEFT JOIN customer_grants g ON g.customer_id = c.id
+		WHERE `+cond+` ORDER BY c.id, g.grantee_type, g.grantee_id`, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var cs []platform.Customer
+	var gs []Grant
+	for rows.Next() {
+		var c platform.Customer
+		var settings string
+		var upd sql.NullTime
+		var granteeType, granteeID, by sql.NullString
+		var at sql.NullTime
+		dest := []any{&c.ID, &c.Name, &c.OrgID}
+		if d == Full {
+			dest = append(dest, &settings, &c.CreatedAt, &upd)
+		}
+		if err := rows.Scan(append(dest, &granteeType, &granteeID, &by, &at)...); err != nil {
+			return nil, nil, err
+		}
+		if d == Full {
+			c.Settings, c.UpdatedAt = rawJSON(settings), orTime(upd, c.CreatedAt)
+		}
+		if len(cs) == 0 || cs[len(cs)-1].ID != c.ID {
+			cs = append(cs, c)
+		}
+		if granteeType.Valid {
+			gs = append(gs, Grant{GranteeType: granteeType.String, GranteeID: granteeID.String, TargetID: c.ID,
+				GrantedBy: by.String, GrantedAt: at.Time})
+		}
+	}
+	return cs, gs, rows.Err()
+}
+
+func scanBriefCustomer(r Row) (platform.Customer, error) {
+	var c platform.Customer
+	err := r.Scan(&c.ID, &c.Name, &c.OrgID)
+	return c, err
 }
 
 // UpdateCustomer sets a customer's name (when not empty) and settings (when

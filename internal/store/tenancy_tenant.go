@@ -48,6 +48,12 @@ func scanTenant(r Row) (Tenant, error) {
 	return t, err
 }
 
+func scanBriefTenant(r Row) (Tenant, error) {
+	var t Tenant
+	err := r.Scan(&t.ID, &t.CustomerID, &t.InstanceID, &t.Name)
+	return t, err
+}
+
 // TenantQuery selects tenants: within Scope, optionally of one customer
 // and one instance, one page by (name, id).
 type TenantQuery struct {
@@ -56,6 +62,7 @@ type TenantQuery struct {
 	InstanceID string
 	Search     string // only tenants whose name contains it (case-insensitive)
 	Page       PageQuery
+	Detail     Detail // Brief: id, customer, instance and name only
 }
 
 // ListTenants lists tenants by (name, id), the scope applied in SQL, and
@@ -67,7 +74,11 @@ func (s *Tenancy) ListTenants(ctx context.Context, q TenantQuery) ([]Tenant, str
 	args := []any{q.CustomerID, q.InstanceID}
 	cond := `($1 = '' OR customer_id = $1) AND ($2 = '' OR instance_id = $2) AND ` + scopeCondition(&args, q.Scope, "customer_id", "instance_id") +
 		` AND ` + containsCondition(&args, q.Search, "name")
-	return keysetPage(ctx, s.db, q.Page, tenants.selectFrom(), cond, args, "name", "id", scanTenant,
+	selectFrom, scan := tenants.selectFrom(), scanTenant
+	if q.Detail == Brief {
+		selectFrom, scan = `SELECT id, customer_id, COALESCE(instance_id, ''), name FROM tenants`, scanBriefTenant
+	}
+	return keysetPage(ctx, s.db, q.Page, selectFrom, cond, args, "name", "id", scan,
 		func(t *Tenant) (string, string) { return t.Name, t.ID })
 }
 

@@ -1,8 +1,11 @@
 package storetest
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/platform"
@@ -63,5 +66,118 @@ func testOverview(t *testing.T, st *store.Store) {
 	} {
 		got, err := st.Counts(ctx, tc.f, ts)
 		wantSame(t, tc.name, tc.want, got, err)
+	}
+}
+
+// testBriefReads: a Brief read answers the rows, the order and the cursor
+// of a Full one, with only the identity and names filled in (D-graphql-page).
+func testBriefReads(t *testing.T, st *store.Store) {
+	mustCustomers(t, st, "b-1", "b-2")
+	if err := st.CreateInstance(ctx, &platform.Instance{ID: "b-inst", CustomerID: "b-1", Name: "i", URL: "https://i.example", CreatedAt: ts},
+		&platform.InstanceConnection{InstanceID: "b-inst", OIDCClientID: "client-b-inst", UpdatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"Delta", "alpha", "Charlie", "bravo"} {
+		tn := store.Tenant{ID: "bt-" + name, CustomerID: []string{"b-1", "b-2"}[i%2], Name: name,
+			Settings: json.RawMessage(`{"k":1}`), CreatedAt: ts}
+		if i == 0 {
+			tn.InstanceID = "b-inst"
+		}
+		if err := st.CreateTenant(ctx, &tn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	brief := func(ts []store.Tenant) []store.Tenant {
+		out := make([]store.Tenant, len(ts))
+		for i, t := range ts {
+			out[i] = store.Tenant{ID: t.ID, CustomerID: t.CustomerID, InstanceID: t.InstanceID, Name: t.Name}
+		}
+		return out
+	}
+	q := store.TenantQuery{Scope: authz.Filter{All: true}, Page: store.PageQuery{Limit: 3}}
+	for page := 0; page < 2; page++ {
+		full, next, err := st.ListTenants(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full[0].CreatedAt.IsZero() || len(full[0].Settings) == 0 {
+			t.Fatalf("a full read left the times or settings out: %+v", full[0])
+		}
+		bq := q
+		bq.Detail = store.Brief
+		got, briefNext, err := st.ListTenants(ctx, bq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(brief(full), got); d != "" || briefNext != next {
+			t.Fatalf("page %d: brief read (-want +got):\n%s\ncursor %q, full %q", page, d, briefNext, next)
+		}
+		q.Page.Cursor = next
+	}
+
+	// two grantees of b-1 (one with no granter), none of b-2
+	mustOrg(t, st, "b-admin")
+	for _, u := range []string{"b-qa", "b-am"} {
+		mustUser(t, st, u, "b-admin", u+"@platform.example")
+		if err := st.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: u, Role: "qa_admin", CreatedAt: ts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, g := range []store.Grant{{GranteeID: "b-qa", TargetID: "b-1", GrantedBy: "b-am", GrantedAt: ts},
+		{GranteeID: "b-am", TargetID: "b-1", GrantedAt: ts.Add(time.Hour)}} {
+		if err := st.PutGrant(ctx, false, &g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := []string{"b-2", "b-1", "b-none"}
+	wantGrants, err := st.GrantsByCustomerIDs(ctx, ids)
+	if err != nil || len(wantGrants) != 2 {
+		t.Fatalf("grants = %+v, %v", wantGrants, err)
+	}
+	byID := func(cs []platform.Customer) map[string]platform.Customer {
+		m := map[string]platform.Customer{}
+		for _, c := range cs {
+			m[c.ID] = c
+		}
+		return m
+	}
+	for _, d := range []store.Detail{store.Full, store.Brief} {
+		cs, err := st.CustomersByIDs(ctx, ids, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined, gs, err := st.CustomersWithGrants(ctx, ids, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(byID(cs), byID(joined)); diff != "" || len(joined) != 2 {
+			t.Errorf("detail %d: customers with grants (-by ids +joined):\n%s", d, diff)
+		}
+		if diff := cmp.Diff(wantGrants, gs); diff != "" {
+			t.Errorf("detail %d: grants (-by customer ids +joined):\n%s", d, diff)
+		}
+	}
+
+	full, err := st.CustomersByIDs(ctx, []string{"b-2", "b-1", "b-none"}, store.Full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.CustomersByIDs(ctx, []string{"b-2", "b-1", "b-none"}, store.Brief)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]platform.Customer{}
+	for _, c := range full {
+		if c.CreatedAt.IsZero() {
+			t.Fatalf("a full read left the times out: %+v", c)
+		}
+		want[c.ID] = platform.Customer{ID: c.ID, Name: c.Name, OrgID: c.OrgID}
+	}
+	gotBy := map[string]platform.Customer{}
+	for _, c := range got {
+		gotBy[c.ID] = c
+	}
+	if d := cmp.Diff(want, gotBy); d != "" || len(got) != 2 {
+		t.Fatalf("brief customers (-want +got):\n%s", d)
 	}
 }

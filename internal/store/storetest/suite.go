@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Lockout", testLockout},
 		{"LoginAttemptReservation", testReserveLoginAttempt},
 		{"CustomerNames", testCustomerNames},
+		{"BriefReads", testBriefReads},
 		{"CustomerDeletion", testCustomerDeletion},
 		{"CustomerDomains", testCustomerDomains},
 		{"Applications", testApplications},
