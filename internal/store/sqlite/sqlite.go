@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	sqlite "modernc.org/sqlite"
@@ -23,6 +24,9 @@ type Conn struct {
 	stmts *stmtCache
 	w     writer  // the process's one writer at a time (D-sqlite-writer)
 	tx    *sql.Tx // set in a transaction
+	// unkept, in a transaction: the queries it ran that no statement was
+	// kept for, which InTx prepares for the cache once it has committed
+	unkept *[]string
 }
 
 type querier interface {
@@ -71,11 +75,17 @@ func (c *Conn) Close() {
 
 // querier is query's kept statement, or q. A transaction uses a statement
 // kept before and prepares none for the cache: preparing takes another
-// connection, which transactions waiting for one another could exhaust.
+// connection, which statements waiting for the transaction's write lock
+// could all hold. It notes the query instead, and InTx keeps it once the
+// transaction has ended, so a statement that only ever runs in
+// transactions (a token's inserts) is compiled once, not on every call.
 func (c *Conn) querier(ctx context.Context, query string) querier {
 	if c.tx != nil {
 		if st := c.stmts.kept(query); st != nil {
 			return stmtQuerier{c.tx.StmtContext(ctx, st)} // closed with the transaction
+		}
+		if !slices.Contains(*c.unkept, query) {
+			*c.unkept = append(*c.unkept, query)
 		}
 	} else if st := c.stmts.get(ctx, query); st != nil {
 		return stmtQuerier{st}
@@ -115,12 +125,23 @@ func (c *Conn) QueryRow(ctx context.Context, query string, args ...any) store.Ro
 // InTx runs fn in an immediate (write-locking) transaction, once the
 // writer slot is this one's (D-sqlite-writer).
 func (c *Conn) InTx(ctx context.Context, fn func(store.DB) error) error {
+	var unkept []string
+	err := c.inTx(ctx, func(tx *sql.Tx) error {
+		return fn(&Conn{DB: c.DB, q: tx, stmts: c.stmts, w: c.w, tx: tx, unkept: &unkept})
+	})
+	for _, q := range unkept { // the transaction has ended: its connection is back
+		c.stmts.get(context.WithoutCancel(ctx), q)
+	}
+	return err
+}
+
+func (c *Conn) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	defer c.w.acquire(ctx)()
 	tx, err := c.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return mapErr(err)
 	}
-	if err := fn(&Conn{DB: c.DB, q: tx, stmts: c.stmts, w: c.w, tx: tx}); err != nil {
+	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
 	}

@@ -105,3 +105,32 @@ func TestStmtCacheBoundedAndErrors(t *testing.T) {
 		t.Fatal("an insert into a missing table succeeded")
 	}
 }
+
+// A statement that only runs in transactions is kept once the first of
+// them has ended, committed or not, and the next transaction runs it
+// prepared.
+func TestStmtCacheKeepsTransactionStatements(t *testing.T) {
+	ctx := context.Background()
+	c := mustOpen(t)
+	insert := `INSERT INTO kv (k, v) VALUES ($1, $2)`
+	for i, fail := range []bool{true, false, false} {
+		err := c.InTx(ctx, func(tx store.DB) error {
+			if i > 0 && tx.(*Conn).stmts.kept(rewrite(insert)) == nil {
+				t.Errorf("transaction %d: the insert is not kept", i)
+			}
+			if _, err := tx.Exec(ctx, insert, fmt.Sprint("t", i), i); err != nil {
+				return err
+			}
+			if fail {
+				return errors.New("roll back")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("transaction %d: %v", i, err)
+		}
+	}
+	if got := mustValue(t, c, "t2"); got != 2 {
+		t.Fatalf("t2 = %d, want 2", got)
+	}
+}
