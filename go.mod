@@ -2,6 +2,11 @@ module github.com/platform/platform
 
 go 1.26.8
 
+// The Node projects' packages (the console app's, the router's, the tests'
+// OpenID client's) are no Go code; npm ci may be writing them while a go
+// command walks ./...
+ignore node_modules
+
 require (
 	github.com/99designs/gqlgen v0.17.98
 	github.com/casbin/casbin/v2 v2.135.0
