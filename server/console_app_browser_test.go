@@ -107,6 +107,14 @@ func open(m *Main, path, heading string) chromedp.Tasks {
 	return chromedp.Tasks{chromedp.Navigate(m.Config.ConsoleURL + path), waitShows(`#page-title`, heading)}
 }
 
+// settled waits for transitions and finite animations to end (a
+// spinner's endless one never does): a menu sliding in is clicked where
+// it comes to rest, not where it was when the click was aimed.
+func settled() chromedp.Action {
+	return chromedp.Poll(`document.getAnimations().every(a => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)`, nil,
+		chromedp.WithPollingInterval(50*time.Millisecond))
+}
+
 // clickText clicks the first button or link whose text is exactly text.
 func clickText(text string) chromedp.Action {
 	return chromedp.Click(fmt.Sprintf(`//*[self::button or self::a][normalize-space(.)=%q]`, text), chromedp.BySearch)
@@ -158,10 +166,8 @@ func axeCheck(t *testing.T, ctx context.Context, src, page string) {
 	var loaded bool
 	err := chromedp.Run(ctx,
 		// a dialog fading in is measured at its final colours, not at
-		// part of its opacity: wait for transitions and finite animations
-		// to end (a spinner's endless one never does)
-		chromedp.Poll(`document.getAnimations().every(a => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)`, nil,
-			chromedp.WithPollingInterval(50*time.Millisecond)),
+		// part of its opacity
+		settled(),
 		// axe-core once per document: the app moves between its pages
 		// without loading another, and compiling axe costs more than a run
 		chromedp.Evaluate(`typeof axe !== "undefined"`, &loaded),
@@ -378,7 +384,7 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 	run(t, ctx, chromedp.EmulateViewport(390, 844), open(m, "/portal/usage", "Usage"), waitShows(`[data-testid="usage-table"]`, "Hidden"),
 		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow), shot(t, ctx, "app-390-usage"),
 		chromedp.Click(`button[aria-label="Menu"]`, chromedp.ByQuery), waitTrue(`[...document.querySelectorAll("nav a")].some(a => a.offsetParent !== null && a.textContent === "Tenants")`),
-		shot(t, ctx, "app-390-menu"), clickText("Tenants"), waitShows(`#page-title`, "Tenants"))
+		settled(), shot(t, ctx, "app-390-menu"), clickText("Tenants"), waitShows(`#page-title`, "Tenants"))
 	if overflow {
 		t.Errorf("the page is wider than 390 px")
 	}
