@@ -125,9 +125,10 @@ func (c *Console) Handler(api ...func(r chi.Router)) http.Handler {
 	return r
 }
 
-// Maintain drops finished rate-limit windows every interval until ctx ends.
+// Maintain drops rate-limit windows no count reads any more every
+// interval until ctx ends.
 func (c *Console) Maintain(ctx context.Context, interval time.Duration) {
 	background.Every(ctx, "console maintenance", interval, interval/10, func(ctx context.Context) error {
-		return c.store.DeleteOldRateCounters(ctx, time.Now().Add(-time.Hour))
+		return c.store.DeleteOldRateCounters(ctx, time.Now())
 	})
 }

@@ -9,8 +9,9 @@ import (
 
 // testRateLimit covers the sliding window of Allow: a burst that crosses a
 // window's boundary is counted whole (a fixed window let the limit through
-// again on the boundary's far side, twice the limit in a moment), and hits
-// a whole window old no longer count.
+// again on the boundary's far side, twice the limit in a moment), hits a
+// whole window old no longer count, and the pruning of old windows keeps
+// the previous one of the longest window.
 //
 // attack: rate-limit-window-boundary
 func testRateLimit(t *testing.T, st *store.Store) {
@@ -47,5 +48,34 @@ func testRateLimit(t *testing.T, st *store.Store) {
 	later := minute.Add(2*time.Minute + 59*time.Second)
 	if !allow("a", later) {
 		t.Error("hits two windows old still count")
+	}
+
+	// attack: rate-limit-prune-window
+	// The longest window's hits still count in the next window after the
+	// pruning that runs then: five resends in the last minute of an hour,
+	// and the first minute of the next hour still refuses.
+	hour := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	for range limit {
+		if ok, _, err := st.Allow(ctx, "h", limit, store.MaxRateWindow, hour.Add(59*time.Minute)); err != nil || !ok {
+			t.Fatalf("an hour's hit refused: %v %v", ok, err)
+		}
+	}
+	next := hour.Add(time.Hour + time.Minute)
+	if err := st.DeleteOldRateCounters(ctx, next); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, err := st.Allow(ctx, "h", limit, store.MaxRateWindow, next); err != nil || ok {
+		t.Errorf("after pruning, the last hour's hits no longer counted: %v %v", ok, err)
+	}
+	// past both windows the pruning removes them, and the count starts afresh
+	if err := st.DeleteOldRateCounters(ctx, hour.Add(3*time.Hour+time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := st.Conn().QueryRow(ctx, `SELECT COUNT(*) FROM rate_counters WHERE key = 'h'`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("windows no count reads kept: %d, %v", left, err)
+	}
+	if _, _, err := st.Allow(ctx, "h", limit, 2*store.MaxRateWindow, next); err == nil {
+		t.Error("a window longer than the pruning keeps was counted")
 	}
 }
