@@ -107,14 +107,6 @@ func open(m *Main, path, heading string) chromedp.Tasks {
 	return chromedp.Tasks{chromedp.Navigate(m.Config.ConsoleURL + path), waitShows(`#page-title`, heading)}
 }
 
-// settled waits for transitions and finite animations to end (a
-// spinner's endless one never does): a menu sliding in is clicked where
-// it comes to rest, not where it was when the click was aimed.
-func settled() chromedp.Action {
-	return chromedp.Poll(`document.getAnimations().every(a => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)`, nil,
-		chromedp.WithPollingInterval(50*time.Millisecond))
-}
-
 // clickText clicks the first button or link whose text is exactly text.
 func clickText(text string) chromedp.Action {
 	return chromedp.Click(fmt.Sprintf(`//*[self::button or self::a][normalize-space(.)=%q]`, text), chromedp.BySearch)
@@ -166,8 +158,10 @@ func axeCheck(t *testing.T, ctx context.Context, src, page string) {
 	var loaded bool
 	err := chromedp.Run(ctx,
 		// a dialog fading in is measured at its final colours, not at
-		// part of its opacity
-		settled(),
+		// part of its opacity: wait for transitions and finite animations
+		// to end (a spinner's endless one never does)
+		chromedp.Poll(`document.getAnimations().every(a => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)`, nil,
+			chromedp.WithPollingInterval(50*time.Millisecond)),
 		// axe-core once per document: the app moves between its pages
 		// without loading another, and compiling axe costs more than a run
 		chromedp.Evaluate(`typeof axe !== "undefined"`, &loaded),
@@ -383,8 +377,11 @@ func TestBrowserConsoleAppViewer(t *testing.T) {
 	var overflow bool
 	run(t, ctx, chromedp.EmulateViewport(390, 844), open(m, "/portal/usage", "Usage"), waitShows(`[data-testid="usage-table"]`, "Hidden"),
 		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow), shot(t, ctx, "app-390-usage"),
-		chromedp.Click(`button[aria-label="Menu"]`, chromedp.ByQuery), waitTrue(`[...document.querySelectorAll("nav a")].some(a => a.offsetParent !== null && a.textContent === "Tenants")`),
-		settled(), shot(t, ctx, "app-390-menu"), clickText("Tenants"), waitShows(`#page-title`, "Tenants"))
+		// the menu is open once its link is on the screen: the closed
+		// menu's links are laid out too, moved out of the viewport, and a
+		// click aimed there before the menu opened was lost
+		chromedp.Click(`button[aria-label="Menu"]`, chromedp.ByQuery), waitTrue(`[...document.querySelectorAll("nav a")].some(a => a.textContent === "Tenants" && a.getBoundingClientRect().left >= 0 && a.getBoundingClientRect().width > 0)`),
+		shot(t, ctx, "app-390-menu"), clickText("Tenants"), waitShows(`#page-title`, "Tenants"))
 	if overflow {
 		t.Errorf("the page is wider than 390 px")
 	}
