@@ -75,10 +75,7 @@ func (s *customers) CustomersByIDs(ctx context.Context, c *access.Caller, ids []
 // one statement. brief reads only the customers' ids, names and
 // organizations (store.Brief).
 func (s *customers) PageCustomers(ctx context.Context, c *access.Caller, ids []string, brief, grants bool) ([]*Customer, [][]*GrantView, error) {
-	d := store.Full
-	if brief {
-		d = store.Brief
-	}
+	d := detail(brief)
 	if !grants {
 		cs, err := s.customersByIDs(ctx, c, ids, d)
 		return cs, nil, err
@@ -90,12 +87,26 @@ func (s *customers) PageCustomers(ctx context.Context, c *access.Caller, ids []s
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, _ := inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(rows, nil)
+	cs, _ := customersInKeyOrder(c, ids)(rows, nil)
 	return cs, grantsOf(ids, gs), nil
 }
 
 func (s *customers) customersByIDs(ctx context.Context, c *access.Caller, ids []string, d store.Detail) ([]*Customer, error) {
-	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)(s.store.CustomersByIDs(ctx, ids, d))
+	return customersInKeyOrder(c, ids)(s.store.CustomersByIDs(ctx, ids, d))
+}
+
+// customersInKeyOrder views the customers of ids in key order, nil where
+// missing or outside the caller's scope.
+func customersInKeyOrder(c *access.Caller, ids []string) func([]platform.Customer, error) ([]*Customer, error) {
+	return inKeyOrder(c, ids, func(c *platform.Customer) string { return c.ID }, customerResource, newCustomer)
+}
+
+// detail is store.Brief for a brief read, store.Full otherwise.
+func detail(brief bool) store.Detail {
+	if brief {
+		return store.Brief
+	}
+	return store.Full
 }
 
 // CreateCustomer creates a customer and its organization at the identity

@@ -94,12 +94,8 @@ var memberRoles = map[string]bool{"admin": true, "member": true, "viewer": true}
 // SQL. A role holding trigger_migration and not manage_tenant reads them
 // too (OpTenantList, D-tenant-reads).
 func (s *tenants) ListTenants(ctx context.Context, c *access.Caller, f TenantFilter, p PageInput) (*Page[*Tenant], error) {
-	detail := store.Full
-	if f.Brief {
-		detail = store.Brief
-	}
 	return searchPage(ctx, s.core, c, OpTenantList, f.Search, p, func(scope authz.Filter, search string) ([]store.Tenant, string, error) {
-		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Search: search, Page: p, Detail: detail})
+		return s.store.ListTenants(ctx, store.TenantQuery{Scope: scope, CustomerID: f.CustomerID, InstanceID: f.InstanceID, Search: search, Page: p, Detail: detail(f.Brief)})
 	}, newTenant)
 }
 

@@ -34,6 +34,16 @@ func queryAll[T any](ctx context.Context, db DB, scan func(Row) (T, error), quer
 	return out, rows.Err()
 }
 
+// scanAlso is a row whose columns after those a scan function reads are
+// scanned to also: a scan function of a table's columns reads a statement
+// that selects more.
+type scanAlso struct {
+	Row
+	also []any
+}
+
+func (r scanAlso) Scan(dest ...any) error { return r.Row.Scan(append(dest, r.also...)...) }
+
 // queryOne scans the one row of query with scan. ENOTFOUND naming noun
 // when there is none; the row is returned either way, as far as it was read.
 func queryOne[T any](ctx context.Context, db DB, noun string, scan func(Row) (T, error), query string, args ...any) (*T, error) {

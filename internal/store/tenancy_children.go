@@ -7,15 +7,6 @@ import (
 	"github.com/platform/platform/internal/platform"
 )
 
-// rankedRow reads a row of childrenOf's query, whose last column is the
-// child's rank within its parent.
-type rankedRow struct{ Row }
-
-func (r rankedRow) Scan(dest ...any) error {
-	var rank int64
-	return r.Row.Scan(append(dest, &rank)...)
-}
-
 // children is a parent → children batch: the children's columns and FROM
 // clause, the parent's key column, the order within a parent, and the
 // columns of a child's customer and instance the caller's scope is
@@ -34,7 +25,8 @@ func childrenOf[T any](ctx context.Context, db DB, b children, scan func(Row) (T
 	where := scopeCondition(&args, f, b.customerCol, b.instanceCol) + ` AND ` + b.parentCol + ` IN (` + placeholders(&args, parents) + `)`
 	q := `SELECT * FROM (SELECT ` + b.columns + `, ROW_NUMBER() OVER (PARTITION BY ` + b.parentCol + ` ORDER BY ` + b.order +
 		`) AS child_rank ` + b.from + ` WHERE ` + where + `) ranked WHERE child_rank <= ` + arg(&args, platform.ChildPages.Size(limit)) + ` ORDER BY child_rank`
-	return queryAll(ctx, db, func(r Row) (T, error) { return scan(rankedRow{r}) }, q, args...)
+	// the last column is the child's rank within its parent
+	return queryAll(ctx, db, func(r Row) (T, error) { return scan(scanAlso{r, []any{new(int64)}}) }, q, args...)
 }
 
 // TenantsByCustomerIDs returns the tenants of the customers within f, at

@@ -92,9 +92,9 @@ func (s *Tenancy) CustomersWithGrants(ctx context.Context, ids []string, d Detai
 	if len(ids) == 0 {
 		return nil, nil, nil
 	}
-	columns := `c.id, c.name, c.org_id`
-	if d == Full {
-		columns += `, c.settings, c.created_at, c.updated_at`
+	columns, scan := `c.id, c.name, c.org_id, c.settings, c.created_at, c.updated_at`, scanCustomer
+	if d == Brief {
+		columns, scan = `c.id, c.name, c.org_id`, scanBriefCustomer
 	}
 	var args []any
 	cond := scopeCondition(&args, authz.Filter{CustomerIDs: ids}, "c.id", "")
@@ -108,20 +108,11 @@ func (s *Tenancy) CustomersWithGrants(ctx context.Context, ids []string, d Detai
 	var cs []platform.Customer
 	var gs []Grant
 	for rows.Next() {
-		var c platform.Customer
-		var settings string
-		var upd sql.NullTime
 		var granteeType, granteeID, by sql.NullString
 		var at sql.NullTime
-		dest := []any{&c.ID, &c.Name, &c.OrgID}
-		if d == Full {
-			dest = append(dest, &settings, &c.CreatedAt, &upd)
-		}
-		if err := rows.Scan(append(dest, &granteeType, &granteeID, &by, &at)...); err != nil {
+		c, err := scan(scanAlso{rows, []any{&granteeType, &granteeID, &by, &at}})
+		if err != nil {
 			return nil, nil, err
-		}
-		if d == Full {
-			c.Settings, c.UpdatedAt = rawJSON(settings), orTime(upd, c.CreatedAt)
 		}
 		if len(cs) == 0 || cs[len(cs)-1].ID != c.ID {
 			cs = append(cs, c)

@@ -158,26 +158,22 @@ func testBriefReads(t *testing.T, st *store.Store) {
 		}
 	}
 
-	full, err := st.CustomersByIDs(ctx, []string{"b-2", "b-1", "b-none"}, store.Full)
+	full, err := st.CustomersByIDs(ctx, ids, store.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.CustomersByIDs(ctx, []string{"b-2", "b-1", "b-none"}, store.Brief)
+	got, err := st.CustomersByIDs(ctx, ids, store.Brief)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]platform.Customer{}
-	for _, c := range full {
+	want := byID(full)
+	for id, c := range want {
 		if c.CreatedAt.IsZero() {
 			t.Fatalf("a full read left the times out: %+v", c)
 		}
-		want[c.ID] = platform.Customer{ID: c.ID, Name: c.Name, OrgID: c.OrgID}
+		want[id] = platform.Customer{ID: c.ID, Name: c.Name, OrgID: c.OrgID}
 	}
-	gotBy := map[string]platform.Customer{}
-	for _, c := range got {
-		gotBy[c.ID] = c
-	}
-	if d := cmp.Diff(want, gotBy); d != "" || len(got) != 2 {
+	if d := cmp.Diff(want, byID(got)); d != "" || len(got) != 2 {
 		t.Fatalf("brief customers (-want +got):\n%s", d)
 	}
 }
