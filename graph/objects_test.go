@@ -188,9 +188,12 @@ func TestAttackCancelledRequestStops(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the request was still running")
 	}
+	// at most the 30 users' own customers: those the executor had not
+	// started when the client left may never run, and none of the 900
+	// nested users' customers may
 	customers, all := count()
-	if customers != 30 || all >= full {
-		t.Errorf("after the client went away: %d CustomerUser.customer (want 30: none of the 900 nested) and %d resolvers of the full answer's %d",
+	if customers < 1 || customers > 30 || all >= full {
+		t.Errorf("after the client went away: %d CustomerUser.customer (want 1 to 30: none of the 900 nested) and %d resolvers of the full answer's %d",
 			customers, all, full)
 	}
 }
