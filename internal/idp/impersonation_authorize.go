@@ -149,9 +149,8 @@ type tokenDeadlineKey struct{}
 // (storage.client). Looking the code up spends nothing.
 func (p *endpoints) impersonatedCode(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		code := r.PostForm.Get("code")
-		if r.Method != http.MethodPost || oidc.GrantType(r.PostForm.Get("grant_type")) != oidc.GrantTypeCode ||
-			code == "" || len(code) > 512 {
+		code := grantValue(r, oidc.GrantTypeCode, "code")
+		if code == "" {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -56,13 +56,9 @@ func (p *core) allowUpTo(w http.ResponseWriter, r *http.Request, kind string, li
 // browser gets the provider's 429 page, nothing is stored and nothing is
 // redirected to the client.
 func (p *core) limitAuthorize(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !p.allowUpTo(w, r, "authorize", p.cfg.AuthorizeRateLimit) {
-			p.renderError(w, r, http.StatusTooManyRequests, "Too many sign-in requests",
-				"Too many sign-in requests came from your network. Wait a minute, then try again.")
-			return
-		}
-		next.ServeHTTP(w, r)
+	return limited(p, "authorize", next, func(w http.ResponseWriter, r *http.Request) {
+		p.renderError(w, r, http.StatusTooManyRequests, "Too many sign-in requests",
+			"Too many sign-in requests came from your network. Wait a minute, then try again.")
 	})
 }
 
@@ -71,12 +67,27 @@ func (p *core) limitAuthorize(next http.Handler) http.Handler {
 // endpoint's, before the client is authenticated; past it the answer is
 // an OAuth error with 429 and Retry-After, and nothing is stored.
 func (p *core) limitPushed(next http.Handler) http.Handler {
+	return limited(p, "par", next, tooMany("pushed authorization requests"))
+}
+
+// limited serves next while the client address's requests of kind stay
+// within AuthorizeRateLimit a minute, counted before next reads anything;
+// past it refuse answers (Retry-After already set).
+func limited(p *core, kind string, next http.Handler, refuse http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !p.allowUpTo(w, r, "par", p.cfg.AuthorizeRateLimit) {
-			oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
-				"too many pushed authorization requests from this address; retry after "+w.Header().Get("Retry-After")+" seconds")
+		if !p.allowUpTo(w, r, kind, p.cfg.AuthorizeRateLimit) {
+			refuse(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// tooMany is the OAuth error answer (429 temporarily_unavailable) to too
+// many requests of what from one address.
+func tooMany(what string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
+			"too many "+what+" from this address; retry after "+w.Header().Get("Retry-After")+" seconds")
+	}
 }

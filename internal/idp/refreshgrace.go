@@ -26,9 +26,8 @@ func (p *endpoints) refreshGrace(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token := r.PostForm.Get("refresh_token")
-		if r.Method != http.MethodPost || oidc.GrantType(r.PostForm.Get("grant_type")) != oidc.GrantTypeRefreshToken ||
-			token == "" || len(token) > 512 {
+		token := grantValue(r, oidc.GrantTypeRefreshToken, "refresh_token")
+		if token == "" {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -57,6 +56,17 @@ func (p *endpoints) refreshGrace(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// grantValue is the form parameter param of a token request of grant
+// type grant, when it is one and param is 1 to 512 bytes long; "" for any
+// other request, which the token endpoint's own checks then answer.
+func grantValue(r *http.Request, grant oidc.GrantType, param string) string {
+	v := r.PostForm.Get(param)
+	if r.Method != http.MethodPost || oidc.GrantType(r.PostForm.Get("grant_type")) != grant || len(v) > 512 {
+		return ""
+	}
+	return v
 }
 
 // rotateKeepingAnswer lets the op library rotate the token and, when it

@@ -59,14 +59,7 @@ func (p *registrar) routes(r chi.Router) {
 // of their own, before anything is read; past it 429 with Retry-After and
 // nothing done.
 func (p *registrar) limit(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !p.allowUpTo(w, r, "register", p.cfg.AuthorizeRateLimit) {
-			registrationError(w, http.StatusTooManyRequests, "temporarily_unavailable",
-				"too many registration requests from this address; retry after "+w.Header().Get("Retry-After")+" seconds")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	return limited(p.core, "register", next, tooMany("registration requests"))
 }
 
 // clientMetadata is what a client says of itself (RFC 7591 section 2);

@@ -17,10 +17,7 @@ import (
 // audit log and the catalog table.
 func testAccess(t *testing.T, st *store.Store) {
 	mustCustomers(t, st, "cust-1", "cust-2", "cust-3")
-	if err := st.CreateInstance(ctx, &platform.Instance{ID: "inst-1", CustomerID: "cust-1", Name: "i", URL: "https://i.example", CreatedAt: ts},
-		&platform.InstanceConnection{InstanceID: "inst-1", OIDCClientID: "client-inst-1", UpdatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustInstance(t, st, "inst-1", "cust-1", "i", "https://i.example")
 	mustOrg(t, st, "org-admin")
 	mustUser(t, st, "qa", "org-admin", "qa@platform.example")
 	if err := st.PutConsoleUser(ctx, &platform.ConsoleUser{UserID: "qa", Role: "qa_admin", CreatedAt: ts}); err != nil {

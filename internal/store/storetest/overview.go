@@ -19,10 +19,7 @@ import (
 // lockout has not ended.
 func testOverview(t *testing.T, st *store.Store) {
 	mustCustomers(t, st, "ov-a", "ov-b")
-	if err := st.CreateInstance(ctx, &platform.Instance{ID: "ov-i", CustomerID: "ov-a", Name: "Prod", URL: "https://prod.example", CreatedAt: ts},
-		&platform.InstanceConnection{InstanceID: "ov-i", OIDCClientID: "client-ov-i", UpdatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustInstance(t, st, "ov-i", "ov-a", "Prod", "https://prod.example")
 	for _, tn := range []store.Tenant{{ID: "ov-t1", CustomerID: "ov-a", InstanceID: "ov-i", Name: "One"}, {ID: "ov-t2", CustomerID: "ov-a", Name: "Two"},
 		{ID: "ov-t3", CustomerID: "ov-b", Name: "Three"}} {
 		tn.CreatedAt = ts
@@ -73,10 +70,7 @@ func testOverview(t *testing.T, st *store.Store) {
 // of a Full one, with only the identity and names filled in (D-graphql-page).
 func testBriefReads(t *testing.T, st *store.Store) {
 	mustCustomers(t, st, "b-1", "b-2")
-	if err := st.CreateInstance(ctx, &platform.Instance{ID: "b-inst", CustomerID: "b-1", Name: "i", URL: "https://i.example", CreatedAt: ts},
-		&platform.InstanceConnection{InstanceID: "b-inst", OIDCClientID: "client-b-inst", UpdatedAt: ts}); err != nil {
-		t.Fatal(err)
-	}
+	mustInstance(t, st, "b-inst", "b-1", "i", "https://i.example")
 	for i, name := range []string{"Delta", "alpha", "Charlie", "bravo"} {
 		tn := store.Tenant{ID: "bt-" + name, CustomerID: []string{"b-1", "b-2"}[i%2], Name: name,
 			Settings: json.RawMessage(`{"k":1}`), CreatedAt: ts}

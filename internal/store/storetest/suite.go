@@ -102,6 +102,16 @@ func mustCustomers(t *testing.T, st *store.Store, ids ...string) {
 	}
 }
 
+// mustInstance stores instance id of customer, named name at url, with
+// its connection (OIDC client "client-"+id).
+func mustInstance(t *testing.T, st *store.Store, id, customer, name, url string) {
+	t.Helper()
+	if err := st.CreateInstance(ctx, &platform.Instance{ID: id, CustomerID: customer, Name: name, URL: url, CreatedAt: ts},
+		&platform.InstanceConnection{InstanceID: id, OIDCClientID: "client-" + id, UpdatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func mustUser(t *testing.T, st *store.Store, id, org, email string) *platform.User {
 	t.Helper()
 	u := &platform.User{ID: id, OrgID: org, Email: email, EmailVerified: true, Name: "User " + id,
