@@ -37,6 +37,10 @@ type querier interface {
 
 var _ store.Conn = (*Conn)(nil)
 
+// maxConns bounds the connections to the file: readers run beside each
+// other and beside the one writer (WAL).
+const maxConns = 8
+
 // Open opens (creating when needed) the database file at path, or an in-memory
 // database for ":memory:". WAL mode lets readers run beside the one writer;
 // transactions take the write lock up front so they never deadlock.
@@ -58,7 +62,10 @@ func Open(ctx context.Context, path string) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
-	db.SetMaxOpenConns(8)
+	// every connection stays open: a new one parses the schema and
+	// prepares its statements again
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: %w", err)
