@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -324,6 +326,34 @@ func TestAttackTenantImpersonationRefused(t *testing.T) {
 	w.requireApproval(t, demoAliceID)
 	pending := w.request(t, w.admin, demoBobID)
 	authorizeActingAs(t, m, w.jar, inst, instCallback, pending).refused(t, "an impersonation awaiting approval")
+
+	// Each refusal of a signed-in browser is an access.denied event with
+	// why; the customer's owner reads those of its impersonations, the
+	// attempt on an unknown one is platform-wide, and the browser without
+	// a session left none.
+	reasons := func(token string) map[string][]string { // reason → who
+		out := map[string][]string{}
+		for _, e := range auditItems(t, m, token, "kind=access.denied") {
+			target, _ := e["target"].(map[string]any)
+			actor, _ := e["actor"].(map[string]any)
+			if target["type"] == "impersonation" {
+				out[e["reason"].(string)] = append(out[e["reason"].(string)], fmt.Sprint(actor["userId"]))
+			}
+		}
+		return out
+	}
+	want := map[string][]string{
+		"not_the_support_user":          {demoAliceID},
+		"not_the_customers_application": {demoAdminID, demoAdminID},
+		"impersonation_not_running":     {demoAdminID, demoAdminID, demoAdminID, demoAdminID},
+	}
+	if got := reasons(w.alice); !reflect.DeepEqual(got, want) {
+		t.Errorf("the customer's refused impersonations = %v, want %v", got, want)
+	}
+	want["impersonation_unknown"] = []string{demoAdminID}
+	if got := reasons(w.admin); !reflect.DeepEqual(got, want) {
+		t.Errorf("the platform's refused impersonations = %v, want %v", got, want)
+	}
 }
 
 // A code issued for an impersonation redeemed after the impersonation

@@ -72,7 +72,9 @@ const (
 	// AdminWrite is an allowed administration write (D-audit-events):
 	// its action, operation and resource say what changed.
 	AdminWrite Kind = "admin.write"
-	// AccessDenied is a refused request of the administration or data APIs.
+	// AccessDenied is a refused request of the administration or data APIs,
+	// or an impersonated authorization request the identity provider
+	// refused a signed-in browser (D-impersonation).
 	AccessDenied Kind = "access.denied"
 )
 

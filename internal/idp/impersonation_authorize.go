@@ -55,53 +55,100 @@ func errImpersonationRefused() *oidc.Error {
 }
 
 // impersonate completes the authorization request a for impersonation id
-// when every condition holds, or answers access_denied.
+// when every condition holds, or answers access_denied. A refusal of a
+// signed-in browser is a security event (access.denied, the support user
+// as actor, the impersonation as target, why as reason), which the
+// impersonation's customer sees; a browser without a session is refused
+// as any request without a sign-in, unrecorded.
 func (s *storage) impersonate(ctx context.Context, id string, a *store.AuthRequest) *oidc.Error {
 	sess := sessionFromContext(ctx)
-	if sess == nil || !platform.ValidID(id) {
+	if sess == nil {
 		return errImpersonationRefused()
 	}
-	m, err := s.runningImpersonation(ctx, id)
-	if err != nil || m.ActorID != sess.UserID {
-		return errImpersonationRefused()
-	}
-	if a.ClientID == s.cfg.ConsoleClientID || !s.customerApplication(ctx, a.ClientID, m.CustomerID) {
-		return errImpersonationRefused()
-	}
-	u, err := s.user(ctx, m.UserID)
-	if err != nil {
-		return errImpersonationRefused()
-	}
-	if org := orgScope(a.Scopes); org != "" && org != u.OrgID {
+	m, u, reason := s.impersonationFor(ctx, sess, id, a)
+	if reason != "" {
+		e := audit.Entry{Kind: audit.AccessDenied, Failed: true, Reason: reason, ActorID: sess.UserID,
+			Target: audit.Target{Type: "impersonation", ID: id}}
+		if m != nil {
+			e.CustomerID = m.CustomerID
+		}
+		s.recordAfter(ctx, e)
 		return errImpersonationRefused()
 	}
 	// no refresh token: nothing of the impersonation may outlive it
 	a.Scopes = slices.DeleteFunc(slices.Clone(a.Scopes), func(s string) bool { return s == oidc.ScopeOfflineAccess })
-	a.UserID, a.AuthTime, a.AMR, a.Done = m.UserID, sess.AuthTime, sess.AMR, true
+	a.UserID, a.AuthTime, a.AMR, a.Done = u.ID, sess.AuthTime, sess.AMR, true
 	a.ImpersonationID, a.ActorID = m.ID, m.ActorID
 	return nil
 }
 
-// runningImpersonation loads impersonation id when it runs: its subject
-// token exchanged, approved where an approver decides, not ended, not
-// expired, and its customer still allows impersonation. ENOTFOUND otherwise.
+// Why an impersonated authorization request was refused (the audit
+// event's reason; the client learns none of them).
+const (
+	refusedUnknown     = "impersonation_unknown"
+	refusedNotRunning  = "impersonation_not_running"
+	refusedNotTheActor = "not_the_support_user"
+	refusedApplication = "not_the_customers_application"
+	refusedUser        = "user_unavailable"
+	refusedOrg         = "organization_mismatch"
+)
+
+// impersonationFor checks the conditions of acting in impersonation id
+// for the browser session sess on request a: the impersonation (once it
+// is known) and its user, or why not.
+func (s *storage) impersonationFor(ctx context.Context, sess *store.Session, id string, a *store.AuthRequest) (*store.Impersonation, *platform.User, string) {
+	if !platform.ValidID(id) {
+		return nil, nil, refusedUnknown
+	}
+	m, err := s.store.Impersonation(ctx, id)
+	if err != nil {
+		return nil, nil, refusedUnknown
+	}
+	running, err := s.runs(ctx, m)
+	switch {
+	case err != nil || !running:
+		return m, nil, refusedNotRunning
+	case m.ActorID != sess.UserID:
+		return m, nil, refusedNotTheActor
+	case a.ClientID == s.cfg.ConsoleClientID || !s.customerApplication(ctx, a.ClientID, m.CustomerID):
+		return m, nil, refusedApplication
+	}
+	u, err := s.user(ctx, m.UserID)
+	if err != nil {
+		return m, nil, refusedUser
+	}
+	if org := orgScope(a.Scopes); org != "" && org != u.OrgID {
+		return m, nil, refusedOrg
+	}
+	return m, u, ""
+}
+
+// runningImpersonation loads impersonation id when it runs (runs).
+// ENOTFOUND otherwise.
 func (p *storage) runningImpersonation(ctx context.Context, id string) (*store.Impersonation, error) {
 	m, err := p.store.Impersonation(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	running := m.ExchangedAt != nil && m.EndedAt == nil && m.ExpiresAt.After(p.now()) &&
-		(m.Approval == "" || m.Approval == store.ApprovalApproved)
-	if running {
-		running, err = p.store.CustomerImpersonation(ctx, m.CustomerID)
-		if err != nil {
-			return nil, err
-		}
+	running, err := p.runs(ctx, m)
+	if err != nil {
+		return nil, err
 	}
 	if !running {
 		return nil, platform.Errorf(platform.ENOTFOUND, "impersonation not running")
 	}
 	return m, nil
+}
+
+// runs reports whether impersonation m runs: its subject token exchanged,
+// approved where an approver decides, not ended, not expired, and its
+// customer still allows impersonation.
+func (p *storage) runs(ctx context.Context, m *store.Impersonation) (bool, error) {
+	if m.ExchangedAt == nil || m.EndedAt != nil || !m.ExpiresAt.After(p.now()) ||
+		(m.Approval != "" && m.Approval != store.ApprovalApproved) {
+		return false, nil
+	}
+	return p.store.CustomerImpersonation(ctx, m.CustomerID)
 }
 
 // customerApplication reports whether clientID is the application of an
