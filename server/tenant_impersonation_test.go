@@ -259,6 +259,46 @@ func TestTenantImpersonationEndedByCustomer(t *testing.T) {
 	}
 }
 
+// The support user signing out at the provider ends what it was doing as
+// the customer's user: the impersonation (exchanged with the console token
+// of that sign-in) ends, and with it the tenant session made from it and
+// its access token, at once; the customer's list shows it ended by the
+// support user.
+// attack: tenant-impersonation-outlives-sign-out
+func TestAttackTenantImpersonationOutlivesSignOut(t *testing.T) {
+	t.Parallel()
+	w := newActAsWorld(t)
+	m := w.m
+	id, console := w.running(t)
+	tok := authorizeActingAs(t, m, w.jar, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", id).tokens(t)
+	jar, _ := cookiejar.New(nil)
+	app := &http.Client{Jar: jar}
+	if resp, body := postJSON(t, app, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{
+		IDToken: tok.Extra("id_token").(string), AccessToken: tok.AccessToken, Nonce: "nonce-7"}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("tenant callback = %d %v", resp.StatusCode, body)
+	}
+	if code, _ := getJSON(t, app, m.Config.InstanceURL+"/auth/session"); code != http.StatusOK {
+		t.Fatalf("the tenant session before the sign-out = %d", code)
+	}
+	providerSignOut(t, m, w.jar)
+	if code, _ := getJSON(t, app, m.Config.InstanceURL+"/auth/session"); code != http.StatusUnauthorized {
+		t.Errorf("the tenant session after the support user signed out = %d, want 401", code)
+	}
+	for name, raw := range map[string]string{"tenant": tok.AccessToken, "console": console} {
+		if introspectActive(t, m, raw) {
+			t.Errorf("the %s access token is still active after the sign-out", name)
+		}
+	}
+	code, list := adminCall(t, m, w.alice, "GET", "/customers/"+DemoAcmeCustomerID+"/impersonations", nil)
+	items, _ := list["items"].([]any)
+	if code != http.StatusOK || len(items) == 0 {
+		t.Fatalf("the customer's impersonations = %d %v", code, list)
+	}
+	if got := items[0].(map[string]any); got["id"] != id || got["endedAt"] == nil || got["endedBy"] != demoAdminID {
+		t.Errorf("the impersonation after the sign-out = %v, want ended by the support user", got)
+	}
+}
+
 // A tenant session of the user's own has no actor and nothing to end; End
 // from another site is refused.
 // attack: tenant-impersonation-end-csrf

@@ -219,8 +219,8 @@ func (p *endpoints) impersonate(ctx context.Context, app *platform.Application, 
 		return nil, err // before the subject token is spent
 	}
 	now := p.now()
-	m, err := p.store.ExchangeImpersonation(ctx, hashSecret(form.Get("subject_token")), actor.token.UserID, now,
-		now.Add(ImpersonationLifetime))
+	m, err := p.store.ExchangeImpersonation(ctx, hashSecret(form.Get("subject_token")), actor.token.UserID, actor.token.FamilyID,
+		now, now.Add(ImpersonationLifetime))
 	if platform.ErrorCode(err) == platform.ENOTFOUND {
 		return nil, errExchangeSubject
 	} else if err != nil {

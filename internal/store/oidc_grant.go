@@ -87,9 +87,19 @@ func (s *OIDC) EndUserCredentials(ctx context.Context, userID string, now time.T
 
 // endGrants revokes, as of now, the grants that where selects (a condition
 // on token_grants with the placeholders $1… of args) with every access and
-// refresh token of theirs and the tenant sessions they created. Run it in
-// a transaction: RevokeFamily, EndUserCredentials and EndSession do.
+// refresh token of theirs and the tenant sessions they created. An
+// impersonation exchanged with a token of one of them ends with it, with
+// its own grant (D-impersonation): a support user's sign-out ends what it
+// was doing as a customer's user. Run it in a transaction: RevokeFamily,
+// EndUserCredentials and EndSession do.
 func (s *OIDC) endGrants(ctx context.Context, now time.Time, where string, args ...any) error {
+	at := `$` + strconv.Itoa(len(args)+1)
+	ending := `SELECT id FROM token_grants WHERE ` + where
+	if _, err := s.db.Exec(ctx, `UPDATE impersonations SET ended_at = `+at+`, ended_by = actor_id
+		WHERE ended_at IS NULL AND expires_at > `+at+` AND actor_grant_id IN (`+ending+`)`, append(args, now.UTC())...); err != nil {
+		return err
+	}
+	where = `(` + where + `) OR id IN (SELECT id FROM impersonations WHERE actor_grant_id IN (` + ending + `))`
 	grants := `SELECT id FROM token_grants WHERE ` + where
 	for _, q := range []string{
 		`UPDATE access_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
@@ -100,8 +110,8 @@ func (s *OIDC) endGrants(ctx context.Context, now time.Time, where string, args 
 			return err
 		}
 	}
-	_, err := s.db.Exec(ctx, `UPDATE token_grants SET revoked_at = $`+strconv.Itoa(len(args)+1)+` WHERE `+where+
-		` AND revoked_at IS NULL`, append(args, now.UTC())...)
+	_, err := s.db.Exec(ctx, `UPDATE token_grants SET revoked_at = `+at+` WHERE (`+where+`) AND revoked_at IS NULL`,
+		append(args, now.UTC())...)
 	return err
 }
 

@@ -89,13 +89,13 @@ func (s *OIDC) Impersonation(ctx context.Context, id string) (*Impersonation, er
 // allow impersonation. The impersonation then ends at expiresAt. ENOTFOUND
 // for anything else (a replay, another actor's token, a forbidden
 // customer alike), and the token stays as it was.
-func (s *OIDC) ExchangeImpersonation(ctx context.Context, hash, actorID string, now, expiresAt time.Time) (*Impersonation, error) {
+func (s *OIDC) ExchangeImpersonation(ctx context.Context, hash, actorID, actorGrantID string, now, expiresAt time.Time) (*Impersonation, error) {
 	var id string
-	err := s.db.QueryRow(ctx, `UPDATE impersonations SET exchanged_at = $3, expires_at = $4
+	err := s.db.QueryRow(ctx, `UPDATE impersonations SET exchanged_at = $3, expires_at = $4, actor_grant_id = $5
 		WHERE token_hash = $1 AND actor_id = $2 AND exchanged_at IS NULL AND ended_at IS NULL AND token_expires_at > $3
 			AND approval IN ('', 'approved')
 			AND EXISTS (SELECT 1 FROM customers c WHERE c.id = impersonations.customer_id AND c.impersonation_allowed)
-		RETURNING id`, hash, actorID, now.UTC(), expiresAt.UTC()).Scan(&id)
+		RETURNING id`, hash, actorID, now.UTC(), expiresAt.UTC(), actorGrantID).Scan(&id)
 	if err != nil {
 		return nil, wrap(err, "impersonation")
 	}

@@ -48,7 +48,7 @@ func (e *env) mustImpersonation(customerID, userID, actorID string) string {
 		Reason: "seed", TokenHash: "hash-" + id, CreatedAt: now, TokenExpiresAt: now.Add(time.Minute), ExpiresAt: now.Add(time.Minute)}); err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := e.st.ExchangeImpersonation(ctx, "hash-"+id, actorID, now, now.Add(time.Hour)); err != nil {
+	if _, err := e.st.ExchangeImpersonation(ctx, "hash-"+id, actorID, "", now, now.Add(time.Hour)); err != nil {
 		e.t.Fatal(err)
 	}
 	if err := e.st.CreateAccessToken(ctx, &store.AccessToken{ID: uuid.NewString(), FamilyID: id, ClientID: "console", UserID: userID,

@@ -28,24 +28,24 @@ func testImpersonation(t *testing.T, st *store.Store) {
 		}
 	}
 	start("imp-1", ts)
-	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts, ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", "", ts, ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
 		t.Fatalf("exchanged while the customer does not allow it: %v", err)
 	}
 	if err := st.SetCustomerImpersonation(ctx, "cust-i", true, "owner", ts); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "someone-else", ts, ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "someone-else", "", ts, ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
 		t.Fatalf("another actor: %v", err)
 	}
-	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts.Add(time.Minute), ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", "", ts.Add(time.Minute), ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
 		t.Fatalf("an expired subject token: %v", err)
 	}
-	m, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts.Add(time.Second), ts.Add(time.Hour))
+	m, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", "", ts.Add(time.Second), ts.Add(time.Hour))
 	if err != nil || m.ID != "imp-1" || m.ExchangedAt == nil || !m.ExpiresAt.Equal(ts.Add(time.Hour)) || m.UserEmail != "u@i.example" ||
 		m.ActorEmail != "actor@admin.example" {
 		t.Fatalf("exchange: %+v %v", m, err)
 	}
-	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", ts.Add(2*time.Second), ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-1", "actor-i", "", ts.Add(2*time.Second), ts.Add(time.Hour)); platform.ErrorCode(err) != platform.ENOTFOUND {
 		t.Fatalf("a replay: %v", err)
 	}
 	if err := st.CreateAccessToken(ctx, &store.AccessToken{ID: "at-i", FamilyID: "imp-1", ClientID: "console", UserID: "u-i",
@@ -63,7 +63,7 @@ func testImpersonation(t *testing.T, st *store.Store) {
 		t.Fatalf("ended twice: %v %v", again, err)
 	}
 	start("imp-2", ts.Add(time.Second))
-	if _, err := st.ExchangeImpersonation(ctx, "h-imp-2", "actor-i", ts.Add(2*time.Second), ts.Add(time.Hour)); err != nil {
+	if _, err := st.ExchangeImpersonation(ctx, "h-imp-2", "actor-i", "", ts.Add(2*time.Second), ts.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	page, next, err := st.ImpersonationPage(ctx, "cust-i", "", 1)
@@ -114,7 +114,7 @@ func testImpersonationApproval(t *testing.T, st *store.Store) {
 		t.Fatalf("request = %+v, %v", got, err)
 	}
 	// nothing is exchanged before the approval, not even by the marker
-	_, err = st.ExchangeImpersonation(ctx, store.PendingTokenHash("ia-1"), "actor-i", ts, ts.Add(time.Hour))
+	_, err = st.ExchangeImpersonation(ctx, store.PendingTokenHash("ia-1"), "actor-i", "", ts, ts.Add(time.Hour))
 	wantCode(t, err, platform.ENOTFOUND)
 	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-i", "h-ia-1", ts, ts.Add(time.Minute)), platform.ENOTFOUND)
 	// only its approver, before it lapses
@@ -134,7 +134,7 @@ func testImpersonationApproval(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-1", "actor-i", "h-ia-2", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
-	if m, err := st.ExchangeImpersonation(ctx, "h-ia-1", "actor-i", ts.Add(2*time.Minute), ts.Add(time.Hour)); err != nil || m.ID != "ia-1" {
+	if m, err := st.ExchangeImpersonation(ctx, "h-ia-1", "actor-i", "", ts.Add(2*time.Minute), ts.Add(time.Hour)); err != nil || m.ID != "ia-1" {
 		t.Fatalf("exchange after approval = %+v, %v", m, err)
 	}
 	// a denial ends the request
@@ -147,6 +147,54 @@ func testImpersonationApproval(t *testing.T, st *store.Store) {
 		t.Fatalf("denied = %+v, %v", got, err)
 	}
 	wantCode(t, st.IssueApprovedImpersonationToken(ctx, "ia-2", "actor-i", "h-ia-3", ts.Add(2*time.Minute), ts.Add(3*time.Minute)), platform.ENOTFOUND)
+}
+
+// testImpersonationEndsWithActorGrant: an impersonation ends with the
+// support user's grant whose token it was exchanged with (the support
+// user's sign-out, D-impersonation): ended by its actor, its own grant and
+// tokens revoked; another one, exchanged with another grant, runs on.
+func testImpersonationEndsWithActorGrant(t *testing.T, st *store.Store) {
+	mustImpersonationParties(t, st)
+	if err := st.SetCustomerImpersonation(ctx, "cust-i", true, "owner", ts); err != nil {
+		t.Fatal(err)
+	}
+	// RevokeFamily ends as of the clock's now: the impersonations run past it
+	until := time.Now().Add(time.Hour)
+	for _, run := range []struct{ id, actorGrant string }{{"imp-a", "g-actor"}, {"imp-b", "g-other"}} {
+		if err := st.CreateAccessToken(ctx, &store.AccessToken{ID: "at-" + run.actorGrant, FamilyID: run.actorGrant, ClientID: "console",
+			UserID: "actor-i", CreatedAt: ts, ExpiresAt: until}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateImpersonation(ctx, &store.Impersonation{ID: run.id, CustomerID: "cust-i", UserID: "u-i", ActorID: "actor-i",
+			Reason: "r", TokenHash: "h-" + run.id, CreatedAt: ts, TokenExpiresAt: ts.Add(time.Minute), ExpiresAt: ts.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.ExchangeImpersonation(ctx, "h-"+run.id, "actor-i", run.actorGrant, ts.Add(time.Second), until); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateAccessToken(ctx, &store.AccessToken{ID: "at-" + run.id, FamilyID: run.id, ClientID: "instance", UserID: "u-i",
+			CreatedAt: ts, ExpiresAt: until}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.RevokeFamily(ctx, "g-actor"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := st.Impersonation(ctx, "imp-a"); err != nil || m.EndedAt == nil || m.EndedBy != "actor-i" {
+		t.Fatalf("the impersonation of the revoked grant: %+v %v", m, err)
+	}
+	if g, err := st.TokenGrant(ctx, "imp-a"); err != nil || g.RevokedAt.IsZero() {
+		t.Fatalf("its grant: %+v %v", g, err)
+	}
+	if _, err := st.ActiveAccessToken(ctx, "at-imp-a", ts.Add(time.Minute)); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("its access token is still active: %v", err)
+	}
+	if m, err := st.Impersonation(ctx, "imp-b"); err != nil || m.EndedAt != nil {
+		t.Fatalf("the other impersonation: %+v %v", m, err)
+	}
+	if _, err := st.ActiveAccessToken(ctx, "at-imp-b", ts.Add(time.Minute)); err != nil {
+		t.Fatalf("the other impersonation's access token: %v", err)
+	}
 }
 
 // mustImpersonationParties stores the parties of an impersonation: the

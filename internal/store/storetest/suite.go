@@ -62,6 +62,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Languages", testLanguages},
 		{"Impersonation", testImpersonation},
 		{"ImpersonationApproval", testImpersonationApproval},
+		{"ImpersonationEndsWithActorGrant", testImpersonationEndsWithActorGrant},
 		{"Overview", testOverview},
 	}
 	for _, tc := range tests {
