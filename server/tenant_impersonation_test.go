@@ -47,6 +47,24 @@ func (w *actAsWorld) running(t *testing.T) (string, string) {
 	return start["id"].(string), ans.accessToken()
 }
 
+// tenantSession starts an impersonation of Bob by the admin and signs a
+// browser of its own in to the tenant web app through it: the
+// impersonation's id, the console's token, the tenant app's tokens and the
+// browser.
+func (w *actAsWorld) tenantSession(t *testing.T) (id, console string, tok *oauth2.Token, app *http.Client) {
+	t.Helper()
+	m := w.m
+	id, console = w.running(t)
+	tok = authorizeActingAs(t, m, w.jar, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", id).tokens(t)
+	jar, _ := cookiejar.New(nil)
+	app = &http.Client{Jar: jar}
+	if resp, body := postJSON(t, app, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{
+		IDToken: tok.Extra("id_token").(string), AccessToken: tok.AccessToken, Nonce: "nonce-7"}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("tenant callback = %d %v", resp.StatusCode, body)
+	}
+	return id, console, tok, app
+}
+
 // actAs is one authorization request with the impersonation parameter.
 type actAs struct {
 	cfg      oauth2.Config
@@ -243,14 +261,7 @@ func TestTenantImpersonationEndedByCustomer(t *testing.T) {
 	t.Parallel()
 	w := newActAsWorld(t)
 	m := w.m
-	id, _ := w.running(t)
-	tok := authorizeActingAs(t, m, w.jar, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", id).tokens(t)
-	jar, _ := cookiejar.New(nil)
-	app := &http.Client{Jar: jar}
-	if resp, body := postJSON(t, app, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{
-		IDToken: tok.Extra("id_token").(string), AccessToken: tok.AccessToken, Nonce: "nonce-7"}); resp.StatusCode != http.StatusOK {
-		t.Fatalf("tenant callback = %d %v", resp.StatusCode, body)
-	}
+	id, _, _, app := w.tenantSession(t)
 	if code, body := adminCall(t, m, w.alice, "DELETE", "/impersonations/"+id, nil); code != http.StatusOK {
 		t.Fatalf("the customer ends it: %d %v", code, body)
 	}
@@ -269,14 +280,7 @@ func TestAttackTenantImpersonationOutlivesSignOut(t *testing.T) {
 	t.Parallel()
 	w := newActAsWorld(t)
 	m := w.m
-	id, console := w.running(t)
-	tok := authorizeActingAs(t, m, w.jar, m.Config.InstanceClientID, m.Config.InstanceURL+"/auth/callback", id).tokens(t)
-	jar, _ := cookiejar.New(nil)
-	app := &http.Client{Jar: jar}
-	if resp, body := postJSON(t, app, m.Config.InstanceURL+"/auth/idp/callback", tenant.CallbackRequest{
-		IDToken: tok.Extra("id_token").(string), AccessToken: tok.AccessToken, Nonce: "nonce-7"}); resp.StatusCode != http.StatusOK {
-		t.Fatalf("tenant callback = %d %v", resp.StatusCode, body)
-	}
+	id, console, tok, app := w.tenantSession(t)
 	if code, _ := getJSON(t, app, m.Config.InstanceURL+"/auth/session"); code != http.StatusOK {
 		t.Fatalf("the tenant session before the sign-out = %d", code)
 	}
