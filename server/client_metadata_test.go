@@ -16,7 +16,7 @@ func seedMetadataClient(t *testing.T, m *Main) string {
 	t.Helper()
 	now := time.Now().UTC().Truncate(time.Second)
 	clientID := "https://tools.acme.example/mcp/client.json"
-	if err := m.Store.SaveMetadataClient(t.Context(), &platform.Application{AppID: randomID(), ClientID: clientID, Name: "Acme MCP",
+	if _, err := m.Store.SaveMetadataClient(t.Context(), &platform.Application{AppID: randomID(), ClientID: clientID, Name: "Acme MCP",
 		Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{"http://127.0.0.1:9/cb"}, CreatedAt: now,
 		MetadataCustomerID: DemoAcmeCustomerID, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)

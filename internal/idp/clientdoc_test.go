@@ -12,6 +12,7 @@ import (
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 )
@@ -59,7 +60,8 @@ func TestClientDocumentFlow(t *testing.T) {
 }
 
 // A stored document holds for its max-age (within the bounds), then is
-// fetched again, once however many requests want it at the same time.
+// fetched again, once however many requests want it at the same time; the
+// client's first use is recorded as the customer's client.registered.
 func TestClientDocumentCache(t *testing.T) {
 	t.Parallel()
 	h := newDocHost(t)
@@ -92,6 +94,13 @@ func TestClientDocumentCache(t *testing.T) {
 	app, _ := ti.st.ApplicationByClientID(context.Background(), clientID)
 	if app.Name != "Renamed" {
 		t.Fatalf("the document fetched again was not stored: %q", app.Name)
+	}
+	// the first use is the customer's client.registered event; fetching
+	// the document again is none
+	evs := ti.events(audit.ClientRegistered, everyone)
+	if len(evs) != 1 || evs[0].CustomerID == nil || *evs[0].CustomerID != docCustomer || evs[0].Target.ID != clientID ||
+		evs[0].Details.Method != methodMetadataDocument {
+		t.Fatalf("client.registered events = %+v, want one of the first use", evs)
 	}
 	for cc, want := range map[string]time.Duration{"": docDefaultAge, "max-age=5": docMinAge, "max-age=999999999": docMaxAge,
 		"no-store": docMinAge, "private, max-age=3600": time.Hour, "max-age=x": docDefaultAge} {
@@ -323,7 +332,7 @@ func TestAttackClientDocumentUnbounded(t *testing.T) {
 	ctx, now := context.Background(), time.Now().UTC().Truncate(time.Second)
 	for i := 1; i < store.MaxMetadataClients; i++ {
 		id := h.url(fmt.Sprintf("/filler-%d.json", i))
-		if err := ti.st.SaveMetadataClient(ctx, &platform.Application{AppID: fmt.Sprintf("app-filler-%d", i), ClientID: id,
+		if _, err := ti.st.SaveMetadataClient(ctx, &platform.Application{AppID: fmt.Sprintf("app-filler-%d", i), ClientID: id,
 			Name: "Filler", Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{appRedirect},
 			CreatedAt: now, MetadataCustomerID: docCustomer, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/platform/platform/internal/audit"
 	"github.com/platform/platform/internal/egress"
 	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
@@ -138,7 +139,16 @@ func (d *clientDocs) refresh(ctx context.Context, clientID string, m *store.Meta
 		if err := checkDocument(clientID, body, app); err != nil {
 			return nil, err
 		}
-		if err := d.store.SaveMetadataClient(ctx, app); err != nil {
+		// its first use is the customer's client.registered event, stored with it
+		err = d.store.InTx(ctx, func(tx *store.Store) error {
+			created, err := tx.SaveMetadataClient(ctx, app)
+			if err != nil || !created {
+				return err
+			}
+			return audit.Record(ctx, tx, d.now(), audit.Entry{Kind: audit.ClientRegistered, CustomerID: m.CustomerID,
+				Target: audit.Target{Type: "application", ID: app.ClientID, Name: app.Name}, Details: audit.Details{Method: methodMetadataDocument}})
+		})
+		if err != nil {
 			if platform.ErrorCode(err) == platform.ECONFLICT {
 				return nil, platform.Errorf(platform.EINVALID, "the client_id belongs to another application")
 			}
@@ -151,6 +161,10 @@ func (d *clientDocs) refresh(ctx context.Context, clientID string, m *store.Meta
 	}
 	return v.(*platform.Application), nil
 }
+
+// methodMetadataDocument is how a metadata document client came to be, in
+// its client.registered event's details.
+const methodMetadataDocument = "metadata_document"
 
 // asInvalid is err, an ELIMIT (the customer's budget of clients) told as
 // the refusal of this client (EINVALID, shown to whoever asked).

@@ -60,21 +60,22 @@ func (s *OIDC) MetadataClientRoom(ctx context.Context, customerID string) error 
 // MaxMetadataClients), or its document's part replaced (name, kind,
 // method, keys, redirect URIs, client and logo URIs, when fetched and until
 // when it holds). An application of the client id made another way, or
-// another customer's, is left alone: ECONFLICT.
-func (s *OIDC) SaveMetadataClient(ctx context.Context, a *platform.Application) error {
+// another customer's, is left alone: ECONFLICT. created says whether this
+// was the client's first use.
+func (s *OIDC) SaveMetadataClient(ctx context.Context, a *platform.Application) (created bool, err error) {
 	if err := a.Validate(); err != nil {
-		return err
+		return false, err
 	}
 	if a.MetadataCustomerID == "" {
-		return platform.Errorf(platform.EINVALID, "a metadata document client belongs to a customer")
+		return false, platform.Errorf(platform.EINVALID, "a metadata document client belongs to a customer")
 	}
 	var known bool
 	if err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM applications WHERE client_id = $1)`, a.ClientID).Scan(&known); err != nil {
-		return err
+		return false, err
 	}
 	if !known {
 		if err := s.MetadataClientRoom(ctx, a.MetadataCustomerID); err != nil {
-			return err
+			return false, err
 		}
 	}
 	n, err := s.db.Exec(ctx, `INSERT INTO applications (`+appColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
@@ -84,9 +85,9 @@ func (s *OIDC) SaveMetadataClient(ctx context.Context, a *platform.Application) 
 		metadata_fetched_at = excluded.metadata_fetched_at, metadata_expires_at = excluded.metadata_expires_at
 		WHERE applications.metadata_customer_id = excluded.metadata_customer_id`, appValues(a)...)
 	if err == nil && n == 0 {
-		return platform.Errorf(platform.ECONFLICT, "client id %s belongs to another application", a.ClientID)
+		return false, platform.Errorf(platform.ECONFLICT, "client id %s belongs to another application", a.ClientID)
 	}
-	return wrap(err, "application")
+	return !known && err == nil, wrap(err, "application")
 }
 
 // MetadataClients lists customer customerID's metadata document clients,

@@ -117,7 +117,7 @@ func (e *env) mustMetadataClient(customerID string) string {
 	e.t.Helper()
 	now := time.Now().UTC().Truncate(time.Second)
 	id := "https://" + e.id("d") + ".example.com/client.json"
-	if err := e.st.SaveMetadataClient(context.Background(), &platform.Application{AppID: e.id("app"), ClientID: id, Name: "Doc client",
+	if _, err := e.st.SaveMetadataClient(context.Background(), &platform.Application{AppID: e.id("app"), ClientID: id, Name: "Doc client",
 		Kind: platform.AppPublic, AuthMethod: platform.AuthNone, RedirectURIs: []string{"https://app.example/cb"}, CreatedAt: now,
 		MetadataCustomerID: customerID, MetadataFetchedAt: now, MetadataExpiresAt: now.Add(time.Hour)}); err != nil {
 		e.t.Fatal(err)

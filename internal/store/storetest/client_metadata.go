@@ -40,13 +40,13 @@ func testClientMetadata(t *testing.T, st *store.Store) {
 	app := &platform.Application{AppID: "app-doc", ClientID: id, Name: "Doc", Kind: platform.AppPublic, AuthMethod: platform.AuthNone,
 		RedirectURIs: []string{"https://tools.example/cb"}, CreatedAt: ts, MetadataCustomerID: "cust-doc", MetadataFetchedAt: ts,
 		MetadataExpiresAt: ts.Add(time.Hour), ClientURI: "https://tools.example/"}
-	if err := st.SaveMetadataClient(ctx, app); err != nil {
-		t.Fatal(err)
+	if created, err := st.SaveMetadataClient(ctx, app); err != nil || !created {
+		t.Fatalf("first use: created %v, %v", created, err)
 	}
 	again := *app
 	again.AppID, again.Name, again.MetadataFetchedAt, again.RedirectURIs = "app-other", "Renamed", ts.Add(time.Minute), []string{"http://127.0.0.1/cb"}
-	if err := st.SaveMetadataClient(ctx, &again); err != nil {
-		t.Fatal(err)
+	if created, err := st.SaveMetadataClient(ctx, &again); err != nil || created {
+		t.Fatalf("fetched again: created %v, %v", created, err)
 	}
 	got, err := st.ApplicationByClientID(ctx, id)
 	if err != nil || got.AppID != "app-doc" || got.Name != "Renamed" || !got.MetadataFetchedAt.Equal(ts.Add(time.Minute)) ||
@@ -55,7 +55,8 @@ func testClientMetadata(t *testing.T, st *store.Store) {
 	}
 	other := again
 	other.MetadataCustomerID = "cust-else"
-	wantCode(t, st.SaveMetadataClient(ctx, &other), platform.ECONFLICT)
+	_, err = st.SaveMetadataClient(ctx, &other)
+	wantCode(t, err, platform.ECONFLICT)
 	plain := &platform.Application{AppID: "app-plain", ClientID: "https://tools.example/plain", Name: "Plain", Kind: platform.AppPublic,
 		RedirectURIs: []string{"https://tools.example/cb"}, CreatedAt: ts}
 	if err := st.CreateApplication(ctx, plain); err != nil {
@@ -63,7 +64,8 @@ func testClientMetadata(t *testing.T, st *store.Store) {
 	}
 	over := again
 	over.ClientID = plain.ClientID
-	wantCode(t, st.SaveMetadataClient(ctx, &over), platform.ECONFLICT)
+	_, err = st.SaveMetadataClient(ctx, &over)
+	wantCode(t, err, platform.ECONFLICT)
 
 	if list, err := st.MetadataClients(ctx, "cust-doc"); err != nil || len(list) != 1 || list[0].ClientID != id {
 		t.Fatalf("list = %v, %v", list, err)
