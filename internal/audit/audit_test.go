@@ -10,6 +10,7 @@ import (
 
 	"github.com/platform/platform/internal/authz"
 	"github.com/platform/platform/internal/httpapi"
+	"github.com/platform/platform/internal/platform"
 	"github.com/platform/platform/internal/store"
 	"github.com/platform/platform/internal/store/storetest"
 )
@@ -109,8 +110,26 @@ func TestPrune(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// an impersonation over for longer than the retention goes with them
+	if err := st.CreateOrganization(ctx, &platform.Organization{ID: "o", Name: "O", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateCustomer(ctx, &platform.Customer{ID: "c", Name: "C", OrgID: "o", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateUser(ctx, &platform.User{ID: "u", OrgID: "o", Email: "u@o.example", CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	long := now.Add(-48 * time.Hour)
+	if err := st.CreateImpersonation(ctx, &store.Impersonation{ID: "imp", CustomerID: "c", UserID: "u", ActorID: "a", Reason: "r",
+		TokenHash: "h", CreatedAt: long, TokenExpiresAt: long, ExpiresAt: long}); err != nil {
+		t.Fatal(err)
+	}
 	if n, err := Prune(ctx, st, 24*time.Hour, now); err != nil || n != 2 {
 		t.Fatalf("pruned %d, %v; want 2", n, err)
+	}
+	if _, err := st.Impersonation(ctx, "imp"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("the impersonation over for 48 hours is still there: %v", err)
 	}
 	left, _, err := st.AuditEvents(ctx, store.AuditQuery{Scope: authz.Filter{All: true}})
 	if err != nil || len(left) != 1 || left[0].ID != "c" {

@@ -15,8 +15,13 @@ import (
 const PrunePerPass = 5000
 
 // Prune deletes at most PrunePerPass events older than retention at now,
-// oldest first, and answers how many (D-audit-retention).
+// oldest first, and answers how many (D-audit-retention); with them, as
+// many support impersonations over for longer than retention (the record
+// of who acted as whom lasts as long as the events that name it).
 func Prune(ctx context.Context, st *store.Store, retention time.Duration, now time.Time) (int64, error) {
+	if _, err := st.PruneImpersonations(ctx, now.Add(-retention), PrunePerPass); err != nil {
+		return 0, err
+	}
 	return st.PruneAudit(ctx, now.Add(-retention), PrunePerPass)
 }
 

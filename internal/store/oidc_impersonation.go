@@ -126,6 +126,15 @@ func (s *OIDC) EndImpersonation(ctx context.Context, id, by string, now time.Tim
 	return ended, err
 }
 
+// PruneImpersonations deletes at most limit impersonations that were over
+// (ended, or expired) before before, oldest first, and answers how many it
+// deleted; their tokens and grants have long expired by then.
+func (s *OIDC) PruneImpersonations(ctx context.Context, before time.Time, limit int) (int64, error) {
+	return s.db.Exec(ctx, `DELETE FROM impersonations WHERE id IN (
+		SELECT id FROM impersonations WHERE COALESCE(ended_at, expires_at) < $1
+		ORDER BY COALESCE(ended_at, expires_at), id LIMIT $2)`, before.UTC(), limit)
+}
+
 // SetCustomerImpersonation turns customer customerID's permission for
 // support impersonation on or off. Turning it off ends every impersonation
 // of the customer still running, as of now, by by. ENOTFOUND for no such customer.

@@ -197,6 +197,44 @@ func testImpersonationEndsWithActorGrant(t *testing.T, st *store.Store) {
 	}
 }
 
+// testImpersonationPruning: impersonations over (ended or expired) before
+// the retention's start are deleted, oldest first and at most limit a
+// pass; a running one and one over since are kept (D-audit-retention).
+func testImpersonationPruning(t *testing.T, st *store.Store) {
+	mustImpersonationParties(t, st)
+	for _, m := range []struct {
+		id      string
+		expires time.Time
+		ended   bool
+	}{{"old-expired", ts.Add(time.Hour), false}, {"old-ended", ts.Add(10 * time.Hour), true}, {"recent", ts.Add(30 * time.Hour), false},
+		{"running", ts.Add(1000 * time.Hour), false}} {
+		if err := st.CreateImpersonation(ctx, &store.Impersonation{ID: m.id, CustomerID: "cust-i", UserID: "u-i", ActorID: "actor-i",
+			Reason: "r", TokenHash: "h-" + m.id, CreatedAt: ts, TokenExpiresAt: m.expires, ExpiresAt: m.expires}); err != nil {
+			t.Fatal(err)
+		}
+		if m.ended {
+			if _, err := st.EndImpersonation(ctx, m.id, "owner", ts.Add(2*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before := ts.Add(24 * time.Hour)
+	if n, err := st.PruneImpersonations(ctx, before, 1); err != nil || n != 1 {
+		t.Fatalf("first pass: %d %v", n, err)
+	}
+	if _, err := st.Impersonation(ctx, "old-expired"); platform.ErrorCode(err) != platform.ENOTFOUND {
+		t.Fatalf("the oldest is still there: %v", err)
+	}
+	if n, err := st.PruneImpersonations(ctx, before, 100); err != nil || n != 1 {
+		t.Fatalf("second pass: %d %v", n, err)
+	}
+	for id, kept := range map[string]bool{"old-ended": false, "recent": true, "running": true} {
+		if _, err := st.Impersonation(ctx, id); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", id, err == nil, kept)
+		}
+	}
+}
+
 // mustImpersonationParties stores the parties of an impersonation: the
 // customer cust-i (organization org-i) with its user u-i, and actor-i of the
 // administrator organization org-admin.

@@ -63,6 +63,7 @@ func Run(t *testing.T, newStore func(testing.TB) *store.Store) {
 		{"Impersonation", testImpersonation},
 		{"ImpersonationApproval", testImpersonationApproval},
 		{"ImpersonationEndsWithActorGrant", testImpersonationEndsWithActorGrant},
+		{"ImpersonationPruning", testImpersonationPruning},
 		{"Overview", testOverview},
 	}
 	for _, tc := range tests {
