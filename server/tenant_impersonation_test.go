@@ -351,6 +351,7 @@ func TestAttackTenantImpersonationRefused(t *testing.T) {
 	authorizeActingAs(t, m, w.jar, conn["oidcClientId"].(string), conn["oidcRedirectUri"].(string), id).
 		refused(t, "another customer's application")
 	authorizeActingAs(t, m, w.jar, inst, instCallback, "no-such-impersonation").refused(t, "an unknown id")
+	authorizeActingAs(t, m, w.jar, inst, instCallback, strings.Repeat("<x>", 600)).refused(t, "not an id")
 
 	_, start := w.start(t, w.admin, demoBobID) // never exchanged
 	authorizeActingAs(t, m, w.jar, inst, instCallback, start["id"].(string)).refused(t, "an impersonation never exchanged")
@@ -382,6 +383,9 @@ func TestAttackTenantImpersonationRefused(t *testing.T) {
 			actor, _ := e["actor"].(map[string]any)
 			if target["type"] == "impersonation" {
 				out[e["reason"].(string)] = append(out[e["reason"].(string)], fmt.Sprint(actor["userId"]))
+				if id, _ := target["id"].(string); len(id) > 64 || strings.Contains(id, "<") {
+					t.Errorf("the event names the request's text as the impersonation: %.80q", id)
+				}
 			}
 		}
 		return out
@@ -394,7 +398,7 @@ func TestAttackTenantImpersonationRefused(t *testing.T) {
 	if got := reasons(w.alice); !reflect.DeepEqual(got, want) {
 		t.Errorf("the customer's refused impersonations = %v, want %v", got, want)
 	}
-	want["impersonation_unknown"] = []string{demoAdminID}
+	want["impersonation_unknown"] = []string{demoAdminID, demoAdminID}
 	if got := reasons(w.admin); !reflect.DeepEqual(got, want) {
 		t.Errorf("the platform's refused impersonations = %v, want %v", got, want)
 	}

@@ -68,7 +68,10 @@ func (s *storage) impersonate(ctx context.Context, id string, a *store.AuthReque
 	m, u, reason := s.impersonationFor(ctx, sess, id, a)
 	if reason != "" {
 		e := audit.Entry{Kind: audit.AccessDenied, Failed: true, Reason: reason, ActorID: sess.UserID,
-			Target: audit.Target{Type: "impersonation", ID: id}}
+			Target: audit.Target{Type: "impersonation"}}
+		if platform.ValidID(id) { // never a request's text of any length or kind
+			e.Target.ID = id
+		}
 		if m != nil {
 			e.CustomerID = m.CustomerID
 		}

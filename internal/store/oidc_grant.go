@@ -94,12 +94,6 @@ func (s *OIDC) EndUserCredentials(ctx context.Context, userID string, now time.T
 // EndUserCredentials and EndSession do.
 func (s *OIDC) endGrants(ctx context.Context, now time.Time, where string, args ...any) error {
 	at := `$` + strconv.Itoa(len(args)+1)
-	ending := `SELECT id FROM token_grants WHERE ` + where
-	if _, err := s.db.Exec(ctx, `UPDATE impersonations SET ended_at = `+at+`, ended_by = actor_id
-		WHERE ended_at IS NULL AND expires_at > `+at+` AND actor_grant_id IN (`+ending+`)`, append(args, now.UTC())...); err != nil {
-		return err
-	}
-	where = `(` + where + `) OR id IN (SELECT id FROM impersonations WHERE actor_grant_id IN (` + ending + `))`
 	grants := `SELECT id FROM token_grants WHERE ` + where
 	for _, q := range []string{
 		`UPDATE access_tokens SET revoked = TRUE WHERE family_id IN (` + grants + `) AND NOT revoked`,
@@ -110,9 +104,19 @@ func (s *OIDC) endGrants(ctx context.Context, now time.Time, where string, args 
 			return err
 		}
 	}
-	_, err := s.db.Exec(ctx, `UPDATE token_grants SET revoked_at = `+at+` WHERE (`+where+`) AND revoked_at IS NULL`,
-		append(args, now.UTC())...)
-	return err
+	if _, err := s.db.Exec(ctx, `UPDATE token_grants SET revoked_at = `+at+` WHERE `+where+` AND revoked_at IS NULL`,
+		append(args, now.UTC())...); err != nil {
+		return err
+	}
+	// the impersonations exchanged with a token of these grants, and then
+	// their own grants (an impersonation's token is never an actor token)
+	ended, err := queryAll(ctx, s.db, scanString, `UPDATE impersonations SET ended_at = `+at+`, ended_by = actor_id
+		WHERE ended_at IS NULL AND expires_at > `+at+` AND actor_grant_id IN (`+grants+`) RETURNING id`, append(args, now.UTC())...)
+	if err != nil || len(ended) == 0 {
+		return err
+	}
+	var ids []any
+	return s.endGrants(ctx, now, `id IN (`+placeholders(&ids, ended)+`)`, ids...)
 }
 
 // expiring names the tables whose rows end at their expires_at.
